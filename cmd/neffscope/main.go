@@ -1,0 +1,57 @@
+// Command neffscope is the native front end of the neffscope core: it prints the same
+// Documents the page shows, as text or JSON, and runs the emulators from the shell.
+//
+// Each subcommand lives in its own file and registers itself in commands from init, so
+// adding a capability is one file.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: run gets the arguments after the subcommand's name and returns
+// the process exit code.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "neffscope: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "neffscope — see inside AWS Neuron compiler artifacts (NEFF, activation tables, libncfw dumps)")
+	fmt.Fprintln(w, "\nusage: neffscope COMMAND [options] FILE...\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'neffscope COMMAND -h' for a command's options.")
+}

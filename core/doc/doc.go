@@ -1,0 +1,261 @@
+// Package doc owns the decoded-document model that every decoder in core/ produces and every
+// front end (the page through the wasm worker, the CLI) renders. A Document is a tree of Nodes;
+// each node says what it is, what it reads as, and which bytes it came from (a Span), so a page
+// can highlight the bytes behind any field and any byte can say which field owns it.
+//
+// A decoder never stops at the first problem: it returns what it could read plus Findings that
+// say what is wrong, where, and what the user can do.
+//
+// The wire format (worker → page, and the IndexedDB cache) is msgpack through tinylib/msgp
+// generated code (doc_gen.go, `go generate ./core/doc`); the CLI prints the same tree as JSON.
+package doc
+
+//go:generate go tool msgp -file doc.go -o doc_gen.go
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ModelVersion is bumped whenever the wire shape changes incompatibly, so cached documents
+// written by an older build are re-decoded instead of misread.
+const ModelVersion = 1
+
+// Severities of a Finding.
+const (
+	Error   = "error"   // the artifact is broken here: a runtime would reject it or data is lost
+	Warning = "warning" // suspicious or non-standard, but readable
+	Info    = "info"    // worth knowing (e.g. which hash byte order matched)
+)
+
+// Span is a byte range. Source is "" for the opened file itself, otherwise a path inside the
+// container (a tar member of a NEFF) whose bytes the range indexes.
+type Span struct {
+	Source string `msg:"src" json:"source,omitempty"`
+	Offset int64  `msg:"off" json:"offset"`
+	Length int64  `msg:"len" json:"length"`
+}
+
+// At makes a span in the opened file itself.
+func At(offset, length int64) *Span { return &Span{Offset: offset, Length: length} }
+
+// In makes a span inside a container member.
+func In(source string, offset, length int64) *Span {
+	return &Span{Source: source, Offset: offset, Length: length}
+}
+
+// String renders a span for messages: "member sg00/def.json bytes 12..40" or "bytes 0..1024".
+func (s *Span) String() string {
+	if s == nil {
+		return ""
+	}
+	where := "file"
+	if s.Source != "" {
+		where = "member " + s.Source
+	}
+	return fmt.Sprintf("%s at byte %d (length %d)", where, s.Offset, s.Length)
+}
+
+// Finding is one problem or remark, placed at the bytes it is about.
+type Finding struct {
+	Severity string `msg:"sev" json:"severity"`
+	Message  string `msg:"msg" json:"message"`
+	Span     *Span  `msg:"span" json:"span,omitempty"`
+}
+
+// Table is a grid the page shows as a (virtualised) table and exports as CSV.
+type Table struct {
+	Columns []string   `msg:"cols" json:"columns"`
+	Rows    [][]string `msg:"rows" json:"rows"`
+	// RowSpans, when present, has one entry per row: the bytes behind that row.
+	RowSpans []Span `msg:"rspans" json:"row_spans,omitempty"`
+}
+
+// Series is a sampled curve (x, y) for plots.
+type Series struct {
+	Name string    `msg:"name" json:"name"`
+	X    []float64 `msg:"x" json:"x"`
+	Y    []float64 `msg:"y" json:"y"`
+}
+
+// Node is one element of the decoded tree.
+type Node struct {
+	// Kind says what the node is: a JSON kind (object, array, string, number, bool, null),
+	// or a decoder's own (header, field, member, bytes, archive, ...). The page picks
+	// renderers by kind.
+	Kind string `msg:"kind" json:"kind"`
+	// Key is the node's stable path segment among its siblings (used in URL hashes); when
+	// empty the Label is the key.
+	Key   string `msg:"key,omitempty" json:"key,omitempty"`
+	Label string `msg:"label" json:"label"`
+	// Value is the display text of a leaf ("2", "efe9b3bc…", "\"file.neff\"").
+	Value string `msg:"value,omitempty" json:"value,omitempty"`
+	// Detail explains the value in words ("MD5 of bytes 1024..EOF: matches").
+	Detail   string    `msg:"detail,omitempty" json:"detail,omitempty"`
+	Span     *Span     `msg:"span,omitempty" json:"span,omitempty"`
+	Children []*Node   `msg:"kids,omitempty" json:"children,omitempty"`
+	Table    *Table    `msg:"table,omitempty" json:"table,omitempty"`
+	Series   []Series  `msg:"series,omitempty" json:"series,omitempty"`
+	Findings []Finding `msg:"finds,omitempty" json:"findings,omitempty"`
+	// Ref is an opaque handle a front end hands back to the core to fetch more of this node
+	// on demand (e.g. "member:sg00/PE.bin" for bytes that are not held in the document).
+	Ref string `msg:"ref,omitempty" json:"ref,omitempty"`
+}
+
+// Document is the result of opening one file (or a group of sibling files).
+type Document struct {
+	Model int    `msg:"model" json:"model"`
+	File  string `msg:"file" json:"file"`
+	Size  int64  `msg:"size" json:"size"`
+	// Kind is the artifact kind the registry matched ("neff", "json", "binary", ...).
+	Kind string `msg:"kind" json:"kind"`
+	// SHA256 of the whole file, hex; the fingerprint used by the library and URL hashes.
+	SHA256 string `msg:"sha256,omitempty" json:"sha256,omitempty"`
+	Root   *Node  `msg:"root" json:"root"`
+}
+
+// New makes a node.
+func New(kind, label, value string) *Node { return &Node{Kind: kind, Label: label, Value: value} }
+
+// Add appends children and returns the first one added (or nil), for chaining.
+func (n *Node) Add(children ...*Node) *Node {
+	n.Children = append(n.Children, children...)
+	if len(children) == 0 {
+		return nil
+	}
+	return children[0]
+}
+
+// Field appends a leaf field with a span and returns it.
+func (n *Node) Field(label, value string, span *Span) *Node {
+	c := &Node{Kind: "field", Label: label, Value: value, Span: span}
+	n.Children = append(n.Children, c)
+	return c
+}
+
+// Explain sets the Detail text and returns the node.
+func (n *Node) Explain(format string, args ...any) *Node {
+	n.Detail = fmt.Sprintf(format, args...)
+	return n
+}
+
+// Report attaches a finding to the node.
+func (n *Node) Report(severity string, span *Span, format string, args ...any) *Finding {
+	n.Findings = append(n.Findings, Finding{Severity: severity, Message: fmt.Sprintf(format, args...), Span: span})
+	return &n.Findings[len(n.Findings)-1]
+}
+
+// Errorf, Warnf and Infof attach findings of that severity, placed at span.
+func (n *Node) Errorf(span *Span, format string, args ...any) {
+	n.Report(Error, span, format, args...)
+}
+func (n *Node) Warnf(span *Span, format string, args ...any) {
+	n.Report(Warning, span, format, args...)
+}
+func (n *Node) Infof(span *Span, format string, args ...any) {
+	n.Report(Info, span, format, args...)
+}
+
+// PathKey is the node's path segment.
+func (n *Node) PathKey() string {
+	if n.Key != "" {
+		return n.Key
+	}
+	return n.Label
+}
+
+// Child returns the first child whose path key is key.
+func (n *Node) Child(key string) *Node {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.Children {
+		if c.PathKey() == key {
+			return c
+		}
+	}
+	return nil
+}
+
+// Find follows a path of keys ("members/sg00/def.json" split on "/" is NOT how member paths
+// work: member keys contain slashes, so a path is a list of keys).
+func (n *Node) Find(path ...string) *Node {
+	for _, k := range path {
+		n = n.Child(k)
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// Walk visits n and its descendants depth-first in order; visit returns false to skip a
+// node's children.
+func (n *Node) Walk(visit func(path []string, n *Node) bool) {
+	var rec func(path []string, n *Node)
+	rec = func(path []string, n *Node) {
+		if n == nil || !visit(path, n) {
+			return
+		}
+		for _, c := range n.Children {
+			rec(append(path[:len(path):len(path)], c.PathKey()), c)
+		}
+	}
+	rec(nil, n)
+}
+
+// Findings collects every finding in the document in tree order.
+func (d *Document) Findings() []Finding {
+	var all []Finding
+	d.Root.Walk(func(_ []string, n *Node) bool {
+		all = append(all, n.Findings...)
+		return true
+	})
+	return all
+}
+
+// Worst is the most severe severity among the findings ("" when there are none).
+func Worst(fs []Finding) string {
+	rank := map[string]int{Info: 1, Warning: 2, Error: 3}
+	worst := ""
+	for _, f := range fs {
+		if rank[f.Severity] > rank[worst] {
+			worst = f.Severity
+		}
+	}
+	return worst
+}
+
+// Quote renders a string value as the page and CLI show it: JSON-style quoted, cut at max
+// runes with an ellipsis so a huge string never bloats a document.
+func Quote(s string, max int) string {
+	r := []rune(s)
+	cut := false
+	if max > 0 && len(r) > max {
+		r, cut = r[:max], true
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range r {
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteByte('"')
+	if cut {
+		b.WriteString("…")
+	}
+	return b.String()
+}
