@@ -10,7 +10,7 @@
 // generated code (doc_gen.go, `go generate ./core/doc`); the CLI prints the same tree as JSON.
 package doc
 
-//go:generate go tool msgp -file doc.go -o doc_gen.go
+//go:generate go tool msgp -file . -o doc_gen.go -tests=true
 
 import (
 	"fmt"

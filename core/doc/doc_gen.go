@@ -2241,3 +2241,206 @@ func (z *Table) Msgsize() (s int) {
 	}
 	return
 }
+
+// DecodeMsg implements msgp.Decodable
+func (z *Unknown) DecodeMsg(dc *msgp.Reader) (err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, err = dc.ReadMapHeader()
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, err = dc.ReadMapKeyPtr()
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "id":
+			z.ID, err = dc.ReadString()
+			if err != nil {
+				err = msgp.WrapError(err, "ID")
+				return
+			}
+		case "spec":
+			z.Spec, err = dc.ReadString()
+			if err != nil {
+				err = msgp.WrapError(err, "Spec")
+				return
+			}
+		case "q":
+			z.Question, err = dc.ReadString()
+			if err != nil {
+				err = msgp.WrapError(err, "Question")
+				return
+			}
+		case "a":
+			z.Assumption, err = dc.ReadString()
+			if err != nil {
+				err = msgp.WrapError(err, "Assumption")
+				return
+			}
+		case "conf":
+			z.Confidence, err = dc.ReadString()
+			if err != nil {
+				err = msgp.WrapError(err, "Confidence")
+				return
+			}
+		default:
+			err = dc.Skip()
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	return
+}
+
+// EncodeMsg implements msgp.Encodable
+func (z *Unknown) EncodeMsg(en *msgp.Writer) (err error) {
+	// map header, size 5
+	// write "id"
+	err = en.Append(0x85, 0xa2, 0x69, 0x64)
+	if err != nil {
+		return
+	}
+	err = en.WriteString(z.ID)
+	if err != nil {
+		err = msgp.WrapError(err, "ID")
+		return
+	}
+	// write "spec"
+	err = en.Append(0xa4, 0x73, 0x70, 0x65, 0x63)
+	if err != nil {
+		return
+	}
+	err = en.WriteString(z.Spec)
+	if err != nil {
+		err = msgp.WrapError(err, "Spec")
+		return
+	}
+	// write "q"
+	err = en.Append(0xa1, 0x71)
+	if err != nil {
+		return
+	}
+	err = en.WriteString(z.Question)
+	if err != nil {
+		err = msgp.WrapError(err, "Question")
+		return
+	}
+	// write "a"
+	err = en.Append(0xa1, 0x61)
+	if err != nil {
+		return
+	}
+	err = en.WriteString(z.Assumption)
+	if err != nil {
+		err = msgp.WrapError(err, "Assumption")
+		return
+	}
+	// write "conf"
+	err = en.Append(0xa4, 0x63, 0x6f, 0x6e, 0x66)
+	if err != nil {
+		return
+	}
+	err = en.WriteString(z.Confidence)
+	if err != nil {
+		err = msgp.WrapError(err, "Confidence")
+		return
+	}
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *Unknown) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 5
+	// string "id"
+	o = append(o, 0x85, 0xa2, 0x69, 0x64)
+	o = msgp.AppendString(o, z.ID)
+	// string "spec"
+	o = append(o, 0xa4, 0x73, 0x70, 0x65, 0x63)
+	o = msgp.AppendString(o, z.Spec)
+	// string "q"
+	o = append(o, 0xa1, 0x71)
+	o = msgp.AppendString(o, z.Question)
+	// string "a"
+	o = append(o, 0xa1, 0x61)
+	o = msgp.AppendString(o, z.Assumption)
+	// string "conf"
+	o = append(o, 0xa4, 0x63, 0x6f, 0x6e, 0x66)
+	o = msgp.AppendString(o, z.Confidence)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *Unknown) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "id":
+			z.ID, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ID")
+				return
+			}
+		case "spec":
+			z.Spec, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Spec")
+				return
+			}
+		case "q":
+			z.Question, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Question")
+				return
+			}
+		case "a":
+			z.Assumption, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Assumption")
+				return
+			}
+		case "conf":
+			z.Confidence, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Confidence")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *Unknown) Msgsize() (s int) {
+	s = 1 + 3 + msgp.StringPrefixSize + len(z.ID) + 5 + msgp.StringPrefixSize + len(z.Spec) + 2 + msgp.StringPrefixSize + len(z.Question) + 2 + msgp.StringPrefixSize + len(z.Assumption) + 5 + msgp.StringPrefixSize + len(z.Confidence)
+	return
+}
