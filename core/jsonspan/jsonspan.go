@@ -1,0 +1,513 @@
+// Package jsonspan parses JSON into a tree that remembers the byte range of every value and key,
+// so decoders can give each field the Span of the bytes it came from. It is a utility shared by
+// the artifact packages (it imports nothing of theirs).
+//
+// It tolerates what real tools tolerate: a UTF-8 byte-order mark (offsets still index the
+// original bytes), and in Lenient mode the bare words libncfw prints ((nil), 0x1) and text cut
+// short. On error it returns the partial tree it built, so a caller never loses what could be read.
+package jsonspan
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Kind of a JSON value.
+type Kind uint8
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+	// Bare is a lenient-mode token that is not JSON: (nil), 0x1, NaN ... Its text is in Str.
+	Bare
+)
+
+func (k Kind) String() string {
+	return [...]string{"null", "bool", "number", "string", "array", "object", "bare"}[k]
+}
+
+// Value is one parsed JSON value.
+type Value struct {
+	Kind       Kind
+	Start, End int64 // [Start, End) in the input bytes
+	// Str is the decoded string for String, the literal text for Number and Bare.
+	Str  string
+	Bool bool
+	// Keys and KeyStart are parallel to Items for an Object; Items alone for an Array.
+	Keys     []string
+	KeyStart []int64
+	Items    []*Value
+	// Line is the 1-based line on which the value starts.
+	Line int
+}
+
+// Error says where parsing stopped.
+type Error struct {
+	Offset int64
+	Line   int
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("JSON syntax error at byte %d (line %d): %s", e.Offset, e.Line, e.Msg)
+}
+
+// Options tune the parser.
+type Options struct {
+	// Lenient accepts bare words as values (Kind Bare) and a missing close at end of input.
+	Lenient bool
+	// MaxDepth bounds nesting (default 1000) so hostile input cannot exhaust the stack.
+	MaxDepth int
+}
+
+// Parse parses b strictly.
+func Parse(b []byte) (*Value, error) { return ParseWith(b, Options{}) }
+
+// ParseWith parses b. On error the returned Value holds everything read before the error
+// (nil only if nothing was).
+func ParseWith(b []byte, opt Options) (*Value, error) {
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = 1000
+	}
+	p := &parser{b: b, opt: opt, line: 1}
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		p.pos = 3
+	}
+	p.space()
+	v := p.value(0)
+	if p.err == nil {
+		p.space()
+		if p.pos < len(b) {
+			p.fail("unexpected %q after the top-level value", p.b[p.pos])
+		}
+	}
+	if p.err != nil {
+		return v, p.err
+	}
+	return v, nil
+}
+
+type parser struct {
+	b    []byte
+	pos  int
+	line int
+	opt  Options
+	err  *Error
+}
+
+func (p *parser) fail(format string, args ...any) {
+	if p.err == nil {
+		p.err = &Error{Offset: int64(p.pos), Line: p.line, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (p *parser) space() {
+	for p.pos < len(p.b) {
+		switch p.b[p.pos] {
+		case '\n':
+			p.line++
+		case ' ', '\t', '\r':
+		default:
+			return
+		}
+		p.pos++
+	}
+}
+
+func (p *parser) value(depth int) *Value {
+	if depth > p.opt.MaxDepth {
+		p.fail("nesting deeper than %d levels", p.opt.MaxDepth)
+		return nil
+	}
+	if p.pos >= len(p.b) {
+		p.fail("unexpected end of input, a value was expected")
+		return nil
+	}
+	v := &Value{Start: int64(p.pos), Line: p.line}
+	switch c := p.b[p.pos]; {
+	case c == '{':
+		v.Kind = Object
+		p.pos++
+		p.space()
+		if p.pos < len(p.b) && p.b[p.pos] == '}' {
+			p.pos++
+			break
+		}
+		for {
+			p.space()
+			if p.pos >= len(p.b) || p.b[p.pos] != '"' {
+				if p.pos >= len(p.b) && p.opt.Lenient {
+					break
+				}
+				p.fail("an object key (a quoted string) was expected")
+				break
+			}
+			ks := int64(p.pos)
+			key, ok := p.str()
+			if !ok {
+				break
+			}
+			p.space()
+			if p.pos >= len(p.b) || p.b[p.pos] != ':' {
+				p.fail("':' was expected after key %q", key)
+				break
+			}
+			p.pos++
+			p.space()
+			item := p.value(depth + 1)
+			if item != nil {
+				v.Keys = append(v.Keys, key)
+				v.KeyStart = append(v.KeyStart, ks)
+				v.Items = append(v.Items, item)
+			}
+			if p.err != nil {
+				break
+			}
+			p.space()
+			if p.pos < len(p.b) && p.b[p.pos] == ',' {
+				p.pos++
+				p.space()
+				if p.opt.Lenient && p.pos < len(p.b) && p.b[p.pos] == '}' { // trailing comma
+					p.pos++
+					break
+				}
+				continue
+			}
+			if p.pos < len(p.b) && p.b[p.pos] == '}' {
+				p.pos++
+				break
+			}
+			if p.pos >= len(p.b) && p.opt.Lenient {
+				break
+			}
+			p.fail("',' or '}' was expected in the object")
+			break
+		}
+	case c == '[':
+		v.Kind = Array
+		p.pos++
+		p.space()
+		if p.pos < len(p.b) && p.b[p.pos] == ']' {
+			p.pos++
+			break
+		}
+		for {
+			p.space()
+			if p.pos >= len(p.b) && p.opt.Lenient {
+				break
+			}
+			item := p.value(depth + 1)
+			if item != nil {
+				v.Items = append(v.Items, item)
+			}
+			if p.err != nil {
+				break
+			}
+			p.space()
+			if p.pos < len(p.b) && p.b[p.pos] == ',' {
+				p.pos++
+				p.space()
+				if p.opt.Lenient && p.pos < len(p.b) && p.b[p.pos] == ']' {
+					p.pos++
+					break
+				}
+				continue
+			}
+			if p.pos < len(p.b) && p.b[p.pos] == ']' {
+				p.pos++
+				break
+			}
+			if p.pos >= len(p.b) && p.opt.Lenient {
+				break
+			}
+			p.fail("',' or ']' was expected in the array")
+			break
+		}
+	case c == '"':
+		v.Kind = String
+		s, _ := p.str()
+		v.Str = s
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := p.pos
+		if p.number() {
+			v.Kind = Number
+			v.Str = string(p.b[start:p.pos])
+		} else if p.opt.Lenient {
+			p.err = nil
+			p.pos = start
+			p.bare(v)
+		}
+	case p.word("true"):
+		v.Kind, v.Bool = Bool, true
+	case p.word("false"):
+		v.Kind = Bool
+	case p.word("null"):
+		v.Kind = Null
+	default:
+		if p.opt.Lenient {
+			p.bare(v)
+		} else {
+			p.fail("unexpected %s where a value was expected", describe(c))
+			return nil
+		}
+	}
+	v.End = int64(p.pos)
+	return v
+}
+
+func describe(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("%q", c)
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// bare reads a lenient token: everything up to a delimiter.
+func (p *parser) bare(v *Value) {
+	start := p.pos
+	for p.pos < len(p.b) {
+		switch p.b[p.pos] {
+		case ',', '}', ']', ' ', '\n', '\r', '\t', ':':
+			goto done
+		}
+		p.pos++
+	}
+done:
+	if p.pos == start {
+		p.fail("unexpected %s where a value was expected", describe(p.b[p.pos]))
+		return
+	}
+	v.Kind = Bare
+	v.Str = string(p.b[start:p.pos])
+}
+
+func (p *parser) word(w string) bool {
+	if len(p.b)-p.pos >= len(w) && string(p.b[p.pos:p.pos+len(w)]) == w {
+		end := p.pos + len(w)
+		if end < len(p.b) && isWordByte(p.b[end]) {
+			return false
+		}
+		p.pos = end
+		return true
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '(' || c == ')'
+}
+
+func (p *parser) number() bool {
+	b, i := p.b, p.pos
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		p.fail("a digit was expected in the number")
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			p.fail("a digit was expected after the decimal point")
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			p.fail("a digit was expected in the exponent")
+			return false
+		}
+	}
+	if i < len(b) && isWordByte(b[i]) {
+		p.pos = i
+		p.fail("unexpected %s after a number", describe(b[i]))
+		return false
+	}
+	p.pos = i
+	return true
+}
+
+// str reads a quoted string at p.pos and decodes it.
+func (p *parser) str() (string, bool) {
+	p.pos++ // opening quote
+	start := p.pos
+	// Fast path: no escapes.
+	for p.pos < len(p.b) {
+		c := p.b[p.pos]
+		if c == '"' {
+			s := string(p.b[start:p.pos])
+			p.pos++
+			return s, true
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		p.pos++
+	}
+	buf := append([]byte(nil), p.b[start:p.pos]...)
+	for p.pos < len(p.b) {
+		c := p.b[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return string(buf), true
+		case c == '\n':
+			p.fail("a line break inside a string (strings must be closed on the same line)")
+			return string(buf), false
+		case c < 0x20:
+			p.fail("control byte 0x%02x inside a string", c)
+			return string(buf), false
+		case c == '\\':
+			if p.pos+1 >= len(p.b) {
+				p.pos++
+				p.fail("the input ends inside a string escape")
+				return string(buf), false
+			}
+			e := p.b[p.pos+1]
+			p.pos += 2
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := p.hex4()
+				if !ok {
+					return string(buf), false
+				}
+				if utf16.IsSurrogate(r) && p.pos+1 < len(p.b) && p.b[p.pos] == '\\' && p.b[p.pos+1] == 'u' {
+					save := p.pos
+					p.pos += 2
+					if r2, ok := p.hex4(); ok {
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							r = d
+						} else {
+							p.pos = save
+						}
+					} else {
+						return string(buf), false
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				p.pos--
+				p.fail("unknown escape \\%c in a string", e)
+				return string(buf), false
+			}
+		default:
+			buf = append(buf, c)
+			p.pos++
+		}
+	}
+	p.fail("the input ends inside a string")
+	return string(buf), false
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.b) {
+		p.fail("the input ends inside a \\u escape")
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(p.b[p.pos:p.pos+4]), 16, 16)
+	if err != nil {
+		p.fail("bad \\u escape %q", p.b[p.pos:p.pos+4])
+		return 0, false
+	}
+	p.pos += 4
+	return rune(n), true
+}
+
+// Get returns the value of key in an object (the last one if the key repeats, as most JSON
+// readers do), or nil.
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for i := len(v.Keys) - 1; i >= 0; i-- {
+		if v.Keys[i] == key {
+			return v.Items[i]
+		}
+	}
+	return nil
+}
+
+// Index returns an array item or nil.
+func (v *Value) Index(i int) *Value {
+	if v == nil || v.Kind != Array || i < 0 || i >= len(v.Items) {
+		return nil
+	}
+	return v.Items[i]
+}
+
+// Len is the number of items (array) or members (object).
+func (v *Value) Len() int {
+	if v == nil {
+		return 0
+	}
+	return len(v.Items)
+}
+
+// Text returns a string value; ok is false for other kinds.
+func (v *Value) Text() (string, bool) {
+	if v == nil || v.Kind != String {
+		return "", false
+	}
+	return v.Str, true
+}
+
+// Int returns an integral number (also accepted: a string holding one, as TVM attrs do).
+func (v *Value) Int() (int64, bool) {
+	if v == nil || (v.Kind != Number && v.Kind != String) {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v.Str, 10, 64); err == nil {
+		return n, true
+	}
+	if v.Kind == Number {
+		if f, err := strconv.ParseFloat(v.Str, 64); err == nil && f == float64(int64(f)) {
+			return int64(f), true
+		}
+	}
+	return 0, false
+}
+
+// Float returns a number.
+func (v *Value) Float() (float64, bool) {
+	if v == nil || v.Kind != Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.Str, 64)
+	return f, err == nil
+}
+
+// Len64 is End-Start.
+func (v *Value) Len64() int64 { return v.End - v.Start }

@@ -1,0 +1,96 @@
+package jsonspan
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestSpansPointAtValues(t *testing.T) {
+	src := "\xEF\xBB\xBF{\n  \"a\": [1, -2.5e3, \"x\\u00e9\\ud83d\\ude00\"],\n  \"b\": {\"c\": null, \"d\": true}\n}"
+	v, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := v.Get("a")
+	if a.Len() != 3 || string(src[a.Start:a.End]) != `[1, -2.5e3, "x\u00e9\ud83d\ude00"]` {
+		t.Fatalf("array span %d..%d = %q", a.Start, a.End, src[a.Start:a.End])
+	}
+	if s, _ := a.Index(2).Text(); s != "xé😀" {
+		t.Fatalf("decoded string %q", s)
+	}
+	if f, _ := a.Index(1).Float(); f != -2500 {
+		t.Fatalf("number %v", f)
+	}
+	d := v.Get("b").Get("d")
+	if d.Kind != Bool || !d.Bool || d.Line != 3 || src[d.Start:d.End] != "true" {
+		t.Fatalf("d = %+v", d)
+	}
+	tree := Tree(v, "root", "m.json", 0)
+	c := tree.Find("b", "c")
+	if c == nil || c.Value != "null" || c.Span.Source != "m.json" || src[c.Span.Offset:c.Span.Offset+c.Span.Length] != `"c": null` {
+		t.Fatalf("tree node c = %+v", c)
+	}
+}
+
+func TestErrorsKeepPartialTree(t *testing.T) {
+	src := `{"ok": [1,2,3], "bad": [4, 5,, 6]}`
+	v, err := Parse([]byte(src))
+	if err == nil {
+		t.Fatal("expected an error")
+	}
+	e := err.(*Error)
+	if e.Offset != int64(strings.Index(src, ",,")+1) {
+		t.Fatalf("error offset %d: %v", e.Offset, err)
+	}
+	if v == nil || v.Get("ok").Len() != 3 {
+		t.Fatalf("partial tree lost: %+v", v)
+	}
+}
+
+func TestLenient(t *testing.T) {
+	src := `{"p": (nil), "q": 0x1, "r": [1, 2,`
+	v, err := ParseWith([]byte(src), Options{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Get("p").Kind != Bare || v.Get("p").Str != "(nil)" || v.Get("q").Str != "0x1" || v.Get("r").Len() != 2 {
+		t.Fatalf("lenient parse: %+v", v)
+	}
+	if _, err := Parse([]byte(`{"p": (nil)}`)); err == nil {
+		t.Fatal("strict mode accepted a bare word")
+	}
+}
+
+func TestDepthBounded(t *testing.T) {
+	deep := strings.Repeat("[", 100000)
+	if _, err := Parse([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nesting") {
+		t.Fatalf("deep nesting: %v", err)
+	}
+}
+
+func TestBudget(t *testing.T) {
+	v, _ := Parse([]byte(`[` + strings.Repeat(`1,`, 999) + `1]`))
+	n := Tree(v, "big", "", 100)
+	if len(n.Children) != 99 || len(n.Findings) != 1 {
+		t.Fatalf("budget: %d children, %d findings", len(n.Children), len(n.Findings))
+	}
+}
+
+// FuzzParse checks the parser against encoding/json: never a panic, and the same verdict on
+// strict input.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{}`, `[1,"a",{"b":null}]`, `"\ud800"`, `-0.5e-3`, `{"a":1,}`, `[01]`, "\xEF\xBB\xBF{}", `{"x": (nil)}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, err := Parse(b)
+		_, _ = ParseWith(b, Options{Lenient: true})
+		if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+			return // encoding/json rejects a BOM
+		}
+		if (err == nil) != json.Valid(b) {
+			t.Fatalf("verdict differs from encoding/json on %q: %v", b, err)
+		}
+	})
+}
