@@ -1,0 +1,482 @@
+// Package neff owns the NEFF container: the 1024-byte header, the payload (a gzip member or a
+// plain tar, then zero padding), the integrity hash, and a streaming walk of the tar members.
+// It never holds the whole archive in memory: members stream through SHA-256, and only the
+// members a caller asks for are kept.
+package neff
+
+import (
+	"bufio"
+	"context"
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"time"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// Options tune an Open.
+type Options struct {
+	// Keep says which members' bytes to hold in Member.Data (nil: none).
+	Keep func(path string, size int64) bool
+	// KeepBudget bounds the total bytes held for kept members (default 512 MiB).
+	KeepBudget int64
+	// MaxInflated bounds the decompressed bytes (default DefaultMaxInflated).
+	MaxInflated int64
+	// Progress, if set, is called as the payload is read.
+	Progress func(Progress)
+	// OnHeader, if set, is called once the header is decoded, before the payload is read,
+	// so a front end can show it at once.
+	OnHeader func(*Archive)
+	// OnMember, if set, is called for each member as soon as its bytes have been read.
+	OnMember func(*Member)
+	// Context cancels a long read; the archive read so far comes back with a finding.
+	Context context.Context
+
+	// streamTo, if it returns a writer for a member, receives that member's bytes as they
+	// stream; stopAfterStream ends the walk right after such a member (used by ReadMember).
+	streamTo        func(path string) io.Writer
+	stopAfterStream error
+}
+
+// Progress reports where a read is.
+type Progress struct {
+	Phase string // "header", "payload", "padding", "done"
+	Done  int64  // payload bytes read so far (compressed)
+	Total int64  // payload bytes to read
+	// Inflated is how many decompressed bytes have been walked.
+	Inflated int64
+}
+
+// Member is one tar member.
+type Member struct {
+	Path string
+	Size int64
+	// SHA256 of the member's bytes (hex), computed while streaming. Empty if truncated.
+	SHA256 string
+	// HeaderOffset and DataOffset are positions in the decompressed tar stream.
+	HeaderOffset int64
+	DataOffset   int64
+	// TypeFlag is the tar typeflag ('0' for regular files).
+	TypeFlag byte
+	// Truncated: the archive ended before the member's last byte; Read is how many bytes were.
+	Truncated bool
+	Read      int64
+	// Data holds the bytes when Options.Keep asked for them and the budget allowed.
+	Data []byte
+	// Dropped: libnrt drops this member when loading (names ending wavegraph-bin.json).
+	Dropped bool
+}
+
+// Payload describes what follows the header.
+type Payload struct {
+	// Encoding is "gzip", "tar" or "unknown" (sniffed, not taken from pkg_version).
+	Encoding string
+	// Integrity is "ok", "mismatch" or "not-checked".
+	Integrity    string
+	HashAlgo     string // "md5" or "sha256"
+	ComputedHash string // hex digest of data[0:data_size]
+	MatchedOrder string // for MD5: which stored byte order matched
+	// Available is how many payload bytes the file really holds (min(data_size, size-1024)).
+	Available int64
+	// GzipLength is the compressed length of the gzip member (0 when not gzip or cut).
+	GzipLength int64
+	GzipMTime  time.Time
+	GzipOS     byte
+	GzipXFL    byte
+	// TarLength is the decompressed length up to and including the end-of-archive blocks.
+	TarLength int64
+	// PaddingBytes after the gzip stream (or tar) up to data_size; PaddingNonZero counts
+	// non-zero bytes among them and FirstNonZero is the first one's file offset (-1: none).
+	PaddingBytes   int64
+	PaddingNonZero int64
+	FirstNonZero   int64
+	// TrailingBytes after 1024+data_size that data_size does not cover.
+	TrailingBytes int64
+}
+
+// Archive is the result of reading a NEFF.
+type Archive struct {
+	FileSize int64
+	Header   Header
+	Payload  Payload
+	Members  []*Member
+	// Findings about the header, payload and archive, in the order found.
+	Findings []Finding
+	// Verdict is what libnrt 2.31 would do with this file (spec §1.5).
+	Verdict Verdict
+	// Complete is false when reading stopped early (cut, corrupt, limit, cancelled).
+	Complete bool
+}
+
+// Finding is a doc.Finding tagged with the part of the container it is about, so the
+// document can hang it on the right node.
+type Finding struct {
+	doc.Finding
+	// Part: "header:<field>", "payload", "padding", "archive", "member:<path>", "runtime".
+	Part string
+}
+
+func (a *Archive) report(part, severity string, span *doc.Span, format string, args ...any) {
+	a.Findings = append(a.Findings, Finding{Finding: doc.Finding{Severity: severity, Message: fmt.Sprintf(format, args...), Span: span}, Part: part})
+}
+
+// Member returns the member with the given path (the last one, as libnrt's map keeps it).
+func (a *Archive) Member(path string) *Member {
+	for i := len(a.Members) - 1; i >= 0; i-- {
+		if a.Members[i].Path == path {
+			return a.Members[i]
+		}
+	}
+	return nil
+}
+
+// Open reads a NEFF from r (size bytes). It always returns an Archive holding everything that
+// could be read; problems are in Findings.
+func Open(r io.ReaderAt, size int64, opt Options) *Archive {
+	if opt.KeepBudget <= 0 {
+		opt.KeepBudget = 512 << 20
+	}
+	if opt.MaxInflated <= 0 {
+		opt.MaxInflated = DefaultMaxInflated
+	}
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	a := &Archive{FileSize: size, Payload: Payload{Encoding: "unknown", Integrity: "not-checked", FirstNonZero: -1}}
+	head := make([]byte, min(size, HeaderSize))
+	if n, err := r.ReadAt(head, 0); n < len(head) {
+		a.report("header:pkg_version", doc.Error, doc.At(0, int64(n)), "could not read the header: %v", err)
+		head = head[:n]
+	}
+	a.Header = ParseHeader(head)
+	a.checkHeader()
+	a.Verdict = runtimeVerdict(a)
+	if opt.OnHeader != nil {
+		opt.OnHeader(a)
+	}
+	if size <= HeaderSize {
+		a.Complete = size == HeaderSize && a.Header.DataSize == 0
+		return a
+	}
+	a.readPayload(r, opt)
+	a.Verdict = runtimeVerdict(a)
+	return a
+}
+
+// checkHeader reports header values a runtime would refuse or that look wrong.
+func (a *Archive) checkHeader() {
+	h := &a.Header
+	size := a.FileSize
+	switch {
+	case size == 0:
+		a.report("header:pkg_version", doc.Error, doc.At(0, 0), "the file is empty: a NEFF starts with a 1024-byte header followed by the payload. Check that the file was copied completely.")
+		return
+	case size < HeaderSize:
+		a.report("header:pkg_version", doc.Error, doc.At(0, size), "the file is %d bytes, shorter than the 1024-byte NEFF header; fields past byte %d are missing. The file was cut short or is not a NEFF.", size, size)
+	}
+	if h.present("pkg_version") && h.PkgVersion != 1 && h.PkgVersion != 2 {
+		f := field("pkg_version")
+		a.report("header:pkg_version", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "pkg_version is %d; only 1 (tar + SHA-256) and 2 (gzip'd tar + MD5) exist. If this is meant to be a NEFF, its header is damaged.", h.PkgVersion)
+	}
+	if h.present("header_size") && h.HeaderSize != HeaderSize {
+		f := field("header_size")
+		a.report("header:header_size", doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "header_size is %d, but every known NEFF has 1024 and the runtime reads the payload at byte 1024 regardless; the payload is read from 1024.", h.HeaderSize)
+	}
+	if h.present("data_size") && size >= HeaderSize {
+		f := field("data_size")
+		avail := uint64(size - HeaderSize)
+		switch {
+		case h.DataSize > avail:
+			a.report("header:data_size", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "data_size is %d but only %d bytes follow the header: the file is truncated (%d bytes missing). Copy the file again; what is present is still read.", h.DataSize, avail, h.DataSize-avail)
+		case h.DataSize < avail:
+			a.Payload.TrailingBytes = int64(avail - h.DataSize)
+			a.report("header:data_size", doc.Warning, doc.At(HeaderSize+int64(h.DataSize), int64(avail-h.DataSize)), "%d bytes after the payload (from byte %d) are not covered by data_size nor by the hash; real NEFFs have none. Something was appended to the file.", avail-h.DataSize, HeaderSize+h.DataSize)
+		}
+	}
+	if h.present("neff_version_major") && h.NeffVersionMajor > 2 {
+		f := field("neff_version_major")
+		a.report("header:neff_version_major", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "neff_version_major is %d; runtimes accept 0..2. This NEFF needs a newer runtime, or its header is damaged.", h.NeffVersionMajor)
+	}
+	if h.present("feature_bits") {
+		f := field("feature_bits")
+		_, unknown := FeatureNames(h.FeatureBits)
+		for _, v := range unknown {
+			a.report("header:feature_bits", doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "feature bit 0x%x has no known name (neffscope's table follows spec neff.md §1.4).", v)
+		}
+		if h.NeffVersionMajor == 2 && h.FeatureBits&RuntimeFeatureTrap != 0 {
+			a.report("header:feature_bits", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "feature bits 0x%x are beyond what libnrt 2.31 supports (0x%x): that runtime refuses this NEFF as compiled by a newer compiler. Use a newer Neuron runtime.", h.FeatureBits&RuntimeFeatureTrap, RuntimeSupportedFeatures)
+		}
+	}
+	if h.present("uuid") {
+		f := field("uuid")
+		if h.UUID == [16]byte{} {
+			a.report("header:uuid", doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "the UUID is all zero; runtimes use it as a cache key and the profiler pairs traces by it.")
+		}
+	}
+	if h.present("pad") {
+		f := field("pad")
+		for i, c := range h.Raw[f.Off : f.Off+f.Size] {
+			if c != 0 {
+				a.report("header:pad", doc.Warning, doc.At(int64(f.Off+i), 1), "the reserved area 0x22C..0x3FF holds a non-zero byte at 0x%X; real NEFFs leave it zero. A newer producer may use it, or the header is damaged.", f.Off+i)
+				break
+			}
+		}
+	}
+	if h.present("hash") && h.PkgVersion == 2 {
+		tail := h.Hash[16:]
+		allZero, allASCII0 := true, true
+		for _, c := range tail {
+			allZero = allZero && c == 0
+			allASCII0 = allASCII0 && c == '0'
+		}
+		if !allZero && !allASCII0 { // Unknown-ID: neff.hash-tail
+			f := field("hash")
+			a.report("header:hash", doc.Info, doc.At(int64(f.Off)+16, 16), "hash bytes 16..31 are neither zero (modern files) nor ASCII '0' (the old fixture); pkg 2 uses only the first 16 bytes, so they are ignored.")
+		}
+	}
+}
+
+// countingReader is the buffered reader the gzip decoder and tar walker consume; it counts the
+// bytes consumed so the end of the gzip member is known exactly. It implements io.ByteReader,
+// so compress/gzip reads through it without adding its own read-ahead.
+type countingReader struct {
+	br *bufio.Reader
+	n  int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.br.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) ReadByte() (byte, error) {
+	b, err := c.br.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
+}
+
+// hashingReader feeds every byte read from the file into the payload hash and reports progress.
+type hashingReader struct {
+	r        io.Reader
+	h        hash.Hash
+	n, total int64
+	opt      *Options
+	walked   *int64
+	next     int64
+}
+
+func (h *hashingReader) Read(p []byte) (int, error) {
+	if err := h.opt.Context.Err(); err != nil {
+		return 0, err
+	}
+	n, err := h.r.Read(p)
+	h.h.Write(p[:n])
+	h.n += int64(n)
+	if h.opt.Progress != nil && h.n >= h.next {
+		h.next = h.n + 1<<20
+		h.opt.Progress(Progress{Phase: "payload", Done: h.n, Total: h.total, Inflated: *h.walked})
+	}
+	return n, err
+}
+
+func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
+	h := &a.Header
+	avail := a.FileSize - HeaderSize
+	length := avail
+	if h.DataSize < uint64(avail) {
+		length = int64(h.DataSize)
+	}
+	a.Payload.Available = length
+	var hasher hash.Hash
+	switch h.PkgVersion {
+	case 1:
+		hasher, a.Payload.HashAlgo = sha256.New(), "sha256"
+	default:
+		hasher, a.Payload.HashAlgo = md5.New(), "md5"
+	}
+	var walked int64
+	hr := &hashingReader{r: io.NewSectionReader(r, HeaderSize, length), h: hasher, total: length, opt: &opt, walked: &walked}
+	cr := &countingReader{br: bufio.NewReaderSize(hr, 256<<10)}
+
+	// Sniff: gzip magic, or a ustar block (Unknown-ID: neff.uncompressed-pkg).
+	peek, _ := cr.br.Peek(512)
+	var tarStream io.Reader
+	var gz *gzipReader
+	switch {
+	case len(peek) >= 2 && peek[0] == 0x1f && peek[1] == 0x8b:
+		a.Payload.Encoding = "gzip"
+		var err error
+		gz, err = newGzipReader(cr)
+		if err != nil {
+			a.report("payload", doc.Error, doc.At(HeaderSize, min(length, 10)), "the payload starts with the gzip magic but its gzip header is unreadable: %v. The file is damaged.", err)
+			break
+		}
+		a.Payload.GzipMTime, a.Payload.GzipOS, a.Payload.GzipXFL = gz.ModTime, gz.OS, gz.XFL
+		tarStream = gz
+	case len(peek) >= 263 && string(peek[257:262]) == "ustar":
+		a.Payload.Encoding = "tar"
+		tarStream = cr
+		if h.PkgVersion == 2 {
+			a.report("payload", doc.Info, doc.At(HeaderSize, 512), "the payload is a plain (uncompressed) tar although pkg_version is 2; neffscope sniffs the payload, so it is read as tar.")
+		}
+	default:
+		a.report("payload", doc.Error, doc.At(HeaderSize, int64(min(len(peek), 16))), "the payload at byte 1024 is neither a gzip stream (1f 8b) nor a tar archive (ustar): this is not a NEFF payload, or it is damaged.")
+	}
+
+	if tarStream != nil {
+		lim := &limitReader{r: tarStream, left: opt.MaxInflated}
+		w := &walker{a: a, r: lim, opt: &opt, walked: &walked}
+		w.walk()
+		if w.stopped {
+			return // ReadMember has what it came for; the rest is not read
+		}
+		a.Payload.TarLength = w.pos
+		if lim.hit {
+			a.report("archive", doc.Error, nil, "decompression stopped at the configured limit of %d bytes (the archive inflates past it: a gzip bomb, or a NEFF larger than the limit). Members after that point are not listed; raise the limit (neffscope --max-inflate) if the file is trusted.", opt.MaxInflated)
+		} else if gz != nil && w.clean {
+			// Read the rest of the gzip member (the tar's zero records) to reach its end and check CRC.
+			_, err := io.Copy(io.Discard, gz)
+			if err != nil {
+				a.reportGzipError(err, cr.n)
+			} else {
+				a.Payload.GzipLength = cr.n
+			}
+		}
+		if gz != nil && w.readErr != nil && !errors.Is(w.readErr, errInflateLimit) {
+			a.reportGzipError(w.readErr, cr.n)
+		}
+		a.Complete = w.clean && !lim.hit && (gz == nil || a.Payload.GzipLength > 0)
+	}
+
+	// Padding: everything after the stream up to data_size, read through the hash.
+	consumed := cr.n
+	if a.Payload.Encoding == "tar" {
+		consumed = a.Payload.TarLength
+	}
+	if a.Complete {
+		a.readPadding(cr, consumed, opt)
+	}
+	// Finish the hash over the whole payload, whatever happened above.
+	if _, err := io.Copy(io.Discard, cr); err != nil && opt.Context.Err() != nil {
+		a.report("payload", doc.Warning, nil, "reading was cancelled at payload byte %d of %d; the integrity check was not done.", hr.n, length)
+		a.Complete = false
+		return
+	}
+	a.checkIntegrity(hasher.Sum(nil))
+	if opt.Progress != nil {
+		opt.Progress(Progress{Phase: "done", Done: hr.n, Total: length, Inflated: walked})
+	}
+}
+
+func (a *Archive) reportGzipError(err error, at int64) {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		a.report("payload", doc.Error, doc.At(HeaderSize+at, 0), "the gzip stream ends early, at payload byte %d: the file was cut short. Members before the cut are listed.", at)
+	case errors.Is(err, context.Canceled):
+		a.report("payload", doc.Warning, nil, "reading was cancelled at payload byte %d.", at)
+	default:
+		a.report("payload", doc.Error, doc.At(HeaderSize+at, 0), "the gzip stream is corrupt near payload byte %d (%v). Members before that point are listed; copy the file again.", at, err)
+	}
+}
+
+// readPadding checks the bytes after the gzip stream (or tar) up to data_size.
+func (a *Archive) readPadding(cr *countingReader, consumed int64, opt Options) {
+	if opt.Progress != nil {
+		opt.Progress(Progress{Phase: "padding", Done: consumed, Total: a.Payload.Available})
+	}
+	start := HeaderSize + consumed
+	buf := make([]byte, 64<<10)
+	var pad int64
+	for {
+		n, err := cr.Read(buf)
+		for i, c := range buf[:n] {
+			if c != 0 {
+				if a.Payload.FirstNonZero < 0 {
+					a.Payload.FirstNonZero = start + pad + int64(i)
+				}
+				a.Payload.PaddingNonZero++
+			}
+		}
+		pad += int64(n)
+		if err != nil {
+			break
+		}
+	}
+	a.Payload.PaddingBytes = pad
+	if a.Payload.PaddingNonZero > 0 {
+		a.report("padding", doc.Warning, doc.At(a.Payload.FirstNonZero, 1), "%d of the %d bytes after the %s stream are not zero (first at byte %d). Real NEFFs pad with zeros only; data may have been appended or the stream damaged.", a.Payload.PaddingNonZero, pad, a.Payload.Encoding, a.Payload.FirstNonZero)
+	}
+}
+
+func (a *Archive) checkIntegrity(sum []byte) {
+	h := &a.Header
+	a.Payload.ComputedHash = hex.EncodeToString(sum)
+	f := field("hash")
+	span := doc.At(int64(f.Off), 16)
+	if h.PkgVersion == 1 {
+		span = doc.At(int64(f.Off), 32)
+	}
+	switch {
+	case h.PkgVersion != 1 && h.PkgVersion != 2:
+		a.report("header:hash", doc.Info, span, "the hash was not checked: pkg_version %d names no hash algorithm.", h.PkgVersion)
+		return
+	case a.FileSize-HeaderSize < int64(h.DataSize):
+		a.report("header:hash", doc.Warning, span, "the hash was not checked: the payload is truncated (data_size %d, %d bytes present), so it cannot match.", h.DataSize, a.FileSize-HeaderSize)
+		return
+	case h.PkgVersion == 1:
+		if hex.EncodeToString(h.Hash[:]) == a.Payload.ComputedHash {
+			a.Payload.Integrity = "ok"
+			return
+		}
+	default:
+		for _, order := range []string{HashWordOrder, otherOrder(HashWordOrder)} {
+			if hex.EncodeToString(md5FromStored(h.Hash[:16], order)) == a.Payload.ComputedHash {
+				a.Payload.Integrity, a.Payload.MatchedOrder = "ok", order
+				if order != HashWordOrder {
+					a.report("header:hash", doc.Info, span, "the MD5 matches when read as %s (the old producer's form); modern neuronx-cc stores %s.", order, HashWordOrder)
+				}
+				return
+			}
+		}
+	}
+	a.Payload.Integrity = "mismatch"
+	algo := map[uint64]string{1: "SHA256", 2: "MD5"}[h.PkgVersion]
+	a.report("header:hash", doc.Error, span, "%s mismatch: the header says %s, the payload (bytes 1024..%d) hashes to %s. The file was modified or damaged after compilation; libnrt refuses it when verifying (\"%s mismatch!\"). What could be decoded is still shown.", algo, h.StoredDigest(), HeaderSize+int64(h.DataSize), a.Payload.ComputedHash, algo)
+}
+
+func otherOrder(o string) string {
+	if o == orderLEWords {
+		return orderPlain
+	}
+	return orderLEWords
+}
+
+// limitReader stops after left bytes and remembers that it did.
+type limitReader struct {
+	r    io.Reader
+	left int64
+	hit  bool
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		l.hit = true
+		return 0, errInflateLimit
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+var errInflateLimit = errors.New("decompression limit reached")

@@ -1,0 +1,34 @@
+package neff
+
+import (
+	"compress/gzip"
+	"io"
+	"time"
+)
+
+// gzipReader reads exactly one gzip member (the NEFF's zero padding must not be taken for a
+// second member: compress/gzip's default multistream mode fails on it, spec §2.1).
+type gzipReader struct {
+	z       *gzip.Reader
+	ModTime time.Time
+	OS      byte
+	XFL     byte
+}
+
+func newGzipReader(cr *countingReader) (*gzipReader, error) {
+	head, _ := cr.br.Peek(10)
+	z, err := gzip.NewReader(cr)
+	if err != nil {
+		return nil, err
+	}
+	z.Multistream(false)
+	g := &gzipReader{z: z, ModTime: z.ModTime, OS: z.OS}
+	if len(head) >= 9 {
+		g.XFL = head[8]
+	}
+	return g, nil
+}
+
+func (g *gzipReader) Read(p []byte) (int, error) { return g.z.Read(p) }
+
+var _ io.Reader = (*gzipReader)(nil)

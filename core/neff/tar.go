@@ -1,0 +1,394 @@
+package neff
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// Bounds that keep hostile archives from costing unbounded memory.
+const (
+	maxMembers     = 1 << 20 // members listed per archive
+	maxPaxHeader   = 1 << 20 // bytes of one pax extended header
+	maxLongName    = 64 << 10
+	tarBlock       = 512
+	droppedSuffix  = "wavegraph-bin.json" // libnrt drops members ending with this (spec §2.2)
+	streamBufBytes = 256 << 10
+)
+
+// walker streams a tar archive: ustar (POSIX and GNU magic), pax x/g headers, GNU L/K long
+// names, base-256 numbers; directories are skipped. Positions are in the decompressed stream.
+type walker struct {
+	a      *Archive
+	r      io.Reader
+	opt    *Options
+	walked *int64
+	pos    int64
+	// clean: the walk reached the end-of-archive (or a clean end of stream after whole members).
+	clean   bool
+	readErr error
+	// stopped: the caller asked to stop after a member (ReadMember); not an error.
+	stopped bool
+	kept    int64
+	block   [tarBlock]byte
+	buf     []byte
+	seen    map[string]int64
+}
+
+// read fills p from the stream, tracking the position; it returns how many bytes came.
+func (w *walker) read(p []byte) (int, error) {
+	n, err := io.ReadFull(w.r, p)
+	w.pos += int64(n)
+	*w.walked = w.pos
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		w.readErr = err
+	} else if errors.Is(err, io.ErrUnexpectedEOF) {
+		w.readErr = io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+func (w *walker) walk() {
+	w.buf = make([]byte, streamBufBytes)
+	w.seen = map[string]int64{}
+	var longName, paxPath string
+	paxSize := int64(-1)
+	zeroBlocks := 0
+	for {
+		hdrOff := w.pos
+		n, err := w.read(w.block[:])
+		if err != nil {
+			switch {
+			case n == 0 && errors.Is(err, io.EOF):
+				w.clean = true
+				if zeroBlocks == 0 {
+					w.a.report("archive", doc.Warning, nil, "the tar archive ends at stream byte %d without its end-of-archive blocks; every member before it is whole, but the archive was probably cut after the last member.", hdrOff)
+				}
+			case errors.Is(err, errInflateLimit):
+			default:
+				w.a.report("archive", doc.Error, nil, "the tar archive ends inside a header block at stream byte %d (%d of 512 bytes present): the payload was cut short.", hdrOff, n)
+			}
+			return
+		}
+		if isZero(w.block[:]) {
+			zeroBlocks++
+			if zeroBlocks == 2 {
+				w.clean = true
+				return
+			}
+			continue
+		}
+		if zeroBlocks == 1 {
+			w.a.report("archive", doc.Warning, nil, "a lone zero block at tar stream byte %d is followed by more headers; GNU tar treats it as the end of the archive, libarchive reads on. The members after it are listed.", hdrOff-tarBlock)
+			zeroBlocks = 0
+		}
+		h, ok := w.header(hdrOff)
+		if !ok {
+			return
+		}
+		size := h.size
+		if paxSize >= 0 && (h.typeflag == '0' || h.typeflag == 0 || h.typeflag == '7') {
+			size = paxSize
+		}
+		switch h.typeflag {
+		case 'x', 'g':
+			data, ok := w.small(h, hdrOff, maxPaxHeader, "pax extended header")
+			if !ok {
+				return
+			}
+			recs, err := parsePax(data)
+			if err != nil {
+				w.a.report("archive", doc.Warning, nil, "the pax extended header at tar stream byte %d is malformed (%v); its records are ignored.", hdrOff, err)
+			}
+			if h.typeflag == 'x' {
+				if p, ok := recs["path"]; ok {
+					paxPath = p
+				}
+				if s, ok := recs["size"]; ok {
+					if v, err := strconv.ParseInt(s, 10, 64); err == nil && v >= 0 {
+						paxSize = v
+					}
+				}
+			}
+			continue
+		case 'L':
+			data, ok := w.small(h, hdrOff, maxLongName, "GNU long name")
+			if !ok {
+				return
+			}
+			longName = cString(data)
+			continue
+		case 'K':
+			if _, ok := w.small(h, hdrOff, maxLongName, "GNU long link name"); !ok {
+				return
+			}
+			continue
+		}
+		name := h.name
+		if longName != "" {
+			name = longName
+		}
+		if paxPath != "" {
+			name = paxPath
+		}
+		longName, paxPath, paxSize = "", "", -1
+		for strings.HasPrefix(name, "./") {
+			name = name[2:]
+		}
+		switch h.typeflag {
+		case '5': // directory: libnrt skips them
+			if !w.skip(size) {
+				return
+			}
+			continue
+		case '0', 0, '7':
+		case '1', '2', '3', '4', '6':
+			w.a.report("member:"+name, doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
+			if !w.skip(size) {
+				return
+			}
+			continue
+		default:
+			w.a.report("member:"+name, doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, h.typeflag)
+		}
+		if len(w.a.Members) >= maxMembers {
+			w.a.report("archive", doc.Error, nil, "the archive holds more than %d members; listing stops at stream byte %d to bound memory.", maxMembers, hdrOff)
+			return
+		}
+		if !w.member(name, size, h.typeflag, hdrOff) {
+			return
+		}
+	}
+}
+
+type tarHeader struct {
+	name     string
+	size     int64
+	typeflag byte
+}
+
+// header decodes w.block. ok is false when walking cannot go on.
+func (w *walker) header(off int64) (tarHeader, bool) {
+	b := w.block[:]
+	var h tarHeader
+	h.typeflag = b[156]
+	stored, errSum := parseNumeric(b[148:156])
+	unsigned, signed := checksums(b)
+	magic := string(b[257:263])
+	posix, gnu := magic == "ustar\x00", magic == "ustar "
+	if errSum != nil || (stored != unsigned && stored != signed) {
+		if !posix && !gnu {
+			w.a.report("archive", doc.Error, nil, "the block at tar stream byte %d is not a tar header (no ustar magic, checksum %s): the archive is corrupt from here. libnrt would fail with \"failure while reading NEFF metadata\". %d members before it are listed.", off, describeSum(b[148:156], unsigned), len(w.a.Members))
+			return h, false
+		}
+		w.a.report("archive", doc.Error, nil, "the tar header at stream byte %d has checksum %s but its bytes sum to %d: the header is damaged and libnrt would refuse the archive (\"failure while reading NEFF metadata\"). neffscope reads on, taking the header as it stands.", off, describeSum(b[148:156], unsigned), unsigned)
+	}
+	h.name = cString(b[0:100])
+	if posix {
+		if prefix := cString(b[345:500]); prefix != "" {
+			h.name = prefix + "/" + h.name
+		}
+	}
+	size, err := parseNumeric(b[124:136])
+	if err != nil || size < 0 {
+		w.a.report("archive", doc.Error, nil, "the tar header of %q at stream byte %d has an unreadable size field %q; walking stops here.", h.name, off, strings.TrimRight(string(b[124:136]), "\x00"))
+		return h, false
+	}
+	h.size = size
+	return h, true
+}
+
+func describeSum(field []byte, _ int64) string {
+	return strconv.Quote(strings.TrimRight(string(field), "\x00 "))
+}
+
+// member streams one regular file's data through SHA-256 (and into Data when kept).
+func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bool {
+	m := &Member{Path: name, Size: size, HeaderOffset: hdrOff, DataOffset: w.pos, TypeFlag: typeflag}
+	if strings.HasSuffix(name, droppedSuffix) {
+		m.Dropped = true
+	}
+	if prev, dup := w.seen[name]; dup {
+		w.a.report("member:"+name, doc.Warning, nil, "member %q appears twice in the archive (tar stream bytes %d and %d); libnrt keeps the later copy, so the earlier one is ignored at load.", name, prev, hdrOff)
+	}
+	w.seen[name] = hdrOff
+	w.a.Members = append(w.a.Members, m)
+	keep := w.opt.Keep != nil && w.opt.Keep(name, size) && w.kept+size <= w.opt.KeepBudget
+	if keep {
+		w.kept += size
+		m.Data = make([]byte, 0, min(size, 1<<20))
+	}
+	sum := sha256.New()
+	var sink io.Writer
+	if w.opt.streamTo != nil {
+		sink = w.opt.streamTo(name)
+	}
+	left := size
+	for left > 0 {
+		chunk := w.buf[:min(left, int64(len(w.buf)))]
+		n, err := w.read(chunk)
+		sum.Write(chunk[:n])
+		if keep {
+			m.Data = append(m.Data, chunk[:n]...)
+		}
+		if sink != nil {
+			sink.Write(chunk[:n])
+		}
+		left -= int64(n)
+		m.Read += int64(n)
+		if err != nil {
+			m.Truncated = true
+			if !errors.Is(err, errInflateLimit) {
+				w.a.report("member:"+name, doc.Error, doc.In(name, m.Read, 0), "tar member %s is truncated at byte %d of %d: the archive ends there. Its first %d bytes are shown.", name, m.Read, size, m.Read)
+			}
+			return false
+		}
+	}
+	m.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	if w.opt.OnMember != nil {
+		w.opt.OnMember(m)
+	}
+	if sink != nil && w.opt.stopAfterStream != nil {
+		w.stopped = true
+		return false
+	}
+	return w.skipPad(size)
+}
+
+// small reads the data of a metadata entry (pax header, long name), bounded by max.
+func (w *walker) small(h tarHeader, off int64, max int64, what string) ([]byte, bool) {
+	if h.size > max {
+		w.a.report("archive", doc.Error, nil, "the %s at tar stream byte %d claims %d bytes (more than %d); the archive is corrupt or hostile, and walking stops.", what, off, h.size, max)
+		return nil, false
+	}
+	data := make([]byte, h.size)
+	if n, err := w.read(data); err != nil {
+		w.a.report("archive", doc.Error, nil, "the %s at tar stream byte %d is cut short (%d of %d bytes).", what, off, n, h.size)
+		return nil, false
+	}
+	return data, w.skipPad(h.size)
+}
+
+func (w *walker) skip(size int64) bool {
+	for left := size; left > 0; {
+		n, err := w.read(w.buf[:min(left, int64(len(w.buf)))])
+		left -= int64(n)
+		if err != nil {
+			w.a.report("archive", doc.Error, nil, "the archive ends inside an entry's data at tar stream byte %d.", w.pos)
+			return false
+		}
+	}
+	return w.skipPad(size)
+}
+
+// skipPad consumes the zero fill up to the next 512-byte block.
+func (w *walker) skipPad(size int64) bool {
+	if r := size % tarBlock; r != 0 {
+		if _, err := w.read(w.block[:tarBlock-r]); err != nil {
+			// The data was whole; only the fill is missing. Note it and stop cleanly.
+			w.a.report("archive", doc.Warning, nil, "the archive ends inside the block padding at tar stream byte %d, after the last member's data.", w.pos)
+			w.clean = true
+			return false
+		}
+	}
+	return true
+}
+
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checksums returns the unsigned and signed sums of a header with the checksum field as spaces.
+func checksums(b []byte) (unsigned, signed int64) {
+	for i, c := range b {
+		if i >= 148 && i < 156 {
+			c = ' '
+		}
+		unsigned += int64(c)
+		signed += int64(int8(c))
+	}
+	return
+}
+
+// parseNumeric reads an octal field (NUL/space padded) or a GNU base-256 one (high bit set).
+func parseNumeric(b []byte) (int64, error) {
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		// GNU base-256: big-endian after the marker bit; a 0xff lead is a negative number,
+		// which no size or offset can be.
+		if b[0] == 0xff {
+			return 0, errors.New("negative base-256 number")
+		}
+		var v int64
+		for i, c := range b {
+			if i == 0 {
+				c &= 0x7f
+			}
+			if v > math.MaxInt64>>8 {
+				return 0, errors.New("base-256 number overflows")
+			}
+			v = v<<8 | int64(c)
+		}
+		return v, nil
+	}
+	s := strings.Trim(string(b), " \x00")
+	if s == "" {
+		return 0, nil
+	}
+	if i := strings.IndexAny(s, " \x00"); i >= 0 {
+		s = s[:i]
+	}
+	return strconv.ParseInt(s, 8, 64)
+}
+
+// parsePax parses "LEN key=value\n" records.
+func parsePax(b []byte) (map[string]string, error) {
+	out := map[string]string{}
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 {
+			return out, errors.New("record without a length")
+		}
+		n, err := strconv.Atoi(string(b[:sp]))
+		if err != nil || n <= sp || n > len(b) {
+			return out, fmt.Errorf("bad record length %q", b[:sp])
+		}
+		rec := b[sp+1 : n]
+		b = b[n:]
+		rec = bytes.TrimSuffix(rec, []byte("\n"))
+		eq := bytes.IndexByte(rec, '=')
+		if eq < 0 {
+			return out, errors.New("record without '='")
+		}
+		out[string(rec[:eq])] = string(rec[eq+1:])
+	}
+	return out, nil
+}
+
+func typeName(t byte) string {
+	switch t {
+	case '1':
+		return "hard link"
+	case '2':
+		return "symbolic link"
+	case '3':
+		return "character device"
+	case '4':
+		return "block device"
+	case '6':
+		return "FIFO"
+	}
+	return "special entry"
+}

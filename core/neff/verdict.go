@@ -1,0 +1,81 @@
+package neff
+
+import (
+	"fmt"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// libnrt status codes (spec neff.md §1.5).
+const (
+	StatusInvalid            = 2  // NRT_INVALID
+	StatusUnsupportedVersion = 10 // NRT_UNSUPPORTED_NEFF_VERSION
+)
+
+// Verdict is what libnrt 2.31 would do when loading the file, following its checks in order
+// (neff_get_header_from_buffer, then neff_parse; spec §1.5). The first failing rule decides.
+type Verdict struct {
+	Accepts bool
+	// Status is the runtime's return code (0 when it accepts).
+	Status int
+	// Message is the runtime's own log text for the failing rule, with its values filled in.
+	Message string
+	// Rule says in words which check failed and what to do.
+	Rule string
+	Span *doc.Span
+}
+
+func (v Verdict) StatusName() string {
+	switch v.Status {
+	case 0:
+		return "NRT_SUCCESS"
+	case StatusInvalid:
+		return "NRT_INVALID"
+	case StatusUnsupportedVersion:
+		return "NRT_UNSUPPORTED_NEFF_VERSION"
+	}
+	return fmt.Sprint(v.Status)
+}
+
+func runtimeVerdict(a *Archive) Verdict {
+	h := &a.Header
+	size := a.FileSize
+	reject := func(status int, span *doc.Span, rule, format string, args ...any) Verdict {
+		return Verdict{Status: status, Message: fmt.Sprintf(format, args...), Rule: rule, Span: span}
+	}
+	hf := func(name string) *doc.Span { f := field(name); return doc.At(int64(f.Off), int64(f.Size)) }
+	switch {
+	case size <= 0x3FF:
+		return reject(StatusInvalid, doc.At(0, size), "the file is shorter than the 1024-byte header",
+			"Invalid number of NEFF bytes received %x", size)
+	case int64(h.HeaderSize) >= size || h.HeaderSize > 1<<62:
+		return reject(StatusInvalid, hf("header_size"), "header_size is not smaller than the file",
+			"Invalid NEFF file size hdr sz: %x, file sz: %x:", h.HeaderSize, size)
+	case h.NeffVersionMajor > 2:
+		return reject(StatusUnsupportedVersion, hf("neff_version_major"), "the NEFF major version is above 2; a newer runtime is needed",
+			"NEFF version: %d.%d is not supported, accepted version range: 0.x-2.x", h.NeffVersionMajor, h.NeffVersionMinor)
+	case h.NeffVersionMajor == 2 && h.FeatureBits&RuntimeFeatureTrap != 0:
+		return reject(StatusUnsupportedVersion, hf("feature_bits"), "feature bits beyond 0..26 are set; a newer runtime is needed",
+			"NEFF was compiled by a newer version of Neuron compiler (features 0x%x). Features supported by this Neuron Runtime: 0x%x", h.FeatureBits, RuntimeSupportedFeatures)
+	case uint64(size-HeaderSize) < h.DataSize:
+		return reject(StatusInvalid, hf("data_size"), "data_size runs past the end of the file (truncated file)",
+			"Invalid NEFF data size(%x vs %x)", h.DataSize, size-HeaderSize)
+	case h.PkgVersion != 1 && h.PkgVersion != 2:
+		return reject(StatusUnsupportedVersion, hf("pkg_version"), "pkg_version is neither 1 nor 2",
+			"Unsupported NEFF packager: %d", h.PkgVersion)
+	case h.DataSize == 0:
+		return reject(StatusInvalid, hf("data_size"), "data_size is 0; verification asserts a non-empty payload",
+			"Assertion `len > 0' failed")
+	case a.Payload.Integrity == "mismatch":
+		algo := map[uint64]string{1: "SHA256", 2: "MD5"}[h.PkgVersion]
+		return reject(StatusInvalid, hf("hash"), "the payload hash does not match the header (checked when the loader verifies)",
+			"%s mismatch!", algo)
+	}
+	for _, f := range a.Findings {
+		if f.Severity == doc.Error && (f.Part == "archive" || f.Part == "payload" || len(f.Part) > 7 && f.Part[:7] == "member:") {
+			return reject(StatusInvalid, f.Span, "the archive cannot be read to its end",
+				"failure while reading NEFF metadata %s", h.Name)
+		}
+	}
+	return Verdict{Accepts: true, Rule: "every container check of libnrt 2.31 passes (manifests are checked separately)"}
+}
