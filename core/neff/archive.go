@@ -36,6 +36,9 @@ type Options struct {
 	OnMember func(*Member)
 	// Context cancels a long read; the archive read so far comes back with a finding.
 	Context context.Context
+	// FileHash, if set, is fed every byte of the file in order (header, payload, trailing
+	// bytes) in the same pass, for a whole-file fingerprint at no extra read.
+	FileHash hash.Hash
 
 	// streamTo, if it returns a writer for a member, receives that member's bytes as they
 	// stream; stopAfterStream ends the walk right after such a member (used by ReadMember).
@@ -154,6 +157,9 @@ func Open(r io.ReaderAt, size int64, opt Options) *Archive {
 		head = head[:n]
 	}
 	a.Header = ParseHeader(head)
+	if opt.FileHash != nil {
+		opt.FileHash.Write(head)
+	}
 	a.checkHeader()
 	a.Verdict = runtimeVerdict(a)
 	if opt.OnHeader != nil {
@@ -279,6 +285,9 @@ func (h *hashingReader) Read(p []byte) (int, error) {
 	}
 	n, err := h.r.Read(p)
 	h.h.Write(p[:n])
+	if h.opt.FileHash != nil {
+		h.opt.FileHash.Write(p[:n])
+	}
 	h.n += int64(n)
 	if h.opt.Progress != nil && h.n >= h.next {
 		h.next = h.n + 1<<20
@@ -371,6 +380,9 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		return
 	}
 	a.checkIntegrity(hasher.Sum(nil))
+	if opt.FileHash != nil && a.Payload.TrailingBytes > 0 {
+		io.Copy(opt.FileHash, io.NewSectionReader(r, HeaderSize+length, a.Payload.TrailingBytes))
+	}
 	if opt.Progress != nil {
 		opt.Progress(Progress{Phase: "done", Done: hr.n, Total: length, Inflated: walked})
 	}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/neff"
+)
+
+func init() {
+	commands["info"] = command{"summarise NEFF files: header, hash verdict, features, members", runInfo}
+	commands["inspect"] = command{"print the full document tree (the page's tree) of any file", runInspect}
+	commands["extract"] = command{"write one member's bytes to stdout", runExtract}
+}
+
+// openFile opens a path with the inspector; the caller closes the returned file.
+func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, nil, err
+	}
+	if st.IsDir() {
+		fh.Close()
+		return nil, nil, fmt.Errorf("%s is a directory", path)
+	}
+	return inspect.Open(path, fh, st.Size(), opt), fh, nil
+}
+
+// InfoJSON is the stable `info --json` contract (issue 2): field names follow spec neff.md §1.1.
+type InfoJSON struct {
+	File     string        `json:"file"`
+	Size     int64         `json:"size"`
+	Header   *HeaderJSON   `json:"header"`
+	Payload  PayloadJSON   `json:"payload"`
+	Members  []MemberJSON  `json:"members"`
+	Findings []FindingJSON `json:"findings"`
+	Runtime  RuntimeJSON   `json:"runtime"`
+}
+
+type HeaderJSON struct {
+	PkgVersion        uint64   `json:"pkg_version"`
+	HeaderSize        uint64   `json:"header_size"`
+	DataSize          uint64   `json:"data_size"`
+	NeffVersionMajor  uint64   `json:"neff_version_major"`
+	NeffVersionMinor  uint64   `json:"neff_version_minor"`
+	NeffBuildVersion  string   `json:"neff_build_version"`
+	NumTPB            uint32   `json:"num_tpb"`
+	Hash              string   `json:"hash"`
+	UUID              string   `json:"uuid"`
+	Name              string   `json:"name"`
+	RequestedTPBCount uint32   `json:"requested_tpb_count"`
+	TPBPerNode        []int    `json:"tpb_per_node"`
+	FeatureBits       uint64   `json:"feature_bits"`
+	FeatureNames      []string `json:"feature_names"`
+	LNCSize           uint32   `json:"lnc_size"`
+}
+
+type PayloadJSON struct {
+	Encoding     string `json:"encoding"`
+	Integrity    string `json:"integrity"`
+	ComputedHash string `json:"computed_hash"`
+	PaddingBytes int64  `json:"padding_bytes"`
+}
+
+type MemberJSON struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+type FindingJSON struct {
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Member   string `json:"member"`
+	Offset   int64  `json:"offset"`
+}
+
+type RuntimeJSON struct {
+	Accepts bool   `json:"accepts"`
+	Status  int    `json:"status"`
+	Message string `json:"message,omitempty"`
+}
+
+func infoJSON(f *inspect.File) InfoJSON {
+	out := InfoJSON{File: f.Name, Size: f.Size, Members: []MemberJSON{}, Findings: []FindingJSON{}}
+	for _, fd := range f.Doc.Findings() {
+		j := FindingJSON{Severity: fd.Severity, Message: fd.Message}
+		if fd.Span != nil {
+			j.Member, j.Offset = fd.Span.Source, fd.Span.Offset
+		}
+		out.Findings = append(out.Findings, j)
+	}
+	a := f.Archive
+	if a == nil {
+		out.Payload = PayloadJSON{Encoding: "unknown", Integrity: "not-checked"}
+		return out
+	}
+	h := a.Header
+	names, _ := neff.FeatureNames(h.FeatureBits)
+	if names == nil {
+		names = []string{}
+	}
+	out.Header = &HeaderJSON{
+		PkgVersion: h.PkgVersion, HeaderSize: h.HeaderSize, DataSize: h.DataSize,
+		NeffVersionMajor: h.NeffVersionMajor, NeffVersionMinor: h.NeffVersionMinor,
+		NeffBuildVersion: h.NeffBuildVersion, NumTPB: h.NumTPB, Hash: h.StoredDigest(),
+		UUID: h.UUIDString(), Name: h.Name, RequestedTPBCount: h.RequestedTPBCount,
+		TPBPerNode: h.TPBPerNodeInts(), FeatureBits: h.FeatureBits, FeatureNames: names, LNCSize: h.LNCSize,
+	}
+	out.Payload = PayloadJSON{Encoding: a.Payload.Encoding, Integrity: a.Payload.Integrity, ComputedHash: a.Payload.ComputedHash, PaddingBytes: a.Payload.PaddingBytes}
+	for _, m := range a.Members {
+		out.Members = append(out.Members, MemberJSON{Path: m.Path, Size: m.Size, SHA256: m.SHA256})
+	}
+	out.Runtime = RuntimeJSON{Accepts: a.Verdict.Accepts, Status: a.Verdict.Status, Message: a.Verdict.Message}
+	return out
+}
+
+func commonFlags(fs *flag.FlagSet) *int64 {
+	return fs.Int64("max-inflate", neff.DefaultMaxInflated, "stop decompressing after this many bytes (gzip-bomb guard)")
+}
+
+func runInfo(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object per file (the stable contract for scripts)")
+	maxInflate := commonFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: neffscope info [--json] FILE...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	rc := 0
+	for _, p := range fs.Args() {
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
+		if err != nil {
+			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+			rc = 1
+			continue
+		}
+		fh.Close()
+		if doc.Worst(f.Doc.Findings()) == doc.Error {
+			rc = 1
+		}
+		if *asJSON {
+			b, _ := json.MarshalIndent(infoJSON(f), "", "  ")
+			fmt.Fprintf(stdout, "%s\n", b)
+			continue
+		}
+		printInfo(stdout, f)
+	}
+	return rc
+}
+
+func printInfo(w io.Writer, f *inspect.File) {
+	fmt.Fprintf(w, "%s  (%s, %s)\n", f.Name, neff.HumanSize(f.Size), f.Doc.Kind)
+	a := f.Archive
+	if a != nil {
+		h := a.Header
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "NEFF Header:")
+		row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }
+		row("Package Version (pkg_version)", fmt.Sprint(h.PkgVersion))
+		row("Header Size", fmt.Sprintf("%d (bytes)", h.HeaderSize))
+		row("Data Size", fmt.Sprintf("%d (bytes)", h.DataSize))
+		row("Major Version", fmt.Sprint(h.NeffVersionMajor))
+		row("Minor Version", fmt.Sprint(h.NeffVersionMinor))
+		bv := h.NeffBuildVersion
+		if bv == "" {
+			bv = "(empty)"
+		}
+		row("Build Version", bv)
+		row("Number of Neuron cores", fmt.Sprint(h.NumTPB))
+		row("Requested cores", fmt.Sprint(h.RequestedTPBCount))
+		row("LNC size", fmt.Sprint(h.LNCSize))
+		row("Hash", fmt.Sprintf("%s  (%s %s)", h.StoredDigest(), strings.ToUpper(a.Payload.HashAlgo), a.Payload.Integrity))
+		row("UUID", h.UUIDString())
+		row("Network Name", h.Name)
+		feat := "N/A"
+		if h.FeatureBits != 0 {
+			names, _ := neff.FeatureNames(h.FeatureBits)
+			feat = fmt.Sprintf("0x%x  %s", h.FeatureBits, strings.Join(names, ", "))
+		}
+		row("Enabled Features", feat)
+		tw.Flush()
+		fmt.Fprintf(w, "Payload: %s, gzip stream %d bytes, tar %d bytes, %d bytes of padding\n", a.Payload.Encoding, a.Payload.GzipLength, a.Payload.TarLength, a.Payload.PaddingBytes)
+		if a.Verdict.Accepts {
+			fmt.Fprintln(w, "Runtime: libnrt 2.31 would accept this container")
+		} else {
+			fmt.Fprintf(w, "Runtime: libnrt 2.31 would REJECT this file (%s): %q\n", a.Verdict.StatusName(), a.Verdict.Message)
+		}
+		fmt.Fprintf(w, "Members (%d):\n", len(a.Members))
+		width := 1
+		for _, m := range a.Members {
+			width = max(width, len(fmt.Sprint(m.Size)))
+		}
+		for _, m := range a.Members {
+			note := ""
+			if m.Truncated {
+				note = fmt.Sprintf("  TRUNCATED at byte %d", m.Read)
+			}
+			fmt.Fprintf(w, "  %*d  %s%s\n", width, m.Size, m.Path, note)
+		}
+	}
+	fs := f.Doc.Findings()
+	if len(fs) > 0 {
+		fmt.Fprintf(w, "Findings (%d):\n", len(fs))
+		for _, fd := range fs {
+			where := ""
+			if fd.Span != nil {
+				where = " [" + fd.Span.String() + "]"
+			}
+			fmt.Fprintf(w, "  %-7s %s%s\n", fd.Severity, fd.Message, where)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func runInspect(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the Document as JSON (one object per file)")
+	maxInflate := commonFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: neffscope inspect [--json] FILE...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	rc := 0
+	for _, p := range fs.Args() {
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: true})
+		if err != nil {
+			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+			rc = 1
+			continue
+		}
+		fh.Close()
+		if *asJSON {
+			b, _ := json.MarshalIndent(f.Doc, "", " ")
+			fmt.Fprintf(stdout, "%s\n", b)
+		} else {
+			printTree(stdout, f.Doc.Root, 0)
+		}
+	}
+	return rc
+}
+
+// printTree prints the document as an indented outline.
+func printTree(w io.Writer, n *doc.Node, depth int) {
+	if n == nil {
+		return
+	}
+	line := strings.Repeat("  ", depth) + n.Label
+	if n.Value != "" {
+		line += ": " + n.Value
+	}
+	if n.Detail != "" && depth > 0 {
+		line += "    — " + n.Detail
+	}
+	fmt.Fprintln(w, line)
+	for _, f := range n.Findings {
+		fmt.Fprintf(w, "%s  ! %s: %s\n", strings.Repeat("  ", depth), f.Severity, f.Message)
+	}
+	for _, c := range n.Children {
+		printTree(w, c, depth+1)
+	}
+}
+
+func runExtract(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, "usage: neffscope extract FILE MEMBER  (bytes to stdout)") }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return 2
+	}
+	fh, err := os.Open(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return 1
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return 1
+	}
+	if err := neff.ReadMember(fh, st.Size(), fs.Arg(1), 0, -1, stdout); err != nil {
+		fmt.Fprintf(stderr, "neffscope: %s: %v\n", fs.Arg(0), err)
+		return 1
+	}
+	return 0
+}

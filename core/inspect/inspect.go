@@ -1,0 +1,289 @@
+// Package inspect is the front door of the core: it sniffs a file, picks a decoder from one
+// registry table, and returns one Document; it is where artifact packages meet (joins). The
+// page (through the wasm worker) and the CLI both call Open, so they show the same tree.
+package inspect
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff"
+)
+
+// Options tune Open.
+type Options struct {
+	Context context.Context
+	// Progress reports reading progress (phase, bytes).
+	Progress func(Progress)
+	// OnHeader, for NEFFs, receives the document with only the header decoded, as soon as it is.
+	OnHeader func(*doc.Document)
+	// MaxInflated bounds decompression (0: neff.DefaultMaxInflated).
+	MaxInflated int64
+	// Fingerprint computes the whole file's SHA-256 (the library and URL key) in the same pass.
+	Fingerprint bool
+}
+
+// Progress is where an Open is.
+type Progress struct {
+	Phase    string `json:"phase"`
+	Done     int64  `json:"done"`
+	Total    int64  `json:"total"`
+	Inflated int64  `json:"inflated"`
+}
+
+// File is an opened file: its Document, and what is needed to fetch more bytes on demand.
+type File struct {
+	Name    string
+	Size    int64
+	Doc     *doc.Document
+	Archive *neff.Archive // nil unless the file is a NEFF
+	r       io.ReaderAt
+}
+
+// decoder is one row of the registry.
+type decoder struct {
+	kind string
+	// match looks at the name and the first bytes (up to 4 KiB).
+	match  func(name string, head []byte, size int64) bool
+	decode func(f *File, opt Options) *doc.Node
+}
+
+// registry is the one table of artifact kinds, tried in order; the last row matches anything.
+var registry = []decoder{
+	{"neff", matchNEFF, decodeNEFF},
+	{"json", matchJSON, decodeJSON},
+	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
+}
+
+// Open decodes one file. It never fails: problems are findings in the Document.
+func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	head := make([]byte, min(size, 4096))
+	n, _ := r.ReadAt(head, 0)
+	head = head[:n]
+	f := &File{Name: name, Size: size, r: r}
+	for _, d := range registry {
+		if d.match(name, head, size) {
+			f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: d.kind}
+			f.Doc.Root = d.decode(f, opt)
+			break
+		}
+	}
+	if opt.Fingerprint && f.Doc.SHA256 == "" {
+		h := sha256.New()
+		if _, err := io.Copy(h, io.NewSectionReader(r, 0, size)); err == nil {
+			f.Doc.SHA256 = hex.EncodeToString(h.Sum(nil))
+		}
+	}
+	return f
+}
+
+// Bytes returns n bytes at off of a source: "" for the file itself, or a member path.
+// Members held in memory are served from there; others are streamed from the file.
+func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 {
+		return nil, fmt.Errorf("bad range %d+%d", off, n)
+	}
+	if source == "" {
+		if off > f.Size {
+			off = f.Size
+		}
+		n = min(n, f.Size-off)
+		b := make([]byte, n)
+		m, err := f.r.ReadAt(b, off)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return b[:m], err
+		}
+		return b[:m], nil
+	}
+	if f.Archive == nil {
+		return nil, fmt.Errorf("%s is not a container; it has no member %q", f.Name, source)
+	}
+	m := f.Archive.Member(source)
+	if m == nil {
+		return nil, fmt.Errorf("%s has no member %q", f.Name, source)
+	}
+	if m.Data != nil {
+		lo := min(off, int64(len(m.Data)))
+		hi := min(lo+n, int64(len(m.Data)))
+		return m.Data[lo:hi], nil
+	}
+	var buf strings.Builder
+	w := &limitedBuffer{b: &buf, max: n}
+	if err := neff.ReadMember(f.r, f.Size, source, off, n, w); err != nil {
+		return []byte(buf.String()), err
+	}
+	return []byte(buf.String()), nil
+}
+
+type limitedBuffer struct {
+	b   *strings.Builder
+	max int64
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	room := l.max - int64(l.b.Len())
+	if int64(len(p)) > room {
+		p = p[:room]
+	}
+	l.b.Write(p)
+	return len(p), nil
+}
+
+// ---- NEFF ----
+
+func matchNEFF(name string, head []byte, size int64) bool {
+	if strings.HasSuffix(strings.ToLower(name), ".neff") {
+		return true
+	}
+	if len(head) < 16 {
+		return false
+	}
+	h := neff.ParseHeader(head)
+	return (h.PkgVersion == 1 || h.PkgVersion == 2) && h.HeaderSize == neff.HeaderSize
+}
+
+// keepInMemory says which members a NEFF open holds: every JSON member (they are decoded
+// into trees) and small binaries (so the hex view needs no second pass); large binaries are
+// streamed again on demand.
+func keepInMemory(p string, size int64) bool {
+	if isJSONName(p) {
+		return size <= 64<<20
+	}
+	return size <= 1<<20
+}
+
+func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
+
+func decodeNEFF(f *File, opt Options) *doc.Node {
+	var fileHash hash.Hash
+	if opt.Fingerprint {
+		fileHash = sha256.New()
+	}
+	nopt := neff.Options{
+		Keep:        keepInMemory,
+		KeepBudget:  256 << 20,
+		MaxInflated: opt.MaxInflated,
+		Context:     opt.Context,
+		FileHash:    fileHash,
+	}
+	if opt.Progress != nil {
+		nopt.Progress = func(p neff.Progress) {
+			opt.Progress(Progress{Phase: p.Phase, Done: p.Done, Total: p.Total, Inflated: p.Inflated})
+		}
+	}
+	if opt.OnHeader != nil {
+		nopt.OnHeader = func(a *neff.Archive) {
+			d := &doc.Document{Model: doc.ModelVersion, File: f.Name, Size: f.Size, Kind: "neff"}
+			d.Root = a.Node(f.Name)
+			opt.OnHeader(d)
+		}
+	}
+	a := neff.Open(f.r, f.Size, nopt)
+	f.Archive = a
+	if fileHash != nil && a.Complete {
+		f.Doc.SHA256 = hex.EncodeToString(fileHash.Sum(nil))
+	}
+	root := a.Node(f.Name)
+	if a.FileSize >= neff.HeaderSize && !looksLikeNEFF(a) {
+		root.Errorf(doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024. If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize)
+	}
+	// Member content: JSON as trees, the rest as bytes.
+	root.Walk(func(_ []string, n *doc.Node) bool {
+		if n.Kind != "member" {
+			return true
+		}
+		p := strings.TrimPrefix(n.Ref, "member:")
+		m := a.Member(p)
+		if m == nil {
+			return false
+		}
+		n.Add(memberContent(m))
+		return false
+	})
+	return root
+}
+
+func looksLikeNEFF(a *neff.Archive) bool {
+	return a.Payload.Encoding != "unknown" || a.Header.PkgVersion == 1 || a.Header.PkgVersion == 2
+}
+
+// memberContent decodes one member's bytes for the tree.
+func memberContent(m *neff.Member) *doc.Node {
+	switch {
+	case isJSONName(m.Path) && m.Data != nil:
+		return jsonNode(m.Data, "content", m.Path)
+	case isJSONName(m.Path):
+		n := &doc.Node{Kind: "bytes", Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: "member:" + m.Path}
+		n.Infof(n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
+		return n
+	}
+	n := &doc.Node{Kind: "bytes", Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: "member:" + m.Path}
+	n.Detail = describeBinary(m.Path)
+	return n
+}
+
+// describeBinary names what a binary member is by its path (the roster of spec neff.md §2.4).
+func describeBinary(p string) string {
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_bkt.bin"):
+		return "activation-table bucket records (32 bytes each)"
+	case strings.HasSuffix(base, "_ctrl.bin"):
+		return "activation-table octave control words"
+	case strings.HasPrefix(base, "default_") && strings.HasSuffix(base, "_table.bin"):
+		return "DVE table"
+	case strings.HasSuffix(base, ".bin"):
+		return "engine instruction stream (64-byte words)"
+	case strings.HasSuffix(base, ".npy"):
+		return "NumPy array (constant)"
+	case strings.Contains(base, ".dbg"):
+		return "debug information (protobuf)"
+	}
+	return "binary data"
+}
+
+// ---- loose JSON ----
+
+func matchJSON(name string, head []byte, size int64) bool {
+	if isJSONName(name) {
+		return true
+	}
+	s := strings.TrimLeft(strings.TrimPrefix(string(head), "\xEF\xBB\xBF"), " \t\r\n")
+	return len(s) > 0 && (s[0] == '{' || s[0] == '[')
+}
+
+// maxJSONFile bounds a loose JSON file decoded as a tree.
+const maxJSONFile = 256 << 20
+
+func decodeJSON(f *File, opt Options) *doc.Node {
+	if f.Size > maxJSONFile {
+		n := decodeBinary(f, opt)
+		n.Warnf(doc.At(0, f.Size), "%s is %s; JSON files above %s are shown as hex only.", f.Name, neff.HumanSize(f.Size), neff.HumanSize(maxJSONFile))
+		return n
+	}
+	b := make([]byte, f.Size)
+	n, _ := f.r.ReadAt(b, 0)
+	node := jsonNode(b[:n], f.Name, "")
+	node.Ref = "file:"
+	return node
+}
+
+// ---- anything else ----
+
+func decodeBinary(f *File, _ Options) *doc.Node {
+	n := &doc.Node{Kind: "bytes", Label: f.Name, Value: neff.HumanSize(f.Size), Span: doc.At(0, f.Size), Ref: "file:"}
+	head, _ := f.Bytes("", 0, 16)
+	n.Infof(doc.At(0, int64(len(head))), "%s is not a NEFF (no 1024-byte NEFF header: it would start with pkg_version 1 or 2 and header_size 1024) and not JSON; it is shown as hex. First bytes: % x", f.Name, head)
+	return n
+}

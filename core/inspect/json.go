@@ -1,0 +1,29 @@
+package inspect
+
+import (
+	"errors"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
+)
+
+// jsonNode parses JSON bytes into a tree whose spans index source ("" for a loose file).
+// Broken JSON keeps the part read before the error, with a finding at the error.
+func jsonNode(b []byte, label, source string) *doc.Node {
+	v, err := jsonspan.Parse(b)
+	var n *doc.Node
+	if v != nil {
+		n = jsonspan.Tree(v, label, source, 0)
+	} else {
+		n = &doc.Node{Kind: "bytes", Label: label, Span: doc.In(source, 0, int64(len(b)))}
+	}
+	var se *jsonspan.Error
+	if errors.As(err, &se) {
+		what := "the file"
+		if source != "" {
+			what = "member " + source
+		}
+		n.Errorf(doc.In(source, se.Offset, 1), "%s is not valid JSON: %s, at byte %d (line %d). Everything before that point is shown; a runtime's JSON parser would refuse it.", what, se.Msg, se.Offset, se.Line)
+	}
+	return n
+}

@@ -1,0 +1,318 @@
+package neff
+
+import (
+	"encoding/hex"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// Node builds the document tree of the container: header, payload, runtime verdict and the
+// member tree. Each finding hangs on the node it is about. Member nodes carry
+// Ref "member:<path>"; core/inspect adds the decoded member content under them.
+func (a *Archive) Node(label string) *doc.Node {
+	root := &doc.Node{Kind: "neff", Label: label, Value: HumanSize(a.FileSize), Span: doc.At(0, a.FileSize)}
+	hdr := a.headerNode()
+	pay := a.payloadNode()
+	verdict := a.verdictNode()
+	members, byPath := a.membersNode()
+	root.Add(verdict, hdr, pay, members)
+
+	for _, f := range a.Findings {
+		target := root
+		switch {
+		case strings.HasPrefix(f.Part, "header:"):
+			if n := hdr.Child(strings.TrimPrefix(f.Part, "header:")); n != nil {
+				target = n
+			} else {
+				target = hdr
+			}
+		case f.Part == "payload" || f.Part == "padding":
+			target = pay
+		case f.Part == "archive":
+			target = members
+		case strings.HasPrefix(f.Part, "member:"):
+			if n := byPath[strings.TrimPrefix(f.Part, "member:")]; n != nil {
+				target = n
+			} else {
+				target = members
+			}
+		}
+		target.Findings = append(target.Findings, f.Finding)
+	}
+	return root
+}
+
+func (a *Archive) headerNode() *doc.Node {
+	h := &a.Header
+	n := &doc.Node{Kind: "header", Label: "header", Value: fmt.Sprintf("%d bytes", min(int64(HeaderSize), a.FileSize)), Span: doc.At(0, min(int64(HeaderSize), a.FileSize))}
+	n.Detail = "the 1024-byte binary header every NEFF starts with (little-endian; no magic number)"
+	for _, f := range headerFields {
+		span := doc.At(int64(f.Off), int64(f.Size))
+		if f.Off+f.Size > h.Have {
+			if f.Off < h.Have {
+				fn := n.Field(f.Name, "(cut off)", doc.At(int64(f.Off), int64(h.Have-f.Off)))
+				fn.Detail = f.Meaning
+			}
+			continue
+		}
+		fn := n.Field(f.Name, "", span)
+		fn.Detail = f.Meaning
+		switch f.Name {
+		case "pkg_version":
+			fn.Value = fmt.Sprint(h.PkgVersion)
+			switch h.PkgVersion {
+			case 1:
+				fn.Detail = "1: plain tar payload, SHA-256 integrity. " + f.Meaning
+			case 2:
+				fn.Detail = "2: gzip'd tar payload, MD5 integrity. " + f.Meaning
+			}
+		case "header_size":
+			fn.Value = fmt.Sprint(h.HeaderSize)
+		case "data_size":
+			fn.Value = fmt.Sprint(h.DataSize)
+			if a.FileSize >= HeaderSize && h.DataSize == uint64(a.FileSize-HeaderSize) {
+				fn.Detail = "= file size − 1024, as in real NEFFs (includes the zero padding after the gzip stream). " + f.Meaning
+			}
+		case "neff_version_major":
+			fn.Value = fmt.Sprint(h.NeffVersionMajor)
+		case "neff_version_minor":
+			fn.Value = fmt.Sprint(h.NeffVersionMinor)
+		case "neff_build_version":
+			fn.Value = doc.Quote(h.NeffBuildVersion, 128)
+			if h.NeffBuildVersion == "" {
+				fn.Value = `""`
+			}
+		case "num_tpb":
+			fn.Value = fmt.Sprint(h.NumTPB)
+		case "hash":
+			fn.Value = h.StoredDigest()
+			fn.Detail = a.hashDetail()
+			fn.Add(&doc.Node{Kind: "bytes", Label: "stored bytes", Value: hex.EncodeToString(h.Hash[:]), Span: span})
+		case "uuid":
+			fn.Value = h.UUIDString()
+			if v, rfc := h.UUIDVersion(); rfc {
+				fn.Detail = fmt.Sprintf("RFC 4122 version %d. %s", v, f.Meaning)
+			}
+		case "name":
+			fn.Value = doc.Quote(h.Name, 256)
+		case "requested_tpb_count":
+			fn.Value = fmt.Sprint(h.RequestedTPBCount)
+		case "tpb_per_node":
+			fn.Value = runs(h.TPBPerNode[:])
+		case "feature_bits":
+			fn.Value = fmt.Sprintf("0x%x", h.FeatureBits)
+			names, _ := FeatureNames(h.FeatureBits)
+			if len(names) == 0 {
+				fn.Detail = "no features. " + f.Meaning
+			} else {
+				fn.Detail = strings.Join(names, ", ")
+			}
+			for bit := 0; bit < 64; bit++ {
+				v := uint64(1) << bit
+				if h.FeatureBits&v == 0 {
+					continue
+				}
+				b := &doc.Node{Kind: "flag", Label: fmt.Sprintf("bit %d", bit), Value: fmt.Sprintf("0x%x", v), Span: doc.At(int64(f.Off+bit/8), 1)}
+				if ft, ok := FeatureByBit(v); ok {
+					b.Label = ft.Name
+					b.Detail = fmt.Sprintf("bit %d: %s (name source: %s", bit, ft.Meaning, ft.Confidence)
+					if ft.DefJSON != "" {
+						b.Detail += "; def.json lists it as " + ft.DefJSON
+					}
+					b.Detail += ")"
+				} else {
+					b.Detail = fmt.Sprintf("bit %d has no known name", bit)
+				}
+				fn.Add(b)
+			}
+		case "lnc_size":
+			fn.Value = fmt.Sprint(h.LNCSize)
+		case "pad":
+			fn.Value = "zero"
+			for _, c := range h.Raw[f.Off : f.Off+f.Size] {
+				if c != 0 {
+					fn.Value = "not zero"
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+func (a *Archive) hashDetail() string {
+	p := &a.Payload
+	algo := strings.ToUpper(p.HashAlgo)
+	cover := fmt.Sprintf("%s of bytes 1024..%d (the payload as stored)", algo, HeaderSize+int64(a.Header.DataSize))
+	switch p.Integrity {
+	case "ok":
+		if p.HashAlgo == "md5" {
+			return fmt.Sprintf("%s: matches (stored as %s)", cover, p.MatchedOrder)
+		}
+		return cover + ": matches"
+	case "mismatch":
+		return fmt.Sprintf("%s: MISMATCH — the payload hashes to %s", cover, p.ComputedHash)
+	}
+	return cover + ": not checked"
+}
+
+// runs renders a byte array compactly: "1, 0 ×63".
+func runs(b []byte) string {
+	var parts []string
+	for i := 0; i < len(b); {
+		j := i
+		for j < len(b) && b[j] == b[i] {
+			j++
+		}
+		if j-i > 2 {
+			parts = append(parts, fmt.Sprintf("%d ×%d", b[i], j-i))
+		} else {
+			for k := i; k < j; k++ {
+				parts = append(parts, fmt.Sprint(b[k]))
+			}
+		}
+		i = j
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (a *Archive) payloadNode() *doc.Node {
+	p := &a.Payload
+	n := &doc.Node{Kind: "payload", Label: "payload", Value: p.Encoding, Span: doc.At(HeaderSize, p.Available)}
+	n.Detail = "what follows the header: a gzip member holding a tar archive, then zero padding up to data_size"
+	if a.FileSize <= HeaderSize {
+		n.Value = "none"
+		return n
+	}
+	n.Field("encoding", p.Encoding, doc.At(HeaderSize, min(p.Available, 2))).Detail = "sniffed from the bytes at 1024 (1f 8b = gzip, ustar block = plain tar), not taken from pkg_version"
+	if p.Encoding == "gzip" {
+		g := n.Field("gzip member", HumanSize(p.GzipLength), doc.At(HeaderSize, p.GzipLength))
+		if p.GzipLength == 0 {
+			g.Value = "(did not end)"
+			g.Span = doc.At(HeaderSize, p.Available)
+		}
+		g.Detail = "RFC 1952; one member, decompressed as a stream"
+		g.Field("mtime", p.GzipMTime.UTC().Format("2006-01-02 15:04:05 UTC"), doc.At(HeaderSize+4, 4)).Detail = "compile time in neuronx-cc 2.18–2.23 output"
+		g.Field("xfl", fmt.Sprint(p.GzipXFL), doc.At(HeaderSize+8, 1)).Detail = "4 = fastest compression"
+		g.Field("os", fmt.Sprint(p.GzipOS), doc.At(HeaderSize+9, 1)).Detail = "3 = Unix"
+	}
+	n.Field("tar archive", HumanSize(p.TarLength), nil).Detail = "decompressed length up to the end-of-archive blocks"
+	if p.PaddingBytes > 0 || a.Complete {
+		start := HeaderSize + p.GzipLength
+		if p.Encoding == "tar" {
+			start = HeaderSize + p.TarLength
+		}
+		pad := n.Field("padding", fmt.Sprintf("%d bytes", p.PaddingBytes), doc.At(start, p.PaddingBytes))
+		pad.Kind = "padding"
+		if p.PaddingNonZero == 0 {
+			pad.Detail = "zero bytes after the stream up to data_size (real NEFFs pad to a multiple of 10240); covered by the hash"
+		} else {
+			pad.Detail = fmt.Sprintf("%d non-zero bytes, first at %d", p.PaddingNonZero, p.FirstNonZero)
+		}
+	}
+	integ := n.Field("integrity", p.Integrity, doc.At(int64(field("hash").Off), 16))
+	integ.Detail = a.hashDetail()
+	if p.ComputedHash != "" {
+		integ.Add(&doc.Node{Kind: "field", Label: "computed " + p.HashAlgo, Value: p.ComputedHash})
+	}
+	if p.TrailingBytes > 0 {
+		n.Field("trailing bytes", fmt.Sprint(p.TrailingBytes), doc.At(HeaderSize+int64(a.Header.DataSize), p.TrailingBytes)).Detail = "after data_size: not part of the NEFF"
+	}
+	return n
+}
+
+func (a *Archive) verdictNode() *doc.Node {
+	v := a.Verdict
+	n := &doc.Node{Kind: "verdict", Label: "runtime", Span: v.Span}
+	if v.Accepts {
+		n.Value = "accepted"
+		n.Detail = "libnrt 2.31 would load this container: " + v.Rule
+		return n
+	}
+	n.Value = fmt.Sprintf("rejected (%s, status %d)", v.StatusName(), v.Status)
+	n.Detail = "libnrt 2.31 would refuse this file: " + v.Rule
+	n.Errorf(v.Span, "A Neuron runtime (libnrt 2.31) would refuse this file with status %d (%s), logging: %q. Why: %s.", v.Status, v.StatusName(), v.Message, v.Rule)
+	return n
+}
+
+// membersNode builds the member tree (directories from the paths) and the member table.
+func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
+	n := &doc.Node{Kind: "archive", Label: "members", Value: fmt.Sprintf("%d", len(a.Members))}
+	n.Detail = "tar members in archive order; paths are how the runtime looks them up"
+	t := &doc.Table{Columns: []string{"path", "size", "sha256", "tar offset"}}
+	byPath := map[string]*doc.Node{}
+	dirs := map[string]*doc.Node{"": n}
+	var dirOf func(p string) *doc.Node
+	dirOf = func(p string) *doc.Node {
+		if d, ok := dirs[p]; ok {
+			return d
+		}
+		parent := dirOf(parentDir(p))
+		d := &doc.Node{Kind: "dir", Label: path.Base(p) + "/", Key: path.Base(p) + "/"}
+		parent.Add(d)
+		dirs[p] = d
+		return d
+	}
+	for _, m := range a.Members {
+		base := path.Base(m.Path)
+		mn := &doc.Node{Kind: "member", Label: base, Value: HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: "member:" + m.Path}
+		mn.Detail = m.Path
+		if m.SHA256 != "" {
+			mn.Detail += " · sha256 " + m.SHA256
+		}
+		if m.Truncated {
+			mn.Value = fmt.Sprintf("%s (truncated: %d bytes present)", HumanSize(m.Size), m.Read)
+		}
+		if m.Dropped {
+			mn.Detail += " · libnrt drops members ending in " + droppedSuffix + " at load"
+		}
+		d := dirOf(parentDir(m.Path))
+		if d.Child(base) != nil { // duplicate path: keep both, distinct keys
+			mn.Key = fmt.Sprintf("%s#%d", base, m.HeaderOffset)
+		}
+		d.Add(mn)
+		byPath[m.Path] = mn
+		t.Rows = append(t.Rows, []string{m.Path, fmt.Sprint(m.Size), m.SHA256, fmt.Sprint(m.DataOffset)})
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: m.Path, Length: m.Size})
+	}
+	for p, d := range dirs {
+		if p != "" {
+			d.Value = fmt.Sprintf("%d", len(d.Children))
+		}
+	}
+	n.Table = t
+	return n, byPath
+}
+
+func parentDir(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// HumanSize renders a byte count as "61,440 B (60.0 KiB)".
+func HumanSize(n int64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	out := b.String() + " B"
+	switch {
+	case n >= 1<<30:
+		out += fmt.Sprintf(" (%.1f GiB)", float64(n)/(1<<30))
+	case n >= 1<<20:
+		out += fmt.Sprintf(" (%.1f MiB)", float64(n)/(1<<20))
+	case n >= 1<<10:
+		out += fmt.Sprintf(" (%.1f KiB)", float64(n)/(1<<10))
+	}
+	return out
+}
