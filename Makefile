@@ -1,0 +1,66 @@
+# neffscope — build, serve, test. Every target works on a fresh machine with Go 1.26
+# (.ci/run installs Chromium for the browser tests).
+
+GO       ?= go
+ADDR     ?= 127.0.0.1:8080
+GOROOT   := $(shell $(GO) env GOROOT)
+WASM_ENV := GOOS=js GOARCH=wasm
+# go_js_wasm_exec (runs GOOS=js tests under Node) lives here.
+WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
+
+.PHONY: all wasm serve dist test test-core test-wasm test-browser bench fuzz generate vet clean
+
+all: wasm
+
+## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, and
+## precompressed copies the dev server hands to browsers that accept them.
+wasm:
+	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
+	$(WASM_ENV) $(GO) build -trimpath -ldflags='-s -w' -o www/neffscope.wasm ./wasm
+	$(GO) run ./scripts/compress www/neffscope.wasm
+
+## serve: build and serve the page on http://$(ADDR)
+serve: wasm
+	$(GO) run ./scripts/devserver -addr $(ADDR) -dir www
+
+## dist: dist/site/ (the static site) and dist/neffscope.html (one self-contained file)
+dist: wasm
+	rm -rf dist && mkdir -p dist
+	$(GO) run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
+
+generate:
+	$(GO) generate ./...
+
+vet:
+	$(GO) vet ./...
+	$(WASM_ENV) $(GO) vet ./wasm/... ./core/...
+
+## test: every test — the core natively (real files where ../shared/testdata-real exists),
+## the wasm bridge under Node, and the page in headless Chromium.
+test: vet test-core test-wasm test-browser
+
+test-core:
+	$(GO) test ./core/... ./cmd/...
+
+test-wasm:
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test ./wasm/... ./core/doc/... ./core/neff/...
+
+test-browser: dist
+	$(GO) test -count=1 ./e2e/...
+
+## bench: speed and memory figures (see README "Measured")
+bench: wasm
+	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+	$(GO) run ./scripts/benchneff
+
+## fuzz: a short run of every fuzz target (FUZZTIME=30s each by default)
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in $$($(GO) list ./core/...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf dist www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js
