@@ -1,0 +1,285 @@
+package isa
+
+import "strings"
+
+// How the bytes of a word are read: the common header, the sync band, and per opcode the field
+// map and operand descriptors the spec documents. All of it is data; decode.go only follows it.
+
+type fieldKind uint8
+
+const (
+	kU8 fieldKind = iota
+	kU16
+	kU32
+	kU64
+	kHex       // unsigned, shown in hex
+	kF32       // IEEE float32 bits
+	kASCII     // NUL-terminated text
+	kBytes     // raw bytes, shown in hex
+	kDtype     // wire dtype tag (whole byte)
+	kDtypeLo   // dtype tag in bits 3:0
+	kDtypeHi   // dtype tag in bits 7:4
+	kALU       // ALU op byte
+	kAccCmd    // accumulator command
+	kImm0Src   // imm0 source selector
+	kImm0      // u32 read per Activate's imm0 source (+0x0F)
+	kCollect   // collective kind
+	kActFunc   // activation function code
+	kWordLen   // inst_word_len
+	kDebugCmd  // debug_cmd bits
+	kWaitMode  // sync wait mode
+	kUpdMode   // sync update mode
+	kSemaphore // semaphore index
+	kSyncBand  // an 8-byte band laid out like the sync band at +0x04
+)
+
+// fieldSpec is one field of a word.
+type fieldSpec struct {
+	Name  string
+	Off   uint8
+	Width uint8
+	Kind  fieldKind
+}
+
+// descSpec is an operand descriptor slot: ADDR4 then Rank steps (i16) and Rank counts (u16).
+type descSpec struct {
+	Name string
+	Off  uint8
+	Rank uint8
+}
+
+// layout is what the spec documents about one opcode's word beyond the common header.
+type layout struct {
+	Opcode uint8
+	Family string // "A", "B", "C" (neff.md §4.4), or "" for own layouts
+	Fields []fieldSpec
+	Descs  []descSpec
+	// Summary names the fields/descriptors a listing row shows, in order.
+	Summary []string
+	// Complete means the spec documents every byte (others must be zero).
+	Complete bool
+	Source   string
+}
+
+// headerFields is the common word header (neff.md §4.2) [OBS; REAL: +0x01 = 0x10 in every
+// real word].
+var headerFields = []fieldSpec{
+	{"opcode", 0x00, 1, kHex},
+	{"word length", 0x01, 1, kWordLen},
+	{"debug cmd", 0x02, 1, kDebugCmd},
+	{"debug hint", 0x03, 1, kHex},
+}
+
+// syncFields is the sync band (neff.md §4.2) [OBS; modes: unknowns isa.wait-mode-encoding,
+// isa.update-mode-encoding]. The u32 at +0x08 is the wait operand (immediate or register id):
+// real words carry it with wait mode 0x05 and 0 otherwise [REAL; unknowns isa.sync-value-owner].
+var syncFields = []fieldSpec{
+	{"wait mode", 0x04, 1, kWaitMode},
+	{"wait semaphore", 0x05, 1, kSemaphore},
+	{"update mode", 0x06, 1, kUpdMode},
+	{"update semaphore", 0x07, 1, kSemaphore},
+	{"semaphore value", 0x08, 4, kU32},
+}
+
+// Family descriptor slots (neff.md §4.4) [OBS; REAL: real Matmul, Activate, TensorTensor,
+// Copy, Cast and Reduce words show ADDR4 + steps + counts at exactly these offsets].
+var (
+	familyA = []descSpec{{"src", 0x10, 3}, {"dst", 0x30, 3}}
+	familyB = []descSpec{{"dst", 0x10, 3}, {"in0", 0x20, 3}, {"in1", 0x30, 3}}
+	familyC = []descSpec{{"in", 0x0C, 4}, {"out", 0x2C, 4}}
+)
+
+// familyBControl is Family B's control band +0x0C..+0x0F (neff.md §4.4) [OBS]; which nibble of
+// +0x0C is in0 is not documented (unknowns isa.familyB-dtype-nibbles).
+var familyBControl = []fieldSpec{
+	{"in0 dtype", 0x0C, 1, kDtypeLo},
+	{"in1 dtype", 0x0C, 1, kDtypeHi},
+	{"out dtype", 0x0D, 1, kDtype},
+	{"alu op", 0x0E, 1, kALU},
+	{"active partitions", 0x0F, 1, kU8},
+}
+
+// familyCControl is inferred from real Copy/Cast/Reduce/Memset words (unknowns
+// isa.familyC-control-band) [INF from REAL].
+var familyCControl = []fieldSpec{
+	{"in dtype", 0x20, 1, kDtype},
+	{"out dtype", 0x21, 1, kDtype},
+	{"active channels", 0x22, 1, kU8},
+}
+
+// activateFields is Activate 0x21 (neff.md §4.5, activation.md §11.2) [OBS; REAL for
+// +0x20..+0x24 in 2.18/2.23 words].
+var activateFields = []fieldSpec{
+	{"imm1 ap ctrl", 0x0C, 1, kU8},
+	{"imm0 ap ctrl", 0x0D, 1, kU8},
+	{"accumulator", 0x0E, 1, kAccCmd},
+	{"imm0 source", 0x0F, 1, kImm0Src},
+	{"in dtype", 0x20, 1, kDtypeLo},
+	{"imm dtype", 0x20, 1, kDtypeHi},
+	{"out dtype", 0x21, 1, kDtype},
+	{"active channels", 0x22, 1, kU8},
+	{"func", 0x23, 1, kActFunc},
+	{"scale", 0x24, 4, kF32}, // real 2.23 words hold 1.0 (unknowns isa.activate-scale)
+	{"imm0", 0x28, 4, kImm0},
+	{"imm1", 0x2C, 4, kF32}, // prelu alpha when func == 4
+}
+
+// layouts is the field-map table, one row per opcode the spec documents.
+var layouts = []layout{
+	{Opcode: 0x01, Family: "A", Descs: familyA[:1], Summary: []string{"src"},
+		Source: "neff.md §4.4 family A; src only, dst bytes are zero in real words (isa.ldweights-slots) [INF from REAL]"},
+	{Opcode: 0x02, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
+		Source: "neff.md §4.4 family A (Matmul) [OBS, REAL offsets]"},
+	{Opcode: 0x21, Family: "A", Fields: activateFields, Descs: familyA,
+		Summary:  []string{"func", "src", "dst", "in dtype", "out dtype"},
+		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]"},
+	{Opcode: 0x22, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
+		Source: "neff.md §4.4 (Activation uses family A) [OBS]"},
+	{Opcode: 0x23, Fields: []fieldSpec{{"set index", 0x23, 1, kU8}}, Summary: []string{"set index"},
+		Complete: true, Source: "neff.md §4.5; activation.md §11.1 [REAL]"},
+	{Opcode: 0x24, Fields: []fieldSpec{
+		{"dst element count", 0x1C, 4, kU32},
+		{"dtype", 0x20, 1, kDtype},
+		{"negated", 0x21, 1, kU8},
+		{"active channels", 0x22, 1, kU8},
+	}, Summary: []string{"dst element count", "dtype"},
+		Source: "neff.md §4.5; activation.md §11.2; output descriptor offset undocumented (isa.readacc-output) [OBS]"},
+	{Opcode: 0x25, Fields: []fieldSpec{
+		{"imm ap a", 0x18, 1, kU8},
+		{"imm ap b", 0x19, 1, kU8},
+		{"accumulator", 0x1A, 1, kAccCmd},
+		{"imm ap c", 0x1B, 1, kU8},
+		{"imm dtype", 0x1C, 1, kDtype},
+		{"op0", 0x1D, 1, kALU},
+		{"op1", 0x1E, 1, kALU},
+		{"reduce op", 0x1F, 1, kALU},
+		{"in dtype", 0x20, 1, kDtype},
+		{"out dtype", 0x21, 1, kDtype},
+		{"active channels", 0x22, 1, kU8},
+		{"func", 0x23, 1, kActFunc},
+		{"relu param", 0x2C, 4, kF32},
+		{"saturate/reverse", 0x3C, 1, kHex},
+	}, Descs: []descSpec{{"src", 0x0C, 2}, {"dst", 0x30, 2}}, // isa.activate2-descriptors
+		Summary: []string{"func", "src", "dst"},
+		Source:  "neff.md §4.5; activation.md §11.2 (gen-4) [OBS; descriptor offsets INF]"},
+	{Opcode: 0x41, Family: "B", Fields: familyBControl, Descs: familyB,
+		Summary: []string{"alu op", "dst", "in0", "in1"},
+		Source:  "neff.md §4.4 family B [OBS, REAL offsets]"},
+	{Opcode: 0x51, Family: "B", Fields: familyBControl, Descs: familyB,
+		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]"},
+	{Opcode: 0x43, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
+	{Opcode: 0x44, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
+	{Opcode: 0x53, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
+	{Opcode: 0x54, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
+	{Opcode: 0x42, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
+		Source: "neff.md §4.4 family C (Reduce) [OBS, REAL offsets]"},
+	{Opcode: 0x52, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
+		Source: "neff.md §4.4 family C (Reduce) [OBS]"},
+	{Opcode: 0x45, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
+		Source: "neff.md §4.4 family C (Pool) [OBS]"},
+	{Opcode: 0x46, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out", "in dtype", "out dtype"},
+		Source: "neff.md §4.4 family C (Copy) [OBS, REAL offsets]"},
+	{Opcode: 0x47, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out", "in dtype", "out dtype"},
+		Source: "family C by real bytes (isa.cast-reciprocal-family) [INF from REAL]"},
+	{Opcode: 0x48, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
+		Source: "family C assumed like Copy/Cast (isa.cast-reciprocal-family) [INF]"},
+	{Opcode: 0x49, Family: "C", Fields: []fieldSpec{
+		{"dtype", 0x20, 1, kDtype}, // real Memset words: fp32 at +0x20, 0 at +0x21 (isa.familyC-control-band)
+		{"active channels", 0x22, 1, kU8},
+	}, Descs: familyC[1:], Summary: []string{"out", "dtype"},
+		Source: "neff.md §4.4 family C (Memset); out read as 4D per real bytes (isa.memset-out-rank) [OBS, REAL]"},
+	{Opcode: 0x7E, Family: "C", Descs: familyC, Summary: []string{"in", "out"},
+		Source: "neff.md §4.4 family C (Iota) [OBS]"},
+	{Opcode: 0xA0, Fields: []fieldSpec{{"second wait", 0x20, 8, kSyncBand}}, Summary: []string{"second wait"},
+		Source: "neff.md §4.5 (fixture: sync band only) [OBS]; a second band at +0x20 in real words (isa.event-semaphore-second-band) [INF from REAL]"},
+	{Opcode: 0xC1, Fields: []fieldSpec{
+		{"queue", 0x0C, 32, kASCII},
+		{"use raw count", 0x2C, 4, kU32},
+		{"block id", 0x30, 4, kU32}, // isa.dma-trigger-block-id
+	}, Summary: []string{"queue", "block id"}, Complete: true,
+		Source: "neff.md §4.5 (fixture); real words carry the queue name and dma[].id [OBS, REAL]"},
+	{Opcode: 0xC6, Fields: []fieldSpec{{"act set name", 0x0C, 32, kASCII}}, Summary: []string{"act set name"},
+		Complete: true, Source: "activation.md §11.1 (ISA header pseudo struct) [OBS]"},
+	{Opcode: 0xC8, Fields: []fieldSpec{
+		{"alu op", 0x0C, 1, kALU},
+		{"dtype", 0x0D, 1, kDtype},
+		{"group id", 0x0E, 2, kU16},
+		{"input var", 0x10, 4, kU32},
+		{"output var", 0x14, 4, kU32},
+		{"num elements", 0x18, 8, kU64},
+		{"collective", 0x20, 1, kCollect},
+		{"src offset", 0x30, 8, kU64},
+		{"dst offset", 0x38, 8, kU64},
+	}, Summary: []string{"collective", "alu op", "dtype", "input var", "output var", "num elements"},
+		Source: "neff.md §4.5 (fixture pe.bin) [OBS]"},
+	{Opcode: 0xD4, Fields: []fieldSpec{
+		{"addr0", 0x10, 8, kHex},
+		{"addr1", 0x28, 8, kHex},
+	}, Summary: []string{"addr0", "addr1"},
+		Source: "neff.md §4.4 (DMA Direct2D: 8-byte addresses at +0x10 and +0x28) [OBS]"},
+}
+
+// summaryRef is a resolved summary entry.
+type summaryRef struct {
+	label string // the name with spaces as underscores, for name=value text
+	field *fieldSpec
+	desc  *descSpec
+}
+
+type compiledLayout struct {
+	*layout
+	summary []summaryRef
+	covered [64]bool // bytes documented by this layout (header and sync band included)
+}
+
+// genericCovered covers only the header and sync band.
+var genericCovered = func() (c [64]bool) {
+	for i := 0; i < 0x0C; i++ {
+		c[i] = true
+	}
+	return c
+}()
+
+// layoutIndex is built in a variable initializer (not init) so the accessors in decode.go,
+// which are package variables too, are initialized after it.
+var layoutIndex = buildLayoutIndex()
+
+func buildLayoutIndex() (index [256]*compiledLayout) {
+	for i := range layouts {
+		l := &layouts[i]
+		c := &compiledLayout{layout: l, covered: genericCovered}
+		for _, name := range l.Summary {
+			ref := summaryRef{label: strings.ReplaceAll(name, " ", "_")}
+			for j := range l.Fields {
+				if l.Fields[j].Name == name && ref.field == nil {
+					ref.field = &l.Fields[j]
+				}
+			}
+			for j := range l.Descs {
+				if l.Descs[j].Name == name && ref.field == nil && ref.desc == nil {
+					ref.desc = &l.Descs[j]
+				}
+			}
+			// A name that resolves to nothing is caught by TestLayoutTable.
+			if ref.field != nil || ref.desc != nil {
+				c.summary = append(c.summary, ref)
+			}
+		}
+		for _, f := range l.Fields {
+			for b := int(f.Off); b < int(f.Off)+int(f.Width) && b < 64; b++ {
+				c.covered[b] = true
+			}
+		}
+		for _, d := range l.Descs {
+			for b := int(d.Off); b < int(d.Off)+4+4*int(d.Rank) && b < 64; b++ {
+				c.covered[b] = true
+			}
+		}
+		index[l.Opcode] = c
+	}
+	return index
+}

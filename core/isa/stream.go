@@ -1,0 +1,428 @@
+package isa
+
+import (
+	"encoding/binary"
+	"io"
+	"strconv"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// Stream is one engine instruction stream, held as bytes and decoded on demand, so a listing of
+// a million words costs one pass of opcode counting up front and a few hundred decodes per
+// screen.
+type Stream struct {
+	Member string // tar member path (e.g. "sg00/Activation.bin"); "" for a loose file
+	data   []byte
+	n      int
+	counts [256]int
+	first  [256]int // index of the first word with each opcode
+	loads  []tableLoad
+	finds  []doc.Finding
+
+	resolveColumn string
+	resolve       Resolver
+}
+
+// tableLoad is an ActivationTableLoad (0x23) seen in the stream.
+type tableLoad struct {
+	index int
+	set   int
+}
+
+// Resolver supplies an extra listing column for a word (core/inspect uses it for the resolved
+// activation set and function, or the DMA queue and block).
+type Resolver func(index int, word []byte) string
+
+// OpcodeCount is how often one opcode occurs in a stream.
+type OpcodeCount struct {
+	Opcode uint8
+	Name   string
+	Known  bool
+	Count  int
+	First  int // index of its first word
+}
+
+// Listing columns of Rows.
+var ListingColumns = []string{"index", "offset", "opcode", "name", "operands", "sync"}
+
+// NewStream indexes a stream. A size that is not a multiple of 64 gives an error finding naming
+// the member and the trailing byte count; the whole words still decode.
+func NewStream(member string, b []byte) *Stream {
+	s := &Stream{Member: member, data: b, n: len(b) / WordSize}
+	for i := range s.first {
+		s.first[i] = -1
+	}
+	badLen, firstBadLen := 0, -1
+	for i := 0; i < s.n; i++ {
+		w := b[i*WordSize : (i+1)*WordSize]
+		op := w[0]
+		if s.counts[op] == 0 {
+			s.first[op] = i
+		}
+		s.counts[op]++
+		if set, ok := SetIndexOf(w); ok {
+			s.loads = append(s.loads, tableLoad{index: i, set: set})
+		}
+		if w[1] != 0x10 && !(op == 0xE3 && w[1] == 0x11) {
+			if badLen == 0 {
+				firstBadLen = i
+			}
+			badLen++
+		}
+	}
+	if tail := len(b) % WordSize; tail != 0 {
+		s.finds = append(s.finds, doc.Finding{Severity: doc.Error, Span: s.span(int64(s.n)*WordSize, int64(tail)),
+			Message: s.where() + " is " + strconv.Itoa(len(b)) + " bytes, not a multiple of the 64-byte instruction word: " +
+				"the last " + strconv.Itoa(tail) + " bytes (from offset " + strconv.Itoa(s.n*WordSize) +
+				") are not a whole instruction and are ignored, as the runtime counts size/64 = " + strconv.Itoa(s.n) +
+				" instructions. The member may be truncated or corrupted; re-extract it or recompile."})
+	}
+	if badLen > 0 {
+		s.finds = append(s.finds, doc.Finding{Severity: doc.Warning, Span: s.span(int64(firstBadLen)*WordSize+1, 1),
+			Message: s.where() + ": " + strconv.Itoa(badLen) + " of " + strconv.Itoa(s.n) +
+				" words do not have the word-length byte 0x10 at +0x01 (first at index " + strconv.Itoa(firstBadLen) +
+				"); every engine word has it (neff.md §4.2), so this may not be an instruction stream, or it is corrupt."})
+	}
+	for op := 0; op < 256; op++ {
+		if s.counts[op] > 0 && !opcodeTable[op].Known() {
+			s.finds = append(s.finds, doc.Finding{Severity: doc.Info, Span: s.span(int64(s.first[op])*WordSize, WordSize),
+				Message: s.where() + ": opcode " + hex2(uint8(op)) + " (" + strconv.Itoa(s.counts[op]) +
+					" words, first at index " + strconv.Itoa(s.first[op]) + ") is in no opcode table (neff.md §4.3); " +
+					"shown raw as " + opcodeTable[op].Name + "."})
+		}
+	}
+	return s
+}
+
+func (s *Stream) where() string {
+	if s.Member == "" {
+		return "the stream"
+	}
+	return "member " + s.Member
+}
+
+func (s *Stream) span(off, length int64) *doc.Span {
+	if s.Member == "" {
+		return doc.At(off, length)
+	}
+	return doc.In(s.Member, off, length)
+}
+
+// Len is the number of whole instructions.
+func (s *Stream) Len() int { return s.n }
+
+// Trailing is the number of bytes after the last whole word.
+func (s *Stream) Trailing() int { return len(s.data) - s.n*WordSize }
+
+// Findings are the stream-level findings (trailing bytes, bad word lengths, unknown opcodes).
+func (s *Stream) Findings() []doc.Finding { return s.finds }
+
+// Word returns the bytes of instruction i (nil when out of range).
+func (s *Stream) Word(i int) []byte {
+	if i < 0 || i >= s.n {
+		return nil
+	}
+	return s.data[i*WordSize : (i+1)*WordSize : (i+1)*WordSize]
+}
+
+// Instruction decodes word i (the zero Instruction with Missing = 64 when out of range).
+func (s *Stream) Instruction(i int) Instruction {
+	if i < 0 || i >= s.n {
+		return Instruction{Index: i, Missing: WordSize}
+	}
+	return Decode(s.Word(i), i)
+}
+
+// Count is how many words carry opcode op.
+func (s *Stream) Count(op uint8) int { return s.counts[op] }
+
+// Counts lists the opcodes present, by opcode.
+func (s *Stream) Counts() []OpcodeCount {
+	var out []OpcodeCount
+	for op := 0; op < 256; op++ {
+		if s.counts[op] > 0 {
+			o := opcodeTable[op]
+			out = append(out, OpcodeCount{Opcode: uint8(op), Name: o.Name, Known: o.Known(), Count: s.counts[op], First: s.first[op]})
+		}
+	}
+	return out
+}
+
+// ResidentSet is the activation-table set index loaded by the last ActivationTableLoad (0x23)
+// before word i, and that load's index; ok is false when no load precedes i.
+func (s *Stream) ResidentSet(i int) (set, loadIndex int, ok bool) {
+	lo, hi := 0, len(s.loads) // first load with index >= i
+	for lo < hi {
+		m := (lo + hi) / 2
+		if s.loads[m].index < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == 0 {
+		return 0, -1, false
+	}
+	l := s.loads[lo-1]
+	return l.set, l.index, true
+}
+
+// SetResolver adds a listing column filled by r (nil removes it).
+func (s *Stream) SetResolver(column string, r Resolver) {
+	s.resolveColumn, s.resolve = column, r
+}
+
+// Rows returns listing rows [from, to) (clamped to the stream), one per word, with each row's
+// span the word's 64 bytes.
+func (s *Stream) Rows(from, to int) *doc.Table {
+	from, to = max(from, 0), min(to, s.n)
+	cols := ListingColumns
+	if s.resolve != nil {
+		cols = append(cols[:len(cols):len(cols)], s.resolveColumn)
+	}
+	t := &doc.Table{Columns: cols}
+	if from >= to {
+		return t
+	}
+	t.Rows = make([][]string, 0, to-from)
+	t.RowSpans = make([]doc.Span, 0, to-from)
+	var buf []byte
+	for i := from; i < to; i++ {
+		w := (*[WordSize]byte)(s.data[i*WordSize:])
+		row := make([]string, len(cols))
+		row[0] = strconv.Itoa(i)
+		row[1] = "0x" + strconv.FormatUint(uint64(i*WordSize), 16)
+		row[2] = hex2(w[0])
+		row[3] = opcodeTable[w[0]].Name
+		buf = appendSummary(buf[:0], w)
+		row[4] = string(buf)
+		buf = appendSync(buf[:0], w)
+		row[5] = string(buf)
+		if s.resolve != nil {
+			row[6] = s.resolve(i, w[:])
+		}
+		t.Rows = append(t.Rows, row)
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: s.Member, Offset: int64(i) * WordSize, Length: WordSize})
+	}
+	return t
+}
+
+// AppendRow appends the text listing line of word i (no newline):
+// index, offset, opcode, name, operands, then "; " and the sync band when there is one.
+func (s *Stream) AppendRow(dst []byte, i int) []byte {
+	if i < 0 || i >= s.n {
+		return dst
+	}
+	w := (*[WordSize]byte)(s.data[i*WordSize:])
+	var num [20]byte
+	dst = appendPadded(dst, strconv.AppendUint(num[:0], uint64(i), 10), 7, true)
+	dst = append(dst, "  "...)
+	dst = appendHexWidth(dst, uint64(i*WordSize), 8)
+	dst = append(dst, "  "...)
+	dst = appendHexWidth(dst, uint64(w[0]), 2)
+	dst = append(dst, ' ', ' ')
+	name := opcodeTable[w[0]].Name
+	dst = append(dst, name...)
+	for k := len(name); k < 24; k++ {
+		dst = append(dst, ' ')
+	}
+	dst = append(dst, ' ')
+	n := len(dst)
+	if dst = appendSummary(dst, w); len(dst) == n {
+		dst = dst[:n-1] // no operands: no dangling space
+	}
+	mark := len(dst)
+	dst = append(dst, " ; "...)
+	n = len(dst)
+	if dst = appendSync(dst, w); len(dst) == n {
+		return dst[:mark]
+	}
+	return dst
+}
+
+func appendPadded(dst, field []byte, width int, right bool) []byte {
+	if right {
+		for k := len(field); k < width; k++ {
+			dst = append(dst, ' ')
+		}
+		return append(dst, field...)
+	}
+	dst = append(dst, field...)
+	for k := len(field); k < width; k++ {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+func appendHexWidth(dst []byte, v uint64, width int) []byte {
+	const hexdigits = "0123456789abcdef"
+	for k := width - 1; k >= 0; k-- {
+		dst = append(dst, hexdigits[(v>>(4*uint(k)))&15])
+	}
+	return dst
+}
+
+// WriteText writes the whole listing, one line per instruction, then one line per stream
+// finding prefixed with "# ".
+func (s *Stream) WriteText(w io.Writer) error {
+	buf := make([]byte, 0, 64<<10)
+	for i := 0; i < s.n; i++ {
+		buf = s.AppendRow(buf, i)
+		buf = append(buf, '\n')
+		if len(buf) > 60<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	for _, f := range s.finds {
+		buf = append(buf, "# "...)
+		buf = append(buf, f.Severity...)
+		buf = append(buf, ": "...)
+		buf = append(buf, f.Message...)
+		buf = append(buf, '\n')
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// Node is instruction i's full field tree with spans (nil when out of range).
+func (s *Stream) Node(i int) *doc.Node {
+	if i < 0 || i >= s.n {
+		return nil
+	}
+	in := s.Instruction(i)
+	return in.Node(s.Member)
+}
+
+// Summary is the stream's overview node: instruction count, per-opcode counts table, and the
+// stream findings. The listing itself is fetched by range with Rows.
+func (s *Stream) Summary() *doc.Node {
+	n := &doc.Node{Kind: "instructions", Label: "instructions", Value: strconv.Itoa(s.n),
+		Span: s.span(0, int64(len(s.data))), Findings: s.finds}
+	n.Detail = strconv.Itoa(s.n) + " words of 64 bytes"
+	if t := s.Trailing(); t > 0 {
+		n.Detail += " + " + strconv.Itoa(t) + " trailing bytes"
+	}
+	t := &doc.Table{Columns: []string{"opcode", "name", "count", "first index", "source"}}
+	for _, c := range s.Counts() {
+		t.Rows = append(t.Rows, []string{hex2(c.Opcode), c.Name, strconv.Itoa(c.Count), strconv.Itoa(c.First),
+			sourceText(opcodeTable[c.Opcode].Source)})
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: s.Member, Offset: int64(c.First) * WordSize, Length: WordSize})
+	}
+	n.Add(&doc.Node{Kind: "table", Label: "opcodes", Value: strconv.Itoa(len(t.Rows)), Table: t})
+	return n
+}
+
+func sourceText(src string) string {
+	switch src {
+	case SourceModern:
+		return "modern table"
+	case SourceTonga:
+		return "Tonga table"
+	}
+	return "unknown"
+}
+
+// Node renders an instruction as a document node: header, sync band, operands (descriptors
+// with their ADDR4, steps and counts), and any undocumented non-zero bytes, each with its span
+// inside member ("" for a loose file).
+func (in *Instruction) Node(member string) *doc.Node {
+	span := func(off, length int) *doc.Span {
+		if member == "" {
+			return doc.At(in.Offset+int64(off), int64(length))
+		}
+		return doc.In(member, in.Offset+int64(off), int64(length))
+	}
+	n := &doc.Node{Kind: "instruction", Key: strconv.Itoa(in.Index),
+		Label: "#" + strconv.Itoa(in.Index) + " " + in.Name, Value: hex2(in.Opcode), Span: span(0, WordSize)}
+	n.Detail = Summary(*in)
+	if st := SyncText(*in); st != "" {
+		if n.Detail != "" {
+			n.Detail += " ; "
+		}
+		n.Detail += st
+	}
+	groups := map[string]*doc.Node{}
+	group := func(name string) *doc.Node {
+		g := groups[name]
+		if g == nil {
+			g = &doc.Node{Kind: "group", Label: name}
+			groups[name] = g
+			n.Add(g)
+		}
+		return g
+	}
+	for _, f := range in.Fields {
+		switch f.Group {
+		case GroupDescriptor:
+			d := &doc.Node{Kind: "descriptor", Label: f.Name, Value: f.Text, Span: span(f.Off, f.Width)}
+			for _, p := range f.Parts {
+				d.Field(p.Name, p.Text, span(p.Off, p.Width)).Explain("raw %s", hexWord(p.Raw, p.Width))
+			}
+			if f.Width > 0 {
+				addr := uint32(f.Raw)
+				d.Detail = "ADDR4 " + hexWord(f.Raw, 4) + " (" + addrSpace(addr) + "); steps in elements, innermost first"
+				checkDescriptor(d, &in.Word, f, span)
+			}
+			group(GroupOperand).Add(d)
+		case GroupUndocumented:
+			c := &doc.Node{Kind: "bytes", Label: f.Name, Value: f.Text, Span: span(f.Off, f.Width)}
+			c.Detail = "not covered by the spec's field map for this opcode; shown raw"
+			group(GroupUndocumented).Add(c)
+		default:
+			c := group(f.Group).Field(f.Name, f.Text, span(f.Off, f.Width))
+			c.Detail = "raw " + hexWord(f.Raw, f.Width) + " at +" + hex2(uint8(f.Off))
+		}
+	}
+	in.check(n, span)
+	return n
+}
+
+func hexWord(v uint64, width int) string {
+	if width <= 0 || width > 8 {
+		width = 8
+	}
+	return "0x" + string(appendHexWidth(nil, v, 2*width))
+}
+
+// checkDescriptor reports counts of 0, which the spec calls illegal (neff.md §4.4).
+func checkDescriptor(d *doc.Node, w *[WordSize]byte, f Field, span func(int, int) *doc.Span) {
+	rank := (f.Width - 4) / 4
+	for k := 0; k < rank; k++ {
+		o := f.Off + 4 + 2*rank + 2*k
+		if binary.LittleEndian.Uint16(w[o:]) == 0 {
+			d.Warnf(span(o, 2), "%s count[%d] is 0; counts are 1..65535 and 0 is illegal (neff.md §4.4), so this slot may not hold a descriptor in this opcode", f.Name, k)
+		}
+	}
+}
+
+// check adds word-level findings to an instruction node.
+func (in *Instruction) check(n *doc.Node, span func(int, int) *doc.Span) {
+	w := &in.Word
+	if in.Missing > 0 {
+		n.Errorf(span(WordSize-in.Missing, in.Missing), "the word has only %d of 64 bytes; the missing bytes read as zero", WordSize-in.Missing)
+	}
+	if !in.Known {
+		n.Infof(span(0, 1), "opcode %s is in no opcode table (neff.md §4.3); the word is shown as raw bytes", hex2(in.Opcode))
+	}
+	if w[1] != 0x10 && !(w[0] == 0xE3 && w[1] == 0x11) {
+		n.Warnf(span(1, 1), "word length byte is %s, but every engine word has 0x10 (16 dwords, neff.md §4.2); the stream may be misaligned or corrupt", hex2(w[1]))
+	}
+	if waitModeIndex[w[4]] == nil {
+		n.Infof(span(4, 1), "wait mode %s is not in the mode table (neff.md §4.2, §7.12); shown raw", hex2(w[4]))
+	}
+	if updateModeIndex[w[6]] == nil {
+		n.Infof(span(6, 1), "update mode %s is not in the mode table (neff.md §4.2, §7.12); shown raw", hex2(w[6]))
+	}
+	if lay := layoutIndex[w[0]]; lay != nil && lay.Complete {
+		for _, f := range in.Fields {
+			if f.Group == GroupUndocumented {
+				n.Warnf(span(f.Off, f.Width), "bytes %s are not zero, but the spec documents every byte of %s (%s); a newer compiler may use them",
+					f.Name[len("bytes "):], in.Name, lay.Source)
+			}
+		}
+	}
+}
