@@ -238,7 +238,7 @@ func (e *emitter) result(model string) *Result {
 	}
 	if e.pastReads > 0 {
 		res.Findings = append(res.Findings, doc.Finding{Severity: doc.Info, Span: doc.At(int64(len(e.ctx)), 0),
-			Message: fmt.Sprintf("%d printed values read bytes beyond the %d-byte context (up to byte %d); those bytes print as zero (ncfw.read-past-end).", e.pastReads, len(e.ctx), e.pastMax)})
+			Message: fmt.Sprintf("%d reads went beyond the %d-byte context (up to byte %d); those bytes print as zero (ncfw.read-past-end).", e.pastReads, len(e.ctx), e.pastMax)})
 	}
 	if e.tree {
 		res.Tree = e.stack[0]
