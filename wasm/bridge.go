@@ -1,0 +1,297 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
+)
+
+// GlobalName is the global object the bridge registers; worker.js calls its functions.
+const GlobalName = "neffscopeCore"
+
+// maxBytesRange caps one bytes() call, so a hostile or buggy request cannot ask the wasm
+// heap for gigabytes; the hex view asks for pages of a few KiB.
+const maxBytesRange = 16 << 20
+
+// progressEvery throttles progress callbacks: each one crosses into JS and posts a message.
+const progressEvery = 40 * time.Millisecond
+
+// bridge holds the files opened in this wasm instance, by handle.
+type bridge struct {
+	mu     sync.Mutex
+	next   int
+	files  map[int]*inspect.File
+	funcs  []js.Func
+	global js.Value
+}
+
+// register installs globalThis.neffscopeCore = {open, bytes, close, version, model} and
+// returns the bridge (tests use it to release the functions).
+func register() *bridge {
+	b := &bridge{files: map[int]*inspect.File{}}
+	obj := js.Global().Get("Object").New()
+	obj.Set("open", b.fn(b.open))
+	obj.Set("bytes", b.fn(b.bytes))
+	obj.Set("close", b.fn(b.close))
+	obj.Set("model", doc.ModelVersion)
+	obj.Set("version", runtime.Version())
+	js.Global().Set(GlobalName, obj)
+	b.global = obj
+	return b
+}
+
+// release undoes register.
+func (b *bridge) release() {
+	js.Global().Delete(GlobalName)
+	for _, f := range b.funcs {
+		f.Release()
+	}
+}
+
+// fn wraps an entry point so that a Go panic becomes {error: "..."} instead of killing the
+// worker's Go runtime: every later call would fail otherwise.
+func (b *bridge) fn(entry func(args []js.Value) (any, error)) js.Func {
+	f := js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
+		defer func() {
+			if p := recover(); p != nil {
+				result = errorValue(fmt.Errorf("internal error in neffscope core: %v\n%s", p, debug.Stack()))
+			}
+		}()
+		v, err := entry(args)
+		if err != nil {
+			return errorValue(err)
+		}
+		return v
+	})
+	b.funcs = append(b.funcs, f)
+	return f
+}
+
+func errorValue(err error) js.Value {
+	o := js.Global().Get("Object").New()
+	o.Set("error", err.Error())
+	return o
+}
+
+// open(readSlice, size, name, opts) → {handle, doc: Uint8Array (msgpack Document), ms}
+// readSlice(off, n) must return a Uint8Array of n bytes (fewer only at the end of the file).
+// opts may hold progress(p) and header(Uint8Array) callbacks and maxInflated (bytes).
+func (b *bridge) open(args []js.Value) (any, error) {
+	if len(args) < 3 || args[0].Type() != js.TypeFunction {
+		return nil, errors.New("open(readSlice, size, name, opts): readSlice must be a function")
+	}
+	size := int64(args[1].Float())
+	if size < 0 {
+		return nil, fmt.Errorf("open: negative size %d", size)
+	}
+	name := args[2].String()
+	var opts js.Value
+	if len(args) > 3 && args[3].Type() == js.TypeObject {
+		opts = args[3]
+	}
+	r := newJSReaderAt(args[0], size, 0)
+	opt := inspect.Options{Fingerprint: true}
+	if opts.Truthy() {
+		if m := opts.Get("maxInflated"); m.Type() == js.TypeNumber {
+			opt.MaxInflated = int64(m.Float())
+		}
+		if cb := opts.Get("progress"); cb.Type() == js.TypeFunction {
+			opt.Progress = throttledProgress(cb, r)
+		}
+		if cb := opts.Get("header"); cb.Type() == js.TypeFunction {
+			opt.OnHeader = func(d *doc.Document) {
+				if enc, err := d.MarshalMsg(nil); err == nil {
+					cb.Invoke(toUint8Array(enc))
+				}
+			}
+		}
+	}
+	start := time.Now()
+	f := inspect.Open(name, r, size, opt)
+	enc, err := f.Doc.MarshalMsg(nil)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the document of %s: %v", name, err)
+	}
+	b.mu.Lock()
+	b.next++
+	h := b.next
+	b.files[h] = f
+	b.mu.Unlock()
+
+	out := js.Global().Get("Object").New()
+	out.Set("handle", h)
+	out.Set("doc", toUint8Array(enc))
+	out.Set("ms", float64(time.Since(start).Microseconds())/1000)
+	out.Set("crossings", r.crossings)
+	return out, nil
+}
+
+// bytes(handle, source, off, n) → Uint8Array: n bytes at off of the file ("") or a member.
+func (b *bridge) bytes(args []js.Value) (any, error) {
+	if len(args) < 4 {
+		return nil, errors.New("bytes(handle, source, off, n): four arguments")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	off, n := int64(args[2].Float()), int64(args[3].Float())
+	if off < 0 || n < 0 {
+		return nil, fmt.Errorf("bytes: bad range %d+%d", off, n)
+	}
+	n = min(n, maxBytesRange)
+	data, err := f.Bytes(args[1].String(), off, n)
+	if err != nil && len(data) == 0 {
+		return nil, err
+	}
+	return toUint8Array(data), nil
+}
+
+// close(handle) forgets a file.
+func (b *bridge) close(args []js.Value) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("close(handle): one argument")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.files, args[0].Int())
+	return true, nil
+}
+
+func (b *bridge) file(h js.Value) (*inspect.File, error) {
+	if h.Type() != js.TypeNumber {
+		return nil, errors.New("handle must be a number")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f := b.files[h.Int()]
+	if f == nil {
+		return nil, fmt.Errorf("no open file with handle %d (it was closed, or the worker restarted)", h.Int())
+	}
+	return f, nil
+}
+
+func toUint8Array(b []byte) js.Value {
+	a := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(a, b)
+	return a
+}
+
+// throttledProgress forwards progress to cb at most every progressEvery, plus every phase
+// change, as {phase, done, total, inflated, read}.
+func throttledProgress(cb js.Value, r *jsReaderAt) func(inspect.Progress) {
+	var last time.Time
+	lastPhase := ""
+	return func(p inspect.Progress) {
+		now := time.Now()
+		if p.Phase == lastPhase && now.Sub(last) < progressEvery {
+			return
+		}
+		last, lastPhase = now, p.Phase
+		o := js.Global().Get("Object").New()
+		o.Set("phase", p.Phase)
+		o.Set("done", float64(p.Done))
+		o.Set("total", float64(p.Total))
+		o.Set("inflated", float64(p.Inflated))
+		o.Set("read", float64(r.read))
+		cb.Invoke(o)
+	}
+}
+
+// ---- reading the File through JS ----
+
+// defaultReadAhead is how much one crossing into JS fetches: big enough that a streaming
+// decode crosses once per few hundred KB, small enough to stay out of the way of memory.
+const defaultReadAhead = 512 << 10
+
+// jsReaderAt is an io.ReaderAt over a JS function readSlice(off, n) → Uint8Array (in the
+// worker: FileReaderSync over file.slice), with a read-ahead buffer so small sequential reads
+// cost one JS call per chunk. The File is never copied whole into wasm memory.
+type jsReaderAt struct {
+	readSlice js.Value
+	size      int64
+	chunk     int
+	buf       []byte
+	bufOff    int64
+	crossings int   // JS calls made, for tests and the benchmark figures
+	read      int64 // bytes fetched from JS
+}
+
+func newJSReaderAt(readSlice js.Value, size int64, chunk int) *jsReaderAt {
+	if chunk <= 0 {
+		chunk = defaultReadAhead
+	}
+	return &jsReaderAt{readSlice: readSlice, size: size, chunk: chunk}
+}
+
+func (r *jsReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("read at negative offset %d", off)
+	}
+	n := 0
+	for n < len(p) && off < r.size {
+		if off >= r.bufOff && off < r.bufOff+int64(len(r.buf)) {
+			c := copy(p[n:], r.buf[off-r.bufOff:])
+			n += c
+			off += int64(c)
+			continue
+		}
+		want := min(int64(len(p)-n), r.size-off)
+		if want >= int64(r.chunk) {
+			// A big read goes straight into p: no point in buffering it.
+			c, err := r.fetch(p[n:n+int(want)], off)
+			n += c
+			off += int64(c)
+			if err != nil {
+				return n, err
+			}
+			continue
+		}
+		fill := min(int64(r.chunk), r.size-off)
+		if cap(r.buf) < int(fill) {
+			r.buf = make([]byte, r.chunk)
+		}
+		r.buf = r.buf[:fill]
+		c, err := r.fetch(r.buf, off)
+		r.buf, r.bufOff = r.buf[:c], off
+		if err != nil {
+			r.buf = r.buf[:0]
+			return n, err
+		}
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// fetch fills dst from JS at off; a JS exception (the file changed or vanished on disk)
+// becomes an error.
+func (r *jsReaderAt) fetch(dst []byte, off int64) (n int, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("reading %d bytes at offset %d of the file failed: %v (was the file changed or removed while open?)", len(dst), off, p)
+		}
+	}()
+	r.crossings++
+	v := r.readSlice.Invoke(float64(off), len(dst))
+	if v.Type() != js.TypeObject {
+		return 0, fmt.Errorf("readSlice(%d, %d) returned %s, not a Uint8Array", off, len(dst), v.Type())
+	}
+	n = js.CopyBytesToGo(dst, v)
+	r.read += int64(n)
+	if n == 0 {
+		return 0, fmt.Errorf("reading at offset %d of the file gave no bytes (was it truncated while open?)", off)
+	}
+	return n, nil
+}
