@@ -1,0 +1,269 @@
+package manifest
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+func TestSyntheticResolvesClean(t *testing.T) {
+	set, facts := synthetic(nil)
+	m := Resolve(set, facts)
+	if fs := m.Findings(); len(fs) > 0 {
+		dumpFindings(t, m)
+		t.Fatalf("%d findings on a consistent NEFF", len(fs))
+	}
+	c := m.Core("sg00")
+	if m.Target != "sunda" || m.Arch != 2 || c == nil || len(c.Engines) != 5 {
+		t.Fatalf("model: target %q arch %d core %+v", m.Target, m.Arch, c)
+	}
+	wantInstr := map[string]int64{"PE": 3, "Activation": 2, "Pool": 1, "DVE": 1, "SP": 4}
+	for _, e := range c.Engines {
+		if e.StreamPath != "sg00/"+e.Name+".bin" || e.Instructions != wantInstr[e.Name] {
+			t.Errorf("%s: %s, %d instructions", e.Name, e.StreamPath, e.Instructions)
+		}
+	}
+	if in := m.Inputs; len(in) != 1 || in[0].Name != "x" || in[0].Bytes != 64 || in[0].DType != "float16" {
+		t.Errorf("inputs %+v", in[0])
+	}
+	if out := m.Outputs; len(out) != 1 || out[0].Name != "y" || out[0].Bytes != 128 || out[0].EntryID != 1 {
+		t.Errorf("outputs %+v", out[0])
+	}
+	sp := c.Engine("sp")
+	if b := sp.Block("qSPIO0", 1); b == nil || b.Comment != "b1" || b.QueueRef != c.Queue("qSPIO0") || b.Descs[0].To != "y" || b.Descs[0].FromSizes[0] != 128 {
+		t.Errorf("block (qSPIO0, 1) = %+v", b)
+	}
+	if got := sp.BlocksWithID(0); len(got) != 1 || got[0].Semaphore != 8 {
+		t.Errorf("BlocksWithID(0) = %+v", got)
+	}
+	act := c.Engine("Activation").ActivationSet(0)
+	if act == nil || act.Name != "exp_and_others" || act.BktPath != "sg00/exp_and_others_bkt.bin" || act.CtrlPath != "sg00/exp_and_others_ctrl.bin" {
+		t.Errorf("set 0 = %+v", act)
+	}
+	if len(m.NPY) != 1 || m.NPY[0].DType != "<f2" || !reflect.DeepEqual(m.NPY[0].Shape, []int64{2, 4}) ||
+		strings.Join(m.NPY[0].Preview, " ") != "1 2 -2 0.5 1 2 -2 0.5" {
+		t.Errorf("npy %+v", m.NPY[0])
+	}
+	if c.VarTable.Rows[4][1] != "T" || c.VarTable.Rows[4][6] != "var_ids [1, 2]" {
+		t.Errorf("var table row 4 = %v", c.VarTable.Rows[4])
+	}
+	// Row spans cover the var's key and value in def.json.
+	def, _ := set.Bytes("sg00/def.json")
+	s := c.VarTable.RowSpans[1]
+	if got := string(def[s.Offset : s.Offset+s.Length]); !strings.HasPrefix(got, `"x": {`) || !strings.HasSuffix(got, "}") {
+		t.Errorf("row span of x = %q", got)
+	}
+}
+
+// A fault case edits the synthetic NEFF and expects a finding whose message names both ends.
+type fault struct {
+	name     string
+	edit     func(path, text string) string
+	mutate   func(set *MemberSet, facts *HeaderFacts)
+	severity string
+	mention  []string
+	// still checks that the rest resolved.
+	still func(t *testing.T, m *Model)
+}
+
+func replaceIn(member, old, new string) func(path, text string) string {
+	return func(path, text string) string {
+		if path == member {
+			if !strings.Contains(text, old) {
+				panic("fault edit does not apply: " + old)
+			}
+			return strings.Replace(text, old, new, 1)
+		}
+		return text
+	}
+}
+
+func streamsStillFound(t *testing.T, m *Model) {
+	t.Helper()
+	n := 0
+	for _, c := range m.Cores {
+		for _, e := range c.Engines {
+			if e.StreamSize > 0 {
+				n++
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("only %d streams resolved after the fault", n)
+	}
+}
+
+func TestFaults(t *testing.T) {
+	faults := []fault{
+		{name: "missing stream", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/PE.bin") },
+			severity: doc.Error, mention: []string{"sg00/PE.json", "sg00/PE.bin"}, still: streamsStillFound},
+		{name: "missing engine JSON", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/SP.json") },
+			severity: doc.Error, mention: []string{"sg00/def.json", "sg00/SP.json"},
+			still: func(t *testing.T, m *Model) {
+				if e := m.Core("sg00").Engine("SP"); e.StreamPath != "sg00/SP.bin" || e.StreamSize != 256 {
+					t.Errorf("SP stream not found through sp_instr: %+v", e)
+				}
+			}},
+		{name: "stream not a multiple of 64", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Add("sg00/Pool.bin", 100, nil) },
+			severity: doc.Error, mention: []string{"sg00/Pool.bin", "sg00/Pool.json", "100 bytes", "multiple"},
+			still: func(t *testing.T, m *Model) {
+				if e := m.Core("sg00").Engine("Pool"); e.Instructions != 1 {
+					t.Errorf("Pool instructions %d, want 1 (100>>6)", e.Instructions)
+				}
+			}},
+		{name: "dangling var in a descriptor", edit: replaceIn("sg00/SP.json", `"to": "y"`, `"to": "nowhere"`),
+			severity: doc.Error, mention: []string{"sg00/SP.json", "nowhere", "sg00/def.json"}, still: streamsStillFound},
+		{name: "dangling queue", edit: replaceIn("sg00/SP.json", `"queue": "qSPIO0", "semaphore": 9`, `"queue": "qGone", "semaphore": 9`),
+			severity: doc.Error, mention: []string{"sg00/SP.json", "qGone", "sg00/def.json dma_queue"},
+			still: func(t *testing.T, m *Model) {
+				if m.Core("sg00").Engine("SP").Block("qSPIO0", 0) == nil {
+					t.Errorf("the intact block was lost")
+				}
+			}},
+		{name: "var_id gap", edit: replaceIn("sg00/def.json", `"type": "dge-table", "var_id": 4`, `"type": "dge-table", "var_id": 7`),
+			severity: doc.Error, mention: []string{"sg00/def.json", "missing 4, 5, 6", "Unexpected var_ids"}, still: streamsStillFound},
+		{name: "duplicate var_id", edit: replaceIn("sg00/def.json", `"type": "dge-table", "var_id": 4`, `"type": "dge-table", "var_id": 3`),
+			severity: doc.Error, mention: []string{`"T"`, `"c"`, "var_id 3"}},
+		{name: "dge-table lists a missing var", edit: replaceIn("sg00/def.json", `"list": [1, 2]`, `"list": [1, 9]`),
+			severity: doc.Error, mention: []string{`"T"`, "var_id 9", "sg00/def.json"}},
+		{name: "queue owner is no engine", edit: replaceIn("sg00/def.json", `"owner": "sp"`, `"owner": "gpu"`),
+			severity: doc.Error, mention: []string{"qSPIO0", `"gpu"`, "Invalid owner"}},
+		{name: "queue owner engine absent", edit: func(p, s string) string {
+			if p == "sg00/def.json" {
+				s = strings.Replace(s, `"owner": "sp"`, `"owner": "pool"`, 1)
+				s = strings.Replace(s, `"pool": "Pool.json", "pool_instr": "Pool.bin",`, "", 1)
+			}
+			return s
+		}, severity: doc.Warning, mention: []string{"qSPIO0", `"pool"`, "does not define"}},
+		{name: "missing var file", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/value_c.npy") },
+			severity: doc.Error, mention: []string{"sg00/def.json", "sg00/value_c.npy", `var "c"`}, still: streamsStillFound},
+		{name: "missing activation table", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/exp_and_others_ctrl.bin") },
+			severity: doc.Error, mention: []string{"sg00/Activation.json", "sg00/exp_and_others_ctrl.bin", "index 0"},
+			still: func(t *testing.T, m *Model) {
+				if s := m.Core("sg00").Engine("act").ActivationSet(0); s == nil || s.Name != "exp_and_others" {
+					t.Errorf("set index 0 lost: %+v", s)
+				}
+			}},
+		{name: "missing DVE table", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/default_control_table.bin") },
+			severity: doc.Error, mention: []string{"sg00/DVE.json", "sg00/default_control_table.bin"}},
+		{name: "missing def.json", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/def.json") },
+			severity: doc.Error, mention: []string{"kelf-0.json", "sg00/def.json"},
+			still: func(t *testing.T, m *Model) {
+				if len(m.Inputs) != 1 || m.Target != "sunda" {
+					t.Errorf("inputs/target lost: %d %q", len(m.Inputs), m.Target)
+				}
+			}},
+		{name: "missing kelf", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("kelf-0.json") },
+			severity: doc.Error, mention: []string{"neff.json", "kelf-0.json"}, still: streamsStillFound},
+		{name: "missing neff.json", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("neff.json") },
+			severity: doc.Error, mention: []string{"neff.json is missing"},
+			still: func(t *testing.T, m *Model) {
+				streamsStillFound(t, m)
+				if m.Target != "sunda" {
+					t.Errorf("kelf fallback failed: target %q", m.Target)
+				}
+			}},
+		{name: "no kelf node", edit: replaceIn("neff.json", `"func_name": "__kelf"`, `"func_name": "other"`),
+			severity: doc.Error, mention: []string{"No KELF node"}, still: streamsStillFound},
+		{name: "kelf node by op", edit: func(p, s string) string {
+			if p == "neff.json" {
+				s = strings.Replace(s, `"op": "tvm_op"`, `"op": "__kelf"`, 1)
+				s = strings.Replace(s, `"func_name": "__kelf"`, `"func_name": "0"`, 1)
+			}
+			return s
+		}, severity: "", still: streamsStillFound},
+		{name: "EID out of bounds", edit: replaceIn("neff.json", `"heads": [[1, 0, 0]]`, `"heads": [[1, 3, 0]]`),
+			severity: doc.Error, mention: []string{"entry id 4", "out of bounds"}},
+		{name: "unknown target", edit: replaceIn("kelf-0.json", `"sunda"`, `"tonga"`),
+			severity: doc.Error, mention: []string{"kelf-0.json", `"tonga"`, "Invalid target"}, still: streamsStillFound},
+		{name: "unreferenced member", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Add("sg00/stray.bin", 64, nil) },
+			severity: doc.Warning, mention: []string{"sg00/stray.bin", "referred to by no manifest"}},
+		{name: "feature bit without a name", mutate: func(_ *MemberSet, f *HeaderFacts) { f.FeatureBits, f.NeffVersionMajor = 0x40000, 2 },
+			severity: doc.Warning, mention: []string{"bit 18", "0x40000", "no known name"}},
+		{name: "def.json feature the header lacks", edit: replaceIn("sg00/def.json", `"neff_features": []`, `"neff_features": ["neff_feature_vnc"]`),
+			severity: doc.Warning, mention: []string{"sg00/def.json", "neff_feature_vnc", "0x400", "feature_bits"}},
+		{name: "header feature def.json lacks", mutate: func(_ *MemberSet, f *HeaderFacts) { f.FeatureBits, f.NeffVersionMajor = 0x400, 2 },
+			severity: doc.Warning, mention: []string{"0x400", "sg00/def.json", "neff_feature_vnc"}},
+		{name: "info.json disagrees with the header", mutate: func(_ *MemberSet, f *HeaderFacts) { f.NumTPB = 2 },
+			severity: doc.Warning, mention: []string{"info.json num_tpb is 1", "0xA8", "is 2"}},
+		{name: "input size disagrees with def.json", edit: replaceIn("sg00/def.json", `"size": 64, "type": "input"`, `"size": 60, "type": "input"`),
+			severity: doc.Warning, mention: []string{`"x"`, "64 bytes", "sg00/def.json", "60"}},
+		{name: "npy shape disagrees with the var", edit: replaceIn("sg00/def.json", `"size": 16, "type": "file"`, `"size": 32, "type": "file"`),
+			severity: doc.Warning, mention: []string{"sg00/value_c.npy", "16 bytes", `"c"`, "32"}},
+		{name: "broken JSON", edit: replaceIn("sg00/def.json", `"name": "definition",`, `"name": "definition",,`),
+			severity: doc.Error, mention: []string{"sg00/def.json is not valid JSON"}},
+		{name: "signature disagrees", edit: replaceIn("neff.json", `"dtype": "float16", "shape": [4, 8]}`, `"dtype": "float32", "shape": [4, 8]}`),
+			severity: doc.Warning, mention: []string{"signature input", `"x"`, "float32", "float16"}},
+		{name: "legacy kelp.json", mutate: func(s *MemberSet, _ *HeaderFacts) {
+			b, _ := s.Bytes("neff.json")
+			s.Remove("neff.json")
+			s.Add("kelp.json", int64(len(b)), b)
+		}, severity: doc.Info, mention: []string{"kelp.json"}, still: streamsStillFound},
+		{name: "JSON bytes not held", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Add("sg00/PE.json", 44, nil) },
+			severity: doc.Warning, mention: []string{"sg00/PE.json", "not handed"},
+			still: func(t *testing.T, m *Model) {
+				if e := m.Core("sg00").Engine("PE"); e.StreamPath != "sg00/PE.bin" {
+					t.Errorf("PE stream not found through pe_instr: %+v", e)
+				}
+			}},
+	}
+	for _, f := range faults {
+		t.Run(f.name, func(t *testing.T) {
+			set, facts := synthetic(f.edit)
+			if f.mutate != nil {
+				f.mutate(set, &facts)
+			}
+			m := Resolve(set, facts)
+			if f.severity == "" {
+				if fs := m.Findings(); len(fs) > 0 {
+					dumpFindings(t, m)
+					t.Fatalf("expected no findings")
+				}
+			} else if !hasFinding(m, f.severity, f.mention...) {
+				dumpFindings(t, m)
+				t.Fatalf("no %s finding mentioning %q", f.severity, f.mention)
+			}
+			for _, fd := range m.Findings() {
+				if fd.Message == "" {
+					t.Errorf("empty finding")
+				}
+			}
+			if f.still != nil {
+				f.still(t, m)
+			}
+		})
+	}
+}
+
+// TestFaultsOnRealNEFF applies faults to a real NEFF: findings name both ends, the rest resolves.
+func TestFaultsOnRealNEFF(t *testing.T) {
+	realNEFFs(t)
+	set, facts := loadNEFF(t, realDir+"/nki-moe/attn_v6.neff")
+	set.Remove("sg00/DVE.bin")
+	set.Add("sg01/Pool.bin", 130, nil)
+	dve, _ := set.Bytes("sg00/DVE.json")
+	set.Add("sg00/DVE.json", int64(len(dve)), []byte(strings.Replace(string(dve), `"queue":"qDVESpillReload0","semaphore":25`, `"queue":"qNone","semaphore":25`, 1)))
+	m := Resolve(set, facts)
+	for _, want := range [][]string{
+		{"sg00/DVE.json", "sg00/DVE.bin"},
+		{"sg01/Pool.bin", "sg01/Pool.json", "130 bytes"},
+		{"sg00/DVE.json dma[1]", "qNone", "sg00/def.json"},
+	} {
+		if !hasFinding(m, doc.Error, want...) {
+			dumpFindings(t, m)
+			t.Fatalf("no error finding mentioning %q", want)
+		}
+	}
+	if n := len(findingsOf(m, doc.Error)); n != 3 {
+		dumpFindings(t, m)
+		t.Errorf("%d errors, want 3", n)
+	}
+	if s := m.Core("sg00").Engine("Activation").ActivationSet(1); s == nil || s.Name != "natural_log_exp_and_others" {
+		t.Errorf("activation set 1 = %+v", s)
+	}
+	if e := m.Core("sg00").Engine("PE"); e.Instructions != 49984/64 {
+		t.Errorf("PE instructions %d", e.Instructions)
+	}
+}

@@ -1,0 +1,242 @@
+package manifest
+
+import (
+	"math"
+
+	"github.com/neffscope/neffscope/core/jsonspan"
+)
+
+type graph struct {
+	inputs, outputs []*Tensor
+	kelfs           []kelfRef
+}
+
+// maxDims is libnrt's bound on a tensor's rank ("Too many dimensions"), spec neff.md §3.2.
+const maxDims = 32
+
+// parseGraph reads the TVM graph: inputs from arg_nodes, outputs from heads, both through
+// EID = node_row_ptr[node] + output index (spec neff.md §3.2), and the __kelf nodes.
+func parseGraph(d *jdoc) graph {
+	var g graph
+	top := d.v
+	nodes := top.Get("nodes")
+	nrpV := top.Get("node_row_ptr")
+	nrp, ok := ints(nrpV)
+	if nrpV != nil && !ok {
+		d.errorf(nrpV, "node_row_ptr must be a list of integers")
+	}
+	attrs := top.Get("attrs")
+	dltypes := listAttr(d, attrs, "dltype", "list_str")
+	shapes := listAttr(d, attrs, "shape", "list_shape")
+
+	tensor := func(name string, node, out int, at *jsonspan.Value) *Tensor {
+		t := &Tensor{Name: name, Node: node, OutputIndex: out, EntryID: -1, Bytes: -1, Span: d.span(at)}
+		if node < 0 || node >= len(nrp) {
+			d.errorf(at, "node %d has no node_row_ptr entry (node_row_ptr has %d), so tensor %q has no entry id; the runtime refuses the graph", node, len(nrp), name)
+			return t
+		}
+		eid := nrp[node] + int64(out)
+		t.EntryID = int(eid)
+		if dltypes == nil || shapes == nil {
+			return t
+		}
+		if eid < 0 || eid >= int64(dltypes.Len()) || eid >= int64(shapes.Len()) {
+			d.errorf(at, "tensor %q has entry id %d (node_row_ptr[%d] + %d), outside attrs dltype (%d) / shape (%d): the runtime refuses it (\"EID %d out of bounds for dtypes/shapes\")", name, eid, node, out, dltypes.Len(), shapes.Len(), eid)
+			return t
+		}
+		dv := dltypes.Index(int(eid))
+		t.DType = str(dv)
+		sv := shapes.Index(int(eid))
+		shape, good := ints(sv)
+		if !good {
+			d.errorf(sv, "shape of entry %d (tensor %q) is not a list of integers", eid, name)
+		}
+		if len(shape) > maxDims {
+			d.errorf(sv, "tensor %q has %d dimensions; the runtime allows %d (\"Too many dimensions\")", name, len(shape), maxDims)
+		}
+		t.Shape = shape
+		dt, known := lookupDType(t.DType)
+		if !known {
+			d.warnf(dv, "dtype %q of tensor %q is not one the runtime knows; it treats it as UNKNOWN and its byte size is not computed", t.DType, name)
+			return t
+		}
+		t.Bytes = tensorBytes(shape, dt.Bytes)
+		if n := d.nodes[dv]; n != nil && n.Detail == "" {
+			n.Detail = "tensor " + name + " (entry " + fmtInt(eid) + ")"
+		}
+		return t
+	}
+
+	nodeAt := func(id int64) *jsonspan.Value {
+		if id < 0 || id >= int64(nodes.Len()) {
+			return nil
+		}
+		return nodes.Index(int(id))
+	}
+
+	if args := top.Get("arg_nodes"); args != nil {
+		ids, good := ints(args)
+		if !good {
+			d.errorf(args, "arg_nodes must be a list of node ids")
+		}
+		for k, id := range ids {
+			at := args.Index(k)
+			nv := nodeAt(id)
+			if nv == nil {
+				d.errorf(at, "arg_nodes[%d] = %d names no node (there are %d); the input is lost", k, id, nodes.Len())
+				continue
+			}
+			name := str(nv.Get("name"))
+			g.inputs = append(g.inputs, tensor(name, int(id), 0, nv))
+		}
+	}
+	if heads := top.Get("heads"); heads != nil {
+		for k, h := range heads.Items {
+			trip, good := ints(h)
+			if !good || len(trip) < 2 {
+				d.errorf(h, "heads[%d] is not a [node, output index, version] triple", k)
+				continue
+			}
+			nv := nodeAt(trip[0])
+			if nv == nil {
+				d.errorf(h, "heads[%d] names node %d, but there are %d nodes: the runtime refuses it (\"Output node ID %d out of bounds\")", k, trip[0], nodes.Len(), trip[0])
+				continue
+			}
+			name := ""
+			if names := strs(nv.Get("output_names")); trip[1] >= 0 && trip[1] < int64(len(names)) {
+				name = names[trip[1]]
+			}
+			if name == "" {
+				name = str(nv.Get("name"))
+			}
+			if trip[1] < 0 || trip[1] > math.MaxInt32 {
+				d.errorf(h, "heads[%d] output index %d is out of range", k, trip[1])
+				continue
+			}
+			g.outputs = append(g.outputs, tensor(name, int(trip[0]), int(trip[1]), h))
+		}
+	}
+	// The device node: libnrt tests attrs.func_name == "__kelf"; the compiler wiki writes
+	// op "__kelf" instead. Accept both (Unknown-ID manifest.kelf-node-discriminator).
+	for i, nv := range nodesOf(nodes) {
+		attrsV := nv.Get("attrs")
+		if str(attrsV.Get("func_name")) != "__kelf" && str(nv.Get("op")) != "__kelf" {
+			continue
+		}
+		kv := attrsV.Get("kelf")
+		if kv == nil {
+			d.errorf(nv, "device node %d (%q) has no attrs.kelf: the runtime refuses it (\"KELF node found but missing 'kelf' attribute\")", i, str(nv.Get("name")))
+			continue
+		}
+		k, isStr := kv.Text()
+		if !isStr {
+			d.errorf(kv, "attrs.kelf of device node %d is a %s: the runtime refuses it (\"KELF attribute is not a string\")", i, kv.Kind)
+			continue
+		}
+		d.explain(kv, "the KELF descriptor this device node runs (its cores are listed there)")
+		g.kelfs = append(g.kelfs, kelfRef{path: normPath(k), from: d, at: kv})
+	}
+	return g
+}
+
+func nodesOf(v *jsonspan.Value) []*jsonspan.Value {
+	if v == nil || v.Kind != jsonspan.Array {
+		return nil
+	}
+	return v.Items
+}
+
+// listAttr reads attrs.<name> = ["<tag>", [...]] and returns the inner list.
+func listAttr(d *jdoc, attrs *jsonspan.Value, name, tag string) *jsonspan.Value {
+	if attrs == nil {
+		return nil
+	}
+	v := attrs.Get(name)
+	if v == nil {
+		d.errorf(attrs, "attrs has no %s: the runtime refuses the graph (\"Missing dltype or shape in attrs\")", name)
+		return nil
+	}
+	if v.Kind != jsonspan.Array || v.Len() != 2 || v.Index(1).Kind != jsonspan.Array {
+		d.errorf(v, "attrs.%s must be [\"%s\", [...]]: the runtime refuses it (\"Invalid %s data format\")", name, tag, name)
+		return nil
+	}
+	if s := str(v.Index(0)); s != tag {
+		d.warnf(v.Index(0), "attrs.%s is tagged %q; TVM writes %q", name, s, tag)
+	}
+	return v.Index(1)
+}
+
+// tensorBytes is product(shape) × element size, or -1 on overflow / negative dims.
+func tensorBytes(shape []int64, elem int64) int64 {
+	n := elem
+	for _, x := range shape {
+		if x < 0 {
+			return -1
+		}
+		if x != 0 && n > math.MaxInt64/x {
+			return -1
+		}
+		n *= x
+	}
+	return n
+}
+
+// parseSignature reads metadata.signatures.default and compares it with the graph.
+func parseSignature(d *jdoc, g graph) *Signature {
+	sv := d.v.Get("metadata").Get("signatures")
+	if sv == nil {
+		return nil
+	}
+	def := sv.Get("default")
+	if def == nil {
+		d.warnf(sv, "metadata.signatures has no \"default\" signature; the graph's own inputs and outputs are used")
+		return nil
+	}
+	s := &Signature{}
+	read := func(obj *jsonspan.Value) []*SignatureTensor {
+		var out []*SignatureTensor
+		if obj == nil || obj.Kind != jsonspan.Object {
+			return nil
+		}
+		for i, name := range obj.Keys {
+			e := obj.Items[i]
+			shape, _ := ints(e.Get("shape"))
+			out = append(out, &SignatureTensor{Name: name, ID: intOr(e.Get("id"), -1), DType: str(e.Get("dtype")), Shape: shape, Span: d.keySpan(obj, name)})
+		}
+		return out
+	}
+	s.Inputs = read(def.Get("inputs"))
+	s.Outputs = read(def.Get("outputs"))
+	compare := func(kind string, sig []*SignatureTensor, graph []*Tensor, at *jsonspan.Value) {
+		byName := map[string]*Tensor{}
+		for _, t := range graph {
+			if _, dup := byName[t.Name]; !dup {
+				byName[t.Name] = t
+			}
+		}
+		for _, st := range sig {
+			t := byName[st.Name]
+			e := at.Get(st.Name)
+			switch {
+			case t == nil:
+				d.warnf(e, "signature %s %q is not a graph %s (arg_nodes/heads): the framework and the runtime disagree about this tensor", kind, st.Name, kind)
+			case st.DType != t.DType || fmtShape(st.Shape) != fmtShape(t.Shape):
+				d.warnf(e, "signature %s %q is %s %s, but the graph says %s %s (entry %d)", kind, st.Name, st.DType, fmtShape(st.Shape), t.DType, fmtShape(t.Shape), t.EntryID)
+			case kind == "input" && st.ID >= 0 && (st.ID >= int64(len(graph)) || graph[st.ID] != t):
+				d.warnf(e, "signature input %q has id %d, but it is input %d of the graph's arg_nodes", st.Name, st.ID, indexOf(graph, t))
+			}
+		}
+	}
+	compare("input", s.Inputs, g.inputs, def.Get("inputs"))
+	compare("output", s.Outputs, g.outputs, def.Get("outputs"))
+	return s
+}
+
+func indexOf(ts []*Tensor, t *Tensor) int {
+	for i, x := range ts {
+		if x == t {
+			return i
+		}
+	}
+	return -1
+}

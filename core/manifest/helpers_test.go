@@ -1,0 +1,119 @@
+package manifest
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// realDir is the shared folder of real compiler output (absent in a fresh clone).
+const realDir = "../../../shared/testdata-real"
+
+// realNEFFs lists the real NEFFs, skipping the test when the folder is absent.
+func realNEFFs(t testing.TB) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(realDir, "*", "*.neff"))
+	if len(files) == 0 {
+		t.Skipf("no real NEFFs under %s (the shared test-data folder is not present in this checkout)", realDir)
+	}
+	return files
+}
+
+// loadNEFF is a test-only container reader (header fields at the spec neff.md §1.1 offsets,
+// then gzip + tar at byte 1024 with Multistream(false) because of the zero padding). It keeps
+// the bytes of the members manifest.Wanted asks for and the size of every member.
+func loadNEFF(t testing.TB, path string) (*MemberSet, HeaderFacts) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) < 1024 {
+		t.Fatalf("%s: shorter than a header", path)
+	}
+	h := raw[:1024]
+	facts := HeaderFacts{
+		Present:           true,
+		NeffVersionMajor:  binary.LittleEndian.Uint64(h[0x18:]),
+		NumTPB:            binary.LittleEndian.Uint32(h[0xA8:]),
+		Name:              string(bytes.TrimRight(h[0xDC:0xDC+256], "\x00")),
+		RequestedTPBCount: binary.LittleEndian.Uint32(h[0x1DC:]),
+		FeatureBits:       binary.LittleEndian.Uint64(h[0x220:]),
+	}
+	if i := strings.IndexByte(facts.Name, 0); i >= 0 {
+		facts.Name = facts.Name[:i]
+	}
+	copy(facts.TPBPerNode[:], h[0x1E0:0x220])
+	zr, err := gzip.NewReader(bytes.NewReader(raw[1024:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr.Multistream(false)
+	tr := tar.NewReader(zr)
+	set := NewMemberSet()
+	for {
+		hd, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if hd.Typeflag != tar.TypeReg {
+			continue
+		}
+		var data []byte
+		if Wanted(hd.Name, hd.Size) {
+			data, err = io.ReadAll(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		set.Add(hd.Name, hd.Size, data)
+	}
+	return set, facts
+}
+
+// findingsOf returns the findings of a severity.
+func findingsOf(m *Model, severity string) []doc.Finding {
+	var out []doc.Finding
+	for _, f := range m.Findings() {
+		if f.Severity == severity {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// hasFinding reports whether a finding of the severity mentions every fragment.
+func hasFinding(m *Model, severity string, fragments ...string) bool {
+	for _, f := range findingsOf(m, severity) {
+		ok := true
+		for _, s := range fragments {
+			if !strings.Contains(f.Message, s) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func dumpFindings(t testing.TB, m *Model) {
+	t.Helper()
+	for _, f := range m.Findings() {
+		t.Logf("%s: %s [%s]", f.Severity, f.Message, f.Span)
+	}
+}

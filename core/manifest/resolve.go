@@ -1,0 +1,266 @@
+package manifest
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
+)
+
+// resolver walks the chain neff.json → kelf → def.json → engine JSON → streams.
+type resolver struct {
+	a     *archive
+	facts HeaderFacts
+	m     *Model
+	root  *doc.Node
+	docs  map[string]*jdoc
+}
+
+// Resolve reads the manifest chain out of members, the way libnrt does (spec neff.md §2.4 D,
+// §3.1), and cross-checks it with the header facts. It never fails: whatever is missing or
+// broken becomes a finding naming both ends of the broken link, and the rest still resolves.
+func Resolve(members Members, facts HeaderFacts) *Model {
+	r := &resolver{
+		a:     newArchive(members),
+		facts: facts,
+		m:     &Model{Arch: -1, MemberTrees: map[string]*doc.Node{}, FeatureBits: facts.FeatureBits},
+		root:  &doc.Node{Kind: "model", Key: "model", Label: "Model"},
+		docs:  map[string]*jdoc{},
+	}
+	r.m.Overview = r.root
+
+	kelfs := r.graph()
+	r.kelfs(kelfs)
+	for _, c := range r.m.Cores {
+		r.core(c)
+	}
+	r.sidecars()
+	r.crossCheckIO()
+	r.crossCheckFeatures()
+	r.crossCheckInfo()
+	r.unreferenced()
+	r.overview()
+	return r.m
+}
+
+// load parses a JSON member once. It returns nil when the member is absent or its bytes were
+// not handed over (a finding says which).
+func (r *resolver) load(path, kind string) *jdoc {
+	path = normPath(path)
+	if d, ok := r.docs[path]; ok {
+		return d
+	}
+	if !r.a.has(path) {
+		return nil
+	}
+	b, ok := r.a.bytes(path)
+	size := r.a.size(path)
+	if !ok {
+		r.root.Warnf(doc.In(path, 0, max(size, 0)), "the bytes of %s (%d bytes) were not handed to the manifest reader, so it is not resolved; pass JSON members up to %d bytes (manifest.Wanted)", path, size, MaxJSONMember)
+		r.docs[path] = nil
+		return nil
+	}
+	d := newJDoc(path, kind, b, size)
+	r.docs[path] = d
+	r.m.MemberTrees[path] = d.tree
+	r.m.MemberOrder = append(r.m.MemberOrder, path)
+	return d
+}
+
+// missing reports a reference to an absent member, naming both ends: the referring member and
+// value, and the member path it resolves to.
+func (r *resolver) missing(from *jdoc, at *jsonspan.Value, what, member, advice string) {
+	if from == nil {
+		r.root.Errorf(nil, "the chain needs %s %s, but the NEFF has no such member; %s", what, member, advice)
+		return
+	}
+	written := ""
+	if s, ok := at.Text(); ok && normPath(s) != member {
+		written = fmt.Sprintf(" as %q", s)
+	}
+	from.errorf(at, "%s names %s%s, resolved to member %s, but the NEFF has no member %s; %s", from.path, what, written, member, member, advice)
+}
+
+var (
+	kelfPattern = regexp.MustCompile(`^kelf-[^/]+\.json$`)
+	defPattern  = regexp.MustCompile(`^(sg[0-9]+)/def\.json$`)
+)
+
+// graph reads neff.json (or the legacy kelp.json) and returns the KELF members its __kelf
+// nodes name.
+func (r *resolver) graph() []kelfRef {
+	path := "neff.json"
+	d := r.load(path, "neff.json")
+	if d == nil && !r.a.has(path) {
+		if r.a.has("kelp.json") {
+			path = "kelp.json"
+			d = r.load(path, "neff.json")
+			if d != nil {
+				d.tree.Infof(d.span(d.v), "the NEFF has no neff.json; the runtime reads the legacy kelp.json instead, and so does neffscope")
+			}
+		} else {
+			r.root.Errorf(nil, "the NEFF has no neff.json (nor the legacy kelp.json): the runtime refuses it (\"Invalid NN: neff.json is missing\"). neffscope falls back to the kelf-*.json members it finds by name; rebuild the NEFF to restore the graph")
+		}
+	}
+	r.a.ref(path, "the runtime (root of the chain)")
+	if d == nil || d.v == nil {
+		return r.fallbackKelfs()
+	}
+	top := d.v
+	if top.Kind != jsonspan.Object {
+		d.errorf(top, "%s is a JSON %s, not an object; the runtime refuses it (\"Missing required fields in NEFF JSON\")", path, top.Kind)
+		return r.fallbackKelfs()
+	}
+	var absent []string
+	for _, k := range []string{"nodes", "arg_nodes", "heads", "node_row_ptr", "attrs"} {
+		if top.Get(k) == nil {
+			absent = append(absent, k)
+		}
+	}
+	if len(absent) > 0 {
+		d.errorf(top, "%s lacks %s: the runtime refuses it (\"Missing required fields in NEFF JSON\"); inputs and outputs cannot be listed", path, strings.Join(absent, ", "))
+	}
+	g := parseGraph(d)
+	r.m.Inputs, r.m.Outputs = g.inputs, g.outputs
+	r.m.Signature = parseSignature(d, g)
+	if len(g.kelfs) == 0 {
+		if top.Get("nodes") != nil {
+			d.errorf(top.Get("nodes"), "%s has no device node (attrs.func_name \"__kelf\"): the runtime refuses it (\"No KELF node found in NEFF JSON\"); neffscope falls back to the kelf-*.json members it finds by name", path)
+		}
+		return r.fallbackKelfs()
+	}
+	return g.kelfs
+}
+
+// kelfRef is a KELF member named by a __kelf node.
+type kelfRef struct {
+	path string
+	from *jdoc
+	at   *jsonspan.Value
+}
+
+func (r *resolver) fallbackKelfs() []kelfRef {
+	var out []kelfRef
+	for _, p := range r.a.matching(kelfPattern.MatchString) {
+		out = append(out, kelfRef{path: p})
+	}
+	return out
+}
+
+// kelfs reads each KELF descriptor and makes the cores its graphs list.
+func (r *resolver) kelfs(refs []kelfRef) {
+	seenKelf := map[string]bool{}
+	seenDef := map[string]bool{}
+	addCore := func(name, def string) {
+		def = normPath(def)
+		if seenDef[def] {
+			return
+		}
+		seenDef[def] = true
+		r.m.Cores = append(r.m.Cores, &Core{Name: name, Dir: dirOf(def), DefPath: def})
+	}
+	for _, k := range refs {
+		if seenKelf[k.path] {
+			continue
+		}
+		seenKelf[k.path] = true
+		r.m.KelfPaths = append(r.m.KelfPaths, k.path)
+		if k.from != nil {
+			r.a.ref(k.path, k.from.path+" __kelf node")
+		} else {
+			r.a.ref(k.path, "found by name (no neff.json device node names it)")
+		}
+		d := r.load(k.path, "kelf")
+		if d == nil {
+			if !r.a.has(k.path) {
+				r.missing(k.from, k.at, "the KELF descriptor", k.path, "the runtime fails (\"NEFF Unable to open\"); neffscope falls back to the sgNN/def.json members it finds by name")
+			}
+			continue
+		}
+		top := d.v
+		if top == nil || top.Kind != jsonspan.Object {
+			d.errorf(top, "%s is not a JSON object; a KELF descriptor is {graphs, version, target}", k.path)
+			continue
+		}
+		t := top.Get("target")
+		target, isStr := t.Text()
+		if t != nil && !isStr {
+			d.errorf(t, "%s target is a %s, not a string", k.path, t.Kind)
+		}
+		if r.m.Target == "" || r.m.Arch < 0 {
+			r.m.Target = target
+			if tg, ok := lookupTarget(target); ok && (t != nil || target == "") {
+				r.m.Arch, r.m.ArchName = tg.Arch, tg.Devices
+				if t != nil {
+					d.explain(t, "arch %d: %s", tg.Arch, tg.Devices)
+				}
+			} else if t != nil {
+				d.errorf(t, "%s target %q is not one the runtime knows (sunda/v2, cayman/v3, mariana/v4, *): it refuses the NEFF (\"Invalid target\"); the arch stays unknown", k.path, target)
+			}
+		} else if target != r.m.Target {
+			d.warnf(t, "%s target %q differs from %q in %s; the first is used", k.path, target, r.m.Target, r.m.KelfPaths[0])
+		}
+		graphs := top.Get("graphs")
+		if graphs == nil || graphs.Kind != jsonspan.Array {
+			d.errorf(top, "%s has no graphs list, so no core can be found; neffscope falls back to the sgNN/def.json members it finds by name", k.path)
+			continue
+		}
+		for i, gv := range graphs.Items {
+			def := str(gv.Get("definition"))
+			name := str(gv.Get("name"))
+			if def == "" {
+				d.errorf(gv, "%s graphs[%d] has no definition (the member path of its def.json)", k.path, i)
+				continue
+			}
+			if name == "" {
+				name = dirOf(normPath(def))
+			}
+			r.a.ref(def, k.path+" graphs["+name+"]")
+			if !r.a.has(def) {
+				r.missing(d, gv.Get("definition"), "core "+name+"'s definition", def, "that core's engines, variables and DMA queues cannot be read")
+			}
+			addCore(name, def)
+		}
+	}
+	if len(r.m.Cores) == 0 {
+		for _, p := range r.a.matching(defPattern.MatchString) {
+			r.a.ref(p, "found by name (no KELF descriptor lists it)")
+			addCore(defPattern.FindStringSubmatch(p)[1], p)
+		}
+		if len(r.m.Cores) > 0 {
+			r.root.Warnf(nil, "no KELF descriptor lists the cores; neffscope resolved %d sgNN/def.json member(s) found by name", len(r.m.Cores))
+		} else {
+			r.root.Errorf(nil, "no core could be found: no KELF descriptor lists one and no sgNN/def.json member exists")
+		}
+	}
+}
+
+// unreferenced reports members no manifest refers to and the runtime does not look for.
+func (r *resolver) unreferenced() {
+	for _, p := range r.a.paths {
+		if len(r.a.refs[p]) > 0 {
+			continue
+		}
+		if _, ok := sidecarRole(p); ok {
+			continue
+		}
+		size := r.a.size(p)
+		r.root.Warnf(doc.In(p, 0, max(size, 0)), "member %s (%d bytes) is referred to by no manifest (neff.json → kelf → def.json → engine JSON) and is not a sidecar the tools look for by name: the runtime never reads it. If it should be used, the manifest that ought to name it is broken", p, size)
+		if strings.HasSuffix(p, ".json") {
+			r.load(p, "json")
+		}
+	}
+}
+
+// sortedKeys returns an object's keys in byte order (for stable tables).
+func sortedKeys(v *jsonspan.Value) []string {
+	if v == nil || v.Kind != jsonspan.Object {
+		return nil
+	}
+	k := append([]string(nil), v.Keys...)
+	sort.Strings(k)
+	return k
+}

@@ -1,0 +1,338 @@
+package manifest
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
+)
+
+var (
+	tensorMapPattern = regexp.MustCompile(`^(sgLnk/)?sg[0-9]+/tensor_map\.json$`)
+	klirPattern      = regexp.MustCompile(`\.klir\.debuginfo\.json$`)
+)
+
+// sidecars reads the members found by name: info.json, hlo_stats.json, metrics.json,
+// tensor maps, the NKI debug-info index and trees, and every .npy.
+func (r *resolver) sidecars() {
+	if d := r.load("info.json", "info.json"); d != nil && d.v != nil {
+		r.info(d)
+	}
+	r.load("hlo_stats.json", "hlo_stats.json")
+	if d := r.load("metrics.json", "metrics.json"); d != nil && d.v != nil {
+		metricsTable(d)
+	}
+	for _, p := range r.a.matching(tensorMapPattern.MatchString) {
+		if d := r.load(p, "tensor_map"); d != nil && d.v != nil {
+			tensorMapTable(d)
+		}
+	}
+	if d := r.load("kernel_debug_info.json", "kernel_debug_info"); d != nil && d.v != nil {
+		for _, f := range items(d.v.Get("debug_info_files")) {
+			fv := f.Get("file_name")
+			if name, ok := fv.Text(); ok {
+				r.a.ref(name, d.path+" debug_info_files")
+				if !r.a.has(name) {
+					d.warnf(fv, "%s names the debug-info tree %q, but the NEFF has no member %s; only source-line information is lost", d.path, name, name)
+				}
+			}
+		}
+	}
+	for _, p := range r.a.matching(klirPattern.MatchString) {
+		if d := r.load(p, "klir"); d != nil && d.v != nil {
+			if src := klirTree(d); src != nil {
+				d.tree.Children = append([]*doc.Node{src}, d.tree.Children...)
+			}
+		}
+	}
+	for _, p := range r.a.matching(func(p string) bool { return strings.HasSuffix(p, ".npy") }) {
+		b, ok := r.a.bytes(p)
+		size := r.a.size(p)
+		if !ok {
+			continue
+		}
+		np, n := ParseNPY(p, b, size)
+		if int64(len(b)) < size {
+			n.Infof(doc.In(p, int64(len(b)), size-int64(len(b))), "only the first %d of %d bytes were read; the preview comes from them", len(b), size)
+		}
+		r.m.NPY = append(r.m.NPY, np)
+		r.m.MemberTrees[p] = n
+		r.m.MemberOrder = append(r.m.MemberOrder, p)
+		r.checkNpyVar(np, n)
+	}
+}
+
+// checkNpyVar compares a .npy constant with the def.json var that names it.
+func (r *resolver) checkNpyVar(np *NPY, n *doc.Node) {
+	for _, c := range r.m.Cores {
+		for _, v := range c.Vars {
+			if v.FilePath != np.Path || v.Size < 0 || np.Shape == nil {
+				continue
+			}
+			item := descrSize(np.DType)
+			if item == 0 {
+				continue
+			}
+			if got := tensorBytes(np.Shape, item); got != v.Size {
+				n.Warnf(np.Span, "%s holds %d bytes of values (%s %s), but %s var %q says size %d", np.Path, got, np.DType, fmtShape(np.Shape), c.DefPath, v.Name, v.Size)
+			} else {
+				n.Detail = fmt.Sprintf("initial value of %s var %s", c.DefPath, v.Name)
+			}
+		}
+	}
+}
+
+func (r *resolver) info(d *jdoc) {
+	v := d.v
+	in := &Info{Span: d.span(v), NumTPB: -1, NumTPBRequested: -1}
+	in.ToolVersion = str(v.Get("tool_version"))
+	in.KelpVersion = str(v.Get("kelp_version"))
+	in.Name = str(v.Get("name"))
+	in.NumTPB = intOr(v.Get("num_tpb"), -1)
+	in.NumTPBRequested = intOr(v.Get("num_tpb_requested"), -1)
+	in.NumTPBPerNode, _ = ints(v.Get("num_tpb_per_node"))
+	r.m.Info = in
+}
+
+// crossCheckInfo compares info.json with the header fields the compiler copies from it
+// (spec neff.md §1.1, §3.6).
+func (r *resolver) crossCheckInfo() {
+	d := r.docs["info.json"]
+	if d == nil || d.v == nil || !r.facts.Present || r.m.Info == nil {
+		return
+	}
+	in, h := r.m.Info, r.facts
+	check := func(key string, jsonVal, hdrVal string, hdrField string, off int) {
+		v := d.v.Get(key)
+		if v == nil {
+			d.warnf(d.v, "info.json has no %s; the header's %s (offset 0x%X) is %s", key, hdrField, off, hdrVal)
+			return
+		}
+		if jsonVal != hdrVal {
+			d.warnf(v, "info.json %s is %s but the header's %s (file offset 0x%X) is %s: the header was edited or the members come from another compile", key, jsonVal, hdrField, off, hdrVal)
+			return
+		}
+		d.explain(v, "matches the header's %s (file offset 0x%X)", hdrField, off)
+	}
+	// Offsets: spec neff.md §1.1 [DOC/REAL].
+	check("name", strconv.Quote(in.Name), strconv.Quote(h.Name), "name", 0xDC)
+	check("num_tpb", fmtInt(in.NumTPB), strconv.FormatUint(uint64(h.NumTPB), 10), "num_tpb", 0xA8)
+	check("num_tpb_requested", fmtInt(in.NumTPBRequested), strconv.FormatUint(uint64(h.RequestedTPBCount), 10), "requested_tpb_count", 0x1DC)
+	per := make([]string, 0, 64)
+	hdr := make([]string, 0, 64)
+	for i := 0; i < 64; i++ {
+		x := int64(0)
+		if i < len(in.NumTPBPerNode) {
+			x = in.NumTPBPerNode[i]
+		}
+		per = append(per, strconv.FormatInt(x, 10))
+		hdr = append(hdr, strconv.Itoa(int(h.TPBPerNode[i])))
+	}
+	check("num_tpb_per_node", trimZeros(per), trimZeros(hdr), "tpb_per_node", 0x1E0)
+}
+
+func trimZeros(s []string) string {
+	n := len(s)
+	for n > 0 && s[n-1] == "0" {
+		n--
+	}
+	return "[" + strings.Join(s[:n], ", ") + ", 0…]"
+}
+
+// crossCheckIO compares the graph's inputs and outputs with the def.json variables.
+func (r *resolver) crossCheckIO() {
+	nd := r.docs[normPath("neff.json")]
+	if nd == nil {
+		nd = r.docs["kelp.json"]
+	}
+	if nd == nil || len(r.m.Cores) == 0 {
+		return
+	}
+	check := func(kind string, ts []*Tensor) {
+		for _, t := range ts {
+			var found *Var
+			var where *Core
+			for _, c := range r.m.Cores {
+				if v := c.Var(t.Name); v != nil && v.Type == kind {
+					found, where = v, c
+					break
+				}
+			}
+			node := nd.tree
+			if found == nil {
+				node.Warnf(t.Span, "graph %s %q has no %s variable of that name in any core's def.json: the runtime cannot bind it", kind, t.Name, kind)
+				continue
+			}
+			if t.Bytes >= 0 && found.Size >= 0 && t.Bytes != found.Size {
+				node.Warnf(t.Span, "graph %s %q is %d bytes (%s %s), but %s var %q says %d", kind, t.Name, t.Bytes, t.DType, fmtShape(t.Shape), where.DefPath, found.Name, found.Size)
+			}
+		}
+	}
+	check("input", r.m.Inputs)
+	check("output", r.m.Outputs)
+	// Duplicate output names are normal at LNC=2 (one per core), but worth saying.
+	seen := map[string]int{}
+	for _, t := range r.m.Outputs {
+		seen[t.Name]++
+	}
+	for name, n := range seen {
+		if n > 1 {
+			nd.tree.Infof(nil, "%d graph outputs are named %q (heads list one per output index of the device node; with %d cores each core writes its own)", n, name, len(r.m.Cores))
+		}
+	}
+}
+
+// crossCheckFeatures compares def.json neff_features with the header's feature_bits
+// (spec neff.md §1.4; Unknown-ID manifest.feature-names).
+func (r *resolver) crossCheckFeatures() {
+	for _, c := range r.m.Cores {
+		for _, f := range c.Features {
+			if !contains(r.m.FeatureNames, f) {
+				r.m.FeatureNames = append(r.m.FeatureNames, f)
+			}
+		}
+	}
+	for _, c := range r.m.Cores {
+		d := r.docs[c.DefPath]
+		if d == nil || d.v == nil {
+			continue
+		}
+		fv := d.v.Get("neff_features")
+		for _, it := range items(fv) {
+			name, ok := it.Text()
+			if !ok {
+				continue
+			}
+			f, known := FeatureByDefJSON(name)
+			switch {
+			case !known:
+				d.warnf(it, "%s neff_features lists %q, which no known feature bit carries; the header's feature_bits mask is what the runtime checks", c.DefPath, name)
+			case r.facts.Present && r.facts.FeatureBits&f.Bit == 0:
+				d.warnf(it, "%s neff_features lists %q (bit 0x%X), but the header's feature_bits (file offset 0x220) is 0x%X without that bit: the runtime follows the header", c.DefPath, name, f.Bit, r.facts.FeatureBits)
+			default:
+				d.explain(it, "feature bit 0x%X (%s): %s", f.Bit, f.Name, f.Meaning)
+			}
+		}
+		if r.facts.Present {
+			for _, f := range FeatureBits {
+				if f.DefJSON != "" && r.facts.FeatureBits&f.Bit != 0 && !contains(c.Features, f.DefJSON) {
+					at := fv
+					if at == nil {
+						at = d.v
+					}
+					d.warnf(at, "the header's feature_bits (file offset 0x220) has bit 0x%X (%s) set, but %s neff_features does not list %q", f.Bit, f.Name, c.DefPath, f.DefJSON)
+				}
+			}
+		}
+	}
+	if !r.facts.Present {
+		return
+	}
+	for bit := 0; bit < 64; bit++ {
+		v := uint64(1) << bit
+		if r.facts.FeatureBits&v == 0 {
+			continue
+		}
+		if _, ok := FeatureByBit(v); !ok {
+			r.root.Warnf(doc.At(0x220, 8), "the header's feature_bits (file offset 0x220) has bit %d (0x%X) set, which has no known name: a runtime that does not support it refuses the NEFF", bit, v)
+		}
+	}
+	if r.facts.NeffVersionMajor != 2 && r.facts.FeatureBits != 0 {
+		r.root.Infof(doc.At(0x18, 8), "feature_bits is 0x%X but neff_version_major is %d: the runtime checks feature bits only when the major version is 2", r.facts.FeatureBits, r.facts.NeffVersionMajor)
+	}
+}
+
+func metricsTable(d *jdoc) {
+	if d.v.Kind != jsonspan.Array {
+		return
+	}
+	t := &doc.Table{Rows: [][]string{}, Columns: []string{"metric", "value", "unit"}}
+	for _, it := range d.v.Items {
+		val := it.Get("Value")
+		vs := ""
+		if val != nil {
+			vs = val.Str
+			if val.Kind == jsonspan.String {
+				vs = val.Str
+			}
+		}
+		t.Rows = append(t.Rows, []string{str(it.Get("MetricName")), vs, str(it.Get("Unit"))})
+		t.RowSpans = append(t.RowSpans, *d.span(it))
+	}
+	d.tree.Table = t
+}
+
+// tensorMapTable tabulates tensor_map.json: an object keyed by tensor name (spec §3.6). Keys
+// whose value is not a tensor entry (inputs, alias_map, name in other producers) are left to
+// the raw tree.
+func tensorMapTable(d *jdoc) {
+	if d.v.Kind != jsonspan.Object {
+		return
+	}
+	t := &doc.Table{Rows: [][]string{}, Columns: []string{"tensor", "kind", "dtype", "tf_shape", "sim_shape", "const", "layer"}}
+	for i, name := range d.v.Keys {
+		e := d.v.Items[i]
+		if e.Kind != jsonspan.Object || e.Get("dtype") == nil {
+			continue
+		}
+		tf, _ := ints(e.Get("tf_shape"))
+		sim, _ := ints(e.Get("sim_shape"))
+		isConst := ""
+		if c := e.Get("is_const"); c != nil && c.Kind == jsonspan.Bool {
+			isConst = strconv.FormatBool(c.Bool)
+		}
+		t.Rows = append(t.Rows, []string{name, str(e.Get("kind")), str(e.Get("dtype")), fmtShape(tf), fmtShape(sim), isConst, str(e.Get("layer_name"))})
+		t.RowSpans = append(t.RowSpans, *d.keySpan(d.v, name))
+	}
+	d.tree.Table = t
+}
+
+// klirBudget bounds the source tree's nodes.
+const klirBudget = 100000
+
+// klirTree renders a *.klir.debuginfo.json as a source tree: per logical core, functions with
+// their file and line, loop iterations, and instructions with their source line (spec §3.6).
+func klirTree(d *jdoc) *doc.Node {
+	if d.v.Kind != jsonspan.Array {
+		return nil
+	}
+	root := &doc.Node{Kind: "source-tree", Key: "source", Label: "source tree", Detail: "NKI instructions by source function, loop iteration and line"}
+	left := klirBudget
+	var walk func(parent *doc.Node, list *jsonspan.Value, depth int)
+	walk = func(parent *doc.Node, list *jsonspan.Value, depth int) {
+		for i, it := range items(list) {
+			if left <= 0 || depth > 200 {
+				parent.Warnf(d.span(list), "the source tree is cut here (%d nodes shown); the raw JSON below has everything", klirBudget)
+				return
+			}
+			left--
+			key := strconv.Itoa(i)
+			switch {
+			case it.Get("inst") != nil:
+				in := it.Get("inst")
+				parent.Add(&doc.Node{Kind: "inst", Key: key, Label: str(in.Get("name")), Value: "line " + fmtInt(intOr(in.Get("line"), -1)), Span: d.span(it)})
+			case it.Get("func") != nil:
+				f := it.Get("func")
+				n := &doc.Node{Kind: "func", Key: key, Label: str(f.Get("name")), Value: fmt.Sprintf("%s:%s", str(f.Get("file")), fmtInt(intOr(f.Get("line"), -1))), Span: d.span(it)}
+				parent.Add(n)
+				walk(n, f.Get("children"), depth+1)
+			case it.Get("iter") != nil:
+				f := it.Get("iter")
+				n := &doc.Node{Kind: "iter", Key: key, Label: str(f.Get("var")) + " = " + str(f.Get("val")), Value: "line " + fmtInt(intOr(f.Get("line"), -1)), Span: d.span(it)}
+				parent.Add(n)
+				walk(n, f.Get("children"), depth+1)
+			default:
+				parent.Add(jsonspan.Tree(it, key, d.path, 1000))
+			}
+		}
+	}
+	for i, core := range d.v.Items {
+		n := &doc.Node{Kind: "lnc", Key: strconv.Itoa(i), Label: "logical core " + fmtInt(intOr(core.Get("lnc"), -1)), Span: d.span(core)}
+		root.Add(n)
+		walk(n, core.Get("info"), 0)
+	}
+	return root
+}
