@@ -1,0 +1,325 @@
+package pwp
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
+)
+
+// Bundle is everything found in a group of files dropped together (or the members of a NEFF):
+// rosters, engine JSONs' set lists, and every profile joined with its two blobs.
+type Bundle struct {
+	Rosters []*Roster
+	Sets    []*Set
+	// LoadOrders maps a directory ("sg00", or "" for loose files) to the set names its engine
+	// JSON (Activation.json) lists in activation_function_sets: the index a LoadActFuncSet
+	// instruction names (spec §1.1).
+	LoadOrders map[string][]string
+	Catalog    CatalogReport
+	Findings   []doc.Finding
+}
+
+// Set returns the first set of that name (any directory), or nil.
+func (b *Bundle) Set(name string) *Set {
+	for _, s := range b.Sets {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Function finds a function by bare or full name, in the named set when set != "", else in
+// the first set (load order) that has it.
+func (b *Bundle) Function(set, name string) (*Function, error) {
+	var have []string
+	for _, s := range b.Sets {
+		if set != "" && s.Name != set {
+			continue
+		}
+		if f := s.Function(name); f != nil {
+			return f, nil
+		}
+		for _, f := range s.Functions {
+			have = append(have, f.Name)
+		}
+	}
+	if set != "" && b.Set(set) == nil {
+		var names []string
+		for _, s := range b.Sets {
+			names = append(names, s.Name)
+		}
+		return nil, fmt.Errorf("no set %q among the files (sets found: %s)", set, strings.Join(names, ", "))
+	}
+	return nil, fmt.Errorf("no function %q in %s (functions: %s)", name, orAll(set), strings.Join(dedupe(have), ", "))
+}
+
+func orAll(set string) string {
+	if set == "" {
+		return "any set"
+	}
+	return "set " + set
+}
+
+func dedupe(a []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range a {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// fileKind classifies a JSON file by its top-level keys.
+func fileKind(b []byte) string {
+	v, _ := jsonspan.ParseWith(b, jsonspan.Options{Lenient: true})
+	switch {
+	case v.Get("act_func_sets") != nil:
+		return "roster"
+	case v.Get("profile_meta_data") != nil:
+		return "profile"
+	case v.Get("activation_function_sets") != nil:
+		return "engine"
+	}
+	return ""
+}
+
+func dirOf(name string) string {
+	d := path.Dir(name)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// OpenFiles finds and joins activation-table files among named byte slices (loose files
+// dropped together, or NEFF members keyed by their tar paths). Blobs are found by the
+// profile's bkt_bin / ctl_bin values, in the profile's directory first, then by base name
+// anywhere. Missing or unused pieces are findings.
+func OpenFiles(files map[string][]byte) *Bundle {
+	b := &Bundle{LoadOrders: map[string][]string{}}
+	fd := finder{"", &b.Findings}
+	names := sortedKeys(files)
+	var profiles []string
+	rosterByDir := map[string]*Roster{}
+	used := map[string]bool{}
+	for _, n := range names {
+		if !strings.HasSuffix(strings.ToLower(n), ".json") {
+			continue
+		}
+		switch fileKind(files[n]) {
+		case "roster":
+			r := DecodeRoster(n, files[n])
+			b.Rosters = append(b.Rosters, r)
+			b.Findings = append(b.Findings, r.Findings...)
+			if _, ok := rosterByDir[dirOf(n)]; !ok {
+				rosterByDir[dirOf(n)] = r
+			}
+			used[n] = true
+		case "profile":
+			profiles = append(profiles, n)
+			used[n] = true
+		case "engine":
+			v, _ := jsonspan.ParseWith(files[n], jsonspan.Options{Lenient: true})
+			var order []string
+			for _, it := range v.Get("activation_function_sets").Items {
+				if s, ok := it.Text(); ok {
+					order = append(order, s)
+				}
+			}
+			if prev, dup := b.LoadOrders[dirOf(n)]; dup {
+				fd.add(doc.Warning, doc.In(n, 0, int64(len(files[n]))), "two engine JSONs in %q list activation sets (%v and %v); the first is used", dirOf(n), prev, order)
+				continue
+			}
+			b.LoadOrders[dirOf(n)] = order
+			used[n] = true
+		}
+	}
+	rosterFor := func(dir string) *Roster {
+		if r, ok := rosterByDir[dir]; ok {
+			return r
+		}
+		if len(b.Rosters) > 0 {
+			return b.Rosters[0]
+		}
+		return nil
+	}
+	find := func(dir, want string) (string, []byte) {
+		if want == "" {
+			return "", nil
+		}
+		if p := path.Join(dir, want); files[p] != nil {
+			return p, files[p]
+		}
+		var hits []string
+		for _, n := range names {
+			if path.Base(n) == path.Base(want) {
+				hits = append(hits, n)
+			}
+		}
+		if len(hits) == 0 {
+			return path.Join(dir, want), nil
+		}
+		if len(hits) > 1 {
+			fd.add(doc.Warning, doc.In(hits[0], 0, 0), "%d files are named %s (%s); the first is used", len(hits), path.Base(want), strings.Join(hits, ", "))
+		}
+		return hits[0], files[hits[0]]
+	}
+	for _, pn := range profiles {
+		dir := dirOf(pn)
+		prof := DecodeProfile(pn, files[pn]) // only for the blob names; NewSet decodes again with spans
+		var rs *RosterSet
+		if r := rosterFor(dir); r != nil {
+			for _, s := range r.Sets {
+				if path.Base(s.ProfileJSON) == path.Base(pn) {
+					rs = s
+					break
+				}
+			}
+		}
+		bp, bb := find(dir, prof.BktBin)
+		cp, cb := find(dir, prof.CtlBin)
+		if bb != nil {
+			used[bp] = true
+		}
+		if cb != nil {
+			used[cp] = true
+		}
+		b.Sets = append(b.Sets, NewSet(SetFiles{ProfilePath: pn, Profile: files[pn], BktPath: bp, Bkt: bb, CtrlPath: cp, Ctrl: cb, Roster: rs}))
+	}
+	// Sets an engine JSON uses must be present.
+	for _, dir := range sortedKeys(b.LoadOrders) {
+		for i, name := range b.LoadOrders[dir] {
+			found := false
+			for _, s := range b.Sets {
+				if s.Name == name && (dirOf(s.ProfilePath) == dir || len(b.LoadOrders) == 1) {
+					found = true
+				}
+			}
+			if !found {
+				fd.add(doc.Error, doc.In(path.Join(dir, "Activation.json"), 0, 0), "the engine JSON in %q loads set %d = %s, but its profile %s.json is not among the files", dir, i, name, name)
+			}
+		}
+	}
+	for _, n := range names {
+		if !used[n] && strings.HasSuffix(n, ".bin") && (strings.HasSuffix(n, "_bkt.bin") || strings.HasSuffix(n, "_ctrl.bin")) {
+			fd.add(doc.Info, doc.In(n, 0, int64(len(files[n]))), "%s looks like an activation blob but no profile names it", n)
+		}
+	}
+	b.sortSets()
+	if len(b.Rosters) > 0 {
+		b.Catalog = IdentifyCatalog(b.Rosters[0])
+	}
+	if len(profiles) == 0 && len(b.Rosters) == 0 {
+		fd.add(doc.Error, nil, "none of the %d files is an activation roster (act_info.json) or set profile (<set>.json)", len(files))
+	}
+	return b
+}
+
+// sortSets puts sets in load order per directory (the engine JSON's list), then roster order.
+func (b *Bundle) sortSets() {
+	rank := func(s *Set) (string, int) {
+		dir := dirOf(s.ProfilePath)
+		for i, n := range b.LoadOrders[dir] {
+			if n == s.Name {
+				return dir, i
+			}
+		}
+		if s.Roster != nil {
+			return dir, 1000 + s.Roster.Index
+		}
+		return dir, 1 << 20
+	}
+	sort.SliceStable(b.Sets, func(i, j int) bool {
+		di, ri := rank(b.Sets[i])
+		dj, rj := rank(b.Sets[j])
+		if di != dj {
+			return di < dj
+		}
+		return ri < rj
+	})
+}
+
+// CatalogReport says which built-in catalog a roster is and how it differs.
+type CatalogReport struct {
+	Catalog     *Catalog // best match; nil when no set name matches any catalog
+	Matched     int      // sets identical (name, heroes, residents) to the catalog's
+	Differences []string
+}
+
+// IdentifyCatalog compares a roster with the trainium and with_ln catalogs (spec §10).
+// Residents and heroes are compared as unordered lists (unknown pwp.with-ln-order).
+func IdentifyCatalog(r *Roster) CatalogReport {
+	best := CatalogReport{}
+	bestScore := -1
+	for _, c := range Catalogs {
+		rep := CatalogReport{Catalog: c}
+		score := 0
+		for _, rs := range r.Sets {
+			cs := c.Set(rs.Name)
+			if cs == nil {
+				rep.Differences = append(rep.Differences, fmt.Sprintf("set %q is not in %s", rs.Name, c.Name))
+				continue
+			}
+			score++
+			var diffs []string
+			wantFuncs := map[string]int{}
+			for _, h := range cs.Heroes {
+				wantFuncs[h.Func] = h.Budget
+			}
+			for _, res := range c.residentsOf(*cs) {
+				wantFuncs[res] = 1
+			}
+			for _, f := range rs.Funcs {
+				if b, ok := wantFuncs[f.Bare]; !ok {
+					diffs = append(diffs, fmt.Sprintf("extra %s_%dp", f.Bare, f.Budget))
+				} else if b != f.Budget {
+					diffs = append(diffs, fmt.Sprintf("%s budget %d (catalog %d)", f.Bare, f.Budget, b))
+				}
+				delete(wantFuncs, f.Bare)
+			}
+			for _, k := range sortedKeys(wantFuncs) {
+				diffs = append(diffs, "lacks "+k)
+			}
+			if len(diffs) == 0 {
+				rep.Matched++
+			} else {
+				rep.Differences = append(rep.Differences, fmt.Sprintf("set %q: %s", rs.Name, strings.Join(diffs, ", ")))
+			}
+			if rs.Index != cs.Index {
+				rep.Differences = append(rep.Differences, fmt.Sprintf("set %q is entry %d, catalog #%d", rs.Name, rs.Index, cs.Index))
+			}
+		}
+		for _, cs := range c.Sets {
+			if r.Set(cs.Name) == nil {
+				rep.Differences = append(rep.Differences, fmt.Sprintf("lacks %s set #%d %s", c.Name, cs.Index, cs.Name))
+			}
+		}
+		if score+rep.Matched > bestScore {
+			best, bestScore = rep, score+rep.Matched
+		}
+	}
+	if bestScore <= 0 {
+		best.Catalog = nil
+	}
+	return best
+}
+
+// Summary renders the report in one line.
+func (c CatalogReport) Summary() string {
+	if c.Catalog == nil {
+		return "matches no known catalog"
+	}
+	s := fmt.Sprintf("%s: %d of %d sets identical", c.Catalog.Name, c.Matched, len(c.Catalog.Sets))
+	if len(c.Differences) > 0 {
+		s += "; " + strings.Join(c.Differences, "; ")
+	}
+	return s
+}

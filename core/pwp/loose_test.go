@@ -1,0 +1,158 @@
+package pwp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// readDir loads every file of a real extracted folder, keyed "sg00/<name>" like NEFF members.
+func readDir(t *testing.T, rel, prefix string) map[string][]byte {
+	t.Helper()
+	dir := filepath.Join(realRoot, rel)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("real test data absent: %v", err)
+	}
+	files := map[string][]byte{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[prefix+e.Name()] = b
+	}
+	return files
+}
+
+func TestOpenFilesRealSubgraph(t *testing.T) {
+	b := OpenFiles(readDir(t, "nki-moe/attn_v6/sg00", "sg00/"))
+	if got := strings.Join(b.LoadOrders["sg00"], ","); got != "reciprocal_sqrt_and_small,natural_log_exp_and_others" {
+		t.Errorf("load order %q", got)
+	}
+	if len(b.Sets) != 2 || b.Sets[0].Name != "reciprocal_sqrt_and_small" || b.Sets[1].Name != "natural_log_exp_and_others" {
+		t.Fatalf("sets %v", b.Sets)
+	}
+	for _, f := range append(b.Findings, b.Sets[0].AllFindings()...) {
+		if f.Severity != doc.Info {
+			t.Errorf("finding: %s %s", f.Severity, f.Message)
+		}
+	}
+	if b.Sets[1].BktSource != "sg00/natural_log_exp_and_others_bkt.bin" || b.Sets[1].Roster == nil || b.Sets[1].Roster.Index != 6 {
+		t.Errorf("set 1 joined to %q, roster %+v", b.Sets[1].BktSource, b.Sets[1].Roster)
+	}
+	if b.Catalog.Catalog != Trainium || b.Catalog.Matched != 21 || len(b.Catalog.Differences) != 0 {
+		t.Errorf("catalog: %s", b.Catalog.Summary())
+	}
+	f, err := b.Function("", "exp_400p")
+	if err != nil || f.Set.Name != "natural_log_exp_and_others" {
+		t.Fatalf("exp lookup: %v", err)
+	}
+	if y, tr := f.Evaluate(0.5); bitsOf(y) != 0x3fd308b1 || tr.Bucket != 517+424 {
+		t.Errorf("exp(0.5) in nl_exp = %08x via %s", bitsOf(y), tr)
+	}
+	if _, err := b.Function("nope", "exp"); err == nil || !strings.Contains(err.Error(), "natural_log_exp_and_others") {
+		t.Errorf("missing set error: %v", err)
+	}
+}
+
+func TestOldRosterIsTrainiumWithoutSet20(t *testing.T) {
+	b := OpenFiles(readDir(t, "cs149-trn1/file_pool_1_float16/sg00", ""))
+	rep := b.Catalog
+	if rep.Catalog != Trainium || rep.Matched != 20 || len(rep.Differences) != 1 || !strings.Contains(rep.Differences[0], "derivative_gelu_apprx_sigmoid_and_others") {
+		t.Errorf("old roster: %s", rep.Summary())
+	}
+	if len(b.Sets) != 1 || b.Sets[0].Name != "exp_and_others" {
+		t.Fatalf("sets: %v", b.Sets)
+	}
+}
+
+func TestMissingBlobsAreFindings(t *testing.T) {
+	files := readDir(t, "nkipy/matmul_small/sg00", "")
+	delete(files, "exp_and_others_bkt.bin")
+	delete(files, "Activation.json")
+	b := OpenFiles(files)
+	s := b.Set("exp_and_others")
+	if s == nil || s.HaveBkt || !s.HaveCtrl {
+		t.Fatalf("set %+v", s)
+	}
+	if !hasFinding(s.Findings, doc.Error, "exp_and_others_bkt.bin\" is missing") {
+		t.Errorf("no missing-blob finding: %v", s.Findings)
+	}
+	y, tr := s.Function("exp").Evaluate(1)
+	if tr.Path != PathError || tr.Err == nil || y == y {
+		t.Errorf("exp without buckets: %g via %s", y, tr)
+	}
+	// prelu needs no table.
+	if y, tr := s.Function("parametric_relu").EvaluateWith(-2, Options{Alpha: 0.5}); y != -1 || tr.Path != PathPrelu {
+		t.Errorf("prelu: %g %s", y, tr)
+	}
+	// An engine JSON naming a set whose files are absent.
+	files2 := readDir(t, "nki-moe/attn_v6/sg00", "sg00/")
+	delete(files2, "sg00/reciprocal_sqrt_and_small.json")
+	b2 := OpenFiles(files2)
+	if !hasFinding(b2.Findings, doc.Error, "loads set 0 = reciprocal_sqrt_and_small") || !hasFinding(b2.Findings, doc.Info, "reciprocal_sqrt_and_small_bkt.bin looks like an activation blob") {
+		t.Errorf("findings: %v", b2.Findings)
+	}
+}
+
+func hasFinding(fs []doc.Finding, sev, text string) bool {
+	for _, f := range fs {
+		if f.Severity == sev && strings.Contains(f.Message, text) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestViews(t *testing.T) {
+	s := loadRealSet(t, "exp_and_others")
+	n := SetNode(s)
+	fn := n.Find("functions", "exp_400p")
+	if fn == nil || fn.Kind != KindFunction {
+		t.Fatal("no exp node")
+	}
+	if v := fn.Find("record", "fnan_result").Value; v != "0x7fc00000 = NaN" {
+		t.Errorf("fnan_result shows %q", v)
+	}
+	if v := fn.Find("record", "lower_bound").Value; v != "0xff7fffff = -3.4028235e+38" {
+		t.Errorf("lower_bound shows %q", v)
+	}
+	oct := fn.Find("octaves").Table
+	if len(oct.Rows) != 52 || oct.Rows[44][3] != "0x0001b1a8" || oct.RowSpans[44].Offset != 44*32 || oct.RowSpans[44].Source != "sg00/exp_and_others_ctrl.bin" {
+		t.Errorf("octave row 44: %v %+v", oct.Rows[44], oct.RowSpans[44])
+	}
+	slot := fn.Find("saturation", "pos_large")
+	if slot == nil || slot.Span.Offset != 779*32 || slot.Find("d0").Value != "0x7f800000 = +Inf" {
+		t.Errorf("pos_large slot: %+v", slot)
+	}
+	// Every field of the record points at its bytes in the profile.
+	prof, _ := os.ReadFile(filepath.Join(realRoot, realSetDirs["exp_and_others"], "exp_and_others.json"))
+	sp := fn.Find("record", "large_pos_signal_mantissa_threshold").Span
+	if got := string(prof[sp.Offset : sp.Offset+sp.Length]); got != "3240472" {
+		t.Errorf("span of large_pos_signal_mantissa_threshold reads %q", got)
+	}
+	if bt := n.Find("bkt").Table; len(bt.Rows) != 941 || !strings.HasPrefix(bt.Rows[777][6], "exp_400p pos_small") {
+		t.Errorf("bucket table: %d rows, row 777 %v", len(bt.Rows), bt.Rows[777])
+	}
+	r := RosterNode(DecodeRoster("act_info.json", mustRead(t, filepath.Join(realRoot, "nkipy/matmul_small/sg00/act_info.json"))))
+	if len(r.Children) != 2+21 || r.Find("exp_and_others", "act").Table.Rows[0][3] != "exp_400p" || r.Find("catalog").Value != "pwp_bin_trainium" {
+		t.Errorf("roster view: %d children", len(r.Children))
+	}
+	y, tr := s.Function("exp").Evaluate(0.5)
+	tn := TraceNode(s.Function("exp"), 0.5, y, tr)
+	if tn.Find("path").Value != "pos:ctl44:sect0:bkt424" || tn.Find("bkt424").Span.Offset != 424*32 {
+		t.Errorf("trace node: %+v", tn)
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Skipf("real test data absent: %v", err)
+	}
+	return b
+}
