@@ -121,6 +121,9 @@ func TestRealStreams(t *testing.T) {
 					t.Fatalf("%s %s row %d: %v %+v", path, member, i, r, rows.RowSpans[i])
 				}
 			}
+			if engine == "act" {
+				checkActivationChain(t, path, member, s)
+			}
 			for i := 0; i < s.Len(); i++ {
 				for _, f := range nodeFindings(s.Node(i)) {
 					t.Errorf("%s %s #%d: %s", path, member, i, f)
@@ -240,4 +243,36 @@ func readJSON(t *testing.T, path string, v any) {
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+}
+
+// checkActivationChain: every Activate in an Activation stream follows an
+// ActivationTableLoad whose set index is within the subgraph's extracted Activation.json list.
+func checkActivationChain(t *testing.T, neffPath, member string, s *Stream) {
+	t.Helper()
+	var act struct {
+		Sets []string `json:"activation_function_sets"`
+	}
+	jsonPath := filepath.Join(strings.TrimSuffix(neffPath, ".neff"), filepath.Dir(member), "Activation.json")
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Logf("%s: no extracted Activation.json beside it (%v); chain not checked", member, err)
+		return
+	}
+	if err := json.Unmarshal(b, &act); err != nil {
+		t.Fatalf("%s: %v", jsonPath, err)
+	}
+	activates := 0
+	for i := 0; i < s.Len(); i++ {
+		w := s.Word(i)
+		if set, ok := SetIndexOf(w); ok && set >= len(act.Sets) {
+			t.Errorf("%s %s #%d: set index %d beyond %d sets", neffPath, member, i, set, len(act.Sets))
+		}
+		if _, ok := FuncCodeOf(w); ok {
+			activates++
+			if _, _, ok := s.ResidentSet(i); !ok {
+				t.Errorf("%s %s #%d: Activate with no ActivationTableLoad before it", neffPath, member, i)
+			}
+		}
+	}
+	t.Logf("%s %s: %d Activate words, all after a load; %d sets listed", filepath.Base(neffPath), member, activates, len(act.Sets))
 }
