@@ -164,8 +164,10 @@ func emit(s *schema, ctx []byte, model string, arch uint32, mapping, tree bool) 
 	e.object(s.root, r.RootKey, 0, r.RootIndent, r.CloseLast, -1)
 	e.segs = e.segs[:0]
 	e.put(r.RootClose)
+	short := int64(len(ctx)) < a.MinSize
+	e.pastReads *= boolInt(!short) // the short-context warning below says it all
 	res := e.result(model)
-	if int64(len(ctx)) < a.MinSize {
+	if short {
 		res.Findings = append(res.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(int64(len(ctx)), 0),
 			Message: fmt.Sprintf("the context is %d bytes but the %s serializer reads at least %d (0x%X); bytes %d..%d read as zero, as if the context were padded (ncfw.short-context). Check the arch, or supply the whole context.",
 				len(ctx), a.Name, a.MinSize, a.MinSize, len(ctx), a.MinSize-1)})
@@ -184,6 +186,13 @@ var indexText = func() (t [256]string) {
 	}
 	return
 }()
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 func itoa(i int) string {
 	if i >= 0 && i < len(indexText) {
