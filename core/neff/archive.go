@@ -313,7 +313,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	}
 	var walked int64
 	hr := &hashingReader{r: io.NewSectionReader(r, HeaderSize, length), h: hasher, total: length, opt: &opt, walked: &walked}
-	cr := &countingReader{br: bufio.NewReaderSize(hr, 256<<10)}
+	cr := &countingReader{br: bufio.NewReaderSize(hr, 64<<10)}
 
 	// Sniff: gzip magic, or a ustar block (Unknown-ID: neff.uncompressed-pkg).
 	peek, _ := cr.br.Peek(512)

@@ -21,7 +21,7 @@ const (
 	maxLongName    = 64 << 10
 	tarBlock       = 512
 	droppedSuffix  = "wavegraph-bin.json" // libnrt drops members ending with this (spec §2.2)
-	streamBufBytes = 256 << 10
+	streamBufBytes = 64 << 10
 )
 
 // walker streams a tar archive: ustar (POSIX and GNU magic), pax x/g headers, GNU L/K long

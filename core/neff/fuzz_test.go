@@ -1,0 +1,55 @@
+package neff
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+// FuzzHeader: any 0..1100 bytes give a header, findings and a verdict, never a panic.
+func FuzzHeader(f *testing.F) {
+	good := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	f.Add(good[:1024])
+	f.Add(good[:1023])
+	f.Add([]byte{})
+	if b, err := os.ReadFile("../../../shared/spec/fixtures/libnrt-fixture-neff-header.bin"); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1100 {
+			b = b[:1100]
+		}
+		a := Open(bytes.NewReader(b), int64(len(b)), Options{MaxInflated: 1 << 20})
+		n := a.Node("fuzz.neff")
+		if n == nil || (a.Verdict.Accepts && len(b) <= 0x3FF) {
+			t.Fatalf("verdict %+v for %d bytes", a.Verdict, len(b))
+		}
+	})
+}
+
+// FuzzOpen: the whole container (gzip, tar walk, padding, hash) on mutated NEFFs: no panic,
+// bounded work, and every member listed has a size the walk could account for.
+func FuzzOpen(f *testing.F) {
+	for _, opt := range []neffbuild.Options{{}, {GNU: true, Dirs: true}, {Plain: true, PkgVersion: 1, PadTo: -1}} {
+		f.Add(neffbuild.Bytes(neffbuild.Sample(), opt))
+	}
+	long := []neffbuild.Member{{Path: string(bytes.Repeat([]byte("x/"), 70)) + "y.json", Data: []byte(`{}`)}}
+	f.Add(neffbuild.Bytes(long, neffbuild.Options{Plain: true, PadTo: -1}))
+	if paths, _ := filepath.Glob("../../../shared/testdata-real/cs149-trn1/stream_256k_fd1k.neff"); len(paths) == 1 {
+		if b, err := os.ReadFile(paths[0]); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a := Open(bytes.NewReader(b), int64(len(b)), Options{MaxInflated: 256 << 10, Keep: func(string, int64) bool { return true }})
+		a.Node("fuzz.neff")
+		for _, m := range a.Members {
+			if m.Read > m.Size || int64(len(m.Data)) > m.Read {
+				t.Fatalf("member %q read %d of %d, holds %d", m.Path, m.Read, m.Size, len(m.Data))
+			}
+		}
+	})
+}
