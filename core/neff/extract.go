@@ -41,7 +41,7 @@ func ReadMember(r io.ReaderAt, size int64, path string, off, n int64, w io.Write
 	var werr error
 	found := false
 	a := Open(r, size, Options{
-		Keep:     func(p string, s int64) bool { return false },
+		Keep: func(p string, s int64) bool { return false },
 		streamTo: func(p string) io.Writer {
 			if p != path || found {
 				return nil
