@@ -65,7 +65,11 @@ func Decode(word []byte, index int) Instruction {
 	info := opcodeTable[w[0]]
 	in.Opcode, in.Name, in.Known = w[0], info.Name, info.Known()
 	lay := layoutIndex[w[0]]
-	in.Fields = make([]Field, 0, 16)
+	capacity := len(headerFields) + len(syncFields) + 2
+	if lay != nil {
+		capacity += len(lay.Fields) + len(lay.Descs)
+	}
+	in.Fields = make([]Field, 0, capacity)
 	for i := range headerFields {
 		in.Fields = append(in.Fields, decodeField(w, &headerFields[i], GroupHeader))
 	}
@@ -201,6 +205,11 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 		}
 		dst = append(dst, "unknown "...)
 		return appendHex(dst, raw)
+	case kOpcode:
+		dst = append(dst, opcodeTable[uint8(raw)].Name...)
+		dst = append(dst, " ("...)
+		dst = append(dst, hex2(uint8(raw))...)
+		return append(dst, ')')
 	case kSyncBand:
 		if raw == 0 {
 			return append(dst, "none"...)
@@ -556,13 +565,23 @@ func Summary(in Instruction) string { return string(appendSummary(nil, &in.Word)
 func SyncText(in Instruction) string { return string(appendSync(nil, &in.Word)) }
 
 // Field returns the decoded field with that name (descriptor parts excluded).
-func (in *Instruction) Field(name string) (Field, bool) {
+func (in Instruction) Field(name string) (Field, bool) {
 	for _, f := range in.Fields {
 		if f.Name == name {
 			return f, true
 		}
 	}
 	return Field{}, false
+}
+
+// FieldMap maps each field's name to its text (descriptors in full; undocumented runs by their
+// "bytes 0xNN..0xMM" name), for JSON output such as `neffscope disasm --json`.
+func (in Instruction) FieldMap() map[string]string {
+	m := make(map[string]string, len(in.Fields))
+	for _, f := range in.Fields {
+		m[f.Name] = f.Text
+	}
+	return m
 }
 
 // Typed accessors for the joins in core/inspect. They read through the layout table, so a
@@ -666,13 +685,13 @@ func CollectiveKindOf(word []byte) (kind uint8, name string, ok bool) {
 }
 
 // SetIndex is SetIndexOf for a decoded instruction.
-func (in *Instruction) SetIndex() (int, bool) { return SetIndexOf(in.Word[:]) }
+func (in Instruction) SetIndex() (int, bool) { return SetIndexOf(in.Word[:]) }
 
 // FuncCode is FuncCodeOf for a decoded instruction.
-func (in *Instruction) FuncCode() (uint8, bool) { return FuncCodeOf(in.Word[:]) }
+func (in Instruction) FuncCode() (uint8, bool) { return FuncCodeOf(in.Word[:]) }
 
 // BlockID is BlockIDOf for a decoded instruction.
-func (in *Instruction) BlockID() (uint32, bool) { return BlockIDOf(in.Word[:]) }
+func (in Instruction) BlockID() (uint32, bool) { return BlockIDOf(in.Word[:]) }
 
 // Queue is QueueOf for a decoded instruction.
-func (in *Instruction) Queue() (string, bool) { return QueueOf(in.Word[:]) }
+func (in Instruction) Queue() (string, bool) { return QueueOf(in.Word[:]) }

@@ -369,3 +369,27 @@ func TestSyncModes(t *testing.T) {
 		t.Errorf("EventSemaphore second band %q", got)
 	}
 }
+
+func TestIteratorFieldMapAndLegacyTables(t *testing.T) {
+	s := NewStream("sg00/pe.bin", append(fixturePE(), fixturePool()...))
+	var names []string
+	for i, in := range s.All() {
+		if in.Index != i {
+			t.Fatalf("index %d at %d", in.Index, i)
+		}
+		names = append(names, in.Name)
+	}
+	if strings.Join(names, ",") != "PseudoTriggerCollective,PseudoDMATrigger,PseudoDMATrigger,EventSemaphore" {
+		t.Errorf("names %v", names)
+	}
+	m := s.Instruction(0).FieldMap()
+	if m["opcode"] != "PseudoTriggerCollective (0xc8)" || m["collective"] != "AllReduce" || m["num elements"] != "32" {
+		t.Errorf("field map %v", m)
+	}
+	if name, ok := LegacySPOpcodeName(0x39); !ok || name != "BRANCH_C_CNTR_NZ" {
+		t.Errorf("legacy SP 0x39 = %q %v", name, ok)
+	}
+	if _, ok := LegacySPOpcodeName(0x7F); ok {
+		t.Error("legacy SP 0x7f named")
+	}
+}

@@ -31,6 +31,7 @@ const (
 	kUpdMode   // sync update mode
 	kSemaphore // semaphore index
 	kSyncBand  // an 8-byte band laid out like the sync band at +0x04
+	kOpcode    // the opcode byte, shown with its name
 )
 
 // fieldSpec is one field of a word.
@@ -64,7 +65,7 @@ type layout struct {
 // headerFields is the common word header (neff.md §4.2) [OBS; REAL: +0x01 = 0x10 in every
 // real word].
 var headerFields = []fieldSpec{
-	{"opcode", 0x00, 1, kHex},
+	{"opcode", 0x00, 1, kOpcode},
 	{"word length", 0x01, 1, kWordLen},
 	{"debug cmd", 0x02, 1, kDebugCmd},
 	{"debug hint", 0x03, 1, kHex},

@@ -3,6 +3,7 @@ package isa
 import (
 	"encoding/binary"
 	"io"
+	"iter"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -82,7 +83,8 @@ func NewStream(member string, b []byte) *Stream {
 		s.finds = append(s.finds, doc.Finding{Severity: doc.Warning, Span: s.span(int64(firstBadLen)*WordSize+1, 1),
 			Message: s.where() + ": " + strconv.Itoa(badLen) + " of " + strconv.Itoa(s.n) +
 				" words do not have the word-length byte 0x10 at +0x01 (first at index " + strconv.Itoa(firstBadLen) +
-				"); every engine word has it (neff.md §4.2), so this may not be an instruction stream, or it is corrupt."})
+				"); every 64-byte engine word has it (neff.md §4.2), so this may not be a modern instruction stream " +
+				"(a legacy Tonga SP stream uses 8-byte words, neff.md §4.6, and is not decoded), or it is corrupt."})
 	}
 	for op := 0; op < 256; op++ {
 		if s.counts[op] > 0 && !opcodeTable[op].Known() {
@@ -132,6 +134,17 @@ func (s *Stream) Instruction(i int) Instruction {
 		return Instruction{Index: i, Missing: WordSize}
 	}
 	return Decode(s.Word(i), i)
+}
+
+// All iterates over the decoded instructions in order.
+func (s *Stream) All() iter.Seq2[int, Instruction] {
+	return func(yield func(int, Instruction) bool) {
+		for i := 0; i < s.n; i++ {
+			if !yield(i, Decode(s.Word(i), i)) {
+				return
+			}
+		}
+	}
 }
 
 // Count is how many words carry opcode op.
@@ -329,7 +342,7 @@ func sourceText(src string) string {
 // Node renders an instruction as a document node: header, sync band, operands (descriptors
 // with their ADDR4, steps and counts), and any undocumented non-zero bytes, each with its span
 // inside member ("" for a loose file).
-func (in *Instruction) Node(member string) *doc.Node {
+func (in Instruction) Node(member string) *doc.Node {
 	span := func(off, length int) *doc.Span {
 		if member == "" {
 			return doc.At(in.Offset+int64(off), int64(length))
@@ -338,8 +351,8 @@ func (in *Instruction) Node(member string) *doc.Node {
 	}
 	n := &doc.Node{Kind: "instruction", Key: strconv.Itoa(in.Index),
 		Label: "#" + strconv.Itoa(in.Index) + " " + in.Name, Value: hex2(in.Opcode), Span: span(0, WordSize)}
-	n.Detail = Summary(*in)
-	if st := SyncText(*in); st != "" {
+	n.Detail = Summary(in)
+	if st := SyncText(in); st != "" {
 		if n.Detail != "" {
 			n.Detail += " ; "
 		}
@@ -400,7 +413,7 @@ func checkDescriptor(d *doc.Node, w *[WordSize]byte, f Field, span func(int, int
 }
 
 // check adds word-level findings to an instruction node.
-func (in *Instruction) check(n *doc.Node, span func(int, int) *doc.Span) {
+func (in Instruction) check(n *doc.Node, span func(int, int) *doc.Span) {
 	w := &in.Word
 	if in.Missing > 0 {
 		n.Errorf(span(WordSize-in.Missing, in.Missing), "the word has only %d of 64 bytes; the missing bytes read as zero", WordSize-in.Missing)
