@@ -326,7 +326,7 @@ func TestPatternedValues(t *testing.T) {
 			{[]string{top, "configs", "dev", "seng_id"}, fmt.Sprintf("0x%x", ctx[a.CfgDev+0x2C]>>4)},
 			{[]string{top, "configs", "dev", "tpb_ctrl_ack"}, strconv.FormatUint(binary.LittleEndian.Uint64(ctx[a.CfgDev+0x24:]), 10)},
 			{[]string{top, "neff", "barrier_completed"}, "1"},
-			{[]string{top, "neff", "op", "ctrl_entry", "cc_op", "algo_sub_type"}, strconv.Itoa(int(ctx[a.NeffCtx+1]>>4&7))},
+			{[]string{top, "neff", "op", "ctrl_entry", "cc_op", "algo_sub_type"}, strconv.Itoa(int(ctx[a.NeffCtx+1] >> 4 & 7))},
 			{[]string{top, "neff", "op", "ctrl_entry", "cc_op", "ring", "channel_list"}, strconv.FormatUint(uint64(binary.LittleEndian.Uint32(ctx[a.NeffCtx+4:])), 10)},
 			{[]string{top, "neff", "op", "ctrl_entry", "cc_op", "mesh", "sema_mask"}, strconv.Itoa(int(binary.LittleEndian.Uint16(ctx[a.NeffCtx+6:])))},
 			{[]string{top, "neff", "op", "tpb_compl", "tpb_compl#1", "addr", "soc_addr"}, u64(a.NeffCtx + 16)},
