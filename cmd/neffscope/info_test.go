@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+const realDir = "../../../shared/testdata-real"
+
+func realNEFFs(t *testing.T) []string {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(realDir, "*", "*.neff"))
+	if len(paths) == 0 {
+		t.Skipf("no real NEFFs at %s (the shared folder beside the repository is absent)", realDir)
+	}
+	return paths
+}
+
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	rc := run(args, &out, &errb)
+	return out.String(), errb.String(), rc
+}
+
+func TestInfoJSONOnRealNEFFs(t *testing.T) {
+	for _, p := range realNEFFs(t) {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			out, errs, rc := runCLI(t, "info", "--json", p)
+			if rc != 0 {
+				t.Fatalf("rc %d: %s", rc, errs)
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("not one JSON object: %v\n%s", err, out)
+			}
+			for _, k := range []string{"file", "size", "header", "payload", "members", "findings"} {
+				if _, ok := got[k]; !ok {
+					t.Errorf("missing key %q", k)
+				}
+			}
+			var info InfoJSON
+			json.Unmarshal([]byte(out), &info)
+			b, _ := os.ReadFile(p)
+			sum := md5.Sum(b[1024:])
+			h := info.Header
+			if info.Size != int64(len(b)) || h.PkgVersion != 2 || h.HeaderSize != 1024 || h.DataSize != uint64(len(b)-1024) ||
+				h.Hash != hex.EncodeToString(sum[:]) || len(h.TPBPerNode) != 64 || h.TPBPerNode[0] != 1 || h.UUID[14] != '4' {
+				t.Errorf("header %+v", h)
+			}
+			if info.Payload.Encoding != "gzip" || info.Payload.Integrity != "ok" || info.Payload.ComputedHash != h.Hash || info.Payload.PaddingBytes <= 0 {
+				t.Errorf("payload %+v", info.Payload)
+			}
+			if len(info.Findings) != 0 || len(info.Members) < 30 {
+				t.Errorf("%d findings, %d members", len(info.Findings), len(info.Members))
+			}
+			wantNames := map[uint64]string{0: "", 0xC00: "vnc,dve_perf_mode", 0x209C00: "vnc,dve_perf_mode,DGE,DGE_cast,hardware_DGE"}
+			if w, ok := wantNames[h.FeatureBits]; !ok || strings.Join(h.FeatureNames, ",") != w {
+				t.Errorf("features 0x%x named %v", h.FeatureBits, h.FeatureNames)
+			}
+			// Every member's sha256 matches its extracted bytes.
+			for _, m := range info.Members {
+				data, _, rc := runCLI(t, "extract", p, m.Path)
+				s := sha256.Sum256([]byte(data))
+				if rc != 0 || int64(len(data)) != m.Size || hex.EncodeToString(s[:]) != m.SHA256 {
+					t.Errorf("extract %s: rc %d, %d bytes, sha %x vs %s", m.Path, rc, len(data), s, m.SHA256)
+				}
+			}
+		})
+	}
+}
+
+func TestInfoHumanAndInspect(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "gen.neff")
+	os.WriteFile(p, neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{FeatureBits: 0x400, Name: "my-model"}), 0o644)
+	out, _, rc := runCLI(t, "info", p)
+	for _, want := range []string{"Package Version (pkg_version)  2", "Network Name", "my-model", "0x400  vnc", "MD5 ok", "sg00/def.json", "would accept"} {
+		if !strings.Contains(out, want) || rc != 0 {
+			t.Errorf("info output lacks %q (rc %d):\n%s", want, rc, out)
+		}
+	}
+	out, _, rc = runCLI(t, "inspect", "--json", p)
+	var d struct {
+		Kind   string `json:"kind"`
+		SHA256 string `json:"sha256"`
+		Root   struct {
+			Children []struct {
+				Label string `json:"label"`
+			} `json:"children"`
+		} `json:"root"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil || rc != 0 || d.Kind != "neff" || len(d.SHA256) != 64 || len(d.Root.Children) != 4 {
+		t.Errorf("inspect --json: rc %d err %v doc %+v", rc, err, d)
+	}
+	// A broken file: findings, exit 1, and the summary still printed.
+	b, _ := os.ReadFile(p)
+	b[len(b)-1] = 1
+	os.WriteFile(p, b, 0o644)
+	out, _, rc = runCLI(t, "info", p)
+	if rc != 1 || !strings.Contains(out, "MD5 mismatch") || !strings.Contains(out, "REJECT") {
+		t.Errorf("damaged file: rc %d\n%s", rc, out)
+	}
+	if _, errs, rc := runCLI(t, "extract", p, "nope.json"); rc != 1 || !strings.Contains(errs, `no member "nope.json"`) {
+		t.Errorf("extract of a missing member: rc %d %s", rc, errs)
+	}
+	if _, _, rc := runCLI(t, "bogus"); rc != 2 {
+		t.Errorf("unknown command rc %d", rc)
+	}
+}
