@@ -337,6 +337,10 @@ func (r *resolver) engine(c *Core, d *jdoc, ek EngineKey) {
 				instrFrom.explain(instrAt, "stream member %s: %d bytes = %d instructions of %d bytes", e.StreamPath, e.StreamSize, e.Instructions, WordSize)
 			}
 		}
+		// The old producer ships a text disassembly beside each stream (spec neff.md §2.4 A, §4.6).
+		if asm := strings.TrimSuffix(e.StreamPath, ".bin") + ".asm"; asm != e.StreamPath && r.a.has(asm) {
+			r.a.ref(asm, "disassembly text of "+e.StreamPath)
+		}
 	}
 	if ej == nil || ej.v == nil || ej.v.Kind != jsonspan.Object {
 		if ej != nil && ej.v != nil {

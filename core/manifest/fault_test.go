@@ -49,6 +49,13 @@ func TestSyntheticResolvesClean(t *testing.T) {
 	if c.VarTable.Rows[4][1] != "T" || c.VarTable.Rows[4][6] != "var_ids [1, 2]" {
 		t.Errorf("var table row 4 = %v", c.VarTable.Rows[4])
 	}
+	tree := m.MemberTrees["sg00/def.json"]
+	if n := tree.Find("var", "x", "type"); n == nil || !strings.Contains(n.Detail, "memory kind") {
+		t.Errorf("var type node has no explanation: %+v", n)
+	}
+	if n := m.MemberTrees["neff.json"].Find("nodes", "1", "attrs", "kelf"); n == nil || !strings.Contains(n.Detail, "KELF descriptor") {
+		t.Errorf("kelf attr node: %+v", n)
+	}
 	// Row spans cover the var's key and value in def.json.
 	def, _ := set.Bytes("sg00/def.json")
 	s := c.VarTable.RowSpans[1]

@@ -16,7 +16,11 @@ type jdoc struct {
 	v     *jsonspan.Value
 	tree  *doc.Node
 	nodes map[*jsonspan.Value]*doc.Node
+	noted bool // the kind has key notes, so paths are tracked while indexing
 }
+
+// maxNoteDepth is the deepest key path any note explains.
+const maxNoteDepth = 6
 
 // treeBudget bounds the rows one member's tree makes (jsonspan summarises past it).
 const treeBudget = 200000
@@ -27,6 +31,7 @@ func newJDoc(path, kind string, b []byte, size int64) *jdoc {
 	d.v = v
 	if v != nil {
 		d.tree = jsonspan.Tree(v, path, path, treeBudget)
+		d.noted = len(keyNotes[kind]) > 0
 		d.index(v, d.tree, nil)
 	}
 	if d.tree == nil {
@@ -53,7 +58,7 @@ func (d *jdoc) index(v *jsonspan.Value, n *doc.Node, path []string) {
 		return
 	}
 	d.nodes[v] = n
-	if len(path) > 0 && n.Detail == "" {
+	if d.noted && len(path) > 0 && n.Detail == "" {
 		if t := matchNote(d.kind, path); t != "" {
 			n.Detail = t
 		}
@@ -62,11 +67,15 @@ func (d *jdoc) index(v *jsonspan.Value, n *doc.Node, path []string) {
 		if i >= len(n.Children) {
 			break // past the tree budget
 		}
-		seg := strconv.Itoa(i)
-		if v.Kind == jsonspan.Object {
-			seg = v.Keys[i]
+		var sub []string
+		if d.noted && len(path) < maxNoteDepth {
+			seg := "*"
+			if v.Kind == jsonspan.Object {
+				seg = v.Keys[i]
+			}
+			sub = append(path[:len(path):len(path)], seg)
 		}
-		d.index(it, n.Children[i], append(path[:len(path):len(path)], seg))
+		d.index(it, n.Children[i], sub)
 	}
 }
 

@@ -303,3 +303,29 @@ func dtypeSize(t testing.TB, s string) int64 {
 func (s *MemberSet) has(p string) bool { _, ok := s.size[p]; return ok }
 
 var _ = sort.Strings
+
+// BenchmarkResolveReal resolves the largest real manifest set (attn_v6: 74 members, a 150 KB
+// debug-info tree, two cores).
+func BenchmarkResolveReal(b *testing.B) {
+	set, facts := loadNEFF(b, filepath.Join(realDir, "nki-moe/attn_v6.neff"))
+	var n int64
+	for _, p := range set.Paths() {
+		if d, ok := set.Bytes(p); ok {
+			n += int64(len(d))
+		}
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		Resolve(set, facts)
+	}
+}
+
+// BenchmarkResolveSynthetic is the same without the shared folder.
+func BenchmarkResolveSynthetic(b *testing.B) {
+	set, facts := synthetic(nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		Resolve(set, facts)
+	}
+}

@@ -218,23 +218,27 @@ var keyNotes = map[string][]note{
 	},
 }
 
-// matchNote finds the explanation for a key path in a member kind.
+// matchNote finds the explanation for a key path in a member kind. Array positions arrive
+// as "*"; "*" in a note matches any one segment.
 func matchNote(kind string, path []string) string {
 	for _, n := range keyNotes[kind] {
-		segs := strings.Split(n.path, "/")
-		if len(segs) != len(path) {
-			continue
-		}
-		ok := true
-		for i, s := range segs {
-			if s != "*" && s != path[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if segmentsMatch(n.path, path) {
 			return n.text
 		}
 	}
 	return ""
+}
+
+func segmentsMatch(pattern string, path []string) bool {
+	for i, p := range path {
+		seg, rest, more := strings.Cut(pattern, "/")
+		if seg != "*" && seg != p {
+			return false
+		}
+		if more != (i < len(path)-1) {
+			return false
+		}
+		pattern = rest
+	}
+	return true
 }
