@@ -295,7 +295,8 @@ func addrSpace(a uint32) string {
 	return "other"
 }
 
-// appendAddr4 renders an ADDR4: SBUF:0x2dc06, PSUM:0x100 (offset in the PSUM window), R5.
+// appendAddr4 renders an ADDR4: SBUF:0x2dc06, PSUM:0x100 (offset in the PSUM window), R5
+// (isa.addr4-spaces).
 func appendAddr4(dst []byte, a uint32) []byte {
 	if a&addrRegister != 0 {
 		dst = append(dst, 'R')

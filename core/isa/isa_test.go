@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -391,5 +394,43 @@ func TestIteratorFieldMapAndLegacyTables(t *testing.T) {
 	}
 	if _, ok := LegacySPOpcodeName(0x7F); ok {
 		t.Error("legacy SP 0x7f named")
+	}
+}
+
+// TestUnknownsAreCitedAndListed: every unknowns ID the code names is in Unknowns, and every
+// row of Unknowns is named somewhere in the code.
+func TestUnknownsAreCitedAndListed(t *testing.T) {
+	listed := map[string]bool{}
+	for _, u := range Unknowns {
+		if u.ID == "" || u.Spec == "" || u.Question == "" || u.Assumption == "" || u.Confidence == "" {
+			t.Errorf("incomplete row %+v", u)
+		}
+		if listed[u.ID] {
+			t.Errorf("duplicate %s", u.ID)
+		}
+		listed[u.ID] = true
+	}
+	cited := map[string]bool{}
+	id := regexp.MustCompile(`isa\.[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)+`)
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || f == "unknowns.go" {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range id.FindAllString(string(src), -1) {
+			cited[m] = true
+			if !listed[m] {
+				t.Errorf("%s names %s, which Unknowns lacks", f, m)
+			}
+		}
+	}
+	for u := range listed {
+		if !cited[u] {
+			t.Errorf("Unknowns row %s is named by no code", u)
+		}
 	}
 }

@@ -125,7 +125,8 @@ var activateFields = []fieldSpec{
 	{"imm1", 0x2C, 4, kF32}, // prelu alpha when func == 4
 }
 
-// layouts is the field-map table, one row per opcode the spec documents.
+// layouts is the field-map table, one row per opcode the spec documents. Opcodes without a
+// row show header, sync band and raw bytes only (isa.family-membership).
 var layouts = []layout{
 	{Opcode: 0x01, Family: "A", Descs: familyA[:1], Summary: []string{"src"},
 		Source: "neff.md §4.4 family A; src only, dst bytes are zero in real words (isa.ldweights-slots) [INF from REAL]"},
@@ -221,7 +222,7 @@ var layouts = []layout{
 		{"addr0", 0x10, 8, kHex},
 		{"addr1", 0x28, 8, kHex},
 	}, Summary: []string{"addr0", "addr1"},
-		Source: "neff.md §4.4 (DMA Direct2D: 8-byte addresses at +0x10 and +0x28) [OBS]"},
+		Source: "neff.md §4.4 (DMA Direct2D: 8-byte addresses at +0x10 and +0x28; roles isa.direct2d-addresses) [OBS]"},
 }
 
 // summaryRef is a resolved summary entry.

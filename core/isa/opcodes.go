@@ -23,7 +23,8 @@ const (
 // (wiki: Appendix — Master Dtype / Enum Reference), neff.md §4.3 [OBS]. 161 live codes; every
 // code seen in the real streams of testdata-real is here and the names of 0x01, 0x02, 0x21,
 // 0x23, 0xA0, 0xC1 agree with their documented field maps [REAL]. Confidence: high for the
-// codes with documented layouts, medium for the rest (names only, from one decompiled enum).
+// codes with documented layouts, medium for the rest (names only, from one decompiled enum;
+// isa.opcode-names-unverified).
 var modernOpcodes = []opcodeRow{
 	// PE, 1–10
 	{0x01, "Ldweights", "PE", confREAL},

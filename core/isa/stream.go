@@ -390,6 +390,22 @@ func (in Instruction) Node(member string) *doc.Node {
 			c.Detail = "raw " + hexWord(f.Raw, f.Width) + " at +" + hex2(uint8(f.Off))
 		}
 	}
+	// A group's span is the extent of its children, so selecting it highlights its bytes.
+	for _, g := range n.Children {
+		lo, hi := int64(-1), int64(-1)
+		for _, c := range g.Children {
+			if c.Span == nil {
+				continue
+			}
+			if lo < 0 || c.Span.Offset < lo {
+				lo = c.Span.Offset
+			}
+			hi = max(hi, c.Span.Offset+c.Span.Length)
+		}
+		if lo >= 0 {
+			g.Span = &doc.Span{Source: member, Offset: lo, Length: hi - lo}
+		}
+	}
 	in.check(n, span)
 	return n
 }
