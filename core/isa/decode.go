@@ -70,20 +70,21 @@ func Decode(word []byte, index int) Instruction {
 		capacity += len(lay.Fields) + len(lay.Descs)
 	}
 	in.Fields = make([]Field, 0, capacity)
+	scratch := make([]byte, 0, 128) // one text buffer for every field of the word
 	for i := range headerFields {
-		in.Fields = append(in.Fields, decodeField(w, &headerFields[i], GroupHeader))
+		in.Fields = append(in.Fields, decodeField(w, &headerFields[i], GroupHeader, &scratch))
 	}
 	for i := range syncFields {
-		in.Fields = append(in.Fields, decodeField(w, &syncFields[i], GroupSync))
+		in.Fields = append(in.Fields, decodeField(w, &syncFields[i], GroupSync, &scratch))
 	}
 	covered := &genericCovered
 	if lay != nil {
 		in.Documented, in.Family, covered = true, lay.Family, &lay.covered
 		for i := range lay.Fields {
-			in.Fields = append(in.Fields, decodeField(w, &lay.Fields[i], GroupOperand))
+			in.Fields = append(in.Fields, decodeField(w, &lay.Fields[i], GroupOperand, &scratch))
 		}
 		for i := range lay.Descs {
-			in.Fields = append(in.Fields, decodeDescriptor(w, &lay.Descs[i]))
+			in.Fields = append(in.Fields, decodeDescriptor(w, &lay.Descs[i], &scratch))
 		}
 	}
 	in.Fields = appendUndocumented(in.Fields, w, covered)
@@ -121,10 +122,10 @@ func leUint(b []byte, width int) uint64 {
 	return v
 }
 
-func decodeField(w *[WordSize]byte, f *fieldSpec, group string) Field {
+func decodeField(w *[WordSize]byte, f *fieldSpec, group string, scratch *[]byte) Field {
 	raw := readRaw(w, f)
-	return Field{Name: f.Name, Group: group, Off: int(f.Off), Width: int(f.Width), Raw: raw,
-		Text: string(appendFieldText(nil, w, f, raw))}
+	*scratch = appendFieldText((*scratch)[:0], w, f, raw)
+	return Field{Name: f.Name, Group: group, Off: int(f.Off), Width: int(f.Width), Raw: raw, Text: string(*scratch)}
 }
 
 // appendFieldText renders a field value. It is the one formatter behind Field.Text, listing
@@ -399,17 +400,17 @@ func appendDescLong(dst []byte, w *[WordSize]byte, d *descSpec) []byte {
 	return dst
 }
 
-func decodeDescriptor(w *[WordSize]byte, d *descSpec) Field {
+func decodeDescriptor(w *[WordSize]byte, d *descSpec, scratch *[]byte) Field {
 	if !descFits(d) {
 		return Field{Name: d.Name, Group: GroupDescriptor, Off: int(d.Off), Text: "(does not fit the word)"}
 	}
 	off, rank := int(d.Off), int(d.Rank)
 	addr := binary.LittleEndian.Uint32(w[off:])
 	f := Field{Name: d.Name, Group: GroupDescriptor, Off: off, Width: descBytes(d), Raw: uint64(addr),
-		Text: string(appendDescLong(nil, w, d))}
+		Text: string(appendDescLong((*scratch)[:0], w, d))}
 	f.Parts = make([]Field, 0, 1+2*rank)
 	f.Parts = append(f.Parts, Field{Name: "addr", Group: GroupDescriptor, Off: off, Width: 4, Raw: uint64(addr),
-		Text: string(appendAddr4(nil, addr))})
+		Text: string(appendAddr4((*scratch)[:0], addr))})
 	for k := 0; k < rank; k++ {
 		o := off + 4 + 2*k
 		v := int16(binary.LittleEndian.Uint16(w[o:]))
