@@ -127,6 +127,19 @@ func TestSweepAndSample(t *testing.T) {
 			t.Errorf("pos_large starts at %g", iv.Lo)
 		}
 	}
+	// Sections of pos E1 (size 3) in [2, 4): starts at 2.25, 2.5, …, 3.75; E−1 neg sections mirror.
+	var sects []float64
+	for _, b := range f.Boundaries(2, 3.99) {
+		if b.Kind == "section" {
+			sects = append(sects, b.X)
+		}
+	}
+	if len(sects) != 7 || sects[0] != 2.25 || sects[6] != 3.75 {
+		t.Errorf("sections in [2,4): %v", sects)
+	}
+	if n := len(f.Boundaries(-0.75, -0.5)); n != 2 { // octave −0.5 and section −0.75 (E−1, size 1)
+		t.Errorf("boundaries in [-0.75,-0.5]: %+v", f.Boundaries(-0.75, -0.5))
+	}
 	// tanh folds: its pos_large interval shows on both sides.
 	th := realFn(t, "exp_and_others", "tanh")
 	n := 0

@@ -9,6 +9,9 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 )
 
+// maxOctaves bounds the octaves read per function: 2 regions × 256 exponents.
+const maxOctaves = 512
+
 // Region is one half of a function's table: octaves of negative or of positive inputs.
 type Region uint8
 
@@ -378,9 +381,13 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 		if i+1 < len(p.Meta) {
 			f.CtrlEnd = p.Meta[i+1].Int(FieldBaseNeg)
 		}
-		if basePos < baseNeg || basePos > f.CtrlEnd || f.CtrlEnd-baseNeg > 4096 {
+		if f.CtrlEnd-baseNeg > maxOctaves {
+			ff.add(doc.Error, m.Spans[FieldBaseNeg], "%s: its ctrl block %d..%d would declare %d octaves; only %d are read (an f32 has 256 exponents per sign)", f.Name, baseNeg, f.CtrlEnd, f.CtrlEnd-baseNeg, maxOctaves)
+			f.CtrlEnd = baseNeg + maxOctaves
+		}
+		if basePos < baseNeg || basePos > f.CtrlEnd {
 			ff.add(doc.Error, m.Spans[FieldBasePos], "%s: pwl_control_base_pos %d is outside its ctrl block %d..%d (base_pos = base_neg + number of neg octaves)", f.Name, basePos, baseNeg, f.CtrlEnd)
-			f.CtrlEnd = max(baseNeg, min(f.CtrlEnd, baseNeg+4096))
+			f.CtrlEnd = max(baseNeg, f.CtrlEnd)
 			basePos = max(baseNeg, min(basePos, f.CtrlEnd))
 		}
 		prevCtlEnd = f.CtrlEnd
@@ -489,7 +496,7 @@ func (s *Set) joinOctaves(f *Function, ff finder, baseNeg, basePos, nc int) {
 		running = c.Base + o.Buckets
 		if end := c.Base + o.Buckets; end > f.Slots[0] || c.Base < f.BktStart {
 			ff.add(doc.Error, span, "%s %s octave %d addresses buckets %d..%d, outside its LUT %d..%d", f.Name, o.Region, o.Exp, c.Base, end-1, f.BktStart, f.Slots[0]-1)
-		} else if !o.Empty() && o.Control.Size <= 23 {
+		} else if !o.Empty() && o.Control.Size <= 23 && c.Base == running-o.Buckets {
 			s.checkMidpoints(f, ff, o)
 		}
 	}

@@ -270,11 +270,17 @@ func (f *Function) Boundaries(lo, hi float64) []Boundary {
 			if x >= lo && x <= hi {
 				oct = append(oct, Boundary{x, "octave", fmt.Sprintf("%s E%d (ctl %d)", o.Region, o.Exp, o.CtrlIndex)})
 			}
-			for k := 1; k < o.Buckets && len(sect) <= maxBoundaries; k++ {
-				xs := sign * math.Ldexp(1+float64(k)/float64(int(1)<<o.Control.Size), o.Exp)
-				if xs >= lo && xs <= hi {
-					sect = append(sect, Boundary{xs, "section", fmt.Sprintf("%s E%d sect %d (bkt %d)", o.Region, o.Exp, k, o.Control.Base+k)})
-				}
+			// Section k starts at sign·2^E·(1 + k/2^size); only the k inside [lo, hi] are visited.
+			per := float64(int(1) << o.Control.Size)
+			a, b := lo*sign, hi*sign
+			if sign < 0 {
+				a, b = b, a
+			}
+			kLo := max(1, math.Ceil((a/math.Ldexp(1, o.Exp)-1)*per))
+			kHi := min(float64(o.Buckets-1), math.Floor((b/math.Ldexp(1, o.Exp)-1)*per))
+			for k := kLo; k <= kHi && len(sect) <= maxBoundaries; k++ {
+				xs := sign * math.Ldexp(1+k/per, o.Exp)
+				sect = append(sect, Boundary{xs, "section", fmt.Sprintf("%s E%d sect %d (bkt %d)", o.Region, o.Exp, int(k), o.Control.Base+int(k))})
 			}
 		}
 	}

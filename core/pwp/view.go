@@ -82,7 +82,7 @@ func spanOrZero(s *doc.Span) doc.Span {
 func SetNode(s *Set) *doc.Node {
 	p := s.Profile
 	n := &doc.Node{Kind: KindSet, Key: s.Name, Label: s.Name, Span: doc.In(s.ProfilePath, 0, profileLen(p)),
-		Value: fmt.Sprintf("%d functions, %d buckets, %d ctrl words of %d B", len(s.Functions), len(s.Buckets), len(s.Controls), s.CtrlStride),
+		Value:    fmt.Sprintf("%d functions, %d buckets, %d ctrl words of %d B", len(s.Functions), len(s.Buckets), len(s.Controls), s.CtrlStride),
 		Findings: s.Findings}
 	hdr := n.Add(&doc.Node{Kind: "group", Key: "profile", Label: "profile", Value: s.ProfilePath})
 	hdr.Field("bkt_bin", doc.Quote(p.BktBin, 200), p.Spans["bkt_bin"])
