@@ -44,6 +44,7 @@ func (r *resolver) core(c *Core) {
 			c.ReplicaGroups = append(c.ReplicaGroups, grp)
 		}
 	}
+	// Unknown-ID: manifest.statebuffer-reservation.
 	if r.m.Arch == 3 && top.Get("runtime_statebuffer_reservation") == nil {
 		d.errorf(top, "%s has no runtime_statebuffer_reservation, which the runtime requires on cayman (%s): it refuses the NEFF unless NEURON_RT_ALLOW_LEGACY_NEFF=1", c.DefPath, r.m.KelfPaths)
 	}
@@ -290,7 +291,7 @@ func (r *resolver) engine(c *Core, d *jdoc, ek EngineKey) {
 		}
 	}
 	// The stream: libnrt reads the engine JSON's instr; def.json <eng>_instr names the same file
-	// in real NEFFs (spec neff.md §3.5, §7.8).
+	// in real NEFFs (spec neff.md §3.5, §7.8). Unknown-ID: manifest.instr-source.
 	instr, instrFrom, instrAt := "", d, iv
 	defInstr := str(iv)
 	if ej != nil && ej.v != nil {

@@ -227,6 +227,8 @@ func parseSignature(d *jdoc, g graph) *Signature {
 			}
 		}
 	}
+	// Real signatures list no outputs; they are compared only when present.
+	// Unknown-ID: manifest.signature-outputs.
 	compare("input", s.Inputs, g.inputs, def.Get("inputs"))
 	compare("output", s.Outputs, g.outputs, def.Get("outputs"))
 	return s

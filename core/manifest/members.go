@@ -173,7 +173,8 @@ func (a *archive) matching(keep func(string) bool) []string {
 }
 
 // joinSG joins a name from def.json or an engine JSON to its subgraph directory (spec neff.md
-// §2.4 D: paths are relative to the subgraph directory).
+// §2.4 D: paths are relative to the subgraph directory). Unknown-ID:
+// manifest.subgraph-relative-paths.
 func joinSG(dir, name string) string {
 	name = normPath(name)
 	if dir == "" {

@@ -30,7 +30,9 @@ type Model struct {
 	ArchName string
 	// KelfPaths are the KELF descriptor members the __kelf nodes name, in node order.
 	KelfPaths []string
-	Cores     []*Core
+	// KelfVersion is the first KELF descriptor's version ("0.5"), logged by the runtime only.
+	KelfVersion string
+	Cores       []*Core
 	// Inputs and Outputs come from the TVM graph (arg_nodes / heads through the EID rule).
 	Inputs  []*Tensor
 	Outputs []*Tensor

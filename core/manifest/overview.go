@@ -22,6 +22,9 @@ func (r *resolver) overview() {
 	} else {
 		tn.Explain("unknown arch")
 	}
+	if m.KelfVersion != "" {
+		root.Field("kelf version", m.KelfVersion, r.valueSpan(m.KelfPaths, "version"))
+	}
 	ioTable := func(ts []*Tensor) *doc.Table {
 		t := &doc.Table{Rows: [][]string{}, Columns: []string{"name", "dtype", "shape", "bytes", "entry"}}
 		for _, x := range ts {

@@ -203,6 +203,9 @@ func (r *resolver) kelfs(refs []kelfRef) {
 		} else if target != r.m.Target {
 			d.warnf(t, "%s target %q differs from %q in %s; the first is used", k.path, target, r.m.Target, r.m.KelfPaths[0])
 		}
+		if r.m.KelfVersion == "" {
+			r.m.KelfVersion = str(top.Get("version"))
+		}
 		graphs := top.Get("graphs")
 		if graphs == nil || graphs.Kind != jsonspan.Array {
 			d.errorf(top, "%s has no graphs list, so no core can be found; neffscope falls back to the sgNN/def.json members it finds by name", k.path)

@@ -174,6 +174,7 @@ func (r *resolver) crossCheckIO() {
 	check("input", r.m.Inputs)
 	check("output", r.m.Outputs)
 	// Duplicate output names are normal at LNC=2 (one per core), but worth saying.
+	// Unknown-ID: manifest.outputs-per-core.
 	seen := map[string]int{}
 	for _, t := range r.m.Outputs {
 		seen[t.Name]++
@@ -251,13 +252,9 @@ func metricsTable(d *jdoc) {
 	}
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"metric", "value", "unit"}}
 	for _, it := range d.v.Items {
-		val := it.Get("Value")
 		vs := ""
-		if val != nil {
-			vs = val.Str
-			if val.Kind == jsonspan.String {
-				vs = val.Str
-			}
+		if val := it.Get("Value"); val != nil {
+			vs = val.Str // a number's literal text, or a string's value
 		}
 		t.Rows = append(t.Rows, []string{str(it.Get("MetricName")), vs, str(it.Get("Unit"))})
 		t.RowSpans = append(t.RowSpans, *d.span(it))

@@ -92,6 +92,7 @@ type Sidecar struct {
 }
 
 // KnownSidecars lists members found by name, not through a reference [REAL roster, §2.4 B].
+// Unknown-ID: manifest.sidecar-roster.
 var KnownSidecars = []Sidecar{
 	{regexp.MustCompile(`^neff\.json$`), "TVM graph: the model's inputs, outputs and device nodes (root of the chain)"},
 	{regexp.MustCompile(`^kelp\.json$`), "legacy graph JSON read when neff.json is absent"},
@@ -99,6 +100,7 @@ var KnownSidecars = []Sidecar{
 	{regexp.MustCompile(`^hlo_stats\.json$`), "HLO statistics (the runtime reads the MAC count)"},
 	{regexp.MustCompile(`^metrics\.json$`), "compiler metrics"},
 	{regexp.MustCompile(`^kernel_debug_info\.json$`), "NKI debug-info index (NKI_DEBUG_INFO)"},
+	{regexp.MustCompile(`\.klir\.debuginfo\.json$`), "NKI source debug-info tree"},
 	{regexp.MustCompile(`^(hlo_metrics|global_metric_store|loop|icMetadata|ucode_lib)\.json$`), "producer metadata"},
 	{regexp.MustCompile(`^debug_info/`), "compiler debug information (protobuf)"},
 	{regexp.MustCompile(`^debug_info_pttf$`), "perf-sim debug tarball"},
