@@ -47,7 +47,7 @@ type OpcodeCount struct {
 // Listing columns of Rows.
 var ListingColumns = []string{"index", "offset", "opcode", "name", "operands", "sync"}
 
-// NewStream indexes a stream. A size that is not a multiple of 64 gives an error finding naming
+// NewStream indexes a stream. The Stream keeps b (no copy); the caller must not modify it. A size that is not a multiple of 64 gives an error finding naming
 // the member and the trailing byte count; the whole words still decode.
 func NewStream(member string, b []byte) *Stream {
 	s := &Stream{Member: member, data: b, n: len(b) / WordSize}
