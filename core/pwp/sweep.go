@@ -216,6 +216,9 @@ func (f *Function) Sample(lo, hi float64, n int, o Options) *Plot {
 		Emulated: doc.Series{Name: f.Name + " (" + o.Mode.String() + ")"}, True: doc.Series{Name: f.Bare + " (float64)"},
 		AbsErr: doc.Series{Name: "abs error"}, RelErr: doc.Series{Name: "rel error"}, ULPErr: doc.Series{Name: "ulp error"},
 	}
+	for _, s := range []*doc.Series{&p.Emulated, &p.True, &p.AbsErr, &p.RelErr, &p.ULPErr} {
+		s.X, s.Y = make([]float64, 0, n), make([]float64, 0, n)
+	}
 	ref := f.Reference()
 	for _, x := range Grid(lo, hi, n) {
 		xf := float64(x)

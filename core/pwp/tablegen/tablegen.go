@@ -70,12 +70,12 @@ type octave struct {
 }
 
 type placed struct {
-	f                     *Func
-	octs                  []octave
-	bktStart, lutEnd      int
-	ctlStart, basePos     int
-	thr                   [6]int
-	negOct, posOct        int
+	f                 *Func
+	octs              []octave
+	bktStart, lutEnd  int
+	ctlStart, basePos int
+	thr               [6]int
+	negOct, posOct    int
 }
 
 func ulp32(r float64) float64 {
