@@ -25,6 +25,9 @@ func TestSyntheticResolvesClean(t *testing.T) {
 			t.Errorf("%s: %s, %d instructions", e.Name, e.StreamPath, e.Instructions)
 		}
 	}
+	if st := m.Streams(); len(st) != 5 || st[1].Member != "sg00/Activation.bin" || st[1].Count != 2 || st[1].Core != c {
+		t.Errorf("streams %+v", st)
+	}
 	if in := m.Inputs; len(in) != 1 || in[0].Name != "x" || in[0].Bytes != 64 || in[0].DType != "float16" {
 		t.Errorf("inputs %+v", in[0])
 	}
@@ -272,5 +275,14 @@ func TestFaultsOnRealNEFF(t *testing.T) {
 	}
 	if e := m.Core("sg00").Engine("PE"); e.Instructions != 49984/64 {
 		t.Errorf("PE instructions %d", e.Instructions)
+	}
+}
+
+func TestResolveNothing(t *testing.T) {
+	for _, m := range []*Model{Resolve(nil, HeaderFacts{}), Resolve(NewMemberSet(), HeaderFacts{Present: true})} {
+		if m.Overview == nil || len(m.Cores) != 0 || !hasFinding(m, doc.Error, "no neff.json") || !hasFinding(m, doc.Error, "no core") {
+			dumpFindings(t, m)
+			t.Fatalf("empty archive: %+v", m)
+		}
 	}
 }

@@ -332,3 +332,31 @@ func (m *Model) Findings() []doc.Finding {
 	}
 	return all
 }
+
+// Stream is one engine instruction stream found through the manifests.
+type Stream struct {
+	Core   *Core
+	Engine *Engine
+	// Member is the stream's member path; Size its bytes; Count Size/64 instructions.
+	Member string
+	Size   int64
+	Count  int64
+}
+
+// Streams lists every stream that exists, core by core in kelf order, engines in libnrt order
+// (pe, act, pool, dve, sp).
+func (m *Model) Streams() []Stream {
+	if m == nil {
+		return nil
+	}
+	var out []Stream
+	for _, c := range m.Cores {
+		for _, e := range c.Engines {
+			if e.StreamPath == "" || e.StreamSize < 0 {
+				continue
+			}
+			out = append(out, Stream{Core: c, Engine: e, Member: e.StreamPath, Size: e.StreamSize, Count: e.Instructions})
+		}
+	}
+	return out
+}

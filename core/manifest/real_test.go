@@ -106,7 +106,7 @@ func TestRealNEFFsResolve(t *testing.T) {
 					t.Errorf("%s: %d queues, def.json has %d", c.Name, len(c.Queues), len(queues))
 				}
 			}
-			if streams != 5*len(kelf.Graphs) {
+			if streams != 5*len(kelf.Graphs) || len(m.Streams()) != streams {
 				t.Errorf("%d streams found", streams)
 			}
 			checkSignature(t, set, m)
