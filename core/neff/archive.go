@@ -269,32 +269,100 @@ func (c *countingReader) ReadByte() (byte, error) {
 	return b, err
 }
 
-// hashingReader feeds every byte read from the file into the payload hash and reports progress.
+// hashingReader reads the payload in large chunks on its own goroutine, feeding every byte
+// into the payload hash (and the file fingerprint) there, so hashing runs beside
+// decompression on a second core. Progress is reported as chunks are handed over.
 type hashingReader struct {
-	r        io.Reader
-	h        hash.Hash
 	n, total int64
 	opt      *Options
 	walked   *int64
 	next     int64
+
+	chunks chan chunk
+	free   chan []byte
+	done   chan struct{}
+	cur    []byte
+	buf    []byte
+	err    error
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+const hashChunk = 1 << 20
+
+func newHashingReader(r io.Reader, h hash.Hash, total int64, opt *Options, walked *int64) *hashingReader {
+	hr := &hashingReader{total: total, opt: opt, walked: walked,
+		chunks: make(chan chunk, 3), free: make(chan []byte, 4), done: make(chan struct{})}
+	for range 4 {
+		hr.free <- make([]byte, hashChunk)
+	}
+	go func() {
+		defer close(hr.chunks)
+		for {
+			var b []byte
+			select {
+			case b = <-hr.free:
+			case <-hr.done:
+				return
+			}
+			n, err := io.ReadFull(r, b)
+			h.Write(b[:n])
+			if opt.FileHash != nil {
+				opt.FileHash.Write(b[:n])
+			}
+			if err == io.ErrUnexpectedEOF {
+				err = io.EOF
+			}
+			if err == nil {
+				err = opt.Context.Err()
+			}
+			select {
+			case hr.chunks <- chunk{b[:n], err}:
+			case <-hr.done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return hr
 }
 
 func (h *hashingReader) Read(p []byte) (int, error) {
 	if err := h.opt.Context.Err(); err != nil {
 		return 0, err
 	}
-	n, err := h.r.Read(p)
-	h.h.Write(p[:n])
-	if h.opt.FileHash != nil {
-		h.opt.FileHash.Write(p[:n])
+	for len(h.cur) == 0 {
+		if h.err != nil {
+			return 0, h.err
+		}
+		if h.buf != nil {
+			h.free <- h.buf[:cap(h.buf)]
+			h.buf = nil
+		}
+		c, ok := <-h.chunks
+		if !ok {
+			h.err = io.EOF
+			continue
+		}
+		h.cur, h.buf, h.err = c.b, c.b, c.err
+		h.n += int64(len(c.b))
+		if h.opt.Progress != nil && h.n >= h.next {
+			h.next = h.n + 4<<20
+			h.opt.Progress(Progress{Phase: "payload", Done: h.n, Total: h.total, Inflated: *h.walked})
+		}
 	}
-	h.n += int64(n)
-	if h.opt.Progress != nil && h.n >= h.next {
-		h.next = h.n + 1<<20
-		h.opt.Progress(Progress{Phase: "payload", Done: h.n, Total: h.total, Inflated: *h.walked})
-	}
-	return n, err
+	n := copy(p, h.cur)
+	h.cur = h.cur[n:]
+	return n, nil
 }
+
+// close stops the reading goroutine (safe to call once, after the last Read).
+func (h *hashingReader) close() { close(h.done) }
 
 func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	h := &a.Header
@@ -312,7 +380,8 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		hasher, a.Payload.HashAlgo = md5.New(), "md5"
 	}
 	var walked int64
-	hr := &hashingReader{r: io.NewSectionReader(r, HeaderSize, length), h: hasher, total: length, opt: &opt, walked: &walked}
+	hr := newHashingReader(io.NewSectionReader(r, HeaderSize, length), hasher, length, &opt, &walked)
+	defer hr.close()
 	cr := &countingReader{br: bufio.NewReaderSize(hr, 64<<10)}
 
 	// Sniff: gzip magic, or a ustar block (Unknown-ID: neff.uncompressed-pkg).
@@ -374,7 +443,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		a.readPadding(cr, consumed, opt)
 	}
 	// Finish the hash over the whole payload, whatever happened above.
-	if _, err := io.Copy(io.Discard, cr); err != nil && opt.Context.Err() != nil {
+	if _, err := io.Copy(io.Discard, cr); opt.Context.Err() != nil || (err != nil && !errors.Is(err, io.EOF)) {
 		a.report("payload", doc.Warning, nil, "reading was cancelled at payload byte %d of %d; the integrity check was not done.", hr.n, length)
 		a.Complete = false
 		return

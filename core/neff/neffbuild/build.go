@@ -128,7 +128,7 @@ func Write(w io.WriteSeeker, members []Member, opt Options) error {
 		size := int64(len(m.Data))
 		var r io.Reader = bytes.NewReader(m.Data)
 		if m.Reader != nil {
-			size, r = m.Size, m.Reader
+			size, r = m.Size, io.LimitReader(m.Reader, m.Size)
 		}
 		hdr := &tar.Header{Typeflag: tar.TypeReg, Name: m.Path, Size: size, Mode: 0664, Uname: "nobody", Gname: "nobody", Format: format}
 		if len(m.Path) > 100 && !opt.GNU {
