@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -284,5 +285,25 @@ func TestResolveNothing(t *testing.T) {
 			dumpFindings(t, m)
 			t.Fatalf("empty archive: %+v", m)
 		}
+	}
+}
+
+func TestManyStraysAreSummarised(t *testing.T) {
+	set, facts := synthetic(nil)
+	for i := 0; i < 60; i++ {
+		set.Add(fmt.Sprintf("stray/%02d.bin", i), 64, nil)
+	}
+	m := Resolve(set, facts)
+	if n := len(findingsOf(m, doc.Warning)); n != maxUnreferencedReported+1 || !hasFinding(m, doc.Warning, "10 more members") {
+		t.Fatalf("%d warnings", n)
+	}
+	rows := 0
+	for _, r := range m.Overview.Child("members").Table.Rows {
+		if r[2] == "(nothing)" {
+			rows++
+		}
+	}
+	if rows != 60 {
+		t.Errorf("%d stray rows", rows)
 	}
 }

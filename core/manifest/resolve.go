@@ -243,11 +243,15 @@ func (r *resolver) kelfs(refs []kelfRef) {
 
 // unreferenced reports members no manifest refers to and the runtime does not look for.
 func (r *resolver) unreferenced() {
+	reported := 0
 	for _, p := range r.a.paths {
 		if len(r.a.refs[p]) > 0 {
 			continue
 		}
 		if _, ok := sidecarRole(p); ok {
+			continue
+		}
+		if reported++; reported > maxUnreferencedReported {
 			continue
 		}
 		size := r.a.size(p)
@@ -256,7 +260,13 @@ func (r *resolver) unreferenced() {
 			r.load(p, "json")
 		}
 	}
+	if reported > maxUnreferencedReported {
+		r.root.Warnf(nil, "%d more members are referred to by no manifest; the members table lists them all as \"(nothing)\"", reported-maxUnreferencedReported)
+	}
 }
+
+// maxUnreferencedReported bounds the per-member warnings on an archive full of strays.
+const maxUnreferencedReported = 50
 
 // sortedKeys returns an object's keys in byte order (for stable tables).
 func sortedKeys(v *jsonspan.Value) []string {
