@@ -36,6 +36,9 @@ func (b *Bundle) Set(name string) *Set {
 // Function finds a function by bare or full name, in the named set when set != "", else in
 // the first set (load order) that has it.
 func (b *Bundle) Function(set, name string) (*Function, error) {
+	if len(b.Sets) == 0 {
+		return nil, fmt.Errorf("no activation set among the files: no <set>.json profile (a subgraph whose engine JSON lists no activation_function_sets has none)")
+	}
 	var have []string
 	for _, s := range b.Sets {
 		if set != "" && s.Name != set {

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/pwp"
+)
+
+func init() {
+	commands["eval"] = command{summary: "run an activation function's PWP table at given inputs, or sweep its error", run: runEval}
+}
+
+const evalUsage = `usage: neffscope eval [--sg SG] [--set SET] --func FUNC [--mode sim|horner] [--nan table|sim] [--alpha A] FILE... X...
+       neffscope eval --sweep LO HI N [--sg SG] [--set SET] --func FUNC [--mode sim|horner] FILE...
+
+FILE is a .neff or loose activation files (act_info.json, <set>.json, <set>_bkt.bin,
+<set>_ctrl.bin). FUNC is bare (exp) or full (exp_400p). X is a decimal float or a
+0x-prefixed f32 bit pattern. Each X prints one line: x_bits y_bits y path.
+--sweep prints the max abs / rel / ulp error against the float64 reference over N points.
+`
+
+// evalValued lists the options that take a value (parsed by hand so that negative numbers
+// like -3 are inputs, not options).
+var evalValued = map[string]bool{"sg": true, "set": true, "func": true, "mode": true, "nan": true, "alpha": true}
+
+// parseX reads a decimal float or a 0x-prefixed bit pattern.
+func parseX(s string) (float32, bool) {
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		u, err := strconv.ParseUint(s[2:], 16, 32)
+		return math.Float32frombits(uint32(u)), err == nil
+	}
+	f, err := strconv.ParseFloat(s, 32)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return float32(f), true
+}
+
+func runEval(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
+	sg := fs.String("sg", "", "subgraph of a NEFF (sg00, 00 or 0); default: all")
+	set := fs.String("set", "", "set name; default: the first set (load order) holding FUNC")
+	fn := fs.String("func", "", "function, bare (exp) or full (exp_400p)")
+	modeS := fs.String("mode", "sim", "arithmetic: sim (bit-exact simulator model) or horner (fp32 Horner)")
+	nanS := fs.String("nan", "table", "NaN input: table (fnan_result, HW-like) or sim (falls through)")
+	alpha := fs.Float64("alpha", 0, "parametric_relu slope for x ≤ 0")
+	var flagArgs, pos, sweep []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if _, isNum := parseX(a); isNum || !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		name := strings.TrimLeft(a, "-")
+		eq := strings.IndexByte(name, '=')
+		if eq >= 0 {
+			name = name[:eq]
+		}
+		switch {
+		case name == "sweep":
+			if i+3 >= len(args) {
+				fmt.Fprintln(stderr, "neffscope eval: --sweep needs LO HI N")
+				return 2
+			}
+			sweep = args[i+1 : i+4]
+			i += 3
+		case evalValued[name] && eq < 0 && i+1 < len(args):
+			flagArgs = append(flagArgs, a, args[i+1])
+			i++
+		default:
+			flagArgs = append(flagArgs, a)
+		}
+	}
+	if err := fs.Parse(flagArgs); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	mode, err := pwp.ParseMode(*modeS)
+	if err != nil {
+		fmt.Fprintln(stderr, "neffscope eval:", err)
+		return 2
+	}
+	opt := pwp.Options{Mode: mode, Alpha: float32(*alpha)}
+	switch *nanS {
+	case "table", "hw":
+	case "sim":
+		opt.NaN = pwp.NaNSim
+	default:
+		fmt.Fprintf(stderr, "neffscope eval: --nan %q: table or sim\n", *nanS)
+		return 2
+	}
+	if *fn == "" {
+		fmt.Fprintln(stderr, "neffscope eval: --func is required (e.g. --func exp)")
+		fs.Usage()
+		return 2
+	}
+	// Positionals: files first; a token that parses as a number and names no file is an X.
+	var files []string
+	var xs []float32
+	var xText []string
+	for _, p := range pos {
+		if _, err := os.Stat(p); err == nil && len(xs) == 0 {
+			files = append(files, p)
+			continue
+		}
+		x, ok := parseX(p)
+		if !ok {
+			fmt.Fprintf(stderr, "neffscope eval: %q is neither a readable file nor a number (decimal or 0x bits)\n", p)
+			return 2
+		}
+		xs, xText = append(xs, x), append(xText, p)
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "neffscope eval: no FILE given (a .neff or loose activation files)")
+		return 2
+	}
+	members, err := loadActivationFiles(files, *sg)
+	if err != nil {
+		fmt.Fprintln(stderr, "neffscope eval:", err)
+		return 1
+	}
+	b := pwp.OpenFiles(members)
+	f, err := b.Function(*set, *fn)
+	if err != nil {
+		fmt.Fprintln(stderr, "neffscope eval:", err)
+		for _, fd := range b.Findings {
+			fmt.Fprintf(stderr, "  %s: %s\n", fd.Severity, fd.Message)
+		}
+		return 1
+	}
+	for _, fd := range f.Set.AllFindings() {
+		if fd.Severity == "error" {
+			fmt.Fprintf(stderr, "neffscope eval: warning: table problem: %s\n", fd.Message)
+		}
+	}
+	if sweep != nil {
+		return runSweep(f, sweep, opt, stdout, stderr)
+	}
+	if len(xs) == 0 {
+		fmt.Fprintln(stderr, "neffscope eval: no X given (e.g. 0.5 or 0x3f000000), and no --sweep")
+		return 2
+	}
+	code := 0
+	for i, x := range xs {
+		y, tr := f.EvaluateWith(x, opt)
+		fmt.Fprintf(stdout, "%08x %08x %s %s\n", math.Float32bits(x), math.Float32bits(y), pwp.FormatFloat32(y), tr)
+		if tr.Err != nil {
+			fmt.Fprintf(stderr, "neffscope eval: %s(%s): %v\n", f.Name, xText[i], tr.Err)
+			code = 1
+		}
+	}
+	return code
+}
+
+func runSweep(f *pwp.Function, args []string, opt pwp.Options, stdout, stderr io.Writer) int {
+	lo, err1 := strconv.ParseFloat(args[0], 64)
+	hi, err2 := strconv.ParseFloat(args[1], 64)
+	n, err3 := strconv.Atoi(args[2])
+	if err1 != nil || err2 != nil || err3 != nil || n < 1 || !(lo <= hi) {
+		fmt.Fprintf(stderr, "neffscope eval: --sweep %s %s %s: want LO ≤ HI (numbers) and N ≥ 1\n", args[0], args[1], args[2])
+		return 2
+	}
+	ref := f.Reference()
+	if ref == nil {
+		fmt.Fprintf(stderr, "neffscope eval: %s has no reference function to compare with\n", f.Name)
+		return 1
+	}
+	st := f.Sweep(lo, hi, n, opt)
+	fmt.Fprintf(stdout, "%s (set %s), mode %s, %d points on [%g, %g]: %d compared, %d skipped, %d finiteness mismatches, %d table errors\n",
+		f.Name, f.Set.Name, opt.Mode, n, lo, hi, st.N, st.Skipped, st.Mismatched, st.Failed)
+	for _, w := range []struct {
+		what string
+		v    float64
+		at   float32
+	}{{"abs", st.MaxAbs, st.AtAbs}, {"rel", st.MaxRel, st.AtRel}, {"ulp", st.MaxULP, st.AtULP}} {
+		y, tr := f.EvaluateWith(w.at, opt)
+		fmt.Fprintf(stdout, "max %s error %.6g at x=%s (%08x): y=%s ref=%.9g path %s\n", w.what, w.v, pwp.FormatFloat32(w.at), math.Float32bits(w.at),
+			pwp.FormatFloat32(y), ref(float64(w.at), float64(opt.Alpha)), tr)
+	}
+	if st.Mismatched > 0 {
+		fmt.Fprintf(stdout, "first finiteness mismatch at x=%s\n", pwp.FormatFloat32(st.FirstMismatch))
+	}
+	return 0
+}
+
+// activationMember says whether a NEFF member may belong to the activation tables.
+func activationMember(p string, size int64) bool {
+	base := filepath.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_bkt.bin"), strings.HasSuffix(base, "_ctrl.bin"):
+		return size <= 64<<20
+	case strings.HasSuffix(base, ".json"):
+		return size <= 8<<20 && !strings.HasPrefix(base, "debug")
+	}
+	return false
+}
+
+// sgDir normalises --sg: "0", "00" or "sg00" → "sg00".
+func sgDir(sg string) string {
+	if sg == "" || strings.HasPrefix(sg, "sg") {
+		return sg
+	}
+	if n, err := strconv.Atoi(sg); err == nil {
+		return fmt.Sprintf("sg%02d", n)
+	}
+	return sg
+}
+
+// loadActivationFiles reads NEFFs (their activation members, keyed "<neff>:<member>" when
+// several NEFFs are given) and loose files (keyed by base name).
+func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
+	sg = sgDir(sg)
+	out := map[string][]byte{}
+	neffs := 0
+	for _, p := range files {
+		if strings.HasSuffix(strings.ToLower(p), ".neff") {
+			neffs++
+		}
+	}
+	for _, p := range files {
+		if !strings.HasSuffix(strings.ToLower(p), ".neff") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			out[filepath.Base(p)] = b
+			continue
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		st, err := fh.Stat()
+		if err != nil {
+			fh.Close()
+			return nil, err
+		}
+		m, err := neff.ReadMembers(fh, st.Size(), func(path string, size int64) bool {
+			if sg != "" && !strings.HasPrefix(path, sg+"/") {
+				return false
+			}
+			return activationMember(path, size)
+		})
+		fh.Close()
+		if err != nil && len(m) == 0 {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s has no activation tables%s", p, map[bool]string{true: " in " + sg, false: ""}[sg != ""])
+		}
+		names := make([]string, 0, len(m))
+		for k := range m {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			key := k
+			if neffs > 1 {
+				key = filepath.Base(p) + ":" + k
+			}
+			out[key] = m[k]
+		}
+	}
+	return out, nil
+}
