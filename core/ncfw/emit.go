@@ -227,7 +227,7 @@ type emitter struct {
 
 func newEmitter(s *schema, a *Arch, ctx []byte, mapping, tree bool) *emitter {
 	e := &emitter{s: s, a: a, ctx: ctx, mapping: mapping || tree, tree: tree, line: 1}
-	e.out = make([]byte, 0, 1<<18)
+	e.out = make([]byte, 0, BufferSize)
 	r := &s.rules
 	e.objHead, e.objTail, _ = strings.Cut(r.ObjOpen, "%s")
 	e.arrHead, e.arrTail, _ = strings.Cut(r.ArrOpen, "%s")
