@@ -1,0 +1,35 @@
+package inspect
+
+import (
+	"sort"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/manifest"
+	"github.com/neffscope/neffscope/core/ncfw"
+	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/pwp"
+)
+
+// Unknowns is the one table of every assumption the core makes where the spec marks a point
+// unknown, inferred or defaulted: each package keeps its rows beside the code that relies on
+// them, and this joins them, sorted by ID.
+func Unknowns() []doc.Unknown {
+	var all []doc.Unknown
+	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns} {
+		all = append(all, part...)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	return all
+}
+
+// UnknownsNode renders the table for the page.
+func UnknownsNode() *doc.Node {
+	n := &doc.Node{Kind: "unknowns", Label: "assumptions", Detail: "where the spec marks a point unknown, what neffscope assumes meanwhile"}
+	t := &doc.Table{Columns: []string{"id", "spec", "question", "assumption", "confidence"}}
+	for _, u := range Unknowns() {
+		t.Rows = append(t.Rows, []string{u.ID, u.Spec, u.Question, u.Assumption, u.Confidence})
+	}
+	n.Table = t
+	return n
+}
