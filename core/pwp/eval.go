@@ -306,7 +306,11 @@ func (f *Function) fail(tr Trace, err error) (float32, Trace) {
 	return float32(math.NaN()), tr
 }
 
-// simPoly is step (5) of §7.2. Explicit conversions force each rounding (and forbid fused
+// Affine is the operand step before the function (§7.1): in·scale + bias as two float32
+// roundings, not a fused multiply-add (unknown pwp.affine).
+func Affine(in, scale, bias float32) float32 { return float32(in*scale) + bias }
+
+// simPoly is step (5) of §7.2 (t² in double: unknown pwp.t2-precision). Explicit conversions force each rounding (and forbid fused
 // multiply-adds, which the Go spec would otherwise allow).
 func simPoly(b *Bucket, v float32) float32 {
 	t := v - b.X

@@ -33,6 +33,21 @@ func (b *Bundle) Set(name string) *Set {
 	return nil
 }
 
+// LoadedSet returns the set a LoadActFuncSet with act_tbl_sel = index loads in directory dir
+// (the engine JSON's activation_function_sets[index], spec §1.1), or nil.
+func (b *Bundle) LoadedSet(dir string, index int) *Set {
+	order := b.LoadOrders[dir]
+	if index < 0 || index >= len(order) {
+		return nil
+	}
+	for _, s := range b.Sets {
+		if s.Name == order[index] && dirOf(s.ProfilePath) == dir {
+			return s
+		}
+	}
+	return nil
+}
+
 // Function finds a function by bare or full name, in the named set when set != "", else in
 // the first set (load order) that has it.
 func (b *Bundle) Function(set, name string) (*Function, error) {

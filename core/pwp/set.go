@@ -320,7 +320,7 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 			}
 		}
 		f.Prelu = f.Bare == preluFuncName || m.Int(FieldFmaIndirection) == preluIndirection // unknown pwp.prelu-selectors
-		if m.Values[FieldUseMultipass] != 0 {
+		if m.Values[FieldUseMultipass] != 0 {                                               // unknown pwp.multipass
 			ff.add(doc.Warning, m.Spans[FieldUseMultipass], "%s uses multipass (use_multipass=true): its algorithm is undocumented (spec §7.4) and single-pass evaluation is only an approximation", f.Name)
 		}
 		if cf := CatalogFunctionNamed(f.Bare); cf != nil && cf.Code >= 0 && cf.Code != f.ID {
@@ -416,7 +416,7 @@ func indexOf(list []NamedIndex) map[string]NamedIndex {
 	return m
 }
 
-// expected number of stored sections of an octave (§3): 0 for a sentinel, the truncated count
+// expected number of stored sections of an octave (§3, unknown pwp.truncated-octave): 0 for a sentinel, the truncated count
 // (large_mantissa_threshold >> lsb) + 1 in the octave of the large threshold, else 2^size.
 func expectedSections(o Octave, largeThr, largeMant int) int {
 	if o.Empty() || o.Control.Size > 23 {
@@ -440,6 +440,8 @@ func (s *Set) bktSpan(i int) *doc.Span {
 func (s *Set) joinOctaves(f *Function, ff finder, baseNeg, basePos, nc int) {
 	m := f.Meta
 	expOff := m.Int(FieldExpOffset)
+	// Octave k of a region is exponent exp_offset + k at ctrl base + k (unknown pwp.octave-index);
+	// neg declares base_pos − base_neg octaves, pos the rest of the block (unknown pwp.region-sizes).
 	regions := []struct {
 		r         Region
 		base, n   int

@@ -290,3 +290,23 @@ func TraceNode(f *Function, x, y float32, tr Trace) *doc.Node {
 	}
 	return n
 }
+
+// PlotNode carries a sampled plot for the page: the five curves as Series, and a table of the
+// vertical lines (octave / section starts) and shaded saturation intervals.
+func PlotNode(f *Function, p *Plot) *doc.Node {
+	n := &doc.Node{Kind: "pwp-plot", Key: "plot", Label: "plot of " + f.Name, Series: p.Series(),
+		Value: fmt.Sprintf("%d points, %d boundaries, %d saturation intervals", len(p.Emulated.X), len(p.Boundaries), len(p.Saturation))}
+	t := &doc.Table{Columns: []string{"kind", "from", "to", "label"}}
+	for _, b := range p.Boundaries {
+		x := strconv.FormatFloat(b.X, 'g', -1, 64)
+		t.Rows = append(t.Rows, []string{b.Kind, x, x, b.Label})
+	}
+	for _, iv := range p.Saturation {
+		t.Rows = append(t.Rows, []string{"saturation", strconv.FormatFloat(iv.Lo, 'g', -1, 64), strconv.FormatFloat(iv.Hi, 'g', -1, 64), iv.Slot})
+	}
+	n.Table = t
+	if p.Failed > 0 {
+		n.Warnf(nil, "%d sample points could not be evaluated (table errors; see the function's findings)", p.Failed)
+	}
+	return n
+}
