@@ -42,7 +42,7 @@ type Arch struct {
 	Codename string `json:"codename"` // e.g. "sunda (v2)"
 }
 
-// arches is spec §2's table. H: the offsets are lea immediates diffed across the four clones;
+// arches is spec §2's table; all other output is the same for every clone (ncfw.clone-identity). H: the offsets are lea immediates diffed across the four clones;
 // mariana and mariana_plus repeat cayman's numbers.
 var arches = []Arch{
 	{ID: 5, Name: "sunda", Gen: "v2", NeffCtx: 0x3060, AlgoCtx: 0x30C0, CfgNeff: 0x2228, CfgDev: 0x3030, CfgHier: 0x2220, MeshN: 50, MinSize: 0x32C6, Padded: 0x32C8, KeyBand: 0x65000, Latch: 0x95029},

@@ -52,7 +52,7 @@ func BenchmarkDocumentLargeCounts(b *testing.B) {
 	text, _ := Emit(ctx, "m", 12)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		Document(ctx, "m", 12)
+		EmitTree(ctx, "m", 12)
 	}
 }
 

@@ -25,7 +25,7 @@ type Field struct {
 	Mask  uint64 `json:"mask,omitempty"`
 	// Format is the printf conversion ("%u", "%p", "0x%016lX", ...).
 	Format string `json:"format"`
-	// Source is "field", "index" (the loop index), "address" (the field's own address, U-10)
+	// Source is "field", "index" (the loop index), "address" (the field's own address, ncfw.pring-address)
 	// or "argument" (the model name).
 	Source string `json:"source"`
 	// TextStart and TextEnd are the printed value's bytes in Text ([start, end), quotes
@@ -53,7 +53,7 @@ type Result struct {
 
 // Emit returns the text libncfw_ctx_log(ctx, out, model, arch) writes and its return code: 0,
 // 22 (unknown arch or nil ctx: nothing written, text nil) or 28 (buffer full: the text is cut
-// at MaxText bytes). The model name is printed raw up to its first NUL (U-16).
+// at MaxText bytes). The model name is printed raw up to its first NUL (ncfw.model-escaping).
 func Emit(ctx []byte, model string, arch uint32) (text []byte, rc int) {
 	r := emit(defaultSchema, ctx, model, arch, false, false)
 	return r.Text, r.RC
@@ -65,15 +65,21 @@ func EmitMapped(ctx []byte, model string, arch uint32) *Result {
 	return emit(defaultSchema, ctx, model, arch, true, false)
 }
 
-// Document is EmitMapped plus the field tree in Result.Tree: one node per printed value with
+// EmitTree is EmitMapped plus the field tree in Result.Tree: one node per printed value with
 // the Span of its struct bytes (doc.At, the raw context being the opened file), the printed
-// text as Value, and the text line in Detail.
-func Document(ctx []byte, model string, arch uint32) *Result {
+// text as Value, and the text line in Detail; containers span their children's bytes.
+func EmitTree(ctx []byte, model string, arch uint32) *Result {
 	return emit(defaultSchema, ctx, model, arch, true, true)
 }
 
+// Document is the field tree of EmitTree, with the findings (and rc) on its root; nil for an
+// arch the library rejects (rc 22).
+func Document(ctx []byte, model string, arch uint32) *doc.Node {
+	return EmitTree(ctx, model, arch).Tree
+}
+
 // Session emulates one process that loads libncfw once: with Rules.StickyLatch a clone whose
-// buffer once filled keeps returning 28 (U-1's alternative). The zero Session uses DefaultRules.
+// buffer once filled keeps returning 28 (ncfw.latch-lifetime's alternative). The zero Session uses DefaultRules.
 type Session struct {
 	Rules   *Rules
 	schema  *schema
@@ -139,10 +145,10 @@ func EmitFamily(name string, data []byte, arch uint32, opt FamilyOptions) *Resul
 
 func emit(s *schema, ctx []byte, model string, arch uint32, mapping, tree bool) *Result {
 	a, ok := ArchByID(arch)
-	if !ok || ctx == nil { // U-15: a nil slice models ctx == NULL
+	if !ok || ctx == nil { // ncfw.short-context: a nil slice models ctx == NULL
 		return &Result{Arch: a, Model: model, RC: RCInvalid}
 	}
-	if i := strings.IndexByte(model, 0); i >= 0 { // U-16: %s stops at the first NUL
+	if i := strings.IndexByte(model, 0); i >= 0 { // ncfw.model-escaping: %s stops at the first NUL
 		model = model[:i]
 	}
 	e := newEmitter(s, &a, ctx, mapping, tree)
@@ -212,7 +218,7 @@ type emitter struct {
 	fields  []Field
 	segs    []string
 	scratch [40]byte
-	// reads past the end of ctx (U-14)
+	// reads past the end of ctx (ncfw.read-past-end)
 	pastReads int
 	pastMax   int64
 	pastFlag  bool
@@ -464,7 +470,7 @@ func (e *emitter) elementCount(f *family, base int64) int {
 	return f.countN
 }
 
-// array prints an array family at indent n; its elements sit at n+2.
+// array prints an array family at indent n; its elements sit at n+2 (ncfw.array-framing).
 func (e *emitter) array(f *family, key string, base int64, n int, idx int) {
 	r := &e.s.rules
 	e.indent(n)
@@ -488,7 +494,7 @@ func (e *emitter) array(f *family, key string, base int64, n int, idx int) {
 		switch {
 		case f.count != countZeroU16:
 			last = i == count-1
-		case f.lookahead: // U-9: the element close looks at the next record
+		case f.lookahead: // ncfw.bb-table-close: the element close looks at the next record
 			last = i == count-1 || e.read(at+f.stride, 2) == 0
 		}
 		e.segs = append(e.segs, itoa(i))
@@ -547,7 +553,7 @@ func (e *emitter) scalar(m *member, key string, off int64, n int, last bool, idx
 	switch m.src {
 	case srcIndex:
 		v = uint64(max(idx, 0))
-	case srcAddress: // U-10: "%p" of the field's own address
+	case srcAddress: // ncfw.pring-address: "%p" of the field's own address
 		v = r.HostBase + uint64(off)
 	default:
 		v = e.read(off, m.width)
@@ -569,7 +575,7 @@ func (e *emitter) scalar(m *member, key string, off int64, n int, last bool, idx
 		}
 		e.record(f)
 	}
-	if last {
+	if last { // model M1 (ncfw.comma-model)
 		e.put(r.LastSep)
 	} else {
 		e.put(r.Sep)

@@ -300,7 +300,7 @@ func TestPatternedValues(t *testing.T) {
 	for _, id := range []uint32{5, 12} {
 		a, _ := ArchByID(id)
 		ctx := SampleContext(id, SamplePatterned)
-		res := Document(ctx, "m", id)
+		res := EmitTree(ctx, "m", id)
 		get := func(path ...string) string {
 			n := res.Tree.Find(path...)
 			if n == nil {

@@ -40,6 +40,14 @@ type Dump struct {
 	Tree      *doc.Node     `json:"-"`
 }
 
+// ReadDocument is Read's tree: every value with its line and span in b, mapped values with
+// their struct offsets in Detail, findings on the root.
+func ReadDocument(b []byte, arch uint32) *doc.Node { return Read(b, arch).Tree }
+
+// maxDumpBytes bounds the text read: libncfw never writes more than MaxText, so anything past
+// a few times that is not its output and would only cost memory.
+const maxDumpBytes = 8 << 20
+
 // maxRebuilt bounds the rebuilt context: every schema offset lies below it, so a hostile dump
 // with huge arrays cannot make the reader allocate more.
 const maxRebuilt = 1 << 16
@@ -103,6 +111,11 @@ func Read(b []byte, arch uint32) *Dump {
 		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Info, Span: doc.At(int64(end), int64(len(b)-end)),
 			Message: fmt.Sprintf("the text ends at the first NUL, byte %d; the %d bytes after it are the rest of libncfw's zeroed buffer", end, len(b)-end)})
 	}
+	if end-start > maxDumpBytes {
+		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(int64(start+maxDumpBytes), int64(end-start-maxDumpBytes)),
+			Message: fmt.Sprintf("the text runs %d bytes; libncfw writes at most %d, so only the first %d are read", end-start, MaxText, maxDumpBytes)})
+		end = start + maxDumpBytes
+	}
 	d.Start, d.End = int64(start), int64(end)
 	text := b[start:end]
 
@@ -126,7 +139,7 @@ func Read(b []byte, arch uint32) *Dump {
 	}
 
 	v, err := jsonspan.ParseWith(work, jsonspan.Options{Lenient: true})
-	d.Cut = len(text) == MaxText || (v != nil && !closedAtEnd(text))
+	d.Cut = v != nil && !balanced(work)
 	if err != nil {
 		sev, off, msg := doc.Error, int64(0), err.Error()
 		if je, ok := err.(*jsonspan.Error); ok {
@@ -187,10 +200,24 @@ func Read(b []byte, arch uint32) *Dump {
 	return d
 }
 
-// closedAtEnd reports whether text ends with the root close (after trailing space).
-func closedAtEnd(text []byte) bool {
-	t := bytes.TrimRight(text, " \t\r\n")
-	return len(t) > 0 && t[len(t)-1] == '}'
+// balanced reports whether every bracket opened outside strings is closed by the end of b.
+func balanced(b []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return depth <= 0 && !inString
 }
 
 func (d *Dump) inferArch(top *jsonspan.Value, arch uint32) {

@@ -225,3 +225,18 @@ func TestReadGarbage(t *testing.T) {
 		t.Fatalf("%+v", d)
 	}
 }
+
+func TestReadExactFit(t *testing.T) {
+	ctx := SampleContext(5, SampleLarge)
+	base, _ := Emit(ctx, "", 5)
+	text, rc := Emit(ctx, strings.Repeat("q", MaxText-len(base)), 5)
+	if rc != RCOK || len(text) != MaxText {
+		t.Fatalf("rc %d len %d", rc, len(text))
+	}
+	if d := Read(text, 5); d.Cut || d.Deviation != -1 {
+		t.Fatalf("a text that exactly fills the buffer read as cut=%v deviation=%d", d.Cut, d.Deviation)
+	}
+	if d := Read(text[:len(text)-2], 5); !d.Cut || d.Deviation != -1 {
+		t.Fatalf("two bytes short: cut=%v deviation=%d", d.Cut, d.Deviation)
+	}
+}

@@ -89,7 +89,7 @@ type source uint8
 const (
 	srcField   source = iota // the struct bytes at the member's offset
 	srcIndex                 // the enclosing array element's index (channel_id, peer_id, event_id)
-	srcAddress               // the field's own address: HostBase + ctx-relative offset (U-10)
+	srcAddress               // the field's own address: HostBase + ctx-relative offset (ncfw.pring-address)
 )
 
 type memberKind uint8
@@ -139,7 +139,7 @@ type family struct {
 	stride     int64
 	elem       *family // element body (printed bare, "{"); nil when hexItems
 	hexItems   bool    // elements are "0x%016lX" strings (net_idx_addrs, soc_addr)
-	lookahead  bool    // element close looks at the next record (U-9) instead of the index
+	lookahead  bool    // element close looks at the next record (ncfw.bb-table-close) instead of the index
 	arrClose   string
 }
 
@@ -192,7 +192,7 @@ func object(name string, number int, closeText string, members ...member) *famil
 // receives; comments give the spec row and the evidence grade.
 func buildSchema(r Rules) *schema {
 	comma, last := r.CloseComma, r.CloseLast
-	devIDFmt, ccBitFmt := parseFormat(r.DevIDFormat), parseFormat(r.CCOpBitFormat) // U-11, U-12
+	devIDFmt, ccBitFmt := parseFormat(r.DevIDFormat), parseFormat(r.CCOpBitFormat) // ncfw.dev-id-format, ncfw.cc-op-format
 
 	// F20 ncfw_log_addr = ADDR1: a one-level object closed by its trail flag (C4, H).
 	addr := &family{name: "ncfw_log_addr", number: 20, close: closeByTrail,
@@ -212,7 +212,7 @@ func buildSchema(r Rules) *schema {
 	apb := object("ncfw_log_dma_channel_apb_bcast", 9, comma,
 		addr1("m2s_tail_ptr", 0, true), addr1("s2m_tail_ptr", 8, true), scalar("mask", fmtU, 16, 4))
 
-	// F7: the walk is bounded by fold_n, not by the 3 slots (U-14).
+	// F7: the walk is bounded by fold_n, not by the 3 slots (ncfw.read-past-end).
 	netIdx := &family{name: "net_idx_addrs", array: true, count: countU8Field, countField: 24, maxCount: 255,
 		stride: 8, hexItems: true, arrClose: r.ArrCloseLast}
 	neighbor := object("ncfw_log_algorithm_ring_neighbor", 7, comma,
@@ -234,7 +234,7 @@ func buildSchema(r Rules) *schema {
 	channels := &family{name: "channels", array: true, count: countFixed, countN: 32, stride: 148, elem: channel, arrClose: r.ArrCloseLast}
 	ringCfg := object("ncfw_log_algo_ring_configs", 5, comma, call("channels", 0, channels))
 
-	// F11: members 1–8 H; the trailing event_id is U-6 (L).
+	// F11: members 1–8 H; the trailing event_id is ncfw.mesh-event-tail (L).
 	eventMembers := []member{
 		repeat(call("dma_apb_bcast_%d", 0, apb), 2, 20),
 		repeat(sema2("direct_trigger_sema_%d", 40), 3, 8),
@@ -244,7 +244,7 @@ func buildSchema(r Rules) *schema {
 		scalar("direct_trigger", fmtHHU, 78, 1), scalar("wait_event", fmtHHU, 79, 1),
 	}
 	if r.MeshEventIDKey != "" {
-		eventMembers = append(eventMembers, loopIndex(r.MeshEventIDKey)) // U-6
+		eventMembers = append(eventMembers, loopIndex(r.MeshEventIDKey)) // ncfw.mesh-event-tail
 	}
 	event := &family{name: "mesh_event", members: eventMembers}
 	events := &family{name: "ncfw_log_configs_algo_mesh_events", number: 11, array: true, count: countMeshN,
@@ -260,7 +260,7 @@ func buildSchema(r Rules) *schema {
 	allocBitmap := &family{name: "ncfw_log_configs_neff_dma_alloc_bitmap", number: 34, array: true, count: countFixed,
 		countN: 8, stride: 8, elem: allocElem, arrClose: r.ArrCloseComma}
 
-	// F29–F31: containers are objects whose elements repeat the container key (U-5, M).
+	// F29–F31: containers are objects whose elements repeat the container key (ncfw.sema-containers, M).
 	semaphores := object("ncfw_log_neff_device_barrier_semaphores", 29, comma, repeat(sema2("barrier_sema", 0), 4, 8))
 	semaValues := object("ncfw_log_neff_device_barrier_sema_values", 30, last, repeat(scalar("target_sema_val", fmtU, 0, 4), 4, 4))
 	dmaSync := object("ncfw_log_device_barrier_dma_sync_sema", 31, comma, repeat(sema2("dma_sync_sema", 0), 4, 8))
@@ -282,16 +282,16 @@ func buildSchema(r Rules) *schema {
 	barrier := object("ncfw_log_neff_barrier_config", 25, comma,
 		bits("execute_device_barrier", fmtP, 0x124, 0, 1), call("host_barrier", 0, host), call("device_barrier", 0, device))
 
-	// F38: U-9 (L) for the element close and the fixed array close.
+	// F38: ncfw.bb-table-close (L) for the element close and the fixed array close.
 	bbRecord := &family{name: "basic_block_record", members: []member{
 		scalar("desc_count", fmtHU, 0, 2), scalar("reset_section_desc_count", fmtHHU, 2, 1)}}
 	bbTable := &family{name: "ncfw_log_basic_block_table", number: 38, array: true, count: countZeroU16, maxCount: 256,
 		stride: 4, elem: bbRecord, lookahead: r.BBTableLookahead, arrClose: r.BBTableClose}
-	// F37: pring_* print their own address (U-10, M/L).
+	// F37: pring_* print their own address (ncfw.pring-address, M/L).
 	bbCfg := object("ncfw_log_basic_block_configs", 37, comma,
 		call("table", 0, bbTable), sema2("switch_completed", 0x400),
 		ownAddress("pring_base_addr", 0x408, 8), ownAddress("pring_total_desc_num", 0x410, 4))
-	// F24: H call order; M for ADDR1 vs SEMA2; leader's %p is U-11.
+	// F24: H call order; M for ADDR1 vs SEMA2; leader's %p is ncfw.dev-id-format.
 	neffCfg := object("ncfw_log_neff_configs", 24, comma,
 		call("dma_alloc_bitmap", 0, allocBitmap), call("barrier_configs", 0x898, barrier),
 		call("basic_block_configs", 0x9C0, bbCfg),
@@ -301,7 +301,7 @@ func buildSchema(r Rules) *schema {
 		scalar("op_num", fmtU, 0xE00, 4), bits("leader", devIDFmt, 0xE07, 0, 1),
 		scalar("tpb_compl_addr_num", fmtHHU, 0xE06, 1))
 
-	// F33 (H, 39 snprintfs). F32: tpb_id %p and %lu H; seng_id, dev_id U-11.
+	// F33 (H, 39 snprintfs). F32: tpb_id %p and %lu H; seng_id, dev_id ncfw.dev-id-format.
 	tsync := object("ncfw_log_configs_dev_tsync", 33, comma,
 		addr1("dma_apb_rsvd_addr", 0, true), sema2("eng_tpb", 8), sema2("timestamp_local", 0x10),
 		sema2("timestamp_tpb", 0x18), scalar("timestamp_tpb_val", fmtU, 0x20, 4))
@@ -311,7 +311,7 @@ func buildSchema(r Rules) *schema {
 	configs := object("ncfw_log_configs", 3, comma,
 		call("algo", 0, algoCfg), callAt("neff", pCfgNeff, neffCfg), callAt("dev", pCfgDev, dev))
 
-	// F17–F19, the packed 8-byte entry of §6.2 (H; %u on bitfields is U-12).
+	// F17–F19, the packed 8-byte entry of §6.2 (H; %u on bitfields is ncfw.cc-op-format).
 	header := object("ncfw_log_spad_ctrl_entry_header", 18, comma, bits("cc_op", fmtU, 0, 0, 1))
 	ccRing := &family{name: "cc_op.ring", close: closeFixed, closeText: comma, members: []member{scalar("channel_list", fmtU, 3, 4)}}
 	ccMesh := &family{name: "cc_op.mesh", close: closeFixed, closeText: last, members: []member{
@@ -323,14 +323,15 @@ func buildSchema(r Rules) *schema {
 		call("ring", 0, ccRing), call("mesh", 0, ccMesh))
 	ctrlEntry := object("ncfw_log_spad_ctrl_entry", 17, comma, call("header", 0, header), call("cc_op", 1, ccOp))
 
-	// F35: tpb_compl shape and stride are U-7 (L).
+	// F35: tpb_compl shape and stride are ncfw.tpb-compl (L).
 	tpbCompl := &family{name: "tpb_compl", close: closeByPosition, members: []member{repeat(sema2("tpb_compl", 8), 2, r.TpbComplStride)}}
 	op := object("ncfw_log_op_ctx", 35, comma,
 		call("ctrl_entry", 0, ctrlEntry), call("tpb_compl", 0, tpbCompl),
 		scalar("id", fmtU, 24, 4), scalar("reporter", fmtHHU, 28, 1))
-	// F36 is U-8 (L).
+	// F36 is ncfw.bb-ctx-layout (L).
 	bbCtx := object("ncfw_log_basic_block_ctx", 36, last,
 		addr1("ctrl_spad_addr", 48, true), repeat(addr1("slot_spad_addr_%d", 0, true), 6, 8), call("table", 56, bbTable))
+	// F23: %hhu for barrier_completed, like op's reporter; %u for id and op_num (ncfw.small-formats).
 	neffCtx := object("ncfw_log_neff_ctx", 23, comma,
 		scalar("barrier_completed", fmtHHU, 0x5C, 1), call("op", 0, op), call("basic_block", 0x20, bbCtx))
 
