@@ -223,8 +223,9 @@ type emitter struct {
 	pastMax   int64
 	pastFlag  bool
 	// tree building
-	tree  bool
-	stack []*doc.Node
+	tree   bool
+	stack  []*doc.Node
+	bounds [][2]int64 // per open node: the struct range its family declares (-1: none)
 
 	countOverride int
 	// split fragments
@@ -354,9 +355,14 @@ func (e *emitter) closeFor(f *family, last, trail bool) string {
 
 func (e *emitter) top() *doc.Node { return e.stack[len(e.stack)-1] }
 
-func (e *emitter) openNode(kind, label string) {
+func (e *emitter) openNode(kind, label string, base, size int64) {
 	if !e.tree {
 		return
+	}
+	if size > 0 {
+		e.bounds = append(e.bounds, [2]int64{base, base + size})
+	} else {
+		e.bounds = append(e.bounds, [2]int64{-1, -1})
 	}
 	n := &doc.Node{Kind: kind, Label: label}
 	if seg := e.segs[len(e.segs)-1]; seg != label {
@@ -364,7 +370,7 @@ func (e *emitter) openNode(kind, label string) {
 	}
 	e.top().Add(n)
 	e.stack = append(e.stack, n)
-	n.Detail = "line " + strconv.Itoa(e.line)
+	n.Detail = "line " + strconv.Itoa(e.line-1) // the open line was just written
 }
 
 // closeNode gives a container the span of all its children's struct bytes.
@@ -374,7 +380,9 @@ func (e *emitter) closeNode() {
 	}
 	n := e.top()
 	e.stack = e.stack[:len(e.stack)-1]
-	lo, hi := int64(-1), int64(-1)
+	b := e.bounds[len(e.bounds)-1]
+	e.bounds = e.bounds[:len(e.bounds)-1]
+	lo, hi := b[0], b[1]
 	for _, c := range n.Children {
 		if c.Span == nil {
 			continue
@@ -384,9 +392,10 @@ func (e *emitter) closeNode() {
 		}
 		hi = max(hi, c.Span.Offset+c.Span.Length)
 	}
+	n.Detail += "–" + strconv.Itoa(e.line-1)
 	if lo >= 0 {
 		n.Span = doc.At(lo, hi-lo)
-		n.Detail += fmt.Sprintf("–%d · struct bytes 0x%X..0x%X", e.line, lo, hi-1)
+		n.Detail += fmt.Sprintf(" · struct bytes 0x%X..0x%X", lo, hi-1)
 	}
 	if n.Kind == "array" {
 		n.Value = "[" + strconv.Itoa(len(n.Children)) + "]"
@@ -410,7 +419,7 @@ func (e *emitter) object(f *family, key string, base int64, n int, closeText str
 		label = itoa(idx)
 	}
 	if e.tree && len(e.segs) > 0 {
-		e.openNode("object", label)
+		e.openNode("object", label, base, f.size)
 	}
 	e.members(f, base, n+2, idx)
 	e.indent(n)
@@ -482,7 +491,7 @@ func (e *emitter) array(f *family, key string, base int64, n int, idx int) {
 		e.put(e.arrTail)
 	}
 	if e.tree && len(e.segs) > 0 {
-		e.openNode("array", key)
+		e.openNode("array", key, base, 0)
 	}
 	count := e.elementCount(f, base)
 	for i := 0; i < count && !e.full; i++ {

@@ -344,6 +344,21 @@ func TestPatternedValues(t *testing.T) {
 		if n.Span == nil || n.Span.Offset != a.CfgNeff+0x898+0x124 || n.Span.Length != 1 {
 			t.Errorf("execute_device_barrier span %+v", n.Span)
 		}
+		for _, c := range []struct {
+			path     []string
+			off, len int64
+		}{
+			{[]string{top, "configs", "algo", "ring", "channels", "1"}, 148, 148},
+			{[]string{top, "configs", "algo", "ring", "channels", "1", "prev_neigh"}, 148 + 28, 28},
+			{[]string{top, "configs", "neff", "barrier_configs"}, a.CfgNeff + 0x898, 0x128},
+			{[]string{top, "neff", "op", "ctrl_entry", "cc_op"}, a.NeffCtx + 1, 7},
+			{[]string{top, "algo"}, a.AlgoCtx, 0x206},
+		} {
+			n := res.Tree.Find(c.path...)
+			if n == nil || n.Span == nil || n.Span.Offset != c.off || n.Span.Length != c.len {
+				t.Errorf("arch %d %s: span %+v, want %d+%d", id, strings.Join(c.path, "/"), n.Span, c.off, c.len)
+			}
+		}
 		if tbl := res.Tree.Find(top, "neff", "basic_block", "table"); len(tbl.Children) != 2 {
 			t.Errorf("runtime bb table has %d records, want 2 (stops at ring row 0's zero recv_cnt)", len(tbl.Children))
 		}

@@ -131,6 +131,9 @@ type family struct {
 	members   []member
 	close     closeRule
 	closeText string
+	// size is the struct's byte size where spec §6 gives it (0: the span of what it prints), so
+	// a tree node covers its whole record, reserved bytes included.
+	size int64
 	// array
 	count      countRule
 	countN     int
@@ -358,6 +361,17 @@ func buildSchema(r Rules) *schema {
 	reprogram := object("ncfw_log_dma_reprogram_info", 22, last, // ncfw.reprogram-shape
 		addr1("m2s_low", 0, true), addr1("m2s_high", 4, true), addr1("s2m_low", 8, true),
 		addr1("s2m_low", 12, r.ReprogramLastTrail))
+
+	// Struct sizes, spec §6 (H unless the row says otherwise).
+	for f, n := range map[*family]int64{
+		addr: 8, semaAddr: 8, sema: 8, apb: 20, neighbor: 28, peer: 8, kring: 32, channel: 148, ringCfg: 0x1280,
+		event: 80, hierCfg: 8, allocElem: 8, allocBitmap: 64, semaphores: 32, semaValues: 16, dmaSync: 32,
+		stepElem: 52, device: 0x124, host: 16, barrier: 0x128, bbRecord: 4, bbCfg: 1048, neffCfg: 0xE08,
+		tsync: 0x24, dev: 0x30, header: 1, ccOp: 7, ctrlEntry: 8, op: 0x20, bbCtx: 0x3C, neffCtx: 0x60,
+		ringRow: 16, ringCtx: 32 * 16, hierCtx: 4, meshCtx: 2, algoCtx: 0x206,
+	} {
+		f.size = n
+	}
 
 	s := &schema{rules: r, root: root, families: map[string]*family{}}
 	for _, f := range []*family{root, configs, algoCfg, ringCfg, channel, neighbor, kring, apb, meshCfg, events,
