@@ -302,7 +302,8 @@ func appendAddr4(dst []byte, a uint32) []byte {
 	if a&addrRegister != 0 {
 		dst = append(dst, 'R')
 		dst = strconv.AppendUint(dst, uint64(a&0xFF), 10)
-		if a&^uint32(addrRegister|0xFF) != 0 {
+		// Register mode: byte 0 is a register id 0..63 and the other bits are 0 (neff.md §4.4).
+		if a&^uint32(addrRegister|0xFF) != 0 || a&0xFF > registerIDMax {
 			dst = append(dst, "(bits "...)
 			dst = appendHex(dst, uint64(a))
 			dst = append(dst, ')')
