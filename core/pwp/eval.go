@@ -217,7 +217,8 @@ func (f *Function) EvaluateWith(x float32, o Options) (float32, Trace) {
 		return x * o.Alpha, tr
 	}
 	if e.bad != nil {
-		return f.fail(tr, e.bad)
+		tr.Path, tr.Err = PathError, e.bad
+		return float32(math.NaN()), tr
 	}
 	// (2) fold.
 	sel := xb
@@ -256,29 +257,29 @@ func (f *Function) EvaluateWith(x float32, o Options) (float32, Trace) {
 		tr.Path, tr.Slot = PathClamp, int8(slot)
 		bi = e.slots[slot]
 		if bi < 0 || int(bi) >= len(e.buckets) {
-			return f.fail(tr, fmt.Errorf("%s: the %s slot points at bucket %d, outside the table of %d", f.Name, slotNames[slot], bi, len(e.buckets)))
+			return f.fail(tr, errSlotRange, int32(slot), bi, int32(len(e.buckets)))
 		}
 	} else {
 		tr.Path = PathBucket
 		rel := expo - 127 - e.expOffset
 		tr.Exp = int16(expo - 127)
 		if rel < 0 || rel >= n {
-			return f.fail(tr, fmt.Errorf("%s: exponent %d is not among the %d declared %s octaves from %d, and no clamp catches it", f.Name, expo-127, n, tr.Region, e.expOffset))
+			return f.fail(tr, errOctave, expo-127, n, e.expOffset)
 		}
 		ci := base + rel
 		if int(ci) >= len(e.ctrls) {
-			return f.fail(tr, fmt.Errorf("%s: ctrl word %d is beyond the ctrl table (%d words)", f.Name, ci, len(e.ctrls)))
+			return f.fail(tr, errCtrlRange, ci, int32(len(e.ctrls)), 0)
 		}
 		w := e.ctrls[ci]
 		if w.Size > 23 {
-			return f.fail(tr, fmt.Errorf("%s: ctrl word %d has extract_size %d > 23", f.Name, ci, w.Size))
+			return f.fail(tr, errSize, ci, int32(w.Size), 0)
 		}
 		sect := mant >> (23 - w.Size)
 		bi = int32(w.Base) + sect
 		tr.Ctrl, tr.Section = ci, sect
 		if bi < e.lutLo || bi >= e.lutHi {
 			tr.Bucket = bi
-			return f.fail(tr, fmt.Errorf("%s: ctrl word %d section %d addresses bucket %d, outside the function's LUT %d..%d", f.Name, ci, sect, bi, e.lutLo, e.lutHi-1))
+			return f.fail(tr, errLUTRange, bi, e.lutLo, e.lutHi-1)
 		}
 	}
 	tr.Bucket = bi
@@ -301,8 +302,42 @@ func (f *Function) EvaluateWith(x float32, o Options) (float32, Trace) {
 	return y, tr
 }
 
-func (f *Function) fail(tr Trace, err error) (float32, Trace) {
-	tr.Path, tr.Err = PathError, err
+// Evaluation errors are built off the hot path: the numbers are kept, the text is made when
+// the error is read.
+const (
+	errSlotRange uint8 = iota
+	errOctave
+	errCtrlRange
+	errSize
+	errLUTRange
+)
+
+// EvalError says why a table could not be evaluated at an input.
+type EvalError struct {
+	Func    string
+	Region  Region
+	Kind    uint8
+	A, B, C int32
+}
+
+func (e *EvalError) Error() string {
+	switch e.Kind {
+	case errSlotRange:
+		return fmt.Sprintf("%s: the %s slot points at bucket %d, outside the table of %d", e.Func, SlotName(int(e.A)), e.B, e.C)
+	case errOctave:
+		return fmt.Sprintf("%s: exponent %d is not among the %d declared %s octaves from %d, and no clamp catches it", e.Func, e.A, e.B, e.Region, e.C)
+	case errCtrlRange:
+		return fmt.Sprintf("%s: ctrl word %d is beyond the ctrl table (%d words)", e.Func, e.A, e.B)
+	case errSize:
+		return fmt.Sprintf("%s: ctrl word %d has extract_size %d > 23", e.Func, e.A, e.B)
+	}
+	return fmt.Sprintf("%s: bucket %d is outside the function's LUT %d..%d", e.Func, e.A, e.B, e.C)
+}
+
+//go:noinline
+func (f *Function) fail(tr Trace, kind uint8, a, b, c int32) (float32, Trace) {
+	tr.Path = PathError
+	tr.Err = &EvalError{Func: f.Name, Region: tr.Region, Kind: kind, A: a, B: b, C: c}
 	return float32(math.NaN()), tr
 }
 
