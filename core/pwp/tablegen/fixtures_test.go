@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/pwp/tablegen"
@@ -16,6 +17,11 @@ var update = flag.Bool("update", false, "rewrite core/pwp/testdata/gen_* from th
 // (16-byte) equal to the generator's output: loose-file fixtures for page and CLI tests that
 // need no real compiler output. Regenerate with: go test ./core/pwp/tablegen -run Fixtures -update
 func TestFixtures(t *testing.T) {
+	if runtime.GOARCH != "amd64" && !*update {
+		// math.Exp is assembly on amd64 and the compiler may fuse multiply-adds elsewhere, so
+		// the fitted coefficients can differ in the last bit on other architectures.
+		t.Skipf("fixtures are byte-compared on amd64 only (this is %s)", runtime.GOARCH)
+	}
 	for _, fx := range []struct {
 		dir    string
 		stride int
