@@ -144,7 +144,8 @@ func Read(b []byte, arch uint32) *Dump {
 		sev, off, msg := doc.Error, int64(0), err.Error()
 		if je, ok := err.(*jsonspan.Error); ok {
 			off = je.Offset
-			msg = fmt.Sprintf("the dump cannot be read past line %d (byte %d): %s; what came before is shown", je.Line, int64(start)+je.Offset, je.Msg)
+			line := je.Line + bytes.Count(b[:start], []byte{'\n'}) + strings.Count(d.Model, "\n")
+			msg = fmt.Sprintf("the dump cannot be read past line %d (byte %d): %s; what came before is shown", line, int64(start)+je.Offset, je.Msg)
 		}
 		if off >= int64(len(text))-1 {
 			sev = doc.Warning
@@ -161,7 +162,10 @@ func Read(b []byte, arch uint32) *Dump {
 
 	top := v.Get(r.RootKey)
 	d.inferArch(top, arch)
-	rd := &reader{s: s, a: &d.Arch, base: int64(start), textLen: int64(len(text)), ann: map[*jsonspan.Value]int{},
+	// Lines are counted in the input: the prefix's, and the model name's own line breaks,
+	// which the blanked copy does not have.
+	lineBase := bytes.Count(b[:start], []byte{'\n'})
+	rd := &reader{s: s, a: &d.Arch, base: int64(start), lineBase: lineBase + strings.Count(d.Model, "\n"), textLen: int64(len(text)), ann: map[*jsonspan.Value]int{},
 		ctx: make([]byte, d.Arch.Padded), known: make([]byte, d.Arch.Padded)}
 	if v != nil && v.Kind != jsonspan.Object {
 		rd.deviate(v, "the dump is not a JSON object")
@@ -181,13 +185,13 @@ func Read(b []byte, arch uint32) *Dump {
 		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning,
 			Message: fmt.Sprintf("%d more values disagree with bytes already given by earlier values", rd.conflicts-maxConflictFindings)})
 	}
-	d.compare(text, rd)
+	d.compare(text, lineBase)
 
 	// The tree: every value with its line, mapped values with their struct bytes.
 	root.Value = fmt.Sprintf("%s, %d bytes of text", d.Arch.Codename, len(text))
 	if d.Model != "" || bytes.HasPrefix(text, []byte(r.RootOpen+s.modelHead)) {
 		root.Add(&doc.Node{Kind: "string", Label: "model_name", Value: doc.Quote(d.Model, 256),
-			Span: doc.At(int64(start+modelStart), int64(len(d.Model))), Detail: "printed raw (no escaping) · line 2"})
+			Span: doc.At(int64(start+modelStart), int64(len(d.Model))), Detail: "printed raw (no escaping) · line " + strconv.Itoa(lineBase+2)})
 	}
 	if top != nil {
 		t := &treeBuilder{rd: rd, left: maxTreeNodes}
@@ -257,7 +261,7 @@ func (d *Dump) inferArch(top *jsonspan.Value, arch uint32) {
 }
 
 // compare re-emits the rebuilt context and finds the first byte where the dump differs.
-func (d *Dump) compare(text []byte, rd *reader) {
+func (d *Dump) compare(text []byte, lineBase int) {
 	want, rc := emitText(d.Context, d.Model, d.Arch.ID)
 	if rc == RCInvalid {
 		return
@@ -275,14 +279,14 @@ func (d *Dump) compare(text []byte, rd *reader) {
 	case i == n && len(text) > len(want):
 		d.Deviation = d.Start + int64(i)
 		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(d.Deviation, int64(len(text)-i)),
-			Message: fmt.Sprintf("%d bytes follow where libncfw's text would end (line %d)", len(text)-i, lineAt(text, i))})
+			Message: fmt.Sprintf("%d bytes follow where libncfw's text would end (line %d)", len(text)-i, lineBase+lineAt(text, i))})
 		return
 	}
 	if d.Cut && lineAt(text, i) == lineAt(text, len(text)) {
 		return // the last, cut line cannot be judged (a cut value, a look-ahead close)
 	}
 	d.Deviation = d.Start + int64(i)
-	line, col := lineAt(text, i), i-bytes.LastIndexByte(text[:i], '\n')
+	line, col := lineBase+lineAt(text, i), i-bytes.LastIndexByte(text[:i], '\n')
 	d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(d.Deviation, 1),
 		Message: fmt.Sprintf("line %d column %d differs from what libncfw 2.31 prints for these values: it has %s where %s is expected (a hand-edited dump, another libncfw version, or one of the spec's unknowns)",
 			line, col, snippet(text, i), snippet(want, i))})
@@ -312,6 +316,7 @@ type reader struct {
 	s         *schema
 	a         *Arch
 	base      int64 // the dump's offset in the input
+	lineBase  int   // lines of the input before the dump
 	textLen   int64
 	ctx       []byte
 	known     []byte
@@ -332,7 +337,7 @@ func (rd *reader) deviate(v *jsonspan.Value, format string, args ...any) {
 	}
 	msg := fmt.Sprintf(format, args...)
 	if v != nil {
-		msg = fmt.Sprintf("line %d, %s: %s", v.Line, strings.Join(rd.segs, "/"), msg)
+		msg = fmt.Sprintf("line %d, %s: %s", v.Line+rd.lineBase, strings.Join(rd.segs, "/"), msg)
 	}
 	f := doc.Finding{Severity: doc.Warning, Message: msg}
 	if v != nil {
@@ -446,7 +451,7 @@ func (rd *reader) array(f *family, v *jsonspan.Value, base int64) {
 
 func (rd *reader) record(v *jsonspan.Value, f Field) {
 	f.Path = strings.Join(rd.segs, "/")
-	f.TextStart, f.TextEnd, f.Line = rd.base+v.Start, rd.base+v.End, v.Line
+	f.TextStart, f.TextEnd, f.Line = rd.base+v.Start, rd.base+v.End, v.Line+rd.lineBase
 	rd.ann[v] = len(rd.fields)
 	rd.fields = append(rd.fields, f)
 }
@@ -528,7 +533,7 @@ func (rd *reader) write(v *jsonspan.Value, off, width int64, shift uint, mask ui
 		if rd.conflicts <= maxConflictFindings {
 			rd.findings = append(rd.findings, doc.Finding{Severity: doc.Warning, Span: doc.At(rd.base+v.Start, v.End-v.Start),
 				Message: fmt.Sprintf("line %d, %s: this value disagrees with ctx bytes 0x%X..0x%X as an earlier value printed them; one context cannot print both (the later value is kept)",
-					v.Line, strings.Join(rd.segs, "/"), off, off+width-1)})
+					v.Line+rd.lineBase, strings.Join(rd.segs, "/"), off, off+width-1)})
 		}
 	}
 }
@@ -589,7 +594,7 @@ func (t *treeBuilder) node(v *jsonspan.Value, label, key string, keyStart int64)
 		start = keyStart
 	}
 	n := &doc.Node{Kind: v.Kind.String(), Label: label, Span: doc.At(t.rd.base+start, v.End-start),
-		Detail: "line " + strconv.Itoa(v.Line)}
+		Detail: "line " + strconv.Itoa(v.Line+t.rd.lineBase)}
 	if key != label {
 		n.Key = key
 	}

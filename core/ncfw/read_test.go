@@ -190,6 +190,12 @@ func TestReadLogWrapping(t *testing.T) {
 	if dup := d.Tree.Find("ncfw_ctx_top_sp", "configs", "neff", "barrier_configs", "device_barrier", "dma_sync_sema", "dma_sync_sema#3"); dup == nil {
 		t.Fatal("repeated keys are not kept apart")
 	}
+	// Lines count in the input, prefix included.
+	for _, f := range d.Fields[:50] {
+		if want := bytes.Count(in[:f.TextStart], []byte{'\n'}) + 1; f.Line != want {
+			t.Fatalf("%s: line %d, the input says %d", f.Path, f.Line, want)
+		}
+	}
 }
 
 func TestSniff(t *testing.T) {
