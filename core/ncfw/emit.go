@@ -130,7 +130,7 @@ func EmitFamily(name string, data []byte, arch uint32, opt FamilyOptions) *Resul
 	if !ok || f == nil || data == nil {
 		return &Result{Arch: a, RC: RCInvalid}
 	}
-	e := newEmitter(defaultSchema, &a, data, true, false)
+	e := newEmitter(defaultSchema, &a, data, true, false, 4096)
 	n := min(max(opt.Indent, 0), 256)
 	if f.array {
 		if opt.Count > 0 && f.count == countFixed {
@@ -151,7 +151,9 @@ func emit(s *schema, ctx []byte, model string, arch uint32, mapping, tree bool) 
 	if i := strings.IndexByte(model, 0); i >= 0 { // ncfw.model-escaping: %s stops at the first NUL
 		model = model[:i]
 	}
-	e := newEmitter(s, &a, ctx, mapping, tree)
+	// The whole buffer up front: a full context prints 157 KB to 1 MiB, and growing costs
+	// more than the allocation.
+	e := newEmitter(s, &a, ctx, mapping, tree, BufferSize)
 	r := &s.rules
 	e.put(r.RootOpen)
 	e.put(s.modelHead)
@@ -232,9 +234,9 @@ type emitter struct {
 	objHead, objTail, arrHead, arrTail, keyHead, keyTail string
 }
 
-func newEmitter(s *schema, a *Arch, ctx []byte, mapping, tree bool) *emitter {
+func newEmitter(s *schema, a *Arch, ctx []byte, mapping, tree bool, capacity int) *emitter {
 	e := &emitter{s: s, a: a, ctx: ctx, mapping: mapping || tree, tree: tree, line: 1}
-	e.out = make([]byte, 0, BufferSize)
+	e.out = make([]byte, 0, capacity)
 	r := &s.rules
 	e.objHead, e.objTail, _ = strings.Cut(r.ObjOpen, "%s")
 	e.arrHead, e.arrTail, _ = strings.Cut(r.ArrOpen, "%s")
