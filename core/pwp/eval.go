@@ -264,6 +264,9 @@ func (f *Function) EvaluateWith(x float32, o Options) (float32, Trace) {
 		rel := expo - 127 - e.expOffset
 		tr.Exp = int16(expo - 127)
 		if rel < 0 || rel >= n {
+			if len(e.ctrls) == 0 {
+				return f.fail(tr, errNoCtrl, 0, 0, 0)
+			}
 			return f.fail(tr, errOctave, expo-127, n, e.expOffset)
 		}
 		ci := base + rel
@@ -310,6 +313,7 @@ const (
 	errCtrlRange
 	errSize
 	errLUTRange
+	errNoCtrl
 )
 
 // EvalError says why a table could not be evaluated at an input.
@@ -328,6 +332,8 @@ func (e *EvalError) Error() string {
 		return fmt.Sprintf("%s: exponent %d is not among the %d declared %s octaves from %d, and no clamp catches it", e.Func, e.A, e.B, e.Region, e.C)
 	case errCtrlRange:
 		return fmt.Sprintf("%s: ctrl word %d is beyond the ctrl table (%d words)", e.Func, e.A, e.B)
+	case errNoCtrl:
+		return fmt.Sprintf("%s: the set's ctrl blob is missing, so no octave can be looked up", e.Func)
 	case errSize:
 		return fmt.Sprintf("%s: ctrl word %d has extract_size %d > 23", e.Func, e.A, e.B)
 	}

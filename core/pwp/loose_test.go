@@ -86,6 +86,16 @@ func TestMissingBlobsAreFindings(t *testing.T) {
 	if tr.Path != PathError || tr.Err == nil || y == y {
 		t.Errorf("exp without buckets: %g via %s", y, tr)
 	}
+	// Without the ctrl blob, heroes fail with that reason and residents still work.
+	delete(files, "exp_and_others_ctrl.bin")
+	files["exp_and_others_bkt.bin"] = readDir(t, "nkipy/matmul_small/sg00", "")["exp_and_others_bkt.bin"]
+	s = OpenFiles(files).Set("exp_and_others")
+	if _, tr := s.Function("exp").Evaluate(1); tr.Err == nil || !strings.Contains(tr.Err.Error(), "ctrl blob is missing") {
+		t.Errorf("exp without ctrl: %s %v", tr, tr.Err)
+	}
+	if y, _ := s.Function("abs").Evaluate(-2); y != 2 {
+		t.Errorf("abs(-2) without ctrl = %g", y)
+	}
 	// prelu needs no table.
 	if y, tr := s.Function("parametric_relu").EvaluateWith(-2, Options{Alpha: 0.5}); y != -1 || tr.Path != PathPrelu {
 		t.Errorf("prelu: %g %s", y, tr)
@@ -137,6 +147,10 @@ func TestViews(t *testing.T) {
 	}
 	if bt := n.Find("bkt").Table; len(bt.Rows) != 941 || !strings.HasPrefix(bt.Rows[777][6], "exp_400p pos_small") {
 		t.Errorf("bucket table: %d rows, row 777 %v", len(bt.Rows), bt.Rows[777])
+	}
+	em := n.Find("functions", "identity_1p", "exp-maps").Table
+	if len(em.Rows) != 1 || em.Rows[0][0] != "-127" || em.Rows[0][1] != "[52, 53]" || em.Rows[0][2] != "[781, 781]" {
+		t.Errorf("identity exp maps: %v", em.Rows)
 	}
 	r := RosterNode(DecodeRoster("act_info.json", mustRead(t, filepath.Join(realRoot, "nkipy/matmul_small/sg00/act_info.json"))))
 	if len(r.Children) != 2+21 || r.Find("exp_and_others", "act").Table.Rows[0][3] != "exp_400p" || r.Find("catalog").Value != "pwp_bin_trainium" {

@@ -208,6 +208,7 @@ func FunctionNode(f *Function) *doc.Node {
 		c.Detail = pf.Group + ": " + pf.Meaning
 	}
 	n.Add(OctaveNode(f))
+	n.Add(expMapNode(f))
 	sat := n.Add(&doc.Node{Kind: "group", Key: "saturation", Label: "saturation slots", Value: fmt.Sprintf("bkt %d..%d", f.Slots[0], f.Slots[0]+3)})
 	for k, bi := range f.Slots {
 		bn := BucketNode(s, bi)
@@ -308,5 +309,47 @@ func PlotNode(f *Function, p *Plot) *doc.Node {
 	if p.Failed > 0 {
 		n.Warnf(nil, "%d sample points could not be evaluated (table errors; see the function's findings)", p.Failed)
 	}
+	return n
+}
+
+// expMapNode shows the function's func_exp_to_ctl_start_idx / func_exp_to_bkt_start_idx
+// members side by side: exponent → [neg, pos] indices.
+func expMapNode(f *Function) *doc.Node {
+	p := f.Set.Profile
+	n := &doc.Node{Kind: "group", Key: "exp-maps", Label: "func_exp_to_*_start_idx"}
+	var ctl, bkt *FuncExpMap
+	for i := range p.FuncExpToCtl {
+		if p.FuncExpToCtl[i].Name == f.Bare {
+			ctl = &p.FuncExpToCtl[i]
+		}
+	}
+	for i := range p.FuncExpToBkt {
+		if p.FuncExpToBkt[i].Name == f.Bare {
+			bkt = &p.FuncExpToBkt[i]
+		}
+	}
+	if ctl == nil {
+		n.Value = "absent"
+		return n
+	}
+	n.Span = ctl.Span
+	list := func(a []int) string {
+		s := make([]string, len(a))
+		for i, v := range a {
+			s[i] = itoa(v)
+		}
+		return "[" + strings.Join(s, ", ") + "]"
+	}
+	t := &doc.Table{Columns: []string{"E", "ctl indices", "bkt bases"}}
+	for i, e := range ctl.Entries {
+		b := ""
+		if bkt != nil && i < len(bkt.Entries) && bkt.Entries[i].Exp == e.Exp {
+			b = list(bkt.Entries[i].Indices)
+		}
+		t.Rows = append(t.Rows, []string{itoa(e.Exp), list(e.Indices), b})
+		t.RowSpans = append(t.RowSpans, spanOrZero(e.Span))
+	}
+	n.Value = fmt.Sprintf("%d exponents", len(ctl.Entries))
+	n.Table = t
 	return n
 }
