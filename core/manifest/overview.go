@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/featurebits"
 )
 
 // overview builds the "Model" tree: target, inputs and outputs, cores with their engines,
@@ -120,7 +121,7 @@ func (r *resolver) overview() {
 			if m.FeatureBits&v == 0 {
 				continue
 			}
-			f, ok := FeatureByBit(v)
+			f, ok := featurebits.ByBit(v)
 			label := fmt.Sprintf("0x%X", v)
 			if !ok {
 				fn.Field(label, "(no known name)", doc.At(0x220, 8))

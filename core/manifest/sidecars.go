@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/featurebits"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
 
@@ -187,7 +188,7 @@ func (r *resolver) crossCheckIO() {
 }
 
 // crossCheckFeatures compares def.json neff_features with the header's feature_bits
-// (spec neff.md §1.4; Unknown-ID manifest.feature-names).
+// (spec neff.md §1.4; Unknown-ID neff.feature-names).
 func (r *resolver) crossCheckFeatures() {
 	for _, c := range r.m.Cores {
 		for _, f := range c.Features {
@@ -207,7 +208,7 @@ func (r *resolver) crossCheckFeatures() {
 			if !ok {
 				continue
 			}
-			f, known := FeatureByDefJSON(name)
+			f, known := featurebits.ByDefJSON(name)
 			switch {
 			case !known:
 				d.warnf(it, "%s neff_features lists %q, which no known feature bit carries; the header's feature_bits mask is what the runtime checks", c.DefPath, name)
@@ -218,7 +219,7 @@ func (r *resolver) crossCheckFeatures() {
 			}
 		}
 		if r.facts.Present {
-			for _, f := range FeatureBits {
+			for _, f := range featurebits.All {
 				if f.DefJSON != "" && r.facts.FeatureBits&f.Bit != 0 && !contains(c.Features, f.DefJSON) {
 					at := fv
 					if at == nil {
@@ -237,7 +238,7 @@ func (r *resolver) crossCheckFeatures() {
 		if r.facts.FeatureBits&v == 0 {
 			continue
 		}
-		if _, ok := FeatureByBit(v); !ok {
+		if _, ok := featurebits.ByBit(v); !ok {
 			r.root.Warnf(doc.At(0x220, 8), "the header's feature_bits (file offset 0x220) has bit %d (0x%X) set, which has no known name: a runtime that does not support it refuses the NEFF", bit, v)
 		}
 	}

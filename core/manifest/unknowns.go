@@ -5,10 +5,6 @@ import "github.com/neffscope/neffscope/core/doc"
 // Unknowns are the points the spec leaves open that this package's code relies on. The code
 // that depends on one names its ID in a comment.
 var Unknowns = []doc.Unknown{
-	{ID: "manifest.feature-names", Spec: "neff.md §1.4, §7.4",
-		Question:   "Names of most feature_bits; bits 18, 19, 23, 26 have none; bit 0 = bin-weights is inferred.",
-		Assumption: "FeatureBits holds the compiler-wiki names; a set bit without a row is reported as unnamed; the header mask is authoritative over def.json neff_features.",
-		Confidence: "medium"},
 	{ID: "manifest.kelf-node-discriminator", Spec: "neff.md §3.2, §7.9",
 		Question:   "libnrt tests attrs.func_name == \"__kelf\"; the compiler wiki writes op \"__kelf\" with func_name \"0\".",
 		Assumption: "A node with either marks a device node; its attrs.kelf names the KELF member.",

@@ -29,7 +29,7 @@ var Unknowns = []doc.Unknown{
 		Assumption: "Sniff the payload (gzip magic vs ustar block) instead of trusting pkg_version; hash by pkg_version."},
 	{ID: "neff.feature-names", Spec: "neff.md §1.4, §7.4", Confidence: "medium",
 		Question:   "Bits 0, 18, 19, 23 and 26 are unnamed; bit 0 = bin-weights is inferred; names of 0x1000, 0x8000, 0x200000 come from the wiki only.",
-		Assumption: "Name the bits of the Features table; show any other bit as 'bit N' with a finding."},
+		Assumption: "Name the bits of the one catalogue (core/featurebits); show any other bit as 'bit N' with a finding; the header mask is authoritative over def.json neff_features."},
 	{ID: "neff.lnc-size-width", Spec: "neff.md §1.1, §7.15", Confidence: "medium",
 		Question:   "Is the word at 0x228 a u32 or a u64, and is it the LNC size or an arch mode?",
 		Assumption: "Read a u32 named lnc_size; bytes 0x22C..0x22F belong to the zero pad and are checked there."},

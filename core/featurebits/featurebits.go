@@ -1,4 +1,10 @@
-package manifest
+// Package featurebits is the one catalogue of the NEFF header's feature_bits mask (spec
+// neff.md §1.4): bit, name, the def.json neff_features string, meaning and how sure we are.
+// It is data only; the container decoder (header view, runtime verdict) and the manifest
+// decoder (def.json cross-check) both read it.
+package featurebits
+
+import "fmt"
 
 // Feature is one bit of the NEFF header's feature_bits mask (spec neff.md §1.4).
 type Feature struct {
@@ -13,10 +19,10 @@ type Feature struct {
 	Confidence string
 }
 
-// FeatureBits is the bit catalogue of spec neff.md §1.4 (producer: neuronx-cc 2.24
+// All is the bit catalogue of spec neff.md §1.4 (producer: neuronx-cc 2.24
 // writeNEFFFeatures, per the compiler wiki). Bits 18, 19, 23 and 26 have no name anywhere
-// (spec §7.4) and are deliberately absent. Unknown-ID: manifest.feature-names.
-var FeatureBits = []Feature{
+// (spec §7.4) and are deliberately absent. Unknown-ID: neff.feature-names.
+var All = []Feature{
 	{0x1, "bin_weights", "", "binary weight files instead of numpy (inferred from the packager's feature order)", "inferred"},
 	{0x2, "collective_has_offset", "collective_has_offset", "collective ops carry a collective-group offset", "wiki"},
 	{0x4, "custom_ops", "neff_feature_custom_ops", "GPSIMD custom-op µcode library present (ucode_lib.json, cpu.so)", "wiki"},
@@ -42,9 +48,9 @@ var FeatureBits = []Feature{
 	{0x2000000, "large_tensor_support", "", "64-bit addressing", "wiki"},
 }
 
-// FeatureByBit finds the catalogue row of one bit value (e.g. 0x400).
-func FeatureByBit(v uint64) (Feature, bool) {
-	for _, f := range FeatureBits {
+// ByBit finds the catalogue row of one bit value (e.g. 0x400).
+func ByBit(v uint64) (Feature, bool) {
+	for _, f := range All {
 		if f.Bit == v {
 			return f, true
 		}
@@ -52,12 +58,30 @@ func FeatureByBit(v uint64) (Feature, bool) {
 	return Feature{}, false
 }
 
-// FeatureByDefJSON finds the row whose def.json neff_features string is s.
-func FeatureByDefJSON(s string) (Feature, bool) {
-	for _, f := range FeatureBits {
+// ByDefJSON finds the row whose def.json neff_features string is s.
+func ByDefJSON(s string) (Feature, bool) {
+	for _, f := range All {
 		if f.DefJSON != "" && f.DefJSON == s {
 			return f, true
 		}
 	}
 	return Feature{}, false
+}
+
+// Names names the set bits of mask; bits without a name come back as "bit N (0x…)" and are
+// also returned in unknown.
+func Names(mask uint64) (names []string, unknown []uint64) {
+	for bit := 0; bit < 64; bit++ {
+		v := uint64(1) << bit
+		if mask&v == 0 {
+			continue
+		}
+		if f, ok := ByBit(v); ok {
+			names = append(names, f.Name)
+		} else {
+			names = append(names, fmt.Sprintf("bit %d (0x%x)", bit, v))
+			unknown = append(unknown, v)
+		}
+	}
+	return names, unknown
 }
