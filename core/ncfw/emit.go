@@ -144,6 +144,12 @@ func EmitFamily(name string, data []byte, arch uint32, opt FamilyOptions) *Resul
 }
 
 func emit(s *schema, ctx []byte, model string, arch uint32, mapping, tree bool) *Result {
+	return emitPrefix(s, ctx, model, arch, mapping, tree, MaxText)
+}
+
+// emitPrefix stops once limit bytes are written (rc then says 28 whenever the text is longer
+// than limit); limit MaxText is the library itself.
+func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree bool, limit int) *Result {
 	a, ok := ArchByID(arch)
 	if !ok || ctx == nil { // ncfw.short-context: a nil slice models ctx == NULL
 		return &Result{Arch: a, Model: model, RC: RCInvalid}
@@ -153,7 +159,8 @@ func emit(s *schema, ctx []byte, model string, arch uint32, mapping, tree bool) 
 	}
 	// The whole buffer up front: a full context prints 157 KB to 1 MiB, and growing costs
 	// more than the allocation.
-	e := newEmitter(s, &a, ctx, mapping, tree, BufferSize)
+	e := newEmitter(s, &a, ctx, mapping, tree, min(BufferSize, limit+1))
+	e.limit = min(limit, MaxText)
 	r := &s.rules
 	e.put(r.RootOpen)
 	e.put(s.modelHead)
@@ -230,12 +237,13 @@ type emitter struct {
 	bounds [][2]int64 // per open node: the struct range its family declares (-1: none)
 
 	countOverride int
+	limit         int // MaxText; less when only a prefix is wanted (the reader's comparison)
 	// split fragments
 	objHead, objTail, arrHead, arrTail, keyHead, keyTail string
 }
 
 func newEmitter(s *schema, a *Arch, ctx []byte, mapping, tree bool, capacity int) *emitter {
-	e := &emitter{s: s, a: a, ctx: ctx, mapping: mapping || tree, tree: tree, line: 1}
+	e := &emitter{s: s, a: a, ctx: ctx, mapping: mapping || tree, tree: tree, line: 1, limit: MaxText}
 	e.out = make([]byte, 0, capacity)
 	r := &s.rules
 	e.objHead, e.objTail, _ = strings.Cut(r.ObjOpen, "%s")
@@ -282,7 +290,7 @@ func (e *emitter) put(s string) {
 		}
 		return
 	}
-	room := MaxText - len(e.out)
+	room := e.limit - len(e.out)
 	if len(s) > room {
 		s = s[:room]
 		e.full = true
@@ -300,7 +308,7 @@ func (e *emitter) putBytes(b []byte) {
 		}
 		return
 	}
-	room := MaxText - len(e.out)
+	room := e.limit - len(e.out)
 	if len(b) > room {
 		b = b[:room]
 		e.full = true
