@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/pwp"
 	"github.com/neffscope/neffscope/core/pwp/tablegen"
 )
 
@@ -118,5 +120,45 @@ func TestEvalErrors(t *testing.T) {
 	out, errs, code := runCmd(t, "eval", "--func", "exp", prof, "1")
 	if code != 1 || out != "3f800000 7fc00000 NaN error\n" || !strings.Contains(errs, "missing") {
 		t.Errorf("no blobs: %d %q %q", code, out, errs)
+	}
+}
+
+// TestEvalEveryRealNEFF: the activation sets inside every real NEFF decode with no warning or
+// error, and exp(0.5) gives the spec's bits wherever exp is loaded.
+func TestEvalEveryRealNEFF(t *testing.T) {
+	neffs, _ := filepath.Glob("../../../shared/testdata-real/*/*.neff")
+	if len(neffs) == 0 {
+		t.Skip("real test data absent: no NEFF under ../shared/testdata-real")
+	}
+	withSets := 0
+	for _, n := range neffs {
+		members, err := loadActivationFiles([]string{n}, "")
+		if err != nil {
+			t.Errorf("%s: %v", n, err)
+			continue
+		}
+		b := pwp.OpenFiles(members)
+		for _, s := range b.Sets {
+			for _, f := range append(b.Findings, s.AllFindings()...) {
+				if f.Severity != "info" {
+					t.Errorf("%s %s: %s: %s", n, s.ProfilePath, f.Severity, f.Message)
+				}
+			}
+		}
+		if len(b.Sets) == 0 {
+			continue
+		}
+		withSets++
+		f, err := b.Function("", "exp")
+		if err != nil {
+			t.Errorf("%s: %v", n, err)
+			continue
+		}
+		if y, _ := f.Evaluate(0.5); math.Float32bits(y) != 0x3fd308b1 {
+			t.Errorf("%s: exp(0.5) = %08x", n, math.Float32bits(y))
+		}
+	}
+	if withSets < 5 {
+		t.Errorf("only %d NEFFs carried activation sets", withSets)
 	}
 }
