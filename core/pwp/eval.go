@@ -270,7 +270,7 @@ func (f *Function) EvaluateWith(x float32, o Options) (float32, Trace) {
 			return f.fail(tr, errOctave, expo-127, n, e.expOffset)
 		}
 		ci := base + rel
-		if int(ci) >= len(e.ctrls) {
+		if ci < 0 || int(ci) >= len(e.ctrls) {
 			return f.fail(tr, errCtrlRange, ci, int32(len(e.ctrls)), 0)
 		}
 		w := e.ctrls[ci]

@@ -95,6 +95,22 @@ func dedupe(a []string) []string {
 	return out
 }
 
+// Sniff says which activation-table file a name and its bytes are: "roster" (act_info.json),
+// "profile" (<set>.json), "engine" (an engine JSON listing activation_function_sets), "bkt"
+// or "ctrl" (blobs, by their name), or "" — for a registry's Match. JSON is recognised by its
+// top-level keys, whatever the file is called.
+func Sniff(name string, b []byte) string {
+	switch {
+	case strings.HasSuffix(name, "_bkt.bin"):
+		return "bkt"
+	case strings.HasSuffix(name, "_ctrl.bin"):
+		return "ctrl"
+	case len(b) > 0 && (b[0] == '{' || b[0] == ' ' || b[0] == '\n' || b[0] == '\t' || b[0] == '\r' || b[0] == 0xEF):
+		return fileKind(b)
+	}
+	return ""
+}
+
 // fileKind classifies a JSON file by its top-level keys.
 func fileKind(b []byte) string {
 	v, _ := jsonspan.ParseWith(b, jsonspan.Options{Lenient: true})
@@ -232,6 +248,20 @@ func OpenFiles(files map[string][]byte) *Bundle {
 		}
 	}
 	b.sortSets()
+	// A function shared by two sets should be the same table in both (spec §1, [REAL]).
+	first := map[string]*Function{}
+	for _, s := range b.Sets {
+		for _, f := range s.Functions {
+			g, ok := first[f.Name]
+			if !ok {
+				first[f.Name] = f
+				continue
+			}
+			if d := CompareFunctions(g, f); len(d) > 0 {
+				fd.add(doc.Warning, f.Meta.Span, "%s differs between %s and %s (real sets share byte-identical blocks): %s", f.Name, g.Set.ProfilePath, s.ProfilePath, strings.Join(d, "; "))
+			}
+		}
+	}
 	if len(b.Rosters) > 0 {
 		b.Catalog = IdentifyCatalog(b.Rosters[0])
 	}

@@ -95,3 +95,21 @@ func TestPlotNodeAndLoadedSet(t *testing.T) {
 		t.Errorf("Affine = %g", a)
 	}
 }
+
+func TestSniff(t *testing.T) {
+	res := genSet(t, 32)
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"act_info.json", res.Roster, "roster"}, {"whatever.json", res.Profile, "profile"},
+		{"sg00/Activation.json", []byte(`{"activation_function_sets":["a"]}`), "engine"},
+		{"x_bkt.bin", res.Bkt, "bkt"}, {"x_ctrl.bin", res.Ctrl, "ctrl"},
+		{"def.json", []byte(`{"act":"Activation.json"}`), ""}, {"PE.bin", []byte{0x23, 0x10}, ""},
+	} {
+		if got := Sniff(c.name, c.b); got != c.want {
+			t.Errorf("Sniff(%s) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -65,3 +66,45 @@ func TestRealSetsInvariantsHold(t *testing.T) {
 }
 
 func bitsOf(y float32) uint32 { return math.Float32bits(y) }
+
+func TestRealSaturationSlotsAndSharedBlocks(t *testing.T) {
+	exp := realFn(t, "exp_and_others", "exp")
+	want := [4][5]uint32{
+		{0x3f800000, 0x3f800000, 0x3f000000, 0x3e2aaaab, 0},
+		{0x3f800000, 0x3f800000, 0x3f000000, 0x3e2aaaab, 0},
+		{0x7f800000, 0, 0, 0, 0},
+		{0, 0, 0, 0, 0},
+	}
+	for k, bi := range exp.Slots {
+		b := exp.Set.Buckets[bi]
+		got := [5]uint32{bitsOf(b.D0), bitsOf(b.D1), bitsOf(b.D2), bitsOf(b.D3), bitsOf(b.X)}
+		if got != want[k] || bi != 777+k {
+			t.Errorf("exp %s slot at %d: %08x, want %08x (spec §5.2)", SlotName(k), bi, got, want[k])
+		}
+	}
+	// The same function is byte-identical across sets (spec §1): exp and every shared resident.
+	other := loadRealSet(t, "natural_log_exp_and_others")
+	shared := 0
+	for _, f := range exp.Set.Functions {
+		g := other.Function(f.Name)
+		if g == nil {
+			continue
+		}
+		shared++
+		if d := CompareFunctions(f, g); len(d) != 0 {
+			t.Errorf("%s differs across sets: %v", f.Name, d)
+		}
+	}
+	if shared != 14 {
+		t.Errorf("%d functions shared between exp_and_others and natural_log_exp_and_others, want 14", shared)
+	}
+	// A changed coefficient is reported.
+	res := genSet(t, 32)
+	a := setFrom(res, res.Profile, res.Bkt, res.Ctrl)
+	bkt := clone(res.Bkt)
+	bkt[32*5] ^= 1
+	b := setFrom(res, res.Profile, bkt, res.Ctrl)
+	if d := CompareFunctions(a.Function("exp"), b.Function("exp")); len(d) != 1 || !strings.Contains(d[0], "record 5") {
+		t.Errorf("CompareFunctions: %v", d)
+	}
+}

@@ -75,12 +75,6 @@ func (r *Roster) Set(name string) *RosterSet {
 // rosterSetKeys: each set entry has exactly these 5 keys (spec §1). [WIKI][REAL]
 var rosterSetKeys = []string{"name", "bkt_bin", "ctrl_bin", "profile_json", "act"}
 
-// LooksLikeRoster reports whether JSON bytes parse to an object with act_func_sets.
-func LooksLikeRoster(b []byte) bool {
-	v, _ := jsonspan.ParseWith(b, jsonspan.Options{Lenient: true})
-	return v.Get("act_func_sets") != nil
-}
-
 // DecodeRoster decodes act_info.json. It never fails: problems are findings.
 func DecodeRoster(source string, b []byte) *Roster {
 	r := &Roster{Source: source, Span: doc.In(source, 0, int64(len(b)))}

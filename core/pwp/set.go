@@ -9,6 +9,9 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 )
 
+// hwBuckets is the hardware BUCKET table size, 2^11 (spec §3, §7.6).
+const hwBuckets = 2048
+
 // maxOctaves bounds the octaves read per function: 2 regions × 256 exponents.
 const maxOctaves = 512
 
@@ -238,6 +241,9 @@ func NewSet(in SetFiles) *Set {
 		if in.Roster.CtrlBin != "" && p.CtlBin != "" && path.Base(in.Roster.CtrlBin) != path.Base(p.CtlBin) {
 			fd.add(doc.Warning, p.Spans[p.CtlBinKey], "the roster names the ctrl blob %q, the profile %q; the profile's value is followed", in.Roster.CtrlBin, p.CtlBin)
 		}
+	}
+	if len(s.Buckets) > hwBuckets {
+		fd.add(doc.Warning, p.Spans["bkt_entry_cnt"], "set %s has %d buckets; a ctrl word's 11-bit base and the hardware BUCKET table address %d", s.Name, len(s.Buckets), hwBuckets)
 	}
 	s.join(fd, whole)
 	s.checkCatalog(fd, whole)
@@ -482,6 +488,8 @@ func (s *Set) joinOctaves(f *Function, ff finder, baseNeg, basePos, nc int) {
 		} else {
 			if c.Size > 23 {
 				ff.add(doc.Error, span, "%s: ctrl word %d has extract_size %d > 23 mantissa bits; inputs in octave %d give an error", f.Name, o.CtrlIndex, c.Size, o.Exp)
+			} else if c.Size > 15 {
+				ff.add(doc.Warning, span, "%s: ctrl word %d has extract_size %d; the hardware control struct holds 4 bits (≤ 15)", f.Name, o.CtrlIndex, c.Size)
 			} else if c.ExtractLSB != 23-c.Size {
 				ff.add(doc.Warning, span, "%s: ctrl word %d has extract_lsb %d, expected 23 − extract_size = %d (the evaluator follows extract_size)", f.Name, o.CtrlIndex, c.ExtractLSB, 23-c.Size)
 			}
@@ -668,4 +676,43 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// CompareFunctions reports how two sets' copies of one function differ: real sets carry
+// byte-identical blocks and identical non-pointer profile fields (spec §1, [REAL]); only
+// absolute indices move. An empty result means identical.
+func CompareFunctions(a, b *Function) []string {
+	var diffs []string
+	if a.Name != b.Name {
+		diffs = append(diffs, fmt.Sprintf("names %s and %s", a.Name, b.Name))
+	}
+	pointer := map[int]bool{FieldBasePos: true, FieldBaseNeg: true, FieldSmallPosPtr: true, FieldSmallNegPtr: true, FieldLargePosPtr: true, FieldLargeNegPtr: true}
+	for i, pf := range ProfileFields {
+		if !pointer[i] && i != FieldFuncName && a.Meta.Values[i] != b.Meta.Values[i] {
+			diffs = append(diffs, fmt.Sprintf("%s %d vs %d", pf.Key, a.Meta.Values[i], b.Meta.Values[i]))
+		}
+	}
+	if a.BktEnd-a.BktStart != b.BktEnd-b.BktStart {
+		return append(diffs, fmt.Sprintf("bucket blocks of %d and %d records", a.BktEnd-a.BktStart, b.BktEnd-b.BktStart))
+	}
+	n := 0
+	for k := 0; k < a.BktEnd-a.BktStart; k++ {
+		i, j := a.BktStart+k, b.BktStart+k
+		if i < 0 || j < 0 || i >= len(a.Set.Buckets) || j >= len(b.Set.Buckets) {
+			return append(diffs, "bucket blocks outside their tables")
+		}
+		x, y := a.Set.Buckets[i], b.Set.Buckets[j]
+		if math.Float32bits(x.D0) != math.Float32bits(y.D0) || math.Float32bits(x.D1) != math.Float32bits(y.D1) ||
+			math.Float32bits(x.D2) != math.Float32bits(y.D2) || math.Float32bits(x.D3) != math.Float32bits(y.D3) ||
+			math.Float32bits(x.X) != math.Float32bits(y.X) {
+			if n == 0 {
+				diffs = append(diffs, fmt.Sprintf("first differing bucket: record %d of the block (bkt %d vs %d)", k, i, j))
+			}
+			n++
+		}
+	}
+	if n > 1 {
+		diffs = append(diffs, fmt.Sprintf("%d bucket records differ", n))
+	}
+	return diffs
 }
