@@ -161,7 +161,7 @@ func Read(b []byte, arch uint32) *Dump {
 	}
 
 	top := v.Get(r.RootKey)
-	d.inferArch(top, arch)
+	d.inferArch(top, arch, work)
 	// Lines are counted in the input: the prefix's, and the model name's own line breaks,
 	// which the blanked copy does not have.
 	lineBase := bytes.Count(b[:start], []byte{'\n'})
@@ -224,14 +224,23 @@ func balanced(b []byte) bool {
 	return depth <= 0 && !inString
 }
 
-func (d *Dump) inferArch(top *jsonspan.Value, arch uint32) {
+func (d *Dump) inferArch(top *jsonspan.Value, arch uint32, work []byte) {
+	events := top.Get("configs").Get("algo").Get("mesh").Get("events")
 	if a, ok := ArchByID(arch); ok {
 		d.Arch = a
+		if n := events.Len(); n != a.MeshN && events != nil && events.End > 0 && work[events.End-1] == ']' {
+			for _, o := range arches {
+				if o.MeshN == n {
+					d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning,
+						Message: fmt.Sprintf("the dump prints %d mesh events, as %s does, not %d as %s does: it was probably written by arch %d, so offsets below are %s's and may be wrong", n, o.Name, a.MeshN, a.Name, o.ID, a.Name)})
+					break
+				}
+			}
+		}
 		return
 	}
 	d.ArchInferred = true
 	guess, how := uint32(0), ""
-	events := top.Get("configs").Get("algo").Get("mesh").Get("events")
 	for _, a := range arches {
 		if events.Len() == a.MeshN {
 			guess, how = a.ID, fmt.Sprintf("%d mesh events", a.MeshN)

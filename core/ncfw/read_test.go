@@ -246,3 +246,15 @@ func TestReadExactFit(t *testing.T) {
 		t.Fatalf("two bytes short: cut=%v deviation=%d", d.Cut, d.Deviation)
 	}
 }
+
+func TestReadWrongArch(t *testing.T) {
+	text, _ := Emit(SampleContext(5, SampleZero), "m", 5)
+	d := Read(text, 12)
+	found := false
+	for _, f := range d.Findings {
+		found = found || strings.Contains(f.Message, "probably written by arch 5")
+	}
+	if !found || d.Deviation < 0 {
+		t.Fatalf("a sunda dump read as cayman: %+v", d.Findings)
+	}
+}
