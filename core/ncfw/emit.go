@@ -269,6 +269,7 @@ func (e *emitter) result(model string) *Result {
 	if e.tree {
 		res.Tree = e.stack[0]
 		res.Tree.Value = fmt.Sprintf("rc %d, %d bytes of text", res.RC, len(e.out))
+		res.Tree.Span = doc.At(0, int64(len(e.ctx)))
 	}
 	return res
 }

@@ -387,6 +387,11 @@ func TestFieldMap(t *testing.T) {
 				t.Fatalf("%s: line %d, text says %d", f.Path, f.Line, line)
 			}
 		}
+		tbl := FieldTable(res.Fields)
+		if len(tbl.Rows) != len(res.Fields) || len(tbl.RowSpans) != len(res.Fields) || tbl.Rows[5][0] != res.Fields[5].Path ||
+			tbl.RowSpans[5].Offset != res.Fields[5].Offset {
+			t.Errorf("FieldTable rows %d, row 5 %v", len(tbl.Rows), tbl.Rows[5])
+		}
 		if got := len(FieldsAtOffset(res.Fields, a.CfgNeff+0x898+0x124)); got != 1 {
 			t.Errorf("arch %d: %d fields read the execute_device_barrier byte", a.ID, got)
 		}

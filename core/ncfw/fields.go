@@ -3,6 +3,8 @@ package ncfw
 import (
 	"sort"
 	"strconv"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 // FormatFields renders a field map as text, one tab-separated line per printed value:
@@ -62,4 +64,27 @@ func FieldsAtOffset(fields []Field, off int64) []int {
 		}
 	}
 	return out
+}
+
+// FieldTable renders a field map as a doc.Table (one row per printed value, RowSpans = the
+// struct bytes), so a front end can carry the map over the Document wire format.
+// Columns: path, offset, width, format, source, text_start, text_end, line.
+func FieldTable(fields []Field) *doc.Table {
+	t := &doc.Table{Columns: []string{"path", "offset", "width", "format", "source", "text_start", "text_end", "line"}}
+	t.Rows = make([][]string, 0, len(fields))
+	t.RowSpans = make([]doc.Span, 0, len(fields))
+	for _, f := range fields {
+		width := strconv.FormatInt(f.Width, 10)
+		if f.Mask != 0 {
+			width = "bits " + strconv.Itoa(int(f.Shift)) + ".." + strconv.Itoa(int(f.Shift)+bitLen(f.Mask)-1)
+		}
+		t.Rows = append(t.Rows, []string{f.Path, strconv.FormatInt(f.Offset, 10), width, f.Format, f.Source,
+			strconv.FormatInt(f.TextStart, 10), strconv.FormatInt(f.TextEnd, 10), strconv.Itoa(f.Line)})
+		span := doc.Span{Offset: f.Offset, Length: f.Width}
+		if f.Offset < 0 {
+			span = doc.Span{Offset: 0, Length: 0}
+		}
+		t.RowSpans = append(t.RowSpans, span)
+	}
+	return t
 }
