@@ -11,6 +11,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 )
 
@@ -206,6 +207,9 @@ func printInfo(w io.Writer, f *inspect.File) {
 		} else {
 			fmt.Fprintf(w, "Runtime: libnrt 2.31 would REJECT this file (%s): %q\n", a.Verdict.StatusName(), a.Verdict.Message)
 		}
+		if f.Program != nil {
+			printModel(w, f.Program)
+		}
 		fmt.Fprintf(w, "Members (%d):\n", len(a.Members))
 		width := 1
 		for _, m := range a.Members {
@@ -316,4 +320,41 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// printModel prints the program summary: target, inputs and outputs, cores and engines.
+func printModel(w io.Writer, p *inspect.Program) {
+	m := p.Model
+	fmt.Fprintf(w, "Model: target %q (%s), %d core(s)", m.Target, m.ArchName, len(m.Cores))
+	if m.Info != nil && m.Info.ToolVersion != "" {
+		fmt.Fprintf(w, ", compiled by neuronx-cc %s", m.Info.ToolVersion)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, group := range []struct {
+		title string
+		ts    []*manifest.Tensor
+	}{{"input", m.Inputs}, {"output", m.Outputs}} {
+		for _, t := range group.ts {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%v\t%d bytes\n", group.title, t.Name, t.DType, t.Shape, t.Bytes)
+		}
+	}
+	tw.Flush()
+	for _, c := range m.Cores {
+		var parts []string
+		for _, e := range c.Engines {
+			parts = append(parts, fmt.Sprintf("%s %d", e.Name, e.Instructions))
+		}
+		fmt.Fprintf(w, "  core %s: %s instructions", c.Name, strings.Join(parts, ", "))
+		for _, e := range c.Engines {
+			if len(e.ActivationSets) > 0 {
+				var sets []string
+				for _, s := range e.ActivationSets {
+					sets = append(sets, s.Name)
+				}
+				fmt.Fprintf(w, "; activation sets %s", strings.Join(sets, ", "))
+			}
+		}
+		fmt.Fprintln(w)
+	}
 }

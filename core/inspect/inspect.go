@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 )
 
@@ -45,6 +46,7 @@ type File struct {
 	Size    int64
 	Doc     *doc.Document
 	Archive *neff.Archive // nil unless the file is a NEFF
+	Program *Program      // the resolved program of a NEFF (nil otherwise)
 	r       io.ReaderAt
 }
 
@@ -153,14 +155,17 @@ func matchNEFF(name string, head []byte, size int64) bool {
 	return (h.PkgVersion == 1 || h.PkgVersion == 2) && h.HeaderSize == neff.HeaderSize
 }
 
-// keepInMemory says which members a NEFF open holds: every JSON member (they are decoded
-// into trees) and small binaries (so the hex view needs no second pass); large binaries are
-// streamed again on demand.
+// keepInMemory says which members a NEFF open holds: every JSON member (decoded into trees),
+// the engine streams and activation blobs under sgNN/ (disassembled and evaluated), and small
+// binaries (so the hex view needs no second pass). Large weights are streamed again on demand.
 func keepInMemory(p string, size int64) bool {
-	if isJSONName(p) {
+	switch {
+	case isJSONName(p):
+		return size <= 64<<20
+	case strings.HasSuffix(p, ".bin"):
 		return size <= 64<<20
 	}
-	return size <= 1<<20
+	return size <= 1<<20 || manifest.Wanted(p, size)
 }
 
 func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
@@ -197,8 +202,19 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	root := a.Node(f.Name)
 	if a.FileSize >= neff.HeaderSize && !looksLikeNEFF(a) {
 		root.Errorf(doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024. If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize)
+		return root
 	}
-	// Member content: JSON as trees, the rest as bytes.
+	var prog *Program
+	if len(a.Members) > 0 {
+		prog = newProgram(a)
+		f.Program = prog
+		if ov := prog.Model.Overview; ov != nil {
+			ov.Key = "model"
+			// The model overview comes first after the runtime verdict: it is what users look for.
+			root.Children = append(root.Children[:1], append([]*doc.Node{ov}, root.Children[1:]...)...)
+		}
+	}
+	// Member content: the manifests' typed trees, disassembled streams, JSON as trees, the rest as bytes.
 	root.Walk(func(_ []string, n *doc.Node) bool {
 		if n.Kind != "member" {
 			return true
@@ -208,7 +224,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		if m == nil {
 			return false
 		}
-		n.Add(memberContent(m))
+		n.Add(prog.memberContent(m))
 		return false
 	})
 	return root
@@ -219,7 +235,16 @@ func looksLikeNEFF(a *neff.Archive) bool {
 }
 
 // memberContent decodes one member's bytes for the tree.
-func memberContent(m *neff.Member) *doc.Node {
+func (p *Program) memberContent(m *neff.Member) *doc.Node {
+	if p != nil {
+		if t := p.Model.MemberTrees[m.Path]; t != nil {
+			t.Label = "content"
+			return t
+		}
+		if ps := p.Stream(m.Path); ps != nil {
+			return p.streamNode(ps, m)
+		}
+	}
 	switch {
 	case isJSONName(m.Path) && m.Data != nil:
 		return jsonNode(m.Data, "content", m.Path)

@@ -231,18 +231,64 @@ func (s *seekBuffer) Seek(off int64, whence int) (int64, error) {
 	return int64(s.pos), nil
 }
 
-// Sample is a small but complete modern-looking member set (manifests, one core, streams),
-// for tests and fixtures that need "a NEFF" rather than particular bytes.
+// Sample is a small, consistent modern-style program (one core, five engines with their
+// streams, a DMA block, a constant): manifests written the way neuronx-cc 2.23 writes them
+// (spec neff.md §3) with made-up values, so a NEFF built from it decodes with no finding.
+// Tests and fixtures that need "a NEFF" rather than particular bytes use it.
 func Sample() []Member {
-	words := make([]byte, 128)
-	for i := range words {
-		words[i] = byte(i * 7)
+	json := func(path, text string) Member { return Member{Path: path, Data: []byte(text)} }
+	// Streams of 64-byte words: opcode, word length 0x10 (16 dwords), the rest zero.
+	stream := func(path string, ops ...byte) Member {
+		b := make([]byte, 64*len(ops))
+		for i, op := range ops {
+			b[64*i], b[64*i+1] = op, 0x10
+		}
+		return Member{Path: path, Data: b}
 	}
 	return []Member{
-		{Path: "info.json", Data: []byte(`{"tool_version": "0.0.0+neffscope", "name": "file.neff", "num_tpb": 1}`)},
-		{Path: "kelf-0.json", Data: []byte(`{"graphs": [{"definition": "sg00/def.json", "name": "sg00"}], "version": "0.5", "target": "sunda"}`)},
-		{Path: "sg00/def.json", Data: []byte(`{"var": {"input0": {"type": "input", "size": 128}}, "pe_instr": "PE.bin"}`)},
-		{Path: "sg00/PE.bin", Data: words},
-		{Path: "neff.json", Data: []byte(`{"nodes": [], "arg_nodes": [], "heads": [], "node_row_ptr": [0], "attrs": {}}`)},
+		json("info.json", `{"tool_version": "0.0.0+neffscope", "kelp_version": "Dynamic", "name": "file.neff", "num_tpb": 1, "num_tpb_requested": 1, "num_tpb_per_node": [1, 0]}`),
+		json("kelf-0.json", `{"graphs": [{"definition": "sg00/def.json", "name": "sg00"}], "version": "0.5", "target": "sunda"}`),
+		json("sg00/def.json", `{
+ "act": "Activation.json", "act_instr": "Activation.bin",
+ "dve": "DVE.json", "dve_instr": "DVE.bin",
+ "pe": "PE.json", "pe_instr": "PE.bin",
+ "pool": "Pool.json", "pool_instr": "Pool.bin",
+ "sp": "SP.json", "sp_instr": "SP.bin",
+ "dma_queue": {"qSPIO0": {"fabric_path": "main", "num_queues": 16, "owner": "sp", "semaphore_set": [8, 9], "type": "in"}},
+ "name": "definition",
+ "neff_features": [],
+ "var": {
+  "SB": {"type": "state-buffer", "var_id": 0},
+  "input0": {"ops": [], "size": 64, "type": "input", "var_id": 1},
+  "output0": {"ops": [], "size": 64, "type": "output", "var_id": 2}
+ },
+ "version": "0.6"
+}`),
+		json("sg00/Activation.json", `{"act_info": "act_info.json", "act_semaphore": 12, "activation_function_sets": [], "dma": [], "instr": "Activation.bin", "name": "Activation.json"}`),
+		json("sg00/DVE.json", `{"dma": [], "instr": "DVE.bin", "name": "DVE.json"}`),
+		json("sg00/PE.json", `{"dma": [], "instr": "PE.bin", "name": "PE.json"}`),
+		json("sg00/Pool.json", `{"dma": [], "instr": "Pool.bin", "name": "Pool.json"}`),
+		json("sg00/SP.json", `{"dma": [
+  {"#comment": "in", "desc": [{"from": "input0", "from_off": 0, "from_sizes": [64, 1], "from_steps": [1, 64], "op": "copy", "to": "SB", "to_off": 0, "to_sizes": [64, 1], "to_steps": [1, 64]}], "id": 0, "queue": "qSPIO0", "semaphore": 8},
+  {"#comment": "out", "desc": [{"from": "SB", "from_off": 0, "from_sizes": [64, 1], "from_steps": [1, 64], "op": "copy", "to": "output0", "to_off": 0, "to_sizes": [64, 1], "to_steps": [1, 64]}], "id": 1, "queue": "qSPIO0", "semaphore": 9}
+ ], "instr": "SP.bin", "name": "SP.json"}`),
+		json("sg00/act_info.json", `{"pwp_file_keys": ["bkt_bin", "ctrl_bin", "profile_json"], "act_func_sets": []}`),
+		json("sg00/tensor_map.json", `{"input0": {"dtype": "float32", "is_const": false, "kind": "input", "layer_name": "input0", "sim_format": "N", "sim_shape": [16], "tf_file": "", "tf_format": "N", "tf_shape": [16]}}`),
+		stream("sg00/Activation.bin", 0xb1, 0xcc),
+		stream("sg00/DVE.bin", 0xb1),
+		stream("sg00/PE.bin", 0xb1, 0xcc, 0xcc),
+		stream("sg00/Pool.bin", 0xb1),
+		stream("sg00/SP.bin", 0xb1, 0xcc),
+		json("neff.json", `{
+ "nodes": [
+  {"op": "null", "name": "input0", "inputs": [], "output_names": ["input0"], "is_param": "0"},
+  {"op": "tvm_op", "name": "sg_coreV10", "attrs": {"func_name": "__kelf", "flatten_data": "0", "num_inputs": "1", "kelf": "kelf-0.json", "num_outputs": "1"}, "inputs": [[0, 0, 0]], "output_names": ["output0"]}
+ ],
+ "arg_nodes": [0],
+ "heads": [[1, 0, 0]],
+ "attrs": {"shape": ["list_shape", [[16], [16]]], "storage_id": ["list_int", [0, 1]], "dltype": ["list_str", ["float32", "float32"]]},
+ "node_row_ptr": [0, 1, 2],
+ "metadata": {"signatures": {"default": {"inputs": {"input0": {"id": 0, "dtype": "float32", "shape": [16]}}, "outputs": {}}}}
+}`),
 	}
 }

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/isa"
+)
+
+func init() {
+	commands["disasm"] = command{"disassemble the engine instruction streams a NEFF's manifests name", runDisasm}
+}
+
+// disasmJSON is the `disasm --json` contract (issue 3).
+type disasmJSON struct {
+	Streams []streamJSON `json:"streams"`
+}
+
+type streamJSON struct {
+	Subgraph     string     `json:"subgraph"`
+	Engine       string     `json:"engine"`
+	Member       string     `json:"member"`
+	Count        int        `json:"count"`
+	Instructions []instJSON `json:"instructions"`
+}
+
+type instJSON struct {
+	Index      int               `json:"index"`
+	Offset     int64             `json:"offset"`
+	Opcode     uint8             `json:"opcode"`
+	Name       string            `json:"name"`
+	Fields     map[string]string `json:"fields"`
+	Activation *actJSON          `json:"activation,omitempty"`
+	DMA        *dmaJSON          `json:"dma,omitempty"`
+}
+
+type actJSON struct {
+	Set      string `json:"set"`
+	Function string `json:"function,omitempty"`
+}
+
+type dmaJSON struct {
+	Queue string `json:"queue"`
+	Block string `json:"block"`
+}
+
+func runDisasm(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("disasm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sg := fs.String("sg", "", "only this subgraph (core), e.g. sg00")
+	engine := fs.String("engine", "", "only this engine, e.g. Activation (or its def.json token, act)")
+	asJSON := fs.Bool("json", false, "print {\"streams\": [...]} as JSON")
+	maxInflate := commonFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: neffscope disasm [--sg sg00] [--engine Activation] [--json] FILE")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: *maxInflate})
+	if err != nil {
+		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return 1
+	}
+	defer fh.Close()
+	if f.Program == nil {
+		fmt.Fprintf(stderr, "neffscope: %s is not a NEFF with a program (kind %s)\n", f.Name, f.Doc.Kind)
+		return 1
+	}
+	var picked []*inspect.ProgramStream
+	for _, s := range f.Program.Streams {
+		if *sg != "" && s.Core.Name != *sg {
+			continue
+		}
+		if *engine != "" && !strings.EqualFold(s.Engine.Name, *engine) && !strings.EqualFold(s.Engine.Token, *engine) {
+			continue
+		}
+		picked = append(picked, s)
+	}
+	if len(picked) == 0 {
+		fmt.Fprintf(stderr, "neffscope: no stream matches --sg %q --engine %q\n", *sg, *engine)
+		return 1
+	}
+	w := bufio.NewWriterSize(stdout, 1<<20)
+	defer w.Flush()
+	if *asJSON {
+		out := disasmJSON{}
+		for _, s := range picked {
+			sj := streamJSON{Subgraph: s.Core.Name, Engine: s.Engine.Name, Member: s.Member, Instructions: []instJSON{}}
+			if s.ISA != nil {
+				sj.Count = s.ISA.Len()
+				for i, in := range s.ISA.All() {
+					ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap()}
+					r := f.Program.Resolve(s, i, s.ISA.Word(i))
+					switch in.Opcode {
+					case 0x21, 0x23:
+						ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
+					case 0xC1:
+						ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
+					}
+					sj.Instructions = append(sj.Instructions, ij)
+				}
+			}
+			out.Streams = append(out.Streams, sj)
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	for _, s := range picked {
+		fmt.Fprintf(w, "; %s %s  %s  (%d bytes)\n", s.Core.Name, s.Engine.Name, s.Member, s.Size)
+		if s.ISA == nil {
+			fmt.Fprintln(w, "; stream bytes not available")
+			continue
+		}
+		for i, in := range s.ISA.All() {
+			fmt.Fprintf(w, "%7d  %06x  %02x %-28s %s", i, in.Offset, in.Opcode, in.Name, isa.Summary(in))
+			if sync := isa.SyncText(in); sync != "" {
+				fmt.Fprintf(w, "  [%s]", sync)
+			}
+			if r := f.Program.Resolve(s, i, s.ISA.Word(i)).String(); r != "" {
+				fmt.Fprintf(w, "  ; %s", r)
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w)
+	}
+	return 0
+}

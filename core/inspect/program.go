@@ -1,0 +1,227 @@
+package inspect
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/manifest"
+	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/pwp"
+)
+
+// Program is a NEFF's program as the runtime sees it: the manifests resolved (core/manifest),
+// each engine's instruction stream (core/isa), and the activation tables (core/pwp), joined:
+// an ActivationTableLoad's set index names a set of that engine's list, an Activate's function
+// code names a function of the set resident at that point, a DMA trigger's block id names a
+// block of the engine JSON.
+type Program struct {
+	Model   *manifest.Model
+	Streams []*ProgramStream
+	Act     *pwp.Bundle
+	// joinFindings counts join problems per kind, reported once per stream.
+}
+
+// ProgramStream is one engine stream with its place in the program.
+type ProgramStream struct {
+	manifest.Stream
+	ISA *isa.Stream // nil when the stream's bytes are not held
+}
+
+// Resolved is what the joins say about one instruction.
+type Resolved struct {
+	Set      string `json:"set,omitempty"`
+	Function string `json:"function,omitempty"`
+	Queue    string `json:"queue,omitempty"`
+	Block    string `json:"block,omitempty"`
+	Problem  string `json:"-"`
+}
+
+// resolvedColumn is the extra listing column the joins fill.
+const resolvedColumn = "resolved"
+
+func newProgram(a *neff.Archive) *Program {
+	ms := manifest.NewMemberSet()
+	files := map[string][]byte{}
+	for _, m := range a.Members {
+		data := m.Data
+		if m.Truncated {
+			data = nil
+		}
+		ms.Add(m.Path, m.Size, data)
+	}
+	h := a.Header
+	facts := manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
+		RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits, NeffVersionMajor: h.NeffVersionMajor}
+	p := &Program{Model: manifest.Resolve(ms, facts)}
+	// The activation tables: the roster, the engine JSONs' set lists and each listed set's files.
+	for _, c := range p.Model.Cores {
+		addFile := func(name string) {
+			if m := a.Member(name); m != nil && m.Data != nil && !m.Truncated {
+				files[name] = m.Data
+			}
+		}
+		addFile(path.Join(c.Dir, "act_info.json"))
+		for _, e := range c.Engines {
+			for _, s := range e.ActivationSets {
+				addFile(e.JSONPath)
+				addFile(s.ProfilePath)
+				addFile(s.BktPath)
+				addFile(s.CtrlPath)
+			}
+		}
+	}
+	if len(files) > 0 {
+		p.Act = pwp.OpenFiles(files)
+	}
+	for _, s := range p.Model.Streams() {
+		ps := &ProgramStream{Stream: s}
+		if m := a.Member(s.Member); m != nil && m.Data != nil && !m.Truncated {
+			ps.ISA = isa.NewStream(s.Member, m.Data)
+			ps.ISA.SetResolver(resolvedColumn, func(i int, word []byte) string {
+				return p.Resolve(ps, i, word).String()
+			})
+		}
+		p.Streams = append(p.Streams, ps)
+	}
+	return p
+}
+
+// Stream finds a stream by member path.
+func (p *Program) Stream(member string) *ProgramStream {
+	for _, s := range p.Streams {
+		if s.Member == member {
+			return s
+		}
+	}
+	return nil
+}
+
+func (r Resolved) String() string {
+	var parts []string
+	if r.Set != "" {
+		parts = append(parts, "set "+r.Set)
+	}
+	if r.Function != "" {
+		parts = append(parts, "fn "+r.Function)
+	}
+	if r.Queue != "" {
+		parts = append(parts, "queue "+r.Queue)
+	}
+	if r.Block != "" {
+		parts = append(parts, r.Block)
+	}
+	if r.Problem != "" {
+		parts = append(parts, "⚠ "+r.Problem)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Resolve joins instruction i (its word) of a stream with the manifests and tables.
+func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
+	var r Resolved
+	e := ps.Engine
+	if idx, ok := isa.SetIndexOf(word); ok { // 0x23 ActivationTableLoad
+		if s := e.ActivationSet(idx); s != nil {
+			r.Set = s.Name
+		} else {
+			r.Problem = fmt.Sprintf("set index %d is outside %s's activation_function_sets (%d sets)", idx, e.JSONPath, len(e.ActivationSets))
+		}
+		return r
+	}
+	if code, ok := isa.FuncCodeOf(word); ok { // 0x21 Activate
+		setIdx, _, loaded := ps.ISA.ResidentSet(i)
+		if !loaded {
+			r.Problem = fmt.Sprintf("function code %d with no ActivationTableLoad before it", code)
+			if hint, ok := isa.ActFuncHint(code); ok {
+				r.Function = hint + "?"
+			}
+			return r
+		}
+		s := e.ActivationSet(setIdx)
+		if s == nil {
+			r.Problem = fmt.Sprintf("resident set index %d is not in %s", setIdx, e.JSONPath)
+			return r
+		}
+		r.Set = s.Name
+		var set *pwp.Set
+		if p.Act != nil {
+			set = p.Act.Set(s.Name)
+		}
+		if set == nil {
+			r.Problem = "the set's profile is not in the archive"
+			return r
+		}
+		if f := set.FunctionByID(int(code)); f != nil {
+			r.Function = f.Name
+		} else {
+			r.Problem = fmt.Sprintf("function code %d is no func_id of set %s", code, s.Name)
+		}
+		return r
+	}
+	if id, ok := isa.BlockIDOf(word); ok { // 0xC1 PseudoDMATrigger
+		q, hasQ := isa.QueueOf(word)
+		var b *manifest.DMABlock
+		if hasQ && q != "" {
+			b = e.Block(q, int64(id))
+		}
+		if b == nil {
+			if bs := e.BlocksWithID(int64(id)); len(bs) == 1 {
+				b = bs[0]
+			}
+		}
+		if b == nil {
+			r.Block = fmt.Sprintf("block %d", id)
+			r.Problem = fmt.Sprintf("no DMA block %d (queue %q) in %s", id, q, e.JSONPath)
+			return r
+		}
+		r.Queue, r.Block = b.Queue, fmt.Sprintf("block %d (%d descriptors)", b.ID, len(b.Descs))
+	}
+	return r
+}
+
+// streamNode is the content node of a stream member: counts, findings, and the handle the page
+// uses to ask for listing rows ("stream:<member>").
+func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
+	if ps.ISA == nil {
+		n := &doc.Node{Kind: "bytes", Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: "member:" + m.Path}
+		n.Infof(n.Span, "instruction stream %s (%s) is not held in memory, so it is not disassembled here; use 'neffscope disasm'.", m.Path, neff.HumanSize(m.Size))
+		return n
+	}
+	n := ps.ISA.Summary()
+	n.Label = "instructions"
+	n.Ref = "stream:" + m.Path
+	n.Detail = fmt.Sprintf("%s engine of %s: %d instructions of 64 bytes", ps.Engine.Name, ps.Core.Name, ps.ISA.Len())
+	// Join problems, counted over the whole stream and reported once each with an example.
+	type problem struct {
+		first, count int
+		text         string
+	}
+	var problems []*problem
+	byText := map[string]*problem{}
+	for i := range ps.ISA.Len() {
+		w := ps.ISA.Word(i)
+		switch w[0] {
+		case 0x21, 0x23, 0xC1:
+		default:
+			continue
+		}
+		r := p.Resolve(ps, i, w)
+		if r.Problem == "" {
+			continue
+		}
+		if pr := byText[r.Problem]; pr != nil {
+			pr.count++
+			continue
+		}
+		pr := &problem{first: i, count: 1, text: r.Problem}
+		byText[r.Problem] = pr
+		problems = append(problems, pr)
+	}
+	for _, pr := range problems {
+		n.Warnf(doc.In(m.Path, int64(pr.first)*isa.WordSize, isa.WordSize), "%s: instruction %d (and %d more like it): %s. The listing shows the raw code.", m.Path, pr.first, pr.count-1, pr.text)
+	}
+	return n
+}
