@@ -225,3 +225,50 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 	}
 	return n
 }
+
+// streamFor finds the disassembled stream a "stream:<member>" ref names.
+func (f *File) streamFor(ref string) (*ProgramStream, error) {
+	member, ok := strings.CutPrefix(ref, "stream:")
+	if !ok {
+		return nil, fmt.Errorf("%q is not a stream reference (stream:<member>)", ref)
+	}
+	if f.Program == nil {
+		return nil, fmt.Errorf("%s has no program", f.Name)
+	}
+	s := f.Program.Stream(member)
+	if s == nil || s.ISA == nil {
+		return nil, fmt.Errorf("%s has no disassembled stream %q", f.Name, member)
+	}
+	return s, nil
+}
+
+// Rows returns listing rows [from, to) of a stream (ref "stream:<member>"), with the joins in
+// the last column and each row's span its 64-byte word.
+func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
+	s, err := f.streamFor(ref)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s.ISA.Rows(from, to), s.ISA.Len(), nil
+}
+
+// Instruction returns the full field tree of instruction i of a stream, with what the joins
+// resolved.
+func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
+	s, err := f.streamFor(ref)
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= s.ISA.Len() {
+		return nil, fmt.Errorf("instruction %d is outside %s (%d instructions)", i, s.Member, s.ISA.Len())
+	}
+	n := s.ISA.Node(i)
+	if r := f.Program.Resolve(s, i, s.ISA.Word(i)); r != (Resolved{}) {
+		j := n.Add(&doc.Node{Kind: "field", Label: "resolved", Value: r.String(), Span: doc.In(s.Member, int64(i)*isa.WordSize, isa.WordSize)})
+		j.Detail = "joined with " + s.Engine.JSONPath + " and the activation tables"
+		if r.Problem != "" {
+			j.Warnf(j.Span, "%s instruction %d: %s", s.Member, i, r.Problem)
+		}
+	}
+	return n, nil
+}
