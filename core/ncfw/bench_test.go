@@ -63,3 +63,22 @@ func BenchmarkReadLargeCounts(b *testing.B) {
 		Read(text, 12)
 	}
 }
+
+// BenchmarkEmitZero and BenchmarkReadZero are the small end of the linearity check: their
+// MB/s should match the large-count benchmarks (the original's strlen per fragment was O(n²)).
+func BenchmarkEmitZero(b *testing.B) {
+	ctx := SampleContext(12, SampleZero)
+	text, _ := Emit(ctx, "m", 12)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Emit(ctx, "m", 12)
+	}
+}
+
+func BenchmarkReadZero(b *testing.B) {
+	text, _ := Emit(SampleContext(12, SampleZero), "m", 12)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Read(text, 12)
+	}
+}

@@ -159,7 +159,7 @@ func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree 
 	}
 	// The whole buffer up front: a full context prints 157 KB to 1 MiB, and growing costs
 	// more than the allocation.
-	e := newEmitter(s, &a, ctx, mapping, tree, min(BufferSize, limit+1))
+	e := newEmitter(s, &a, ctx, mapping, tree, min(estimateText(ctx, &a, len(model)), limit+1))
 	e.limit = min(limit, MaxText)
 	r := &s.rules
 	e.put(r.RootOpen)
@@ -191,6 +191,30 @@ func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree 
 		res.Tree.Findings = append(res.Tree.Findings, res.Findings...)
 	}
 	return res
+}
+
+// estimateText guesses the text length from the counts that drive it (fold_n walks, basic-
+// block tables, the model name) so the buffer is allocated once at about the right size.
+func estimateText(ctx []byte, a *Arch, model int) int {
+	u8 := func(off int64) int {
+		if off < int64(len(ctx)) {
+			return int(ctx[off])
+		}
+		return 0
+	}
+	records := func(off int64) int {
+		n := 0
+		for n < 256 && u8(off+int64(4*n))|u8(off+int64(4*n)+1) != 0 {
+			n++
+		}
+		return n
+	}
+	est := 180_000 + 85_000*(a.MeshN/100) + model
+	for ch := int64(0); ch < 32; ch++ {
+		est += 40 * (u8(ch*148+24) + u8(ch*148+28+24))
+	}
+	est += 130 * (records(a.CfgNeff+0x9C0) + records(a.NeffCtx+0x20+56))
+	return min(est, BufferSize)
 }
 
 const spaces = "                                                                                                                                                                                                                                                                " // 256
