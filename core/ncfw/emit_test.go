@@ -543,6 +543,12 @@ func TestRulesAreData(t *testing.T) {
 	r.HostBase = 0x1000
 	s := NewSession(&r)
 	text := string(s.Emit(SampleContext(5, SampleZero), "m", 5, false).Text)
+	if d := s.Read([]byte(text), 5); d.Deviation != -1 {
+		t.Fatalf("a session reads its own text with a deviation: %+v", d.Findings)
+	}
+	if d := Read([]byte(text), 5); d.Deviation == -1 {
+		t.Fatal("the default rules accept text made under other rules")
+	}
 	if strings.Contains(text, "event_id") || !strings.Contains(text, `"leader": 0,`) || !strings.Contains(text, `"pring_base_addr": 0x3ff0,`) {
 		t.Fatal("rules not applied")
 	}

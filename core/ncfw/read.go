@@ -78,9 +78,18 @@ func Sniff(b []byte) bool {
 // Read reads a dump (strict JSON is not required: (nil), 0x1, a cut at 1 MiB, a raw model
 // name are all libncfw output). arch 0 infers the arch from the text. Read never fails: what
 // it cannot read becomes findings.
-func Read(b []byte, arch uint32) *Dump {
+func Read(b []byte, arch uint32) *Dump { return readWith(defaultSchema, b, arch) }
+
+// Read reads a dump under the session's rules.
+func (s *Session) Read(b []byte, arch uint32) *Dump {
+	if s.schema == nil {
+		*s = *NewSession(s.Rules)
+	}
+	return readWith(s.schema, b, arch)
+}
+
+func readWith(s *schema, b []byte, arch uint32) *Dump {
 	d := &Dump{Deviation: -1}
-	s := defaultSchema
 	r := &s.rules
 	root := &doc.Node{Kind: "ncfw-dump", Label: "libncfw ctx_log dump"}
 	d.Tree = root
@@ -161,7 +170,7 @@ func Read(b []byte, arch uint32) *Dump {
 	}
 
 	top := v.Get(r.RootKey)
-	d.inferArch(top, arch, work)
+	d.inferArch(s, top, arch, work)
 	// Lines are counted in the input: the prefix's, and the model name's own line breaks,
 	// which the blanked copy does not have.
 	lineBase := bytes.Count(b[:start], []byte{'\n'})
@@ -185,7 +194,7 @@ func Read(b []byte, arch uint32) *Dump {
 		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning,
 			Message: fmt.Sprintf("%d more values disagree with bytes already given by earlier values", rd.conflicts-maxConflictFindings)})
 	}
-	d.compare(text, lineBase)
+	d.compare(s, text, lineBase)
 
 	// The tree: every value with its line, mapped values with their struct bytes.
 	root.Value = fmt.Sprintf("%s, %d bytes of text", d.Arch.Codename, len(text))
@@ -224,7 +233,7 @@ func balanced(b []byte) bool {
 	return depth <= 0 && !inString
 }
 
-func (d *Dump) inferArch(top *jsonspan.Value, arch uint32, work []byte) {
+func (d *Dump) inferArch(s *schema, top *jsonspan.Value, arch uint32, work []byte) {
 	events := top.Get("configs").Get("algo").Get("mesh").Get("events")
 	if a, ok := ArchByID(arch); ok {
 		d.Arch = a
@@ -250,7 +259,7 @@ func (d *Dump) inferArch(top *jsonspan.Value, arch uint32, work []byte) {
 	if guess == 0 {
 		if p := top.Get("configs").Get("neff").Get("basic_block_configs").Get("pring_base_addr"); p != nil {
 			for _, a := range arches {
-				if p.Str == "0x"+strconv.FormatUint(defaultSchema.rules.HostBase+uint64(a.CfgNeff+0x9C0+0x408), 16) {
+				if p.Str == "0x"+strconv.FormatUint(s.rules.HostBase+uint64(a.CfgNeff+0x9C0+0x408), 16) {
 					guess, how = a.ID, "pring_base_addr "+p.Str
 					break
 				}
@@ -270,9 +279,9 @@ func (d *Dump) inferArch(top *jsonspan.Value, arch uint32, work []byte) {
 }
 
 // compare re-emits the rebuilt context and finds the first byte where the dump differs.
-func (d *Dump) compare(text []byte, lineBase int) {
+func (d *Dump) compare(s *schema, text []byte, lineBase int) {
 	// Only a prefix one byte longer than the dump is needed to compare.
-	res := emitPrefix(defaultSchema, d.Context, d.Model, d.Arch.ID, false, false, len(text)+1)
+	res := emitPrefix(s, d.Context, d.Model, d.Arch.ID, false, false, len(text)+1)
 	if res.RC == RCInvalid {
 		return
 	}

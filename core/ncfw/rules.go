@@ -35,8 +35,8 @@ type Rules struct {
 	CloseLast     string
 	ArrCloseLast  string
 	ArrCloseComma string
-	// HexItem is "\"0x%016lX\"%s" (+0x109, H); AddrValue is the value part of
-	// "%s: \"0x%016lX\"\n" (+0x127, H), which never carries a comma.
+	// AddrLineEnd ends "%s: \"0x%016lX\"\n" (+0x127, H), which never carries a comma. The
+	// array items "\"0x%016lX\"%s" (+0x109, H) end with Sep or LastSep.
 	AddrLineEnd string
 
 	// StickyLatch keeps a clone's buffer-full latch set across calls of one Session.
@@ -66,7 +66,8 @@ type Rules struct {
 	ReprogramLastTrail bool
 }
 
-// DefaultRules are spec ncfw.md's reconstruction of libncfw 2.31.24.0.
+// DefaultRules are spec ncfw.md's reconstruction of libncfw 2.31.24.0. Emit, EmitMapped and
+// Read use them as they stood at start-up; to try other values, copy them into a Session.
 var DefaultRules = Rules{
 	RootOpen:   "{\n",
 	ModelLine:  "  \"model_name\": \"%s\",\n",
