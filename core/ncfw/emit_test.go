@@ -265,6 +265,78 @@ func TestSpecFragments(t *testing.T) {
     },
     "algo": {
 `,
+		// F8: mine (SEMA2), then peers with the loop index and a one-level addr; F9 next.
+		`              "kring_peer_semas": {
+                "mine": {
+                  "addr": {
+                    "soc_addr": "0x0000000000000000"
+                  }
+                },
+                "peers": [
+                  {
+                    "peer_id": 0,
+                    "addr": {
+                      "soc_addr": "0x0000000000000000"
+                    }
+                  },
+                  {
+                    "peer_id": 1,
+                    "addr": {
+                      "soc_addr": "0x0000000000000000"
+                    }
+                  },
+                  {
+                    "peer_id": 2,
+                    "addr": {
+                      "soc_addr": "0x0000000000000000"
+                    }
+                  }
+                ]
+              },
+              "dma_apb_bcast": {
+                "m2s_tail_ptr": {
+                  "soc_addr": "0x0000000000000000"
+                },
+                "s2m_tail_ptr": {
+                  "soc_addr": "0x0000000000000000"
+                },
+                "mask": 0
+              },
+              "channel_id": 0,
+              "spad_slot_idx": 0,
+              "fold_n": 0,
+              "kangaring_is_primary": 0,
+              "kangaring_num_peers": 0
+            },
+            {
+              "next_neigh": {
+`,
+		// F6 last row closes "}" then "]" then F5's "},"; F10 opens the events array.
+		`              "kangaring_num_peers": 0
+            }
+          ]
+        },
+        "mesh": {
+          "events": [
+            {
+              "dma_apb_bcast_0": {
+                "m2s_tail_ptr": {
+`,
+		// F24 opens with F34: eight {queue_id, dma_engines_bitmap}, closed "],".
+		`      "neff": {
+        "dma_alloc_bitmap": [
+          {
+            "queue_id": 0,
+            "dma_engines_bitmap": 0
+          },
+`,
+		`          {
+            "queue_id": 0,
+            "dma_engines_bitmap": 0
+          }
+        ],
+        "barrier_configs": {
+`,
 		// F11 tail with event_id last (U-6), F12's __stub (C11).
 		`              "wait_event": 0,
               "event_id": 49
