@@ -3,7 +3,10 @@ package ncfw
 import (
 	"bytes"
 	"encoding/binary"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -256,5 +259,32 @@ func TestReadWrongArch(t *testing.T) {
 	}
 	if !found || d.Deviation < 0 {
 		t.Fatalf("a sunda dump read as cayman: %+v", d.Findings)
+	}
+}
+
+// TestSniffRealFiles: no real compiler output (JSON members, activation blobs, NEFFs) is taken
+// for a libncfw dump.
+func TestSniffRealFiles(t *testing.T) {
+	root := "../../../shared/testdata-real"
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("real compiler files not present (%v): nothing to check Sniff against", err)
+	}
+	n := 0
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		if Sniff(b) {
+			t.Errorf("%s sniffs as a libncfw dump", p)
+		}
+		return nil
+	})
+	if err != nil || n < 10 {
+		t.Fatalf("walked %d files: %v", n, err)
 	}
 }
