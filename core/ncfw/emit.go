@@ -180,7 +180,9 @@ func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree 
 	e.segs = e.segs[:0]
 	e.put(r.RootClose)
 	short := int64(len(ctx)) < a.MinSize
-	e.pastReads *= boolInt(!short) // the short-context warning below says it all
+	if short {
+		e.pastReads = 0 // the short-context warning below says it all
+	}
 	res := e.result(model)
 	if short {
 		res.Findings = append(res.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(int64(len(ctx)), 0),
@@ -225,13 +227,6 @@ var indexText = func() (t [256]string) {
 	}
 	return
 }()
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 func itoa(i int) string {
 	if i >= 0 && i < len(indexText) {
@@ -381,9 +376,9 @@ func (e *emitter) closeFor(f *family, last, trail bool) string {
 		return r.CloseComma
 	case closeByTrail: // ncfw_log_addr: "}" then ",\n" or "\n" by its first argument (C4)
 		if trail {
-			return "}" + r.Sep
+			return e.s.trailClose
 		}
-		return "}" + r.LastSep
+		return e.s.lastClose
 	}
 	return f.closeText
 }

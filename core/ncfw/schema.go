@@ -152,8 +152,9 @@ type schema struct {
 	root     *family // ncfw_log_ctx
 	families map[string]*family
 	order    []*family
-	// Pre-split fragments.
-	modelHead, modelTail string
+	// Pre-built fragments.
+	modelHead, modelTail  string
+	trailClose, lastClose string // ncfw_log_addr's close with its trail flag set / clear
 }
 
 func scalar(key string, f format, off, width int64) member {
@@ -383,6 +384,7 @@ func buildSchema(r Rules) *schema {
 	}
 	markReached(root)
 	s.modelHead, s.modelTail, _ = strings.Cut(r.ModelLine, "%s")
+	s.trailClose, s.lastClose = "}"+r.Sep, "}"+r.LastSep
 	s.compile()
 	return s
 }
