@@ -175,9 +175,9 @@ func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree 
 		}
 	}
 	e.put(s.modelTail)
-	e.segs = append(e.segs, r.RootKey)
+	e.push(r.RootKey)
 	e.object(s.root, r.RootKey, 0, r.RootIndent, r.CloseLast, -1)
-	e.segs = e.segs[:0]
+	e.pop()
 	e.put(r.RootClose)
 	short := int64(len(ctx)) < a.MinSize
 	if short {
@@ -244,7 +244,9 @@ type emitter struct {
 	mapping bool
 	line    int
 	fields  []Field
-	segs    []string
+	segs    []string // the path to the value being printed, as segments
+	path    []byte   // the same joined by "/", kept up to date while mapping
+	pathLen []int
 	scratch [40]byte
 	// reads past the end of ctx (ncfw.read-past-end)
 	pastReads int
@@ -383,6 +385,25 @@ func (e *emitter) closeFor(f *family, last, trail bool) string {
 	return f.closeText
 }
 
+func (e *emitter) push(seg string) {
+	e.segs = append(e.segs, seg)
+	if e.mapping {
+		e.pathLen = append(e.pathLen, len(e.path))
+		if len(e.path) > 0 {
+			e.path = append(e.path, '/')
+		}
+		e.path = append(e.path, seg...)
+	}
+}
+
+func (e *emitter) pop() {
+	e.segs = e.segs[:len(e.segs)-1]
+	if e.mapping {
+		e.path = e.path[:e.pathLen[len(e.pathLen)-1]]
+		e.pathLen = e.pathLen[:len(e.pathLen)-1]
+	}
+}
+
 func (e *emitter) top() *doc.Node { return e.stack[len(e.stack)-1] }
 
 func (e *emitter) openNode(kind, label string, base, size int64) {
@@ -469,7 +490,7 @@ func (e *emitter) members(f *family, base int64, n int, idx int) {
 			}
 			last := i == len(ms)-1 && j == len(m.keys)-1
 			off := base + m.off + m.param.of(e.a) + int64(j)*m.repStride
-			e.segs = append(e.segs, m.segs[j])
+			e.push(m.segs[j])
 			switch m.kind {
 			case mCall:
 				if m.fam.array {
@@ -487,7 +508,7 @@ func (e *emitter) members(f *family, base int64, n int, idx int) {
 				e.hex(off)
 				e.put(e.s.rules.AddrLineEnd)
 			}
-			e.segs = e.segs[:len(e.segs)-1]
+			e.pop()
 		}
 	}
 }
@@ -536,7 +557,7 @@ func (e *emitter) array(f *family, key string, base int64, n int, idx int) {
 		case f.lookahead: // ncfw.bb-table-close: the element close looks at the next record
 			last = i == count-1 || e.read(at+f.stride, 2) == 0
 		}
-		e.segs = append(e.segs, itoa(i))
+		e.push(itoa(i))
 		if f.hexItems { // ARRSTR (+0x109): "0x%016lX" then ",\n" or "\n"
 			e.indent(n + 2)
 			e.hex(at)
@@ -552,7 +573,7 @@ func (e *emitter) array(f *family, key string, base int64, n int, idx int) {
 			}
 			e.object(f.elem, "", at, n+2, closeText, i)
 		}
-		e.segs = e.segs[:len(e.segs)-1]
+		e.pop()
 	}
 	e.indent(n)
 	e.put(f.arrClose)
@@ -638,7 +659,7 @@ func formatValue(b []byte, f format, v uint64) []byte {
 
 // record adds a field (and its tree node) for the value just printed.
 func (e *emitter) record(f Field) {
-	f.Path = strings.Join(e.segs, "/")
+	f.Path = string(e.path)
 	e.fields = append(e.fields, f)
 	if !e.tree {
 		return
