@@ -45,8 +45,8 @@ type Dump struct {
 func ReadDocument(b []byte, arch uint32) *doc.Node { return Read(b, arch).Tree }
 
 // maxDumpBytes bounds the text read: libncfw never writes more than MaxText, so anything past
-// a few times that is not its output and would only cost memory.
-const maxDumpBytes = 8 << 20
+// its buffer is not its output and would only cost memory (the parse tree grows with the text).
+const maxDumpBytes = BufferSize
 
 // maxRebuilt bounds the rebuilt context: every schema offset lies below it, so a hostile dump
 // with huge arrays cannot make the reader allocate more.
