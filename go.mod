@@ -4,7 +4,10 @@ go 1.26
 
 tool github.com/tinylib/msgp
 
-require github.com/tinylib/msgp v1.6.5
+require (
+	github.com/andybalholm/brotli v1.3.0
+	github.com/tinylib/msgp v1.6.5
+)
 
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect

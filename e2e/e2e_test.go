@@ -1,0 +1,504 @@
+// Package e2e drives the built page (dist/site served over HTTP, and dist/neffscope.html from
+// file://) in the system's headless Chromium: open real and generated NEFFs through the file
+// input and by a synthetic drop, and check what a person would see, that hostile file content
+// stays text, and that the page makes no request outside its origin.
+//
+// Run `make dist` first (make test-browser does).
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+const (
+	chromiumPath = "/usr/bin/chromium"
+	realNEFF     = "../../shared/testdata-real/nkipy/matmul_small.neff"
+	realUUID     = "00a04c53-5fd9-4f07-bffd-d5eacdefc852"
+	screenshot   = "/tmp/neffscope-page.png"
+)
+
+var (
+	browserCtx context.Context // shared by every test: one Chromium, a new tab per test
+	setupSkip  string          // why the suite cannot run here
+	siteURL    string
+	singleURL  string
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	site, _ := filepath.Abs("../dist/site")
+	single, _ := filepath.Abs("../dist/neffscope.html")
+	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
+		setupSkip = "../dist/site is missing: run `make dist` first (make test-browser does)"
+		return m.Run()
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			fmt.Fprintf(os.Stderr, "e2e: %s is missing and CI=true: .ci/run must install Chromium\n", chromiumPath)
+			return 1
+		}
+		setupSkip = chromiumPath + " is missing (apt-get install chromium); the browser tests need it"
+		return m.Run()
+	}
+	srv := httptest.NewServer(siteHandler(site))
+	defer srv.Close()
+	siteURL = srv.URL + "/"
+	singleURL = "file://" + single
+
+	profile, err := os.MkdirTemp("", "neffscope-e2e-profile-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(profile)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.UserDataDir(profile),
+		// Nothing outside this machine resolves: the tests are hermetic whatever the page does.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+		chromedp.WindowSize(1440, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil { // start the browser now, once
+		fmt.Fprintln(os.Stderr, "e2e: starting Chromium:", err)
+		return 1
+	}
+	browserCtx = ctx
+	return m.Run()
+}
+
+// servedLog records the paths the site server answered (the worker's own fetches included).
+type servedLog struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+var served servedLog
+
+func (l *servedLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.paths
+	l.paths = nil
+	return p
+}
+
+// siteHandler serves the built site as a static host would, with the page's CSP header.
+func siteHandler(dir string) http.Handler {
+	fs := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.mu.Lock()
+		served.paths = append(served.paths, r.URL.Path)
+		served.mu.Unlock()
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; connect-src 'self'; img-src 'self' data: blob:; style-src 'self'; object-src 'none'; base-uri 'none'")
+		w.Header().Set("Cache-Control", "no-cache")
+		fs.ServeHTTP(w, r)
+	})
+}
+
+// page is one tab with a record of every request it made.
+type page struct {
+	t        *testing.T
+	ctx      context.Context
+	origin   string // requests must start with this (or be data:/blob:)
+	mu       sync.Mutex
+	requests []string
+	workers  int // dedicated workers attached
+}
+
+func newPage(t *testing.T, url string) *page {
+	t.Helper()
+	if setupSkip != "" {
+		t.Skip(setupSkip)
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancel() })
+	served.take()
+	p := &page{t: t, ctx: ctx, origin: siteURL}
+	if strings.HasPrefix(url, "file://") {
+		p.origin = url
+	}
+	if err := chromedp.Listen(ctx, p.record); err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.EmulateViewport(1440, 900), chromedp.Navigate(url))
+	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready'`, "the core worker to report ready")
+	t.Cleanup(p.checkRequests)
+	return p
+}
+
+// record keeps the URL of every request a target sends.
+func (p *page) record(ev any) {
+	if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+		p.mu.Lock()
+		p.requests = append(p.requests, e.Request.URL)
+		p.mu.Unlock()
+	}
+}
+
+// attachWorkers records the network requests of the page's dedicated workers too: the page's
+// DevTools target does not report them. (Their start-up fetches happen before this attaches;
+// the site server's log shows those.) Only some tests attach: with DevTools attached the
+// worker's wasm runs several times slower.
+func (p *page) attachWorkers() {
+	p.t.Helper()
+	targets, err := chromedp.Targets(p.ctx)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	n := 0
+	for _, ti := range targets {
+		if ti.Type != "worker" {
+			continue
+		}
+		wctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(ti.TargetID), chromedp.WithDetachOnCancel(), chromedp.WithListener(p.record))
+		p.t.Cleanup(cancel)
+		if err := chromedp.Do(wctx); err != nil {
+			p.t.Fatalf("attaching to the worker %s: %v", ti.URL, err)
+		}
+		n++
+	}
+	p.workers = n
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JS condition until it holds.
+func (p *page) waitFor(cond, what string) {
+	p.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			status, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.getElementById('core-status').textContent + ' | ' + document.getElementById('core-status').title + ' | toast: ' + document.getElementById('toast').textContent`))
+			p.t.Fatalf("timed out waiting for %s (%s); err %v; page status: %s", what, cond, err, status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// checkRequests fails the test if the page asked for anything outside its origin.
+func (p *page) checkRequests() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, u := range p.requests {
+		if strings.HasPrefix(u, "data:") || strings.HasPrefix(u, "blob:") || strings.HasPrefix(u, p.origin) {
+			continue
+		}
+		if strings.HasPrefix(p.origin, "file://") && u == p.origin {
+			continue
+		}
+		p.t.Errorf("the page made a request outside its origin: %s (origin %s)", u, p.origin)
+	}
+}
+
+func (p *page) requested(suffix string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, u := range p.requests {
+		if strings.HasSuffix(u, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// openWithPicker sets the file input, as a person choosing a file does.
+func (p *page) openWithPicker(path string) {
+	p.t.Helper()
+	abs, _ := filepath.Abs(path)
+	p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{abs}))
+	p.waitOpen()
+}
+
+// openByDrop builds a File from bytes in the page and drops it on the window.
+func (p *page) openByDrop(name string, data []byte) {
+	p.t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const bin = atob(%q);
+		const u8 = new Uint8Array(bin.length);
+		for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+		const dt = new DataTransfer();
+		dt.items.add(new File([u8], %q));
+		document.body.dispatchEvent(new DragEvent('dragenter', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		const overlay = !document.getElementById('drop-overlay').hidden;
+		document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return overlay;
+	})()`, base64.StdEncoding.EncodeToString(data), name)
+	if !eval[bool](p, js) {
+		p.t.Errorf("dragging a file over the page did not show the drop overlay")
+	}
+	p.waitOpen()
+}
+
+func (p *page) waitOpen() {
+	p.t.Helper()
+	p.waitFor(`document.body.dataset.state === 'open'`, "the file to open")
+}
+
+// clickRow clicks a tree row by its data attribute selector.
+func (p *page) clickRow(sel string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf(`document.querySelector(%q)`, sel), "row "+sel)
+	eval[chromedp.Void](p, fmt.Sprintf(`document.querySelector(%q).firstChild.click()`, sel))
+}
+
+// expand opens a collapsed tree row.
+func (p *page) expand(sel string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf(`document.querySelector(%q)`, sel), "row "+sel)
+	eval[chromedp.Void](p, fmt.Sprintf(`(() => { const r = document.querySelector(%q); if (r.getAttribute('aria-expanded') === 'false') r.querySelector('.twisty').click(); })()`, sel))
+}
+
+// hexFirstBytes reads the first n bytes the hex view shows, once they have arrived.
+func (p *page) hexFirstBytes(n int) []byte {
+	p.t.Helper()
+	p.waitFor(`(() => { const r = document.querySelector('#hex-rows .hex-row[data-off="0"]'); return r && !r.textContent.includes('··'); })()`, "the hex view's first row")
+	hexText := eval[string](p, `Array.from(document.querySelectorAll('#hex-rows .hex-row')).slice(0, 4).map(r => Array.from(r.querySelectorAll('.hb')).map(c => c.textContent).join('')).join('')`)
+	var out []byte
+	for i := 0; i+2 <= len(hexText) && len(out) < n; i += 2 {
+		var b byte
+		fmt.Sscanf(hexText[i:i+2], "%02x", &b)
+		out = append(out, b)
+	}
+	return out
+}
+
+func readReal(t *testing.T) []byte {
+	b, err := os.ReadFile(realNEFF)
+	if err != nil {
+		t.Skipf("real NEFF not available (%v): it lives in ../shared/testdata-real", err)
+	}
+	return b
+}
+
+func TestPageLoadsAndCoreIsReady(t *testing.T) {
+	p := newPage(t, siteURL)
+	p.attachWorkers()
+	if got := eval[string](p, `neffscope.core.mode`); got != "worker" {
+		t.Errorf("core mode %q, want worker", got)
+	}
+	if !p.requested("/worker.js") {
+		t.Errorf("expected the page to start its worker at load; requests: %v", p.requests)
+	}
+	if got := served.take(); !contains(got, "/wasm_exec.js") || !contains(got, "/neffscope.wasm") {
+		t.Errorf("expected the worker to load wasm_exec.js and neffscope.wasm at page load; the server saw %v", got)
+	}
+	if p.workers != 1 {
+		t.Errorf("%d dedicated workers, want 1", p.workers)
+	}
+	if eval[bool](p, `!document.getElementById('welcome').hidden && document.getElementById('panes').hidden`) != true {
+		t.Errorf("before a file is opened the page should show the welcome card only")
+	}
+}
+
+// checkRealOpened asserts what a person sees after opening matmul_small.neff.
+func checkRealOpened(t *testing.T, p *page, file []byte) {
+	t.Helper()
+	summary := eval[string](p, `document.getElementById('summary').textContent`)
+	for _, want := range []string{realUUID, `"file.neff"`, "ok", "accepted", "72"} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary %q lacks %q", summary, want)
+		}
+	}
+	// Member paths: the member rows carry their path in data-ref.
+	members := eval[[]string](p, `Array.from(document.querySelectorAll('#tree [data-kind="member"]')).map(r => r.dataset.ref)`)
+	for _, want := range []string{"member:info.json", "member:neff.json", "member:kelf-0.json", "member:hlo_stats.json"} {
+		if !contains(members, want) {
+			t.Errorf("member row %s not shown; rows: %v", want, members)
+		}
+	}
+	// sg00/def.json opens as a JSON tree.
+	p.expand(`#tree [data-path="members/sg00/"]`)
+	p.clickRow(`#tree [data-ref="member:sg00/def.json"]`)
+	p.waitFor(`document.querySelector('#json-tree .ti[aria-level="2"][data-key="var"]')`, "the key var in the JSON tree of sg00/def.json")
+	if got := eval[string](p, `document.getElementById('content-title').textContent`); got != "sg00/def.json" {
+		t.Errorf("content title %q", got)
+	}
+	// Clicking a JSON value highlights its bytes in the hex view.
+	p.clickRow(`#json-tree .ti[aria-level="2"][data-key="var"]`)
+	p.waitFor(`document.querySelectorAll('#hex .hb.hl').length > 0`, "highlighted bytes for the JSON key var")
+
+	// A .bin member opens as hex with the member's real first bytes.
+	want, err := neff.ReadMembers(bytes.NewReader(file), int64(len(file)), func(p string, _ int64) bool { return p == "sg00/Activation.bin" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.clickRow(`#tree [data-ref="member:sg00/Activation.bin"]`)
+	p.waitFor(`document.getElementById('content-title').textContent === 'sg00/Activation.bin' && document.getElementById('hex-head').textContent.includes('member sg00/Activation.bin')`, "the hex view of sg00/Activation.bin")
+	if got := p.hexFirstBytes(48); !bytes.Equal(got, want["sg00/Activation.bin"][:48]) {
+		t.Errorf("hex view of sg00/Activation.bin starts % x, want % x", got, want["sg00/Activation.bin"][:48])
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestOpenRealNEFFWithFilePicker(t *testing.T) {
+	file := readReal(t)
+	p := newPage(t, siteURL)
+	p.openWithPicker(realNEFF)
+	checkRealOpened(t, p, file)
+
+	// Header fields select and highlight within the file's first 1024 bytes.
+	p.clickRow(`#tree [data-path="header/uuid"]`)
+	p.waitFor(`document.getElementById('hex-head').textContent.includes('selected 204..220')`, "the uuid's bytes 204..220 highlighted")
+	if n := eval[int](p, `document.querySelectorAll('#hex .hb.hl').length`); n != 16 {
+		t.Errorf("uuid highlights %d hex cells, want 16", n)
+	}
+
+	// Look at it: the member's JSON tree and its bytes.
+	p.expand(`#tree [data-path="members/sg00/"]`)
+	p.clickRow(`#tree [data-ref="member:sg00/def.json"]`)
+	p.clickRow(`#json-tree .ti[aria-level="2"][data-key="var"]`)
+	p.waitFor(`document.querySelectorAll('#hex .hb.hl').length > 0`, "highlight")
+	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100) /* 100: PNG */)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(screenshot, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", screenshot, len(png))
+}
+
+func TestOpenRealNEFFByDrop(t *testing.T) {
+	file := readReal(t)
+	p := newPage(t, siteURL)
+	p.openByDrop("matmul_small.neff", file)
+	checkRealOpened(t, p, file)
+}
+
+func TestDamagedNEFFShowsFindings(t *testing.T) {
+	file := readReal(t)
+	damaged := bytes.Clone(file)
+	damaged[len(damaged)-1] ^= 0x55 // a byte of the zero padding: covered by the hash
+	p := newPage(t, siteURL)
+	p.openByDrop("damaged.neff", damaged)
+	if got := eval[string](p, `document.querySelector('#summary [data-field="integrity"]').textContent`); !strings.Contains(got, "mismatch") {
+		t.Errorf("hash chip %q, want mismatch", got)
+	}
+	errs := eval[[]string](p, `Array.from(document.querySelectorAll('#findings-list .finding[data-sev="error"]')).map(f => f.textContent)`)
+	found := false
+	for _, e := range errs {
+		if strings.Contains(strings.ToLower(e), "mismatch") || strings.Contains(strings.ToLower(e), "hash") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no error finding about the hash among %d error findings: %q", len(errs), errs)
+	}
+	if !eval[bool](p, `!document.getElementById('findings-list').hidden`) {
+		t.Errorf("the findings list should be open when there are errors")
+	}
+	// Clicking a finding goes to the node it is about.
+	eval[chromedp.Void](p, `document.querySelector('#findings-list .finding[data-sev="error"]').click()`)
+	p.waitFor(`document.querySelector('#tree .ti[aria-selected="true"]')`, "the finding's node selected in the tree")
+	if got := eval[string](p, `document.querySelector('#detail .findings-list .finding') ? 'yes' : 'no'`); got != "yes" {
+		t.Errorf("the selected node's detail does not list its finding")
+	}
+}
+
+func TestHostileContentStaysText(t *testing.T) {
+	const imgPayload = `<img src=x onerror="window.__pwned=1">`
+	const scriptPayload = `<script>window.__pwned=2</script>`
+	member := imgPayload + ".json"
+	jsonDoc, _ := json.Marshal(map[string]string{scriptPayload: imgPayload})
+	file := neffbuild.Bytes([]neffbuild.Member{
+		{Path: member, Data: jsonDoc},
+		{Path: "sg00/" + scriptPayload + ".bin", Data: []byte(imgPayload)},
+	}, neffbuild.Options{Name: scriptPayload})
+	p := newPage(t, siteURL)
+	p.attachWorkers()
+	p.openByDrop("hostile.neff", file)
+
+	labels := eval[[]string](p, `Array.from(document.querySelectorAll('#tree .label')).map(l => l.textContent)`)
+	if !contains(labels, member) {
+		t.Errorf("the hostile member name is not shown as text; labels %q", labels)
+	}
+	p.clickRow(fmt.Sprintf(`#tree [data-ref=%q]`, "member:"+member))
+	jsonLabels := eval[[]string](p, `Array.from(document.querySelectorAll('#json-tree .label, #json-tree .value')).map(l => l.textContent)`)
+	if !contains(jsonLabels, scriptPayload) {
+		t.Errorf("the hostile JSON key is not shown as text; got %q", jsonLabels)
+	}
+	if !strings.Contains(eval[string](p, `document.getElementById('summary').textContent`), scriptPayload) {
+		t.Errorf("the hostile header name is not shown as text in the summary")
+	}
+	time.Sleep(200 * time.Millisecond) // give an injected onerror handler its chance to fire
+	if pwned := eval[bool](p, `window.__pwned !== undefined`); pwned {
+		t.Fatalf("a payload from the file ran in the page")
+	}
+	if n := eval[int](p, `document.querySelectorAll('img, #tree script, #detail script, #summary script, #json-tree script').length`); n != 0 {
+		t.Errorf("%d elements were made from file content", n)
+	}
+	if p.requested("/x") {
+		t.Errorf("an <img src=x> from the file was loaded")
+	}
+}
+
+func TestSingleFileFromFileURL(t *testing.T) {
+	file := readReal(t)
+	p := newPage(t, singleURL)
+	p.attachWorkers()
+	if got := eval[string](p, `neffscope.core.mode`); got != "worker" {
+		t.Logf("single file runs the core in mode %q", got)
+	}
+	p.openWithPicker(realNEFF)
+	checkRealOpened(t, p, file)
+}

@@ -1,0 +1,129 @@
+// neffscope core host: runs the Go core (neffscope.wasm + wasm_exec.js of the same Go) and
+// answers the page's requests. It normally runs in a dedicated Web Worker started at page
+// load, so a drop never waits for start-up and decoding never freezes the page. The same code
+// can run on the page itself (app.js falls back to that when no worker can be created, e.g.
+// a locked-down file:// context); then FileReaderSync is unavailable and the file is read
+// whole first.
+//
+// Protocol (page → host), every request has an id; answers carry the same id:
+//   {id, type: 'open', file: File|Blob, name}   → progress*, header?, result {handle, doc, ms}
+//   {id, type: 'bytes', handle, source, off, n} → result {bytes: ArrayBuffer}
+//   {id, type: 'close', handle}                 → result {}
+// Host → page: {type: 'ready', version, model, ms} once, or {type: 'fatal', message};
+//   {id, type: 'progress', p: {phase, done, total, inflated, read}};
+//   {id, type: 'header', doc: ArrayBuffer (msgpack Document with only the header)};
+//   {id, type: 'result', ...}; {id, type: 'error', message}.
+// Cancel is the page terminating the worker and starting a new one.
+'use strict';
+
+(function () {
+  const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
+
+  // createCoreHost wires the protocol to the Go core. post(msg, transfer) sends to the page.
+  function createCoreHost(post) {
+    let core = null;
+    const started = (typeof performance !== 'undefined') ? performance.now() : Date.now();
+
+    async function start(wasmSource) {
+      try {
+        if (typeof Go === 'undefined') throw new Error('wasm_exec.js did not load');
+        const go = new Go();
+        let result;
+        if (wasmSource instanceof ArrayBuffer || ArrayBuffer.isView(wasmSource)) {
+          result = await WebAssembly.instantiate(wasmSource, go.importObject);
+        } else {
+          const resp = await fetch(wasmSource);
+          if (!resp.ok) throw new Error('loading ' + wasmSource + ': HTTP ' + resp.status);
+          try {
+            result = await WebAssembly.instantiateStreaming(resp.clone(), go.importObject);
+          } catch (e) {
+            // A host that serves .wasm with the wrong Content-Type: compile from bytes instead.
+            result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+          }
+        }
+        go.run(result.instance); // runs main() until it blocks; the core is registered by then
+        core = globalThis.neffscopeCore;
+        if (!core) throw new Error('the wasm started but did not register neffscopeCore');
+        const now = (typeof performance !== 'undefined') ? performance.now() : Date.now();
+        post({ type: 'ready', version: core.version, model: core.model, ms: now - started });
+      } catch (e) {
+        post({ type: 'fatal', message: 'the neffscope core could not start: ' + (e && e.message || e) });
+      }
+    }
+
+    // readerFor returns readSlice(off, n) → Uint8Array over a File/Blob.
+    async function readerFor(file) {
+      if (typeof FileReaderSync !== 'undefined') {
+        const frs = new FileReaderSync();
+        return (off, n) => new Uint8Array(frs.readAsArrayBuffer(file.slice(off, off + n)));
+      }
+      // Main-thread fallback: no synchronous file reads there, so read it whole.
+      const all = new Uint8Array(await file.arrayBuffer());
+      return (off, n) => all.subarray(off, Math.min(all.length, off + n));
+    }
+
+    function check(v) {
+      if (v && typeof v === 'object' && typeof v.error === 'string') throw new Error(v.error);
+      return v;
+    }
+
+    async function handle(msg) {
+      const id = msg.id;
+      try {
+        if (!core) throw new Error('the neffscope core is not ready yet');
+        switch (msg.type) {
+          case 'open': {
+            const readSlice = await readerFor(msg.file);
+            const opts = {
+              progress: (p) => post({ id, type: 'progress', p: { phase: p.phase, done: p.done, total: p.total, inflated: p.inflated, read: p.read } }),
+              header: (u8) => { const b = u8.slice().buffer; post({ id, type: 'header', doc: b }, [b]); },
+            };
+            const r = check(core.open(readSlice, msg.file.size, msg.name || msg.file.name || 'file', opts));
+            const docBuf = r.doc.buffer;
+            post({ id, type: 'result', handle: r.handle, doc: docBuf, ms: r.ms, crossings: r.crossings }, [docBuf]);
+            break;
+          }
+          case 'bytes': {
+            const u8 = check(core.bytes(msg.handle, msg.source || '', msg.off, msg.n));
+            const b = u8.buffer;
+            post({ id, type: 'result', bytes: b }, [b]);
+            break;
+          }
+          case 'close':
+            check(core.close(msg.handle));
+            post({ id, type: 'result' });
+            break;
+          default:
+            throw new Error('unknown request ' + msg.type);
+        }
+      } catch (e) {
+        post({ id, type: 'error', message: String(e && e.message || e) });
+      }
+    }
+
+    return { start, handle };
+  }
+
+  if (!inWorker) {
+    globalThis.NeffscopeCoreHost = createCoreHost;
+    return;
+  }
+
+  if (typeof Go === 'undefined') importScripts('wasm_exec.js');
+  const host = createCoreHost((msg, transfer) => self.postMessage(msg, transfer || []));
+  const queue = [];
+  let ready = false;
+  self.onmessage = (ev) => {
+    const msg = ev.data;
+    if (msg && msg.type === 'init') {
+      // The single-file build hands over the inflated wasm bytes.
+      host.start(msg.wasm).then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
+      return;
+    }
+    if (!ready) { queue.push(msg); return; }
+    host.handle(msg);
+  };
+  if (!self.NEFFSCOPE_WAIT_FOR_WASM) {
+    host.start('neffscope.wasm').then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
+  }
+})();
