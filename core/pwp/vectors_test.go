@@ -3,6 +3,7 @@ package pwp
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -78,6 +79,20 @@ var specVectors = map[[2]string][]vector{
 		{0xbf800000, "neg_large:bkt1205", 0x7fc00000, 0x7fc00000},
 		{0x00000000, "fzero", 0x7f7f0000, noH},
 	},
+}
+
+// exp_400p in natural_log_exp_and_others is the same table at other indices: same bits.
+func TestSpecExpVectorsInSecondSet(t *testing.T) {
+	f := realFn(t, "natural_log_exp_and_others", "exp_400p")
+	for _, v := range specVectors[[2]string{"exp_and_others", "exp_400p"}] {
+		y, tr := f.Evaluate(math.Float32frombits(v.x))
+		if bitsOf(y) != v.sim {
+			t.Errorf("nl_exp exp(%08x) = %08x via %s, want %08x", v.x, bitsOf(y), tr, v.sim)
+		}
+		if tr.Bucket >= 0 && !strings.HasSuffix(v.path, ":bkt"+strconv.Itoa(int(tr.Bucket)-517)) {
+			t.Errorf("nl_exp exp(%08x) used bkt %d, want %s shifted by 517", v.x, tr.Bucket, v.path)
+		}
+	}
 }
 
 func TestSpecVectorsBitExact(t *testing.T) {
