@@ -24,7 +24,9 @@ const evalUsage = `usage: neffscope eval [--sg SG] [--set SET] --func FUNC [--mo
        neffscope eval --sweep LO HI N [--sg SG] [--set SET] --func FUNC [--mode sim|horner] FILE...
 
 FILE is a .neff or loose activation files (act_info.json, <set>.json, <set>_bkt.bin,
-<set>_ctrl.bin). FUNC is bare (exp) or full (exp_400p). X is a decimal float or a
+<set>_ctrl.bin). FUNC is bare (exp), full (exp_400p) or #ID (the func_id an Activation
+instruction names, e.g. #7). SET is a name or, in a NEFF, the index a LoadActFuncSet
+names (the engine JSON's activation_function_sets order). X is a decimal float or a
 0x-prefixed f32 bit pattern. Each X prints one line: x_bits y_bits y path.
 --sweep prints the max abs / rel / ulp error against the float64 reference over N points.
 `
@@ -138,7 +140,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	b := pwp.OpenFiles(members)
-	f, err := b.Function(*set, *fn)
+	f, err := findFunction(b, *set, *fn, sgDir(*sg))
 	if err != nil {
 		fmt.Fprintln(stderr, "neffscope eval:", err)
 		for _, fd := range b.Findings {
@@ -280,4 +282,31 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// findFunction resolves --set (a name, or a NEFF-local load index) and --func.
+func findFunction(b *pwp.Bundle, set, fn, dir string) (*pwp.Function, error) {
+	i, err := strconv.Atoi(set)
+	if err != nil {
+		return b.Function(set, fn)
+	}
+	if dir == "" {
+		dirs := make([]string, 0, len(b.LoadOrders))
+		for d := range b.LoadOrders {
+			dirs = append(dirs, d)
+		}
+		sort.Strings(dirs)
+		if len(dirs) == 0 {
+			return nil, fmt.Errorf("--set %d is a load index, but no engine JSON (Activation.json) lists activation_function_sets", i)
+		}
+		dir = dirs[0]
+	}
+	s := b.LoadedSet(dir, i)
+	if s == nil {
+		return nil, fmt.Errorf("--set %d: %s loads %d sets (%s)", i, dir, len(b.LoadOrders[dir]), strings.Join(b.LoadOrders[dir], ", "))
+	}
+	if f := s.Function(fn); f != nil {
+		return f, nil
+	}
+	return b.Function(s.Name, fn)
 }

@@ -42,6 +42,15 @@ func TestEvalNEFF(t *testing.T) {
 	if code != 0 || out != "3e800000 3ffffd24 1.9999127 pos:ctl85:sect0:bkt644\n" {
 		t.Errorf("rsqrt: %d %q", code, out)
 	}
+	// Load index 0 of sg00 and func_id 29, as an Activation instruction names them.
+	out, _, code = runCmd(t, "eval", "--set", "0", "--func", "#29", realNEFF, "0x3e800000")
+	if code != 0 || out != "3e800000 3ffffd24 1.9999127 pos:ctl85:sect0:bkt644\n" {
+		t.Errorf("--set 0 --func #29: %d %q", code, out)
+	}
+	_, errs, code = runCmd(t, "eval", "--set", "2", "--func", "exp", realNEFF, "1")
+	if code == 0 || !strings.Contains(errs, "sg00 loads 2 sets (reciprocal_sqrt_and_small, natural_log_exp_and_others)") {
+		t.Errorf("--set 2: %d %q", code, errs)
+	}
 	_, errs, code = runCmd(t, "eval", "--sg", "sg01", "--func", "exp", realNEFF, "1")
 	if code == 0 || !strings.Contains(errs, "no activation set among the files") {
 		t.Errorf("sg01: %d %q", code, errs)
