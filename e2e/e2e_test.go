@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,7 +23,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
@@ -140,6 +143,12 @@ type page struct {
 
 func newPage(t *testing.T, url string) *page {
 	t.Helper()
+	return newPageWith(t, url, "", "ready")
+}
+
+// newPageWith runs script before the page's own scripts and waits for the core state want.
+func newPageWith(t *testing.T, url, script, want string) *page {
+	t.Helper()
 	if setupSkip != "" {
 		t.Skip(setupSkip)
 	}
@@ -154,8 +163,13 @@ func newPage(t *testing.T, url string) *page {
 	if err := chromedp.Listen(ctx, p.record); err != nil {
 		t.Fatal(err)
 	}
+	if script != "" {
+		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p.do(chromedp.EmulateViewport(1440, 900), chromedp.Navigate(url))
-	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready'`, "the core worker to report ready")
+	p.waitFor(fmt.Sprintf(`document.getElementById('core-status').dataset.state === %q`, want), "the core to report "+want)
 	t.Cleanup(p.checkRequests)
 	return p
 }
@@ -500,5 +514,103 @@ func TestSingleFileFromFileURL(t *testing.T) {
 		t.Logf("single file runs the core in mode %q", got)
 	}
 	p.openWithPicker(realNEFF)
+	checkRealOpened(t, p, file)
+}
+
+// selectedPath is the data-path of the main tree's selected row.
+func (p *page) selectedPath() string {
+	return eval[string](p, `(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path || ''`)
+}
+
+func TestKeyboardNavigatesTheTree(t *testing.T) {
+	readReal(t)
+	p := newPage(t, siteURL)
+	p.openWithPicker(realNEFF)
+	if got := p.selectedPath(); got != "header" {
+		t.Fatalf("after opening, %q is selected, want the header", got)
+	}
+	p.do(chromedp.Focus(chromedp.CSS(`#tree .ti[aria-selected="true"]`)))
+	steps := []struct {
+		key, want string
+	}{
+		{kb.ArrowRight, "header/pkg_version"}, // the header is open: right goes to its first field
+		{kb.ArrowDown, "header/header_size"},
+		{kb.ArrowDown, "header/data_size"},
+		{kb.ArrowUp, "header/header_size"},
+		{kb.ArrowLeft, "header"}, // a leaf: left goes to the parent
+	}
+	for _, s := range steps {
+		p.do(chromedp.KeyEvent(s.key))
+		if got := p.selectedPath(); got != s.want {
+			t.Fatalf("after key %q the selection is %q, want %q", s.key, got, s.want)
+		}
+	}
+	if d := eval[string](p, `document.querySelector('#detail .d-label').textContent`); d != "header" {
+		t.Errorf("the detail pane shows %q, want the header", d)
+	}
+	p.do(chromedp.KeyEvent(kb.Enter)) // Enter toggles: the open header closes
+	if got := eval[string](p, `document.querySelector('#tree [data-path="header"]').getAttribute('aria-expanded')`); got != "false" {
+		t.Errorf("Enter on the open header left aria-expanded %q", got)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#tree [role="treeitem"][aria-level]').length`); n < 10 {
+		t.Errorf("only %d ARIA tree items", n)
+	}
+}
+
+// bigNEFF writes a generated NEFF of about size bytes (an incompressible member) to a file.
+func bigNEFF(t *testing.T, size int64) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "big.neff")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rng := rand.NewChaCha8([32]byte{1})
+	err = neffbuild.Write(f, []neffbuild.Member{
+		{Path: "info.json", Data: []byte(`{"name":"big.neff"}`)},
+		{Path: "weights/w0.bin", Reader: rng, Size: size},
+	}, neffbuild.Options{Name: "big.neff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestProgressAndCancel(t *testing.T) {
+	big := bigNEFF(t, 160<<20)
+	p := newPage(t, siteURL)
+	p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{big}))
+	p.waitFor(`!document.getElementById('progress').hidden && /MB\/s/.test(document.getElementById('progress-text').textContent)`, "progress with a read rate")
+	text := eval[string](p, `document.getElementById('progress-text').textContent`)
+	if !strings.Contains(text, "of 160.0 MiB") {
+		t.Errorf("progress text %q does not say how much of the file was read", text)
+	}
+	eval[chromedp.Void](p, `document.getElementById('cancel').click()`)
+	p.waitFor(`document.getElementById('progress').hidden && document.body.dataset.state === 'empty'`, "the read to stop")
+	if got := eval[string](p, `document.getElementById('toast').textContent`); !strings.Contains(got, "Cancelled") {
+		t.Errorf("after cancel the page says %q", got)
+	}
+	// A fresh worker takes over and opens the next file.
+	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready'`, "a new worker")
+	if file, err := os.ReadFile(realNEFF); err == nil {
+		p.openByDrop("matmul_small.neff", file)
+		if s := eval[string](p, `document.getElementById('summary').textContent`); !strings.Contains(s, realUUID) {
+			t.Errorf("after a cancel the next file did not open: summary %q", s)
+		}
+	}
+}
+
+func TestMainThreadFallbackWhenNoWorker(t *testing.T) {
+	file := readReal(t)
+	// A locked-down context where workers cannot be created.
+	p := newPageWith(t, siteURL, `window.Worker = function () { throw new Error('workers are disabled here'); };`, "fallback")
+	if got := eval[string](p, `document.getElementById('core-status').textContent`); !strings.Contains(got, "main thread") {
+		t.Errorf("the page does not say the core runs on the main thread: %q", got)
+	}
+	if got := eval[string](p, `document.getElementById('core-status').title`); !strings.Contains(got, "workers are disabled here") {
+		t.Errorf("the status does not say why: %q", got)
+	}
+	p.openByDrop("matmul_small.neff", file)
 	checkRealOpened(t, p, file)
 }

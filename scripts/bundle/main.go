@@ -1,13 +1,14 @@
 // Command bundle writes the two distributable forms of the page:
 //
 //   - -site DIR: a plain copy of www/ (the static site; any web server can host it);
+//
 //   - -single FILE: one self-contained HTML file that works when opened from file:// with no
 //     server: style, scripts, wasm_exec.js and the worker code inlined, the wasm gzip'd and
 //     base64'd (the page inflates it with DecompressionStream and starts the worker from a
 //     Blob URL), and a Content-Security-Policy that allows exactly those inline scripts and
 //     styles by hash and no network at all.
 //
-//	go run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
+//     go run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
 package main
 
 import (
