@@ -61,6 +61,7 @@ type decoder struct {
 // registry is the one table of artifact kinds, tried in order; the last row matches anything.
 var registry = []decoder{
 	{"neff", matchNEFF, decodeNEFF},
+	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"json", matchJSON, decodeJSON},
 	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
 }
