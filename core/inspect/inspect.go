@@ -17,6 +17,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/pwp"
 )
 
 // Options tune Open.
@@ -48,6 +49,10 @@ type File struct {
 	Archive *neff.Archive // nil unless the file is a NEFF
 	Program *Program      // the resolved program of a NEFF (nil otherwise)
 	r       io.ReaderAt
+	// act holds loose activation tables (OpenGroup, or one table file opened alone); group
+	// maps the names of files opened together to their readers (span sources).
+	act   *pwp.Bundle
+	group map[string]NamedReader
 }
 
 // decoder is one row of the registry.
@@ -62,6 +67,7 @@ type decoder struct {
 var registry = []decoder{
 	{"neff", matchNEFF, decodeNEFF},
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
+	{"pwp", matchPWP, decodePWP},
 	{"json", matchJSON, decodeJSON},
 	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
 }
@@ -109,7 +115,14 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 		}
 		return b[:m], nil
 	}
+	if nf, ok := f.group[source]; ok {
+		g := &File{Name: nf.Name, Size: nf.Size, r: nf.R}
+		return g.Bytes("", off, n)
+	}
 	if f.Archive == nil {
+		if source == f.Name {
+			return f.Bytes("", off, n)
+		}
 		return nil, fmt.Errorf("%s is not a container; it has no member %q", f.Name, source)
 	}
 	m := f.Archive.Member(source)
@@ -209,11 +222,17 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if len(a.Members) > 0 {
 		prog = newProgram(a)
 		f.Program = prog
+		front := []*doc.Node{}
 		if ov := prog.Model.Overview; ov != nil {
 			ov.Key = "model"
-			// The model overview comes first after the runtime verdict: it is what users look for.
-			root.Children = append(root.Children[:1], append([]*doc.Node{ov}, root.Children[1:]...)...)
+			front = append(front, ov)
 		}
+		if prog.Act != nil && len(prog.Act.Sets) > 0 {
+			front = append(front, activationNode(prog.Act))
+		}
+		// The model overview and the activation tables come first after the runtime verdict:
+		// they are what users look for.
+		root.Children = append(root.Children[:1], append(front, root.Children[1:]...)...)
 	}
 	// Member content: the manifests' typed trees, disassembled streams, JSON as trees, the rest as bytes.
 	root.Walk(func(_ []string, n *doc.Node) bool {

@@ -1,0 +1,169 @@
+package inspect
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/pwp"
+)
+
+// Activation tables: inside a NEFF (the sets each core's Activation engine lists) or loose files
+// dropped together (act_info.json + <set>.json + blobs). Function nodes carry
+// Ref "pwp:<profile path>#<function>", the handle the page evaluates and plots through.
+
+const refPWP = "pwp:"
+
+// activationNode renders a bundle and gives each function node its handle.
+func activationNode(b *pwp.Bundle) *doc.Node {
+	n := pwp.BundleNode(b)
+	n.Key = "activation"
+	n.Walk(func(_ []string, c *doc.Node) bool {
+		if c.Kind == pwp.KindFunction && c.Span != nil {
+			c.Ref = refPWP + c.Span.Source + "#" + c.Label
+			return false
+		}
+		return true
+	})
+	return n
+}
+
+// function finds the function a "pwp:" ref names.
+func (f *File) function(ref string) (*pwp.Function, error) {
+	rest, ok := strings.CutPrefix(ref, refPWP)
+	i := strings.LastIndexByte(rest, '#')
+	if !ok || i < 0 {
+		return nil, fmt.Errorf("%q is not an activation-function reference (pwp:<profile>#<function>)", ref)
+	}
+	profile, name := rest[:i], rest[i+1:]
+	var b *pwp.Bundle
+	if f.Program != nil {
+		b = f.Program.Act
+	}
+	if f.act != nil {
+		b = f.act
+	}
+	if b == nil {
+		return nil, fmt.Errorf("%s has no activation tables", f.Name)
+	}
+	for _, s := range b.Sets {
+		if s.ProfilePath == profile {
+			if fn := s.Function(name); fn != nil {
+				return fn, nil
+			}
+			return nil, fmt.Errorf("set %s has no function %q", s.Name, name)
+		}
+	}
+	return nil, fmt.Errorf("no activation set profile %q in %s", profile, f.Name)
+}
+
+// Evaluate runs the PWP evaluator for one input: the result, its bits, the path through the
+// tables, and the span of the bucket record used (to highlight in the hex view).
+func (f *File) Evaluate(ref string, x float32, mode string) (*doc.Node, error) {
+	fn, err := f.function(ref)
+	if err != nil {
+		return nil, err
+	}
+	m, err := pwp.ParseMode(mode)
+	if err != nil && mode != "" {
+		return nil, err
+	}
+	y, tr := fn.EvaluateWith(x, pwp.Options{Mode: m})
+	n := pwp.TraceNode(fn, x, y, tr)
+	if off := tr.BucketOffset(); off >= 0 {
+		n.Span = doc.In(fn.Set.BktSource, off, pwp.BucketSize)
+		n.Field("bucket record", fmt.Sprintf("%s bytes %d..%d", fn.Set.BktSource, off, off+pwp.BucketSize), n.Span).Detail = "the 32-byte record (d0..d3, x) this input used"
+	}
+	if ref, ok := pwp.References[fn.Bare]; ok {
+		want := ref(float64(x), 0)
+		n.Field("true value", fmt.Sprintf("%.9g", want), nil).Detail = "float64 reference of " + fn.Bare
+		if want != 0 && !math.IsNaN(want) && !math.IsInf(want, 0) {
+			n.Field("relative error", fmt.Sprintf("%.3g", math.Abs((float64(y)-want)/want)), nil)
+		}
+	}
+	return n, nil
+}
+
+// Plot samples a function over [lo, hi] for the page's chart: emulated and true curves, error
+// curves, octave and section boundaries, saturation regions.
+func (f *File) Plot(ref string, lo, hi float64, n int, mode string) (*doc.Node, error) {
+	fn, err := f.function(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || n < 2 {
+		return nil, fmt.Errorf("plot range [%g, %g] with %d points: need lo < hi, finite, and at least 2 points", lo, hi, n)
+	}
+	m, _ := pwp.ParseMode(mode)
+	return pwp.PlotNode(fn, fn.Sample(lo, hi, n, pwp.Options{Mode: m})), nil
+}
+
+// NamedReader is one file of a group opened together.
+type NamedReader struct {
+	Name string
+	R    io.ReaderAt
+	Size int64
+}
+
+// OpenGroup opens files dropped together. Activation-table files (a roster, set profiles, their
+// blobs, an engine JSON) are joined into one document; any other file opens on its own, so the
+// result is one File per group of activation files plus one per other file.
+func OpenGroup(files []NamedReader, opt Options) []*File {
+	var out []*File
+	act := map[string][]byte{}
+	var actFiles []NamedReader
+	for _, nf := range files {
+		head := make([]byte, min(nf.Size, 1<<20))
+		n, _ := nf.R.ReadAt(head, 0)
+		if kind := pwp.Sniff(nf.Name, head[:n]); kind != "" && nf.Size <= 256<<20 {
+			b := make([]byte, nf.Size)
+			m, _ := nf.R.ReadAt(b, 0)
+			act[nf.Name] = b[:m]
+			actFiles = append(actFiles, nf)
+			continue
+		}
+		out = append(out, Open(nf.Name, nf.R, nf.Size, opt))
+	}
+	if len(act) == 0 {
+		return out
+	}
+	b := pwp.OpenFiles(act)
+	name := actFiles[0].Name
+	var size int64
+	for _, nf := range actFiles {
+		size += nf.Size
+	}
+	if len(actFiles) > 1 {
+		name = fmt.Sprintf("%s + %d files", actFiles[0].Name, len(actFiles)-1)
+	}
+	f := &File{Name: name, Size: size, r: actFiles[0].R, act: b, group: map[string]NamedReader{}}
+	for _, nf := range actFiles {
+		f.group[nf.Name] = nf
+	}
+	f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: "pwp"}
+	root := activationNode(b)
+	root.Label = name
+	f.Doc.Root = root
+	return append([]*File{f}, out...)
+}
+
+func matchPWP(name string, head []byte, _ int64) bool {
+	k := pwp.Sniff(name, head)
+	return k == "roster" || k == "profile"
+}
+
+// decodePWP opens one activation-table JSON alone (a roster, or a profile whose blobs were not
+// dropped with it: the findings say which files to add).
+func decodePWP(f *File, _ Options) *doc.Node {
+	b, err := f.readAll(256 << 20)
+	if err != nil {
+		return decodeJSON(f, Options{})
+	}
+	f.act = pwp.OpenFiles(map[string][]byte{f.Name: b})
+	f.group = map[string]NamedReader{f.Name: {Name: f.Name, R: f.r, Size: f.Size}}
+	n := activationNode(f.act)
+	n.Label = f.Name
+	return n
+}
