@@ -337,7 +337,7 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 		ptrFields := [SlotCount]int{FieldSmallPosPtr, FieldSmallNegPtr, FieldLargePosPtr, FieldLargeNegPtr}
 		for k, pf := range ptrFields {
 			f.Slots[k] = m.Int(pf)
-			if f.Slots[k] < 0 || f.Slots[k] >= nb {
+			if s.HaveBkt && (f.Slots[k] < 0 || f.Slots[k] >= nb) { // a missing blob is reported once, on the set
 				ff.add(doc.Error, m.Spans[pf], "%s.%s = %d is outside the bucket table (0..%d); inputs routed to the %s slot give an error", f.Name, ProfileFields[pf].Key, f.Slots[k], nb-1, slotNames[k])
 			}
 			if k > 0 && f.Slots[k] != f.Slots[0]+k {
@@ -461,7 +461,9 @@ func (s *Set) joinOctaves(f *Function, ff finder, baseNeg, basePos, nc int) {
 			ci := rg.base + k
 			o := Octave{Region: rg.r, Exp: expOff + k, CtrlIndex: ci}
 			if ci < 0 || ci >= nc {
-				ff.add(doc.Error, m.Spans[FieldBaseNeg], "%s: %s octave %d needs ctrl word %d, beyond the table (%d words)", f.Name, rg.r, o.Exp, ci, nc)
+				if s.HaveCtrl { // a missing blob is reported once, on the set
+					ff.add(doc.Error, m.Spans[FieldBaseNeg], "%s: %s octave %d needs ctrl word %d, beyond the table (%d words)", f.Name, rg.r, o.Exp, ci, nc)
+				}
 				break
 			}
 			o.Control = s.Controls[ci]
@@ -585,7 +587,7 @@ func (s *Set) checkExpMaps(f *Function, ff finder) {
 		if len(fm.Entries) > 0 && fm.Entries[0].Exp != f.Meta.Int(FieldExpOffset) {
 			ff.add(doc.Warning, fm.Entries[0].Span, "%s[%s]: the first exponent key is %d but exp_offset is %d", mp.key, f.Bare, fm.Entries[0].Exp, f.Meta.Int(FieldExpOffset))
 		}
-		if len(fm.Entries) != len(exps) {
+		if s.HaveCtrl && len(fm.Entries) != len(exps) {
 			ff.add(doc.Error, fm.Span, "%s[%s] has %d exponent keys; the ctrl block declares %d octaves (%v)", mp.key, f.Bare, len(fm.Entries), len(exps), exps)
 		}
 		for i := 0; i < len(fm.Entries) && i < len(exps); i++ {

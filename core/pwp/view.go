@@ -242,6 +242,10 @@ func OctaveNode(f *Function) *doc.Node {
 // BucketNode renders one bucket record with every coefficient as hex bits and float.
 func BucketNode(s *Set, i int) *doc.Node {
 	n := &doc.Node{Kind: KindBucket, Key: "bkt" + itoa(i), Label: "bucket " + itoa(i), Span: s.bktSpan(i)}
+	if !s.HaveBkt {
+		n.Value = "no bucket blob"
+		return n // the missing blob is reported once, on the set
+	}
 	if i < 0 || i >= len(s.Buckets) {
 		n.Value = "out of range"
 		n.Errorf(n.Span, "bucket %d is outside the table of %d records", i, len(s.Buckets))
