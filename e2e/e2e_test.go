@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -381,7 +382,22 @@ func checkRealOpened(t *testing.T, p *page, file []byte) {
 	}
 	// Clicking a JSON value highlights its bytes in the hex view.
 	p.clickRow(`#json-tree .ti[aria-level="2"][data-key="var"]`)
-	p.waitFor(`document.querySelectorAll('#hex .hb.hl').length > 0`, "highlighted bytes for the JSON key var")
+	p.waitFor(`document.querySelectorAll('#hex .hb.hl, #hex .hb.hl-soft').length > 0`, "highlighted bytes for the JSON key var")
+
+	// A JSON leaf highlights exactly its bytes: from its key to the end of its value.
+	defJSON, err := neff.ReadMembers(bytes.NewReader(file), int64(len(file)), func(p string, _ int64) bool { return p == "sg00/def.json" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := defJSON["sg00/def.json"]
+	start := bytes.Index(def, []byte(`"name"`))
+	end := bytes.Index(def[start:], []byte(`"definition"`)) + start + len(`"definition"`)
+	p.clickRow(`#json-tree .ti[aria-level="2"][data-key="name"]`)
+	wantSel := fmt.Sprintf("selected %s..%s (%d bytes)", commas(start), commas(end), end-start)
+	p.waitFor(fmt.Sprintf(`document.getElementById('hex-head').textContent.includes(%q)`, wantSel), "the hex view to select the bytes of "+`"name": "definition"`)
+	if n := eval[int](p, `document.querySelectorAll('#hex .hb.hl').length`); n != end-start {
+		t.Errorf("%d bytes highlighted for the name field, want %d", n, end-start)
+	}
 
 	// A .bin member opens as hex with the member's real first bytes.
 	want, err := neff.ReadMembers(bytes.NewReader(file), int64(len(file)), func(p string, _ int64) bool { return p == "sg00/Activation.bin" })
@@ -393,6 +409,15 @@ func checkRealOpened(t *testing.T, p *page, file []byte) {
 	if got := p.hexFirstBytes(48); !bytes.Equal(got, want["sg00/Activation.bin"][:48]) {
 		t.Errorf("hex view of sg00/Activation.bin starts % x, want % x", got, want["sg00/Activation.bin"][:48])
 	}
+}
+
+// commas writes n as the page does: 1,968.
+func commas(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func contains(list []string, s string) bool {
@@ -421,7 +446,7 @@ func TestOpenRealNEFFWithFilePicker(t *testing.T) {
 	p.expand(`#tree [data-path="members/sg00/"]`)
 	p.clickRow(`#tree [data-ref="member:sg00/def.json"]`)
 	p.clickRow(`#json-tree .ti[aria-level="2"][data-key="var"]`)
-	p.waitFor(`document.querySelectorAll('#hex .hb.hl').length > 0`, "highlight")
+	p.waitFor(`document.querySelectorAll('#hex .hb.hl-soft').length > 0`, "highlight")
 	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100) /* 100: PNG */)
 	if err != nil {
 		t.Fatal(err)
@@ -430,6 +455,22 @@ func TestOpenRealNEFFWithFilePicker(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s (%d bytes)", screenshot, len(png))
+
+	// Dark mode follows the OS.
+	light := eval[string](p, `getComputedStyle(document.body).backgroundColor`)
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	dark := eval[string](p, `getComputedStyle(document.body).backgroundColor`)
+	if dark == light {
+		t.Errorf("prefers-color-scheme: dark leaves the background %s", dark)
+	}
+	if png, err = chromedp.Run(p.ctx, chromedp.FullScreenshot(100)); err == nil {
+		err = os.WriteFile(strings.TrimSuffix(screenshot, ".png")+"-dark.png", png, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestOpenRealNEFFByDrop(t *testing.T) {
@@ -460,6 +501,9 @@ func TestDamagedNEFFShowsFindings(t *testing.T) {
 	}
 	if !eval[bool](p, `!document.getElementById('findings-list').hidden`) {
 		t.Errorf("the findings list should be open when there are errors")
+	}
+	if png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100)); err == nil {
+		os.WriteFile(strings.TrimSuffix(screenshot, ".png")+"-damaged.png", png, 0o644)
 	}
 	// Clicking a finding goes to the node it is about.
 	eval[chromedp.Void](p, `document.querySelector('#findings-list .finding[data-sev="error"]').click()`)

@@ -546,7 +546,10 @@
     return p;
   }
 
-  function hexShow(source, hl, scroll) {
+  // hexShow shows source ('' = the file, or a member path) with the selected span hl in strong
+  // colour; marks are the neighbouring fields' spans, tinted alternately so the structure of the
+  // bytes around the selection can be seen (as in Kaitai's WebIDE).
+  function hexShow(source, hl, scroll, marks) {
     const wrap = $('hex-wrap');
     wrap.hidden = false;
     const key = state.doc.sha256 + '|' + state.file.name + '|' + source;
@@ -561,6 +564,7 @@
       hex.scroller.scrollTop = 0;
     }
     hex.hl = hl && hl.len > 0 ? hl : null;
+    hex.marks = marks || [];
     const head = $('hex-head');
     head.replaceChildren();
     head.appendChild(el('span', 'hex-src', source ? 'member ' + source : 'file ' + state.doc.file));
@@ -611,7 +615,11 @@
         const a = el('span', 'ha', !inside ? ' ' : b < 0 ? '·' : (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.'));
         if (inside) { h.dataset.i = i; a.dataset.i = i; }
         if (b === 0) { h.classList.add('zero'); }
-        if (hl && inside && o >= hl.off && o < hl.off + hl.len) { h.classList.add('hl'); a.classList.add('hl'); }
+        if (inside) {
+          const inHl = hl && o >= hl.off && o < hl.off + hl.len;
+          const m = inHl && !hl.soft ? 'hl' : markAt(o) || (inHl ? 'hl-soft' : null);
+          if (m) { h.classList.add(m); a.classList.add(m); }
+        }
         if (i === 8) hexCells.appendChild(el('span', 'gap', ' '));
         hexCells.appendChild(h);
         ascii.appendChild(a);
@@ -623,6 +631,36 @@
     hex.rowsEl.replaceChildren(frag);
     const key = hex.key;
     need.forEach((p) => p.promise.then(() => { if (key === hex.key) requestAnimationFrame(hexRender); }));
+  }
+
+  // markAt returns the tint class of byte o (marks are sorted by offset).
+  function markAt(o) {
+    const ms = hex.marks;
+    let lo = 0, hi = ms.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1, m = ms[mid];
+      if (o < m.off) hi = mid - 1;
+      else if (o >= m.off + m.len) lo = mid + 1;
+      else return m.cls;
+    }
+    return null;
+  }
+
+  // fieldMarks tints the spans of n's siblings (or, for a node with children, of its children)
+  // that lie in source src.
+  function fieldMarks(n, src) {
+    const holder = n.kids && n.kids.length ? n : parentOf(n);
+    if (!holder || !holder.kids) return [];
+    const out = [];
+    let i = 0;
+    for (const c of holder.kids.slice(0, 5000)) {
+      const s = c.span;
+      if (!s || (s.src || '') !== src || s.len <= 0) continue;
+      out.push({ off: s.off, len: s.len, cls: 'f' + (i++ % 2) });
+    }
+    out.sort((a, b) => a.off - b.off);
+    // Overlapping spans (a field and its sub-fields) would confuse the search: keep the first.
+    return out.filter((m, k) => k === 0 || m.off >= out[k - 1].off + out[k - 1].len);
   }
 
   // ownerOf finds the most specific node whose span holds byte off of source.
@@ -768,8 +806,10 @@
     const span = spanOverride || spanOf(n);
     const src = span ? span.src || '' : (member ? member.ref.slice(7) : '');
     // A member node highlights nothing (all of it would be highlighted): it shows from its start.
-    const hl = span && !span.inherited && n !== member && !(n.kind === 'bytes' && n.label === 'content') ? span : null;
-    hexShow(src, hl, from !== 'hex');
+    let hl = span && !span.inherited && n !== member && !(n.kind === 'bytes' && n.label === 'content') ? span : null;
+    // A node with children is shown by its children's tints, its own range only softly.
+    if (hl && n.kids && n.kids.length) hl = Object.assign({}, hl, { soft: true });
+    hexShow(src, hl, from !== 'hex', n === member ? [] : fieldMarks(n, src));
   }
 
   // select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
