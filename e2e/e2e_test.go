@@ -658,3 +658,63 @@ func TestMainThreadFallbackWhenNoWorker(t *testing.T) {
 	p.openByDrop("matmul_small.neff", file)
 	checkRealOpened(t, p, file)
 }
+
+func TestInstructionListing(t *testing.T) {
+	const path = "../../shared/testdata-real/cs149-trn1/file_pool_1_float16.neff"
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("real NEFF not available (%v)", err)
+	}
+	const member = "sg00/Activation.bin"
+	got, err := neff.ReadMembers(bytes.NewReader(file), int64(len(file)), func(p string, _ int64) bool { return p == member })
+	if err != nil || got[member] == nil {
+		t.Fatalf("reading %s: %v", member, err)
+	}
+	total := len(got[member]) / 64
+	p := newPage(t, siteURL)
+	p.openWithPicker(path)
+	p.expand(`#tree [data-path="members/sg00/"]`)
+	p.clickRow(`#tree [data-ref="member:` + member + `"]`)
+	p.waitFor(`!document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow[data-index="0"] .col-name')`, "the listing's first row")
+	if head := eval[string](p, `document.getElementById('listing-head').textContent`); !strings.Contains(head, fmt.Sprintf("%s rows", commas(total))) {
+		t.Errorf("listing head %q does not count %d rows", head, total)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#listing-rows .lrow').length`); n > 200 {
+		t.Errorf("%d listing rows in the DOM: the listing is not virtualised", n)
+	}
+	// Scroll to the last instruction, select it, and see its 64 bytes highlighted.
+	eval[chromedp.Void](p, `(() => { const s = document.getElementById('listing-scroll'); s.scrollTop = s.scrollHeight; })()`)
+	last := fmt.Sprintf(`#listing-rows .lrow[data-index="%d"]`, total-1)
+	p.waitFor(fmt.Sprintf(`document.querySelector(%q) && document.querySelector(%q).querySelector('.col-name')`, last, last), "the last instruction's row")
+	eval[chromedp.Void](p, fmt.Sprintf(`document.querySelector(%q).click()`, last))
+	wantSel := fmt.Sprintf("selected %s..%s (64 bytes)", commas((total-1)*64), commas(total*64))
+	p.waitFor(fmt.Sprintf(`document.getElementById('hex-head').textContent.includes(%q)`, wantSel), "the last instruction's bytes highlighted")
+	if n := eval[int](p, `document.querySelectorAll('#hex .hb.hl').length`); n != 64 {
+		t.Errorf("%d bytes highlighted for one instruction, want 64", n)
+	}
+	hexShown := p.hexRowBytes((total-1)*64, 16)
+	if !bytes.Equal(hexShown, got[member][(total-1)*64:(total-1)*64+16]) {
+		t.Errorf("hex of the last instruction % x, want % x", hexShown, got[member][(total-1)*64:(total-1)*64+16])
+	}
+	if d := eval[string](p, `document.querySelector('#detail .d-path').textContent`); !strings.Contains(d, fmt.Sprintf("#%d", total-1)) {
+		t.Errorf("the detail pane does not show instruction %d: %q", total-1, d)
+	}
+	if png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100)); err == nil {
+		os.WriteFile(strings.TrimSuffix(screenshot, ".png")+"-listing.png", png, 0o644)
+	}
+}
+
+// hexRowBytes reads the bytes the hex view shows in the row at off.
+func (p *page) hexRowBytes(off, n int) []byte {
+	p.t.Helper()
+	sel := fmt.Sprintf(`#hex-rows .hex-row[data-off="%d"]`, off)
+	p.waitFor(fmt.Sprintf(`document.querySelector(%q) && !document.querySelector(%q).textContent.includes('··')`, sel, sel), "hex row at "+fmt.Sprint(off))
+	text := eval[string](p, fmt.Sprintf(`Array.from(document.querySelector(%q).querySelectorAll('.hb')).map(c => c.textContent).join('')`, sel))
+	var out []byte
+	for i := 0; i+2 <= len(text) && len(out) < n; i += 2 {
+		var b byte
+		fmt.Sscanf(text[i:i+2], "%02x", &b)
+		out = append(out, b)
+	}
+	return out
+}

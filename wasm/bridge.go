@@ -35,7 +35,8 @@ type bridge struct {
 	global js.Value
 }
 
-// register installs globalThis.neffscopeCore = {open, bytes, close, version, model} and
+// register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,
+// version, model} and
 // returns the bridge (tests use it to release the functions).
 func register() *bridge {
 	b := &bridge{files: map[int]*inspect.File{}}
@@ -43,6 +44,8 @@ func register() *bridge {
 	obj.Set("open", b.fn(b.open))
 	obj.Set("bytes", b.fn(b.bytes))
 	obj.Set("close", b.fn(b.close))
+	obj.Set("rows", b.fn(b.rows))
+	obj.Set("instruction", b.fn(b.instruction))
 	obj.Set("model", doc.ModelVersion)
 	obj.Set("version", runtime.Version())
 	js.Global().Set(GlobalName, obj)
@@ -155,6 +158,58 @@ func (b *bridge) bytes(args []js.Value) (any, error) {
 		return nil, err
 	}
 	return toUint8Array(data), nil
+}
+
+// maxRows caps one rows() call: the listing asks for a screenful at a time.
+const maxRows = 10000
+
+// rows(handle, ref, from, to) → {table: Uint8Array (msgpack doc.Table), total}: rows [from, to)
+// of an instruction listing (ref "stream:<member>", from a node's Ref), and how many there are.
+func (b *bridge) rows(args []js.Value) (any, error) {
+	if len(args) < 4 {
+		return nil, errors.New("rows(handle, ref, from, to): four arguments")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	from, to := args[2].Int(), args[3].Int()
+	if from < 0 || to < from {
+		return nil, fmt.Errorf("rows: bad range %d..%d", from, to)
+	}
+	to = min(to, from+maxRows)
+	t, total, err := f.Rows(args[1].String(), from, to)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := t.MarshalMsg(nil)
+	if err != nil {
+		return nil, err
+	}
+	out := js.Global().Get("Object").New()
+	out.Set("table", toUint8Array(enc))
+	out.Set("total", total)
+	return out, nil
+}
+
+// instruction(handle, ref, i) → Uint8Array (msgpack doc.Node): every field of instruction i.
+func (b *bridge) instruction(args []js.Value) (any, error) {
+	if len(args) < 3 {
+		return nil, errors.New("instruction(handle, ref, i): three arguments")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	n, err := f.Instruction(args[1].String(), args[2].Int())
+	if err != nil {
+		return nil, err
+	}
+	enc, err := n.MarshalMsg(nil)
+	if err != nil {
+		return nil, err
+	}
+	return toUint8Array(enc), nil
 }
 
 // close(handle) forgets a file.

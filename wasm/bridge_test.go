@@ -269,3 +269,62 @@ func TestReaderAtMatchesBytes(t *testing.T) {
 		t.Errorf("sequential 100-byte reads made %d crossings, want %d", calls, want)
 	}
 }
+
+func TestListingRowsAndInstruction(t *testing.T) {
+	file := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	c := core(t)
+	var calls int
+	res := c.Call("open", sliceReader(t, file, &calls), len(file), "sample.neff", js.Undefined())
+	checkNoError(t, res)
+	d := decodeDoc(t, res.Get("doc"))
+	var stream *doc.Node
+	d.Root.Walk(func(_ []string, n *doc.Node) bool {
+		if stream == nil && strings.HasPrefix(n.Ref, "stream:") {
+			stream = n
+		}
+		return stream == nil
+	})
+	if stream == nil {
+		t.Fatal("the sample NEFF has no instruction stream node (Ref stream:...)")
+	}
+	member := strings.TrimPrefix(stream.Ref, "stream:")
+	want := int(stream.Span.Length / 64)
+	h := res.Get("handle")
+
+	r := c.Call("rows", h, stream.Ref, 0, 1<<20)
+	checkNoError(t, r)
+	var table doc.Table
+	if _, err := table.UnmarshalMsg(jsBytes(r.Get("table"))); err != nil {
+		t.Fatal(err)
+	}
+	if total := r.Get("total").Int(); total != want || len(table.Rows) != want {
+		t.Fatalf("rows of %s: total %d, %d rows; want %d (its %d bytes / 64)", member, total, len(table.Rows), want, stream.Span.Length)
+	}
+	if len(table.RowSpans) != want || table.RowSpans[want-1].Offset != int64(want-1)*64 || table.RowSpans[want-1].Length != 64 {
+		t.Errorf("the last row's span is %+v, want 64 bytes at %d", table.RowSpans[want-1], (want-1)*64)
+	}
+	// A window in the middle.
+	r = c.Call("rows", h, stream.Ref, 1, 2)
+	checkNoError(t, r)
+	var one doc.Table
+	one.UnmarshalMsg(jsBytes(r.Get("table")))
+	if len(one.Rows) != 1 || strings.Join(one.Rows[0], "|") != strings.Join(table.Rows[1], "|") {
+		t.Errorf("rows 1..2 = %q, want %q", one.Rows, table.Rows[1:2])
+	}
+
+	v := c.Call("instruction", h, stream.Ref, want-1)
+	checkNoError(t, v)
+	var ins doc.Node
+	if _, err := ins.UnmarshalMsg(jsBytes(v)); err != nil {
+		t.Fatal(err)
+	}
+	if ins.Span == nil || ins.Span.Source != member || ins.Span.Offset != int64(want-1)*64 || len(ins.Children) == 0 {
+		t.Errorf("instruction %d of %s: span %+v, %d fields", want-1, member, ins.Span, len(ins.Children))
+	}
+	if e := c.Call("instruction", h, stream.Ref, want).Get("error"); e.Type() != js.TypeString {
+		t.Errorf("instruction past the end gave no error")
+	}
+	if e := c.Call("rows", h, "stream:no/such.bin", 0, 1).Get("error"); e.Type() != js.TypeString {
+		t.Errorf("rows of a missing stream gave no error")
+	}
+}

@@ -225,7 +225,15 @@
     bool: { glyph: 'b', title: 'JSON boolean' },
     null: { glyph: '∅', title: 'JSON null' },
   };
-  const kindOf = (k) => KINDS[k] || { glyph: '·', title: k };
+  Object.assign(KINDS, {
+    manifest: { glyph: '{}', title: 'manifest (JSON)' },
+    model: { glyph: 'M', title: 'model' },
+    instructions: { glyph: '≡', title: 'instruction stream' },
+    table: { glyph: '▦', title: 'table' },
+    npy: { glyph: 'N', title: 'NumPy array' },
+  });
+  // Kinds without a row here (new decoders) still get a glyph: their initial.
+  const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCase(), title: k };
 
   let state = null; // {doc, file, handle, gen, info: Map node → {parent, path, worst}}
 
@@ -675,6 +683,163 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
+  // the core a block at a time (rows), and one instruction's fields on demand (instruction),
+  // so a million-row listing keeps only a screenful in the DOM.
+
+  const LIST_ROW = 20;
+  const LIST_BLOCK = 256;
+  const listing = { node: null, ref: '', total: 0, cols: [], blocks: new Map(), scale: 1, selected: -1, key: '' };
+
+  function listingShow(node) {
+    const box = $('listing');
+    box.hidden = false;
+    const key = hex.key + '|' + node.ref;
+    if (listing.key === key) { listingRender(); return; }
+    listing.key = key;
+    listing.node = node;
+    listing.ref = node.ref;
+    listing.total = 0;
+    listing.cols = [];
+    listing.blocks.clear();
+    listing.selected = -1;
+    $('listing-scroll').scrollTop = 0;
+    $('listing-rows').replaceChildren();
+    fetchBlock(0).promise.then(() => { if (listing.key === key) listingRender(); });
+  }
+
+  function fetchBlock(idx) {
+    let b = listing.blocks.get(idx);
+    if (b) return b;
+    const ref = listing.ref;
+    b = { rows: null, spans: null };
+    b.promise = ensureHandle()
+      .then((h) => call('rows', { handle: h, ref, from: idx * LIST_BLOCK, to: (idx + 1) * LIST_BLOCK }))
+      .then((r) => {
+        const t = MessagePack.decode(new Uint8Array(r.table));
+        b.rows = t.rows || [];
+        b.spans = t.rspans || [];
+        if (ref === listing.ref) {
+          if (!listing.cols.length) listing.cols = t.cols || [];
+          if (listing.total !== r.total) {
+            listing.total = r.total;
+            const full = r.total * LIST_ROW;
+            $('listing-spacer').style.height = Math.min(full, MAX_SCROLL_PX) + 'px';
+            listing.scale = full > MAX_SCROLL_PX ? full / MAX_SCROLL_PX : 1;
+          }
+        }
+      })
+      .catch((e) => { listing.blocks.delete(idx); toast('Listing ' + ref.slice(7) + ': ' + e.message); });
+    listing.blocks.set(idx, b);
+    while (listing.blocks.size > 64) listing.blocks.delete(listing.blocks.keys().next().value);
+    return b;
+  }
+
+  // colClass names a listing column's cell class from its title (widths live in style.css).
+  const colClass = (c) => 'lc col-' + c.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
+  function listingRender() {
+    if ($('listing').hidden || !listing.total) return;
+    const head = $('listing-head');
+    if (head.dataset.ref !== listing.ref) {
+      head.dataset.ref = listing.ref;
+      head.replaceChildren();
+      listing.cols.forEach((c) => head.appendChild(el('span', colClass(c), c)));
+      head.appendChild(el('span', 'lc-count muted', fmtInt(listing.total) + ' rows'));
+    }
+    const sc = $('listing-scroll');
+    const virtualTop = sc.scrollTop * listing.scale;
+    const first = Math.max(0, Math.min(listing.total - 1, Math.floor(virtualTop / LIST_ROW)));
+    const count = Math.min(listing.total - first, Math.ceil(sc.clientHeight / LIST_ROW) + 2);
+    const rowsEl = $('listing-rows');
+    rowsEl.style.top = (sc.scrollTop - (virtualTop - first * LIST_ROW)) + 'px';
+    const frag = document.createDocumentFragment();
+    const key = listing.key;
+    let waiting = null;
+    for (let i = first; i < first + count; i++) {
+      const b = fetchBlock(Math.floor(i / LIST_BLOCK));
+      const r = el('div', 'lrow');
+      r.dataset.index = i;
+      r.setAttribute('role', 'row');
+      if (i === listing.selected) r.classList.add('selected');
+      if (b.rows) {
+        const row = b.rows[i % LIST_BLOCK] || [];
+        row.forEach((cell, k) => r.appendChild(el('span', colClass(listing.cols[k] || ''), cell)));
+      } else {
+        r.appendChild(el('span', 'lc col-index', i));
+        r.appendChild(el('span', 'lc muted', '…'));
+        waiting = b;
+      }
+      frag.appendChild(r);
+    }
+    rowsEl.replaceChildren(frag);
+    if (waiting) waiting.promise.then(() => { if (key === listing.key) requestAnimationFrame(listingRender); });
+  }
+
+  // adopt indexes a node fetched on demand (an instruction's fields) under parent, so the
+  // detail pane and the hex view treat it like any node of the document.
+  function adopt(n, parent, key) {
+    const base = pathOf(parent).concat(key);
+    (function walk(m, p, path) {
+      state.info.set(m, { parent: p, path, worst: 0 });
+      (m.kids || []).forEach((c) => walk(c, m, path.concat(keyOf(c))));
+    })(n, parent, base);
+    return n;
+  }
+
+  async function listingSelect(i) {
+    listing.selected = i;
+    listingRender();
+    const ref = listing.ref, node = listing.node;
+    try {
+      const h = await ensureHandle();
+      const r = await call('instruction', { handle: h, ref, index: i });
+      if (ref !== listing.ref) return;
+      const ins = adopt(MessagePack.decode(new Uint8Array(r.node)), node, '#' + i);
+      state.selected = ins;
+      renderDetail(ins);
+      if (ins.span) hexShow(ins.span.src || '', ins.span, true, fieldMarks(ins, ins.span.src || ''));
+    } catch (e) {
+      toast('Instruction ' + i + ': ' + e.message);
+    }
+  }
+
+  function listingInit() {
+    const sc = $('listing-scroll');
+    sc.addEventListener('scroll', () => { $('listing-head').scrollLeft = sc.scrollLeft; requestAnimationFrame(listingRender); });
+    new ResizeObserver(() => listingRender()).observe(sc);
+    $('listing-rows').addEventListener('click', (e) => {
+      const r = e.target.closest('.lrow');
+      if (r) listingSelect(Number(r.dataset.index));
+    });
+    sc.addEventListener('keydown', (e) => {
+      if (!listing.total) return;
+      let i = listing.selected;
+      const page = Math.max(1, Math.floor(sc.clientHeight / LIST_ROW) - 1);
+      switch (e.key) {
+        case 'ArrowDown': i = Math.min(listing.total - 1, i + 1); break;
+        case 'ArrowUp': i = Math.max(0, i - 1); break;
+        case 'PageDown': i = Math.min(listing.total - 1, i + page); break;
+        case 'PageUp': i = Math.max(0, i - page); break;
+        case 'Home': i = 0; break;
+        case 'End': i = listing.total - 1; break;
+        default: return;
+      }
+      e.preventDefault();
+      listingScrollTo(i);
+      listingSelect(i);
+    });
+  }
+
+  function listingScrollTo(i) {
+    const sc = $('listing-scroll');
+    const first = Math.floor(sc.scrollTop * listing.scale / LIST_ROW);
+    const view = Math.floor(sc.clientHeight / LIST_ROW);
+    if (i >= first && i < first + view - 1) return;
+    sc.scrollTop = Math.max(0, (i - Math.floor(view / 2)) * LIST_ROW) / listing.scale;
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Detail pane, renderers by kind/feature.
 
   function renderTable(node, box) {
@@ -787,10 +952,14 @@
   let mainTree = null;
 
   function renderContent(n, from, spanOverride) {
-    const jroot = contentRootOf(n);
+    let jroot = contentRootOf(n);
     const jv = $('json-view');
     const member = memberOf(n);
     $('content-empty').hidden = true;
+    // An instruction stream is shown as its listing rather than as a tree.
+    const stream = jroot && jroot.ref && jroot.ref.startsWith('stream:') ? jroot : null;
+    if (stream) jroot = null;
+    if (!stream) { $('listing').hidden = true; listing.key = ''; }
     if (jroot) {
       if (jsonTree.root !== jroot) jsonTree.setRoot(jroot);
       jv.hidden = false;
@@ -800,7 +969,7 @@
       jv.hidden = true;
       jsonTree.clear();
     }
-    $('content').classList.toggle('split', !!jroot);
+    $('content').classList.toggle('split', !!jroot || !!stream);
     const title = member ? member.ref.slice(7) : (n.span && n.span.src) || state.doc.file;
     $('content-title').textContent = title;
     const span = spanOverride || spanOf(n);
@@ -810,6 +979,7 @@
     // A node with children is shown by its children's tints, its own range only softly.
     if (hl && n.kids && n.kids.length) hl = Object.assign({}, hl, { soft: true });
     hexShow(src, hl, from !== 'hex', n === member ? [] : fieldMarks(n, src));
+    if (stream) listingShow(stream);
   }
 
   // select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
@@ -1003,6 +1173,7 @@
     mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []));
     jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
     hexInit();
+    listingInit();
 
     $('file-input').addEventListener('change', (e) => {
       const f = e.target.files && e.target.files[0];

@@ -8,6 +8,8 @@
 // Protocol (page → host), every request has an id; answers carry the same id:
 //   {id, type: 'open', file: File|Blob, name}   → progress*, header?, result {handle, doc, ms}
 //   {id, type: 'bytes', handle, source, off, n} → result {bytes: ArrayBuffer}
+//   {id, type: 'rows', handle, ref, from, to}   → result {table: ArrayBuffer (msgpack Table), total}
+//   {id, type: 'instruction', handle, ref, index} → result {node: ArrayBuffer (msgpack Node)}
 //   {id, type: 'close', handle}                 → result {}
 // Host → page: {type: 'ready', version, model, ms} once, or {type: 'fatal', message};
 //   {id, type: 'progress', p: {phase, done, total, inflated, read}};
@@ -87,6 +89,17 @@
             const u8 = check(core.bytes(msg.handle, msg.source || '', msg.off, msg.n));
             const b = u8.buffer;
             post({ id, type: 'result', bytes: b }, [b]);
+            break;
+          }
+          case 'rows': {
+            const r = check(core.rows(msg.handle, msg.ref, msg.from, msg.to));
+            const b = r.table.buffer;
+            post({ id, type: 'result', table: b, total: r.total }, [b]);
+            break;
+          }
+          case 'instruction': {
+            const b = check(core.instruction(msg.handle, msg.ref, msg.index)).buffer;
+            post({ id, type: 'result', node: b }, [b]);
             break;
           }
           case 'close':
