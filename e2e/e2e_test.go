@@ -28,6 +28,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
@@ -134,7 +135,7 @@ func siteHandler(dir string) http.Handler {
 
 // page is one tab with a record of every request it made.
 type page struct {
-	t        *testing.T
+	t        testing.TB
 	ctx      context.Context
 	origin   string // requests must start with this (or be data:/blob:)
 	mu       sync.Mutex
@@ -142,13 +143,13 @@ type page struct {
 	workers  int // dedicated workers attached
 }
 
-func newPage(t *testing.T, url string) *page {
+func newPage(t testing.TB, url string) *page {
 	t.Helper()
 	return newPageWith(t, url, "", "ready")
 }
 
 // newPageWith runs script before the page's own scripts and waits for the core state want.
-func newPageWith(t *testing.T, url, script, want string) *page {
+func newPageWith(t testing.TB, url, script, want string) *page {
 	t.Helper()
 	if setupSkip != "" {
 		t.Skip(setupSkip)
@@ -601,8 +602,9 @@ func TestKeyboardNavigatesTheTree(t *testing.T) {
 	}
 }
 
-// bigNEFF writes a generated NEFF of about size bytes (an incompressible member) to a file.
-func bigNEFF(t *testing.T, size int64) string {
+// bigNEFF writes a generated NEFF of about size bytes (an incompressible member,
+// weights/w0.bin, from bigMember) to a file.
+func bigNEFF(t testing.TB, size int64) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "big.neff")
 	f, err := os.Create(path)
@@ -610,7 +612,7 @@ func bigNEFF(t *testing.T, size int64) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rng := rand.NewChaCha8([32]byte{1})
+	rng := bigMember()
 	err = neffbuild.Write(f, []neffbuild.Member{
 		{Path: "info.json", Data: []byte(`{"name":"big.neff"}`)},
 		{Path: "weights/w0.bin", Reader: rng, Size: size},
@@ -626,6 +628,10 @@ func TestProgressAndCancel(t *testing.T) {
 	p := newPage(t, siteURL)
 	p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{big}))
 	p.waitFor(`!document.getElementById('progress').hidden && /MB\/s/.test(document.getElementById('progress-text').textContent)`, "progress with a read rate")
+	// The header is shown as soon as it is read, before the payload.
+	if s := eval[string](p, `document.getElementById('summary').textContent`); !strings.Contains(s, "12345678-9abc-4def-8123-456789abcdef") || !strings.Contains(s, "reading") {
+		t.Errorf("while reading, the summary shows %q; want the header's UUID and that the payload is being read", s)
+	}
 	text := eval[string](p, `document.getElementById('progress-text').textContent`)
 	if !strings.Contains(text, "of 160.0 MiB") {
 		t.Errorf("progress text %q does not say how much of the file was read", text)
@@ -717,4 +723,96 @@ func (p *page) hexRowBytes(off, n int) []byte {
 		out = append(out, b)
 	}
 	return out
+}
+
+// bigMember is the generator of bigNEFF's weights/w0.bin: the same bytes every time.
+func bigMember() *rand.ChaCha8 { return rand.NewChaCha8([32]byte{1}) }
+
+func TestLargeMemberHexScrollsToItsEnd(t *testing.T) {
+	const size = 24 << 20 // 1.5 M hex rows: taller than a browser lets an element be
+	path := bigNEFF(t, size)
+	want := make([]byte, size)
+	bigMember().Read(want)
+	p := newPage(t, siteURL)
+	p.openWithPicker(path)
+	p.expand(`#tree [data-path="members/weights/"]`)
+	p.clickRow(`#tree [data-ref="member:weights/w0.bin"]`)
+	if got := p.hexFirstBytes(32); !bytes.Equal(got, want[:32]) {
+		t.Fatalf("first bytes % x, want % x", got, want[:32])
+	}
+	eval[chromedp.Void](p, `(() => { const h = document.getElementById('hex'); h.scrollTop = h.scrollHeight; })()`)
+	lastRow := size - 16
+	if got := p.hexRowBytes(lastRow, 16); !bytes.Equal(got, want[lastRow:]) {
+		t.Errorf("last row % x, want % x", got, want[lastRow:])
+	}
+	if n := eval[int](p, `document.querySelectorAll('#hex-rows .hex-row').length`); n > 200 {
+		t.Errorf("%d hex rows in the DOM: not virtualised", n)
+	}
+}
+
+func TestNonNEFFFiles(t *testing.T) {
+	p := newPage(t, siteURL)
+	// A loose JSON file opens as a tree whose values highlight their bytes.
+	p.openByDrop("config.json", []byte(`{"name": "<b>bold</b>", "sizes": [1, 2, 3]}`))
+	if got := eval[string](p, `document.querySelector('#summary [data-field="kind"]').textContent`); !strings.Contains(got, "json") {
+		t.Errorf("kind chip %q", got)
+	}
+	p.clickRow(`#tree [data-path="name"]`)
+	p.waitFor(`document.getElementById('hex-head').textContent.includes('selected 1..22 (21 bytes)')`, `the bytes of "name": "<b>bold</b>"`)
+	if n := eval[int](p, `document.querySelectorAll('b').length`); n != 0 {
+		t.Errorf("markup from the file became %d elements", n)
+	}
+	// Anything else is hex, with a finding saying what it is not.
+	p.openByDrop("blob.dat", []byte("\x7fELF not a neff at all"))
+	p.waitFor(`document.getElementById('file-name').textContent.includes('blob.dat')`, "the second file")
+	fs := eval[string](p, `document.getElementById('findings-list').textContent`)
+	if !strings.Contains(fs, "not a NEFF") {
+		t.Errorf("findings %q do not say the file is not a NEFF", fs)
+	}
+	if got := p.hexFirstBytes(4); !bytes.Equal(got, []byte("\x7fELF")) {
+		t.Errorf("hex shows % x", got)
+	}
+}
+
+// BenchmarkPage measures the page in Chromium: start-up to a ready worker, and opening a
+// generated 160 MiB NEFF (time to header, total) next to the native core on the same file.
+//
+//	make dist && go test -run '^$' -bench Page -benchtime 3x ./e2e/
+func BenchmarkPage(b *testing.B) {
+	b.Run("worker-ready", func(b *testing.B) {
+		for range b.N {
+			p := newPage(b, siteURL) // navigates and waits for the worker's ready
+			b.StopTimer()
+			b.ReportMetric(eval[float64](p, `(() => { const s = document.getElementById('core-status').textContent.match(/(\d+) ms/); return s ? Number(s[1]) : -1; })()`), "ms-ready-in-page")
+			b.StartTimer()
+		}
+	})
+	const size = 160 << 20
+	path := bigNEFF(b, size)
+	b.Run("open-160MiB-in-page", func(b *testing.B) {
+		p := newPage(b, siteURL)
+		b.SetBytes(size)
+		b.ResetTimer()
+		var header, total float64
+		for range b.N {
+			eval[chromedp.Void](p, `document.body.dataset.state = 'reset'`)
+			p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{path}))
+			p.waitOpen()
+			header += eval[float64](p, `neffscope.lastOpen.headerMs`)
+			total += eval[float64](p, `neffscope.lastOpen.totalMs`)
+		}
+		b.ReportMetric(header/float64(b.N), "ms-to-header")
+		b.ReportMetric(total/float64(b.N), "ms-total")
+	})
+	b.Run("open-160MiB-native", func(b *testing.B) {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		b.SetBytes(size)
+		for range b.N {
+			inspect.Open("big.neff", f, size, inspect.Options{Fingerprint: true})
+		}
+	})
 }

@@ -509,8 +509,21 @@
   const PAGE = 4096;
   const MAX_SCROLL_PX = 8e6; // browsers cap element heights; beyond this the scroll is scaled
 
+  // A virtual list of height full (px) in a scroller whose spacer is at most MAX_SCROLL_PX:
+  // toVirtual maps the scroller's scrollTop to a position in the list, toScroll back. The
+  // whole scroll range maps onto the whole list, so the last row is reachable.
+  function toVirtual(sc, full) {
+    if (full <= MAX_SCROLL_PX) return sc.scrollTop;
+    const range = MAX_SCROLL_PX - sc.clientHeight;
+    return range > 0 ? sc.scrollTop / range * (full - sc.clientHeight) : 0;
+  }
+  function toScroll(sc, full, v) {
+    if (full <= MAX_SCROLL_PX) return v;
+    return v / Math.max(1, full - sc.clientHeight) * (MAX_SCROLL_PX - sc.clientHeight);
+  }
+
   const hex = {
-    source: null, size: 0, hl: null, cache: new Map(), rowH: 18, scale: 1, key: '',
+    source: null, size: 0, hl: null, cache: new Map(), rowH: 18, full: 0, key: '',
     scroller: null, rowsEl: null, spacer: null,
   };
 
@@ -568,7 +581,7 @@
       const rows = Math.ceil(hex.size / HEX_ROW);
       const full = rows * hex.rowH;
       hex.spacer.style.height = Math.min(full, MAX_SCROLL_PX) + 'px';
-      hex.scale = full > MAX_SCROLL_PX ? full / MAX_SCROLL_PX : 1;
+      hex.full = full;
       hex.scroller.scrollTop = 0;
     }
     hex.hl = hl && hl.len > 0 ? hl : null;
@@ -585,9 +598,9 @@
   function hexScrollTo(off) {
     const row = Math.floor(off / HEX_ROW);
     const viewRows = Math.floor(hex.scroller.clientHeight / hex.rowH);
-    const first = Math.floor(hex.scroller.scrollTop * hex.scale / hex.rowH);
+    const first = Math.floor(toVirtual(hex.scroller, hex.full) / hex.rowH);
     if (row >= first + 1 && row < first + viewRows - 2) return;
-    hex.scroller.scrollTop = Math.max(0, (row - 2) * hex.rowH) / hex.scale;
+    hex.scroller.scrollTop = toScroll(hex.scroller, hex.full, Math.max(0, (row - 2) * hex.rowH));
   }
 
   const HEXDIG = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -596,7 +609,7 @@
     if (!hex.key || $('hex-wrap').hidden) return;
     const sc = hex.scroller;
     const totalRows = Math.ceil(hex.size / HEX_ROW);
-    const virtualTop = sc.scrollTop * hex.scale;
+    const virtualTop = toVirtual(sc, hex.full);
     const first = Math.max(0, Math.min(totalRows - 1, Math.floor(virtualTop / hex.rowH)));
     const count = Math.min(totalRows - first, Math.ceil(sc.clientHeight / hex.rowH) + 2);
     hex.rowsEl.style.top = (sc.scrollTop - (virtualTop - first * hex.rowH)) + 'px';
@@ -689,7 +702,7 @@
 
   const LIST_ROW = 20;
   const LIST_BLOCK = 256;
-  const listing = { node: null, ref: '', total: 0, cols: [], blocks: new Map(), scale: 1, selected: -1, key: '' };
+  const listing = { node: null, ref: '', total: 0, cols: [], blocks: new Map(), full: 0, selected: -1, key: '' };
 
   function listingShow(node) {
     const box = $('listing');
@@ -725,7 +738,7 @@
             listing.total = r.total;
             const full = r.total * LIST_ROW;
             $('listing-spacer').style.height = Math.min(full, MAX_SCROLL_PX) + 'px';
-            listing.scale = full > MAX_SCROLL_PX ? full / MAX_SCROLL_PX : 1;
+            listing.full = full;
           }
         }
       })
@@ -748,7 +761,7 @@
       head.appendChild(el('span', 'lc-count muted', fmtInt(listing.total) + ' rows'));
     }
     const sc = $('listing-scroll');
-    const virtualTop = sc.scrollTop * listing.scale;
+    const virtualTop = toVirtual(sc, listing.full);
     const first = Math.max(0, Math.min(listing.total - 1, Math.floor(virtualTop / LIST_ROW)));
     const count = Math.min(listing.total - first, Math.ceil(sc.clientHeight / LIST_ROW) + 2);
     const rowsEl = $('listing-rows');
@@ -833,10 +846,10 @@
 
   function listingScrollTo(i) {
     const sc = $('listing-scroll');
-    const first = Math.floor(sc.scrollTop * listing.scale / LIST_ROW);
+    const first = Math.floor(toVirtual(sc, listing.full) / LIST_ROW);
     const view = Math.floor(sc.clientHeight / LIST_ROW);
     if (i >= first && i < first + view - 1) return;
-    sc.scrollTop = Math.max(0, (i - Math.floor(view / 2)) * LIST_ROW) / listing.scale;
+    sc.scrollTop = toScroll(sc, listing.full, Math.max(0, (i - Math.floor(view / 2)) * LIST_ROW));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1091,6 +1104,7 @@
   // Opening files.
 
   let opening = null;
+  let lastOpen = null; // {size, headerMs, totalMs} of the last file opened, for benchmarks
 
   function showProgress(file) {
     $('progress').hidden = false;
@@ -1124,6 +1138,7 @@
         onProgress: (p) => onProgress(file, t0, p),
         onHeader: (buf) => {
           if (opening !== token) return;
+          token.headerMs = performance.now() - t0;
           // The header arrives before the payload is read: show who the file is at once.
           renderSummary(MessagePack.decode(new Uint8Array(buf)), true);
           $('welcome').hidden = true;
@@ -1133,7 +1148,8 @@
       const doc = MessagePack.decode(new Uint8Array(r.doc));
       if (state && state.handle && state.gen === core.gen) call('close', { handle: state.handle }).catch(() => {});
       state = Object.assign({ doc, file, handle: r.handle, gen: core.gen }, indexDoc(doc));
-      renderDocument(Math.round(performance.now() - t0));
+      lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, totalMs: performance.now() - t0 };
+      renderDocument(Math.round(lastOpen.totalMs));
       document.body.dataset.state = 'open';
     } catch (e) {
       if (opening !== token) return;
@@ -1209,5 +1225,9 @@
   wire();
   startCore();
   // For tests and the console: read-only peeks at the state.
-  globalThis.neffscope = { get state() { return state; }, get core() { return { mode: core.mode, ready: core.ready }; } };
+  globalThis.neffscope = {
+    get state() { return state; },
+    get core() { return { mode: core.mode, ready: core.ready }; },
+    get lastOpen() { return lastOpen; },
+  };
 })();
