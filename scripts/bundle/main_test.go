@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func writeSite(t *testing.T, files map[string]string) string {
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// site is a minimal www/ with the tags Single replaces, taken from the real index.html so
+// the test breaks when the page and the bundler drift apart.
+func site(t *testing.T, app string) map[string]string {
+	index, err := os.ReadFile("../../www/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{
+		"index.html":                    string(index),
+		"style.css":                     "body { color: red; }",
+		"app.js":                        app,
+		"worker.js":                     "/* worker */",
+		"wasm_exec.js":                  "globalThis.Go = class {};",
+		"vendor/msgpack/msgpack.min.js": "var MessagePack = {};",
+		"neffscope.wasm":                "\x00asm\x01\x00\x00\x00 a fake module",
+	}
+}
+
+func TestSingleInlinesEverythingUnderAHashedCSP(t *testing.T) {
+	files := site(t, "console.log('app');")
+	page, err := Single(writeSite(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	// No file is fetched: no src= or stylesheet link left (data: URLs aside).
+	for _, re := range []string{`<script[^>]* src=`, `<link[^>]*stylesheet`} {
+		if regexp.MustCompile(re).MatchString(html) {
+			t.Errorf("the single file still references an external resource (%s)", re)
+		}
+	}
+	// Every executable inline script is allowed by its hash, and nothing else is.
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(html)
+	if csp == nil {
+		t.Fatal("no CSP meta tag")
+	}
+	scripts := regexp.MustCompile(`(?s)<script id="([a-z-]+)">(.*?)</script>`).FindAllStringSubmatch(html, -1)
+	if len(scripts) != 4 {
+		t.Fatalf("%d inline scripts, want 4 (wasm_exec, worker, msgpack, app)", len(scripts))
+	}
+	for _, s := range scripts {
+		h := sha256.Sum256([]byte(s[2]))
+		if want := "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"; !strings.Contains(csp[1], want) {
+			t.Errorf("script %s is not allowed by the CSP (%s missing)", s[1], want)
+		}
+	}
+	for _, want := range []string{"default-src 'none'", "connect-src 'none'", "worker-src blob:", "'wasm-unsafe-eval'"} {
+		if !strings.Contains(csp[1], want) {
+			t.Errorf("CSP %q lacks %s", csp[1], want)
+		}
+	}
+	if strings.Contains(csp[1], "'unsafe-inline'") {
+		t.Errorf("CSP allows any inline script: %q", csp[1])
+	}
+	// The wasm is carried as gzip+base64 and comes back byte for byte.
+	data := regexp.MustCompile(`<script type="application/octet-stream" id="wasm-data">([^<]*)</script>`).FindStringSubmatch(html)
+	if data == nil {
+		t.Fatal("no embedded wasm")
+	}
+	gz, err := base64.StdEncoding.DecodeString(data[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(zr)
+	if string(raw) != files["neffscope.wasm"] {
+		t.Errorf("embedded wasm inflates to %q", raw)
+	}
+}
+
+func TestSingleRefusesTextThatWouldBreakOutOfItsTag(t *testing.T) {
+	for _, bad := range []string{"var s = '</script><img src=x>';", "var s = '<!-- x';"} {
+		if _, err := Single(writeSite(t, site(t, bad))); err == nil {
+			t.Errorf("app.js holding %q was inlined", bad)
+		}
+	}
+}
