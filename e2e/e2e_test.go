@@ -652,9 +652,14 @@ func TestProgressAndCancel(t *testing.T) {
 }
 
 func TestMainThreadFallbackWhenNoWorker(t *testing.T) {
+	t.Run("site", func(t *testing.T) { checkFallback(t, siteURL) })
+	t.Run("single-file", func(t *testing.T) { checkFallback(t, singleURL) })
+}
+
+func checkFallback(t *testing.T, url string) {
 	file := readReal(t)
 	// A locked-down context where workers cannot be created.
-	p := newPageWith(t, siteURL, `window.Worker = function () { throw new Error('workers are disabled here'); };`, "fallback")
+	p := newPageWith(t, url, `window.Worker = function () { throw new Error('workers are disabled here'); };`, "fallback")
 	if got := eval[string](p, `document.getElementById('core-status').textContent`); !strings.Contains(got, "main thread") {
 		t.Errorf("the page does not say the core runs on the main thread: %q", got)
 	}

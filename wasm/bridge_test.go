@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
@@ -326,5 +327,36 @@ func TestListingRowsAndInstruction(t *testing.T) {
 	}
 	if e := c.Call("rows", h, "stream:no/such.bin", 0, 1).Get("error"); e.Type() != js.TypeString {
 		t.Errorf("rows of a missing stream gave no error")
+	}
+}
+
+// BenchmarkOpen opens a generated 32 MiB NEFF (one incompressible member) through the bridge,
+// as the worker does, with and without the whole-file fingerprint.
+//
+//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test -run '^$' -bench Open ./wasm/
+func BenchmarkOpen(b *testing.B) {
+	member := make([]byte, 32<<20)
+	rand.NewChaCha8([32]byte{7}).Read(member)
+	file := neffbuild.Bytes([]neffbuild.Member{{Path: "weights/w.bin", Data: member}}, neffbuild.Options{})
+	for _, fp := range []bool{true, false} {
+		name := "fingerprint"
+		if !fp {
+			name = "no-fingerprint"
+		}
+		b.Run(name, func(b *testing.B) {
+			var calls int
+			read := js.FuncOf(func(_ js.Value, args []js.Value) any {
+				calls++
+				off, n := int64(args[0].Float()), int64(args[1].Int())
+				lo := min(off, int64(len(file)))
+				return toUint8Array(file[lo:min(lo+n, int64(len(file)))])
+			})
+			defer read.Release()
+			b.SetBytes(int64(len(file)))
+			for range b.N {
+				r := newJSReaderAt(read.Value, int64(len(file)), 0)
+				inspect.Open("w.neff", r, int64(len(file)), inspect.Options{Fingerprint: fp})
+			}
+		})
 	}
 }
