@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -353,6 +354,9 @@ func TestPageLoadsAndCoreIsReady(t *testing.T) {
 	if p.workers != 1 {
 		t.Errorf("%d dedicated workers, want 1", p.workers)
 	}
+	if png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100)); err == nil {
+		os.WriteFile(strings.TrimSuffix(screenshot, ".png")+"-welcome.png", png, 0o644)
+	}
 	if eval[bool](p, `!document.getElementById('welcome').hidden && document.getElementById('panes').hidden`) != true {
 		t.Errorf("before a file is opened the page should show the welcome card only")
 	}
@@ -441,6 +445,12 @@ func TestOpenRealNEFFWithFilePicker(t *testing.T) {
 	p.waitFor(`document.getElementById('hex-head').textContent.includes('selected 204..220')`, "the uuid's bytes 204..220 highlighted")
 	if n := eval[int](p, `document.querySelectorAll('#hex .hb.hl').length`); n != 16 {
 		t.Errorf("uuid highlights %d hex cells, want 16", n)
+	}
+	// Hovering a byte reads it as numbers (a data inspector).
+	eval[chromedp.Void](p, `document.querySelector('#hex-rows .hex-row[data-off="192"] .hb[data-i="12"]').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))`)
+	wantInspect := fmt.Sprintf("@0xcc (204) · u8 %d · u16 %d · u32 %d", file[204], binary.LittleEndian.Uint16(file[204:]), binary.LittleEndian.Uint32(file[204:]))
+	if got := eval[string](p, `document.getElementById('hex-inspect').textContent`); !strings.HasPrefix(got, wantInspect) {
+		t.Errorf("data inspector %q, want it to start %q", got, wantInspect)
 	}
 
 	// Look at it: the member's JSON tree and its bytes.

@@ -358,6 +358,7 @@
       g.title = k.title;
       row.appendChild(g);
       row.appendChild(el('span', 'label', n.label));
+      if (n.detail) row.title = n.detail;
       if (n.value) row.appendChild(el('span', 'value v-' + n.kind, n.value));
       const worst = state.info.get(n).worst;
       if (worst) {
@@ -541,6 +542,12 @@
       const owner = ownerOf(hex.source, off);
       if (owner) select(owner, 'hex');
     });
+    hex.rowsEl.addEventListener('mouseover', (e) => {
+      const cell = e.target.closest('[data-i]');
+      const row = e.target.closest('.hex-row');
+      if (cell && row) hexInspect(Number(row.dataset.off) + Number(cell.dataset.i));
+    });
+    hex.rowsEl.addEventListener('mouseleave', () => { $('hex-inspect').textContent = ''; });
   }
 
   async function ensureHandle() {
@@ -588,9 +595,12 @@
     hex.marks = marks || [];
     const head = $('hex-head');
     head.replaceChildren();
+    const insp = el('span', 'hex-inspect muted');
+    insp.id = 'hex-inspect';
     head.appendChild(el('span', 'hex-src', source ? 'member ' + source : 'file ' + state.doc.file));
     head.appendChild(el('span', 'muted', ' · ' + fmtInt(hex.size) + ' bytes'));
     if (hex.hl) head.appendChild(el('span', 'hex-sel', ' · selected ' + fmtInt(hex.hl.off) + '..' + fmtInt(hex.hl.off + hex.hl.len) + ' (' + fmtInt(hex.hl.len) + ' bytes)'));
+    head.appendChild(insp);
     if (scroll && hex.hl) hexScrollTo(hex.hl.off);
     hexRender();
   }
@@ -652,6 +662,32 @@
     hex.rowsEl.replaceChildren(frag);
     const key = hex.key;
     need.forEach((p) => p.promise.then(() => { if (key === hex.key) requestAnimationFrame(hexRender); }));
+  }
+
+  // byteAt returns byte o of the current source if its page has arrived, else -1.
+  function byteAt(o) {
+    const p = hex.cache.get(hex.key + ':' + Math.floor(o / PAGE));
+    const i = o % PAGE;
+    return p && p.data && i < p.data.length && o < hex.size ? p.data[i] : -1;
+  }
+
+  // hexInspect shows what the bytes at o read as (little-endian), like a hex editor's data
+  // inspector.
+  function hexInspect(o) {
+    const b = [];
+    for (let i = 0; i < 8; i++) b.push(byteAt(o + i));
+    const le = (n) => { let v = 0n; for (let i = n - 1; i >= 0; i--) { if (b[i] < 0) return null; v = (v << 8n) | BigInt(b[i]); } return v; };
+    const parts = ['@0x' + o.toString(16) + ' (' + fmtInt(o) + ')'];
+    if (b[0] >= 0) parts.push('u8 ' + b[0]);
+    const u16 = le(2), u32 = le(4), u64 = le(8);
+    if (u16 !== null) parts.push('u16 ' + u16);
+    if (u32 !== null) {
+      parts.push('u32 ' + u32);
+      const f = new DataView(new Uint8Array(b.slice(0, 4)).buffer).getFloat32(0, true);
+      parts.push('f32 ' + (Number.isFinite(f) ? Number(f.toPrecision(7)) : f));
+    }
+    if (u64 !== null) parts.push('u64 ' + u64);
+    $('hex-inspect').textContent = parts.join(' · ');
   }
 
   // markAt returns the tint class of byte o (marks are sorted by offset).
