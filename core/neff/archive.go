@@ -32,8 +32,6 @@ type Options struct {
 	// OnHeader, if set, is called once the header is decoded, before the payload is read,
 	// so a front end can show it at once.
 	OnHeader func(*Archive)
-	// OnMember, if set, is called for each member as soon as its bytes have been read.
-	OnMember func(*Member)
 	// Context cancels a long read; the archive read so far comes back with a finding.
 	Context context.Context
 	// FileHash, if set, is fed every byte of the file in order (header, payload, trailing
@@ -247,27 +245,16 @@ func (a *Archive) checkHeader() {
 	}
 }
 
-// countingReader is the buffered reader the gzip decoder and tar walker consume; it counts the
-// bytes consumed so the end of the gzip member is known exactly. It implements io.ByteReader,
-// so compress/gzip reads through it without adding its own read-ahead.
-type countingReader struct {
-	br *bufio.Reader
-	n  int64
+// payloadReader is the buffered reader the gzip decoder and tar walker consume. It hands the
+// decoder a *bufio.Reader itself (the inflater's fast path reads bytes from it directly) and
+// derives how many payload bytes were consumed from what the hashing reader delivered minus
+// what still sits in the buffer, so the end of the gzip member is known exactly.
+type payloadReader struct {
+	*bufio.Reader
+	hr *hashingReader
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.br.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-func (c *countingReader) ReadByte() (byte, error) {
-	b, err := c.br.ReadByte()
-	if err == nil {
-		c.n++
-	}
-	return b, err
-}
+func (p *payloadReader) consumed() int64 { return p.hr.n - int64(p.Buffered()) }
 
 // hashingReader reads the payload in large chunks on its own goroutine, feeding every byte
 // into the payload hash (and the file fingerprint) there, so hashing runs beside
@@ -382,17 +369,17 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	var walked int64
 	hr := newHashingReader(io.NewSectionReader(r, HeaderSize, length), hasher, length, &opt, &walked)
 	defer hr.close()
-	cr := &countingReader{br: bufio.NewReaderSize(hr, 64<<10)}
+	cr := &payloadReader{Reader: bufio.NewReaderSize(hr, 256<<10), hr: hr}
 
 	// Sniff: gzip magic, or a ustar block (Unknown-ID: neff.uncompressed-pkg).
-	peek, _ := cr.br.Peek(512)
+	peek, _ := cr.Peek(512)
 	var tarStream io.Reader
 	var gz *gzipReader
 	switch {
 	case len(peek) >= 2 && peek[0] == 0x1f && peek[1] == 0x8b:
 		a.Payload.Encoding = "gzip"
 		var err error
-		gz, err = newGzipReader(cr)
+		gz, err = newGzipReader(cr.Reader)
 		if err != nil {
 			a.report("payload", doc.Error, doc.At(HeaderSize, min(length, 10)), "the payload starts with the gzip magic but its gzip header is unreadable: %v. The file is damaged.", err)
 			break
@@ -401,7 +388,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		tarStream = gz
 	case len(peek) >= 263 && string(peek[257:262]) == "ustar":
 		a.Payload.Encoding = "tar"
-		tarStream = cr
+		tarStream = cr.Reader
 		if h.PkgVersion == 2 {
 			a.report("payload", doc.Info, doc.At(HeaderSize, 512), "the payload is a plain (uncompressed) tar although pkg_version is 2; neffscope sniffs the payload, so it is read as tar.")
 		}
@@ -423,19 +410,19 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 			// Read the rest of the gzip member (the tar's zero records) to reach its end and check CRC.
 			_, err := io.Copy(io.Discard, gz)
 			if err != nil {
-				a.reportGzipError(err, cr.n)
+				a.reportGzipError(err, cr.consumed())
 			} else {
-				a.Payload.GzipLength = cr.n
+				a.Payload.GzipLength = cr.consumed()
 			}
 		}
 		if gz != nil && w.readErr != nil && !errors.Is(w.readErr, errInflateLimit) {
-			a.reportGzipError(w.readErr, cr.n)
+			a.reportGzipError(w.readErr, cr.consumed())
 		}
 		a.Complete = w.clean && !lim.hit && (gz == nil || a.Payload.GzipLength > 0)
 	}
 
 	// Padding: everything after the stream up to data_size, read through the hash.
-	consumed := cr.n
+	consumed := cr.consumed()
 	if a.Payload.Encoding == "tar" {
 		consumed = a.Payload.TarLength
 	}
@@ -469,7 +456,7 @@ func (a *Archive) reportGzipError(err error, at int64) {
 }
 
 // readPadding checks the bytes after the gzip stream (or tar) up to data_size.
-func (a *Archive) readPadding(cr *countingReader, consumed int64, opt Options) {
+func (a *Archive) readPadding(cr io.Reader, consumed int64, opt Options) {
 	if opt.Progress != nil {
 		opt.Progress(Progress{Phase: "padding", Done: consumed, Total: a.Payload.Available})
 	}

@@ -1,7 +1,8 @@
 package neff
 
 import (
-	"compress/gzip"
+	"bufio"
+	"github.com/klauspost/compress/gzip"
 	"io"
 	"time"
 )
@@ -15,9 +16,9 @@ type gzipReader struct {
 	XFL     byte
 }
 
-func newGzipReader(cr *countingReader) (*gzipReader, error) {
-	head, _ := cr.br.Peek(10)
-	z, err := gzip.NewReader(cr)
+func newGzipReader(br *bufio.Reader) (*gzipReader, error) {
+	head, _ := br.Peek(10)
+	z, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, err
 	}

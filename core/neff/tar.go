@@ -37,6 +37,7 @@ type walker struct {
 	readErr error
 	// stopped: the caller asked to stop after a member (ReadMember); not an error.
 	stopped bool
+	hasher  *memberHasher
 	kept    int64
 	block   [tarBlock]byte
 	buf     []byte
@@ -57,6 +58,8 @@ func (w *walker) read(p []byte) (int, error) {
 }
 
 func (w *walker) walk() {
+	w.hasher = newMemberHasher()
+	defer w.hasher.close() // every member's SHA256 is set when walk returns
 	w.buf = make([]byte, streamBufBytes)
 	w.seen = map[string]int64{}
 	var longName, paxPath string
@@ -226,16 +229,16 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		w.kept += size
 		m.Data = make([]byte, 0, min(size, 1<<20))
 	}
-	sum := sha256.New()
 	var sink io.Writer
 	if w.opt.streamTo != nil {
 		sink = w.opt.streamTo(name)
 	}
 	left := size
 	for left > 0 {
-		chunk := w.buf[:min(left, int64(len(w.buf)))]
+		buf := <-w.hasher.free
+		chunk := buf[:min(left, int64(len(buf)))]
 		n, err := w.read(chunk)
-		sum.Write(chunk[:n])
+		w.hasher.jobs <- hashJob{b: chunk[:n], m: m}
 		if keep {
 			m.Data = append(m.Data, chunk[:n]...)
 		}
@@ -246,16 +249,14 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		m.Read += int64(n)
 		if err != nil {
 			m.Truncated = true
+			w.hasher.jobs <- hashJob{reset: true}
 			if !errors.Is(err, errInflateLimit) {
 				w.a.report("member:"+name, doc.Error, doc.In(name, m.Read, 0), "tar member %s is truncated at byte %d of %d: the archive ends there. Its first %d bytes are shown.", name, m.Read, size, m.Read)
 			}
 			return false
 		}
 	}
-	m.SHA256 = hex.EncodeToString(sum.Sum(nil))
-	if w.opt.OnMember != nil {
-		w.opt.OnMember(m)
-	}
+	w.hasher.jobs <- hashJob{m: m, end: true}
 	if sink != nil && w.opt.stopAfterStream != nil {
 		w.stopped = true
 		return false
@@ -391,4 +392,50 @@ func typeName(t byte) string {
 		return "FIFO"
 	}
 	return "special entry"
+}
+
+// memberHasher computes the members' SHA-256 on its own goroutine, so hashing the decompressed
+// bytes runs beside decompression on a second core. Chunks come from its pool and go back to it.
+type memberHasher struct {
+	jobs chan hashJob
+	free chan []byte
+	done chan struct{}
+}
+
+type hashJob struct {
+	b     []byte  // bytes to hash (returned to the pool afterwards)
+	m     *Member // the member they belong to
+	end   bool    // the member's last chunk was sent: set m.SHA256
+	reset bool    // the member was cut short: drop what was hashed
+}
+
+func newMemberHasher() *memberHasher {
+	h := &memberHasher{jobs: make(chan hashJob, 4), free: make(chan []byte, 6), done: make(chan struct{})}
+	for range 6 {
+		h.free <- make([]byte, streamBufBytes)
+	}
+	go func() {
+		defer close(h.done)
+		sum := sha256.New()
+		for j := range h.jobs {
+			if j.b != nil {
+				sum.Write(j.b)
+				h.free <- j.b[:cap(j.b)]
+			}
+			switch {
+			case j.end:
+				j.m.SHA256 = hex.EncodeToString(sum.Sum(nil))
+				sum.Reset()
+			case j.reset:
+				sum.Reset()
+			}
+		}
+	}()
+	return h
+}
+
+// close waits until every member sent has been hashed.
+func (h *memberHasher) close() {
+	close(h.jobs)
+	<-h.done
 }
