@@ -154,9 +154,12 @@
       return;
     }
     if (msg.type === 'fatal') {
+      const wasReady = core.ready;
       setCoreStatus('failed', 'core failed', msg.message);
-      toast(msg.message);
+      toast(msg.message + (wasReady && core.mode === 'worker' ? '. It was restarted.' : ''));
       failAll(msg.message);
+      // A core that had started and then died is replaced, so the next file can open.
+      if (wasReady && core.mode === 'worker') { core.worker.terminate(); startCore(); }
       return;
     }
     const p = core.pending.get(msg.id);

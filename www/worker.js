@@ -43,7 +43,9 @@
             result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
           }
         }
-        go.run(result.instance); // runs main() until it blocks; the core is registered by then
+        // go.run runs main() until it blocks (the core is registered by then); its promise
+        // settles only if the Go program exits, e.g. after running out of memory.
+        go.run(result.instance).then(() => post({ type: 'fatal', message: 'the neffscope core stopped (the Go runtime exited; a file may have needed more memory than the tab has)' }));
         core = globalThis.neffscopeCore;
         if (!core) throw new Error('the wasm started but did not register neffscopeCore');
         const now = (typeof performance !== 'undefined') ? performance.now() : Date.now();
