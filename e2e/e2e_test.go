@@ -7,6 +7,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -16,7 +17,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	neturl "net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -159,9 +162,9 @@ func newPageWith(t testing.TB, url, script, want string) *page {
 	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
 	served.take()
-	p := &page{t: t, ctx: ctx, origin: siteURL}
-	if strings.HasPrefix(url, "file://") {
-		p.origin = url
+	p := &page{t: t, ctx: ctx, origin: url}
+	if u, err := neturl.Parse(url); err == nil && u.Scheme != "file" {
+		p.origin = u.Scheme + "://" + u.Host + "/"
 	}
 	if err := chromedp.Listen(ctx, p.record); err != nil {
 		t.Fatal(err)
@@ -777,6 +780,34 @@ func TestNonNEFFFiles(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll('b').length`); n != 0 {
 		t.Errorf("markup from the file became %d elements", n)
 	}
+	// Clicking a byte selects the most specific node that owns it (hex → tree).
+	text := `{"name": "<b>bold</b>", "sizes": [1, 2, 3]}`
+	two := strings.Index(text, "2,")
+	eval[chromedp.Void](p, fmt.Sprintf(`document.querySelector('#hex-rows .hex-row[data-off="%d"] .hb[data-i="%d"]').click()`, two/16*16, two%16))
+	if got := p.selectedPath(); got != "sizes/1" {
+		t.Errorf("clicking byte %d selected %q, want sizes/1", two, got)
+	}
+
+	// A long array shows its first thousand rows and a button for more.
+	var long strings.Builder
+	long.WriteString(`{"items": [`)
+	for i := range 2500 {
+		if i > 0 {
+			long.WriteString(",")
+		}
+		fmt.Fprint(&long, i)
+	}
+	long.WriteString("]}")
+	p.openByDrop("long.json", []byte(long.String()))
+	p.waitFor(`document.getElementById('file-name').textContent.includes('long.json')`, "long.json")
+	p.expand(`#tree [data-path="items"]`)
+	if n := eval[int](p, `document.querySelectorAll('#tree [data-path="items"] > .group > .ti').length`); n != 1000 {
+		t.Errorf("%d rows built for a 2,500-element array, want the first 1,000", n)
+	}
+	eval[chromedp.Void](p, `document.querySelector('#tree [data-path="items"] > .group > .more').click()`)
+	if n := eval[int](p, `document.querySelectorAll('#tree [data-path="items"] > .group > .ti').length`); n != 2000 {
+		t.Errorf("after 'show more', %d rows, want 2,000", n)
+	}
 	// Anything else is hex, with a finding saying what it is not.
 	p.openByDrop("blob.dat", []byte("\x7fELF not a neff at all"))
 	p.waitFor(`document.getElementById('file-name').textContent.includes('blob.dat')`, "the second file")
@@ -830,4 +861,51 @@ func BenchmarkPage(b *testing.B) {
 			inspect.Open("big.neff", f, size, inspect.Options{Fingerprint: true})
 		}
 	})
+}
+
+// TestDevServer runs `make serve`'s server (scripts/devserver) over the built site: the wasm
+// arrives brotli-compressed with its Content-Type, under the CSP header, and the page works.
+func TestDevServer(t *testing.T) {
+	if setupSkip != "" {
+		t.Skip(setupSkip)
+	}
+	file := readReal(t)
+	bin := filepath.Join(t.TempDir(), "devserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../scripts/devserver").CombinedOutput(); err != nil {
+		t.Fatalf("building the dev server: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-dir", "../dist/site")
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the dev server said nothing: %v", err)
+	}
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("the dev server did not print its URL: %q", line)
+	}
+	url := strings.TrimSpace(line[i:])
+
+	req, _ := http.NewRequest("GET", url+"neffscope.wasm", nil)
+	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get("Content-Type") != "application/wasm" || resp.Header.Get("Content-Encoding") != "br" {
+		t.Errorf("neffscope.wasm served as %q, encoding %q; want application/wasm, br", resp.Header.Get("Content-Type"), resp.Header.Get("Content-Encoding"))
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "connect-src 'self'") {
+		t.Errorf("CSP header %q", csp)
+	}
+
+	p := newPage(t, url)
+	p.attachWorkers()
+	p.openByDrop("matmul_small.neff", file)
+	checkRealOpened(t, p, file)
 }
