@@ -1,9 +1,3 @@
-// Package e2e drives the built page (dist/site served over HTTP, and dist/neffscope.html from
-// file://) in the system's headless Chromium: open real and generated NEFFs through the file
-// input and by a synthetic drop, and check what a person would see, that hostile file content
-// stays text, and that the page makes no request outside its origin.
-//
-// Run `make dist` first (make test-browser does).
 package e2e
 
 import (
@@ -850,6 +844,28 @@ func BenchmarkPage(b *testing.B) {
 		b.ReportMetric(header/float64(b.N), "ms-to-header")
 		b.ReportMetric(total/float64(b.N), "ms-total")
 	})
+	b.Run("open-attn_v6-in-page", func(b *testing.B) {
+		const real = "../../shared/testdata-real/nki-moe/attn_v6.neff"
+		if _, err := os.Stat(real); err != nil {
+			b.Skip("attn_v6.neff not available")
+		}
+		p := newPage(b, siteURL)
+		var core, decode, render, total float64
+		for range b.N {
+			eval[chromedp.Void](p, `document.body.dataset.state = 'reset'`)
+			p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{mustAbs(real)}))
+			p.waitOpen()
+			core += eval[float64](p, `neffscope.lastOpen.coreMs`)
+			decode += eval[float64](p, `neffscope.lastOpen.decodeMs`)
+			render += eval[float64](p, `neffscope.lastOpen.renderMs`)
+			total += eval[float64](p, `neffscope.lastOpen.totalMs`)
+		}
+		n := float64(b.N)
+		b.ReportMetric(core/n, "ms-core")
+		b.ReportMetric(decode/n, "ms-msgpack")
+		b.ReportMetric(render/n, "ms-render")
+		b.ReportMetric(total/n, "ms-total")
+	})
 	b.Run("open-160MiB-native", func(b *testing.B) {
 		f, err := os.Open(path)
 		if err != nil {
@@ -908,4 +924,12 @@ func TestDevServer(t *testing.T) {
 	p.attachWorkers()
 	p.openByDrop("matmul_small.neff", file)
 	checkRealOpened(t, p, file)
+}
+
+func mustAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		panic(err)
+	}
+	return a
 }

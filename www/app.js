@@ -1184,11 +1184,16 @@
         },
       });
       if (opening !== token) return;
+      const tResult = performance.now();
       const doc = MessagePack.decode(new Uint8Array(r.doc));
+      const decodeMs = performance.now() - tResult;
       if (state && state.handle && state.gen === core.gen) call('close', { handle: state.handle }).catch(() => {});
       state = Object.assign({ doc, file, handle: r.handle, gen: core.gen }, indexDoc(doc));
-      lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, totalMs: performance.now() - t0 };
-      renderDocument(Math.round(lastOpen.totalMs));
+      const tDecoded = performance.now();
+      lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0 };
+      renderDocument(Math.round(tDecoded - t0));
+      lastOpen.renderMs = performance.now() - tDecoded;
+      lastOpen.totalMs = performance.now() - t0;
       document.body.dataset.state = 'open';
     } catch (e) {
       if (opening !== token) return;
