@@ -827,6 +827,14 @@ func BenchmarkPage(b *testing.B) {
 			b.StartTimer()
 		}
 	})
+	b.Run("worker-ready-single-file", func(b *testing.B) {
+		for range b.N {
+			p := newPage(b, singleURL) // inflates the embedded wasm, starts the Blob worker
+			b.StopTimer()
+			b.ReportMetric(eval[float64](p, `(() => { const s = document.getElementById('core-status').textContent.match(/(\d+) ms/); return s ? Number(s[1]) : -1; })()`), "ms-ready-in-page")
+			b.StartTimer()
+		}
+	})
 	const size = 160 << 20
 	path := bigNEFF(b, size)
 	b.Run("open-160MiB-in-page", func(b *testing.B) {
