@@ -193,9 +193,12 @@ func (p *page) attachWorkers() {
 	if err != nil {
 		p.t.Fatal(err)
 	}
+	// This tab's workers: their parent frame is the tab's main frame, whose id is the tab's
+	// target id. (A closing tab of an earlier test may still list its worker.)
+	tab := chromedp.FromContext(p.ctx).Target.TargetID
 	n := 0
 	for _, ti := range targets {
-		if ti.Type != "worker" {
+		if ti.Type != "worker" || string(ti.ParentFrameID) != string(tab) {
 			continue
 		}
 		wctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(ti.TargetID), chromedp.WithDetachOnCancel(), chromedp.WithListener(p.record))
@@ -204,6 +207,9 @@ func (p *page) attachWorkers() {
 			p.t.Fatalf("attaching to the worker %s: %v", ti.URL, err)
 		}
 		n++
+	}
+	if n == 0 {
+		p.t.Fatalf("no dedicated worker of this tab to record; targets: %+v", targets)
 	}
 	p.workers = n
 }
