@@ -857,6 +857,7 @@ func BenchmarkPage(b *testing.B) {
 		}
 		b.ReportMetric(header/float64(b.N), "ms-to-header")
 		b.ReportMetric(total/float64(b.N), "ms-total")
+		b.ReportMetric(eval[float64](p, `neffscope.lastOpen.wasmBytes`)/(1<<20), "MiB-wasm-memory")
 	})
 	b.Run("open-attn_v6-in-page", func(b *testing.B) {
 		const real = "../../shared/testdata-real/nki-moe/attn_v6.neff"

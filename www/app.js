@@ -1190,7 +1190,7 @@
       if (state && state.handle && state.gen === core.gen) call('close', { handle: state.handle }).catch(() => {});
       state = Object.assign({ doc, file, handle: r.handle, gen: core.gen }, indexDoc(doc));
       const tDecoded = performance.now();
-      lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0 };
+      lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes };
       renderDocument(Math.round(tDecoded - t0));
       lastOpen.renderMs = performance.now() - tDecoded;
       lastOpen.totalMs = performance.now() - t0;

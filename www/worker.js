@@ -24,6 +24,7 @@
   // createCoreHost wires the protocol to the Go core. post(msg, transfer) sends to the page.
   function createCoreHost(post) {
     let core = null;
+    let memory = null; // the wasm linear memory, whose size the page reports (it never shrinks)
     const started = (typeof performance !== 'undefined') ? performance.now() : Date.now();
 
     async function start(wasmSource) {
@@ -47,6 +48,7 @@
         // settles only if the Go program exits, e.g. after running out of memory.
         go.run(result.instance).then(() => post({ type: 'fatal', message: 'the neffscope core stopped (the Go runtime exited; a file may have needed more memory than the tab has)' }));
         core = globalThis.neffscopeCore;
+        memory = result.instance.exports.mem;
         if (!core) throw new Error('the wasm started but did not register neffscopeCore');
         const now = (typeof performance !== 'undefined') ? performance.now() : Date.now();
         post({ type: 'ready', version: core.version, model: core.model, ms: now - started });
@@ -84,7 +86,7 @@
             };
             const r = check(core.open(readSlice, msg.file.size, msg.name || msg.file.name || 'file', opts));
             const docBuf = r.doc.buffer;
-            post({ id, type: 'result', handle: r.handle, doc: docBuf, ms: r.ms, crossings: r.crossings }, [docBuf]);
+            post({ id, type: 'result', handle: r.handle, doc: docBuf, ms: r.ms, crossings: r.crossings, wasmBytes: memory ? memory.buffer.byteLength : 0 }, [docBuf]);
             break;
           }
           case 'bytes': {
