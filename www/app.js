@@ -510,7 +510,9 @@
   // Hex view: virtualised rows, bytes fetched in pages from the core on demand.
 
   const HEX_ROW = 16;
-  const PAGE = 4096;
+  // Bytes come from the core in pages this big: a member that is not held in memory is read
+  // again from the start of the archive for each page, so pages are few and large.
+  const PAGE = 16384;
   const MAX_SCROLL_PX = 8e6; // browsers cap element heights; beyond this the scroll is scaled
 
   // A virtual list of height full (px) in a scroller whose spacer is at most MAX_SCROLL_PX:
@@ -573,7 +575,7 @@
       .then((r) => { p.data = new Uint8Array(r.bytes); })
       .catch((e) => { p.error = e.message; hex.cache.delete(key); });
     hex.cache.set(key, p);
-    while (hex.cache.size > 256) hex.cache.delete(hex.cache.keys().next().value);
+    while (hex.cache.size > 128) hex.cache.delete(hex.cache.keys().next().value);
     return p;
   }
 
