@@ -258,7 +258,7 @@ func looksLikeNEFF(a *neff.Archive) bool {
 func (p *Program) memberContent(m *neff.Member) *doc.Node {
 	if p != nil {
 		if t := p.Model.MemberTrees[m.Path]; t != nil {
-			t.Label = "content"
+			t.Label, t.Key = "content", "" // its path is the member's; keys stay one segment
 			return t
 		}
 		if ps := p.Stream(m.Path); ps != nil {
