@@ -3,11 +3,15 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -31,21 +35,30 @@ type bridge struct {
 	mu     sync.Mutex
 	next   int
 	files  map[int]*inspect.File
+	// contexts keeps the bytes of each raw libncfw context by handle, so an arch switch
+	// (recontext) re-emits from memory without reading the file again.
+	contexts map[int]*contextBytes
 	funcs  []js.Func
 	global js.Value
 }
 
 // register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,
-// version, model} and
+// evaluate, plot, openGroup, openContext, recontext, contextArches, version, model} and
 // returns the bridge (tests use it to release the functions).
 func register() *bridge {
-	b := &bridge{files: map[int]*inspect.File{}}
+	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}}
 	obj := js.Global().Get("Object").New()
 	obj.Set("open", b.fn(b.open))
 	obj.Set("bytes", b.fn(b.bytes))
 	obj.Set("close", b.fn(b.close))
 	obj.Set("rows", b.fn(b.rows))
 	obj.Set("instruction", b.fn(b.instruction))
+	obj.Set("evaluate", b.fn(b.evaluate))
+	obj.Set("plot", b.fn(b.plot))
+	obj.Set("openGroup", b.fn(b.openGroup))
+	obj.Set("openContext", b.fn(b.openContext))
+	obj.Set("recontext", b.fn(b.recontext))
+	obj.Set("contextArches", b.fn(b.contextArches))
 	obj.Set("model", doc.ModelVersion)
 	obj.Set("version", runtime.Version())
 	js.Global().Set(GlobalName, obj)
@@ -121,21 +134,33 @@ func (b *bridge) open(args []js.Value) (any, error) {
 	}
 	start := time.Now()
 	f := inspect.Open(name, r, size, opt)
+	out, err := b.keep(f, 0)
+	if err != nil {
+		return nil, err
+	}
+	out.Set("ms", float64(time.Since(start).Microseconds())/1000)
+	out.Set("crossings", r.crossings)
+	return out, nil
+}
+
+// keep stores f under a new handle (or under handle h when h > 0, replacing what was there)
+// and returns {handle, doc: Uint8Array (msgpack Document), name}.
+func (b *bridge) keep(f *inspect.File, h int) (js.Value, error) {
 	enc, err := f.Doc.MarshalMsg(nil)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the document of %s: %v", name, err)
+		return js.Value{}, fmt.Errorf("encoding the document of %s: %v", f.Name, err)
 	}
 	b.mu.Lock()
-	b.next++
-	h := b.next
+	if h <= 0 {
+		b.next++
+		h = b.next
+	}
 	b.files[h] = f
 	b.mu.Unlock()
-
 	out := js.Global().Get("Object").New()
 	out.Set("handle", h)
 	out.Set("doc", toUint8Array(enc))
-	out.Set("ms", float64(time.Since(start).Microseconds())/1000)
-	out.Set("crossings", r.crossings)
+	out.Set("name", f.Name)
 	return out, nil
 }
 
@@ -212,6 +237,199 @@ func (b *bridge) instruction(args []js.Value) (any, error) {
 	return toUint8Array(enc), nil
 }
 
+// maxPlotPoints caps one plot() call: the page asks for 4,096 points per redraw.
+const maxPlotPoints = 1 << 16
+
+// evaluate(handle, ref, x, mode) → Uint8Array (msgpack doc.Node of kind "pwp-eval"): the
+// activation function ref ("pwp:<profile>#<function>") evaluated at x, a string holding a
+// decimal float or a 0x-prefixed float32 bit pattern (so NaN payloads survive), in mode ""
+// (the default), "sim" or "horner".
+func (b *bridge) evaluate(args []js.Value) (any, error) {
+	if len(args) < 3 {
+		return nil, errors.New("evaluate(handle, ref, x, mode): at least three arguments")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	x, err := parseX(args[2])
+	if err != nil {
+		return nil, err
+	}
+	n, err := f.Evaluate(args[1].String(), x, optString(args, 3))
+	if err != nil {
+		return nil, err
+	}
+	return encodeNode(n)
+}
+
+// parseX reads an evaluator input: a JS number, or a string "0x3f000000" (bits) or "0.5".
+func parseX(v js.Value) (float32, error) {
+	if v.Type() == js.TypeNumber {
+		return float32(v.Float()), nil
+	}
+	s := strings.TrimSpace(v.String())
+	if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		bits, err := strconv.ParseUint(h, 16, 32)
+		if err != nil {
+			return 0, fmt.Errorf("x %q: a 0x bit pattern has at most 8 hex digits", s)
+		}
+		return math.Float32frombits(uint32(bits)), nil
+	}
+	x, err := strconv.ParseFloat(s, 32)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("x %q is neither a decimal number nor a 0x bit pattern", s)
+	}
+	return float32(x), nil
+}
+
+// plot(handle, ref, lo, hi, n, mode) → Uint8Array (msgpack doc.Node of kind "pwp-plot"): n
+// samples of the function over [lo, hi] (emulated, true, error series; boundaries and
+// saturation intervals in its Table).
+func (b *bridge) plot(args []js.Value) (any, error) {
+	if len(args) < 5 {
+		return nil, errors.New("plot(handle, ref, lo, hi, n, mode): at least five arguments")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	n := args[4].Int()
+	if n < 2 || n > maxPlotPoints {
+		return nil, fmt.Errorf("plot: %d points; between 2 and %d", n, maxPlotPoints)
+	}
+	node, err := f.Plot(args[1].String(), args[2].Float(), args[3].Float(), n, optString(args, 5))
+	if err != nil {
+		return nil, err
+	}
+	return encodeNode(node)
+}
+
+// openGroup([{readSlice, size, name}, ...]) → [{handle, doc, name}, ...]: files dropped
+// together. Activation-table files join into one document; any other file is its own.
+func (b *bridge) openGroup(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeObject {
+		return nil, errors.New("openGroup(files): files must be an array of {readSlice, size, name}")
+	}
+	list := args[0]
+	count := list.Length()
+	if count == 0 || count > 1000 {
+		return nil, fmt.Errorf("openGroup: %d files; between 1 and 1000", count)
+	}
+	files := make([]inspect.NamedReader, count)
+	for i := range count {
+		e := list.Index(i)
+		rs := e.Get("readSlice")
+		if rs.Type() != js.TypeFunction {
+			return nil, fmt.Errorf("openGroup: file %d has no readSlice function", i)
+		}
+		size := int64(e.Get("size").Float())
+		if size < 0 {
+			return nil, fmt.Errorf("openGroup: file %d has negative size", i)
+		}
+		files[i] = inspect.NamedReader{Name: e.Get("name").String(), R: newJSReaderAt(rs, size, 0), Size: size}
+	}
+	out := js.Global().Get("Array").New()
+	for _, f := range inspect.OpenGroup(files, inspect.Options{Fingerprint: true}) {
+		v, err := b.keep(f, 0)
+		if err != nil {
+			return nil, err
+		}
+		out.Call("push", v)
+	}
+	return out, nil
+}
+
+// contextBytes is a raw libncfw context held in memory for re-emitting.
+type contextBytes struct {
+	name string
+	data []byte
+}
+
+// maxContext bounds a raw context read into memory (core/inspect reads at most 64 MiB too).
+const maxContext = 64 << 20
+
+// openContext(readSlice, size, name, arch, model) → {handle, doc, name}: the file as a raw
+// libncfw collective context emulated for arch (0: the best guess from its size). The bytes
+// stay in the worker, so recontext can switch arch without reading the file again.
+func (b *bridge) openContext(args []js.Value) (any, error) {
+	if len(args) < 3 || args[0].Type() != js.TypeFunction {
+		return nil, errors.New("openContext(readSlice, size, name, arch, model): readSlice must be a function")
+	}
+	size := int64(args[1].Float())
+	if size < 0 || size > maxContext {
+		return nil, fmt.Errorf("openContext: size %d; a context is read whole, at most %d bytes", size, maxContext)
+	}
+	data := make([]byte, size)
+	n, err := newJSReaderAt(args[0], size, 0).ReadAt(data, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	c := &contextBytes{name: args[2].String(), data: data[:n]}
+	return b.emitContext(c, 0, optUint(args, 3), optString(args, 4))
+}
+
+// recontext(handle, arch, model) → {handle, doc, name}: the context of handle emulated again
+// for another arch (or model name), under the same handle.
+func (b *bridge) recontext(args []js.Value) (any, error) {
+	if len(args) < 2 || args[0].Type() != js.TypeNumber {
+		return nil, errors.New("recontext(handle, arch, model): two or three arguments")
+	}
+	h := args[0].Int()
+	b.mu.Lock()
+	c := b.contexts[h]
+	b.mu.Unlock()
+	if c == nil {
+		return nil, fmt.Errorf("handle %d is not an open libncfw context", h)
+	}
+	return b.emitContext(c, h, optUint(args, 1), optString(args, 2))
+}
+
+func (b *bridge) emitContext(c *contextBytes, h int, arch uint32, model string) (any, error) {
+	start := time.Now()
+	f := inspect.OpenContext(c.name, bytes.NewReader(c.data), int64(len(c.data)), arch, model)
+	out, err := b.keep(f, h)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.contexts[out.Get("handle").Int()] = c
+	b.mu.Unlock()
+	out.Set("ms", float64(time.Since(start).Microseconds())/1000)
+	return out, nil
+}
+
+// contextArches(size) → Uint8Array (msgpack doc.Node "ncfw-arches"): the arches a raw
+// context of size bytes could be, with which fit and the best guess.
+func (b *bridge) contextArches(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeNumber {
+		return nil, errors.New("contextArches(size): size must be a number")
+	}
+	return encodeNode(inspect.ContextArches(int64(args[0].Float())))
+}
+
+func optString(args []js.Value, i int) string {
+	if len(args) > i && args[i].Type() == js.TypeString {
+		return args[i].String()
+	}
+	return ""
+}
+
+func optUint(args []js.Value, i int) uint32 {
+	if len(args) > i && args[i].Type() == js.TypeNumber && args[i].Float() >= 0 && args[i].Float() <= math.MaxUint32 {
+		return uint32(args[i].Float())
+	}
+	return 0
+}
+
+func encodeNode(n *doc.Node) (any, error) {
+	enc, err := n.MarshalMsg(nil)
+	if err != nil {
+		return nil, err
+	}
+	return toUint8Array(enc), nil
+}
+
 // close(handle) forgets a file.
 func (b *bridge) close(args []js.Value) (any, error) {
 	if len(args) < 1 {
@@ -220,6 +438,7 @@ func (b *bridge) close(args []js.Value) (any, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.files, args[0].Int())
+	delete(b.contexts, args[0].Int())
 	return true, nil
 }
 
