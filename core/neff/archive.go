@@ -283,8 +283,9 @@ const hashChunk = 1 << 20
 func newHashingReader(r io.Reader, h hash.Hash, total int64, opt *Options, walked *int64) *hashingReader {
 	hr := &hashingReader{total: total, opt: opt, walked: walked,
 		chunks: make(chan chunk, 3), free: make(chan []byte, 4), done: make(chan struct{})}
+	size := int(min(hashChunk, max(total, 512))) // small payloads get small buffers
 	for range 4 {
-		hr.free <- make([]byte, hashChunk)
+		hr.free <- make([]byte, size)
 	}
 	go func() {
 		defer close(hr.chunks)
@@ -369,7 +370,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	var walked int64
 	hr := newHashingReader(io.NewSectionReader(r, HeaderSize, length), hasher, length, &opt, &walked)
 	defer hr.close()
-	cr := &payloadReader{Reader: bufio.NewReaderSize(hr, 256<<10), hr: hr}
+	cr := &payloadReader{Reader: bufio.NewReaderSize(hr, int(min(256<<10, max(length, 4096)))), hr: hr}
 
 	// Sniff: gzip magic, or a ustar block (Unknown-ID: neff.uncompressed-pkg).
 	peek, _ := cr.Peek(512)
