@@ -132,13 +132,16 @@ func commonFlags(fs *flag.FlagSet) *int64 {
 	return fs.Int64("max-inflate", neff.DefaultMaxInflated, "stop decompressing after this many bytes (gzip-bomb guard)")
 }
 
-func runInfo(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+// forEachFile parses the flags shared by the commands that read whole files (--json,
+// --max-inflate), opens each FILE argument and hands it to show, which returns its exit code;
+// the worst code wins.
+func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr io.Writer, show func(f *inspect.File, asJSON bool) int) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object per file (the stable contract for scripts)")
+	asJSON := fs.Bool("json", false, jsonHelp)
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope info [--json] FILE...")
+		fmt.Fprintf(stderr, "usage: neffscope %s [--json] FILE...\n", name)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -150,24 +153,31 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	rc := 0
 	for _, p := range fs.Args() {
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: fingerprint})
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			rc = 1
+			rc = max(rc, 1)
 			continue
 		}
 		fh.Close()
-		if doc.Worst(f.Doc.Findings()) == doc.Error {
-			rc = 1
-		}
-		if *asJSON {
-			b, _ := json.MarshalIndent(infoJSON(f), "", "  ")
-			fmt.Fprintf(stdout, "%s\n", b)
-			continue
-		}
-		printInfo(stdout, f)
+		rc = max(rc, show(f, *asJSON))
 	}
 	return rc
+}
+
+func runInfo(args []string, stdout, stderr io.Writer) int {
+	return forEachFile("info", "print one JSON object per file (the stable contract for scripts)", false, args, stderr, func(f *inspect.File, asJSON bool) int {
+		if asJSON {
+			b, _ := json.MarshalIndent(infoJSON(f), "", "  ")
+			fmt.Fprintf(stdout, "%s\n", b)
+		} else {
+			printInfo(stdout, f)
+		}
+		if doc.Worst(f.Doc.Findings()) == doc.Error {
+			return 1
+		}
+		return 0
+	})
 }
 
 func printInfo(w io.Writer, f *inspect.File) {
@@ -238,38 +248,15 @@ func printInfo(w io.Writer, f *inspect.File) {
 }
 
 func runInspect(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the Document as JSON (one object per file)")
-	maxInflate := commonFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope inspect [--json] FILE...")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return 2
-	}
-	rc := 0
-	for _, p := range fs.Args() {
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: true})
-		if err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			rc = 1
-			continue
-		}
-		fh.Close()
-		if *asJSON {
+	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
+		if asJSON {
 			b, _ := json.MarshalIndent(f.Doc, "", " ")
 			fmt.Fprintf(stdout, "%s\n", b)
 		} else {
 			printTree(stdout, f.Doc.Root, 0)
 		}
-	}
-	return rc
+		return 0
+	})
 }
 
 // printTree prints the document as an indented outline.
