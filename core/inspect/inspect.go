@@ -53,6 +53,8 @@ type File struct {
 	// maps the names of files opened together to their readers (span sources).
 	act   *pwp.Bundle
 	group map[string]NamedReader
+	// window caches the last stretch of a member read back from the archive (Bytes).
+	window cachedWindow
 }
 
 // decoder is one row of the registry.
@@ -134,25 +136,46 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 		hi := min(lo+n, int64(len(m.Data)))
 		return m.Data[lo:hi], nil
 	}
-	var buf strings.Builder
-	w := &limitedBuffer{b: &buf, max: n}
-	if err := neff.ReadMember(f.r, f.Size, source, off, n, w); err != nil {
-		return []byte(buf.String()), err
+	// A member not held in memory is streamed out of the archive again. One pass fetches a
+	// window around the request, so scrolling a hex view through a large member costs one
+	// decompression per window, not one per page.
+	w := &f.window
+	if w.source != source || off < w.off || off+n > w.off+int64(len(w.data)) && w.off+int64(len(w.data)) < m.Size {
+		start := max(0, off-memberWindow/4)
+		size := max(n, memberWindow)
+		var buf limitedBuffer
+		buf.max = size
+		if err := neff.ReadMember(f.r, f.Size, source, start, size, &buf); err != nil {
+			return nil, err
+		}
+		*w = cachedWindow{source: source, off: start, data: buf.b}
 	}
-	return []byte(buf.String()), nil
+	lo := min(off-w.off, int64(len(w.data)))
+	hi := min(lo+n, int64(len(w.data)))
+	return w.data[lo:hi], nil
+}
+
+// memberWindow is how many bytes of a member one re-read fetches for Bytes.
+const memberWindow = 4 << 20
+
+// cachedWindow is the cached window of the last member streamed for Bytes.
+type cachedWindow struct {
+	source string
+	off    int64
+	data   []byte
 }
 
 type limitedBuffer struct {
-	b   *strings.Builder
+	b   []byte
 	max int64
 }
 
 func (l *limitedBuffer) Write(p []byte) (int, error) {
-	room := l.max - int64(l.b.Len())
+	room := l.max - int64(len(l.b))
 	if int64(len(p)) > room {
 		p = p[:room]
 	}
-	l.b.Write(p)
+	l.b = append(l.b, p...)
 	return len(p), nil
 }
 
