@@ -234,6 +234,19 @@
     instructions: { glyph: '≡', title: 'instruction stream' },
     table: { glyph: '▦', title: 'table' },
     npy: { glyph: 'N', title: 'NumPy array' },
+    'pwp-bundle': { glyph: 'ƒ', title: 'activation tables' },
+    'pwp-roster': { glyph: 'R', title: 'activation roster (act_info.json)' },
+    'pwp-roster-set': { glyph: 'S', title: 'roster set' },
+    'pwp-set': { glyph: 'S', title: 'activation set' },
+    'pwp-function': { glyph: 'ƒ', title: 'activation function' },
+    'pwp-octaves': { glyph: '≡', title: 'octaves' },
+    'pwp-bucket': { glyph: 'B', title: 'bucket record (32 bytes)' },
+    'pwp-eval': { glyph: '=', title: 'evaluation' },
+    'ncfw-context': { glyph: 'C', title: 'libncfw collective context' },
+    'ncfw-arches': { glyph: 'A', title: 'arches' },
+    'ncfw-text': { glyph: 'T', title: 'printed text' },
+    'ncfw-dump': { glyph: 'D', title: 'libncfw ctx_log dump' },
+    group: { glyph: '▣', title: 'group' },
   });
   // Kinds without a row here (new decoders) still get a glyph: their initial.
   const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCase(), title: k };
@@ -286,12 +299,18 @@
   function sourceSize(src) {
     if (!src) return state.doc.size;
     const m = findMember(src);
-    return m && m.span ? m.span.len : 0;
+    if (m && m.span) return m.span.len;
+    // Files dropped together: a source is one of them, by name.
+    const f = (state.files || []).find((x) => x.name === src);
+    return f ? f.size : 0;
   }
   function findMember(src) {
     if (!state.members) {
       state.members = new Map();
+      // Archive members first; loose files joined into one document (activation blobs) are
+      // sources too, named by a node whose Ref is "member:<file>".
       for (const n of state.info.keys()) if (n.kind === 'member' && n.ref && n.ref.startsWith('member:')) state.members.set(n.ref.slice(7), n);
+      for (const n of state.info.keys()) if (n.ref && n.ref.startsWith('member:') && n.span && !state.members.has(n.ref.slice(7))) state.members.set(n.ref.slice(7), n);
     }
     return state.members.get(src) || null;
   }
@@ -362,6 +381,10 @@
       row.appendChild(g);
       row.appendChild(el('span', 'label', n.label));
       if (n.detail) row.title = n.detail;
+      if (state.doc.kind === 'ncfw-dump' && n.detail) {
+        const ln = /line (\d+)/.exec(n.detail);
+        if (ln) row.insertBefore(el('span', 'lineno', ln[1]), row.firstChild);
+      }
       if (n.value) row.appendChild(el('span', 'value v-' + n.kind, n.value));
       const worst = state.info.get(n).worst;
       if (worst) {
@@ -544,6 +567,7 @@
       const row = e.target.closest('.hex-row');
       if (!cell || !row) return;
       const off = Number(row.dataset.off) + Number(cell.dataset.i);
+      if (state.doc.kind === 'ncfw-context' && !hex.source) { ctxHexClick(off); return; }
       const owner = ownerOf(hex.source, off);
       if (owner) select(owner, 'hex');
     });
@@ -558,10 +582,11 @@
   async function ensureHandle() {
     if (state.gen === core.gen && state.handle) return state.handle;
     // The worker was restarted (cancel): open the file again there, without re-rendering.
-    const r = await call('open', { file: state.file, name: state.file.name });
-    state.handle = r.handle;
-    state.gen = core.gen;
-    return state.handle;
+    const st = state;
+    const h = await st.reopen();
+    st.handle = h;
+    st.gen = core.gen;
+    return h;
   }
 
   function fetchPage(idx) {
@@ -585,7 +610,7 @@
   function hexShow(source, hl, scroll, marks) {
     const wrap = $('hex-wrap');
     wrap.hidden = false;
-    const key = state.doc.sha256 + '|' + state.file.name + '|' + source;
+    const key = state.uid + '|' + source;
     if (key !== hex.key) {
       hex.key = key;
       hex.source = source;
@@ -894,9 +919,814 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Activation functions: an SVG plot of the emulated curve over the true function with its
+  // error on a log scale, octave and section boundaries and saturation regions; zoom (wheel or
+  // the range inputs), pan (drag), a crosshair; and an evaluate box. Every redraw of a new
+  // range asks the core for a fresh Plot of PLOT_N points (debounced), so zooming in shows the
+  // real piecewise structure, not a stretched picture.
+
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  const PLOT_N = 4096;
+  const PLOT_DEBOUNCE = 120;
+  const MAX_ABS_X = 3.4e38;
+  const plot = {
+    key: '', fn: null, ref: '', lo: -8, hi: 8, home: [-8, 8], data: null, seq: 0, timer: 0,
+    err: 'rel', ylog: 'auto', mode: '', marker: null, geom: null, timing: null, drag: null, waiters: [],
+  };
+  // Functions defined for positive inputs only start on a positive range (exp and the rest on
+  // [-8, 8]); the user zooms and pans from there.
+  const POSITIVE_DOMAIN = /^(ln|log|natural_log|reciprocal_sqrt|rsqrt|sqrt|reciprocal|inverse)/;
+
+  function svg(tag, attrs, cls) {
+    const e = document.createElementNS(SVGNS, tag);
+    if (cls) e.setAttribute('class', cls);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+
+  // functionOf returns the activation function n belongs to (itself included), or null.
+  function functionOf(n) {
+    for (let m = n; m; m = parentOf(m)) if (m.kind === 'pwp-function' && m.ref && m.ref.startsWith('pwp:')) return m;
+    return null;
+  }
+
+  const fmtNum = (v) => {
+    if (v === 0) return '0';
+    if (!Number.isFinite(v)) return String(v);
+    const a = Math.abs(v);
+    if (a >= 1e5 || a < 1e-3) return v.toExponential(a >= 1e5 ? 3 : 2).replace('e+', 'e');
+    return String(Number(v.toPrecision(5)));
+  };
+  const f32hex = (v) => { const dv = new DataView(new ArrayBuffer(4)); dv.setFloat32(0, v); return dv.getUint32(0).toString(16).padStart(8, '0'); };
+
+  function plotShow(fn) {
+    $('plot-view').hidden = false;
+    const key = state.uid + '|' + fn.ref;
+    if (plot.key === key) { plotDraw(); return; }
+    plot.key = key;
+    plot.fn = fn;
+    plot.ref = fn.ref;
+    plot.home = POSITIVE_DOMAIN.test(fn.label) ? [1 / 16, 16] : [-8, 8];
+    plot.lo = plot.home[0];
+    plot.hi = plot.home[1];
+    plot.data = null;
+    plot.marker = null;
+    $('plot-title').textContent = fn.label;
+    $('eval-out').replaceChildren();
+    delete $('eval-out').dataset.bits;
+    plotInputs();
+    plotDraw();
+    plotFetch();
+  }
+
+  function plotInputs() {
+    $('plot-lo').value = fmtNum(plot.lo);
+    $('plot-hi').value = fmtNum(plot.hi);
+  }
+
+  // plotSetRange moves the view at once (the curves already held are redrawn) and asks the
+  // core for new samples of it shortly after.
+  function plotSetRange(lo, hi) {
+    if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return;
+    const mid = (lo + hi) / 2;
+    const minSpan = Math.max(Math.abs(mid) * 1e-6, 1e-30);
+    if (hi - lo < minSpan) { lo = mid - minSpan / 2; hi = mid + minSpan / 2; }
+    plot.lo = Math.max(-MAX_ABS_X, lo);
+    plot.hi = Math.min(MAX_ABS_X, hi);
+    plotInputs();
+    plotDraw();
+    clearTimeout(plot.timer);
+    plot.timer = setTimeout(plotFetch, PLOT_DEBOUNCE);
+  }
+
+  // plotFetch samples the visible range in the core; resolves when the new curves are drawn.
+  async function plotFetch() {
+    clearTimeout(plot.timer);
+    const seq = ++plot.seq;
+    const lo = plot.lo, hi = plot.hi, ref = plot.ref;
+    const t0 = performance.now();
+    $('plot-status').textContent = 'sampling…';
+    try {
+      const h = await ensureHandle();
+      const r = await call('plot', { handle: h, ref, lo, hi, n: PLOT_N, mode: plot.mode });
+      if (seq !== plot.seq || ref !== plot.ref) return null;
+      const t1 = performance.now();
+      plot.data = parsePlot(MessagePack.decode(new Uint8Array(r.node)), lo, hi);
+      const t2 = performance.now();
+      plotDraw();
+      const t3 = performance.now();
+      plot.timing = { coreMs: r.ms, decodeMs: t2 - t1, drawMs: t3 - t2, totalMs: t3 - t0 };
+      $('plot-status').textContent = fmtInt(plot.data.n) + ' points · ' + Math.round(t3 - t0) + ' ms';
+      $('plot-view').dataset.seq = seq;
+      plot.waiters.splice(0).forEach((w) => w(plot.timing));
+      return plot.timing;
+    } catch (e) {
+      if (seq === plot.seq) { $('plot-status').textContent = ''; toast('Plot of ' + (plot.fn ? plot.fn.label : ref) + ': ' + e.message); }
+      return null;
+    }
+  }
+
+  function parsePlot(node, lo, hi) {
+    const ser = node.series || [];
+    const by = (re, i) => ser.find((s) => re.test(s.name)) || ser[i] || { x: [], y: [] };
+    const emu = ser[0] || { x: [], y: [] }, tru = ser[1] || { x: [], y: [] };
+    const d = {
+      lo, hi, n: emu.x.length, x: emu.x, emu: emu.y, tru: tru.y,
+      names: { emu: emu.name || 'emulated', tru: tru.name || 'true' },
+      err: { abs: by(/^abs/, 2).y, rel: by(/^rel/, 3).y, ulp: by(/^ulp/, 4).y },
+      octaves: [], sections: [], sats: [], summary: node.value || '',
+    };
+    for (const r of (node.table && node.table.rows) || []) {
+      const b = { from: Number(r[1]), to: Number(r[2]), label: r[3] || '' };
+      if (r[0] === 'octave') d.octaves.push(b);
+      else if (r[0] === 'section') d.sections.push(b);
+      else if (r[0] === 'saturation') d.sats.push(b);
+    }
+    return d;
+  }
+
+  // niceTicks gives about count round numbers covering [a, b].
+  function niceTicks(a, b, count) {
+    const span = b - a;
+    if (!(span > 0)) return [a];
+    const raw = span / Math.max(1, count);
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) || 10 * mag;
+    const out = [];
+    for (let v = Math.ceil(a / step) * step; v <= b + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    return out;
+  }
+
+  // lowerBound: first index i with xs[i] >= v (xs ascending).
+  function lowerBound(xs, v) {
+    let lo = 0, hi = xs.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (xs[m] < v) lo = m + 1; else hi = m; }
+    return lo;
+  }
+
+  // pathOf builds an SVG path of (xs[i], ys[i]) for i in [i0, i1), broken where ty gives NaN,
+  // with consecutive points on the same pixel column merged to their min/max (a 4,096-point
+  // curve on a 700-px plot stays a few thousand segments).
+  function curvePath(xs, ys, i0, i1, tx, ty) {
+    const parts = [];
+    let pen = false, col = NaN, cmin = 0, cmax = 0, last = 0;
+    const flush = () => {
+      if (!Number.isFinite(col)) return;
+      if (cmin !== cmax) parts.push('L' + col + ' ' + cmin.toFixed(1) + 'L' + col + ' ' + cmax.toFixed(1));
+      parts.push('L' + col + ' ' + last.toFixed(1));
+    };
+    for (let i = i0; i < i1; i++) {
+      const py = ty(ys[i]);
+      if (!Number.isFinite(py)) { flush(); col = NaN; pen = false; continue; }
+      const px = Math.round(tx(xs[i]) * 2) / 2;
+      if (!pen) { parts.push('M' + px + ' ' + py.toFixed(1)); pen = true; col = px; cmin = cmax = last = py; continue; }
+      if (px === col) { cmin = Math.min(cmin, py); cmax = Math.max(cmax, py); last = py; continue; }
+      flush();
+      col = px; cmin = cmax = last = py;
+    }
+    flush();
+    return parts.join('').replace(/^L/, 'M');
+  }
+
+  function plotDraw() {
+    const root = $('plot');
+    const box = $('plot-box');
+    if ($('plot-view').hidden) return;
+    const W = Math.max(200, box.clientWidth), H = Math.max(160, box.clientHeight);
+    root.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    root.setAttribute('width', W);
+    root.setAttribute('height', H);
+    const m = { l: 66, r: 14, t: 10, b: 24, gap: 26 };
+    const pw = W - m.l - m.r;
+    const mainH = Math.round((H - m.t - m.b - m.gap) * 0.64);
+    const errH = H - m.t - m.b - m.gap - mainH;
+    const mainTop = m.t, errTop = m.t + mainH + m.gap;
+    const lo = plot.lo, hi = plot.hi;
+    const tx = (x) => m.l + (x - lo) / (hi - lo) * pw;
+    const d = plot.data;
+    const frag = document.createDocumentFragment();
+    const defs = svg('defs');
+    const clipMain = svg('clipPath', { id: 'clip-main' });
+    clipMain.appendChild(svg('rect', { x: m.l, y: mainTop, width: pw, height: mainH }));
+    const clipErr = svg('clipPath', { id: 'clip-err' });
+    clipErr.appendChild(svg('rect', { x: m.l, y: errTop, width: pw, height: errH }));
+    defs.appendChild(clipMain);
+    defs.appendChild(clipErr);
+    frag.appendChild(defs);
+    frag.appendChild(svg('rect', { x: m.l, y: mainTop, width: pw, height: mainH }, 'plot-bg'));
+    frag.appendChild(svg('rect', { x: m.l, y: errTop, width: pw, height: errH }, 'plot-bg'));
+
+    // x ticks (shared by both panels)
+    const xt = niceTicks(lo, hi, Math.max(2, Math.floor(pw / 90)));
+    const grid = svg('g', null, 'grid');
+    const labels = svg('g', null, 'tick');
+    for (const v of xt) {
+      const px = tx(v);
+      grid.appendChild(svg('line', { x1: px, x2: px, y1: mainTop, y2: mainTop + mainH }));
+      grid.appendChild(svg('line', { x1: px, x2: px, y1: errTop, y2: errTop + errH }));
+      const t = svg('text', { x: px, y: errTop + errH + 15, 'text-anchor': 'middle' });
+      t.textContent = fmtNum(v);
+      labels.appendChild(t);
+    }
+    frag.appendChild(grid);
+
+    let yInfo = null, eInfo = null;
+    if (d && d.n) {
+      const i0 = Math.max(0, lowerBound(d.x, lo) - 1), i1 = Math.min(d.n, lowerBound(d.x, hi) + 1);
+      // y range over the visible, finite samples of both curves.
+      let ymin = Infinity, ymax = -Infinity, pmin = Infinity;
+      for (let i = i0; i < i1; i++) {
+        for (const v of [d.emu[i], d.tru[i]]) {
+          if (!Number.isFinite(v)) continue;
+          if (v < ymin) ymin = v;
+          if (v > ymax) ymax = v;
+          if (v > 0 && v < pmin) pmin = v;
+        }
+      }
+      if (!(ymax >= ymin)) { ymin = -1; ymax = 1; }
+      const useLog = plot.ylog === 'log' ? pmin < Infinity : plot.ylog === 'auto' && ymin > 0 && ymax / ymin > 1e3;
+      let ty, yt;
+      if (useLog) {
+        const a = Math.floor(Math.log10(pmin)), b = Math.max(a + 1, Math.ceil(Math.log10(ymax)));
+        ty = (v) => (v > 0 ? mainTop + mainH - (Math.log10(v) - a) / (b - a) * mainH : NaN);
+        yt = []; const step = Math.max(1, Math.ceil((b - a) / Math.max(2, mainH / 40)));
+        for (let e = a; e <= b; e += step) yt.push(Math.pow(10, e));
+      } else {
+        if (ymax === ymin) { ymin -= 1; ymax += 1; }
+        const pad = (ymax - ymin) * 0.06;
+        const a = ymin - pad, b = ymax + pad;
+        ty = (v) => mainTop + mainH - (v - a) / (b - a) * mainH;
+        yt = niceTicks(a, b, Math.max(2, Math.floor(mainH / 40)));
+      }
+      yInfo = { ty, log: useLog };
+      for (const v of yt) {
+        const py = ty(v);
+        if (!(py >= mainTop - 0.5 && py <= mainTop + mainH + 0.5)) continue;
+        grid.appendChild(svg('line', { x1: m.l, x2: m.l + pw, y1: py, y2: py }));
+        const t = svg('text', { x: m.l - 6, y: py + 4, 'text-anchor': 'end' });
+        t.textContent = fmtNum(v);
+        labels.appendChild(t);
+      }
+      // error: log10 of the chosen error, zeros drawn at the floor.
+      const es = d.err[plot.err] || [];
+      let emax = 0, emin = Infinity;
+      for (let i = i0; i < i1; i++) { const v = Math.abs(es[i]); if (v > 0 && Number.isFinite(v)) { emax = Math.max(emax, v); emin = Math.min(emin, v); } }
+      const eb = emax > 0 ? Math.ceil(Math.log10(emax)) : 0;
+      const ea = emax > 0 ? Math.min(eb - 1, Math.max(eb - 12, Math.floor(Math.log10(emin)))) : -1;
+      const te = (v) => { const a = Math.abs(v); if (!Number.isFinite(a)) return NaN; const lv = a > 0 ? Math.max(ea, Math.log10(a)) : ea; return errTop + errH - (lv - ea) / (eb - ea) * errH; };
+      eInfo = { te, es };
+      const estep = Math.max(1, Math.ceil((eb - ea) / Math.max(2, errH / 28)));
+      for (let e = ea; e <= eb; e += estep) {
+        const py = te(Math.pow(10, e));
+        grid.appendChild(svg('line', { x1: m.l, x2: m.l + pw, y1: py, y2: py }));
+        const t = svg('text', { x: m.l - 6, y: py + 4, 'text-anchor': 'end' });
+        t.textContent = '1e' + e;
+        labels.appendChild(t);
+      }
+
+      // saturation regions, octave and section boundaries
+      const marks = svg('g', null, 'bounds');
+      for (const s of d.sats) {
+        const a = Math.max(lo, Math.min(s.from, s.to)), b = Math.min(hi, Math.max(s.from, s.to));
+        if (!(b > a)) continue;
+        const x0 = tx(a), x1 = tx(b);
+        if (x1 - x0 < 0.5) continue;
+        marks.appendChild(svg('rect', { x: x0, y: mainTop, width: x1 - x0, height: mainH }, 'sat'));
+        marks.appendChild(svg('rect', { x: x0, y: errTop, width: x1 - x0, height: errH }, 'sat'));
+        if (x1 - x0 > 60) {
+          const t = svg('text', { x: (x0 + x1) / 2, y: mainTop + 14, 'text-anchor': 'middle' }, 'sat-label');
+          t.textContent = s.label.replace('_', ' ') + ' (saturated)';
+          marks.appendChild(t);
+        }
+      }
+      const visSect = d.sections.filter((b) => b.from > lo && b.from < hi);
+      if (visSect.length && pw / visSect.length >= 4) {
+        let p = '';
+        for (const b of visSect) { const px = tx(b.from).toFixed(1); p += 'M' + px + ' ' + mainTop + 'V' + (mainTop + mainH) + 'M' + px + ' ' + errTop + 'V' + (errTop + errH); }
+        marks.appendChild(svg('path', { d: p }, 'sect'));
+      }
+      const visOct = d.octaves.filter((b) => b.from > lo && b.from < hi);
+      let p = '';
+      let lastLabel = -Infinity;
+      for (const b of visOct) {
+        const px = tx(b.from);
+        p += 'M' + px.toFixed(1) + ' ' + mainTop + 'V' + (mainTop + mainH) + 'M' + px.toFixed(1) + ' ' + errTop + 'V' + (errTop + errH);
+        if (px - lastLabel > 44 && px < m.l + pw - 20) {
+          const t = svg('text', { x: px + 3, y: errTop - 5 }, 'oct-label');
+          t.textContent = b.label.replace(/ \(ctl \d+\)$/, '');
+          marks.appendChild(t);
+          lastLabel = px;
+        }
+      }
+      if (p) marks.appendChild(svg('path', { d: p }, 'oct'));
+      frag.appendChild(marks);
+
+      const gMain = svg('g', { 'clip-path': 'url(#clip-main)' });
+      gMain.appendChild(svg('path', { d: curvePath(d.x, d.tru, i0, i1, tx, ty) }, 'c-true'));
+      gMain.appendChild(svg('path', { d: curvePath(d.x, d.emu, i0, i1, tx, ty) }, 'c-emu'));
+      frag.appendChild(gMain);
+      const gErr = svg('g', { 'clip-path': 'url(#clip-err)' });
+      gErr.appendChild(svg('path', { d: curvePath(d.x, es, i0, i1, tx, te) }, 'c-err'));
+      frag.appendChild(gErr);
+      if (plot.marker && plot.marker.x >= lo && plot.marker.x <= hi) {
+        const py = ty(plot.marker.y);
+        if (Number.isFinite(py)) {
+          const g = svg('g', null, 'eval-mark');
+          g.appendChild(svg('line', { x1: tx(plot.marker.x), x2: tx(plot.marker.x), y1: mainTop, y2: mainTop + mainH }));
+          g.appendChild(svg('circle', { cx: tx(plot.marker.x), cy: py, r: 4.5 }));
+          frag.appendChild(g);
+        }
+      }
+    } else {
+      const t = svg('text', { x: m.l + pw / 2, y: mainTop + mainH / 2, 'text-anchor': 'middle' }, 'plot-wait');
+      t.textContent = 'sampling ' + fmtInt(PLOT_N) + ' points…';
+      frag.appendChild(t);
+    }
+    frag.appendChild(labels);
+    const axisT = svg('text', { x: 12, y: mainTop + mainH / 2, transform: 'rotate(-90 12 ' + (mainTop + mainH / 2) + ')', 'text-anchor': 'middle' }, 'axis-title');
+    axisT.textContent = 'y' + (yInfo && yInfo.log ? ' (log)' : '');
+    frag.appendChild(axisT);
+    const axisE = svg('text', { x: 12, y: errTop + errH / 2, transform: 'rotate(-90 12 ' + (errTop + errH / 2) + ')', 'text-anchor': 'middle' }, 'axis-title');
+    axisE.textContent = plot.err + ' err';
+    frag.appendChild(axisE);
+    frag.appendChild(svg('rect', { x: m.l, y: mainTop, width: pw, height: mainH }, 'plot-frame'));
+    frag.appendChild(svg('rect', { x: m.l, y: errTop, width: pw, height: errH }, 'plot-frame'));
+    const cross = svg('g', { visibility: 'hidden' }, 'cross');
+    cross.appendChild(svg('line', { y1: mainTop, y2: errTop + errH }));
+    cross.appendChild(svg('circle', { r: 3.5 }, 'dot-emu'));
+    cross.appendChild(svg('circle', { r: 3.5 }, 'dot-true'));
+    cross.appendChild(svg('circle', { r: 3 }, 'dot-err'));
+    frag.appendChild(cross);
+    root.replaceChildren(frag);
+    plot.geom = { m, pw, mainTop, mainH, errTop, errH, tx, yInfo, eInfo, cross };
+    $('legend-err').textContent = { rel: 'relative', abs: 'absolute', ulp: 'ulp' }[plot.err] + ' error';
+  }
+
+  function plotXAt(clientX) {
+    const g = plot.geom;
+    const r = $('plot').getBoundingClientRect();
+    return plot.lo + (clientX - r.left - g.m.l) / g.pw * (plot.hi - plot.lo);
+  }
+
+  function plotHover(e) {
+    const g = plot.geom, d = plot.data, tip = $('plot-tip');
+    if (!g || !d || !d.n || plot.drag) { if (!plot.drag) { tip.hidden = true; if (g) g.cross.setAttribute('visibility', 'hidden'); } return; }
+    const r = $('plot').getBoundingClientRect();
+    const px = e.clientX - r.left, py = e.clientY - r.top;
+    if (px < g.m.l || px > g.m.l + g.pw || py < g.mainTop || py > g.errTop + g.errH) { tip.hidden = true; g.cross.setAttribute('visibility', 'hidden'); return; }
+    const x = plotXAt(e.clientX);
+    let i = Math.min(d.n - 1, lowerBound(d.x, x));
+    if (i > 0 && Math.abs(d.x[i - 1] - x) < Math.abs(d.x[i] - x)) i--;
+    const cx = g.tx(d.x[i]);
+    const [line, cEmu, cTrue, cErr] = g.cross.children;
+    line.setAttribute('x1', cx); line.setAttribute('x2', cx);
+    const place = (c, y) => { if (Number.isFinite(y)) { c.setAttribute('cx', cx); c.setAttribute('cy', y); c.setAttribute('visibility', 'visible'); } else c.setAttribute('visibility', 'hidden'); };
+    place(cEmu, g.yInfo.ty(d.emu[i]));
+    place(cTrue, g.yInfo.ty(d.tru[i]));
+    place(cErr, g.eInfo.te(g.eInfo.es[i]));
+    g.cross.setAttribute('visibility', 'visible');
+    const rows = [
+      ['x', fmtFull(d.x[i]) + '  0x' + f32hex(d.x[i])],
+      ['emulated', fmtFull(d.emu[i]) + '  0x' + f32hex(d.emu[i])],
+      ['true', fmtFull(d.tru[i])],
+      ['abs error', fmtNum(d.err.abs[i])],
+      ['rel error', fmtNum(d.err.rel[i])],
+      ['ulp error', fmtNum(d.err.ulp[i])],
+    ];
+    const oct = nearestBelow(d.octaves, d.x[i]);
+    if (oct) rows.push(['octave', oct.label]);
+    const sat = d.sats.find((s) => d.x[i] >= Math.min(s.from, s.to) && d.x[i] <= Math.max(s.from, s.to));
+    if (sat) rows.push(['saturated', sat.label]);
+    tip.replaceChildren();
+    for (const [k, v] of rows) {
+      const row = el('div', 'tip-row');
+      row.appendChild(el('span', 'tip-k', k));
+      row.appendChild(el('span', 'tip-v', v));
+      tip.appendChild(row);
+    }
+    tip.hidden = false;
+    const bw = $('plot-box').clientWidth;
+    const left = px + 16 + 230 > bw ? px - 16 - 230 : px + 16;
+    tip.style.left = Math.max(4, left) + 'px';
+    tip.style.top = Math.max(4, Math.min(py - 20, $('plot-box').clientHeight - 150)) + 'px';
+  }
+  const fmtFull = (v) => (Number.isFinite(v) ? String(Math.fround(v) === v ? Number(v.toPrecision(9)) : Number(v.toPrecision(12))) : String(v));
+  // nearestBelow: the octave whose start is closest to x on x's side of zero.
+  function nearestBelow(list, x) {
+    let best = null;
+    for (const b of list) if (Math.sign(b.from) === Math.sign(x) && Math.abs(b.from) <= Math.abs(x) && (!best || Math.abs(b.from) > Math.abs(best.from))) best = b;
+    return best;
+  }
+
+  function plotInit() {
+    const p = $('plot');
+    p.addEventListener('wheel', (e) => {
+      if (!plot.geom) return;
+      e.preventDefault();
+      const x0 = Math.min(plot.hi, Math.max(plot.lo, plotXAt(e.clientX)));
+      const k = Math.exp(Math.max(-3, Math.min(3, (e.deltaMode === 1 ? 33 : 1) * e.deltaY * 0.0015)));
+      plotSetRange(x0 - (x0 - plot.lo) * k, x0 + (plot.hi - x0) * k);
+    }, { passive: false });
+    p.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 || !plot.geom) return;
+      plot.drag = { x: e.clientX, lo: plot.lo, hi: plot.hi, moved: false };
+      p.setPointerCapture(e.pointerId);
+      p.classList.add('dragging');
+    });
+    p.addEventListener('pointermove', (e) => {
+      if (plot.drag) {
+        const dx = e.clientX - plot.drag.x;
+        if (Math.abs(dx) > 2) plot.drag.moved = true;
+        const shift = -dx / plot.geom.pw * (plot.drag.hi - plot.drag.lo);
+        if (plot.drag.moved) plotSetRange(plot.drag.lo + shift, plot.drag.hi + shift);
+        return;
+      }
+      plotHover(e);
+    });
+    const end = () => { plot.drag = null; p.classList.remove('dragging'); };
+    p.addEventListener('pointerup', end);
+    p.addEventListener('pointercancel', end);
+    p.addEventListener('pointerleave', () => { if (!plot.drag) { $('plot-tip').hidden = true; if (plot.geom) plot.geom.cross.setAttribute('visibility', 'hidden'); } });
+    p.addEventListener('dblclick', () => plotSetRange(plot.home[0], plot.home[1]));
+    $('plot-reset').addEventListener('click', () => plotSetRange(plot.home[0], plot.home[1]));
+    const rangeInput = () => {
+      const lo = Number($('plot-lo').value), hi = Number($('plot-hi').value);
+      if (hi > lo) plotSetRange(lo, hi);
+      else { toast('The plot range needs x from < to', 'warning'); plotInputs(); }
+    };
+    $('plot-lo').addEventListener('change', rangeInput);
+    $('plot-hi').addEventListener('change', rangeInput);
+    $('plot-err').addEventListener('change', (e) => { plot.err = e.target.value; plotDraw(); });
+    $('plot-ylog').addEventListener('change', (e) => { plot.ylog = e.target.value; plotDraw(); });
+    $('plot-mode').addEventListener('change', (e) => { plot.mode = e.target.value; plotFetch(); });
+    new ResizeObserver(() => { if (!$('plot-view').hidden) plotDraw(); }).observe($('plot-box'));
+    $('eval-go').addEventListener('click', () => evalRun());
+    $('eval-x').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); evalRun(); } });
+  }
+
+  // evalRun evaluates the function at the typed x (decimal or 0x bits): y, its bits, the path
+  // through the tables; the bucket record's 32 bytes are highlighted in the hex view.
+  async function evalRun() {
+    const text = $('eval-x').value.trim();
+    if (!text || !plot.ref) return;
+    const out = $('eval-out');
+    const ref = plot.ref;
+    try {
+      const h = await ensureHandle();
+      const r = await call('evaluate', { handle: h, ref, x: text, mode: plot.mode });
+      if (ref !== plot.ref) return;
+      const n = MessagePack.decode(new Uint8Array(r.node));
+      adopt(n, plot.fn, 'eval ' + text);
+      const get = (label) => (n.kids || []).find((c) => c.label === label);
+      const bits = (/0x([0-9a-f]{8})/.exec(n.value || '') || [])[1] || '';
+      out.replaceChildren();
+      out.dataset.bits = bits;
+      const head = el('div', 'eval-head');
+      head.appendChild(el('span', 'eval-y', 'y = ' + (n.value || '?')));
+      const path = get('path');
+      if (path) head.appendChild(el('span', 'eval-path', path.value));
+      const rel = get('relative error');
+      if (rel) head.appendChild(el('span', 'muted', 'rel err ' + rel.value));
+      out.appendChild(head);
+      const grid = el('div', 'eval-fields');
+      for (const c of n.kids || []) {
+        if (c.label === 'path') continue;
+        const k = el('span', 'ek', c.label);
+        const v = el(c.span ? 'button' : 'span', 'ev' + (c.span ? ' link' : ''), c.value || '');
+        if (c.span) { v.type = 'button'; v.title = spanText(c.span); v.addEventListener('click', () => { renderDetail(c); hexShow(c.span.src || '', c.span, true, fieldMarks(c, c.span.src || '')); }); }
+        grid.appendChild(k);
+        grid.appendChild(v);
+      }
+      out.appendChild(grid);
+      const xv = get('x'), yv = get('y');
+      const num = (f) => (f ? Number(String(f.value).split('= ').pop()) : NaN);
+      plot.marker = { x: num(xv), y: num(yv) };
+      plotDraw();
+      if (n.span) hexShow(n.span.src || '', n.span, true, fieldMarks(get('bucket ' + ((/bkt(\d+)/.exec(path ? path.value : '') || [])[1])) || n, n.span.src || ''));
+    } catch (e) {
+      out.replaceChildren(el('span', 'eval-err', e.message));
+      delete out.dataset.bits;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // libncfw collective context: the text the library would print (virtualised, with line
+  // numbers), the arch switcher, and highlights both ways between printed values and their
+  // struct bytes in the hex view (through the field map: text range ↔ struct span).
+
+  const CTX_ROW = 18;
+  const ctx = { uid: 0, text: '', lines: [], rows: [], spans: [], byLine: null, marked: new Set(), sel: -1, full: 0, hexMarks: [], arch: 0, rc: 0 };
+  const RC_TEXT = { 0: 'ok', 22: 'unknown arch: nothing written', 28: 'text cut at 1 MiB (0xFFFFF bytes)' };
+
+  function ctxSetup() {
+    if (ctx.uid === state.uid) return;
+    const root = state.doc.root;
+    const textNode = (root.kids || []).find((c) => c.kind === 'ncfw-text') || { value: '', table: null };
+    const archNode = (root.kids || []).find((c) => c.kind === 'ncfw-arches');
+    ctx.uid = state.uid;
+    ctx.text = textNode.value || '';
+    ctx.lines = [0];
+    for (let i = ctx.text.indexOf('\n'); i >= 0; i = ctx.text.indexOf('\n', i + 1)) ctx.lines.push(i + 1);
+    if (ctx.text.endsWith('\n')) ctx.lines.pop();
+    if (!ctx.text) ctx.lines = [];
+    const t = textNode.table || { cols: [], rows: [] };
+    const col = (name) => (t.cols || []).indexOf(name);
+    const cOff = col('offset'), cW = col('width'), cS = col('text_start'), cE = col('text_end'), cL = col('line'), cP = col('path');
+    ctx.rows = (t.rows || []).map((r, k) => ({ k, path: r[cP], off: Number(r[cOff]), width: Number(r[cW]), ts: Number(r[cS]), te: Number(r[cE]), line: Number(r[cL]), span: t.rspans && t.rspans[k] }));
+    ctx.byLine = new Map();
+    for (const r of ctx.rows) {
+      if (!(r.te > r.ts)) continue;
+      if (!ctx.byLine.has(r.line)) ctx.byLine.set(r.line, []);
+      ctx.byLine.get(r.line).push(r);
+    }
+    for (const list of ctx.byLine.values()) list.sort((a, b) => a.ts - b.ts);
+    const marks = ctx.rows.filter((r) => r.span && r.span.len > 0).map((r) => ({ off: r.span.off, len: r.span.len }));
+    marks.sort((a, b) => a.off - b.off);
+    let i = 0;
+    ctx.hexMarks = marks.filter((mk, k) => k === 0 || mk.off >= marks[k - 1].off + marks[k - 1].len).map((mk) => ({ off: mk.off, len: mk.len, cls: 'f' + (i++ % 2) }));
+    ctx.marked = new Set();
+    ctx.sel = -1;
+    ctx.arch = Number((/arch (\d+)/.exec(root.value || '') || [])[1] || 0);
+    ctx.rc = Number((/rc (\d+)/.exec(root.value || '') || [])[1] || 0);
+
+    const sel = $('ctx-arch');
+    sel.replaceChildren();
+    const known = new Set();
+    for (const r of (archNode && archNode.table && archNode.table.rows) || []) {
+      known.add(Number(r[0]));
+      const o = el('option', '', r[1] + ' (' + r[0] + ')' + (r[4] === 'true' ? ' · best guess' : r[3] === 'true' ? '' : ' · needs ' + fmtInt(r[2]) + ' B'));
+      o.value = r[0];
+      sel.appendChild(o);
+    }
+    if (!known.has(ctx.arch)) { const o = el('option', '', 'arch ' + ctx.arch + ' (unknown)'); o.value = String(ctx.arch); sel.appendChild(o); }
+    sel.value = String(ctx.arch);
+    const rc = $('ctx-rc');
+    rc.textContent = 'rc ' + ctx.rc + ' · ' + (RC_TEXT[ctx.rc] || 'libncfw error');
+    rc.dataset.rc = ctx.rc;
+    rc.className = 'rc ' + (ctx.rc === 0 ? 'good' : ctx.rc === 28 ? 'warn' : 'bad');
+    $('ctx-stats').textContent = fmtInt(ctx.text.length) + ' bytes · ' + fmtInt(ctx.lines.length) + ' lines · ' + fmtInt(ctx.rows.length) + ' fields';
+    const banner = $('ctx-banner');
+    banner.hidden = ctx.rc === 0;
+    banner.textContent = ctx.rc === 22 ? 'libncfw_ctx_log returns 22 (EINVAL) for arch ' + ctx.arch + ': it knows arches 5, 12, 20 and 28 only, and writes nothing.'
+      : ctx.rc === 28 ? 'libncfw_ctx_log returns 28 (ENOSPC): its 1 MiB buffer filled, the text is cut after 0xFFFFF bytes (shown as printed).'
+        : ctx.rc ? 'libncfw_ctx_log returns ' + ctx.rc + '.' : '';
+    banner.className = 'ctx-banner ' + (ctx.rc === 28 ? 'warn' : 'bad');
+    ctx.full = ctx.lines.length * CTX_ROW;
+    $('ctx-spacer').style.height = Math.min(ctx.full, MAX_SCROLL_PX) + 'px';
+    $('ctx-text').scrollTop = 0;
+    $('ctx-view').dataset.arch = ctx.arch;
+    $('ctx-view').dataset.rc = ctx.rc;
+    ctxRender();
+  }
+
+  function ctxShow(n, from) {
+    $('content-empty').hidden = true;
+    $('json-view').hidden = true;
+    $('listing').hidden = true;
+    $('plot-view').hidden = true;
+    $('ctx-view').hidden = false;
+    $('content-title').textContent = state.doc.file + ' · as printed by libncfw';
+    ctxSetup();
+    const whole = !n.span || n.span.len >= state.doc.size || n.kind === 'ncfw-context';
+    const span = whole ? null : n.span;
+    if (span) ctxMarkRange(span.off, span.len, from !== 'ctx');
+    else { ctx.marked = new Set(); ctx.sel = -1; ctxRender(); }
+    hexShow('', span, true, ctx.hexMarks);
+  }
+
+  // ctxMarkRange marks the printed values whose struct bytes overlap [off, off+len).
+  function ctxMarkRange(off, len, scroll) {
+    ctx.marked = new Set();
+    let first = null;
+    for (const r of ctx.rows) {
+      const s = r.span;
+      if (!s || !(s.len > 0) || s.off >= off + len || s.off + s.len <= off || !(r.te > r.ts)) continue;
+      ctx.marked.add(r.k);
+      if (!first) first = r;
+    }
+    ctx.sel = first ? first.k : -1;
+    if (first && scroll) ctxScrollToLine(first.line);
+    ctxRender();
+    return first;
+  }
+
+  function ctxScrollToLine(line) {
+    const sc = $('ctx-text');
+    const first = Math.floor(toVirtual(sc, ctx.full) / CTX_ROW) + 1;
+    const view = Math.floor(sc.clientHeight / CTX_ROW);
+    if (line >= first + 1 && line < first + view - 2) return;
+    sc.scrollTop = toScroll(sc, ctx.full, Math.max(0, (line - 1 - Math.floor(view / 3)) * CTX_ROW));
+  }
+
+  function ctxRender() {
+    if ($('ctx-view').hidden) return;
+    const sc = $('ctx-text');
+    const total = ctx.lines.length;
+    const box = $('ctx-lines');
+    if (!total) { box.replaceChildren(el('div', 'ctx-empty muted', ctx.rc ? 'Nothing printed (rc ' + ctx.rc + ').' : 'Empty text.')); return; }
+    const vt = toVirtual(sc, ctx.full);
+    const first = Math.max(0, Math.min(total - 1, Math.floor(vt / CTX_ROW)));
+    const count = Math.min(total - first, Math.ceil(sc.clientHeight / CTX_ROW) + 2);
+    box.style.top = (sc.scrollTop - (vt - first * CTX_ROW)) + 'px';
+    const digits = String(total).length;
+    const frag = document.createDocumentFragment();
+    for (let i = first; i < first + count; i++) {
+      const line = i + 1;
+      const start = ctx.lines[i], end = i + 1 < total ? ctx.lines[i + 1] - 1 : ctx.text.length;
+      const row = el('div', 'tl');
+      row.dataset.line = line;
+      row.appendChild(el('span', 'ln', String(line).padStart(digits, ' ')));
+      const tx = el('span', 'tx');
+      let pos = start;
+      for (const r of ctx.byLine.get(line) || []) {
+        if (r.ts < pos || r.te > end) continue;
+        if (r.ts > pos) tx.appendChild(document.createTextNode(ctx.text.slice(pos, r.ts)));
+        const v = el('span', 'tv' + (r.span && r.span.len > 0 ? '' : ' nobytes'), ctx.text.slice(r.ts, r.te));
+        v.dataset.row = r.k;
+        v.title = r.path + (r.span && r.span.len > 0 ? ' · bytes ' + fmtInt(r.span.off) + '..' + fmtInt(r.span.off + r.span.len) + ' · ' + (r.span.len) + ' B' : ' (not from the struct)');
+        if (ctx.marked.has(r.k)) v.classList.add('mark');
+        if (ctx.sel === r.k) v.classList.add('sel');
+        tx.appendChild(v);
+        pos = r.te;
+      }
+      if (pos < end) tx.appendChild(document.createTextNode(ctx.text.slice(pos, end)));
+      row.appendChild(tx);
+      frag.appendChild(row);
+    }
+    box.replaceChildren(frag);
+  }
+
+  // ctxFieldNode is the most specific node of the field tree over byte off (for the detail pane).
+  function ctxFieldNode(off) {
+    const owner = ownerOf('', off);
+    return owner && owner !== state.doc.root ? owner : null;
+  }
+
+  function ctxPickRow(k) {
+    const r = ctx.rows[k];
+    if (!r) return;
+    ctx.marked = new Set([k]);
+    ctx.sel = k;
+    ctxRender();
+    if (r.span && r.span.len > 0) {
+      hexShow('', { src: '', off: r.span.off, len: r.span.len }, true, ctx.hexMarks);
+      const f = ctxFieldNode(r.span.off);
+      if (f) { renderDetail(f); mainTree.markSelected(f, false); }
+    } else {
+      hexShow('', null, false, ctx.hexMarks);
+    }
+  }
+
+  // ctxHexClick: a byte of the context highlights the value(s) printed from it.
+  function ctxHexClick(off) {
+    const first = ctxMarkRange(off, 1, true);
+    if (first) hexShow('', { src: '', off: first.span.off, len: first.span.len }, false, ctx.hexMarks);
+    else hexShow('', { src: '', off, len: 1 }, false, ctx.hexMarks);
+    const f = ctxFieldNode(off);
+    if (f) { renderDetail(f); mainTree.markSelected(f, false); }
+  }
+
+  async function ctxSwitchArch(arch) {
+    const t0 = performance.now();
+    const prev = state;
+    try {
+      const h = await ensureHandle();
+      const r = await call('recontext', { handle: h, arch, model: '' });
+      if (state !== prev) return;
+      const doc = MessagePack.decode(new Uint8Array(r.doc));
+      const next = makeState(doc, { file: prev.file, handle: r.handle, gen: prev.gen, context: { arch } });
+      next.reopen = contextReopen(next);
+      replaceDoc(prev, next);
+      renderDocument(Math.round(performance.now() - t0));
+      lastRecontext = { ms: performance.now() - t0, coreMs: r.ms };
+    } catch (e) {
+      toast('Re-emitting for arch ' + arch + ': ' + e.message);
+    }
+  }
+
+  function contextReopen(st) {
+    return async () => (await call('openContext', { file: st.file, name: st.file.name, arch: st.context.arch, model: '' })).handle;
+  }
+
+  // openAsContext re-opens the current (unrecognised binary) file as a raw libncfw context.
+  async function openAsContext(arch) {
+    const prev = state;
+    const t0 = performance.now();
+    try {
+      const r = await call('openContext', { file: prev.file, name: prev.file.name, arch, model: '' });
+      const doc = MessagePack.decode(new Uint8Array(r.doc));
+      const next = makeState(doc, { file: prev.file, handle: r.handle, gen: core.gen, context: { arch } });
+      next.reopen = contextReopen(next);
+      if (prev.handle && prev.gen === core.gen) call('close', { handle: prev.handle }).catch(() => {});
+      replaceDoc(prev, next);
+      renderDocument(Math.round(performance.now() - t0));
+    } catch (e) {
+      toast('Opening ' + prev.file.name + ' as a libncfw context: ' + e.message);
+    }
+  }
+
+  function ctxInit() {
+    const sc = $('ctx-text');
+    sc.addEventListener('scroll', () => requestAnimationFrame(ctxRender));
+    new ResizeObserver(() => ctxRender()).observe(sc);
+    $('ctx-lines').addEventListener('click', (e) => {
+      const v = e.target.closest('.tv');
+      if (v) ctxPickRow(Number(v.dataset.row));
+    });
+    $('ctx-arch').addEventListener('change', (e) => ctxSwitchArch(Number(e.target.value)));
+    $('ctx-copy').addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(ctx.text);
+        toast('Copied ' + fmtInt(ctx.text.length) + ' bytes of text', 'info');
+      } catch (e) {
+        // No clipboard permission (file://, an insecure origin): select the text for the user.
+        const ta = el('textarea', 'visually-hidden');
+        ta.value = ctx.text;
+        document.body.appendChild(ta);
+        ta.select();
+        const ok = document.execCommand && document.execCommand('copy');
+        ta.remove();
+        toast(ok ? 'Copied ' + fmtInt(ctx.text.length) + ' bytes of text' : 'The browser refused the clipboard: use Download', ok ? 'info' : 'warning');
+      }
+    });
+    $('ctx-download').addEventListener('click', () => {
+      const url = URL.createObjectURL(new Blob([ctx.text], { type: 'text/plain' }));
+      const a = el('a');
+      a.href = url;
+      a.download = state.doc.file.replace(/\.[^.]*$/, '') + '.arch' + ctx.arch + '.txt';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    });
+  }
+
+  // renderContextOffer: an unrecognised binary may be a raw libncfw context; offer to emulate
+  // it, with the arches its size allows.
+  function renderContextOffer(n, box) {
+    const sec = el('section', 'offer');
+    sec.appendChild(el('h3', '', 'Raw libncfw collective context?'));
+    sec.appendChild(el('p', '', 'A context taken from device memory carries no header. neffscope can emulate what libncfw 2.31 prints for it (libncfw_ctx_log) for the arch you choose, and link every printed value to its bytes.'));
+    const row = el('div', 'offer-row');
+    const sel = el('select');
+    sel.id = 'ctx-arch-offer';
+    sel.setAttribute('aria-label', 'Arch');
+    const btn = el('button', 'button primary', 'Open as libncfw collective context');
+    btn.type = 'button';
+    btn.id = 'ctx-open';
+    btn.addEventListener('click', () => openAsContext(Number(sel.value)));
+    row.appendChild(sel);
+    row.appendChild(btn);
+    sec.appendChild(row);
+    box.appendChild(sec);
+    call('contextArches', { size: state.doc.size }).then((r) => {
+      const a = MessagePack.decode(new Uint8Array(r.node));
+      for (const rw of (a.table && a.table.rows) || []) {
+        const o = el('option', '', rw[1] + ' (' + rw[0] + ')' + (rw[4] === 'true' ? ' · best guess' : rw[3] === 'true' ? ' · fits' : ' · needs ' + fmtInt(rw[2]) + ' B, rest read as zero'));
+        o.value = rw[0];
+        sel.appendChild(o);
+        if (rw[4] === 'true') sel.value = rw[0];
+      }
+    }).catch((e) => sec.appendChild(el('p', 'eval-err', e.message)));
+  }
+
+  // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
+  // function view.
+  function renderSetFunctions(n, box) {
+    const fns = (n.kids || []).find((c) => c.key === 'functions' && c.table);
+    if (!fns) return;
+    const t = fns.table;
+    box.appendChild(el('h3', '', 'Functions · ' + fmtInt(t.rows.length)));
+    const wrap = el('div', 'table-wrap');
+    const table = el('table', 'grid');
+    const hr = el('tr');
+    for (const c of t.cols) hr.appendChild(el('th', '', c));
+    const thead = el('thead');
+    thead.appendChild(hr);
+    table.appendChild(thead);
+    const tbody = el('tbody');
+    for (const r of t.rows) {
+      const tr = el('tr', 'clickable');
+      r.forEach((cell, i) => { const td = el('td', '', cell); if (t.cols[i] === 'findings' && cell !== '0') td.classList.add('bad-cell'); tr.appendChild(td); });
+      const target = (fns.kids || []).find((c) => c.label === r[0]);
+      tr.dataset.function = r[0];
+      if (target) tr.addEventListener('click', () => { select(target, 'detail'); mainTree.markSelected(target, false); });
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    wrap.appendChild(table);
+    box.appendChild(wrap);
+  }
+
+  function renderOctaves(n, box) {
+    const oct = (n.kids || []).find((c) => c.key === 'octaves' && c.table);
+    if (oct) renderTable(oct, box, 'Octaves · ' + (oct.value || fmtInt(oct.table.rows.length)));
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Detail pane, renderers by kind/feature.
 
-  function renderTable(node, box) {
+  function renderTable(node, box, title) {
     const t = node.table;
     const limit = 5000;
     const wrap = el('div', 'table-wrap');
@@ -925,7 +1755,7 @@
     });
     table.appendChild(tbody);
     wrap.appendChild(table);
-    box.appendChild(el('h3', '', 'Table · ' + fmtInt(rows.length) + ' rows'));
+    box.appendChild(el('h3', '', title || 'Table · ' + fmtInt(rows.length) + ' rows'));
     box.appendChild(wrap);
     if (rows.length > limit) box.appendChild(el('p', 'muted', 'Showing the first ' + fmtInt(limit) + ' rows.'));
   }
@@ -953,6 +1783,9 @@
 
   // DETAIL_RENDERERS: extra sections of the detail pane, by what a node carries.
   const DETAIL_RENDERERS = [
+    { when: (n) => n.kind === 'pwp-set', render: renderSetFunctions },
+    { when: (n) => n.kind === 'pwp-function', render: renderOctaves },
+    { when: (n) => n === state.doc.root && state.doc.kind === 'binary', render: renderContextOffer },
     { when: (n) => n.table && n.table.cols, render: renderTable },
     { when: (n) => n.series && n.series.length, render: renderSeries },
     { when: (n) => !n.table && n.kids && n.kids.length && n.kind !== 'member', render: renderChildren },
@@ -1006,6 +1839,11 @@
   let mainTree = null;
 
   function renderContent(n, from, spanOverride) {
+    if (state.doc.kind === 'ncfw-context' && state.doc.root.kind === 'ncfw-context') { ctxShow(n, from); return; }
+    $('ctx-view').hidden = true;
+    const fnode = functionOf(n);
+    if (fnode) plotShow(fnode);
+    else $('plot-view').hidden = true;
     let jroot = contentRootOf(n);
     const jv = $('json-view');
     const member = memberOf(n);
@@ -1023,7 +1861,7 @@
       jv.hidden = true;
       jsonTree.clear();
     }
-    $('content').classList.toggle('split', !!jroot || !!stream);
+    $('content').classList.toggle('split', !!jroot || !!stream || !!fnode);
     const title = member ? member.ref.slice(7) : (n.span && n.span.src) || state.doc.file;
     $('content-title').textContent = title;
     const span = spanOverride || spanOf(n);
@@ -1189,11 +2027,12 @@
       const tResult = performance.now();
       const doc = MessagePack.decode(new Uint8Array(r.doc));
       const decodeMs = performance.now() - tResult;
-      if (state && state.handle && state.gen === core.gen) call('close', { handle: state.handle }).catch(() => {});
-      state = Object.assign({ doc, file, handle: r.handle, gen: core.gen }, indexDoc(doc));
+      closeDocs();
+      const st = makeState(doc, { file, handle: r.handle, gen: core.gen });
+      st.reopen = async () => (await call('open', { file, name: file.name })).handle;
       const tDecoded = performance.now();
       lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes };
-      renderDocument(Math.round(tDecoded - t0));
+      showDocs([st], 0, Math.round(tDecoded - t0));
       lastOpen.renderMs = performance.now() - tDecoded;
       lastOpen.totalMs = performance.now() - t0;
       document.body.dataset.state = 'open';
@@ -1208,6 +2047,98 @@
     }
   }
 
+  // ---- several documents: a drop of several files gives one per group (tabs) ----
+
+  let docs = []; // the documents of the last open, each a state object
+  let uidNext = 1;
+  let lastRecontext = null; // {ms, coreMs} of the last arch switch, for tests
+
+  function makeState(doc, extra) {
+    return Object.assign({ doc, uid: uidNext++ }, extra, indexDoc(doc));
+  }
+
+  function closeDocs() {
+    for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
+    docs = [];
+  }
+
+  function showDocs(list, i, ms) {
+    docs = list;
+    state = list[i];
+    renderDocument(ms);
+  }
+
+  function replaceDoc(prev, next) {
+    const i = docs.indexOf(prev);
+    if (i >= 0) docs[i] = next; else docs = [next];
+    state = next;
+  }
+
+  function switchDoc(i) {
+    if (!docs[i] || docs[i] === state) return;
+    state = docs[i];
+    renderDocument(0);
+  }
+
+  function renderTabs() {
+    const nav = $('doc-tabs');
+    nav.replaceChildren();
+    nav.hidden = docs.length < 2;
+    docs.forEach((d, i) => {
+      const b = el('button', 'doc-tab', d.doc.file);
+      b.type = 'button';
+      b.setAttribute('role', 'tab');
+      b.setAttribute('aria-selected', d === state ? 'true' : 'false');
+      b.dataset.kind = d.doc.kind;
+      b.dataset.index = i;
+      b.title = d.doc.file + ' · ' + d.doc.kind + ' · ' + fmtSize(d.doc.size);
+      b.appendChild(el('span', 'tab-kind', d.doc.kind));
+      b.addEventListener('click', () => switchDoc(i));
+      nav.appendChild(b);
+    });
+  }
+
+  // openFiles opens what was picked or dropped: one file as before; several as a group, in
+  // which activation-table files join into one document and the others open on their own.
+  async function openFiles(files) {
+    files = Array.from(files || []).filter(Boolean);
+    if (files.length <= 1) { openFile(files[0]); return; }
+    if (opening) cancel();
+    const t0 = performance.now();
+    const token = {};
+    opening = token;
+    document.body.dataset.state = 'opening';
+    const total = files.reduce((a, f) => a + f.size, 0);
+    showProgress({ name: files.length + ' files', size: total });
+    try {
+      const r = await call('openGroup', { files });
+      if (opening !== token) return;
+      closeDocs();
+      const list = r.docs.map((d, i) => {
+        const doc = MessagePack.decode(new Uint8Array(d.doc));
+        const file = files.find((f) => f.name === doc.file) || files[0];
+        const st = makeState(doc, { file, files, handle: d.handle, gen: core.gen });
+        st.reopen = async () => {
+          const rr = await call('openGroup', { files });
+          // Every document of the group gets its new handle at once.
+          rr.docs.forEach((x, j) => { if (list[j]) { list[j].handle = x.handle; list[j].gen = core.gen; } });
+          return rr.docs[i].handle;
+        };
+        return st;
+      });
+      lastOpen = { size: total, coreMs: 0, decodeMs: 0, totalMs: performance.now() - t0, renderMs: 0, wasmBytes: r.wasmBytes, documents: list.length };
+      // The joined activation tables come first; show them.
+      showDocs(list, 0, Math.round(performance.now() - t0));
+      document.body.dataset.state = 'open';
+    } catch (e) {
+      if (opening !== token) return;
+      toast(e.message === 'cancelled' ? 'Cancelled' : 'Could not open the ' + files.length + ' files: ' + e.message, e.message === 'cancelled' ? 'info' : 'error');
+      document.body.dataset.state = state && state.handle ? 'open' : 'empty';
+    } finally {
+      if (opening === token) { opening = null; $('progress').hidden = true; }
+    }
+  }
+
   function renderDocument(ms) {
     const doc = state.doc;
     $('welcome').hidden = true;
@@ -1215,13 +2146,15 @@
     const fn = $('file-name');
     fn.textContent = doc.file + ' · ' + fmtSize(doc.size);
     fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
+    renderTabs();
     renderSummary(doc, false);
     renderFindings();
     // The top of the tree and the member list open; everything else expands on demand.
-    const openKinds = new Set(['neff', 'header', 'archive']);
+    const openKinds = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
     mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
     hex.key = '';
     hex.cache.clear();
+    plot.key = '';
     jsonTree.clear();
     $('json-view').hidden = true;
     const first = field(doc, 'header') || doc.root;
@@ -1236,10 +2169,11 @@
     jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
     hexInit();
     listingInit();
+    plotInit();
+    ctxInit();
 
     $('file-input').addEventListener('change', (e) => {
-      const f = e.target.files && e.target.files[0];
-      openFile(f);
+      openFiles(Array.from(e.target.files || []));
       e.target.value = '';
     });
     $('cancel').addEventListener('click', () => { if (cancel()) { $('progress').hidden = true; } });
@@ -1258,8 +2192,7 @@
       overlay.hidden = true;
       const files = e.dataTransfer && e.dataTransfer.files;
       if (!files || !files.length) return;
-      if (files.length > 1) toast('Opening ' + files[0].name + '; several files at once come in a later version.', 'info');
-      openFile(files[0]);
+      openFiles(Array.from(files));
     });
     window.addEventListener('keydown', (e) => {
       if ((e.ctrlKey || e.metaKey) && e.key === 'o') { e.preventDefault(); $('file-input').click(); }
@@ -1275,5 +2208,13 @@
     get state() { return state; },
     get core() { return { mode: core.mode, ready: core.ready }; },
     get lastOpen() { return lastOpen; },
+    get docs() { return docs.map((d) => ({ file: d.doc.file, kind: d.doc.kind, current: d === state })); },
+    get hex() { return { source: hex.source, hl: hex.hl && { off: hex.hl.off, len: hex.hl.len, src: hex.hl.src || '' } }; },
+    get plot() { return { ref: plot.ref, lo: plot.lo, hi: plot.hi, points: plot.data ? plot.data.n : 0, timing: plot.timing }; },
+    get ctx() { return { arch: ctx.arch, rc: ctx.rc, lines: ctx.lines.length, text: ctx.text, marked: Array.from(ctx.marked), sel: ctx.sel, row: ctx.rows[ctx.sel] || null }; },
+    get lastRecontext() { return lastRecontext; },
+    // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
+    replot(lo, hi) { plot.lo = lo; plot.hi = hi; plotInputs(); return plotFetch(); },
+    switchDoc,
   };
 })();

@@ -10,6 +10,12 @@
 //   {id, type: 'bytes', handle, source, off, n} → result {bytes: ArrayBuffer}
 //   {id, type: 'rows', handle, ref, from, to}   → result {table: ArrayBuffer (msgpack Table), total}
 //   {id, type: 'instruction', handle, ref, index} → result {node: ArrayBuffer (msgpack Node)}
+//   {id, type: 'evaluate', handle, ref, x, mode} → result {node: ArrayBuffer (msgpack Node "pwp-eval")}
+//   {id, type: 'plot', handle, ref, lo, hi, n, mode} → result {node: ArrayBuffer (msgpack Node "pwp-plot"), ms}
+//   {id, type: 'openGroup', files: [File]}       → result {docs: [{handle, doc, name}]}
+//   {id, type: 'openContext', file, name, arch, model} → result {handle, doc, ms}
+//   {id, type: 'recontext', handle, arch, model} → result {handle, doc, ms} (bytes kept in the core)
+//   {id, type: 'contextArches', size}            → result {node: ArrayBuffer (msgpack Node "ncfw-arches")}
 //   {id, type: 'close', handle}                 → result {}
 // Host → page: {type: 'ready', version, model, ms} once, or {type: 'fatal', message};
 //   {id, type: 'progress', p: {phase, done, total, inflated, read}};
@@ -103,6 +109,43 @@
           }
           case 'instruction': {
             const b = check(core.instruction(msg.handle, msg.ref, msg.index)).buffer;
+            post({ id, type: 'result', node: b }, [b]);
+            break;
+          }
+          case 'evaluate': {
+            const b = check(core.evaluate(msg.handle, msg.ref, String(msg.x), msg.mode || '')).buffer;
+            post({ id, type: 'result', node: b }, [b]);
+            break;
+          }
+          case 'plot': {
+            const t0 = performance.now();
+            const b = check(core.plot(msg.handle, msg.ref, msg.lo, msg.hi, msg.n, msg.mode || '')).buffer;
+            post({ id, type: 'result', node: b, ms: performance.now() - t0 }, [b]);
+            break;
+          }
+          case 'openGroup': {
+            const list = [];
+            for (const f of msg.files) list.push({ readSlice: await readerFor(f), size: f.size, name: f.name });
+            const r = check(core.openGroup(list));
+            const docs = [], transfer = [];
+            for (let i = 0; i < r.length; i++) {
+              const b = r[i].doc.buffer;
+              docs.push({ handle: r[i].handle, doc: b, name: r[i].name });
+              transfer.push(b);
+            }
+            post({ id, type: 'result', docs, wasmBytes: memory ? memory.buffer.byteLength : 0 }, transfer);
+            break;
+          }
+          case 'openContext': case 'recontext': {
+            const r = msg.type === 'openContext'
+              ? check(core.openContext(await readerFor(msg.file), msg.file.size, msg.name || msg.file.name || 'context', msg.arch || 0, msg.model || ''))
+              : check(core.recontext(msg.handle, msg.arch || 0, msg.model || ''));
+            const b = r.doc.buffer;
+            post({ id, type: 'result', handle: r.handle, doc: b, ms: r.ms }, [b]);
+            break;
+          }
+          case 'contextArches': {
+            const b = check(core.contextArches(msg.size)).buffer;
             post({ id, type: 'result', node: b }, [b]);
             break;
           }
