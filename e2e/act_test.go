@@ -361,6 +361,15 @@ func TestContextEmulatedWithArchSwitch(t *testing.T) {
 	if !eval[bool](p, `!!document.getElementById('ctx-copy') && !!document.getElementById('ctx-download') && !!document.querySelector('#tree .ti[data-kind="ncfw"]')`) {
 		t.Error("copy/download buttons or the field tree missing")
 	}
+	// The text as a dump (what a log holds) opens as a tree with line numbers.
+	p.openByDrop("ctx.arch5.txt", text5)
+	p.waitFor(`neffscope.docs[0].kind === 'ncfw-dump'`, "the dump document")
+	p.expand(`#tree .ti[aria-level="2"]`)
+	lines := eval[[]string](p, `Array.from(document.querySelectorAll('#tree .lineno')).slice(0, 3).map(e => e.textContent)`)
+	if len(lines) < 2 || lines[0] == "" {
+		t.Errorf("the dump tree shows no line numbers: %v", lines)
+	}
+	p.shot("/tmp/neffscope-dump.png")
 	if len(rows12) == len(rows5) {
 		t.Logf("arch 5 and 12 map the same number of fields (%d)", len(rows5))
 	}

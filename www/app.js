@@ -1164,7 +1164,7 @@
         if (!(py >= mainTop - 0.5 && py <= mainTop + mainH + 0.5)) continue;
         grid.appendChild(svg('line', { x1: m.l, x2: m.l + pw, y1: py, y2: py }));
         const t = svg('text', { x: m.l - 6, y: py + 4, 'text-anchor': 'end' });
-        t.textContent = fmtNum(v);
+        t.textContent = useLog ? (v === 1 ? '1' : '1e' + Math.round(Math.log10(v))) : fmtNum(v);
         labels.appendChild(t);
       }
       // error: log10 of the chosen error, zeros drawn at the floor.
@@ -1180,7 +1180,7 @@
         const py = te(Math.pow(10, e));
         grid.appendChild(svg('line', { x1: m.l, x2: m.l + pw, y1: py, y2: py }));
         const t = svg('text', { x: m.l - 6, y: py + 4, 'text-anchor': 'end' });
-        t.textContent = '1e' + e;
+        t.textContent = e === 0 ? '1' : '1e' + e;
         labels.appendChild(t);
       }
 
@@ -1932,6 +1932,26 @@
       box.appendChild(chip('features', feat ? (feat.detail && !feat.detail.startsWith('no features') ? feat.detail : 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
       if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : 'bad', verdict, 'verdict'));
       if (members && !partial) box.appendChild(chip('members', members.value, '', members, 'members'));
+    },
+    pwp(doc, box) {
+      const r = doc.root;
+      let sets = 0, fns = 0;
+      for (const n of state.info.keys()) { if (n.kind === 'pwp-set') sets++; else if (n.kind === 'pwp-function') fns++; }
+      box.appendChild(chip('activation tables', r.value || '—', '', r, 'sets'));
+      box.appendChild(chip('sets decoded', String(sets), '', null, 'set-count'));
+      box.appendChild(chip('functions', String(fns), '', null, 'function-count'));
+      box.appendChild(chip('size', fmtInt(doc.size) + ' bytes', '', null, 'size'));
+    },
+    'ncfw-context'(doc, box) {
+      const r = doc.root;
+      const kids = r.kids || [];
+      const arch = kids.find((c) => c.kind === 'ncfw-arches');
+      const text = kids.find((c) => c.kind === 'ncfw-text');
+      const rc = Number((/rc (\d+)/.exec(r.value || '') || [])[1] || 0);
+      box.appendChild(chip('libncfw context', 'arch ' + (arch ? arch.value : '?'), 'mono', r, 'arch'));
+      box.appendChild(chip('return code', 'rc ' + rc + ' · ' + (RC_TEXT[rc] || 'error'), rc === 0 ? 'good' : rc === 28 ? 'warn' : 'bad', text || r, 'rc'));
+      if (text) box.appendChild(chip('text', fmtInt((text.value || '').length) + ' bytes', '', text, 'text'));
+      box.appendChild(chip('context', fmtInt(doc.size) + ' bytes', '', null, 'size'));
     },
     default(doc, box) {
       box.appendChild(chip('kind', doc.kind, '', doc.root, 'kind'));
