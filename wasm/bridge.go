@@ -32,14 +32,14 @@ const progressEvery = 40 * time.Millisecond
 
 // bridge holds the files opened in this wasm instance, by handle.
 type bridge struct {
-	mu     sync.Mutex
-	next   int
-	files  map[int]*inspect.File
+	mu    sync.Mutex
+	next  int
+	files map[int]*inspect.File
 	// contexts keeps the bytes of each raw libncfw context by handle, so an arch switch
 	// (recontext) re-emits from memory without reading the file again.
 	contexts map[int]*contextBytes
-	funcs  []js.Func
-	global js.Value
+	funcs    []js.Func
+	global   js.Value
 }
 
 // register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,

@@ -1258,6 +1258,8 @@
     cross.appendChild(svg('circle', { r: 3 }, 'dot-err'));
     frag.appendChild(cross);
     root.replaceChildren(frag);
+    // The old crosshair and tooltip describe samples that are gone: the next pointer move redraws them.
+    $('plot-tip').hidden = true;
     plot.geom = { m, pw, mainTop, mainH, errTop, errH, tx, yInfo, eInfo, cross };
     $('legend-err').textContent = { rel: 'relative', abs: 'absolute', ulp: 'ulp' }[plot.err] + ' error';
   }
