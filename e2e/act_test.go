@@ -361,6 +361,25 @@ func TestContextEmulatedWithArchSwitch(t *testing.T) {
 	if !eval[bool](p, `!!document.getElementById('ctx-copy') && !!document.getElementById('ctx-download') && !!document.querySelector('#tree .ti[data-kind="ncfw"]')`) {
 		t.Error("copy/download buttons or the field tree missing")
 	}
+	// A model name of 1 MiB fills libncfw's buffer: rc 28, the text cut at 0xFFFFF bytes, shown
+	// plainly; the virtualised text still reaches its last line.
+	long := strings.Repeat("m", 1<<20)
+	cut, rc := ncfw.Emit(ctxBytes, long, 5)
+	if rc != 28 {
+		t.Fatalf("test premise: a 1 MiB model name gives rc %d", rc)
+	}
+	eval[chromedp.Void](p, `(() => { const m = document.getElementById('ctx-model'); m.value = 'm'.repeat(1 << 20); m.dispatchEvent(new Event('change')); })()`)
+	p.waitFor(`document.getElementById('ctx-view').dataset.rc === '28'`, "rc 28 after a 1 MiB model name")
+	if got := eval[string](p, `document.getElementById('ctx-rc').textContent + ' | ' + document.getElementById('ctx-banner').textContent`); !strings.HasPrefix(got, "rc 28") || !strings.Contains(got, "0xFFFFF") {
+		t.Errorf("rc shown %q", got)
+	}
+	if n := eval[int](p, `neffscope.ctx.text.length`); n != len(cut) || n != 0xFFFFF {
+		t.Errorf("cut text %d bytes in the page, the emulator %d", n, len(cut))
+	}
+	eval[chromedp.Void](p, `(() => { const s = document.getElementById('ctx-text'); s.scrollTop = s.scrollHeight; s.dispatchEvent(new Event('scroll')); })()`)
+	p.waitFor(fmt.Sprintf(`document.querySelector('#ctx-lines .tl[data-line="%d"]')`, strings.Count(string(cut), "\n")+1), "the last line of the cut text")
+	p.shot("/tmp/neffscope-ctx-rc28.png")
+
 	// The text as a dump (what a log holds) opens as a tree with line numbers.
 	p.openByDrop("ctx.arch5.txt", text5)
 	p.waitFor(`neffscope.docs[0].kind === 'ncfw-dump'`, "the dump document")

@@ -1418,7 +1418,7 @@
 
   const CTX_ROW = 18;
   const ctx = { uid: 0, text: '', lines: [], rows: [], spans: [], byLine: null, marked: new Set(), sel: -1, full: 0, hexMarks: [], arch: 0, rc: 0 };
-  const RC_TEXT = { 0: 'ok', 22: 'unknown arch: nothing written', 28: 'text cut at 1 MiB (0xFFFFF bytes)' };
+  const RC_TEXT = { 0: 'ok', 22: 'unknown arch, nothing written', 28: 'cut at 1 MiB' };
 
   function ctxSetup() {
     if (ctx.uid === state.uid) return;
@@ -1462,6 +1462,8 @@
     }
     if (!known.has(ctx.arch)) { const o = el('option', '', 'arch ' + ctx.arch + ' (unknown)'); o.value = String(ctx.arch); sel.appendChild(o); }
     sel.value = String(ctx.arch);
+    const model = (state.context && state.context.model) || '';
+    if ($('ctx-model').value !== model) $('ctx-model').value = model;
     const rc = $('ctx-rc');
     rc.textContent = 'rc ' + ctx.rc + ' · ' + (RC_TEXT[ctx.rc] || 'libncfw error');
     rc.dataset.rc = ctx.rc;
@@ -1588,26 +1590,28 @@
     if (f) { renderDetail(f); mainTree.markSelected(f, false); }
   }
 
-  async function ctxSwitchArch(arch) {
+  async function ctxSwitchArch(arch, model) {
+    if (model === undefined) model = (state.context && state.context.model) || '';
     const t0 = performance.now();
     const prev = state;
     try {
       const h = await ensureHandle();
-      const r = await call('recontext', { handle: h, arch, model: '' });
+      const r = await call('recontext', { handle: h, arch, model });
       if (state !== prev) return;
       const doc = MessagePack.decode(new Uint8Array(r.doc));
-      const next = makeState(doc, { file: prev.file, handle: r.handle, gen: prev.gen, context: { arch } });
+      const next = makeState(doc, { file: prev.file, handle: r.handle, gen: prev.gen, context: { arch, model } });
       next.reopen = contextReopen(next);
       replaceDoc(prev, next);
       renderDocument(Math.round(performance.now() - t0));
       lastRecontext = { ms: performance.now() - t0, coreMs: r.ms };
     } catch (e) {
       toast('Re-emitting for arch ' + arch + ': ' + e.message);
+      $('ctx-arch').value = String(ctx.arch);
     }
   }
 
   function contextReopen(st) {
-    return async () => (await call('openContext', { file: st.file, name: st.file.name, arch: st.context.arch, model: '' })).handle;
+    return async () => (await call('openContext', { file: st.file, name: st.file.name, arch: st.context.arch, model: st.context.model || '' })).handle;
   }
 
   // openAsContext re-opens the current (unrecognised binary) file as a raw libncfw context.
@@ -1636,6 +1640,7 @@
       if (v) ctxPickRow(Number(v.dataset.row));
     });
     $('ctx-arch').addEventListener('change', (e) => ctxSwitchArch(Number(e.target.value)));
+    $('ctx-model').addEventListener('change', (e) => ctxSwitchArch(ctx.arch, e.target.value));
     $('ctx-copy').addEventListener('click', async () => {
       try {
         await navigator.clipboard.writeText(ctx.text);
