@@ -190,6 +190,12 @@ func TestActivationFunctionPlotAndEvaluate(t *testing.T) {
 	if !(pan.Lo < ps.Lo) || (pan.Hi-pan.Lo)-(ps.Hi-ps.Lo) > 1e-9*(ps.Hi-ps.Lo) {
 		t.Errorf("dragging right moved [%g, %g] to [%g, %g]", ps.Lo, ps.Hi, pan.Lo, pan.Hi)
 	}
+	// The keyboard zooms too (the plot is focusable).
+	before := eval[plotState](p, `neffscope.plot`)
+	eval[chromedp.Void](p, `(() => { const s = document.getElementById('plot'); s.focus(); s.dispatchEvent(new KeyboardEvent('keydown', {key: '+', bubbles: true})); })()`)
+	if after := eval[plotState](p, `neffscope.plot`); !(after.Hi-after.Lo < before.Hi-before.Lo) {
+		t.Errorf("'+' on the plot: [%g, %g] → [%g, %g]", before.Lo, before.Hi, after.Lo, after.Hi)
+	}
 	// The range inputs set the view.
 	eval[chromedp.Void](p, `(() => { const lo = document.getElementById('plot-lo'), hi = document.getElementById('plot-hi'); lo.value = '0.25'; hi.value = '0.75'; hi.dispatchEvent(new Event('change')); })()`)
 	p.waitFor(`neffscope.plot.lo === 0.25 && neffscope.plot.hi === 0.75`, "the typed range")

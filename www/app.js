@@ -1350,6 +1350,18 @@
     p.addEventListener('pointercancel', end);
     p.addEventListener('pointerleave', () => { if (!plot.drag) { $('plot-tip').hidden = true; if (plot.geom) plot.geom.cross.setAttribute('visibility', 'hidden'); } });
     p.addEventListener('dblclick', () => plotSetRange(plot.home[0], plot.home[1]));
+    p.addEventListener('keydown', (e) => {
+      const w = plot.hi - plot.lo, mid = (plot.lo + plot.hi) / 2;
+      switch (e.key) {
+        case 'ArrowLeft': plotSetRange(plot.lo - w * 0.1, plot.hi - w * 0.1); break;
+        case 'ArrowRight': plotSetRange(plot.lo + w * 0.1, plot.hi + w * 0.1); break;
+        case '+': case '=': case 'ArrowUp': plotSetRange(mid - w * 0.35, mid + w * 0.35); break;
+        case '-': case 'ArrowDown': plotSetRange(mid - w * 0.7, mid + w * 0.7); break;
+        case 'Home': plotSetRange(plot.home[0], plot.home[1]); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
     $('plot-reset').addEventListener('click', () => plotSetRange(plot.home[0], plot.home[1]));
     const rangeInput = () => {
       const lo = Number($('plot-lo').value), hi = Number($('plot-hi').value);
