@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -21,6 +22,15 @@ func activationNode(b *pwp.Bundle) *doc.Node {
 	n := pwp.BundleNode(b)
 	n.Key = "activation"
 	n.Walk(func(_ []string, c *doc.Node) bool {
+		if c.Kind == pwp.KindRoster && c.Span != nil && c.Span.Source != "" {
+			// Each core carries its own roster: name which one this is.
+			c.Label += " · " + c.Span.Source
+			c.Key = "roster"
+			if dir := path.Dir(c.Span.Source); dir != "." {
+				c.Key += " " + strings.ReplaceAll(dir, "/", " ") // keys stay one path segment
+			}
+			return false
+		}
 		if c.Kind == pwp.KindFunction && c.Span != nil {
 			c.Ref = refPWP + c.Span.Source + "#" + c.Label
 			return false
