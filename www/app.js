@@ -1033,7 +1033,7 @@
     const d = {
       lo, hi, n: emu.x.length, x: emu.x, emu: emu.y, tru: tru.y,
       names: { emu: emu.name || 'emulated', tru: tru.name || 'true' },
-      err: { abs: by(/^abs/, 2).y, rel: by(/^rel/, 3).y, ulp: by(/^ulp/, 4).y },
+      err: { abs: by(/^abs error/, 2).y, rel: by(/^rel error/, 3).y, ulp: by(/^ulp error/, 4).y }, // exact names: functions are called relu, abs…
       octaves: [], sections: [], sats: [], summary: node.value || '',
     };
     for (const r of (node.table && node.table.rows) || []) {
