@@ -86,7 +86,9 @@ func OpenContext(name string, r io.ReaderAt, size int64, arch uint32, model stri
 	default:
 		root.Detail = fmt.Sprintf("libncfw_ctx_log returns %d", res.RC)
 	}
-	root.Findings = append(root.Findings, res.Findings...)
+	if res.Tree == nil { // otherwise the field tree's root carries them (once)
+		root.Findings = append(root.Findings, res.Findings...)
+	}
 	archNode := ContextArches(size)
 	archNode.Value = fmt.Sprintf("%s (%d)", a.Name, arch)
 	root.Add(archNode)

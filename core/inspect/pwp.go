@@ -76,11 +76,11 @@ func (f *File) Evaluate(ref string, x float32, mode string) (*doc.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := pwp.ParseMode(mode)
-	if err != nil && mode != "" {
+	o, err := evalOptions(mode)
+	if err != nil {
 		return nil, err
 	}
-	y, tr := fn.EvaluateWith(x, pwp.Options{Mode: m})
+	y, tr := fn.EvaluateWith(x, o)
 	n := pwp.TraceNode(fn, x, y, tr)
 	if off := tr.BucketOffset(); off >= 0 {
 		n.Span = doc.In(fn.Set.BktSource, off, pwp.BucketSize)
@@ -106,8 +106,25 @@ func (f *File) Plot(ref string, lo, hi float64, n int, mode string) (*doc.Node, 
 	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || n < 2 {
 		return nil, fmt.Errorf("plot range [%g, %g] with %d points: need lo < hi, finite, and at least 2 points", lo, hi, n)
 	}
-	m, _ := pwp.ParseMode(mode)
-	return pwp.PlotNode(fn, fn.Sample(lo, hi, n, pwp.Options{Mode: m})), nil
+	o, err := evalOptions(mode)
+	if err != nil {
+		return nil, err
+	}
+	return pwp.PlotNode(fn, fn.Sample(lo, hi, n, o)), nil
+}
+
+// evalOptions reads the page's evaluator choice: "" is the recommended hardware-like model
+// (sim arithmetic, HW-like special values, spec §7.2/§7.5), "sim" the reference simulator's
+// special values, "horner" fp32 Horner arithmetic (§7.6).
+func evalOptions(mode string) (pwp.Options, error) {
+	switch mode {
+	case "", "hardware":
+		return pwp.Options{Mode: pwp.ModeSim, NaN: pwp.NaNTable}, nil
+	case "sim", "simulator":
+		return pwp.Options{Mode: pwp.ModeSim, NaN: pwp.NaNSim}, nil
+	}
+	m, err := pwp.ParseMode(mode)
+	return pwp.Options{Mode: m}, err
 }
 
 // NamedReader is one file of a group opened together.
