@@ -56,7 +56,7 @@ bench: dist
 	$(GO) run ./scripts/benchneff
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench . ./wasm/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench '^BenchmarkEvaluateExp$$' ./core/pwp/
-	$(GO) test -run '^$$' -bench 'Page|ListingFirstScreen' -benchtime 3x ./e2e/
+	$(GO) test -run '^$$' -bench 'Page|ListingFirstScreen|PlotRedraw' -benchtime 3x ./e2e/
 	@ls -l www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
 
 ## fuzz: a short run of every fuzz target (FUZZTIME=30s each by default)
