@@ -1,10 +1,18 @@
 package e2e
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/ncfw"
 
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
@@ -80,5 +88,36 @@ func BenchmarkListingFirstScreen(b *testing.B) {
 	b.ReportMetric(total/float64(b.N), "ms-first-screen")
 	if n := eval[int](p, `document.querySelectorAll('#listing-rows .lrow').length`); n > 300 {
 		b.Errorf("%d rows in the DOM for a million-row listing", n)
+	}
+}
+
+// A model name with characters outside ASCII: the field map counts UTF-8 bytes, the page's text
+// is UTF-16, and a clicked value must still be the value the emulator printed for that field.
+func TestContextTextOffsetsWithUnicodeModelName(t *testing.T) {
+	const model = "modèle-😀"
+	ctxBytes := ncfw.SampleContext(12, "patterned")
+	f := inspect.OpenContext("ctx.bin", bytes.NewReader(ctxBytes), int64(len(ctxBytes)), 12, model)
+	text := f.Doc.Root.Child("text")
+	cols := map[string]int{}
+	for i, c := range text.Table.Columns {
+		cols[c] = i
+	}
+
+	p := newPage(t, siteURL)
+	p.openByDrop("ctx.bin", ctxBytes)
+	p.waitFor(`document.querySelectorAll('#ctx-arch-offer option').length === 4`, "the arch chooser")
+	eval[chromedp.Void](p, `document.getElementById('ctx-arch-offer').value = '12'; document.getElementById('ctx-open').click()`)
+	p.waitFor(`document.getElementById('ctx-view').dataset.arch === '12' && !document.getElementById('ctx-view').hidden`, "the context view")
+	eval[chromedp.Void](p, fmt.Sprintf(`(() => { const m = document.getElementById('ctx-model'); m.value = %q; m.dispatchEvent(new Event('change')); })()`, model))
+	p.waitFor(fmt.Sprintf(`neffscope.ctx.text.includes(%q)`, model), "the text re-emitted with the model name")
+	for _, nth := range []int{0, 2, 5} {
+		k := eval[int](p, fmt.Sprintf(`(() => { const all = Array.from(document.querySelectorAll("#ctx-lines .tv")); const v = all[%d %% all.length]; v.click(); return Number(v.dataset.row); })()`, nth))
+		got := eval[string](p, `(() => { const c = neffscope.ctx; return c.text.slice(c.row.ts, c.row.te); })()`)
+		r := text.Table.Rows[k]
+		ts, _ := strconv.Atoi(r[cols["text_start"]])
+		te, _ := strconv.Atoi(r[cols["text_end"]])
+		if want := text.Value[ts:te]; got != want {
+			t.Errorf("value %d (field %s): the page takes %q, the emulator printed %q", k, r[cols["path"]], got, want)
+		}
 	}
 }

@@ -1432,6 +1432,28 @@
   const ctx = { uid: 0, text: '', lines: [], rows: [], spans: [], byLine: null, marked: new Set(), sel: -1, full: 0, hexMarks: [], arch: 0, rc: 0 };
   const RC_TEXT = { 0: 'ok', 22: 'unknown arch, nothing written', 28: 'cut at 1 MiB' };
 
+  // byteIndexer maps UTF-8 byte offsets of text to string indices (identity for ASCII text, the
+  // usual case; a model name with other characters shifts everything after it).
+  function byteIndexer(text) {
+    if (!/[^\x00-\x7f]/.test(text)) return (b) => b;
+    const starts = [];
+    let b = 0;
+    for (let i = 0; i < text.length; i++) {
+      starts.push(b);
+      const c = text.charCodeAt(i);
+      if (c < 0x80) b += 1;
+      else if (c < 0x800) b += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) { starts.push(b + 4); b += 4; i++; }
+      else b += 3;
+    }
+    starts.push(b);
+    return (byte) => {
+      let lo = 0, hi = starts.length - 1;
+      while (lo < hi) { const m = (lo + hi + 1) >> 1; if (starts[m] <= byte) lo = m; else hi = m - 1; }
+      return lo;
+    };
+  }
+
   function ctxSetup() {
     if (ctx.uid === state.uid) return;
     const root = state.doc.root;
@@ -1446,7 +1468,8 @@
     const t = textNode.table || { cols: [], rows: [] };
     const col = (name) => (t.cols || []).indexOf(name);
     const cOff = col('offset'), cW = col('width'), cS = col('text_start'), cE = col('text_end'), cL = col('line'), cP = col('path');
-    ctx.rows = (t.rows || []).map((r, k) => ({ k, path: r[cP], off: Number(r[cOff]), width: Number(r[cW]), ts: Number(r[cS]), te: Number(r[cE]), line: Number(r[cL]), span: t.rspans && t.rspans[k] }));
+    const at = byteIndexer(ctx.text); // the field map counts UTF-8 bytes; JS strings count UTF-16 units
+    ctx.rows = (t.rows || []).map((r, k) => ({ k, path: r[cP], off: Number(r[cOff]), width: Number(r[cW]), ts: at(Number(r[cS])), te: at(Number(r[cE])), line: Number(r[cL]), span: t.rspans && t.rspans[k] }));
     ctx.byLine = new Map();
     for (const r of ctx.rows) {
       if (!(r.te > r.ts)) continue;
