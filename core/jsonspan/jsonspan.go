@@ -166,28 +166,9 @@ func (p *parser) value(depth int) *Value {
 				v.KeyStart = append(v.KeyStart, ks)
 				v.Items = append(v.Items, item)
 			}
-			if p.err != nil {
+			if p.err != nil || !p.next('}', "object") {
 				break
 			}
-			p.space()
-			if p.pos < len(p.b) && p.b[p.pos] == ',' {
-				p.pos++
-				p.space()
-				if p.opt.Lenient && p.pos < len(p.b) && p.b[p.pos] == '}' { // trailing comma
-					p.pos++
-					break
-				}
-				continue
-			}
-			if p.pos < len(p.b) && p.b[p.pos] == '}' {
-				p.pos++
-				break
-			}
-			if p.pos >= len(p.b) && p.opt.Lenient {
-				break
-			}
-			p.fail("',' or '}' was expected in the object")
-			break
 		}
 	case c == '[':
 		v.Kind = Array
@@ -206,28 +187,9 @@ func (p *parser) value(depth int) *Value {
 			if item != nil {
 				v.Items = append(v.Items, item)
 			}
-			if p.err != nil {
+			if p.err != nil || !p.next(']', "array") {
 				break
 			}
-			p.space()
-			if p.pos < len(p.b) && p.b[p.pos] == ',' {
-				p.pos++
-				p.space()
-				if p.opt.Lenient && p.pos < len(p.b) && p.b[p.pos] == ']' {
-					p.pos++
-					break
-				}
-				continue
-			}
-			if p.pos < len(p.b) && p.b[p.pos] == ']' {
-				p.pos++
-				break
-			}
-			if p.pos >= len(p.b) && p.opt.Lenient {
-				break
-			}
-			p.fail("',' or ']' was expected in the array")
-			break
 		}
 	case c == '"':
 		v.Kind = String
@@ -259,6 +221,30 @@ func (p *parser) value(depth int) *Value {
 	}
 	v.End = int64(p.pos)
 	return v
+}
+
+// next reads what follows an item of a container: ',' (another item follows: true) or the
+// closing byte (false). Lenient mode also takes a trailing comma and a missing close at the end.
+func (p *parser) next(close byte, what string) bool {
+	p.space()
+	if p.pos < len(p.b) && p.b[p.pos] == ',' {
+		p.pos++
+		p.space()
+		if p.opt.Lenient && p.pos < len(p.b) && p.b[p.pos] == close { // trailing comma
+			p.pos++
+			return false
+		}
+		return true
+	}
+	if p.pos < len(p.b) && p.b[p.pos] == close {
+		p.pos++
+		return false
+	}
+	if p.pos >= len(p.b) && p.opt.Lenient {
+		return false
+	}
+	p.fail("',' or '%c' was expected in the %s", close, what)
+	return false
 }
 
 func describe(c byte) string {
