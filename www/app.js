@@ -2263,8 +2263,19 @@
     document.body.dataset.state = 'empty';
   }
 
+  // registerOffline keeps the app shell for offline visits (sw.js). Only a served site can
+  // have a service worker: not file://, and not the single-file build (it needs none).
+  function registerOffline() {
+    if (single || !('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol)) return;
+    navigator.serviceWorker.register('sw.js').catch((e) => {
+      // Plain http on a host other than localhost has no service workers: the page works online.
+      console.info('neffscope: no offline copy (' + (e && e.message || e) + ')');
+    });
+  }
+
   wire();
   startCore();
+  registerOffline();
   // For tests and the console: read-only peeks at the state.
   globalThis.neffscope = {
     get state() { return state; },

@@ -45,7 +45,12 @@ func main() {
 			fmt.Fprintln(os.Stderr, "bundle:", err)
 			os.Exit(1)
 		}
-		fmt.Printf("%s: %d files\n", *site, n)
+		build, err := stampServiceWorker(*site)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bundle:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("%s: %d files (offline cache build %s)\n", *site, n, build)
 	}
 	if *single != "" {
 		page, err := Single(*www)
@@ -91,6 +96,37 @@ func copySite(src, dst string) (int, error) {
 		return os.WriteFile(target, b, 0o644)
 	})
 	return n, err
+}
+
+// shellFiles are the files sw.js keeps for offline use (its SHELL list, less the page's "./").
+var shellFiles = []string{"index.html", "app.js", "worker.js", "style.css", "wasm_exec.js", "neffscope.wasm", "vendor/msgpack/msgpack.min.js"}
+
+// swBuild is the line of sw.js that names its cache.
+var swBuild = regexp.MustCompile(`(?m)^const BUILD = '[^']*';$`)
+
+// stampServiceWorker writes a hash of the shell files into site/sw.js as its BUILD, so each
+// build caches under its own name and a deploy replaces the old offline copy.
+func stampServiceWorker(site string) (string, error) {
+	h := sha256.New()
+	for _, name := range shellFiles {
+		b, err := os.ReadFile(filepath.Join(site, filepath.FromSlash(name)))
+		if err != nil {
+			return "", fmt.Errorf("offline shell: %v", err)
+		}
+		fmt.Fprintf(h, "%s %d\n", name, len(b))
+		h.Write(b)
+	}
+	build := fmt.Sprintf("%x", h.Sum(nil))[:16]
+	swPath := filepath.Join(site, "sw.js")
+	sw, err := os.ReadFile(swPath)
+	if err != nil {
+		return "", fmt.Errorf("offline shell: %v", err)
+	}
+	if !swBuild.Match(sw) {
+		return "", errors.New("sw.js has no line `const BUILD = '...';`: update scripts/bundle")
+	}
+	sw = swBuild.ReplaceAll(sw, []byte("const BUILD = '"+build+"';"))
+	return build, os.WriteFile(swPath, sw, 0o644)
 }
 
 var (

@@ -105,3 +105,47 @@ func TestSingleRefusesTextThatWouldBreakOutOfItsTag(t *testing.T) {
 		}
 	}
 }
+
+func TestServiceWorkerStampFollowsTheShell(t *testing.T) {
+	realSW, err := os.ReadFile("../../www/sw.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bundler hashes exactly the files sw.js caches.
+	list := regexp.MustCompile(`(?s)const SHELL = \[(.*?)\];`).FindSubmatch(realSW)
+	if list == nil {
+		t.Fatal("www/sw.js has no SHELL list")
+	}
+	var cached []string
+	for _, m := range regexp.MustCompile(`'([^']+)'`).FindAllSubmatch(list[1], -1) {
+		if string(m[1]) != "./" {
+			cached = append(cached, string(m[1]))
+		}
+	}
+	if strings.Join(cached, ",") != strings.Join(shellFiles, ",") {
+		t.Errorf("sw.js caches %v; the bundler hashes %v", cached, shellFiles)
+	}
+
+	files := site(t, "console.log('app');")
+	files["sw.js"] = string(realSW)
+	dir := writeSite(t, files)
+	stamp := func() (string, string) {
+		build, err := stampServiceWorker(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "sw.js"))
+		return build, string(b)
+	}
+	b1, sw1 := stamp()
+	if len(b1) != 16 || !strings.Contains(sw1, "const BUILD = '"+b1+"';") || strings.Contains(sw1, "const BUILD = 'dev';") {
+		t.Fatalf("build %q not stamped into sw.js", b1)
+	}
+	if again, _ := stamp(); again != b1 {
+		t.Errorf("the same shell stamped %s then %s", b1, again)
+	}
+	os.WriteFile(filepath.Join(dir, "neffscope.wasm"), []byte("\x00asm\x01\x00\x00\x00 another module"), 0o644)
+	if b2, sw2 := stamp(); b2 == b1 || !strings.Contains(sw2, "const BUILD = '"+b2+"';") {
+		t.Errorf("a new wasm kept the build %s (now %s)", b1, b2)
+	}
+}
