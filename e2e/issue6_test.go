@@ -1,11 +1,19 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -44,4 +52,230 @@ func TestOfflineAfterOneVisit(t *testing.T) {
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string {
 	return `'` + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + `'`
+}
+
+// viewerServer serves the built site on a fresh origin, with the real NEFF at /files/.
+func viewerServer(t *testing.T, file []byte) *httptest.Server {
+	site, _ := filepath.Abs("../dist/site")
+	mux := http.NewServeMux()
+	mux.HandleFunc("/files/matmul_small.neff", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(file)
+	})
+	mux.Handle("/", siteHandler(site))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestURLParameterOpensAFile(t *testing.T) {
+	file := readReal(t)
+	viewer := viewerServer(t, file)
+	p := newPage(t, viewer.URL+"/?url=files/matmul_small.neff")
+	p.waitOpen()
+	if s := eval[string](p, `document.getElementById('summary').textContent`); !strings.Contains(s, realUUID) {
+		t.Errorf("?url= opened a file whose summary is %q; want the UUID %s", s, realUUID)
+	}
+	if name := eval[string](p, `document.getElementById('file-name').textContent`); !strings.HasPrefix(name, "matmul_small.neff") {
+		t.Errorf("?url= opened a file named %q; want the URL's last segment matmul_small.neff", name)
+	}
+	if got := eval[int](p, `neffscope.state.doc.size`); got != len(file) {
+		t.Errorf("the page read %d bytes from ?url=, the file has %d", got, len(file))
+	}
+}
+
+func TestEmbeddedModeHidesOpenAndDrop(t *testing.T) {
+	file := readReal(t)
+	p := newPage(t, siteURL+"?mode=embedded")
+	if eval[bool](p, `document.querySelector('.topbar label[for="file-input"]').offsetParent !== null`) {
+		t.Errorf("embedded, the top bar still shows the open button")
+	}
+	// A drop is refused: no overlay, nothing opens.
+	dropped := eval[bool](p, fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([new Uint8Array(%d)], 'x.neff'));
+		document.body.dispatchEvent(new DragEvent('dragenter', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		const shown = !document.getElementById('drop-overlay').hidden;
+		const ev = new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true});
+		document.body.dispatchEvent(ev);
+		return shown || !ev.defaultPrevented;
+	})()`, len(file)))
+	if dropped {
+		t.Errorf("embedded, a drop showed the overlay or was not refused")
+	}
+	time.Sleep(500 * time.Millisecond)
+	if st := eval[string](p, `document.body.dataset.state`); st != "empty" {
+		t.Errorf("embedded, a dropped file was opened (state %q)", st)
+	}
+}
+
+// hostPage is an embedding page on its own origin with the viewer in an iframe. It pings the
+// viewer until it answers and offers sendFile(), which posts the real NEFF's bytes.
+type hostPage struct {
+	*page
+	viewerOrigin string
+	mu           sync.Mutex
+	viewerCtx    runtime.ExecutionContextID // the viewer frame's main world
+}
+
+func newHostPage(t *testing.T, file []byte, allow bool) *hostPage {
+	t.Helper()
+	if setupSkip != "" {
+		t.Skip(setupSkip)
+	}
+	viewer := viewerServer(t, file)
+	hostMux := http.NewServeMux()
+	host := httptest.NewServer(hostMux)
+	t.Cleanup(host.Close)
+	src := viewer.URL + "/?mode=embedded"
+	if allow {
+		src += "&allow=" + host.URL
+	} else {
+		src += "&allow=https://someone-else.example"
+	}
+	js := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+	hostMux.HandleFunc("/file.neff", func(w http.ResponseWriter, r *http.Request) { w.Write(file) })
+	hostMux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><meta charset="utf-8"><title>host</title>
+<iframe id="viewer" src="%s" width="1200" height="800"></iframe>
+<script>
+const VIEWER_ORIGIN = %s;
+window.pongs = 0;
+window.addEventListener('message', (e) => { if (e.origin === VIEWER_ORIGIN && e.data === 'PONG') window.pongs++; });
+const frame = document.getElementById('viewer');
+window.pings = 0;
+setInterval(() => { window.pings++; frame.contentWindow.postMessage('PING', VIEWER_ORIGIN); }, 100);
+window.sendFile = async () => {
+  const buf = await (await fetch('/file.neff')).arrayBuffer();
+  frame.contentWindow.postMessage({buffer: buf, name: 'matmul_small.neff'}, VIEWER_ORIGIN, [buf]);
+  return buf.byteLength === 0;
+};
+</script>`, html.EscapeString(src), js(viewer.URL))
+	})
+
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancel() })
+	h := &hostPage{page: &page{t: t, ctx: ctx, origin: host.URL + "/"}, viewerOrigin: viewer.URL}
+	err := chromedp.Listen(ctx, func(ev any) {
+		h.page.record(ev)
+		if e, ok := ev.(*runtime.EventExecutionContextCreated); ok && e.Context.Origin == h.viewerOrigin && strings.Contains(string(e.Context.AuxData), `"isDefault":true`) {
+			h.mu.Lock()
+			h.viewerCtx = e.Context.ID
+			h.mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.do(chromedp.Navigate(host.URL + "/"))
+	h.waitViewer(`document.getElementById('core-status').dataset.state === 'ready'`, "the viewer's core in the iframe")
+	// Every request goes to the host or to the viewer: nothing else.
+	t.Cleanup(func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for _, u := range h.requests {
+			if !strings.HasPrefix(u, host.URL+"/") && !strings.HasPrefix(u, viewer.URL+"/") && !strings.HasPrefix(u, "blob:") && !strings.HasPrefix(u, "data:") {
+				t.Errorf("a request left the host and viewer origins: %s", u)
+			}
+		}
+	})
+	return h
+}
+
+// viewerEval evaluates expr in the viewer iframe's page.
+func viewerEval[T any](h *hostPage, expr string) (T, error) {
+	var out T
+	h.mu.Lock()
+	id := h.viewerCtx
+	h.mu.Unlock()
+	if id == 0 {
+		return out, fmt.Errorf("the viewer frame has no context yet")
+	}
+	yes := true
+	r, err := chromedp.Call(h.ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: id, ReturnByValue: &yes, AwaitPromise: &yes})
+	if err != nil {
+		return out, err
+	}
+	if r.ExceptionDetails != nil {
+		return out, fmt.Errorf("%s: %s", expr, r.ExceptionDetails.Text)
+	}
+	if r.Result == nil || len(r.Result.Value) == 0 {
+		return out, fmt.Errorf("%s: no value", expr)
+	}
+	return out, json.Unmarshal(r.Result.Value, &out)
+}
+
+func (h *hostPage) waitViewer(cond, what string) {
+	h.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ok, err := viewerEval[bool](h, "!!("+cond+")")
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting in the viewer frame for %s (%s): %v", what, cond, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (h *hostPage) ignored() int {
+	h.t.Helper()
+	n, err := viewerEval[int](h, `neffscope.embedding.messages.ignored`)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+func TestEmbeddingPageDrivesTheViewer(t *testing.T) {
+	file := readReal(t)
+	h := newHostPage(t, file, true)
+	h.waitFor(`window.pongs > 0`, "the viewer to answer PING with PONG")
+	if hidden, _ := viewerEval[bool](h, `document.querySelector('.topbar label[for="file-input"]').offsetParent === null`); !hidden {
+		t.Errorf("?mode=embedded still shows the open button")
+	}
+	eval[bool](h.page, `sendFile()`)
+	h.waitViewer(`document.body.dataset.state === 'open'`, "the posted file to open")
+	summary, err := viewerEval[string](h, `document.getElementById('summary').textContent`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(summary, realUUID) {
+		t.Errorf("the posted file's summary is %q; want its UUID %s", summary, realUUID)
+	}
+	if name, _ := viewerEval[string](h, `document.getElementById('file-name').textContent`); !strings.HasPrefix(name, "matmul_small.neff") {
+		t.Errorf("the posted file is named %q in the viewer; the host named it matmul_small.neff", name)
+	}
+	if size, _ := viewerEval[int](h, `neffscope.state.doc.size`); size != len(file) {
+		t.Errorf("the viewer read %d bytes; the host posted %d", size, len(file))
+	}
+	if n := h.ignored(); n != 0 {
+		t.Errorf("the viewer ignored %d messages from an allowed host", n)
+	}
+}
+
+func TestEmbeddingIgnoresOriginsNotAllowed(t *testing.T) {
+	file := readReal(t)
+	h := newHostPage(t, file, false)
+	// The pings arrive and are ignored: no PONG.
+	h.waitViewer(`neffscope.embedding.messages.ignored >= 3`, "the host's pings to reach the viewer")
+	before := h.ignored()
+	eval[bool](h.page, `sendFile()`)
+	// The file message arrives too (one more ignored beyond the pings that keep coming)...
+	h.waitViewer(fmt.Sprintf(`neffscope.embedding.messages.ignored > %d`, before+1), "the file message to reach the viewer")
+	time.Sleep(time.Second)
+	// ...and nothing opened.
+	if st, err := viewerEval[string](h, `document.body.dataset.state + ' ' + document.getElementById('summary').textContent`); err != nil || st != "empty " {
+		t.Errorf("a message from an origin not allowed changed the viewer: %q (%v)", st, err)
+	}
+	if opened, _ := viewerEval[int](h, `neffscope.embedding.messages.opened + neffscope.embedding.messages.answered`); opened != 0 {
+		t.Errorf("the viewer acted on %d messages from an origin not allowed", opened)
+	}
+	if pongs := eval[int](h.page, `window.pongs`); pongs != 0 {
+		t.Errorf("the viewer answered a host it does not allow (%d PONGs)", pongs)
+	}
 }

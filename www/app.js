@@ -2245,11 +2245,14 @@
     let depth = 0;
     const overlay = $('drop-overlay');
     const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
-    window.addEventListener('dragenter', (e) => { if (!hasFiles(e)) return; e.preventDefault(); depth++; overlay.hidden = false; });
-    window.addEventListener('dragover', (e) => { if (!hasFiles(e)) return; e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; overlay.hidden = false; });
+    // Embedded, drop is off: the drop is still refused here so the browser does not navigate
+    // the frame to the dropped file.
+    window.addEventListener('dragenter', (e) => { if (!hasFiles(e)) return; e.preventDefault(); if (embedded) return; depth++; overlay.hidden = false; });
+    window.addEventListener('dragover', (e) => { if (!hasFiles(e)) return; e.preventDefault(); e.dataTransfer.dropEffect = embedded ? 'none' : 'copy'; if (!embedded) overlay.hidden = false; });
     window.addEventListener('dragleave', () => { depth = Math.max(0, depth - 1); if (!depth) overlay.hidden = true; });
     window.addEventListener('drop', (e) => {
       e.preventDefault();
+      if (embedded) return;
       depth = 0;
       overlay.hidden = true;
       const files = e.dataTransfer && e.dataTransfer.files;
@@ -2257,10 +2260,74 @@
       openFiles(Array.from(files));
     });
     window.addEventListener('keydown', (e) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === 'o') { e.preventDefault(); $('file-input').click(); }
+      if ((e.ctrlKey || e.metaKey) && e.key === 'o') { e.preventDefault(); if (!embedded) $('file-input').click(); }
       if (e.key === 'Escape' && opening) { if (cancel()) $('progress').hidden = true; }
     });
     document.body.dataset.state = 'empty';
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Embedding (README "Embedding"): ?url= opens a file on load; a host page drives the viewer
+  // with postMessage, Perfetto-style: it posts 'PING' until the viewer answers 'PONG', then
+  // posts {buffer: ArrayBuffer, name: string}. Messages are taken only from this page's own
+  // origin and the origins the host lists in ?allow= (comma-separated); others are ignored.
+  // ?mode=embedded hides the open button and turns file drop off.
+
+  const params = new URLSearchParams(location.search);
+  const embedded = params.get('mode') === 'embedded';
+
+  // allowedOrigins: this page's origin (not the opaque 'null' of file://) and those of ?allow=.
+  const allowedOrigins = new Set();
+  if (location.origin && location.origin !== 'null') allowedOrigins.add(location.origin);
+  for (const a of (params.get('allow') || '').split(',')) {
+    try { const o = new URL(a.trim()).origin; if (o && o !== 'null') allowedOrigins.add(o); } catch (e) { /* not a URL: skip */ }
+  }
+
+  let messagesSeen = { answered: 0, ignored: 0, opened: 0 }; // for tests
+
+  function onHostMessage(ev) {
+    if (!allowedOrigins.has(ev.origin)) { messagesSeen.ignored++; return; }
+    const d = ev.data;
+    if (d === 'PING') {
+      messagesSeen.answered++;
+      if (ev.source) ev.source.postMessage('PONG', ev.origin);
+      return;
+    }
+    if (d && typeof d === 'object' && (d.buffer instanceof ArrayBuffer || ArrayBuffer.isView(d.buffer))) {
+      messagesSeen.opened++;
+      const name = typeof d.name === 'string' && d.name ? d.name : 'file.neff';
+      openFiles([new File([d.buffer], name)]);
+    }
+  }
+
+  // openFromURL fetches ?url= (same origin, or a CORS-enabled host the CSP allows) and opens it
+  // as if it had been dropped.
+  async function openFromURL(raw) {
+    let u;
+    try { u = new URL(raw, location.href); } catch (e) { toast('Not a URL: ' + raw); return; }
+    if (!/^https?:$/.test(u.protocol)) { toast('Only http(s) URLs can be opened: ' + raw); return; }
+    const name = decodeURIComponent(u.pathname.split('/').pop() || '') || 'file';
+    toast('Fetching ' + name + '…', 'info');
+    try {
+      const resp = await fetch(u.href, { credentials: 'same-origin' });
+      if (!resp.ok) throw new Error('HTTP ' + resp.status);
+      const blob = await resp.blob();
+      $('toast').hidden = true;
+      openFiles([new File([blob], name)]);
+    } catch (e) {
+      toast('Could not fetch ' + u.href + ': ' + (e && e.message || e) + (u.origin !== location.origin ? ' (another origin: it must allow CORS and the page\'s connect-src must list it)' : ''));
+    }
+  }
+
+  function setupEmbedding() {
+    if (embedded) {
+      document.body.classList.add('embedded');
+      const h = document.querySelector('#welcome h1');
+      if (h) h.textContent = 'Waiting for a file from the host page';
+    }
+    window.addEventListener('message', onHostMessage);
+    const url = params.get('url');
+    if (url) openFromURL(url);
   }
 
   // registerOffline keeps the app shell for offline visits (sw.js). Only a served site can
@@ -2276,6 +2343,7 @@
   wire();
   startCore();
   registerOffline();
+  setupEmbedding();
   // For tests and the console: read-only peeks at the state.
   globalThis.neffscope = {
     get state() { return state; },
@@ -2286,6 +2354,7 @@
     get plot() { return { ref: plot.ref, lo: plot.lo, hi: plot.hi, points: plot.data ? plot.data.n : 0, timing: plot.timing }; },
     get ctx() { return { arch: ctx.arch, rc: ctx.rc, lines: ctx.lines.length, text: ctx.text, marked: Array.from(ctx.marked), sel: ctx.sel, row: ctx.rows[ctx.sel] || null }; },
     get lastRecontext() { return lastRecontext; },
+    get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot(lo, hi) { plot.lo = lo; plot.hi = hi; plotInputs(); return plotFetch(); },
     switchDoc,
