@@ -1,20 +1,27 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/neff"
 )
 
 // TestOfflineAfterOneVisit: the service worker keeps the app shell, so once the site has been
@@ -278,4 +285,103 @@ func TestEmbeddingIgnoresOriginsNotAllowed(t *testing.T) {
 	if pongs := eval[int](h.page, `window.pongs`); pongs != 0 {
 		t.Errorf("the viewer answered a host it does not allow (%d PONGs)", pongs)
 	}
+}
+
+// waitDownload waits for dir/name to be complete and returns its bytes.
+func waitDownload(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err == nil {
+			if _, partial := os.Stat(filepath.Join(dir, name+".crdownload")); partial != nil {
+				return b
+			}
+		}
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Fatalf("no download %s in %s (it holds %v)", name, dir, names)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// csvExpected is a cell as the page's CSV writes it: a leading apostrophe on what a spreadsheet
+// would take for a formula (text from a hostile file must not run).
+func csvExpected(s string) string {
+	if s != "" && (strings.ContainsRune("=+@\t\r", rune(s[0])) || s[0] == '-' && (len(s) == 1 || !strings.ContainsRune("0123456789.", rune(s[1])))) {
+		return "'" + s
+	}
+	return s
+}
+
+func TestExportsDownloadTheRightBytes(t *testing.T) {
+	file := readReal(t)
+	dir := t.TempDir()
+	p := newPage(t, siteURL)
+	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		chromedp.CallBrowser(browserCtx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDefault})
+	})
+	p.openByDrop("matmul_small.neff", file)
+	native := inspect.Open("matmul_small.neff", bytes.NewReader(file), int64(len(file)), inspect.Options{Fingerprint: true})
+
+	// The Document as JSON: byte for byte what `neffscope inspect --json` prints.
+	eval[chromedp.Void](p, `document.getElementById('export-json').click()`)
+	want, err := json.MarshalIndent(native.Doc, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, '\n')
+	if got := waitDownload(t, dir, "matmul_small.neff.json"); !bytes.Equal(got, want) {
+		t.Errorf("the JSON export has %d bytes and differs from inspect --json's %d bytes", len(got), len(want))
+	}
+
+	// A table as CSV: the model's member list.
+	p.expand(`#tree [data-path="model"]`)
+	p.clickRow(`#tree [data-path="model/members"]`)
+	p.waitFor(`document.querySelector('#detail .table-head .csv')`, "the CSV button of the members table")
+	eval[chromedp.Void](p, `document.querySelector('#detail .table-head .csv').click()`)
+	records, err := csv.NewReader(bytes.NewReader(waitDownload(t, dir, "members.csv"))).ReadAll()
+	if err != nil {
+		t.Fatalf("the CSV export does not parse: %v", err)
+	}
+	table := native.Doc.Root.Find("model", "members").Table
+	if len(records) != len(table.Rows)+1 {
+		t.Fatalf("the CSV has %d records; want a header and %d rows", len(records), len(table.Rows))
+	}
+	if strings.Join(records[0], "|") != strings.Join(table.Columns, "|") {
+		t.Errorf("CSV header %v, want %v", records[0], table.Columns)
+	}
+	for i, row := range table.Rows {
+		for j, cell := range row {
+			if records[i+1][j] != csvExpected(cell) {
+				t.Errorf("CSV row %d column %d: %q, want %q", i, j, records[i+1][j], csvExpected(cell))
+			}
+		}
+	}
+
+	// The selected member's bytes.
+	const member = "sg00/Activation.bin"
+	members, err := neff.ReadMembers(bytes.NewReader(file), int64(len(file)), func(p string, _ int64) bool { return p == member })
+	if err != nil || members[member] == nil {
+		t.Fatalf("reading %s natively: %v", member, err)
+	}
+	p.expand(`#tree [data-path="members/sg00/"]`)
+	p.clickRow(`#tree [data-ref="member:` + member + `"]`)
+	p.waitFor(`!document.getElementById('export-member').disabled`, "the member export to be enabled")
+	eval[chromedp.Void](p, `document.getElementById('export-member').click()`)
+	if got := waitDownload(t, dir, "Activation.bin"); !bytes.Equal(got, members[member]) {
+		t.Errorf("the member export has %d bytes and differs from the member's %d bytes", len(got), len(members[member]))
+	}
+
+	// The permalink is this page's URL.
+	eval[chromedp.Void](p, `document.getElementById('export-link').click()`)
+	p.waitFor(`document.getElementById('toast').textContent.includes(location.href)`, "the link to be shown")
 }

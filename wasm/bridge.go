@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,7 +44,7 @@ type bridge struct {
 }
 
 // register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,
-// evaluate, plot, openGroup, openContext, recontext, contextArches, version, model} and
+// evaluate, plot, openGroup, openContext, recontext, contextArches, json, version, model} and
 // returns the bridge (tests use it to release the functions).
 func register() *bridge {
 	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}}
@@ -59,6 +60,7 @@ func register() *bridge {
 	obj.Set("openContext", b.fn(b.openContext))
 	obj.Set("recontext", b.fn(b.recontext))
 	obj.Set("contextArches", b.fn(b.contextArches))
+	obj.Set("json", b.fn(b.docJSON))
 	obj.Set("model", doc.ModelVersion)
 	obj.Set("version", runtime.Version())
 	js.Global().Set(GlobalName, obj)
@@ -183,6 +185,23 @@ func (b *bridge) bytes(args []js.Value) (any, error) {
 		return nil, err
 	}
 	return toUint8Array(data), nil
+}
+
+// json(handle) → Uint8Array: the Document as the CLI's `neffscope inspect --json` prints it
+// (encoding/json, one-space indent, a final newline), byte for byte, for the page's export.
+func (b *bridge) docJSON(args []js.Value) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("json(handle): one argument")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.MarshalIndent(f.Doc, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
+	}
+	return toUint8Array(append(out, '\n')), nil
 }
 
 // maxRows caps one rows() call: the listing asks for a screenful at a time.

@@ -1797,7 +1797,14 @@
     });
     table.appendChild(tbody);
     wrap.appendChild(table);
-    box.appendChild(el('h3', '', title || 'Table · ' + fmtInt(rows.length) + ' rows'));
+    const head = el('div', 'table-head');
+    head.appendChild(el('h3', '', title || 'Table · ' + fmtInt(rows.length) + ' rows'));
+    const csv = el('button', 'button small csv', 'CSV');
+    csv.type = 'button';
+    csv.title = 'Download this table (all ' + fmtInt(rows.length) + ' rows) as CSV';
+    csv.addEventListener('click', () => download([tableCSV(t)], fileStem(node.label || node.key || 'table') + '.csv', 'text/csv'));
+    head.appendChild(csv);
+    box.appendChild(head);
     box.appendChild(wrap);
     if (rows.length > limit) box.appendChild(el('p', 'muted', 'Showing the first ' + fmtInt(limit) + ' rows.'));
   }
@@ -1924,6 +1931,7 @@
     if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
     renderDetail(n);
     renderContent(n, from, spanOverride);
+    updateExport();
   }
 
   // ---------------------------------------------------------------------------------------
@@ -2239,6 +2247,9 @@
       e.target.value = '';
     });
     $('cancel').addEventListener('click', () => { if (cancel()) { $('progress').hidden = true; } });
+    $('export-json').addEventListener('click', () => exportJSON());
+    $('export-member').addEventListener('click', () => exportMember());
+    $('export-link').addEventListener('click', () => copyLink());
     $('findings-toggle').addEventListener('click', () => setFindingsOpen($('findings-toggle').getAttribute('aria-expanded') !== 'true'));
 
     // The whole window is the drop zone.
@@ -2264,6 +2275,91 @@
       if (e.key === 'Escape' && opening) { if (cancel()) $('progress').hidden = true; }
     });
     document.body.dataset.state = 'empty';
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Export: the Document as JSON (byte for byte what `neffscope inspect --json` prints), a
+  // table as CSV, the selected member's bytes, and a link to this page.
+
+  function download(parts, name, type) {
+    const url = URL.createObjectURL(new Blob(parts, { type: type || 'application/octet-stream' }));
+    const a = el('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  }
+
+  // fileStem makes a download name from text that may come from the file.
+  function fileStem(s) {
+    return String(s).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120) || 'neffscope';
+  }
+
+  // csvCell quotes per RFC 4180. A cell a spreadsheet would run as a formula (=, +, @, or - not
+  // starting a number; the text may come from a hostile file) gets a leading apostrophe.
+  function csvCell(v) {
+    let s = v === undefined || v === null ? '' : String(v);
+    if (/^[=+@\t\r]/.test(s) || /^-(?![0-9.])/.test(s)) s = "'" + s;
+    return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+
+  function tableCSV(t) {
+    const lines = [(t.cols || []).map(csvCell).join(',')];
+    for (const r of t.rows || []) lines.push(r.map(csvCell).join(','));
+    return lines.join('\r\n') + '\r\n';
+  }
+
+  // exportBusy keeps a second click from starting a second download while one is read.
+  let exportBusy = false;
+  async function exporting(what, fn) {
+    if (exportBusy || !state) return;
+    exportBusy = true;
+    try { await fn(); } catch (e) { toast('Could not export ' + what + ': ' + (e && e.message || e)); } finally { exportBusy = false; }
+  }
+
+  function exportJSON() {
+    return exporting('the document', async () => {
+      const st = state;
+      const r = await call('json', { handle: await ensureHandle() });
+      download([r.json], fileStem(st.doc.file) + '.json', 'application/json');
+    });
+  }
+
+  // exportMember downloads the selected member's bytes, read from the core in chunks (each
+  // bytes call is capped in the core).
+  const MEMBER_CHUNK = 8 << 20;
+  function exportMember() {
+    const m = state && state.selected && memberOf(state.selected);
+    if (!m) return Promise.resolve();
+    return exporting(m.ref.slice(7), async () => {
+      const src = m.ref.slice(7);
+      const size = sourceSize(src);
+      const parts = [];
+      for (let off = 0; off < size;) {
+        const r = await call('bytes', { handle: await ensureHandle(), source: src, off, n: Math.min(MEMBER_CHUNK, size - off) });
+        if (!r.bytes.byteLength) throw new Error('the core returned no bytes at offset ' + off + ' of ' + size);
+        parts.push(r.bytes);
+        off += r.bytes.byteLength;
+      }
+      download(parts, fileStem(src.split('/').pop()), 'application/octet-stream');
+    });
+  }
+
+  async function copyLink() {
+    const link = location.href;
+    try {
+      await navigator.clipboard.writeText(link);
+      toast('Link copied: ' + link, 'info');
+    } catch (e) {
+      toast('Link (copy it from here): ' + link, 'info');
+    }
+  }
+
+  function updateExport() {
+    $('export').hidden = !state;
+    $('export-member').disabled = !(state && state.selected && memberOf(state.selected));
   }
 
   // ---------------------------------------------------------------------------------------

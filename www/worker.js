@@ -16,6 +16,7 @@
 //   {id, type: 'openContext', file, name, arch, model} → result {handle, doc, ms}
 //   {id, type: 'recontext', handle, arch, model} → result {handle, doc, ms} (bytes kept in the core)
 //   {id, type: 'contextArches', size}            → result {node: ArrayBuffer (msgpack Node "ncfw-arches")}
+//   {id, type: 'json', handle}                  → result {json: ArrayBuffer (the Document as inspect --json prints it)}
 //   {id, type: 'close', handle}                 → result {}
 // Host → page: {type: 'ready', version, model, ms} once, or {type: 'fatal', message};
 //   {id, type: 'progress', p: {phase, done, total, inflated, read}};
@@ -147,6 +148,11 @@
           case 'contextArches': {
             const b = check(core.contextArches(msg.size)).buffer;
             post({ id, type: 'result', node: b }, [b]);
+            break;
+          }
+          case 'json': {
+            const b = check(core.json(msg.handle)).buffer;
+            post({ id, type: 'result', json: b }, [b]);
             break;
           }
           case 'close':
