@@ -1738,7 +1738,7 @@
     const fns = (n.kids || []).find((c) => c.key === 'functions' && c.table);
     if (!fns) return;
     const t = fns.table;
-    box.appendChild(el('h3', '', 'Functions · ' + fmtInt(t.rows.length)));
+    box.appendChild(tableHead('Functions · ' + fmtInt(t.rows.length), t, n.label + '.functions'));
     const wrap = el('div', 'table-wrap');
     const table = el('table', 'grid');
     const hr = el('tr');
@@ -1767,6 +1767,18 @@
 
   // ---------------------------------------------------------------------------------------
   // Detail pane, renderers by kind/feature.
+
+  // tableHead is a table's heading with its CSV download (every row, not only those shown).
+  function tableHead(title, t, name) {
+    const head = el('div', 'table-head');
+    head.appendChild(el('h3', '', title));
+    const csv = el('button', 'button small csv', 'CSV');
+    csv.type = 'button';
+    csv.title = 'Download this table (all ' + fmtInt((t.rows || []).length) + ' rows) as CSV';
+    csv.addEventListener('click', () => download([tableCSV(t)], fileStem(name || 'table') + '.csv', 'text/csv'));
+    head.appendChild(csv);
+    return head;
+  }
 
   function renderTable(node, box, title) {
     const t = node.table;
@@ -1797,14 +1809,7 @@
     });
     table.appendChild(tbody);
     wrap.appendChild(table);
-    const head = el('div', 'table-head');
-    head.appendChild(el('h3', '', title || 'Table · ' + fmtInt(rows.length) + ' rows'));
-    const csv = el('button', 'button small csv', 'CSV');
-    csv.type = 'button';
-    csv.title = 'Download this table (all ' + fmtInt(rows.length) + ' rows) as CSV';
-    csv.addEventListener('click', () => download([tableCSV(t)], fileStem(node.label || node.key || 'table') + '.csv', 'text/csv'));
-    head.appendChild(csv);
-    box.appendChild(head);
+    box.appendChild(tableHead(title || 'Table · ' + fmtInt(rows.length) + ' rows', t, node.label || node.key));
     box.appendChild(wrap);
     if (rows.length > limit) box.appendChild(el('p', 'muted', 'Showing the first ' + fmtInt(limit) + ' rows.'));
   }
