@@ -421,3 +421,19 @@ func TestExportLargeMemberInChunks(t *testing.T) {
 		t.Errorf("the exported member has %d bytes and differs from the %d bytes written", len(got), len(want))
 	}
 }
+
+// The single file needs no service worker and cannot have one (file://); ?url= takes only http(s).
+func TestSingleFileRegistersNoServiceWorker(t *testing.T) {
+	p := newPage(t, singleURL+"?url=javascript:alert(1)")
+	time.Sleep(300 * time.Millisecond)
+	if p.requested("sw.js") {
+		t.Errorf("the single-file page asked for sw.js")
+	}
+	if has := eval[bool](p, `!!(navigator.serviceWorker && navigator.serviceWorker.controller)`); has {
+		t.Errorf("the single-file page is controlled by a service worker")
+	}
+	p.waitFor(`document.getElementById('toast').textContent.includes('Only http(s) URLs')`, "?url=javascript: to be refused")
+	if st := eval[string](p, `document.body.dataset.state`); st != "empty" {
+		t.Errorf("?url=javascript: left the page in state %q", st)
+	}
+}
