@@ -266,7 +266,8 @@ func BucketNode(s *Set, i int) *doc.Node {
 // BundleNode renders everything OpenFiles found.
 func BundleNode(b *Bundle) *doc.Node {
 	n := &doc.Node{Kind: "pwp-bundle", Label: "activation tables", Value: fmt.Sprintf("%d sets", len(b.Sets)), Findings: b.Findings}
-	for dir, order := range b.LoadOrders {
+	for _, dir := range sortedKeys(b.LoadOrders) { // map order would make the document differ per open
+		order := b.LoadOrders[dir]
 		n.Field("load order "+dir, strings.Join(order, ", "), nil).Detail = "activation_function_sets of the engine JSON: LoadActFuncSet index i loads the i-th"
 	}
 	for _, r := range b.Rosters {
