@@ -1,0 +1,500 @@
+package inspect
+
+import (
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
+	"github.com/neffscope/neffscope/core/manifest"
+	"github.com/neffscope/neffscope/core/neff"
+)
+
+// MaxJSONDifferences bounds how many path differences one JSON member reports, so two
+// unrelated manifests never turn into millions of rows.
+const MaxJSONDifferences = 2000
+
+// maxDiffValue bounds a string value shown in a difference (the bytes stay in each file).
+const maxDiffValue = 200
+
+// Kinds of the nodes a diff is made of. A change node has children "a" and/or "b" holding
+// the value in each file.
+const (
+	DiffChanged   = "changed"
+	DiffAdded     = "added" // only in b
+	DiffRemoved   = "removed"
+	diffIdentical = "identical"
+)
+
+// Diff compares two opened files side by side: the NEFF header field by field, members by
+// SHA-256, changed JSON members path by path, instruction counts per engine stream, and the
+// resolved model. Its sections are "header", "members", "instructions" and "model"; its Value
+// is a one-line summary. Spans are left out: a difference is about two files at once.
+// Findings say only what could not be compared.
+func Diff(a, b *File) *doc.Node {
+	root := &doc.Node{Kind: "diff", Label: "diff", Detail: fmt.Sprintf("a: %s (%s) · b: %s (%s)", a.Name, neff.HumanSize(a.Size), b.Name, neff.HumanSize(b.Size))}
+	if a.Archive == nil || b.Archive == nil {
+		for _, f := range []*File{a, b} {
+			if f.Archive == nil {
+				root.Errorf(nil, "%s is not a NEFF (it opened as %s), so it cannot be compared member by member; diff compares two NEFFs.", f.Name, f.Doc.Kind)
+			}
+		}
+		root.Value = "cannot compare: not two NEFFs"
+		return root
+	}
+	header, headerChanged := diffHeader(&a.Archive.Header, &b.Archive.Header)
+	members, counts := diffMembers(root, a.Archive, b.Archive)
+	instr, streamsChanged := diffInstructions(a.Program, b.Program)
+	model, modelChanged := diffModel(a.Program, b.Program)
+	root.Add(header, members, instr, model)
+
+	var parts []string
+	if counts[DiffChanged]+counts[DiffAdded]+counts[DiffRemoved] > 0 {
+		parts = append(parts, fmt.Sprintf("%d members changed, %d added, %d removed", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved]))
+	}
+	if len(headerChanged) > 0 {
+		parts = append(parts, "header: "+strings.Join(headerChanged, ", ")+" differ")
+	}
+	if streamsChanged > 0 {
+		parts = append(parts, fmt.Sprintf("instructions: %d streams differ", streamsChanged))
+	}
+	if len(modelChanged) > 0 {
+		parts = append(parts, "model: "+strings.Join(modelChanged, ", ")+" differ")
+	}
+	root.Value = diffIdentical
+	if len(parts) > 0 {
+		root.Value = strings.Join(parts, "; ")
+	}
+	return root
+}
+
+// DiffIdentical reports whether a Diff found no difference and nothing it could not compare.
+func DiffIdentical(d *doc.Node) bool {
+	if d == nil || d.Value != diffIdentical {
+		return false
+	}
+	ok := true
+	d.Walk(func(_ []string, n *doc.Node) bool {
+		if len(n.Findings) > 0 {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// change makes a change node with the value in each file (a missing side is left out).
+func change(kind, label, va, vb string, hasA, hasB bool) *doc.Node {
+	n := &doc.Node{Kind: kind, Label: label}
+	switch {
+	case hasA && hasB:
+		n.Value = va + " → " + vb
+	case hasA:
+		n.Value = va
+	default:
+		n.Value = vb
+	}
+	if label != "" && strings.Contains(label, "/") {
+		n.Key = label
+	}
+	if hasA {
+		n.Add(&doc.Node{Kind: "field", Label: "a", Value: va})
+	}
+	if hasB {
+		n.Add(&doc.Node{Kind: "field", Label: "b", Value: vb})
+	}
+	return n
+}
+
+// ---- header ----
+
+// headerValues lists the header fields of spec neff.md §1.1 by their official names, with the
+// value as the info command shows it.
+func headerValues(h *neff.Header) [][2]string {
+	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	pad := "zero"
+	for _, c := range h.Raw[0x22C:] {
+		if c != 0 {
+			pad = hex.EncodeToString(h.Raw[0x22C:])
+			break
+		}
+	}
+	tpb := make([]string, 0, 8)
+	last := 0
+	for i, c := range h.TPBPerNode {
+		if c != 0 {
+			last = i + 1
+		}
+	}
+	for _, c := range h.TPBPerNode[:max(last, 1)] {
+		tpb = append(tpb, strconv.Itoa(int(c)))
+	}
+	return [][2]string{
+		{"pkg_version", u(h.PkgVersion)},
+		{"header_size", u(h.HeaderSize)},
+		{"data_size", u(h.DataSize)},
+		{"neff_version_major", u(h.NeffVersionMajor)},
+		{"neff_version_minor", u(h.NeffVersionMinor)},
+		{"neff_build_version", doc.Quote(h.NeffBuildVersion, maxDiffValue)},
+		{"num_tpb", u(uint64(h.NumTPB))},
+		{"hash", h.StoredDigest()},
+		{"uuid", h.UUIDString()},
+		{"name", doc.Quote(h.Name, maxDiffValue)},
+		{"requested_tpb_count", u(uint64(h.RequestedTPBCount))},
+		{"tpb_per_node", "[" + strings.Join(tpb, ", ") + "]"},
+		{"feature_bits", fmt.Sprintf("0x%x", h.FeatureBits)},
+		{"lnc_size", u(uint64(h.LNCSize))},
+		{"pad", pad},
+	}
+}
+
+func diffHeader(ha, hb *neff.Header) (*doc.Node, []string) {
+	n := &doc.Node{Kind: "diff-section", Label: "header"}
+	va, vb := headerValues(ha), headerValues(hb)
+	var changed []string
+	for i := range va {
+		if va[i][1] != vb[i][1] {
+			changed = append(changed, va[i][0])
+			n.Add(change(DiffChanged, va[i][0], va[i][1], vb[i][1], true, true))
+		}
+	}
+	equal := len(va) - len(changed)
+	n.Value = fmt.Sprintf("%d fields differ, %d equal", len(changed), equal)
+	return n, changed
+}
+
+// ---- members ----
+
+func diffMembers(root *doc.Node, a, b *neff.Archive) (*doc.Node, map[string]int) {
+	n := &doc.Node{Kind: "diff-section", Label: "members"}
+	n.Table = &doc.Table{Columns: []string{"change", "path", "size a", "size b", "sha256 a", "sha256 b"}}
+	counts := map[string]int{}
+	seen := map[string]bool{}
+	var paths []string
+	for _, ar := range []*neff.Archive{a, b} {
+		for _, m := range ar.Members {
+			if !seen[m.Path] {
+				seen[m.Path] = true
+				paths = append(paths, m.Path)
+			}
+		}
+	}
+	size := func(m *neff.Member) string { return strconv.FormatInt(m.Size, 10) }
+	for _, p := range paths {
+		ma, mb := a.Member(p), b.Member(p)
+		switch {
+		case mb == nil:
+			counts[DiffRemoved]++
+			n.Table.Rows = append(n.Table.Rows, []string{DiffRemoved, p, size(ma), "", ma.SHA256, ""})
+			n.Add(change(DiffRemoved, p, neff.HumanSize(ma.Size), "", true, false)).Key = p
+		case ma == nil:
+			counts[DiffAdded]++
+			n.Table.Rows = append(n.Table.Rows, []string{DiffAdded, p, "", size(mb), "", mb.SHA256})
+			n.Add(change(DiffAdded, p, "", neff.HumanSize(mb.Size), false, true)).Key = p
+		case ma.Truncated || mb.Truncated || ma.SHA256 == "" || mb.SHA256 == "":
+			counts[DiffChanged]++
+			n.Table.Rows = append(n.Table.Rows, []string{DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256})
+			c := n.Add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
+			c.Key = p
+			c.Warnf(nil, "member %s is cut short in one of the files (the archive ended before its last byte), so its bytes cannot be compared; it is counted as changed.", p)
+		case ma.SHA256 != mb.SHA256:
+			counts[DiffChanged]++
+			n.Table.Rows = append(n.Table.Rows, []string{DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256})
+			c := n.Add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
+			c.Key = p
+			if isJSONName(p) {
+				diffJSONMember(c, ma, mb)
+			}
+		default:
+			counts[diffIdentical]++
+		}
+	}
+	n.Value = fmt.Sprintf("%d changed, %d added, %d removed, %d unchanged", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved], counts[diffIdentical])
+	return n, counts
+}
+
+// diffJSONMember adds one child per JSON path that differs between the two versions of a member.
+func diffJSONMember(n *doc.Node, ma, mb *neff.Member) {
+	if ma.Data == nil || mb.Data == nil {
+		n.Infof(nil, "JSON member %s is larger than neffscope holds in memory (64 MiB) in one of the files; it is compared by SHA-256 only.", ma.Path)
+		return
+	}
+	va, errA := jsonspan.Parse(ma.Data)
+	vb, errB := jsonspan.Parse(mb.Data)
+	if errA != nil || errB != nil || va == nil || vb == nil {
+		err := errA
+		if err == nil {
+			err = errB
+		}
+		n.Infof(nil, "JSON member %s does not parse in one of the files (%v), so it is compared by SHA-256 only.", ma.Path, err)
+		return
+	}
+	d := &jsonDiffer{out: n}
+	d.walk("", va, vb)
+	n.Detail = fmt.Sprintf("%d JSON paths differ", d.found)
+	if d.found > MaxJSONDifferences {
+		n.Detail = fmt.Sprintf("%d JSON paths differ; the first %d are listed", d.found, MaxJSONDifferences)
+		n.Infof(nil, "JSON member %s has %d differences; only the first %d are listed.", ma.Path, d.found, MaxJSONDifferences)
+	}
+}
+
+type jsonDiffer struct {
+	out   *doc.Node
+	found int
+}
+
+func (d *jsonDiffer) report(kind, path, va, vb string, hasA, hasB bool) {
+	d.found++
+	if d.found > MaxJSONDifferences {
+		return
+	}
+	c := change(kind, path, va, vb, hasA, hasB)
+	c.Key = path
+	d.out.Add(c)
+}
+
+func joinPath(base, seg string) string {
+	if base == "" {
+		return seg
+	}
+	return base + "/" + seg
+}
+
+// walk compares two values at a path. Object members match by key (first occurrence), array
+// items by index.
+func (d *jsonDiffer) walk(path string, a, b *jsonspan.Value) {
+	if a.Kind != b.Kind || (a.Kind != jsonspan.Object && a.Kind != jsonspan.Array) {
+		if a.Kind != b.Kind || jsonLeaf(a) != jsonLeaf(b) {
+			d.report(DiffChanged, path, jsonLeaf(a), jsonLeaf(b), true, true)
+		}
+		return
+	}
+	if a.Kind == jsonspan.Array {
+		for i := range max(len(a.Items), len(b.Items)) {
+			p := joinPath(path, strconv.Itoa(i))
+			switch {
+			case i >= len(b.Items):
+				d.report(DiffRemoved, p, jsonLeaf(a.Items[i]), "", true, false)
+			case i >= len(a.Items):
+				d.report(DiffAdded, p, "", jsonLeaf(b.Items[i]), false, true)
+			default:
+				d.walk(p, a.Items[i], b.Items[i])
+			}
+		}
+		return
+	}
+	done := map[string]bool{}
+	for _, k := range a.Keys {
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		p := joinPath(path, k)
+		if vb := b.Get(k); vb == nil {
+			d.report(DiffRemoved, p, jsonLeaf(a.Get(k)), "", true, false)
+		} else {
+			d.walk(p, a.Get(k), vb)
+		}
+	}
+	for _, k := range b.Keys {
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		d.report(DiffAdded, joinPath(path, k), "", jsonLeaf(b.Get(k)), false, true)
+	}
+}
+
+// jsonLeaf renders a value as the tree shows it: strings quoted, containers as {n} / [n].
+func jsonLeaf(v *jsonspan.Value) string {
+	switch v.Kind {
+	case jsonspan.Object:
+		return fmt.Sprintf("{%d}", len(v.Items))
+	case jsonspan.Array:
+		return fmt.Sprintf("[%d]", len(v.Items))
+	case jsonspan.String:
+		return doc.Quote(v.Str, maxDiffValue)
+	case jsonspan.Bool:
+		return strconv.FormatBool(v.Bool)
+	case jsonspan.Null:
+		return "null"
+	}
+	return v.Str
+}
+
+// ---- instructions ----
+
+type streamCounts struct {
+	core, engine string
+	count        int64
+	ops          map[string]int // opcode name (or hex) → count; nil when the bytes are not held
+}
+
+func programCounts(p *Program) map[string]*streamCounts {
+	out := map[string]*streamCounts{}
+	if p == nil {
+		return out
+	}
+	for _, s := range p.Streams {
+		sc := &streamCounts{core: s.Core.Name, engine: s.Engine.Name, count: s.Count}
+		if s.ISA != nil {
+			sc.count = int64(s.ISA.Len())
+			sc.ops = map[string]int{}
+			for _, oc := range s.ISA.Counts() {
+				sc.ops[fmt.Sprintf("0x%02x %s", oc.Opcode, oc.Name)] = oc.Count
+			}
+		}
+		out[s.Member] = sc
+	}
+	return out
+}
+
+func diffInstructions(pa, pb *Program) (*doc.Node, int) {
+	n := &doc.Node{Kind: "diff-section", Label: "instructions"}
+	n.Table = &doc.Table{Columns: []string{"stream", "core", "engine", "count a", "count b", "change"}}
+	ca, cb := programCounts(pa), programCounts(pb)
+	var members []string
+	for m := range ca {
+		members = append(members, m)
+	}
+	for m := range cb {
+		if ca[m] == nil {
+			members = append(members, m)
+		}
+	}
+	sort.Strings(members)
+	differ := 0
+	for _, m := range members {
+		sa, sb := ca[m], cb[m]
+		row := []string{m, "", "", "", "", ""}
+		var c *doc.Node
+		switch {
+		case sb == nil:
+			row[1], row[2], row[3], row[5] = sa.core, sa.engine, strconv.FormatInt(sa.count, 10), DiffRemoved
+			c = change(DiffRemoved, m, strconv.FormatInt(sa.count, 10), "", true, false)
+		case sa == nil:
+			row[1], row[2], row[4], row[5] = sb.core, sb.engine, strconv.FormatInt(sb.count, 10), DiffAdded
+			c = change(DiffAdded, m, "", strconv.FormatInt(sb.count, 10), false, true)
+		default:
+			row[1], row[2], row[3], row[4] = sa.core, sa.engine, strconv.FormatInt(sa.count, 10), strconv.FormatInt(sb.count, 10)
+			ops := opDifferences(sa.ops, sb.ops)
+			if sa.count != sb.count || len(ops.Rows) > 0 {
+				row[5] = DiffChanged
+				c = change(DiffChanged, m, strconv.FormatInt(sa.count, 10), strconv.FormatInt(sb.count, 10), true, true)
+				if len(ops.Rows) > 0 {
+					c.Table = ops
+				}
+			}
+		}
+		n.Table.Rows = append(n.Table.Rows, row)
+		if c != nil {
+			differ++
+			c.Key = m
+			c.Detail = "instructions (64-byte words)"
+			n.Add(c)
+		}
+	}
+	n.Value = fmt.Sprintf("%d of %d streams differ", differ, len(members))
+	return n, differ
+}
+
+// opDifferences is a table of the opcodes whose counts differ (nil maps: nothing to compare).
+func opDifferences(a, b map[string]int) *doc.Table {
+	t := &doc.Table{Columns: []string{"opcode", "count a", "count b", "delta"}}
+	if a == nil || b == nil {
+		return t
+	}
+	var names []string
+	for k := range a {
+		names = append(names, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if a[k] != b[k] {
+			t.Rows = append(t.Rows, []string{k, strconv.Itoa(a[k]), strconv.Itoa(b[k]), fmt.Sprintf("%+d", b[k]-a[k])})
+		}
+	}
+	return t
+}
+
+// ---- model ----
+
+func tensorList(ts []*manifest.Tensor) string {
+	parts := make([]string, 0, len(ts))
+	for _, t := range ts {
+		parts = append(parts, fmt.Sprintf("%s %s%s", t.Name, t.DType, shapeText(t.Shape)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func signatureList(ts []*manifest.SignatureTensor) string {
+	parts := make([]string, 0, len(ts))
+	for _, t := range ts {
+		parts = append(parts, fmt.Sprintf("%s %s%s", t.Name, t.DType, shapeText(t.Shape)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func shapeText(s []int64) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = strconv.FormatInt(d, 10)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// modelValues are the model facts compared, in display order.
+func modelValues(p *Program) [][2]string {
+	if p == nil || p.Model == nil {
+		return nil
+	}
+	m := p.Model
+	var sigIn, sigOut string
+	if m.Signature != nil {
+		sigIn, sigOut = signatureList(m.Signature.Inputs), signatureList(m.Signature.Outputs)
+	}
+	cores := make([]string, 0, len(m.Cores))
+	for _, c := range m.Cores {
+		cores = append(cores, c.Name)
+	}
+	return [][2]string{
+		{"target", m.Target},
+		{"arch", m.ArchName},
+		{"cores", strings.Join(cores, ", ")},
+		{"inputs", tensorList(m.Inputs)},
+		{"outputs", tensorList(m.Outputs)},
+		{"signature inputs", sigIn},
+		{"signature outputs", sigOut},
+		{"features", strings.Join(m.FeatureNames, ", ")},
+		{"activation sets", strings.Join(m.ActivationSetsUsed, ", ")},
+	}
+}
+
+func diffModel(pa, pb *Program) (*doc.Node, []string) {
+	n := &doc.Node{Kind: "diff-section", Label: "model"}
+	va, vb := modelValues(pa), modelValues(pb)
+	if va == nil || vb == nil {
+		n.Value = "no model to compare"
+		if (va == nil) != (vb == nil) {
+			n.Infof(nil, "only one of the files has a resolvable program (manifests), so the models are not compared.")
+		}
+		return n, nil
+	}
+	var changed []string
+	for i := range va {
+		if va[i][1] != vb[i][1] {
+			changed = append(changed, va[i][0])
+			n.Add(change(DiffChanged, va[i][0], va[i][1], vb[i][1], true, true))
+		}
+	}
+	n.Value = fmt.Sprintf("%d facts differ, %d equal", len(changed), len(va)-len(changed))
+	return n, changed
+}

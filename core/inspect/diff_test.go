@@ -1,0 +1,228 @@
+package inspect
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+func openBytes(name string, b []byte) *File {
+	return Open(name, bytes.NewReader(b), int64(len(b)), Options{})
+}
+
+// modifiedSample is neffbuild.Sample with one JSON value changed, a member added, a member
+// removed and PE.bin's third word turned from 0xcc into 0xb1.
+func modifiedSample() []neffbuild.Member {
+	var out []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		switch m.Path {
+		case "sg00/tensor_map.json":
+			continue
+		case "sg00/def.json":
+			m.Data = bytes.Replace(m.Data, []byte(`"ops": [], "size": 64, "type": "input"`), []byte(`"ops": [], "size": 128, "type": "input"`), 1)
+		case "sg00/PE.bin":
+			d := bytes.Clone(m.Data)
+			d[128] = 0xb1
+			m.Data = d
+		}
+		out = append(out, m)
+	}
+	return append(out, neffbuild.Member{Path: "notes.txt", Data: []byte("added\n")})
+}
+
+func labels(ns []*doc.Node) []string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, n.Kind+" "+n.Label)
+	}
+	return out
+}
+
+func TestDiffWithItselfIsEmpty(t *testing.T) {
+	b := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	d := Diff(openBytes("a.neff", b), openBytes("b.neff", b))
+	if !DiffIdentical(d) || d.Value != "identical" {
+		t.Fatalf("diff of a NEFF with itself: %q", d.Value)
+	}
+	for _, s := range []string{"header", "members", "instructions", "model"} {
+		if n := d.Child(s); n == nil || len(n.Children) != 0 {
+			t.Errorf("section %s: %+v", s, n)
+		}
+	}
+	if got := d.Child("members").Value; got != "0 changed, 0 added, 0 removed, 16 unchanged" {
+		t.Errorf("members: %q", got)
+	}
+	if got := d.Child("header").Value; got != "0 fields differ, 15 equal" {
+		t.Errorf("header: %q", got)
+	}
+}
+
+func TestDiffGeneratedChanges(t *testing.T) {
+	a := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	uuid := [16]byte{0xaa, 0xbb, 0xcc, 0xdd, 1, 2, 0x43, 4, 0x85, 6, 7, 8, 9, 10, 11, 12}
+	b := neffbuild.Bytes(modifiedSample(), neffbuild.Options{UUID: uuid})
+	d := Diff(openBytes("a.neff", a), openBytes("b.neff", b))
+	if DiffIdentical(d) {
+		t.Fatal("different NEFFs reported identical")
+	}
+	want := "2 members changed, 1 added, 1 removed; header: hash, uuid differ; instructions: 1 streams differ"
+	if d.Value != want {
+		t.Errorf("summary\n got %q\nwant %q", d.Value, want)
+	}
+	if got := strings.Join(labels(d.Child("header").Children), "|"); got != "changed hash|changed uuid" {
+		t.Errorf("header changes: %s", got)
+	}
+	if u := d.Find("header", "uuid", "b"); u == nil || u.Value != "aabbccdd-0102-4304-8506-0708090a0b0c" {
+		t.Errorf("uuid b: %+v", u)
+	}
+	if u := d.Find("header", "uuid", "a"); u == nil || u.Value != "12345678-9abc-4def-8123-456789abcdef" {
+		t.Errorf("uuid a: %+v", u)
+	}
+	members := d.Child("members")
+	if got := strings.Join(labels(members.Children), "|"); got != "changed sg00/def.json|removed sg00/tensor_map.json|changed sg00/PE.bin|added notes.txt" {
+		t.Errorf("member changes: %s", got)
+	}
+	if len(members.Table.Rows) != 4 || members.Table.Rows[3][0] != "added" || members.Table.Rows[3][3] != "6" || members.Table.Rows[3][4] != "" {
+		t.Errorf("members table: %v", members.Table.Rows)
+	}
+	def := members.Child("sg00/def.json")
+	paths := def.Children[2:] // after the "a" and "b" values
+	if len(paths) != 1 || paths[0].Label != "var/input0/size" || paths[0].Find("a").Value != "64" || paths[0].Find("b").Value != "128" {
+		t.Errorf("def.json paths: %v", labels(paths))
+	}
+	pe := d.Find("instructions", "sg00/PE.bin")
+	if pe == nil || pe.Value != "3 → 3" || pe.Table == nil {
+		t.Fatalf("PE stream: %+v", pe)
+	}
+	if got := fmt.Sprint(pe.Table.Rows); got != "[[0xb1 SetOrderingMode 1 2 +1] [0xcc PseudoBranchLabel 2 1 -1]]" {
+		t.Errorf("PE opcodes: %s", got)
+	}
+	if len(pe.Table.Rows) != 2 || pe.Table.Rows[0][1] != "1" || pe.Table.Rows[0][2] != "2" || pe.Table.Rows[1][3] != "-1" {
+		t.Errorf("PE opcode rows: %v", pe.Table.Rows)
+	}
+	if n := len(d.Child("model").Children); n != 0 {
+		t.Errorf("model differences: %v", labels(d.Child("model").Children))
+	}
+}
+
+func TestDiffJSONCap(t *testing.T) {
+	list := func(v int) []byte {
+		var s strings.Builder
+		s.WriteString("[")
+		for i := range 2500 {
+			if i > 0 {
+				s.WriteString(",")
+			}
+			fmt.Fprintf(&s, "%d", v+i)
+		}
+		s.WriteString("]")
+		return []byte(s.String())
+	}
+	a := neffbuild.Bytes([]neffbuild.Member{{Path: "x.json", Data: list(0)}}, neffbuild.Options{})
+	b := neffbuild.Bytes([]neffbuild.Member{{Path: "x.json", Data: list(1)}}, neffbuild.Options{})
+	d := Diff(openBytes("a.neff", a), openBytes("b.neff", b))
+	x := d.Find("members", "x.json")
+	if x == nil || len(x.Children) != 2+MaxJSONDifferences || len(x.Findings) != 1 {
+		t.Fatalf("capped member: %d children, findings %v", len(x.Children), x.Findings)
+	}
+	if x.Detail != "2500 JSON paths differ; the first 2000 are listed" || x.Children[2].Label != "0" {
+		t.Errorf("detail %q, first %q", x.Detail, x.Children[2].Label)
+	}
+}
+
+func TestDiffNotNEFF(t *testing.T) {
+	a := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	d := Diff(openBytes("a.neff", a), openBytes("b.json", []byte(`{"x": 1}`)))
+	if DiffIdentical(d) || len(d.Findings) != 1 || d.Findings[0].Severity != doc.Error || !strings.Contains(d.Findings[0].Message, "b.json is not a NEFF") {
+		t.Errorf("findings: %v", d.Findings)
+	}
+}
+
+// openRealBytes reads a real NEFF of the shared folder (realDir) whole.
+func openRealBytes(t testing.TB, rel string) *File {
+	b, err := os.ReadFile(realDir + "/" + rel)
+	if err != nil {
+		t.Skipf("real NEFF %s not available: %v", rel, err)
+	}
+	return openBytes(rel, b)
+}
+
+// The same kernel compiled for trn1 (sunda) and trn2 (cayman, two cores fused).
+func TestDiffRealTrn1Trn2(t *testing.T) {
+	a := openRealBytes(t, "cs149-trn1/stream_256k_fd1k.neff")
+	b := openRealBytes(t, "cs149-trn2/stream_256k_fd1k.neff")
+	d := Diff(a, b)
+	if !strings.HasPrefix(d.Value, "24 members changed, 30 added, 2 removed; header: data_size, neff_version_major, hash, uuid, feature_bits, lnc_size differ; instructions: 10 streams differ; model: target, arch, cores, outputs, features differ") {
+		t.Errorf("summary: %q", d.Value)
+	}
+	if got := d.Child("members").Value; got != "24 changed, 30 added, 2 removed, 6 unchanged" {
+		t.Errorf("members: %q", got)
+	}
+	target := d.Find("members", "kelf-0.json", "target")
+	if target == nil || target.Find("a").Value != `"sunda"` || target.Find("b").Value != `"cayman"` {
+		t.Errorf("kelf-0.json target: %+v", target)
+	}
+	for _, p := range []string{"sg01/def.json", "sg01/PE.bin", "sg01/act_info.json"} {
+		if n := d.Find("members", p); n == nil || n.Kind != DiffAdded {
+			t.Errorf("%s not added: %+v", p, n)
+		}
+	}
+	for _, p := range []string{"metrics.json", "sg00/default_control_table.bin"} {
+		if n := d.Find("members", p); n == nil || n.Kind != DiffRemoved {
+			t.Errorf("%s not removed: %+v", p, n)
+		}
+	}
+	if n := d.Find("header", "lnc_size"); n == nil || n.Value != "1 → 2" {
+		t.Errorf("lnc_size: %+v", n)
+	}
+	if n := d.Find("header", "uuid"); n == nil || n.Value != "3e35b3d8-249d-4b15-99fa-3691933d7c87 → 81b6457e-0b41-4a62-b568-b6afca396901" {
+		t.Errorf("uuid: %+v", n)
+	}
+	if n := d.Find("model", "target"); n == nil || n.Value != "sunda → cayman" {
+		t.Errorf("model target: %+v", n)
+	}
+	if n := d.Find("instructions", "sg00/SP.bin"); n == nil || n.Value != "5 → 6" || n.Table.Rows[0][0] != "0xcc PseudoBranchLabel" {
+		t.Errorf("SP stream: %+v", n)
+	}
+	if n := d.Find("members", "neff.json", "nodes/2/attrs/num_outputs"); n == nil || n.Value != `"1" → "2"` {
+		t.Errorf("neff.json num_outputs: %+v", n)
+	}
+	// The reverse diff mirrors it.
+	r := Diff(b, a)
+	if got := r.Child("members").Value; got != "24 changed, 2 added, 30 removed, 6 unchanged" {
+		t.Errorf("reverse members: %q", got)
+	}
+	if DiffIdentical(Diff(a, a)) != true {
+		t.Error("a real NEFF differs from itself")
+	}
+}
+
+func FuzzDiffJSON(f *testing.F) {
+	f.Add([]byte(`{"a": 1, "b": [1, 2]}`), []byte(`{"a": 2, "c": null}`))
+	f.Add([]byte(`[1, {"x": "y"}]`), []byte(`[1]`))
+	f.Add([]byte(`{"a": 1, "a": 2}`), []byte(`"s"`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		n := &doc.Node{Kind: DiffChanged, Label: "m.json"}
+		diffJSONMember(n, &neff.Member{Path: "m.json", Data: a}, &neff.Member{Path: "m.json", Data: b})
+		if len(n.Children) > MaxJSONDifferences {
+			t.Fatalf("%d differences listed, cap %d", len(n.Children), MaxJSONDifferences)
+		}
+		if bytes.Equal(a, b) && len(n.Children) > 0 {
+			t.Fatalf("equal bytes gave %d differences", len(n.Children))
+		}
+	})
+}
+
+func BenchmarkDiffRealTrn1Trn2(b *testing.B) {
+	x := openRealBytes(b, "cs149-trn1/stream_256k_fd1k.neff")
+	y := openRealBytes(b, "cs149-trn2/stream_256k_fd1k.neff")
+	for b.Loop() {
+		Diff(x, y)
+	}
+}
