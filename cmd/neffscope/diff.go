@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
+)
+
+func init() {
+	commands["diff"] = command{"compare two NEFFs: header, members by sha-256, JSON by path, instruction counts", runDiff}
+}
+
+// runDiff exits like diff(1): 0 identical, 1 different, 2 trouble (usage, unreadable file, or
+// files that cannot be compared).
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the diff tree as JSON")
+	maxInflate := commonFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: neffscope diff [--json] A.neff B.neff\n\nexit status: 0 identical, 1 different, 2 trouble")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return 2
+	}
+	var files [2]*inspect.File
+	for i, p := range fs.Args() {
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
+		if err != nil {
+			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+			return 2
+		}
+		fh.Close()
+		files[i] = f
+	}
+	d := inspect.Diff(files[0], files[1])
+	if *asJSON {
+		b, _ := json.MarshalIndent(d, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", b)
+	} else {
+		printDiff(stdout, d)
+	}
+	switch {
+	case doc.Worst(d.Findings) == doc.Error:
+		return 2
+	case inspect.DiffIdentical(d):
+		return 0
+	}
+	return 1
+}
+
+var changeMark = map[string]string{inspect.DiffChanged: "M", inspect.DiffAdded: "A", inspect.DiffRemoved: "D"}
+
+func printDiff(w io.Writer, d *doc.Node) {
+	fmt.Fprintf(w, "%s\n%s\n", d.Detail, d.Value)
+	for _, f := range d.Findings {
+		fmt.Fprintf(w, "%s: %s\n", f.Severity, f.Message)
+	}
+	members := d.Child("members")
+	if members != nil && len(members.Children) > 0 {
+		fmt.Fprintf(w, "\nmembers (%s):\n", members.Value)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, c := range members.Children {
+			extra := ""
+			if c.Detail != "" {
+				extra = "  (" + c.Detail + ")"
+			}
+			fmt.Fprintf(tw, " %s %s\t%s%s\n", changeMark[c.Kind], c.Label, c.Value, extra)
+		}
+		tw.Flush()
+	}
+	if h := d.Child("header"); h != nil && len(h.Children) > 0 {
+		fmt.Fprintf(w, "\nheader (%s):\n", h.Value)
+		printChanges(w, h.Children, "  ")
+	}
+	if m := d.Child("model"); m != nil && len(m.Children) > 0 {
+		fmt.Fprintf(w, "\nmodel (%s):\n", m.Value)
+		printChanges(w, m.Children, "  ")
+	}
+	if in := d.Child("instructions"); in != nil && len(in.Children) > 0 {
+		fmt.Fprintf(w, "\ninstructions (%s):\n", in.Value)
+		printChanges(w, in.Children, "  ")
+		for _, c := range in.Children {
+			if c.Table == nil {
+				continue
+			}
+			fmt.Fprintf(w, "  %s opcodes:\n", c.Label)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, r := range c.Table.Rows {
+				fmt.Fprintf(tw, "    %s\t%s → %s\t(%s)\n", r[0], r[1], r[2], r[3])
+			}
+			tw.Flush()
+		}
+	}
+	if members == nil {
+		return
+	}
+	for _, c := range members.Children {
+		if c.Kind != inspect.DiffChanged || (len(c.Children) <= 2 && len(c.Findings) == 0) {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", c.Label)
+		for _, f := range c.Findings {
+			fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
+		}
+		printChanges(w, c.Children[2:], "  ")
+	}
+}
+
+// printChanges prints change nodes as "- path: a" / "+ path: b" lines, like a unified diff.
+func printChanges(w io.Writer, cs []*doc.Node, indent string) {
+	for _, c := range cs {
+		if a := c.Child("a"); a != nil {
+			fmt.Fprintf(w, "%s- %s: %s\n", indent, c.Label, a.Value)
+		}
+		if b := c.Child("b"); b != nil {
+			fmt.Fprintf(w, "%s+ %s: %s\n", indent, c.Label, b.Value)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+// writeNEFF writes a generated NEFF into the test's temp dir.
+func writeNEFF(t *testing.T, name string, members []neffbuild.Member, opt neffbuild.Options) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, neffbuild.Bytes(members, opt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDiffCLIGenerated(t *testing.T) {
+	a := writeNEFF(t, "a.neff", neffbuild.Sample(), neffbuild.Options{})
+	same := writeNEFF(t, "same.neff", neffbuild.Sample(), neffbuild.Options{})
+	var changed []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		if m.Path == "kelf-0.json" {
+			m.Data = bytes.Replace(m.Data, []byte(`"sunda"`), []byte(`"cayman"`), 1)
+		}
+		changed = append(changed, m)
+	}
+	b := writeNEFF(t, "b.neff", changed, neffbuild.Options{})
+
+	out, errs, rc := runCLI(t, "diff", a, same)
+	if rc != 0 || !strings.Contains(out, "\nidentical\n") {
+		t.Errorf("identical files: rc %d, out %q, err %q", rc, out, errs)
+	}
+
+	out, errs, rc = runCLI(t, "diff", a, b)
+	if rc != 1 {
+		t.Fatalf("different files: rc %d, err %q", rc, errs)
+	}
+	for _, want := range []string{
+		"1 members changed, 0 added, 0 removed; header: hash differ; model: target, arch differ",
+		" M kelf-0.json",
+		"  - target: \"sunda\"\n  + target: \"cayman\"\n",
+		"  - target: sunda\n  + target: cayman\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+
+	out, _, rc = runCLI(t, "diff", "--json", a, b)
+	var tree struct {
+		Kind     string `json:"kind"`
+		Value    string `json:"value"`
+		Children []struct {
+			Label string `json:"label"`
+			Value string `json:"value"`
+		} `json:"children"`
+	}
+	if err := json.Unmarshal([]byte(out), &tree); err != nil || rc != 1 {
+		t.Fatalf("--json: rc %d, %v", rc, err)
+	}
+	if tree.Kind != "diff" || len(tree.Children) != 4 || tree.Children[1].Label != "members" || tree.Children[1].Value != "1 changed, 0 added, 0 removed, 15 unchanged" {
+		t.Errorf("--json tree: %+v", tree)
+	}
+}
+
+func TestDiffCLIUsage(t *testing.T) {
+	a := writeNEFF(t, "a.neff", neffbuild.Sample(), neffbuild.Options{})
+	for _, args := range [][]string{{"diff"}, {"diff", a}, {"diff", a, a, a}, {"diff", "--nope", a, a}, {"diff", a, filepath.Join(t.TempDir(), "missing.neff")}} {
+		if _, _, rc := runCLI(t, args...); rc != 2 {
+			t.Errorf("%v: rc %d, want 2", args, rc)
+		}
+	}
+	js := filepath.Join(t.TempDir(), "x.json")
+	os.WriteFile(js, []byte(`{"x": 1}`), 0o644)
+	if out, _, rc := runCLI(t, "diff", a, js); rc != 2 || !strings.Contains(out, "x.json is not a NEFF") {
+		t.Errorf("NEFF vs JSON: rc %d, out %q", rc, out)
+	}
+}
+
+func TestDiffCLIRealTrn1Trn2(t *testing.T) {
+	a := filepath.Join(realDir, "cs149-trn1", "stream_256k_fd1k.neff")
+	b := filepath.Join(realDir, "cs149-trn2", "stream_256k_fd1k.neff")
+	for _, p := range []string{a, b} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("real NEFF not present: %v", err)
+		}
+	}
+	out, errs, rc := runCLI(t, "diff", a, b)
+	if rc != 1 {
+		t.Fatalf("rc %d: %s", rc, errs)
+	}
+	for _, want := range []string{
+		"members (24 changed, 30 added, 2 removed, 6 unchanged):",
+		" A sg01/def.json",
+		" D metrics.json",
+		"  - lnc_size: 1\n  + lnc_size: 2\n",
+		"kelf-0.json:\n  + graphs/1: {2}\n  - target: \"sunda\"\n  + target: \"cayman\"\n",
+		"0xcc PseudoBranchLabel  0 → 1  (+1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
