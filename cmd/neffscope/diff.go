@@ -87,9 +87,12 @@ func printDiff(w io.Writer, d *doc.Node) {
 		fmt.Fprintf(w, "\nmodel (%s):\n", m.Value)
 		printChanges(w, m.Children, "  ")
 	}
-	if in := d.Child("instructions"); in != nil && len(in.Children) > 0 {
+	if in := d.Child("instructions"); in != nil && (len(in.Children) > 0 || sameCountsOtherBytes(in) != nil) {
 		fmt.Fprintf(w, "\ninstructions (%s):\n", in.Value)
 		printChanges(w, in.Children, "  ")
+		for _, m := range sameCountsOtherBytes(in) {
+			fmt.Fprintf(w, "  ~ %s: same opcode counts, other operands\n", m)
+		}
 		for _, c := range in.Children {
 			if c.Table == nil {
 				continue
@@ -127,4 +130,18 @@ func printChanges(w io.Writer, cs []*doc.Node, indent string) {
 			fmt.Fprintf(w, "%s+ %s: %s\n", indent, c.Label, b.Value)
 		}
 	}
+}
+
+// sameCountsOtherBytes lists the streams whose opcode counts match but whose bytes differ.
+func sameCountsOtherBytes(in *doc.Node) []string {
+	var out []string
+	if in.Table == nil {
+		return nil
+	}
+	for _, r := range in.Table.Rows {
+		if len(r) == 6 && r[5] == "operands" {
+			out = append(out, r[0])
+		}
+	}
+	return out
 }

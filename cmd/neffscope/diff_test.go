@@ -109,3 +109,21 @@ func TestDiffCLIRealTrn1Trn2(t *testing.T) {
 		}
 	}
 }
+
+func TestDiffCLIOperands(t *testing.T) {
+	a := writeNEFF(t, "a.neff", neffbuild.Sample(), neffbuild.Options{})
+	var members []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		if m.Path == "sg00/DVE.bin" {
+			d := bytes.Clone(m.Data)
+			d[9] = 1 // an operand byte
+			m.Data = d
+		}
+		members = append(members, m)
+	}
+	b := writeNEFF(t, "b.neff", members, neffbuild.Options{})
+	out, _, rc := runCLI(t, "diff", a, b)
+	if rc != 1 || !strings.Contains(out, " M sg00/DVE.bin") || !strings.Contains(out, "  ~ sg00/DVE.bin: same opcode counts, other operands\n") {
+		t.Errorf("rc %d:\n%s", rc, out)
+	}
+}

@@ -47,7 +47,7 @@ func Diff(a, b *File) *doc.Node {
 	}
 	header, headerChanged := diffHeader(&a.Archive.Header, &b.Archive.Header)
 	members, counts := diffMembers(root, a.Archive, b.Archive)
-	instr, streamsChanged := diffInstructions(a.Program, b.Program)
+	instr, streamsChanged := diffInstructions(a, b)
 	model, modelChanged := diffModel(a.Program, b.Program)
 	root.Add(header, members, instr, model)
 
@@ -352,7 +352,8 @@ func programCounts(p *Program) map[string]*streamCounts {
 	return out
 }
 
-func diffInstructions(pa, pb *Program) (*doc.Node, int) {
+func diffInstructions(fa, fb *File) (*doc.Node, int) {
+	pa, pb := fa.Program, fb.Program
 	n := &doc.Node{Kind: "diff-section", Label: "instructions"}
 	n.Table = &doc.Table{Columns: []string{"stream", "core", "engine", "count a", "count b", "change"}}
 	ca, cb := programCounts(pa), programCounts(pb)
@@ -387,6 +388,9 @@ func diffInstructions(pa, pb *Program) (*doc.Node, int) {
 				if len(ops.Rows) > 0 {
 					c.Table = ops
 				}
+			} else if ma, mb := fa.Archive.Member(m), fb.Archive.Member(m); ma != nil && mb != nil && ma.SHA256 != mb.SHA256 {
+				// Same opcodes, other operands: the member list shows it changed; say so here too.
+				row[5] = "operands"
 			}
 		}
 		n.Table.Rows = append(n.Table.Rows, row)

@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -224,5 +225,51 @@ func BenchmarkDiffRealTrn1Trn2(b *testing.B) {
 	y := openRealBytes(b, "cs149-trn2/stream_256k_fd1k.neff")
 	for b.Loop() {
 		Diff(x, y)
+	}
+}
+
+func TestDiffSameOpcodesOtherOperands(t *testing.T) {
+	a := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	var members []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		if m.Path == "sg00/SP.bin" {
+			d := bytes.Clone(m.Data)
+			d[70] = 0x7f // an operand byte of word 1
+			m.Data = d
+		}
+		members = append(members, m)
+	}
+	d := Diff(openBytes("a.neff", a), openBytes("b.neff", neffbuild.Bytes(members, neffbuild.Options{})))
+	in := d.Child("instructions")
+	var row []string
+	for _, r := range in.Table.Rows {
+		if r[0] == "sg00/SP.bin" {
+			row = r
+		}
+	}
+	if len(in.Children) != 0 || fmt.Sprint(row) != "[sg00/SP.bin sg00 SP 2 2 operands]" {
+		t.Errorf("instructions: %v, SP row %v", labels(in.Children), row)
+	}
+	if d.Find("members", "sg00/SP.bin") == nil {
+		t.Error("SP.bin not listed as changed")
+	}
+}
+
+func TestDiffTruncatedMember(t *testing.T) {
+	big := make([]byte, 200000)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range big {
+		big[i] = byte(rng.Uint32()) // random, so gzip keeps it large
+	}
+	members := append(neffbuild.Sample(), neffbuild.Member{Path: "weights.npy", Data: big})
+	full := neffbuild.Bytes(members, neffbuild.Options{PadTo: -1})
+	cut := full[:len(full)-50000] // inside weights.npy, the last member
+	d := Diff(openBytes("full.neff", full), openBytes("cut.neff", cut))
+	w := d.Find("members", "weights.npy")
+	if w == nil || w.Kind != DiffChanged || len(w.Findings) != 1 || w.Findings[0].Severity != doc.Warning || !strings.Contains(w.Findings[0].Message, "cut short") {
+		t.Fatalf("truncated member: %+v", w)
+	}
+	if DiffIdentical(d) {
+		t.Error("a cut file reported identical")
 	}
 }
