@@ -1937,6 +1937,64 @@
     renderDetail(n);
     renderContent(n, from, spanOverride);
     updateExport();
+    if (from !== 'hash') recordHash(n, from === 'open');
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // URL hash: #f=<first 16 hex digits of the file's sha-256>&n=<node path>, each path key
+  // URI-encoded (directory keys end in '/') and joined by '/'. Every selection pushes a history
+  // entry, so back and forward walk the selections; a hash naming an open file's fingerprint
+  // selects its node, now or when that file is opened again (a link or a reload).
+
+  const fingerprint = (d) => (d && d.doc && d.doc.sha256 ? String(d.doc.sha256).slice(0, 16).toLowerCase() : '');
+
+  function hashFor(n) {
+    const f = fingerprint(state);
+    return f ? '#f=' + f + '&n=' + pathOf(n).map(encodeURIComponent).join('/') : '';
+  }
+
+  function parseHash(h) {
+    const out = { f: '', n: null };
+    for (const part of String(h || '').replace(/^#/, '').split('&')) {
+      const i = part.indexOf('=');
+      if (i < 0) continue;
+      const k = part.slice(0, i), v = part.slice(i + 1);
+      if (k === 'f') out.f = v.toLowerCase();
+      else if (k === 'n') out.n = v;
+    }
+    return out;
+  }
+
+  // hashTarget finds the open document and node a hash names, or null.
+  function hashTarget(h) {
+    const { f, n } = parseHash(h);
+    if (!f || n === null) return null;
+    const d = docs.find((x) => fingerprint(x) === f) || (fingerprint(state) === f ? state : null);
+    if (!d) return null;
+    let key;
+    try { key = n === '' ? '' : n.split('/').map(decodeURIComponent).join('/'); } catch (e) { return null; }
+    const node = d.byPath.get(key);
+    return node ? { d, node } : null;
+  }
+
+  let hashWrites = 0; // for tests: history entries this page pushed
+
+  function recordHash(n, replace) {
+    if (embedded || !state.info.has(n) || !state.byPath) return;
+    const h = hashFor(n);
+    if (!h || h === location.hash) return;
+    try {
+      if (replace) history.replaceState(null, '', h);
+      else { history.pushState(null, '', h); hashWrites++; }
+    } catch (e) { /* some file:// contexts refuse: the page works without the hash */ }
+  }
+
+  // applyHash follows a hash that changed under the page (back/forward, an edited URL).
+  function applyHash() {
+    const t = hashTarget(location.hash);
+    if (!t) return;
+    if (t.d !== state) { state = t.d; renderDocument(0); return; }
+    if (state.selected !== t.node) select(t.node, 'hash');
   }
 
   // ---------------------------------------------------------------------------------------
@@ -2232,6 +2290,8 @@
     plot.key = '';
     jsonTree.clear();
     $('json-view').hidden = true;
+    const linked = hashTarget(location.hash);
+    if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
     const first = field(doc, 'header') || doc.root;
     select(first, 'open');
   }
@@ -2279,6 +2339,8 @@
       if ((e.ctrlKey || e.metaKey) && e.key === 'o') { e.preventDefault(); if (!embedded) $('file-input').click(); }
       if (e.key === 'Escape' && opening) { if (cancel()) $('progress').hidden = true; }
     });
+    window.addEventListener('popstate', applyHash);
+    window.addEventListener('hashchange', applyHash);
     document.body.dataset.state = 'empty';
   }
 
@@ -2455,6 +2517,7 @@
     get plot() { return { ref: plot.ref, lo: plot.lo, hi: plot.hi, points: plot.data ? plot.data.n : 0, timing: plot.timing }; },
     get ctx() { return { arch: ctx.arch, rc: ctx.rc, lines: ctx.lines.length, text: ctx.text, marked: Array.from(ctx.marked), sel: ctx.sel, row: ctx.rows[ctx.sel] || null }; },
     get lastRecontext() { return lastRecontext; },
+    get hashWrites() { return hashWrites; },
     get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot(lo, hi) { plot.lo = lo; plot.hi = hi; plotInputs(); return plotFetch(); },
