@@ -3,8 +3,13 @@ package e2e
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // jsonSelected is the data-path of the JSON tree's selected row.
@@ -93,5 +98,98 @@ func TestHashFollowsSelection(t *testing.T) {
 	r.openWithPicker(realNEFF)
 	if got := r.selectedPath(); got != "header" {
 		t.Errorf("with another file's hash, %q is selected, want the header", got)
+	}
+}
+
+// searchAndPick focuses the search box with key, types q, waits for the search to finish,
+// moves to the first result whose data-kind is kind and whose text has want, and presses Enter.
+// It returns that result's "where" text and its listing row ("" for a node).
+func (p *page) searchAndPick(key kbKey, q, kind, want string) (where, row string) {
+	p.t.Helper()
+	p.do(key.action)
+	p.waitFor(`document.activeElement && document.activeElement.id === 'search'`, key.name+" to focus the search box")
+	if v := eval[string](p, `document.getElementById('search').value`); v != "" {
+		p.t.Fatalf("after %s the search box holds %q", key.name, v)
+	}
+	p.do(chromedp.KeyEvent(q))
+	p.waitFor(`neffscope.search.done && neffscope.search.q === `+jsString(strings.ToLower(q)), "the search for "+q+" to finish")
+	idx := eval[int](p, `Array.from(document.querySelectorAll('#search-results .sr')).findIndex(r => r.dataset.kind === `+jsString(kind)+` && r.textContent.includes(`+jsString(want)+`))`)
+	if idx < 0 {
+		p.t.Fatalf("searching %q: no %s result with %q among %s", q, kind, want,
+			eval[string](p, `Array.from(document.querySelectorAll('#search-results .sr')).slice(0, 30).map(r => r.dataset.kind + ':' + r.textContent).join(' | ')`))
+	}
+	for range idx {
+		p.do(chromedp.KeyEvent(kb.ArrowDown))
+	}
+	active := fmt.Sprintf(`#search-results .sr[data-index="%d"]`, idx)
+	if got := eval[string](p, `(document.querySelector('#search-results .sr.active') || {dataset: {}}).dataset.index || ''`); got != fmt.Sprint(idx) {
+		p.t.Fatalf("after %d ArrowDown the active result is %q, want %d", idx, got, idx)
+	}
+	where = eval[string](p, `document.querySelector(`+jsString(active)+` + ' .sr-where').textContent`)
+	row = eval[string](p, `document.querySelector(`+jsString(active)+`).dataset.row || ''`)
+	p.do(chromedp.KeyEvent(kb.Enter))
+	return where, row
+}
+
+type kbKey struct {
+	name   string
+	action chromedp.Action[chromedp.Void]
+}
+
+var (
+	ctrlK = kbKey{"Ctrl+K", chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl))}
+	slash = kbKey{"/", chromedp.KeyEvent("/")}
+)
+
+// TestSearchFindsAMemberAndAnOpcode: the search box finds the member sg00/def.json by its
+// path and Enter selects it in the tree; it finds Activate instructions in an Activation
+// stream's listing and Enter opens the listing at that row; Escape closes the results.
+func TestSearchFindsAMemberAndAnOpcode(t *testing.T) {
+	readReal(t)
+	p := newPage(t, siteURL)
+	p.openWithPicker(realNEFF)
+	p.do(chromedp.Focus(chromedp.CSS(`#tree .ti[aria-selected="true"]`)))
+	where, _ := p.searchAndPick(ctrlK, "def.json", "member", "sg00/def.json")
+	if where != "sg00/def.json" {
+		t.Errorf("the member result says it is at %q", where)
+	}
+	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.ref === 'member:sg00/def.json'`, "Enter to select the member sg00/def.json")
+	if got := eval[string](p, `document.getElementById('content-title').textContent`); got != "sg00/def.json" {
+		t.Errorf("after picking the member the content pane shows %q", got)
+	}
+	if !eval[bool](p, `document.getElementById('search-results').hidden`) {
+		t.Errorf("the results stay open after a pick")
+	}
+	// Escape closes an open result list.
+	p.do(slash.action)
+	p.waitFor(`document.activeElement && document.activeElement.id === 'search'`, "/ to focus the search box")
+	p.do(chromedp.KeyEvent("version"))
+	p.waitFor(`!document.getElementById('search-results').hidden && neffscope.search.done && neffscope.search.q === 'version'`, "results for version")
+	if n := eval[int](p, `neffscope.search.results`); n < 1 {
+		t.Errorf("no results for version")
+	}
+	p.do(chromedp.KeyEvent(kb.Escape))
+	if !eval[bool](p, `document.getElementById('search-results').hidden`) {
+		t.Errorf("Escape did not close the results")
+	}
+
+	const path = "../../shared/testdata-real/cs149-trn1/file_pool_1_float16.neff"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not available (%v)", path, err)
+	}
+	q := newPage(t, siteURL)
+	q.openWithPicker(path)
+	where, row := q.searchAndPick(slash, "Activate", "instruction", "sg00/Activation.bin")
+	if !strings.HasPrefix(where, "sg00/Activation.bin #") || row == "" {
+		t.Fatalf("the opcode result is at %q row %q", where, row)
+	}
+	sel := `#listing-rows .lrow.selected[data-index="` + row + `"]`
+	q.waitFor(`!document.getElementById('listing').hidden && document.querySelector(`+jsString(sel)+`) && document.querySelector(`+jsString(sel+" .col-name")+`)`, "the listing open at row "+row)
+	if name := eval[string](q, `document.querySelector(`+jsString(sel+" .col-name")+`).textContent`); !strings.Contains(strings.ToLower(name), "activate") {
+		t.Errorf("listing row %s is %q, not an Activate instruction", row, name)
+	}
+	q.waitFor(`document.querySelector('#detail .d-path').textContent.includes('#`+row+`')`, "the detail pane to show instruction #"+row)
+	if got := eval[string](q, `document.getElementById('content-title').textContent`); got != "sg00/Activation.bin" {
+		t.Errorf("after picking the instruction the content pane shows %q", got)
 	}
 }

@@ -2280,6 +2280,8 @@
     fn.textContent = doc.file + ' · ' + fmtSize(doc.size);
     fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
     renderTabs();
+    $('search-box').hidden = false;
+    if (search.q) searchClose();
     renderSummary(doc, false);
     renderFindings();
     // The top of the tree and the member list open; everything else expands on demand.
@@ -2297,6 +2299,195 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Search (Ctrl+K or /): node labels, values and member paths of the open document, then the
+  // instruction listings' opcode names (fetched from the core a block at a time). The walk
+  // yields to the page every SEARCH_SLICE nodes and stops at SEARCH_CAP results, so a big
+  // document stays responsive; a newer query abandons an older one.
+
+  const SEARCH_CAP = 500;
+  const SEARCH_SLICE = 4000;
+  const SEARCH_ROWS = 10000; // the core's cap on one rows() call
+  const search = { q: '', seq: 0, results: [], active: -1, done: true, more: false, errors: [], timer: 0 };
+
+  const pause = () => new Promise((r) => setTimeout(r, 0));
+
+  function searchMatch(n, q) {
+    if (n.label && n.label.toLowerCase().includes(q)) return true;
+    if (n.value && String(n.value).toLowerCase().includes(q)) return true;
+    return !!(n.ref && n.ref.startsWith('member:') && n.ref.slice(7).toLowerCase().includes(q));
+  }
+
+  async function runSearch(raw) {
+    const seq = ++search.seq;
+    const q = raw.trim().toLowerCase();
+    search.q = q;
+    search.results = [];
+    search.active = -1;
+    search.more = false;
+    search.errors = [];
+    search.done = !q || !state;
+    if (search.done) { searchRender(); return; }
+    const st = state;
+    const live = () => seq === search.seq && st === state;
+    const add = (r) => {
+      if (search.results.length >= SEARCH_CAP) { search.more = true; return false; }
+      search.results.push(r);
+      if (search.active < 0) search.active = 0;
+      return true;
+    };
+    const streams = [];
+    let i = 0;
+    for (const n of st.byPath.values()) {
+      if (n.ref && n.ref.startsWith('stream:')) streams.push(n);
+      if (searchMatch(n, q) && !add({ node: n })) break;
+      if (++i % SEARCH_SLICE === 0) { searchRender(); await pause(); if (!live()) return; }
+    }
+    searchRender();
+    for (const sn of streams) {
+      if (search.more) break;
+      let total = Infinity, nameCol = -1, opCol = -1;
+      for (let from = 0; from < total && !search.more; from += SEARCH_ROWS) {
+        let r;
+        try {
+          r = await call('rows', { handle: await ensureHandle(), ref: sn.ref, from, to: from + SEARCH_ROWS });
+        } catch (e) { search.errors.push(sn.ref.slice(7) + ': ' + e.message); break; }
+        if (!live()) return;
+        total = r.total;
+        const t = MessagePack.decode(new Uint8Array(r.table));
+        if (from === 0) {
+          const cols = (t.cols || []).map((c) => String(c).toLowerCase());
+          nameCol = cols.indexOf('name');
+          opCol = cols.indexOf('opcode');
+        }
+        (t.rows || []).forEach((row, k) => {
+          const name = nameCol >= 0 ? String(row[nameCol] || '') : '';
+          const op = opCol >= 0 ? String(row[opCol] || '') : '';
+          if ((name && name.toLowerCase().includes(q)) || (op && op.toLowerCase().includes(q))) {
+            add({ stream: sn, index: from + k, text: name + (op ? '  (' + op + ')' : '') });
+          }
+        });
+        searchRender();
+      }
+    }
+    if (!live()) return;
+    search.done = true;
+    searchRender();
+  }
+
+  function searchRender() {
+    const box = $('search-results');
+    const input = $('search');
+    if (!search.q) { box.hidden = true; input.setAttribute('aria-expanded', 'false'); return; }
+    box.hidden = false;
+    input.setAttribute('aria-expanded', 'true');
+    const frag = document.createDocumentFragment();
+    search.results.forEach((r, i) => {
+      const item = el('div', 'sr' + (i === search.active ? ' active' : ''));
+      item.id = 'sr-' + i;
+      item.setAttribute('role', 'option');
+      item.setAttribute('aria-selected', i === search.active ? 'true' : 'false');
+      item.dataset.index = i;
+      if (r.node) {
+        const n = r.node;
+        item.dataset.kind = n.kind === 'member' ? 'member' : 'node';
+        item.appendChild(el('span', 'sr-kind', kindOf(n.kind).title || n.kind));
+        item.appendChild(el('span', 'sr-what', n.label + (n.value ? ' = ' + n.value : '')));
+        const where = n.ref && n.ref.startsWith('member:') ? n.ref.slice(7) : pathOf(n).slice(0, -1).join(' › ');
+        item.appendChild(el('span', 'sr-where', where || state.doc.file));
+      } else {
+        item.dataset.kind = 'instruction';
+        item.dataset.row = r.index;
+        item.appendChild(el('span', 'sr-kind', 'instruction'));
+        item.appendChild(el('span', 'sr-what', r.text));
+        item.appendChild(el('span', 'sr-where', r.stream.ref.slice(7) + ' #' + fmtInt(r.index)));
+      }
+      frag.appendChild(item);
+    });
+    let note = '';
+    if (search.more) note = 'More than ' + fmtInt(SEARCH_CAP) + ' matches: showing the first ' + fmtInt(SEARCH_CAP) + '; type more to narrow.';
+    else if (!search.done) note = 'Searching…';
+    else if (!search.results.length) note = 'No matches.';
+    if (note) frag.appendChild(el('div', 'sr-note', note));
+    for (const e of search.errors) frag.appendChild(el('div', 'sr-note', 'Not searched: ' + e));
+    box.replaceChildren(frag);
+    if (search.active >= 0) {
+      input.setAttribute('aria-activedescendant', 'sr-' + search.active);
+      const a = box.querySelector('.sr.active');
+      if (a) a.scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  }
+
+  function searchClose() {
+    search.seq++;
+    search.q = '';
+    $('search').value = '';
+    searchRender();
+  }
+
+  async function searchPick(i) {
+    const r = search.results[i];
+    if (!r || !state) return;
+    searchClose();
+    $('search').blur();
+    if (r.node) {
+      select(r.node, 'search');
+      return;
+    }
+    select(r.stream, 'search');
+    await fetchBlock(0).promise;
+    if (listing.ref !== r.stream.ref) return;
+    listingScrollTo(r.index);
+    listingSelect(r.index);
+  }
+
+  function searchInit() {
+    const input = $('search');
+    input.addEventListener('input', () => {
+      clearTimeout(search.timer);
+      search.timer = setTimeout(() => runSearch(input.value), 120);
+    });
+    input.addEventListener('keydown', (e) => {
+      const n = search.results.length;
+      switch (e.key) {
+        case 'ArrowDown': if (n) search.active = (search.active + 1) % n; break;
+        case 'ArrowUp': if (n) search.active = (search.active - 1 + n) % n; break;
+        case 'Enter':
+          // A query typed faster than the debounce runs now; Enter then picks once results come.
+          if (search.q !== input.value.trim().toLowerCase()) { clearTimeout(search.timer); runSearch(input.value); return; }
+          searchPick(search.active);
+          return;
+        case 'Escape': searchClose(); input.blur(); break;
+        default: return;
+      }
+      e.preventDefault();
+      searchRender();
+    });
+    $('search-results').addEventListener('mousedown', (e) => e.preventDefault()); // keep the focus in the box
+    $('search-results').addEventListener('click', (e) => {
+      const item = e.target.closest('.sr');
+      if (item) searchPick(Number(item.dataset.index));
+    });
+    input.addEventListener('blur', () => { if (search.q) $('search-results').hidden = true; });
+    input.addEventListener('focus', () => { if (search.q) searchRender(); });
+    window.addEventListener('keydown', (e) => {
+      const t = e.target;
+      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+      if (((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') || (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey)) {
+        if (!state) return;
+        e.preventDefault();
+        // A driver (or IME) that delivers the '/' character apart from its keydown must not
+        // type it into the box: swallow it until the key comes up.
+        if (e.key === '/') slashHeld = true;
+        input.focus();
+        input.select();
+      }
+    });
+    let slashHeld = false;
+    input.addEventListener('beforeinput', (e) => { if (slashHeld && e.data === '/') e.preventDefault(); });
+    window.addEventListener('keyup', (e) => { if (e.key === '/') slashHeld = false; });
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Wiring.
 
   function wire() {
@@ -2306,6 +2497,7 @@
     listingInit();
     plotInit();
     ctxInit();
+    searchInit();
 
     $('file-input').addEventListener('change', (e) => {
       openFiles(Array.from(e.target.files || []));
@@ -2518,6 +2710,7 @@
     get ctx() { return { arch: ctx.arch, rc: ctx.rc, lines: ctx.lines.length, text: ctx.text, marked: Array.from(ctx.marked), sel: ctx.sel, row: ctx.rows[ctx.sel] || null }; },
     get lastRecontext() { return lastRecontext; },
     get hashWrites() { return hashWrites; },
+    get search() { return { q: search.q, done: search.done, more: search.more, results: search.results.length, errors: search.errors.slice() }; },
     get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot(lo, hi) { plot.lo = lo; plot.hi = hi; plotInputs(); return plotFetch(); },
