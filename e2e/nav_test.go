@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -191,5 +192,52 @@ func TestSearchFindsAMemberAndAnOpcode(t *testing.T) {
 	q.waitFor(`document.querySelector('#detail .d-path').textContent.includes('#`+row+`')`, "the detail pane to show instruction #"+row)
 	if got := eval[string](q, `document.getElementById('content-title').textContent`); got != "sg00/Activation.bin" {
 		t.Errorf("after picking the instruction the content pane shows %q", got)
+	}
+}
+
+// TestThemeToggle: the toggle cycles system → light → dark → system, changes the computed
+// background, is remembered across a reload, and "system" follows the OS preference.
+func TestThemeToggle(t *testing.T) {
+	const light, dark = "rgb(244, 245, 247)", "rgb(14, 16, 20)"
+	p := newPage(t, siteURL)
+	bg := func() string { return eval[string](p, `getComputedStyle(document.body).backgroundColor`) }
+	theme := func() string { return eval[string](p, `document.getElementById('theme-toggle').dataset.theme`) }
+	click := func() { eval[bool](p, `(document.getElementById('theme-toggle').click(), true)`) }
+	osScheme := func(s string) {
+		if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: s}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	osScheme("light")
+	if theme() != "system" || bg() != light {
+		t.Fatalf("at first: theme %q background %s, want system and %s", theme(), bg(), light)
+	}
+	osScheme("dark")
+	if got := bg(); got != dark {
+		t.Errorf("system theme with a dark OS: background %s, want %s", got, dark)
+	}
+	click()
+	if theme() != "light" || bg() != light {
+		t.Errorf("after one click (dark OS): theme %q background %s, want light and %s", theme(), bg(), light)
+	}
+	osScheme("light")
+	click()
+	if theme() != "dark" || bg() != dark {
+		t.Errorf("after two clicks (light OS): theme %q background %s, want dark and %s", theme(), bg(), dark)
+	}
+	if s := eval[string](p, `localStorage.getItem('neffscope.theme') || ''`); s != "dark" {
+		t.Errorf("stored theme %q, want dark", s)
+	}
+	p.do(chromedp.Reload())
+	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready'`, "the core after the reload")
+	if theme() != "dark" || bg() != dark {
+		t.Errorf("after a reload: theme %q background %s, want the remembered dark and %s", theme(), bg(), dark)
+	}
+	click()
+	if theme() != "system" || bg() != light {
+		t.Errorf("after three clicks (light OS): theme %q background %s, want system and %s", theme(), bg(), light)
+	}
+	if s := eval[string](p, `localStorage.getItem('neffscope.theme') || ''`); s != "" {
+		t.Errorf("system should clear the stored theme, found %q", s)
 	}
 }
