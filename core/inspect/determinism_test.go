@@ -1,5 +1,11 @@
 package inspect
-import ("bytes";"encoding/json";"testing")
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
 // The Document of a file is the same on every open (no map order leaks into it).
 func TestDocumentIsDeterministic(t *testing.T) {
 	f := openReal(t, "nkipy/matmul_small.neff")
