@@ -8,12 +8,14 @@ require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/hack-pad/go-indexeddb v0.3.2
 	github.com/klauspost/compress v1.20.4
 	github.com/tinylib/msgp v1.6.5
 )
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/hack-pad/safejs v0.1.0 // indirect
 	github.com/philhofer/fwd v1.2.0 // indirect
 	golang.org/x/mod v0.18.0 // indirect
 	golang.org/x/tools v0.22.0 // indirect

@@ -41,10 +41,14 @@ type bridge struct {
 	contexts map[int]*contextBytes
 	funcs    []js.Func
 	global   js.Value
+	// the IndexedDB library (library.go), opened on first use
+	libOnce sync.Once
+	library *library
 }
 
 // register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,
-// evaluate, plot, openGroup, openContext, recontext, contextArches, json, version, model} and
+// evaluate, plot, openGroup, openContext, recontext, contextArches, json, libStatus, libPut,
+// libList, libGet, libRemove, libClear, version, model} and
 // returns the bridge (tests use it to release the functions).
 func register() *bridge {
 	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}}
@@ -61,6 +65,12 @@ func register() *bridge {
 	obj.Set("recontext", b.fn(b.recontext))
 	obj.Set("contextArches", b.fn(b.contextArches))
 	obj.Set("json", b.fn(b.docJSON))
+	obj.Set("libStatus", b.fn(b.libStatus))
+	obj.Set("libPut", b.fn(b.libPut))
+	obj.Set("libList", b.fn(b.libList))
+	obj.Set("libGet", b.fn(b.libGet))
+	obj.Set("libRemove", b.fn(b.libRemove))
+	obj.Set("libClear", b.fn(b.libClear))
 	obj.Set("model", doc.ModelVersion)
 	obj.Set("version", runtime.Version())
 	js.Global().Set(GlobalName, obj)

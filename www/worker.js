@@ -18,6 +18,14 @@
 //   {id, type: 'contextArches', size}            → result {node: ArrayBuffer (msgpack Node "ncfw-arches")}
 //   {id, type: 'json', handle}                  → result {json: ArrayBuffer (the Document as inspect --json prints it)}
 //   {id, type: 'close', handle}                 → result {}
+// The library (IndexedDB, wasm/library.go); each answers when IndexedDB has:
+//   {id, type: 'libStatus'}                     → result {ok, reason?}
+//   {id, type: 'libPut', handle, entry}         → result {kept, note?}; entry = {how: 'open'|'group'|
+//        'context', files: [{name, size, blob?}], arch?, model?, node?}; the core adds key (the
+//        sha-256), sha256, kind, size, summary, doc (msgpack) and opened (ms since 1970)
+//   {id, type: 'libList'}                       → result {list: [entry without doc; files[i].kept]}
+//   {id, type: 'libGet', key}                   → result {entry|null} (key: a sha-256 prefix)
+//   {id, type: 'libRemove', key} / {id, type: 'libClear'} → result {}
 // Host → page: {type: 'ready', version, model, ms} once, or {type: 'fatal', message};
 //   {id, type: 'progress', p: {phase, done, total, inflated, read}};
 //   {id, type: 'header', doc: ArrayBuffer (msgpack Document with only the header)};
@@ -155,6 +163,29 @@
             post({ id, type: 'result', json: b }, [b]);
             break;
           }
+          case 'libStatus': {
+            const r = await core.libStatus();
+            post({ id, type: 'result', ok: r.ok, reason: r.reason || '' });
+            break;
+          }
+          case 'libPut': {
+            const r = await check(core.libPut(msg.handle, msg.entry));
+            post({ id, type: 'result', kept: r.kept, note: r.note || '' });
+            break;
+          }
+          case 'libList':
+            post({ id, type: 'result', list: await core.libList() });
+            break;
+          case 'libGet': {
+            const e = await core.libGet(String(msg.key || ''));
+            const transfer = e && e.doc ? [e.doc.buffer] : [];
+            post({ id, type: 'result', entry: e || null }, transfer);
+            break;
+          }
+          case 'libRemove': case 'libClear':
+            await (msg.type === 'libRemove' ? core.libRemove(String(msg.key || '')) : core.libClear());
+            post({ id, type: 'result' });
+            break;
           case 'close':
             check(core.close(msg.handle));
             post({ id, type: 'result' });

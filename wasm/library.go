@@ -1,0 +1,361 @@
+//go:build js && wasm
+
+package main
+
+// The library: the files this browser opened recently, kept in IndexedDB (go-indexeddb) so a
+// reload, a discarded tab or an offline visit can open them again. An entry holds what the
+// Recent list shows (name, size, sha-256, kind, summary, when), the Document (msgpack) so a
+// file whose bytes were not kept still shows its tree, and the bytes themselves as the
+// File/Blob the user opened, when they fit the size cap the page sets. IndexedDB stores a
+// Blob on disk, so keeping a file costs no memory here.
+//
+// Every library call returns a Promise: IndexedDB answers through events, which a goroutine
+// can wait for only while the worker's event loop runs.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/hack-pad/go-indexeddb/idb"
+)
+
+const (
+	libraryDB      = "neffscope"
+	libraryVersion = 1
+	libraryStore   = "files" // keyed by the entry's "key" (see entryKey)
+	// libraryMaxEntries bounds the Recent list: the oldest entries go first.
+	libraryMaxEntries = 30
+	libraryTimeout    = 20 * time.Second
+)
+
+type library struct {
+	db  *idb.Database
+	err error // why there is no library here (no IndexedDB, or it refused to open)
+}
+
+// openLibrary opens (or creates) the database. It never panics: a context without IndexedDB
+// (some file:// pages, private modes) gets a library that explains why it is off.
+func openLibrary(ctx context.Context) (lib *library) {
+	lib = &library{}
+	defer func() {
+		if p := recover(); p != nil {
+			lib.db, lib.err = nil, fmt.Errorf("IndexedDB is not available: %v", p)
+		}
+	}()
+	// Reflect.get through Call, not Value.Get: a getter that throws (a denied IndexedDB)
+	// unwinds through the wasm stack on Get and kills the Go runtime; Call turns it into a
+	// panic the recover above takes.
+	factory := js.Global().Get("Reflect").Call("get", js.Global(), "indexedDB")
+	if !factory.Truthy() {
+		lib.err = errors.New("this browser context has no IndexedDB")
+		return lib
+	}
+	f, err := idb.WrapFactory(factory)
+	if err != nil {
+		lib.err = err
+		return lib
+	}
+	req, err := f.Open(ctx, libraryDB, libraryVersion, func(db *idb.Database, oldVersion, newVersion uint) error {
+		_, err := db.CreateObjectStore(libraryStore, idb.ObjectStoreOptions{KeyPath: js.ValueOf("key")})
+		return err
+	})
+	if err != nil {
+		lib.err = fmt.Errorf("IndexedDB refused to open: %v", err)
+		return lib
+	}
+	db, err := req.Await(ctx)
+	if err != nil {
+		lib.err = fmt.Errorf("IndexedDB refused to open: %v", err)
+		return lib
+	}
+	lib.db = db
+	return lib
+}
+
+// entryKey names an entry: the sha-256 of the file (of the first file, for a group).
+func entryKey(e js.Value) string { return e.Get("key").String() }
+
+// put stores entry (a JS object the worker built: key, name, size, sha256, kind, summary, how,
+// files [{name, size, blob?}], doc) stamped with the time, replacing an entry with the same
+// key, and trims the list to libraryMaxEntries. When the browser's quota refuses the bytes,
+// the entry is stored without them, and the answer says so.
+func (l *library) put(ctx context.Context, entry js.Value) (js.Value, error) {
+	if l.db == nil {
+		return js.Value{}, l.err
+	}
+	entry.Set("opened", float64(time.Now().UnixMilli()))
+	out := js.Global().Get("Object").New()
+	out.Set("kept", hasBytes(entry))
+	err := l.write(ctx, func(s *idb.ObjectStore) error {
+		_, err := s.Put(entry)
+		return err
+	})
+	if err != nil && hasBytes(entry) && isQuota(err) {
+		dropBytes(entry)
+		out.Set("kept", false)
+		out.Set("note", "the browser's storage quota refused the file's bytes; only its document was kept")
+		err = l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Put(entry); return err })
+	}
+	if err != nil {
+		return js.Value{}, fmt.Errorf("the library could not store %s: %v", entry.Get("name").String(), err)
+	}
+	if err := l.trim(ctx); err != nil {
+		out.Set("note", "could not trim the library: "+err.Error())
+	}
+	return out, nil
+}
+
+func hasBytes(e js.Value) bool {
+	fs := e.Get("files")
+	if fs.Type() != js.TypeObject {
+		return false
+	}
+	for i := 0; i < fs.Length(); i++ {
+		if fs.Index(i).Get("blob").Truthy() {
+			return true
+		}
+	}
+	return false
+}
+
+func dropBytes(e js.Value) {
+	fs := e.Get("files")
+	for i := 0; fs.Type() == js.TypeObject && i < fs.Length(); i++ {
+		fs.Index(i).Delete("blob")
+	}
+}
+
+func isQuota(err error) bool {
+	return strings.Contains(err.Error(), "Quota") || strings.Contains(err.Error(), "quota")
+}
+
+// write runs fn in a read-write transaction and waits for it to commit.
+func (l *library) write(ctx context.Context, fn func(*idb.ObjectStore) error) error {
+	txn, err := l.db.Transaction(idb.TransactionReadWrite, libraryStore)
+	if err != nil {
+		return err
+	}
+	s, err := txn.ObjectStore(libraryStore)
+	if err != nil {
+		return err
+	}
+	if err := fn(s); err != nil {
+		_ = txn.Abort()
+		return err
+	}
+	return txn.Await(ctx)
+}
+
+// all returns every entry, newest first.
+func (l *library) all(ctx context.Context) ([]js.Value, error) {
+	if l.db == nil {
+		return nil, l.err
+	}
+	txn, err := l.db.Transaction(idb.TransactionReadOnly, libraryStore)
+	if err != nil {
+		return nil, err
+	}
+	s, err := txn.ObjectStore(libraryStore)
+	if err != nil {
+		return nil, err
+	}
+	req, err := s.OpenCursor(idb.CursorNext)
+	if err != nil {
+		return nil, err
+	}
+	var list []js.Value
+	err = req.Iter(ctx, func(c *idb.CursorWithValue) error {
+		v, err := c.Value()
+		if err == nil {
+			list = append(list, v)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Get("opened").Float() > list[j].Get("opened").Float() })
+	return list, nil
+}
+
+// trim deletes the oldest entries beyond libraryMaxEntries.
+func (l *library) trim(ctx context.Context) error {
+	list, err := l.all(ctx)
+	if err != nil || len(list) <= libraryMaxEntries {
+		return err
+	}
+	return l.write(ctx, func(s *idb.ObjectStore) error {
+		for _, e := range list[libraryMaxEntries:] {
+			if _, err := s.Delete(js.ValueOf(entryKey(e))); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// find returns the newest entry whose key starts with prefix (URL hashes carry a prefix of
+// the sha-256), or null.
+func (l *library) find(ctx context.Context, prefix string) (js.Value, error) {
+	prefix = strings.ToLower(prefix)
+	if prefix == "" {
+		return js.Null(), nil
+	}
+	list, err := l.all(ctx)
+	if err != nil {
+		return js.Value{}, err
+	}
+	for _, e := range list {
+		if strings.HasPrefix(entryKey(e), prefix) {
+			return e, nil
+		}
+	}
+	return js.Null(), nil
+}
+
+func (l *library) remove(ctx context.Context, key string) error {
+	if l.db == nil {
+		return l.err
+	}
+	return l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Delete(js.ValueOf(key)); return err })
+}
+
+func (l *library) clear(ctx context.Context) error {
+	if l.db == nil {
+		return l.err
+	}
+	return l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Clear(); return err })
+}
+
+// ---- bridge entry points (each returns a Promise) ----
+
+// promise runs work on its own goroutine and settles a Promise with its result; an error
+// rejects it with an Error whose message is the error's text.
+func (b *bridge) promise(work func(ctx context.Context) (any, error)) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		go func() {
+			defer executor.Release()
+			ctx, cancel := context.WithTimeout(context.Background(), libraryTimeout)
+			defer cancel()
+			var v any
+			var err error
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						err = fmt.Errorf("internal error in the library: %v", p)
+					}
+				}()
+				v, err = work(ctx)
+			}()
+			if err != nil {
+				reject.Invoke(js.Global().Get("Error").New(err.Error()))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	return js.Global().Get("Promise").New(executor)
+}
+
+// lib opens the library on first use and keeps it (or the reason it is off).
+func (b *bridge) lib(ctx context.Context) *library {
+	b.libOnce.Do(func() { b.library = openLibrary(ctx) })
+	return b.library
+}
+
+// libStatus() → Promise<{ok, reason}>
+func (b *bridge) libStatus(args []js.Value) (any, error) {
+	return b.promise(func(ctx context.Context) (any, error) {
+		l := b.lib(ctx)
+		out := js.Global().Get("Object").New()
+		out.Set("ok", l.db != nil)
+		if l.err != nil {
+			out.Set("reason", l.err.Error())
+		}
+		return out, nil
+	}), nil
+}
+
+// libPut(handle, entry) → Promise<{kept, note?}>: entry as put documents it, without doc and
+// key; the Document, its sha-256, kind and summary come from the open file under handle.
+func (b *bridge) libPut(args []js.Value) (any, error) {
+	if len(args) < 2 || args[1].Type() != js.TypeObject {
+		return nil, errors.New("libPut(handle, entry): two arguments")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	if f.Doc.SHA256 == "" {
+		return nil, errors.New("this file has no sha-256 (it was not read to the end), so the library cannot keep it")
+	}
+	enc, err := f.Doc.MarshalMsg(nil)
+	if err != nil {
+		return nil, err
+	}
+	entry := args[1]
+	if !entry.Get("key").Truthy() {
+		entry.Set("key", f.Doc.SHA256)
+	}
+	entry.Set("sha256", f.Doc.SHA256)
+	entry.Set("kind", f.Doc.Kind)
+	entry.Set("size", float64(f.Doc.Size))
+	if f.Doc.Root != nil {
+		entry.Set("summary", f.Doc.Root.Value)
+	}
+	entry.Set("doc", toUint8Array(enc))
+	return b.promise(func(ctx context.Context) (any, error) { return b.lib(ctx).put(ctx, entry) }), nil
+}
+
+// libList() → Promise<[entry without doc and blobs, with files[i].kept]>, newest first.
+func (b *bridge) libList(args []js.Value) (any, error) {
+	return b.promise(func(ctx context.Context) (any, error) {
+		list, err := b.lib(ctx).all(ctx)
+		if err != nil {
+			return nil, err
+		}
+		arr := js.Global().Get("Array").New()
+		for _, e := range list {
+			e.Delete("doc")
+			fs := e.Get("files")
+			for i := 0; fs.Type() == js.TypeObject && i < fs.Length(); i++ {
+				fi := fs.Index(i)
+				fi.Set("kept", fi.Get("blob").Truthy())
+				fi.Delete("blob")
+			}
+			arr.Call("push", e)
+		}
+		return arr, nil
+	}), nil
+}
+
+// libGet(keyPrefix) → Promise<entry|null>: the whole entry, Document and blobs included.
+func (b *bridge) libGet(args []js.Value) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("libGet(key): one argument")
+	}
+	prefix := args[0].String()
+	return b.promise(func(ctx context.Context) (any, error) { return b.lib(ctx).find(ctx, prefix) }), nil
+}
+
+// libRemove(key) → Promise<true>
+func (b *bridge) libRemove(args []js.Value) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("libRemove(key): one argument")
+	}
+	key := args[0].String()
+	return b.promise(func(ctx context.Context) (any, error) { return true, b.lib(ctx).remove(ctx, key) }), nil
+}
+
+// libClear() → Promise<true>
+func (b *bridge) libClear(args []js.Value) (any, error) {
+	return b.promise(func(ctx context.Context) (any, error) { return true, b.lib(ctx).clear(ctx) }), nil
+}
