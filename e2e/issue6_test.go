@@ -54,6 +54,19 @@ func TestOfflineAfterOneVisit(t *testing.T) {
 	if s := eval[string](p, `document.getElementById('summary').textContent`); !strings.Contains(s, realUUID) {
 		t.Errorf("offline, the opened file's summary is %q; want its UUID %s", s, realUUID)
 	}
+
+	// Still offline, a reload (or a discarded tab coming back) reopens the file from the
+	// library, at the node the hash names, with nothing picked.
+	p.clickRow(`#tree .ti[data-path="header/data_size"]`)
+	p.waitFor(`location.hash.endsWith('&n=header/data_size') && neffscope.library.entries.length > 0`, "the hash and the library entry")
+	if _, err := chromedp.Run(p.ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	p.waitOpen()
+	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path === 'header/data_size'`, "the offline reload to reopen the file at header/data_size")
+	if got := p.hexFirstBytes(8); string(got) != string(file[:8]) {
+		t.Errorf("offline, the reopened file's bytes start % x, want % x", got, file[:8])
+	}
 }
 
 // jsString quotes s as a JavaScript string literal.
