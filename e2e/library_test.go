@@ -3,6 +3,7 @@ package e2e
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"strings"
 	"testing"
 
@@ -166,6 +167,29 @@ Object.defineProperty(window, 'indexedDB', { get() { throw new DOMException('The
 		checkRealOpened(t, p, file)
 		if eval[bool](p, `!document.getElementById('library-open').hidden`) {
 			t.Errorf("%s: the Recent button shows although the library is off", url)
+		}
+	}
+}
+
+// The fingerprint of a file is computed by the hash worker (worker.js in its hash role), in
+// slices, alongside the core: on a file of several slices and an odd length it must equal the
+// sha-256 of the bytes, and the core must have it too (the JSON export carries it).
+func TestFingerprintFromTheHashWorker(t *testing.T) {
+	path := bigNEFF(t, 9<<20+13)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	want := hex.EncodeToString(sum[:])
+	for _, url := range []string{siteURL, singleURL} {
+		p := newPage(t, url)
+		p.openWithPicker(path)
+		if got := eval[string](p, `neffscope.state.doc.sha256`); got != want {
+			t.Errorf("%s: the page's fingerprint is %s, want %s", url, got, want)
+		}
+		if !eval[bool](p, `location.hash.startsWith('#f=`+want[:16]+`&')`) {
+			t.Errorf("%s: the hash %q does not carry the fingerprint", url, eval[string](p, `location.hash`))
 		}
 	}
 }

@@ -47,7 +47,8 @@ type bridge struct {
 }
 
 // register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,
-// evaluate, plot, openGroup, openContext, recontext, contextArches, json, libStatus, libPut,
+// evaluate, plot, openGroup, openContext, recontext, contextArches, json, setFingerprint,
+// libStatus, libPut,
 // libList, libGet, libRemove, libClear, version, model} and
 // returns the bridge (tests use it to release the functions).
 func register() *bridge {
@@ -65,6 +66,7 @@ func register() *bridge {
 	obj.Set("recontext", b.fn(b.recontext))
 	obj.Set("contextArches", b.fn(b.contextArches))
 	obj.Set("json", b.fn(b.docJSON))
+	obj.Set("setFingerprint", b.fn(b.setFingerprint))
 	obj.Set("libStatus", b.fn(b.libStatus))
 	obj.Set("libPut", b.fn(b.libPut))
 	obj.Set("libList", b.fn(b.libList))
@@ -130,6 +132,11 @@ func (b *bridge) open(args []js.Value) (any, error) {
 	r := newJSReaderAt(args[0], size, 0)
 	opt := inspect.Options{Fingerprint: true}
 	if opts.Truthy() {
+		// fingerprint: false — the page computes the file's sha-256 itself (WebCrypto, in
+		// parallel with this open) and hands it over with setFingerprint.
+		if fp := opts.Get("fingerprint"); fp.Type() == js.TypeBoolean && !fp.Bool() {
+			opt.Fingerprint = false
+		}
 		if m := opts.Get("maxInflated"); m.Type() == js.TypeNumber {
 			opt.MaxInflated = int64(m.Float())
 		}
@@ -153,6 +160,30 @@ func (b *bridge) open(args []js.Value) (any, error) {
 	out.Set("ms", float64(time.Since(start).Microseconds())/1000)
 	out.Set("crossings", r.crossings)
 	return out, nil
+}
+
+// setFingerprint(handle, sha256hex) → true: the file's sha-256, computed by the page, becomes
+// the Document's fingerprint — where the core would have computed one itself: not for a NEFF
+// whose archive could not be read to its end (the CLI leaves it empty there too).
+func (b *bridge) setFingerprint(args []js.Value) (any, error) {
+	if len(args) < 2 {
+		return nil, errors.New("setFingerprint(handle, sha256): two arguments")
+	}
+	f, err := b.file(args[0])
+	if err != nil {
+		return nil, err
+	}
+	sum := strings.ToLower(args[1].String())
+	if len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "" {
+		return nil, fmt.Errorf("setFingerprint: %q is not a sha-256 in hex", sum)
+	}
+	if f.Archive != nil && !f.Archive.Complete {
+		return false, nil
+	}
+	b.mu.Lock()
+	f.Doc.SHA256 = sum
+	b.mu.Unlock()
+	return true, nil
 }
 
 // keep stores f under a new handle (or under handle h when h > 0, replacing what was there)

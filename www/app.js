@@ -195,6 +195,7 @@
   // cancel stops whatever the core is doing by ending the worker and starting a fresh one.
   function cancel() {
     if (core.mode !== 'worker') return false;
+    hashStop();
     core.worker.terminate();
     core.worker = null;
     failAll('cancelled');
@@ -2161,6 +2162,61 @@
     $('progress-text').textContent = parts.join(' · ');
   }
 
+  // The file's sha-256 (its fingerprint: URL hash, library key) is computed by a second worker
+  // (worker.js in its hash role) in parallel with the core's open, on another CPU core: Go's
+  // SHA-256 in wasm runs at about 100 MB/s and was a third of a big file's open time. Without
+  // workers (the main-thread fallback) the core hashes the file while it streams, as before.
+  const HASH_ROLE = 'neffscope-hash';
+  const hasher = { worker: null, next: 1, pending: new Map() };
+
+  function hashWorker() {
+    if (hasher.worker) return hasher.worker;
+    const w = single
+      ? new Worker(URL.createObjectURL(new Blob([$('worker-src').textContent], { type: 'text/javascript' })), { name: HASH_ROLE })
+      : new Worker('worker.js', { name: HASH_ROLE });
+    w.onmessage = (ev) => {
+      const d = ev.data || {};
+      const p = hasher.pending.get(d.id);
+      if (!p) return;
+      hasher.pending.delete(d.id);
+      if (d.error) console.info('neffscope: the hash worker failed: ' + d.error);
+      p(d.sha256 || null);
+    };
+    w.onerror = (ev) => { ev.preventDefault(); hashStop(); };
+    hasher.worker = w;
+    return w;
+  }
+
+  // hashStop ends the hash worker (a cancel); what it was computing resolves to null.
+  function hashStop() {
+    if (hasher.worker) hasher.worker.terminate();
+    hasher.worker = null;
+    for (const p of hasher.pending.values()) p(null);
+    hasher.pending.clear();
+  }
+
+  function pageFingerprint(file) {
+    if (core.mode !== 'worker' || !file) return null;
+    let w;
+    try { w = hashWorker(); } catch (e) { return null; }
+    const id = hasher.next++;
+    return new Promise((resolve) => { hasher.pending.set(id, resolve); w.postMessage({ id, file }); });
+  }
+
+  // openWithFingerprint opens file in the core with the page computing its sha-256 alongside;
+  // known: a sha-256 already known (a reopen after the worker restarted). It resolves with the
+  // core's answer plus sha256 (the fingerprint the core accepted, or '').
+  async function openWithFingerprint(file, hooks, known) {
+    const fp = known ? Promise.resolve(known) : pageFingerprint(file);
+    const r = await call('open', { file, name: file.name, fingerprint: fp ? false : undefined }, hooks);
+    r.sha256 = '';
+    if (fp) {
+      const sha = await fp;
+      if (sha && (await call('setFingerprint', { handle: r.handle, sha256: sha })).set) r.sha256 = sha;
+    }
+    return r;
+  }
+
   async function openFile(file) {
     if (!file) return;
     if (opening) cancel();
@@ -2170,7 +2226,7 @@
     document.body.dataset.state = 'opening';
     showProgress(file);
     try {
-      const r = await call('open', { file, name: file.name }, {
+      const r = await openWithFingerprint(file, {
         onProgress: (p) => onProgress(file, t0, p),
         onHeader: (buf) => {
           if (opening !== token) return;
@@ -2183,10 +2239,11 @@
       if (opening !== token) return;
       const tResult = performance.now();
       const doc = MessagePack.decode(new Uint8Array(r.doc));
+      if (r.sha256) doc.sha256 = r.sha256;
       const decodeMs = performance.now() - tResult;
       closeDocs();
       const st = makeState(doc, { file, handle: r.handle, gen: core.gen });
-      st.reopen = async () => (await call('open', { file, name: file.name })).handle;
+      st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
       const tDecoded = performance.now();
       lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes };
       showDocs([st], 0, Math.round(tDecoded - t0));

@@ -6,7 +6,9 @@
 // whole first.
 //
 // Protocol (page → host), every request has an id; answers carry the same id:
-//   {id, type: 'open', file: File|Blob, name}   → progress*, header?, result {handle, doc, ms}
+//   {id, type: 'open', file: File|Blob, name, fingerprint?} → progress*, header?, result {handle, doc, ms}
+//        (fingerprint: false — the page computes the sha-256 and sends setFingerprint)
+//   {id, type: 'setFingerprint', handle, sha256} → result {set}
 //   {id, type: 'bytes', handle, source, off, n} → result {bytes: ArrayBuffer}
 //   {id, type: 'rows', handle, ref, from, to}   → result {table: ArrayBuffer (msgpack Table), total}
 //   {id, type: 'instruction', handle, ref, index} → result {node: ArrayBuffer (msgpack Node)}
@@ -35,6 +37,97 @@
 
 (function () {
   const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
+
+  // SHA-256 (FIPS 180-4), streaming (the hash role below; WebCrypto has no streaming digest,
+  // and a one-shot digest of a big file would hold it in memory twice). update(u8) any number of times, then digest() → hex.
+  const K = new Int32Array([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2]);
+  class SHA256 {
+    constructor() {
+      this.h = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+      this.w = new Int32Array(64);
+      this.buf = new Uint8Array(64);
+      this.fill = 0;
+      this.len = 0;
+    }
+    update(data) {
+      let i = 0;
+      const n = data.length;
+      this.len += n;
+      if (this.fill) {
+        while (this.fill < 64 && i < n) this.buf[this.fill++] = data[i++];
+        if (this.fill < 64) return this;
+        this.blocks(this.buf, 0, 64);
+        this.fill = 0;
+      }
+      const whole = (n - i) & ~63;
+      if (whole) { this.blocks(data, i, whole); i += whole; }
+      while (i < n) this.buf[this.fill++] = data[i++];
+      return this;
+    }
+    blocks(p, off, len) {
+      const w = this.w, h = this.h;
+      let h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4], h5 = h[5], h6 = h[6], h7 = h[7];
+      for (let end = off + len; off < end; off += 64) {
+        for (let t = 0, j = off; t < 16; t++, j += 4) w[t] = (p[j] << 24) | (p[j + 1] << 16) | (p[j + 2] << 8) | p[j + 3];
+        for (let t = 16; t < 64; t++) {
+          const a = w[t - 2], b = w[t - 15];
+          w[t] = (((a >>> 17) | (a << 15)) ^ ((a >>> 19) | (a << 13)) ^ (a >>> 10)) + w[t - 7] +
+            (((b >>> 7) | (b << 25)) ^ ((b >>> 18) | (b << 14)) ^ (b >>> 3)) + w[t - 16] | 0;
+        }
+        let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, hh = h7;
+        for (let t = 0; t < 64; t++) {
+          const t1 = hh + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + K[t] + w[t] | 0;
+          const t2 = (((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c)) | 0;
+          hh = g; g = f; f = e; e = d + t1 | 0; d = c; c = b; b = a; a = t1 + t2 | 0;
+        }
+        h0 = h0 + a | 0; h1 = h1 + b | 0; h2 = h2 + c | 0; h3 = h3 + d | 0;
+        h4 = h4 + e | 0; h5 = h5 + f | 0; h6 = h6 + g | 0; h7 = h7 + hh | 0;
+      }
+      h[0] = h0; h[1] = h1; h[2] = h2; h[3] = h3; h[4] = h4; h[5] = h5; h[6] = h6; h[7] = h7;
+    }
+    digest() {
+      const bits = this.len * 8;
+      const pad = new Uint8Array(((this.fill + 9 + 63) & ~63) - this.fill);
+      pad[0] = 0x80;
+      const hi = Math.floor(bits / 0x100000000), lo = bits >>> 0;
+      const m = pad.length;
+      pad[m - 8] = hi >>> 24; pad[m - 7] = hi >>> 16; pad[m - 6] = hi >>> 8; pad[m - 5] = hi;
+      pad[m - 4] = lo >>> 24; pad[m - 3] = lo >>> 16; pad[m - 2] = lo >>> 8; pad[m - 1] = lo;
+      const len = this.len;
+      this.update(pad);
+      this.len = len;
+      return Array.from(this.h, (x) => (x >>> 0).toString(16).padStart(8, '0')).join('');
+    }
+  }
+
+  // The hash role: a second worker, named HASH_ROLE by the page, that only computes a file's
+  // sha-256 (its fingerprint) while the core worker opens it, on another core: the core's
+  // own SHA-256 in wasm would add ~2 s to a 200 MB open. It reads the File in slices, so it
+  // holds no more than one slice. Protocol: {id, file} → {id, sha256} or {id, error}.
+  const HASH_ROLE = 'neffscope-hash';
+  const HASH_SLICE = 4 << 20;
+  if (inWorker && self.name === HASH_ROLE) {
+    self.onmessage = (ev) => {
+      const { id, file } = ev.data || {};
+      try {
+        const frs = new FileReaderSync();
+        const h = new SHA256();
+        for (let off = 0; off < file.size; off += HASH_SLICE) h.update(new Uint8Array(frs.readAsArrayBuffer(file.slice(off, off + HASH_SLICE))));
+        self.postMessage({ id, sha256: h.digest() });
+      } catch (e) {
+        self.postMessage({ id, error: String(e && e.message || e) });
+      }
+    };
+    return;
+  }
 
   // createCoreHost wires the protocol to the Go core. post(msg, transfer) sends to the page.
   function createCoreHost(post) {
@@ -99,11 +192,15 @@
               progress: (p) => post({ id, type: 'progress', p: { phase: p.phase, done: p.done, total: p.total, inflated: p.inflated, read: p.read } }),
               header: (u8) => { const b = u8.slice().buffer; post({ id, type: 'header', doc: b }, [b]); },
             };
+            if (msg.fingerprint === false) opts.fingerprint = false;
             const r = check(core.open(readSlice, msg.file.size, msg.name || msg.file.name || 'file', opts));
             const docBuf = r.doc.buffer;
             post({ id, type: 'result', handle: r.handle, doc: docBuf, ms: r.ms, crossings: r.crossings, wasmBytes: memory ? memory.buffer.byteLength : 0 }, [docBuf]);
             break;
           }
+          case 'setFingerprint':
+            post({ id, type: 'result', set: check(core.setFingerprint(msg.handle, String(msg.sha256 || ''))) });
+            break;
           case 'bytes': {
             const u8 = check(core.bytes(msg.handle, msg.source || '', msg.off, msg.n));
             const b = u8.buffer;
