@@ -17,6 +17,9 @@
 //   {id, type: 'recontext', handle, arch, model} → result {handle, doc, ms} (bytes kept in the core)
 //   {id, type: 'contextArches', size}            → result {node: ArrayBuffer (msgpack Node "ncfw-arches")}
 //   {id, type: 'json', handle}                  → result {json: ArrayBuffer (the Document as inspect --json prints it)}
+//   {id, type: 'diff', a, b}                    → result {node: ArrayBuffer (msgpack Node "diff": the
+//                                                  two open files compared, as inspect.Diff)}
+//   {id, type: 'diff', a, b, format: 'json'}    → result {json: ArrayBuffer (as `neffscope diff --json A B` prints it)}
 //   {id, type: 'close', handle}                 → result {}
 // Host → page: {type: 'ready', version, model, ms} once, or {type: 'fatal', message};
 //   {id, type: 'progress', p: {phase, done, total, inflated, read}};
@@ -153,6 +156,11 @@
           case 'json': {
             const b = check(core.json(msg.handle)).buffer;
             post({ id, type: 'result', json: b }, [b]);
+            break;
+          }
+          case 'diff': {
+            const b = check(core.diff(msg.a, msg.b, msg.format || '')).buffer;
+            post(Object.assign({ id, type: 'result' }, msg.format === 'json' ? { json: b } : { node: b }), [b]);
             break;
           }
           case 'close':
