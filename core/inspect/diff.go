@@ -250,7 +250,10 @@ func diffJSONMember(n *doc.Node, ma, mb *neff.Member) {
 	}
 	d := &jsonDiffer{out: n}
 	d.walk("", va, vb)
-	n.Detail = fmt.Sprintf("%d JSON paths differ", d.found)
+	n.Detail = "1 JSON path differs"
+	if d.found != 1 {
+		n.Detail = fmt.Sprintf("%d JSON paths differ", d.found)
+	}
 	if d.found > MaxJSONDifferences {
 		n.Detail = fmt.Sprintf("%d JSON paths differ; the first %d are listed", d.found, MaxJSONDifferences)
 		n.Infof(nil, "JSON member %s has %d differences; only the first %d are listed.", ma.Path, d.found, MaxJSONDifferences)
