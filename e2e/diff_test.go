@@ -140,6 +140,7 @@ func TestDiffTwoDroppedNEFFs(t *testing.T) {
 	p.shot("/tmp/neffscope-diff-menu.png")
 	p.do(chromedp.KeyEvent(kb.Enter))
 	p.waitDiff()
+	t.Logf("comparison shown %.0f ms after the request (core diff, transfer, decode, render)", eval[float64](p, `neffscope.diff.ms`))
 
 	// The summary: the core's counts, not identical.
 	if got := p.diffCounts(); got != "changed=24 added=30 removed=2 unchanged=6" {

@@ -2677,8 +2677,9 @@
   // compare asks the core for the diff of a and b and shows it.
   async function compare(a, b) {
     const seq = ++diff.seq;
-    Object.assign(diff, { a, b, node: null, error: '' });
+    Object.assign(diff, { a, b, node: null, error: '', ms: 0 });
     showDiffView();
+    const t0 = performance.now();
     try {
       const ha = await handleFor(a);
       const hb = await handleFor(b);
@@ -2690,6 +2691,7 @@
       diff.error = e.message;
     }
     if (diff.shown) diffRender();
+    diff.ms = performance.now() - t0; // core diff, transfer, decode and render: for tests
   }
 
   // ---- the view ----
@@ -3359,7 +3361,7 @@
     switchDoc,
     get diff() {
       const n = diff.node;
-      return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, value: n ? n.value : '', hideSame: diff.hideSame };
+      return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };
     },
   };
 })();
