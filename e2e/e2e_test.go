@@ -354,8 +354,9 @@ func TestPageLoadsAndCoreIsReady(t *testing.T) {
 	if got := served.take(); !contains(got, "/wasm_exec.js") || !contains(got, "/neffscope.wasm") {
 		t.Errorf("expected the worker to load wasm_exec.js and neffscope.wasm at page load; the server saw %v", got)
 	}
-	if p.workers != 1 {
-		t.Errorf("%d dedicated workers, want 1", p.workers)
+	// The core's worker, and the hash worker that fingerprints files beside it.
+	if p.workers != 2 {
+		t.Errorf("%d dedicated workers, want 2 (the core and the hash worker)", p.workers)
 	}
 	if png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100)); err == nil {
 		os.WriteFile(strings.TrimSuffix(screenshot, ".png")+"-welcome.png", png, 0o644)

@@ -47,9 +47,8 @@ type bridge struct {
 }
 
 // register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,
-// evaluate, plot, openGroup, openContext, recontext, contextArches, json, setFingerprint,
-// libStatus, libPut,
-// libList, libGet, libRemove, libClear, version, model} and
+// evaluate, plot, openGroup, openContext, recontext, contextArches, json, diff, setFingerprint,
+// libStatus, libPut, libList, libGet, libRemove, libClear, version, model} and
 // returns the bridge (tests use it to release the functions).
 func register() *bridge {
 	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}}
@@ -73,6 +72,7 @@ func register() *bridge {
 	obj.Set("libGet", b.fn(b.libGet))
 	obj.Set("libRemove", b.fn(b.libRemove))
 	obj.Set("libClear", b.fn(b.libClear))
+	obj.Set("diff", b.fn(b.diff))
 	obj.Set("model", doc.ModelVersion)
 	obj.Set("version", runtime.Version())
 	js.Global().Set(GlobalName, obj)
@@ -243,6 +243,37 @@ func (b *bridge) docJSON(args []js.Value) (any, error) {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
 	}
 	return toUint8Array(append(out, '\n')), nil
+}
+
+// diff(handleA, handleB, format) → Uint8Array: the two open files compared (inspect.Diff), as
+// a msgpack doc.Node (format "" or absent), or with format "json" as `neffscope diff --json A B`
+// prints it (encoding/json, two-space indent, a final newline), byte for byte, for the page's
+// export. Files that are not NEFFs give a diff node whose error finding says so.
+func (b *bridge) diff(args []js.Value) (any, error) {
+	if len(args) < 2 {
+		return nil, errors.New("diff(handleA, handleB, format): two handles")
+	}
+	fa, err := b.file(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("diff, file a: %v", err)
+	}
+	fb, err := b.file(args[1])
+	if err != nil {
+		return nil, fmt.Errorf("diff, file b: %v", err)
+	}
+	d := inspect.Diff(fa, fb)
+	switch format := optString(args, 2); format {
+	case "":
+		return encodeNode(d)
+	case "json":
+		out, err := json.MarshalIndent(d, "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("encoding the diff as JSON: %v", err)
+		}
+		return toUint8Array(append(out, '\n')), nil
+	default:
+		return nil, fmt.Errorf("diff: format %q; \"\" (msgpack) or \"json\"", format)
+	}
 }
 
 // maxRows caps one rows() call: the listing asks for a screenful at a time.

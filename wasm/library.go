@@ -25,9 +25,8 @@ import (
 )
 
 const (
-	libraryDB      = "neffscope"
-	libraryVersion = 1
-	libraryStore   = "files" // keyed by the entry's "key" (see entryKey)
+	libraryDB    = "neffscope"
+	libraryStore = "files" // keyed by the entry's "key" (see entryKey)
 	// libraryMaxEntries bounds the Recent list: the oldest entries go first.
 	libraryMaxEntries = 30
 	libraryTimeout    = 20 * time.Second
@@ -60,21 +59,52 @@ func openLibrary(ctx context.Context) (lib *library) {
 		lib.err = err
 		return lib
 	}
-	req, err := f.Open(ctx, libraryDB, libraryVersion, func(db *idb.Database, oldVersion, newVersion uint) error {
-		_, err := db.CreateObjectStore(libraryStore, idb.ObjectStoreOptions{KeyPath: js.ValueOf("key")})
-		return err
-	})
-	if err != nil {
-		lib.err = fmt.Errorf("IndexedDB refused to open: %v", err)
-		return lib
+	db, err := openStore(ctx, f, 0)
+	if err == nil && !hasStore(db) {
+		// A database without our store (an upgrade that did not finish, an older schema):
+		// open the next version, whose upgrade creates what is missing.
+		v, _ := db.Version()
+		_ = db.Close()
+		db, err = openStore(ctx, f, v+1)
+		if err == nil && !hasStore(db) {
+			err = errors.New("its object store could not be created")
+		}
 	}
-	db, err := req.Await(ctx)
 	if err != nil {
 		lib.err = fmt.Errorf("IndexedDB refused to open: %v", err)
 		return lib
 	}
 	lib.db = db
 	return lib
+}
+
+// openStore opens the database at version (0: whatever version it has; a new one gets 1),
+// creating the store in the upgrade when it is missing.
+func openStore(ctx context.Context, f *idb.Factory, version uint) (*idb.Database, error) {
+	req, err := f.Open(ctx, libraryDB, version, func(db *idb.Database, oldVersion, newVersion uint) error {
+		if hasStore(db) {
+			return nil
+		}
+		_, err := db.CreateObjectStore(libraryStore, idb.ObjectStoreOptions{KeyPath: js.ValueOf("key")})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return req.Await(ctx)
+}
+
+func hasStore(db *idb.Database) bool {
+	names, err := db.ObjectStoreNames()
+	if err != nil {
+		return false
+	}
+	for _, n := range names {
+		if n == libraryStore {
+			return true
+		}
+	}
+	return false
 }
 
 // entryKey names an entry: the sha-256 of the file (of the first file, for a group).

@@ -100,6 +100,8 @@
     }
     core.mode = 'worker';
     core.worker = w;
+    // The hash worker starts now too, so opening a file asks the network for nothing.
+    try { hashWorker(); } catch (e) { console.info('neffscope: no hash worker (' + e.message + '); the core hashes files itself'); }
     const gen = core.gen;
     w.onmessage = (ev) => { if (gen === core.gen) onCoreMessage(ev.data); };
     w.onerror = (ev) => {
@@ -2273,6 +2275,7 @@
   }
 
   function closeDocs() {
+    diffForget();
     for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
     docs = [];
   }
@@ -2290,6 +2293,8 @@
   }
 
   function switchDoc(i) {
+    if (diff.shown && docs[i] === state) { hideDiffView(); renderTabs(); return; }
+    hideDiffView();
     if (!docs[i] || docs[i] === state) return;
     state = docs[i];
     renderDocument(0);
@@ -2311,6 +2316,7 @@
       b.addEventListener('click', () => switchDoc(i));
       nav.appendChild(b);
     });
+    diffTabs(nav);
   }
 
   // openFiles opens what was picked or dropped: one file as before; several as a group, in
@@ -2805,6 +2811,611 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Comparing two NEFFs (inspect.Diff in the core): the current document against another open
+  // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
+  // comparison has a tab of its own; every member in it jumps to that member in A or B.
+
+  const DIFF_ROWS = 2000; // rows built per member group before a "show more"
+  const diff = { a: null, b: null, node: null, shown: false, hideSame: false, seq: 0, error: '' };
+  const CHANGE_MARK = { changed: '≠', added: '+', removed: '−', operands: '≈' };
+  const CHANGE_TITLE = { changed: 'differs', added: 'only in B', removed: 'only in A', operands: 'same opcode counts, other operands' };
+  const isNEFF = (d) => !!(d && d.doc && d.doc.kind === 'neff');
+
+  // handleFor is ensureHandle for any document: reopened in the core after a worker restart.
+  async function handleFor(st) {
+    if (st.gen === core.gen && st.handle) return st.handle;
+    const h = await st.reopen();
+    st.handle = h;
+    st.gen = core.gen;
+    return h;
+  }
+
+  // docTitle names a document; documents of the same name get their tab number.
+  function docTitle(st) {
+    const same = docs.filter((d) => d.doc.file === st.doc.file);
+    return same.length > 1 ? st.doc.file + ' #' + (docs.indexOf(st) + 1) : st.doc.file;
+  }
+
+  // targetOf: the kelf target and arch of a NEFF (from the document's model), or ''.
+  function targetOf(st) {
+    const t = field(st.doc, 'model', 'target');
+    if (!t) return '';
+    const name = String(t.value || '').replace(/^"|"$/g, '');
+    const arch = /:\s*([^:]+)$/.exec(t.detail || '');
+    return name + (arch ? ' (' + arch[1].trim() + ')' : '');
+  }
+
+  function updateCompare() {
+    const box = $('compare');
+    box.hidden = embedded || !isNEFF(state);
+    const others = docs.filter((d) => d !== state && isNEFF(d));
+    const b = $('compare-button');
+    b.textContent = others.length ? '⇄ Compare ▾' : '⇄ Compare with…';
+    b.title = others.length ? 'Compare ' + state.doc.file + ' with another open NEFF, or with a file' : 'Choose a second NEFF to compare ' + (state ? state.doc.file : '') + ' with';
+    if (others.length) b.setAttribute('aria-haspopup', 'menu'); else b.removeAttribute('aria-haspopup');
+  }
+
+  // diffTabs: hook of renderTabs — numbers tabs of the same name, and adds the comparison's tab.
+  function diffTabs(nav) {
+    nav.querySelectorAll('.doc-tab').forEach((b) => {
+      const d = docs[Number(b.dataset.index)];
+      if (d && docTitle(d) !== d.doc.file) b.insertBefore(el('span', 'tab-n', '#' + (docs.indexOf(d) + 1)), b.lastChild);
+      if (diff.shown) b.setAttribute('aria-selected', 'false');
+      // The compared documents carry their letter.
+      const side = d && diff.a && diff.b ? (d === diff.a ? 'a' : d === diff.b ? 'b' : '') : '';
+      if (side) {
+        const l = el('span', 'side-letter tab-side side-' + side, side.toUpperCase());
+        l.title = side === 'a' ? 'A in the comparison' : 'B in the comparison';
+        b.insertBefore(l, b.firstChild);
+      }
+    });
+    if (diff.a && diff.b && docs.includes(diff.a) && docs.includes(diff.b)) {
+      const t = el('button', 'doc-tab diff-tab');
+      t.type = 'button';
+      t.setAttribute('role', 'tab');
+      t.setAttribute('aria-selected', diff.shown ? 'true' : 'false');
+      t.appendChild(el('span', 'diff-glyph', '⇄'));
+      t.appendChild(el('span', '', '#' + (docs.indexOf(diff.a) + 1) + ' vs #' + (docs.indexOf(diff.b) + 1)));
+      t.appendChild(el('span', 'tab-kind', 'diff'));
+      t.title = 'Comparison: A ' + docTitle(diff.a) + ' · B ' + docTitle(diff.b);
+      t.addEventListener('click', () => showDiffView());
+      nav.appendChild(t);
+      nav.hidden = false;
+    }
+    updateCompare();
+  }
+
+  // ---- the Compare menu ----
+
+  function closeCompareMenu(focusButton) {
+    const menu = $('compare-menu');
+    if (menu.hidden) return;
+    menu.hidden = true;
+    $('compare-button').setAttribute('aria-expanded', 'false');
+    if (focusButton) $('compare-button').focus();
+  }
+
+  function menuItem(label, note, act) {
+    const b = el('button', 'menu-item');
+    b.type = 'button';
+    b.setAttribute('role', 'menuitem');
+    b.tabIndex = -1;
+    b.appendChild(el('span', 'mi-label', label));
+    if (note) b.appendChild(el('span', 'mi-note', note));
+    b.addEventListener('click', () => { closeCompareMenu(false); act(); });
+    return b;
+  }
+
+  function openCompareMenu() {
+    if (!isNEFF(state)) return;
+    const others = docs.filter((d) => d !== state && isNEFF(d));
+    if (!others.length) { $('compare-input').click(); return; }
+    const a = state;
+    const menu = $('compare-menu');
+    menu.replaceChildren(el('div', 'menu-note', 'Compare A = ' + docTitle(a) + ' with B ='));
+    for (const d of others) {
+      const item = menuItem(docTitle(d), [fmtSize(d.doc.size), targetOf(d)].filter(Boolean).join(' · '), () => compare(a, d));
+      item.dataset.index = docs.indexOf(d);
+      menu.appendChild(item);
+    }
+    menu.appendChild(el('div', 'menu-sep'));
+    menu.appendChild(menuItem('Another NEFF file…', 'opens it as a new tab', () => $('compare-input').click()));
+    menu.hidden = false;
+    $('compare-button').setAttribute('aria-expanded', 'true');
+    menu.querySelector('.menu-item').focus();
+  }
+
+  function compareMenuKey(e) {
+    const items = Array.from($('compare-menu').querySelectorAll('.menu-item'));
+    const i = items.indexOf(document.activeElement);
+    switch (e.key) {
+      case 'ArrowDown': items[(i + 1) % items.length].focus(); break;
+      case 'ArrowUp': items[(i - 1 + items.length) % items.length].focus(); break;
+      case 'Home': items[0].focus(); break;
+      case 'End': items[items.length - 1].focus(); break;
+      case 'Escape': closeCompareMenu(true); break;
+      case 'Tab': closeCompareMenu(false); return;
+      default: return;
+    }
+    e.preventDefault();
+  }
+
+  // openForCompare opens a picked file as one more tab and compares the current NEFF with it.
+  async function openForCompare(file) {
+    const a = state;
+    if (!file || !isNEFF(a)) return;
+    const t0 = performance.now();
+    showProgress(file);
+    try {
+      const r = await call('open', { file, name: file.name }, { onProgress: (p) => onProgress(file, t0, p) });
+      if (!docs.includes(a)) { call('close', { handle: r.handle }).catch(() => {}); return; } // another open replaced A
+      const st = makeState(MessagePack.decode(new Uint8Array(r.doc)), { file, handle: r.handle, gen: core.gen });
+      st.reopen = async () => (await call('open', { file, name: file.name })).handle;
+      docs.push(st);
+      compare(a, st);
+    } catch (e) {
+      toast(e.message === 'cancelled' ? 'Cancelled reading ' + file.name : 'Could not open ' + file.name + ' to compare: ' + e.message, e.message === 'cancelled' ? 'info' : 'error');
+    } finally {
+      $('progress').hidden = true;
+    }
+  }
+
+  // compare asks the core for the diff of a and b and shows it.
+  async function compare(a, b) {
+    const seq = ++diff.seq;
+    Object.assign(diff, { a, b, node: null, error: '', ms: 0 });
+    showDiffView();
+    const t0 = performance.now();
+    try {
+      const ha = await handleFor(a);
+      const hb = await handleFor(b);
+      const r = await call('diff', { a: ha, b: hb });
+      if (seq !== diff.seq) return;
+      diff.node = MessagePack.decode(new Uint8Array(r.node));
+    } catch (e) {
+      if (seq !== diff.seq) return;
+      diff.error = e.message;
+    }
+    if (diff.shown) diffRender();
+    diff.ms = performance.now() - t0; // core diff, transfer, decode and render: for tests
+  }
+
+  // ---- the view ----
+
+  function showDiffView() {
+    if (!diff.a || !diff.b) return;
+    closeCompareMenu(false);
+    if (search.q) searchClose();
+    diff.shown = true;
+    document.body.dataset.view = 'diff';
+    $('diff-view').hidden = false;
+    renderTabs();
+    diffRender();
+    $('diff-body').focus({ preventScroll: true });
+  }
+
+  function hideDiffView() {
+    if (!diff.shown) return;
+    diff.shown = false;
+    delete document.body.dataset.view;
+    $('diff-view').hidden = true;
+  }
+
+  // diffForget drops the comparison (its documents were closed).
+  function diffForget() {
+    hideDiffView();
+    diff.seq++;
+    Object.assign(diff, { a: null, b: null, node: null, error: '' });
+  }
+
+  // diffJump shows member path in document A or B (the tab switches, the member is selected).
+  function diffJump(side, path) {
+    const st = side === 'a' ? diff.a : diff.b;
+    if (!docs.includes(st)) { toast('Document ' + side.toUpperCase() + ' is no longer open'); return; }
+    hideDiffView();
+    state = st;
+    renderDocument(0);
+    const m = findMember(path);
+    if (!m) { toast(path + ' is not a member of ' + st.doc.file, 'warning'); return; }
+    select(m, 'diff');
+    mainTree.markSelected(m, true);
+  }
+
+  function diffSides() {
+    const box = $('diff-sides');
+    box.replaceChildren();
+    [['a', diff.a], ['b', diff.b]].forEach(([side, st], i) => {
+      if (i) box.appendChild(el('span', 'diff-arrow', '⇄'));
+      const b = el('button', 'diff-side side-' + side);
+      b.type = 'button';
+      b.dataset.side = side;
+      b.title = 'Show ' + docTitle(st) + (st.doc.sha256 ? ' · sha-256 ' + st.doc.sha256 : '');
+      b.appendChild(el('span', 'side-letter', side.toUpperCase()));
+      b.appendChild(el('span', 'side-name', docTitle(st)));
+      b.appendChild(el('span', 'side-note', [fmtSize(st.doc.size), targetOf(st)].filter(Boolean).join(' · ')));
+      b.addEventListener('click', () => { const i = docs.indexOf(st); hideDiffView(); if (st === state) renderTabs(); else switchDoc(i); });
+      box.appendChild(b);
+    });
+  }
+
+  const kidOf = (n, key) => (n && n.kids || []).find((c) => keyOf(c) === key) || null;
+  // changesOf: a change node's own differences (its children after the "a"/"b" values).
+  const changesOf = (n) => (n && n.kids || []).filter((c) => c.kind !== 'field');
+  const shortSHA = (s) => (s ? s.slice(0, 12) : '');
+
+  function diffRender() {
+    const body = $('diff-body');
+    body.replaceChildren();
+    body.classList.toggle('hide-same', diff.hideSame);
+    diffSides();
+    const d = diff.node;
+    if (diff.error) {
+      body.appendChild(el('p', 'diff-error', 'Could not compare: ' + diff.error));
+      return;
+    }
+    if (!d) { body.appendChild(el('p', 'muted diff-wait', 'Comparing…')); return; }
+    const members = kidOf(d, 'members');
+    body.appendChild(diffSummary(d, members));
+    if (d.finds && d.finds.length) {
+      const ol = el('ol', 'findings-list inline diff-findings');
+      for (const f of d.finds) {
+        const li = el('li', 'finding sev-' + f.sev);
+        li.appendChild(el('span', 'sev', f.sev));
+        li.appendChild(el('span', 'msg', f.msg));
+        ol.appendChild(li);
+      }
+      body.appendChild(ol);
+    }
+    const header = kidOf(d, 'header'), model = kidOf(d, 'model'), instr = kidOf(d, 'instructions');
+    if (header) body.appendChild(diffFieldsSection('header', 'Header', header, 'field', 'the 1024-byte NEFF header, field by field'));
+    if (model) body.appendChild(diffFieldsSection('model', 'Model', model, 'fact', 'the resolved program: kelf target, cores, inputs and outputs, features'));
+    if (members) body.appendChild(diffMembersSection(members));
+    if (instr) body.appendChild(diffInstrSection(instr));
+  }
+
+  function diffSummary(d, members) {
+    const box = el('div', 'diff-summary');
+    box.id = 'diff-summary';
+    const counts = { changed: 0, added: 0, removed: 0, '': 0 };
+    for (const r of (members && members.table && members.table.rows) || []) counts[r[0]] = (counts[r[0]] || 0) + 1;
+    const cannot = (d.finds || []).some((f) => f.sev === 'error');
+    const identical = !cannot && d.value === 'identical';
+    const verdict = el('span', 'diff-verdict ' + (cannot ? 'bad' : identical ? 'good' : 'warn'), cannot ? 'Cannot compare' : identical ? 'Identical' : 'Different');
+    verdict.dataset.verdict = cannot ? 'error' : identical ? 'identical' : 'different';
+    box.appendChild(verdict);
+    if (members) {
+      const line = el('span', 'diff-counts');
+      [['changed', 'changed'], ['added', 'added'], ['removed', 'removed'], ['', 'unchanged']].forEach(([k, word], i) => {
+        if (i) line.appendChild(el('span', 'sep', ' · '));
+        const c = el('button', 'diff-count c-' + (k || 'same'), fmtInt(counts[k]) + ' ' + word);
+        c.type = 'button';
+        c.dataset.change = k || 'unchanged';
+        c.dataset.n = counts[k];
+        c.title = 'Go to the ' + word + ' members';
+        c.disabled = !counts[k];
+        c.addEventListener('click', () => {
+          if (!k && diff.hideSame) { diff.hideSame = false; $('diff-hide-same').checked = false; $('diff-body').classList.remove('hide-same'); }
+          const g = $('diff-body').querySelector('tbody[data-group="' + (k || 'unchanged') + '"]');
+          if (g) { g.scrollIntoView({ block: 'start' }); const f = g.querySelector('button'); if (f) f.focus({ preventScroll: true }); }
+        });
+        line.appendChild(c);
+      });
+      line.appendChild(el('span', 'muted', ' members'));
+      box.appendChild(line);
+    }
+    const text = el('p', 'diff-line', identical
+      ? 'Same header fields, the same members (by sha-256), the same instruction counts and the same model.'
+      : d.value);
+    box.appendChild(text);
+    return box;
+  }
+
+  function diffSection(id, title, node, note) {
+    const s = el('section', 'diff-sec');
+    s.id = 'diff-' + id;
+    s.dataset.section = id;
+    const head = el('div', 'diff-sec-head');
+    const h = el('h2', '', title);
+    h.id = 'diff-' + id + '-title';
+    s.setAttribute('aria-labelledby', h.id);
+    head.appendChild(h);
+    if (node.value) head.appendChild(el('span', 'diff-sec-value', node.value));
+    if (note) head.appendChild(el('span', 'muted diff-sec-note', note));
+    if (node.table && node.table.rows && node.table.rows.length) {
+      const csv = el('button', 'button small csv', 'CSV');
+      csv.type = 'button';
+      csv.title = 'Download this table (all ' + fmtInt(node.table.rows.length) + ' rows) as CSV';
+      csv.addEventListener('click', () => download([tableCSV(node.table)], fileStem('diff-' + id) + '.csv', 'text/csv'));
+      head.appendChild(csv);
+    }
+    s.appendChild(head);
+    for (const f of node.finds || []) s.appendChild(el('p', 'diff-note sev-' + f.sev, f.msg));
+    return s;
+  }
+
+  // sealSection adds a section's table and, when none of its rows differ, says so (with
+  // unchanged rows hidden the empty table goes too).
+  function sealSection(s, table) {
+    const wrap = el('div', 'diff-wrap');
+    wrap.appendChild(table);
+    if (!table.querySelector('tr.changed, tr.added, tr.removed, tr.operands')) {
+      s.classList.add('nodiff');
+      s.appendChild(el('p', 'diff-none', 'No differences.'));
+    }
+    s.appendChild(wrap);
+    return s;
+  }
+
+  function markCell(change) {
+    const td = el('td', 'mark', CHANGE_MARK[change] || '');
+    if (change) td.title = CHANGE_TITLE[change] || change;
+    return td;
+  }
+
+  function valueCell(v, cls) {
+    return v === '' || v === undefined ? el('td', (cls || '') + ' empty', '—') : el('td', cls || '', v);
+  }
+
+  function diffHead(cols) {
+    const thead = el('thead');
+    const tr = el('tr');
+    for (const [text, cls] of cols) tr.appendChild(el('th', cls || '', text));
+    thead.appendChild(tr);
+    return thead;
+  }
+
+  // diffFieldsSection: header fields or model facts, A and B side by side.
+  function diffFieldsSection(id, title, node, what, note) {
+    const s = diffSection(id, title, node, note);
+    const rows = (node.table && node.table.rows) || [];
+    if (!rows.length) return s;
+    const table = el('table', 'grid diff-table diff-fields');
+    table.appendChild(diffHead([['', 'mark'], [what], ['A · ' + docTitle(diff.a), 'col-a'], ['B · ' + docTitle(diff.b), 'col-b']]));
+    const tbody = el('tbody');
+    for (const [name, a, b, change] of rows) {
+      const tr = el('tr', change ? 'changed' : 'same');
+      tr.dataset.field = name;
+      tr.dataset.change = change || '';
+      tr.appendChild(markCell(change));
+      tr.appendChild(el('td', 'k', name));
+      tr.appendChild(valueCell(a, 'va'));
+      tr.appendChild(valueCell(b, 'vb'));
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    return sealSection(s, table);
+  }
+
+  // jumpPad keeps a B button under the other B buttons when there is no A.
+  function jumpPad() {
+    const s = el('span', 'jump jump-pad', 'A');
+    s.setAttribute('aria-hidden', 'true');
+    return s;
+  }
+
+  function jumpButton(side, path) {
+    const b = el('button', 'jump side-' + side, side.toUpperCase());
+    b.type = 'button';
+    b.dataset.side = side;
+    b.title = 'Show ' + path + ' in ' + side.toUpperCase() + ' (' + docTitle(side === 'a' ? diff.a : diff.b) + ')';
+    b.setAttribute('aria-label', b.title);
+    b.addEventListener('click', () => diffJump(side, path));
+    return b;
+  }
+
+  // twisty makes an expand button for a row whose details (sub) are built on first open.
+  function twisty(tr, cols, label, build) {
+    const t = el('button', 'dtwisty', '▸');
+    t.type = 'button';
+    t.setAttribute('aria-expanded', 'false');
+    t.setAttribute('aria-label', label);
+    t.title = label;
+    let sub = null;
+    t.addEventListener('click', () => {
+      const open = t.getAttribute('aria-expanded') !== 'true';
+      t.setAttribute('aria-expanded', open ? 'true' : 'false');
+      if (open && !sub) {
+        sub = el('tr', 'sub ' + tr.className);
+        const td = el('td');
+        td.colSpan = cols;
+        build(td);
+        sub.appendChild(td);
+        tr.after(sub);
+      }
+      if (sub) sub.hidden = !open;
+    });
+    return t;
+  }
+
+  // pathTable lists a JSON member's path-level differences.
+  function pathTable(box, c) {
+    for (const f of c.finds || []) box.appendChild(el('p', 'diff-note sev-' + f.sev, f.msg));
+    const changes = changesOf(c);
+    if (!changes.length) return;
+    const table = el('table', 'grid diff-table sub-table');
+    table.appendChild(diffHead([['', 'mark'], ['JSON path'], ['A', 'col-a'], ['B', 'col-b']]));
+    const tbody = el('tbody');
+    for (const p of changes) {
+      const tr = el('tr', p.kind);
+      tr.dataset.path = keyOf(p);
+      tr.appendChild(markCell(p.kind));
+      tr.appendChild(el('td', 'k', p.label));
+      const a = kidOf(p, 'a'), b = kidOf(p, 'b');
+      tr.appendChild(valueCell(a ? a.value : '', 'va'));
+      tr.appendChild(valueCell(b ? b.value : '', 'vb'));
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    box.appendChild(table);
+  }
+
+  const GROUPS = [
+    ['changed', 'Changed', 'same path, other bytes'],
+    ['added', 'Added', 'only in B'],
+    ['removed', 'Removed', 'only in A'],
+    ['', 'Unchanged', 'same sha-256'],
+  ];
+
+  function diffMembersSection(node) {
+    const s = diffSection('members', 'Members', node, 'compared by sha-256; JSON members path by path');
+    const rows = (node.table && node.table.rows) || [];
+    if (!rows.length) return s;
+    const table = el('table', 'grid diff-table diff-members');
+    table.appendChild(diffHead([['', 'mark'], ['member'], ['size A', 'num'], ['size B', 'num'], ['sha-256 A'], ['sha-256 B'], ['show', 'open']]));
+    for (const [key, title, note] of GROUPS) {
+      const list = rows.filter((r) => r[0] === key);
+      if (!list.length) continue;
+      const tbody = el('tbody', 'diff-group' + (key ? '' : ' same'));
+      tbody.dataset.group = key || 'unchanged';
+      const gh = el('tr', 'group-row');
+      const th = el('th', '', title + ' · ' + fmtInt(list.length));
+      th.colSpan = 7;
+      th.appendChild(el('span', 'muted', '  ' + note));
+      gh.appendChild(th);
+      tbody.appendChild(gh);
+      const build = (from) => {
+        const to = Math.min(list.length, from + DIFF_ROWS);
+        for (let i = from; i < to; i++) tbody.appendChild(memberRow(list[i], kidOf(node, list[i][1])));
+        if (to < list.length) {
+          const tr = el('tr', 'more-row');
+          const td = el('td');
+          td.colSpan = 7;
+          const more = el('button', 'more', 'show ' + fmtInt(Math.min(DIFF_ROWS, list.length - to)) + ' more of ' + fmtInt(list.length - to));
+          more.type = 'button';
+          more.addEventListener('click', () => { tr.remove(); build(to); });
+          td.appendChild(more);
+          tr.appendChild(td);
+          tbody.appendChild(tr);
+        }
+      };
+      build(0);
+      table.appendChild(tbody);
+    }
+    return sealSection(s, table);
+  }
+
+  function memberRow(r, c) {
+    const [change, path, sa, sb, ha, hb] = r;
+    const inA = change !== 'added', inB = change !== 'removed';
+    const tr = el('tr', change || 'same');
+    tr.dataset.change = change || 'unchanged';
+    tr.dataset.path = path;
+    tr.appendChild(markCell(change));
+    const td = el('td', 'path');
+    const sub = c && (changesOf(c).length || (c.finds || []).length);
+    if (sub) td.appendChild(twisty(tr, 7, 'Show the differences inside ' + path, (box) => pathTable(box, c)));
+    else td.appendChild(el('span', 'dtwisty-pad'));
+    const link = el('button', 'link path-link', path);
+    link.type = 'button';
+    link.title = 'Show ' + path + ' in ' + (inA ? 'A' : 'B');
+    link.addEventListener('click', () => diffJump(inA ? 'a' : 'b', path));
+    td.appendChild(link);
+    if (c && c.detail) td.appendChild(el('span', 'pill', c.detail));
+    if (c && (c.finds || []).some((f) => f.sev !== 'info')) td.appendChild(el('span', 'pill warn', 'not compared'));
+    tr.appendChild(td);
+    tr.appendChild(inA ? el('td', 'num', fmtInt(sa)) : el('td', 'num empty', '—'));
+    tr.appendChild(inB ? el('td', 'num' + (inA && sa !== sb ? ' differs' : ''), fmtInt(sb)) : el('td', 'num empty', '—'));
+    const shaCell = (h, differs) => { const t = h ? el('td', 'sha' + (differs ? ' differs' : ''), shortSHA(h)) : el('td', 'sha empty', '—'); if (h) t.title = 'sha-256 ' + h; return t; };
+    tr.appendChild(shaCell(ha, false));
+    tr.appendChild(shaCell(hb, inA && ha !== hb));
+    const open = el('td', 'open');
+    open.appendChild(inA ? jumpButton('a', path) : jumpPad());
+    if (inB) open.appendChild(jumpButton('b', path));
+    tr.appendChild(open);
+    return tr;
+  }
+
+  // opSummary: the first opcode deltas of a stream, as "0xcc PseudoBranchLabel +1, …".
+  function opSummary(t) {
+    const rows = (t && t.rows) || [];
+    const parts = rows.slice(0, 3).map((r) => r[0] + ' ' + r[3]);
+    if (rows.length > 3) parts.push('… ' + (rows.length - 3) + ' more');
+    return parts.join(', ');
+  }
+
+  function diffInstrSection(node) {
+    const s = diffSection('instructions', 'Instructions', node, 'per engine stream: 64-byte instruction words, opcode counts');
+    const rows = (node.table && node.table.rows) || [];
+    if (!rows.length) return s;
+    const table = el('table', 'grid diff-table diff-instr');
+    table.appendChild(diffHead([['', 'mark'], ['stream'], ['core'], ['engine'], ['count A', 'num'], ['count B', 'num'], ['Δ', 'num'], ['opcode deltas'], ['show', 'open']]));
+    const tbody = el('tbody');
+    for (const [stream, coreName, engine, ca, cb, change] of rows) {
+      const c = kidOf(node, stream);
+      const tr = el('tr', change || 'same');
+      tr.dataset.stream = stream;
+      tr.dataset.change = change || 'unchanged';
+      tr.appendChild(markCell(change));
+      const td = el('td', 'path');
+      const ops = c && c.table && c.table.rows && c.table.rows.length ? c.table : null;
+      if (ops) {
+        td.appendChild(twisty(tr, 9, 'Show the opcode counts that differ in ' + stream, (box) => {
+          const t = el('table', 'grid diff-table sub-table');
+          t.appendChild(diffHead([['opcode'], ['count A', 'num'], ['count B', 'num'], ['Δ', 'num']]));
+          const tb = el('tbody');
+          for (const [op, oa, ob, delta] of ops.rows) {
+            const r = el('tr', 'changed');
+            r.appendChild(el('td', 'k', op));
+            r.appendChild(el('td', 'num', oa));
+            r.appendChild(el('td', 'num', ob));
+            r.appendChild(el('td', 'num delta ' + (delta.startsWith('-') ? 'neg' : 'pos'), delta));
+            tb.appendChild(r);
+          }
+          t.appendChild(tb);
+          box.appendChild(t);
+        }));
+      } else td.appendChild(el('span', 'dtwisty-pad'));
+      td.appendChild(el('span', 'stream-name', stream));
+      tr.appendChild(td);
+      tr.appendChild(el('td', '', coreName));
+      tr.appendChild(el('td', '', engine));
+      tr.appendChild(ca === '' ? el('td', 'num empty', '—') : el('td', 'num', fmtInt(ca)));
+      tr.appendChild(cb === '' ? el('td', 'num empty', '—') : el('td', 'num' + (ca !== '' && ca !== cb ? ' differs' : ''), fmtInt(cb)));
+      const delta = ca !== '' && cb !== '' ? Number(cb) - Number(ca) : null;
+      tr.appendChild(delta ? el('td', 'num delta ' + (delta < 0 ? 'neg' : 'pos'), (delta > 0 ? '+' : '') + fmtInt(delta)) : el('td', 'num empty', delta === 0 ? '0' : '—'));
+      const note = change === 'operands' ? CHANGE_TITLE.operands : change === 'added' || change === 'removed' ? CHANGE_TITLE[change] : opSummary(ops);
+      tr.appendChild(el('td', 'ops', note));
+      const open = el('td', 'open');
+      open.appendChild(ca !== '' ? jumpButton('a', stream) : jumpPad());
+      if (cb !== '') open.appendChild(jumpButton('b', stream));
+      tr.appendChild(open);
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    return sealSection(s, table);
+  }
+
+  function exportDiff() {
+    if (!diff.a || !diff.b) return Promise.resolve();
+    const a = diff.a, b = diff.b;
+    return exporting('the comparison', async () => {
+      const r = await call('diff', { a: await handleFor(a), b: await handleFor(b), format: 'json' });
+      download([r.json], fileStem(a.doc.file) + '_vs_' + fileStem(b.doc.file) + '.diff.json', 'application/json');
+    });
+  }
+
+  function diffInit() {
+    $('compare-button').addEventListener('click', () => { if ($('compare-menu').hidden) openCompareMenu(); else closeCompareMenu(true); });
+    $('compare-menu').addEventListener('keydown', compareMenuKey);
+    document.addEventListener('mousedown', (e) => { if (!$('compare').contains(e.target)) closeCompareMenu(false); });
+    $('compare-input').addEventListener('change', (e) => {
+      const f = e.target.files && e.target.files[0];
+      e.target.value = '';
+      openForCompare(f);
+    });
+    $('diff-close').addEventListener('click', () => { hideDiffView(); renderTabs(); });
+    $('diff-swap').addEventListener('click', () => { if (diff.a && diff.b) compare(diff.b, diff.a); });
+    $('diff-export').addEventListener('click', () => exportDiff());
+    $('diff-hide-same').addEventListener('change', (e) => {
+      diff.hideSame = e.target.checked;
+      $('diff-body').classList.toggle('hide-same', diff.hideSame);
+    });
+    $('diff-view').addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); hideDiffView(); renderTabs(); }
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Wiring.
 
   function wire() {
@@ -2817,6 +3428,7 @@
     searchInit();
     themeInit();
     libInit();
+    diffInit();
 
     $('file-input').addEventListener('change', (e) => {
       openFiles(Array.from(e.target.files || []));
@@ -3037,5 +3649,9 @@
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot(lo, hi) { plot.lo = lo; plot.hi = hi; plotInputs(); return plotFetch(); },
     switchDoc,
+    get diff() {
+      const n = diff.node;
+      return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };
+    },
   };
 })();

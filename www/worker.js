@@ -19,6 +19,9 @@
 //   {id, type: 'recontext', handle, arch, model} → result {handle, doc, ms} (bytes kept in the core)
 //   {id, type: 'contextArches', size}            → result {node: ArrayBuffer (msgpack Node "ncfw-arches")}
 //   {id, type: 'json', handle}                  → result {json: ArrayBuffer (the Document as inspect --json prints it)}
+//   {id, type: 'diff', a, b}                    → result {node: ArrayBuffer (msgpack Node "diff": the
+//                                                  two open files compared, as inspect.Diff)}
+//   {id, type: 'diff', a, b, format: 'json'}    → result {json: ArrayBuffer (as `neffscope diff --json A B` prints it)}
 //   {id, type: 'close', handle}                 → result {}
 // The library (IndexedDB, wasm/library.go); each answers when IndexedDB has:
 //   {id, type: 'libStatus'}                     → result {ok, reason?}
@@ -283,6 +286,11 @@
             await (msg.type === 'libRemove' ? core.libRemove(String(msg.key || '')) : core.libClear());
             post({ id, type: 'result' });
             break;
+          case 'diff': {
+            const b = check(core.diff(msg.a, msg.b, msg.format || '')).buffer;
+            post(Object.assign({ id, type: 'result' }, msg.format === 'json' ? { json: b } : { node: b }), [b]);
+            break;
+          }
           case 'close':
             check(core.close(msg.handle));
             post({ id, type: 'result' });

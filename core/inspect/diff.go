@@ -32,7 +32,9 @@ const (
 // Diff compares two opened files side by side: the NEFF header field by field, members by
 // SHA-256, changed JSON members path by path, instruction counts per engine stream, and the
 // resolved model. Its sections are "header", "members", "instructions" and "model"; its Value
-// is a one-line summary. Spans are left out: a difference is about two files at once.
+// is a one-line summary. Each section's children are the differences; its table lists every
+// row of both files (header fields, members, streams, model facts), equal ones included, for a
+// side-by-side view. Spans are left out: a difference is about two files at once.
 // Findings say only what could not be compared.
 func Diff(a, b *File) *doc.Node {
 	root := &doc.Node{Kind: "diff", Label: "diff", Detail: fmt.Sprintf("a: %s (%s) · b: %s (%s)", a.Name, neff.HumanSize(a.Size), b.Name, neff.HumanSize(b.Size))}
@@ -154,16 +156,28 @@ func headerValues(h *neff.Header) [][2]string {
 func diffHeader(ha, hb *neff.Header) (*doc.Node, []string) {
 	n := &doc.Node{Kind: "diff-section", Label: "header"}
 	va, vb := headerValues(ha), headerValues(hb)
-	var changed []string
-	for i := range va {
-		if va[i][1] != vb[i][1] {
-			changed = append(changed, va[i][0])
-			n.Add(change(DiffChanged, va[i][0], va[i][1], vb[i][1], true, true))
-		}
-	}
+	changed := sideBySide(n, "field", va, vb)
 	equal := len(va) - len(changed)
 	n.Value = fmt.Sprintf("%d fields differ, %d equal", len(changed), equal)
 	return n, changed
+}
+
+// sideBySide adds a change node to n for each named value that differs, and gives n a table
+// of every value in both files (change "changed" or "" when equal), so a side-by-side view can
+// show the equal rows too. It returns the names that differ.
+func sideBySide(n *doc.Node, what string, va, vb [][2]string) []string {
+	n.Table = &doc.Table{Columns: []string{what, "a", "b", "change"}}
+	var changed []string
+	for i := range va {
+		mark := ""
+		if va[i][1] != vb[i][1] {
+			mark = DiffChanged
+			changed = append(changed, va[i][0])
+			n.Add(change(DiffChanged, va[i][0], va[i][1], vb[i][1], true, true))
+		}
+		n.Table.Rows = append(n.Table.Rows, []string{va[i][0], va[i][1], vb[i][1], mark})
+	}
+	return changed
 }
 
 // ---- members ----
@@ -210,6 +224,8 @@ func diffMembers(root *doc.Node, a, b *neff.Archive) (*doc.Node, map[string]int)
 			}
 		default:
 			counts[diffIdentical]++
+			// Equal members are rows of the table (change "") but not change nodes.
+			n.Table.Rows = append(n.Table.Rows, []string{"", p, size(ma), size(mb), ma.SHA256, mb.SHA256})
 		}
 	}
 	n.Value = fmt.Sprintf("%d changed, %d added, %d removed, %d unchanged", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved], counts[diffIdentical])
@@ -234,7 +250,10 @@ func diffJSONMember(n *doc.Node, ma, mb *neff.Member) {
 	}
 	d := &jsonDiffer{out: n}
 	d.walk("", va, vb)
-	n.Detail = fmt.Sprintf("%d JSON paths differ", d.found)
+	n.Detail = "1 JSON path differs"
+	if d.found != 1 {
+		n.Detail = fmt.Sprintf("%d JSON paths differ", d.found)
+	}
 	if d.found > MaxJSONDifferences {
 		n.Detail = fmt.Sprintf("%d JSON paths differ; the first %d are listed", d.found, MaxJSONDifferences)
 		n.Infof(nil, "JSON member %s has %d differences; only the first %d are listed.", ma.Path, d.found, MaxJSONDifferences)
@@ -492,13 +511,7 @@ func diffModel(pa, pb *Program) (*doc.Node, []string) {
 		}
 		return n, nil
 	}
-	var changed []string
-	for i := range va {
-		if va[i][1] != vb[i][1] {
-			changed = append(changed, va[i][0])
-			n.Add(change(DiffChanged, va[i][0], va[i][1], vb[i][1], true, true))
-		}
-	}
+	changed := sideBySide(n, "fact", va, vb)
 	n.Value = fmt.Sprintf("%d facts differ, %d equal", len(changed), len(va)-len(changed))
 	return n, changed
 }

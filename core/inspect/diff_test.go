@@ -89,8 +89,27 @@ func TestDiffGeneratedChanges(t *testing.T) {
 	if got := strings.Join(labels(members.Children), "|"); got != "changed sg00/def.json|removed sg00/tensor_map.json|changed sg00/PE.bin|added notes.txt" {
 		t.Errorf("member changes: %s", got)
 	}
-	if len(members.Table.Rows) != 4 || members.Table.Rows[3][0] != "added" || members.Table.Rows[3][3] != "6" || members.Table.Rows[3][4] != "" {
+	var changedRows [][]string
+	for _, r := range members.Table.Rows {
+		if r[0] != "" {
+			changedRows = append(changedRows, r)
+		}
+	}
+	if len(changedRows) != 4 || changedRows[3][0] != "added" || changedRows[3][3] != "6" || changedRows[3][4] != "" {
 		t.Errorf("members table: %v", members.Table.Rows)
+	}
+	// Every member is a row: the 13 equal ones too, with both sizes and hashes.
+	if members.Value != "2 changed, 1 added, 1 removed, 13 unchanged" || len(members.Table.Rows) != 4+13 {
+		t.Errorf("members %q: %d table rows, want 17 (4 differences, 13 equal)", members.Value, len(members.Table.Rows))
+	}
+	for _, r := range members.Table.Rows {
+		if r[0] == "" && (r[4] == "" || r[4] != r[5] || r[2] != r[3]) {
+			t.Errorf("equal member row %v", r)
+		}
+	}
+	h := d.Child("header").Table
+	if h == nil || len(h.Rows) != 15 || h.Rows[7][0] != "hash" || h.Rows[7][3] != "changed" || h.Rows[0][0] != "pkg_version" || h.Rows[0][3] != "" || h.Rows[0][1] != h.Rows[0][2] {
+		t.Errorf("header table: %v", h)
 	}
 	def := members.Child("sg00/def.json")
 	paths := def.Children[2:] // after the "a" and "b" values
@@ -187,6 +206,12 @@ func TestDiffRealTrn1Trn2(t *testing.T) {
 	}
 	if n := d.Find("model", "target"); n == nil || n.Value != "sunda → cayman" {
 		t.Errorf("model target: %+v", n)
+	}
+	if mt := d.Child("model").Table; mt == nil || len(mt.Rows) != 9 || fmt.Sprint(mt.Rows[0]) != "[target sunda cayman changed]" || mt.Rows[8][3] != "" {
+		t.Errorf("model table: %+v", mt)
+	}
+	if mt := d.Child("members").Table; len(mt.Rows) != 24+30+2+6 {
+		t.Errorf("members table: %d rows, want 62", len(mt.Rows))
 	}
 	if n := d.Find("instructions", "sg00/SP.bin"); n == nil || n.Value != "5 → 6" || n.Table.Rows[0][0] != "0xcc PseudoBranchLabel" {
 		t.Errorf("SP stream: %+v", n)
