@@ -122,6 +122,24 @@ func (p *page) hex() hexState {
 	return eval[hexState](p, `neffscope.hex`)
 }
 
+// waitCursor waits (the rows are rebuilt in the next frame after a scroll) until the hex
+// cursor is at want and shown (cursorShown).
+func (p *page) waitCursor(want int64, after string) {
+	p.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c := p.hex().Cursor
+		ok, why := p.cursorShown()
+		if c == want && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("after %s the cursor is at %d (want %d): %s", after, c, want, why)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // cursorShown says whether the hex cursor's cell is rendered, marked, fully inside the hex
 // view's box, and named by the grid's aria-activedescendant.
 func (p *page) cursorShown() (bool, string) {
@@ -183,7 +201,7 @@ func TestKeyboardWalksATableToItsBytes(t *testing.T) {
 		{kb.End, nil, 3, cols},
 		{kb.Home, nil, 3, 1},
 		{kb.Home, []chromedp.Modifier{chromedp.ModifierCtrl}, 1, 1}, // the header row
-		{kb.ArrowLeft, nil, 1, 1},                                  // stops at the edge
+		{kb.ArrowLeft, nil, 1, 1},                                   // stops at the edge
 		{kb.End, []chromedp.Modifier{chromedp.ModifierCtrl}, last, cols},
 		{kb.PageUp, nil, 2, cols}, // the first row in view
 		{kb.PageUp, nil, 1, cols}, // then a page up: the header
@@ -249,7 +267,9 @@ func TestListingKeyboardOnAMillionInstructions(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll('#listing-head [role="columnheader"]').length`); n < 4 {
 		t.Errorf("%d column headers in the listing", n)
 	}
-	selected := func() int { return eval[int](p, `(() => { const r = document.querySelector('#listing-rows .lrow.selected'); return r ? Number(r.dataset.index) : -1; })()`) }
+	selected := func() int {
+		return eval[int](p, `(() => { const r = document.querySelector('#listing-rows .lrow.selected'); return r ? Number(r.dataset.index) : -1; })()`)
+	}
 	// inView: the selected row is the grid's active descendant, has its row index, and lies
 	// fully inside the scroller.
 	inView := func(i int) string {
@@ -357,12 +377,7 @@ func TestHexKeyboardCursor(t *testing.T) {
 	}
 	for _, s := range steps {
 		p.press(s.key, s.mods...)
-		if c := p.hex().Cursor; c != s.want {
-			t.Fatalf("after %q%v the cursor is at %d, want %d", s.key, s.mods, c, s.want)
-		}
-		if ok, why := p.cursorShown(); !ok {
-			t.Fatalf("after %q%v the cursor at %d is not shown: %s", s.key, s.mods, s.want, why)
-		}
+		p.waitCursor(s.want, fmt.Sprintf("%q%v", s.key, s.mods))
 	}
 	wantOwner, wantSpan := deepestOwner(native.Doc.Root, "", 19)
 	if wantOwner != "header/data_size" {
@@ -414,11 +429,11 @@ func (r *patternReader) Read(b []byte) (int, error) {
 	return int(n), nil
 }
 
-// TestHexCursorInAHugeMember: in a 320 MiB member (20 M hex rows, the scroll scaled about 47
-// times) the cursor stays in view to the last byte and back, and an offset search in the
+// TestHexCursorInAHugeMember: in a 200 MiB member (13 M hex rows: one pixel of scroll is 1.6
+// rows) the cursor stays in view to the last byte and back, and an offset search in the
 // member lands the cursor exactly on its byte.
 func TestHexCursorInAHugeMember(t *testing.T) {
-	const size = 320 << 20
+	const size = 200 << 20
 	path := filepath.Join(t.TempDir(), "huge.neff")
 	f, err := os.Create(path)
 	if err != nil {
@@ -461,12 +476,7 @@ func TestHexCursorInAHugeMember(t *testing.T) {
 	}
 	for _, s := range steps {
 		p.press(s.key, s.mods...)
-		if c := p.hex().Cursor; c != s.want {
-			t.Fatalf("after %q%v the cursor is at %d, want %d", s.key, s.mods, c, s.want)
-		}
-		if ok, why := p.cursorShown(); !ok {
-			t.Fatalf("after %q%v the cursor at %d is not in view: %s", s.key, s.mods, s.want, why)
-		}
+		p.waitCursor(s.want, fmt.Sprintf("%q%v", s.key, s.mods))
 	}
 	// The bytes around the cursor are the member's: the last row, once read.
 	p.press(kb.End, ctrl...)
@@ -480,10 +490,8 @@ func TestHexCursorInAHugeMember(t *testing.T) {
 	// An offset search in the shown member: the cursor lands on that byte, in view.
 	const target = 0x8000007
 	p.searchAndPick(slash, fmt.Sprintf("0x%x", target), "offset", "weights/w0.bin")
-	p.waitFor(fmt.Sprintf(`neffscope.hex.cursor === %d && neffscope.hex.hl && neffscope.hex.hl.off === %d && neffscope.hex.hl.len === 1`, target, target), "the offset search to put the cursor on its byte")
-	if ok, why := p.cursorShown(); !ok {
-		t.Errorf("after the offset search the cursor is not in view: %s", why)
-	}
+	p.waitFor(fmt.Sprintf(`neffscope.hex.hl && neffscope.hex.hl.off === %d && neffscope.hex.hl.len === 1`, target), "the offset search to highlight its byte")
+	p.waitCursor(target, "the offset search")
 	if n := eval[int](p, fmt.Sprintf(`document.querySelectorAll('#hex-rows .hex-row[data-off="%d"] .hb.hl').length`, target-target%16)); n != 1 {
 		t.Errorf("%d bytes highlighted in the target's row, want 1", n)
 	}
@@ -632,8 +640,100 @@ func TestARIARolesAndFocusRings(t *testing.T) {
 	p.do(chromedp.Focus(chromedp.ID("hex")))
 	p.press(kb.ArrowRight)
 	p.press(kb.ArrowDown)
+	p.waitFor(`document.querySelector('#hex .hb.cur')`, "the hex cursor")
 	p.shot("/tmp/neffscope-a11y-hex-dark.png")
 	if s := eval[string](p, `getComputedStyle(document.querySelector('#hex .hb.cur')).outlineStyle`); s == "none" {
 		t.Errorf("dark theme: the hex cursor has no outline")
+	}
+}
+
+// activeCellInView says why the focused grid cell is not fully in view (its table's scroll
+// box, below a sticky header, and the detail pane), or "".
+func (p *page) activeCellInView() string {
+	return eval[string](p, `(() => {
+		const c = document.activeElement;
+		if (!c || !c.closest('[role="grid"]')) return 'no grid cell has the focus';
+		const a = c.getBoundingClientRect();
+		const wrap = c.closest('.table-wrap'), pane = document.getElementById('detail').getBoundingClientRect();
+		let top = pane.top, bottom = pane.bottom;
+		if (wrap) {
+			const w = wrap.getBoundingClientRect();
+			const head = c.tagName === 'TD' && wrap.querySelector('thead') ? wrap.querySelector('thead').getBoundingClientRect().height : 0;
+			top = Math.max(top, w.top + head);
+			bottom = Math.min(bottom, w.top + wrap.clientHeight);
+		}
+		return a.top >= top - 1 && a.bottom <= bottom + 1 ? '' : 'cell at ' + a.top + '..' + a.bottom + ', room ' + top + '..' + bottom;
+	})()`)
+}
+
+// TestKeyboardOpensAnActivationFunction: in a set's function table Enter opens the function
+// (its plot), the focus moves to its octave table, and PageDown/PageUp/Ctrl+End/Ctrl+Home in
+// that table, taller than its box, keep the active cell in view and clear of the sticky header.
+func TestKeyboardOpensAnActivationFunction(t *testing.T) {
+	readReal(t)
+	p := newPage(t, siteURL)
+	p.openWithPicker(realNEFF)
+	p.clickRow(`.ti[data-kind="pwp-set"]`)
+	p.waitFor(`document.querySelector('#detail tr[data-function="exp_400p"]')`, "the set's function table")
+	p.do(chromedp.Focus(chromedp.CSS(`#tree .ti[aria-selected="true"]`)))
+	p.tabInto(`#detail [role="grid"]`, 12)
+	idx := eval[int](p, `document.querySelector('#detail tr[data-function="exp_400p"]').rowIndex`)
+	p.press(kb.Home, chromedp.ModifierCtrl)
+	for range idx {
+		p.press(kb.ArrowDown)
+	}
+	if r, _ := p.gridPos(); r != idx+1 {
+		t.Fatalf("the active row is %d, want exp_400p's %d", r, idx+1)
+	}
+	p.press(kb.Enter)
+	p.waitFor(`neffscope.plot.ref.endsWith('#exp_400p') && neffscope.plot.points === 4096`, "Enter to open exp_400p's plot")
+	if got := p.selectedPath(); !strings.HasSuffix(got, "/exp_400p") {
+		t.Errorf("the tree selects %q, want the function exp_400p", got)
+	}
+	p.waitFor(`document.activeElement && document.activeElement.closest('#detail [role="grid"]')`, "the focus in the function's octave table")
+	rows := eval[int](p, `Number(document.activeElement.closest('[role="grid"]').getAttribute('aria-rowcount'))`)
+	if rows < 30 {
+		t.Fatalf("the octave table has %d rows: too few to page through", rows)
+	}
+	if !eval[bool](p, `(() => { const w = document.activeElement.closest('.table-wrap'); return w.scrollHeight > w.clientHeight; })()`) {
+		t.Fatalf("the octave table fits its box: nothing to page")
+	}
+	prev := 0
+	for _, k := range []struct {
+		key  string
+		mods []chromedp.Modifier
+	}{{kb.PageDown, nil}, {kb.PageDown, nil}, {kb.PageUp, nil}, {kb.End, []chromedp.Modifier{chromedp.ModifierCtrl}}, {kb.PageUp, nil}, {kb.Home, []chromedp.Modifier{chromedp.ModifierCtrl}}, {kb.ArrowDown, nil}, {kb.PageDown, nil}} {
+		p.press(k.key, k.mods...)
+		r, _ := p.gridPos()
+		if why := p.activeCellInView(); why != "" {
+			t.Fatalf("after %q%v (row %d) the active cell is hidden: %s", k.key, k.mods, r, why)
+		}
+		if k.key == kb.PageDown && r <= prev {
+			t.Errorf("PageDown went from row %d to %d", prev, r)
+		}
+		if k.key == kb.End && r != rows {
+			t.Errorf("Ctrl+End went to row %d of %d", r, rows)
+		}
+		if k.key == kb.Home && r != 1 {
+			t.Errorf("Ctrl+Home went to row %d", r)
+		}
+		prev = r
+	}
+	// The findings list is one tab stop that the arrows walk.
+	eval[bool](p, `(document.getElementById('findings-toggle').getAttribute('aria-expanded') === 'true' || document.getElementById('findings-toggle').click(), true)`)
+	n := eval[int](p, `document.querySelectorAll('#findings-list .finding').length`)
+	if n > 1 {
+		if got := eval[int](p, `document.querySelectorAll('#findings-list .finding[tabindex="0"]').length`); got != 1 {
+			t.Errorf("%d findings are tab stops, want 1", got)
+		}
+		p.do(chromedp.Focus(chromedp.CSS(`#findings-list .finding[tabindex="0"]`)))
+		p.press(kb.ArrowDown)
+		if i := eval[int](p, `Array.from(document.querySelectorAll('#findings-list .finding')).indexOf(document.activeElement)`); i != 1 {
+			t.Errorf("ArrowDown in the findings moved to item %d, want 1", i)
+		}
+		p.press(kb.End)
+		if i := eval[int](p, `Array.from(document.querySelectorAll('#findings-list .finding')).indexOf(document.activeElement)`); i != n-1 {
+			t.Errorf("End in the findings moved to item %d, want %d", i, n-1)
+		}
 	}
 }

@@ -574,7 +574,7 @@
     hex.scroller = $('hex');
     hex.rowsEl = $('hex-rows');
     hex.spacer = $('hex-spacer');
-    hex.scroller.addEventListener('scroll', () => requestAnimationFrame(hexRender));
+    hex.scroller.addEventListener('scroll', hexRenderSoon);
     new ResizeObserver(() => hexRender()).observe(hex.scroller);
     hex.rowsEl.addEventListener('click', (e) => {
       const cell = e.target.closest('[data-i]');
@@ -1946,6 +1946,7 @@
       box.appendChild(el('h3', '', 'Findings'));
       const ol = el('ol', 'findings-list inline');
       n.finds.forEach((f) => ol.appendChild(findingItem(f, n)));
+      rovingList(ol, '.finding');
       box.appendChild(ol);
     }
     for (const r of DETAIL_RENDERERS) if (r.when(n)) r.render(n, box);
@@ -2166,6 +2167,7 @@
     list.tabIndex = -1;
     const all = state.findings.slice().sort((a, b) => (SEV_RANK[b.f.sev] || 0) - (SEV_RANK[a.f.sev] || 0));
     all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
+    rovingList(list, '.finding');
     const counts = { error: 0, warning: 0, info: 0 };
     all.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });
     const t = $('findings-toggle');
@@ -2657,7 +2659,11 @@
     g.cell = cell;
     g.r = r;
     g.c = c;
-    if (g.key) gridMemory.set(g.key, [r, c]);
+    if (g.key) {
+      gridMemory.delete(g.key); // the latest last, so the oldest go first
+      gridMemory.set(g.key, [r, c]);
+      if (gridMemory.size > 500) gridMemory.delete(gridMemory.keys().next().value);
+    }
     if (focus) {
       cell.focus({ preventScroll: true });
       cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -2719,7 +2725,42 @@
     const cell = box.querySelector('[role="grid"] [tabindex="0"]');
     const target = cell || box;
     target.focus({ preventScroll: true });
-    if (cell) cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    // Only for the keyboard: a mouse user's pane does not jump to the table.
+    if (cell && cell.matches(':focus-visible')) cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  // rovingList makes a list of focusable items (the findings) one tab stop: Up/Down,
+  // Home/End and PageUp/PageDown move among its items, Enter still picks one.
+  function rovingList(list, sel) {
+    const items = () => Array.from(list.querySelectorAll(sel));
+    items().forEach((li, i) => { li.tabIndex = i === 0 ? 0 : -1; });
+    if (list.dataset.roving) return;
+    list.dataset.roving = '1';
+    list.addEventListener('focusin', (e) => {
+      const li = e.target.closest(sel);
+      if (!li) return;
+      for (const x of items()) if (x !== li) x.tabIndex = -1;
+      li.tabIndex = 0;
+    });
+    list.addEventListener('keydown', (e) => {
+      const all = items();
+      if (!all.length) return;
+      const i = all.indexOf(e.target.closest(sel)); // -1: the list itself has the focus
+      let j;
+      switch (e.key) {
+        case 'ArrowDown': j = i + 1; break;
+        case 'ArrowUp': j = i - 1; break;
+        case 'PageDown': j = i + 10; break;
+        case 'PageUp': j = i - 10; break;
+        case 'Home': j = 0; break;
+        case 'End': j = all.length - 1; break;
+        default: return;
+      }
+      e.preventDefault();
+      const li = all[Math.max(0, Math.min(all.length - 1, j))];
+      li.focus({ preventScroll: true });
+      li.scrollIntoView({ block: 'nearest' });
+    });
   }
 
   // spanTarget: the node a table row's span stands for: the shallowest node with exactly that
@@ -2776,20 +2817,38 @@
     else if (y + hex.rowH > top + sc.clientHeight) scrollToVirtual(sc, hex.full, y + hex.rowH - sc.clientHeight);
   }
 
+  // hexMoveCursor moves the cursor to off; the rows are rebuilt only when the view scrolls (a
+  // step within the screen re-marks two cells: a held arrow key stays cheap).
   function hexMoveCursor(off, viewDelta) {
     if (!hex.size) return;
+    const sc = hex.scroller;
     off = Math.max(0, Math.min(hex.size - 1, off));
-    if (viewDelta) scrollToVirtual(hex.scroller, hex.full, toVirtual(hex.scroller, hex.full) + viewDelta);
+    const before = sc.scrollTop;
+    const pinBefore = scrollPins.get(sc);
+    if (viewDelta) scrollToVirtual(sc, hex.full, toVirtual(sc, hex.full) + viewDelta);
     hex.cursor = off;
+    hex.acrossWanted = true;
     hexKeepVisible(off);
-    hexRender();
+    if (sc.scrollTop !== before || scrollPins.get(sc) !== pinBefore) hexRenderSoon();
+    else hexMarkCursor();
+  }
+
+  // hexRenderSoon renders once in the next frame, however many scroll events or keys came.
+  function hexRenderSoon() {
+    if (hex.renderQueued) return;
+    hex.renderQueued = true;
+    requestAnimationFrame(() => { hex.renderQueued = false; hexRender(); });
+  }
+
+  // hexCursorAcross scrolls sideways to the cursor when the byte columns are wider than a
+  // narrow pane (once a frame: it reads the layout).
+  function hexCursorAcross() {
+    const sc = hex.scroller;
     const cell = hex.rowsEl.querySelector('.hb.cur');
-    if (cell) {
-      // Across: the byte columns may be wider than a narrow pane.
-      const sc = hex.scroller, a = cell.getBoundingClientRect(), b = sc.getBoundingClientRect();
-      if (a.left < b.left) sc.scrollLeft -= b.left - a.left + 8;
-      else if (a.right > b.left + sc.clientWidth) sc.scrollLeft += a.right - (b.left + sc.clientWidth) + 8;
-    }
+    if (!cell || sc.scrollWidth <= sc.clientWidth) return;
+    const a = cell.getBoundingClientRect(), b = sc.getBoundingClientRect();
+    if (a.left < b.left) sc.scrollLeft -= b.left - a.left + 8;
+    else if (a.right > b.left + sc.clientWidth) sc.scrollLeft += a.right - (b.left + sc.clientWidth) + 8;
   }
 
   function hexOnKey(e) {
@@ -2847,16 +2906,30 @@
     sc.setAttribute('aria-rowcount', totalRows);
     sc.setAttribute('aria-colcount', HEX_ROW + 1);
     sc.setAttribute('aria-label', 'Hex view of ' + (hex.source ? 'member ' + hex.source : 'file ' + state.doc.file) + ', ' + fmtInt(hex.size) + ' bytes; arrows move the cursor, Enter selects its field');
-    const cur = hex.cursor;
-    let active = null;
     for (const row of hex.rowsEl.children) {
       const off = Number(row.dataset.off);
       row.setAttribute('aria-rowindex', off / HEX_ROW + 1);
       row.firstChild.setAttribute('role', 'rowheader');
       for (const c of row.querySelectorAll('.hb[data-i]')) c.setAttribute('role', 'gridcell');
       row.lastChild.setAttribute('aria-hidden', 'true'); // the text column repeats the bytes
-      if (cur >= off && cur < off + HEX_ROW) {
-        const i = String(cur - off);
+    }
+    hexMarkCursor();
+  }
+
+  // hexMarkCursor marks the cursor's cells among the rendered rows and names it to screen
+  // readers as the grid's active descendant.
+  function hexMarkCursor() {
+    const sc = hex.scroller;
+    const cur = hex.cursor;
+    for (const c of hex.rowsEl.querySelectorAll('.cur')) {
+      c.classList.remove('cur');
+      if (c.id) { c.removeAttribute('id'); c.removeAttribute('aria-selected'); c.removeAttribute('aria-label'); }
+    }
+    let active = null;
+    if (cur >= 0) {
+      const row = hex.rowsEl.querySelector('.hex-row[data-off="' + (cur - (cur % HEX_ROW)) + '"]');
+      if (row) {
+        const i = String(cur % HEX_ROW);
         for (const c of row.querySelectorAll('[data-i="' + i + '"]')) c.classList.add('cur');
         active = row.querySelector('.hb[data-i="' + i + '"]');
       }
@@ -2866,6 +2939,7 @@
       active.setAttribute('aria-selected', 'true');
       active.setAttribute('aria-label', hexCursorText(cur));
       sc.setAttribute('aria-activedescendant', active.id);
+      if (hex.acrossWanted) { hex.acrossWanted = false; requestAnimationFrame(hexCursorAcross); }
     } else sc.removeAttribute('aria-activedescendant');
     if (cur >= 0 && document.activeElement === sc) hexShowCursorInfo(cur);
   }
@@ -2897,7 +2971,7 @@
     sc.addEventListener('keydown', hexOnKey);
     sc.addEventListener('focus', () => {
       if (hex.cursor < 0 && hex.size > 0) hex.cursor = hex.hl ? hex.hl.off : hexFirstShown();
-      hexRender();
+      hexMarkCursor();
     });
     sc.addEventListener('blur', () => {
       const insp = $('hex-inspect');
@@ -2909,7 +2983,7 @@
       const row = e.target.closest('.hex-row');
       if (!cell || !row) return;
       hex.cursor = Number(row.dataset.off) + Number(cell.dataset.i);
-      hexRender();
+      hexMarkCursor();
     });
     // When the pointer leaves, the inspector goes back to the cursor.
     hex.rowsEl.addEventListener('mouseleave', () => { if (hex.cursor >= 0 && document.activeElement === sc) hexShowCursorInfo(hex.cursor); });
