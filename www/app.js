@@ -546,6 +546,8 @@
   // whole scroll range maps onto the whole list, so the last row is reachable.
   function toVirtual(sc, full) {
     if (full <= MAX_SCROLL_PX) return sc.scrollTop;
+    const pin = scrollPins.get(sc);
+    if (pin && pin.st === sc.scrollTop && pin.full === full) return pin.v;
     const range = MAX_SCROLL_PX - sc.clientHeight;
     return range > 0 ? sc.scrollTop / range * (full - sc.clientHeight) : 0;
   }
@@ -554,16 +556,28 @@
     return v / Math.max(1, full - sc.clientHeight) * (MAX_SCROLL_PX - sc.clientHeight);
   }
 
+  // Beyond MAX_SCROLL_PX one pixel of scroll is many pixels of list (74 in a 500 MiB member's
+  // hex), so a scrollTop cannot name a row exactly. scrollToVirtual sets the scroll and pins the
+  // exact list position to it: toVirtual returns the pin until the user scrolls elsewhere, so a
+  // row put in view by a key or a jump is in view, to the pixel.
+  const scrollPins = new WeakMap();
+  function scrollToVirtual(sc, full, v) {
+    v = Math.max(0, Math.min(v, full - sc.clientHeight));
+    sc.scrollTop = toScroll(sc, full, v);
+    if (full > MAX_SCROLL_PX) scrollPins.set(sc, { st: sc.scrollTop, full, v });
+  }
+
   const hex = {
     source: null, size: 0, hl: null, cache: new Map(), rowH: 18, full: 0, key: '',
     scroller: null, rowsEl: null, spacer: null,
+    cursor: -1, // the keyboard's byte (hexKeyInit), -1 until there is one
   };
 
   function hexInit() {
     hex.scroller = $('hex');
     hex.rowsEl = $('hex-rows');
     hex.spacer = $('hex-spacer');
-    hex.scroller.addEventListener('scroll', () => requestAnimationFrame(hexRender));
+    hex.scroller.addEventListener('scroll', hexRenderSoon);
     new ResizeObserver(() => hexRender()).observe(hex.scroller);
     hex.rowsEl.addEventListener('click', (e) => {
       const cell = e.target.closest('[data-i]');
@@ -616,6 +630,7 @@
     const wrap = $('hex-wrap');
     wrap.hidden = false;
     const key = state.uid + '|' + source;
+    const fresh = key !== hex.key;
     if (key !== hex.key) {
       hex.key = key;
       hex.source = source;
@@ -636,6 +651,7 @@
     head.appendChild(el('span', 'muted', ' · ' + fmtInt(hex.size) + ' bytes'));
     if (hex.hl) head.appendChild(el('span', 'hex-sel', ' · selected ' + fmtInt(hex.hl.off) + '..' + fmtInt(hex.hl.off + hex.hl.len) + ' (' + fmtInt(hex.hl.len) + ' bytes)'));
     head.appendChild(insp);
+    hexCursorFollow(fresh, scroll);
     if (scroll && hex.hl) hexScrollTo(hex.hl.off);
     hexRender();
   }
@@ -645,7 +661,7 @@
     const viewRows = Math.floor(hex.scroller.clientHeight / hex.rowH);
     const first = Math.floor(toVirtual(hex.scroller, hex.full) / hex.rowH);
     if (row >= first + 1 && row < first + viewRows - 2) return;
-    hex.scroller.scrollTop = toScroll(hex.scroller, hex.full, Math.max(0, (row - 2) * hex.rowH));
+    scrollToVirtual(hex.scroller, hex.full, Math.max(0, (row - 2) * hex.rowH));
   }
 
   const HEXDIG = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -698,6 +714,7 @@
     }
     hex.rowsEl.replaceChildren(frag);
     hexNote(failed ? 'These bytes cannot be shown: ' + failed : '');
+    hexDecorate(totalRows);
     const key = hex.key;
     need.forEach((p) => p.promise.then(() => { if (key === hex.key) requestAnimationFrame(hexRender); }));
   }
@@ -874,6 +891,7 @@
       frag.appendChild(r);
     }
     rowsEl.replaceChildren(frag);
+    listingAria();
     if (waiting) waiting.promise.then(() => { if (key === listing.key) requestAnimationFrame(listingRender); });
   }
 
@@ -895,7 +913,8 @@
     try {
       const h = await ensureHandle();
       const r = await call('instruction', { handle: h, ref, index: i });
-      if (ref !== listing.ref) return;
+      // A newer selection (a key held down) supersedes this one.
+      if (ref !== listing.ref || i !== listing.selected) return;
       const ins = adopt(MessagePack.decode(new Uint8Array(r.node)), node, '#' + i);
       state.selected = ins;
       renderDetail(ins);
@@ -913,7 +932,8 @@
       const r = e.target.closest('.lrow');
       if (r) listingSelect(Number(r.dataset.index));
     });
-    sc.addEventListener('keydown', (e) => {
+    // The grid (#listing) holds the focus; the scroller inside it is not a tab stop.
+    $('listing').addEventListener('keydown', (e) => {
       if (!listing.total) return;
       let i = listing.selected;
       const page = Math.max(1, Math.floor(sc.clientHeight / LIST_ROW) - 1);
@@ -924,12 +944,55 @@
         case 'PageUp': i = Math.max(0, i - page); break;
         case 'Home': i = 0; break;
         case 'End': i = listing.total - 1; break;
+        case 'ArrowRight': case 'ArrowLeft': sc.scrollLeft += e.key === 'ArrowRight' ? 48 : -48; e.preventDefault(); return;
+        case 'Enter': if (i < 0) i = listingFirstShown(); break;
         default: return;
       }
       e.preventDefault();
-      listingScrollTo(i);
+      listingKeepVisible(i);
       listingSelect(i);
     });
+  }
+
+  // listingKeepVisible scrolls as little as puts row i in view (a step at the edge moves the
+  // view by one row, as in any list).
+  function listingKeepVisible(i) {
+    const sc = $('listing-scroll');
+    const top = toVirtual(sc, listing.full);
+    const y = i * LIST_ROW;
+    if (y < top) scrollToVirtual(sc, listing.full, y);
+    else if (y + LIST_ROW > top + sc.clientHeight) scrollToVirtual(sc, listing.full, y + LIST_ROW - sc.clientHeight);
+  }
+
+  function listingFirstShown() {
+    return Math.max(0, Math.min(listing.total - 1, Math.ceil(toVirtual($('listing-scroll'), listing.full) / LIST_ROW)));
+  }
+
+  // listingAria: the listing is an ARIA grid of total+1 rows (the header is row 1) of which a
+  // screenful is in the DOM; the grid's active descendant is the selected row when it is shown.
+  function listingAria() {
+    const grid = $('listing');
+    grid.setAttribute('aria-rowcount', listing.total + 1);
+    grid.setAttribute('aria-colcount', listing.cols.length);
+    grid.setAttribute('aria-label', 'Instruction listing of ' + listing.ref.slice(7) + ', ' + fmtInt(listing.total) + ' instructions');
+    const head = $('listing-head');
+    for (const c of head.children) {
+      if (c.classList.contains('lc-count')) c.setAttribute('aria-hidden', 'true');
+      else c.setAttribute('role', 'columnheader');
+    }
+    let active = null;
+    for (const r of $('listing-rows').children) {
+      const i = Number(r.dataset.index);
+      r.setAttribute('aria-rowindex', i + 2);
+      for (const c of r.children) c.setAttribute('role', 'gridcell');
+      if (i === listing.selected) {
+        r.id = 'lrow-' + i;
+        r.setAttribute('aria-selected', 'true');
+        active = r.id;
+      }
+    }
+    if (active) grid.setAttribute('aria-activedescendant', active);
+    else grid.removeAttribute('aria-activedescendant');
   }
 
   function listingScrollTo(i) {
@@ -937,7 +1000,7 @@
     const first = Math.floor(toVirtual(sc, listing.full) / LIST_ROW);
     const view = Math.floor(sc.clientHeight / LIST_ROW);
     if (i >= first && i < first + view - 1) return;
-    sc.scrollTop = toScroll(sc, listing.full, Math.max(0, (i - Math.floor(view / 2)) * LIST_ROW));
+    scrollToVirtual(sc, listing.full, Math.max(0, (i - Math.floor(view / 2)) * LIST_ROW));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1761,7 +1824,8 @@
     const fns = (n.kids || []).find((c) => c.key === 'functions' && c.table);
     if (!fns) return;
     const t = fns.table;
-    box.appendChild(tableHead('Functions · ' + fmtInt(t.rows.length), t, n.label + '.functions'));
+    const head = tableHead('Functions · ' + fmtInt(t.rows.length), t, n.label + '.functions');
+    box.appendChild(head);
     const wrap = el('div', 'table-wrap');
     const table = el('table', 'grid');
     const hr = el('tr');
@@ -1781,6 +1845,7 @@
     table.appendChild(tbody);
     wrap.appendChild(table);
     box.appendChild(wrap);
+    gridify(table, { labelledBy: head.firstChild, key: gridKeyOf(n, 'functions') });
   }
 
   function renderOctaves(n, box) {
@@ -1808,7 +1873,6 @@
     const limit = 5000;
     const wrap = el('div', 'table-wrap');
     const table = el('table', 'grid');
-    table.setAttribute('role', 'grid');
     const thead = el('thead');
     const hr = el('tr');
     for (const c of t.cols || []) hr.appendChild(el('th', '', c));
@@ -1822,23 +1886,22 @@
       const rs = t.rspans && t.rspans[i];
       if (rs) {
         tr.classList.add('clickable');
-        tr.addEventListener('click', () => {
-          const m = rs.src ? findMember(rs.src) : null;
-          if (m) select(m, 'table');
-          else hexShow(rs.src || '', rs, true);
-        });
+        tr.addEventListener('click', () => activateSpan(rs));
       }
       tbody.appendChild(tr);
     });
     table.appendChild(tbody);
     wrap.appendChild(table);
-    box.appendChild(tableHead(title || 'Table · ' + fmtInt(rows.length) + ' rows', t, node.label || node.key));
+    const head = tableHead(title || 'Table · ' + fmtInt(rows.length) + ' rows', t, node.label || node.key);
+    box.appendChild(head);
     box.appendChild(wrap);
+    gridify(table, { labelledBy: head.firstChild, total: rows.length, key: gridKeyOf(node, 'table') });
     if (rows.length > limit) box.appendChild(el('p', 'muted', 'Showing the first ' + fmtInt(limit) + ' rows.'));
   }
 
   function renderChildren(node, box) {
-    box.appendChild(el('h3', '', (node.kids.length === 1 ? '1 child' : fmtInt(node.kids.length) + ' children')));
+    const h = el('h3', '', (node.kids.length === 1 ? '1 child' : fmtInt(node.kids.length) + ' children'));
+    box.appendChild(h);
     const table = el('table', 'grid kv');
     const tbody = el('tbody');
     node.kids.slice(0, 2000).forEach((c) => {
@@ -1850,6 +1913,7 @@
     });
     table.appendChild(tbody);
     box.appendChild(table);
+    gridify(table, { labelledBy: h, total: node.kids.length, key: gridKeyOf(node, 'children') });
   }
 
   function renderSeries(node, box) {
@@ -1884,6 +1948,7 @@
 
   function renderDetail(n) {
     const box = $('detail');
+    const hadFocus = box.contains(document.activeElement);
     box.replaceChildren();
     const head = el('div', 'd-head');
     const g = el('span', 'glyph k-' + n.kind, kindOf(n.kind).glyph);
@@ -1904,9 +1969,11 @@
       box.appendChild(el('h3', '', 'Findings'));
       const ol = el('ol', 'findings-list inline');
       n.finds.forEach((f) => ol.appendChild(findingItem(f, n)));
+      rovingList(ol, '.finding');
       box.appendChild(ol);
     }
     for (const r of DETAIL_RENDERERS) if (r.when(n)) r.render(n, box);
+    if (hadFocus) detailRefocus(box);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -2127,6 +2194,7 @@
     list.tabIndex = -1;
     const all = state.findings.slice().sort((a, b) => (SEV_RANK[b.f.sev] || 0) - (SEV_RANK[a.f.sev] || 0));
     all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
+    rovingList(list, '.finding');
     const counts = { error: 0, warning: 0, info: 0 };
     all.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });
     const t = $('findings-toggle');
@@ -2396,7 +2464,7 @@
   const SEARCH_CAP = 500;
   const SEARCH_SLICE = 4000;
   const SEARCH_ROWS = 10000; // the core's cap on one rows() call
-  const search = { q: '', seq: 0, results: [], active: -1, done: true, more: false, errors: [], timer: 0 };
+  const search = { q: '', seq: 0, results: [], active: -1, done: true, more: false, errors: [], notes: [], timer: 0 };
 
   const pause = () => new Promise((r) => setTimeout(r, 0));
 
@@ -2414,8 +2482,13 @@
     search.active = -1;
     search.more = false;
     search.errors = [];
+    search.notes = [];
     search.done = !q || !state;
     if (search.done) { searchRender(); return; }
+    // A byte offset first: its results lead the list.
+    const byOffset = offsetResults(q);
+    search.notes = byOffset.notes;
+    byOffset.results.forEach((r) => { search.results.push(r); search.active = 0; });
     const st = state;
     const live = () => seq === search.seq && st === state;
     const add = (r) => {
@@ -2476,7 +2549,8 @@
       item.setAttribute('role', 'option');
       item.setAttribute('aria-selected', i === search.active ? 'true' : 'false');
       item.dataset.index = i;
-      if (r.node) {
+      if (r.offset !== undefined) offsetResultItem(r, item);
+      else if (r.node) {
         const n = r.node;
         item.dataset.kind = n.kind === 'member' ? 'member' : 'node';
         item.appendChild(el('span', 'sr-kind', kindOf(n.kind).title || n.kind));
@@ -2492,6 +2566,7 @@
       }
       frag.appendChild(item);
     });
+    search.notes.slice().reverse().forEach((n) => frag.insertBefore(el('div', 'sr-note beyond', n), frag.firstChild));
     let note = '';
     if (search.more) note = 'More than ' + fmtInt(SEARCH_CAP) + ' matches: showing the first ' + fmtInt(SEARCH_CAP) + '; type more to narrow.';
     else if (!search.done) note = 'Searching…';
@@ -2518,6 +2593,7 @@
     if (!r || !state) return;
     searchClose();
     $('search').blur();
+    if (r.offset !== undefined) { offsetPick(r); return; }
     if (r.node) {
       select(r.node, 'search');
       return;
@@ -3416,12 +3492,456 @@
   }
 
   // ---------------------------------------------------------------------------------------
+  // Keyboard and screen readers: tables as ARIA grids, the hex view's byte cursor, and the
+  // search by byte offset. (The tree is an ARIA tree in TreeView; the instruction listing's
+  // grid is in listingAria.)
+
+  // ---- tables: WAI-ARIA APG "data grid" ----
+  // One cell is in the tab order (roving tabindex); arrows move it by a cell, Home/End to the
+  // row's ends, Ctrl+Home/End to the grid's corners, PageUp/PageDown by a screenful; Enter
+  // activates the row exactly as a click does (the row's own click listener runs).
+
+  let gridSeq = 0;
+  // Where each table's active cell was (by document, node and table), so a table rebuilt when
+  // its node is selected again (Back, a link) comes back at the same cell.
+  const gridMemory = new Map();
+  const gridKeyOf = (node, name) => state.uid + '|' + pathOf(node).join('/') + '|' + name;
+
+  // gridify makes a built <table> a grid. o: {labelledBy: element, label, total: rows in the
+  // data (more than are shown when the table is capped), key: for gridMemory}.
+  function gridify(table, o) {
+    table.setAttribute('role', 'grid');
+    table.setAttribute('aria-readonly', 'true');
+    if (o.labelledBy) {
+      if (!o.labelledBy.id) o.labelledBy.id = 'grid-label-' + (++gridSeq);
+      table.setAttribute('aria-labelledby', o.labelledBy.id);
+    } else if (o.label) table.setAttribute('aria-label', o.label);
+    const rows = table.rows; // header rows first, as aria-rowindex counts them
+    const head = table.tHead ? table.tHead.rows.length : 0;
+    table.setAttribute('aria-rowcount', (o.total === undefined ? rows.length - head : o.total) + head);
+    for (let i = 0; i < rows.length; i++) {
+      const tr = rows[i];
+      tr.setAttribute('role', 'row');
+      tr.setAttribute('aria-rowindex', i + 1);
+      for (const c of tr.cells) c.setAttribute('role', c.tagName === 'TH' ? 'columnheader' : 'gridcell');
+    }
+    const g = { table, key: o.key, r: 0, c: 0, cell: null };
+    if (rows.length) {
+      const mem = o.key && gridMemory.get(o.key);
+      if (mem && rows[mem[0]] && rows[mem[0]].cells[mem[1]]) gridSetActive(g, mem[0], mem[1], false);
+      else gridSetActive(g, rows.length > head ? head : 0, 0, false);
+    }
+    table.addEventListener('keydown', (e) => gridKey(g, e));
+    // A click makes the clicked cell the active one (when the click did not replace the table).
+    table.addEventListener('click', (e) => {
+      const cell = e.target.closest && e.target.closest('td, th');
+      if (cell && table.contains(cell) && table.isConnected) gridSetActive(g, cell.parentElement.rowIndex, cell.cellIndex, true);
+    });
+  }
+
+  function gridSetActive(g, r, c, focus) {
+    const rows = g.table.rows;
+    r = Math.max(0, Math.min(rows.length - 1, r));
+    const row = rows[r];
+    c = Math.max(0, Math.min(row.cells.length - 1, c));
+    const cell = row.cells[c];
+    if (g.cell && g.cell !== cell) {
+      g.cell.removeAttribute('tabindex');
+      g.cell.parentElement.classList.remove('active');
+    }
+    cell.tabIndex = 0;
+    row.classList.add('active');
+    g.cell = cell;
+    g.r = r;
+    g.c = c;
+    if (g.key) {
+      gridMemory.delete(g.key); // the latest last, so the oldest go first
+      gridMemory.set(g.key, [r, c]);
+      if (gridMemory.size > 500) gridMemory.delete(gridMemory.keys().next().value);
+    }
+    if (focus) {
+      cell.focus({ preventScroll: true });
+      cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
+  }
+
+  function gridKey(g, e) {
+    if (e.target !== g.cell || e.altKey) return;
+    const rows = g.table.rows;
+    const ctrl = e.ctrlKey || e.metaKey;
+    let r = g.r, c = g.c;
+    switch (e.key) {
+      case 'ArrowDown': r++; break;
+      case 'ArrowUp': r--; break;
+      case 'ArrowRight': c++; break;
+      case 'ArrowLeft': c--; break;
+      case 'PageDown': case 'PageUp': r = gridPageTarget(g, e.key === 'PageDown'); break;
+      case 'Home': if (ctrl) r = 0; c = 0; break;
+      case 'End': if (ctrl) r = rows.length - 1; c = Infinity; break;
+      case 'Enter': {
+        e.preventDefault();
+        const tr = rows[g.r];
+        if (tr.classList.contains('clickable')) tr.click();
+        return;
+      }
+      default: return;
+    }
+    e.preventDefault();
+    gridSetActive(g, r, c, true);
+  }
+
+  // gridPageTarget: PageDown goes to the last row in view, or a screenful on from there (the
+  // row then scrolls to the bottom); PageUp likewise upwards. Rows are in order on the page,
+  // so the rows in view are found by bisection, not by measuring 5,000 of them.
+  function gridPageTarget(g, down) {
+    const rows = g.table.rows;
+    const head = g.table.tHead ? g.table.tHead.rows.length : 0;
+    if (rows.length <= head) return g.r;
+    const pane = $('detail').getBoundingClientRect();
+    const wrap = g.table.closest('.table-wrap');
+    const wb = wrap ? wrap.getBoundingClientRect() : pane;
+    const sticky = wrap && g.table.tHead ? g.table.tHead.getBoundingClientRect().height : 0;
+    const top = Math.max(wb.top + sticky, pane.top), bottom = Math.min(wb.top + (wrap ? wrap.clientHeight : wb.height), pane.bottom);
+    const bisect = (ok) => { // the first row index in [head, n) for which ok holds (ok is monotone)
+      let lo = head, hi = rows.length;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (ok(rows[m].getBoundingClientRect())) hi = m; else lo = m + 1; }
+      return lo;
+    };
+    const first = Math.min(rows.length - 1, bisect((b) => b.top >= top - 0.5));
+    const last = Math.max(head, bisect((b) => b.bottom > bottom + 0.5) - 1);
+    const page = Math.max(1, last - first);
+    if (down) return last > g.r ? last : g.r + page;
+    return first < g.r ? first : g.r - page;
+  }
+
+  // detailRefocus: the detail pane was rebuilt while it held the focus (Enter on a row, Back):
+  // the focus goes to its first table's active cell, else to the pane, never to the page body.
+  function detailRefocus(box) {
+    const cell = box.querySelector('[role="grid"] [tabindex="0"]');
+    const target = cell || box;
+    target.focus({ preventScroll: true });
+    // Only for the keyboard: a mouse user's pane does not jump to the table.
+    if (cell && cell.matches(':focus-visible')) cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  // rovingList makes a list of focusable items (the findings) one tab stop: Up/Down,
+  // Home/End and PageUp/PageDown move among its items, Enter still picks one.
+  function rovingList(list, sel) {
+    const items = () => Array.from(list.querySelectorAll(sel));
+    items().forEach((li, i) => { li.tabIndex = i === 0 ? 0 : -1; });
+    if (list.dataset.roving) return;
+    list.dataset.roving = '1';
+    list.addEventListener('focusin', (e) => {
+      const li = e.target.closest(sel);
+      if (!li) return;
+      for (const x of items()) if (x !== li) x.tabIndex = -1;
+      li.tabIndex = 0;
+    });
+    list.addEventListener('keydown', (e) => {
+      const all = items();
+      if (!all.length) return;
+      const i = all.indexOf(e.target.closest(sel)); // -1: the list itself has the focus
+      let j;
+      switch (e.key) {
+        case 'ArrowDown': j = i + 1; break;
+        case 'ArrowUp': j = i - 1; break;
+        case 'PageDown': j = i + 10; break;
+        case 'PageUp': j = i - 10; break;
+        case 'Home': j = 0; break;
+        case 'End': j = all.length - 1; break;
+        default: return;
+      }
+      e.preventDefault();
+      const li = all[Math.max(0, Math.min(all.length - 1, j))];
+      li.focus({ preventScroll: true });
+      li.scrollIntoView({ block: 'nearest' });
+    });
+  }
+
+  // spanTarget: the node a table row's span stands for: the shallowest node with exactly that
+  // span (a member for all of its bytes, a JSON value for its text), else the most specific
+  // node holding it, else null.
+  function spanTarget(rs) {
+    const src = rs.src || '';
+    let exact = null, best = null;
+    for (const n of state.info.keys()) {
+      const s = n.span;
+      if (!s || (s.src || '') !== src) continue;
+      if (s.off === rs.off && s.len === rs.len) {
+        if (!exact || pathOf(n).length < pathOf(exact).length) exact = n;
+      } else if (!exact && s.off <= rs.off && s.off + s.len >= rs.off + rs.len) {
+        if (!best || s.len < best.span.len || (s.len === best.span.len && pathOf(n).length > pathOf(best).length)) best = n;
+      }
+    }
+    return exact ? { node: exact, exact: true } : best ? { node: best, exact: false } : null;
+  }
+
+  // activateSpan: a table row was clicked (or Enter pressed on it): select what its bytes
+  // belong to and highlight exactly the row's bytes.
+  function activateSpan(rs) {
+    const t = spanTarget(rs);
+    if (!t || t.node === state.doc.root) { hexShow(rs.src || '', rs, true); return; }
+    select(t.node, 'table');
+    if (!t.exact) hexShow(rs.src || '', rs, true, fieldMarks(t.node, rs.src || ''));
+  }
+
+  // ---- hex view: a byte cursor ----
+  // Screen readers: the hex view is an ARIA grid (it must be one of the composite roles for a
+  // screen reader to hand it the arrow keys), and the cursor is its aria-activedescendant: a
+  // gridcell whose name says the offset, the byte and the field that owns it. DOM focus stays
+  // on the grid because the rows are virtual (rebuilt on every scroll), so focus on a cell
+  // would be lost when its row is rebuilt; and an active-descendant change interrupts the last
+  // announcement, where a live region would queue one per key while an arrow is held.
+
+  function hexCursorFollow(fresh, scroll) {
+    if (fresh) { hex.cursor = -1; scrollPins.delete(hex.scroller); }
+    // A selection made elsewhere that scrolls the bytes into view brings the cursor along, so
+    // the next key starts from what is selected.
+    if (scroll && hex.hl) hex.cursor = hex.hl.off;
+    if (hex.cursor >= hex.size) hex.cursor = hex.size - 1;
+  }
+
+  function hexViewRows() { return Math.max(1, Math.floor(hex.scroller.clientHeight / hex.rowH)); }
+
+  // hexKeepVisible scrolls as little as puts byte off's row in view (vertically and across).
+  function hexKeepVisible(off) {
+    const sc = hex.scroller;
+    const y = Math.floor(off / HEX_ROW) * hex.rowH;
+    const top = toVirtual(sc, hex.full);
+    if (y < top) scrollToVirtual(sc, hex.full, y);
+    else if (y + hex.rowH > top + sc.clientHeight) scrollToVirtual(sc, hex.full, y + hex.rowH - sc.clientHeight);
+  }
+
+  // hexMoveCursor moves the cursor to off; the rows are rebuilt only when the view scrolls (a
+  // step within the screen re-marks two cells: a held arrow key stays cheap).
+  function hexMoveCursor(off, viewDelta) {
+    if (!hex.size) return;
+    const sc = hex.scroller;
+    off = Math.max(0, Math.min(hex.size - 1, off));
+    const before = sc.scrollTop;
+    const pinBefore = scrollPins.get(sc);
+    if (viewDelta) scrollToVirtual(sc, hex.full, toVirtual(sc, hex.full) + viewDelta);
+    hex.cursor = off;
+    hex.acrossWanted = true;
+    hexKeepVisible(off);
+    if (sc.scrollTop !== before || scrollPins.get(sc) !== pinBefore) hexRenderSoon();
+    else hexMarkCursor();
+  }
+
+  // hexRenderSoon renders once in the next frame, however many scroll events or keys came.
+  function hexRenderSoon() {
+    if (hex.renderQueued) return;
+    hex.renderQueued = true;
+    requestAnimationFrame(() => { hex.renderQueued = false; hexRender(); });
+  }
+
+  // hexCursorAcross scrolls sideways to the cursor when the byte columns are wider than a
+  // narrow pane (once a frame: it reads the layout).
+  function hexCursorAcross() {
+    const sc = hex.scroller;
+    const cell = hex.rowsEl.querySelector('.hb.cur');
+    if (!cell || sc.scrollWidth <= sc.clientWidth) return;
+    const a = cell.getBoundingClientRect(), b = sc.getBoundingClientRect();
+    if (a.left < b.left) sc.scrollLeft -= b.left - a.left + 8;
+    else if (a.right > b.left + sc.clientWidth) sc.scrollLeft += a.right - (b.left + sc.clientWidth) + 8;
+  }
+
+  function hexOnKey(e) {
+    if (!hex.key || !hex.size || e.altKey) return;
+    const ctrl = e.ctrlKey || e.metaKey;
+    let cur = hex.cursor >= 0 ? hex.cursor : hexFirstShown();
+    const rowStart = cur - (cur % HEX_ROW);
+    const page = hexViewRows() * HEX_ROW;
+    let delta = 0;
+    switch (e.key) {
+      case 'ArrowRight': cur++; break;
+      case 'ArrowLeft': cur--; break;
+      case 'ArrowDown': cur += HEX_ROW; break;
+      case 'ArrowUp': cur -= HEX_ROW; break;
+      // A page moves the cursor and the view together, as editors do.
+      case 'PageDown': if (cur + page < hex.size) { cur += page; delta = hexViewRows() * hex.rowH; } else cur = hex.size - 1; break;
+      case 'PageUp': if (cur - page >= 0) { cur -= page; delta = -hexViewRows() * hex.rowH; } else cur = 0; break;
+      case 'Home': cur = ctrl ? 0 : rowStart; break;
+      case 'End': cur = ctrl ? hex.size - 1 : Math.min(hex.size - 1, rowStart + HEX_ROW - 1); break;
+      case 'Enter': case ' ':
+        e.preventDefault();
+        if (hex.cursor >= 0) hexPickByte(hex.cursor);
+        return;
+      default: return;
+    }
+    e.preventDefault();
+    hexMoveCursor(cur, delta);
+  }
+
+  // hexPickByte selects the field that owns byte off, as a click on it does.
+  function hexPickByte(off) {
+    if (state.doc.kind === 'ncfw-context' && !hex.source) { ctxHexClick(off); return; }
+    const owner = ownerOf(hex.source, off);
+    if (owner) select(owner, 'hex');
+  }
+
+  function hexFirstShown() {
+    const row = Math.ceil(toVirtual(hex.scroller, hex.full) / hex.rowH);
+    return Math.min(hex.size - 1, row * HEX_ROW);
+  }
+
+  // hexCursorText says where the cursor is and what it reads, for the inspector line and for
+  // screen readers.
+  function hexCursorText(o) {
+    const b = byteAt(o);
+    const parts = ['offset 0x' + o.toString(16) + ' (' + fmtInt(o) + ')', b < 0 ? 'byte not read yet' : 'byte 0x' + HEXDIG[b] + (b >= 0x20 && b < 0x7f ? " '" + String.fromCharCode(b) + "'" : '')];
+    const owner = cursorOwner(o);
+    if (owner) parts.push('in ' + (pathOf(owner).join(' › ') || state.doc.file));
+    return parts.join(', ');
+  }
+
+  // hexDecorate runs after each render: grid semantics of the rendered rows, and the cursor.
+  function hexDecorate(totalRows) {
+    const sc = hex.scroller;
+    sc.setAttribute('aria-rowcount', totalRows);
+    sc.setAttribute('aria-colcount', HEX_ROW + 1);
+    sc.setAttribute('aria-label', 'Hex view of ' + (hex.source ? 'member ' + hex.source : 'file ' + state.doc.file) + ', ' + fmtInt(hex.size) + ' bytes; arrows move the cursor, Enter selects its field');
+    for (const row of hex.rowsEl.children) {
+      const off = Number(row.dataset.off);
+      row.setAttribute('aria-rowindex', off / HEX_ROW + 1);
+      row.firstChild.setAttribute('role', 'rowheader');
+      for (const c of row.querySelectorAll('.hb[data-i]')) c.setAttribute('role', 'gridcell');
+      row.lastChild.setAttribute('aria-hidden', 'true'); // the text column repeats the bytes
+    }
+    hexMarkCursor();
+  }
+
+  // hexMarkCursor marks the cursor's cells among the rendered rows and names it to screen
+  // readers as the grid's active descendant.
+  function hexMarkCursor() {
+    const sc = hex.scroller;
+    const cur = hex.cursor;
+    for (const c of hex.rowsEl.querySelectorAll('.cur')) {
+      c.classList.remove('cur');
+      if (c.id) { c.removeAttribute('id'); c.removeAttribute('aria-selected'); c.removeAttribute('aria-label'); }
+    }
+    let active = null;
+    if (cur >= 0) {
+      const row = hex.rowsEl.querySelector('.hex-row[data-off="' + (cur - (cur % HEX_ROW)) + '"]');
+      if (row) {
+        const i = String(cur % HEX_ROW);
+        for (const c of row.querySelectorAll('[data-i="' + i + '"]')) c.classList.add('cur');
+        active = row.querySelector('.hb[data-i="' + i + '"]');
+      }
+    }
+    if (active) {
+      active.id = 'hex-cur-' + cur;
+      active.setAttribute('aria-selected', 'true');
+      active.setAttribute('aria-label', hexCursorText(cur));
+      sc.setAttribute('aria-activedescendant', active.id);
+      if (hex.acrossWanted) { hex.acrossWanted = false; requestAnimationFrame(hexCursorAcross); }
+    } else sc.removeAttribute('aria-activedescendant');
+    if (cur >= 0 && document.activeElement === sc) hexShowCursorInfo(cur);
+  }
+
+  // cursorOwner is ownerOf for the cursor, remembered: the renders of a scroll ask again.
+  let cursorMemo = { key: '', off: -1, node: null, info: null };
+  function cursorOwner(o) {
+    if (cursorMemo.key !== hex.key || cursorMemo.off !== o || cursorMemo.info !== state.info) cursorMemo = { key: hex.key, off: o, node: ownerOf(hex.source, o), info: state.info };
+    return cursorMemo.node;
+  }
+
+  function hexShowCursorInfo(o) {
+    const insp = $('hex-inspect');
+    if (!insp) return;
+    hexInspect(o);
+    const owner = cursorOwner(o);
+    if (owner) {
+      // The field goes right after the offset: it is what a narrow pane must still show.
+      const t = insp.textContent, i = t.indexOf(' · ');
+      const where = pathOf(owner).join(' › ') || state.doc.file;
+      insp.textContent = i < 0 ? t + ' · ' + where : t.slice(0, i) + ' · ' + where + t.slice(i);
+    }
+    insp.title = insp.textContent;
+    insp.classList.add('cursor');
+  }
+
+  function hexKeyInit() {
+    const sc = hex.scroller;
+    sc.addEventListener('keydown', hexOnKey);
+    sc.addEventListener('focus', () => {
+      if (hex.cursor < 0 && hex.size > 0) hex.cursor = hex.hl ? hex.hl.off : hexFirstShown();
+      hexMarkCursor();
+    });
+    sc.addEventListener('blur', () => {
+      const insp = $('hex-inspect');
+      if (insp && insp.classList.contains('cursor')) { insp.textContent = ''; insp.classList.remove('cursor'); }
+    });
+    // A click puts the cursor on the byte (after the click's own selection has run).
+    hex.rowsEl.addEventListener('click', (e) => {
+      const cell = e.target.closest('[data-i]');
+      const row = e.target.closest('.hex-row');
+      if (!cell || !row) return;
+      hex.cursor = Number(row.dataset.off) + Number(cell.dataset.i);
+      hexMarkCursor();
+    });
+    // When the pointer leaves, the inspector goes back to the cursor.
+    hex.rowsEl.addEventListener('mouseleave', () => { if (hex.cursor >= 0 && document.activeElement === sc) hexShowCursorInfo(hex.cursor); });
+  }
+
+  // ---- search by byte offset ----
+  // "0x1f40", "@0x1f40", "@8000" and "8000" name a byte: the results name, for the file and
+  // for the member the hex view shows, the deepest node whose bytes hold it. A hex or @ query
+  // past the end says so; a bare decimal past the end is only a number to look for.
+
+  function parseOffsetQuery(q) {
+    let m = /^@?0x([0-9a-f]+)$/i.exec(q);
+    if (m) return { off: m[1].length > 13 ? Infinity : parseInt(m[1], 16), explicit: true };
+    m = /^@?(\d+)$/.exec(q);
+    if (m) return { off: m[1].length > 15 ? Infinity : Number(m[1]), explicit: q.startsWith('@') };
+    return null;
+  }
+
+  // offsetResults gives {results, notes} for query q (lower case, trimmed).
+  function offsetResults(q) {
+    const out = { results: [], notes: [] };
+    const p = parseOffsetQuery(q);
+    if (!p || !state) return out;
+    const sources = [''];
+    if (hex.key && hex.source) sources.push(hex.source);
+    for (const src of sources) {
+      const size = sourceSize(src);
+      const where = src ? src : 'the file';
+      if (!(p.off < size)) {
+        if (p.explicit) out.notes.push('Byte ' + (Number.isFinite(p.off) ? '0x' + p.off.toString(16) + ' (' + fmtInt(p.off) + ')' : q) + ' is beyond the end of ' + where + ' (size ' + fmtInt(size) + ' bytes).');
+        continue;
+      }
+      const node = ownerOf(src, p.off);
+      if (node) out.results.push({ offset: p.off, src, node });
+    }
+    return out;
+  }
+
+  // offsetPick selects the byte's node, highlights that one byte, and hands the keyboard to the
+  // hex view with its cursor on the byte.
+  function offsetPick(r) {
+    select(r.node, 'search');
+    hexShow(r.src, { src: r.src, off: r.offset, len: 1 }, true, fieldMarks(r.node, r.src));
+    hex.scroller.focus({ preventScroll: true });
+  }
+
+  function offsetResultItem(r, item) {
+    item.dataset.kind = 'offset';
+    item.dataset.offset = r.offset;
+    item.appendChild(el('span', 'sr-kind', 'byte'));
+    item.appendChild(el('span', 'sr-what', 'byte 0x' + r.offset.toString(16) + ' (' + fmtInt(r.offset) + ') of ' + (r.src || state.doc.file)));
+    item.appendChild(el('span', 'sr-where', (pathOf(r.node).join(' › ') || state.doc.file) + (r.node.value ? ' = ' + r.node.value : '')));
+  }
+
+  // ---------------------------------------------------------------------------------------
   // Wiring.
 
   function wire() {
     mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []));
     jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
     hexInit();
+    hexKeyInit();
+    $('detail').tabIndex = -1; // a place for the focus when the pane is rebuilt (detailRefocus)
     listingInit();
     plotInit();
     ctxInit();
@@ -3637,12 +4157,12 @@
     get core() { return { mode: core.mode, ready: core.ready }; },
     get lastOpen() { return lastOpen; },
     get docs() { return docs.map((d) => ({ file: d.doc.file, kind: d.doc.kind, current: d === state })); },
-    get hex() { return { source: hex.source, hl: hex.hl && { off: hex.hl.off, len: hex.hl.len, src: hex.hl.src || '' } }; },
+    get hex() { return { source: hex.source, hl: hex.hl && { off: hex.hl.off, len: hex.hl.len, src: hex.hl.src || '' }, cursor: hex.cursor }; },
     get plot() { return { ref: plot.ref, lo: plot.lo, hi: plot.hi, points: plot.data ? plot.data.n : 0, timing: plot.timing }; },
     get ctx() { return { arch: ctx.arch, rc: ctx.rc, lines: ctx.lines.length, text: ctx.text, marked: Array.from(ctx.marked), sel: ctx.sel, row: ctx.rows[ctx.sel] || null }; },
     get lastRecontext() { return lastRecontext; },
     get hashWrites() { return hashWrites; },
-    get search() { return { q: search.q, done: search.done, more: search.more, results: search.results.length, errors: search.errors.slice() }; },
+    get search() { return { q: search.q, done: search.done, more: search.more, results: search.results.length, errors: search.errors.slice(), notes: (search.notes || []).slice() }; },
     get library() { return { ok: lib.ok, reason: lib.reason, entries: lib.list.map((e) => ({ key: e.key, name: e.name, kind: e.kind, size: e.size, how: e.how, kept: (e.files || []).every((f) => f.kept) })), restored: lib.restored, cap: libCap() }; },
     libRefresh,
     get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
