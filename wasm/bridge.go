@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -188,7 +187,7 @@ func (b *bridge) bytes(args []js.Value) (any, error) {
 }
 
 // json(handle) → Uint8Array: the Document as the CLI's `neffscope inspect --json` prints it
-// (encoding/json, one-space indent, a final newline), byte for byte, for the page's export.
+// (one-space indent, a final newline), byte for byte, for the page's export.
 func (b *bridge) docJSON(args []js.Value) (any, error) {
 	if len(args) < 1 {
 		return nil, errors.New("json(handle): one argument")
@@ -197,7 +196,7 @@ func (b *bridge) docJSON(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := json.MarshalIndent(f.Doc, "", " ")
+	out, err := f.Doc.JSON()
 	if err != nil {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
 	}
