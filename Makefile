@@ -12,11 +12,13 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 
 all: wasm
 
-## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, and
-## precompressed copies the dev server hands to browsers that accept them.
+## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, its data
+## segments merged so it compresses better (scripts/wasmpack), and precompressed copies the
+## dev server hands to browsers that accept them.
 wasm:
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
 	$(WASM_ENV) $(GO) build -trimpath -ldflags='-s -w' -o www/neffscope.wasm ./wasm
+	$(GO) run ./scripts/wasmpack www/neffscope.wasm
 	$(GO) run ./scripts/compress www/neffscope.wasm
 
 ## serve: build and serve the page on http://$(ADDR)
