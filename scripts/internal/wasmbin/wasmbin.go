@@ -25,6 +25,8 @@ type Section struct {
 	ID   byte
 	Name string // custom sections only
 	Body []byte
+	// Content is Body after a custom section's name; all of Body for other sections.
+	Content []byte
 }
 
 var magic = []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
@@ -42,13 +44,14 @@ func Sections(module []byte) ([]Section, error) {
 		if r.err != nil {
 			return nil, fmt.Errorf("section %d: %w", id, r.err)
 		}
-		s := Section{ID: id, Body: body}
+		s := Section{ID: id, Body: body, Content: body}
 		if id == Custom {
 			nr := reader{b: body}
 			s.Name = string(nr.bytes(nr.uint()))
 			if nr.err != nil {
 				return nil, fmt.Errorf("custom section: %w", nr.err)
 			}
+			s.Content = body[nr.i:]
 		}
 		out = append(out, s)
 	}
@@ -138,8 +141,8 @@ func Memory(segs []Segment) (base uint32, image []byte) {
 	return uint32(lo), image
 }
 
-// FunctionNames reads the function names of a "name" custom section body (subsection 1),
-// by function index.
+// FunctionNames reads the function names of a "name" custom section's content (subsection
+// 1), by function index.
 func FunctionNames(body []byte) (map[int]string, error) {
 	r := reader{b: body}
 	names := map[int]string{}
