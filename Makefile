@@ -29,9 +29,9 @@ wasm:
 	$(GO) run ./scripts/compress www/neffscope.wasm
 
 ## wasm-size: where the bytes of the wasm go (sizes, code by package, the data section);
-## `go run ./scripts/wasmsize -h` for more.
+## ARGS='-func core/pwp' lists a package's biggest functions, ARGS=-md prints markdown.
 wasm-size: wasm
-	$(GO) run ./scripts/wasmsize -build "$(WASM_BUILD)" www/neffscope.wasm
+	$(GO) run ./scripts/wasmsize -build "$(WASM_BUILD)" $(ARGS) www/neffscope.wasm
 
 ## serve: build and serve the page on http://$(ADDR)
 serve: wasm

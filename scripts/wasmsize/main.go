@@ -2,13 +2,14 @@
 // sizes (the settings of scripts/compress), its sections, the code by Go package, and what
 // the data section holds (read from the Go runtime's module data in the memory image).
 //
-//	make wasm-size                             # after make wasm, with the same build flags
-//	go run ./scripts/wasmsize -md              # markdown tables (the README's "where the bytes go")
-//	go run ./scripts/wasmsize -func core/pwp   # the biggest functions whose name contains core/pwp
+//	make wasm-size                       # builds the wasm, then reports with its build flags
+//	make wasm-size ARGS='-func core/pwp'  # the biggest functions whose name contains core/pwp
+//	make wasm-size ARGS=-md               # markdown tables
 //
 // The shipped file is built with -s (no function names), so wasmsize builds the package again
-// with the same flags but keeping names, checks that the code section is the same bytes, and
-// attributes each function body to its package.
+// with the flags given by -build but keeping names, checks that the code section is the same
+// bytes, and attributes each function body to its package. Run by hand, pass the Makefile's
+// flags (WASM_BUILD) with -build, or the code will differ and only the sizes are reported.
 package main
 
 import (
@@ -132,10 +133,13 @@ func gzipped(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// brotliQuality is scripts/compress's (tests lower it for speed).
+var brotliQuality = brotli.BestCompression
+
 // brotliSize is the size scripts/compress gets: quality 11, a 16 MiB window.
 func brotliSize(b []byte) int {
 	var buf bytes.Buffer
-	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: 24})
 	w.Write(b)
 	w.Close()
 	return buf.Len()
@@ -197,13 +201,15 @@ func (r *report) attribute(namedModule []byte, fn string) error {
 	totals := map[string]int{}
 	for i, size := range sizes {
 		name := nameOf[imports+i]
+		pkg := packageOf(name)
 		if fn != "" {
-			if strings.Contains(name, fn) {
-				r.byName = append(r.byName, named{name, size})
+			// Shown and matched with the package's real path: core/pwp.__Set_.join.
+			if full := pkg + strings.TrimPrefix(name, strings.ReplaceAll(pkg, "/", "_")); strings.Contains(full, fn) {
+				r.byName = append(r.byName, named{full, size})
 			}
 			continue
 		}
-		totals[packageOf(name)] += size
+		totals[pkg] += size
 	}
 	for p, size := range totals {
 		r.byName = append(r.byName, named{p, size})
@@ -215,7 +221,8 @@ func (r *report) attribute(namedModule []byte, fn string) error {
 // packageOf is the import path of a function's wasm name. The Go linker writes the symbol
 // name with "/" and the characters "(*)" as "_": "github.com_neffscope_neffscope_core_pwp.__Set_.join"
 // for github.com/neffscope/neffscope/core/pwp.(*Set).join, "fmt.__pp_.doPrintf". The path
-// ends at the first "." after its host, if it has one. Type equality and hash functions are
+// ends at the first "." after its host, if it has one (so a last element with a dot, as in
+// gopkg.in/yaml.v3, is cut short). Type equality and hash functions are
 // counted together as "(type algorithms)"; assembly helpers without a package keep their name.
 func packageOf(name string) string {
 	if strings.HasPrefix(name, "type:") || strings.HasPrefix(name, "type_.") {
