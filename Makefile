@@ -7,17 +7,31 @@ GOROOT   := $(shell $(GO) env GOROOT)
 WASM_ENV := GOOS=js GOARCH=wasm
 # go_js_wasm_exec (runs GOOS=js tests under Node) lives here.
 WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
+# Packages the wasm build compiles without inlining: code that builds a document once per
+# open (and doc, whose small constructors were inlined at thousands of call sites). It costs
+# no measurable speed there and saves ~65 KB of the brotli'd wasm (README "Size"). The hot
+# paths (isa, pwp, neff, jsonspan, the hashes, inflate) keep it.
+WASM_NOINLINE := core/manifest core/ncfw core/inspect core/doc wasm
+WASM_GCFLAGS  := $(foreach p,$(WASM_NOINLINE),-gcflags=github.com/neffscope/neffscope/$(p)=-l)
+WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all wasm serve dist test test-core test-wasm test-browser bench fuzz generate vet clean
+.PHONY: all wasm wasm-size serve dist test test-core test-wasm test-browser bench fuzz generate vet clean
 
 all: wasm
 
-## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, and
-## precompressed copies the dev server hands to browsers that accept them.
+## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, its data
+## segments merged so it compresses better (scripts/wasmpack), and precompressed copies the
+## dev server hands to browsers that accept them.
 wasm:
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
-	$(WASM_ENV) $(GO) build -trimpath -ldflags='-s -w' -o www/neffscope.wasm ./wasm
+	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
+	$(GO) run ./scripts/wasmpack www/neffscope.wasm
 	$(GO) run ./scripts/compress www/neffscope.wasm
+
+## wasm-size: where the bytes of the wasm go (sizes, code by package, the data section);
+## ARGS='-func core/pwp' lists a package's biggest functions, ARGS=-md prints markdown.
+wasm-size: wasm
+	$(GO) run ./scripts/wasmsize -build "$(WASM_BUILD)" $(ARGS) www/neffscope.wasm
 
 ## serve: build and serve the page on http://$(ADDR)
 serve: wasm
@@ -43,7 +57,7 @@ test-core:
 	$(GO) test ./core/... ./cmd/...
 
 test-wasm:
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/...
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/internal/digest/...
 
 test-browser: dist
 	$(GO) test -count=1 ./e2e/...
@@ -54,7 +68,7 @@ BENCH_CORE := OpenSmall|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1M
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
 	$(GO) run ./scripts/benchneff
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench . ./wasm/
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench . ./wasm/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench '^BenchmarkEvaluateExp$$' ./core/pwp/
 	$(GO) test -run '^$$' -bench 'Page|ListingFirstScreen|PlotRedraw' -benchtime 3x ./e2e/
 	@ls -l www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'

@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -229,7 +228,7 @@ func (b *bridge) bytes(args []js.Value) (any, error) {
 }
 
 // json(handle) → Uint8Array: the Document as the CLI's `neffscope inspect --json` prints it
-// (encoding/json, one-space indent, a final newline), byte for byte, for the page's export.
+// (one-space indent, a final newline), byte for byte, for the page's export.
 func (b *bridge) docJSON(args []js.Value) (any, error) {
 	if len(args) < 1 {
 		return nil, errors.New("json(handle): one argument")
@@ -238,7 +237,7 @@ func (b *bridge) docJSON(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := json.MarshalIndent(f.Doc, "", " ")
+	out, err := f.Doc.JSON()
 	if err != nil {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
 	}

@@ -250,7 +250,7 @@ func printInfo(w io.Writer, f *inspect.File) {
 func runInspect(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
-			b, _ := json.MarshalIndent(f.Doc, "", " ")
+			b, _ := f.Doc.JSON()
 			fmt.Fprintf(stdout, "%s\n", b)
 		} else {
 			printTree(stdout, f.Doc.Root, 0)

@@ -6,11 +6,10 @@
 // A decoder never stops at the first problem: it returns what it could read plus Findings that
 // say what is wrong, where, and what the user can do.
 //
-// The wire format (worker → page, and the IndexedDB cache) is msgpack through tinylib/msgp
-// generated code (doc_gen.go, `go generate ./core/doc`); the CLI prints the same tree as JSON.
+// The wire format (worker → page, and the IndexedDB cache) is msgpack (wire.go: the bytes
+// tinylib/msgp's generated code wrote, written by hand); the CLI prints the same tree as JSON
+// (json.go: the bytes encoding/json wrote).
 package doc
-
-//go:generate go tool msgp -file . -o doc_gen.go -tests=true
 
 import (
 	"fmt"

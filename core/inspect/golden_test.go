@@ -19,9 +19,12 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 func TestGoldenDocument(t *testing.T) {
 	b := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{FeatureBits: 0x400, LNCSize: 2, Name: "golden.neff"})
 	f := Open("golden.neff", bytes.NewReader(b), int64(len(b)), Options{Fingerprint: true})
-	got, err := json.MarshalIndent(f.Doc, "", " ")
+	got, err := f.Doc.JSON()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if std, _ := json.MarshalIndent(f.Doc, "", " "); !bytes.Equal(got, std) {
+		t.Error("Document.JSON differs from encoding/json's MarshalIndent")
 	}
 	const golden = "testdata/sample.neff.json"
 	if *update {
@@ -44,7 +47,7 @@ func TestGoldenDocument(t *testing.T) {
 	if _, err := back.UnmarshalMsg(wire); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := json.MarshalIndent(&back, "", " ")
+	again, _ := back.JSON()
 	if !bytes.Equal(again, got) {
 		t.Error("msgpack round trip changes the document")
 	}

@@ -5,7 +5,6 @@ package inspect
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/internal/digest"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
@@ -91,7 +91,7 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 		}
 	}
 	if opt.Fingerprint && f.Doc.SHA256 == "" {
-		h := sha256.New()
+		h := digest.NewSHA256()
 		if _, err := io.Copy(h, io.NewSectionReader(r, 0, size)); err == nil {
 			f.Doc.SHA256 = hex.EncodeToString(h.Sum(nil))
 		}
@@ -210,7 +210,7 @@ func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".
 func decodeNEFF(f *File, opt Options) *doc.Node {
 	var fileHash hash.Hash
 	if opt.Fingerprint {
-		fileHash = sha256.New()
+		fileHash = digest.NewSHA256()
 	}
 	nopt := neff.Options{
 		Keep:        keepInMemory,

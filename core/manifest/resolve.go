@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -84,11 +83,6 @@ func (r *resolver) missing(from *jdoc, at *jsonspan.Value, what, member, advice 
 	from.errorf(at, "%s names %s%s, resolved to member %s, but the NEFF has no member %s; %s", from.path, what, written, member, member, advice)
 }
 
-var (
-	kelfPattern = regexp.MustCompile(`^kelf-[^/]+\.json$`)
-	defPattern  = regexp.MustCompile(`^(sg[0-9]+)/def\.json$`)
-)
-
 // graph reads neff.json (or the legacy kelp.json) and returns the KELF members its __kelf
 // nodes name.
 func (r *resolver) graph() []kelfRef {
@@ -144,7 +138,7 @@ type kelfRef struct {
 
 func (r *resolver) fallbackKelfs() []kelfRef {
 	var out []kelfRef
-	for _, p := range r.a.matching(kelfPattern.MatchString) {
+	for _, p := range r.a.matching(matcher(kelfPattern)) {
 		out = append(out, kelfRef{path: p})
 	}
 	return out
@@ -229,9 +223,10 @@ func (r *resolver) kelfs(refs []kelfRef) {
 		}
 	}
 	if len(r.m.Cores) == 0 {
-		for _, p := range r.a.matching(defPattern.MatchString) {
+		for _, p := range r.a.matching(matcher(defPattern)) {
 			r.a.ref(p, "found by name (no KELF descriptor lists it)")
-			addCore(defPattern.FindStringSubmatch(p)[1], p)
+			core, _, _ := strings.Cut(p, "/") // "sgNN"
+			addCore(core, p)
 		}
 		if len(r.m.Cores) > 0 {
 			r.root.Warnf(nil, "no KELF descriptor lists the cores; neffscope resolved %d sgNN/def.json member(s) found by name", len(r.m.Cores))

@@ -2,18 +2,12 @@ package manifest
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/featurebits"
 	"github.com/neffscope/neffscope/core/jsonspan"
-)
-
-var (
-	tensorMapPattern = regexp.MustCompile(`^(sgLnk/)?sg[0-9]+/tensor_map\.json$`)
-	klirPattern      = regexp.MustCompile(`\.klir\.debuginfo\.json$`)
 )
 
 // sidecars reads the members found by name: info.json, hlo_stats.json, metrics.json,
@@ -26,7 +20,7 @@ func (r *resolver) sidecars() {
 	if d := r.load("metrics.json", "metrics.json"); d != nil && d.v != nil {
 		metricsTable(d)
 	}
-	for _, p := range r.a.matching(tensorMapPattern.MatchString) {
+	for _, p := range r.a.matching(matcher(tensorMapPattern)) {
 		if d := r.load(p, "tensor_map"); d != nil && d.v != nil {
 			tensorMapTable(d)
 		}
@@ -42,7 +36,7 @@ func (r *resolver) sidecars() {
 			}
 		}
 	}
-	for _, p := range r.a.matching(klirPattern.MatchString) {
+	for _, p := range r.a.matching(matcher(klirPattern)) {
 		if d := r.load(p, "klir"); d != nil && d.v != nil {
 			if src := klirTree(d); src != nil {
 				d.tree.Children = append([]*doc.Node{src}, d.tree.Children...)

@@ -1,9 +1,6 @@
 package manifest
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // EngineKey is one engine slot of def.json.
 type EngineKey struct {
@@ -87,31 +84,31 @@ func lookupDType(s string) (DType, bool) {
 // Sidecar is a member that the runtime or the tools find by name, so it is legitimately
 // referred to by no manifest (spec neff.md §2.4 B, §3.6).
 type Sidecar struct {
-	Pattern *regexp.Regexp
+	Pattern string // member path, in the glob language of matchName (names.go)
 	Role    string
 }
 
 // KnownSidecars lists members found by name, not through a reference [REAL roster, §2.4 B].
 // Unknown-ID: manifest.sidecar-roster.
 var KnownSidecars = []Sidecar{
-	{regexp.MustCompile(`^neff\.json$`), "TVM graph: the model's inputs, outputs and device nodes (root of the chain)"},
-	{regexp.MustCompile(`^kelp\.json$`), "legacy graph JSON read when neff.json is absent"},
-	{regexp.MustCompile(`^info\.json$`), "compiler info mirrored in the header"},
-	{regexp.MustCompile(`^hlo_stats\.json$`), "HLO statistics (the runtime reads the MAC count)"},
-	{regexp.MustCompile(`^metrics\.json$`), "compiler metrics"},
-	{regexp.MustCompile(`^kernel_debug_info\.json$`), "NKI debug-info index (NKI_DEBUG_INFO)"},
-	{regexp.MustCompile(`\.klir\.debuginfo\.json$`), "NKI source debug-info tree"},
-	{regexp.MustCompile(`^(hlo_metrics|global_metric_store|loop|icMetadata|ucode_lib)\.json$`), "producer metadata"},
-	{regexp.MustCompile(`^debug_info/`), "compiler debug information (protobuf)"},
-	{regexp.MustCompile(`^debug_info_pttf$`), "perf-sim debug tarball"},
-	{regexp.MustCompile(`^(sgLnk/)?sg[0-9]+/tensor_map\.json$`), "tensor map (framework ↔ simulator shapes)"},
-	{regexp.MustCompile(`(^|/)wavegraph-bin\.json$`), "debug wavegraph (dropped by the loader)"},
-	{regexp.MustCompile(`^cpu\.(so|params)$`), "custom-op host library"},
+	{"neff.json", "TVM graph: the model's inputs, outputs and device nodes (root of the chain)"},
+	{"kelp.json", "legacy graph JSON read when neff.json is absent"},
+	{"info.json", "compiler info mirrored in the header"},
+	{"hlo_stats.json", "HLO statistics (the runtime reads the MAC count)"},
+	{"metrics.json", "compiler metrics"},
+	{"kernel_debug_info.json", "NKI debug-info index (NKI_DEBUG_INFO)"},
+	{klirPattern, "NKI source debug-info tree"},
+	{"{hlo_metrics,global_metric_store,loop,icMetadata,ucode_lib}.json", "producer metadata"},
+	{"debug_info/**", "compiler debug information (protobuf)"},
+	{"debug_info_pttf", "perf-sim debug tarball"},
+	{tensorMapPattern, "tensor map (framework ↔ simulator shapes)"},
+	{"{,**/}wavegraph-bin.json", "debug wavegraph (dropped by the loader)"},
+	{"cpu.{so,params}", "custom-op host library"},
 }
 
 func sidecarRole(p string) (string, bool) {
 	for _, s := range KnownSidecars {
-		if s.Pattern.MatchString(p) {
+		if matchName(s.Pattern, p) {
 			return s.Role, true
 		}
 	}
