@@ -12,7 +12,9 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # no measurable speed there and saves ~65 KB of the brotli'd wasm (README "Size"). The hot
 # paths (isa, pwp, neff, jsonspan, the hashes, inflate) keep it.
 WASM_NOINLINE := core/manifest core/ncfw core/inspect core/doc wasm
-WASM_GCFLAGS  := $(foreach p,$(WASM_NOINLINE),-gcflags=github.com/neffscope/neffscope/$(p)=-l)
+# The IndexedDB library's packages run a few calls per open: no inlining there either.
+WASM_NOINLINE_DEPS := github.com/hack-pad/...
+WASM_GCFLAGS  := $(foreach p,$(WASM_NOINLINE),-gcflags=github.com/neffscope/neffscope/$(p)=-l) $(foreach p,$(WASM_NOINLINE_DEPS),-gcflags=$(p)=-l)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
 .PHONY: all wasm wasm-size serve dist test test-core test-wasm test-browser bench fuzz generate vet clean

@@ -265,7 +265,7 @@ func (b *bridge) diff(args []js.Value) (any, error) {
 	case "":
 		return encodeNode(d)
 	case "json":
-		out, err := json.MarshalIndent(d, "", "  ")
+		out, err := doc.NodeJSON(d, 2)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the diff as JSON: %v", err)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -45,7 +44,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	d := inspect.Diff(files[0], files[1])
 	if *asJSON {
-		b, _ := json.MarshalIndent(d, "", "  ")
+		b, err := doc.NodeJSON(d, 2)
+		if err != nil {
+			fmt.Fprintf(stderr, "neffscope: encoding the diff as JSON: %v\n", err)
+			return 2
+		}
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
 		printDiff(stdout, d)

@@ -11,7 +11,7 @@ import (
 // export. It is written by hand so the WebAssembly build need not carry encoding/json. As
 // with encoding/json, a NaN or infinite series value is an error.
 func (d *Document) JSON() ([]byte, error) {
-	w := &jsonWriter{}
+	w := &jsonWriter{indent: 1}
 	w.begin('{')
 	w.key("model")
 	w.b = strconv.AppendInt(w.b, int64(d.Model), 10)
@@ -34,19 +34,31 @@ func (d *Document) JSON() ([]byte, error) {
 	return w.b, nil
 }
 
+// NodeJSON returns n as encoding/json.MarshalIndent(n, "", strings.Repeat(" ", indent))
+// writes it, byte for byte: `neffscope diff --json` (indent 2) and the page's diff export.
+func NodeJSON(n *Node, indent int) ([]byte, error) {
+	w := &jsonWriter{indent: max(indent, 0)}
+	w.node(n)
+	if w.err != nil {
+		return nil, w.err
+	}
+	return w.b, nil
+}
+
 // jsonWriter writes indented JSON as encoding/json's Indent lays it out: one member or
-// element per line, one space per level, `"key": value`, and {} or [] when empty.
+// element per line, indent spaces per level, `"key": value`, and {} or [] when empty.
 type jsonWriter struct {
-	b     []byte
-	depth int
-	empty bool // nothing written yet in the innermost object or array
-	err   error
+	b      []byte
+	indent int
+	depth  int
+	empty  bool // nothing written yet in the innermost object or array
+	err    error
 }
 
 //go:noinline
 func (w *jsonWriter) newline() {
 	w.b = append(w.b, '\n')
-	for range w.depth {
+	for range w.depth * w.indent {
 		w.b = append(w.b, ' ')
 	}
 }

@@ -482,6 +482,35 @@ func TestJSONMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestNodeJSONMatchesEncodingJSON: NodeJSON(n, k) writes what json.MarshalIndent(n, "", k
+// spaces) writes, for every indent the CLI uses (diff --json: 2) and others.
+func TestNodeJSONMatchesEncodingJSON(t *testing.T) {
+	checked := 0
+	for i, d := range documents(t, true) {
+		for _, k := range []int{0, 1, 2, 4} {
+			got, gotErr := doc.NodeJSON(d.Root, k)
+			want, wantErr := json.MarshalIndent(d.Root, "", strings.Repeat(" ", k))
+			if (gotErr == nil) != (wantErr == nil) {
+				t.Fatalf("document %d, indent %d: error %v, encoding/json says %v", i, k, gotErr, wantErr)
+			}
+			if gotErr != nil {
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				at := firstDiff(got, want)
+				t.Fatalf("document %d, indent %d: JSON differs from encoding/json's at byte %d:\n%s\n---\n%s", i, k, at, clip(got, at), clip(want, at))
+			}
+			checked++
+		}
+	}
+	if got, _ := doc.NodeJSON(nil, 2); string(got) != "null" {
+		t.Errorf("NodeJSON(nil) = %q, want null", got)
+	}
+	if checked == 0 {
+		t.Fatal("no node was compared")
+	}
+}
+
 func clip(b []byte, at int) []byte { return b[max(0, at-80):min(len(b), at+80)] }
 
 // FuzzJSONString: any string, wherever it sits, is escaped as encoding/json escapes it.
