@@ -159,7 +159,38 @@ func buildWithNames(pkg string, flags []string) ([]byte, error) {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
 	}
+	learnImportPaths(pkg)
 	return os.ReadFile(out)
+}
+
+// importPaths maps a package's name as the linker writes it ("github.com_hack-pad_safejs"
+// read back as "github.com/hack/pad/safejs") to its real import path, for the packages of the
+// build: the name alone cannot tell a "-" from a "/".
+var importPaths = map[string]string{}
+
+// learnImportPaths fills importPaths from `go list -deps` of pkg for js/wasm; without it (no
+// go command) packageOf falls back to reading the name.
+func learnImportPaths(pkg string) {
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		return
+	}
+	for _, p := range strings.Fields(string(out)) {
+		importPaths[mangledPath(p)] = p
+	}
+}
+
+// mangledPath is how packageOf reads back an import path from a symbol name: every character
+// the linker turns into "_" becomes "/".
+func mangledPath(p string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' {
+			return '/'
+		}
+		return r
+	}, p)
 }
 
 // attribute sizes the function bodies of the named build, checking first that its code is
@@ -236,7 +267,11 @@ func packageOf(name string) string {
 	if dot < 0 {
 		return name
 	}
-	return strings.ReplaceAll(name[:from+dot], "_", "/")
+	p := strings.ReplaceAll(name[:from+dot], "_", "/")
+	if real, ok := importPaths[p]; ok {
+		return real
+	}
+	return p
 }
 
 // isHost says whether s looks like the host at the start of an import path (github.com).

@@ -127,3 +127,18 @@ func TestReportOnAGoProgram(t *testing.T) {
 		t.Errorf("-func internal/runtime/maps.: %v, %+v", err, fresh.byName)
 	}
 }
+
+// A module path with "-" reads back wrongly from the symbol name alone; the build's import
+// paths put it right.
+func TestPackageOfHyphenatedPath(t *testing.T) {
+	name := "github.com_hack-pad_go-indexeddb_idb.__Request_.Await"
+	name = strings.ReplaceAll(name, "-", "_") // as the linker writes it
+	if got := packageOf(name); got != "github.com/hack/pad/go/indexeddb/idb" {
+		t.Fatalf("without the build's paths: %q", got)
+	}
+	importPaths[mangledPath("github.com/hack-pad/go-indexeddb/idb")] = "github.com/hack-pad/go-indexeddb/idb"
+	defer delete(importPaths, mangledPath("github.com/hack-pad/go-indexeddb/idb"))
+	if got := packageOf(name); got != "github.com/hack-pad/go-indexeddb/idb" {
+		t.Errorf("packageOf(%q) = %q, want github.com/hack-pad/go-indexeddb/idb", name, got)
+	}
+}
