@@ -128,7 +128,7 @@ func (l *library) put(ctx context.Context, entry js.Value) (js.Value, error) {
 	if err != nil && hasBytes(entry) && isQuota(err) {
 		dropBytes(entry)
 		out.Set("kept", false)
-		out.Set("note", "the browser's storage quota refused the file's bytes; only its document was kept")
+		out.Set("note", "the browser's storage quota refused the bytes of "+entry.Get("name").String()+"; only its document was kept (forget older files under Recent, or lower the cap there, to make room)")
 		err = l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Put(entry); return err })
 	}
 	if err != nil {
@@ -182,7 +182,10 @@ func (l *library) write(ctx context.Context, fn func(*idb.ObjectStore) error) er
 }
 
 // all returns every entry, newest first.
-func (l *library) all(ctx context.Context) ([]js.Value, error) {
+func (l *library) all(ctx context.Context) ([]js.Value, error) { return l.scan(ctx, nil) }
+
+// scan returns the entries whose key is in keys (nil: every entry), newest first.
+func (l *library) scan(ctx context.Context, keys *idb.KeyRange) ([]js.Value, error) {
 	if l.db == nil {
 		return nil, l.err
 	}
@@ -194,7 +197,12 @@ func (l *library) all(ctx context.Context) ([]js.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.OpenCursor(idb.CursorNext)
+	var req *idb.CursorWithValueRequest
+	if keys != nil {
+		req, err = s.OpenCursorRange(keys, idb.CursorNext)
+	} else {
+		req, err = s.OpenCursor(idb.CursorNext)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -213,8 +221,24 @@ func (l *library) all(ctx context.Context) ([]js.Value, error) {
 	return list, nil
 }
 
-// trim deletes the oldest entries beyond libraryMaxEntries.
+// trim deletes the oldest entries beyond libraryMaxEntries. It counts keys first, so the
+// common case (the list is not full) reads no Document.
 func (l *library) trim(ctx context.Context) error {
+	txn, err := l.db.Transaction(idb.TransactionReadOnly, libraryStore)
+	if err != nil {
+		return err
+	}
+	s, err := txn.ObjectStore(libraryStore)
+	if err != nil {
+		return err
+	}
+	req, err := s.Count()
+	if err != nil {
+		return err
+	}
+	if n, err := req.Await(ctx); err != nil || n <= libraryMaxEntries {
+		return err
+	}
 	list, err := l.all(ctx)
 	if err != nil || len(list) <= libraryMaxEntries {
 		return err
@@ -230,22 +254,21 @@ func (l *library) trim(ctx context.Context) error {
 }
 
 // find returns the newest entry whose key starts with prefix (URL hashes carry a prefix of
-// the sha-256), or null.
+// the sha-256), or null. Keys are lower-case hex, so the prefix is a key range.
 func (l *library) find(ctx context.Context, prefix string) (js.Value, error) {
 	prefix = strings.ToLower(prefix)
 	if prefix == "" {
 		return js.Null(), nil
 	}
-	list, err := l.all(ctx)
+	keys, err := idb.NewKeyRangeBound(js.ValueOf(prefix), js.ValueOf(prefix+"\uffff"), false, false)
 	if err != nil {
 		return js.Value{}, err
 	}
-	for _, e := range list {
-		if strings.HasPrefix(entryKey(e), prefix) {
-			return e, nil
-		}
+	list, err := l.scan(ctx, keys)
+	if err != nil || len(list) == 0 {
+		return js.Null(), err
 	}
-	return js.Null(), nil
+	return list[0], nil
 }
 
 func (l *library) remove(ctx context.Context, key string) error {

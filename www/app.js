@@ -79,6 +79,14 @@
     s.title = title || '';
   }
 
+  // newWorker starts worker.js (named name: its role). The single-file build has no worker.js
+  // to load: the worker is a Blob of prelude (what the site's worker loads itself) and the code.
+  function newWorker(name, prelude) {
+    const opts = name ? { name } : undefined;
+    if (!single) return new Worker('worker.js', opts);
+    return new Worker(URL.createObjectURL(new Blob(prelude.concat([$('worker-src').textContent]), { type: 'text/javascript' })), opts);
+  }
+
   function startCore() {
     core.gen++;
     core.ready = false;
@@ -86,13 +94,10 @@
     setCoreStatus('starting', 'core starting…');
     let w;
     try {
+      w = newWorker('', ['self.NEFFSCOPE_WAIT_FOR_WASM = true;\n', single ? $('wasm-exec-src').textContent : '', '\n']);
       if (single) {
-        const src = ['self.NEFFSCOPE_WAIT_FOR_WASM = true;\n', $('wasm-exec-src').textContent, '\n', $('worker-src').textContent];
-        w = new Worker(URL.createObjectURL(new Blob(src, { type: 'text/javascript' })));
         inflateEmbeddedWasm().then((buf) => { const copy = buf.slice(0); w.postMessage({ type: 'init', wasm: copy }, [copy]); })
           .catch((e) => fallbackToMainThread('the embedded wasm could not be inflated: ' + e.message));
-      } else {
-        w = new Worker('worker.js');
       }
     } catch (e) {
       fallbackToMainThread('no Web Worker could be created here (' + e.message + ')');
@@ -1739,10 +1744,7 @@
     const prev = state;
     const t0 = performance.now();
     try {
-      const r = await call('openContext', { file: prev.file, name: prev.file.name, arch, model: '' });
-      const doc = MessagePack.decode(new Uint8Array(r.doc));
-      const next = makeState(doc, { file: prev.file, handle: r.handle, gen: core.gen, context: { arch } });
-      next.reopen = contextReopen(next);
+      const next = await contextState(prev.file, arch, '');
       if (prev.handle && prev.gen === core.gen) call('close', { handle: prev.handle }).catch(() => {});
       replaceDoc(prev, next);
       renderDocument(Math.round(performance.now() - t0));
@@ -1750,6 +1752,15 @@
     } catch (e) {
       toast('Opening ' + prev.file.name + ' as a libncfw context: ' + e.message);
     }
+  }
+
+  // contextState opens file in the core as a raw libncfw context for arch (and model).
+  async function contextState(file, arch, model) {
+    const r = await call('openContext', { file, name: file.name, arch, model });
+    const st = makeState(MessagePack.decode(new Uint8Array(r.doc)), { file, handle: r.handle, gen: core.gen, context: { arch, model } });
+    st.reopen = contextReopen(st);
+    st.openMs = r.ms;
+    return st;
   }
 
   function ctxInit() {
@@ -2241,9 +2252,7 @@
 
   function hashWorker() {
     if (hasher.worker) return hasher.worker;
-    const w = single
-      ? new Worker(URL.createObjectURL(new Blob([$('worker-src').textContent], { type: 'text/javascript' })), { name: HASH_ROLE })
-      : new Worker('worker.js', { name: HASH_ROLE });
+    const w = newWorker(HASH_ROLE, []);
     w.onmessage = (ev) => {
       const d = ev.data || {};
       const p = hasher.pending.get(d.id);
@@ -2827,12 +2836,9 @@
   // openContextFile opens a file as a raw libncfw context directly (a library entry made that way).
   async function openContextFile(file, arch, model) {
     try {
-      const r = await call('openContext', { file, name: file.name, arch, model });
-      const doc = MessagePack.decode(new Uint8Array(r.doc));
+      const st = await contextState(file, arch, model);
       closeDocs();
-      const st = makeState(doc, { file, handle: r.handle, gen: core.gen, context: { arch, model } });
-      st.reopen = contextReopen(st);
-      showDocs([st], 0, Math.round(r.ms));
+      showDocs([st], 0, Math.round(st.openMs));
       document.body.dataset.state = 'open';
     } catch (e) {
       toast('Opening ' + file.name + ' as a libncfw context: ' + e.message);

@@ -1,18 +1,16 @@
-//go:build !(js && wasm)
-
 package neff
 
 import (
 	"bufio"
-	"github.com/klauspost/compress/gzip" // 1.35x faster than compress/gzip natively (README)
 	"io"
 	"time"
 )
 
 // gzipReader reads exactly one gzip member (the NEFF's zero padding must not be taken for a
-// second member: compress/gzip's default multistream mode fails on it, spec §2.1).
+// second member: compress/gzip's default multistream mode fails on it, spec §2.1). The
+// inflater behind it (gzipImpl) is chosen per build: gzip_native.go, gzip_wasm.go.
 type gzipReader struct {
-	z       *gzip.Reader
+	z       *gzipImpl
 	ModTime time.Time
 	OS      byte
 	XFL     byte
@@ -20,7 +18,7 @@ type gzipReader struct {
 
 func newGzipReader(br *bufio.Reader) (*gzipReader, error) {
 	head, _ := br.Peek(10)
-	z, err := gzip.NewReader(br)
+	z, err := newGzipImpl(br)
 	if err != nil {
 		return nil, err
 	}
