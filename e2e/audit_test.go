@@ -118,3 +118,20 @@ func TestNoRequestWhenOpening(t *testing.T) {
 	}
 	expectNoneQ()
 }
+
+// TestWorkersAreTheTabsOwn: the request audit records a tab's own workers and never another
+// tab's, even while both tabs run the same worker script.
+func TestWorkersAreTheTabsOwn(t *testing.T) {
+	a := newPage(t, siteURL)
+	b := newPage(t, siteURL)
+	a.attachWorkers()
+	b.attachWorkers()
+	if a.workers != 2 || b.workers != 2 {
+		t.Errorf("tab A attached %d workers and tab B %d, want 2 each (the core and the hash worker)", a.workers, b.workers)
+	}
+	for id := range a.attached {
+		if b.attached[id] {
+			t.Errorf("worker %s was attached by both tabs", id)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/target"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -139,6 +140,11 @@ type page struct {
 	mu       sync.Mutex
 	requests []string
 	workers  int // dedicated workers attached
+	// This tab's dedicated workers, from the Target.attachedToTarget events of the tab's own
+	// session (chromedp auto-attaches it with flatten): by session id, and the ids attachWorkers
+	// has attached to.
+	ownWorkers map[target.SessionID]*target.Info
+	attached   map[target.ID]bool
 }
 
 func newPage(t testing.TB, url string) *page {
@@ -174,12 +180,23 @@ func newPageWith(t testing.TB, url, script, want string) *page {
 	return p
 }
 
-// record keeps the URL of every request a target sends.
+// record keeps the URL of every request a target sends, and on the tab's own session which
+// dedicated workers come and go.
 func (p *page) record(ev any) {
-	if e, ok := ev.(*network.EventRequestWillBeSent); ok {
-		p.mu.Lock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
 		p.requests = append(p.requests, e.Request.URL)
-		p.mu.Unlock()
+	case *target.EventAttachedToTarget:
+		if e.TargetInfo != nil && e.TargetInfo.Type == "worker" {
+			if p.ownWorkers == nil {
+				p.ownWorkers = map[target.SessionID]*target.Info{}
+			}
+			p.ownWorkers[e.SessionID] = e.TargetInfo
+		}
+	case *target.EventDetachedFromTarget:
+		delete(p.ownWorkers, e.SessionID)
 	}
 }
 
@@ -187,29 +204,54 @@ func (p *page) record(ev any) {
 // DevTools target does not report them. (Their start-up fetches happen before this attaches;
 // the site server's log shows those.) Only some tests attach: with DevTools attached the
 // worker's wasm runs several times slower.
+//
+// A tab's workers are the ones Chromium auto-attaches to the tab's own session, which every
+// recent Chromium reports; the targets list's parentFrameId is not (Chromium 148 leaves it out
+// for dedicated workers), and matching by URL could pick another tab's worker.
 func (p *page) attachWorkers() {
 	p.t.Helper()
-	targets, err := chromedp.Targets(p.ctx)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	// This tab's workers: their parent frame is the tab's main frame, whose id is the tab's
-	// target id. (A closing tab of an earlier test may still list its worker.)
-	tab := chromedp.FromContext(p.ctx).Target.TargetID
-	n := 0
-	for _, ti := range targets {
-		if ti.Type != "worker" || string(ti.ParentFrameID) != string(tab) {
-			continue
+	own := func() []*target.Info {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		var out []*target.Info
+		for _, ti := range p.ownWorkers {
+			if !p.attached[ti.TargetID] {
+				out = append(out, ti)
+			}
 		}
+		return out
+	}
+	// The core's worker reported ready, so its attach event is on its way or here; a second
+	// worker started beside it gets a moment to show up too.
+	deadline := time.Now().Add(5 * time.Second)
+	var fresh []*target.Info
+	for {
+		fresh = own()
+		if len(fresh) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	fresh = own()
+	n := 0
+	for _, ti := range fresh {
 		wctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(ti.TargetID), chromedp.WithDetachOnCancel(), chromedp.WithListener(p.record))
 		p.t.Cleanup(cancel)
 		if err := chromedp.Do(wctx); err != nil {
 			p.t.Fatalf("attaching to the worker %s: %v", ti.URL, err)
 		}
+		p.mu.Lock()
+		if p.attached == nil {
+			p.attached = map[target.ID]bool{}
+		}
+		p.attached[ti.TargetID] = true
+		p.mu.Unlock()
 		n++
 	}
 	if n == 0 {
-		p.t.Fatalf("no dedicated worker of this tab to record; targets: %+v", targets)
+		targets, _ := chromedp.Targets(p.ctx)
+		p.t.Fatalf("no dedicated worker of this tab to record; the browser's targets: %+v", targets)
 	}
 	p.workers = n
 }
