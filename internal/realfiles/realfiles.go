@@ -231,26 +231,51 @@ func member(d, rel string) (string, bool) {
 // readMember reads one tar member of a NEFF with the standard library alone (this package
 // must not import the decoder it helps to test).
 func readMember(neffPath, want string) ([]byte, error) {
+	var data []byte
+	found := false
+	err := eachMember(neffPath, func(name string, r io.Reader) error {
+		if name != want || found {
+			return nil
+		}
+		found = true
+		var err error
+		data, err = io.ReadAll(r)
+		return err
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("no member %s", want)
+	}
+	return data, err
+}
+
+// eachMember calls fn with every regular member of the NEFF at neffPath.
+func eachMember(neffPath string, fn func(name string, r io.Reader) error) error {
 	b, err := os.ReadFile(neffPath)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if len(b) < neffHeaderSize {
-		return nil, errors.New("shorter than a NEFF header")
+		return errors.New("shorter than a NEFF header")
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(b[neffHeaderSize:]))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	zr.Multistream(false) // the zero padding after the gzip member is not another member
 	tr := tar.NewReader(zr)
 	for {
 		h, err := tr.Next()
-		if err != nil {
-			return nil, err
+		if err == io.EOF {
+			return nil
 		}
-		if strings.TrimPrefix(h.Name, "./") == want && h.Typeflag != tar.TypeDir {
-			return io.ReadAll(tr)
+		if err != nil {
+			return err
+		}
+		if h.Typeflag == tar.TypeDir {
+			continue
+		}
+		if err := fn(strings.TrimPrefix(h.Name, "./"), tr); err != nil {
+			return err
 		}
 	}
 }
@@ -274,4 +299,56 @@ func Spec(t testing.TB, rel string) string {
 		t.Skipf("spec file %s is not in ../shared/spec/ beside the clone (the format specs' fixtures stay there)", rel)
 	}
 	return p
+}
+
+// ReadDir returns the files of the real folder rel by name (e.g. "nkipy/matmul_small/sg00"):
+// the shared folder's extracted copy, or else the members of the repository's NEFF under that
+// path that such a copy holds (the JSON members and the activation-set blobs). It skips t
+// naming what is missing.
+func ReadDir(t testing.TB, rel string) map[string][]byte {
+	t.Helper()
+	rel = path.Clean(rel)
+	out := map[string][]byte{}
+	if d := SharedDir(); d != "" {
+		dir := filepath.Join(d, filepath.FromSlash(rel))
+		if ents, err := os.ReadDir(dir); err == nil {
+			for _, e := range ents {
+				if e.IsDir() {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[e.Name()] = b
+			}
+			return out
+		}
+	}
+	parts := strings.Split(rel, "/")
+	for i := len(parts) - 1; i >= 1; i-- {
+		neffPath := filepath.Join(RepoDir(), filepath.FromSlash(strings.Join(parts[:i], "/"))+".neff")
+		if RepoDir() == "" || !exists(neffPath) {
+			continue
+		}
+		prefix := strings.Join(parts[i:], "/") + "/"
+		err := eachMember(neffPath, func(name string, r io.Reader) error {
+			base := strings.TrimPrefix(name, prefix)
+			if base == name || strings.Contains(base, "/") ||
+				!(strings.HasSuffix(base, ".json") || strings.HasSuffix(base, "_bkt.bin") || strings.HasSuffix(base, "_ctrl.bin")) {
+				return nil
+			}
+			b, err := io.ReadAll(r)
+			out[base] = b
+			return err
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", neffPath, err)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	t.Skip(Missing(rel + "/"))
+	return nil
 }

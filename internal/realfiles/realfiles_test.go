@@ -73,3 +73,16 @@ func checkSHA(t *testing.T, p, want string) {
 		t.Errorf("%s: sha256 %s, want %s", p, got, want)
 	}
 }
+
+// ReadDir gives what the shared folder's extracted sg00 holds: its JSON members and the set's blobs.
+func TestReadDir(t *testing.T) {
+	files := ReadDir(t, "nkipy/matmul_small/sg00")
+	for _, name := range []string{"Activation.json", "DVE.json", "PE.json", "Pool.json", "SP.json", "act_info.json", "def.json", "exp_and_others.json", "exp_and_others_bkt.bin", "exp_and_others_ctrl.bin", "tensor_map.json"} {
+		if _, ok := files[name]; !ok {
+			t.Errorf("ReadDir(nkipy/matmul_small/sg00) lacks %s", name)
+		}
+	}
+	if len(files) != 11 {
+		t.Errorf("ReadDir(nkipy/matmul_small/sg00): %d files, want 11", len(files))
+	}
+}
