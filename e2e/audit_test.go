@@ -1,12 +1,13 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/internal/realfiles"
+
 	"github.com/chromedp/chromedp"
+
 	"github.com/neffscope/neffscope/core/ncfw"
 )
 
@@ -60,18 +61,12 @@ func TestNoRequestWhenOpening(t *testing.T) {
 	names := []string{"act_info.json", actSet + ".json", actSet + "_bkt.bin", actSet + "_ctrl.bin"}
 	loose := map[string][]byte{}
 	for _, name := range names {
-		if b, err := os.ReadFile(filepath.Join(attnLoose, name)); err == nil {
-			loose[name] = b
-		}
+		loose[name] = realfiles.Read(t, looseDir+name)
 	}
-	if len(loose) == len(names) {
-		n = since()
-		p.dropFiles(loose, names)
-		p.waitFor(`neffscope.state.doc.kind === 'pwp'`, "the activation set")
-		expectNone("several files dropped together", n)
-	} else {
-		t.Logf("loose activation files absent (%s): that path is not audited", attnLoose)
-	}
+	n = since()
+	p.dropFiles(loose, names)
+	p.waitFor(`neffscope.state.doc.kind === 'pwp'`, "the activation set")
+	expectNone("several files dropped together", n)
 
 	n = since()
 	p.openByDrop("ctx.bin", ncfw.SampleContext(12, "patterned"))

@@ -22,24 +22,27 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/target"
 	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 const (
 	chromiumPath = "/usr/bin/chromium"
-	realNEFF     = "../../shared/testdata-real/nkipy/matmul_small.neff"
 	realUUID     = "00a04c53-5fd9-4f07-bffd-d5eacdefc852"
 	screenshot   = "/tmp/neffscope-page.png"
 )
 
 var (
+	// realNEFF is the repository's testdata/real/nkipy/matmul_small.neff (internal/realfiles).
+	realNEFF, _ = realfiles.Find("nkipy/matmul_small.neff")
+
 	browserCtx context.Context // shared by every test: one Chromium, a new tab per test
 	setupSkip  string          // why the suite cannot run here
 	siteURL    string
@@ -377,11 +380,8 @@ func (p *page) hexFirstBytes(n int) []byte {
 }
 
 func readReal(t *testing.T) []byte {
-	b, err := os.ReadFile(realNEFF)
-	if err != nil {
-		t.Skipf("real NEFF not available (%v): it lives in ../shared/testdata-real", err)
-	}
-	return b
+	t.Helper()
+	return realfiles.Read(t, "nkipy/matmul_small.neff")
 }
 
 func TestPageLoadsAndCoreIsReady(t *testing.T) {
@@ -727,12 +727,9 @@ func checkFallback(t *testing.T, url string) {
 }
 
 func TestInstructionListing(t *testing.T) {
-	const path = "../../shared/testdata-real/cs149-trn1/file_pool_1_float16.neff"
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("real NEFF not available (%v)", err)
-	}
-	const member = "sg00/Activation.bin"
+	path := realNEFF
+	file := readReal(t)
+	const member = "sg00/PE.bin"
 	got, err := neff.ReadMembers(bytes.NewReader(file), int64(len(file)), func(p string, _ int64) bool { return p == member })
 	if err != nil || got[member] == nil {
 		t.Fatalf("reading %s: %v", member, err)
@@ -907,10 +904,7 @@ func BenchmarkPage(b *testing.B) {
 		b.ReportMetric(heap/(1<<20), "MiB-page-heap-peak")
 	})
 	b.Run("open-attn_v6-in-page", func(b *testing.B) {
-		const real = "../../shared/testdata-real/nki-moe/attn_v6.neff"
-		if _, err := os.Stat(real); err != nil {
-			b.Skip("attn_v6.neff not available")
-		}
+		real := realfiles.Path(b, "nki-moe/attn_v6.neff")
 		p := newPage(b, siteURL)
 		var core, decode, render, total float64
 		for range b.N {

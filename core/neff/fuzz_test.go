@@ -15,8 +15,10 @@ func FuzzHeader(f *testing.F) {
 	f.Add(good[:1024])
 	f.Add(good[:1023])
 	f.Add([]byte{})
-	if b, err := os.ReadFile("../../../shared/spec/fixtures/libnrt-fixture-neff-header.bin"); err == nil {
-		f.Add(b)
+	if p, ok := realfiles.SpecFind("fixtures/libnrt-fixture-neff-header.bin"); ok {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 1100 {

@@ -193,9 +193,9 @@ func TestRealNEFFs(t *testing.T) {
 }
 
 func TestSpecFixtureHeader(t *testing.T) {
-	b, err := os.ReadFile("../../../shared/spec/fixtures/libnrt-fixture-neff-header.bin")
+	b, err := os.ReadFile(realfiles.Spec(t, "fixtures/libnrt-fixture-neff-header.bin"))
 	if err != nil {
-		t.Skipf("spec fixtures not present: %v", err)
+		t.Fatal(err)
 	}
 	h := ParseHeader(b)
 	// Values printed in spec neff.md §1.1 (fixture column).
