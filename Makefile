@@ -51,18 +51,40 @@ vet:
 	$(GO) vet ./...
 	$(WASM_ENV) $(GO) vet ./wasm/... ./core/...
 
-## test: every test — the core natively (real files where ../shared/testdata-real exists),
-## the wasm bridge under Node, and the page in headless Chromium.
-test: vet test-core test-wasm test-browser
+## test: every test — vet, the core natively (real files from testdata/real/, and from
+## ../shared/testdata-real where it is beside the clone), the wasm bridge and core under Node,
+## the page in headless Chromium, and `make test-js` where the Makefile has it. Every runner
+## runs even when one fails; the last line counts them all: `tests: N passed, N failed,
+## N skipped` (scripts/testsummary). The exit status is non-zero on any failure.
+TEST_CACHE  := .cache/test
+TESTSUMMARY := $(TEST_CACHE)/testsummary
+TEST_RUN     = $(TESTSUMMARY) go -dir $(TEST_CACHE)
+TEST_JS     := $(shell grep -qs '^test-js:' $(firstword $(MAKEFILE_LIST)) && echo test-js)
+WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/internal/digest/... ./internal/realfiles/...
 
-test-core:
-	$(GO) test ./core/... ./cmd/... ./scripts/...
+test: $(TESTSUMMARY)
+	@rm -f $(TEST_CACHE)/*.counts $(TEST_CACHE)/*.json
+	@status=0; \
+	$(MAKE) --no-print-directory vet || status=1; \
+	for t in test-core test-wasm test-browser; do $(MAKE) --no-print-directory $$t || status=1; done; \
+	if [ -n "$(TEST_JS)" ]; then \
+	  { $(MAKE) --no-print-directory $(TEST_JS) 2>&1 || echo "# make $(TEST_JS) failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
+	fi; \
+	$(TESTSUMMARY) total -dir $(TEST_CACHE) || status=1; \
+	exit $$status
 
-test-wasm:
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/internal/digest/...
+$(TESTSUMMARY): $(wildcard scripts/testsummary/*.go)
+	@mkdir -p $(TEST_CACHE)
+	$(GO) build -o $@ ./scripts/testsummary
 
-test-browser: dist
-	$(GO) test -count=1 ./e2e/...
+test-core: $(TESTSUMMARY)
+	$(TEST_RUN) -name core -- $(GO) test -json ./core/... ./cmd/... ./scripts/... ./internal/...
+
+test-wasm: $(TESTSUMMARY)
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json $(WASM_GCFLAGS) $(WASM_TEST_PKGS)
+
+test-browser: dist $(TESTSUMMARY)
+	$(TEST_RUN) -name e2e -- $(GO) test -json -count=1 ./e2e/...
 
 ## bench: speed and memory figures (README "Measured" quotes them): core benchmarks, the
 ## 256 MiB NEFF against gzip|tar, the wasm open under Node, and the page in Chromium.

@@ -5,10 +5,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 
 	"github.com/chromedp/chromedp"
 
@@ -18,9 +19,10 @@ import (
 )
 
 const (
-	attnNEFF  = "../../shared/testdata-real/nki-moe/attn_v6.neff"
-	attnLoose = "../../shared/testdata-real/nki-moe/attn_v6/sg00"
-	actSet    = "natural_log_exp_and_others"
+	// matmul_small's set (in sg00 and sg01; the page's first set row is sg00's), whose
+	// members the tests also drop as loose files.
+	looseDir = "nkipy/matmul_small/sg00/"
+	actSet   = "exp_and_others"
 	// exp(0.5) through the exp_400p tables (spec activation.md §8).
 	exp05Bits = "3fd308b1"
 )
@@ -139,13 +141,10 @@ func nativeExp05(t *testing.T, f *inspect.File) *doc.Node {
 }
 
 func TestActivationFunctionPlotAndEvaluate(t *testing.T) {
-	data, err := os.ReadFile(attnNEFF)
-	if err != nil {
-		t.Skipf("attn_v6.neff not available (%v)", err)
-	}
-	want := nativeExp05(t, inspect.Open("attn_v6.neff", bytes.NewReader(data), int64(len(data)), inspect.Options{}))
+	data := readReal(t)
+	want := nativeExp05(t, inspect.Open("matmul_small.neff", bytes.NewReader(data), int64(len(data)), inspect.Options{}))
 	p := newPage(t, siteURL)
-	p.openWithPicker(attnNEFF)
+	p.openWithPicker(realNEFF)
 	p.openFunction("activation/"+actSet, "exp_400p")
 	checkPlot(t, p)
 	if got := eval[string](p, `document.querySelector('#detail h3:last-of-type') && Array.from(document.querySelectorAll('#detail h3')).map(h => h.textContent).join('|')`); !strings.Contains(got, "Octaves") {
@@ -205,11 +204,7 @@ func TestLooseActivationFilesDroppedTogether(t *testing.T) {
 	names := []string{"act_info.json", actSet + ".json", actSet + "_bkt.bin", actSet + "_ctrl.bin"}
 	files := map[string][]byte{}
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(attnLoose, n))
-		if err != nil {
-			t.Skipf("loose activation files not available (%v)", err)
-		}
-		files[n] = b
+		files[n] = realfiles.Read(t, looseDir+n)
 	}
 	loose := map[string][]byte{}
 	for k, v := range files {
@@ -405,11 +400,8 @@ func TestContextEmulatedWithArchSwitch(t *testing.T) {
 //
 //	make dist && go test -run '^$' -bench PlotRedraw -benchtime 20x ./e2e/
 func BenchmarkPlotRedraw(b *testing.B) {
-	if _, err := os.Stat(attnNEFF); err != nil {
-		b.Skip("attn_v6.neff not available")
-	}
 	p := newPage(b, siteURL)
-	p.openWithPicker(attnNEFF)
+	p.openWithPicker(realfiles.Path(b, "nkipy/matmul_small.neff"))
 	p.openFunction("activation/"+actSet, "exp_400p")
 	type timing struct{ CoreMs, DecodeMs, DrawMs, TotalMs float64 }
 	var sum timing

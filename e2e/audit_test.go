@@ -1,12 +1,13 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/internal/realfiles"
+
 	"github.com/chromedp/chromedp"
+
 	"github.com/neffscope/neffscope/core/ncfw"
 )
 
@@ -60,18 +61,12 @@ func TestNoRequestWhenOpening(t *testing.T) {
 	names := []string{"act_info.json", actSet + ".json", actSet + "_bkt.bin", actSet + "_ctrl.bin"}
 	loose := map[string][]byte{}
 	for _, name := range names {
-		if b, err := os.ReadFile(filepath.Join(attnLoose, name)); err == nil {
-			loose[name] = b
-		}
+		loose[name] = realfiles.Read(t, looseDir+name)
 	}
-	if len(loose) == len(names) {
-		n = since()
-		p.dropFiles(loose, names)
-		p.waitFor(`neffscope.state.doc.kind === 'pwp'`, "the activation set")
-		expectNone("several files dropped together", n)
-	} else {
-		t.Logf("loose activation files absent (%s): that path is not audited", attnLoose)
-	}
+	n = since()
+	p.dropFiles(loose, names)
+	p.waitFor(`neffscope.state.doc.kind === 'pwp'`, "the activation set")
+	expectNone("several files dropped together", n)
 
 	n = since()
 	p.openByDrop("ctx.bin", ncfw.SampleContext(12, "patterned"))
@@ -117,4 +112,21 @@ func TestNoRequestWhenOpening(t *testing.T) {
 		}
 	}
 	expectNoneQ()
+}
+
+// TestWorkersAreTheTabsOwn: the request audit records a tab's own workers and never another
+// tab's, even while both tabs run the same worker script.
+func TestWorkersAreTheTabsOwn(t *testing.T) {
+	a := newPage(t, siteURL)
+	b := newPage(t, siteURL)
+	a.attachWorkers()
+	b.attachWorkers()
+	if a.workers != 2 || b.workers != 2 {
+		t.Errorf("tab A attached %d workers and tab B %d, want 2 each (the core and the hash worker)", a.workers, b.workers)
+	}
+	for id := range a.attached {
+		if b.attached[id] {
+			t.Errorf("worker %s was attached by both tabs", id)
+		}
+	}
 }

@@ -15,22 +15,113 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// The same kernel compiled for trn1 (sunda) and for trn2 (cayman, two cores fused).
-const (
-	trn1Stream = "../../shared/testdata-real/cs149-trn1/stream_256k_fd1k.neff"
-	trn2Stream = "../../shared/testdata-real/cs149-trn2/stream_256k_fd1k.neff"
-)
+// diffPair is two NEFFs to compare and what the page must show for them.
+type diffPair struct {
+	nameA, nameB string // as dropped
+	pathA, pathB string // on disk, for the picker and the CLI
+	a, b         []byte
+	members      int               // members of A
+	counts       string            // the summary's counts
+	swapped      string            // the counts with B as the reference
+	summary      string            // in the summary line
+	sides        []string          // in the A/B bar
+	defRow       [2]string         // sg00/def.json's sizes in A and B
+	defDetail    string            // the detail pane's value for B's sg00/def.json
+	removed      string            // a member only A has
+	target       string            // the model table's target row
+	header       map[string]string // header rows: changed or same
+	kelfPaths    string            // kelf-0.json's path changes
+	stream       string            // a stream whose count grew by one PseudoBranchLabel
+	streamCounts [2]string         // its counts in A and B
+	addedStreams int               // streams only B has
+}
 
-func readStreamPair(t *testing.T) (a, b []byte) {
+// matmulPair is the repository's matmul_small.neff against a repacked copy: kelf-0.json's
+// target changed, sg00/def.json one value changed, sg00/SP.bin one PseudoBranchLabel longer,
+// hlo_stats.json removed, notes.json added; another UUID and feature word.
+func matmulPair(t *testing.T) diffPair {
 	t.Helper()
-	a, errA := os.ReadFile(trn1Stream)
-	b, errB := os.ReadFile(trn2Stream)
-	if errA != nil || errB != nil {
-		t.Skipf("the real trn1/trn2 stream_256k_fd1k.neff pair is not available (%v, %v): it lives in ../shared/testdata-real", errA, errB)
+	a := readReal(t)
+	arch := neff.Open(bytes.NewReader(a), int64(len(a)), neff.Options{Keep: func(string, int64) bool { return true }})
+	var ms []neffbuild.Member
+	sp := 0
+	for _, m := range arch.Members {
+		data := m.Data
+		switch m.Path {
+		case "hlo_stats.json":
+			continue
+		case "kelf-0.json":
+			data = bytes.Replace(data, []byte(`"cayman"`), []byte(`"sunda"`), 1)
+		case "sg00/def.json":
+			data = bytes.Replace(data, []byte(`"#rank_world_size": 0`), []byte(`"#rank_world_size": 2`), 1)
+		case "sg00/SP.bin":
+			sp = len(data) / 64
+			word := make([]byte, 64)
+			word[0], word[1] = 0xcc, 0x10 // PseudoBranchLabel, 16 dwords
+			data = append(bytes.Clone(data), word...)
+		}
+		ms = append(ms, neffbuild.Member{Path: m.Path, Data: data})
 	}
-	return a, b
+	ms = append(ms, neffbuild.Member{Path: "notes.json", Data: []byte(`{"by": "matmulPair"}`)})
+	h := arch.Header
+	b := neffbuild.Bytes(ms, neffbuild.Options{Name: h.Name, FeatureBits: 0xC00, LNCSize: h.LNCSize, NumTPB: h.NumTPB})
+	// Both are named matmul_small.neff, in different folders, as two builds of one model are.
+	pathB := filepath.Join(t.TempDir(), "matmul_small.neff")
+	if err := os.WriteFile(pathB, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := len(arch.Members)
+	def := commas(len(arch.Member("sg00/def.json").Data))
+	return diffPair{
+		nameA: "matmul_small.neff", nameB: "matmul_small-repacked.neff", pathA: realNEFF, pathB: pathB, a: a, b: b, members: n,
+		counts:    fmt.Sprintf("changed=3 added=1 removed=1 unchanged=%d", n-4),
+		swapped:   fmt.Sprintf("changed=3 added=1 removed=1 unchanged=%d", n-4),
+		summary:   "3 changed · 1 added · 1 removed",
+		sides:     []string{"cayman", "sunda"},
+		defRow:    [2]string{def, def},
+		defDetail: def + " B",
+		removed:   "hlo_stats.json",
+		target:    "[changed cayman sunda]",
+		header:    map[string]string{"feature_bits": "changed", "uuid": "changed", "lnc_size": "same", "pkg_version": "same", "num_tpb": "same"},
+		kelfPaths: `[target="cayman">"sunda"]`,
+		stream:    "sg00/SP.bin", streamCounts: [2]string{fmt.Sprint(sp), fmt.Sprint(sp + 1)},
+	}
+}
+
+// trnPair is the same kernel compiled for trn1 (sunda) and for trn2 (cayman, two cores fused),
+// from the shared folder; ok is false (and the test says so) where it is not beside the clone.
+func trnPair(t *testing.T) (diffPair, bool) {
+	t.Helper()
+	pa, okA := realfiles.Optional(t, "cs149-trn1/stream_256k_fd1k.neff", "the trn1/trn2 comparison")
+	pb, okB := realfiles.Optional(t, "cs149-trn2/stream_256k_fd1k.neff", "the trn1/trn2 comparison")
+	if !okA || !okB {
+		return diffPair{}, false
+	}
+	a, errA := os.ReadFile(pa)
+	b, errB := os.ReadFile(pb)
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	return diffPair{
+		nameA: "trn1-stream_256k_fd1k.neff", nameB: "trn2-stream_256k_fd1k.neff", pathA: pa, pathB: pb, a: a, b: b, members: 32,
+		counts:    "changed=24 added=30 removed=2 unchanged=6",
+		swapped:   "changed=24 added=2 removed=30 unchanged=6",
+		summary:   "24 changed · 30 added · 2 removed",
+		sides:     []string{"sunda", "cayman"},
+		defRow:    [2]string{"2,724", "2,999"},
+		defDetail: "2,999 B (2.9 KiB)",
+		removed:   "metrics.json",
+		target:    "[changed sunda cayman]",
+		header:    map[string]string{"feature_bits": "changed", "lnc_size": "changed", "uuid": "changed", "pkg_version": "same", "num_tpb": "same"},
+		kelfPaths: `[graphs/1=—>{2} target="sunda">"cayman"]`,
+		stream:    "sg00/SP.bin", streamCounts: [2]string{"5", "6"},
+		addedStreams: 5,
+	}, true
 }
 
 // nativeDiff is inspect.Diff of the two files opened as the page opens them.
@@ -116,8 +207,16 @@ func (p *page) waitDiff() {
 // against the other. The view shows what the core's Diff found, its members jump to either
 // document, and its JSON export is what the CLI prints.
 func TestDiffTwoDroppedNEFFs(t *testing.T) {
-	a, b := readStreamPair(t)
-	const nameA, nameB = "trn1-stream_256k_fd1k.neff", "trn2-stream_256k_fd1k.neff"
+	checkDroppedPair(t, matmulPair(t))
+	t.Run("trn1-trn2", func(t *testing.T) {
+		if pair, ok := trnPair(t); ok {
+			checkDroppedPair(t, pair)
+		}
+	})
+}
+
+func checkDroppedPair(t *testing.T, pair diffPair) {
+	nameA, nameB, a, b := pair.nameA, pair.nameB, pair.a, pair.b
 	p := newPage(t, siteURL)
 	downloads := allowDownloads(t, p)
 	p.dropFiles(map[string][]byte{nameA: a, nameB: b}, []string{nameA, nameB})
@@ -143,17 +242,17 @@ func TestDiffTwoDroppedNEFFs(t *testing.T) {
 	t.Logf("comparison shown %.0f ms after the request (core diff, transfer, decode, render)", eval[float64](p, `neffscope.diff.ms`))
 
 	// The summary: the core's counts, not identical.
-	if got := p.diffCounts(); got != "changed=24 added=30 removed=2 unchanged=6" {
-		t.Errorf("summary counts %q; want 24 changed, 30 added, 2 removed, 6 unchanged", got)
+	if got := p.diffCounts(); got != pair.counts {
+		t.Errorf("summary counts %q; want %s", got, pair.counts)
 	}
 	summary := eval[string](p, `document.getElementById('diff-summary').textContent`)
-	if !strings.Contains(summary, "24 changed · 30 added · 2 removed") || !strings.Contains(summary, "Different") {
+	if !strings.Contains(summary, pair.summary) || !strings.Contains(summary, "Different") {
 		t.Errorf("summary line %q", summary)
 	}
 	if v := eval[string](p, `document.querySelector('#diff-summary .diff-verdict').dataset.verdict`); v != "different" {
 		t.Errorf("verdict %q, want different", v)
 	}
-	if sides := eval[string](p, `document.getElementById('diff-sides').textContent`); !strings.Contains(sides, nameA) || !strings.Contains(sides, nameB) || !strings.Contains(sides, "sunda") || !strings.Contains(sides, "cayman") {
+	if sides := eval[string](p, `document.getElementById('diff-sides').textContent`); !strings.Contains(sides, nameA) || !strings.Contains(sides, nameB) || !strings.Contains(sides, pair.sides[0]) || !strings.Contains(sides, pair.sides[1]) {
 		t.Errorf("the A/B bar says %q; want both names and targets", sides)
 	}
 
@@ -163,22 +262,22 @@ func TestDiffTwoDroppedNEFFs(t *testing.T) {
 			t.Errorf("%s members on the page:\n%v\nnative inspect.Diff:\n%v", kind, got, want)
 		}
 	}
-	if n := len(p.diffRows("unchanged")); n != 6 {
-		t.Errorf("%d unchanged member rows, want 6", n)
+	if n, want := len(p.diffRows("unchanged")), pair.members-len(memberPaths(native, inspect.DiffChanged))-len(memberPaths(native, inspect.DiffRemoved)); n != want || n == 0 {
+		t.Errorf("%d unchanged member rows, want %d", n, want)
 	}
 	// Each row has both sizes and short hashes where the member exists.
 	row := eval[[]string](p, `Array.from(document.querySelectorAll('#diff-members tr[data-path="sg00/def.json"] td')).map((c) => c.textContent)`)
-	if len(row) != 7 || row[2] != "2,724" || row[3] != "2,999" || len(row[4]) != 12 || len(row[5]) != 12 || row[4] == row[5] || row[6] != "AB" {
+	if len(row) != 7 || row[2] != pair.defRow[0] || row[3] != pair.defRow[1] || len(row[4]) != 12 || len(row[5]) != 12 || row[4] == row[5] || row[6] != "AB" {
 		t.Errorf("sg00/def.json row %q", row)
 	}
 
 	// The kelf target (sunda → cayman) is a changed row of the model table; header fields
 	// that differ are marked, equal ones are not.
 	target := eval[[]string](p, `(() => { const r = document.querySelector('#diff-model tr[data-field="target"]'); return r ? [r.className, r.querySelector('.va').textContent, r.querySelector('.vb').textContent] : []; })()`)
-	if fmt.Sprint(target) != "[changed sunda cayman]" {
-		t.Errorf("model target row %q; want a changed row sunda → cayman", target)
+	if fmt.Sprint(target) != pair.target {
+		t.Errorf("model target row %q; want %s", target, pair.target)
 	}
-	for field, want := range map[string]string{"feature_bits": "changed", "lnc_size": "changed", "uuid": "changed", "pkg_version": "same", "num_tpb": "same"} {
+	for field, want := range pair.header {
 		if got := eval[string](p, fmt.Sprintf(`(document.querySelector('#diff-header tr[data-field=%q]') || {}).className || ''`, field)); got != want {
 			t.Errorf("header row %s is %q, want %q", field, got, want)
 		}
@@ -190,16 +289,16 @@ func TestDiffTwoDroppedNEFFs(t *testing.T) {
 	// A changed JSON member expands to its path-level changes.
 	p.click(`#diff-members tr[data-path="kelf-0.json"] .dtwisty`)
 	paths := eval[[]string](p, `Array.from(document.querySelectorAll('#diff-members tr.sub .sub-table tbody tr')).map((r) => r.dataset.path + '=' + r.querySelector('.va').textContent + '>' + r.querySelector('.vb').textContent)`)
-	if fmt.Sprint(paths) != `[graphs/1=—>{2} target="sunda">"cayman"]` {
+	if fmt.Sprint(paths) != pair.kelfPaths {
 		t.Errorf("kelf-0.json path changes %q", paths)
 	}
 	// Instruction counts per stream, with the opcode deltas.
-	sp := eval[[]string](p, `Array.from(document.querySelectorAll('#diff-instructions tr[data-stream="sg00/SP.bin"] td')).map((c) => c.textContent)`)
-	if len(sp) != 9 || sp[4] != "5" || sp[5] != "6" || sp[6] != "+1" || !strings.Contains(sp[7], "PseudoBranchLabel +1") {
-		t.Errorf("sg00/SP.bin instruction row %q", sp)
+	sp := eval[[]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll('#diff-instructions tr[data-stream=%q] td')).map((c) => c.textContent)`, pair.stream))
+	if len(sp) != 9 || sp[4] != pair.streamCounts[0] || sp[5] != pair.streamCounts[1] || sp[6] != "+1" || !strings.Contains(sp[7], "PseudoBranchLabel +1") {
+		t.Errorf("%s instruction row %q", pair.stream, sp)
 	}
-	if got := eval[int](p, `document.querySelectorAll('#diff-instructions tr[data-change="added"]').length`); got != 5 {
-		t.Errorf("%d added streams, want the 5 of sg01", got)
+	if got := eval[int](p, `document.querySelectorAll('#diff-instructions tr[data-change="added"]').length`); got != pair.addedStreams {
+		t.Errorf("%d added streams, want %d", got, pair.addedStreams)
 	}
 
 	// Hiding unchanged rows hides the equal header fields and unchanged members, not the rest.
@@ -224,8 +323,8 @@ func TestDiffTwoDroppedNEFFs(t *testing.T) {
 
 	// Export: byte for byte what `neffscope diff --json A B` prints.
 	p.click("#diff-export")
-	got := waitDownload(t, downloads, "trn1-stream_256k_fd1k.neff_vs_trn2-stream_256k_fd1k.neff.diff.json")
-	want := cliDiffJSON(t, map[string]string{nameA: trn1Stream, nameB: trn2Stream}, nameA, nameB)
+	got := waitDownload(t, downloads, nameA+"_vs_"+nameB+".diff.json")
+	want := cliDiffJSON(t, map[string]string{nameA: pair.pathA, nameB: pair.pathB}, nameA, nameB)
 	if !bytes.Equal(got, want) {
 		t.Errorf("the exported diff has %d bytes and differs from `neffscope diff --json`'s %d bytes", len(got), len(want))
 	}
@@ -236,21 +335,21 @@ func TestDiffTwoDroppedNEFFs(t *testing.T) {
 	if !eval[bool](p, `!!document.querySelector('#tree .ti[data-ref="member:sg00/def.json"][aria-selected="true"]') && document.getElementById('diff-view').hidden && !document.getElementById('panes').hidden && document.querySelector('#doc-tabs .doc-tab[data-index="1"]').getAttribute('aria-selected') === 'true'`) {
 		t.Error("after the jump, B's tab is not selected or its tree does not show sg00/def.json selected")
 	}
-	if v := eval[string](p, `document.querySelector('#detail .d-value') ? document.querySelector('#detail .d-value').textContent : ''`); v != "2,999 B (2.9 KiB)" {
+	if v := eval[string](p, `document.querySelector('#detail .d-value') ? document.querySelector('#detail .d-value').textContent : ''`); !strings.HasPrefix(v, pair.defDetail) {
 		t.Errorf("the detail pane shows %q; want B's def.json size", v)
 	}
 	// The comparison keeps its tab: back to it, then a removed member's path jumps to A.
 	p.click("#doc-tabs .diff-tab")
 	p.waitDiff()
-	p.click(`#diff-members tr[data-path="metrics.json"] .path-link`)
-	p.waitFor(`!neffscope.diff.shown && neffscope.docs[0].current && neffscope.state.selected && neffscope.state.selected.ref === 'member:metrics.json'`, "metrics.json selected in A")
+	p.click(fmt.Sprintf(`#diff-members tr[data-path=%q] .path-link`, pair.removed))
+	p.waitFor(fmt.Sprintf(`!neffscope.diff.shown && neffscope.docs[0].current && neffscope.state.selected && neffscope.state.selected.ref === 'member:%s'`, pair.removed), pair.removed+" selected in A")
 	// Swap makes B the reference: the additions and removals trade places.
 	p.click("#doc-tabs .diff-tab")
 	p.waitDiff()
 	p.click("#diff-swap")
-	p.waitFor(`neffscope.diff.ready && neffscope.diff.a === 1 && document.querySelector('#diff-summary .diff-count[data-change="added"]').dataset.n === '2'`, "the swapped comparison")
-	if got := p.diffCounts(); got != "changed=24 added=2 removed=30 unchanged=6" {
-		t.Errorf("swapped counts %q; want 24 changed, 2 added, 30 removed", got)
+	p.waitFor(`neffscope.diff.ready && neffscope.diff.a === 1 && document.querySelector('#diff-summary .diff-count[data-change="added"]')`, "the swapped comparison")
+	if got := p.diffCounts(); got != pair.swapped {
+		t.Errorf("swapped counts %q; want %s", got, pair.swapped)
 	}
 	// Escape leaves the comparison for the current document.
 	eval[chromedp.Void](p, `document.getElementById('diff-body').focus()`)
@@ -260,27 +359,27 @@ func TestDiffTwoDroppedNEFFs(t *testing.T) {
 
 // One NEFF open: "Compare with…" picks a second file, which opens as a tab and is compared.
 func TestDiffCompareWithPickedFile(t *testing.T) {
-	readStreamPair(t)
+	pair := matmulPair(t)
 	p := newPage(t, siteURL)
-	p.openWithPicker(trn1Stream)
+	p.openWithPicker(pair.pathA)
 	if label := eval[string](p, `document.getElementById('compare').hidden ? '' : document.getElementById('compare-button').textContent`); label != "⇄ Compare with…" {
 		t.Fatalf("with one NEFF open the compare control says %q; want ⇄ Compare with…", label)
 	}
-	p.do(chromedp.SetUploadFiles(chromedp.ID("compare-input"), []string{mustAbs(trn2Stream)}))
+	p.do(chromedp.SetUploadFiles(chromedp.ID("compare-input"), []string{mustAbs(pair.pathB)}))
 	p.waitDiff()
-	if got := p.diffCounts(); got != "changed=24 added=30 removed=2 unchanged=6" {
-		t.Errorf("summary counts %q", got)
+	if got := p.diffCounts(); got != pair.counts {
+		t.Errorf("summary counts %q; want %s", got, pair.counts)
 	}
 	docs := eval[[]struct{ File string }](p, `neffscope.docs`)
 	if len(docs) != 2 || eval[int](p, `document.querySelectorAll('#doc-tabs .doc-tab').length`) != 3 {
 		t.Errorf("after Compare with…: documents %v and %d tabs; want A, B and the comparison", docs, eval[int](p, `document.querySelectorAll('#doc-tabs .doc-tab').length`))
 	}
-	// Both files are named stream_256k_fd1k.neff: the tabs say which is which.
+	// Both files are named matmul_small.neff: the tabs say which is which.
 	if tabs := eval[string](p, `Array.from(document.querySelectorAll('#doc-tabs .doc-tab')).map((t) => t.textContent).join('|')`); !strings.Contains(tabs, "#1") || !strings.Contains(tabs, "#2") {
 		t.Errorf("tabs %q do not tell the two same-named files apart", tabs)
 	}
 	// Opening another file replaces the documents, and with them the comparison.
-	p.openWithPicker(realNEFF)
+	p.openWithPicker(bigNEFF(t, 1<<10))
 	if eval[bool](p, `neffscope.diff.shown || !!document.querySelector('#doc-tabs .diff-tab') || neffscope.docs.length !== 1`) {
 		t.Error("opening another file left the comparison of the closed documents")
 	}
@@ -288,16 +387,16 @@ func TestDiffCompareWithPickedFile(t *testing.T) {
 
 // A NEFF compared with itself is identical.
 func TestDiffNEFFWithItselfIsIdentical(t *testing.T) {
-	readStreamPair(t)
+	pair := matmulPair(t)
 	p := newPage(t, siteURL)
-	p.openWithPicker(trn1Stream)
-	p.do(chromedp.SetUploadFiles(chromedp.ID("compare-input"), []string{mustAbs(trn1Stream)}))
+	p.openWithPicker(pair.pathA)
+	p.do(chromedp.SetUploadFiles(chromedp.ID("compare-input"), []string{mustAbs(pair.pathA)}))
 	p.waitDiff()
 	if v := eval[string](p, `document.querySelector('#diff-summary .diff-verdict').dataset.verdict + ' ' + document.querySelector('#diff-summary .diff-verdict').textContent`); v != "identical Identical" {
 		t.Errorf("verdict %q; want identical", v)
 	}
-	if got := p.diffCounts(); got != "changed=0 added=0 removed=0 unchanged=32" {
-		t.Errorf("counts %q; want all 32 members unchanged", got)
+	if got, want := p.diffCounts(), fmt.Sprintf("changed=0 added=0 removed=0 unchanged=%d", pair.members); got != want {
+		t.Errorf("counts %q; want %s", got, want)
 	}
 	if n := eval[int](p, `document.querySelectorAll('#diff-body tr.changed, #diff-body tr.added, #diff-body tr.removed').length`); n != 0 {
 		t.Errorf("%d rows marked as differences in an identical comparison", n)
@@ -314,13 +413,12 @@ func TestDiffNEFFWithItselfIsIdentical(t *testing.T) {
 
 // A file that is not a NEFF cannot be compared: the view says why, in the core's words.
 func TestDiffWithAFileThatIsNotANEFF(t *testing.T) {
-	readStreamPair(t)
 	notes := filepath.Join(t.TempDir(), "notes.json")
 	if err := os.WriteFile(notes, []byte(`{"not": "a NEFF"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p := newPage(t, siteURL)
-	p.openWithPicker(trn1Stream)
+	p.openWithPicker(realNEFF)
 	p.do(chromedp.SetUploadFiles(chromedp.ID("compare-input"), []string{notes}))
 	p.waitDiff()
 	if v := eval[string](p, `document.querySelector('#diff-summary .diff-verdict').dataset.verdict`); v != "error" {

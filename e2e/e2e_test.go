@@ -23,22 +23,26 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 const (
 	chromiumPath = "/usr/bin/chromium"
-	realNEFF     = "../../shared/testdata-real/nkipy/matmul_small.neff"
 	realUUID     = "00a04c53-5fd9-4f07-bffd-d5eacdefc852"
 	screenshot   = "/tmp/neffscope-page.png"
 )
 
 var (
+	// realNEFF is the repository's testdata/real/nkipy/matmul_small.neff (internal/realfiles).
+	realNEFF, _ = realfiles.Find("nkipy/matmul_small.neff")
+
 	browserCtx context.Context // shared by every test: one Chromium, a new tab per test
 	setupSkip  string          // why the suite cannot run here
 	siteURL    string
@@ -139,6 +143,11 @@ type page struct {
 	mu       sync.Mutex
 	requests []string
 	workers  int // dedicated workers attached
+	// This tab's dedicated workers, from the Target.attachedToTarget events of the tab's own
+	// session (chromedp auto-attaches it with flatten): by session id, and the ids attachWorkers
+	// has attached to.
+	ownWorkers map[target.SessionID]*target.Info
+	attached   map[target.ID]bool
 }
 
 func newPage(t testing.TB, url string) *page {
@@ -174,12 +183,23 @@ func newPageWith(t testing.TB, url, script, want string) *page {
 	return p
 }
 
-// record keeps the URL of every request a target sends.
+// record keeps the URL of every request a target sends, and on the tab's own session which
+// dedicated workers come and go.
 func (p *page) record(ev any) {
-	if e, ok := ev.(*network.EventRequestWillBeSent); ok {
-		p.mu.Lock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
 		p.requests = append(p.requests, e.Request.URL)
-		p.mu.Unlock()
+	case *target.EventAttachedToTarget:
+		if e.TargetInfo != nil && e.TargetInfo.Type == "worker" {
+			if p.ownWorkers == nil {
+				p.ownWorkers = map[target.SessionID]*target.Info{}
+			}
+			p.ownWorkers[e.SessionID] = e.TargetInfo
+		}
+	case *target.EventDetachedFromTarget:
+		delete(p.ownWorkers, e.SessionID)
 	}
 }
 
@@ -187,29 +207,54 @@ func (p *page) record(ev any) {
 // DevTools target does not report them. (Their start-up fetches happen before this attaches;
 // the site server's log shows those.) Only some tests attach: with DevTools attached the
 // worker's wasm runs several times slower.
+//
+// A tab's workers are the ones Chromium auto-attaches to the tab's own session, which every
+// recent Chromium reports; the targets list's parentFrameId is not (Chromium 148 leaves it out
+// for dedicated workers), and matching by URL could pick another tab's worker.
 func (p *page) attachWorkers() {
 	p.t.Helper()
-	targets, err := chromedp.Targets(p.ctx)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	// This tab's workers: their parent frame is the tab's main frame, whose id is the tab's
-	// target id. (A closing tab of an earlier test may still list its worker.)
-	tab := chromedp.FromContext(p.ctx).Target.TargetID
-	n := 0
-	for _, ti := range targets {
-		if ti.Type != "worker" || string(ti.ParentFrameID) != string(tab) {
-			continue
+	own := func() []*target.Info {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		var out []*target.Info
+		for _, ti := range p.ownWorkers {
+			if !p.attached[ti.TargetID] {
+				out = append(out, ti)
+			}
 		}
+		return out
+	}
+	// The core's worker reported ready, so its attach event is on its way or here; a second
+	// worker started beside it gets a moment to show up too.
+	deadline := time.Now().Add(5 * time.Second)
+	var fresh []*target.Info
+	for {
+		fresh = own()
+		if len(fresh) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	fresh = own()
+	n := 0
+	for _, ti := range fresh {
 		wctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(ti.TargetID), chromedp.WithDetachOnCancel(), chromedp.WithListener(p.record))
 		p.t.Cleanup(cancel)
 		if err := chromedp.Do(wctx); err != nil {
 			p.t.Fatalf("attaching to the worker %s: %v", ti.URL, err)
 		}
+		p.mu.Lock()
+		if p.attached == nil {
+			p.attached = map[target.ID]bool{}
+		}
+		p.attached[ti.TargetID] = true
+		p.mu.Unlock()
 		n++
 	}
 	if n == 0 {
-		p.t.Fatalf("no dedicated worker of this tab to record; targets: %+v", targets)
+		targets, _ := chromedp.Targets(p.ctx)
+		p.t.Fatalf("no dedicated worker of this tab to record; the browser's targets: %+v", targets)
 	}
 	p.workers = n
 }
@@ -335,11 +380,8 @@ func (p *page) hexFirstBytes(n int) []byte {
 }
 
 func readReal(t *testing.T) []byte {
-	b, err := os.ReadFile(realNEFF)
-	if err != nil {
-		t.Skipf("real NEFF not available (%v): it lives in ../shared/testdata-real", err)
-	}
-	return b
+	t.Helper()
+	return realfiles.Read(t, "nkipy/matmul_small.neff")
 }
 
 func TestPageLoadsAndCoreIsReady(t *testing.T) {
@@ -685,12 +727,9 @@ func checkFallback(t *testing.T, url string) {
 }
 
 func TestInstructionListing(t *testing.T) {
-	const path = "../../shared/testdata-real/cs149-trn1/file_pool_1_float16.neff"
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("real NEFF not available (%v)", err)
-	}
-	const member = "sg00/Activation.bin"
+	path := realNEFF
+	file := readReal(t)
+	const member = "sg00/PE.bin"
 	got, err := neff.ReadMembers(bytes.NewReader(file), int64(len(file)), func(p string, _ int64) bool { return p == member })
 	if err != nil || got[member] == nil {
 		t.Fatalf("reading %s: %v", member, err)
@@ -865,10 +904,7 @@ func BenchmarkPage(b *testing.B) {
 		b.ReportMetric(heap/(1<<20), "MiB-page-heap-peak")
 	})
 	b.Run("open-attn_v6-in-page", func(b *testing.B) {
-		const real = "../../shared/testdata-real/nki-moe/attn_v6.neff"
-		if _, err := os.Stat(real); err != nil {
-			b.Skip("attn_v6.neff not available")
-		}
+		real := realfiles.Path(b, "nki-moe/attn_v6.neff")
 		p := newPage(b, siteURL)
 		var core, decode, render, total float64
 		for range b.N {

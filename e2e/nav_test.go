@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -174,20 +173,17 @@ func TestSearchFindsAMemberAndAnOpcode(t *testing.T) {
 		t.Errorf("Escape did not close the results")
 	}
 
-	const path = "../../shared/testdata-real/cs149-trn1/file_pool_1_float16.neff"
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("%s not available (%v)", path, err)
-	}
+	// An opcode: matmul_small's sg00 loads its activation set once.
 	q := newPage(t, siteURL)
-	q.openWithPicker(path)
-	where, row := q.searchAndPick(slash, "Activate", "instruction", "sg00/Activation.bin")
+	q.openWithPicker(realNEFF)
+	where, row := q.searchAndPick(slash, "ActivationTableLoad", "instruction", "sg00/Activation.bin")
 	if !strings.HasPrefix(where, "sg00/Activation.bin #") || row == "" {
 		t.Fatalf("the opcode result is at %q row %q", where, row)
 	}
 	sel := `#listing-rows .lrow.selected[data-index="` + row + `"]`
 	q.waitFor(`!document.getElementById('listing').hidden && document.querySelector(`+jsString(sel)+`) && document.querySelector(`+jsString(sel+" .col-name")+`)`, "the listing open at row "+row)
-	if name := eval[string](q, `document.querySelector(`+jsString(sel+" .col-name")+`).textContent`); !strings.Contains(strings.ToLower(name), "activate") {
-		t.Errorf("listing row %s is %q, not an Activate instruction", row, name)
+	if name := eval[string](q, `document.querySelector(`+jsString(sel+" .col-name")+`).textContent`); !strings.Contains(name, "ActivationTableLoad") {
+		t.Errorf("listing row %s is %q, not an ActivationTableLoad instruction", row, name)
 	}
 	q.waitFor(`document.querySelector('#detail .d-path').textContent.includes('#`+row+`')`, "the detail pane to show instruction #"+row)
 	if got := eval[string](q, `document.getElementById('content-title').textContent`); got != "sg00/Activation.bin" {

@@ -19,19 +19,18 @@ import (
 
 // Issue 3: the model overview shows the NEFF's inputs and outputs (names, dtypes, shapes).
 func TestModelShowsInputsAndOutputs(t *testing.T) {
-	const path = "../../shared/testdata-real/cs149-trn1/file_pool_1_float16.neff"
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("real NEFF not available (%v)", err)
-	}
+	// matmul_small is (128x256)x(256x128) in float16 (its PROVENANCE.md): inputs x and y of
+	// 128·256·2 bytes, an output of 128·128·2 bytes per core.
+	readReal(t)
 	p := newPage(t, siteURL)
-	p.openWithPicker(path)
+	p.openWithPicker(realNEFF)
 	p.expand(`#tree [data-path="model"]`)
 	for _, c := range []struct {
 		key  string
 		want []string
 	}{
-		{"inputs", []string{"X", "W", "bias", "float16", "25690112"}},
-		{"outputs", []string{"X_out", "float16", "25233408"}},
+		{"inputs", []string{"x", "y", "float16", "[128, 256]", "[256, 128]", "65536"}},
+		{"outputs", []string{"output0", "float16", "[128, 128]", "32768"}},
 	} {
 		p.clickRow(`#tree [data-path="model/` + c.key + `"]`)
 		p.waitFor(`document.querySelector('#detail table')`, "the "+c.key+" table")

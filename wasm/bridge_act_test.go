@@ -4,22 +4,17 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall/js"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/ncfw"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-const (
-	attnNEFF  = "../../shared/testdata-real/nki-moe/attn_v6.neff"
-	attnLoose = "../../shared/testdata-real/nki-moe/attn_v6/sg00"
-	// exp(0.5) as the exp_400p tables compute it (spec activation.md §8).
-	exp05Bits = "3fd308b1"
-)
+// exp(0.5) as the exp_400p tables compute it (spec activation.md §8).
+const exp05Bits = "3fd308b1"
 
 func decodeNode(t *testing.T, v js.Value) *doc.Node {
 	t.Helper()
@@ -31,13 +26,10 @@ func decodeNode(t *testing.T, v js.Value) *doc.Node {
 	return &n
 }
 
-func readFile(t *testing.T, path string) []byte {
+// readFile reads a real file by its name under testdata-real (internal/realfiles finds it).
+func readFile(t *testing.T, rel string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("real test data absent (%v)", err)
-	}
-	return b
+	return realfiles.Read(t, rel)
 }
 
 // findFunction returns the first node labelled name of kind pwp-function.
@@ -87,15 +79,15 @@ func checkExp05(t *testing.T, c, h js.Value, ref string) *doc.Node {
 }
 
 func TestEvaluateAndPlotRealNEFF(t *testing.T) {
-	file := readFile(t, attnNEFF)
+	file := readFile(t, "nkipy/matmul_small.neff")
 	c := core(t)
 	calls := 0
-	res := c.Call("open", sliceReader(t, file, &calls), len(file), "attn_v6.neff")
+	res := c.Call("open", sliceReader(t, file, &calls), len(file), "matmul_small.neff")
 	checkNoError(t, res)
 	d := decodeDoc(t, res.Get("doc"))
 	fn := findFunction(d.Root, "exp_400p")
 	if fn == nil || !strings.HasPrefix(fn.Ref, "pwp:") {
-		t.Fatalf("no exp_400p function node with a pwp: ref in attn_v6.neff: %+v", fn)
+		t.Fatalf("no exp_400p function node with a pwp: ref in matmul_small.neff: %+v", fn)
 	}
 	h := res.Get("handle")
 	n := checkExp05(t, c, h, fn.Ref)
@@ -150,9 +142,6 @@ func TestEvaluateAndPlotRealNEFF(t *testing.T) {
 }
 
 func TestOpenGroupJoinsLooseActivationFiles(t *testing.T) {
-	if _, err := os.Stat(attnLoose); err != nil {
-		t.Skipf("real test data absent (%v)", err)
-	}
 	c := core(t)
 	list := js.Global().Get("Array").New()
 	calls := 0
@@ -163,9 +152,10 @@ func TestOpenGroupJoinsLooseActivationFiles(t *testing.T) {
 		e.Set("name", name)
 		list.Call("push", e)
 	}
-	set := "natural_log_exp_and_others"
+	const loose = "nkipy/matmul_small/sg00/"
+	set := "exp_and_others"
 	for _, name := range []string{"act_info.json", set + ".json", set + "_bkt.bin", set + "_ctrl.bin"} {
-		add(name, readFile(t, filepath.Join(attnLoose, name)))
+		add(name, readFile(t, loose+name))
 	}
 	other := bytes.Repeat([]byte{0xde, 0xad}, 100)
 	add("other.bin", other)
@@ -191,7 +181,7 @@ func TestOpenGroupJoinsLooseActivationFiles(t *testing.T) {
 	if n.Span.Source != set+"_bkt.bin" {
 		t.Errorf("bucket source %q, want the dropped %s_bkt.bin", n.Span.Source, set)
 	}
-	want := readFile(t, filepath.Join(attnLoose, set+"_bkt.bin"))[n.Span.Offset : n.Span.Offset+32]
+	want := readFile(t, loose+set+"_bkt.bin")[n.Span.Offset : n.Span.Offset+32]
 	if got := jsBytes(c.Call("bytes", h, n.Span.Source, n.Span.Offset, 32)); !bytes.Equal(got, want) {
 		t.Errorf("bytes of the bucket record % x, want % x", got, want)
 	}

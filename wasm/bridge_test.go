@@ -8,10 +8,11 @@ import (
 	"encoding/hex"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"syscall/js"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
@@ -187,11 +188,7 @@ func TestOpenGeneratedNEFF(t *testing.T) {
 }
 
 func TestOpenRealNEFF(t *testing.T) {
-	const path = "../../shared/testdata-real/nkipy/matmul_small.neff"
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("real NEFF not available (%v); it lives in ../shared/testdata-real", err)
-	}
+	file := realfiles.Read(t, "nkipy/matmul_small.neff")
 	c := core(t)
 	var calls int
 	res := c.Call("open", sliceReader(t, file, &calls), len(file), "matmul_small.neff", js.Undefined())
@@ -206,12 +203,9 @@ func TestOpenRealNEFF(t *testing.T) {
 	if decoded(d.Root.Find("members", "sg00/", "def.json")).Child("var") == nil {
 		t.Errorf("sg00/def.json has no var key in the tree")
 	}
-	// The extracted copy of a binary member (the folder named after the NEFF) must equal the
-	// bytes the bridge serves.
-	want, err := os.ReadFile("../../shared/testdata-real/nkipy/matmul_small/sg00/act_info.json")
-	if err != nil {
-		t.Skipf("extracted member not available: %v", err)
-	}
+	// The member read on its own (the shared folder's extracted copy, or taken out of the NEFF
+	// by the standard library's tar reader) must equal the bytes the bridge serves.
+	want := realfiles.Read(t, "nkipy/matmul_small/sg00/act_info.json")
 	got := jsBytes(c.Call("bytes", res.Get("handle"), "sg00/act_info.json", 0, len(want)+10))
 	if !bytes.Equal(got, want) {
 		t.Errorf("sg00/act_info.json via bytes(): %d bytes, want the extracted %d bytes", len(got), len(want))

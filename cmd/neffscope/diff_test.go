@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // writeNEFF writes a generated NEFF into the test's temp dir.
@@ -84,13 +87,49 @@ func TestDiffCLIUsage(t *testing.T) {
 	}
 }
 
-func TestDiffCLIRealTrn1Trn2(t *testing.T) {
-	a := filepath.Join(realDir, "cs149-trn1", "stream_256k_fd1k.neff")
-	b := filepath.Join(realDir, "cs149-trn2", "stream_256k_fd1k.neff")
-	for _, p := range []string{a, b} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("real NEFF not present: %v", err)
+// A real NEFF against a copy repacked with one member changed, one added, one removed.
+func TestDiffCLIRealRepacked(t *testing.T) {
+	a := realfiles.Path(t, "nkipy/matmul_small.neff")
+	src := realfiles.Read(t, "nkipy/matmul_small.neff")
+	arch := neff.Open(bytes.NewReader(src), int64(len(src)), neff.Options{Keep: func(string, int64) bool { return true }})
+	var ms []neffbuild.Member
+	for _, m := range arch.Members {
+		data := m.Data
+		switch m.Path {
+		case "hlo_stats.json":
+			continue
+		case "kelf-0.json":
+			data = bytes.Replace(data, []byte(`"cayman"`), []byte(`"sunda"`), 1)
 		}
+		ms = append(ms, neffbuild.Member{Path: m.Path, Data: data})
+	}
+	ms = append(ms, neffbuild.Member{Path: "notes.json", Data: []byte(`{}`)})
+	h := arch.Header
+	b := writeNEFF(t, "repacked.neff", ms, neffbuild.Options{Name: h.Name, UUID: h.UUID, FeatureBits: h.FeatureBits, LNCSize: h.LNCSize, NumTPB: h.NumTPB})
+	out, errs, rc := runCLI(t, "diff", a, b)
+	if rc != 1 {
+		t.Fatalf("rc %d: %s", rc, errs)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("members (1 changed, 1 added, 1 removed, %d unchanged):", len(arch.Members)-2),
+		" A notes.json",
+		" D hlo_stats.json",
+		"kelf-0.json:\n  - target: \"cayman\"\n  + target: \"sunda\"\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, rc := runCLI(t, "diff", a, a); rc != 0 {
+		t.Errorf("a NEFF against itself: rc %d", rc)
+	}
+}
+
+func TestDiffCLIRealTrn1Trn2(t *testing.T) {
+	a, okA := realfiles.Optional(t, "cs149-trn1/stream_256k_fd1k.neff", "the trn1/trn2 diff")
+	b, okB := realfiles.Optional(t, "cs149-trn2/stream_256k_fd1k.neff", "the trn1/trn2 diff")
+	if !okA || !okB {
+		return
 	}
 	out, errs, rc := runCLI(t, "diff", a, b)
 	if rc != 1 {

@@ -10,10 +10,18 @@ import (
 
 	"github.com/neffscope/neffscope/core/pwp"
 	"github.com/neffscope/neffscope/core/pwp/tablegen"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-const realNEFF = "../../../shared/testdata-real/nki-moe/attn_v6.neff"
-const realLoose = "../../../shared/testdata-real/nkipy/matmul_small/sg00/"
+// looseSet is matmul_small's sg00 activation set as loose files (roster, profile, blobs).
+func looseSet(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, n := range []string{"act_info.json", "exp_and_others.json", "exp_and_others_bkt.bin", "exp_and_others_ctrl.bin"} {
+		files = append(files, realfiles.Path(t, "nkipy/matmul_small/sg00/"+n))
+	}
+	return files
+}
 
 func runCmd(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
@@ -22,44 +30,64 @@ func runCmd(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-func needReal(t *testing.T, p string) {
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real test data absent: %v", err)
-	}
-}
-
 func TestEvalNEFF(t *testing.T) {
-	needReal(t, realNEFF)
+	realNEFF := realfiles.Path(t, "nkipy/matmul_small.neff")
+	// The spec's exp vectors (activation.md §8) at exp_and_others' own indices.
 	out, errs, code := runCmd(t, "eval", "--func", "exp_400p", realNEFF, "0.5", "-3", "0x42b17218")
-	want := "3f000000 3fd308b1 1.6487027 pos:ctl172:sect0:bkt941\n" +
-		"c0400000 3d4bed0b 0.04978661 neg:ctl148:sect4:bkt545\n" +
-		"42b17218 7f800000 +Inf pos_large:bkt1296\n"
+	want := "3f000000 3fd308b1 1.6487027 pos:ctl44:sect0:bkt424\n" +
+		"c0400000 3d4bed0b 0.04978661 neg:ctl20:sect4:bkt28\n" +
+		"42b17218 7f800000 +Inf pos_large:bkt779\n"
 	if code != 0 || out != want {
 		t.Errorf("code %d\nout:\n%s\nwant:\n%s\nstderr: %s", code, out, want, errs)
 	}
-	// --set and --sg select; rsqrt is in the NEFF-local set 0.
-	out, _, code = runCmd(t, "eval", "--sg", "0", "--set", "reciprocal_sqrt_and_small", "--func", "reciprocal_sqrt", realNEFF, "0x3e800000")
-	if code != 0 || out != "3e800000 3ffffd24 1.9999127 pos:ctl85:sect0:bkt644\n" {
-		t.Errorf("rsqrt: %d %q", code, out)
+	// Load index 0 of sg00 and func_id 7, as an Activation instruction names them.
+	out, _, code = runCmd(t, "eval", "--set", "0", "--func", "#7", realNEFF, "0.5")
+	if code != 0 || out != "3f000000 3fd308b1 1.6487027 pos:ctl44:sect0:bkt424\n" {
+		t.Errorf("--set 0 --func #7: %d %q", code, out)
 	}
-	// Load index 0 of sg00 and func_id 29, as an Activation instruction names them.
-	out, _, code = runCmd(t, "eval", "--set", "0", "--func", "#29", realNEFF, "0x3e800000")
-	if code != 0 || out != "3e800000 3ffffd24 1.9999127 pos:ctl85:sect0:bkt644\n" {
-		t.Errorf("--set 0 --func #29: %d %q", code, out)
+	// --sg and --set select sg01's copy of the set.
+	out, _, code = runCmd(t, "eval", "--sg", "sg01", "--set", "exp_and_others", "--func", "tanh", realNEFF, "0.5")
+	if code != 0 || !strings.HasPrefix(out, "3f000000 3eec9a9e 0.46211714 ") {
+		t.Errorf("sg01 tanh: %d %q", code, out)
 	}
-	_, errs, code = runCmd(t, "eval", "--set", "2", "--func", "exp", realNEFF, "1")
-	if code == 0 || !strings.Contains(errs, "sg00 loads 2 sets (reciprocal_sqrt_and_small, natural_log_exp_and_others)") {
-		t.Errorf("--set 2: %d %q", code, errs)
+	_, errs, code = runCmd(t, "eval", "--set", "1", "--func", "exp", realNEFF, "1")
+	if code == 0 || !strings.Contains(errs, "sg00 loads 1 sets (exp_and_others)") {
+		t.Errorf("--set 1: %d %q", code, errs)
 	}
-	_, errs, code = runCmd(t, "eval", "--sg", "sg01", "--func", "exp", realNEFF, "1")
-	if code == 0 || !strings.Contains(errs, "no activation set among the files") {
-		t.Errorf("sg01: %d %q", code, errs)
-	}
+	t.Run("attn_v6", func(t *testing.T) {
+		realNEFF, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "a NEFF with two sets in sg00 and none in sg01")
+		if !ok {
+			return
+		}
+		out, errs, code := runCmd(t, "eval", "--func", "exp_400p", realNEFF, "0.5", "-3", "0x42b17218")
+		want := "3f000000 3fd308b1 1.6487027 pos:ctl172:sect0:bkt941\n" +
+			"c0400000 3d4bed0b 0.04978661 neg:ctl148:sect4:bkt545\n" +
+			"42b17218 7f800000 +Inf pos_large:bkt1296\n"
+		if code != 0 || out != want {
+			t.Errorf("code %d\nout:\n%s\nwant:\n%s\nstderr: %s", code, out, want, errs)
+		}
+		// --set and --sg select; rsqrt is in the NEFF-local set 0.
+		out, _, code = runCmd(t, "eval", "--sg", "0", "--set", "reciprocal_sqrt_and_small", "--func", "reciprocal_sqrt", realNEFF, "0x3e800000")
+		if code != 0 || out != "3e800000 3ffffd24 1.9999127 pos:ctl85:sect0:bkt644\n" {
+			t.Errorf("rsqrt: %d %q", code, out)
+		}
+		out, _, code = runCmd(t, "eval", "--set", "0", "--func", "#29", realNEFF, "0x3e800000")
+		if code != 0 || out != "3e800000 3ffffd24 1.9999127 pos:ctl85:sect0:bkt644\n" {
+			t.Errorf("--set 0 --func #29: %d %q", code, out)
+		}
+		_, errs, code = runCmd(t, "eval", "--set", "2", "--func", "exp", realNEFF, "1")
+		if code == 0 || !strings.Contains(errs, "sg00 loads 2 sets (reciprocal_sqrt_and_small, natural_log_exp_and_others)") {
+			t.Errorf("--set 2: %d %q", code, errs)
+		}
+		_, errs, code = runCmd(t, "eval", "--sg", "sg01", "--func", "exp", realNEFF, "1")
+		if code == 0 || !strings.Contains(errs, "no activation set among the files") {
+			t.Errorf("sg01: %d %q", code, errs)
+		}
+	})
 }
 
 func TestEvalLooseAndModes(t *testing.T) {
-	needReal(t, realLoose)
-	files := []string{realLoose + "act_info.json", realLoose + "exp_and_others.json", realLoose + "exp_and_others_bkt.bin", realLoose + "exp_and_others_ctrl.bin"}
+	files := looseSet(t)
 	out, errs, code := runCmd(t, append(append([]string{"eval", "--func", "exp", "--mode", "horner"}, files...), "-3")...)
 	if code != 0 || out != "c0400000 3d4bed0c 0.049786612 neg:ctl20:sect4:bkt28\n" {
 		t.Errorf("horner: %d %q %q", code, out, errs)
@@ -104,8 +132,7 @@ func TestEvalGeneratedSet(t *testing.T) {
 }
 
 func TestEvalErrors(t *testing.T) {
-	needReal(t, realLoose)
-	prof := realLoose + "exp_and_others.json"
+	prof := looseSet(t)[1]
 	cases := []struct {
 		args []string
 		want string
@@ -135,9 +162,9 @@ func TestEvalErrors(t *testing.T) {
 // TestEvalEveryRealNEFF: the activation sets inside every real NEFF decode with no warning or
 // error, and exp(0.5) gives the spec's bits wherever exp is loaded.
 func TestEvalEveryRealNEFF(t *testing.T) {
-	neffs, _ := filepath.Glob("../../../shared/testdata-real/*/*.neff")
+	neffs := realfiles.Glob("*/*.neff")
 	if len(neffs) == 0 {
-		t.Skip("real test data absent: no NEFF under ../shared/testdata-real")
+		t.Skip(realfiles.Missing("*/*.neff"))
 	}
 	withSets := 0
 	for _, n := range neffs {
@@ -167,7 +194,8 @@ func TestEvalEveryRealNEFF(t *testing.T) {
 			t.Errorf("%s: exp(0.5) = %08x", n, math.Float32bits(y))
 		}
 	}
-	if withSets < 5 {
-		t.Errorf("only %d NEFFs carried activation sets", withSets)
+	// matmul_small carries one; with the shared folder, 5 of its NEFFs do.
+	if want := map[bool]int{true: 5, false: 1}[realfiles.SharedDir() != ""]; withSets < want {
+		t.Errorf("only %d NEFFs carried activation sets, want %d", withSets, want)
 	}
 }

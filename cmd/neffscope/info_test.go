@@ -12,15 +12,16 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-const realDir = "../../../shared/testdata-real"
-
+// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's
+// where it is beside the clone.
 func realNEFFs(t *testing.T) []string {
 	t.Helper()
-	paths, _ := filepath.Glob(filepath.Join(realDir, "*", "*.neff"))
+	paths := realfiles.Glob("*/*.neff")
 	if len(paths) == 0 {
-		t.Skipf("no real NEFFs at %s (the shared folder beside the repository is absent)", realDir)
+		t.Skip(realfiles.Missing("*/*.neff"))
 	}
 	return paths
 }
@@ -124,35 +125,60 @@ func TestInfoHumanAndInspect(t *testing.T) {
 }
 
 func TestDisasm(t *testing.T) {
-	p := filepath.Join(realDir, "nki-moe/attn_v6.neff")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real NEFF not present: %v", err)
-	}
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
 	out, errs, rc := runCLI(t, "disasm", "--sg", "sg00", "--engine", "Activation", p)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if rc != 0 || len(lines) != 150 || !strings.Contains(lines[19], "Activate") || !strings.Contains(lines[19], "fn exp_400p") {
-		t.Fatalf("rc %d %s\n%d lines; line 19: %q", rc, errs, len(lines), lines[min(19, len(lines)-1)])
+	// A title line, then sg00/Activation.bin's 320 bytes: 5 words, the third loading the set.
+	if rc != 0 || len(lines) != 1+320/64 || !strings.Contains(lines[3], "ActivationTableLoad") || !strings.Contains(lines[3], "set exp_and_others") {
+		t.Fatalf("rc %d %s\n%d lines; line 3: %q", rc, errs, len(lines), lines[min(3, len(lines)-1)])
 	}
 	out, _, rc = runCLI(t, "disasm", "--json", p)
 	var d disasmJSON
 	if err := json.Unmarshal([]byte(out), &d); err != nil || rc != 0 || len(d.Streams) != 10 {
 		t.Fatalf("disasm --json: rc %d, %v, %d streams", rc, err, len(d.Streams))
 	}
-	acts := 0
+	loads := 0
 	for _, s := range d.Streams {
 		if s.Count != len(s.Instructions) || s.Subgraph == "" || s.Member == "" {
 			t.Errorf("stream %s/%s: count %d, %d instructions", s.Subgraph, s.Engine, s.Count, len(s.Instructions))
 		}
 		for _, in := range s.Instructions {
-			if in.Opcode == 0x21 {
-				acts++
-				if in.Activation == nil || in.Activation.Set == "" || in.Activation.Function == "" {
-					t.Errorf("%s #%d: activation %+v", s.Member, in.Index, in.Activation)
-				}
+			if in.Opcode == 0x23 {
+				loads++
 			}
 		}
 	}
-	if acts != 136 {
-		t.Errorf("%d Activate instructions, want 136", acts)
+	if loads != 2 {
+		t.Errorf("%d ActivationTableLoad instructions, want 2 (one per core)", loads)
 	}
+	t.Run("attn_v6", func(t *testing.T) {
+		p, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "Activate instructions resolved to their function")
+		if !ok {
+			return
+		}
+		out, errs, rc := runCLI(t, "disasm", "--sg", "sg00", "--engine", "Activation", p)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if rc != 0 || len(lines) != 150 || !strings.Contains(lines[19], "Activate") || !strings.Contains(lines[19], "fn exp_400p") {
+			t.Fatalf("rc %d %s\n%d lines; line 19: %q", rc, errs, len(lines), lines[min(19, len(lines)-1)])
+		}
+		out, _, rc = runCLI(t, "disasm", "--json", p)
+		var d disasmJSON
+		if err := json.Unmarshal([]byte(out), &d); err != nil || rc != 0 || len(d.Streams) != 10 {
+			t.Fatalf("disasm --json: rc %d, %v, %d streams", rc, err, len(d.Streams))
+		}
+		acts := 0
+		for _, s := range d.Streams {
+			for _, in := range s.Instructions {
+				if in.Opcode == 0x21 {
+					acts++
+					if in.Activation == nil || in.Activation.Set == "" || in.Activation.Function == "" {
+						t.Errorf("%s #%d: activation %+v", s.Member, in.Index, in.Activation)
+					}
+				}
+			}
+		}
+		if acts != 136 {
+			t.Errorf("%d Activate instructions, want 136", acts)
+		}
+	})
 }

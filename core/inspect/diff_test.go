@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 func openBytes(name string, b []byte) *File {
@@ -164,17 +164,88 @@ func TestDiffNotNEFF(t *testing.T) {
 	}
 }
 
-// openRealBytes reads a real NEFF of the shared folder (realDir) whole.
+// openRealBytes reads a real NEFF (internal/realfiles finds it) whole.
 func openRealBytes(t testing.TB, rel string) *File {
-	b, err := os.ReadFile(realDir + "/" + rel)
-	if err != nil {
-		t.Skipf("real NEFF %s not available: %v", rel, err)
-	}
-	return openBytes(rel, b)
+	return openBytes(rel, realfiles.Read(t, rel))
 }
 
-// The same kernel compiled for trn1 (sunda) and trn2 (cayman, two cores fused).
+// repackedMatmul is matmul_small repacked with its header's identity kept: sg00/def.json with
+// one value changed, sg01/SP.bin one word longer, hlo_stats.json removed and notes.json added.
+func repackedMatmul(t testing.TB, src []byte) []byte {
+	t.Helper()
+	a := neff.Open(bytes.NewReader(src), int64(len(src)), neff.Options{Keep: func(string, int64) bool { return true }})
+	var ms []neffbuild.Member
+	for _, m := range a.Members {
+		data := m.Data
+		switch m.Path {
+		case "hlo_stats.json":
+			continue
+		case "sg00/def.json":
+			data = bytes.Replace(data, []byte(`"#rank_world_size": 0`), []byte(`"#rank_world_size": 2`), 1)
+		case "sg01/SP.bin":
+			data = append(bytes.Clone(data), data[:64]...)
+		}
+		ms = append(ms, neffbuild.Member{Path: m.Path, Data: data})
+	}
+	ms = append(ms, neffbuild.Member{Path: "notes.json", Data: []byte(`{"by": "repackedMatmul"}`)})
+	h := a.Header
+	return neffbuild.Bytes(ms, neffbuild.Options{Name: h.Name, UUID: h.UUID, FeatureBits: h.FeatureBits, LNCSize: h.LNCSize,
+		NumTPB: h.NumTPB, NeffVersionMajor: h.NeffVersionMajor})
+}
+
+// A real NEFF against a repacked copy of itself with one member changed, one added, one removed.
+func TestDiffRealRepacked(t *testing.T) {
+	src := realfiles.Read(t, "nkipy/matmul_small.neff")
+	a, b := openBytes("matmul_small.neff", src), openBytes("repacked.neff", repackedMatmul(t, src))
+	n := len(a.Archive.Members)
+	d := Diff(a, b)
+	if got, want := d.Child("members").Value, fmt.Sprintf("2 changed, 1 added, 1 removed, %d unchanged", n-3); got != want {
+		t.Errorf("members: %q, want %q", got, want)
+	}
+	if !strings.HasPrefix(d.Value, "2 members changed, 1 added, 1 removed; header: ") || !strings.Contains(d.Value, "instructions: 1 stream") {
+		t.Errorf("summary: %q", d.Value)
+	}
+	if n := d.Find("members", "sg00/def.json", "#rank_world_size"); n == nil || n.Find("a").Value != "0" || n.Find("b").Value != "2" {
+		t.Errorf("sg00/def.json #rank_world_size: %+v", n)
+	}
+	if n := d.Find("members", "notes.json"); n == nil || n.Kind != DiffAdded {
+		t.Errorf("notes.json not added: %+v", n)
+	}
+	if n := d.Find("members", "hlo_stats.json"); n == nil || n.Kind != DiffRemoved {
+		t.Errorf("hlo_stats.json not removed: %+v", n)
+	}
+	if n := d.Find("instructions", "sg01/SP.bin"); n == nil || n.Value != "3 → 4" {
+		t.Errorf("sg01/SP.bin: %+v", n)
+	}
+	for _, f := range []string{"uuid", "name", "feature_bits", "lnc_size"} {
+		if n := d.Find("header", f); n != nil {
+			t.Errorf("header %s kept by the repack but listed as differing: %+v", f, n)
+		}
+	}
+	if n := d.Find("header", "hash"); n == nil {
+		t.Errorf("header hash not listed as differing (the payload changed)")
+	}
+	if mt := d.Child("members").Table; len(mt.Rows) != n+1 {
+		t.Errorf("members table: %d rows, want %d", len(mt.Rows), n+1)
+	}
+	r := Diff(b, a)
+	if got, want := r.Child("members").Value, fmt.Sprintf("2 changed, 1 added, 1 removed, %d unchanged", n-3); got != want {
+		t.Errorf("reverse members: %q, want %q", got, want)
+	}
+	if !DiffIdentical(Diff(a, a)) {
+		t.Error("a real NEFF differs from itself")
+	}
+}
+
+// The same kernel compiled for trn1 (sunda) and trn2 (cayman, two cores fused): only the
+// shared folder has it; TestDiffRealRepacked covers the same paths on the repository's NEFF.
 func TestDiffRealTrn1Trn2(t *testing.T) {
+	if _, ok := realfiles.Optional(t, "cs149-trn1/stream_256k_fd1k.neff", "the trn1/trn2 diff"); !ok {
+		return
+	}
+	if _, ok := realfiles.Optional(t, "cs149-trn2/stream_256k_fd1k.neff", "the trn1/trn2 diff"); !ok {
+		return
+	}
 	a := openRealBytes(t, "cs149-trn1/stream_256k_fd1k.neff")
 	b := openRealBytes(t, "cs149-trn2/stream_256k_fd1k.neff")
 	d := Diff(a, b)

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestEncodersOnRealFiles: for the Document of every real file, Document.JSON (what
@@ -15,19 +18,29 @@ import (
 // MarshalIndent, and the msgpack wire (worker → page) decodes to a Document that encodes to
 // the same bytes.
 func TestEncodersOnRealFiles(t *testing.T) {
+	// The repository's real files, loose members of its NEFF (an activation set, a def.json),
+	// and every file of the shared folder where it is beside the clone.
 	var paths []string
-	filepath.WalkDir(realDir, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() {
-			paths = append(paths, p)
+	for _, dir := range []string{realfiles.RepoDir(), realfiles.SharedDir()} {
+		if dir == "" {
+			continue
 		}
-		return nil
-	})
-	if len(paths) == 0 {
-		t.Skipf("real compiler files not present at %s; they live in the shared folder beside the repository", realDir)
+		filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+	}
+	for _, m := range []string{"sg00/act_info.json", "sg00/exp_and_others.json", "sg00/exp_and_others_bkt.bin", "sg00/exp_and_others_ctrl.bin", "sg00/def.json"} {
+		paths = append(paths, realfiles.Path(t, "nkipy/matmul_small/"+m))
+	}
+	if !slices.ContainsFunc(paths, func(p string) bool { return strings.HasSuffix(p, ".neff") }) {
+		t.Fatalf("no real NEFF among %v", paths)
 	}
 	for _, p := range paths {
-		rel, _ := filepath.Rel(realDir, p)
-		f := openReal(t, rel)
+		rel := p
+		f := openPath(t, p)
 		got, err := f.Doc.JSON()
 		want, wantErr := json.MarshalIndent(f.Doc, "", " ")
 		if err != nil || wantErr != nil || !bytes.Equal(got, want) {

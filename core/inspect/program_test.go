@@ -11,16 +11,20 @@ import (
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-const realDir = "../../../shared/testdata-real"
-
+// openReal opens a real file by its name under testdata-real (internal/realfiles finds it).
 func openReal(t *testing.T, rel string) *File {
 	t.Helper()
-	p := filepath.Join(realDir, rel)
+	return openPath(t, realfiles.Path(t, rel))
+}
+
+func openPath(t *testing.T, p string) *File {
+	t.Helper()
 	fh, err := os.Open(p)
 	if err != nil {
-		t.Skipf("real compiler files not present (%v); they live in the shared folder beside the repository", err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { fh.Close() })
 	st, _ := fh.Stat()
@@ -28,14 +32,14 @@ func openReal(t *testing.T, rel string) *File {
 }
 
 func TestProgramOnRealNEFFs(t *testing.T) {
-	paths, _ := filepath.Glob(filepath.Join(realDir, "*", "*.neff"))
+	paths := realfiles.Glob("*/*.neff")
 	if len(paths) == 0 {
-		t.Skipf("no real NEFFs at %s", realDir)
+		t.Skip(realfiles.Missing("*/*.neff"))
 	}
 	for _, p := range paths {
-		rel, _ := filepath.Rel(realDir, p)
+		rel := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p)
 		t.Run(rel, func(t *testing.T) {
-			f := openReal(t, rel)
+			f := openPath(t, p)
 			for _, fd := range f.Doc.Findings() {
 				if fd.Severity != doc.Info {
 					t.Errorf("%s finding on a real NEFF: %s", fd.Severity, fd.Message)
@@ -82,52 +86,76 @@ func TestProgramOnRealNEFFs(t *testing.T) {
 			if strings.Contains(rel, "attn_v6") && (loads != 11 || acts != 136) {
 				t.Errorf("attn_v6: %d loads, %d activates (the disassembly showed 11 and 136)", loads, acts)
 			}
+			if strings.Contains(rel, "matmul_small") && (loads != 2 || acts != 0) {
+				t.Errorf("matmul_small: %d loads, %d activates (the disassembly shows one load per core and no Activate)", loads, acts)
+			}
 		})
 	}
 }
 
-// In attn_v6 every exp activation follows a load of natural_log_exp_and_others (issue 3).
+// The document of a real NEFF: the model overview first, each stream member with its listing
+// handle; and in attn_v6 every exp activation follows a load of natural_log_exp_and_others
+// (issue 3).
 func TestExpFollowsItsSet(t *testing.T) {
-	f := openReal(t, "nki-moe/attn_v6.neff")
-	s := f.Program.Stream("sg00/Activation.bin")
-	exps := 0
-	for i := range s.ISA.Len() {
-		w := s.ISA.Word(i)
-		if w[0] != 0x21 {
-			continue
-		}
-		r := f.Program.Resolve(s, i, w)
-		if strings.HasPrefix(r.Function, "exp") {
-			exps++
-			if r.Function != "exp_400p" || r.Set != "natural_log_exp_and_others" {
-				t.Errorf("#%d: %+v", i, r)
-			}
-		}
-	}
-	if exps != 48 {
-		t.Errorf("%d exp activations, want 48", exps)
-	}
-	// The document: the model overview first, the stream member with its listing handle.
+	f := openReal(t, "nkipy/matmul_small.neff")
 	kids := f.Doc.Root.Children
 	if kids[0].Label != "runtime" || kids[1].Key != "model" {
 		t.Errorf("top level: %s, %s", kids[0].Label, kids[1].Key)
 	}
-	n := f.Doc.Root.Find("members", "sg00/", "Activation.bin")
-	if n == nil || len(n.Children) != 1 || n.Children[0].Ref != "stream:sg00/Activation.bin" {
-		t.Fatalf("stream member node %+v", n)
+	for _, sg := range []string{"sg00/", "sg01/"} {
+		n := f.Doc.Root.Find("members", sg, "Activation.bin")
+		if n == nil || len(n.Children) != 1 || n.Children[0].Ref != "stream:"+sg+"Activation.bin" {
+			t.Fatalf("stream member node %+v", n)
+		}
+	}
+	// matmul_small loads exp_and_others: the load names it.
+	s := f.Program.Stream("sg00/Activation.bin")
+	loads := 0
+	for i := range s.ISA.Len() {
+		if w := s.ISA.Word(i); w[0] == 0x23 {
+			loads++
+			if r := f.Program.Resolve(s, i, w); r.Set != "exp_and_others" {
+				t.Errorf("#%d: load resolves to %+v", i, r)
+			}
+		}
+	}
+	if loads != 1 {
+		t.Errorf("%d loads in sg00/Activation.bin, want 1", loads)
 	}
 	if isa.OpcodeName(0x21) != "Activate" {
 		t.Error("opcode table")
 	}
+	t.Run("attn_v6", func(t *testing.T) {
+		p, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "exp activations against their set")
+		if !ok {
+			return
+		}
+		f := openPath(t, p)
+		s := f.Program.Stream("sg00/Activation.bin")
+		exps := 0
+		for i := range s.ISA.Len() {
+			w := s.ISA.Word(i)
+			if w[0] != 0x21 {
+				continue
+			}
+			r := f.Program.Resolve(s, i, w)
+			if strings.HasPrefix(r.Function, "exp") {
+				exps++
+				if r.Function != "exp_400p" || r.Set != "natural_log_exp_and_others" {
+					t.Errorf("#%d: %+v", i, r)
+				}
+			}
+		}
+		if exps != 48 {
+			t.Errorf("%d exp activations, want 48", exps)
+		}
+	})
 }
 
 // A stream whose size is not a multiple of 64, and a missing engine JSON: findings name both
 // ends and everything else still decodes.
 func TestProgramFaults(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(realDir, "nki-moe/attn_v6.neff"))
-	if err != nil {
-		t.Skipf("real NEFF not present: %v", err)
-	}
+	src := realfiles.Read(t, "nkipy/matmul_small.neff")
 	members, err := neff.ReadMembers(bytes.NewReader(src), int64(len(src)), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +172,7 @@ func TestProgramFaults(t *testing.T) {
 		}
 		ms = append(ms, neffbuild.Member{Path: m.Path, Data: members[m.Path]})
 	}
-	b := neffbuild.Bytes(ms, neffbuild.Options{FeatureBits: 0xC00, LNCSize: 2, Name: a.Header.Name})
+	b := neffbuild.Bytes(ms, neffbuild.Options{FeatureBits: a.Header.FeatureBits, LNCSize: a.Header.LNCSize, Name: a.Header.Name})
 	f := Open("faulty.neff", bytes.NewReader(b), int64(len(b)), Options{})
 	var all []string
 	for _, fd := range f.Doc.Findings() {
@@ -160,7 +188,7 @@ func TestProgramFaults(t *testing.T) {
 	if s == nil || s.ISA == nil || s.ISA.Len() != 1 || s.ISA.Trailing() != 36 {
 		t.Fatalf("short stream: %+v", s)
 	}
-	if dve := f.Program.Stream("sg00/DVE.bin"); dve == nil || dve.ISA.Len() != 667 {
+	if dve := f.Program.Stream("sg00/DVE.bin"); dve == nil || dve.ISA.Len() != 128/64 {
 		t.Errorf("the other streams must still decode")
 	}
 }

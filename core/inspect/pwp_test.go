@@ -3,12 +3,11 @@ package inspect
 import (
 	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // findRef returns the Ref of the first function node labelled name.
@@ -28,7 +27,7 @@ func findRef(t *testing.T, root *doc.Node, name string) string {
 }
 
 func TestEvaluateInsideNEFF(t *testing.T) {
-	f := openReal(t, "nki-moe/attn_v6.neff")
+	f := openReal(t, "nkipy/matmul_small.neff")
 	act := f.Doc.Root.Child("activation")
 	if act == nil {
 		t.Fatal("no activation tables node")
@@ -39,7 +38,7 @@ func TestEvaluateInsideNEFF(t *testing.T) {
 		t.Fatal(err)
 	}
 	// spec activation.md §8: exp(0.5) on the real table is 0x3fd308b1.
-	if !strings.Contains(n.Value, "3fd308b1") || n.Span == nil || !strings.HasSuffix(n.Span.Source, "natural_log_exp_and_others_bkt.bin") {
+	if !strings.Contains(n.Value, "3fd308b1") || n.Span == nil || !strings.HasSuffix(n.Span.Source, "sg00/exp_and_others_bkt.bin") {
 		t.Errorf("exp(0.5) = %s, span %+v", n.Value, n.Span)
 	}
 	// The bucket bytes can be fetched for the hex view.
@@ -60,26 +59,8 @@ func TestEvaluateInsideNEFF(t *testing.T) {
 }
 
 func TestOpenGroupLooseSet(t *testing.T) {
-	dir := filepath.Join(realDir, "nki-moe/attn_v6/sg00")
-	names := []string{"act_info.json", "natural_log_exp_and_others.json", "natural_log_exp_and_others_bkt.bin", "natural_log_exp_and_others_ctrl.bin"}
-	var files []NamedReader
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Skipf("real files not present: %v", err)
-		}
-		files = append(files, NamedReader{Name: n, R: bytes.NewReader(b), Size: int64(len(b))})
-	}
-	out := OpenGroup(files, Options{})
-	if len(out) != 1 || out[0].Doc.Kind != "pwp" {
-		t.Fatalf("%d files, kind %s", len(out), out[0].Doc.Kind)
-	}
-	f := out[0]
-	for _, fd := range f.Doc.Findings() {
-		if fd.Severity != doc.Info {
-			t.Errorf("%s: %s", fd.Severity, fd.Message)
-		}
-	}
+	// matmul_small's set, its members read alone (as a person drops them on the page).
+	f, files := openLooseSet(t, "nkipy/matmul_small/sg00", "exp_and_others")
 	n, err := f.Evaluate(findRef(t, f.Doc.Root, "exp_400p"), 0.5, "")
 	if err != nil || !strings.Contains(n.Value, "3fd308b1") {
 		t.Fatalf("exp(0.5): %v %v", n, err)
@@ -87,13 +68,43 @@ func TestOpenGroupLooseSet(t *testing.T) {
 	if b, err := f.Bytes(n.Span.Source, n.Span.Offset, 32); err != nil || len(b) != 32 {
 		t.Errorf("bytes from a group member: %d %v", len(b), err)
 	}
-	ln, _ := f.Evaluate(findRef(t, f.Doc.Root, "ln_400p"), float32(math.E), "horner")
-	if ln == nil || !strings.HasPrefix(ln.Value, "1") {
-		t.Errorf("ln(e) = %+v", ln)
-	}
 	// A profile alone: opened, with findings that say which blobs are missing.
-	one := Open(names[1], files[1].R, files[1].Size, Options{})
+	one := Open(files[1].Name, files[1].R, files[1].Size, Options{})
 	if one.Doc.Kind != "pwp" || doc.Worst(one.Doc.Findings()) == "" {
 		t.Errorf("profile alone: kind %s, findings %v", one.Doc.Kind, one.Doc.Findings())
 	}
+	t.Run("attn_v6", func(t *testing.T) {
+		if _, ok := realfiles.Optional(t, "nki-moe/attn_v6/sg00/natural_log_exp_and_others.json", "ln from natural_log_exp_and_others"); !ok {
+			return
+		}
+		f, _ := openLooseSet(t, "nki-moe/attn_v6/sg00", "natural_log_exp_and_others")
+		ln, _ := f.Evaluate(findRef(t, f.Doc.Root, "ln_400p"), float32(math.E), "horner")
+		if ln == nil || !strings.HasPrefix(ln.Value, "1") {
+			t.Errorf("ln(e) = %+v", ln)
+		}
+	})
+}
+
+// openLooseSet opens act_info.json and one set's profile and blobs as one group.
+func openLooseSet(t *testing.T, dir, set string) (*File, []NamedReader) {
+	t.Helper()
+	names := []string{"act_info.json", set + ".json", set + "_bkt.bin", set + "_ctrl.bin"}
+	var files []NamedReader
+	for _, n := range names {
+		b := realfiles.Read(t, dir+"/"+n)
+		files = append(files, NamedReader{Name: n, R: bytes.NewReader(b), Size: int64(len(b))})
+	}
+	out := OpenGroup(files, Options{})
+	if len(out) != 1 || out[0].Doc.Kind != "pwp" {
+		t.Fatalf("%d files, kind %s", len(out), out[0].Doc.Kind)
+	}
+	for _, fd := range out[0].Doc.Findings() {
+		if fd.Severity != doc.Info {
+			t.Errorf("%s: %s", fd.Severity, fd.Message)
+		}
+	}
+	for _, f := range files {
+		f.R.(*bytes.Reader).Seek(0, 0)
+	}
+	return out[0], files
 }

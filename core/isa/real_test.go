@@ -3,6 +3,7 @@ package isa
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -10,21 +11,22 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-const realDir = "../../../shared/testdata-real"
-
+// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's where
+// it is beside the clone.
 func realNEFFs(t *testing.T) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(realDir, "*", "*.neff"))
+	files := realfiles.Glob("*/*.neff")
 	if len(files) == 0 {
-		t.Skipf("no real NEFFs under %s (the shared test data is absent in a fresh clone)", realDir)
+		t.Skip(realfiles.Missing("*/*.neff"))
 	}
-	sort.Strings(files)
 	return files
 }
 
-// readNEFF returns the def.json and .bin members of a real NEFF.
+// readNEFF returns the def.json, Activation.json, activation-set profile and .bin members of a
+// real NEFF.
 func readNEFF(t *testing.T, path string) map[string][]byte {
 	t.Helper()
 	f, err := os.Open(path)
@@ -37,7 +39,7 @@ func readNEFF(t *testing.T, path string) map[string][]byte {
 		t.Fatal(err)
 	}
 	m, err := neff.ReadMembers(f, st.Size(), func(p string, _ int64) bool {
-		return strings.HasSuffix(p, "/def.json") || strings.HasSuffix(p, ".bin")
+		return strings.HasSuffix(p, "/def.json") || strings.HasSuffix(p, ".bin") || strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, "act_info.json") && strings.HasPrefix(p, "sg")
 	})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -122,7 +124,7 @@ func TestRealStreams(t *testing.T) {
 				}
 			}
 			if engine == "act" {
-				checkActivationChain(t, path, member, s)
+				checkActivationChain(t, path, member, s, members)
 			}
 			for i := 0; i < s.Len(); i++ {
 				for _, f := range nodeFindings(s.Node(i)) {
@@ -159,23 +161,18 @@ func nodeFindings(n *doc.Node) []string {
 	return out
 }
 
-// TestRealActivationSetsAttnV6 checks the ActivationTableLoad → Activate chain of
-// nki-moe/attn_v6 (activation.md §1.1): every Activate follows a load, every set index is
-// within Activation.json's activation_function_sets, and every function code is the func_id of
-// a function in the set resident at that point (read from the extracted <set>.json).
-func TestRealActivationSetsAttnV6(t *testing.T) {
-	path := filepath.Join(realDir, "nki-moe", "attn_v6.neff")
-	dir := filepath.Join(realDir, "nki-moe", "attn_v6", "sg00")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("real NEFF absent: %v", err)
-	}
+// activationChain follows the ActivationTableLoad → Activate chain of sg00/Activation.bin
+// (activation.md §1.1): every Activate follows a load, every set index is within
+// Activation.json's activation_function_sets, and every function code is the func_id of a
+// function in the set resident at that point (read from the member <set>.json). It returns the
+// loads per set index and the activations by set/function.
+func activationChain(t *testing.T, path string) (sets []string, loads map[int]int, activates map[string]int) {
+	t.Helper()
+	members := readNEFF(t, path)
 	var act struct {
 		Sets []string `json:"activation_function_sets"`
 	}
-	readJSON(t, filepath.Join(dir, "Activation.json"), &act)
-	if len(act.Sets) != 2 {
-		t.Fatalf("activation_function_sets = %v", act.Sets)
-	}
+	memberJSON(t, members, "sg00/Activation.json", &act)
 	funcIDs := make([]map[uint8]string, len(act.Sets))
 	for i, name := range act.Sets {
 		var prof struct {
@@ -184,18 +181,17 @@ func TestRealActivationSetsAttnV6(t *testing.T) {
 				FuncID   int    `json:"func_id"`
 			} `json:"profile_meta_data"`
 		}
-		readJSON(t, filepath.Join(dir, name+".json"), &prof)
+		memberJSON(t, members, "sg00/"+name+".json", &prof)
 		funcIDs[i] = map[uint8]string{}
 		for _, m := range prof.Meta {
 			funcIDs[i][uint8(m.FuncID)] = m.FuncName
 		}
 	}
-	members := readNEFF(t, path)
 	s := NewStream("sg00/Activation.bin", members["sg00/Activation.bin"])
 	if s.Len() == 0 {
 		t.Fatal("no sg00/Activation.bin")
 	}
-	loads, activates := map[int]int{}, map[string]int{}
+	loads, activates = map[int]int{}, map[string]int{}
 	for i := 0; i < s.Len(); i++ {
 		w := s.Word(i)
 		if set, ok := SetIndexOf(w); ok {
@@ -223,22 +219,42 @@ func TestRealActivationSetsAttnV6(t *testing.T) {
 		}
 		activates[act.Sets[set]+"/"+name]++
 	}
-	// The spec's own example: exp (code 7) runs from natural_log_exp_and_others (set 1) and
-	// rsqrt (code 29) from reciprocal_sqrt_and_small (set 0).
-	if activates["natural_log_exp_and_others/exp_400p"] == 0 || activates["reciprocal_sqrt_and_small/reciprocal_sqrt_40000p"] == 0 {
-		t.Errorf("expected exp and rsqrt activations, got %v", activates)
-	}
-	if loads[0] == 0 || loads[1] == 0 {
-		t.Errorf("loads per set: %v", loads)
-	}
 	t.Logf("loads per set %v; activations by set/function %v", loads, activates)
+	return act.Sets, loads, activates
 }
 
-func readJSON(t *testing.T, path string, v any) {
+// TestRealActivationSets checks the ActivationTableLoad → Activate chain of real NEFFs.
+func TestRealActivationSets(t *testing.T) {
+	// matmul_small loads its one set (exp_and_others) once and copies PSUM out: no Activate.
+	sets, loads, activates := activationChain(t, realfiles.Path(t, "nkipy/matmul_small.neff"))
+	if len(sets) != 1 || sets[0] != "exp_and_others" || len(loads) != 1 || loads[0] != 1 || len(activates) != 0 {
+		t.Errorf("matmul_small sg00: sets %v, loads %v, activations %v; want exp_and_others loaded once, no Activate", sets, loads, activates)
+	}
+	t.Run("attn_v6", func(t *testing.T) {
+		path, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "Activate words against the resident set's functions")
+		if !ok {
+			return
+		}
+		sets, loads, activates := activationChain(t, path)
+		if len(sets) != 2 {
+			t.Fatalf("activation_function_sets = %v", sets)
+		}
+		// The spec's own example: exp (code 7) runs from natural_log_exp_and_others (set 1)
+		// and rsqrt (code 29) from reciprocal_sqrt_and_small (set 0).
+		if activates["natural_log_exp_and_others/exp_400p"] == 0 || activates["reciprocal_sqrt_and_small/reciprocal_sqrt_40000p"] == 0 {
+			t.Errorf("expected exp and rsqrt activations, got %v", activates)
+		}
+		if loads[0] == 0 || loads[1] == 0 {
+			t.Errorf("loads per set: %v", loads)
+		}
+	})
+}
+
+func memberJSON(t *testing.T, members map[string][]byte, path string, v any) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("extracted member absent: %v", err)
+	b, ok := members[path]
+	if !ok {
+		t.Fatalf("no member %s", path)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -246,16 +262,16 @@ func readJSON(t *testing.T, path string, v any) {
 }
 
 // checkActivationChain: every Activate in an Activation stream follows an
-// ActivationTableLoad whose set index is within the subgraph's extracted Activation.json list.
-func checkActivationChain(t *testing.T, neffPath, member string, s *Stream) {
+// ActivationTableLoad whose set index is within the subgraph's Activation.json list.
+func checkActivationChain(t *testing.T, neffPath, member string, s *Stream, members map[string][]byte) {
 	t.Helper()
 	var act struct {
 		Sets []string `json:"activation_function_sets"`
 	}
-	jsonPath := filepath.Join(strings.TrimSuffix(neffPath, ".neff"), filepath.Dir(member), "Activation.json")
-	b, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Logf("%s: no extracted Activation.json beside it (%v); chain not checked", member, err)
+	jsonPath := path.Join(path.Dir(member), "Activation.json")
+	b, ok := members[jsonPath]
+	if !ok {
+		t.Errorf("%s: %s has no %s beside it", neffPath, member, jsonPath)
 		return
 	}
 	if err := json.Unmarshal(b, &act); err != nil {

@@ -2,11 +2,11 @@ package manifest
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // fuzzTargets are the members FuzzResolve replaces, one per fuzz input byte choice.
@@ -93,18 +93,29 @@ func b(s string) []byte { return []byte(s) }
 
 // TestRealNPY: the real .npy constants are v1.0 and their values fill their def.json var.
 func TestRealNPY(t *testing.T) {
-	realNEFFs(t)
-	set, facts := loadNEFF(t, filepath.Join(realDir, "cs149-trn2/transpose_1024.neff"))
-	m := Resolve(set, facts)
-	if len(m.NPY) != 3 {
-		t.Fatalf("%d npy members", len(m.NPY))
-	}
-	for _, np := range m.NPY {
-		if np.DataOffset != 128 || len(np.Preview) != NpyPreviewValues || len(np.Shape) != 4 {
-			t.Errorf("%s: %+v", np.Path, np)
+	for _, c := range []struct {
+		file      string
+		npy, dims int
+	}{
+		{"nkipy/matmul_small.neff", 2, 4}, // one identity constant per core
+		{"cs149-trn2/transpose_1024.neff", 3, 4},
+	} {
+		path, ok := realfiles.Optional(t, c.file, "its .npy constants")
+		if !ok {
+			continue
 		}
-		if tree := m.MemberTrees[np.Path]; !strings.HasPrefix(tree.Detail, "initial value of") {
-			t.Errorf("%s not joined to its var: %q", np.Path, tree.Detail)
+		set, facts := loadNEFF(t, path)
+		m := Resolve(set, facts)
+		if len(m.NPY) != c.npy {
+			t.Fatalf("%s: %d npy members, want %d", c.file, len(m.NPY), c.npy)
+		}
+		for _, np := range m.NPY {
+			if np.DataOffset != 128 || len(np.Preview) != NpyPreviewValues || len(np.Shape) != c.dims {
+				t.Errorf("%s: %s: %+v", c.file, np.Path, np)
+			}
+			if tree := m.MemberTrees[np.Path]; !strings.HasPrefix(tree.Detail, "initial value of") {
+				t.Errorf("%s: %s not joined to its var: %q", c.file, np.Path, tree.Detail)
+			}
 		}
 	}
 }
@@ -112,11 +123,8 @@ func TestRealNPY(t *testing.T) {
 // TestOldProducerFixture resolves the old libnrt-embedded fixture (spec examples, read in
 // place): kelf-a.json, lowercase engine names, .asm members, target "*".
 func TestOldProducerFixture(t *testing.T) {
-	ex := "../../../shared/spec/examples/"
-	fx := "../../../shared/spec/fixtures/"
-	if _, err := os.Stat(ex); err != nil {
-		t.Skip("spec examples not present")
-	}
+	ex := realfiles.Spec(t, "examples") + "/"
+	fx := realfiles.Spec(t, "fixtures") + "/"
 	set := NewMemberSet()
 	for member, file := range map[string]string{
 		"kelf-a.json": "libnrt-fixture-kelf-a.json", "neff.json": "RECONSTRUCTED-libnrt-fixture-neff.json",

@@ -8,22 +8,20 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// realDir is the shared folder of real compiler output (absent in a fresh clone).
-const realDir = "../../../shared/testdata-real"
-
-// realNEFFs lists the real NEFFs, skipping the test when the folder is absent.
+// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's
+// where it is beside the clone.
 func realNEFFs(t testing.TB) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(realDir, "*", "*.neff"))
+	files := realfiles.Glob("*/*.neff")
 	if len(files) == 0 {
-		t.Skipf("no real NEFFs under %s (the shared test-data folder is not present in this checkout)", realDir)
+		t.Skip(realfiles.Missing("*/*.neff"))
 	}
 	return files
 }

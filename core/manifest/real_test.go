@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestRealNEFFsResolve resolves every real NEFF and checks the chain against an independent
@@ -222,15 +223,18 @@ func checkOverview(t *testing.T, m *Model) {
 
 // TestRealActivationSets pins the sets named in the README for each NEFF.
 func TestRealActivationSets(t *testing.T) {
-	realNEFFs(t)
 	cases := map[string]map[string][]string{
-		"nki-moe/attn_v6.neff":                {"sg00": {"reciprocal_sqrt_and_small", "natural_log_exp_and_others"}, "sg01": nil},
 		"nkipy/matmul_small.neff":             {"sg00": {"exp_and_others"}, "sg01": {"exp_and_others"}},
+		"nki-moe/attn_v6.neff":                {"sg00": {"reciprocal_sqrt_and_small", "natural_log_exp_and_others"}, "sg01": nil},
 		"cs149-trn1/file_pool_1_float16.neff": {"sg00": {"exp_and_others"}},
 		"cs149-trn1/stream_256k_fd1k.neff":    {"sg00": nil},
 	}
 	for file, want := range cases {
-		set, facts := loadNEFF(t, filepath.Join(realDir, file))
+		path, ok := realfiles.Optional(t, file, "its activation sets")
+		if !ok {
+			continue
+		}
+		set, facts := loadNEFF(t, path)
 		m := Resolve(set, facts)
 		for core, sets := range want {
 			var got []string
@@ -244,11 +248,28 @@ func TestRealActivationSets(t *testing.T) {
 	}
 }
 
-// TestExtractedMembersMatch: the extracted folders beside each NEFF are byte-identical to the
-// members, so resolving them alone gives the same JSON trees.
+// TestExtractedMembersMatch: members of a NEFF read on their own (the repository's matmul_small
+// through realfiles, which takes them out of the .neff; the shared folder's extracted copies
+// where it is beside the clone) resolve to the same bytes the NEFF holds.
 func TestExtractedMembersMatch(t *testing.T) {
+	set, _ := loadNEFF(t, realfiles.Path(t, "nkipy/matmul_small.neff"))
+	for _, member := range []string{"neff.json", "kelf-0.json", "sg00/def.json", "sg01/Activation.json", "sg00/act_info.json"} {
+		b := realfiles.Read(t, "nkipy/matmul_small/"+member)
+		if inNEFF, ok := set.Bytes(member); !ok || string(inNEFF) != string(b) {
+			t.Errorf("matmul_small: member %s read alone differs from the member in the NEFF", member)
+		}
+	}
+	shared := realfiles.SharedDir()
+	if shared == "" {
+		t.Logf("not checked here: the extracted copies of the shared folder, which is not beside the clone")
+		return
+	}
 	for _, file := range realNEFFs(t) {
-		dir := strings.TrimSuffix(file, ".neff")
+		rel, err := filepath.Rel(shared, file)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel, _ = filepath.Rel(realfiles.RepoDir(), file)
+		}
+		dir := filepath.Join(shared, strings.TrimSuffix(rel, ".neff"))
 		if _, err := os.Stat(dir); err != nil {
 			continue
 		}
@@ -307,7 +328,7 @@ var _ = sort.Strings
 // BenchmarkResolveReal resolves the largest real manifest set (attn_v6: 74 members, a 150 KB
 // debug-info tree, two cores).
 func BenchmarkResolveReal(b *testing.B) {
-	set, facts := loadNEFF(b, filepath.Join(realDir, "nki-moe/attn_v6.neff"))
+	set, facts := loadNEFF(b, realfiles.Path(b, "nki-moe/attn_v6.neff"))
 	var n int64
 	for _, p := range set.Paths() {
 		if d, ok := set.Bytes(p); ok {

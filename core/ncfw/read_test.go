@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // randomContext fills a context with random bytes; fold_n and the basic-block tables come out
@@ -265,26 +267,35 @@ func TestReadWrongArch(t *testing.T) {
 // TestSniffRealFiles: no real compiler output (JSON members, activation blobs, NEFFs) is taken
 // for a libncfw dump.
 func TestSniffRealFiles(t *testing.T) {
-	root := "../../../shared/testdata-real"
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("real compiler files not present (%v): nothing to check Sniff against", err)
-	}
-	n := 0
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
+	// The repository's real files and the loose members of its NEFF, and every file of the
+	// shared folder where it is beside the clone.
+	var paths []string
+	for _, root := range []string{realfiles.RepoDir(), realfiles.SharedDir()} {
+		if root == "" {
+			continue
 		}
+		if err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				paths = append(paths, p)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name := range realfiles.ReadDir(t, "nkipy/matmul_small/sg00") {
+		paths = append(paths, realfiles.Path(t, "nkipy/matmul_small/sg00/"+name))
+	}
+	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		n++
 		if Sniff(b) {
 			t.Errorf("%s sniffs as a libncfw dump", p)
 		}
-		return nil
-	})
-	if err != nil || n < 10 {
-		t.Fatalf("walked %d files: %v", n, err)
+	}
+	if len(paths) < 10 {
+		t.Fatalf("walked %d files", len(paths))
 	}
 }

@@ -3,10 +3,10 @@ package neff
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // FuzzHeader: any 0..1100 bytes give a header, findings and a verdict, never a panic.
@@ -15,8 +15,10 @@ func FuzzHeader(f *testing.F) {
 	f.Add(good[:1024])
 	f.Add(good[:1023])
 	f.Add([]byte{})
-	if b, err := os.ReadFile("../../../shared/spec/fixtures/libnrt-fixture-neff-header.bin"); err == nil {
-		f.Add(b)
+	if p, ok := realfiles.SpecFind("fixtures/libnrt-fixture-neff-header.bin"); ok {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 1100 {
@@ -38,9 +40,11 @@ func FuzzOpen(f *testing.F) {
 	}
 	long := []neffbuild.Member{{Path: string(bytes.Repeat([]byte("x/"), 70)) + "y.json", Data: []byte(`{}`)}}
 	f.Add(neffbuild.Bytes(long, neffbuild.Options{Plain: true, PadTo: -1}))
-	if paths, _ := filepath.Glob("../../../shared/testdata-real/cs149-trn1/stream_256k_fd1k.neff"); len(paths) == 1 {
-		if b, err := os.ReadFile(paths[0]); err == nil {
-			f.Add(b)
+	for _, rel := range []string{"nkipy/matmul_small.neff", "cs149-trn1/stream_256k_fd1k.neff"} {
+		if p, ok := realfiles.Find(rel); ok {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

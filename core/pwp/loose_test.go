@@ -1,39 +1,29 @@
 package pwp
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// readDir loads every file of a real extracted folder, keyed "sg00/<name>" like NEFF members.
+// readDir loads every file of a real extracted folder, keyed "<prefix><name>" like NEFF members.
 func readDir(t *testing.T, rel, prefix string) map[string][]byte {
 	t.Helper()
-	dir := filepath.Join(realRoot, rel)
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Skipf("real test data absent: %v", err)
-	}
 	files := map[string][]byte{}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[prefix+e.Name()] = b
+	for name, b := range realfiles.ReadDir(t, rel) {
+		files[prefix+name] = b
 	}
 	return files
 }
 
 func TestOpenFilesRealSubgraph(t *testing.T) {
-	b := OpenFiles(readDir(t, "nki-moe/attn_v6/sg00", "sg00/"))
-	if got := strings.Join(b.LoadOrders["sg00"], ","); got != "reciprocal_sqrt_and_small,natural_log_exp_and_others" {
+	b := OpenFiles(readDir(t, "nkipy/matmul_small/sg00", "sg00/"))
+	if got := strings.Join(b.LoadOrders["sg00"], ","); got != "exp_and_others" {
 		t.Errorf("load order %q", got)
 	}
-	if len(b.Sets) != 2 || b.Sets[0].Name != "reciprocal_sqrt_and_small" || b.Sets[1].Name != "natural_log_exp_and_others" {
+	if len(b.Sets) != 1 || b.Sets[0].Name != "exp_and_others" {
 		t.Fatalf("sets %v", b.Sets)
 	}
 	for _, f := range append(b.Findings, b.Sets[0].AllFindings()...) {
@@ -41,22 +31,55 @@ func TestOpenFilesRealSubgraph(t *testing.T) {
 			t.Errorf("finding: %s %s", f.Severity, f.Message)
 		}
 	}
-	if b.Sets[1].BktSource != "sg00/natural_log_exp_and_others_bkt.bin" || b.Sets[1].Roster == nil || b.Sets[1].Roster.Index != 6 {
-		t.Errorf("set 1 joined to %q, roster %+v", b.Sets[1].BktSource, b.Sets[1].Roster)
+	if b.Sets[0].BktSource != "sg00/exp_and_others_bkt.bin" || b.Sets[0].Roster == nil || b.Sets[0].Roster.Index != 0 {
+		t.Errorf("set 0 joined to %q, roster %+v", b.Sets[0].BktSource, b.Sets[0].Roster)
 	}
 	if b.Catalog.Catalog != Trainium || b.Catalog.Matched != 21 || len(b.Catalog.Differences) != 0 {
 		t.Errorf("catalog: %s", b.Catalog.Summary())
 	}
 	f, err := b.Function("", "exp_400p")
-	if err != nil || f.Set.Name != "natural_log_exp_and_others" {
+	if err != nil || f.Set.Name != "exp_and_others" {
 		t.Fatalf("exp lookup: %v", err)
 	}
-	if y, tr := f.Evaluate(0.5); bitsOf(y) != 0x3fd308b1 || tr.Bucket != 517+424 {
-		t.Errorf("exp(0.5) in nl_exp = %08x via %s", bitsOf(y), tr)
+	if y, tr := f.Evaluate(0.5); bitsOf(y) != 0x3fd308b1 || tr.Bucket != 424 {
+		t.Errorf("exp(0.5) = %08x via %s", bitsOf(y), tr)
 	}
-	if _, err := b.Function("nope", "exp"); err == nil || !strings.Contains(err.Error(), "natural_log_exp_and_others") {
+	if _, err := b.Function("nope", "exp"); err == nil || !strings.Contains(err.Error(), "exp_and_others") {
 		t.Errorf("missing set error: %v", err)
 	}
+	t.Run("attn_v6", func(t *testing.T) {
+		if _, ok := realfiles.Optional(t, "nki-moe/attn_v6/sg00/act_info.json", "a subgraph with two sets"); !ok {
+			return
+		}
+		b := OpenFiles(readDir(t, "nki-moe/attn_v6/sg00", "sg00/"))
+		if got := strings.Join(b.LoadOrders["sg00"], ","); got != "reciprocal_sqrt_and_small,natural_log_exp_and_others" {
+			t.Errorf("load order %q", got)
+		}
+		if len(b.Sets) != 2 || b.Sets[0].Name != "reciprocal_sqrt_and_small" || b.Sets[1].Name != "natural_log_exp_and_others" {
+			t.Fatalf("sets %v", b.Sets)
+		}
+		for _, f := range append(b.Findings, b.Sets[0].AllFindings()...) {
+			if f.Severity != doc.Info {
+				t.Errorf("finding: %s %s", f.Severity, f.Message)
+			}
+		}
+		if b.Sets[1].BktSource != "sg00/natural_log_exp_and_others_bkt.bin" || b.Sets[1].Roster == nil || b.Sets[1].Roster.Index != 6 {
+			t.Errorf("set 1 joined to %q, roster %+v", b.Sets[1].BktSource, b.Sets[1].Roster)
+		}
+		if b.Catalog.Catalog != Trainium || b.Catalog.Matched != 21 || len(b.Catalog.Differences) != 0 {
+			t.Errorf("catalog: %s", b.Catalog.Summary())
+		}
+		f, err := b.Function("", "exp_400p")
+		if err != nil || f.Set.Name != "natural_log_exp_and_others" {
+			t.Fatalf("exp lookup: %v", err)
+		}
+		if y, tr := f.Evaluate(0.5); bitsOf(y) != 0x3fd308b1 || tr.Bucket != 517+424 {
+			t.Errorf("exp(0.5) in nl_exp = %08x via %s", bitsOf(y), tr)
+		}
+		if _, err := b.Function("nope", "exp"); err == nil || !strings.Contains(err.Error(), "natural_log_exp_and_others") {
+			t.Errorf("missing set error: %v", err)
+		}
+	})
 }
 
 func TestOldRosterIsTrainiumWithoutSet20(t *testing.T) {
@@ -100,11 +123,11 @@ func TestMissingBlobsAreFindings(t *testing.T) {
 	if y, tr := s.Function("parametric_relu").EvaluateWith(-2, Options{Alpha: 0.5}); y != -1 || tr.Path != PathPrelu {
 		t.Errorf("prelu: %g %s", y, tr)
 	}
-	// An engine JSON naming a set whose files are absent.
-	files2 := readDir(t, "nki-moe/attn_v6/sg00", "sg00/")
-	delete(files2, "sg00/reciprocal_sqrt_and_small.json")
+	// An engine JSON naming a set whose profile is absent.
+	files2 := readDir(t, "nkipy/matmul_small/sg00", "sg00/")
+	delete(files2, "sg00/exp_and_others.json")
 	b2 := OpenFiles(files2)
-	if !hasFinding(b2.Findings, doc.Error, "loads set 0 = reciprocal_sqrt_and_small") || !hasFinding(b2.Findings, doc.Info, "reciprocal_sqrt_and_small_bkt.bin looks like an activation blob") {
+	if !hasFinding(b2.Findings, doc.Error, "loads set 0 = exp_and_others") || !hasFinding(b2.Findings, doc.Info, "exp_and_others_bkt.bin looks like an activation blob") {
 		t.Errorf("findings: %v", b2.Findings)
 	}
 }
@@ -140,7 +163,7 @@ func TestViews(t *testing.T) {
 		t.Errorf("pos_large slot: %+v", slot)
 	}
 	// Every field of the record points at its bytes in the profile.
-	prof, _ := os.ReadFile(filepath.Join(realRoot, realSetDirs["exp_and_others"], "exp_and_others.json"))
+	prof := realfiles.Read(t, realSetDirs["exp_and_others"]+"/exp_and_others.json")
 	sp := fn.Find("record", "large_pos_signal_mantissa_threshold").Span
 	if got := string(prof[sp.Offset : sp.Offset+sp.Length]); got != "3240472" {
 		t.Errorf("span of large_pos_signal_mantissa_threshold reads %q", got)
@@ -152,7 +175,7 @@ func TestViews(t *testing.T) {
 	if len(em.Rows) != 1 || em.Rows[0][0] != "-127" || em.Rows[0][1] != "[52, 53]" || em.Rows[0][2] != "[781, 781]" {
 		t.Errorf("identity exp maps: %v", em.Rows)
 	}
-	r := RosterNode(DecodeRoster("act_info.json", mustRead(t, filepath.Join(realRoot, "nkipy/matmul_small/sg00/act_info.json"))))
+	r := RosterNode(DecodeRoster("act_info.json", realfiles.Read(t, "nkipy/matmul_small/sg00/act_info.json")))
 	if len(r.Children) != 2+21 || r.Find("exp_and_others", "act").Table.Rows[0][3] != "exp_400p" || r.Find("catalog").Value != "pwp_bin_trainium" {
 		t.Errorf("roster view: %d children", len(r.Children))
 	}
@@ -161,12 +184,4 @@ func TestViews(t *testing.T) {
 	if tn.Find("path").Value != "pos:ctl44:sect0:bkt424" || tn.Find("bkt424").Span.Offset != 424*32 {
 		t.Errorf("trace node: %+v", tn)
 	}
-}
-
-func mustRead(t *testing.T, p string) []byte {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Skipf("real test data absent: %v", err)
-	}
-	return b
 }

@@ -76,14 +76,14 @@ func TestIdentifyWithLnRoster(t *testing.T) {
 }
 
 func TestPlotNodeAndLoadedSet(t *testing.T) {
-	b := OpenFiles(readDir(t, "nki-moe/attn_v6/sg00", "sg00/"))
-	if s := b.LoadedSet("sg00", 1); s == nil || s.Name != "natural_log_exp_and_others" {
-		t.Fatalf("LoadedSet(sg00, 1) = %v", s)
+	b := OpenFiles(readDir(t, "nkipy/matmul_small/sg00", "sg00/"))
+	if s := b.LoadedSet("sg00", 0); s == nil || s.Name != "exp_and_others" {
+		t.Fatalf("LoadedSet(sg00, 0) = %v", s)
 	}
-	if b.LoadedSet("sg00", 2) != nil || b.LoadedSet("sg01", 0) != nil {
+	if b.LoadedSet("sg00", 1) != nil || b.LoadedSet("sg01", 0) != nil {
 		t.Error("LoadedSet out of range should be nil")
 	}
-	f := b.LoadedSet("sg00", 0).Function("reciprocal_sqrt")
+	f := b.LoadedSet("sg00", 0).Function("exp")
 	n := PlotNode(f, f.Sample(0.5, 8, 256, Options{}))
 	if len(n.Series) != 5 || len(n.Series[0].Y) != 256 || n.Table == nil || len(n.Table.Rows) == 0 {
 		t.Fatalf("plot node: %+v", n)
