@@ -176,27 +176,3 @@ func (in Instruction) Layout() []LayoutSpan {
 
 // IsUnknownName says whether a field name marks bytes of unknown meaning.
 func IsUnknownName(name string) bool { return len(name) >= 7 && name[:7] == "unknown" }
-
-// NamedNonZero counts the word's non-zero bytes under a named (not unknown…) field, and all
-// its non-zero bytes: the instruction coverage of `neffscope coverage`.
-func (in Instruction) NamedNonZero() (named, nonzero int) {
-	var covered [WordSize]bool
-	for _, f := range in.Fields {
-		if IsUnknownName(f.Name) {
-			continue
-		}
-		for b := f.Off; b < f.Off+f.Width && b < WordSize; b++ {
-			covered[b] = true
-		}
-	}
-	for b, c := range in.Word {
-		if c == 0 {
-			continue
-		}
-		nonzero++
-		if covered[b] {
-			named++
-		}
-	}
-	return named, nonzero
-}
