@@ -90,6 +90,10 @@ func TestRealEvidence(t *testing.T) {
 				w := s.Word(i)
 				words++
 				at := fmt.Sprintf("%s %s #%d", path, member, i)
+				// isa.wait-mode-encoding, isa.update-mode-encoding: only these modes occur.
+				if w[4] != 0 && w[4] != 0x05 || w[6] != 0 && w[6] != 0x13 || w[6] == 0 && w[7] != 0 {
+					t.Errorf("%s: sync modes % x", at, w[4:8])
+				}
 				// isa.sync-value-owner: a value only with wait mode 0x05.
 				if w[4] != 0x05 && (w[8]|w[9]|w[10]|w[11]) != 0 {
 					t.Errorf("%s: sync value without wait mode 0x05", at)
@@ -105,6 +109,14 @@ func TestRealEvidence(t *testing.T) {
 				case 0x49: // isa.memset-out-rank: +0x1C = out count[0] (+0x38)
 					if w[0x1C] != w[0x38] || w[0x1D] != w[0x39] || w[0x1E]|w[0x1F] != 0 {
 						t.Errorf("%s: Memset count % x vs out count[0] % x", at, w[0x1C:0x20], w[0x38:0x3A])
+					}
+				case 0x47: // isa.familyC-control-band: a Cast changes the dtype
+					if w[0x20] == w[0x21] {
+						t.Errorf("%s: Cast with in dtype = out dtype", at)
+					}
+				case 0x46:
+					if w[0x20] != w[0x21] {
+						t.Errorf("%s: Copy with in dtype != out dtype", at)
 					}
 				case 0x42: // isa.reduce-op
 					if w[0x24] != 8 {
