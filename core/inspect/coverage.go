@@ -1,3 +1,8 @@
+// coverage is a CLI yardstick (`neffscope coverage`); the page does not need it, so the wasm
+// build leaves it out.
+
+//go:build !js
+
 package inspect
 
 import (
