@@ -58,13 +58,15 @@ type Instruction struct {
 	// PartOf is the index of the word this one continues (the 0xD4 of a two-word 0xD4+0xDA
 	// instruction, neff.md §4.7), or -1.
 	PartOf int
+	// SecondWord is the index of this 0xD4's 0xDA word when the two make one instruction, or -1.
+	SecondWord int
 }
 
 // Decode reads one word. A word shorter than 64 bytes is padded with zeros (Missing says how
 // many); longer input is cut at 64. Decode never fails: anything the tables do not explain is
 // shown as raw bytes.
 func Decode(word []byte, index int) Instruction {
-	in := Instruction{Index: index, Offset: int64(index) * WordSize, PartOf: -1}
+	in := Instruction{Index: index, Offset: int64(index) * WordSize, PartOf: -1, SecondWord: -1}
 	n := copy(in.Word[:], word)
 	in.Missing = WordSize - n
 	w := &in.Word

@@ -114,6 +114,12 @@ func TestTwoWordDirect2d(t *testing.T) {
 	if len(warns) != 1 || !strings.Contains(warns[0], "1 of 4 words") || !strings.Contains(warns[0], "first at index 3") {
 		t.Errorf("findings %q", warns)
 	}
+	if sw := s.Node(0).Child("second word"); sw == nil || sw.Value != "#1" || sw.Span.Offset != WordSize {
+		t.Errorf("first word: second word %+v", sw)
+	}
+	if s.Instruction(2).SecondWord != -1 {
+		t.Error("a one-word 0xD4 claims a second word")
+	}
 	n := s.Node(1)
 	if pf := n.Child("part of"); pf == nil || pf.Value != "#0" {
 		t.Errorf("node %+v", n)

@@ -138,9 +138,12 @@ func (s *Stream) Word(i int) []byte {
 // Instruction decodes word i (the zero Instruction with Missing = 64 when out of range).
 func (s *Stream) Instruction(i int) Instruction {
 	if i < 0 || i >= s.n {
-		return Instruction{Index: i, Missing: WordSize, PartOf: -1}
+		return Instruction{Index: i, Missing: WordSize, PartOf: -1, SecondWord: -1}
 	}
 	in := Decode(s.Word(i), i)
+	if s.PartOf(i+1) == i {
+		in.SecondWord = i + 1
+	}
 	if in.PartOf = s.PartOf(i); in.PartOf >= 0 {
 		for k := range in.Fields {
 			if in.Fields[k].Name == "word length" {
@@ -448,6 +451,11 @@ func (in Instruction) Node(member string) *doc.Node {
 		if lo >= 0 {
 			g.Span = &doc.Span{Source: member, Offset: lo, Length: hi - lo}
 		}
+	}
+	if in.SecondWord >= 0 {
+		n.Field("second word", "#"+strconv.Itoa(in.SecondWord), span(WordSize, WordSize)).Detail =
+			"this PseudoDmaDirect2d continues in the 0xDA word at index " + strconv.Itoa(in.SecondWord) +
+				": one instruction of two words (addr0 tag 0x28; neff.md §4.7)"
 	}
 	if in.PartOf >= 0 {
 		n.Field("part of", "#"+strconv.Itoa(in.PartOf), span(0, WordSize)).Detail =
