@@ -37,6 +37,11 @@ type instJSON struct {
 	Fields     map[string]string `json:"fields"`
 	Activation *actJSON          `json:"activation,omitempty"`
 	DMA        *dmaJSON          `json:"dma,omitempty"`
+	// Layout is the byte span of every field; names starting with "unknown" are bytes of
+	// unknown meaning. PartOf, on the second word of a two-word 0xD4+0xDA, is the index of
+	// its 0xD4 (issue 11).
+	Layout []isa.LayoutSpan `json:"layout"`
+	PartOf *int             `json:"part_of,omitempty"`
 }
 
 type actJSON struct {
@@ -47,6 +52,8 @@ type actJSON struct {
 type dmaJSON struct {
 	Queue string `json:"queue"`
 	Block string `json:"block"`
+	Src   string `json:"src,omitempty"` // 0xD4: source and destination joined with def.json's vars
+	Dst   string `json:"dst,omitempty"`
 }
 
 func runDisasm(args []string, stdout, stderr io.Writer) int {
@@ -107,6 +114,12 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 						ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
 					case 0xC1:
 						ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
+					case 0xD4:
+						ij.DMA = &dmaJSON{Queue: r.Queue, Src: r.Src, Dst: r.Dst}
+					}
+					ij.Layout = in.Layout()
+					if in.PartOf >= 0 {
+						ij.PartOf = &in.PartOf
 					}
 					sj.Instructions = append(sj.Instructions, ij)
 				}

@@ -36,7 +36,10 @@ type Resolved struct {
 	Function string `json:"function,omitempty"`
 	Queue    string `json:"queue,omitempty"`
 	Block    string `json:"block,omitempty"`
-	Problem  string `json:"-"`
+	// Src and Dst are a PseudoDmaDirect2d's (0xD4) addresses joined with def.json's vars.
+	Src     string `json:"src,omitempty"`
+	Dst     string `json:"dst,omitempty"`
+	Problem string `json:"-"`
 }
 
 // resolvedColumn is the extra listing column the joins fill.
@@ -113,6 +116,9 @@ func (r Resolved) String() string {
 	if r.Block != "" {
 		parts = append(parts, r.Block)
 	}
+	if r.Src != "" || r.Dst != "" {
+		parts = append(parts, r.Src+" → "+r.Dst)
+	}
 	if r.Problem != "" {
 		parts = append(parts, "⚠ "+r.Problem)
 	}
@@ -179,7 +185,72 @@ func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 		}
 		r.Queue, r.Block = b.Queue, fmt.Sprintf("block %d (%d descriptors)", b.ID, len(b.Descs))
 	}
+	if src, dst, ok := isa.Direct2dAddrs(word); ok { // 0xD4 PseudoDmaDirect2d
+		var probs []string
+		r.Src, probs = dmaAddrName(ps.Core, src, probs)
+		r.Dst, probs = dmaAddrName(ps.Core, dst, probs)
+		sem, _ := isa.Direct2dSemaphore(word)
+		if q := dynamicQueue(ps.Core, e, int64(sem)); q != nil {
+			r.Queue = q.Name
+		} else {
+			probs = append(probs, fmt.Sprintf("semaphore S[%d] is in no dynamic DMA queue of %s in %s", sem, e.Token, ps.Core.DefPath))
+		}
+		r.Problem = strings.Join(probs, "; ")
+	}
 	return r
+}
+
+// dmaAddrName joins a PseudoDmaDirect2d address with def.json's vars (unknowns
+// isa.direct2d-addresses): tag 0x10 names a var by id (var 0, SB, is the state buffer), tag
+// 0x20 indexes the core's dge-table var, whose list holds var ids.
+func dmaAddrName(c *manifest.Core, a isa.DmaAddr, probs []string) (string, []string) {
+	off := fmt.Sprintf("+0x%x", a.Offset)
+	switch a.Tag {
+	case isa.DmaTagVar:
+		if v := c.VarByID(int64(a.ID)); v != nil {
+			if v.Type == "state-buffer" {
+				return v.Name + ":" + fmt.Sprintf("0x%x", a.Offset), probs
+			}
+			return v.Name + off, probs
+		}
+		return fmt.Sprintf("var %d%s", a.ID, off), append(probs, fmt.Sprintf("var id %d is not in %s's var table", a.ID, c.DefPath))
+	case isa.DmaTagDGE:
+		var table *manifest.Var
+		for _, v := range c.Vars {
+			if v.Type == "dge-table" {
+				table = v
+				break
+			}
+		}
+		switch {
+		case table == nil:
+			return fmt.Sprintf("dge[%d]%s", a.ID, off), append(probs, fmt.Sprintf("%s has no dge-table var for DGE index %d", c.DefPath, a.ID))
+		case int(a.ID) >= len(table.List):
+			return fmt.Sprintf("dge[%d]%s", a.ID, off), append(probs, fmt.Sprintf("DGE index %d is outside %s's list (%d entries)", a.ID, table.Name, len(table.List)))
+		}
+		if v := c.VarByID(table.List[a.ID]); v != nil {
+			return v.Name + off, probs
+		}
+		return fmt.Sprintf("var %d%s", table.List[a.ID], off), append(probs, fmt.Sprintf("%s[%d] = var id %d, which is not in %s's var table", table.Name, a.ID, table.List[a.ID], c.DefPath))
+	case isa.DmaTagExtended:
+		return "(in the 0xDA word)", probs
+	}
+	return fmt.Sprintf("tag 0x%02x id %d%s", a.Tag, a.ID, off), probs
+}
+
+// dynamicQueue is the engine's own dynamic DMA queue whose semaphore set holds sem.
+func dynamicQueue(c *manifest.Core, e *manifest.Engine, sem int64) *manifest.Queue {
+	for _, q := range c.Queues {
+		if q.Owner != e.Token || q.Type != "dynamic" {
+			continue
+		}
+		for _, s := range q.Semaphores {
+			if s == sem {
+				return q
+			}
+		}
+	}
+	return nil
 }
 
 // streamNode is the content node of a stream member: counts, findings, and the handle the page
@@ -204,7 +275,7 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 	for i := range ps.ISA.Len() {
 		w := ps.ISA.Word(i)
 		switch w[0] {
-		case 0x21, 0x23, 0xC1:
+		case 0x21, 0x23, 0xC1, 0xD4:
 		default:
 			continue
 		}

@@ -36,6 +36,9 @@ type Field struct {
 	Raw   uint64
 	Text  string
 	Parts []Field
+	// Immediate, for a field holding a 32-bit immediate, is every reading of it side by side
+	// (ImmediateText).
+	Immediate string
 }
 
 // Instruction is one decoded word.
@@ -52,13 +55,18 @@ type Instruction struct {
 	Word       [WordSize]byte
 	// Missing counts bytes absent when Decode was given fewer than 64 (read as zero).
 	Missing int
+	// PartOf is the index of the word this one continues (the 0xD4 of a two-word 0xD4+0xDA
+	// instruction, neff.md §4.7), or -1.
+	PartOf int
+	// SecondWord is the index of this 0xD4's 0xDA word when the two make one instruction, or -1.
+	SecondWord int
 }
 
 // Decode reads one word. A word shorter than 64 bytes is padded with zeros (Missing says how
 // many); longer input is cut at 64. Decode never fails: anything the tables do not explain is
 // shown as raw bytes.
 func Decode(word []byte, index int) Instruction {
-	in := Instruction{Index: index, Offset: int64(index) * WordSize}
+	in := Instruction{Index: index, Offset: int64(index) * WordSize, PartOf: -1, SecondWord: -1}
 	n := copy(in.Word[:], word)
 	in.Missing = WordSize - n
 	w := &in.Word
@@ -81,7 +89,11 @@ func Decode(word []byte, index int) Instruction {
 	if lay != nil {
 		in.Documented, in.Family, covered = true, lay.Family, &lay.covered
 		for i := range lay.Fields {
-			in.Fields = append(in.Fields, decodeField(w, &lay.Fields[i], GroupOperand, &scratch))
+			group := GroupOperand
+			if lay.Fields[i].Kind == kUnknown {
+				group = GroupUndocumented
+			}
+			in.Fields = append(in.Fields, decodeField(w, &lay.Fields[i], group, &scratch))
 		}
 		for i := range lay.Descs {
 			in.Fields = append(in.Fields, decodeDescriptor(w, &lay.Descs[i], &scratch))
@@ -125,7 +137,28 @@ func leUint(b []byte, width int) uint64 {
 func decodeField(w *[WordSize]byte, f *fieldSpec, group string, scratch *[]byte) Field {
 	raw := readRaw(w, f)
 	*scratch = appendFieldText((*scratch)[:0], w, f, raw)
-	return Field{Name: f.Name, Group: group, Off: int(f.Off), Width: int(f.Width), Raw: raw, Text: string(*scratch)}
+	out := Field{Name: f.Name, Group: group, Off: int(f.Off), Width: int(f.Width), Raw: raw, Text: string(*scratch)}
+	if holdsImmediate(w, f, raw) {
+		out.Immediate = ImmediateText(uint32(raw))
+	}
+	return out
+}
+
+// holdsImmediate says which fields carry a 32-bit constant whose every reading is worth
+// showing: float immediates, fill values, and a scale that reads as a float.
+func holdsImmediate(w *[WordSize]byte, f *fieldSpec, raw uint64) bool {
+	if f.Width != 4 {
+		return false
+	}
+	switch f.Kind {
+	case kImm32, kF32:
+		return true
+	case kScale:
+		return ScaleIsFloat(uint32(raw))
+	case kImm0:
+		return w[0x0F] == 1 // inline float32 (neff.md §4.5)
+	}
+	return false
 }
 
 // appendFieldText renders a field value. It is the one formatter behind Field.Text, listing
@@ -134,7 +167,7 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 	switch f.Kind {
 	case kU8, kU16, kU32, kU64:
 		return strconv.AppendUint(dst, raw, 10)
-	case kHex, kBytes:
+	case kHex:
 		return appendHex(dst, raw)
 	case kF32:
 		return appendF32(dst, uint32(raw))
@@ -220,6 +253,16 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 		dst = append(dst, "S["...)
 		dst = strconv.AppendUint(dst, raw, 10)
 		return append(dst, ']')
+	case kImm32:
+		return strconv.AppendUint(dst, raw, 10)
+	case kScale:
+		return appendScale(dst, uint32(raw))
+	case kDmaAddr:
+		return appendDmaAddr(dst, raw)
+	case kAccFlags:
+		return appendAccFlags(dst, raw)
+	case kUnknown, kBytes:
+		return append(dst, hexBytes(w[f.Off:min(int(f.Off)+int(f.Width), WordSize)])...)
 	}
 	return appendHex(dst, raw)
 }
@@ -454,7 +497,7 @@ func appendUndocumented(fields []Field, w *[WordSize]byte, covered *[64]bool) []
 			}
 			break
 		}
-		name := "bytes " + hex2(uint8(i)) + ".." + hex2(uint8(j-1))
+		name := "unknown " + hex2(uint8(i)) + ".." + hex2(uint8(j-1))
 		raw := leUint(w[i:j], j-i)
 		fields = append(fields, Field{Name: name, Group: GroupUndocumented, Off: i, Width: j - i, Raw: raw,
 			Text: hexBytes(w[i:j])})
@@ -578,7 +621,7 @@ func (in Instruction) Field(name string) (Field, bool) {
 }
 
 // FieldMap maps each field's name to its text (descriptors in full; undocumented runs by their
-// "bytes 0xNN..0xMM" name), for JSON output such as `neffscope disasm --json`.
+// "unknown 0xNN..0xMM" name), for JSON output such as `neffscope disasm --json`.
 func (in Instruction) FieldMap() map[string]string {
 	m := make(map[string]string, len(in.Fields))
 	for _, f := range in.Fields {

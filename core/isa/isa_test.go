@@ -334,7 +334,7 @@ func TestUndocumentedBytesAndCompleteLayouts(t *testing.T) {
 	w[0x23] = 1
 	w[0x30], w[0x31], w[0x33] = 0xAA, 0xBB, 0xCC
 	in := Decode(w, 0)
-	f, ok := in.Field("bytes 0x30..0x33")
+	f, ok := in.Field("unknown 0x30..0x33")
 	if !ok || f.Text != "aabb00cc" || f.Width != 4 {
 		t.Fatalf("undocumented field %+v (fields %+v)", f, in.Fields)
 	}

@@ -32,6 +32,11 @@ const (
 	kSemaphore // semaphore index
 	kSyncBand  // an 8-byte band laid out like the sync band at +0x04
 	kOpcode    // the opcode byte, shown with its name
+	kImm32     // a 32-bit immediate: shown as uint, and every reading in the node (ImmediateText)
+	kScale     // Activate's "scale": a float, unless its bits are address-shaped (ScaleText)
+	kDmaAddr   // PseudoDmaDirect2d address: tag (byte 7) | var id or DGE-table index (bytes 4..6) | offset (bytes 0..3)
+	kAccFlags  // PE accumulate flags: bit 0 start, bit 1 stop
+	kUnknown   // a byte range whose meaning is not known (name starts with "unknown"): hex
 )
 
 // fieldSpec is one field of a word.
@@ -59,7 +64,10 @@ type layout struct {
 	Summary []string
 	// Complete means the spec documents every byte (others must be zero).
 	Complete bool
-	Source   string
+	// Source is the evidence for the row; Confidence how far it is trusted (high: documented
+	// and seen in real words; medium: inferred from every real word; low: a guess that fits).
+	Source     string
+	Confidence string
 }
 
 // headerFields is the common word header (neff.md §4.2) [OBS; REAL: +0x01 = 0x10 in every
@@ -120,32 +128,100 @@ var activateFields = []fieldSpec{
 	{"out dtype", 0x21, 1, kDtype},
 	{"active channels", 0x22, 1, kU8},
 	{"func", 0x23, 1, kActFunc},
-	{"scale", 0x24, 4, kF32}, // real 2.23 words hold 1.0 (unknowns isa.activate-scale)
+	{"scale", 0x24, 4, kScale}, // a float (1.0, -1.0, sqrt 2) or address-shaped (unknowns isa.activate-scale)
 	{"imm0", 0x28, 4, kImm0},
 	{"imm1", 0x2C, 4, kF32}, // prelu alpha when func == 4
+}
+
+// peControl is the PE control band +0x20..+0x2F shared by Ldweights (0x01) and Matmul (0x02),
+// read off every real word (unknowns isa.pe-control-band) [INF from REAL]:
+//   - +0x20 is the dtype tag of the model's data in every word (0x0A in the fp32 NEFFs, 0x07 in
+//     the fp16 ones, 0x06 bf16 in attn_v6);
+//   - +0x21 is non-zero only when +0x20 is fp32: Ldweights alternate 1 and 2, Matmul 3 (or 2);
+//   - +0x22 is 1 in every word of transpose_1024 (a transpose by identity matmul) and in the
+//     identity-transposes of attn_v6 and matmul_small, 0 elsewhere;
+//   - +0x26 / +0x27 are 0x80 (128, the PE array's rows and columns) except in a few words
+//     (1 row, 2 columns) at the edges of a tiled loop;
+//   - +0x2C / +0x2D are 0x0F in every word; +0x2E is 2.18-only (Ldweights 2 or 0x0F,
+//     Matmul 0x10) and 0 in 2.21/2.23.
+var peControl = []fieldSpec{
+	{"dtype", 0x20, 1, kDtype},
+	{"fp32 passes", 0x21, 1, kHex},
+	{"transpose", 0x22, 1, kU8},
+	{"rows", 0x26, 1, kU8},
+	{"columns", 0x27, 1, kU8},
+	{"unknown 0x2c", 0x2C, 1, kUnknown},
+	{"unknown 0x2d", 0x2D, 1, kUnknown},
+	{"unknown 0x2e", 0x2E, 1, kUnknown},
+}
+
+// ldweightsFields adds the slot where family A has dst: zero in all 20,533 real Ldweights
+// words (unknowns isa.ldweights-slots) [REAL].
+var ldweightsFields = append(peControl[:len(peControl):len(peControl)],
+	fieldSpec{"unused slot", 0x30, 16, kBytes})
+
+// matmulFields adds the accumulate flags: bit 0 starts a PSUM accumulation group, bit 1 ends
+// it. matmul_small's single matmuls carry 3 and its chain 1 … 2; the 2.18 chains 1 then 0s
+// (unknowns isa.pe-control-band) [INF from REAL].
+var matmulFields = append(peControl[:len(peControl):len(peControl)],
+	fieldSpec{"accumulate", 0x2B, 1, kAccFlags})
+
+// direct2dFields is PseudoDmaDirect2d (0xD4), from all 354 real words and def.json
+// (unknowns isa.direct2d-addresses, isa.direct2d-geometry) [INF from REAL]:
+//   - +0x0D is a semaphore of the engine's own dynamic DMA queue (Pool words 8..23 or 24..39 =
+//     qPoolDynamic's semaphore_set, SP words 40..55 = qSPDynamicHW's), used round robin;
+//   - addr0 (source) and addr1 (destination) are tag | id | offset: tag 0x10 names a def.json
+//     var id (0 = SB, the state buffer: the offset is an SBUF address), tag 0x20 an index into
+//     the core's dge-table var (matmul_small: 0 → x, 1 → y, 2 → output0), tag 0x28 says a
+//     0xDA word follows (two-word instruction, unknowns isa.two-word-direct2d);
+//   - after each address, an access pattern: partition step (u32; 0 broadcasts one DRAM row
+//     to every partition, 0x40000 in SBUF), element step (u32, 1), partitions (u16, 128), a
+//     second count (u16, 1) and the element count (u16); the destination's ends with two dtype
+//     tags (equal except in 2 attn_v6 words that cast fp32 → fp16).
+var direct2dFields = []fieldSpec{
+	{"unknown 0x0c", 0x0C, 1, kUnknown},
+	{"queue semaphore", 0x0D, 1, kSemaphore},
+	{"unknown 0x0e", 0x0E, 2, kUnknown},
+	{"addr0", 0x10, 8, kDmaAddr},
+	{"src partition step", 0x18, 4, kU32},
+	{"src elem step", 0x1C, 4, kU32},
+	{"src partitions", 0x20, 2, kU16},
+	{"src count1", 0x22, 2, kU16},
+	{"src elems", 0x24, 2, kU16},
+	{"unknown 0x26", 0x26, 2, kUnknown},
+	{"addr1", 0x28, 8, kDmaAddr},
+	{"dst partition step", 0x30, 4, kU32},
+	{"dst elem step", 0x34, 4, kU32},
+	{"dst partitions", 0x38, 2, kU16},
+	{"dst count1", 0x3A, 2, kU16},
+	{"dst elems", 0x3C, 2, kU16},
+	{"src dtype", 0x3E, 1, kDtype},
+	{"dst dtype", 0x3F, 1, kDtype},
 }
 
 // layouts is the field-map table, one row per opcode the spec documents. Opcodes without a
 // row show header, sync band and raw bytes only (isa.family-membership).
 var layouts = []layout{
-	{Opcode: 0x01, Family: "A", Descs: familyA[:1], Summary: []string{"src"},
-		Source: "neff.md §4.4 family A; src only, dst bytes are zero in real words (isa.ldweights-slots) [INF from REAL]"},
-	{Opcode: 0x02, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
-		Source: "neff.md §4.4 family A (Matmul) [OBS, REAL offsets]"},
+	{Opcode: 0x01, Family: "A", Fields: ldweightsFields, Descs: familyA[:1], Summary: []string{"src", "dtype"},
+		Source:     "neff.md §4.4 family A src; control band and the zero slot at +0x30 from all 20,533 real Ldweights words (isa.pe-control-band, isa.ldweights-slots) [INF from REAL]",
+		Confidence: "medium"},
+	{Opcode: 0x02, Family: "A", Fields: matmulFields, Descs: familyA, Summary: []string{"src", "dst", "dtype", "accumulate"},
+		Source:     "neff.md §4.4 family A (Matmul); control band from all 20,538 real Matmul words (isa.pe-control-band) [OBS offsets, INF band]",
+		Confidence: "medium"},
 	{Opcode: 0x21, Family: "A", Fields: activateFields, Descs: familyA,
 		Summary:  []string{"func", "src", "dst", "in dtype", "out dtype"},
-		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]"},
+		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]", Confidence: "high"},
 	{Opcode: 0x22, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
-		Source: "neff.md §4.4 (Activation uses family A) [OBS]"},
+		Source: "neff.md §4.4 (Activation uses family A) [OBS]", Confidence: "medium"},
 	{Opcode: 0x23, Fields: []fieldSpec{{"set index", 0x23, 1, kU8}}, Summary: []string{"set index"},
-		Complete: true, Source: "neff.md §4.5; activation.md §11.1 [REAL]"},
+		Complete: true, Source: "neff.md §4.5; activation.md §11.1 [REAL]", Confidence: "high"},
 	{Opcode: 0x24, Fields: []fieldSpec{
 		{"dst element count", 0x1C, 4, kU32},
 		{"dtype", 0x20, 1, kDtype},
 		{"negated", 0x21, 1, kU8},
 		{"active channels", 0x22, 1, kU8},
 	}, Summary: []string{"dst element count", "dtype"},
-		Source: "neff.md §4.5; activation.md §11.2; output descriptor offset undocumented (isa.readacc-output) [OBS]"},
+		Source: "neff.md §4.5; activation.md §11.2; output descriptor offset undocumented (isa.readacc-output) [OBS]", Confidence: "medium"},
 	{Opcode: 0x25, Fields: []fieldSpec{
 		{"imm ap a", 0x18, 1, kU8},
 		{"imm ap b", 0x19, 1, kU8},
@@ -163,49 +239,53 @@ var layouts = []layout{
 		{"saturate/reverse", 0x3C, 1, kHex},
 	}, Descs: []descSpec{{"src", 0x0C, 2}, {"dst", 0x30, 2}}, // isa.activate2-descriptors
 		Summary: []string{"func", "src", "dst"},
-		Source:  "neff.md §4.5; activation.md §11.2 (gen-4) [OBS; descriptor offsets INF]"},
+		Source:  "neff.md §4.5; activation.md §11.2 (gen-4) [OBS; descriptor offsets INF]", Confidence: "low"},
 	{Opcode: 0x41, Family: "B", Fields: familyBControl, Descs: familyB,
 		Summary: []string{"alu op", "dst", "in0", "in1"},
-		Source:  "neff.md §4.4 family B [OBS, REAL offsets]"},
+		Source:  "neff.md §4.4 family B [OBS, REAL offsets]", Confidence: "high"},
 	{Opcode: 0x51, Family: "B", Fields: familyBControl, Descs: familyB,
-		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]"},
+		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]", Confidence: "medium"},
 	{Opcode: 0x43, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
-		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]", Confidence: "medium"},
 	{Opcode: 0x44, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
-		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]", Confidence: "medium"},
 	{Opcode: 0x53, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
-		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]", Confidence: "medium"},
 	{Opcode: 0x54, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
-		Source: "neff.md §4.4 family A (TensorScalar) [OBS]"},
-	{Opcode: 0x42, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
-		Source: "neff.md §4.4 family C (Reduce) [OBS, REAL offsets]"},
+		Source: "neff.md §4.4 family A (TensorScalar) [OBS]", Confidence: "medium"},
+	{Opcode: 0x42, Family: "C", Fields: append(familyCControl[:3:3],
+		fieldSpec{"alu op", 0x24, 1, kALU},                   // 8 = max in every word of the cs149 max-pooling NEFFs (isa.reduce-op)
+		fieldSpec{"unknown 0x25", 0x25, 1, kUnknown}), Descs: familyC, Summary: []string{"alu op", "in", "out"},
+		Source: "neff.md §4.4 family C (Reduce) [OBS, REAL offsets]; +0x24 from real words (isa.reduce-op) [INF from REAL]", Confidence: "medium"},
 	{Opcode: 0x52, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
-		Source: "neff.md §4.4 family C (Reduce) [OBS]"},
+		Source: "neff.md §4.4 family C (Reduce) [OBS]", Confidence: "medium"},
 	{Opcode: 0x45, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
-		Source: "neff.md §4.4 family C (Pool) [OBS]"},
+		Source: "neff.md §4.4 family C (Pool) [OBS]", Confidence: "medium"},
 	{Opcode: 0x46, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out", "in dtype", "out dtype"},
-		Source: "neff.md §4.4 family C (Copy) [OBS, REAL offsets]"},
+		Source: "neff.md §4.4 family C (Copy) [OBS, REAL offsets]", Confidence: "high"},
 	{Opcode: 0x47, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out", "in dtype", "out dtype"},
-		Source: "family C by real bytes (isa.cast-reciprocal-family) [INF from REAL]"},
+		Source: "family C by real bytes (isa.cast-reciprocal-family) [INF from REAL]", Confidence: "medium"},
 	{Opcode: 0x48, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
-		Source: "family C assumed like Copy/Cast (isa.cast-reciprocal-family) [INF]"},
+		Source: "family C assumed like Copy/Cast (isa.cast-reciprocal-family) [INF]", Confidence: "low"},
 	{Opcode: 0x49, Family: "C", Fields: []fieldSpec{
-		{"dtype", 0x20, 1, kDtype}, // real Memset words: fp32 at +0x20, 0 at +0x21 (isa.familyC-control-band)
+		{"out count", 0x1C, 4, kU32}, // = out count[0] in all 330 real words (isa.memset-out-rank)
+		{"dtype", 0x20, 1, kDtype},   // real Memset words: fp32 at +0x20, 0 at +0x21 (isa.familyC-control-band)
 		{"active channels", 0x22, 1, kU8},
-	}, Descs: familyC[1:], Summary: []string{"out", "dtype"},
-		Source: "neff.md §4.4 family C (Memset); out read as 4D per real bytes (isa.memset-out-rank) [OBS, REAL]"},
+		{"value", 0x28, 4, kImm32}, // the fill value's bits in the out dtype: -1e9 (0xCE6E6B28), bf16 1.0 (0x3F80)
+	}, Descs: familyC[1:], Summary: []string{"out", "dtype", "value"},
+		Source: "neff.md §4.4 family C (Memset); out read as 4D per real bytes; count and value from real words (isa.memset-out-rank) [OBS, REAL]", Confidence: "medium"},
 	{Opcode: 0x7E, Family: "C", Descs: familyC, Summary: []string{"in", "out"},
-		Source: "neff.md §4.4 family C (Iota) [OBS]"},
+		Source: "neff.md §4.4 family C (Iota) [OBS]", Confidence: "medium"},
 	{Opcode: 0xA0, Fields: []fieldSpec{{"second wait", 0x20, 8, kSyncBand}}, Summary: []string{"second wait"},
-		Source: "neff.md §4.5 (fixture: sync band only) [OBS]; a second band at +0x20 in real words (isa.event-semaphore-second-band) [INF from REAL]"},
+		Source: "neff.md §4.5 (fixture: sync band only) [OBS]; a second band at +0x20 in real words (isa.event-semaphore-second-band) [INF from REAL]", Confidence: "medium"},
 	{Opcode: 0xC1, Fields: []fieldSpec{
 		{"queue", 0x0C, 32, kASCII},
 		{"use raw count", 0x2C, 4, kU32},
 		{"block id", 0x30, 4, kU32}, // isa.dma-trigger-block-id
 	}, Summary: []string{"queue", "block id"}, Complete: true,
-		Source: "neff.md §4.5 (fixture); real words carry the queue name and dma[].id [OBS, REAL]"},
+		Source: "neff.md §4.5 (fixture); real words carry the queue name and dma[].id [OBS, REAL]", Confidence: "high"},
 	{Opcode: 0xC6, Fields: []fieldSpec{{"act set name", 0x0C, 32, kASCII}}, Summary: []string{"act set name"},
-		Complete: true, Source: "activation.md §11.1 (ISA header pseudo struct) [OBS]"},
+		Complete: true, Source: "activation.md §11.1 (ISA header pseudo struct) [OBS]", Confidence: "medium"},
 	{Opcode: 0xC8, Fields: []fieldSpec{
 		{"alu op", 0x0C, 1, kALU},
 		{"dtype", 0x0D, 1, kDtype},
@@ -217,12 +297,13 @@ var layouts = []layout{
 		{"src offset", 0x30, 8, kU64},
 		{"dst offset", 0x38, 8, kU64},
 	}, Summary: []string{"collective", "alu op", "dtype", "input var", "output var", "num elements"},
-		Source: "neff.md §4.5 (fixture pe.bin) [OBS]"},
-	{Opcode: 0xD4, Fields: []fieldSpec{
-		{"addr0", 0x10, 8, kHex},
-		{"addr1", 0x28, 8, kHex},
-	}, Summary: []string{"addr0", "addr1"},
-		Source: "neff.md §4.4 (DMA Direct2D: 8-byte addresses at +0x10 and +0x28; roles isa.direct2d-addresses) [OBS]"},
+		Source: "neff.md §4.5 (fixture pe.bin) [OBS]", Confidence: "medium"},
+	{Opcode: 0xD4, Fields: direct2dFields, Summary: []string{"addr0", "addr1", "queue semaphore"},
+		Source:     "neff.md §4.4, §4.7 (8-byte addresses at +0x10 and +0x28); every field checked on all 354 real words and def.json (isa.direct2d-addresses, isa.direct2d-geometry) [INF from REAL]",
+		Confidence: "medium"},
+	{Opcode: 0xDA, Fields: []fieldSpec{{"unknown extension", 0x0C, 52, kUnknown}}, Summary: []string{},
+		Source:     "neff.md §4.7: the second word of a two-word 0xD4 (whose addr0 tag is 0x28); no real word at hand (isa.two-word-direct2d) [REAL per spec]",
+		Confidence: "low"},
 }
 
 // summaryRef is a resolved summary entry.

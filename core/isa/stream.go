@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 	"strconv"
+	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
 )
@@ -20,6 +21,8 @@ type Stream struct {
 	first  [256]int // index of the first word with each opcode
 	loads  []tableLoad
 	finds  []doc.Finding
+	// seconds lists, in order, the 0xDA words that continue the 0xD4 before them (neff.md §4.7).
+	seconds []int
 
 	resolveColumn string
 	resolve       Resolver
@@ -64,6 +67,10 @@ func NewStream(member string, b []byte) *Stream {
 		s.counts[op]++
 		if set, ok := SetIndexOf(w); ok {
 			s.loads = append(s.loads, tableLoad{index: i, set: set})
+		}
+		if op == 0xDA && i > 0 && StartsTwoWord(b[(i-1)*WordSize:i*WordSize]) {
+			s.seconds = append(s.seconds, i) // a valid second word: its +0x01 is not a word length
+			continue
 		}
 		if w[1] != 0x10 && !(op == 0xE3 && w[1] == 0x11) {
 			if badLen == 0 {
@@ -131,16 +138,45 @@ func (s *Stream) Word(i int) []byte {
 // Instruction decodes word i (the zero Instruction with Missing = 64 when out of range).
 func (s *Stream) Instruction(i int) Instruction {
 	if i < 0 || i >= s.n {
-		return Instruction{Index: i, Missing: WordSize}
+		return Instruction{Index: i, Missing: WordSize, PartOf: -1, SecondWord: -1}
 	}
-	return Decode(s.Word(i), i)
+	in := Decode(s.Word(i), i)
+	if s.PartOf(i+1) == i {
+		in.SecondWord = i + 1
+	}
+	if in.PartOf = s.PartOf(i); in.PartOf >= 0 {
+		for k := range in.Fields {
+			if in.Fields[k].Name == "word length" {
+				in.Fields[k].Text = "not a word length: second word of the two-word instruction at #" + strconv.Itoa(in.PartOf)
+			}
+		}
+	}
+	return in
+}
+
+// PartOf is the index of the 0xD4 word that word i continues (two-word 0xD4+0xDA, neff.md
+// §4.7), or -1 when word i is an instruction of its own.
+func (s *Stream) PartOf(i int) int {
+	lo, hi := 0, len(s.seconds)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if s.seconds[m] < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(s.seconds) && s.seconds[lo] == i {
+		return i - 1
+	}
+	return -1
 }
 
 // All iterates over the decoded instructions in order.
 func (s *Stream) All() iter.Seq2[int, Instruction] {
 	return func(yield func(int, Instruction) bool) {
 		for i := 0; i < s.n; i++ {
-			if !yield(i, Decode(s.Word(i), i)) {
+			if !yield(i, s.Instruction(i)) {
 				return
 			}
 		}
@@ -209,6 +245,9 @@ func (s *Stream) Rows(from, to int) *doc.Table {
 		row[2] = hex2(w[0])
 		row[3] = opcodeTable[w[0]].Name
 		buf = appendSummary(buf[:0], w)
+		if p := s.PartOf(i); p >= 0 {
+			buf = append(append(buf, "part_of=#"...), strconv.Itoa(p)...)
+		}
 		row[4] = string(buf)
 		buf = appendSync(buf[:0], w)
 		row[5] = string(buf)
@@ -242,7 +281,11 @@ func (s *Stream) AppendRow(dst []byte, i int) []byte {
 	}
 	dst = append(dst, ' ')
 	n := len(dst)
-	if dst = appendSummary(dst, w); len(dst) == n {
+	dst = appendSummary(dst, w)
+	if p := s.PartOf(i); p >= 0 {
+		dst = append(append(dst, "part_of=#"...), strconv.Itoa(p)...)
+	}
+	if len(dst) == n {
 		dst = dst[:n-1] // no operands: no dangling space
 	}
 	mark := len(dst)
@@ -383,11 +426,14 @@ func (in Instruction) Node(member string) *doc.Node {
 			group(GroupOperand).Add(d)
 		case GroupUndocumented:
 			c := &doc.Node{Kind: "bytes", Label: f.Name, Value: f.Text, Span: span(f.Off, f.Width)}
-			c.Detail = "not covered by the spec's field map for this opcode; shown raw"
+			c.Detail = "meaning not known (no field map names these bytes for this opcode); shown raw"
 			group(GroupUndocumented).Add(c)
 		default:
 			c := group(f.Group).Field(f.Name, f.Text, span(f.Off, f.Width))
 			c.Detail = "raw " + hexWord(f.Raw, f.Width) + " at +" + hex2(uint8(f.Off))
+			if f.Immediate != "" {
+				c.Detail += "; as an immediate: " + f.Immediate
+			}
 		}
 	}
 	// A group's span is the extent of its children, so selecting it highlights its bytes.
@@ -405,6 +451,16 @@ func (in Instruction) Node(member string) *doc.Node {
 		if lo >= 0 {
 			g.Span = &doc.Span{Source: member, Offset: lo, Length: hi - lo}
 		}
+	}
+	if in.SecondWord >= 0 {
+		n.Field("second word", "#"+strconv.Itoa(in.SecondWord), span(WordSize, WordSize)).Detail =
+			"this PseudoDmaDirect2d continues in the 0xDA word at index " + strconv.Itoa(in.SecondWord) +
+				": one instruction of two words (addr0 tag 0x28; neff.md §4.7)"
+	}
+	if in.PartOf >= 0 {
+		n.Field("part of", "#"+strconv.Itoa(in.PartOf), span(0, WordSize)).Detail =
+			"the second word of the two-word PseudoDmaDirect2d at index " + strconv.Itoa(in.PartOf) +
+				" (its addr0 tag is 0x28; neff.md §4.7)"
 	}
 	in.check(n, span)
 	return n
@@ -437,7 +493,7 @@ func (in Instruction) check(n *doc.Node, span func(int, int) *doc.Span) {
 	if !in.Known {
 		n.Infof(span(0, 1), "opcode %s is in no opcode table (neff.md §4.3); the word is shown as raw bytes", hex2(in.Opcode))
 	}
-	if w[1] != 0x10 && !(w[0] == 0xE3 && w[1] == 0x11) {
+	if w[1] != 0x10 && !(w[0] == 0xE3 && w[1] == 0x11) && in.PartOf < 0 {
 		n.Warnf(span(1, 1), "word length byte is %s, but every engine word has 0x10 (16 dwords, neff.md §4.2); the stream may be misaligned or corrupt", hex2(w[1]))
 	}
 	if waitModeIndex[w[4]] == nil {
@@ -450,7 +506,7 @@ func (in Instruction) check(n *doc.Node, span func(int, int) *doc.Span) {
 		for _, f := range in.Fields {
 			if f.Group == GroupUndocumented {
 				n.Warnf(span(f.Off, f.Width), "bytes %s are not zero, but the spec documents every byte of %s (%s); a newer compiler may use them",
-					f.Name[len("bytes "):], in.Name, lay.Source)
+					strings.TrimPrefix(f.Name, "unknown "), in.Name, lay.Source)
 			}
 		}
 	}

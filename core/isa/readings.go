@@ -1,0 +1,178 @@
+package isa
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+)
+
+// ImmediateText shows a 32-bit immediate in every reading side by side, as ImHex's data
+// inspector does at the field's first byte: unsigned and signed int, hex, fp32, and bf16 and
+// fp16 of its first two bytes (little-endian). The compiler writes eps = 1e-6 as 0x358637BD
+// (fp32 1e-06) and a bf16 fill of 1.0 as 0x00003F80 (bf16 1).
+func ImmediateText(bits uint32) string {
+	b := make([]byte, 0, 96)
+	b = append(b, "u32 "...)
+	b = strconv.AppendUint(b, uint64(bits), 10)
+	if int32(bits) < 0 {
+		b = append(b, " · i32 "...)
+		b = strconv.AppendInt(b, int64(int32(bits)), 10)
+	}
+	b = append(b, " · hex 0x"...)
+	b = appendHexWidth(b, uint64(bits), 8)
+	b = append(b, " · fp32 "...)
+	b = appendF32(b, bits)
+	b = append(b, " · bf16 "...)
+	b = appendF32(b, uint32(bits&0xFFFF)<<16)
+	b = append(b, " · fp16 "...)
+	b = strconv.AppendFloat(b, float64(fp16(uint16(bits))), 'g', -1, 32)
+	return string(b)
+}
+
+// fp16 converts IEEE binary16 bits to float32.
+func fp16(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := int(h>>10) & 0x1F
+	frac := uint32(h & 0x3FF)
+	switch {
+	case exp == 0x1F:
+		return math.Float32frombits(sign | 0x7F800000 | frac<<13)
+	case exp == 0:
+		v := float32(frac) / 1024 / 16384 // subnormal: frac × 2^-24
+		if sign != 0 {
+			return -v
+		}
+		return v
+	}
+	return math.Float32frombits(sign | uint32(exp-15+127)<<23 | frac<<13)
+}
+
+// scaleFloatMinExp is the smallest biased fp32 exponent read as a float in Activate's
+// "scale": 2^-95 (≈2.5e-29). Real scales are 1.0, -1.0, sqrt 2, 1/128; the address-shaped
+// values the issue reports (0x810000, 0x817200, 0x37F00) have exponents 0 and 1, and would
+// print as 1.2e-38 or 3.2e-40 (unknowns isa.activate-scale).
+const scaleFloatMinExp = 32
+
+// ScaleIsFloat says whether Activate's "scale" bits read as a float: zero, or a finite value
+// whose exponent is not tiny.
+func ScaleIsFloat(bits uint32) bool {
+	exp := bits >> 23 & 0xFF
+	return bits&0x7FFFFFFF == 0 || exp >= scaleFloatMinExp && exp != 0xFF
+}
+
+// appendScale renders Activate's "scale": the float, or the bits with what they look like when
+// they cannot be a scale (never a wrong float).
+func appendScale(dst []byte, bits uint32) []byte {
+	if ScaleIsFloat(bits) {
+		return appendF32(dst, bits)
+	}
+	dst = appendHex(dst, uint64(bits))
+	return append(dst, " (address-shaped, not a float; its form is unknown)"...)
+}
+
+// Tags of a PseudoDmaDirect2d address (unknowns isa.direct2d-addresses).
+const (
+	DmaTagVar      = 0x10 // a def.json var id (0 = SB: the offset is an SBUF address)
+	DmaTagDGE      = 0x20 // an index into the core's dge-table var
+	DmaTagExtended = 0x28 // the address continues in a 0xDA word (two-word instruction)
+)
+
+// DmaAddr is a PseudoDmaDirect2d address split into its parts.
+type DmaAddr struct {
+	Tag    uint8
+	ID     uint32 // var id (tag 0x10) or DGE-table index (tag 0x20)
+	Offset uint32
+}
+
+// SplitDmaAddr splits an 8-byte PseudoDmaDirect2d address: offset in bytes 0..3, id in
+// bytes 4..6, tag in byte 7.
+func SplitDmaAddr(v uint64) DmaAddr {
+	return DmaAddr{Tag: uint8(v >> 56), ID: uint32(v>>32) & 0xFFFFFF, Offset: uint32(v)}
+}
+
+func appendDmaAddr(dst []byte, v uint64) []byte {
+	a := SplitDmaAddr(v)
+	switch a.Tag {
+	case DmaTagVar:
+		if a.ID == 0 {
+			dst = append(dst, "SB:"...)
+			return appendHex(dst, uint64(a.Offset))
+		}
+		dst = append(dst, "var "...)
+		dst = strconv.AppendUint(dst, uint64(a.ID), 10)
+	case DmaTagDGE:
+		dst = append(dst, "dge["...)
+		dst = strconv.AppendUint(dst, uint64(a.ID), 10)
+		dst = append(dst, ']')
+	case DmaTagExtended:
+		dst = append(dst, "extended (0xDA word follows) id "...)
+		dst = strconv.AppendUint(dst, uint64(a.ID), 10)
+	default:
+		dst = append(dst, "tag "...)
+		dst = append(dst, hex2(a.Tag)...)
+		dst = append(dst, " id "...)
+		dst = strconv.AppendUint(dst, uint64(a.ID), 10)
+	}
+	dst = append(dst, '+')
+	return appendHex(dst, uint64(a.Offset))
+}
+
+func appendAccFlags(dst []byte, raw uint64) []byte {
+	switch raw {
+	case 0:
+		return append(dst, "continue"...)
+	case 1:
+		return append(dst, "start"...)
+	case 2:
+		return append(dst, "stop"...)
+	case 3:
+		return append(dst, "start+stop"...)
+	}
+	return appendHex(dst, raw)
+}
+
+// Direct2dAddrs reads a PseudoDmaDirect2d (0xD4) word's source and destination addresses.
+func Direct2dAddrs(word []byte) (src, dst DmaAddr, ok bool) {
+	if len(word) < WordSize || word[0] != 0xD4 {
+		return DmaAddr{}, DmaAddr{}, false
+	}
+	return SplitDmaAddr(binary.LittleEndian.Uint64(word[0x10:])), SplitDmaAddr(binary.LittleEndian.Uint64(word[0x28:])), true
+}
+
+// Direct2dSemaphore reads a PseudoDmaDirect2d (0xD4) word's queue semaphore (+0x0D).
+func Direct2dSemaphore(word []byte) (uint8, bool) {
+	if len(word) < WordSize || word[0] != 0xD4 {
+		return 0, false
+	}
+	return word[0x0D], true
+}
+
+// StartsTwoWord says whether a word is a 0xD4 whose addr0 tag (+0x17) is 0x28: the first word
+// of a two-word 0xD4+0xDA instruction (neff.md §4.7).
+func StartsTwoWord(word []byte) bool {
+	return len(word) >= WordSize && word[0] == 0xD4 && word[0x17] == DmaTagExtended
+}
+
+// LayoutSpan is one field's place in its word, for `disasm --json`'s "layout": Field is the
+// name as in the instruction's fields; a name starting with "unknown" marks bytes whose
+// meaning is not known.
+type LayoutSpan struct {
+	Field string `json:"field"`
+	Off   int    `json:"off"`
+	Len   int    `json:"len"`
+}
+
+// Layout lists the byte span of every field of the instruction (a descriptor as one span),
+// in field order.
+func (in Instruction) Layout() []LayoutSpan {
+	out := make([]LayoutSpan, 0, len(in.Fields))
+	for _, f := range in.Fields {
+		if f.Width > 0 {
+			out = append(out, LayoutSpan{Field: f.Name, Off: f.Off, Len: f.Width})
+		}
+	}
+	return out
+}
+
+// IsUnknownName says whether a field name marks bytes of unknown meaning.
+func IsUnknownName(name string) bool { return len(name) >= 7 && name[:7] == "unknown" }

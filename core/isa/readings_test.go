@@ -1,0 +1,175 @@
+package isa
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+func TestImmediateText(t *testing.T) {
+	for bits, want := range map[uint32][]string{
+		0x358637BD: {"u32 897988541", "hex 0x358637bd", "fp32 1e-06", "bf16 2.2530556e-05", "fp16 0.48364258"},
+		0x00003F80: {"u32 16256", "fp32 2.278e-41", "bf16 1 ", "fp16 1.875"},
+		0xCE6E6B28: {"i32 -831624408", "fp32 -1e+09"},
+		0x00003C00: {"fp16 1"},
+		0x00000001: {"fp16 5.9604645e-08"}, // the smallest fp16 subnormal
+		0x0000FC00: {"fp16 -Inf"},
+	} {
+		got := ImmediateText(bits) + " "
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%#x: %q lacks %q", bits, got, w)
+			}
+		}
+	}
+}
+
+func TestActivateScaleByForm(t *testing.T) {
+	w := activateWord(7, 0x100, 0x200)
+	for bits, want := range map[uint32]string{
+		0x3F800000: "1",
+		0xBF800000: "-1",
+		0x3C000000: "0.0078125",
+		0:          "0",
+		0x00810000: "0x810000 (address-shaped, not a float; its form is unknown)",
+		0x00817200: "0x817200 (address-shaped",
+		0x00037F00: "0x37f00 (address-shaped",
+	} {
+		binary.LittleEndian.PutUint32(w[0x24:], bits)
+		f, _ := Decode(w, 0).Field("scale")
+		if !strings.HasPrefix(f.Text, want) {
+			t.Errorf("scale %#x: %q, want %q", bits, f.Text, want)
+		}
+		if (f.Immediate != "") != ScaleIsFloat(bits) {
+			t.Errorf("scale %#x: immediate readings %q", bits, f.Immediate)
+		}
+	}
+	// An inline float imm0 shows every reading in its node.
+	w[0x0F] = 1
+	binary.LittleEndian.PutUint32(w[0x28:], 0x358637BD)
+	in := Decode(w, 0)
+	if f, _ := in.Field("imm0"); f.Text != "1e-06" || !strings.Contains(f.Immediate, "hex 0x358637bd") {
+		t.Errorf("imm0 %+v", f)
+	}
+	found := false
+	in.Node("").Walk(func(_ []string, n *doc.Node) bool {
+		found = found || n.Label == "imm0" && strings.Contains(n.Detail, "fp32 1e-06 · bf16")
+		return true
+	})
+	if !found {
+		t.Error("the imm0 node does not show the immediate's readings")
+	}
+}
+
+// direct2d builds a PseudoDmaDirect2d word.
+func direct2d(tag0 uint8, sem uint8) []byte {
+	w := newWord(0xD4)
+	w[0x0D], w[0x0E] = sem, 0x10
+	binary.LittleEndian.PutUint64(w[0x10:], uint64(tag0)<<56|1<<32|0x8000)
+	binary.LittleEndian.PutUint64(w[0x28:], uint64(DmaTagVar)<<56|0x37c00)
+	binary.LittleEndian.PutUint16(w[0x20:], 128)
+	w[0x3E], w[0x3F] = 7, 7
+	return w
+}
+
+func TestDirect2dFields(t *testing.T) {
+	in := Decode(direct2d(DmaTagDGE, 24), 0)
+	for name, want := range map[string]string{"addr0": "dge[1]+0x8000", "addr1": "SB:0x37c00", "queue semaphore": "S[24]",
+		"src partitions": "128", "dst dtype": "fp16", "unknown 0x0e": "1000"} {
+		if f, ok := in.Field(name); !ok || f.Text != want {
+			t.Errorf("%s = %q, want %q", name, f.Text, want)
+		}
+	}
+	src, dst, ok := Direct2dAddrs(in.Word[:])
+	if !ok || src != (DmaAddr{Tag: DmaTagDGE, ID: 1, Offset: 0x8000}) || dst != (DmaAddr{Tag: DmaTagVar, Offset: 0x37c00}) {
+		t.Errorf("addrs %+v %+v", src, dst)
+	}
+}
+
+// TestTwoWordDirect2d: a 0xDA after a 0xD4 whose addr0 tag is 0x28 is the second word of one
+// instruction (no word-length finding, part_of in the listing and the node); a 0xDA anywhere
+// else is still reported.
+func TestTwoWordDirect2d(t *testing.T) {
+	second := newWord(0xDA)
+	second[1], second[0x20] = 0x00, 0x55
+	lone := newWord(0xDA)
+	lone[1] = 0x00
+	var b []byte
+	b = append(b, direct2d(DmaTagExtended, 8)...) // #0
+	b = append(b, second...)                      // #1: part of #0
+	b = append(b, direct2d(DmaTagDGE, 9)...)      // #2
+	b = append(b, lone...)                        // #3: not after a two-word 0xD4
+	s := NewStream("sg00/Pool.bin", b)
+	if s.PartOf(1) != 0 || s.PartOf(0) != -1 || s.PartOf(3) != -1 {
+		t.Fatalf("part of: %d %d %d", s.PartOf(0), s.PartOf(1), s.PartOf(3))
+	}
+	var warns []string
+	for _, f := range s.Findings() {
+		if f.Severity == doc.Warning {
+			warns = append(warns, f.Message)
+		}
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], "1 of 4 words") || !strings.Contains(warns[0], "first at index 3") {
+		t.Errorf("findings %q", warns)
+	}
+	if sw := s.Node(0).Child("second word"); sw == nil || sw.Value != "#1" || sw.Span.Offset != WordSize {
+		t.Errorf("first word: second word %+v", sw)
+	}
+	if s.Instruction(2).SecondWord != -1 {
+		t.Error("a one-word 0xD4 claims a second word")
+	}
+	n := s.Node(1)
+	if pf := n.Child("part of"); pf == nil || pf.Value != "#0" {
+		t.Errorf("node %+v", n)
+	}
+	n.Walk(func(_ []string, c *doc.Node) bool {
+		for _, f := range c.Findings {
+			if f.Severity != doc.Info {
+				t.Errorf("second word: %s", f.Message)
+			}
+		}
+		return true
+	})
+	if len(s.Node(3).Findings) == 0 {
+		t.Error("a lone 0xDA has no word-length finding")
+	}
+	if row := s.Rows(1, 2).Rows[0]; !strings.Contains(row[4], "part_of=#0") {
+		t.Errorf("row %q", row)
+	}
+	if line := string(s.AppendRow(nil, 1)); !strings.Contains(line, "part_of=#0") {
+		t.Errorf("line %q", line)
+	}
+	if f, _ := s.Instruction(1).Field("unknown extension"); f.Text == "" {
+		t.Error("the second word's bytes are not shown as unknown")
+	}
+}
+
+// TestLayoutCoversRealWords: on every real word, the layout spans name every non-zero byte
+// (a named field or an unknown… one), and every layout name is a key of the fields.
+func TestLayoutCoversRealWords(t *testing.T) {
+	for _, path := range realNEFFs(t) {
+		members := readNEFF(t, path)
+		for member := range engineStreams(t, members) {
+			s := NewStream(member, members[member])
+			for _, in := range s.All() {
+				var covered [WordSize]bool
+				fields := in.FieldMap()
+				for _, l := range in.Layout() {
+					if _, ok := fields[l.Field]; !ok {
+						t.Fatalf("%s #%d: layout %q is no field", member, in.Index, l.Field)
+					}
+					for b := l.Off; b < l.Off+l.Len; b++ {
+						covered[b] = true
+					}
+				}
+				for b, c := range in.Word {
+					if c != 0 && !covered[b] {
+						t.Fatalf("%s #%d: byte +%#x is in no layout span", member, in.Index, b)
+					}
+				}
+			}
+		}
+	}
+}
