@@ -2,9 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 func TestCoverageCommand(t *testing.T) {
@@ -31,7 +32,7 @@ func TestCoverageCommand(t *testing.T) {
 	if _, _, rc := runCLI(t, "coverage"); rc != 2 {
 		t.Errorf("no file: rc %d", rc)
 	}
-	if _, errs, rc := runCLI(t, "coverage", filepath.Join(realDir, "nkipy/matmul_small/neff.json")); rc != 1 || !strings.Contains(errs, "not a NEFF") {
+	if _, errs, rc := runCLI(t, "coverage", realfiles.Path(t, "nkipy/matmul_small/neff.json")); rc != 1 || !strings.Contains(errs, "not a NEFF") {
 		t.Errorf("a JSON file: rc %d %s", rc, errs)
 	}
 }
@@ -39,7 +40,7 @@ func TestCoverageCommand(t *testing.T) {
 // TestDisasmLayout: every instruction of disasm --json has a layout whose names are keys of
 // its fields; a PseudoDmaDirect2d carries its joins.
 func TestDisasmLayout(t *testing.T) {
-	p := filepath.Join(realDir, "nkipy/matmul_small.neff")
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
 	out, errs, rc := runCLI(t, "disasm", "--json", "--sg", "sg00", "--engine", "Pool", p)
 	var d disasmJSON
 	if err := json.Unmarshal([]byte(out), &d); err != nil || rc != 0 || len(d.Streams) != 1 {

@@ -1,42 +1,23 @@
 package inspect
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// allRealNEFFs lists every real NEFF: the shared corpus and the repository's testdata/real.
+// allRealNEFFs lists every real NEFF internal/realfiles finds: testdata/real, then
+// ../shared/testdata-real where it sits beside the clone.
 func allRealNEFFs(t *testing.T) []string {
 	t.Helper()
-	var paths []string
-	for _, dir := range []string{realDir, "../../testdata/real"} {
-		filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
-			if err == nil && !e.IsDir() && strings.HasSuffix(p, ".neff") {
-				paths = append(paths, p)
-			}
-			return nil
-		})
-	}
+	paths := realfiles.Glob("*/*.neff")
 	if len(paths) == 0 {
-		t.Skipf("no real NEFFs under %s or testdata/real", realDir)
+		t.Skip(realfiles.Missing("*/*.neff"))
 	}
 	return paths
-}
-
-func openPath(t *testing.T, p string) *File {
-	t.Helper()
-	fh, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fh.Close() })
-	st, _ := fh.Stat()
-	return Open(filepath.Base(p), fh, st.Size(), Options{})
 }
 
 // TestRealNEFFsHaveNoFalseAlarms: valid compiler output gets no warning or error finding from
