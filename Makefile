@@ -17,14 +17,19 @@ WASM_NOINLINE_DEPS := github.com/hack-pad/...
 WASM_GCFLAGS  := $(foreach p,$(WASM_NOINLINE),-gcflags=github.com/neffscope/neffscope/$(p)=-l) $(foreach p,$(WASM_NOINLINE_DEPS),-gcflags=$(p)=-l)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all wasm wasm-size serve dist test test-core test-wasm test-browser bench fuzz generate vet clean
+.PHONY: all js wasm wasm-size serve dist test test-core test-wasm test-js test-browser bench fuzz generate vet clean
 
 all: wasm
+
+## js: the page's ES modules (www/src/) bundled into the classic scripts www/app.js and
+## www/worker.js with esbuild's Go API (scripts/jsbuild; no Node step).
+js:
+	$(GO) run ./scripts/jsbuild -www www
 
 ## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, its data
 ## segments merged so it compresses better (scripts/wasmpack), and precompressed copies the
 ## dev server hands to browsers that accept them.
-wasm:
+wasm: js
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
 	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
 	$(GO) run ./scripts/wasmpack www/neffscope.wasm
@@ -53,10 +58,14 @@ vet:
 
 ## test: every test — the core natively (real files where ../shared/testdata-real exists),
 ## the wasm bridge under Node, and the page in headless Chromium.
-test: vet test-core test-wasm test-browser
+test: vet test-core test-wasm test-js test-browser
 
 test-core:
 	$(GO) test ./core/... ./cmd/... ./scripts/...
+
+## test-js: the page's pure helpers and the hash role under node --test.
+test-js:
+	node --test www/src/lib/ www/src/worker/
 
 test-wasm:
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/internal/digest/...
@@ -85,4 +94,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf dist www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js
+	rm -rf dist www/app.js www/worker.js www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js

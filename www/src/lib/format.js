@@ -1,0 +1,27 @@
+export const fmtInt = (n) => Number(n).toLocaleString('en-US');
+export function fmtSize(n) {
+  if (n >= 1 << 30) return (n / (1 << 30)).toFixed(2) + ' GiB';
+  if (n >= 1 << 20) return (n / (1 << 20)).toFixed(1) + ' MiB';
+  if (n >= 1 << 10) return (n / (1 << 10)).toFixed(1) + ' KiB';
+  return n + ' B';
+}
+export function spanText(s) {
+  if (!s) return '';
+  const where = s.src ? 'member ' + s.src : 'file';
+  return where + ' bytes ' + fmtInt(s.off) + '..' + fmtInt(s.off + s.len) + ' (' + fmtInt(s.len) + ' bytes)';
+}
+
+export const fmtNum = (v) => {
+  if (v === 0) return '0';
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  if (a >= 1e5 || a < 1e-3) return v.toExponential(a >= 1e5 ? 3 : 2).replace('e+', 'e');
+  return String(Number(v.toPrecision(5)));
+};
+export const f32hex = (v) => { const dv = new DataView(new ArrayBuffer(4)); dv.setFloat32(0, v); return dv.getUint32(0).toString(16).padStart(8, '0'); };
+export const fmtFull = (v) => (Number.isFinite(v) ? String(Math.fround(v) === v ? Number(v.toPrecision(9)) : Number(v.toPrecision(12))) : String(v));
+
+// fileStem makes a download name from text that may come from the file.
+export function fileStem(s) {
+  return String(s).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120) || 'neffscope';
+}

@@ -1,0 +1,204 @@
+import { call, core } from '../core/client.js';
+import { $, el } from '../dom.js';
+import { fmtSize } from '../lib/format.js';
+import { hashTarget, select } from './selection.js';
+import { jsonTree, mainTree } from '../views/content.js';
+import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
+import { hex } from '../views/hex.js';
+import { plot } from '../views/plot/plot.js';
+import { search, searchClose } from '../views/search.js';
+import { field, renderFindings, renderSummary } from '../views/summary.js';
+
+// The document and its index.
+
+const JSON_KINDS = new Set(['object', 'array', 'string', 'number', 'bool', 'null']);
+export const SEV_RANK = { info: 1, warning: 2, error: 3 };
+
+// KINDS: how each node kind looks in a tree. Unknown kinds get the default row.
+const KINDS = {
+  neff: { glyph: '◆', title: 'NEFF file' },
+  header: { glyph: 'H', title: 'header' },
+  payload: { glyph: 'P', title: 'payload' },
+  verdict: { glyph: '✓', title: 'runtime verdict' },
+  archive: { glyph: '▦', title: 'archive' },
+  dir: { glyph: '▸', title: 'directory' },
+  member: { glyph: '▤', title: 'archive member' },
+  field: { glyph: '•', title: 'field' },
+  flag: { glyph: '⚑', title: 'flag bit' },
+  padding: { glyph: '░', title: 'padding' },
+  bytes: { glyph: '01', title: 'bytes' },
+  object: { glyph: '{}', title: 'JSON object' },
+  array: { glyph: '[]', title: 'JSON array' },
+  string: { glyph: '"', title: 'JSON string' },
+  number: { glyph: '#', title: 'JSON number' },
+  bool: { glyph: 'b', title: 'JSON boolean' },
+  null: { glyph: '∅', title: 'JSON null' },
+};
+Object.assign(KINDS, {
+  manifest: { glyph: '{}', title: 'manifest (JSON)' },
+  model: { glyph: 'M', title: 'model' },
+  instructions: { glyph: '≡', title: 'instruction stream' },
+  table: { glyph: '▦', title: 'table' },
+  npy: { glyph: 'N', title: 'NumPy array' },
+  'pwp-bundle': { glyph: 'ƒ', title: 'activation tables' },
+  'pwp-roster': { glyph: 'R', title: 'activation roster (act_info.json)' },
+  'pwp-roster-set': { glyph: 'S', title: 'roster set' },
+  'pwp-set': { glyph: 'S', title: 'activation set' },
+  'pwp-function': { glyph: 'ƒ', title: 'activation function' },
+  'pwp-octaves': { glyph: '≡', title: 'octaves' },
+  'pwp-bucket': { glyph: 'B', title: 'bucket record (32 bytes)' },
+  'pwp-eval': { glyph: '=', title: 'evaluation' },
+  'ncfw-context': { glyph: 'C', title: 'libncfw collective context' },
+  'ncfw-arches': { glyph: 'A', title: 'arches' },
+  'ncfw-text': { glyph: 'T', title: 'printed text' },
+  'ncfw-dump': { glyph: 'D', title: 'libncfw ctx_log dump' },
+  group: { glyph: '▣', title: 'group' },
+});
+// Kinds without a row here (new decoders) still get a glyph: their initial.
+export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCase(), title: k };
+
+export let state = null; // {doc, file, handle, gen, info: Map node → {parent, path, worst}}
+// setCurrent makes d the document on show (its owner module is the only writer of state).
+export function setCurrent(d) { state = d; }
+
+export const keyOf = (n) => n.key || n.label || '';
+
+function indexDoc(doc) {
+  const info = new Map();
+  const byPath = new Map();
+  const findings = [];
+  (function walk(n, parent, path) {
+    const rec = { parent, path, worst: 0 };
+    info.set(n, rec);
+    byPath.set(path.join('/'), n);
+    for (const f of n.finds || []) {
+      findings.push({ f, node: n });
+      rec.worst = Math.max(rec.worst, SEV_RANK[f.sev] || 0);
+    }
+    for (const c of n.kids || []) {
+      walk(c, n, path.concat(keyOf(c)));
+      rec.worst = Math.max(rec.worst, info.get(c).worst);
+    }
+  })(doc.root, null, []);
+  return { info, byPath, findings };
+}
+
+export const pathOf = (n) => state.info.get(n).path;
+export const parentOf = (n) => state.info.get(n).parent;
+
+// memberOf returns the member node n belongs to (itself included), or null.
+export function memberOf(n) {
+  for (let m = n; m; m = parentOf(m)) if (m.kind === 'member' && m.ref && m.ref.startsWith('member:')) return m;
+  return null;
+}
+// contentRootOf returns the decoded content of the member n belongs to (a JSON tree today;
+// instruction listings and tables from later decoders plug in the same way), which the
+// content pane shows as its own tree above the bytes. null when the member is only bytes.
+export function contentRootOf(n) {
+  const m = memberOf(n);
+  if (!m) return null;
+  return (m.kids || []).find((c) => !(c.kind === 'bytes' && !(c.kids && c.kids.length))) || null;
+}
+export function spanOf(n) {
+  for (let m = n; m; m = parentOf(m)) if (m.span) return m === n ? m.span : { src: m.span.src, off: m.span.off, len: 0, inherited: true };
+  return null;
+}
+// sourceSize: how many bytes a source has ('' = the file; a member path = its size).
+export function sourceSize(src) {
+  if (!src) return state.doc.size;
+  const m = findMember(src);
+  if (m && m.span) return m.span.len;
+  // Files dropped together: a source is one of them, by name.
+  const f = (state.files || []).find((x) => x.name === src);
+  return f ? f.size : 0;
+}
+export function findMember(src) {
+  if (!state.members) {
+    state.members = new Map();
+    // Archive members first; loose files joined into one document (activation blobs) are
+    // sources too, named by a node whose Ref is "member:<file>".
+    for (const n of state.info.keys()) if (n.kind === 'member' && n.ref && n.ref.startsWith('member:')) state.members.set(n.ref.slice(7), n);
+    for (const n of state.info.keys()) if (n.ref && n.ref.startsWith('member:') && n.span && !state.members.has(n.ref.slice(7))) state.members.set(n.ref.slice(7), n);
+  }
+  return state.members.get(src) || null;
+}
+
+// ---- several documents: a drop of several files gives one per group (tabs) ----
+
+export let docs = []; // the documents of the last open, each a state object
+let uidNext = 1;
+
+export function makeState(doc, extra) {
+  return Object.assign({ doc, uid: uidNext++ }, extra, indexDoc(doc));
+}
+
+export function closeDocs() {
+  diffForget();
+  for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
+  docs = [];
+}
+
+export function showDocs(list, i, ms) {
+  docs = list;
+  state = list[i];
+  renderDocument(ms);
+}
+
+export function replaceDoc(prev, next) {
+  const i = docs.indexOf(prev);
+  if (i >= 0) docs[i] = next; else docs = [next];
+  state = next;
+}
+
+export function switchDoc(i) {
+  if (diff.shown && docs[i] === state) { hideDiffView(); renderTabs(); return; }
+  hideDiffView();
+  if (!docs[i] || docs[i] === state) return;
+  state = docs[i];
+  renderDocument(0);
+}
+
+export function renderTabs() {
+  const nav = $('doc-tabs');
+  nav.replaceChildren();
+  nav.hidden = docs.length < 2;
+  docs.forEach((d, i) => {
+    const b = el('button', 'doc-tab', d.doc.file);
+    b.type = 'button';
+    b.setAttribute('role', 'tab');
+    b.setAttribute('aria-selected', d === state ? 'true' : 'false');
+    b.dataset.kind = d.doc.kind;
+    b.dataset.index = i;
+    b.title = d.doc.file + ' · ' + d.doc.kind + ' · ' + fmtSize(d.doc.size);
+    b.appendChild(el('span', 'tab-kind', d.doc.kind));
+    b.addEventListener('click', () => switchDoc(i));
+    nav.appendChild(b);
+  });
+  diffTabs(nav);
+}
+
+export function renderDocument(ms) {
+  const doc = state.doc;
+  $('welcome').hidden = true;
+  $('panes').hidden = false;
+  const fn = $('file-name');
+  fn.textContent = doc.file + ' · ' + fmtSize(doc.size);
+  fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
+  renderTabs();
+  $('search-box').hidden = false;
+  if (search.q) searchClose();
+  renderSummary(doc, false);
+  renderFindings();
+  // The top of the tree and the member list open; everything else expands on demand.
+  const openKinds = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
+  mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
+  hex.key = '';
+  hex.cache.clear();
+  plot.key = '';
+  jsonTree.clear();
+  $('json-view').hidden = true;
+  const linked = hashTarget(location.hash);
+  if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
+  const first = field(doc, 'header') || doc.root;
+  select(first, 'open');
+}

@@ -1,0 +1,68 @@
+import { embedded } from '../features/embed.js';
+import { updateExport } from '../features/export.js';
+import { opening } from '../features/open.js';
+import { parseHash } from '../lib/hash.js';
+import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
+import { mainTree, renderContent } from '../views/content.js';
+import { renderDetail } from '../views/detail.js';
+import { lib, libRestore } from '../views/library.js';
+
+// select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
+// finding, a table row, the summary).
+export function select(n, from, spanOverride) {
+  state.selected = n;
+  // The main tree shows members as leaves: a node inside one selects its member row there.
+  if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
+  renderDetail(n);
+  renderContent(n, from, spanOverride);
+  updateExport();
+  if (from !== 'hash') recordHash(n, from === 'open');
+}
+
+// URL hash: #f=<first 16 hex digits of the file's sha-256>&n=<node path>, each path key
+// URI-encoded (directory keys end in '/') and joined by '/'. Every selection pushes a history
+// entry, so back and forward walk the selections; a hash naming an open file's fingerprint
+// selects its node, now or when that file is opened again (a link or a reload).
+
+const fingerprint = (d) => (d && d.doc && d.doc.sha256 ? String(d.doc.sha256).slice(0, 16).toLowerCase() : '');
+
+function hashFor(n) {
+  const f = fingerprint(state);
+  return f ? '#f=' + f + '&n=' + pathOf(n).map(encodeURIComponent).join('/') : '';
+}
+
+// hashTarget finds the open document and node a hash names, or null.
+export function hashTarget(h) {
+  const { f, n } = parseHash(h);
+  if (!f || n === null) return null;
+  const d = docs.find((x) => fingerprint(x) === f) || (fingerprint(state) === f ? state : null);
+  if (!d) return null;
+  let key;
+  try { key = n === '' ? '' : n.split('/').map(decodeURIComponent).join('/'); } catch (e) { return null; }
+  const node = d.byPath.get(key);
+  return node ? { d, node } : null;
+}
+
+export let hashWrites = 0; // for tests: history entries this page pushed
+
+function recordHash(n, replace) {
+  if (embedded || !state.info.has(n) || !state.byPath) return;
+  const h = hashFor(n);
+  if (!h || h === location.hash) return;
+  try {
+    if (replace) history.replaceState(null, '', h);
+    else { history.pushState(null, '', h); hashWrites++; }
+  } catch (e) { /* some file:// contexts refuse: the page works without the hash */ }
+}
+
+// applyHash follows a hash that changed under the page (back/forward, an edited URL).
+export function applyHash() {
+  const t = hashTarget(location.hash);
+  if (!t) {
+    const { f } = parseHash(location.hash);
+    if (f && f !== fingerprint(state) && lib.ok && !opening) libRestore(f, true);
+    return;
+  }
+  if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
+  if (state.selected !== t.node) select(t.node, 'hash');
+}
