@@ -65,7 +65,7 @@ test-core:
 
 ## test-js: the page's pure helpers and the hash role under node --test.
 test-js:
-	node --test www/src/lib/ www/src/worker/
+	node --test www/src/lib/*.test.js www/src/worker/*.test.js www/test/*.test.js
 
 test-wasm:
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/internal/digest/...

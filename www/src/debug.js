@@ -1,3 +1,6 @@
+// @ts-check
+// globalThis.neffscope: the read-only surface the browser tests (e2e/) and the console use.
+
 import { core } from './core/client.js';
 import { allowedOrigins, embedded, messagesSeen } from './features/embed.js';
 import { lastOpen } from './features/open.js';

@@ -1,3 +1,7 @@
+// @ts-check
+// The page's entry (bundled into www/app.js): wires every view to its elements, starts the
+// core, and publishes the debug surface.
+
 import { cancel, single, startCore } from './core/client.js';
 import { installDebugSurface } from './debug.js';
 import { $ } from './dom.js';
@@ -32,8 +36,9 @@ function wire() {
   diffInit();
 
   $('file-input').addEventListener('change', (e) => {
-    openFiles(Array.from(e.target.files || []));
-    e.target.value = '';
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    openFiles(Array.from(input.files || []));
+    input.value = '';
   });
   $('cancel').addEventListener('click', () => { if (cancel()) { $('progress').hidden = true; } });
   $('export-json').addEventListener('click', () => exportJSON());

@@ -1,3 +1,7 @@
+// @ts-check
+// The core connection: a Web Worker running the Go core (worker/core-host.js), or failing
+// that the core on this page. Every request goes through call(); every failure is a CoreError.
+
 import { hashStop, hashWorker } from './fingerprint.js';
 import { $, toast } from '../dom.js';
 

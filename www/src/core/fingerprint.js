@@ -1,3 +1,7 @@
+// @ts-check
+// The hash worker's client: a file's sha-256 computed by a second worker (worker/hash.js)
+// while the core opens the file.
+
 import { call, core, newWorker } from './client.js';
 
 // The file's sha-256 (its fingerprint: URL hash, library key) is computed by a second worker

@@ -1,3 +1,6 @@
+// @ts-check
+// Embedding: ?url= opens a file on load; a host page drives the viewer with postMessage.
+
 import { $, toast } from '../dom.js';
 import { openFiles } from './open.js';
 

@@ -1,8 +1,12 @@
+// @ts-check
+// Export: the Document as JSON, the selected member's bytes, a link to this page.
+
 import { call } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { fileStem } from '../lib/format.js';
 import { memberOf, sourceSize, state } from '../state/docs.js';
 import { ensureHandle } from '../views/hex.js';
+import { memberPath } from '../lib/refs.js';
 
 // Export: the Document as JSON (byte for byte what `neffscope inspect --json` prints), a
 // table as CSV, the selected member's bytes, and a link to this page.
@@ -40,8 +44,8 @@ const MEMBER_CHUNK = 8 << 20;
 export function exportMember() {
   const m = state && state.selected && memberOf(state.selected);
   if (!m) return Promise.resolve();
-  return exporting(m.ref.slice(7), async () => {
-    const src = m.ref.slice(7);
+  const src = memberPath(m.ref);
+  return exporting(src, async () => {
     const size = sourceSize(src);
     const parts = [];
     for (let off = 0; off < size;) {

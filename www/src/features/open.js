@@ -1,3 +1,6 @@
+// @ts-check
+// Opening files: one NEFF (with progress, the header first, cancel) or several dropped together.
+
 import { call, cancel, core } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
 import { $, toast } from '../dom.js';
@@ -5,6 +8,7 @@ import { fmtSize } from '../lib/format.js';
 import { closeDocs, makeState, showDocs, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
 import { renderSummary } from '../views/summary.js';
+import { unpackDocument } from '../wire.js';
 
 // Opening files.
 
@@ -45,13 +49,13 @@ export async function openFile(file) {
         if (event !== 'header' || opening !== token) return;
         token.headerMs = performance.now() - t0;
         // The header arrives before the payload is read: show who the file is at once.
-        renderSummary(MessagePack.decode(new Uint8Array(data)), true);
+        renderSummary(unpackDocument(data), true);
         $('welcome').hidden = true;
       },
     });
     if (opening !== token) return;
     const tResult = performance.now();
-    const doc = MessagePack.decode(new Uint8Array(r.doc));
+    const doc = unpackDocument(r.doc);
     if (r.sha256) doc.sha256 = r.sha256;
     const decodeMs = performance.now() - tResult;
     closeDocs();
@@ -92,7 +96,7 @@ export async function openFiles(files) {
     if (opening !== token) return;
     closeDocs();
     const list = r.docs.map((d, i) => {
-      const doc = MessagePack.decode(new Uint8Array(d.doc));
+      const doc = unpackDocument(d.doc);
       const file = files.find((f) => f.name === doc.file) || files[0];
       const st = makeState(doc, { file, files, handle: d.handle, gen: core.gen });
       st.reopen = async () => {

@@ -1,3 +1,6 @@
+// @ts-check
+// The light/dark theme toggle.
+
 import { $ } from '../dom.js';
 
 // Theme: the OS preference (system) unless the toggle chose light or dark; the choice is

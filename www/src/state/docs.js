@@ -1,3 +1,7 @@
+// @ts-check
+// The open documents: their index (node → parent, path, worst finding), the current one
+// (state, written only here via setCurrent), the tabs, and rendering a document.
+
 import { call, core } from '../core/client.js';
 import { $, el } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
@@ -8,6 +12,7 @@ import { hex } from '../views/hex.js';
 import { plot } from '../views/plot/plot.js';
 import { search, searchClose } from '../views/search.js';
 import { field, renderFindings, renderSummary } from '../views/summary.js';
+import { isMemberRef, memberPath } from '../lib/refs.js';
 
 // The document and its index.
 
@@ -88,7 +93,7 @@ export const parentOf = (n) => state.info.get(n).parent;
 
 // memberOf returns the member node n belongs to (itself included), or null.
 export function memberOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'member' && m.ref && m.ref.startsWith('member:')) return m;
+  for (let m = n; m; m = parentOf(m)) if (m.kind === 'member' && isMemberRef(m.ref)) return m;
   return null;
 }
 // contentRootOf returns the decoded content of the member n belongs to (a JSON tree today;
@@ -117,8 +122,11 @@ export function findMember(src) {
     state.members = new Map();
     // Archive members first; loose files joined into one document (activation blobs) are
     // sources too, named by a node whose Ref is "member:<file>".
-    for (const n of state.info.keys()) if (n.kind === 'member' && n.ref && n.ref.startsWith('member:')) state.members.set(n.ref.slice(7), n);
-    for (const n of state.info.keys()) if (n.ref && n.ref.startsWith('member:') && n.span && !state.members.has(n.ref.slice(7))) state.members.set(n.ref.slice(7), n);
+    for (const n of state.info.keys()) if (n.kind === 'member' && isMemberRef(n.ref)) state.members.set(memberPath(n.ref), n);
+    for (const n of state.info.keys()) {
+      const p = memberPath(n.ref);
+      if (p !== null && n.span && !state.members.has(p)) state.members.set(p, n);
+    }
   }
   return state.members.get(src) || null;
 }

@@ -1,7 +1,11 @@
+// @ts-check
+// Selection: select() is the hub every view calls; the URL hash follows it and back/forward
+// follow the hash.
+
 import { embedded } from '../features/embed.js';
 import { updateExport } from '../features/export.js';
 import { opening } from '../features/open.js';
-import { parseHash } from '../lib/hash.js';
+import { fingerprintOf, formHash, hashPathKey, parseHash } from '../lib/hash.js';
 import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
 import { mainTree, renderContent } from '../views/content.js';
 import { renderDetail } from '../views/detail.js';
@@ -24,11 +28,10 @@ export function select(n, from, spanOverride) {
 // entry, so back and forward walk the selections; a hash naming an open file's fingerprint
 // selects its node, now or when that file is opened again (a link or a reload).
 
-const fingerprint = (d) => (d && d.doc && d.doc.sha256 ? String(d.doc.sha256).slice(0, 16).toLowerCase() : '');
+const fingerprint = (d) => (d && d.doc ? fingerprintOf(d.doc.sha256) : '');
 
 function hashFor(n) {
-  const f = fingerprint(state);
-  return f ? '#f=' + f + '&n=' + pathOf(n).map(encodeURIComponent).join('/') : '';
+  return formHash(fingerprint(state), pathOf(n));
 }
 
 // hashTarget finds the open document and node a hash names, or null.
@@ -37,9 +40,8 @@ export function hashTarget(h) {
   if (!f || n === null) return null;
   const d = docs.find((x) => fingerprint(x) === f) || (fingerprint(state) === f ? state : null);
   if (!d) return null;
-  let key;
-  try { key = n === '' ? '' : n.split('/').map(decodeURIComponent).join('/'); } catch (e) { return null; }
-  const node = d.byPath.get(key);
+  const key = hashPathKey(n);
+  const node = key === null ? null : d.byPath.get(key);
   return node ? { d, node } : null;
 }
 

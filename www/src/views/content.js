@@ -1,3 +1,6 @@
+// @ts-check
+// The content pane: a member's decoded content (JSON tree, listing, plot, context) and its bytes.
+
 import { $ } from '../dom.js';
 import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
@@ -6,6 +9,7 @@ import { fieldMarks, hexShow } from './hex.js';
 import { listing, listingShow } from './listing.js';
 import { functionOf, plotShow } from './plot/plot.js';
 import { TreeView } from './tree.js';
+import { isStreamRef, memberPath } from '../lib/refs.js';
 
 // Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
 
@@ -30,7 +34,7 @@ export function renderContent(n, from, spanOverride) {
   const member = memberOf(n);
   $('content-empty').hidden = true;
   // An instruction stream is shown as its listing rather than as a tree.
-  const stream = jroot && jroot.ref && jroot.ref.startsWith('stream:') ? jroot : null;
+  const stream = jroot && isStreamRef(jroot.ref) ? jroot : null;
   if (stream) jroot = null;
   if (!stream) { $('listing').hidden = true; listing.key = ''; }
   if (jroot) {
@@ -43,10 +47,10 @@ export function renderContent(n, from, spanOverride) {
     jsonTree.clear();
   }
   $('content').classList.toggle('split', !!jroot || !!stream || !!fnode);
-  const title = member ? member.ref.slice(7) : (n.span && n.span.src) || state.doc.file;
+  const title = member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file;
   $('content-title').textContent = title;
   const span = spanOverride || spanOf(n);
-  const src = span ? span.src || '' : (member ? member.ref.slice(7) : '');
+  const src = span ? span.src || '' : (member ? memberPath(member.ref) : '');
   // A member node highlights nothing (all of it would be highlighted): it shows from its start.
   let hl = span && !span.inherited && n !== member && !(n.kind === 'bytes' && n.label === 'content') ? span : null;
   // A node with children is shown by its children's tints, its own range only softly.

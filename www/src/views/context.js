@@ -1,5 +1,8 @@
+// @ts-check
+// The libncfw collective context view: the text the library prints, tied to the struct bytes.
+
 import { call, core } from '../core/client.js';
-import { $, el, toast } from '../dom.js';
+import { $, el, toast, closestTo } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { MAX_SCROLL_PX, toScroll, toVirtual } from '../lib/virtual-scroll.js';
 import { makeState, renderDocument, replaceDoc, state } from '../state/docs.js';
@@ -7,6 +10,7 @@ import { mainTree } from './content.js';
 import { renderDetail } from './detail.js';
 import { ensureHandle, hexShow, ownerOf } from './hex.js';
 import { libRemember } from './library.js';
+import { unpackDocument, unpackNode } from '../wire.js';
 
 // libncfw collective context: the text the library would print (virtualised, with line
 // numbers), the arch switcher, and highlights both ways between printed values and their
@@ -85,7 +89,7 @@ function ctxSetup() {
   if ($('ctx-model').value !== model) $('ctx-model').value = model;
   const rc = $('ctx-rc');
   rc.textContent = 'rc ' + ctx.rc + ' · ' + (RC_TEXT[ctx.rc] || 'libncfw error');
-  rc.dataset.rc = ctx.rc;
+  rc.dataset.rc = String(ctx.rc);
   rc.className = 'rc ' + (ctx.rc === 0 ? 'good' : ctx.rc === 28 ? 'warn' : 'bad');
   $('ctx-stats').textContent = fmtInt(ctx.text.length) + ' bytes · ' + fmtInt(ctx.lines.length) + ' lines · ' + fmtInt(ctx.rows.length) + ' fields';
   const banner = $('ctx-banner');
@@ -97,8 +101,8 @@ function ctxSetup() {
   ctx.full = ctx.lines.length * CTX_ROW;
   $('ctx-spacer').style.height = Math.min(ctx.full, MAX_SCROLL_PX) + 'px';
   $('ctx-text').scrollTop = 0;
-  $('ctx-view').dataset.arch = ctx.arch;
-  $('ctx-view').dataset.rc = ctx.rc;
+  $('ctx-view').dataset.arch = String(ctx.arch);
+  $('ctx-view').dataset.rc = String(ctx.rc);
   ctxRender();
 }
 
@@ -217,7 +221,7 @@ async function ctxSwitchArch(arch, model) {
     const h = await ensureHandle();
     const r = await call('recontext', { handle: h, arch, model });
     if (state !== prev) return;
-    const doc = MessagePack.decode(new Uint8Array(r.doc));
+    const doc = unpackDocument(r.doc);
     const next = makeState(doc, { file: prev.file, handle: r.handle, gen: prev.gen, context: { arch, model } });
     next.reopen = contextReopen(next);
     replaceDoc(prev, next);
@@ -251,7 +255,7 @@ async function openAsContext(arch) {
 // contextState opens file in the core as a raw libncfw context for arch (and model).
 export async function contextState(file, arch, model) {
   const r = await call('openContext', { file, name: file.name, arch, model });
-  const st = makeState(MessagePack.decode(new Uint8Array(r.doc)), { file, handle: r.handle, gen: core.gen, context: { arch, model } });
+  const st = makeState(unpackDocument(r.doc), { file, handle: r.handle, gen: core.gen, context: { arch, model } });
   st.reopen = contextReopen(st);
   st.openMs = r.ms;
   return st;
@@ -262,11 +266,11 @@ export function ctxInit() {
   sc.addEventListener('scroll', () => requestAnimationFrame(ctxRender));
   new ResizeObserver(() => ctxRender()).observe(sc);
   $('ctx-lines').addEventListener('click', (e) => {
-    const v = e.target.closest('.tv');
+    const v = closestTo(e, '.tv');
     if (v) ctxPickRow(Number(v.dataset.row));
   });
-  $('ctx-arch').addEventListener('change', (e) => ctxSwitchArch(Number(e.target.value)));
-  $('ctx-model').addEventListener('change', (e) => ctxSwitchArch(ctx.arch, e.target.value));
+  $('ctx-arch').addEventListener('change', (e) => ctxSwitchArch(Number(/** @type {HTMLInputElement} */ (e.target).value)));
+  $('ctx-model').addEventListener('change', (e) => ctxSwitchArch(ctx.arch, /** @type {HTMLInputElement} */ (e.target).value));
   $('ctx-copy').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(ctx.text);
@@ -313,7 +317,7 @@ export function renderContextOffer(n, box) {
   sec.appendChild(row);
   box.appendChild(sec);
   call('contextArches', { size: state.doc.size }).then((r) => {
-    const a = MessagePack.decode(new Uint8Array(r.node));
+    const a = unpackNode(r.node);
     for (const rw of (a.table && a.table.rows) || []) {
       const o = el('option', '', rw[1] + ' (' + rw[0] + ')' + (rw[4] === 'true' ? ' · best guess' : rw[3] === 'true' ? ' · fits' : ' · needs ' + fmtInt(rw[2]) + ' B, rest read as zero'));
       o.value = rw[0];

@@ -1,3 +1,6 @@
+// @ts-check
+// The detail pane: the selected node's fields, tables and findings, renderers by kind.
+
 import { $, el } from '../dom.js';
 import { download } from '../features/export.js';
 import { tableCSV } from '../lib/csv.js';

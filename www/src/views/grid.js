@@ -1,3 +1,6 @@
+// @ts-check
+// Tables as WAI-ARIA data grids (roving tabindex, remembered active cell) and roving lists.
+
 import { $ } from '../dom.js';
 import { pathOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';

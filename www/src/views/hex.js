@@ -1,3 +1,7 @@
+// @ts-check
+// The hex view (virtualised rows, bytes fetched in pages from the core) and its keyboard
+// byte cursor.
+
 import { call, core } from '../core/client.js';
 import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
@@ -5,6 +9,7 @@ import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/vi
 import { parentOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { ctxHexClick } from './context.js';
+import { LRU } from '../lib/lru.js';
 
 // Hex view: virtualised rows, bytes fetched in pages from the core on demand.
 
@@ -14,7 +19,7 @@ const HEX_ROW = 16;
 const PAGE = 16384;
 
 export const hex = {
-  source: null, size: 0, hl: null, cache: new Map(), rowH: 18, full: 0, key: '',
+  source: null, size: 0, hl: null, cache: new LRU(128), rowH: 18, full: 0, key: '',
   scroller: null, rowsEl: null, spacer: null,
   cursor: -1, // the keyboard's byte (hexKeyInit), -1 until there is one
 };
@@ -55,7 +60,7 @@ export async function ensureHandle() {
 function fetchPage(idx) {
   const key = hex.key + ':' + idx;
   let p = hex.cache.get(key);
-  if (p) { hex.cache.delete(key); hex.cache.set(key, p); return p; }
+  if (p) return p;
   const src = hex.source;
   p = { data: null, promise: null };
   p.promise = ensureHandle()
@@ -65,7 +70,6 @@ function fetchPage(idx) {
     // so the view does not ask again at every frame.
     .catch((e) => { p.error = e.message || String(e); });
   hex.cache.set(key, p);
-  while (hex.cache.size > 128) hex.cache.delete(hex.cache.keys().next().value);
   return p;
 }
 
@@ -181,7 +185,7 @@ function hexNote(msg) {
 
 // byteAt returns byte o of the current source if its page has arrived, else -1.
 function byteAt(o) {
-  const p = hex.cache.get(hex.key + ':' + Math.floor(o / PAGE));
+  const p = hex.cache.peek(hex.key + ':' + Math.floor(o / PAGE));
   const i = o % PAGE;
   return p && p.data && i < p.data.length && o < hex.size ? p.data[i] : -1;
 }

@@ -1,3 +1,6 @@
+// @ts-check
+// The library panel: recent files the core keeps in IndexedDB (wasm/library.go).
+
 import { call, core } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { embedded, params } from '../features/embed.js';
@@ -6,6 +9,7 @@ import { fmtSize } from '../lib/format.js';
 import { parseHash } from '../lib/hash.js';
 import { closeDocs, makeState, showDocs, state } from '../state/docs.js';
 import { contextState } from './context.js';
+import { unpackDocument } from '../wire.js';
 
 // Library: recent files kept in IndexedDB by the core (wasm/library.go). Each entry holds
 // the Document and, when the file fits the cap below, its bytes, so a reload, a discarded
@@ -134,7 +138,7 @@ export async function libRestore(key, fromHash) {
     return true;
   }
   // The bytes were not kept: show the Document alone. Bytes-backed views say why they are empty.
-  const doc = MessagePack.decode(new Uint8Array(e.doc));
+  const doc = unpackDocument(e.doc);
   closeDocs();
   const st = makeState(doc, { file: null, handle: 0, gen: core.gen, stored: true });
   st.reopen = async () => { throw new Error('the bytes of ' + e.name + ' were not kept (it is over the library\'s size cap); open the file again to see them'); };
@@ -191,7 +195,7 @@ export function libInit() {
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && !$('library-pop').hidden) { libClose(); $('library-open').focus(); } });
   document.addEventListener('click', (e) => {
     const pop = $('library-pop');
-    if (!pop.hidden && !pop.contains(e.target) && e.target !== $('library-open')) libClose();
+    if (!pop.hidden && !pop.contains(/** @type {Node} */ (e.target)) && e.target !== $('library-open')) libClose();
   });
 }
 

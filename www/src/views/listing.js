@@ -1,10 +1,16 @@
+// @ts-check
+// The instruction listing: a million-row virtual grid whose rows come from the core in blocks.
+
 import { call } from '../core/client.js';
-import { $, el, toast } from '../dom.js';
+import { $, el, toast, closestTo } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
 import { keyOf, pathOf, state } from '../state/docs.js';
 import { renderDetail } from './detail.js';
 import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
+import { LRU } from '../lib/lru.js';
+import { streamPath } from '../lib/refs.js';
+import { unpackNode, unpackTable } from '../wire.js';
 
 // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
 // the core a block at a time (rows), and one instruction's fields on demand (instruction),
@@ -12,7 +18,7 @@ import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
 
 const LIST_ROW = 20;
 const LIST_BLOCK = 256;
-export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new Map(), full: 0, selected: -1, key: '' };
+export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new LRU(64), full: 0, selected: -1, key: '' };
 
 export function listingShow(node) {
   const box = $('listing');
@@ -39,7 +45,7 @@ export function fetchBlock(idx) {
   b.promise = ensureHandle()
     .then((h) => call('rows', { handle: h, ref, from: idx * LIST_BLOCK, to: (idx + 1) * LIST_BLOCK }))
     .then((r) => {
-      const t = MessagePack.decode(new Uint8Array(r.table));
+      const t = unpackTable(r.table);
       b.rows = t.rows || [];
       b.spans = t.rspans || [];
       if (ref === listing.ref) {
@@ -52,9 +58,8 @@ export function fetchBlock(idx) {
         }
       }
     })
-    .catch((e) => { listing.blocks.delete(idx); toast('Listing ' + ref.slice(7) + ': ' + e.message); });
+    .catch((e) => { listing.blocks.delete(idx); toast('Listing ' + streamPath(ref) + ': ' + e.message); });
   listing.blocks.set(idx, b);
-  while (listing.blocks.size > 64) listing.blocks.delete(listing.blocks.keys().next().value);
   return b;
 }
 
@@ -120,7 +125,7 @@ export async function listingSelect(i) {
     const r = await call('instruction', { handle: h, ref, index: i });
     // A newer selection (a key held down) supersedes this one.
     if (ref !== listing.ref || i !== listing.selected) return;
-    const ins = adopt(MessagePack.decode(new Uint8Array(r.node)), node, '#' + i);
+    const ins = adopt(unpackNode(r.node), node, '#' + i);
     state.selected = ins;
     renderDetail(ins);
     if (ins.span) hexShow(ins.span.src || '', ins.span, true, fieldMarks(ins, ins.span.src || ''));
@@ -134,7 +139,7 @@ export function listingInit() {
   sc.addEventListener('scroll', () => { $('listing-head').scrollLeft = sc.scrollLeft; requestAnimationFrame(listingRender); });
   new ResizeObserver(() => listingRender()).observe(sc);
   $('listing-rows').addEventListener('click', (e) => {
-    const r = e.target.closest('.lrow');
+    const r = closestTo(e, '.lrow');
     if (r) listingSelect(Number(r.dataset.index));
   });
   // The grid (#listing) holds the focus; the scroller inside it is not a tab stop.
@@ -177,9 +182,9 @@ function listingFirstShown() {
 // screenful is in the DOM; the grid's active descendant is the selected row when it is shown.
 function listingAria() {
   const grid = $('listing');
-  grid.setAttribute('aria-rowcount', listing.total + 1);
-  grid.setAttribute('aria-colcount', listing.cols.length);
-  grid.setAttribute('aria-label', 'Instruction listing of ' + listing.ref.slice(7) + ', ' + fmtInt(listing.total) + ' instructions');
+  grid.setAttribute('aria-rowcount', String(listing.total + 1));
+  grid.setAttribute('aria-colcount', String(listing.cols.length));
+  grid.setAttribute('aria-label', 'Instruction listing of ' + streamPath(listing.ref) + ', ' + fmtInt(listing.total) + ' instructions');
   const head = $('listing-head');
   for (const c of head.children) {
     if (c.classList.contains('lc-count')) c.setAttribute('aria-hidden', 'true');
@@ -188,7 +193,7 @@ function listingAria() {
   let active = null;
   for (const r of $('listing-rows').children) {
     const i = Number(r.dataset.index);
-    r.setAttribute('aria-rowindex', i + 2);
+    r.setAttribute('aria-rowindex', String(i + 2));
     for (const c of r.children) c.setAttribute('role', 'gridcell');
     if (i === listing.selected) {
       r.id = 'lrow-' + i;

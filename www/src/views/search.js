@@ -1,11 +1,16 @@
+// @ts-check
+// Search (Ctrl+K or /): names, values, member paths and opcodes, and byte offsets.
+
 import { call } from '../core/client.js';
-import { $, el } from '../dom.js';
+import { $, el, closestTo } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { parseOffsetQuery } from '../lib/offsets.js';
 import { kindOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { ensureHandle, fieldMarks, hex, hexShow, ownerOf } from './hex.js';
 import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
+import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
+import { unpackTable } from '../wire.js';
 
 // Search (Ctrl+K or /): node labels, values and member paths of the open document, then the
 // instruction listings' opcode names (fetched from the core a block at a time). The walk
@@ -22,7 +27,8 @@ const pause = () => new Promise((r) => setTimeout(r, 0));
 function searchMatch(n, q) {
   if (n.label && n.label.toLowerCase().includes(q)) return true;
   if (n.value && String(n.value).toLowerCase().includes(q)) return true;
-  return !!(n.ref && n.ref.startsWith('member:') && n.ref.slice(7).toLowerCase().includes(q));
+  const m = memberPath(n.ref);
+  return m !== null && m.toLowerCase().includes(q);
 }
 
 async function runSearch(raw) {
@@ -51,7 +57,7 @@ async function runSearch(raw) {
   const streams = [];
   let i = 0;
   for (const n of st.byPath.values()) {
-    if (n.ref && n.ref.startsWith('stream:')) streams.push(n);
+    if (isStreamRef(n.ref)) streams.push(n);
     if (searchMatch(n, q) && !add({ node: n })) break;
     if (++i % SEARCH_SLICE === 0) { searchRender(); await pause(); if (!live()) return; }
   }
@@ -63,10 +69,10 @@ async function runSearch(raw) {
       let r;
       try {
         r = await call('rows', { handle: await ensureHandle(), ref: sn.ref, from, to: from + SEARCH_ROWS });
-      } catch (e) { search.errors.push(sn.ref.slice(7) + ': ' + e.message); break; }
+      } catch (e) { search.errors.push(streamPath(sn.ref) + ': ' + e.message); break; }
       if (!live()) return;
       total = r.total;
-      const t = MessagePack.decode(new Uint8Array(r.table));
+      const t = unpackTable(r.table);
       if (from === 0) {
         const cols = (t.cols || []).map((c) => String(c).toLowerCase());
         nameCol = cols.indexOf('name');
@@ -106,14 +112,14 @@ function searchRender() {
       item.dataset.kind = n.kind === 'member' ? 'member' : 'node';
       item.appendChild(el('span', 'sr-kind', kindOf(n.kind).title || n.kind));
       item.appendChild(el('span', 'sr-what', n.label + (n.value ? ' = ' + n.value : '')));
-      const where = n.ref && n.ref.startsWith('member:') ? n.ref.slice(7) : pathOf(n).slice(0, -1).join(' › ');
+      const where = memberPath(n.ref) ?? pathOf(n).slice(0, -1).join(' › ');
       item.appendChild(el('span', 'sr-where', where || state.doc.file));
     } else {
       item.dataset.kind = 'instruction';
       item.dataset.row = r.index;
       item.appendChild(el('span', 'sr-kind', 'instruction'));
       item.appendChild(el('span', 'sr-what', r.text));
-      item.appendChild(el('span', 'sr-where', r.stream.ref.slice(7) + ' #' + fmtInt(r.index)));
+      item.appendChild(el('span', 'sr-where', streamPath(r.stream.ref) + ' #' + fmtInt(r.index)));
     }
     frag.appendChild(item);
   });
@@ -180,13 +186,13 @@ export function searchInit() {
   });
   $('search-results').addEventListener('mousedown', (e) => e.preventDefault()); // keep the focus in the box
   $('search-results').addEventListener('click', (e) => {
-    const item = e.target.closest('.sr');
+    const item = closestTo(e, '.sr');
     if (item) searchPick(Number(item.dataset.index));
   });
   input.addEventListener('blur', () => { if (search.q) $('search-results').hidden = true; });
   input.addEventListener('focus', () => { if (search.q) searchRender(); });
   window.addEventListener('keydown', (e) => {
-    const t = e.target;
+    const t = /** @type {HTMLElement} */ (e.target);
     const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
     if (((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') || (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey)) {
       if (!state) return;

@@ -1,3 +1,6 @@
+// @ts-check
+// The summary chips and the findings panel.
+
 import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { SEV_RANK, keyOf, state } from '../state/docs.js';

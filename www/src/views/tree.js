@@ -1,3 +1,6 @@
+// @ts-check
+// TreeView: an ARIA tree, lazy (children are built when a node is first expanded).
+
 import { el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { keyOf, kindOf, parentOf, pathOf, state } from '../state/docs.js';

@@ -17,7 +17,7 @@ const { createSHA256 } = hashwasm;
 export const HASH_ROLE = 'neffscope-hash';
 export const HASH_SLICE = 4 << 20;
 
-/** @typedef {{init(): unknown, update(data: Uint8Array): unknown, digest(enc?: 'hex'): string}} Hasher */
+/** @typedef {import('../../vendor/hash-wasm/sha256.umd.min.js').IHasher} Hasher */
 
 /** @type {Promise<Hasher> | null} */
 let hasherPromise = null;
@@ -50,7 +50,6 @@ export function serveHashRole() {
     const { id, file } = ev.data || {};
     queue = queue.then(async () => {
       try {
-        // @ts-ignore FileReaderSync exists in dedicated workers only (this role runs in one).
         const frs = new FileReaderSync();
         const sha256 = await sha256Of((off, n) => new Uint8Array(frs.readAsArrayBuffer(file.slice(off, off + n))), file.size);
         self.postMessage({ id, sha256 });

@@ -8,7 +8,6 @@
 import { createCoreHost, serveWorker } from './core-host.js';
 import { HASH_ROLE, serveHashRole } from './hash.js';
 
-// @ts-ignore WorkerGlobalScope is declared only in worker contexts.
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
 
 if (!inWorker) {

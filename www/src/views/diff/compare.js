@@ -1,3 +1,6 @@
+// @ts-check
+// Comparing two NEFFs: picking A and B, the compare menu, running inspect.Diff in the core.
+
 import { call, core } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
 import { embedded } from '../../features/embed.js';
@@ -9,6 +12,7 @@ import { mainTree } from '../content.js';
 import { diffRender } from './render.js';
 import { search, searchClose } from '../search.js';
 import { field } from '../summary.js';
+import { unpackDocument, unpackNode } from '../../wire.js';
 
 // Comparing two NEFFs (inspect.Diff in the core): the current document against another open
 // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
@@ -121,12 +125,13 @@ export function openCompareMenu() {
   menu.appendChild(menuItem('Another NEFF file…', 'opens it as a new tab', () => $('compare-input').click()));
   menu.hidden = false;
   $('compare-button').setAttribute('aria-expanded', 'true');
-  menu.querySelector('.menu-item').focus();
+  /** @type {HTMLElement} */ (menu.querySelector('.menu-item')).focus();
 }
 
 export function compareMenuKey(e) {
+  /** @type {HTMLElement[]} */
   const items = Array.from($('compare-menu').querySelectorAll('.menu-item'));
-  const i = items.indexOf(document.activeElement);
+  const i = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
   switch (e.key) {
     case 'ArrowDown': items[(i + 1) % items.length].focus(); break;
     case 'ArrowUp': items[(i - 1 + items.length) % items.length].focus(); break;
@@ -148,7 +153,7 @@ export async function openForCompare(file) {
   try {
     const r = await call('open', { file, name: file.name }, { onEvent: (event, p) => { if (event === 'progress') onProgress(file, t0, p); } });
     if (!docs.includes(a)) { call('close', { handle: r.handle }).catch(() => {}); return; } // another open replaced A
-    const st = makeState(MessagePack.decode(new Uint8Array(r.doc)), { file, handle: r.handle, gen: core.gen });
+    const st = makeState(unpackDocument(r.doc), { file, handle: r.handle, gen: core.gen });
     st.reopen = async () => (await call('open', { file, name: file.name })).handle;
     docs.push(st);
     compare(a, st);
@@ -170,7 +175,7 @@ export async function compare(a, b) {
     const hb = await handleFor(b);
     const r = await call('diff', { a: ha, b: hb });
     if (seq !== diff.seq) return;
-    diff.node = MessagePack.decode(new Uint8Array(r.node));
+    diff.node = unpackNode(r.node);
   } catch (e) {
     if (seq !== diff.seq) return;
     diff.error = e.message;

@@ -1,3 +1,6 @@
+// @ts-check
+// Comparing two NEFFs: the comparison's sections (summary, header, model, members, instructions).
+
 import { call } from '../../core/client.js';
 import { $, el } from '../../dom.js';
 import { download, exporting } from '../../features/export.js';
@@ -360,17 +363,18 @@ function exportDiff() {
 export function diffInit() {
   $('compare-button').addEventListener('click', () => { if ($('compare-menu').hidden) openCompareMenu(); else closeCompareMenu(true); });
   $('compare-menu').addEventListener('keydown', compareMenuKey);
-  document.addEventListener('mousedown', (e) => { if (!$('compare').contains(e.target)) closeCompareMenu(false); });
+  document.addEventListener('mousedown', (e) => { if (!$('compare').contains(/** @type {Node} */ (e.target))) closeCompareMenu(false); });
   $('compare-input').addEventListener('change', (e) => {
-    const f = e.target.files && e.target.files[0];
-    e.target.value = '';
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    const f = input.files && input.files[0];
+    input.value = '';
     openForCompare(f);
   });
   $('diff-close').addEventListener('click', () => { hideDiffView(); renderTabs(); });
   $('diff-swap').addEventListener('click', () => { if (diff.a && diff.b) compare(diff.b, diff.a); });
   $('diff-export').addEventListener('click', () => exportDiff());
   $('diff-hide-same').addEventListener('change', (e) => {
-    diff.hideSame = e.target.checked;
+    diff.hideSame = /** @type {HTMLInputElement} */ (e.target).checked;
     $('diff-body').classList.toggle('hide-same', diff.hideSame);
   });
   $('diff-view').addEventListener('keydown', (e) => {

@@ -1,6 +1,9 @@
+// @ts-check
+// The activation plot's drawing: axes, curves and the error strip as SVG.
+
 import { $ } from '../../dom.js';
 import { fmtInt, fmtNum } from '../../lib/format.js';
-import { niceTicks } from '../../lib/ticks.js';
+import { decadeRange, decadeTicks, errorDecades, niceTicks } from '../../lib/ticks.js';
 import { PLOT_N, plot, svg } from './plot.js';
 
 // lowerBound: first index i with xs[i] >= v (xs ascending).
@@ -40,8 +43,8 @@ export function plotDraw() {
   if ($('plot-view').hidden) return;
   const W = Math.max(200, box.clientWidth), H = Math.max(160, box.clientHeight);
   root.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-  root.setAttribute('width', W);
-  root.setAttribute('height', H);
+  root.setAttribute('width', String(W));
+  root.setAttribute('height', String(H));
   const m = { l: 66, r: 14, t: 10, b: 24, gap: 26 };
   const pw = W - m.l - m.r;
   const mainH = Math.round((H - m.t - m.b - m.gap) * 0.64);
@@ -93,10 +96,9 @@ export function plotDraw() {
     const useLog = plot.ylog === 'log' ? pmin < Infinity : plot.ylog === 'auto' && ymin > 0 && ymax / ymin > 1e3;
     let ty, yt;
     if (useLog) {
-      const a = Math.floor(Math.log10(pmin)), b = Math.max(a + 1, Math.ceil(Math.log10(ymax)));
+      const { a, b } = decadeRange(pmin, ymax);
       ty = (v) => (v > 0 ? mainTop + mainH - (Math.log10(v) - a) / (b - a) * mainH : NaN);
-      yt = []; const step = Math.max(1, Math.ceil((b - a) / Math.max(2, mainH / 40)));
-      for (let e = a; e <= b; e += step) yt.push(Math.pow(10, e));
+      yt = decadeTicks(a, b, mainH / 40).map((e) => Math.pow(10, e));
     } else {
       if (ymax === ymin) { ymin -= 1; ymax += 1; }
       const pad = (ymax - ymin) * 0.06;
@@ -117,12 +119,10 @@ export function plotDraw() {
     const es = d.err[plot.err] || [];
     let emax = 0, emin = Infinity;
     for (let i = i0; i < i1; i++) { const v = Math.abs(es[i]); if (v > 0 && Number.isFinite(v)) { emax = Math.max(emax, v); emin = Math.min(emin, v); } }
-    const eb = emax > 0 ? Math.ceil(Math.log10(emax)) : 0;
-    const ea = emax > 0 ? Math.min(eb - 1, Math.max(eb - 12, Math.floor(Math.log10(emin)))) : -1;
+    const { a: ea, b: eb } = errorDecades(emin, emax);
     const te = (v) => { const a = Math.abs(v); if (!Number.isFinite(a)) return NaN; const lv = a > 0 ? Math.max(ea, Math.log10(a)) : ea; return errTop + errH - (lv - ea) / (eb - ea) * errH; };
     eInfo = { te, es };
-    const estep = Math.max(1, Math.ceil((eb - ea) / Math.max(2, errH / 28)));
-    for (let e = ea; e <= eb; e += estep) {
+    for (const e of decadeTicks(ea, eb, errH / 28)) {
       const py = te(Math.pow(10, e));
       grid.appendChild(svg('line', { x1: m.l, x2: m.l + pw, y1: py, y2: py }));
       const t = svg('text', { x: m.l - 6, y: py + 4, 'text-anchor': 'end' });

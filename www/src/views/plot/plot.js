@@ -1,3 +1,7 @@
+// @ts-check
+// Activation functions: the plot's state, range inputs, sampling in the core, hover and the
+// single-point evaluator.
+
 import { call } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
 import { f32hex, fmtFull, fmtInt, fmtNum, spanText } from '../../lib/format.js';
@@ -6,6 +10,8 @@ import { renderDetail } from '../detail.js';
 import { ensureHandle, fieldMarks, hexShow } from '../hex.js';
 import { adopt } from '../listing.js';
 import { lowerBound, plotDraw } from './draw.js';
+import { isPwpRef } from '../../lib/refs.js';
+import { unpackNode } from '../../wire.js';
 
 // Activation functions: an SVG plot of the emulated curve over the true function with its
 // error on a log scale, octave and section boundaries and saturation regions; zoom (wheel or
@@ -34,7 +40,7 @@ export function svg(tag, attrs, cls) {
 
 // functionOf returns the activation function n belongs to (itself included), or null.
 export function functionOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'pwp-function' && m.ref && m.ref.startsWith('pwp:')) return m;
+  for (let m = n; m; m = parentOf(m)) if (m.kind === 'pwp-function' && isPwpRef(m.ref)) return m;
   return null;
 }
 
@@ -90,13 +96,13 @@ export async function plotFetch() {
     const r = await call('plot', { handle: h, ref, lo, hi, n: PLOT_N, mode: plot.mode });
     if (seq !== plot.seq || ref !== plot.ref) return null;
     const t1 = performance.now();
-    plot.data = parsePlot(MessagePack.decode(new Uint8Array(r.node)), lo, hi);
+    plot.data = parsePlot(unpackNode(r.node), lo, hi);
     const t2 = performance.now();
     plotDraw();
     const t3 = performance.now();
     plot.timing = { coreMs: r.ms, decodeMs: t2 - t1, drawMs: t3 - t2, totalMs: t3 - t0 };
     $('plot-status').textContent = fmtInt(plot.data.n) + ' points · ' + Math.round(t3 - t0) + ' ms';
-    $('plot-view').dataset.seq = seq;
+    $('plot-view').dataset.seq = String(seq);
     plot.waiters.splice(0).forEach((w) => w(plot.timing));
     return plot.timing;
   } catch (e) {
@@ -229,9 +235,9 @@ export function plotInit() {
   };
   $('plot-lo').addEventListener('change', rangeInput);
   $('plot-hi').addEventListener('change', rangeInput);
-  $('plot-err').addEventListener('change', (e) => { plot.err = e.target.value; plotDraw(); });
-  $('plot-ylog').addEventListener('change', (e) => { plot.ylog = e.target.value; plotDraw(); });
-  $('plot-mode').addEventListener('change', (e) => { plot.mode = e.target.value; plotFetch(); });
+  $('plot-err').addEventListener('change', (e) => { plot.err = /** @type {HTMLInputElement} */ (e.target).value; plotDraw(); });
+  $('plot-ylog').addEventListener('change', (e) => { plot.ylog = /** @type {HTMLInputElement} */ (e.target).value; plotDraw(); });
+  $('plot-mode').addEventListener('change', (e) => { plot.mode = /** @type {HTMLInputElement} */ (e.target).value; plotFetch(); });
   new ResizeObserver(() => { if (!$('plot-view').hidden) plotDraw(); }).observe($('plot-box'));
   $('eval-go').addEventListener('click', () => evalRun());
   $('eval-x').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); evalRun(); } });
@@ -248,7 +254,7 @@ async function evalRun() {
     const h = await ensureHandle();
     const r = await call('evaluate', { handle: h, ref, x: text, mode: plot.mode });
     if (ref !== plot.ref) return;
-    const n = MessagePack.decode(new Uint8Array(r.node));
+    const n = unpackNode(r.node);
     adopt(n, plot.fn, 'eval ' + text);
     const get = (label) => (n.kids || []).find((c) => c.label === label);
     const bits = (/0x([0-9a-f]{8})/.exec(n.value || '') || [])[1] || '';
