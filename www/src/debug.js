@@ -10,7 +10,7 @@ import { ctx, lastRecontext } from './views/context.js';
 import { diff } from './views/diff/compare.js';
 import { hex } from './views/hex.js';
 import { lib, libCap, libRefresh } from './views/library.js';
-import { plot, plotFetch, plotInputs } from './views/plot/plot.js';
+import { plot, replot } from './views/plot/plot.js';
 import { search } from './views/search.js';
 
 // installDebugSurface publishes globalThis.neffscope: read-only peeks at the state for the
@@ -31,7 +31,7 @@ export function installDebugSurface() {
     libRefresh,
     get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
-    replot(lo, hi) { plot.lo = lo; plot.hi = hi; plotInputs(); return plotFetch(); },
+    replot,
     switchDoc,
     get diff() {
       const n = diff.node;

@@ -2,10 +2,8 @@
 // The core connection: a Web Worker running the Go core (worker/core-host.js), or failing
 // that the core on this page. Every request goes through call(); every failure is a CoreError.
 
-import { hashStop, hashWorker } from './fingerprint.js';
 import { $, toast } from '../dom.js';
-
-// The core connection: a Web Worker (or, failing that, the core on this page).
+import { hashStop, hashWorker } from './fingerprint.js';
 
 export const single = document.getElementById('wasm-data'); // present in the single-file build
 export const core = {

@@ -4,9 +4,9 @@
 import { call } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { fileStem } from '../lib/format.js';
+import { memberPath } from '../lib/refs.js';
 import { memberOf, sourceSize, state } from '../state/docs.js';
 import { ensureHandle } from '../views/hex.js';
-import { memberPath } from '../lib/refs.js';
 
 // Export: the Document as JSON (byte for byte what `neffscope inspect --json` prints), a
 // table as CSV, the selected member's bytes, and a link to this page.

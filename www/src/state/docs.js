@@ -5,14 +5,14 @@
 import { call, core } from '../core/client.js';
 import { $, el } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
-import { hashTarget, select } from './selection.js';
+import { isMemberRef, memberPath } from '../lib/refs.js';
 import { jsonTree, mainTree } from '../views/content.js';
 import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
-import { hex } from '../views/hex.js';
-import { plot } from '../views/plot/plot.js';
+import { hexForget } from '../views/hex.js';
+import { plotForget } from '../views/plot/plot.js';
 import { search, searchClose } from '../views/search.js';
 import { field, renderFindings, renderSummary } from '../views/summary.js';
-import { isMemberRef, memberPath } from '../lib/refs.js';
+import { hashTarget, select } from './selection.js';
 
 // The document and its index.
 
@@ -200,9 +200,8 @@ export function renderDocument(ms) {
   // The top of the tree and the member list open; everything else expands on demand.
   const openKinds = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
   mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
-  hex.key = '';
-  hex.cache.clear();
-  plot.key = '';
+  hexForget();
+  plotForget();
   jsonTree.clear();
   $('json-view').hidden = true;
   const linked = hashTarget(location.hash);

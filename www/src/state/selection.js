@@ -6,15 +6,15 @@ import { embedded } from '../features/embed.js';
 import { updateExport } from '../features/export.js';
 import { opening } from '../features/open.js';
 import { fingerprintOf, formHash, hashPathKey, parseHash } from '../lib/hash.js';
-import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
 import { mainTree, renderContent } from '../views/content.js';
 import { renderDetail } from '../views/detail.js';
 import { lib, libRestore } from '../views/library.js';
+import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
 
 // select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
 // finding, a table row, the summary).
 export function select(n, from, spanOverride) {
-  state.selected = n;
+  setSelected(n);
   // The main tree shows members as leaves: a node inside one selects its member row there.
   if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
   renderDetail(n);
@@ -67,4 +67,10 @@ export function applyHash() {
   }
   if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
   if (state.selected !== t.node) select(t.node, 'hash');
+}
+
+// setSelected records n as the current document's selection without showing it (a view that
+// has already shown it, such as the listing's instruction detail).
+export function setSelected(n) {
+  state.selected = n;
 }

@@ -2,14 +2,14 @@
 // The content pane: a member's decoded content (JSON tree, listing, plot, context) and its bytes.
 
 import { $ } from '../dom.js';
+import { isStreamRef, memberPath } from '../lib/refs.js';
 import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { ctxShow } from './context.js';
 import { fieldMarks, hexShow } from './hex.js';
-import { listing, listingShow } from './listing.js';
+import { listingHide, listingShow } from './listing.js';
 import { functionOf, plotShow } from './plot/plot.js';
 import { TreeView } from './tree.js';
-import { isStreamRef, memberPath } from '../lib/refs.js';
 
 // Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
 
@@ -36,7 +36,7 @@ export function renderContent(n, from, spanOverride) {
   // An instruction stream is shown as its listing rather than as a tree.
   const stream = jroot && isStreamRef(jroot.ref) ? jroot : null;
   if (stream) jroot = null;
-  if (!stream) { $('listing').hidden = true; listing.key = ''; }
+  if (!stream) listingHide();
   if (jroot) {
     if (jsonTree.root !== jroot) jsonTree.setRoot(jroot);
     jv.hidden = false;

@@ -2,15 +2,15 @@
 // The libncfw collective context view: the text the library prints, tied to the struct bytes.
 
 import { call, core } from '../core/client.js';
-import { $, el, toast, closestTo } from '../dom.js';
+import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { MAX_SCROLL_PX, toScroll, toVirtual } from '../lib/virtual-scroll.js';
 import { makeState, renderDocument, replaceDoc, state } from '../state/docs.js';
+import { unpackDocument, unpackNode } from '../wire.js';
 import { mainTree } from './content.js';
 import { renderDetail } from './detail.js';
 import { ensureHandle, hexShow, ownerOf } from './hex.js';
 import { libRemember } from './library.js';
-import { unpackDocument, unpackNode } from '../wire.js';
 
 // libncfw collective context: the text the library would print (virtualised, with line
 // numbers), the arch switcher, and highlights both ways between printed values and their

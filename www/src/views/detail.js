@@ -9,7 +9,7 @@ import { kindOf, pathOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { mainTree } from './content.js';
 import { renderContextOffer } from './context.js';
-import { activateSpan, detailRefocus, gridKeyOf, gridify, rovingList } from './grid.js';
+import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
 import { hexShow } from './hex.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its

@@ -5,11 +5,11 @@
 import { call, core } from '../core/client.js';
 import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
+import { LRU } from '../lib/lru.js';
 import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
 import { parentOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { ctxHexClick } from './context.js';
-import { LRU } from '../lib/lru.js';
 
 // Hex view: virtualised rows, bytes fetched in pages from the core on demand.
 
@@ -447,4 +447,10 @@ export function hexKeyInit() {
   });
   // When the pointer leaves, the inspector goes back to the cursor.
   hex.rowsEl.addEventListener('mouseleave', () => { if (hex.cursor >= 0 && document.activeElement === sc) hexShowCursorInfo(hex.cursor); });
+}
+
+// hexForget drops what the hex view holds of the last document (its byte pages).
+export function hexForget() {
+  hex.key = '';
+  hex.cache.clear();
 }

@@ -8,8 +8,8 @@ import { openFile, openFiles, opening } from '../features/open.js';
 import { fmtSize } from '../lib/format.js';
 import { parseHash } from '../lib/hash.js';
 import { closeDocs, makeState, showDocs, state } from '../state/docs.js';
-import { contextState } from './context.js';
 import { unpackDocument } from '../wire.js';
+import { contextState } from './context.js';
 
 // Library: recent files kept in IndexedDB by the core (wasm/library.go). Each entry holds
 // the Document and, when the file fits the cap below, its bytes, so a reload, a discarded

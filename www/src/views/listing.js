@@ -2,15 +2,16 @@
 // The instruction listing: a million-row virtual grid whose rows come from the core in blocks.
 
 import { call } from '../core/client.js';
-import { $, el, toast, closestTo } from '../dom.js';
+import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
-import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
-import { keyOf, pathOf, state } from '../state/docs.js';
-import { renderDetail } from './detail.js';
-import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
 import { LRU } from '../lib/lru.js';
 import { streamPath } from '../lib/refs.js';
+import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
+import { keyOf, pathOf, state } from '../state/docs.js';
+import { setSelected } from '../state/selection.js';
 import { unpackNode, unpackTable } from '../wire.js';
+import { renderDetail } from './detail.js';
+import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
 
 // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
 // the core a block at a time (rows), and one instruction's fields on demand (instruction),
@@ -126,7 +127,7 @@ export async function listingSelect(i) {
     // A newer selection (a key held down) supersedes this one.
     if (ref !== listing.ref || i !== listing.selected) return;
     const ins = adopt(unpackNode(r.node), node, '#' + i);
-    state.selected = ins;
+    setSelected(ins);
     renderDetail(ins);
     if (ins.span) hexShow(ins.span.src || '', ins.span, true, fieldMarks(ins, ins.span.src || ''));
   } catch (e) {
@@ -211,4 +212,10 @@ export function listingScrollTo(i) {
   const view = Math.floor(sc.clientHeight / LIST_ROW);
   if (i >= first && i < first + view - 1) return;
   scrollToVirtual(sc, listing.full, Math.max(0, (i - Math.floor(view / 2)) * LIST_ROW));
+}
+
+// listingHide hides the listing (the selection has no instruction stream).
+export function listingHide() {
+  $('listing').hidden = true;
+  listing.key = '';
 }

@@ -2,15 +2,15 @@
 // Search (Ctrl+K or /): names, values, member paths and opcodes, and byte offsets.
 
 import { call } from '../core/client.js';
-import { $, el, closestTo } from '../dom.js';
+import { $, closestTo, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { parseOffsetQuery } from '../lib/offsets.js';
+import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
 import { kindOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
+import { unpackTable } from '../wire.js';
 import { ensureHandle, fieldMarks, hex, hexShow, ownerOf } from './hex.js';
 import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
-import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
-import { unpackTable } from '../wire.js';
 
 // Search (Ctrl+K or /): node labels, values and member paths of the open document, then the
 // instruction listings' opcode names (fetched from the core a block at a time). The walk

@@ -3,7 +3,7 @@
 
 import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
-import { SEV_RANK, keyOf, state } from '../state/docs.js';
+import { keyOf, SEV_RANK, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { RC_TEXT } from './context.js';
 import { findingItem } from './detail.js';

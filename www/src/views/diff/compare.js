@@ -8,11 +8,11 @@ import { onProgress, showProgress } from '../../features/open.js';
 import { fmtSize } from '../../lib/format.js';
 import { docs, findMember, keyOf, makeState, renderDocument, renderTabs, setCurrent, state, switchDoc } from '../../state/docs.js';
 import { select } from '../../state/selection.js';
+import { unpackDocument, unpackNode } from '../../wire.js';
 import { mainTree } from '../content.js';
-import { diffRender } from './render.js';
 import { search, searchClose } from '../search.js';
 import { field } from '../summary.js';
-import { unpackDocument, unpackNode } from '../../wire.js';
+import { diffRender } from './render.js';
 
 // Comparing two NEFFs (inspect.Diff in the core): the current document against another open
 // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
@@ -246,3 +246,10 @@ export const kidOf = (n, key) => (n && n.kids || []).find((c) => keyOf(c) === ke
 // changesOf: a change node's own differences (its children after the "a"/"b" values).
 export const changesOf = (n) => (n && n.kids || []).filter((c) => c.kind !== 'field');
 export const shortSHA = (s) => (s ? s.slice(0, 12) : '');
+
+// setHideSame shows only the differences (on) or every row, keeping the checkbox in step.
+export function setHideSame(on) {
+  diff.hideSame = on;
+  $('diff-hide-same').checked = on;
+  $('diff-body').classList.toggle('hide-same', on);
+}

@@ -7,7 +7,7 @@ import { download, exporting } from '../../features/export.js';
 import { tableCSV } from '../../lib/csv.js';
 import { fileStem, fmtInt } from '../../lib/format.js';
 import { keyOf, renderTabs } from '../../state/docs.js';
-import { CHANGE_MARK, CHANGE_TITLE, DIFF_ROWS, changesOf, closeCompareMenu, compare, compareMenuKey, diff, diffJump, diffSides, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, shortSHA } from './compare.js';
+import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, DIFF_ROWS, diffJump, diffSides, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
 
 export function diffRender() {
   const body = $('diff-body');
@@ -60,7 +60,7 @@ function diffSummary(d, members) {
       c.title = 'Go to the ' + word + ' members';
       c.disabled = !counts[k];
       c.addEventListener('click', () => {
-        if (!k && diff.hideSame) { diff.hideSame = false; $('diff-hide-same').checked = false; $('diff-body').classList.remove('hide-same'); }
+        if (!k && diff.hideSame) setHideSame(false);
         const g = $('diff-body').querySelector('tbody[data-group="' + (k || 'unchanged') + '"]');
         if (g) { g.scrollIntoView({ block: 'start' }); const f = g.querySelector('button'); if (f) f.focus({ preventScroll: true }); }
       });
@@ -374,8 +374,7 @@ export function diffInit() {
   $('diff-swap').addEventListener('click', () => { if (diff.a && diff.b) compare(diff.b, diff.a); });
   $('diff-export').addEventListener('click', () => exportDiff());
   $('diff-hide-same').addEventListener('change', (e) => {
-    diff.hideSame = /** @type {HTMLInputElement} */ (e.target).checked;
-    $('diff-body').classList.toggle('hide-same', diff.hideSame);
+    setHideSame(/** @type {HTMLInputElement} */ (e.target).checked);
   });
   $('diff-view').addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); hideDiffView(); renderTabs(); }

@@ -4,7 +4,7 @@
 import { $ } from '../../dom.js';
 import { fmtInt, fmtNum } from '../../lib/format.js';
 import { decadeRange, decadeTicks, errorDecades, niceTicks } from '../../lib/ticks.js';
-import { PLOT_N, plot, svg } from './plot.js';
+import { plot, PLOT_N, svg } from './plot.js';
 
 // lowerBound: first index i with xs[i] >= v (xs ascending).
 export function lowerBound(xs, v) {

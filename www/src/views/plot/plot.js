@@ -5,13 +5,13 @@
 import { call } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
 import { f32hex, fmtFull, fmtInt, fmtNum, spanText } from '../../lib/format.js';
+import { isPwpRef } from '../../lib/refs.js';
 import { parentOf, state } from '../../state/docs.js';
+import { unpackNode } from '../../wire.js';
 import { renderDetail } from '../detail.js';
 import { ensureHandle, fieldMarks, hexShow } from '../hex.js';
 import { adopt } from '../listing.js';
 import { lowerBound, plotDraw } from './draw.js';
-import { isPwpRef } from '../../lib/refs.js';
-import { unpackNode } from '../../wire.js';
 
 // Activation functions: an SVG plot of the emulated curve over the true function with its
 // error on a log scale, octave and section boundaries and saturation regions; zoom (wheel or
@@ -286,4 +286,18 @@ async function evalRun() {
     out.replaceChildren(el('span', 'eval-err', e.message));
     delete out.dataset.bits;
   }
+}
+
+// plotForget makes the next plotShow sample afresh (a new document).
+export function plotForget() {
+  plot.key = '';
+}
+
+// replot samples and draws [lo, hi] now (the debug surface's replot, for the benchmarks);
+// resolves with {coreMs, decodeMs, drawMs, totalMs}.
+export function replot(lo, hi) {
+  plot.lo = lo;
+  plot.hi = hi;
+  plotInputs();
+  return plotFetch();
 }
