@@ -20,8 +20,7 @@ import { plotInit } from './views/plot/plot.js';
 import { searchInit } from './views/search.js';
 import { setFindingsOpen } from './views/summary.js';
 
-// Wiring.
-
+// wire connects the page's controls and window events to the views.
 function wire() {
   contentInit();
   hexInit();

@@ -124,11 +124,6 @@ export class CoreError extends Error {
   }
 }
 
-// asCoreError keeps a CoreError and wraps anything else thrown as code 'failed'.
-export function asCoreError(e) {
-  return e instanceof CoreError ? e : new CoreError('failed', String(e && e.message || e));
-}
-
 function onCoreMessage(msg) {
   if (msg.type === 'ready') {
     core.ready = true;
@@ -201,8 +196,14 @@ export async function call(method, args, hooks) {
           reject(m.error instanceof CoreError ? m.error : new CoreError('failed', String(m.message || 'the core failed without a message')));
       }
     });
-    if (core.mode === 'worker') core.worker.postMessage(msg);
-    else core.host.handle(msg);
+    try {
+      if (core.mode === 'worker') core.worker.postMessage(msg);
+      else core.host.handle(msg);
+    } catch (e) {
+      // postMessage refuses arguments it cannot clone (DataCloneError).
+      core.pending.delete(id);
+      reject(new CoreError('bad-request', method + ': ' + (e && e.message || e)));
+    }
   });
 }
 

@@ -6,9 +6,8 @@ import { pathOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { fieldMarks, hexShow } from './hex.js';
 
-// Keyboard and screen readers: tables as ARIA grids, the hex view's byte cursor, and the
-// search by byte offset. (The tree is an ARIA tree in TreeView; the instruction listing's
-// grid is in listingAria.)
+// (The tree is an ARIA tree in views/tree.js; the hex view's byte cursor is in views/hex.js;
+// the instruction listing's grid is listingAria in views/listing.js.)
 
 // ---- tables: WAI-ARIA APG "data grid" ----
 // One cell is in the tab order (roving tabindex); arrows move it by a cell, Home/End to the

@@ -209,6 +209,8 @@ export function searchInit() {
   window.addEventListener('keyup', (e) => { if (e.key === '/') slashHeld = false; });
 }
 
+// ---- search by byte offset (lib/offsets.js reads the query) ----
+
 // offsetResults gives {results, notes} for query q (lower case, trimmed).
 function offsetResults(q) {
   const out = { results: [], notes: [] };
