@@ -1,8 +1,8 @@
 // Command bundle writes the two distributable forms of the page:
 //
 //   - -site DIR: a copy of www/ (the static site; any web server can host it) without the
-//     module sources (www/src/): the page runs app.js and worker.js, which this command
-//     first rebuilds from them (scripts/internal/jsbuild);
+//     module sources (www/src/) and their tests (www/test/): the page runs app.js and
+//     worker.js, which this command first rebuilds from them (scripts/internal/jsbuild);
 //
 //   - -single FILE: one self-contained HTML file that works when opened from file:// with no
 //     server: style, scripts, wasm_exec.js and the worker code inlined, the wasm gzip'd and
@@ -81,8 +81,8 @@ func main() {
 	}
 }
 
-// copySite copies every non-hidden file of src into dst, except the module sources (src/):
-// they are in app.js and worker.js.
+// copySite copies every non-hidden file of src into dst, except the module sources (src/:
+// they are in app.js and worker.js) and their tests (test/).
 func copySite(src, dst string) (int, error) {
 	n := 0
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -90,7 +90,7 @@ func copySite(src, dst string) (int, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
-		if rel == "src" && d.IsDir() {
+		if (rel == "src" || rel == "test") && d.IsDir() {
 			return filepath.SkipDir
 		}
 		if rel != "." && strings.HasPrefix(d.Name(), ".") {
