@@ -2,13 +2,13 @@
 // The hash worker's client: a file's sha-256 computed by a second worker (worker/hash.js)
 // while the core opens the file.
 
+import { HASH_ROLE } from '../roles.js';
 import { call, core, newWorker } from './client.js';
 
 // The file's sha-256 (its fingerprint: URL hash, library key) is computed by a second worker
 // (worker.js in its hash role) in parallel with the core's open, on another CPU core: Go's
 // SHA-256 in wasm runs at about 100 MB/s and was a third of a big file's open time. Without
 // workers (the main-thread fallback) the core hashes the file while it streams, as before.
-const HASH_ROLE = 'neffscope-hash';
 const hasher = { worker: null, next: 1, pending: new Map() };
 
 export function hashWorker() {

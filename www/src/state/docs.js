@@ -62,7 +62,30 @@ Object.assign(KINDS, {
 // Kinds without a row here (new decoders) still get a glyph: their initial.
 export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCase(), title: k };
 
-export let state = null; // {doc, file, handle, gen, info: Map node → {parent, path, worst}}
+/** @typedef {import('../wire.js').Node} Node */
+
+/**
+ * One open document (a tab) and what the page derives from it.
+ * @typedef {object} DocState
+ * @property {import('../wire.js').Document} doc
+ * @property {number} uid page-unique (table memory keys)
+ * @property {File} [file] the file it was opened from
+ * @property {File[]} [files] the files opened together (a group)
+ * @property {number} [handle] the core's handle for it
+ * @property {number} [gen] the core generation the handle belongs to (older ones are void)
+ * @property {() => Promise<number>} [reopen] opens it again in a new core, resolves with the handle
+ * @property {{arch: number, model: string}} [context] a libncfw context's emulation settings
+ * @property {Map<Node, {parent: Node | null, path: string[], worst: number}>} info
+ * @property {Map<string, Node>} byPath nodes by path (keys joined by '/')
+ * @property {{f: import('../wire.js').Finding, node: Node}[]} findings
+ * @property {Node} [selected]
+ * @property {Map<string, Node>} [members] sources by path, built on first use (findMember)
+ * @property {number} [openMs] the core's time to open it (a libncfw context)
+ * @property {boolean} [stored] a library entry shown without its bytes (they were not kept)
+ */
+
+/** @type {DocState | null} the document on show */
+export let state = null;
 // setCurrent makes d the document on show (its owner module is the only writer of state).
 export function setCurrent(d) { state = d; }
 
@@ -133,9 +156,16 @@ export function findMember(src) {
 
 // ---- several documents: a drop of several files gives one per group (tabs) ----
 
-export let docs = []; // the documents of the last open, each a state object
+/** @type {DocState[]} the documents of the last open (the tabs) */
+export let docs = [];
 let uidNext = 1;
 
+/**
+ * makeState indexes doc and adds extra (file, handle, gen, …).
+ * @param {import('../wire.js').Document} doc
+ * @param {Partial<DocState>} [extra]
+ * @returns {DocState}
+ */
 export function makeState(doc, extra) {
   return Object.assign({ doc, uid: uidNext++ }, extra, indexDoc(doc));
 }

@@ -1,5 +1,5 @@
 // @ts-check
-// The hash role: a second worker, named HASH_ROLE by the page, that only computes a file's
+// The hash role: a second worker, named HASH_ROLE (../roles.js) by the page, that only computes a file's
 // sha-256 (its fingerprint) while the core worker opens it, on another core: the core's own
 // SHA-256 in wasm would add ~2 s to a 200 MB open. It reads the File in slices, so it holds
 // no more than one slice. Protocol: {id, file} → {id, sha256} or {id, error}.
@@ -14,7 +14,6 @@ import hashwasm from '../../vendor/hash-wasm/sha256.umd.min.js';
 
 const { createSHA256 } = hashwasm;
 
-export const HASH_ROLE = 'neffscope-hash';
 export const HASH_SLICE = 4 << 20;
 
 /** @typedef {import('../../vendor/hash-wasm/sha256.umd.min.js').IHasher} Hasher */

@@ -6,7 +6,8 @@
 //   no worker can be created): it only defines globalThis.NeffscopeCoreHost for the page.
 
 import { createCoreHost, serveWorker } from './core-host.js';
-import { HASH_ROLE, serveHashRole } from './hash.js';
+import { HASH_ROLE } from '../roles.js';
+import { serveHashRole } from './hash.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
 
