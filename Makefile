@@ -63,9 +63,10 @@ test: vet test-core test-wasm test-js test-browser
 test-core:
 	$(GO) test ./core/... ./cmd/... ./scripts/...
 
-## test-js: the page's pure helpers and the hash role under node --test.
+## test-js: the page's pure helpers, the core transport, the hash role and the module rules
+## under node --test (Node 20; no npm packages).
 test-js:
-	node --test www/src/lib/*.test.js www/src/worker/*.test.js www/test/*.test.js
+	node --test www/src/lib/*.test.js www/src/core/*.test.js www/src/worker/*.test.js www/test/*.test.js
 
 test-wasm:
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/internal/digest/...

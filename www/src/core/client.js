@@ -5,7 +5,8 @@
 import { $, toast } from '../dom.js';
 import { hashStop, hashWorker } from './fingerprint.js';
 
-export const single = document.getElementById('wasm-data'); // present in the single-file build
+// present in the single-file build (and no document at all under node --test)
+export const single = typeof document !== 'undefined' ? document.getElementById('wasm-data') : null;
 export const core = {
   mode: 'none', // 'worker' | 'main'
   worker: null,
@@ -13,8 +14,6 @@ export const core = {
   gen: 0, // bumped on every (re)start: handles from an older generation are void
   ready: false,
   readyWaiters: [],
-  pending: new Map(),
-  nextId: 1,
   started: 0,
 };
 
@@ -146,15 +145,12 @@ function onCoreMessage(msg) {
     if (wasReady && core.mode === 'worker') { core.worker.terminate(); startCore(); }
     return;
   }
-  const p = core.pending.get(msg.id);
-  if (p) p(msg);
+  transport.receive(msg);
 }
 
 // failAll rejects every request in flight (the worker died or was cancelled).
 function failAll(code, message) {
-  const err = new CoreError(code, message);
-  for (const p of core.pending.values()) p({ type: 'error', error: err });
-  core.pending.clear();
+  transport.failAll(code, message);
 }
 
 function whenReady() {
@@ -162,12 +158,86 @@ function whenReady() {
 }
 
 /**
- * call is the one transport to the core: it sends method with its named args and resolves
- * with the result's fields, or rejects with a CoreError. hooks.onEvent(event, data) gets the
- * request's events before it settles: 'progress' ({phase, done, total, inflated, read}) and
- * 'header' (an ArrayBuffer: a msgpack Document with only the header).
- * Today's wire format (worker.js): {id, type: method, ...args} → {id, type: 'progress', p} |
- * {id, type: 'header', doc} | {id, type: 'result', ...result} | {id, type: 'error', message}.
+ * createTransport keeps the requests in flight over one message channel: send(msg) posts a
+ * request, receive(msg) takes every message the core sends back. request() is the one place
+ * that knows the wire format. Today's (worker/core-host.js):
+ *   page → core: {id, type: method, ...args}
+ *   core → page: {id, type: 'progress', p} | {id, type: 'header', doc} |
+ *                {id, type: 'result', ...result} | {id, type: 'error', message}
+ * @param {(msg: object) => void} send
+ */
+export function createTransport(send) {
+  /** @type {Map<number, (msg: any) => void>} */
+  const pending = new Map();
+  let nextId = 1;
+
+  /**
+   * request sends method with its named args; it resolves with the result's fields or
+   * rejects with a CoreError. hooks.onEvent(event, data) gets the request's events before it
+   * settles: 'progress' ({phase, done, total, inflated, read}) and 'header' (an ArrayBuffer:
+   * a msgpack Document with only the header).
+   * @param {string} method
+   * @param {object} [args]
+   * @param {{onEvent?: (event: string, data: any) => void}} [hooks]
+   * @returns {Promise<any>}
+   */
+  function request(method, args, hooks) {
+    const id = nextId++;
+    const msg = Object.assign({}, args, { id, type: method });
+    const onEvent = hooks && hooks.onEvent;
+    return new Promise((resolve, reject) => {
+      pending.set(id, (m) => {
+        switch (m.type) {
+          case 'progress': if (onEvent) onEvent('progress', m.p); return;
+          case 'header': if (onEvent) onEvent('header', m.doc); return;
+          case 'result': {
+            pending.delete(id);
+            const { id: _id, type: _type, ...result } = m;
+            // A result that carries an error string is a failure too (the core's {error} shape).
+            if (typeof result.error === 'string' && result.error) reject(new CoreError('failed', result.error));
+            else resolve(result);
+            return;
+          }
+          case 'error':
+            pending.delete(id);
+            reject(m.error instanceof CoreError ? m.error : new CoreError('failed', String(m.message || 'the core failed without a message')));
+        }
+      });
+      try {
+        send(msg);
+      } catch (e) {
+        // postMessage refuses arguments it cannot clone (DataCloneError).
+        pending.delete(id);
+        reject(new CoreError('bad-request', method + ': ' + (e && e.message || e)));
+      }
+    });
+  }
+
+  /** receive hands a message from the core to its request; false when none is waiting. @param {any} msg */
+  function receive(msg) {
+    const p = msg && pending.get(msg.id);
+    if (p) p(msg);
+    return !!p;
+  }
+
+  /** failAll rejects every request in flight with one CoreError. @param {string} code @param {string} message */
+  function failAll(code, message) {
+    const err = new CoreError(code, message);
+    for (const p of pending.values()) p({ type: 'error', error: err });
+    pending.clear();
+  }
+
+  return { request, receive, failAll, get inFlight() { return pending.size; } };
+}
+
+const transport = createTransport((msg) => {
+  if (core.mode === 'worker') core.worker.postMessage(msg);
+  else core.host.handle(msg);
+});
+
+/**
+ * call is how the page asks the core anything: it waits for the core to be ready, then sends
+ * method with its named args (see createTransport). Every failure is a CoreError.
  * @param {string} method
  * @param {object} [args]
  * @param {{onEvent?: (event: string, data: any) => void}} [hooks]
@@ -175,36 +245,7 @@ function whenReady() {
  */
 export async function call(method, args, hooks) {
   await whenReady();
-  const id = core.nextId++;
-  const msg = Object.assign({}, args, { id, type: method });
-  const onEvent = hooks && hooks.onEvent;
-  return new Promise((resolve, reject) => {
-    core.pending.set(id, (m) => {
-      switch (m.type) {
-        case 'progress': if (onEvent) onEvent('progress', m.p); return;
-        case 'header': if (onEvent) onEvent('header', m.doc); return;
-        case 'result': {
-          core.pending.delete(id);
-          const { id: _id, type: _type, ...result } = m;
-          // A result that carries an error string is a failure too (the core's {error} shape).
-          if (typeof result.error === 'string' && result.error) reject(new CoreError('failed', result.error));
-          else resolve(result);
-          return;
-        }
-        case 'error':
-          core.pending.delete(id);
-          reject(m.error instanceof CoreError ? m.error : new CoreError('failed', String(m.message || 'the core failed without a message')));
-      }
-    });
-    try {
-      if (core.mode === 'worker') core.worker.postMessage(msg);
-      else core.host.handle(msg);
-    } catch (e) {
-      // postMessage refuses arguments it cannot clone (DataCloneError).
-      core.pending.delete(id);
-      reject(new CoreError('bad-request', method + ': ' + (e && e.message || e)));
-    }
-  });
+  return transport.request(method, args, hooks);
 }
 
 // cancel stops whatever the core is doing by ending the worker and starting a fresh one.
