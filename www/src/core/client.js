@@ -39,14 +39,23 @@ function setCoreStatus(state, text, title) {
   s.title = title || '';
 }
 
-// newWorker starts worker.js (named name: its role). The single-file build has no worker.js
-// to load: the worker is a Blob of prelude (what the site's worker loads itself) and the code.
+/**
+ * newWorker starts worker.js (named name: its role). The single-file build has no worker.js
+ * to load: the worker is a Blob of prelude (what the site's worker loads itself) and the code.
+ * @param {string} name
+ * @param {string[]} prelude
+ * @returns {Worker}
+ */
 export function newWorker(name, prelude) {
   const opts = name ? { name } : undefined;
   if (!single) return new Worker('worker.js', opts);
   return new Worker(URL.createObjectURL(new Blob(prelude.concat([$('worker-src').textContent]), { type: 'text/javascript' })), opts);
 }
 
+/**
+ * startCore starts (or restarts) the core worker and the hash worker; without workers it
+ * falls back to the core on this page.
+ */
 export function startCore() {
   core.gen++;
   core.ready = false;
@@ -248,7 +257,11 @@ export async function call(method, args, hooks) {
   return transport.request(method, args, hooks);
 }
 
-// cancel stops whatever the core is doing by ending the worker and starting a fresh one.
+/**
+ * cancel stops whatever the core is doing by ending the worker and starting a fresh one;
+ * every request in flight rejects with code 'cancelled'. false when it cannot (no worker).
+ * @returns {boolean}
+ */
 export function cancel() {
   if (core.mode !== 'worker') return false;
   hashStop();

@@ -11,6 +11,10 @@ import { call, core, newWorker } from './client.js';
 // workers (the main-thread fallback) the core hashes the file while it streams, as before.
 const hasher = { worker: null, next: 1, pending: new Map() };
 
+/**
+ * hashWorker returns the hash worker, starting it on first use.
+ * @returns {Worker}
+ */
 export function hashWorker() {
   if (hasher.worker) return hasher.worker;
   const w = newWorker(HASH_ROLE, []);
@@ -27,7 +31,9 @@ export function hashWorker() {
   return w;
 }
 
-// hashStop ends the hash worker (a cancel); what it was computing resolves to null.
+/**
+ * hashStop ends the hash worker (a cancel); what it was computing resolves to null.
+ */
 export function hashStop() {
   if (hasher.worker) hasher.worker.terminate();
   hasher.worker = null;
@@ -43,9 +49,15 @@ function pageFingerprint(file) {
   return new Promise((resolve) => { hasher.pending.set(id, resolve); w.postMessage({ id, file }); });
 }
 
-// openWithFingerprint opens file in the core with the page computing its sha-256 alongside;
-// known: a sha-256 already known (a reopen after the worker restarted). It resolves with the
-// core's answer plus sha256 (the fingerprint the core accepted, or '').
+/**
+ * openWithFingerprint opens file in the core with the page computing its sha-256 alongside;
+ * known: a sha-256 already known (a reopen after the worker restarted). It resolves with the
+ * core's answer plus sha256 (the fingerprint the core accepted, or '').
+ * @param {File} file
+ * @param {{onEvent?: (event: string, data: any) => void} | null} hooks
+ * @param {string} [known]
+ * @returns {Promise<any>}
+ */
 export async function openWithFingerprint(file, hooks, known) {
   const fp = known ? Promise.resolve(known) : pageFingerprint(file);
   const r = await call('open', { file, name: file.name, fingerprint: fp ? false : undefined }, hooks);

@@ -15,6 +15,10 @@ import { unpackDocument } from '../wire.js';
 export let opening = null;
 export let lastOpen = null; // {size, headerMs, totalMs} of the last file opened, for benchmarks
 
+/**
+ * showProgress shows the progress bar for file (or a group: its count and total size), with Cancel.
+ * @param {{name: string, size: number}} file
+ */
 export function showProgress(file) {
   $('progress').hidden = false;
   $('progress-title').textContent = 'Reading ' + file.name;
@@ -23,6 +27,12 @@ export function showProgress(file) {
   $('cancel').disabled = core.mode !== 'worker';
 }
 
+/**
+ * onProgress updates the progress bar from the core's progress event.
+ * @param {File} file
+ * @param {number} t0 when the open started (performance.now())
+ * @param {{phase: string, done: number, total: number, inflated: number, read: number}} p
+ */
 export function onProgress(file, t0, p) {
   const secs = (performance.now() - t0) / 1000;
   const read = p.read || p.done;
@@ -34,6 +44,10 @@ export function onProgress(file, t0, p) {
   $('progress-text').textContent = parts.join(' · ');
 }
 
+/**
+ * openFile opens one file: its header shows as soon as the core has read it, then the rest.
+ * @param {File} file
+ */
 export async function openFile(file) {
   if (!file) return;
   if (opening) cancel();
@@ -79,8 +93,11 @@ export async function openFile(file) {
   }
 }
 
-// openFiles opens what was picked or dropped: one file as before; several as a group, in
-// which activation-table files join into one document and the others open on their own.
+/**
+ * openFiles opens what was picked or dropped: one file as before; several as a group, in
+ * which activation-table files join into one document and the others open on their own.
+ * @param {File[]} files
+ */
 export async function openFiles(files) {
   files = Array.from(files || []).filter(Boolean);
   if (files.length <= 1) { openFile(files[0]); return; }

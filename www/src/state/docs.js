@@ -59,7 +59,11 @@ Object.assign(KINDS, {
   'ncfw-dump': { glyph: 'D', title: 'libncfw ctx_log dump' },
   group: { glyph: '▣', title: 'group' },
 });
-// Kinds without a row here (new decoders) still get a glyph: their initial.
+/**
+ * kindOf: how a node kind looks in a tree; kinds without a row (new decoders) get their initial.
+ * @param {string} k
+ * @returns {{glyph: string, title: string}}
+ */
 export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCase(), title: k };
 
 /** @typedef {import('../wire.js').Node} Node */
@@ -86,9 +90,16 @@ export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCa
 
 /** @type {DocState | null} the document on show */
 export let state = null;
-// setCurrent makes d the document on show (its owner module is the only writer of state).
+/**
+ * setCurrent makes d the document on show (this module is the only writer of state).
+ * @param {DocState} d
+ */
 export function setCurrent(d) { state = d; }
 
+/**
+ * keyOf: a node's path segment among its siblings (key, else label).
+ * @param {Node} n
+ */
 export const keyOf = (n) => n.key || n.label || '';
 
 function indexDoc(doc) {
@@ -111,27 +122,54 @@ function indexDoc(doc) {
   return { info, byPath, findings };
 }
 
+/**
+ * pathOf: the keys from the root to n in the current document.
+ * @param {Node} n
+ * @returns {string[]}
+ */
 export const pathOf = (n) => state.info.get(n).path;
+/**
+ * parentOf: n's parent in the current document (null for the root).
+ * @param {Node} n
+ * @returns {Node | null}
+ */
 export const parentOf = (n) => state.info.get(n).parent;
 
-// memberOf returns the member node n belongs to (itself included), or null.
+/**
+ * memberOf returns the member node n belongs to (itself included), or null.
+ * @param {Node} n
+ * @returns {Node | null}
+ */
 export function memberOf(n) {
   for (let m = n; m; m = parentOf(m)) if (m.kind === 'member' && isMemberRef(m.ref)) return m;
   return null;
 }
-// contentRootOf returns the decoded content of the member n belongs to (a JSON tree today;
-// instruction listings and tables from later decoders plug in the same way), which the
-// content pane shows as its own tree above the bytes. null when the member is only bytes.
+/**
+ * contentRootOf returns the decoded content of the member n belongs to (a JSON tree today;
+ * instruction listings and tables from later decoders plug in the same way), which the
+ * content pane shows as its own tree above the bytes. null when the member is only bytes.
+ * @param {Node} n
+ * @returns {Node | null}
+ */
 export function contentRootOf(n) {
   const m = memberOf(n);
   if (!m) return null;
   return (m.kids || []).find((c) => !(c.kind === 'bytes' && !(c.kids && c.kids.length))) || null;
 }
+/**
+ * spanOf: n's bytes, or (inherited, len 0) where its nearest ancestor with a span starts.
+ * @param {Node} n
+ * @returns {import('../wire.js').Span | null}
+ */
 export function spanOf(n) {
   for (let m = n; m; m = parentOf(m)) if (m.span) return m === n ? m.span : { src: m.span.src, off: m.span.off, len: 0, inherited: true };
   return null;
 }
-// sourceSize: how many bytes a source has ('' = the file; a member path = its size).
+/**
+ * sourceSize: how many bytes a source has ('' = the file; a member path = its size).
+ * @param {string} src
+ * @returns {number}
+ */
 export function sourceSize(src) {
   if (!src) return state.doc.size;
   const m = findMember(src);
@@ -140,6 +178,12 @@ export function sourceSize(src) {
   const f = (state.files || []).find((x) => x.name === src);
   return f ? f.size : 0;
 }
+/**
+ * findMember: the node whose bytes are source src (an archive member, or a loose file of a
+ * group), or null.
+ * @param {string} src
+ * @returns {Node | null}
+ */
 export function findMember(src) {
   if (!state.members) {
     state.members = new Map();
@@ -170,24 +214,42 @@ export function makeState(doc, extra) {
   return Object.assign({ doc, uid: uidNext++ }, extra, indexDoc(doc));
 }
 
+/**
+ * closeDocs forgets every open document and closes their handles in the core.
+ */
 export function closeDocs() {
   diffForget();
   for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
   docs = [];
 }
 
+/**
+ * showDocs makes list the open documents (tabs) and shows list[i]; ms: how long opening took.
+ * @param {DocState[]} list
+ * @param {number} i
+ * @param {number} ms
+ */
 export function showDocs(list, i, ms) {
   docs = list;
   state = list[i];
   renderDocument(ms);
 }
 
+/**
+ * replaceDoc puts next in prev's tab (a context re-emitted for another arch) and shows it.
+ * @param {DocState} prev
+ * @param {DocState} next
+ */
 export function replaceDoc(prev, next) {
   const i = docs.indexOf(prev);
   if (i >= 0) docs[i] = next; else docs = [next];
   state = next;
 }
 
+/**
+ * switchDoc shows tab i (or leaves the comparison for it).
+ * @param {number} i
+ */
 export function switchDoc(i) {
   if (diff.shown && docs[i] === state) { hideDiffView(); renderTabs(); return; }
   hideDiffView();
@@ -196,6 +258,9 @@ export function switchDoc(i) {
   renderDocument(0);
 }
 
+/**
+ * renderTabs draws the tab strip (one tab per open document, and the comparison's).
+ */
 export function renderTabs() {
   const nav = $('doc-tabs');
   nav.replaceChildren();
@@ -215,6 +280,11 @@ export function renderTabs() {
   diffTabs(nav);
 }
 
+/**
+ * renderDocument shows the current document: summary, findings, tree, and the selection the
+ * URL hash names (else the header).
+ * @param {number} ms how long opening took (0: not shown)
+ */
 export function renderDocument(ms) {
   const doc = state.doc;
   $('welcome').hidden = true;

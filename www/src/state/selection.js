@@ -11,8 +11,13 @@ import { renderDetail } from '../views/detail.js';
 import { lib, libRestore } from '../views/library.js';
 import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
 
-// select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
-// finding, a table row, the summary).
+/**
+ * select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
+ * finding, a table row, the summary): the detail and content panes follow, and the URL hash.
+ * @param {import('../wire.js').Node} n
+ * @param {string} [from] who asked: 'tree', 'json', 'hex', 'table', 'search', 'hash', 'open', …
+ * @param {import('../wire.js').Span} [spanOverride] bytes to highlight instead of n's
+ */
 export function select(n, from, spanOverride) {
   setSelected(n);
   // The main tree shows members as leaves: a node inside one selects its member row there.
@@ -34,7 +39,11 @@ function hashFor(n) {
   return formHash(fingerprint(state), pathOf(n));
 }
 
-// hashTarget finds the open document and node a hash names, or null.
+/**
+ * hashTarget finds the open document and node a hash names, or null.
+ * @param {string} h
+ * @returns {{d: import('./docs.js').DocState, node: import('../wire.js').Node} | null}
+ */
 export function hashTarget(h) {
   const { f, n } = parseHash(h);
   if (!f || n === null) return null;
@@ -57,7 +66,9 @@ function recordHash(n, replace) {
   } catch (e) { /* some file:// contexts refuse: the page works without the hash */ }
 }
 
-// applyHash follows a hash that changed under the page (back/forward, an edited URL).
+/**
+ * applyHash follows a hash that changed under the page (back/forward, an edited URL).
+ */
 export function applyHash() {
   const t = hashTarget(location.hash);
   if (!t) {
@@ -69,8 +80,11 @@ export function applyHash() {
   if (state.selected !== t.node) select(t.node, 'hash');
 }
 
-// setSelected records n as the current document's selection without showing it (a view that
-// has already shown it, such as the listing's instruction detail).
+/**
+ * setSelected records n as the current document's selection without showing it (a view that
+ * has already shown it, such as the listing's instruction detail).
+ * @param {import('../wire.js').Node} n
+ */
 export function setSelected(n) {
   state.selected = n;
 }

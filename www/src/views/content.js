@@ -16,13 +16,22 @@ import { TreeView } from './tree.js';
 export let jsonTree = null;
 export let mainTree = null;
 
-// contentInit builds the two trees: the document's (members are leaves there: their content
-// has its own tree) and the member content's.
+/**
+ * contentInit builds the two trees: the document's (members are leaves there: their content
+ * has its own tree) and the member content's.
+ */
 export function contentInit() {
   mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []));
   jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
 }
 
+/**
+ * renderContent shows what n's member holds (JSON tree, listing, plot or context) and the
+ * bytes of n (or spanOverride) in the hex view.
+ * @param {import('../wire.js').Node} n
+ * @param {string} [from]
+ * @param {import('../wire.js').Span} [spanOverride]
+ */
 export function renderContent(n, from, spanOverride) {
   if (state.doc.kind === 'ncfw-context' && state.doc.root.kind === 'ncfw-context') { ctxShow(n, from); return; }
   $('ctx-view').hidden = true;

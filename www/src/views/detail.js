@@ -125,6 +125,12 @@ const DETAIL_RENDERERS = [
   { when: (n) => !n.table && n.kids && n.kids.length && n.kind !== 'member', render: renderChildren },
 ];
 
+/**
+ * findingItem is a finding as a list item that selects its bytes (or its node) when picked.
+ * @param {import('../wire.js').Finding} f
+ * @param {import('../wire.js').Node} node
+ * @returns {HTMLElement}
+ */
 export function findingItem(f, node) {
   const li = el('li', 'finding sev-' + f.sev);
   li.dataset.sev = f.sev;
@@ -139,6 +145,11 @@ export function findingItem(f, node) {
   return li;
 }
 
+/**
+ * renderDetail fills the detail pane for n: its fields, detail text, tables and findings,
+ * with the renderers of DETAIL_RENDERERS that apply.
+ * @param {import('../wire.js').Node} n
+ */
 export function renderDetail(n) {
   const box = $('detail');
   const hadFocus = box.contains(document.activeElement);

@@ -24,6 +24,9 @@ export const hex = {
   cursor: -1, // the keyboard's byte (hexKeyInit), -1 until there is one
 };
 
+/**
+ * hexInit wires the hex view's scroller (rows are rebuilt on scroll and resize).
+ */
 export function hexInit() {
   hex.scroller = $('hex');
   hex.rowsEl = $('hex-rows');
@@ -47,6 +50,11 @@ export function hexInit() {
   hex.rowsEl.addEventListener('mouseleave', () => { $('hex-inspect').textContent = ''; });
 }
 
+/**
+ * ensureHandle returns the current document's handle in the core, opening the file again
+ * first when the worker was restarted (a cancel) since it was opened.
+ * @returns {Promise<number>}
+ */
 export async function ensureHandle() {
   if (state.gen === core.gen && state.handle) return state.handle;
   // The worker was restarted (cancel): open the file again there, without re-rendering.
@@ -73,9 +81,15 @@ function fetchPage(idx) {
   return p;
 }
 
-// hexShow shows source ('' = the file, or a member path) with the selected span hl in strong
-// colour; marks are the neighbouring fields' spans, tinted alternately so the structure of the
-// bytes around the selection can be seen (as in Kaitai's WebIDE).
+/**
+ * hexShow shows source ('' = the file, or a member path) with the selected span hl in strong
+ * colour; marks are the neighbouring fields' spans, tinted alternately so the structure of the
+ * bytes around the selection can be seen (as in Kaitai's WebIDE).
+ * @param {string} source
+ * @param {import('../wire.js').Span | null} hl
+ * @param {boolean} [scroll] bring hl into view
+ * @param {import('../wire.js').Span[]} [marks]
+ */
 export function hexShow(source, hl, scroll, marks) {
   const wrap = $('hex-wrap');
   wrap.hidden = false;
@@ -222,8 +236,13 @@ function markAt(o) {
   return null;
 }
 
-// fieldMarks tints the spans of n's siblings (or, for a node with children, of its children)
-// that lie in source src.
+/**
+ * fieldMarks tints the spans of n's siblings (or, for a node with children, of its children)
+ * that lie in source src.
+ * @param {import('../wire.js').Node} n
+ * @param {string} src
+ * @returns {import('../wire.js').Span[]}
+ */
 export function fieldMarks(n, src) {
   const holder = n.kids && n.kids.length ? n : parentOf(n);
   if (!holder || !holder.kids) return [];
@@ -239,7 +258,12 @@ export function fieldMarks(n, src) {
   return out.filter((m, k) => k === 0 || m.off >= out[k - 1].off + out[k - 1].len);
 }
 
-// ownerOf finds the most specific node whose span holds byte off of source.
+/**
+ * ownerOf finds the most specific node whose span holds byte off of source src.
+ * @param {string} src
+ * @param {number} off
+ * @returns {import('../wire.js').Node | null}
+ */
 export function ownerOf(src, off) {
   let best = null;
   for (const n of state.info.keys()) {
@@ -426,6 +450,9 @@ function hexShowCursorInfo(o) {
   insp.classList.add('cursor');
 }
 
+/**
+ * hexKeyInit gives the hex view its keyboard byte cursor and its accessible names.
+ */
 export function hexKeyInit() {
   const sc = hex.scroller;
   sc.addEventListener('keydown', hexOnKey);
