@@ -17,14 +17,19 @@ WASM_NOINLINE_DEPS := github.com/hack-pad/...
 WASM_GCFLAGS  := $(foreach p,$(WASM_NOINLINE),-gcflags=github.com/neffscope/neffscope/$(p)=-l) $(foreach p,$(WASM_NOINLINE_DEPS),-gcflags=$(p)=-l)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all wasm wasm-size serve dist test test-core test-wasm test-browser bench fuzz generate vet clean
+.PHONY: all js wasm wasm-size serve dist test test-core test-wasm test-js test-browser bench fuzz generate vet clean
 
 all: wasm
+
+## js: the page's ES modules (www/src/) bundled into the classic scripts www/app.js and
+## www/worker.js with esbuild's Go API (scripts/jsbuild; no Node step).
+js:
+	$(GO) run ./scripts/jsbuild -www www
 
 ## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, its data
 ## segments merged so it compresses better (scripts/wasmpack), and precompressed copies the
 ## dev server hands to browsers that accept them.
-wasm:
+wasm: js
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
 	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
 	$(GO) run ./scripts/wasmpack www/neffscope.wasm
@@ -53,13 +58,12 @@ vet:
 
 ## test: every test — vet, the core natively (real files from testdata/real/, and from
 ## ../shared/testdata-real where it is beside the clone), the wasm bridge and core under Node,
-## the page in headless Chromium, and `make test-js` where the Makefile has it. Every runner
+## the page in headless Chromium, and the page's modules under node --test (test-js). Every runner
 ## runs even when one fails; the last line counts them all: `tests: N passed, N failed,
 ## N skipped` (scripts/testsummary). The exit status is non-zero on any failure.
 TEST_CACHE  := .cache/test
 TESTSUMMARY := $(TEST_CACHE)/testsummary
 TEST_RUN     = $(TESTSUMMARY) go -dir $(TEST_CACHE)
-TEST_JS     := $(shell grep -qs '^test-js:' $(firstword $(MAKEFILE_LIST)) && echo test-js)
 WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/internal/digest/... ./internal/realfiles/...
 
 test: $(TESTSUMMARY)
@@ -67,15 +71,18 @@ test: $(TESTSUMMARY)
 	@status=0; \
 	$(MAKE) --no-print-directory vet || status=1; \
 	for t in test-core test-wasm test-browser; do $(MAKE) --no-print-directory $$t || status=1; done; \
-	if [ -n "$(TEST_JS)" ]; then \
-	  { $(MAKE) --no-print-directory $(TEST_JS) 2>&1 || echo "# make $(TEST_JS) failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
-	fi; \
+	{ $(MAKE) --no-print-directory test-js 2>&1 || echo "# make test-js failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
 	$(TESTSUMMARY) total -dir $(TEST_CACHE) || status=1; \
 	exit $$status
 
 $(TESTSUMMARY): $(wildcard scripts/testsummary/*.go)
 	@mkdir -p $(TEST_CACHE)
 	$(GO) build -o $@ ./scripts/testsummary
+
+## test-js: the page's pure helpers, the core transport, the hash role and the module rules
+## under node --test (Node 20; no npm packages).
+test-js:
+	node --test www/src/lib/*.test.js www/src/core/*.test.js www/src/worker/*.test.js www/test/*.test.js
 
 test-core: $(TESTSUMMARY)
 	$(TEST_RUN) -name core -- $(GO) test -json ./core/... ./cmd/... ./scripts/... ./internal/...
@@ -107,4 +114,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf dist www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js
+	rm -rf dist www/app.js www/worker.js www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js

@@ -8,6 +8,7 @@ require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/evanw/esbuild v0.28.2
 	github.com/hack-pad/go-indexeddb v0.3.2
 	github.com/klauspost/compress v1.20.4
 	github.com/tinylib/msgp v1.6.5
@@ -18,5 +19,6 @@ require (
 	github.com/hack-pad/safejs v0.1.0 // indirect
 	github.com/philhofer/fwd v1.2.0 // indirect
 	golang.org/x/mod v0.18.0 // indirect
+	golang.org/x/sys v0.21.0 // indirect
 	golang.org/x/tools v0.22.0 // indirect
 )

@@ -1,6 +1,8 @@
 // Command bundle writes the two distributable forms of the page:
 //
-//   - -site DIR: a plain copy of www/ (the static site; any web server can host it);
+//   - -site DIR: a copy of www/ (the static site; any web server can host it) without the
+//     module sources (www/src/) and their tests (www/test/): the page runs app.js and
+//     worker.js, which this command first rebuilds from them (scripts/internal/jsbuild);
 //
 //   - -single FILE: one self-contained HTML file that works when opened from file:// with no
 //     server: style, scripts, wasm_exec.js and the worker code inlined, the wasm gzip'd and
@@ -24,6 +26,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/neffscope/neffscope/scripts/internal/jsbuild"
 )
 
 func main() {
@@ -38,6 +42,13 @@ func main() {
 	if _, err := os.Stat(filepath.Join(*www, "neffscope.wasm")); err != nil {
 		fmt.Fprintf(os.Stderr, "bundle: %s/neffscope.wasm is missing: run `make wasm` first\n", *www)
 		os.Exit(1)
+	}
+	// The bundles are build outputs: make them from the modules now, so a copy is never stale.
+	if _, err := os.Stat(filepath.Join(*www, "src", "main.js")); err == nil {
+		if _, err := jsbuild.Build(*www); err != nil {
+			fmt.Fprintln(os.Stderr, "bundle:", err)
+			os.Exit(1)
+		}
 	}
 	if *site != "" {
 		n, err := copySite(*www, *site)
@@ -70,7 +81,8 @@ func main() {
 	}
 }
 
-// copySite copies every non-hidden file of src into dst.
+// copySite copies every non-hidden file of src into dst, except the module sources (src/:
+// they are in app.js and worker.js) and their tests (test/).
 func copySite(src, dst string) (int, error) {
 	n := 0
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -78,6 +90,9 @@ func copySite(src, dst string) (int, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
+		if (rel == "src" || rel == "test") && d.IsDir() {
+			return filepath.SkipDir
+		}
 		if rel != "." && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
 				return filepath.SkipDir

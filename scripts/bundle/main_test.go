@@ -149,3 +149,32 @@ func TestServiceWorkerStampFollowsTheShell(t *testing.T) {
 		t.Errorf("a new wasm kept the build %s (now %s)", b1, b2)
 	}
 }
+
+// The site copy leaves out the module sources and their tests (they are in the bundles).
+func TestCopySiteLeavesOutSources(t *testing.T) {
+	src := writeSite(t, map[string]string{
+		"index.html":           "x",
+		"app.js":               "app",
+		"src/main.js":          "import './x.js';",
+		"src/lib/csv.js":       "export {}",
+		"test/modules.test.js": "test",
+		"vendor/a/b.js":        "v",
+		".hidden":              "h",
+	})
+	dst := t.TempDir()
+	n, err := copySite(src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Errorf("copied %d files, want 3 (index.html, app.js, vendor/a/b.js)", n)
+	}
+	for _, gone := range []string{"src", "test", ".hidden"} {
+		if _, err := os.Stat(filepath.Join(dst, gone)); err == nil {
+			t.Errorf("%s was copied into the site", gone)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, "vendor", "a", "b.js")); err != nil {
+		t.Error("vendor/a/b.js was not copied:", err)
+	}
+}

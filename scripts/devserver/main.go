@@ -1,7 +1,8 @@
 // Command devserver serves the static site (www/) for development: correct Content-Type for
 // .wasm (so instantiateStreaming works), precompressed .br/.gz siblings when the browser
 // accepts them, the page's strict Content-Security-Policy as a header, and revalidation on
-// every load (no stale wasm after a rebuild).
+// every load (no stale wasm after a rebuild). app.js and worker.js are bundled from www/src/
+// (scripts/internal/jsbuild) at start and again on a load after a module changed.
 //
 //	go run ./scripts/devserver -addr 127.0.0.1:8080 -dir www
 package main
@@ -17,7 +18,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/neffscope/neffscope/scripts/internal/jsbuild"
 )
 
 // CSP is the site's Content-Security-Policy: nothing but this origin; wasm compilation
@@ -37,6 +41,9 @@ func main() {
 	if _, err := os.Stat(filepath.Join(*dir, "neffscope.wasm")); err != nil {
 		log.Printf("devserver: warning: %s/neffscope.wasm is missing; run `make wasm`", *dir)
 	}
+	if err := buildJS(*dir); err != nil {
+		log.Fatalf("devserver: %v", err)
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatalf("devserver: %v", err)
@@ -44,6 +51,24 @@ func main() {
 	fmt.Printf("neffscope: serving %s on http://%s/\n", *dir, ln.Addr())
 	srv := &http.Server{Handler: logRequests(Handler(*dir)), ReadHeaderTimeout: 10 * time.Second}
 	log.Fatal(srv.Serve(ln))
+}
+
+// buildMu serialises rebuilds: the page loads app.js and worker.js at about the same time.
+var buildMu sync.Mutex
+
+// buildJS rebuilds the bundles when a module under dir/src is newer than them (a no-op for a
+// directory without module sources, such as dist/site).
+func buildJS(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, "src", "main.js")); err != nil {
+		return nil
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if !jsbuild.Stale(dir) {
+		return nil
+	}
+	_, err := jsbuild.Build(dir)
+	return err
 }
 
 // Handler serves dir with the site's headers.
@@ -60,6 +85,12 @@ func Handler(dir string) http.Handler {
 		for _, seg := range strings.Split(p, "/") {
 			if strings.HasPrefix(seg, ".") {
 				http.NotFound(w, r)
+				return
+			}
+		}
+		if p == "/app.js" || p == "/worker.js" {
+			if err := buildJS(dir); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
 			}
 		}

@@ -76,3 +76,45 @@ func TestHandler(t *testing.T) {
 		}
 	}
 }
+
+// The bundles are rebuilt from www/src when a module changed since the last build.
+func TestHandlerRebuildsTheBundles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string, mtime time.Time) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, mtime, mtime)
+	}
+	now := time.Now()
+	write("index.html", "<!doctype html><title>x</title>", now)
+	write("src/main.js", "import { v } from './v.js';\nglobalThis.v = v;\n", now)
+	write("src/v.js", "export const v = 'first';\n", now)
+	write("src/worker/main.js", "self.w = 1;\n", now)
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	get := func(path string) string {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	if app := get("/app.js"); !strings.Contains(app, `"first"`) || strings.Contains(app, "import ") {
+		t.Fatalf("app.js is not the bundle of src/main.js:\n%s", app)
+	}
+	write("src/v.js", "export const v = 'second';\n", now.Add(time.Minute))
+	if app := get("/app.js"); !strings.Contains(app, `"second"`) {
+		t.Fatalf("app.js was not rebuilt after src/v.js changed:\n%s", app)
+	}
+	if w := get("/worker.js"); !strings.Contains(w, "self.w = 1") {
+		t.Fatalf("worker.js is not the bundle of src/worker/main.js:\n%s", w)
+	}
+}

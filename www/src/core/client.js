@@ -1,0 +1,273 @@
+// @ts-check
+// The core connection: a Web Worker running the Go core (worker/core-host.js), or failing
+// that the core on this page. Every request goes through call(); every failure is a CoreError.
+
+import { $, toast } from '../dom.js';
+import { hashStop, hashWorker } from './fingerprint.js';
+
+// present in the single-file build (and no document at all under node --test)
+export const single = typeof document !== 'undefined' ? document.getElementById('wasm-data') : null;
+export const core = {
+  mode: 'none', // 'worker' | 'main'
+  worker: null,
+  host: null,
+  gen: 0, // bumped on every (re)start: handles from an older generation are void
+  ready: false,
+  readyWaiters: [],
+  started: 0,
+};
+
+let wasmBytesPromise = null;
+// inflateEmbeddedWasm turns the single file's base64 gzip wasm into bytes (once).
+function inflateEmbeddedWasm() {
+  if (!wasmBytesPromise) {
+    wasmBytesPromise = (async () => {
+      const bin = atob(single.textContent.replace(/\s+/g, ''));
+      const gz = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
+      const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return new Response(stream).arrayBuffer();
+    })();
+  }
+  return wasmBytesPromise;
+}
+
+function setCoreStatus(state, text, title) {
+  const s = $('core-status');
+  s.dataset.state = state;
+  s.textContent = text;
+  s.title = title || '';
+}
+
+/**
+ * newWorker starts worker.js (named name: its role). The single-file build has no worker.js
+ * to load: the worker is a Blob of prelude (what the site's worker loads itself) and the code.
+ * @param {string} name
+ * @param {string[]} prelude
+ * @returns {Worker}
+ */
+export function newWorker(name, prelude) {
+  const opts = name ? { name } : undefined;
+  if (!single) return new Worker('worker.js', opts);
+  return new Worker(URL.createObjectURL(new Blob(prelude.concat([$('worker-src').textContent]), { type: 'text/javascript' })), opts);
+}
+
+/**
+ * startCore starts (or restarts) the core worker and the hash worker; without workers it
+ * falls back to the core on this page.
+ */
+export function startCore() {
+  core.gen++;
+  core.ready = false;
+  core.started = performance.now();
+  setCoreStatus('starting', 'core starting…');
+  let w;
+  try {
+    w = newWorker('', ['self.NEFFSCOPE_WAIT_FOR_WASM = true;\n', single ? $('wasm-exec-src').textContent : '', '\n']);
+    if (single) {
+      inflateEmbeddedWasm().then((buf) => { const copy = buf.slice(0); w.postMessage({ type: 'init', wasm: copy }, [copy]); })
+        .catch((e) => fallbackToMainThread('the embedded wasm could not be inflated: ' + e.message));
+    }
+  } catch (e) {
+    fallbackToMainThread('no Web Worker could be created here (' + e.message + ')');
+    return;
+  }
+  core.mode = 'worker';
+  core.worker = w;
+  // The hash worker starts now too, so opening a file asks the network for nothing.
+  try { hashWorker(); } catch (e) { console.info('neffscope: no hash worker (' + e.message + '); the core hashes files itself'); }
+  const gen = core.gen;
+  w.onmessage = (ev) => { if (gen === core.gen) onCoreMessage(ev.data); };
+  w.onerror = (ev) => {
+    if (gen !== core.gen) return;
+    ev.preventDefault();
+    if (!core.ready) fallbackToMainThread('the worker failed to start (' + (ev.message || 'error') + ')');
+    else failAll('internal', 'the worker crashed: ' + (ev.message || 'error'));
+  };
+}
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error('could not load ' + src));
+    document.head.appendChild(s);
+  });
+}
+
+// fallbackToMainThread runs the core on this page: it works, but a big file freezes the
+// page while it is read, cancel is not possible, and the file is read whole into memory.
+async function fallbackToMainThread(reason) {
+  if (core.worker) { core.worker.terminate(); core.worker = null; }
+  core.gen++;
+  core.mode = 'main';
+  core.fallbackReason = reason;
+  const gen = core.gen;
+  setCoreStatus('starting', 'core starting on the page…', reason);
+  try {
+    if (typeof Go === 'undefined') await loadScript('wasm_exec.js');
+    if (typeof NeffscopeCoreHost === 'undefined') await loadScript('worker.js');
+    core.host = NeffscopeCoreHost((msg) => setTimeout(() => { if (gen === core.gen) onCoreMessage(msg); }, 0));
+    await core.host.start(single ? (await inflateEmbeddedWasm()).slice(0) : 'neffscope.wasm');
+  } catch (e) {
+    setCoreStatus('failed', 'core failed', String(e.message || e));
+    toast('The neffscope core could not start: ' + (e.message || e));
+  }
+}
+
+/**
+ * CoreError is the one way a core request fails: every rejection of call() is one.
+ * code: 'bad-request' (malformed args), 'not-found' (unknown handle, ref or key),
+ * 'unavailable' (e.g. IndexedDB off), 'limit' (a size or memory limit), 'internal' (the core
+ * died or panicked), 'failed' (any other error; the message says what, where and what to do),
+ * and on the page side only 'cancelled' (the user cancelled: the worker was replaced).
+ */
+export class CoreError extends Error {
+  /** @param {string} code @param {string} message */
+  constructor(code, message) {
+    super(message);
+    this.name = 'CoreError';
+    this.code = code;
+  }
+}
+
+function onCoreMessage(msg) {
+  if (msg.type === 'ready') {
+    core.ready = true;
+    const ms = Math.round(performance.now() - core.started);
+    if (core.mode === 'worker') {
+      setCoreStatus('ready', 'core ready · ' + ms + ' ms', 'Go ' + msg.version + ' WebAssembly in a Web Worker; document model ' + msg.model);
+    } else {
+      setCoreStatus('fallback', 'core on main thread', 'No Web Worker could be used (' + core.fallbackReason + '). The core runs on this page: big files freeze it while they are read, and Cancel is not available.');
+      toast('Running without a Web Worker: ' + core.fallbackReason + '. Large files will freeze the page while they are read.', 'warning');
+    }
+    core.readyWaiters.splice(0).forEach((f) => f());
+    return;
+  }
+  if (msg.type === 'fatal') {
+    const wasReady = core.ready;
+    setCoreStatus('failed', 'core failed', msg.message);
+    toast(msg.message + (wasReady && core.mode === 'worker' ? '. It was restarted.' : ''));
+    failAll('internal', msg.message);
+    // A core that had started and then died is replaced, so the next file can open.
+    if (wasReady && core.mode === 'worker') { core.worker.terminate(); startCore(); }
+    return;
+  }
+  transport.receive(msg);
+}
+
+// failAll rejects every request in flight (the worker died or was cancelled).
+function failAll(code, message) {
+  transport.failAll(code, message);
+}
+
+function whenReady() {
+  return core.ready ? Promise.resolve() : new Promise((r) => core.readyWaiters.push(r));
+}
+
+/**
+ * createTransport keeps the requests in flight over one message channel: send(msg) posts a
+ * request, receive(msg) takes every message the core sends back. request() is the one place
+ * that knows the wire format. Today's (worker/core-host.js):
+ *   page → core: {id, type: method, ...args}
+ *   core → page: {id, type: 'progress', p} | {id, type: 'header', doc} |
+ *                {id, type: 'result', ...result} | {id, type: 'error', message}
+ * @param {(msg: object) => void} send
+ */
+export function createTransport(send) {
+  /** @type {Map<number, (msg: any) => void>} */
+  const pending = new Map();
+  let nextId = 1;
+
+  /**
+   * request sends method with its named args; it resolves with the result's fields or
+   * rejects with a CoreError. hooks.onEvent(event, data) gets the request's events before it
+   * settles: 'progress' ({phase, done, total, inflated, read}) and 'header' (an ArrayBuffer:
+   * a msgpack Document with only the header).
+   * @param {string} method
+   * @param {object} [args]
+   * @param {{onEvent?: (event: string, data: any) => void}} [hooks]
+   * @returns {Promise<any>}
+   */
+  function request(method, args, hooks) {
+    const id = nextId++;
+    const msg = Object.assign({}, args, { id, type: method });
+    const onEvent = hooks && hooks.onEvent;
+    return new Promise((resolve, reject) => {
+      pending.set(id, (m) => {
+        switch (m.type) {
+          case 'progress': if (onEvent) onEvent('progress', m.p); return;
+          case 'header': if (onEvent) onEvent('header', m.doc); return;
+          case 'result': {
+            pending.delete(id);
+            const { id: _id, type: _type, ...result } = m;
+            // A result that carries an error string is a failure too (the core's {error} shape).
+            if (typeof result.error === 'string' && result.error) reject(new CoreError('failed', result.error));
+            else resolve(result);
+            return;
+          }
+          case 'error':
+            pending.delete(id);
+            reject(m.error instanceof CoreError ? m.error : new CoreError('failed', String(m.message || 'the core failed without a message')));
+        }
+      });
+      try {
+        send(msg);
+      } catch (e) {
+        // postMessage refuses arguments it cannot clone (DataCloneError).
+        pending.delete(id);
+        reject(new CoreError('bad-request', method + ': ' + (e && e.message || e)));
+      }
+    });
+  }
+
+  /** receive hands a message from the core to its request; false when none is waiting. @param {any} msg */
+  function receive(msg) {
+    const p = msg && pending.get(msg.id);
+    if (p) p(msg);
+    return !!p;
+  }
+
+  /** failAll rejects every request in flight with one CoreError. @param {string} code @param {string} message */
+  function failAll(code, message) {
+    const err = new CoreError(code, message);
+    for (const p of pending.values()) p({ type: 'error', error: err });
+    pending.clear();
+  }
+
+  return { request, receive, failAll, get inFlight() { return pending.size; } };
+}
+
+const transport = createTransport((msg) => {
+  if (core.mode === 'worker') core.worker.postMessage(msg);
+  else core.host.handle(msg);
+});
+
+/**
+ * call is how the page asks the core anything: it waits for the core to be ready, then sends
+ * method with its named args (see createTransport). Every failure is a CoreError.
+ * @param {string} method
+ * @param {object} [args]
+ * @param {{onEvent?: (event: string, data: any) => void}} [hooks]
+ * @returns {Promise<any>}
+ */
+export async function call(method, args, hooks) {
+  await whenReady();
+  return transport.request(method, args, hooks);
+}
+
+/**
+ * cancel stops whatever the core is doing by ending the worker and starting a fresh one;
+ * every request in flight rejects with code 'cancelled'. false when it cannot (no worker).
+ * @returns {boolean}
+ */
+export function cancel() {
+  if (core.mode !== 'worker') return false;
+  hashStop();
+  core.worker.terminate();
+  core.worker = null;
+  failAll('cancelled', 'cancelled');
+  startCore();
+  return true;
+}

@@ -1,0 +1,41 @@
+// @ts-check
+// globalThis.neffscope: the read-only surface the browser tests (e2e/) and the console use.
+
+import { core } from './core/client.js';
+import { allowedOrigins, embedded, messagesSeen } from './features/embed.js';
+import { lastOpen } from './features/open.js';
+import { docs, state, switchDoc } from './state/docs.js';
+import { hashWrites } from './state/selection.js';
+import { ctx, lastRecontext } from './views/context.js';
+import { diff } from './views/diff/compare.js';
+import { hex } from './views/hex.js';
+import { lib, libCap, libRefresh } from './views/library.js';
+import { plot, replot } from './views/plot/plot.js';
+import { search } from './views/search.js';
+
+// installDebugSurface publishes globalThis.neffscope: read-only peeks at the state for the
+// browser tests (e2e/) and the console. Its names are a contract with the tests: keep them.
+export function installDebugSurface() {
+  globalThis.neffscope = {
+    get state() { return state; },
+    get core() { return { mode: core.mode, ready: core.ready }; },
+    get lastOpen() { return lastOpen; },
+    get docs() { return docs.map((d) => ({ file: d.doc.file, kind: d.doc.kind, current: d === state })); },
+    get hex() { return { source: hex.source, hl: hex.hl && { off: hex.hl.off, len: hex.hl.len, src: hex.hl.src || '' }, cursor: hex.cursor }; },
+    get plot() { return { ref: plot.ref, lo: plot.lo, hi: plot.hi, points: plot.data ? plot.data.n : 0, timing: plot.timing }; },
+    get ctx() { return { arch: ctx.arch, rc: ctx.rc, lines: ctx.lines.length, text: ctx.text, marked: Array.from(ctx.marked), sel: ctx.sel, row: ctx.rows[ctx.sel] || null }; },
+    get lastRecontext() { return lastRecontext; },
+    get hashWrites() { return hashWrites; },
+    get search() { return { q: search.q, done: search.done, more: search.more, results: search.results.length, errors: search.errors.slice(), notes: (search.notes || []).slice() }; },
+    get library() { return { ok: lib.ok, reason: lib.reason, entries: lib.list.map((e) => ({ key: e.key, name: e.name, kind: e.kind, size: e.size, how: e.how, kept: (e.files || []).every((f) => f.kept) })), restored: lib.restored, cap: libCap() }; },
+    libRefresh,
+    get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
+    // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
+    replot,
+    switchDoc,
+    get diff() {
+      const n = diff.node;
+      return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// @ts-check
+// Opening files: one NEFF (with progress, the header first, cancel) or several dropped together.
+
+import { call, cancel, core } from '../core/client.js';
+import { openWithFingerprint } from '../core/fingerprint.js';
+import { $, toast } from '../dom.js';
+import { fmtSize } from '../lib/format.js';
+import { closeDocs, makeState, showDocs, state } from '../state/docs.js';
+import { libRemember } from '../views/library.js';
+import { renderSummary } from '../views/summary.js';
+import { unpackDocument } from '../wire.js';
+
+// Opening files.
+
+export let opening = null;
+export let lastOpen = null; // {size, headerMs, totalMs} of the last file opened, for benchmarks
+
+/**
+ * showProgress shows the progress bar for file (or a group: its count and total size), with Cancel.
+ * @param {{name: string, size: number}} file
+ */
+export function showProgress(file) {
+  $('progress').hidden = false;
+  $('progress-title').textContent = 'Reading ' + file.name;
+  $('progress-bar').style.width = '0%';
+  $('progress-text').textContent = fmtSize(file.size) + ' · starting…';
+  $('cancel').disabled = core.mode !== 'worker';
+}
+
+/**
+ * onProgress updates the progress bar from the core's progress event.
+ * @param {File} file
+ * @param {number} t0 when the open started (performance.now())
+ * @param {{phase: string, done: number, total: number, inflated: number, read: number}} p
+ */
+export function onProgress(file, t0, p) {
+  const secs = (performance.now() - t0) / 1000;
+  const read = p.read || p.done;
+  const frac = file.size ? Math.min(1, read / file.size) : 1;
+  $('progress-bar').style.width = (frac * 100).toFixed(1) + '%';
+  const parts = [p.phase, fmtSize(read) + ' of ' + fmtSize(file.size)];
+  if (secs > 0.05) parts.push((read / (1 << 20) / secs).toFixed(1) + ' MB/s');
+  if (p.inflated) parts.push(fmtSize(p.inflated) + ' inflated');
+  $('progress-text').textContent = parts.join(' · ');
+}
+
+/**
+ * openFile opens one file: its header shows as soon as the core has read it, then the rest.
+ * @param {File} file
+ */
+export async function openFile(file) {
+  if (!file) return;
+  if (opening) cancel();
+  const t0 = performance.now();
+  const token = {};
+  opening = token;
+  document.body.dataset.state = 'opening';
+  showProgress(file);
+  try {
+    const r = await openWithFingerprint(file, {
+      onEvent: (event, data) => {
+        if (event === 'progress') { onProgress(file, t0, data); return; }
+        if (event !== 'header' || opening !== token) return;
+        token.headerMs = performance.now() - t0;
+        // The header arrives before the payload is read: show who the file is at once.
+        renderSummary(unpackDocument(data), true);
+        $('welcome').hidden = true;
+      },
+    });
+    if (opening !== token) return;
+    const tResult = performance.now();
+    const doc = unpackDocument(r.doc);
+    if (r.sha256) doc.sha256 = r.sha256;
+    const decodeMs = performance.now() - tResult;
+    closeDocs();
+    const st = makeState(doc, { file, handle: r.handle, gen: core.gen });
+    st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
+    const tDecoded = performance.now();
+    lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes };
+    showDocs([st], 0, Math.round(tDecoded - t0));
+    lastOpen.renderMs = performance.now() - tDecoded;
+    lastOpen.totalMs = performance.now() - t0;
+    document.body.dataset.state = 'open';
+    libRemember(st, 'open', [file]);
+  } catch (e) {
+    if (opening !== token) return;
+    if (e.code === 'cancelled') toast('Cancelled reading ' + file.name, 'info');
+    else toast('Could not open ' + file.name + ': ' + e.message);
+    document.body.dataset.state = state && state.handle ? 'open' : 'empty';
+    if (state && state.doc) renderSummary(state.doc, false);
+  } finally {
+    if (opening === token) { opening = null; $('progress').hidden = true; }
+  }
+}
+
+/**
+ * openFiles opens what was picked or dropped: one file as before; several as a group, in
+ * which activation-table files join into one document and the others open on their own.
+ * @param {File[]} files
+ */
+export async function openFiles(files) {
+  files = Array.from(files || []).filter(Boolean);
+  if (files.length <= 1) { openFile(files[0]); return; }
+  if (opening) cancel();
+  const t0 = performance.now();
+  const token = {};
+  opening = token;
+  document.body.dataset.state = 'opening';
+  const total = files.reduce((a, f) => a + f.size, 0);
+  showProgress({ name: files.length + ' files', size: total });
+  try {
+    const r = await call('openGroup', { files });
+    if (opening !== token) return;
+    closeDocs();
+    const list = r.docs.map((d, i) => {
+      const doc = unpackDocument(d.doc);
+      const file = files.find((f) => f.name === doc.file) || files[0];
+      const st = makeState(doc, { file, files, handle: d.handle, gen: core.gen });
+      st.reopen = async () => {
+        const rr = await call('openGroup', { files });
+        // Every document of the group gets its new handle at once.
+        rr.docs.forEach((x, j) => { if (list[j]) { list[j].handle = x.handle; list[j].gen = core.gen; } });
+        return rr.docs[i].handle;
+      };
+      return st;
+    });
+    lastOpen = { size: total, coreMs: 0, decodeMs: 0, totalMs: performance.now() - t0, renderMs: 0, wasmBytes: r.wasmBytes, documents: list.length };
+    // The joined activation tables come first; show them.
+    showDocs(list, 0, Math.round(performance.now() - t0));
+    document.body.dataset.state = 'open';
+    libRemember(list[0], 'group', files);
+  } catch (e) {
+    if (opening !== token) return;
+    toast(e.code === 'cancelled' ? 'Cancelled' : 'Could not open the ' + files.length + ' files: ' + e.message, e.code === 'cancelled' ? 'info' : 'error');
+    document.body.dataset.state = state && state.handle ? 'open' : 'empty';
+  } finally {
+    if (opening === token) { opening = null; $('progress').hidden = true; }
+  }
+}

@@ -1,0 +1,48 @@
+// @ts-check
+// The URL hash: #f=<first 16 hex digits of the file's sha-256>&n=<node path>, each path key
+// URI-encoded (directory keys end in '/') and joined by '/'. state/selection.js writes and
+// follows it; these parse and form it.
+
+/**
+ * fingerprintOf: the hash's short form of a file's sha-256 ('' when there is none).
+ * @param {string | undefined | null} sha256
+ */
+export const fingerprintOf = (sha256) => (sha256 ? String(sha256).slice(0, 16).toLowerCase() : '');
+
+/**
+ * parseHash reads a location hash. f is lower case; n is the raw (still encoded) path, null
+ * when absent ('' names the root).
+ * @param {string | undefined | null} h
+ * @returns {{f: string, n: string | null}}
+ */
+export function parseHash(h) {
+  const out = { f: '', n: /** @type {string | null} */ (null) };
+  for (const part of String(h || '').replace(/^#/, '').split('&')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    const k = part.slice(0, i), v = part.slice(i + 1);
+    if (k === 'f') out.f = v.toLowerCase();
+    else if (k === 'n') out.n = v;
+  }
+  return out;
+}
+
+/**
+ * formHash is the hash naming the node at path (its keys) in the file of fingerprint f; ''
+ * without a fingerprint (a file not hashed cannot be named).
+ * @param {string} f
+ * @param {string[]} path
+ */
+export function formHash(f, path) {
+  return f ? '#f=' + f + '&n=' + path.map(encodeURIComponent).join('/') : '';
+}
+
+/**
+ * hashPathKey decodes a hash's n into the key of a document's byPath index (keys joined by
+ * '/'); null when it is not valid percent-encoding.
+ * @param {string} n
+ * @returns {string | null}
+ */
+export function hashPathKey(n) {
+  try { return n === '' ? '' : n.split('/').map(decodeURIComponent).join('/'); } catch (e) { return null; }
+}

@@ -1,0 +1,32 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { fingerprintOf, formHash, hashPathKey, parseHash } from './hash.js';
+
+test('parseHash reads f and n, in any order, f lower-cased', () => {
+  assert.deepEqual(parseHash('#f=ABCDEF0123456789&n=header/magic'), { f: 'abcdef0123456789', n: 'header/magic' });
+  assert.deepEqual(parseHash('n=&f=00'), { f: '00', n: '' });
+  assert.deepEqual(parseHash(''), { f: '', n: null });
+  assert.deepEqual(parseHash('#junk&x=1'), { f: '', n: null });
+  assert.deepEqual(parseHash(null), { f: '', n: null });
+});
+
+test('formHash and hashPathKey round-trip keys with slashes and odd characters', () => {
+  const path = ['archive', 'sg00/', 'def.json', 'a&b=c #1', 'ü'];
+  const h = formHash('0123456789abcdef', path);
+  assert.equal(h.split('&').length, 2, 'no raw & from a key');
+  const { f, n } = parseHash(h);
+  assert.equal(f, '0123456789abcdef');
+  assert.equal(hashPathKey(n), path.join('/'));
+});
+
+test('no fingerprint, no hash; bad percent-encoding, no key', () => {
+  assert.equal(formHash('', ['a']), '');
+  assert.equal(hashPathKey(''), '');
+  assert.equal(hashPathKey('%E0%A4%A'), null);
+});
+
+test('fingerprintOf is the first 16 hex digits, lower case', () => {
+  assert.equal(fingerprintOf('ABCDEF0123456789FFFF'), 'abcdef0123456789');
+  assert.equal(fingerprintOf(''), '');
+  assert.equal(fingerprintOf(undefined), '');
+});

@@ -1,0 +1,31 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { isMemberRef, isPwpRef, isStreamRef, memberPath, parseRef, refIn, streamPath } from './refs.js';
+
+test('parseRef splits at the first colon', () => {
+  assert.deepEqual(parseRef('member:sg00/def.json'), { scheme: 'member', rest: 'sg00/def.json' });
+  assert.deepEqual(parseRef('file:'), { scheme: 'file', rest: '' });
+  assert.deepEqual(parseRef('stream:a:b'), { scheme: 'stream', rest: 'a:b' });
+  assert.equal(parseRef('ncfw-text'), null);
+  assert.equal(parseRef(''), null);
+  assert.equal(parseRef(undefined), null);
+});
+
+test('memberPath and streamPath read their scheme only', () => {
+  assert.equal(memberPath('member:sg00/PE.bin'), 'sg00/PE.bin');
+  assert.equal(memberPath('member:'), '');
+  assert.equal(memberPath('stream:sg00/PE.bin'), null);
+  assert.equal(memberPath('members:x'), null);
+  assert.equal(streamPath('stream:sg00/Activation.bin'), 'sg00/Activation.bin');
+  assert.equal(streamPath(null), null);
+  assert.equal(refIn('pwp:exp', 'pwp'), 'exp');
+});
+
+test('scheme predicates', () => {
+  assert.ok(isMemberRef('member:x'));
+  assert.ok(!isMemberRef('file:'));
+  assert.ok(isStreamRef('stream:x'));
+  assert.ok(!isStreamRef(undefined));
+  assert.ok(isPwpRef('pwp:set/fn'));
+  assert.ok(!isPwpRef('pwpx:a'));
+});

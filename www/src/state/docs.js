@@ -1,0 +1,311 @@
+// @ts-check
+// The open documents: their index (node → parent, path, worst finding), the current one
+// (state, written only here via setCurrent), the tabs, and rendering a document.
+
+import { call, core } from '../core/client.js';
+import { $, el } from '../dom.js';
+import { fmtSize } from '../lib/format.js';
+import { isMemberRef, memberPath } from '../lib/refs.js';
+import { jsonTree, mainTree } from '../views/content.js';
+import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
+import { hexForget } from '../views/hex.js';
+import { plotForget } from '../views/plot/plot.js';
+import { search, searchClose } from '../views/search.js';
+import { field, renderFindings, renderSummary } from '../views/summary.js';
+import { hashTarget, select } from './selection.js';
+
+// The document and its index.
+
+const JSON_KINDS = new Set(['object', 'array', 'string', 'number', 'bool', 'null']);
+export const SEV_RANK = { info: 1, warning: 2, error: 3 };
+
+// KINDS: how each node kind looks in a tree. Unknown kinds get the default row.
+const KINDS = {
+  neff: { glyph: '◆', title: 'NEFF file' },
+  header: { glyph: 'H', title: 'header' },
+  payload: { glyph: 'P', title: 'payload' },
+  verdict: { glyph: '✓', title: 'runtime verdict' },
+  archive: { glyph: '▦', title: 'archive' },
+  dir: { glyph: '▸', title: 'directory' },
+  member: { glyph: '▤', title: 'archive member' },
+  field: { glyph: '•', title: 'field' },
+  flag: { glyph: '⚑', title: 'flag bit' },
+  padding: { glyph: '░', title: 'padding' },
+  bytes: { glyph: '01', title: 'bytes' },
+  object: { glyph: '{}', title: 'JSON object' },
+  array: { glyph: '[]', title: 'JSON array' },
+  string: { glyph: '"', title: 'JSON string' },
+  number: { glyph: '#', title: 'JSON number' },
+  bool: { glyph: 'b', title: 'JSON boolean' },
+  null: { glyph: '∅', title: 'JSON null' },
+};
+Object.assign(KINDS, {
+  manifest: { glyph: '{}', title: 'manifest (JSON)' },
+  model: { glyph: 'M', title: 'model' },
+  instructions: { glyph: '≡', title: 'instruction stream' },
+  table: { glyph: '▦', title: 'table' },
+  npy: { glyph: 'N', title: 'NumPy array' },
+  'pwp-bundle': { glyph: 'ƒ', title: 'activation tables' },
+  'pwp-roster': { glyph: 'R', title: 'activation roster (act_info.json)' },
+  'pwp-roster-set': { glyph: 'S', title: 'roster set' },
+  'pwp-set': { glyph: 'S', title: 'activation set' },
+  'pwp-function': { glyph: 'ƒ', title: 'activation function' },
+  'pwp-octaves': { glyph: '≡', title: 'octaves' },
+  'pwp-bucket': { glyph: 'B', title: 'bucket record (32 bytes)' },
+  'pwp-eval': { glyph: '=', title: 'evaluation' },
+  'ncfw-context': { glyph: 'C', title: 'libncfw collective context' },
+  'ncfw-arches': { glyph: 'A', title: 'arches' },
+  'ncfw-text': { glyph: 'T', title: 'printed text' },
+  'ncfw-dump': { glyph: 'D', title: 'libncfw ctx_log dump' },
+  group: { glyph: '▣', title: 'group' },
+});
+/**
+ * kindOf: how a node kind looks in a tree; kinds without a row (new decoders) get their initial.
+ * @param {string} k
+ * @returns {{glyph: string, title: string}}
+ */
+export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCase(), title: k };
+
+/** @typedef {import('../wire.js').Node} Node */
+
+/**
+ * One open document (a tab) and what the page derives from it.
+ * @typedef {object} DocState
+ * @property {import('../wire.js').Document} doc
+ * @property {number} uid page-unique (table memory keys)
+ * @property {File} [file] the file it was opened from
+ * @property {File[]} [files] the files opened together (a group)
+ * @property {number} [handle] the core's handle for it
+ * @property {number} [gen] the core generation the handle belongs to (older ones are void)
+ * @property {() => Promise<number>} [reopen] opens it again in a new core, resolves with the handle
+ * @property {{arch: number, model: string}} [context] a libncfw context's emulation settings
+ * @property {Map<Node, {parent: Node | null, path: string[], worst: number}>} info
+ * @property {Map<string, Node>} byPath nodes by path (keys joined by '/')
+ * @property {{f: import('../wire.js').Finding, node: Node}[]} findings
+ * @property {Node} [selected]
+ * @property {Map<string, Node>} [members] sources by path, built on first use (findMember)
+ * @property {number} [openMs] the core's time to open it (a libncfw context)
+ * @property {boolean} [stored] a library entry shown without its bytes (they were not kept)
+ */
+
+/** @type {DocState | null} the document on show */
+export let state = null;
+/**
+ * setCurrent makes d the document on show (this module is the only writer of state).
+ * @param {DocState} d
+ */
+export function setCurrent(d) { state = d; }
+
+/**
+ * keyOf: a node's path segment among its siblings (key, else label).
+ * @param {Node} n
+ */
+export const keyOf = (n) => n.key || n.label || '';
+
+function indexDoc(doc) {
+  const info = new Map();
+  const byPath = new Map();
+  const findings = [];
+  (function walk(n, parent, path) {
+    const rec = { parent, path, worst: 0 };
+    info.set(n, rec);
+    byPath.set(path.join('/'), n);
+    for (const f of n.finds || []) {
+      findings.push({ f, node: n });
+      rec.worst = Math.max(rec.worst, SEV_RANK[f.sev] || 0);
+    }
+    for (const c of n.kids || []) {
+      walk(c, n, path.concat(keyOf(c)));
+      rec.worst = Math.max(rec.worst, info.get(c).worst);
+    }
+  })(doc.root, null, []);
+  return { info, byPath, findings };
+}
+
+/**
+ * pathOf: the keys from the root to n in the current document.
+ * @param {Node} n
+ * @returns {string[]}
+ */
+export const pathOf = (n) => state.info.get(n).path;
+/**
+ * parentOf: n's parent in the current document (null for the root).
+ * @param {Node} n
+ * @returns {Node | null}
+ */
+export const parentOf = (n) => state.info.get(n).parent;
+
+/**
+ * memberOf returns the member node n belongs to (itself included), or null.
+ * @param {Node} n
+ * @returns {Node | null}
+ */
+export function memberOf(n) {
+  for (let m = n; m; m = parentOf(m)) if (m.kind === 'member' && isMemberRef(m.ref)) return m;
+  return null;
+}
+/**
+ * contentRootOf returns the decoded content of the member n belongs to (a JSON tree today;
+ * instruction listings and tables from later decoders plug in the same way), which the
+ * content pane shows as its own tree above the bytes. null when the member is only bytes.
+ * @param {Node} n
+ * @returns {Node | null}
+ */
+export function contentRootOf(n) {
+  const m = memberOf(n);
+  if (!m) return null;
+  return (m.kids || []).find((c) => !(c.kind === 'bytes' && !(c.kids && c.kids.length))) || null;
+}
+/**
+ * spanOf: n's bytes, or (inherited, len 0) where its nearest ancestor with a span starts.
+ * @param {Node} n
+ * @returns {import('../wire.js').Span | null}
+ */
+export function spanOf(n) {
+  for (let m = n; m; m = parentOf(m)) if (m.span) return m === n ? m.span : { src: m.span.src, off: m.span.off, len: 0, inherited: true };
+  return null;
+}
+/**
+ * sourceSize: how many bytes a source has ('' = the file; a member path = its size).
+ * @param {string} src
+ * @returns {number}
+ */
+export function sourceSize(src) {
+  if (!src) return state.doc.size;
+  const m = findMember(src);
+  if (m && m.span) return m.span.len;
+  // Files dropped together: a source is one of them, by name.
+  const f = (state.files || []).find((x) => x.name === src);
+  return f ? f.size : 0;
+}
+/**
+ * findMember: the node whose bytes are source src (an archive member, or a loose file of a
+ * group), or null.
+ * @param {string} src
+ * @returns {Node | null}
+ */
+export function findMember(src) {
+  if (!state.members) {
+    state.members = new Map();
+    // Archive members first; loose files joined into one document (activation blobs) are
+    // sources too, named by a node whose Ref is "member:<file>".
+    for (const n of state.info.keys()) if (n.kind === 'member' && isMemberRef(n.ref)) state.members.set(memberPath(n.ref), n);
+    for (const n of state.info.keys()) {
+      const p = memberPath(n.ref);
+      if (p !== null && n.span && !state.members.has(p)) state.members.set(p, n);
+    }
+  }
+  return state.members.get(src) || null;
+}
+
+// ---- several documents: a drop of several files gives one per group (tabs) ----
+
+/** @type {DocState[]} the documents of the last open (the tabs) */
+export let docs = [];
+let uidNext = 1;
+
+/**
+ * makeState indexes doc and adds extra (file, handle, gen, …).
+ * @param {import('../wire.js').Document} doc
+ * @param {Partial<DocState>} [extra]
+ * @returns {DocState}
+ */
+export function makeState(doc, extra) {
+  return Object.assign({ doc, uid: uidNext++ }, extra, indexDoc(doc));
+}
+
+/**
+ * closeDocs forgets every open document and closes their handles in the core.
+ */
+export function closeDocs() {
+  diffForget();
+  for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
+  docs = [];
+}
+
+/**
+ * showDocs makes list the open documents (tabs) and shows list[i]; ms: how long opening took.
+ * @param {DocState[]} list
+ * @param {number} i
+ * @param {number} ms
+ */
+export function showDocs(list, i, ms) {
+  docs = list;
+  state = list[i];
+  renderDocument(ms);
+}
+
+/**
+ * replaceDoc puts next in prev's tab (a context re-emitted for another arch) and shows it.
+ * @param {DocState} prev
+ * @param {DocState} next
+ */
+export function replaceDoc(prev, next) {
+  const i = docs.indexOf(prev);
+  if (i >= 0) docs[i] = next; else docs = [next];
+  state = next;
+}
+
+/**
+ * switchDoc shows tab i (or leaves the comparison for it).
+ * @param {number} i
+ */
+export function switchDoc(i) {
+  if (diff.shown && docs[i] === state) { hideDiffView(); renderTabs(); return; }
+  hideDiffView();
+  if (!docs[i] || docs[i] === state) return;
+  state = docs[i];
+  renderDocument(0);
+}
+
+/**
+ * renderTabs draws the tab strip (one tab per open document, and the comparison's).
+ */
+export function renderTabs() {
+  const nav = $('doc-tabs');
+  nav.replaceChildren();
+  nav.hidden = docs.length < 2;
+  docs.forEach((d, i) => {
+    const b = el('button', 'doc-tab', d.doc.file);
+    b.type = 'button';
+    b.setAttribute('role', 'tab');
+    b.setAttribute('aria-selected', d === state ? 'true' : 'false');
+    b.dataset.kind = d.doc.kind;
+    b.dataset.index = i;
+    b.title = d.doc.file + ' · ' + d.doc.kind + ' · ' + fmtSize(d.doc.size);
+    b.appendChild(el('span', 'tab-kind', d.doc.kind));
+    b.addEventListener('click', () => switchDoc(i));
+    nav.appendChild(b);
+  });
+  diffTabs(nav);
+}
+
+/**
+ * renderDocument shows the current document: summary, findings, tree, and the selection the
+ * URL hash names (else the header).
+ * @param {number} ms how long opening took (0: not shown)
+ */
+export function renderDocument(ms) {
+  const doc = state.doc;
+  $('welcome').hidden = true;
+  $('panes').hidden = false;
+  const fn = $('file-name');
+  fn.textContent = doc.file + ' · ' + fmtSize(doc.size);
+  fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
+  renderTabs();
+  $('search-box').hidden = false;
+  if (search.q) searchClose();
+  renderSummary(doc, false);
+  renderFindings();
+  // The top of the tree and the member list open; everything else expands on demand.
+  const openKinds = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
+  mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
+  hexForget();
+  plotForget();
+  jsonTree.clear();
+  $('json-view').hidden = true;
+  const linked = hashTarget(location.hash);
+  if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
+  const first = field(doc, 'header') || doc.root;
+  select(first, 'open');
+}

@@ -1,0 +1,90 @@
+// @ts-check
+// Selection: select() is the hub every view calls; the URL hash follows it and back/forward
+// follow the hash.
+
+import { embedded } from '../features/embed.js';
+import { updateExport } from '../features/export.js';
+import { opening } from '../features/open.js';
+import { fingerprintOf, formHash, hashPathKey, parseHash } from '../lib/hash.js';
+import { mainTree, renderContent } from '../views/content.js';
+import { renderDetail } from '../views/detail.js';
+import { lib, libRestore } from '../views/library.js';
+import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
+
+/**
+ * select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
+ * finding, a table row, the summary): the detail and content panes follow, and the URL hash.
+ * @param {import('../wire.js').Node} n
+ * @param {string} [from] who asked: 'tree', 'json', 'hex', 'table', 'search', 'hash', 'open', …
+ * @param {import('../wire.js').Span} [spanOverride] bytes to highlight instead of n's
+ */
+export function select(n, from, spanOverride) {
+  setSelected(n);
+  // The main tree shows members as leaves: a node inside one selects its member row there.
+  if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
+  renderDetail(n);
+  renderContent(n, from, spanOverride);
+  updateExport();
+  if (from !== 'hash') recordHash(n, from === 'open');
+}
+
+// URL hash: #f=<first 16 hex digits of the file's sha-256>&n=<node path>, each path key
+// URI-encoded (directory keys end in '/') and joined by '/'. Every selection pushes a history
+// entry, so back and forward walk the selections; a hash naming an open file's fingerprint
+// selects its node, now or when that file is opened again (a link or a reload).
+
+const fingerprint = (d) => (d && d.doc ? fingerprintOf(d.doc.sha256) : '');
+
+function hashFor(n) {
+  return formHash(fingerprint(state), pathOf(n));
+}
+
+/**
+ * hashTarget finds the open document and node a hash names, or null.
+ * @param {string} h
+ * @returns {{d: import('./docs.js').DocState, node: import('../wire.js').Node} | null}
+ */
+export function hashTarget(h) {
+  const { f, n } = parseHash(h);
+  if (!f || n === null) return null;
+  const d = docs.find((x) => fingerprint(x) === f) || (fingerprint(state) === f ? state : null);
+  if (!d) return null;
+  const key = hashPathKey(n);
+  const node = key === null ? null : d.byPath.get(key);
+  return node ? { d, node } : null;
+}
+
+export let hashWrites = 0; // for tests: history entries this page pushed
+
+function recordHash(n, replace) {
+  if (embedded || !state.info.has(n) || !state.byPath) return;
+  const h = hashFor(n);
+  if (!h || h === location.hash) return;
+  try {
+    if (replace) history.replaceState(null, '', h);
+    else { history.pushState(null, '', h); hashWrites++; }
+  } catch (e) { /* some file:// contexts refuse: the page works without the hash */ }
+}
+
+/**
+ * applyHash follows a hash that changed under the page (back/forward, an edited URL).
+ */
+export function applyHash() {
+  const t = hashTarget(location.hash);
+  if (!t) {
+    const { f } = parseHash(location.hash);
+    if (f && f !== fingerprint(state) && lib.ok && !opening) libRestore(f, true);
+    return;
+  }
+  if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
+  if (state.selected !== t.node) select(t.node, 'hash');
+}
+
+/**
+ * setSelected records n as the current document's selection without showing it (a view that
+ * has already shown it, such as the listing's instruction detail).
+ * @param {import('../wire.js').Node} n
+ */
+export function setSelected(n) {
+  state.selected = n;
+}

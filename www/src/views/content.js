@@ -1,0 +1,69 @@
+// @ts-check
+// The content pane: a member's decoded content (JSON tree, listing, plot, context) and its bytes.
+
+import { $ } from '../dom.js';
+import { isStreamRef, memberPath } from '../lib/refs.js';
+import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
+import { select } from '../state/selection.js';
+import { ctxShow } from './context.js';
+import { fieldMarks, hexShow } from './hex.js';
+import { listingHide, listingShow } from './listing.js';
+import { functionOf, plotShow } from './plot/plot.js';
+import { TreeView } from './tree.js';
+
+// Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
+
+export let jsonTree = null;
+export let mainTree = null;
+
+/**
+ * contentInit builds the two trees: the document's (members are leaves there: their content
+ * has its own tree) and the member content's.
+ */
+export function contentInit() {
+  mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []));
+  jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
+}
+
+/**
+ * renderContent shows what n's member holds (JSON tree, listing, plot or context) and the
+ * bytes of n (or spanOverride) in the hex view.
+ * @param {import('../wire.js').Node} n
+ * @param {string} [from]
+ * @param {import('../wire.js').Span} [spanOverride]
+ */
+export function renderContent(n, from, spanOverride) {
+  if (state.doc.kind === 'ncfw-context' && state.doc.root.kind === 'ncfw-context') { ctxShow(n, from); return; }
+  $('ctx-view').hidden = true;
+  const fnode = functionOf(n);
+  if (fnode) plotShow(fnode);
+  else $('plot-view').hidden = true;
+  let jroot = contentRootOf(n);
+  const jv = $('json-view');
+  const member = memberOf(n);
+  $('content-empty').hidden = true;
+  // An instruction stream is shown as its listing rather than as a tree.
+  const stream = jroot && isStreamRef(jroot.ref) ? jroot : null;
+  if (stream) jroot = null;
+  if (!stream) listingHide();
+  if (jroot) {
+    if (jsonTree.root !== jroot) jsonTree.setRoot(jroot);
+    jv.hidden = false;
+    if (n !== member && jsonTree.has(n)) jsonTree.markSelected(n, from === 'json');
+    else jsonTree.markSelected(null);
+  } else {
+    jv.hidden = true;
+    jsonTree.clear();
+  }
+  $('content').classList.toggle('split', !!jroot || !!stream || !!fnode);
+  const title = member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file;
+  $('content-title').textContent = title;
+  const span = spanOverride || spanOf(n);
+  const src = span ? span.src || '' : (member ? memberPath(member.ref) : '');
+  // A member node highlights nothing (all of it would be highlighted): it shows from its start.
+  let hl = span && !span.inherited && n !== member && !(n.kind === 'bytes' && n.label === 'content') ? span : null;
+  // A node with children is shown by its children's tints, its own range only softly.
+  if (hl && n.kids && n.kids.length) hl = Object.assign({}, hl, { soft: true });
+  hexShow(src, hl, from !== 'hex', n === member ? [] : fieldMarks(n, src));
+  if (stream) listingShow(stream);
+}

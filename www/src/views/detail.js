@@ -1,0 +1,181 @@
+// @ts-check
+// The detail pane: the selected node's fields, tables and findings, renderers by kind.
+
+import { $, el } from '../dom.js';
+import { download } from '../features/export.js';
+import { tableCSV } from '../lib/csv.js';
+import { fileStem, fmtInt, spanText } from '../lib/format.js';
+import { kindOf, pathOf, state } from '../state/docs.js';
+import { select } from '../state/selection.js';
+import { mainTree } from './content.js';
+import { renderContextOffer } from './context.js';
+import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
+import { hexShow } from './hex.js';
+
+// renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
+// function view.
+function renderSetFunctions(n, box) {
+  const fns = (n.kids || []).find((c) => c.key === 'functions' && c.table);
+  if (!fns) return;
+  const t = fns.table;
+  const head = tableHead('Functions · ' + fmtInt(t.rows.length), t, n.label + '.functions');
+  box.appendChild(head);
+  const wrap = el('div', 'table-wrap');
+  const table = el('table', 'grid');
+  const hr = el('tr');
+  for (const c of t.cols) hr.appendChild(el('th', '', c));
+  const thead = el('thead');
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const tbody = el('tbody');
+  for (const r of t.rows) {
+    const tr = el('tr', 'clickable');
+    r.forEach((cell, i) => { const td = el('td', '', cell); if (t.cols[i] === 'findings' && cell !== '0') td.classList.add('bad-cell'); tr.appendChild(td); });
+    const target = (fns.kids || []).find((c) => c.label === r[0]);
+    tr.dataset.function = r[0];
+    if (target) tr.addEventListener('click', () => { select(target, 'detail'); mainTree.markSelected(target, false); });
+    tbody.appendChild(tr);
+  }
+  table.appendChild(tbody);
+  wrap.appendChild(table);
+  box.appendChild(wrap);
+  gridify(table, { labelledBy: head.firstChild, key: gridKeyOf(n, 'functions') });
+}
+
+function renderOctaves(n, box) {
+  const oct = (n.kids || []).find((c) => c.key === 'octaves' && c.table);
+  if (oct) renderTable(oct, box, 'Octaves · ' + (oct.value || fmtInt(oct.table.rows.length)));
+}
+
+// Detail pane, renderers by kind/feature.
+
+// tableHead is a table's heading with its CSV download (every row, not only those shown).
+function tableHead(title, t, name) {
+  const head = el('div', 'table-head');
+  head.appendChild(el('h3', '', title));
+  const csv = el('button', 'button small csv', 'CSV');
+  csv.type = 'button';
+  csv.title = 'Download this table (all ' + fmtInt((t.rows || []).length) + ' rows) as CSV';
+  csv.addEventListener('click', () => download([tableCSV(t)], fileStem(name || 'table') + '.csv', 'text/csv'));
+  head.appendChild(csv);
+  return head;
+}
+
+function renderTable(node, box, title) {
+  const t = node.table;
+  const limit = 5000;
+  const wrap = el('div', 'table-wrap');
+  const table = el('table', 'grid');
+  const thead = el('thead');
+  const hr = el('tr');
+  for (const c of t.cols || []) hr.appendChild(el('th', '', c));
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const tbody = el('tbody');
+  const rows = t.rows || [];
+  rows.slice(0, limit).forEach((r, i) => {
+    const tr = el('tr');
+    r.forEach((cell) => tr.appendChild(el('td', '', cell)));
+    const rs = t.rspans && t.rspans[i];
+    if (rs) {
+      tr.classList.add('clickable');
+      tr.addEventListener('click', () => activateSpan(rs));
+    }
+    tbody.appendChild(tr);
+  });
+  table.appendChild(tbody);
+  wrap.appendChild(table);
+  const head = tableHead(title || 'Table · ' + fmtInt(rows.length) + ' rows', t, node.label || node.key);
+  box.appendChild(head);
+  box.appendChild(wrap);
+  gridify(table, { labelledBy: head.firstChild, total: rows.length, key: gridKeyOf(node, 'table') });
+  if (rows.length > limit) box.appendChild(el('p', 'muted', 'Showing the first ' + fmtInt(limit) + ' rows.'));
+}
+
+function renderChildren(node, box) {
+  const h = el('h3', '', (node.kids.length === 1 ? '1 child' : fmtInt(node.kids.length) + ' children'));
+  box.appendChild(h);
+  const table = el('table', 'grid kv');
+  const tbody = el('tbody');
+  node.kids.slice(0, 2000).forEach((c) => {
+    const tr = el('tr', 'clickable');
+    tr.appendChild(el('td', 'k', c.label));
+    tr.appendChild(el('td', 'v', c.value || ''));
+    tr.addEventListener('click', () => select(c, 'detail'));
+    tbody.appendChild(tr);
+  });
+  table.appendChild(tbody);
+  box.appendChild(table);
+  gridify(table, { labelledBy: h, total: node.kids.length, key: gridKeyOf(node, 'children') });
+}
+
+function renderSeries(node, box) {
+  // Plots arrive with the activation-table decoder; until then list what would be drawn.
+  box.appendChild(el('h3', '', 'Series'));
+  for (const s of node.series) box.appendChild(el('p', 'muted', s.name + ': ' + fmtInt((s.x || []).length) + ' points'));
+}
+
+// DETAIL_RENDERERS: extra sections of the detail pane, by what a node carries.
+const DETAIL_RENDERERS = [
+  { when: (n) => n.kind === 'pwp-set', render: renderSetFunctions },
+  { when: (n) => n.kind === 'pwp-function', render: renderOctaves },
+  { when: (n) => n === state.doc.root && state.doc.kind === 'binary', render: renderContextOffer },
+  { when: (n) => n.table && n.table.cols, render: renderTable },
+  { when: (n) => n.series && n.series.length, render: renderSeries },
+  { when: (n) => !n.table && n.kids && n.kids.length && n.kind !== 'member', render: renderChildren },
+];
+
+/**
+ * findingItem is a finding as a list item that selects its bytes (or its node) when picked.
+ * @param {import('../wire.js').Finding} f
+ * @param {import('../wire.js').Node} node
+ * @returns {HTMLElement}
+ */
+export function findingItem(f, node) {
+  const li = el('li', 'finding sev-' + f.sev);
+  li.dataset.sev = f.sev;
+  li.appendChild(el('span', 'sev', f.sev));
+  li.appendChild(el('span', 'msg', f.msg));
+  const where = [pathOf(node).join(' › ') || state.doc.file];
+  if (f.span) where.push(spanText(f.span));
+  li.appendChild(el('span', 'where', where.join(' · ')));
+  li.tabIndex = 0;
+  li.addEventListener('click', () => select(node, 'finding', f.span));
+  li.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(node, 'finding', f.span); });
+  return li;
+}
+
+/**
+ * renderDetail fills the detail pane for n: its fields, detail text, tables and findings,
+ * with the renderers of DETAIL_RENDERERS that apply.
+ * @param {import('../wire.js').Node} n
+ */
+export function renderDetail(n) {
+  const box = $('detail');
+  const hadFocus = box.contains(document.activeElement);
+  box.replaceChildren();
+  const head = el('div', 'd-head');
+  const g = el('span', 'glyph k-' + n.kind, kindOf(n.kind).glyph);
+  head.appendChild(g);
+  head.appendChild(el('span', 'd-label', n.label));
+  head.appendChild(el('span', 'chip', n.kind));
+  box.appendChild(head);
+  box.appendChild(el('div', 'd-path muted', pathOf(n).join(' › ') || state.doc.file));
+  if (n.value) box.appendChild(el('pre', 'd-value', n.value));
+  if (n.detail) box.appendChild(el('p', 'd-detail', n.detail));
+  if (n.span) {
+    const s = el('button', 'd-span link', spanText(n.span));
+    s.type = 'button';
+    s.addEventListener('click', () => hexShow(n.span.src || '', n.span, true));
+    box.appendChild(s);
+  }
+  if (n.finds && n.finds.length) {
+    box.appendChild(el('h3', '', 'Findings'));
+    const ol = el('ol', 'findings-list inline');
+    n.finds.forEach((f) => ol.appendChild(findingItem(f, n)));
+    rovingList(ol, '.finding');
+    box.appendChild(ol);
+  }
+  for (const r of DETAIL_RENDERERS) if (r.when(n)) r.render(n, box);
+  if (hadFocus) detailRefocus(box);
+}

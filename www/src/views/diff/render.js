@@ -1,0 +1,382 @@
+// @ts-check
+// Comparing two NEFFs: the comparison's sections (summary, header, model, members, instructions).
+
+import { call } from '../../core/client.js';
+import { $, el } from '../../dom.js';
+import { download, exporting } from '../../features/export.js';
+import { tableCSV } from '../../lib/csv.js';
+import { fileStem, fmtInt } from '../../lib/format.js';
+import { keyOf, renderTabs } from '../../state/docs.js';
+import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, DIFF_ROWS, diffJump, diffSides, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
+
+export function diffRender() {
+  const body = $('diff-body');
+  body.replaceChildren();
+  body.classList.toggle('hide-same', diff.hideSame);
+  diffSides();
+  const d = diff.node;
+  if (diff.error) {
+    body.appendChild(el('p', 'diff-error', 'Could not compare: ' + diff.error));
+    return;
+  }
+  if (!d) { body.appendChild(el('p', 'muted diff-wait', 'Comparing…')); return; }
+  const members = kidOf(d, 'members');
+  body.appendChild(diffSummary(d, members));
+  if (d.finds && d.finds.length) {
+    const ol = el('ol', 'findings-list inline diff-findings');
+    for (const f of d.finds) {
+      const li = el('li', 'finding sev-' + f.sev);
+      li.appendChild(el('span', 'sev', f.sev));
+      li.appendChild(el('span', 'msg', f.msg));
+      ol.appendChild(li);
+    }
+    body.appendChild(ol);
+  }
+  const header = kidOf(d, 'header'), model = kidOf(d, 'model'), instr = kidOf(d, 'instructions');
+  if (header) body.appendChild(diffFieldsSection('header', 'Header', header, 'field', 'the 1024-byte NEFF header, field by field'));
+  if (model) body.appendChild(diffFieldsSection('model', 'Model', model, 'fact', 'the resolved program: kelf target, cores, inputs and outputs, features'));
+  if (members) body.appendChild(diffMembersSection(members));
+  if (instr) body.appendChild(diffInstrSection(instr));
+}
+
+function diffSummary(d, members) {
+  const box = el('div', 'diff-summary');
+  box.id = 'diff-summary';
+  const counts = { changed: 0, added: 0, removed: 0, '': 0 };
+  for (const r of (members && members.table && members.table.rows) || []) counts[r[0]] = (counts[r[0]] || 0) + 1;
+  const cannot = (d.finds || []).some((f) => f.sev === 'error');
+  const identical = !cannot && d.value === 'identical';
+  const verdict = el('span', 'diff-verdict ' + (cannot ? 'bad' : identical ? 'good' : 'warn'), cannot ? 'Cannot compare' : identical ? 'Identical' : 'Different');
+  verdict.dataset.verdict = cannot ? 'error' : identical ? 'identical' : 'different';
+  box.appendChild(verdict);
+  if (members) {
+    const line = el('span', 'diff-counts');
+    [['changed', 'changed'], ['added', 'added'], ['removed', 'removed'], ['', 'unchanged']].forEach(([k, word], i) => {
+      if (i) line.appendChild(el('span', 'sep', ' · '));
+      const c = el('button', 'diff-count c-' + (k || 'same'), fmtInt(counts[k]) + ' ' + word);
+      c.type = 'button';
+      c.dataset.change = k || 'unchanged';
+      c.dataset.n = counts[k];
+      c.title = 'Go to the ' + word + ' members';
+      c.disabled = !counts[k];
+      c.addEventListener('click', () => {
+        if (!k && diff.hideSame) setHideSame(false);
+        const g = $('diff-body').querySelector('tbody[data-group="' + (k || 'unchanged') + '"]');
+        if (g) { g.scrollIntoView({ block: 'start' }); const f = g.querySelector('button'); if (f) f.focus({ preventScroll: true }); }
+      });
+      line.appendChild(c);
+    });
+    line.appendChild(el('span', 'muted', ' members'));
+    box.appendChild(line);
+  }
+  const text = el('p', 'diff-line', identical
+    ? 'Same header fields, the same members (by sha-256), the same instruction counts and the same model.'
+    : d.value);
+  box.appendChild(text);
+  return box;
+}
+
+function diffSection(id, title, node, note) {
+  const s = el('section', 'diff-sec');
+  s.id = 'diff-' + id;
+  s.dataset.section = id;
+  const head = el('div', 'diff-sec-head');
+  const h = el('h2', '', title);
+  h.id = 'diff-' + id + '-title';
+  s.setAttribute('aria-labelledby', h.id);
+  head.appendChild(h);
+  if (node.value) head.appendChild(el('span', 'diff-sec-value', node.value));
+  if (note) head.appendChild(el('span', 'muted diff-sec-note', note));
+  if (node.table && node.table.rows && node.table.rows.length) {
+    const csv = el('button', 'button small csv', 'CSV');
+    csv.type = 'button';
+    csv.title = 'Download this table (all ' + fmtInt(node.table.rows.length) + ' rows) as CSV';
+    csv.addEventListener('click', () => download([tableCSV(node.table)], fileStem('diff-' + id) + '.csv', 'text/csv'));
+    head.appendChild(csv);
+  }
+  s.appendChild(head);
+  for (const f of node.finds || []) s.appendChild(el('p', 'diff-note sev-' + f.sev, f.msg));
+  return s;
+}
+
+// sealSection adds a section's table and, when none of its rows differ, says so (with
+// unchanged rows hidden the empty table goes too).
+function sealSection(s, table) {
+  const wrap = el('div', 'diff-wrap');
+  wrap.appendChild(table);
+  if (!table.querySelector('tr.changed, tr.added, tr.removed, tr.operands')) {
+    s.classList.add('nodiff');
+    s.appendChild(el('p', 'diff-none', 'No differences.'));
+  }
+  s.appendChild(wrap);
+  return s;
+}
+
+function markCell(change) {
+  const td = el('td', 'mark', CHANGE_MARK[change] || '');
+  if (change) td.title = CHANGE_TITLE[change] || change;
+  return td;
+}
+
+function valueCell(v, cls) {
+  return v === '' || v === undefined ? el('td', (cls || '') + ' empty', '—') : el('td', cls || '', v);
+}
+
+function diffHead(cols) {
+  const thead = el('thead');
+  const tr = el('tr');
+  for (const [text, cls] of cols) tr.appendChild(el('th', cls || '', text));
+  thead.appendChild(tr);
+  return thead;
+}
+
+// diffFieldsSection: header fields or model facts, A and B side by side.
+function diffFieldsSection(id, title, node, what, note) {
+  const s = diffSection(id, title, node, note);
+  const rows = (node.table && node.table.rows) || [];
+  if (!rows.length) return s;
+  const table = el('table', 'grid diff-table diff-fields');
+  table.appendChild(diffHead([['', 'mark'], [what], ['A · ' + docTitle(diff.a), 'col-a'], ['B · ' + docTitle(diff.b), 'col-b']]));
+  const tbody = el('tbody');
+  for (const [name, a, b, change] of rows) {
+    const tr = el('tr', change ? 'changed' : 'same');
+    tr.dataset.field = name;
+    tr.dataset.change = change || '';
+    tr.appendChild(markCell(change));
+    tr.appendChild(el('td', 'k', name));
+    tr.appendChild(valueCell(a, 'va'));
+    tr.appendChild(valueCell(b, 'vb'));
+    tbody.appendChild(tr);
+  }
+  table.appendChild(tbody);
+  return sealSection(s, table);
+}
+
+// jumpPad keeps a B button under the other B buttons when there is no A.
+function jumpPad() {
+  const s = el('span', 'jump jump-pad', 'A');
+  s.setAttribute('aria-hidden', 'true');
+  return s;
+}
+
+function jumpButton(side, path) {
+  const b = el('button', 'jump side-' + side, side.toUpperCase());
+  b.type = 'button';
+  b.dataset.side = side;
+  b.title = 'Show ' + path + ' in ' + side.toUpperCase() + ' (' + docTitle(side === 'a' ? diff.a : diff.b) + ')';
+  b.setAttribute('aria-label', b.title);
+  b.addEventListener('click', () => diffJump(side, path));
+  return b;
+}
+
+// twisty makes an expand button for a row whose details (sub) are built on first open.
+function twisty(tr, cols, label, build) {
+  const t = el('button', 'dtwisty', '▸');
+  t.type = 'button';
+  t.setAttribute('aria-expanded', 'false');
+  t.setAttribute('aria-label', label);
+  t.title = label;
+  let sub = null;
+  t.addEventListener('click', () => {
+    const open = t.getAttribute('aria-expanded') !== 'true';
+    t.setAttribute('aria-expanded', open ? 'true' : 'false');
+    if (open && !sub) {
+      sub = el('tr', 'sub ' + tr.className);
+      const td = el('td');
+      td.colSpan = cols;
+      build(td);
+      sub.appendChild(td);
+      tr.after(sub);
+    }
+    if (sub) sub.hidden = !open;
+  });
+  return t;
+}
+
+// pathTable lists a JSON member's path-level differences.
+function pathTable(box, c) {
+  for (const f of c.finds || []) box.appendChild(el('p', 'diff-note sev-' + f.sev, f.msg));
+  const changes = changesOf(c);
+  if (!changes.length) return;
+  const table = el('table', 'grid diff-table sub-table');
+  table.appendChild(diffHead([['', 'mark'], ['JSON path'], ['A', 'col-a'], ['B', 'col-b']]));
+  const tbody = el('tbody');
+  for (const p of changes) {
+    const tr = el('tr', p.kind);
+    tr.dataset.path = keyOf(p);
+    tr.appendChild(markCell(p.kind));
+    tr.appendChild(el('td', 'k', p.label));
+    const a = kidOf(p, 'a'), b = kidOf(p, 'b');
+    tr.appendChild(valueCell(a ? a.value : '', 'va'));
+    tr.appendChild(valueCell(b ? b.value : '', 'vb'));
+    tbody.appendChild(tr);
+  }
+  table.appendChild(tbody);
+  box.appendChild(table);
+}
+
+const GROUPS = [
+  ['changed', 'Changed', 'same path, other bytes'],
+  ['added', 'Added', 'only in B'],
+  ['removed', 'Removed', 'only in A'],
+  ['', 'Unchanged', 'same sha-256'],
+];
+
+function diffMembersSection(node) {
+  const s = diffSection('members', 'Members', node, 'compared by sha-256; JSON members path by path');
+  const rows = (node.table && node.table.rows) || [];
+  if (!rows.length) return s;
+  const table = el('table', 'grid diff-table diff-members');
+  table.appendChild(diffHead([['', 'mark'], ['member'], ['size A', 'num'], ['size B', 'num'], ['sha-256 A'], ['sha-256 B'], ['show', 'open']]));
+  for (const [key, title, note] of GROUPS) {
+    const list = rows.filter((r) => r[0] === key);
+    if (!list.length) continue;
+    const tbody = el('tbody', 'diff-group' + (key ? '' : ' same'));
+    tbody.dataset.group = key || 'unchanged';
+    const gh = el('tr', 'group-row');
+    const th = el('th', '', title + ' · ' + fmtInt(list.length));
+    th.colSpan = 7;
+    th.appendChild(el('span', 'muted', '  ' + note));
+    gh.appendChild(th);
+    tbody.appendChild(gh);
+    const build = (from) => {
+      const to = Math.min(list.length, from + DIFF_ROWS);
+      for (let i = from; i < to; i++) tbody.appendChild(memberRow(list[i], kidOf(node, list[i][1])));
+      if (to < list.length) {
+        const tr = el('tr', 'more-row');
+        const td = el('td');
+        td.colSpan = 7;
+        const more = el('button', 'more', 'show ' + fmtInt(Math.min(DIFF_ROWS, list.length - to)) + ' more of ' + fmtInt(list.length - to));
+        more.type = 'button';
+        more.addEventListener('click', () => { tr.remove(); build(to); });
+        td.appendChild(more);
+        tr.appendChild(td);
+        tbody.appendChild(tr);
+      }
+    };
+    build(0);
+    table.appendChild(tbody);
+  }
+  return sealSection(s, table);
+}
+
+function memberRow(r, c) {
+  const [change, path, sa, sb, ha, hb] = r;
+  const inA = change !== 'added', inB = change !== 'removed';
+  const tr = el('tr', change || 'same');
+  tr.dataset.change = change || 'unchanged';
+  tr.dataset.path = path;
+  tr.appendChild(markCell(change));
+  const td = el('td', 'path');
+  const sub = c && (changesOf(c).length || (c.finds || []).length);
+  if (sub) td.appendChild(twisty(tr, 7, 'Show the differences inside ' + path, (box) => pathTable(box, c)));
+  else td.appendChild(el('span', 'dtwisty-pad'));
+  const link = el('button', 'link path-link', path);
+  link.type = 'button';
+  link.title = 'Show ' + path + ' in ' + (inA ? 'A' : 'B');
+  link.addEventListener('click', () => diffJump(inA ? 'a' : 'b', path));
+  td.appendChild(link);
+  if (c && c.detail) td.appendChild(el('span', 'pill', c.detail));
+  if (c && (c.finds || []).some((f) => f.sev !== 'info')) td.appendChild(el('span', 'pill warn', 'not compared'));
+  tr.appendChild(td);
+  tr.appendChild(inA ? el('td', 'num', fmtInt(sa)) : el('td', 'num empty', '—'));
+  tr.appendChild(inB ? el('td', 'num' + (inA && sa !== sb ? ' differs' : ''), fmtInt(sb)) : el('td', 'num empty', '—'));
+  const shaCell = (h, differs) => { const t = h ? el('td', 'sha' + (differs ? ' differs' : ''), shortSHA(h)) : el('td', 'sha empty', '—'); if (h) t.title = 'sha-256 ' + h; return t; };
+  tr.appendChild(shaCell(ha, false));
+  tr.appendChild(shaCell(hb, inA && ha !== hb));
+  const open = el('td', 'open');
+  open.appendChild(inA ? jumpButton('a', path) : jumpPad());
+  if (inB) open.appendChild(jumpButton('b', path));
+  tr.appendChild(open);
+  return tr;
+}
+
+// opSummary: the first opcode deltas of a stream, as "0xcc PseudoBranchLabel +1, …".
+function opSummary(t) {
+  const rows = (t && t.rows) || [];
+  const parts = rows.slice(0, 3).map((r) => r[0] + ' ' + r[3]);
+  if (rows.length > 3) parts.push('… ' + (rows.length - 3) + ' more');
+  return parts.join(', ');
+}
+
+function diffInstrSection(node) {
+  const s = diffSection('instructions', 'Instructions', node, 'per engine stream: 64-byte instruction words, opcode counts');
+  const rows = (node.table && node.table.rows) || [];
+  if (!rows.length) return s;
+  const table = el('table', 'grid diff-table diff-instr');
+  table.appendChild(diffHead([['', 'mark'], ['stream'], ['core'], ['engine'], ['count A', 'num'], ['count B', 'num'], ['Δ', 'num'], ['opcode deltas'], ['show', 'open']]));
+  const tbody = el('tbody');
+  for (const [stream, coreName, engine, ca, cb, change] of rows) {
+    const c = kidOf(node, stream);
+    const tr = el('tr', change || 'same');
+    tr.dataset.stream = stream;
+    tr.dataset.change = change || 'unchanged';
+    tr.appendChild(markCell(change));
+    const td = el('td', 'path');
+    const ops = c && c.table && c.table.rows && c.table.rows.length ? c.table : null;
+    if (ops) {
+      td.appendChild(twisty(tr, 9, 'Show the opcode counts that differ in ' + stream, (box) => {
+        const t = el('table', 'grid diff-table sub-table');
+        t.appendChild(diffHead([['opcode'], ['count A', 'num'], ['count B', 'num'], ['Δ', 'num']]));
+        const tb = el('tbody');
+        for (const [op, oa, ob, delta] of ops.rows) {
+          const r = el('tr', 'changed');
+          r.appendChild(el('td', 'k', op));
+          r.appendChild(el('td', 'num', oa));
+          r.appendChild(el('td', 'num', ob));
+          r.appendChild(el('td', 'num delta ' + (delta.startsWith('-') ? 'neg' : 'pos'), delta));
+          tb.appendChild(r);
+        }
+        t.appendChild(tb);
+        box.appendChild(t);
+      }));
+    } else td.appendChild(el('span', 'dtwisty-pad'));
+    td.appendChild(el('span', 'stream-name', stream));
+    tr.appendChild(td);
+    tr.appendChild(el('td', '', coreName));
+    tr.appendChild(el('td', '', engine));
+    tr.appendChild(ca === '' ? el('td', 'num empty', '—') : el('td', 'num', fmtInt(ca)));
+    tr.appendChild(cb === '' ? el('td', 'num empty', '—') : el('td', 'num' + (ca !== '' && ca !== cb ? ' differs' : ''), fmtInt(cb)));
+    const delta = ca !== '' && cb !== '' ? Number(cb) - Number(ca) : null;
+    tr.appendChild(delta ? el('td', 'num delta ' + (delta < 0 ? 'neg' : 'pos'), (delta > 0 ? '+' : '') + fmtInt(delta)) : el('td', 'num empty', delta === 0 ? '0' : '—'));
+    const note = change === 'operands' ? CHANGE_TITLE.operands : change === 'added' || change === 'removed' ? CHANGE_TITLE[change] : opSummary(ops);
+    tr.appendChild(el('td', 'ops', note));
+    const open = el('td', 'open');
+    open.appendChild(ca !== '' ? jumpButton('a', stream) : jumpPad());
+    if (cb !== '') open.appendChild(jumpButton('b', stream));
+    tr.appendChild(open);
+    tbody.appendChild(tr);
+  }
+  table.appendChild(tbody);
+  return sealSection(s, table);
+}
+
+function exportDiff() {
+  if (!diff.a || !diff.b) return Promise.resolve();
+  const a = diff.a, b = diff.b;
+  return exporting('the comparison', async () => {
+    const r = await call('diff', { a: await handleFor(a), b: await handleFor(b), format: 'json' });
+    download([r.json], fileStem(a.doc.file) + '_vs_' + fileStem(b.doc.file) + '.diff.json', 'application/json');
+  });
+}
+
+export function diffInit() {
+  $('compare-button').addEventListener('click', () => { if ($('compare-menu').hidden) openCompareMenu(); else closeCompareMenu(true); });
+  $('compare-menu').addEventListener('keydown', compareMenuKey);
+  document.addEventListener('mousedown', (e) => { if (!$('compare').contains(/** @type {Node} */ (e.target))) closeCompareMenu(false); });
+  $('compare-input').addEventListener('change', (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    const f = input.files && input.files[0];
+    input.value = '';
+    openForCompare(f);
+  });
+  $('diff-close').addEventListener('click', () => { hideDiffView(); renderTabs(); });
+  $('diff-swap').addEventListener('click', () => { if (diff.a && diff.b) compare(diff.b, diff.a); });
+  $('diff-export').addEventListener('click', () => exportDiff());
+  $('diff-hide-same').addEventListener('change', (e) => {
+    setHideSame(/** @type {HTMLInputElement} */ (e.target).checked);
+  });
+  $('diff-view').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); hideDiffView(); renderTabs(); }
+  });
+}

@@ -1,0 +1,483 @@
+// @ts-check
+// The hex view (virtualised rows, bytes fetched in pages from the core) and its keyboard
+// byte cursor.
+
+import { call, core } from '../core/client.js';
+import { $, el } from '../dom.js';
+import { fmtInt } from '../lib/format.js';
+import { LRU } from '../lib/lru.js';
+import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
+import { parentOf, pathOf, sourceSize, state } from '../state/docs.js';
+import { select } from '../state/selection.js';
+import { ctxHexClick } from './context.js';
+
+// Hex view: virtualised rows, bytes fetched in pages from the core on demand.
+
+const HEX_ROW = 16;
+// Bytes come from the core in pages this big: a member that is not held in memory is read
+// again from the start of the archive for each page, so pages are few and large.
+const PAGE = 16384;
+
+export const hex = {
+  source: null, size: 0, hl: null, cache: new LRU(128), rowH: 18, full: 0, key: '',
+  scroller: null, rowsEl: null, spacer: null,
+  cursor: -1, // the keyboard's byte (hexKeyInit), -1 until there is one
+};
+
+/**
+ * hexInit wires the hex view's scroller (rows are rebuilt on scroll and resize).
+ */
+export function hexInit() {
+  hex.scroller = $('hex');
+  hex.rowsEl = $('hex-rows');
+  hex.spacer = $('hex-spacer');
+  hex.scroller.addEventListener('scroll', hexRenderSoon);
+  new ResizeObserver(() => hexRender()).observe(hex.scroller);
+  hex.rowsEl.addEventListener('click', (e) => {
+    const cell = e.target.closest('[data-i]');
+    const row = e.target.closest('.hex-row');
+    if (!cell || !row) return;
+    const off = Number(row.dataset.off) + Number(cell.dataset.i);
+    if (state.doc.kind === 'ncfw-context' && !hex.source) { ctxHexClick(off); return; }
+    const owner = ownerOf(hex.source, off);
+    if (owner) select(owner, 'hex');
+  });
+  hex.rowsEl.addEventListener('mouseover', (e) => {
+    const cell = e.target.closest('[data-i]');
+    const row = e.target.closest('.hex-row');
+    if (cell && row) hexInspect(Number(row.dataset.off) + Number(cell.dataset.i));
+  });
+  hex.rowsEl.addEventListener('mouseleave', () => { $('hex-inspect').textContent = ''; });
+}
+
+/**
+ * ensureHandle returns the current document's handle in the core, opening the file again
+ * first when the worker was restarted (a cancel) since it was opened.
+ * @returns {Promise<number>}
+ */
+export async function ensureHandle() {
+  if (state.gen === core.gen && state.handle) return state.handle;
+  // The worker was restarted (cancel): open the file again there, without re-rendering.
+  const st = state;
+  const h = await st.reopen();
+  st.handle = h;
+  st.gen = core.gen;
+  return h;
+}
+
+function fetchPage(idx) {
+  const key = hex.key + ':' + idx;
+  let p = hex.cache.get(key);
+  if (p) return p;
+  const src = hex.source;
+  p = { data: null, promise: null };
+  p.promise = ensureHandle()
+    .then((h) => call('bytes', { handle: h, source: src, off: idx * PAGE, n: PAGE }))
+    .then((r) => { p.data = new Uint8Array(r.bytes); })
+    // A page that cannot be read stays in the cache with its error (shown above the rows),
+    // so the view does not ask again at every frame.
+    .catch((e) => { p.error = e.message || String(e); });
+  hex.cache.set(key, p);
+  return p;
+}
+
+/**
+ * hexShow shows source ('' = the file, or a member path) with the selected span hl in strong
+ * colour; marks are the neighbouring fields' spans, tinted alternately so the structure of the
+ * bytes around the selection can be seen (as in Kaitai's WebIDE).
+ * @param {string} source
+ * @param {import('../wire.js').Span | null} hl
+ * @param {boolean} [scroll] bring hl into view
+ * @param {import('../wire.js').Span[]} [marks]
+ */
+export function hexShow(source, hl, scroll, marks) {
+  const wrap = $('hex-wrap');
+  wrap.hidden = false;
+  const key = state.uid + '|' + source;
+  const fresh = key !== hex.key;
+  if (key !== hex.key) {
+    hex.key = key;
+    hex.source = source;
+    hex.size = sourceSize(source);
+    const rows = Math.ceil(hex.size / HEX_ROW);
+    const full = rows * hex.rowH;
+    hex.spacer.style.height = Math.min(full, MAX_SCROLL_PX) + 'px';
+    hex.full = full;
+    hex.scroller.scrollTop = 0;
+  }
+  hex.hl = hl && hl.len > 0 ? hl : null;
+  hex.marks = marks || [];
+  const head = $('hex-head');
+  head.replaceChildren();
+  const insp = el('span', 'hex-inspect muted');
+  insp.id = 'hex-inspect';
+  head.appendChild(el('span', 'hex-src', source ? 'member ' + source : 'file ' + state.doc.file));
+  head.appendChild(el('span', 'muted', ' · ' + fmtInt(hex.size) + ' bytes'));
+  if (hex.hl) head.appendChild(el('span', 'hex-sel', ' · selected ' + fmtInt(hex.hl.off) + '..' + fmtInt(hex.hl.off + hex.hl.len) + ' (' + fmtInt(hex.hl.len) + ' bytes)'));
+  head.appendChild(insp);
+  hexCursorFollow(fresh, scroll);
+  if (scroll && hex.hl) hexScrollTo(hex.hl.off);
+  hexRender();
+}
+
+function hexScrollTo(off) {
+  const row = Math.floor(off / HEX_ROW);
+  const viewRows = Math.floor(hex.scroller.clientHeight / hex.rowH);
+  const first = Math.floor(toVirtual(hex.scroller, hex.full) / hex.rowH);
+  if (row >= first + 1 && row < first + viewRows - 2) return;
+  scrollToVirtual(hex.scroller, hex.full, Math.max(0, (row - 2) * hex.rowH));
+}
+
+const HEXDIG = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function hexRender() {
+  if (!hex.key || $('hex-wrap').hidden) return;
+  const sc = hex.scroller;
+  const totalRows = Math.ceil(hex.size / HEX_ROW);
+  const virtualTop = toVirtual(sc, hex.full);
+  const first = Math.max(0, Math.min(totalRows - 1, Math.floor(virtualTop / hex.rowH)));
+  const count = Math.min(totalRows - first, Math.ceil(sc.clientHeight / hex.rowH) + 2);
+  hex.rowsEl.style.top = (sc.scrollTop - (virtualTop - first * hex.rowH)) + 'px';
+  const digits = hex.size > 0xffffffff ? 12 : 8;
+  const hl = hex.hl;
+  const frag = document.createDocumentFragment();
+  const need = new Set();
+  let failed = '';
+  for (let r = 0; r < count; r++) {
+    const off = (first + r) * HEX_ROW;
+    const pageIdx = Math.floor(off / PAGE);
+    const page = fetchPage(pageIdx);
+    if (page.error) failed = page.error;
+    else if (!page.data) need.add(page);
+    const row = el('div', 'hex-row');
+    row.dataset.off = off;
+    row.setAttribute('role', 'row');
+    row.appendChild(el('span', 'hex-off', off.toString(16).padStart(digits, '0')));
+    const hexCells = el('span', 'hex-bytes');
+    const ascii = el('span', 'hex-ascii');
+    for (let i = 0; i < HEX_ROW; i++) {
+      const o = off + i;
+      const inside = o < hex.size;
+      const b = page.data && o - pageIdx * PAGE < page.data.length ? page.data[o - pageIdx * PAGE] : -1;
+      const h = el('span', 'hb', !inside ? '  ' : b < 0 ? '··' : HEXDIG[b]);
+      const a = el('span', 'ha', !inside ? ' ' : b < 0 ? '·' : (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.'));
+      if (inside) { h.dataset.i = i; a.dataset.i = i; }
+      if (b === 0) { h.classList.add('zero'); }
+      if (inside) {
+        const inHl = hl && o >= hl.off && o < hl.off + hl.len;
+        const m = inHl && !hl.soft ? 'hl' : markAt(o) || (inHl ? 'hl-soft' : null);
+        if (m) { h.classList.add(m); a.classList.add(m); }
+      }
+      if (i === 8) hexCells.appendChild(el('span', 'gap', ' '));
+      hexCells.appendChild(h);
+      ascii.appendChild(a);
+    }
+    row.appendChild(hexCells);
+    row.appendChild(ascii);
+    frag.appendChild(row);
+  }
+  hex.rowsEl.replaceChildren(frag);
+  hexNote(failed ? 'These bytes cannot be shown: ' + failed : '');
+  hexDecorate(totalRows);
+  const key = hex.key;
+  need.forEach((p) => p.promise.then(() => { if (key === hex.key) requestAnimationFrame(hexRender); }));
+}
+
+// hexNote shows (or clears) a line above the hex rows saying why bytes are missing.
+function hexNote(msg) {
+  let n = $('hex-note');
+  if (!n) {
+    if (!msg) return;
+    n = el('div', 'hex-note');
+    n.id = 'hex-note';
+    n.setAttribute('role', 'status');
+    $('hex-wrap').insertBefore(n, $('hex'));
+  }
+  n.textContent = msg;
+  n.hidden = !msg;
+}
+
+// byteAt returns byte o of the current source if its page has arrived, else -1.
+function byteAt(o) {
+  const p = hex.cache.peek(hex.key + ':' + Math.floor(o / PAGE));
+  const i = o % PAGE;
+  return p && p.data && i < p.data.length && o < hex.size ? p.data[i] : -1;
+}
+
+// hexInspect shows what the bytes at o read as (little-endian), like a hex editor's data
+// inspector.
+function hexInspect(o) {
+  const b = [];
+  for (let i = 0; i < 8; i++) b.push(byteAt(o + i));
+  const le = (n) => { let v = 0n; for (let i = n - 1; i >= 0; i--) { if (b[i] < 0) return null; v = (v << 8n) | BigInt(b[i]); } return v; };
+  const parts = ['@0x' + o.toString(16) + ' (' + fmtInt(o) + ')'];
+  if (b[0] >= 0) parts.push('u8 ' + b[0]);
+  const u16 = le(2), u32 = le(4), u64 = le(8);
+  if (u16 !== null) parts.push('u16 ' + u16);
+  if (u32 !== null) {
+    parts.push('u32 ' + u32);
+    const f = new DataView(new Uint8Array(b.slice(0, 4)).buffer).getFloat32(0, true);
+    parts.push('f32 ' + (Number.isFinite(f) ? Number(f.toPrecision(7)) : f));
+  }
+  if (u64 !== null) parts.push('u64 ' + u64);
+  $('hex-inspect').textContent = parts.join(' · ');
+}
+
+// markAt returns the tint class of byte o (marks are sorted by offset).
+function markAt(o) {
+  const ms = hex.marks;
+  let lo = 0, hi = ms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1, m = ms[mid];
+    if (o < m.off) hi = mid - 1;
+    else if (o >= m.off + m.len) lo = mid + 1;
+    else return m.cls;
+  }
+  return null;
+}
+
+/**
+ * fieldMarks tints the spans of n's siblings (or, for a node with children, of its children)
+ * that lie in source src.
+ * @param {import('../wire.js').Node} n
+ * @param {string} src
+ * @returns {import('../wire.js').Span[]}
+ */
+export function fieldMarks(n, src) {
+  const holder = n.kids && n.kids.length ? n : parentOf(n);
+  if (!holder || !holder.kids) return [];
+  const out = [];
+  let i = 0;
+  for (const c of holder.kids.slice(0, 5000)) {
+    const s = c.span;
+    if (!s || (s.src || '') !== src || s.len <= 0) continue;
+    out.push({ off: s.off, len: s.len, cls: 'f' + (i++ % 2) });
+  }
+  out.sort((a, b) => a.off - b.off);
+  // Overlapping spans (a field and its sub-fields) would confuse the search: keep the first.
+  return out.filter((m, k) => k === 0 || m.off >= out[k - 1].off + out[k - 1].len);
+}
+
+/**
+ * ownerOf finds the most specific node whose span holds byte off of source src.
+ * @param {string} src
+ * @param {number} off
+ * @returns {import('../wire.js').Node | null}
+ */
+export function ownerOf(src, off) {
+  let best = null;
+  for (const n of state.info.keys()) {
+    const s = n.span;
+    if (!s || (s.src || '') !== (src || '') || off < s.off || off >= s.off + s.len) continue;
+    if (!best || s.len < best.span.len || (s.len === best.span.len && pathOf(n).length > pathOf(best).length)) best = n;
+  }
+  return best;
+}
+
+// ---- hex view: a byte cursor ----
+// Screen readers: the hex view is an ARIA grid (it must be one of the composite roles for a
+// screen reader to hand it the arrow keys), and the cursor is its aria-activedescendant: a
+// gridcell whose name says the offset, the byte and the field that owns it. DOM focus stays
+// on the grid because the rows are virtual (rebuilt on every scroll), so focus on a cell
+// would be lost when its row is rebuilt; and an active-descendant change interrupts the last
+// announcement, where a live region would queue one per key while an arrow is held.
+
+function hexCursorFollow(fresh, scroll) {
+  if (fresh) { hex.cursor = -1; scrollPins.delete(hex.scroller); }
+  // A selection made elsewhere that scrolls the bytes into view brings the cursor along, so
+  // the next key starts from what is selected.
+  if (scroll && hex.hl) hex.cursor = hex.hl.off;
+  if (hex.cursor >= hex.size) hex.cursor = hex.size - 1;
+}
+
+function hexViewRows() { return Math.max(1, Math.floor(hex.scroller.clientHeight / hex.rowH)); }
+
+// hexKeepVisible scrolls as little as puts byte off's row in view (vertically and across).
+function hexKeepVisible(off) {
+  const sc = hex.scroller;
+  const y = Math.floor(off / HEX_ROW) * hex.rowH;
+  const top = toVirtual(sc, hex.full);
+  if (y < top) scrollToVirtual(sc, hex.full, y);
+  else if (y + hex.rowH > top + sc.clientHeight) scrollToVirtual(sc, hex.full, y + hex.rowH - sc.clientHeight);
+}
+
+// hexMoveCursor moves the cursor to off; the rows are rebuilt only when the view scrolls (a
+// step within the screen re-marks two cells: a held arrow key stays cheap).
+function hexMoveCursor(off, viewDelta) {
+  if (!hex.size) return;
+  const sc = hex.scroller;
+  off = Math.max(0, Math.min(hex.size - 1, off));
+  const before = sc.scrollTop;
+  const pinBefore = scrollPins.get(sc);
+  if (viewDelta) scrollToVirtual(sc, hex.full, toVirtual(sc, hex.full) + viewDelta);
+  hex.cursor = off;
+  hex.acrossWanted = true;
+  hexKeepVisible(off);
+  if (sc.scrollTop !== before || scrollPins.get(sc) !== pinBefore) hexRenderSoon();
+  else hexMarkCursor();
+}
+
+// hexRenderSoon renders once in the next frame, however many scroll events or keys came.
+function hexRenderSoon() {
+  if (hex.renderQueued) return;
+  hex.renderQueued = true;
+  requestAnimationFrame(() => { hex.renderQueued = false; hexRender(); });
+}
+
+// hexCursorAcross scrolls sideways to the cursor when the byte columns are wider than a
+// narrow pane (once a frame: it reads the layout).
+function hexCursorAcross() {
+  const sc = hex.scroller;
+  const cell = hex.rowsEl.querySelector('.hb.cur');
+  if (!cell || sc.scrollWidth <= sc.clientWidth) return;
+  const a = cell.getBoundingClientRect(), b = sc.getBoundingClientRect();
+  if (a.left < b.left) sc.scrollLeft -= b.left - a.left + 8;
+  else if (a.right > b.left + sc.clientWidth) sc.scrollLeft += a.right - (b.left + sc.clientWidth) + 8;
+}
+
+function hexOnKey(e) {
+  if (!hex.key || !hex.size || e.altKey) return;
+  const ctrl = e.ctrlKey || e.metaKey;
+  let cur = hex.cursor >= 0 ? hex.cursor : hexFirstShown();
+  const rowStart = cur - (cur % HEX_ROW);
+  const page = hexViewRows() * HEX_ROW;
+  let delta = 0;
+  switch (e.key) {
+    case 'ArrowRight': cur++; break;
+    case 'ArrowLeft': cur--; break;
+    case 'ArrowDown': cur += HEX_ROW; break;
+    case 'ArrowUp': cur -= HEX_ROW; break;
+    // A page moves the cursor and the view together, as editors do.
+    case 'PageDown': if (cur + page < hex.size) { cur += page; delta = hexViewRows() * hex.rowH; } else cur = hex.size - 1; break;
+    case 'PageUp': if (cur - page >= 0) { cur -= page; delta = -hexViewRows() * hex.rowH; } else cur = 0; break;
+    case 'Home': cur = ctrl ? 0 : rowStart; break;
+    case 'End': cur = ctrl ? hex.size - 1 : Math.min(hex.size - 1, rowStart + HEX_ROW - 1); break;
+    case 'Enter': case ' ':
+      e.preventDefault();
+      if (hex.cursor >= 0) hexPickByte(hex.cursor);
+      return;
+    default: return;
+  }
+  e.preventDefault();
+  hexMoveCursor(cur, delta);
+}
+
+// hexPickByte selects the field that owns byte off, as a click on it does.
+function hexPickByte(off) {
+  if (state.doc.kind === 'ncfw-context' && !hex.source) { ctxHexClick(off); return; }
+  const owner = ownerOf(hex.source, off);
+  if (owner) select(owner, 'hex');
+}
+
+function hexFirstShown() {
+  const row = Math.ceil(toVirtual(hex.scroller, hex.full) / hex.rowH);
+  return Math.min(hex.size - 1, row * HEX_ROW);
+}
+
+// hexCursorText says where the cursor is and what it reads, for the inspector line and for
+// screen readers.
+function hexCursorText(o) {
+  const b = byteAt(o);
+  const parts = ['offset 0x' + o.toString(16) + ' (' + fmtInt(o) + ')', b < 0 ? 'byte not read yet' : 'byte 0x' + HEXDIG[b] + (b >= 0x20 && b < 0x7f ? " '" + String.fromCharCode(b) + "'" : '')];
+  const owner = cursorOwner(o);
+  if (owner) parts.push('in ' + (pathOf(owner).join(' › ') || state.doc.file));
+  return parts.join(', ');
+}
+
+// hexDecorate runs after each render: grid semantics of the rendered rows, and the cursor.
+function hexDecorate(totalRows) {
+  const sc = hex.scroller;
+  sc.setAttribute('aria-rowcount', totalRows);
+  sc.setAttribute('aria-colcount', HEX_ROW + 1);
+  sc.setAttribute('aria-label', 'Hex view of ' + (hex.source ? 'member ' + hex.source : 'file ' + state.doc.file) + ', ' + fmtInt(hex.size) + ' bytes; arrows move the cursor, Enter selects its field');
+  for (const row of hex.rowsEl.children) {
+    const off = Number(row.dataset.off);
+    row.setAttribute('aria-rowindex', off / HEX_ROW + 1);
+    row.firstChild.setAttribute('role', 'rowheader');
+    for (const c of row.querySelectorAll('.hb[data-i]')) c.setAttribute('role', 'gridcell');
+    row.lastChild.setAttribute('aria-hidden', 'true'); // the text column repeats the bytes
+  }
+  hexMarkCursor();
+}
+
+// hexMarkCursor marks the cursor's cells among the rendered rows and names it to screen
+// readers as the grid's active descendant.
+function hexMarkCursor() {
+  const sc = hex.scroller;
+  const cur = hex.cursor;
+  for (const c of hex.rowsEl.querySelectorAll('.cur')) {
+    c.classList.remove('cur');
+    if (c.id) { c.removeAttribute('id'); c.removeAttribute('aria-selected'); c.removeAttribute('aria-label'); }
+  }
+  let active = null;
+  if (cur >= 0) {
+    const row = hex.rowsEl.querySelector('.hex-row[data-off="' + (cur - (cur % HEX_ROW)) + '"]');
+    if (row) {
+      const i = String(cur % HEX_ROW);
+      for (const c of row.querySelectorAll('[data-i="' + i + '"]')) c.classList.add('cur');
+      active = row.querySelector('.hb[data-i="' + i + '"]');
+    }
+  }
+  if (active) {
+    active.id = 'hex-cur-' + cur;
+    active.setAttribute('aria-selected', 'true');
+    active.setAttribute('aria-label', hexCursorText(cur));
+    sc.setAttribute('aria-activedescendant', active.id);
+    if (hex.acrossWanted) { hex.acrossWanted = false; requestAnimationFrame(hexCursorAcross); }
+  } else sc.removeAttribute('aria-activedescendant');
+  if (cur >= 0 && document.activeElement === sc) hexShowCursorInfo(cur);
+}
+
+// cursorOwner is ownerOf for the cursor, remembered: the renders of a scroll ask again.
+let cursorMemo = { key: '', off: -1, node: null, info: null };
+function cursorOwner(o) {
+  if (cursorMemo.key !== hex.key || cursorMemo.off !== o || cursorMemo.info !== state.info) cursorMemo = { key: hex.key, off: o, node: ownerOf(hex.source, o), info: state.info };
+  return cursorMemo.node;
+}
+
+function hexShowCursorInfo(o) {
+  const insp = $('hex-inspect');
+  if (!insp) return;
+  hexInspect(o);
+  const owner = cursorOwner(o);
+  if (owner) {
+    // The field goes right after the offset: it is what a narrow pane must still show.
+    const t = insp.textContent, i = t.indexOf(' · ');
+    const where = pathOf(owner).join(' › ') || state.doc.file;
+    insp.textContent = i < 0 ? t + ' · ' + where : t.slice(0, i) + ' · ' + where + t.slice(i);
+  }
+  insp.title = insp.textContent;
+  insp.classList.add('cursor');
+}
+
+/**
+ * hexKeyInit gives the hex view its keyboard byte cursor and its accessible names.
+ */
+export function hexKeyInit() {
+  const sc = hex.scroller;
+  sc.addEventListener('keydown', hexOnKey);
+  sc.addEventListener('focus', () => {
+    if (hex.cursor < 0 && hex.size > 0) hex.cursor = hex.hl ? hex.hl.off : hexFirstShown();
+    hexMarkCursor();
+  });
+  sc.addEventListener('blur', () => {
+    const insp = $('hex-inspect');
+    if (insp && insp.classList.contains('cursor')) { insp.textContent = ''; insp.classList.remove('cursor'); }
+  });
+  // A click puts the cursor on the byte (after the click's own selection has run).
+  hex.rowsEl.addEventListener('click', (e) => {
+    const cell = e.target.closest('[data-i]');
+    const row = e.target.closest('.hex-row');
+    if (!cell || !row) return;
+    hex.cursor = Number(row.dataset.off) + Number(cell.dataset.i);
+    hexMarkCursor();
+  });
+  // When the pointer leaves, the inspector goes back to the cursor.
+  hex.rowsEl.addEventListener('mouseleave', () => { if (hex.cursor >= 0 && document.activeElement === sc) hexShowCursorInfo(hex.cursor); });
+}
+
+// hexForget drops what the hex view holds of the last document (its byte pages).
+export function hexForget() {
+  hex.key = '';
+  hex.cache.clear();
+}

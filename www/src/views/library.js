@@ -1,0 +1,208 @@
+// @ts-check
+// The library panel: recent files the core keeps in IndexedDB (wasm/library.go).
+
+import { call, core } from '../core/client.js';
+import { $, el, toast } from '../dom.js';
+import { embedded, params } from '../features/embed.js';
+import { openFile, openFiles, opening } from '../features/open.js';
+import { fmtSize } from '../lib/format.js';
+import { parseHash } from '../lib/hash.js';
+import { closeDocs, makeState, showDocs, state } from '../state/docs.js';
+import { unpackDocument } from '../wire.js';
+import { contextState } from './context.js';
+
+// Library: recent files kept in IndexedDB by the core (wasm/library.go). Each entry holds
+// the Document and, when the file fits the cap below, its bytes, so a reload, a discarded
+// tab or an offline visit reopens it; a link whose #f= names a kept file opens it too.
+// Where IndexedDB is missing (some file:// contexts) the list says so and nothing else
+// changes. Embedded viewers keep nothing: the host page's files are not ours to remember.
+
+const LIB_CAP_KEY = 'neffscope.libraryCap';
+const LIB_CAPS = [0, 16 << 20, 64 << 20, 256 << 20, 1 << 30];
+const LIB_CAP_DEFAULT = 256 << 20;
+export const lib = { ok: null, reason: '', list: [], busy: false, restored: null };
+
+export function libCap() {
+  try { const v = Number(localStorage.getItem(LIB_CAP_KEY)); if (LIB_CAPS.includes(v) && localStorage.getItem(LIB_CAP_KEY) !== null) return v; } catch (e) { /* default */ }
+  return LIB_CAP_DEFAULT;
+}
+
+function fmtWhen(ms) {
+  const d = new Date(ms), now = Date.now();
+  const mins = Math.round((now - ms) / 60000);
+  if (mins < 1) return 'just now';
+  if (mins < 60) return mins + ' min ago';
+  if (mins < 24 * 60) return Math.round(mins / 60) + ' h ago';
+  return d.toISOString().slice(0, 10);
+}
+
+export async function libRefresh() {
+  if (embedded) return;
+  try {
+    if (lib.ok === null) {
+      const st = await call('libStatus', {});
+      lib.ok = st.ok;
+      lib.reason = st.reason;
+    }
+    lib.list = lib.ok ? (await call('libList', {})).list || [] : [];
+  } catch (e) {
+    lib.ok = false;
+    lib.reason = e.message;
+    lib.list = [];
+  }
+  libRender();
+}
+
+function libRender() {
+  const box = $('library');
+  box.hidden = embedded || lib.ok === null;
+  $('library-open').hidden = embedded || !lib.ok;
+  const list = $('library-list');
+  list.replaceChildren();
+  $('library-clear').disabled = !lib.list.length;
+  $('library-cap').disabled = !lib.ok;
+  const note = $('library-note');
+  if (!lib.ok) {
+    note.textContent = 'The library is off here: ' + (lib.reason || 'IndexedDB is not available') + '. Files open as usual but are not remembered.';
+    note.dataset.state = 'off';
+    return;
+  }
+  delete note.dataset.state;
+  note.textContent = lib.list.length ? '' : 'Files you open are remembered here (in this browser only), so a reload or an offline visit opens them again.';
+  for (const e of lib.list) {
+    const files = e.files || [];
+    const kept = files.length > 0 && files.every((f) => f.kept);
+    const li = el('li', 'lib-item');
+    li.dataset.key = e.key;
+    const open = el('button', 'lib-open');
+    open.type = 'button';
+    open.title = 'Open ' + e.name + (kept ? '' : ' (its document only: the bytes were not kept)');
+    open.appendChild(el('span', 'lib-name', e.name + (files.length > 1 ? ' + ' + (files.length - 1) + ' more' : '')));
+    const meta = el('span', 'lib-meta');
+    meta.appendChild(el('span', 'lib-kind', e.kind || '?'));
+    meta.appendChild(el('span', '', fmtSize(e.size)));
+    meta.appendChild(el('span', 'lib-when', fmtWhen(e.opened)));
+    const sha = el('span', 'lib-sha', String(e.sha256 || '').slice(0, 12));
+    sha.title = 'sha-256 ' + (e.sha256 || '');
+    meta.appendChild(sha);
+    const b = el('span', 'lib-bytes ' + (kept ? 'kept' : 'doc-only'), kept ? 'bytes kept' : 'document only');
+    b.title = kept ? 'The file\'s bytes are kept in this browser: it reopens completely.' : 'Over the size cap: the decoded document is kept, the bytes are not. Open the file again to see its bytes.';
+    meta.appendChild(b);
+    // The root's value is often just the size again: show it only when it says more.
+    if (e.summary && !/^[\d,]+ B\b/.test(e.summary)) meta.appendChild(el('span', 'lib-summary', e.summary));
+    open.appendChild(meta);
+    open.addEventListener('click', () => { libClose(); libRestore(e.key, false); });
+    const rm = el('button', 'button small lib-remove', '×');
+    rm.type = 'button';
+    rm.title = 'Forget ' + e.name;
+    rm.setAttribute('aria-label', 'Forget ' + e.name);
+    rm.addEventListener('click', async () => {
+      try { await call('libRemove', { key: e.key }); } catch (err) { toast('Could not forget ' + e.name + ': ' + err.message); }
+      libRefresh();
+    });
+    li.appendChild(open);
+    li.appendChild(rm);
+    list.appendChild(li);
+  }
+}
+
+// libRemember keeps what was just opened: how ('open', 'group', 'context'), its files (with
+// their bytes when each fits the cap) and extra (arch, model).
+export async function libRemember(st, how, files, extra) {
+  if (embedded || !st || !st.handle || lib.ok === false) return;
+  const cap = libCap();
+  const entry = Object.assign({ how, name: st.doc.file, files: files.map((f) => (f.size <= cap ? { name: f.name, size: f.size, blob: f } : { name: f.name, size: f.size })) }, extra || {});
+  try {
+    const r = await call('libPut', { handle: st.handle, entry });
+    if (r.note) toast(r.note, 'info');
+  } catch (e) {
+    console.info('neffscope: not remembered: ' + e.message);
+  }
+  libRefresh();
+}
+
+// libRestore opens a kept entry (key: a sha-256 or a prefix of one). fromHash: the page was
+// loaded with a link naming it, so the hash's node is selected once it is open.
+export async function libRestore(key, fromHash) {
+  let e;
+  try { e = (await call('libGet', { key })).entry; } catch (err) { toast('The library could not be read: ' + err.message); return false; }
+  if (!e) { if (!fromHash) toast('That file is no longer in the library'); return false; }
+  lib.restored = { key: e.key, fromHash, kept: false };
+  const files = (e.files || []).filter((f) => f.blob).map((f) => (f.blob instanceof File ? f.blob : new File([f.blob], f.name)));
+  if (!fromHash) { try { history.replaceState(null, '', location.pathname + location.search); } catch (err) { /* file:// */ } }
+  if (files.length && files.length === (e.files || []).length) {
+    lib.restored.kept = true;
+    if (e.how === 'group') await openFiles(files);
+    else if (e.how === 'context') await openContextFile(files[0], e.arch || 0, e.model || '');
+    else await openFile(files[0]);
+    return true;
+  }
+  // The bytes were not kept: show the Document alone. Bytes-backed views say why they are empty.
+  const doc = unpackDocument(e.doc);
+  closeDocs();
+  const st = makeState(doc, { file: null, handle: 0, gen: core.gen, stored: true });
+  st.reopen = async () => { throw new Error('the bytes of ' + e.name + ' were not kept (it is over the library\'s size cap); open the file again to see them'); };
+  showDocs([st], 0, 0);
+  document.body.dataset.state = 'open';
+  toast('Showing the document kept for ' + e.name + '. Its bytes were not kept: open the file again to see them.', 'info');
+  return true;
+}
+
+// openContextFile opens a file as a raw libncfw context directly (a library entry made that way).
+async function openContextFile(file, arch, model) {
+  try {
+    const st = await contextState(file, arch, model);
+    closeDocs();
+    showDocs([st], 0, Math.round(st.openMs));
+    document.body.dataset.state = 'open';
+  } catch (e) {
+    toast('Opening ' + file.name + ' as a libncfw context: ' + e.message);
+  }
+}
+
+function libOpenPanel() {
+  const pop = $('library-pop');
+  pop.appendChild($('library'));
+  pop.hidden = false;
+  $('library-open').setAttribute('aria-expanded', 'true');
+  libRefresh();
+  const first = pop.querySelector('button');
+  if (first) first.focus();
+}
+
+function libClose() {
+  const pop = $('library-pop');
+  if (pop.hidden) return;
+  pop.hidden = true;
+  $('library-open').setAttribute('aria-expanded', 'false');
+  $('welcome-library').appendChild($('library'));
+}
+
+export function libInit() {
+  const sel = $('library-cap');
+  for (const c of LIB_CAPS) {
+    const o = el('option', '', c ? 'files up to ' + fmtSize(c) : 'no bytes (documents only)');
+    o.value = String(c);
+    sel.appendChild(o);
+  }
+  sel.value = String(libCap());
+  sel.addEventListener('change', () => { try { localStorage.setItem(LIB_CAP_KEY, sel.value); } catch (e) { /* not remembered */ } });
+  $('library-clear').addEventListener('click', async () => {
+    try { await call('libClear', {}); } catch (e) { toast('Could not clear the library: ' + e.message); }
+    libRefresh();
+  });
+  $('library-open').addEventListener('click', () => { if ($('library-pop').hidden) libOpenPanel(); else libClose(); });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && !$('library-pop').hidden) { libClose(); $('library-open').focus(); } });
+  document.addEventListener('click', (e) => {
+    const pop = $('library-pop');
+    if (!pop.hidden && !pop.contains(/** @type {Node} */ (e.target)) && e.target !== $('library-open')) libClose();
+  });
+}
+
+// libBoot runs once the core is up: the list, and a link or reload naming a kept file.
+export async function libBoot() {
+  if (embedded) return;
+  await libRefresh();
+  const { f } = parseHash(location.hash);
+  if (lib.ok && f && !state && !opening && !params.get('url')) await libRestore(f, true);
+}

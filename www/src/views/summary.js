@@ -1,0 +1,125 @@
+// @ts-check
+// The summary chips and the findings panel.
+
+import { $, el } from '../dom.js';
+import { fmtInt } from '../lib/format.js';
+import { keyOf, SEV_RANK, state } from '../state/docs.js';
+import { select } from '../state/selection.js';
+import { RC_TEXT } from './context.js';
+import { findingItem } from './detail.js';
+import { rovingList } from './grid.js';
+
+// Summary and findings.
+
+export function field(doc, ...path) {
+  let n = doc.root;
+  for (const k of path) { n = n && (n.kids || []).find((c) => keyOf(c) === k); }
+  return n || null;
+}
+
+// chip is one summary item; target is the node it goes to, or a function to run.
+function chip(label, value, cls, target, id) {
+  const c = el(target ? 'button' : 'div', 'sum-item ' + (cls || ''));
+  if (target) {
+    c.type = 'button';
+    c.addEventListener('click', () => (typeof target === 'function' ? target() : select(target, 'summary')));
+  }
+  if (id) c.dataset.field = id;
+  c.appendChild(el('span', 'sum-label', label));
+  c.appendChild(el('span', 'sum-value', value));
+  c.title = label + ': ' + value;
+  return c;
+}
+
+const SUMMARIES = {
+  neff(doc, box, partial) {
+    // While only the header is known the chips are not links: the tree does not exist yet.
+    const nav = (n) => (partial ? null : n);
+    const uuid = field(doc, 'header', 'uuid');
+    const name = field(doc, 'header', 'name');
+    const pkg = field(doc, 'header', 'pkg_version');
+    const maj = field(doc, 'header', 'neff_version_major');
+    const min = field(doc, 'header', 'neff_version_minor');
+    const feat = field(doc, 'header', 'feature_bits');
+    const integ = field(doc, 'payload', 'integrity');
+    const verdict = field(doc, 'runtime');
+    const members = field(doc, 'members');
+    box.appendChild(chip('UUID', uuid ? uuid.value : '—', 'mono wide', nav(uuid), 'uuid'));
+    box.appendChild(chip('name', name ? name.value : '—', 'mono', nav(name), 'name'));
+    box.appendChild(chip('package', 'pkg ' + (pkg ? pkg.value : '?') + ' · NEFF ' + (maj ? maj.value : '?') + '.' + (min ? min.value : '?'), '', nav(pkg), 'version'));
+    if (partial) {
+      box.appendChild(chip('payload', 'reading…', 'pending'));
+    } else {
+      const iv = integ ? integ.value : 'not checked';
+      box.appendChild(chip('hash', iv, iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
+    }
+    box.appendChild(chip('features', feat ? (feat.detail && !feat.detail.startsWith('no features') ? feat.detail : 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
+    if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : 'bad', verdict, 'verdict'));
+    if (members && !partial) box.appendChild(chip('members', members.value, '', members, 'members'));
+  },
+  pwp(doc, box) {
+    const r = doc.root;
+    let sets = 0, fns = 0;
+    for (const n of state.info.keys()) { if (n.kind === 'pwp-set') sets++; else if (n.kind === 'pwp-function') fns++; }
+    box.appendChild(chip('activation tables', r.value || '—', '', r, 'sets'));
+    box.appendChild(chip('sets decoded', String(sets), '', null, 'set-count'));
+    box.appendChild(chip('functions', String(fns), '', null, 'function-count'));
+    box.appendChild(chip('size', fmtInt(doc.size) + ' bytes', '', null, 'size'));
+  },
+  'ncfw-context'(doc, box) {
+    const r = doc.root;
+    const kids = r.kids || [];
+    const arch = kids.find((c) => c.kind === 'ncfw-arches');
+    const text = kids.find((c) => c.kind === 'ncfw-text');
+    const rc = Number((/rc (\d+)/.exec(r.value || '') || [])[1] || 0);
+    box.appendChild(chip('libncfw context', 'arch ' + (arch ? arch.value : '?'), 'mono', r, 'arch'));
+    box.appendChild(chip('return code', 'rc ' + rc + ' · ' + (RC_TEXT[rc] || 'error'), rc === 0 ? 'good' : rc === 28 ? 'warn' : 'bad', text || r, 'rc'));
+    if (text) box.appendChild(chip('text', fmtInt((text.value || '').length) + ' bytes', '', text, 'text'));
+    box.appendChild(chip('context', fmtInt(doc.size) + ' bytes', '', null, 'size'));
+  },
+  default(doc, box) {
+    box.appendChild(chip('kind', doc.kind, '', doc.root, 'kind'));
+    box.appendChild(chip('size', fmtInt(doc.size) + ' bytes', '', null, 'size'));
+  },
+};
+
+export function renderSummary(doc, partial) {
+  const box = $('summary');
+  box.replaceChildren();
+  (SUMMARIES[doc.kind] || SUMMARIES.default)(doc, box, partial);
+  if (!partial) {
+    const idx = state.findings;
+    const counts = { error: 0, warning: 0, info: 0 };
+    idx.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });
+    const worst = counts.error ? 'bad' : counts.warning ? 'warn' : 'good';
+    const parts = [];
+    for (const s of ['error', 'warning', 'info']) if (counts[s]) parts.push(counts[s] + ' ' + s + (counts[s] > 1 && s !== 'info' ? 's' : ''));
+    box.appendChild(chip('findings', parts.length ? parts.join(' · ') : 'none', worst, () => { setFindingsOpen(true); $('findings-list').focus(); }, 'findings'));
+  }
+  box.hidden = false;
+}
+
+export function setFindingsOpen(open) {
+  $('findings-toggle').setAttribute('aria-expanded', open ? 'true' : 'false');
+  $('findings-list').hidden = !open;
+  $('findings').classList.toggle('open', open);
+}
+
+export function renderFindings() {
+  const list = $('findings-list');
+  list.replaceChildren();
+  list.tabIndex = -1;
+  const all = state.findings.slice().sort((a, b) => (SEV_RANK[b.f.sev] || 0) - (SEV_RANK[a.f.sev] || 0));
+  all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
+  rovingList(list, '.finding');
+  const counts = { error: 0, warning: 0, info: 0 };
+  all.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });
+  const t = $('findings-toggle');
+  t.replaceChildren();
+  t.appendChild(el('span', 'caret', '▾'));
+  t.appendChild(el('span', '', all.length ? 'Findings' : 'Findings: none — every check passed'));
+  for (const s of ['error', 'warning', 'info']) if (counts[s]) t.appendChild(el('span', 'badge sev-' + s, counts[s] + ' ' + s + (counts[s] > 1 && s !== 'info' ? 's' : '')));
+  $('findings').hidden = false;
+  $('findings').dataset.count = all.length;
+  setFindingsOpen(counts.error + counts.warning > 0);
+}

@@ -1,0 +1,219 @@
+// @ts-check
+// TreeView: an ARIA tree, lazy (children are built when a node is first expanded).
+
+import { el } from '../dom.js';
+import { fmtInt } from '../lib/format.js';
+import { keyOf, kindOf, parentOf, pathOf, state } from '../state/docs.js';
+
+// Tree view (ARIA tree; lazy: children are built when a node is first expanded).
+
+const CHILD_PAGE = 1000; // rows built per "show more" step, so a 100k-element array stays usable
+
+export class TreeView {
+  // kidsOf says which children a node shows here (the main tree shows members as leaves:
+  // their decoded content has its own tree in the content pane).
+  constructor(container, onSelect, kidsOf) {
+    this.el = container;
+    this.onSelect = onSelect;
+    this.kidsOf = kidsOf || ((n) => n.kids || []);
+    this.rows = new Map();
+    this.expanded = new Set();
+    this.shown = new Map(); // node → number of children built
+    this.selected = null;
+    container.addEventListener('click', (e) => this.onClick(e));
+    container.addEventListener('dblclick', (e) => { const n = this.nodeAt(e.target); if (n) this.toggle(n); });
+    container.addEventListener('keydown', (e) => this.onKey(e));
+  }
+  // setRoot shows root; open(n) says which nodes start expanded (default: the root).
+  setRoot(root, open) {
+    this.clear();
+    this.root = root;
+    open = open || ((n) => n === root);
+    const rec = (n) => {
+      const kids = this.kidsOf(n);
+      if (!kids.length || !open(n)) return;
+      this.expanded.add(n);
+      kids.forEach(rec);
+    };
+    rec(root);
+    this.el.replaceChildren(this.buildRow(root, 1, 1, 1));
+    this.rows.get(root).tabIndex = 0;
+  }
+  clear() {
+    this.root = null;
+    this.rows.clear();
+    this.expanded.clear();
+    this.shown.clear();
+    this.selected = null;
+    this.el.replaceChildren();
+  }
+  has(n) { return !!this.root && this.reveal(n); }
+  buildRow(n, level, pos, size) {
+    const item = el('div', 'ti');
+    item.setAttribute('role', 'treeitem');
+    item.setAttribute('aria-level', level);
+    item.setAttribute('aria-posinset', pos);
+    item.setAttribute('aria-setsize', size);
+    item.setAttribute('aria-selected', 'false');
+    item.tabIndex = -1;
+    item.dataset.path = pathOf(n).join('/');
+    item.dataset.key = keyOf(n);
+    item.dataset.kind = n.kind;
+    if (n.ref) item.dataset.ref = n.ref;
+    const row = el('div', 'row');
+    row.style.paddingLeft = (level - 1) * 14 + 4 + 'px';
+    const hasKids = this.kidsOf(n).length > 0;
+    row.appendChild(el('span', 'twisty', hasKids ? '▸' : ''));
+    const k = kindOf(n.kind);
+    const g = el('span', 'glyph k-' + n.kind, k.glyph);
+    g.title = k.title;
+    row.appendChild(g);
+    row.appendChild(el('span', 'label', n.label));
+    if (n.detail) row.title = n.detail;
+    if (state.doc.kind === 'ncfw-dump' && n.detail) {
+      const ln = /line (\d+)/.exec(n.detail);
+      if (ln) row.insertBefore(el('span', 'lineno', ln[1]), row.firstChild);
+    }
+    if (n.value) row.appendChild(el('span', 'value v-' + n.kind, n.value));
+    const worst = state.info.get(n).worst;
+    if (worst) {
+      const own = (n.finds || []).length;
+      const b = el('span', 'badge sev-' + ['', 'info', 'warning', 'error'][worst], own ? String(own) : '');
+      b.title = own ? own + ' finding(s) here' : 'findings below';
+      if (!own) b.classList.add('below');
+      row.appendChild(b);
+    }
+    item.appendChild(row);
+    item.nodeRef = n;
+    this.rows.set(n, item);
+    if (hasKids) {
+      item.setAttribute('aria-expanded', this.expanded.has(n) ? 'true' : 'false');
+      if (this.expanded.has(n)) item.appendChild(this.buildGroup(n, level));
+    }
+    return item;
+  }
+  buildGroup(n, level) {
+    const g = el('div', 'group');
+    g.setAttribute('role', 'group');
+    this.appendChildren(g, n, level, 0);
+    return g;
+  }
+  appendChildren(g, n, level, from) {
+    const kids = this.kidsOf(n);
+    const to = Math.min(kids.length, from + CHILD_PAGE);
+    const frag = document.createDocumentFragment();
+    for (let i = from; i < to; i++) frag.appendChild(this.buildRow(kids[i], level + 1, i + 1, kids.length));
+    this.shown.set(n, to);
+    if (to < kids.length) {
+      const more = el('button', 'more', 'show ' + fmtInt(Math.min(CHILD_PAGE, kids.length - to)) + ' more of ' + fmtInt(kids.length - to));
+      more.type = 'button';
+      more.style.marginLeft = level * 14 + 22 + 'px';
+      more.addEventListener('click', (e) => { e.stopPropagation(); more.remove(); this.appendChildren(g, n, level, to); });
+      frag.appendChild(more);
+    }
+    g.appendChild(frag);
+  }
+  nodeAt(target) {
+    const item = target.closest && target.closest('.ti');
+    return item && this.el.contains(item) ? item.nodeRef : null;
+  }
+  isOpen(n) { return this.expanded.has(n); }
+  expand(n) {
+    if (!this.kidsOf(n).length || this.expanded.has(n)) return;
+    this.expanded.add(n);
+    const item = this.rows.get(n);
+    if (item) {
+      item.setAttribute('aria-expanded', 'true');
+      item.appendChild(this.buildGroup(n, Number(item.getAttribute('aria-level'))));
+    }
+  }
+  collapse(n) {
+    if (!this.expanded.has(n)) return;
+    this.expanded.delete(n);
+    const item = this.rows.get(n);
+    if (!item) return;
+    item.setAttribute('aria-expanded', 'false');
+    const g = item.querySelector(':scope > .group');
+    if (g) {
+      // Forget the rows of the collapsed subtree: they are rebuilt on the next expand.
+      g.querySelectorAll('.ti').forEach((r) => { this.rows.delete(r.nodeRef); this.expanded.delete(r.nodeRef); });
+      g.remove();
+    }
+  }
+  toggle(n) { if (this.expanded.has(n)) this.collapse(n); else this.expand(n); }
+  // reveal expands n's ancestors (within this tree) so its row exists; false if n is not here.
+  reveal(n) {
+    const chain = [];
+    for (let m = n; m; m = parentOf(m)) { chain.unshift(m); if (m === this.root) break; }
+    if (chain[0] !== this.root) return false;
+    for (let i = 0; i < chain.length - 1; i++) if (this.kidsOf(chain[i]).indexOf(chain[i + 1]) < 0) return false;
+    for (let i = 0; i < chain.length - 1; i++) {
+      const parent = chain[i];
+      this.expand(parent);
+      const idx = this.kidsOf(parent).indexOf(chain[i + 1]);
+      while (idx >= (this.shown.get(parent) || 0)) {
+        const g = this.rows.get(parent).querySelector(':scope > .group');
+        const more = g && g.querySelector(':scope > .more');
+        if (!more) break;
+        more.click();
+      }
+    }
+    return this.rows.has(n);
+  }
+  markSelected(n, focus) {
+    if (this.selected && this.rows.get(this.selected)) {
+      const old = this.rows.get(this.selected);
+      old.setAttribute('aria-selected', 'false');
+      old.tabIndex = -1;
+    }
+    this.selected = n;
+    if (!n || !this.reveal(n)) return;
+    const item = this.rows.get(n);
+    item.setAttribute('aria-selected', 'true');
+    this.el.querySelectorAll('.ti[tabindex="0"]').forEach((r) => { r.tabIndex = -1; });
+    item.tabIndex = 0;
+    const row = item.firstChild;
+    const box = this.el.getBoundingClientRect(), r = row.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) row.scrollIntoView({ block: 'nearest' });
+    if (focus) item.focus({ preventScroll: true });
+  }
+  onClick(e) {
+    const n = this.nodeAt(e.target);
+    if (!n) return;
+    if (e.target.classList.contains('twisty')) { this.toggle(n); return; }
+    this.onSelect(n, 'tree');
+    this.markSelected(n, true);
+  }
+  visibleRows() { return Array.from(this.el.querySelectorAll('.ti')).filter((r) => r.offsetParent !== null); }
+  onKey(e) {
+    const cur = this.nodeAt(document.activeElement) || this.selected || this.root;
+    let next = null;
+    const rows = () => this.visibleRows();
+    switch (e.key) {
+      case 'ArrowDown': case 'ArrowUp': {
+        const rs = rows();
+        const i = rs.indexOf(this.rows.get(cur));
+        const j = e.key === 'ArrowDown' ? Math.min(rs.length - 1, i + 1) : Math.max(0, i - 1);
+        next = rs[j] && rs[j].nodeRef;
+        break;
+      }
+      case 'ArrowRight':
+        if (this.kidsOf(cur).length) { if (!this.isOpen(cur)) this.expand(cur); else next = this.kidsOf(cur)[0]; }
+        break;
+      case 'ArrowLeft':
+        if (this.isOpen(cur)) this.collapse(cur);
+        else if (cur !== this.root) next = parentOf(cur);
+        break;
+      case 'Home': next = this.root; break;
+      case 'End': { const rs = rows(); next = rs[rs.length - 1].nodeRef; break; }
+      case 'Enter': case ' ':
+        if (this.kidsOf(cur).length) this.toggle(cur);
+        this.onSelect(cur, 'tree');
+        this.markSelected(cur, true);
+        break;
+      default: return;
+    }
+    e.preventDefault();
+    if (next) { this.onSelect(next, 'tree'); this.markSelected(next, true); }
+  }
+}
