@@ -78,7 +78,7 @@ func TestBadInput(t *testing.T) {
 		atLeast int64  // bytes expected under "None"
 	}{
 		{"truncated varint", append(append([]byte{}, good...), 0x20, 0xFF), "at byte " + itoa(int64(len(good))), 2},
-		{"length past end", append(append([]byte{}, good[:len(good)-3]...)), "cannot be read", 1},
+		{"length past end", append([]byte{}, good[:len(good)-3]...), "cannot be read", 1},
 		{"bad tag", []byte{0x00, 0x01}, "at byte 0", 2},
 		{"group", []byte{0x7B, 0x7C}, "", 0}, // field 15: a start group followed by its end: a valid generic field
 		{"wrong wire type", wrongType, "wire type varint", 0},

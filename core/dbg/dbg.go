@@ -138,6 +138,7 @@ func (f *File) ByID(id uint64) *Record {
 // decoder carries the state of one member's decode.
 type decoder struct {
 	f       *File
+	src     string // span source: the member path, or "" for a file opened alone
 	b       []byte
 	nodes   int
 	cut     int64 // first field offset not shown as a node (-1: all shown)
@@ -146,13 +147,21 @@ type decoder struct {
 
 // Decode reads a .dbg member. It never fails: wire errors are findings at their byte offset and
 // the bytes after them are one hex node.
-func Decode(member string, b []byte) *File {
+func Decode(member string, b []byte) *File { return decode(member, member, b) }
+
+// DecodeFile reads a .dbg file opened on its own: spans index the file itself.
+func DecodeFile(name string, b []byte) *File { return decode(name, "", b) }
+
+func decode(member, src string, b []byte) *File {
 	kind, engine, _ := Match(member)
 	f := &File{Member: member, Kind: kind, Engine: engine}
-	d := &decoder{f: f, b: b, cut: -1, records: true}
+	d := &decoder{f: f, src: src, b: b, cut: -1, records: true}
 	shape := shapes[kindShape[kind]]
 	f.Root = &doc.Node{Kind: "protobuf", Label: "content", Value: strconv.Itoa(len(b)) + " B",
-		Span: doc.In(member, 0, int64(len(b))), Ref: "member:" + member}
+		Span: d.span(0, int64(len(b))), Ref: "member:" + member}
+	if src == "" {
+		f.Root.Ref = "file:"
+	}
 	if shape != nil {
 		f.Root.Detail = shape.Name + " (protobuf wire format; field names from neffscope's table of inferred shapes)"
 	} else {
@@ -160,12 +169,12 @@ func Decode(member string, b []byte) *File {
 	}
 	d.message(f.Root, shape, 0, int64(len(b)), 0, nil)
 	if d.cut >= 0 {
-		f.Root.Infof(doc.In(member, d.cut, int64(len(b))-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", member, maxNodes, d.cut)
+		f.Root.Infof(d.span(d.cut, int64(len(b))-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", member, maxNodes, d.cut)
 	}
 	if !d.records {
 		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", member, maxRecords, maxRecords)
 	}
-	if t := recordsTable(f); t != nil {
+	if t := recordsTable(f, src); t != nil {
 		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)
 	}
 	f.Findings = collect(f.Root)
@@ -181,7 +190,9 @@ func collect(n *doc.Node) []doc.Finding {
 	return all
 }
 
-func (d *decoder) span(off, n int64) *doc.Span { return doc.In(d.f.Member, off, n) }
+func (d *decoder) span(off, n int64) *doc.Span {
+	return &doc.Span{Source: d.src, Offset: off, Length: n}
+}
 
 // add appends a node unless the node budget is spent; it returns whether it was added.
 func (d *decoder) add(parent, n *doc.Node) bool {
@@ -521,7 +532,7 @@ func recordValue(k Kind, r *Record) string {
 }
 
 // recordsTable lists every kept record, one row each, with its span.
-func recordsTable(f *File) *doc.Node {
+func recordsTable(f *File, src string) *doc.Node {
 	if len(f.Records) == 0 {
 		return nil
 	}
@@ -544,7 +555,7 @@ func recordsTable(f *File) *doc.Node {
 			}
 			t.Rows = append(t.Rows, []string{strconv.Itoa(i), strconv.FormatUint(r.ID, 10), r.Name, listText(r.Parents, maxParents), strings.Join(attrs, " ")})
 		}
-		t.RowSpans = append(t.RowSpans, doc.Span{Source: f.Member, Offset: r.Off, Length: r.Len})
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: src, Offset: r.Off, Length: r.Len})
 	}
 	label := "records"
 	if f.Kind == KindAsm {

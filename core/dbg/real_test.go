@@ -9,6 +9,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // realNEFFs lists the real NEFFs the tests read in place (one helper, so the lead can point it
@@ -140,5 +141,147 @@ func TestMatmulSmallByHand(t *testing.T) {
 	n := be.Root.Find("instruction[3]", "name")
 	if n == nil || n.Span.Offset != 321 || n.Span.Length != 15 || n.Value != `"I-72-0-wait-0"` {
 		t.Errorf("record 3 name node %+v", n)
+	}
+}
+
+// TestTableNamesUnknowns: every guess of the shape table is a row of Unknowns.
+func TestTableNamesUnknowns(t *testing.T) {
+	ids := map[string]bool{}
+	for _, u := range Unknowns {
+		ids[u.ID] = true
+	}
+	for name, s := range shapes {
+		for _, f := range s.Fields {
+			if f.Unknown != "" && !ids[f.Unknown] {
+				t.Errorf("%s field %d names unknown %q, which is not in Unknowns", name, f.Num, f.Unknown)
+			}
+			if !f.Named() && f.Unknown == "" {
+				t.Errorf("%s field %d (%s) is unknown but names no Unknowns row", name, f.Num, f.Name)
+			}
+			if f.Meaning == "" || f.Confidence == "" || f.Evidence == "" {
+				t.Errorf("%s field %d: incomplete row", name, f.Num)
+			}
+		}
+	}
+	if len(Table()) == 0 {
+		t.Fatal("empty table")
+	}
+}
+
+// rawRecords reads fields 4, 5, 6, 9, 10 of every backend record (what the typed view does
+// not keep), with protowire directly.
+type rawRecord struct {
+	id              uint64
+	f4, f5, f9, f10 []uint64
+	f6              uint64
+}
+
+func rawBackend(b []byte) []rawRecord {
+	var out []rawRecord
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if num == 3 && typ == protowire.BytesType {
+			c, _ := protowire.ConsumeBytes(b[n:])
+			var r rawRecord
+			for len(c) > 0 {
+				k, kt, kn := protowire.ConsumeTag(c)
+				km := protowire.ConsumeFieldValue(k, kt, c[kn:])
+				v := c[kn : kn+km]
+				if kt == protowire.VarintType {
+					x, _ := protowire.ConsumeVarint(v)
+					if k == 1 {
+						r.id = x
+					} else if k == 6 {
+						r.f6 = x
+					}
+				} else {
+					s, _ := protowire.ConsumeBytes(v)
+					xs, _ := packed(s, 1<<20)
+					switch k {
+					case 4:
+						r.f4 = xs
+					case 5:
+						r.f5 = xs
+					case 9:
+						r.f9 = xs
+					case 10:
+						r.f10 = xs
+					}
+				}
+				c = c[kn+km:]
+			}
+			out = append(out, r)
+		}
+		b = b[n+m:]
+	}
+	return out
+}
+
+// TestRealShapeEvidence re-checks, over every real backend member, the evidence the table
+// quotes for record fields 1, 4, 5, 6, 9, 10.
+func TestRealShapeEvidence(t *testing.T) {
+	var f4, f4found, f5, f5found, inverse, with9, with10, six1, six3, records int
+	for _, path := range realNEFFs(t) {
+		bySG := map[string][]rawRecord{}
+		for p, b := range dbgMembers(t, path) {
+			if k, _, _ := Match(p); k == KindBackend {
+				bySG[filepath.Dir(p)] = append(bySG[filepath.Dir(p)], rawBackend(b)...)
+			}
+		}
+		for sg, rs := range bySG {
+			byID := map[uint64]*rawRecord{}
+			for i := range rs {
+				if byID[rs[i].id] != nil {
+					t.Errorf("%s %s: id %d repeats", filepath.Base(path), sg, rs[i].id)
+				}
+				byID[rs[i].id] = &rs[i]
+			}
+			for _, r := range rs {
+				records++
+				for _, x := range r.f4 {
+					f4++
+					if byID[x] != nil {
+						f4found++
+					}
+				}
+				for _, x := range r.f5 {
+					f5++
+					if o := byID[x]; o != nil {
+						f5found++
+						for _, y := range o.f4 {
+							if y == r.id {
+								inverse++
+							}
+						}
+					}
+				}
+				if len(r.f9) > 0 {
+					with9++
+					if len(r.f9) != len(r.f4) {
+						t.Errorf("%s: record %d: field 9 has %d entries, field 4 %d", filepath.Base(path), r.id, len(r.f9), len(r.f4))
+					}
+				}
+				if len(r.f10) > 0 {
+					with10++
+					if len(r.f10) != len(r.f5) {
+						t.Errorf("%s: record %d: field 10 has %d entries, field 5 %d", filepath.Base(path), r.id, len(r.f10), len(r.f5))
+					}
+				}
+				switch r.f6 {
+				case 1:
+					six1++
+				case 3:
+					six3++
+				default:
+					t.Errorf("%s: record %d: field 6 = %d", filepath.Base(path), r.id, r.f6)
+				}
+			}
+		}
+	}
+	t.Logf("%d backend records; field 4: %d ids, %d resolve in the subgraph; field 5: %d ids, %d resolve, %d are field 4's inverse; field 9 in %d, field 10 in %d; field 6: 1 ×%d, 3 ×%d",
+		records, f4, f4found, f5, f5found, inverse, with9, with10, six1, six3)
+	if f5found != f5 || inverse != 0 {
+		t.Errorf("field 5: %d of %d ids resolve, %d inverse", f5found, f5, inverse)
 	}
 }

@@ -1,0 +1,212 @@
+package inspect
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/dbg"
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+// realSourceNEFFs lists every real NEFF the source tests read, in place (one helper, so the
+// lead can swap in internal/realfiles at merge).
+func realSourceNEFFs(t *testing.T) []string {
+	t.Helper()
+	var paths []string
+	for _, pat := range []string{"../../testdata/real/*.neff", realDir + "/*/*.neff"} {
+		got, _ := filepath.Glob(pat)
+		paths = append(paths, got...)
+	}
+	if len(paths) == 0 {
+		t.Skipf("no real NEFFs (testdata/real, %s)", realDir)
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+func openPath(t *testing.T, p string) *File {
+	t.Helper()
+	fh, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fh.Close() })
+	st, _ := fh.Stat()
+	return Open(filepath.Base(p), fh, st.Size(), Options{})
+}
+
+// TestSourceOnRealNEFFs: every word whose asm record names a backend id gets that record's
+// source; the listing's source column and the instruction node carry it; where a backend
+// record and its penguin parent both name a line, they agree; no warning or error.
+func TestSourceOnRealNEFFs(t *testing.T) {
+	var words, withRecord, withSource, withLine, viaPenguin, agree, disagree int
+	for _, p := range realSourceNEFFs(t) {
+		f := openPath(t, p)
+		x := f.Program.Source
+		if x == nil || len(x.Members) == 0 {
+			t.Errorf("%s: no debug info decoded", p)
+			continue
+		}
+		for _, fd := range f.Doc.Findings() {
+			if fd.Severity != doc.Info {
+				t.Errorf("%s: %s finding: %s", filepath.Base(p), fd.Severity, fd.Message)
+			}
+		}
+		var penguin *dbg.File
+		for m, d := range x.Members {
+			if d.Kind == dbg.KindPenguin && strings.HasSuffix(m, "_sg000000") {
+				penguin = d
+			}
+		}
+		for _, s := range f.Program.Streams {
+			asm := x.Members[filepath.Dir(s.Member)+"/debug_info_asm_"+s.Engine.Name+".dbg"]
+			if asm == nil || len(asm.Records) != s.ISA.Len() {
+				t.Fatalf("%s %s: asm debug info missing or not one record per word", p, s.Member)
+			}
+			rows, _, err := f.Rows("stream:"+s.Member, 0, s.ISA.Len())
+			if err != nil || rows.Columns[len(rows.Columns)-1] != "source" {
+				t.Fatalf("%s rows: %v %v", s.Member, err, rows.Columns)
+			}
+			for i := range s.ISA.Len() {
+				words++
+				src := x.Source(s.Member, i)
+				if len(asm.Records[i].Parents) > 0 {
+					withRecord++
+					if src == nil || src.BIR == "" {
+						t.Errorf("%s %s #%d: asm record names backend %d but no source", filepath.Base(p), s.Member, i, asm.Records[i].Parents[0])
+						continue
+					}
+				}
+				if src == nil {
+					if rows.Rows[i][len(rows.Columns)-1] != "" {
+						t.Errorf("%s #%d: source column %q without a source", s.Member, i, rows.Rows[i][len(rows.Columns)-1])
+					}
+					continue
+				}
+				withSource++
+				if got := rows.Rows[i][len(rows.Columns)-1]; got != src.Text() || got == "" {
+					t.Errorf("%s #%d: source column %q, want %q", s.Member, i, got, src.Text())
+				}
+				if src.Line > 0 {
+					withLine++
+					if !strings.HasSuffix(src.File, ".py") || src.Line > 5000 {
+						t.Errorf("%s #%d: implausible source %s:%d", s.Member, i, src.File, src.Line)
+					}
+				}
+				if src.Via == "penguin" {
+					viaPenguin++
+				} else if src.Line > 0 && penguin != nil {
+					// Where the backend record names a line itself, its penguin parent (if it
+					// names one) must agree: the evidence for the penguin fallback.
+					be := x.Members[src.backend]
+					if r := be.ByID(src.Backend); r != nil && len(r.Parents) > 0 {
+						if pr := penguin.ByID(r.Parents[0]); pr != nil {
+							if v, ok := pr.Attr("kernel_line"); ok {
+								if v == itoaInt(src.Line) {
+									agree++
+								} else {
+									disagree++
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		// The instruction node of the first word with a line carries a source field.
+		for _, s := range f.Program.Streams {
+			for i := range s.ISA.Len() {
+				if src := x.Source(s.Member, i); src != nil && src.Line > 0 {
+					n, _ := f.Instruction("stream:"+s.Member, i)
+					sn := n.Child("source")
+					if sn == nil || sn.Child("bir") == nil || sn.Child("line").Value != itoaInt(src.Line) || sn.Span == nil || !strings.Contains(sn.Span.Source, "debug_info_asm_") {
+						t.Errorf("%s #%d: instruction source node %+v", s.Member, i, sn)
+					}
+					goto next
+				}
+			}
+		}
+	next:
+	}
+	t.Logf("%d words; %d with an asm record naming a backend id; %d with a source (BIR name); %d with a kernel line (%d via penguin); backend/penguin lines agree %d, disagree %d",
+		words, withRecord, withSource, withLine, viaPenguin, agree, disagree)
+	if withSource != withRecord {
+		t.Errorf("%d words name a backend record, %d got a source", withRecord, withSource)
+	}
+	if disagree != 0 {
+		t.Errorf("backend and penguin lines disagree on %d words: the penguin fallback is wrong", disagree)
+	}
+}
+
+func itoaInt(v int) string { return strconv.Itoa(v) }
+
+// TestSourceMatmulSmallByHand: facts read off matmul_small with a protowire dump: PE word 7
+// comes from backend record 155 "I-72-0-wait-0", test_spike_async.py line 58; the source table
+// lists line 58 with its words per engine; WordsAt finds that word.
+func TestSourceMatmulSmallByHand(t *testing.T) {
+	f := openReal(t, "nkipy/matmul_small.neff")
+	src := f.Program.Source.Source("sg00/PE.bin", 7)
+	if src == nil || src.BIR != "I-72-0-wait-0" || src.Line != 58 || !strings.HasSuffix(src.File, "/test_spike_async.py") || src.Backend != 155 {
+		t.Fatalf("PE #7 source %+v", src)
+	}
+	if s := f.Program.Source.Source("sg00/PE.bin", 0); s != nil {
+		t.Errorf("PE #0 has an empty asm record but source %+v", s)
+	}
+	at := f.Program.Source.WordsAt(src.File, 58)
+	found := false
+	for _, w := range at["sg00/PE.bin"] {
+		found = found || w == 7
+	}
+	if !found {
+		t.Errorf("WordsAt(file, 58) = %v", at)
+	}
+	lines := f.Doc.Root.Find("source", "lines")
+	if lines == nil || len(lines.Table.Rows) != 1 || lines.Table.Rows[0][1] != "58" {
+		t.Fatalf("source lines node %+v", lines)
+	}
+	// The .dbg members are typed trees now, not hex.
+	m := f.Doc.Root.Find("members")
+	if m == nil {
+		t.Fatal("no members node")
+	}
+	var content *doc.Node
+	m.Walk(func(_ []string, n *doc.Node) bool {
+		if n.Ref == "member:sg00/debug_info_backend_PE.dbg" && n.Kind == "protobuf" {
+			content = n
+		}
+		return true
+	})
+	if content == nil || content.Find("instruction[3]", "name").Value != `"I-72-0-wait-0"` {
+		t.Fatalf("backend member content %+v", content)
+	}
+}
+
+// TestNoDebugInfoSaysSoOnce: a NEFF without .dbg members gets one info finding, and no
+// source column.
+func TestNoDebugInfoSaysSoOnce(t *testing.T) {
+	b := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	f := Open("sample.neff", bytes.NewReader(b), int64(len(b)), Options{})
+	if f.Program == nil || len(f.Program.Streams) == 0 {
+		t.Skip("the minimal NEFF has no streams")
+	}
+	n := 0
+	for _, fd := range f.Doc.Findings() {
+		if strings.Contains(fd.Message, "no .dbg debug info") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d 'no debug info' findings", n)
+	}
+	s := f.Program.Streams[0]
+	rows, _, _ := f.Rows("stream:"+s.Member, 0, 10)
+	if rows.Columns[len(rows.Columns)-1] == "source" {
+		t.Fatalf("source column without debug info: %v", rows.Columns)
+	}
+}
