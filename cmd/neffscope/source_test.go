@@ -71,7 +71,6 @@ func TestDisasmSourceOnRealNEFFs(t *testing.T) {
 	}
 }
 
-
 // TestInfoJSONModel: "model" carries inputs, outputs and words per subgraph and engine that
 // agree with the member sizes.
 func TestInfoJSONModel(t *testing.T) {
