@@ -111,9 +111,9 @@ type File struct {
 
 // Limits that keep hostile input bounded in memory.
 const (
-	maxNodes   = 20000   // tree nodes per member; past it, fields are counted but not shown
+	maxNodes   = 1500    // tree nodes per member; past it, fields are counted but not shown
 	maxRecords = 1 << 20 // typed records kept per member (a 64 MiB stream, the most kept, has 1 Mi words)
-	maxRows    = 1 << 16 // rows of the records table
+	maxRows    = 2048    // rows of the records table in the document
 	maxParents = 8       // parent ids kept per record (the first is the one the joins use)
 	maxListed  = 32      // values shown in a packed list's node text
 	maxText    = 200     // runes of a string shown in a node
@@ -142,6 +142,9 @@ type decoder struct {
 	b       []byte
 	nodes   int
 	cut     int64 // first field offset not shown as a node (-1: all shown)
+	// explained marks the table fields whose meaning a node has shown already: later nodes of
+	// the same field get a short detail, so a member's tree does not repeat it thousands of times.
+	explained map[*Field]bool
 	records bool  // typed records still collected
 }
 
@@ -155,7 +158,7 @@ func DecodeFile(name string, b []byte) *File { return decode(name, "", b) }
 func decode(member, src string, b []byte) *File {
 	kind, engine, _ := Match(member)
 	f := &File{Member: member, Kind: kind, Engine: engine}
-	d := &decoder{f: f, src: src, b: b, cut: -1, records: true}
+	d := &decoder{f: f, src: src, b: b, cut: -1, records: true, explained: map[*Field]bool{}}
 	shape := shapes[kindShape[kind]]
 	f.Root = &doc.Node{Kind: "protobuf", Label: "content", Value: strconv.Itoa(len(b)) + " B",
 		Span: d.span(0, int64(len(b))), Ref: "member:" + member}
@@ -303,7 +306,7 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 	default:
 		n.Value = itoa(int64(len(v))) + " B"
 	}
-	n.Detail = "field " + itoa(int64(num)) + ", " + wireName(typ) + ": not in neffscope's table of .dbg shapes; shown generically"
+	n.Detail = "field " + itoa(int64(num)) + ", " + wireName(typ) + ": not in neffscope's table of .dbg shapes"
 	d.add(parent, n)
 }
 
@@ -406,7 +409,11 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 	if k > 0 || f.Type == Message {
 		n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
 	}
-	n.Detail = "field " + itoa(int64(f.Num)) + " (" + f.Type.String() + "): " + f.Meaning + " [confidence " + f.Confidence + "]"
+	n.Detail = "field " + itoa(int64(f.Num)) + " (" + f.Type.String() + ")"
+	if !d.explained[f] {
+		d.explained[f] = true
+		n.Detail += ": " + f.Meaning + " [confidence " + f.Confidence + "]"
+	}
 	switch f.Type {
 	case Varint:
 		*cov += end - off
