@@ -441,3 +441,27 @@ func decodeDbg(f *File, opt Options) *doc.Node {
 	root.Label = f.Name
 	return root
 }
+
+// DbgCoverage sums, per .dbg member kind, how the members' bytes are explained (named field,
+// field named unknown…, generic protobuf, unread); members not held count as unread. It is the
+// .dbg part of the coverage report.
+func (f *File) DbgCoverage() map[dbg.Kind]dbg.Coverage {
+	out := map[dbg.Kind]dbg.Coverage{}
+	if f.Archive == nil {
+		return out
+	}
+	for _, m := range f.Archive.Members {
+		kind, _, ok := dbg.Match(m.Path)
+		if !ok {
+			continue
+		}
+		c := out[kind]
+		if f.Program != nil && f.Program.Source != nil && f.Program.Source.Members[m.Path] != nil {
+			c.Add(f.Program.Source.Members[m.Path].Coverage)
+		} else {
+			c.None += m.Size
+		}
+		out[kind] = c
+	}
+	return out
+}

@@ -210,3 +210,40 @@ func TestNoDebugInfoSaysSoOnce(t *testing.T) {
 		t.Fatalf("source column without debug info: %v", rows.Columns)
 	}
 }
+
+// TestDbgCoverageOnRealNEFFs: every .dbg byte of the real NEFFs lies under a table field
+// (named, or named unknown…); none is generic or unread. Logs the per-kind table the README
+// quotes.
+func TestDbgCoverageOnRealNEFFs(t *testing.T) {
+	total := map[dbg.Kind]dbg.Coverage{}
+	var all, dbgBytes int64
+	for _, p := range realSourceNEFFs(t) {
+		f := openPath(t, p)
+		for _, m := range f.Archive.Members {
+			all += m.Size
+			if _, _, ok := dbg.Match(m.Path); ok {
+				dbgBytes += m.Size
+			}
+		}
+		for k, c := range f.DbgCoverage() {
+			tc := total[k]
+			tc.Add(c)
+			total[k] = tc
+		}
+	}
+	var sum dbg.Coverage
+	for _, k := range dbg.Kinds {
+		c := total[k]
+		sum.Add(c)
+		n := c.Named + c.Unknown + c.Generic + c.None
+		if n == 0 {
+			continue
+		}
+		t.Logf("%-18s %9d B: named %9d (%5.1f%%)  unknown-named %7d (%4.1f%%)  generic %d  unread %d", k, n, c.Named, 100*float64(c.Named)/float64(n), c.Unknown, 100*float64(c.Unknown)/float64(n), c.Generic, c.None)
+		if c.Generic != 0 || c.None != 0 {
+			t.Errorf("%s: %d generic and %d unread bytes on valid files", k, c.Generic, c.None)
+		}
+	}
+	n := sum.Named + sum.Unknown
+	t.Logf("all .dbg: %d of %d member bytes (%.1f%%); named %.1f%%, unknown-named %.1f%%", dbgBytes, all, 100*float64(dbgBytes)/float64(all), 100*float64(sum.Named)/float64(n), 100*float64(sum.Unknown)/float64(n))
+}
