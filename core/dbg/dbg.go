@@ -159,7 +159,7 @@ func decode(member, src string, b []byte) *File {
 	kind, engine, _ := Match(member)
 	f := &File{Member: member, Kind: kind, Engine: engine}
 	d := &decoder{f: f, src: src, b: b, cut: -1, records: true, explained: map[*Field]bool{}}
-	shape := shapes[kindShape[kind]]
+	shape := shape(kindShape(kind))
 	f.Root = &doc.Node{Kind: "protobuf", Label: "content", Value: strconv.Itoa(len(b)) + " B",
 		Span: d.span(0, int64(len(b))), Ref: "member:" + member}
 	if src == "" {
@@ -472,7 +472,7 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		if added {
 			into = n
 		}
-		d.message(into, shapes[f.Msg], end-int64(len(c)), end, depth+1, child)
+		d.message(into, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
 		if child != nil && child.attr != nil {
 			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
 			n.Value = child.attr.Key + " = " + doc.Quote(child.attr.Value, maxText)

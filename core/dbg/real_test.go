@@ -150,7 +150,8 @@ func TestTableNamesUnknowns(t *testing.T) {
 	for _, u := range Unknowns {
 		ids[u.ID] = true
 	}
-	for name, s := range shapes {
+	for _, s := range shapeTable {
+		name := s.Key
 		for _, f := range s.Fields {
 			if f.Unknown != "" && !ids[f.Unknown] {
 				t.Errorf("%s field %d names unknown %q, which is not in Unknowns", name, f.Num, f.Unknown)
