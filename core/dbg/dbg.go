@@ -137,15 +137,15 @@ func (f *File) ByID(id uint64) *Record {
 
 // decoder carries the state of one member's decode.
 type decoder struct {
-	f       *File
-	src     string // span source: the member path, or "" for a file opened alone
-	b       []byte
-	nodes   int
-	cut     int64 // first field offset not shown as a node (-1: all shown)
+	f     *File
+	src   string // span source: the member path, or "" for a file opened alone
+	b     []byte
+	nodes int
+	cut   int64 // first field offset not shown as a node (-1: all shown)
 	// explained marks the table fields whose meaning a node has shown already: later nodes of
 	// the same field get a short detail, so a member's tree does not repeat it thousands of times.
 	explained map[*Field]bool
-	records bool  // typed records still collected
+	records   bool // typed records still collected
 }
 
 // Decode reads a .dbg member. It never fails: wire errors are findings at their byte offset and
