@@ -288,6 +288,12 @@ func kernelAttrs(f *dbg.File, r *dbg.Record, report *doc.Node) (file string, lin
 		}
 		i, err := strconv.Atoi(v)
 		if err != nil || i < 0 || i >= len(list) {
+			// One finding per member: a bad table would otherwise give one per record.
+			for _, fd := range report.Findings {
+				if strings.HasPrefix(fd.Message, f.Member+": record ") {
+					return v
+				}
+			}
 			report.Infof(doc.In(f.Member, r.Off, r.Len), "%s: record %d (%s) has %s %q, which is not an index of its %d entries; shown raw.", f.Member, r.ID, r.Name, key, v, len(list))
 			return v
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // realSourceNEFFs lists every real NEFF the source tests read, in place (one helper, so the
@@ -246,4 +247,67 @@ func TestDbgCoverageOnRealNEFFs(t *testing.T) {
 	}
 	n := sum.Named + sum.Unknown
 	t.Logf("all .dbg: %d of %d member bytes (%.1f%%); named %.1f%%, unknown-named %.1f%%", dbgBytes, all, 100*float64(dbgBytes)/float64(all), 100*float64(sum.Named)/float64(n), 100*float64(sum.Unknown)/float64(n))
+}
+
+// TestSourceFaults: asm debug info whose record count differs from the stream's words, a
+// backend id no backend member holds, and a kernel_file index past the list give findings
+// (once each), and the words that do resolve keep their source.
+func TestSourceFaults(t *testing.T) {
+	str := func(b []byte, num protowire.Number, s string) []byte {
+		return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), s)
+	}
+	msg := func(b []byte, num protowire.Number, m []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), m)
+	}
+	var asm []byte
+	asm = str(asm, 1, "Debug info for one engine's assembly instructions.")
+	asm = str(asm, 2, "debug_info_backend_PE.dbg")
+	asm = msg(asm, 3, msg(nil, 3, protowire.AppendVarint(nil, 7)))  // word 0 → backend 7
+	asm = msg(asm, 3, msg(nil, 3, protowire.AppendVarint(nil, 99))) // word 1 → no such record
+	for range 3 {                                                   // 2 records more than the stream's words
+		asm = msg(asm, 3, nil)
+	}
+	var rec []byte
+	rec = protowire.AppendVarint(protowire.AppendTag(rec, 1, protowire.VarintType), 7)
+	rec = str(rec, 2, "inst.7-act")
+	for _, kv := range [][2]string{{"kernel_file", "3"}, {"kernel_line", "12"}} {
+		rec = msg(rec, 7, str(str(nil, 1, kv[0]), 2, kv[1]))
+	}
+	var be []byte
+	be = str(be, 1, "Debug info for one engine's BIR Instructions.")
+	be = msg(be, 3, rec)
+	be = str(be, 5, "/src/k.py")
+	members := neffbuild.Sample()
+	words := 0
+	for _, m := range members {
+		if m.Path == "sg00/PE.bin" {
+			words = len(m.Data) / 64
+		}
+	}
+	if words < 2 {
+		t.Skipf("the sample's PE stream has %d words", words)
+	}
+	members = append(members, neffbuild.Member{Path: "sg00/debug_info_asm_PE.dbg", Data: asm}, neffbuild.Member{Path: "sg00/debug_info_backend_PE.dbg", Data: be})
+	b := neffbuild.Bytes(members, neffbuild.Options{})
+	f := Open("faulty.neff", bytes.NewReader(b), int64(len(b)), Options{})
+	want := map[string]int{"records but sg00/PE.bin has": 0, "name a backend id that no": 0, "is not an index of its 1 entries": 0}
+	for _, fd := range f.Doc.Findings() {
+		for k := range want {
+			if strings.Contains(fd.Message, k) {
+				want[k]++
+			}
+		}
+	}
+	for k, n := range want {
+		if n != 1 {
+			t.Errorf("%d findings containing %q", n, k)
+		}
+	}
+	src := f.Program.Source.Source("sg00/PE.bin", 0)
+	if src == nil || src.BIR != "inst.7-act" || src.Line != 12 || src.File != "3" {
+		t.Fatalf("word 0 source %+v", src)
+	}
+	if s := f.Program.Source.Source("sg00/PE.bin", 1); s != nil {
+		t.Fatalf("word 1 has source %+v", s)
+	}
 }
