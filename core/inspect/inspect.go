@@ -252,12 +252,12 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		if ov := prog.Model.Overview; ov != nil {
 			ov.Key = "model"
 			front = append(front, ov)
+			if prog.Source != nil && len(prog.Streams) > 0 {
+				ov.Add(prog.Source.Node) // the model's source lines
+			}
 		}
 		if prog.Act != nil && len(prog.Act.Sets) > 0 {
 			front = append(front, activationNode(prog.Act))
-		}
-		if prog.Source != nil && len(prog.Streams) > 0 {
-			front = append(front, prog.Source.Node)
 		}
 		// The model overview and the activation tables come first after the runtime verdict:
 		// they are what users look for.

@@ -167,7 +167,7 @@ func TestSourceMatmulSmallByHand(t *testing.T) {
 	if !found {
 		t.Errorf("WordsAt(file, 58) = %v", at)
 	}
-	lines := f.Doc.Root.Find("source", "lines")
+	lines := f.Doc.Root.Find("model", "source", "lines")
 	if lines == nil || len(lines.Table.Rows) != 1 || lines.Table.Rows[0][1] != "58" {
 		t.Fatalf("source lines node %+v", lines)
 	}
