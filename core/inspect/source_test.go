@@ -46,7 +46,7 @@ func openPath(t *testing.T, p string) *File {
 // source; the listing's source column and the instruction node carry it; where a backend
 // record and its penguin parent both name a line, they agree; no warning or error.
 func TestSourceOnRealNEFFs(t *testing.T) {
-	var words, withRecord, withSource, withLine, viaPenguin, agree, disagree int
+	var words, withRecord, withSource, withLine, viaPenguin, agree, disagree, pairs int
 	for _, p := range realSourceNEFFs(t) {
 		f := openPath(t, p)
 		x := f.Program.Source
@@ -100,6 +100,15 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 						t.Errorf("%s #%d: implausible source %s:%d", s.Member, i, src.File, src.Line)
 					}
 				}
+				if w := s.ISA.Word(i); w[0] == 0xDA {
+					// 0xDA PseudoExtension: the second word of a 0xD4 (neff.md §4.7); the debug
+					// info gives both words the same BIR instruction.
+					prev := x.Source(s.Member, i-1)
+					if i == 0 || s.ISA.Word(i - 1)[0] != 0xD4 || prev == nil || prev.Backend != src.Backend {
+						t.Errorf("%s %s #%d: 0xDA not paired with the 0xD4 before it (source %+v, before %+v)", filepath.Base(p), s.Member, i, src, prev)
+					}
+					pairs++
+				}
 				if src.Via == "penguin" {
 					viaPenguin++
 				} else if src.Line > 0 && penguin != nil {
@@ -135,8 +144,8 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 		}
 	next:
 	}
-	t.Logf("%d words; %d with an asm record naming a backend id; %d with a source (BIR name); %d with a kernel line (%d via penguin); backend/penguin lines agree %d, disagree %d",
-		words, withRecord, withSource, withLine, viaPenguin, agree, disagree)
+	t.Logf("%d words; %d with an asm record naming a backend id; %d with a source (BIR name); %d with a kernel line (%d via penguin); backend/penguin lines agree %d, disagree %d; %d 0xD4+0xDA pairs share their BIR instruction",
+		words, withRecord, withSource, withLine, viaPenguin, agree, disagree, pairs)
 	if withSource != withRecord {
 		t.Errorf("%d words name a backend record, %d got a source", withRecord, withSource)
 	}
@@ -185,6 +194,24 @@ func TestSourceMatmulSmallByHand(t *testing.T) {
 	})
 	if content == nil || content.Find("instruction[3]", "name").Value != `"I-72-0-wait-0"` {
 		t.Fatalf("backend member content %+v", content)
+	}
+}
+
+// TestSourceAttnV6ByHand: attn_v6 (an NKI kernel) names its kernel: a word with a line in
+// v6_ultimate.py carries kernel __main__.qwen3_attn_tkg_fused (backend fields 5 and 7).
+func TestSourceAttnV6ByHand(t *testing.T) {
+	f := openReal(t, "nki-moe/attn_v6.neff")
+	found := 0
+	for _, s := range f.Program.Streams {
+		for i := range s.ISA.Len() {
+			src := f.Program.Source.Source(s.Member, i)
+			if src != nil && strings.HasSuffix(src.File, "/v6_ultimate.py") && src.Kernel == "__main__.qwen3_attn_tkg_fused" && src.Line > 0 && src.Via == "" {
+				found++
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no attn_v6 word traced to v6_ultimate.py with its kernel name")
 	}
 }
 
