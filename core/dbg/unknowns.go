@@ -19,7 +19,7 @@ var Unknowns = []doc.Unknown{
 		Confidence: "high"},
 	{ID: "dbg.penguin-fallback", Spec: "neff.md §4.7",
 		Question:   "Where a backend record carries no kernel_line (cs149 NEFFs), whether its penguin parent's kernel_file/kernel_line is the instruction's source line.",
-		Assumption: "Used as the source line, marked \"via penguin\". Evidence is thin: in matmul_small the 20 words whose backend record and penguin parent both name a line agree (the real-file test fails on any disagreement); the cs149 NEFFs' backend records name no line, and 48,033 of their words get one this way.",
+		Assumption: "Used as the source line, marked \"via penguin\". In matmul_small the 20 words whose backend record and penguin parent both name a line agree (the real-file test fails on any disagreement). cs149 file_pool_2's backend records name no line; via penguin its lines fit its source (waahm7/asst4-trainium@fcd5ebc part2/conv2d.py, counted by hand): nl.load lines → SP DMA words, nl.transpose → PE, nl.matmul → 32,234 PE words, nl.add → Activation, nl.max → DVE; its 433 Pool words land on `return X_out`, one line after nl.store.",
 		Confidence: "medium"},
 	{ID: "dbg.record-dependencies", Spec: "neff.md §4.7",
 		Question:   "What record fields 4, 5, 9 and 10 mean. The DMA backend description says BIR records \"have scheduling dependencies and are depended on by other BIR instructions\".",
