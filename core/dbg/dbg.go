@@ -177,11 +177,33 @@ func decode(member, src string, b []byte) *File {
 	if !d.records {
 		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", member, maxRecords, maxRecords)
 	}
+	f.nameIndexes()
 	if t := recordsTable(f, src); t != nil {
 		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)
 	}
 	f.Findings = collect(f.Root)
 	return f
+}
+
+// nameIndexes says, on each kernel_file / kernel_name attribute node, which entry of the
+// member's fields 5 and 7 its index names (those lists come after the records in the file).
+func (f *File) nameIndexes() {
+	if len(f.KernelFiles) == 0 && len(f.KernelNames) == 0 {
+		return
+	}
+	f.Root.Walk(func(_ []string, n *doc.Node) bool {
+		if n.Label != "attribute" {
+			return true
+		}
+		for key, list := range map[string][]string{"kernel_file": f.KernelFiles, "kernel_name": f.KernelNames} {
+			if v, ok := strings.CutPrefix(n.Value, key+" = \""); ok {
+				if i, err := strconv.Atoi(strings.TrimSuffix(v, "\"")); err == nil && i >= 0 && i < len(list) {
+					n.Detail = "index " + strconv.Itoa(i) + " → " + list[i]
+				}
+			}
+		}
+		return false
+	})
 }
 
 func collect(n *doc.Node) []doc.Finding {

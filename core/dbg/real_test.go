@@ -142,6 +142,9 @@ func TestMatmulSmallByHand(t *testing.T) {
 	if n == nil || n.Span.Offset != 321 || n.Span.Length != 15 || n.Value != `"I-72-0-wait-0"` {
 		t.Errorf("record 3 name node %+v", n)
 	}
+	if a := be.Root.Find("instruction[3]", "attribute[0]"); a == nil || a.Value != `kernel_file = "0"` || !strings.HasSuffix(a.Detail, "/test_spike_async.py") {
+		t.Errorf("record 3 kernel_file attribute %+v", a)
+	}
 }
 
 // TestTableNamesUnknowns: every guess of the shape table is a row of Unknowns.
