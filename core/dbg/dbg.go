@@ -219,22 +219,6 @@ func (d *decoder) span(off, n int64) *doc.Span {
 	return &doc.Span{Source: d.src, Offset: off, Length: n}
 }
 
-// add appends a node unless the node budget is spent; it returns whether it was added.
-func (d *decoder) add(parent, n *doc.Node) bool {
-	if parent == nil {
-		return false
-	}
-	if d.nodes >= maxNodes {
-		if d.cut < 0 && n.Span != nil {
-			d.cut = n.Span.Offset
-		}
-		return false
-	}
-	d.nodes++
-	parent.Add(n)
-	return true
-}
-
 // recordSink collects the typed view of one record while its fields are walked.
 type recordSink struct {
 	rec  *Record
@@ -280,7 +264,10 @@ func (d *decoder) broken(parent *doc.Node, off, hi int64, what string, err error
 	n := &doc.Node{Kind: "bytes", Label: "unreadable", Value: itoa(hi-off) + " B", Span: d.span(off, hi-off)}
 	n.Detail = "bytes after a protobuf wire-format error; shown as hex"
 	n.Errorf(n.Span, "%s at byte %d: the %s cannot be read (%v); the %d bytes from here to byte %d are shown as hex. The member may be truncated or corrupt: re-extract it or recompile.", d.f.Member, off, what, err, hi-off, hi)
-	if parent == nil || !d.add(parent, n) {
+	if d.room(parent, off) {
+		d.nodes++
+		parent.Add(n)
+	} else {
 		// The finding must not be lost with the node: keep it on the root.
 		d.f.Root.Findings = append(d.f.Root.Findings, n.Findings...)
 	}
@@ -307,7 +294,7 @@ func wireName(t protowire.Type) string {
 // generic shows a field the table does not know: number, wire type, value, span.
 func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowire.Number, typ protowire.Type, k int) {
 	d.f.Coverage.Generic += end - off
-	if parent == nil {
+	if !d.room(parent, off) {
 		return
 	}
 	v := d.b[off+tagLen : end]
@@ -329,7 +316,8 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 		n.Value = itoa(int64(len(v))) + " B"
 	}
 	n.Detail = "field " + itoa(int64(num)) + ", " + wireName(typ) + ": not in neffscope's table of .dbg shapes"
-	d.add(parent, n)
+	d.nodes++
+	parent.Add(n)
 }
 
 // guessBytes renders an unknown length-delimited value: text, a varint list, or hex.
@@ -420,39 +408,50 @@ func hexText(c []byte, max int) string {
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-// known shows a field the table names, and fills the typed view.
+// known shows a field the table names, and fills the typed view. Past the node budget the
+// field is only read (typed view, coverage, findings on the root), not rendered.
 func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, depth int, sink *recordSink) {
 	v := d.b[off+tagLen : end]
 	cov := &d.f.Coverage.Named
 	if !f.Named() {
 		cov = &d.f.Coverage.Unknown
 	}
-	n := &doc.Node{Kind: "field", Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
-	if k > 0 || f.Type == Message {
-		n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
-	}
-	n.Detail = "field " + itoa(int64(f.Num)) + " (" + f.Type.String() + ")"
-	if !d.explained[f] {
-		d.explained[f] = true
-		n.Detail += ": " + f.Meaning + " [confidence " + f.Confidence + "]"
+	show := d.room(parent, off)
+	var n *doc.Node
+	at := d.f.Root // where this field's findings go
+	if show {
+		n = &doc.Node{Kind: "field", Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
+		if k > 0 || f.Type == Message {
+			n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
+		}
+		n.Detail = "field " + itoa(int64(f.Num)) + " (" + f.Type.String() + ")"
+		if !d.explained[f] {
+			d.explained[f] = true
+			n.Detail += ": " + f.Meaning + " [confidence " + f.Confidence + "]"
+		}
+		d.nodes++
+		parent.Add(n)
+		at = n
 	}
 	switch f.Type {
 	case Varint:
 		*cov += end - off
 		x, _ := protowire.ConsumeVarint(v)
-		n.Value = strconv.FormatUint(x, 10)
 		d.varint(f, x, sink)
-		if f.Name == "engine" {
-			if e := EngineName(x); e != "" {
+		if show {
+			n.Value = strconv.FormatUint(x, 10)
+			if e := EngineName(x); f.Name == "engine" && e != "" {
 				n.Value += " (" + e + ")"
 			}
 		}
 	case String:
 		*cov += end - off
 		c, _ := protowire.ConsumeBytes(v)
-		n.Value = doc.Quote(string(c), maxText)
+		if show {
+			n.Value = doc.Quote(string(c), maxText)
+		}
 		if !utf8.Valid(c) {
-			n.Infof(n.Span, "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
+			at.Infof(d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
 		}
 		d.text(f, string(c), sink)
 	case Packed:
@@ -462,19 +461,19 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		if f.Num == 3 && sink != nil && sink.rec != nil {
 			sink.rec.Parents = xs
 		}
-		shown, _ := packed(c, maxListed+1)
-		n.Value = listText(shown, maxListed)
-		if cnt := countVarints(c); cnt > maxListed {
-			n.Value += " (" + strconv.Itoa(cnt) + " values)"
+		if show {
+			shown, _ := packed(c, maxListed+1)
+			n.Value = listText(shown, maxListed)
+			if cnt := countVarints(c); cnt > maxListed {
+				n.Value += " (" + strconv.Itoa(cnt) + " values)"
+			}
 		}
 		if !ok {
-			n.Warnf(n.Span, "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
+			at.Warnf(d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
 		}
 	case Message:
 		c, _ := protowire.ConsumeBytes(v)
-		head := end - off - int64(len(c))
-		*cov += head
-		n.Kind = "message"
+		*cov += end - off - int64(len(c))
 		var child *recordSink
 		switch {
 		case depth == 0 && f.Num == 3:
@@ -485,26 +484,41 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 			} else {
 				d.records = false
 			}
-			n.Label = f.Name + " " + strconv.Itoa(k)
 		case f.Msg == "attr" && sink != nil && sink.rec != nil:
 			child = &recordSink{rec: sink.rec, attr: &Attr{}}
 		}
-		added := d.add(parent, n)
-		var into *doc.Node
-		if added {
-			into = n
-		}
-		d.message(into, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
+		d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
 		if child != nil && child.attr != nil {
 			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
-			n.Value = child.attr.Key + " = " + doc.Quote(child.attr.Value, maxText)
 		}
-		if child != nil && child.attr == nil && child.rec != nil {
-			n.Value = recordValue(d.f.Kind, child.rec)
+		if show {
+			n.Kind = "message"
+			switch {
+			case child != nil && child.attr != nil:
+				n.Value = child.attr.Key + " = " + doc.Quote(child.attr.Value, maxText)
+			case child != nil && child.rec != nil:
+				n.Label = f.Name + " " + strconv.Itoa(k)
+				n.Value = recordValue(d.f.Kind, child.rec)
+			case depth == 0 && f.Num == 3:
+				n.Label = f.Name + " " + strconv.Itoa(k)
+			}
 		}
-		return
 	}
-	d.add(parent, n)
+}
+
+// room reports whether a field at off gets a node under parent; the first field refused for
+// the budget marks where the tree stops.
+func (d *decoder) room(parent *doc.Node, off int64) bool {
+	if parent == nil {
+		return false
+	}
+	if d.nodes >= maxNodes {
+		if d.cut < 0 {
+			d.cut = off
+		}
+		return false
+	}
+	return true
 }
 
 func (d *decoder) varint(f *Field, x uint64, sink *recordSink) {
