@@ -118,13 +118,16 @@ func TestHugeRepeated(t *testing.T) {
 	one := protowire.AppendTag(nil, 3, protowire.BytesType)
 	one = protowire.AppendBytes(one, []byte{0x1a, 0x01, 0x05})
 	b := bytes.Repeat(one, 300000)
+	// A last record past the node budget whose packed list ends mid-varint: its warning must
+	// survive although its node is not rendered.
+	b = append(b, 0x1a, 0x03, 0x1a, 0x01, 0x85)
 	f := Decode("sg00/debug_info_asm_PE.dbg", b)
 	nodes := 0
 	f.Root.Walk(func(_ []string, _ *doc.Node) bool { nodes++; return true })
 	if nodes > maxNodes+10 {
 		t.Fatalf("%d nodes", nodes)
 	}
-	if len(f.Records) != 300000 || f.Records[299999].Parents[0] != 5 {
+	if len(f.Records) != 300001 || f.Records[299999].Parents[0] != 5 {
 		t.Fatalf("%d records", len(f.Records))
 	}
 	cut := 0
@@ -132,6 +135,9 @@ func TestHugeRepeated(t *testing.T) {
 		if strings.Contains(fd.Message, "the tree shows the first") {
 			cut++
 		}
+	}
+	if len(errorsOf(f)) != 1 || !strings.Contains(errorsOf(f)[0].Message, "at byte "+itoa(int64(len(b)-3))) {
+		t.Errorf("findings past the budget: %v", errorsOf(f))
 	}
 	if cut != 1 || f.Coverage.Named != int64(len(b)) {
 		t.Fatalf("cut findings %d, coverage %+v", cut, f.Coverage)
