@@ -12,6 +12,7 @@ require (
 	github.com/hack-pad/go-indexeddb v0.3.2
 	github.com/klauspost/compress v1.20.4
 	github.com/tinylib/msgp v1.6.5
+	google.golang.org/protobuf v1.36.12
 )
 
 require (

@@ -42,6 +42,33 @@ type instJSON struct {
 	// its 0xD4 (issue 11).
 	Layout []isa.LayoutSpan `json:"layout"`
 	PartOf *int             `json:"part_of,omitempty"`
+	Source *sourceJSON      `json:"source,omitempty"`
+}
+
+// sourceJSON is where a word came from, by the NEFF's debug info (file and line are null
+// where the backend record names none).
+type sourceJSON struct {
+	BIR    string  `json:"bir"`
+	File   *string `json:"file"`
+	Line   *int    `json:"line"`
+	Kernel string  `json:"kernel,omitempty"`
+	Via    string  `json:"via,omitempty"` // "penguin": file and line from the record's penguin parent
+}
+
+// wordSource returns the source of word i of a stream (nil where the NEFF has no debug info).
+func wordSource(p *inspect.Program, s *inspect.ProgramStream, i int) *sourceJSON {
+	src := p.Source.Source(s.Member, i)
+	if src == nil {
+		return nil
+	}
+	j := &sourceJSON{BIR: src.BIR, Kernel: src.Kernel, Via: src.Via}
+	if src.File != "" {
+		j.File = &src.File
+	}
+	if src.Line > 0 {
+		j.Line = &src.Line
+	}
+	return j
 }
 
 type actJSON struct {
@@ -107,7 +134,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 			if s.ISA != nil {
 				sj.Count = s.ISA.Len()
 				for i, in := range s.ISA.All() {
-					ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap()}
+					ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap(), Source: wordSource(f.Program, s, i)}
 					r := f.Program.Resolve(s, i, s.ISA.Word(i))
 					switch in.Opcode {
 					case 0x21, 0x23:
@@ -147,6 +174,9 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 			}
 			if r := f.Program.Resolve(s, i, s.ISA.Word(i)).String(); r != "" {
 				fmt.Fprintf(w, "  ; %s", r)
+			}
+			if src := f.Program.Source.Source(s.Member, i); src != nil {
+				fmt.Fprintf(w, "  ; %s", src.Text())
 			}
 			fmt.Fprintln(w)
 		}

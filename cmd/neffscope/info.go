@@ -48,6 +48,51 @@ type InfoJSON struct {
 	Members  []MemberJSON  `json:"members"`
 	Findings []FindingJSON `json:"findings"`
 	Runtime  RuntimeJSON   `json:"runtime"`
+	// Model is the resolved program's I/O and engine word counts (absent when the file has no
+	// manifests to resolve).
+	Model *ModelJSON `json:"model,omitempty"`
+}
+
+// ModelJSON is `info --json`'s "model": inputs, outputs, and instruction words per subgraph
+// and engine ({"sg00": {"PE": 12, ...}}).
+type ModelJSON struct {
+	Inputs  []TensorJSON                `json:"inputs"`
+	Outputs []TensorJSON                `json:"outputs"`
+	Engines map[string]map[string]int64 `json:"engines"`
+}
+
+type TensorJSON struct {
+	Name  string  `json:"name"`
+	DType string  `json:"dtype"`
+	Shape []int64 `json:"shape"`
+	Bytes int64   `json:"bytes"` // -1 when the dtype's size is unknown
+}
+
+func modelJSON(p *inspect.Program) *ModelJSON {
+	m := p.Model
+	out := &ModelJSON{Inputs: []TensorJSON{}, Outputs: []TensorJSON{}, Engines: map[string]map[string]int64{}}
+	tensors := func(ts []*manifest.Tensor) []TensorJSON {
+		js := []TensorJSON{}
+		for _, t := range ts {
+			shape := t.Shape
+			if shape == nil {
+				shape = []int64{}
+			}
+			js = append(js, TensorJSON{Name: t.Name, DType: t.DType, Shape: shape, Bytes: t.Bytes})
+		}
+		return js
+	}
+	out.Inputs, out.Outputs = tensors(m.Inputs), tensors(m.Outputs)
+	for _, c := range m.Cores {
+		e := map[string]int64{}
+		for _, en := range c.Engines {
+			if en.StreamPath != "" && en.StreamSize >= 0 {
+				e[en.Name] = en.Instructions
+			}
+		}
+		out.Engines[c.Name] = e
+	}
+	return out
 }
 
 type HeaderJSON struct {
@@ -125,6 +170,9 @@ func infoJSON(f *inspect.File) InfoJSON {
 		out.Members = append(out.Members, MemberJSON{Path: m.Path, Size: m.Size, SHA256: m.SHA256})
 	}
 	out.Runtime = RuntimeJSON{Accepts: a.Verdict.Accepts, Status: a.Verdict.Status, Message: a.Verdict.Message}
+	if f.Program != nil && f.Program.Model != nil {
+		out.Model = modelJSON(f.Program)
+	}
 	return out
 }
 

@@ -70,6 +70,7 @@ var registry = []decoder{
 	{"neff", matchNEFF, decodeNEFF},
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"pwp", matchPWP, decodePWP},
+	{"dbg", matchDbg, decodeDbg},
 	{"json", matchJSON, decodeJSON},
 	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
 }
@@ -201,6 +202,8 @@ func keepInMemory(p string, size int64) bool {
 		return size <= 64<<20
 	case strings.HasSuffix(p, ".bin"):
 		return size <= 64<<20
+	case keepDbg(p, size):
+		return true
 	}
 	return size <= 1<<20 || manifest.Wanted(p, size)
 }
@@ -249,6 +252,9 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		if ov := prog.Model.Overview; ov != nil {
 			ov.Key = "model"
 			front = append(front, ov)
+			if prog.Source != nil && len(prog.Streams) > 0 {
+				ov.Add(prog.Source.Node) // the model's source lines
+			}
 		}
 		if prog.Act != nil && len(prog.Act.Sets) > 0 {
 			front = append(front, activationNode(prog.Act))
@@ -286,6 +292,9 @@ func (p *Program) memberContent(m *neff.Member) *doc.Node {
 		}
 		if ps := p.Stream(m.Path); ps != nil {
 			return p.streamNode(ps, m)
+		}
+		if t := p.dbgContent(m); t != nil {
+			return t
 		}
 	}
 	switch {

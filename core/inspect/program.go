@@ -21,6 +21,8 @@ type Program struct {
 	Model   *manifest.Model
 	Streams []*ProgramStream
 	Act     *pwp.Bundle
+	// Source maps instruction words to kernel source lines through the .dbg members.
+	Source *SourceIndex
 	// joinFindings counts join problems per kind, reported once per stream.
 }
 
@@ -89,6 +91,7 @@ func newProgram(a *neff.Archive) *Program {
 		}
 		p.Streams = append(p.Streams, ps)
 	}
+	p.Source = newSourceIndex(a, p)
 	return p
 }
 
@@ -320,7 +323,9 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return s.ISA.Rows(from, to), s.ISA.Len(), nil
+	t := s.ISA.Rows(from, to)
+	f.Program.addSourceColumn(s, t, max(from, 0))
+	return t, s.ISA.Len(), nil
 }
 
 // Instruction returns the full field tree of instruction i of a stream, with what the joins
@@ -340,6 +345,9 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 		if r.Problem != "" {
 			j.Warnf(j.Span, "%s instruction %d: %s", s.Member, i, r.Problem)
 		}
+	}
+	if src := f.Program.sourceNode(s, i); src != nil {
+		n.Add(src)
 	}
 	return n, nil
 }

@@ -3,6 +3,7 @@ package inspect
 import (
 	"sort"
 
+	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -16,7 +17,7 @@ import (
 // them, and this joins them, sorted by ID.
 func Unknowns() []doc.Unknown {
 	var all []doc.Unknown
-	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns} {
+	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns} {
 		all = append(all, part...)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })

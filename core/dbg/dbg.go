@@ -1,0 +1,613 @@
+// Package dbg decodes the compiler's protobuf debug info (.dbg members of a NEFF, spec neff.md
+// §4.7): the asm files (one record per instruction word), the backend files (BIR instructions
+// with their kernel file, line and name), and the penguin, hlo, pttf and stack-frame files.
+// No .proto is published: field names come from a data table of shapes inferred from real
+// files (schema.go); fields the table does not know are shown as generic protobuf. Every byte
+// of a member lies under some node, with its span.
+package dbg
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Kind is a .dbg member kind.
+type Kind string
+
+const (
+	KindAsm         Kind = "asm"
+	KindBackend     Kind = "backend"
+	KindPenguin     Kind = "penguin"
+	KindHLO         Kind = "hlo"
+	KindPTTF        Kind = "pttf"
+	KindStackFrames Kind = "stack_frame_index"
+)
+
+// Kinds lists every kind, in chain order (instruction word → framework op).
+var Kinds = []Kind{KindAsm, KindBackend, KindPenguin, KindHLO, KindPTTF, KindStackFrames}
+
+// Match names the kind of a .dbg member path, and for sgNN members the engine (PE, DMA, ...).
+func Match(p string) (kind Kind, engine string, ok bool) {
+	base := path.Base(p)
+	if e, found := strings.CutPrefix(base, "debug_info_asm_"); found && strings.HasSuffix(e, ".dbg") {
+		return KindAsm, strings.TrimSuffix(e, ".dbg"), true
+	}
+	if e, found := strings.CutPrefix(base, "debug_info_backend_"); found && strings.HasSuffix(e, ".dbg") {
+		return KindBackend, strings.TrimSuffix(e, ".dbg"), true
+	}
+	for _, k := range []Kind{KindPenguin, KindHLO, KindPTTF} {
+		if strings.HasPrefix(base, "debug_info_"+string(k)+".dbg") {
+			return k, "", true
+		}
+	}
+	if base == "debug_info_stack_frame_index.dbg" {
+		return KindStackFrames, "", true
+	}
+	return "", "", false
+}
+
+// Attr is one key/value attribute of a record.
+type Attr struct{ Key, Value string }
+
+// Record is one record of field 3 (an asm word, a BIR instruction, a tensor, ...).
+type Record struct {
+	ID      uint64
+	Name    string
+	Parents []uint64 // field 3: ids one level up (asm: backend ids); at most maxParents kept
+	Attrs   []Attr
+	Off     int64 // span of the whole field in the member
+	Len     int64
+}
+
+// Attr returns the value of attribute key.
+func (r *Record) Attr(key string) (string, bool) {
+	for _, a := range r.Attrs {
+		if a.Key == key {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// Coverage counts a member's bytes by how well they are explained.
+type Coverage struct {
+	Named   int64 // under a field of the table whose meaning is known
+	Unknown int64 // under a table field named unknown… (shape known, meaning not)
+	Generic int64 // under a generic protobuf node (field number not in the table)
+	None    int64 // after a wire-format error: shown as hex only
+}
+
+// Add sums coverages.
+func (c *Coverage) Add(o Coverage) {
+	c.Named += o.Named
+	c.Unknown += o.Unknown
+	c.Generic += o.Generic
+	c.None += o.None
+}
+
+// File is a decoded .dbg member.
+type File struct {
+	Member      string
+	Kind        Kind
+	Engine      string // from the member name (sgNN members)
+	Description string
+	PointsTo    string
+	EngineCode  uint64
+	HasEngine   bool
+	Records     []Record
+	KernelFiles []string
+	KernelNames []string
+	Coverage    Coverage
+	Findings    []doc.Finding
+	// Root is the member's content node: every field with its span (bounded, see maxNodes).
+	Root *doc.Node
+	byID map[uint64]int32
+}
+
+// Limits that keep hostile input bounded in memory.
+const (
+	maxNodes   = 1500    // tree nodes per member; past it, fields are counted but not shown
+	maxRecords = 1 << 20 // typed records kept per member (a 64 MiB stream, the most kept, has 1 Mi words)
+	maxRows    = 2048    // rows of the records table in the document
+	maxParents = 8       // parent ids kept per record (the first is the one the joins use)
+	maxListed  = 32      // values shown in a packed list's node text
+	maxText    = 200     // runes of a string shown in a node
+)
+
+// ByID finds a record by its id (nil if none).
+func (f *File) ByID(id uint64) *Record {
+	if f.byID == nil {
+		f.byID = make(map[uint64]int32, len(f.Records))
+		for i := range f.Records {
+			if _, dup := f.byID[f.Records[i].ID]; !dup {
+				f.byID[f.Records[i].ID] = int32(i)
+			}
+		}
+	}
+	if i, ok := f.byID[id]; ok {
+		return &f.Records[i]
+	}
+	return nil
+}
+
+// decoder carries the state of one member's decode.
+type decoder struct {
+	f     *File
+	src   string // span source: the member path, or "" for a file opened alone
+	b     []byte
+	nodes int
+	cut   int64 // first field offset not shown as a node (-1: all shown)
+	// explained marks the table fields whose meaning a node has shown already: later nodes of
+	// the same field get a short detail, so a member's tree does not repeat it thousands of times.
+	explained map[*Field]bool
+	records   bool // typed records still collected
+}
+
+// Decode reads a .dbg member. It never fails: wire errors are findings at their byte offset and
+// the bytes after them are one hex node.
+func Decode(member string, b []byte) *File { return decode(member, member, b) }
+
+// DecodeFile reads a .dbg file opened on its own: spans index the file itself.
+func DecodeFile(name string, b []byte) *File { return decode(name, "", b) }
+
+func decode(member, src string, b []byte) *File {
+	kind, engine, _ := Match(member)
+	f := &File{Member: member, Kind: kind, Engine: engine}
+	d := &decoder{f: f, src: src, b: b, cut: -1, records: true, explained: map[*Field]bool{}}
+	shape := shape(kindShape(kind))
+	f.Root = &doc.Node{Kind: "protobuf", Label: "content", Value: strconv.Itoa(len(b)) + " B",
+		Span: d.span(0, int64(len(b))), Ref: "member:" + member}
+	if src == "" {
+		f.Root.Ref = "file:"
+	}
+	if shape != nil {
+		f.Root.Detail = shape.Name + " (protobuf wire format; field names from neffscope's table of inferred shapes)"
+	} else {
+		f.Root.Detail = "protobuf wire format (kind not recognised by name: every field shown generically)"
+	}
+	d.message(f.Root, shape, 0, int64(len(b)), 0, nil)
+	if d.cut >= 0 {
+		f.Root.Infof(d.span(d.cut, int64(len(b))-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", member, maxNodes, d.cut)
+	}
+	if !d.records {
+		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", member, maxRecords, maxRecords)
+	}
+	f.nameIndexes()
+	if t := recordsTable(f, src); t != nil {
+		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)
+	}
+	f.Findings = collect(f.Root)
+	return f
+}
+
+// nameIndexes says, on each kernel_file / kernel_name attribute node, which entry of the
+// member's fields 5 and 7 its index names (those lists come after the records in the file).
+func (f *File) nameIndexes() {
+	if len(f.KernelFiles) == 0 && len(f.KernelNames) == 0 {
+		return
+	}
+	f.Root.Walk(func(_ []string, n *doc.Node) bool {
+		if n.Label != "attribute" {
+			return true
+		}
+		for key, list := range map[string][]string{"kernel_file": f.KernelFiles, "kernel_name": f.KernelNames} {
+			if v, ok := strings.CutPrefix(n.Value, key+" = \""); ok {
+				if i, err := strconv.Atoi(strings.TrimSuffix(v, "\"")); err == nil && i >= 0 && i < len(list) {
+					n.Detail = "index " + strconv.Itoa(i) + " → " + list[i]
+				}
+			}
+		}
+		return false
+	})
+}
+
+func collect(n *doc.Node) []doc.Finding {
+	var all []doc.Finding
+	n.Walk(func(_ []string, c *doc.Node) bool {
+		all = append(all, c.Findings...)
+		return true
+	})
+	return all
+}
+
+func (d *decoder) span(off, n int64) *doc.Span {
+	return &doc.Span{Source: d.src, Offset: off, Length: n}
+}
+
+// recordSink collects the typed view of one record while its fields are walked.
+type recordSink struct {
+	rec  *Record
+	attr *Attr
+}
+
+// message walks b[lo:hi] as a message of shape s (nil: generic), adding field nodes to parent
+// (nil: past the node budget, count only). depth is the nesting level (the table's shapes are at
+// most three deep; generic length-delimited fields are never parsed as messages).
+func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, sink *recordSink) {
+	counts := map[protowire.Number]int{}
+	for off := lo; off < hi; {
+		num, typ, n := protowire.ConsumeTag(d.b[off:hi])
+		if n < 0 {
+			d.broken(parent, off, hi, "field tag", protowire.ParseError(n))
+			return
+		}
+		vn := protowire.ConsumeFieldValue(num, typ, d.b[off+int64(n):hi])
+		if vn < 0 {
+			d.broken(parent, off, hi, "field "+itoa(int64(num))+" ("+wireName(typ)+")", protowire.ParseError(vn))
+			return
+		}
+		end := off + int64(n) + int64(vn)
+		k := counts[num]
+		counts[num]++
+		f := s.field(num)
+		if f != nil && f.Type.wire() != typ {
+			d.f.Root.Warnf(d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
+			f = nil
+		}
+		if f == nil {
+			d.generic(parent, off, int64(n), end, num, typ, k)
+		} else {
+			d.known(parent, f, off, int64(n), end, k, depth, sink)
+		}
+		off = end
+	}
+}
+
+// broken reports a wire error at off and puts the rest of the range under one hex node.
+func (d *decoder) broken(parent *doc.Node, off, hi int64, what string, err error) {
+	d.f.Coverage.None += hi - off
+	n := &doc.Node{Kind: "bytes", Label: "unreadable", Value: itoa(hi-off) + " B", Span: d.span(off, hi-off)}
+	n.Detail = "bytes after a protobuf wire-format error; shown as hex"
+	n.Errorf(n.Span, "%s at byte %d: the %s cannot be read (%v); the %d bytes from here to byte %d are shown as hex. The member may be truncated or corrupt: re-extract it or recompile.", d.f.Member, off, what, err, hi-off, hi)
+	if d.room(parent, off) {
+		d.nodes++
+		parent.Add(n)
+	} else {
+		// The finding must not be lost with the node: keep it on the root.
+		d.f.Root.Findings = append(d.f.Root.Findings, n.Findings...)
+	}
+}
+
+func wireName(t protowire.Type) string {
+	switch t {
+	case protowire.VarintType:
+		return "varint"
+	case protowire.Fixed32Type:
+		return "fixed32"
+	case protowire.Fixed64Type:
+		return "fixed64"
+	case protowire.BytesType:
+		return "length-delimited"
+	case protowire.StartGroupType:
+		return "group start"
+	case protowire.EndGroupType:
+		return "group end"
+	}
+	return "wire type " + itoa(int64(t))
+}
+
+// generic shows a field the table does not know: number, wire type, value, span.
+func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowire.Number, typ protowire.Type, k int) {
+	d.f.Coverage.Generic += end - off
+	if !d.room(parent, off) {
+		return
+	}
+	v := d.b[off+tagLen : end]
+	n := &doc.Node{Kind: "protobuf", Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
+	switch typ {
+	case protowire.VarintType:
+		x, _ := protowire.ConsumeVarint(v)
+		n.Value = strconv.FormatUint(x, 10)
+	case protowire.Fixed32Type:
+		x, _ := protowire.ConsumeFixed32(v)
+		n.Value = "0x" + strconv.FormatUint(uint64(x), 16)
+	case protowire.Fixed64Type:
+		x, _ := protowire.ConsumeFixed64(v)
+		n.Value = "0x" + strconv.FormatUint(x, 16)
+	case protowire.BytesType:
+		c, _ := protowire.ConsumeBytes(v)
+		n.Value = guessBytes(c)
+	default:
+		n.Value = itoa(int64(len(v))) + " B"
+	}
+	n.Detail = "field " + itoa(int64(num)) + ", " + wireName(typ) + ": not in neffscope's table of .dbg shapes"
+	d.nodes++
+	parent.Add(n)
+}
+
+// guessBytes renders an unknown length-delimited value: text, a varint list, or hex.
+func guessBytes(c []byte) string {
+	if len(c) == 0 {
+		return "(empty)"
+	}
+	if printable(c) {
+		return doc.Quote(string(c), maxText)
+	}
+	if xs, ok := packed(c, maxListed+1); ok {
+		return "varints? " + listText(xs, maxListed)
+	}
+	return hexText(c, 32)
+}
+
+func printable(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, r := range string(b) {
+		if r < 0x20 && r != '\n' && r != '\t' && r != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// packed reads a packed varint list, keeping at most keep values; ok is false when the bytes
+// are not whole varints.
+func packed(c []byte, keep int) (xs []uint64, ok bool) {
+	for len(c) > 0 {
+		x, n := protowire.ConsumeVarint(c)
+		if n < 0 {
+			return xs, false
+		}
+		if len(xs) < keep {
+			xs = append(xs, x)
+		}
+		c = c[n:]
+	}
+	return xs, true
+}
+
+func countVarints(c []byte) int {
+	n := 0
+	for _, b := range c {
+		if b < 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+func listText(xs []uint64, max int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, x := range xs {
+		if i == max {
+			b.WriteString(" …")
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatUint(x, 10))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func hexText(c []byte, max int) string {
+	const digits = "0123456789abcdef"
+	var b strings.Builder
+	for i, x := range c {
+		if i == max {
+			b.WriteString(" …")
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(digits[x>>4])
+		b.WriteByte(digits[x&15])
+	}
+	return b.String()
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// known shows a field the table names, and fills the typed view. Past the node budget the
+// field is only read (typed view, coverage, findings on the root), not rendered.
+func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, depth int, sink *recordSink) {
+	v := d.b[off+tagLen : end]
+	cov := &d.f.Coverage.Named
+	if !f.Named() {
+		cov = &d.f.Coverage.Unknown
+	}
+	show := d.room(parent, off)
+	var n *doc.Node
+	at := d.f.Root // where this field's findings go
+	if show {
+		n = &doc.Node{Kind: "field", Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
+		if k > 0 || f.Type == Message {
+			n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
+		}
+		n.Detail = "field " + itoa(int64(f.Num)) + " (" + f.Type.String() + ")"
+		if !d.explained[f] {
+			d.explained[f] = true
+			n.Detail += ": " + f.Meaning + " [confidence " + f.Confidence + "]"
+		}
+		d.nodes++
+		parent.Add(n)
+		at = n
+	}
+	switch f.Type {
+	case Varint:
+		*cov += end - off
+		x, _ := protowire.ConsumeVarint(v)
+		d.varint(f, x, sink)
+		if show {
+			n.Value = strconv.FormatUint(x, 10)
+			if e := EngineName(x); f.Name == "engine" && e != "" {
+				n.Value += " (" + e + ")"
+			}
+		}
+	case String:
+		*cov += end - off
+		c, _ := protowire.ConsumeBytes(v)
+		if show {
+			n.Value = doc.Quote(string(c), maxText)
+		}
+		if !utf8.Valid(c) {
+			at.Infof(d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
+		}
+		d.text(f, string(c), sink)
+	case Packed:
+		*cov += end - off
+		c, _ := protowire.ConsumeBytes(v)
+		xs, ok := packed(c, maxParents)
+		if f.Num == 3 && sink != nil && sink.rec != nil {
+			sink.rec.Parents = xs
+		}
+		if show {
+			shown, _ := packed(c, maxListed+1)
+			n.Value = listText(shown, maxListed)
+			if cnt := countVarints(c); cnt > maxListed {
+				n.Value += " (" + strconv.Itoa(cnt) + " values)"
+			}
+		}
+		if !ok {
+			at.Warnf(d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
+		}
+	case Message:
+		c, _ := protowire.ConsumeBytes(v)
+		*cov += end - off - int64(len(c))
+		var child *recordSink
+		switch {
+		case depth == 0 && f.Num == 3:
+			// a record of field 3: the typed view keeps it
+			if d.records && len(d.f.Records) < maxRecords {
+				d.f.Records = append(d.f.Records, Record{Off: off, Len: end - off})
+				child = &recordSink{rec: &d.f.Records[len(d.f.Records)-1]}
+			} else {
+				d.records = false
+			}
+		case f.Msg == "attr" && sink != nil && sink.rec != nil:
+			child = &recordSink{rec: sink.rec, attr: &Attr{}}
+		}
+		d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
+		if child != nil && child.attr != nil {
+			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
+		}
+		if show {
+			n.Kind = "message"
+			switch {
+			case child != nil && child.attr != nil:
+				n.Value = child.attr.Key + " = " + doc.Quote(child.attr.Value, maxText)
+			case child != nil && child.rec != nil:
+				n.Label = f.Name + " " + strconv.Itoa(k)
+				n.Value = recordValue(d.f.Kind, child.rec)
+			case depth == 0 && f.Num == 3:
+				n.Label = f.Name + " " + strconv.Itoa(k)
+			}
+		}
+	}
+}
+
+// room reports whether a field at off gets a node under parent; the first field refused for
+// the budget marks where the tree stops.
+func (d *decoder) room(parent *doc.Node, off int64) bool {
+	if parent == nil {
+		return false
+	}
+	if d.nodes >= maxNodes {
+		if d.cut < 0 {
+			d.cut = off
+		}
+		return false
+	}
+	return true
+}
+
+func (d *decoder) varint(f *Field, x uint64, sink *recordSink) {
+	switch {
+	case sink == nil && f.Name == "engine":
+		d.f.EngineCode, d.f.HasEngine = x, true
+	case sink != nil && sink.attr == nil && f.Num == 1:
+		sink.rec.ID = x
+	}
+}
+
+func (d *decoder) text(f *Field, s string, sink *recordSink) {
+	switch {
+	case sink == nil:
+		switch f.Name {
+		case "description":
+			d.f.Description = s
+		case "points_to":
+			d.f.PointsTo = s
+		case "kernel_files":
+			d.f.KernelFiles = append(d.f.KernelFiles, s)
+		case "kernel_names":
+			d.f.KernelNames = append(d.f.KernelNames, s)
+		}
+	case sink.attr != nil:
+		if f.Num == 1 {
+			sink.attr.Key = s
+		} else {
+			sink.attr.Value = s
+		}
+	case f.Num == 2:
+		sink.rec.Name = s
+	}
+}
+
+// recordValue is a record node's one-line value.
+func recordValue(k Kind, r *Record) string {
+	if k == KindAsm {
+		if len(r.Parents) == 0 {
+			return "(no backend record)"
+		}
+		return "→ backend " + listText(r.Parents, maxParents)
+	}
+	v := "id " + strconv.FormatUint(r.ID, 10)
+	if r.Name != "" {
+		v += " " + doc.Quote(r.Name, 80)
+	}
+	if line, ok := r.Attr("kernel_line"); ok {
+		v += " line " + line
+	} else if line, ok := r.Attr("source_line"); ok && line != "0" {
+		v += " line " + line
+	}
+	return v
+}
+
+// recordsTable lists every kept record, one row each, with its span.
+func recordsTable(f *File, src string) *doc.Node {
+	if len(f.Records) == 0 {
+		return nil
+	}
+	var t *doc.Table
+	if f.Kind == KindAsm {
+		t = &doc.Table{Columns: []string{"word", "offset in stream", "backend ids"}}
+	} else {
+		t = &doc.Table{Columns: []string{"index", "id", "name", "parent ids", "attributes"}}
+	}
+	t.Rows = make([][]string, 0, len(f.Records))
+	t.RowSpans = make([]doc.Span, 0, len(f.Records))
+	for i := range f.Records[:min(len(f.Records), maxRows)] {
+		r := &f.Records[i]
+		if f.Kind == KindAsm {
+			t.Rows = append(t.Rows, []string{strconv.Itoa(i), "0x" + strconv.FormatInt(int64(i)*64, 16), listText(r.Parents, maxParents)})
+		} else {
+			var attrs []string
+			for _, a := range r.Attrs {
+				attrs = append(attrs, a.Key+"="+a.Value)
+			}
+			t.Rows = append(t.Rows, []string{strconv.Itoa(i), strconv.FormatUint(r.ID, 10), r.Name, listText(r.Parents, maxParents), strings.Join(attrs, " ")})
+		}
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: src, Offset: r.Off, Length: r.Len})
+	}
+	label := "records"
+	if f.Kind == KindAsm {
+		label = "words"
+	}
+	n := &doc.Node{Kind: "table", Label: label, Value: strconv.Itoa(len(f.Records)), Table: t,
+		Detail: "every record of field 3 (the tree below shows them field by field)"}
+	if len(f.Records) > maxRows {
+		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(len(f.Records)) + " records of field 3"
+	}
+	return n
+}
