@@ -5,6 +5,7 @@ package inspect
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/internal/digest"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
@@ -91,7 +91,7 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 		}
 	}
 	if opt.Fingerprint && f.Doc.SHA256 == "" {
-		h := digest.NewSHA256()
+		h := sha256.New()
 		if _, err := io.Copy(h, io.NewSectionReader(r, 0, size)); err == nil {
 			f.Doc.SHA256 = hex.EncodeToString(h.Sum(nil))
 		}
@@ -210,7 +210,7 @@ func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".
 func decodeNEFF(f *File, opt Options) *doc.Node {
 	var fileHash hash.Hash
 	if opt.Fingerprint {
-		fileHash = digest.NewSHA256()
+		fileHash = sha256.New()
 	}
 	nopt := neff.Options{
 		Keep:        keepInMemory,

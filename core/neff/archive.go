@@ -7,6 +7,8 @@ package neff
 import (
 	"bufio"
 	"context"
+	"crypto/md5"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,7 +17,6 @@ import (
 	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/internal/digest"
 )
 
 // Options tune an Open.
@@ -362,9 +363,9 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	var hasher hash.Hash
 	switch h.PkgVersion {
 	case 1:
-		hasher, a.Payload.HashAlgo = digest.NewSHA256(), "sha256"
+		hasher, a.Payload.HashAlgo = sha256.New(), "sha256"
 	default:
-		hasher, a.Payload.HashAlgo = digest.NewMD5(), "md5"
+		hasher, a.Payload.HashAlgo = md5.New(), "md5"
 	}
 	var walked int64
 	hr := newHashingReader(io.NewSectionReader(r, HeaderSize, length), hasher, length, &opt, &walked)

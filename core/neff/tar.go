@@ -2,6 +2,7 @@ package neff
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/internal/digest"
 )
 
 // Bounds that keep hostile archives from costing unbounded memory.
@@ -416,7 +416,7 @@ func newMemberHasher() *memberHasher {
 	}
 	go func() {
 		defer close(h.done)
-		sum := digest.NewSHA256()
+		sum := sha256.New()
 		for j := range h.jobs {
 			if j.b != nil {
 				sum.Write(j.b)
