@@ -44,7 +44,7 @@ func readFile(t *testing.T, path string) []byte {
 func findFunction(root *doc.Node, name string) *doc.Node {
 	var found *doc.Node
 	root.Walk(func(_ []string, n *doc.Node) bool {
-		if found == nil && n.Kind == "pwp-function" && n.Label == name {
+		if found == nil && n.Kind == doc.KindPWPFunction && n.Label == name {
 			found = n
 		}
 		return found == nil
@@ -68,7 +68,7 @@ func checkExp05(t *testing.T, c, h js.Value, ref string) *doc.Node {
 	var first *doc.Node
 	for _, x := range []any{"0.5", "0x3f000000", 0.5} {
 		n := decodeNode(t, c.Call("evaluate", h, ref, x, ""))
-		if n.Kind != "pwp-eval" || !strings.Contains(n.Value, "0x"+exp05Bits) {
+		if n.Kind != doc.KindPWPEval || !strings.Contains(n.Value, "0x"+exp05Bits) {
 			t.Fatalf("evaluate(%v) = %s %q, want a pwp-eval with 0x%s", x, n.Kind, n.Value, exp05Bits)
 		}
 		if n.Span == nil || n.Span.Length != 32 || !strings.HasSuffix(n.Span.Source, "_bkt.bin") || n.Span.Offset%32 != 0 {
@@ -106,7 +106,7 @@ func TestEvaluateAndPlotRealNEFF(t *testing.T) {
 	}
 
 	plot := decodeNode(t, c.Call("plot", h, fn.Ref, -10.0, 10.0, 4096, ""))
-	if plot.Kind != "pwp-plot" || len(plot.Series) < 5 {
+	if plot.Kind != doc.KindPWPPlot || len(plot.Series) < 5 {
 		t.Fatalf("plot: kind %s with %d series", plot.Kind, len(plot.Series))
 	}
 	names := []string{}
@@ -176,7 +176,7 @@ func TestOpenGroupJoinsLooseActivationFiles(t *testing.T) {
 		t.Fatalf("openGroup gave %d documents, want 2 (the joined set and other.bin)", res.Length())
 	}
 	joined := decodeDoc(t, res.Index(0).Get("doc"))
-	if joined.Kind != "pwp" {
+	if joined.Kind != doc.KindPWP {
 		t.Fatalf("first document is %q, want pwp", joined.Kind)
 	}
 	if d := decodeDoc(t, res.Index(1).Get("doc")); d.File != "other.bin" || d.Size != int64(len(other)) {
@@ -210,7 +210,7 @@ func TestOpenContextAndSwitchArch(t *testing.T) {
 	res := c.Call("openContext", sliceReader(t, ctx, &calls), len(ctx), "ctx.bin", 12, "")
 	checkNoError(t, res)
 	d := decodeDoc(t, res.Get("doc"))
-	if d.Kind != "ncfw-context" || d.Root.Value != "arch 12 (cayman), rc 0" {
+	if d.Kind != doc.KindNCFWContext || d.Root.Value != "arch 12 (cayman), rc 0" {
 		t.Fatalf("context doc %s %q", d.Kind, d.Root.Value)
 	}
 	text := d.Root.Child("text")

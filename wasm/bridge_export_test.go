@@ -36,7 +36,7 @@ func TestJSONMatchesInspectJSON(t *testing.T) {
 		File string `json:"file"`
 		Kind string `json:"kind"`
 	}
-	if err := json.Unmarshal(got, &back); err != nil || back.File != "gen.neff" || back.Kind != "neff" {
+	if err := json.Unmarshal(got, &back); err != nil || back.File != "gen.neff" || back.Kind != doc.KindNEFF {
 		t.Errorf("the JSON does not read back as the document of gen.neff: %+v %v", back, err)
 	}
 	if e := c.Call("json", 9999); e.Get("error").Type() != js.TypeString {

@@ -88,7 +88,7 @@ func decoded(member *doc.Node) *doc.Node {
 		return nil
 	}
 	for _, c := range member.Children {
-		if c.Kind != "bytes" {
+		if c.Kind != doc.KindBytes {
 			return c
 		}
 	}
@@ -121,7 +121,7 @@ func TestOpenGeneratedNEFF(t *testing.T) {
 	checkNoError(t, res)
 	d := decodeDoc(t, res.Get("doc"))
 
-	if d.Kind != "neff" || d.Size != int64(len(file)) || d.File != "gen.neff" {
+	if d.Kind != doc.KindNEFF || d.Size != int64(len(file)) || d.File != "gen.neff" {
 		t.Fatalf("document kind/size/file = %q/%d/%q, want neff/%d/gen.neff", d.Kind, d.Size, d.File, len(file))
 	}
 	sum := sha256.Sum256(file)

@@ -136,7 +136,7 @@ func (n *Node) Add(children ...*Node) *Node {
 
 // Field appends a leaf field with a span and returns it.
 func (n *Node) Field(label, value string, span *Span) *Node {
-	c := &Node{Kind: "field", Label: label, Value: value, Span: span}
+	c := &Node{Kind: KindField, Label: label, Value: value, Span: span}
 	n.Children = append(n.Children, c)
 	return c
 }

@@ -10,6 +10,7 @@ const (
 	KindNumber = "number" // a JSON number
 	KindBool   = "bool"   // a JSON true or false
 	KindNull   = "null"   // a JSON null
+	KindBare   = "bare"   // a token of a lenient read that is not JSON: (nil), 0x1, NaN
 
 	// Common leaves and containers.
 	KindField = "field" // a decoded value with its bytes (the default leaf)
