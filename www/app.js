@@ -162,9 +162,10 @@
     }
     if (msg.type === 'fatal') {
       const wasReady = core.ready;
-      setCoreStatus('failed', 'core failed', msg.message);
-      toast(msg.message + (wasReady && core.mode === 'worker' ? '. It was restarted.' : ''));
-      failAll(msg.message);
+      const message = msg.error.message;
+      setCoreStatus('failed', 'core failed', message);
+      toast(message + (wasReady && core.mode === 'worker' ? '. It was restarted.' : ''));
+      failAll(message);
       // A core that had started and then died is replaced, so the next file can open.
       if (wasReady && core.mode === 'worker') { core.worker.terminate(); startCore(); }
       return;
@@ -172,15 +173,28 @@
     const p = core.pending.get(msg.id);
     if (!p) return;
     switch (msg.type) {
-      case 'progress': if (p.onProgress) p.onProgress(msg.p); break;
-      case 'header': if (p.onHeader) p.onHeader(msg.doc); break;
-      case 'result': core.pending.delete(msg.id); p.resolve(msg); break;
-      case 'error': core.pending.delete(msg.id); p.reject(new Error(msg.message)); break;
+      case 'event':
+        if (msg.event === 'progress' && p.onProgress) p.onProgress(msg.data);
+        else if (msg.event === 'header' && p.onHeader) p.onHeader(msg.data);
+        break;
+      case 'result': core.pending.delete(msg.id); p.resolve(msg.result || {}); break;
+      case 'error': core.pending.delete(msg.id); p.reject(new CoreError(msg.error.code, msg.error.message)); break;
     }
   }
 
+  // CoreError is how a call fails: code is one of wasm/protocol's codes ('bad-request',
+  // 'not-found', 'unavailable', 'limit', 'internal', 'failed'); the message says what to do.
+  class CoreError extends Error {
+    constructor(code, message) {
+      super(message);
+      this.name = 'CoreError';
+      this.code = code;
+    }
+  }
+
+  // failAll fails every pending call: the core was cancelled, crashed or stopped.
   function failAll(message) {
-    for (const p of core.pending.values()) p.reject(new Error(message));
+    for (const p of core.pending.values()) p.reject(new CoreError('unavailable', message));
     core.pending.clear();
   }
 
@@ -188,10 +202,12 @@
     return core.ready ? Promise.resolve() : new Promise((r) => core.readyWaiters.push(r));
   }
 
-  async function call(type, payload, hooks) {
+  // call(method, args, hooks) → Promise of the method's result (wasm/protocol), rejected with a
+  // CoreError; hooks.onProgress and hooks.onHeader get the method's events.
+  async function call(method, args, hooks) {
     await whenReady();
     const id = core.nextId++;
-    const msg = Object.assign({ id, type }, payload);
+    const msg = { id, method, args };
     return new Promise((resolve, reject) => {
       core.pending.set(id, Object.assign({ resolve, reject }, hooks || {}));
       if (core.mode === 'worker') core.worker.postMessage(msg);
@@ -389,10 +405,7 @@
       row.appendChild(g);
       row.appendChild(el('span', 'label', n.label));
       if (n.detail) row.title = n.detail;
-      if (state.doc.kind === 'ncfw-dump' && n.detail) {
-        const ln = /line (\d+)/.exec(n.detail);
-        if (ln) row.insertBefore(el('span', 'lineno', ln[1]), row.firstChild);
-      }
+      if (state.doc.kind === 'ncfw-dump' && n.attrs && n.attrs.line) row.insertBefore(el('span', 'lineno', n.attrs.line), row.firstChild);
       if (n.value) row.appendChild(el('span', 'value v-' + n.kind, n.value));
       const worst = state.info.get(n).worst;
       if (worst) {
@@ -1573,8 +1586,8 @@
     ctx.hexMarks = marks.filter((mk, k) => k === 0 || mk.off >= marks[k - 1].off + marks[k - 1].len).map((mk) => ({ off: mk.off, len: mk.len, cls: 'f' + (i++ % 2) }));
     ctx.marked = new Set();
     ctx.sel = -1;
-    ctx.arch = Number((/arch (\d+)/.exec(root.value || '') || [])[1] || 0);
-    ctx.rc = Number((/rc (\d+)/.exec(root.value || '') || [])[1] || 0);
+    ctx.arch = Number((root.attrs && root.attrs.arch) || 0);
+    ctx.rc = Number((root.attrs && root.attrs.rc) || 0);
 
     const sel = $('ctx-arch');
     sel.replaceChildren();
@@ -2144,10 +2157,10 @@
       if (partial) {
         box.appendChild(chip('payload', 'reading…', 'pending'));
       } else {
-        const iv = integ ? integ.value : 'not checked';
-        box.appendChild(chip('hash', iv, iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
+        const iv = (integ && integ.attrs && integ.attrs.integrity) || 'not-checked';
+        box.appendChild(chip('hash', integ ? integ.value : 'not checked', iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
       }
-      box.appendChild(chip('features', feat ? (feat.detail && !feat.detail.startsWith('no features') ? feat.detail : 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
+      box.appendChild(chip('features', feat ? ((feat.attrs && feat.attrs.features) || 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
       if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : 'bad', verdict, 'verdict'));
       if (members && !partial) box.appendChild(chip('members', members.value, '', members, 'members'));
     },
@@ -2165,7 +2178,7 @@
       const kids = r.kids || [];
       const arch = kids.find((c) => c.kind === 'ncfw-arches');
       const text = kids.find((c) => c.kind === 'ncfw-text');
-      const rc = Number((/rc (\d+)/.exec(r.value || '') || [])[1] || 0);
+      const rc = Number((r.attrs && r.attrs.rc) || 0);
       box.appendChild(chip('libncfw context', 'arch ' + (arch ? arch.value : '?'), 'mono', r, 'arch'));
       box.appendChild(chip('return code', 'rc ' + rc + ' · ' + (RC_TEXT[rc] || 'error'), rc === 0 ? 'good' : rc === 28 ? 'warn' : 'bad', text || r, 'rc'));
       if (text) box.appendChild(chip('text', fmtInt((text.value || '').length) + ' bytes', '', text, 'text'));
