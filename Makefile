@@ -44,6 +44,8 @@ dist: wasm
 	rm -rf dist && mkdir -p dist
 	$(GO) run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
 
+## generate: msgp's codec of the Document (core/doc/doc_gen.go) and the page's view of the
+## worker protocol (www/src/core/methods.gen.js, from wasm/protocol); tests fail when stale.
 generate:
 	$(GO) generate ./...
 
@@ -56,7 +58,7 @@ vet:
 test: vet test-core test-wasm test-browser
 
 test-core:
-	$(GO) test ./core/... ./cmd/... ./scripts/...
+	$(GO) test ./core/... ./cmd/... ./scripts/... ./wasm/protocol/...
 
 test-wasm:
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/...

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -331,5 +332,25 @@ func TestJSON(t *testing.T) {
 	d := &doc.Document{Root: &doc.Node{Series: []doc.Series{{X: []float64{math.NaN()}, Y: []float64{1}}}}}
 	if _, err := d.JSON(); err == nil {
 		t.Error("a NaN series value encoded as JSON")
+	}
+}
+
+// TestGeneratedCodecIsCurrent: every wire field of every wire type is in msgp's generated
+// codec, so a field added to doc.go without `go generate ./core/doc` fails here instead of
+// silently never reaching the page.
+func TestGeneratedCodecIsCurrent(t *testing.T) {
+	gen, err := os.ReadFile("doc_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{doc.Document{}, doc.Node{}, doc.Span{}, doc.Finding{}, doc.Table{}, doc.Series{}} {
+		ty := reflect.TypeOf(v)
+		for i := range ty.NumField() {
+			f := ty.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("msg"), ",")
+			if !bytes.Contains(gen, []byte(`case "`+tag+`":`)) || !bytes.Contains(gen, []byte("."+f.Name)) {
+				t.Errorf("%s.%s (msg %q) is not in doc_gen.go: run go generate ./core/doc", ty.Name(), f.Name, tag)
+			}
+		}
 	}
 }
