@@ -76,7 +76,7 @@ var Methods = []Method{
 	{
 		Name: "bytes", Doc: "Bytes of the file or of a member, at most 16 MiB a call.",
 		Args: []Field{handle,
-			{Name: "source", Type: "string", Doc: "a member path, or '' for the file itself"},
+			{Name: "source", Type: "string", Optional: true, Doc: "a member path; '' or absent: the file itself"},
 			{Name: "off", Type: "number", Doc: "the first byte"},
 			{Name: "n", Type: "number", Doc: "how many (fewer at the end)"}},
 		Result: []Field{{Name: "bytes", Type: "ArrayBuffer", Doc: "the bytes"}},

@@ -82,7 +82,7 @@
  * the args of bytes: Bytes of the file or of a member, at most 16 MiB a call.
  * @typedef {Object} BytesArgs
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
- * @property {string} source - a member path, or '' for the file itself
+ * @property {string} [source] - a member path; '' or absent: the file itself
  * @property {number} off - the first byte
  * @property {number} n - how many (fewer at the end)
  */
@@ -329,7 +329,7 @@
 export const METHODS = Object.freeze([
   { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'maxInflated'], required: ['file'], events: ['progress', 'header'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },
-  { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'source', 'off', 'n'], events: [] },
+  { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'off', 'n'], events: [] },
   { name: 'rows', doc: 'Rows [from, to) of an instruction listing, at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },
   { name: 'instruction', doc: 'Every field of one instruction.', args: ['handle', 'ref', 'index'], required: ['handle', 'ref', 'index'], events: [] },
   { name: 'evaluate', doc: 'Evaluate an activation function at one input, bit-exact to the hardware model.', args: ['handle', 'ref', 'x', 'mode'], required: ['handle', 'ref', 'x'], events: [] },
