@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -352,5 +353,39 @@ func TestGeneratedCodecIsCurrent(t *testing.T) {
 				t.Errorf("%s.%s (msg %q) is not in doc_gen.go: run go generate ./core/doc", ty.Name(), f.Name, tag)
 			}
 		}
+	}
+}
+
+// TestAttrsEncodeSorted: attrs are written with their keys sorted, so a Document encodes to
+// the same bytes every time, and an empty map is left out as JSON leaves it out.
+func TestAttrsEncodeSorted(t *testing.T) {
+	n := doc.New(doc.KindField, "f", "")
+	for i := range 20 {
+		n.SetAttr(string(rune('t'-i)), strconv.Itoa(i))
+	}
+	first, _ := n.MarshalMsg(nil)
+	for range 20 {
+		if again, _ := n.MarshalMsg(nil); !bytes.Equal(again, first) {
+			t.Fatal("a node with 20 attrs encoded to different bytes")
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := msgp.UnmarshalAsJSON(&buf, first); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); !strings.Contains(s, `"attrs":{"a":"19","b":"18",`) {
+		t.Errorf("attrs not in key order: %s", s)
+	}
+	empty := doc.New(doc.KindField, "f", "")
+	empty.Attrs = doc.Attrs{}
+	if b, _ := empty.MarshalMsg(nil); bytes.Contains(b, []byte("attrs")) {
+		t.Error("an empty attrs map was written")
+	}
+	var back doc.Node
+	if _, err := back.UnmarshalMsg([]byte("\x81\xa5attrs\x81\xa1k\xc3")); err == nil || !strings.Contains(err.Error(), "Attrs") {
+		t.Errorf("a bool attr value: %v, want an error naming Attrs", err)
+	}
+	if _, err := back.UnmarshalMsg([]byte("\x81\xa5attrs\xdf\xff\xff\xff\xff")); !errors.Is(err, msgp.ErrLimitExceeded) {
+		t.Errorf("a map of 4 G attrs: %v, want a limit error", err)
 	}
 }

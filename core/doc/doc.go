@@ -98,13 +98,14 @@ type Node struct {
 	// Detail explains the value in words ("MD5 of bytes 1024..EOF: matches").
 	Detail string `msg:"detail,omitempty" json:"detail,omitempty"`
 	// Attrs are machine-readable facts about the node for front ends (keys: the Attr*
-	// constants), so a page never parses display text.
-	Attrs    map[string]string `msg:"attrs,omitempty" json:"attrs,omitempty"`
-	Span     *Span             `msg:"span,omitempty" json:"span,omitempty"`
-	Children []*Node           `msg:"kids,omitempty" json:"children,omitempty"`
-	Table    *Table            `msg:"table,omitempty" json:"table,omitempty"`
-	Series   []Series          `msg:"series,omitempty" json:"series,omitempty"`
-	Findings []Finding         `msg:"finds,omitempty" json:"findings,omitempty"`
+	// constants), so a page never parses display text. Left out when empty (omitzero: the
+	// msgp tag for a type with its own codec, attrs.go, which writes the keys sorted).
+	Attrs    Attrs     `msg:"attrs,omitzero" json:"attrs,omitempty"`
+	Span     *Span     `msg:"span,omitempty" json:"span,omitempty"`
+	Children []*Node   `msg:"kids,omitempty" json:"children,omitempty"`
+	Table    *Table    `msg:"table,omitempty" json:"table,omitempty"`
+	Series   []Series  `msg:"series,omitempty" json:"series,omitempty"`
+	Findings []Finding `msg:"finds,omitempty" json:"findings,omitempty"`
 	// Ref is an opaque handle a front end hands back to the core to fetch more of this node
 	// on demand (e.g. "member:sg00/PE.bin" for bytes that are not held in the document).
 	Ref string `msg:"ref,omitempty" json:"ref,omitempty"`

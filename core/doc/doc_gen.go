@@ -313,7 +313,7 @@ func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x10
 	}
-	if z.Attrs == nil {
+	if z.Attrs.IsZero() {
 		zb0001Len--
 		zb0001Mask |= 0x20
 	}
@@ -370,10 +370,10 @@ func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 		if (zb0001Mask & 0x20) == 0 { // if not omitted
 			// string "attrs"
 			o = append(o, 0xa5, 0x61, 0x74, 0x74, 0x72, 0x73)
-			o = msgp.AppendMapHeader(o, uint32(len(z.Attrs)))
-			for za0001, za0002 := range z.Attrs {
-				o = msgp.AppendString(o, za0001)
-				o = msgp.AppendString(o, za0002)
+			o, err = z.Attrs.MarshalMsg(o)
+			if err != nil {
+				err = msgp.WrapError(err, "Attrs")
+				return
 			}
 		}
 		if (zb0001Mask & 0x40) == 0 { // if not omitted
@@ -398,13 +398,13 @@ func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "kids"
 			o = append(o, 0xa4, 0x6b, 0x69, 0x64, 0x73)
 			o = msgp.AppendArrayHeader(o, uint32(len(z.Children)))
-			for za0003 := range z.Children {
-				if z.Children[za0003] == nil {
+			for za0001 := range z.Children {
+				if z.Children[za0001] == nil {
 					o = msgp.AppendNil(o)
 				} else {
-					o, err = z.Children[za0003].MarshalMsg(o)
+					o, err = z.Children[za0001].MarshalMsg(o)
 					if err != nil {
-						err = msgp.WrapError(err, "Children", za0003)
+						err = msgp.WrapError(err, "Children", za0001)
 						return
 					}
 				}
@@ -427,10 +427,10 @@ func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "series"
 			o = append(o, 0xa6, 0x73, 0x65, 0x72, 0x69, 0x65, 0x73)
 			o = msgp.AppendArrayHeader(o, uint32(len(z.Series)))
-			for za0004 := range z.Series {
-				o, err = z.Series[za0004].MarshalMsg(o)
+			for za0002 := range z.Series {
+				o, err = z.Series[za0002].MarshalMsg(o)
 				if err != nil {
-					err = msgp.WrapError(err, "Series", za0004)
+					err = msgp.WrapError(err, "Series", za0002)
 					return
 				}
 			}
@@ -439,10 +439,10 @@ func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "finds"
 			o = append(o, 0xa5, 0x66, 0x69, 0x6e, 0x64, 0x73)
 			o = msgp.AppendArrayHeader(o, uint32(len(z.Findings)))
-			for za0005 := range z.Findings {
-				o, err = z.Findings[za0005].MarshalMsg(o)
+			for za0003 := range z.Findings {
+				o, err = z.Findings[za0003].MarshalMsg(o)
 				if err != nil {
-					err = msgp.WrapError(err, "Findings", za0005)
+					err = msgp.WrapError(err, "Findings", za0003)
 					return
 				}
 			}
@@ -509,36 +509,10 @@ func (z *Node) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				return
 			}
 		case "attrs":
-			var zb0002 uint32
-			zb0002, bts, err = msgp.ReadMapHeaderBytes(bts)
+			bts, err = z.Attrs.UnmarshalMsg(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Attrs")
 				return
-			}
-			if zb0002 > z691d11a3limitMaps {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			if z.Attrs == nil {
-				z.Attrs = make(map[string]string, zb0002)
-			} else if len(z.Attrs) > 0 {
-				clear(z.Attrs)
-			}
-			for zb0002 > 0 {
-				var za0002 string
-				zb0002--
-				var za0001 string
-				za0001, bts, err = msgp.ReadStringBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Attrs")
-					return
-				}
-				za0002, bts, err = msgp.ReadStringBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Attrs", za0001)
-					return
-				}
-				z.Attrs[za0001] = za0002
 			}
 		case "span":
 			if msgp.IsNil(bts) {
@@ -551,18 +525,18 @@ func (z *Node) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				if z.Span == nil {
 					z.Span = new(Span)
 				}
-				var zb0003 uint32
-				zb0003, bts, err = msgp.ReadMapHeaderBytes(bts)
+				var zb0002 uint32
+				zb0002, bts, err = msgp.ReadMapHeaderBytes(bts)
 				if err != nil {
 					err = msgp.WrapError(err, "Span")
 					return
 				}
-				if zb0003 > z691d11a3limitMaps {
+				if zb0002 > z691d11a3limitMaps {
 					err = msgp.ErrLimitExceeded
 					return
 				}
-				for zb0003 > 0 {
-					zb0003--
+				for zb0002 > 0 {
+					zb0002--
 					field, bts, err = msgp.ReadMapKeyZC(bts)
 					if err != nil {
 						err = msgp.WrapError(err, "Span")
@@ -597,35 +571,35 @@ func (z *Node) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				}
 			}
 		case "kids":
-			var zb0004 uint32
-			zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			var zb0003 uint32
+			zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Children")
 				return
 			}
-			if zb0004 > z691d11a3limitArrays {
+			if zb0003 > z691d11a3limitArrays {
 				err = msgp.ErrLimitExceeded
 				return
 			}
-			if cap(z.Children) >= int(zb0004) {
-				z.Children = (z.Children)[:zb0004]
+			if cap(z.Children) >= int(zb0003) {
+				z.Children = (z.Children)[:zb0003]
 			} else {
-				z.Children = make([]*Node, zb0004)
+				z.Children = make([]*Node, zb0003)
 			}
-			for za0003 := range z.Children {
+			for za0001 := range z.Children {
 				if msgp.IsNil(bts) {
 					bts, err = msgp.ReadNilBytes(bts)
 					if err != nil {
 						return
 					}
-					z.Children[za0003] = nil
+					z.Children[za0001] = nil
 				} else {
-					if z.Children[za0003] == nil {
-						z.Children[za0003] = new(Node)
+					if z.Children[za0001] == nil {
+						z.Children[za0001] = new(Node)
 					}
-					bts, err = z.Children[za0003].UnmarshalMsg(bts)
+					bts, err = z.Children[za0001].UnmarshalMsg(bts)
 					if err != nil {
-						err = msgp.WrapError(err, "Children", za0003)
+						err = msgp.WrapError(err, "Children", za0001)
 						return
 					}
 				}
@@ -648,48 +622,48 @@ func (z *Node) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				}
 			}
 		case "series":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Series")
+				return
+			}
+			if zb0004 > z691d11a3limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if cap(z.Series) >= int(zb0004) {
+				z.Series = (z.Series)[:zb0004]
+			} else {
+				z.Series = make([]Series, zb0004)
+			}
+			for za0002 := range z.Series {
+				bts, err = z.Series[za0002].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Series", za0002)
+					return
+				}
+			}
+		case "finds":
 			var zb0005 uint32
 			zb0005, bts, err = msgp.ReadArrayHeaderBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Series")
+				err = msgp.WrapError(err, "Findings")
 				return
 			}
 			if zb0005 > z691d11a3limitArrays {
 				err = msgp.ErrLimitExceeded
 				return
 			}
-			if cap(z.Series) >= int(zb0005) {
-				z.Series = (z.Series)[:zb0005]
+			if cap(z.Findings) >= int(zb0005) {
+				z.Findings = (z.Findings)[:zb0005]
 			} else {
-				z.Series = make([]Series, zb0005)
+				z.Findings = make([]Finding, zb0005)
 			}
-			for za0004 := range z.Series {
-				bts, err = z.Series[za0004].UnmarshalMsg(bts)
+			for za0003 := range z.Findings {
+				bts, err = z.Findings[za0003].UnmarshalMsg(bts)
 				if err != nil {
-					err = msgp.WrapError(err, "Series", za0004)
-					return
-				}
-			}
-		case "finds":
-			var zb0006 uint32
-			zb0006, bts, err = msgp.ReadArrayHeaderBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Findings")
-				return
-			}
-			if zb0006 > z691d11a3limitArrays {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			if cap(z.Findings) >= int(zb0006) {
-				z.Findings = (z.Findings)[:zb0006]
-			} else {
-				z.Findings = make([]Finding, zb0006)
-			}
-			for za0005 := range z.Findings {
-				bts, err = z.Findings[za0005].UnmarshalMsg(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Findings", za0005)
+					err = msgp.WrapError(err, "Findings", za0003)
 					return
 				}
 			}
@@ -713,25 +687,18 @@ func (z *Node) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Node) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Kind) + 4 + msgp.StringPrefixSize + len(z.Key) + 6 + msgp.StringPrefixSize + len(z.Label) + 6 + msgp.StringPrefixSize + len(z.Value) + 7 + msgp.StringPrefixSize + len(z.Detail) + 6 + msgp.MapHeaderSize
-	if z.Attrs != nil {
-		for za0001, za0002 := range z.Attrs {
-			_ = za0002
-			s += msgp.StringPrefixSize + len(za0001) + msgp.StringPrefixSize + len(za0002)
-		}
-	}
-	s += 5
+	s = 1 + 5 + msgp.StringPrefixSize + len(z.Kind) + 4 + msgp.StringPrefixSize + len(z.Key) + 6 + msgp.StringPrefixSize + len(z.Label) + 6 + msgp.StringPrefixSize + len(z.Value) + 7 + msgp.StringPrefixSize + len(z.Detail) + 6 + z.Attrs.Msgsize() + 5
 	if z.Span == nil {
 		s += msgp.NilSize
 	} else {
 		s += 1 + 4 + msgp.StringPrefixSize + len(z.Span.Source) + 4 + msgp.Int64Size + 4 + msgp.Int64Size
 	}
 	s += 5 + msgp.ArrayHeaderSize
-	for za0003 := range z.Children {
-		if z.Children[za0003] == nil {
+	for za0001 := range z.Children {
+		if z.Children[za0001] == nil {
 			s += msgp.NilSize
 		} else {
-			s += z.Children[za0003].Msgsize()
+			s += z.Children[za0001].Msgsize()
 		}
 	}
 	s += 6
@@ -741,12 +708,12 @@ func (z *Node) Msgsize() (s int) {
 		s += z.Table.Msgsize()
 	}
 	s += 7 + msgp.ArrayHeaderSize
-	for za0004 := range z.Series {
-		s += z.Series[za0004].Msgsize()
+	for za0002 := range z.Series {
+		s += z.Series[za0002].Msgsize()
 	}
 	s += 6 + msgp.ArrayHeaderSize
-	for za0005 := range z.Findings {
-		s += z.Findings[za0005].Msgsize()
+	for za0003 := range z.Findings {
+		s += z.Findings[za0003].Msgsize()
 	}
 	s += 4 + msgp.StringPrefixSize + len(z.Ref)
 	return
