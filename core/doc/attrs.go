@@ -1,8 +1,7 @@
 package doc
 
 import (
-	"maps"
-	"slices"
+	"sort"
 
 	"github.com/tinylib/msgp/msgp"
 )
@@ -55,8 +54,13 @@ func (a Attrs) MarshalMsg(b []byte) ([]byte, error) {
 	if a == nil {
 		return msgp.AppendNil(b), nil
 	}
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	b = msgp.AppendMapHeader(b, uint32(len(a)))
-	for _, k := range slices.Sorted(maps.Keys(a)) {
+	for _, k := range keys {
 		b = msgp.AppendString(msgp.AppendString(b, k), a[k])
 	}
 	return b, nil
