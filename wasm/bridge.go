@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,17 +19,22 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
-// GlobalName is the global object the bridge registers; worker.js calls its functions.
+// GlobalName is the global object the bridge registers: {call, methods, version, model}.
+// worker.js forwards every request to call(method, args, emit), which returns a Promise.
 const GlobalName = "neffscopeCore"
 
 // maxBytesRange caps one bytes() call, so a hostile or buggy request cannot ask the wasm
 // heap for gigabytes; the hex view asks for pages of a few KiB.
 const maxBytesRange = 16 << 20
 
-// progressEvery throttles progress callbacks: each one crosses into JS and posts a message.
+// progressEvery throttles progress events: each one crosses into JS and posts a message.
 const progressEvery = 40 * time.Millisecond
+
+// asyncTimeout bounds a call that waits on JS events (the IndexedDB library).
+const asyncTimeout = 20 * time.Second
 
 // bridge holds the files opened in this wasm instance, by handle.
 type bridge struct {
@@ -38,6 +44,7 @@ type bridge struct {
 	// contexts keeps the bytes of each raw libncfw context by handle, so an arch switch
 	// (recontext) re-emits from memory without reading the file again.
 	contexts map[int]*contextBytes
+	handlers map[string]handler
 	funcs    []js.Func
 	global   js.Value
 	// the IndexedDB library (library.go), opened on first use
@@ -45,33 +52,57 @@ type bridge struct {
 	library *library
 }
 
-// register installs globalThis.neffscopeCore = {open, bytes, close, rows, instruction,
-// evaluate, plot, openGroup, openContext, recontext, contextArches, json, diff, setFingerprint,
-// libStatus, libPut, libList, libGet, libRemove, libClear, version, model} and
-// returns the bridge (tests use it to release the functions).
+// handler answers one method of the protocol table. A sync handler runs inside call (it may
+// read the file through FileReaderSync); an async one runs on its own goroutine, for calls
+// that wait on JS events, which are delivered only while call has returned.
+type handler struct {
+	run   func(ctx context.Context, r *request) (any, error)
+	async bool
+}
+
+func (b *bridge) sync(run func(r *request) (any, error)) handler {
+	return handler{run: func(_ context.Context, r *request) (any, error) { return run(r) }}
+}
+
+func (b *bridge) async(run func(ctx context.Context, r *request) (any, error)) handler {
+	return handler{run: run, async: true}
+}
+
+// register installs globalThis.neffscopeCore and returns the bridge (tests release it).
 func register() *bridge {
 	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}}
+	b.handlers = map[string]handler{
+		"open":           b.sync(b.open),
+		"setFingerprint": b.sync(b.setFingerprint),
+		"bytes":          b.sync(b.bytes),
+		"rows":           b.sync(b.rows),
+		"instruction":    b.sync(b.instruction),
+		"evaluate":       b.sync(b.evaluate),
+		"plot":           b.sync(b.plot),
+		"openGroup":      b.sync(b.openGroup),
+		"openContext":    b.sync(b.openContext),
+		"recontext":      b.sync(b.recontext),
+		"contextArches":  b.sync(b.contextArches),
+		"json":           b.sync(b.docJSON),
+		"diff":           b.sync(b.diff),
+		"close":          b.sync(b.close),
+		"libStatus":      b.async(b.libStatus),
+		"libPut":         b.async(b.libPut),
+		"libList":        b.async(b.libList),
+		"libGet":         b.async(b.libGet),
+		"libRemove":      b.async(b.libRemove),
+		"libClear":       b.async(b.libClear),
+	}
 	obj := js.Global().Get("Object").New()
-	obj.Set("open", b.fn(b.open))
-	obj.Set("bytes", b.fn(b.bytes))
-	obj.Set("close", b.fn(b.close))
-	obj.Set("rows", b.fn(b.rows))
-	obj.Set("instruction", b.fn(b.instruction))
-	obj.Set("evaluate", b.fn(b.evaluate))
-	obj.Set("plot", b.fn(b.plot))
-	obj.Set("openGroup", b.fn(b.openGroup))
-	obj.Set("openContext", b.fn(b.openContext))
-	obj.Set("recontext", b.fn(b.recontext))
-	obj.Set("contextArches", b.fn(b.contextArches))
-	obj.Set("json", b.fn(b.docJSON))
-	obj.Set("setFingerprint", b.fn(b.setFingerprint))
-	obj.Set("libStatus", b.fn(b.libStatus))
-	obj.Set("libPut", b.fn(b.libPut))
-	obj.Set("libList", b.fn(b.libList))
-	obj.Set("libGet", b.fn(b.libGet))
-	obj.Set("libRemove", b.fn(b.libRemove))
-	obj.Set("libClear", b.fn(b.libClear))
-	obj.Set("diff", b.fn(b.diff))
+	call := js.FuncOf(b.call)
+	b.funcs = append(b.funcs, call)
+	obj.Set("call", call)
+	names := protocol.Names()
+	list := make([]any, len(names))
+	for i, n := range names {
+		list[i] = n
+	}
+	obj.Set("methods", list)
 	obj.Set("model", doc.ModelVersion)
 	obj.Set("version", runtime.Version())
 	js.Global().Set(GlobalName, obj)
@@ -87,110 +118,300 @@ func (b *bridge) release() {
 	}
 }
 
-// fn wraps an entry point so that a Go panic becomes {error: "..."} instead of killing the
-// worker's Go runtime: every later call would fail otherwise.
-func (b *bridge) fn(entry func(args []js.Value) (any, error)) js.Func {
-	f := js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
-		defer func() {
-			if p := recover(); p != nil {
-				result = errorValue(fmt.Errorf("internal error in neffscope core: %v\n%s", p, debug.Stack()))
-			}
-		}()
-		v, err := entry(args)
+// call(method, args, emit) → Promise: resolves with the method's result, rejects with
+// {code, message}. Arguments are checked against the protocol table first.
+func (b *bridge) call(_ js.Value, argv []js.Value) any {
+	method, args, emit := "", js.Undefined(), js.Undefined()
+	if len(argv) > 0 && argv[0].Type() == js.TypeString {
+		method = argv[0].String()
+	}
+	if len(argv) > 1 {
+		args = argv[1]
+	}
+	if len(argv) > 2 && argv[2].Type() == js.TypeFunction {
+		emit = argv[2]
+	}
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, pv []js.Value) any {
+		resolve, reject := pv[0], pv[1]
+		h, r, err := b.prepare(method, args, emit)
 		if err != nil {
-			return errorValue(err)
+			executor.Release()
+			reject.Invoke(errorValue(err))
+			return nil
 		}
-		return v
+		settle := func(ctx context.Context) {
+			defer executor.Release()
+			v, err := runSafely(ctx, h, r)
+			if err != nil {
+				reject.Invoke(errorValue(err))
+				return
+			}
+			resolve.Invoke(v)
+		}
+		if h.async {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), asyncTimeout)
+				defer cancel()
+				settle(ctx)
+			}()
+		} else {
+			settle(context.Background())
+		}
+		return nil
 	})
-	b.funcs = append(b.funcs, f)
-	return f
+	return js.Global().Get("Promise").New(executor)
+}
+
+// runSafely runs a handler, turning a Go panic into an internal error instead of killing
+// the worker's Go runtime (every later call would fail otherwise).
+func runSafely(ctx context.Context, h handler, r *request) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, protocol.Errorf(protocol.Internal, "internal error in neffscope core (%s): %v\n%s", r.method.Name, p, debug.Stack())
+		}
+	}()
+	return h.run(ctx, r)
+}
+
+// prepare finds the method's handler and checks args against the table: every required
+// argument present, every argument of its declared JS type, no argument the table lacks.
+func (b *bridge) prepare(method string, args, emit js.Value) (handler, *request, error) {
+	m, ok := protocol.Lookup(method)
+	h, bound := b.handlers[method]
+	if !ok || !bound {
+		return handler{}, nil, protocol.Errorf(protocol.BadRequest, "unknown method %q; the core answers %s", method, strings.Join(protocol.Names(), ", "))
+	}
+	if args.IsUndefined() || args.IsNull() {
+		args = js.Global().Get("Object").New()
+	}
+	if args.Type() != js.TypeObject {
+		return handler{}, nil, protocol.Errorf(protocol.BadRequest, "%s: args must be one object of named arguments, not a %s", method, args.Type())
+	}
+	declared := map[string]bool{}
+	for _, a := range m.Args {
+		declared[a.Name] = true
+		v := args.Get(a.Name)
+		if v.IsUndefined() || v.IsNull() {
+			if !a.Optional {
+				return handler{}, nil, protocol.Errorf(protocol.BadRequest, "%s: argument %s (%s) is missing", method, a.Name, a.Type)
+			}
+			continue
+		}
+		if !typeOK(v, a.Type) {
+			return handler{}, nil, protocol.Errorf(protocol.BadRequest, "%s: argument %s must be %s, not a %s", method, a.Name, a.Type, v.Type())
+		}
+	}
+	keys := js.Global().Get("Object").Call("keys", args)
+	for i := range keys.Length() {
+		if k := keys.Index(i).String(); !declared[k] {
+			return handler{}, nil, protocol.Errorf(protocol.BadRequest, "%s takes no argument %q", method, k)
+		}
+	}
+	return h, &request{method: m, args: args, emit: emit}, nil
+}
+
+// typeOK checks a value against a JSDoc type of the table: a union of number, string,
+// boolean, null, ArrayBuffer, Uint8Array, Blob, Array<T>, or a typedef (any object).
+func typeOK(v js.Value, ty string) bool {
+	if inner, ok := strings.CutPrefix(ty, "Array<"); ok && strings.HasSuffix(inner, ">") {
+		if !js.Global().Get("Array").Call("isArray", v).Bool() {
+			return false
+		}
+		inner = strings.TrimSuffix(inner, ">")
+		for i := range v.Length() {
+			if !typeOK(v.Index(i), inner) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, t := range strings.Split(ty, "|") {
+		switch t {
+		case "number":
+			if v.Type() == js.TypeNumber {
+				return true
+			}
+		case "string":
+			if v.Type() == js.TypeString {
+				return true
+			}
+		case "boolean":
+			if v.Type() == js.TypeBoolean {
+				return true
+			}
+		case "null":
+			if v.IsNull() {
+				return true
+			}
+		case "ArrayBuffer", "Uint8Array", "Blob":
+			if c := js.Global().Get(t); c.Truthy() && v.Type() == js.TypeObject && v.InstanceOf(c) {
+				return true
+			}
+		default: // a typedef: an object
+			if v.Type() == js.TypeObject {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// request is one call's arguments, already checked against the table.
+type request struct {
+	method protocol.Method
+	args   js.Value
+	emit   js.Value
+}
+
+func (r *request) has(name string) bool {
+	v := r.args.Get(name)
+	return !v.IsUndefined() && !v.IsNull()
+}
+
+func (r *request) str(name string) string {
+	if !r.has(name) {
+		return ""
+	}
+	return r.args.Get(name).String()
+}
+
+func (r *request) num(name string) float64 {
+	if !r.has(name) {
+		return 0
+	}
+	return r.args.Get(name).Float()
+}
+
+// int reads a whole-number argument; a fraction, NaN or a number past ±2^53 is bad.
+func (r *request) int(name string) (int64, error) {
+	f := r.num(name)
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, protocol.Errorf(protocol.BadRequest, "%s: argument %s is %v, not a whole number", r.method.Name, name, f)
+	}
+	return int64(f), nil
+}
+
+// event sends an event to the page, when the caller passed emit.
+func (r *request) event(name string, data any) {
+	if r.emit.Type() == js.TypeFunction {
+		r.emit.Invoke(name, data)
+	}
 }
 
 func errorValue(err error) js.Value {
 	o := js.Global().Get("Object").New()
-	o.Set("error", err.Error())
+	o.Set("code", protocol.CodeOf(err))
+	o.Set("message", err.Error())
 	return o
 }
 
-// open(readSlice, size, name, opts) → {handle, doc: Uint8Array (msgpack Document), ms}
-// readSlice(off, n) must return a Uint8Array of n bytes (fewer only at the end of the file).
-// opts may hold progress(p) and header(Uint8Array) callbacks and maxInflated (bytes).
-func (b *bridge) open(args []js.Value) (any, error) {
-	if len(args) < 3 || args[0].Type() != js.TypeFunction {
-		return nil, errors.New("open(readSlice, size, name, opts): readSlice must be a function")
+// object makes a JS object of name, value pairs.
+func object(kv ...any) js.Value {
+	o := js.Global().Get("Object").New()
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.Set(kv[i].(string), kv[i+1])
 	}
-	size := int64(args[1].Float())
-	if size < 0 {
-		return nil, fmt.Errorf("open: negative size %d", size)
+	return o
+}
+
+// buffer copies b into a new ArrayBuffer (transferred to the page by the worker).
+func buffer(b []byte) js.Value { return toUint8Array(b).Get("buffer") }
+
+func toUint8Array(b []byte) js.Value {
+	a := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(a, b)
+	return a
+}
+
+// wasmBytes is the size of the wasm linear memory (it never shrinks), when the worker told
+// the core where it is (neffscopeCore.memory), else 0.
+func (b *bridge) wasmBytes() float64 {
+	if m := b.global.Get("memory"); m.Type() == js.TypeObject {
+		return m.Get("buffer").Get("byteLength").Float()
 	}
-	name := args[2].String()
-	var opts js.Value
-	if len(args) > 3 && args[3].Type() == js.TypeObject {
-		opts = args[3]
+	return 0
+}
+
+func ms(since time.Time) float64 { return float64(time.Since(since).Microseconds()) / 1000 }
+
+// file returns the open file named by the handle argument.
+func (b *bridge) file(r *request, name string) (*inspect.File, error) {
+	h, err := r.int(name)
+	if err != nil {
+		return nil, err
 	}
-	r := newJSReaderAt(args[0], size, 0)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f := b.files[int(h)]
+	if f == nil {
+		return nil, protocol.Errorf(protocol.NotFound, "no open file with handle %d (it was closed, or the worker restarted)", h)
+	}
+	return f, nil
+}
+
+// open → {handle, doc, ms, crossings, wasmBytes}; events progress and header.
+func (b *bridge) open(r *request) (any, error) {
+	rd, name, err := fileArg(r, "file")
+	if err != nil {
+		return nil, err
+	}
+	if r.has("name") {
+		name = r.str("name")
+	}
 	opt := inspect.Options{Fingerprint: true}
-	if opts.Truthy() {
-		// fingerprint: false — the page computes the file's sha-256 itself (WebCrypto, in
-		// parallel with this open) and hands it over with setFingerprint.
-		if fp := opts.Get("fingerprint"); fp.Type() == js.TypeBoolean && !fp.Bool() {
-			opt.Fingerprint = false
-		}
-		if m := opts.Get("maxInflated"); m.Type() == js.TypeNumber {
-			opt.MaxInflated = int64(m.Float())
-		}
-		if cb := opts.Get("progress"); cb.Type() == js.TypeFunction {
-			opt.Progress = throttledProgress(cb, r)
-		}
-		if cb := opts.Get("header"); cb.Type() == js.TypeFunction {
-			opt.OnHeader = func(d *doc.Document) {
-				if enc, err := d.MarshalMsg(nil); err == nil {
-					cb.Invoke(toUint8Array(enc))
-				}
+	// fingerprint: false — the page computes the file's sha-256 itself (the hash worker, in
+	// parallel with this open) and hands it over with setFingerprint.
+	if r.has("fingerprint") && !r.args.Get("fingerprint").Bool() {
+		opt.Fingerprint = false
+	}
+	if r.has("maxInflated") {
+		opt.MaxInflated = int64(r.num("maxInflated"))
+	}
+	if r.emit.Type() == js.TypeFunction {
+		opt.Progress = throttledProgress(r, rd)
+		opt.OnHeader = func(d *doc.Document) {
+			if enc, err := d.MarshalMsg(nil); err == nil {
+				r.event("header", buffer(enc))
 			}
 		}
 	}
 	start := time.Now()
-	f := inspect.Open(name, r, size, opt)
-	out, err := b.keep(f, 0)
+	f := inspect.Open(name, rd, rd.size, opt)
+	h, enc, err := b.keep(f, 0)
 	if err != nil {
 		return nil, err
 	}
-	out.Set("ms", float64(time.Since(start).Microseconds())/1000)
-	out.Set("crossings", r.crossings)
-	return out, nil
+	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes()), nil
 }
 
-// setFingerprint(handle, sha256hex) → true: the file's sha-256, computed by the page, becomes
-// the Document's fingerprint — where the core would have computed one itself: not for a NEFF
-// whose archive could not be read to its end (the CLI leaves it empty there too).
-func (b *bridge) setFingerprint(args []js.Value) (any, error) {
-	if len(args) < 2 {
-		return nil, errors.New("setFingerprint(handle, sha256): two arguments")
-	}
-	f, err := b.file(args[0])
+// setFingerprint → {set}: the file's sha-256, computed by the page, becomes the Document's
+// fingerprint — where the core would have computed one itself: not for a NEFF whose archive
+// could not be read to its end (the CLI leaves it empty there too).
+func (b *bridge) setFingerprint(r *request) (any, error) {
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
-	sum := strings.ToLower(args[1].String())
+	sum := strings.ToLower(r.str("sha256"))
 	if len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "" {
-		return nil, fmt.Errorf("setFingerprint: %q is not a sha-256 in hex", sum)
+		return nil, protocol.Errorf(protocol.BadRequest, "setFingerprint: %q is not a sha-256 in hex", sum)
 	}
 	if f.Archive != nil && !f.Archive.Complete {
-		return false, nil
+		return object("set", false), nil
 	}
 	b.mu.Lock()
 	f.Doc.SHA256 = sum
 	b.mu.Unlock()
-	return true, nil
+	return object("set", true), nil
 }
 
 // keep stores f under a new handle (or under handle h when h > 0, replacing what was there)
-// and returns {handle, doc: Uint8Array (msgpack Document), name}.
-func (b *bridge) keep(f *inspect.File, h int) (js.Value, error) {
+// and returns the handle and the msgpack Document.
+func (b *bridge) keep(f *inspect.File, h int) (int, []byte, error) {
 	enc, err := f.Doc.MarshalMsg(nil)
 	if err != nil {
-		return js.Value{}, fmt.Errorf("encoding the document of %s: %v", f.Name, err)
+		return 0, nil, fmt.Errorf("encoding the document of %s: %v", f.Name, err)
 	}
 	b.mu.Lock()
 	if h <= 0 {
@@ -199,41 +420,38 @@ func (b *bridge) keep(f *inspect.File, h int) (js.Value, error) {
 	}
 	b.files[h] = f
 	b.mu.Unlock()
-	out := js.Global().Get("Object").New()
-	out.Set("handle", h)
-	out.Set("doc", toUint8Array(enc))
-	out.Set("name", f.Name)
-	return out, nil
+	return h, enc, nil
 }
 
-// bytes(handle, source, off, n) → Uint8Array: n bytes at off of the file ("") or a member.
-func (b *bridge) bytes(args []js.Value) (any, error) {
-	if len(args) < 4 {
-		return nil, errors.New("bytes(handle, source, off, n): four arguments")
-	}
-	f, err := b.file(args[0])
+// bytes → {bytes}: n bytes at off of the file ("") or a member.
+func (b *bridge) bytes(r *request) (any, error) {
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
-	off, n := int64(args[2].Float()), int64(args[3].Float())
-	if off < 0 || n < 0 {
-		return nil, fmt.Errorf("bytes: bad range %d+%d", off, n)
-	}
-	n = min(n, maxBytesRange)
-	data, err := f.Bytes(args[1].String(), off, n)
-	if err != nil && len(data) == 0 {
+	off, err := r.int("off")
+	if err != nil {
 		return nil, err
 	}
-	return toUint8Array(data), nil
+	n, err := r.int("n")
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 || n < 0 {
+		return nil, protocol.Errorf(protocol.BadRequest, "bytes: bad range %d+%d", off, n)
+	}
+	n = min(n, maxBytesRange)
+	data, err := f.Bytes(r.str("source"), off, n)
+	if err != nil && len(data) == 0 {
+		return nil, protocol.Wrap(protocol.NotFound, err)
+	}
+	return object("bytes", buffer(data)), nil
 }
 
-// json(handle) → Uint8Array: the Document as the CLI's `neffscope inspect --json` prints it
-// (one-space indent, a final newline), byte for byte, for the page's export.
-func (b *bridge) docJSON(args []js.Value) (any, error) {
-	if len(args) < 1 {
-		return nil, errors.New("json(handle): one argument")
-	}
-	f, err := b.file(args[0])
+// json → {json}: the Document as the CLI's `neffscope inspect --json` prints it (one-space
+// indent, a final newline), byte for byte, for the page's export.
+func (b *bridge) docJSON(r *request) (any, error) {
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
@@ -241,114 +459,116 @@ func (b *bridge) docJSON(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
 	}
-	return toUint8Array(append(out, '\n')), nil
+	return object("json", buffer(append(out, '\n'))), nil
 }
 
-// diff(handleA, handleB, format) → Uint8Array: the two open files compared (inspect.Diff), as
-// a msgpack doc.Node (format "" or absent), or with format "json" as `neffscope diff --json A B`
-// prints it (encoding/json, two-space indent, a final newline), byte for byte, for the page's
-// export. Files that are not NEFFs give a diff node whose error finding says so.
-func (b *bridge) diff(args []js.Value) (any, error) {
-	if len(args) < 2 {
-		return nil, errors.New("diff(handleA, handleB, format): two handles")
-	}
-	fa, err := b.file(args[0])
+// diff → {node} or, with format "json", {json} as `neffscope diff --json A B` prints it
+// (two-space indent, a final newline), byte for byte. Files that are not NEFFs give a diff
+// node whose error finding says so.
+func (b *bridge) diff(r *request) (any, error) {
+	fa, err := b.file(r, "a")
 	if err != nil {
-		return nil, fmt.Errorf("diff, file a: %v", err)
+		return nil, fmt.Errorf("diff, file a: %w", err)
 	}
-	fb, err := b.file(args[1])
+	fb, err := b.file(r, "b")
 	if err != nil {
-		return nil, fmt.Errorf("diff, file b: %v", err)
+		return nil, fmt.Errorf("diff, file b: %w", err)
 	}
-	d := inspect.Diff(fa, fb)
-	switch format := optString(args, 2); format {
+	switch format := r.str("format"); format {
 	case "":
-		return encodeNode(d)
+		enc, err := inspect.Diff(fa, fb).MarshalMsg(nil)
+		if err != nil {
+			return nil, err
+		}
+		return object("node", buffer(enc)), nil
 	case "json":
-		out, err := doc.NodeJSON(d, 2)
+		out, err := doc.NodeJSON(inspect.Diff(fa, fb), 2)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the diff as JSON: %v", err)
 		}
-		return toUint8Array(append(out, '\n')), nil
+		return object("json", buffer(append(out, '\n'))), nil
 	default:
-		return nil, fmt.Errorf("diff: format %q; \"\" (msgpack) or \"json\"", format)
+		return nil, protocol.Errorf(protocol.BadRequest, "diff: format %q; '' (msgpack) or 'json'", format)
 	}
 }
 
 // maxRows caps one rows() call: the listing asks for a screenful at a time.
 const maxRows = 10000
 
-// rows(handle, ref, from, to) → {table: Uint8Array (msgpack doc.Table), total}: rows [from, to)
-// of an instruction listing (ref "stream:<member>", from a node's Ref), and how many there are.
-func (b *bridge) rows(args []js.Value) (any, error) {
-	if len(args) < 4 {
-		return nil, errors.New("rows(handle, ref, from, to): four arguments")
-	}
-	f, err := b.file(args[0])
+// rows → {table, total}: rows [from, to) of an instruction listing (ref "stream:<member>",
+// from a node's Ref), and how many there are.
+func (b *bridge) rows(r *request) (any, error) {
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
-	from, to := args[2].Int(), args[3].Int()
-	if from < 0 || to < from {
-		return nil, fmt.Errorf("rows: bad range %d..%d", from, to)
+	from, err := r.int("from")
+	if err != nil {
+		return nil, err
+	}
+	to, err := r.int("to")
+	if err != nil {
+		return nil, err
+	}
+	if from < 0 || to < from || from > math.MaxInt32 {
+		return nil, protocol.Errorf(protocol.BadRequest, "rows: bad range %d..%d", from, to)
 	}
 	to = min(to, from+maxRows)
-	t, total, err := f.Rows(args[1].String(), from, to)
+	t, total, err := f.Rows(r.str("ref"), int(from), int(to))
 	if err != nil {
-		return nil, err
+		return nil, refError(r.str("ref"), err)
 	}
 	enc, err := t.MarshalMsg(nil)
 	if err != nil {
 		return nil, err
 	}
-	out := js.Global().Get("Object").New()
-	out.Set("table", toUint8Array(enc))
-	out.Set("total", total)
-	return out, nil
+	return object("table", buffer(enc), "total", total), nil
 }
 
-// instruction(handle, ref, i) → Uint8Array (msgpack doc.Node): every field of instruction i.
-func (b *bridge) instruction(args []js.Value) (any, error) {
-	if len(args) < 3 {
-		return nil, errors.New("instruction(handle, ref, i): three arguments")
+// refError gives a failed lookup by ref its code: not-found when the ref names nothing here.
+func refError(ref string, err error) error {
+	if k, _ := doc.ParseRef(ref); k == doc.RefNone {
+		return protocol.Wrap(protocol.BadRequest, err)
 	}
-	f, err := b.file(args[0])
+	return protocol.Wrap(protocol.NotFound, err)
+}
+
+// instruction → {node}: every field of instruction index.
+func (b *bridge) instruction(r *request) (any, error) {
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
-	n, err := f.Instruction(args[1].String(), args[2].Int())
+	i, err := r.int("index")
 	if err != nil {
 		return nil, err
 	}
-	enc, err := n.MarshalMsg(nil)
-	if err != nil {
-		return nil, err
+	if i < 0 || i > math.MaxInt32 {
+		return nil, protocol.Errorf(protocol.NotFound, "instruction %d: no such row", i)
 	}
-	return toUint8Array(enc), nil
+	n, err := f.Instruction(r.str("ref"), int(i))
+	if err != nil {
+		return nil, refError(r.str("ref"), err)
+	}
+	return encodeNode(n)
 }
 
 // maxPlotPoints caps one plot() call: the page asks for 4,096 points per redraw.
 const maxPlotPoints = 1 << 16
 
-// evaluate(handle, ref, x, mode) → Uint8Array (msgpack doc.Node of kind "pwp-eval"): the
-// activation function ref ("pwp:<profile>#<function>") evaluated at x, a string holding a
-// decimal float or a 0x-prefixed float32 bit pattern (so NaN payloads survive), in mode ""
-// (the default), "sim" or "horner".
-func (b *bridge) evaluate(args []js.Value) (any, error) {
-	if len(args) < 3 {
-		return nil, errors.New("evaluate(handle, ref, x, mode): at least three arguments")
-	}
-	f, err := b.file(args[0])
+// evaluate → {node} (kind pwp-eval): the activation function ref evaluated at x, in mode.
+func (b *bridge) evaluate(r *request) (any, error) {
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
-	x, err := parseX(args[2])
+	x, err := parseX(r.args.Get("x"))
 	if err != nil {
-		return nil, err
+		return nil, protocol.Wrap(protocol.BadRequest, err)
 	}
-	n, err := f.Evaluate(args[1].String(), x, optString(args, 3))
+	n, err := f.Evaluate(r.str("ref"), x, r.str("mode"))
 	if err != nil {
-		return nil, err
+		return nil, refError(r.str("ref"), err)
 	}
 	return encodeNode(n)
 }
@@ -373,61 +593,57 @@ func parseX(v js.Value) (float32, error) {
 	return float32(x), nil
 }
 
-// plot(handle, ref, lo, hi, n, mode) → Uint8Array (msgpack doc.Node of kind "pwp-plot"): n
-// samples of the function over [lo, hi] (emulated, true, error series; boundaries and
-// saturation intervals in its Table).
-func (b *bridge) plot(args []js.Value) (any, error) {
-	if len(args) < 5 {
-		return nil, errors.New("plot(handle, ref, lo, hi, n, mode): at least five arguments")
-	}
-	f, err := b.file(args[0])
+// plot → {node, ms} (kind pwp-plot): n samples of the function over [lo, hi] (emulated, true,
+// error series; boundaries and saturation intervals in its Table).
+func (b *bridge) plot(r *request) (any, error) {
+	start := time.Now()
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
-	n := args[4].Int()
+	n, err := r.int("n")
+	if err != nil {
+		return nil, err
+	}
 	if n < 2 || n > maxPlotPoints {
-		return nil, fmt.Errorf("plot: %d points; between 2 and %d", n, maxPlotPoints)
+		return nil, protocol.Errorf(protocol.Limit, "plot: %d points; between 2 and %d", n, maxPlotPoints)
 	}
-	node, err := f.Plot(args[1].String(), args[2].Float(), args[3].Float(), n, optString(args, 5))
+	node, err := f.Plot(r.str("ref"), r.num("lo"), r.num("hi"), int(n), r.str("mode"))
+	if err != nil {
+		return nil, refError(r.str("ref"), err)
+	}
+	enc, err := node.MarshalMsg(nil)
 	if err != nil {
 		return nil, err
 	}
-	return encodeNode(node)
+	return object("node", buffer(enc), "ms", ms(start)), nil
 }
 
-// openGroup([{readSlice, size, name}, ...]) → [{handle, doc, name}, ...]: files dropped
-// together. Activation-table files join into one document; any other file is its own.
-func (b *bridge) openGroup(args []js.Value) (any, error) {
-	if len(args) < 1 || args[0].Type() != js.TypeObject {
-		return nil, errors.New("openGroup(files): files must be an array of {readSlice, size, name}")
-	}
-	list := args[0]
+// openGroup → {docs: [{handle, doc, name}], wasmBytes}: files dropped together.
+// Activation-table files join into one document; any other file is its own.
+func (b *bridge) openGroup(r *request) (any, error) {
+	list := r.args.Get("files")
 	count := list.Length()
 	if count == 0 || count > 1000 {
-		return nil, fmt.Errorf("openGroup: %d files; between 1 and 1000", count)
+		return nil, protocol.Errorf(protocol.Limit, "openGroup: %d files; between 1 and 1000", count)
 	}
 	files := make([]inspect.NamedReader, count)
 	for i := range count {
-		e := list.Index(i)
-		rs := e.Get("readSlice")
-		if rs.Type() != js.TypeFunction {
-			return nil, fmt.Errorf("openGroup: file %d has no readSlice function", i)
-		}
-		size := int64(e.Get("size").Float())
-		if size < 0 {
-			return nil, fmt.Errorf("openGroup: file %d has negative size", i)
-		}
-		files[i] = inspect.NamedReader{Name: e.Get("name").String(), R: newJSReaderAt(rs, size, 0), Size: size}
-	}
-	out := js.Global().Get("Array").New()
-	for _, f := range inspect.OpenGroup(files, inspect.Options{Fingerprint: true}) {
-		v, err := b.keep(f, 0)
+		rd, name, err := fileValue(list.Index(i), fmt.Sprintf("openGroup: file %d", i))
 		if err != nil {
 			return nil, err
 		}
-		out.Call("push", v)
+		files[i] = inspect.NamedReader{Name: name, R: rd, Size: rd.size}
 	}
-	return out, nil
+	var docs []any
+	for _, f := range inspect.OpenGroup(files, inspect.Options{Fingerprint: true}) {
+		h, enc, err := b.keep(f, 0)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, object("handle", h, "doc", buffer(enc), "name", f.Name))
+	}
+	return object("docs", docs, "wasmBytes", b.wasmBytes()), nil
 }
 
 // contextBytes is a raw libncfw context held in memory for re-emitting.
@@ -439,77 +655,75 @@ type contextBytes struct {
 // maxContext bounds a raw context read into memory (core/inspect reads at most 64 MiB too).
 const maxContext = 64 << 20
 
-// openContext(readSlice, size, name, arch, model) → {handle, doc, name}: the file as a raw
-// libncfw collective context emulated for arch (0: the best guess from its size). The bytes
-// stay in the worker, so recontext can switch arch without reading the file again.
-func (b *bridge) openContext(args []js.Value) (any, error) {
-	if len(args) < 3 || args[0].Type() != js.TypeFunction {
-		return nil, errors.New("openContext(readSlice, size, name, arch, model): readSlice must be a function")
+// openContext → {handle, doc, ms}: the file as a raw libncfw collective context emulated for
+// arch (0: the best guess from its size). The bytes stay in the worker, so recontext can
+// switch arch without reading the file again.
+func (b *bridge) openContext(r *request) (any, error) {
+	rd, name, err := fileArg(r, "file")
+	if err != nil {
+		return nil, err
 	}
-	size := int64(args[1].Float())
-	if size < 0 || size > maxContext {
-		return nil, fmt.Errorf("openContext: size %d; a context is read whole, at most %d bytes", size, maxContext)
+	if r.has("name") {
+		name = r.str("name")
 	}
-	data := make([]byte, size)
-	n, err := newJSReaderAt(args[0], size, 0).ReadAt(data, 0)
+	if rd.size > maxContext {
+		return nil, protocol.Errorf(protocol.Limit, "openContext: %s is %d bytes; a context is read whole, at most %d bytes", name, rd.size, maxContext)
+	}
+	data := make([]byte, rd.size)
+	n, err := rd.ReadAt(data, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	c := &contextBytes{name: args[2].String(), data: data[:n]}
-	return b.emitContext(c, 0, optUint(args, 3), optString(args, 4))
+	c := &contextBytes{name: name, data: data[:n]}
+	return b.emitContext(c, 0, archArg(r), r.str("model"))
 }
 
-// recontext(handle, arch, model) → {handle, doc, name}: the context of handle emulated again
-// for another arch (or model name), under the same handle.
-func (b *bridge) recontext(args []js.Value) (any, error) {
-	if len(args) < 2 || args[0].Type() != js.TypeNumber {
-		return nil, errors.New("recontext(handle, arch, model): two or three arguments")
+// recontext → {handle, doc, ms}: the context of handle emulated again for another arch (or
+// model name), under the same handle.
+func (b *bridge) recontext(r *request) (any, error) {
+	h, err := r.int("handle")
+	if err != nil {
+		return nil, err
 	}
-	h := args[0].Int()
 	b.mu.Lock()
-	c := b.contexts[h]
+	c := b.contexts[int(h)]
 	b.mu.Unlock()
 	if c == nil {
-		return nil, fmt.Errorf("handle %d is not an open libncfw context", h)
+		return nil, protocol.Errorf(protocol.NotFound, "handle %d is not an open libncfw context", h)
 	}
-	return b.emitContext(c, h, optUint(args, 1), optString(args, 2))
+	return b.emitContext(c, int(h), archArg(r), r.str("model"))
+}
+
+// archArg reads the optional arch; anything but a whole number in uint32 range is 0 (guess).
+func archArg(r *request) uint32 {
+	a := r.num("arch")
+	if a < 0 || a > math.MaxUint32 || a != math.Trunc(a) {
+		return 0
+	}
+	return uint32(a)
 }
 
 func (b *bridge) emitContext(c *contextBytes, h int, arch uint32, model string) (any, error) {
 	start := time.Now()
 	f := inspect.OpenContext(c.name, bytes.NewReader(c.data), int64(len(c.data)), arch, model)
-	out, err := b.keep(f, h)
+	h, enc, err := b.keep(f, h)
 	if err != nil {
 		return nil, err
 	}
 	b.mu.Lock()
-	b.contexts[out.Get("handle").Int()] = c
+	b.contexts[h] = c
 	b.mu.Unlock()
-	out.Set("ms", float64(time.Since(start).Microseconds())/1000)
-	return out, nil
+	return object("handle", h, "doc", buffer(enc), "ms", ms(start)), nil
 }
 
-// contextArches(size) → Uint8Array (msgpack doc.Node "ncfw-arches"): the arches a raw
-// context of size bytes could be, with which fit and the best guess.
-func (b *bridge) contextArches(args []js.Value) (any, error) {
-	if len(args) < 1 || args[0].Type() != js.TypeNumber {
-		return nil, errors.New("contextArches(size): size must be a number")
+// contextArches → {node} (kind ncfw-arches): the arches a raw context of size bytes could
+// be, with which fit and the best guess.
+func (b *bridge) contextArches(r *request) (any, error) {
+	size, err := r.int("size")
+	if err != nil {
+		return nil, err
 	}
-	return encodeNode(inspect.ContextArches(int64(args[0].Float())))
-}
-
-func optString(args []js.Value, i int) string {
-	if len(args) > i && args[i].Type() == js.TypeString {
-		return args[i].String()
-	}
-	return ""
-}
-
-func optUint(args []js.Value, i int) uint32 {
-	if len(args) > i && args[i].Type() == js.TypeNumber && args[i].Float() >= 0 && args[i].Float() <= math.MaxUint32 {
-		return uint32(args[i].Float())
-	}
-	return 0
+	return encodeNode(inspect.ContextArches(size))
 }
 
 func encodeNode(n *doc.Node) (any, error) {
@@ -517,43 +731,25 @@ func encodeNode(n *doc.Node) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toUint8Array(enc), nil
+	return object("node", buffer(enc)), nil
 }
 
-// close(handle) forgets a file.
-func (b *bridge) close(args []js.Value) (any, error) {
-	if len(args) < 1 {
-		return nil, errors.New("close(handle): one argument")
+// close → {}: forget a file.
+func (b *bridge) close(r *request) (any, error) {
+	h, err := r.int("handle")
+	if err != nil {
+		return nil, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	delete(b.files, args[0].Int())
-	delete(b.contexts, args[0].Int())
-	return true, nil
+	delete(b.files, int(h))
+	delete(b.contexts, int(h))
+	return object(), nil
 }
 
-func (b *bridge) file(h js.Value) (*inspect.File, error) {
-	if h.Type() != js.TypeNumber {
-		return nil, errors.New("handle must be a number")
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f := b.files[h.Int()]
-	if f == nil {
-		return nil, fmt.Errorf("no open file with handle %d (it was closed, or the worker restarted)", h.Int())
-	}
-	return f, nil
-}
-
-func toUint8Array(b []byte) js.Value {
-	a := js.Global().Get("Uint8Array").New(len(b))
-	js.CopyBytesToJS(a, b)
-	return a
-}
-
-// throttledProgress forwards progress to cb at most every progressEvery, plus every phase
+// throttledProgress sends progress events at most every progressEvery, plus every phase
 // change, as {phase, done, total, inflated, read}.
-func throttledProgress(cb js.Value, r *jsReaderAt) func(inspect.Progress) {
+func throttledProgress(r *request, rd *jsReaderAt) func(inspect.Progress) {
 	var last time.Time
 	lastPhase := ""
 	return func(p inspect.Progress) {
@@ -562,17 +758,47 @@ func throttledProgress(cb js.Value, r *jsReaderAt) func(inspect.Progress) {
 			return
 		}
 		last, lastPhase = now, p.Phase
-		o := js.Global().Get("Object").New()
-		o.Set("phase", p.Phase)
-		o.Set("done", float64(p.Done))
-		o.Set("total", float64(p.Total))
-		o.Set("inflated", float64(p.Inflated))
-		o.Set("read", float64(r.read))
-		cb.Invoke(o)
+		r.event("progress", object("phase", p.Phase, "done", float64(p.Done), "total", float64(p.Total),
+			"inflated", float64(p.Inflated), "read", float64(rd.read)))
 	}
 }
 
 // ---- reading the File through JS ----
+
+// fileArg reads the file argument name of r (protocol.File): see fileValue.
+func fileArg(r *request, name string) (*jsReaderAt, string, error) {
+	return fileValue(r.args.Get(name), r.method.Name+": argument "+name)
+}
+
+// fileValue makes a reader over a file value: a Blob read in slices through FileReaderSync
+// (only a worker has it), or a Uint8Array or ArrayBuffer (the page fallback reads the Blob
+// whole first). The name is the Blob's, or a byte array's name property, else "file".
+func fileValue(v js.Value, what string) (*jsReaderAt, string, error) {
+	name := "file"
+	if n := v.Get("name"); n.Type() == js.TypeString && n.String() != "" {
+		name = n.String()
+	}
+	if blob := js.Global().Get("Blob"); blob.Truthy() && v.InstanceOf(blob) {
+		frsClass := js.Global().Get("FileReaderSync")
+		if !frsClass.Truthy() {
+			return nil, "", protocol.Errorf(protocol.BadRequest, "%s: a Blob cannot be read synchronously here (no FileReaderSync outside a worker); pass its bytes", what)
+		}
+		frs := frsClass.New()
+		u8 := js.Global().Get("Uint8Array")
+		read := func(off, n int64) js.Value {
+			return u8.New(frs.Call("readAsArrayBuffer", v.Call("slice", off, off+n)))
+		}
+		return newJSReaderAt(read, int64(v.Get("size").Float()), 0), name, nil
+	}
+	if v.InstanceOf(js.Global().Get("ArrayBuffer")) {
+		v = js.Global().Get("Uint8Array").New(v)
+	}
+	if !v.InstanceOf(js.Global().Get("Uint8Array")) {
+		return nil, "", protocol.Errorf(protocol.BadRequest, "%s must be a Blob, Uint8Array or ArrayBuffer", what)
+	}
+	read := func(off, n int64) js.Value { return v.Call("subarray", off, off+n) }
+	return newJSReaderAt(read, int64(v.Length()), 0), name, nil
+}
 
 // defaultReadAhead is how much one crossing into JS fetches. In Chromium each crossing is a
 // FileReaderSync read (a new ArrayBuffer, a trip to the blob store): a 200 MiB open took
@@ -580,11 +806,11 @@ func throttledProgress(cb js.Value, r *jsReaderAt) func(inspect.Progress) {
 // buffers double the wasm heap. 4 MiB is the knee.
 const defaultReadAhead = 4 << 20
 
-// jsReaderAt is an io.ReaderAt over a JS function readSlice(off, n) → Uint8Array (in the
-// worker: FileReaderSync over file.slice), with a read-ahead buffer so small sequential reads
-// cost one JS call per chunk. The File is never copied whole into wasm memory.
+// jsReaderAt is an io.ReaderAt over read(off, n) → Uint8Array of JS bytes, with a read-ahead
+// buffer so small sequential reads cost one JS call per chunk. The File is never copied
+// whole into wasm memory.
 type jsReaderAt struct {
-	readSlice js.Value
+	readJS    func(off, n int64) js.Value
 	size      int64
 	chunk     int
 	buf       []byte
@@ -593,11 +819,11 @@ type jsReaderAt struct {
 	read      int64 // bytes fetched from JS
 }
 
-func newJSReaderAt(readSlice js.Value, size int64, chunk int) *jsReaderAt {
+func newJSReaderAt(read func(off, n int64) js.Value, size int64, chunk int) *jsReaderAt {
 	if chunk <= 0 {
 		chunk = defaultReadAhead
 	}
-	return &jsReaderAt{readSlice: readSlice, size: size, chunk: chunk}
+	return &jsReaderAt{readJS: read, size: size, chunk: chunk}
 }
 
 func (r *jsReaderAt) ReadAt(p []byte, off int64) (int, error) {
@@ -650,9 +876,9 @@ func (r *jsReaderAt) fetch(dst []byte, off int64) (n int, err error) {
 		}
 	}()
 	r.crossings++
-	v := r.readSlice.Invoke(float64(off), len(dst))
+	v := r.readJS(off, int64(len(dst)))
 	if v.Type() != js.TypeObject {
-		return 0, fmt.Errorf("readSlice(%d, %d) returned %s, not a Uint8Array", off, len(dst), v.Type())
+		return 0, fmt.Errorf("reading %d bytes at offset %d gave %s, not bytes", len(dst), off, v.Type())
 	}
 	n = js.CopyBytesToGo(dst, v)
 	r.read += int64(n)

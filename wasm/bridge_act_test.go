@@ -11,20 +11,11 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/ncfw"
 	"github.com/neffscope/neffscope/internal/realfiles"
+	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
 // exp(0.5) as the exp_400p tables compute it (spec activation.md §8).
 const exp05Bits = "3fd308b1"
-
-func decodeNode(t *testing.T, v js.Value) *doc.Node {
-	t.Helper()
-	checkNoError(t, v)
-	var n doc.Node
-	if _, err := n.UnmarshalMsg(jsBytes(v)); err != nil {
-		t.Fatalf("msgpack node does not decode: %v", err)
-	}
-	return &n
-}
 
 // readFile reads a real file by its name under testdata-real (internal/realfiles finds it).
 func readFile(t *testing.T, rel string) []byte {
@@ -36,7 +27,7 @@ func readFile(t *testing.T, rel string) []byte {
 func findFunction(root *doc.Node, name string) *doc.Node {
 	var found *doc.Node
 	root.Walk(func(_ []string, n *doc.Node) bool {
-		if found == nil && n.Kind == "pwp-function" && n.Label == name {
+		if found == nil && n.Kind == doc.KindPWPFunction && n.Label == name {
 			found = n
 		}
 		return found == nil
@@ -55,12 +46,12 @@ func field(n *doc.Node, label string) string {
 
 // checkExp05 evaluates exp_400p at 0.5 (as a decimal and as bits) and checks the bits, the
 // path and the bucket record's span (32 bytes in the bkt blob).
-func checkExp05(t *testing.T, c, h js.Value, ref string) *doc.Node {
+func checkExp05(t *testing.T, c *testCore, h js.Value, ref string) *doc.Node {
 	t.Helper()
 	var first *doc.Node
 	for _, x := range []any{"0.5", "0x3f000000", 0.5} {
-		n := decodeNode(t, c.Call("evaluate", h, ref, x, ""))
-		if n.Kind != "pwp-eval" || !strings.Contains(n.Value, "0x"+exp05Bits) {
+		n := decodeNode(t, c.must("evaluate", map[string]any{"handle": h, "ref": ref, "x": x, "mode": ""}).Get("node"))
+		if n.Kind != doc.KindPWPEval || !strings.Contains(n.Value, "0x"+exp05Bits) {
 			t.Fatalf("evaluate(%v) = %s %q, want a pwp-eval with 0x%s", x, n.Kind, n.Value, exp05Bits)
 		}
 		if n.Span == nil || n.Span.Length != 32 || !strings.HasSuffix(n.Span.Source, "_bkt.bin") || n.Span.Offset%32 != 0 {
@@ -81,24 +72,26 @@ func checkExp05(t *testing.T, c, h js.Value, ref string) *doc.Node {
 func TestEvaluateAndPlotRealNEFF(t *testing.T) {
 	file := readFile(t, "nkipy/matmul_small.neff")
 	c := core(t)
-	calls := 0
-	res := c.Call("open", sliceReader(t, file, &calls), len(file), "matmul_small.neff")
-	checkNoError(t, res)
+	res := c.openBytes("matmul_small.neff", file)
 	d := decodeDoc(t, res.Get("doc"))
 	fn := findFunction(d.Root, "exp_400p")
-	if fn == nil || !strings.HasPrefix(fn.Ref, "pwp:") {
+	if k, _ := doc.ParseRef(fn.Ref); fn == nil || k != doc.RefPWP {
 		t.Fatalf("no exp_400p function node with a pwp: ref in matmul_small.neff: %+v", fn)
 	}
 	h := res.Get("handle")
 	n := checkExp05(t, c, h, fn.Ref)
 	// The bucket's bytes are served by bytes(): the record's d0 is the float32 the node shows.
-	rec := jsBytes(c.Call("bytes", h, n.Span.Source, n.Span.Offset, 32))
+	rec := jsBytes(c.must("bytes", map[string]any{"handle": h, "source": n.Span.Source, "off": n.Span.Offset, "n": 32}).Get("bytes"))
 	if len(rec) != 32 {
 		t.Fatalf("bucket record: %d bytes", len(rec))
 	}
 
-	plot := decodeNode(t, c.Call("plot", h, fn.Ref, -10.0, 10.0, 4096, ""))
-	if plot.Kind != "pwp-plot" || len(plot.Series) < 5 {
+	pr := c.must("plot", map[string]any{"handle": h, "ref": fn.Ref, "lo": -10.0, "hi": 10.0, "n": 4096, "mode": ""})
+	if pr.Get("ms").Type() != js.TypeNumber {
+		t.Error("plot gave no ms")
+	}
+	plot := decodeNode(t, pr.Get("node"))
+	if plot.Kind != doc.KindPWPPlot || len(plot.Series) < 5 {
 		t.Fatalf("plot: kind %s with %d series", plot.Kind, len(plot.Series))
 	}
 	names := []string{}
@@ -124,33 +117,30 @@ func TestEvaluateAndPlotRealNEFF(t *testing.T) {
 	}
 	t.Logf("plot series %v, boundaries %v", names, kinds)
 
-	for _, bad := range [][]any{
-		{h, "pwp:nope#exp_400p", "0.5", ""},
-		{h, fn.Ref, "zebra", ""},
-		{h, fn.Ref, "0x123456789", ""},
-		{h, fn.Ref, "0.5", "fast"},
-	} {
-		if v := c.Call("evaluate", bad...); v.Get("error").Type() != js.TypeString {
-			t.Errorf("evaluate%v: no error", bad[1:])
-		}
+	ev := func(ref, x, mode string) map[string]any {
+		return map[string]any{"handle": h, "ref": ref, "x": x, "mode": mode}
 	}
-	for _, bad := range [][]any{{h, fn.Ref, 1.0, 1.0, 100, ""}, {h, fn.Ref, 0.0, 1.0, 1, ""}, {h, fn.Ref, 0.0, 1.0, 1 << 20, ""}} {
-		if v := c.Call("plot", bad...); v.Get("error").Type() != js.TypeString {
-			t.Errorf("plot%v: no error", bad[2:])
-		}
+	c.fails("evaluate", ev(doc.PWPRef("nope", "exp_400p"), "0.5", ""), protocol.NotFound, "nope")
+	c.fails("evaluate", ev(fn.Ref, "zebra", ""), protocol.BadRequest, "zebra")
+	c.fails("evaluate", ev(fn.Ref, "0x123456789", ""), protocol.BadRequest, "8 hex digits")
+	c.fails("evaluate", ev(fn.Ref, "0.5", "fast"), protocol.NotFound, "fast")
+	pl := func(lo, hi float64, n int) map[string]any {
+		return map[string]any{"handle": h, "ref": fn.Ref, "lo": lo, "hi": hi, "n": n}
 	}
+	if _, err := c.invoke("plot", pl(1, 1, 100), nil); err == nil {
+		t.Error("plot over an empty range: no error")
+	}
+	c.fails("plot", pl(0, 1, 1), protocol.Limit, "between 2 and")
+	c.fails("plot", pl(0, 1, 1<<20), protocol.Limit, "between 2 and")
 }
 
 func TestOpenGroupJoinsLooseActivationFiles(t *testing.T) {
 	c := core(t)
-	list := js.Global().Get("Array").New()
-	calls := 0
+	var list []any
 	add := func(name string, data []byte) {
-		e := js.Global().Get("Object").New()
-		e.Set("readSlice", sliceReader(t, data, &calls))
-		e.Set("size", len(data))
-		e.Set("name", name)
-		list.Call("push", e)
+		e := u8(data)
+		e.Set("name", name) // as the page fallback names a File's bytes
+		list = append(list, e)
 	}
 	const loose = "nkipy/matmul_small/sg00/"
 	set := "exp_and_others"
@@ -160,13 +150,13 @@ func TestOpenGroupJoinsLooseActivationFiles(t *testing.T) {
 	other := bytes.Repeat([]byte{0xde, 0xad}, 100)
 	add("other.bin", other)
 
-	res := c.Call("openGroup", list)
-	checkNoError(t, res)
+	out := c.must("openGroup", map[string]any{"files": list})
+	res := out.Get("docs")
 	if res.Length() != 2 {
 		t.Fatalf("openGroup gave %d documents, want 2 (the joined set and other.bin)", res.Length())
 	}
 	joined := decodeDoc(t, res.Index(0).Get("doc"))
-	if joined.Kind != "pwp" {
+	if joined.Kind != doc.KindPWP {
 		t.Fatalf("first document is %q, want pwp", joined.Kind)
 	}
 	if d := decodeDoc(t, res.Index(1).Get("doc")); d.File != "other.bin" || d.Size != int64(len(other)) {
@@ -182,26 +172,22 @@ func TestOpenGroupJoinsLooseActivationFiles(t *testing.T) {
 		t.Errorf("bucket source %q, want the dropped %s_bkt.bin", n.Span.Source, set)
 	}
 	want := readFile(t, loose+set+"_bkt.bin")[n.Span.Offset : n.Span.Offset+32]
-	if got := jsBytes(c.Call("bytes", h, n.Span.Source, n.Span.Offset, 32)); !bytes.Equal(got, want) {
+	if got := jsBytes(c.must("bytes", map[string]any{"handle": h, "source": n.Span.Source, "off": n.Span.Offset, "n": 32}).Get("bytes")); !bytes.Equal(got, want) {
 		t.Errorf("bytes of the bucket record % x, want % x", got, want)
 	}
 	if h.Int() == res.Index(1).Get("handle").Int() {
 		t.Error("two documents share a handle")
 	}
-	if v := c.Call("openGroup", js.Global().Get("Array").New()); v.Get("error").Type() != js.TypeString {
-		t.Error("openGroup([]) gave no error")
-	}
+	c.fails("openGroup", map[string]any{"files": []any{}}, protocol.Limit, "between 1 and 1000")
 }
 
 func TestOpenContextAndSwitchArch(t *testing.T) {
 	c := core(t)
 	ctx := ncfw.SampleContext(12, "patterned")
-	calls := 0
-	res := c.Call("openContext", sliceReader(t, ctx, &calls), len(ctx), "ctx.bin", 12, "")
-	checkNoError(t, res)
+	res := c.must("openContext", map[string]any{"file": u8(ctx), "name": "ctx.bin", "arch": 12, "model": ""})
 	d := decodeDoc(t, res.Get("doc"))
-	if d.Kind != "ncfw-context" || d.Root.Value != "arch 12 (cayman), rc 0" {
-		t.Fatalf("context doc %s %q", d.Kind, d.Root.Value)
+	if d.Kind != doc.KindNCFWContext || d.Root.Value != "arch 12 (cayman), rc 0" || d.Root.Attrs[doc.AttrArch] != "12" || d.Root.Attrs[doc.AttrRC] != "0" {
+		t.Fatalf("context doc %s %q, attrs %v", d.Kind, d.Root.Value, d.Root.Attrs)
 	}
 	text := d.Root.Child("text")
 	want, rc := ncfw.Emit(ctx, "", 12)
@@ -212,14 +198,12 @@ func TestOpenContextAndSwitchArch(t *testing.T) {
 		t.Fatalf("field map missing or without spans")
 	}
 	h := res.Get("handle")
-	readsBefore := calls
 
 	for _, tc := range []struct {
 		arch  uint32
 		value string
 	}{{5, "arch 5 (sunda), rc 0"}, {7, "rc 22"}, {12, "arch 12 (cayman), rc 0"}} {
-		r := c.Call("recontext", h, tc.arch, "model-x")
-		checkNoError(t, r)
+		r := c.must("recontext", map[string]any{"handle": h, "arch": tc.arch, "model": "model-x"})
 		if r.Get("handle").Int() != h.Int() {
 			t.Errorf("recontext changed the handle %d → %d", h.Int(), r.Get("handle").Int())
 		}
@@ -238,15 +222,12 @@ func TestOpenContextAndSwitchArch(t *testing.T) {
 			t.Errorf("arch %d: text differs from ncfw.Emit", tc.arch)
 		}
 	}
-	if calls != readsBefore {
-		t.Errorf("recontext read the file again (%d JS reads)", calls-readsBefore)
-	}
 	// The bytes behind the context are the file's.
-	if got := jsBytes(c.Call("bytes", h, "", 24, 8)); !bytes.Equal(got, ctx[24:32]) {
+	if got := jsBytes(c.must("bytes", map[string]any{"handle": h, "source": "", "off": 24, "n": 8}).Get("bytes")); !bytes.Equal(got, ctx[24:32]) {
 		t.Errorf("bytes 24..32 % x, want % x", got, ctx[24:32])
 	}
 
-	arches := decodeNode(t, c.Call("contextArches", len(ctx)))
+	arches := decodeNode(t, c.must("contextArches", map[string]any{"size": len(ctx)}).Get("node"))
 	guess := ""
 	for _, r := range arches.Table.Rows {
 		if r[4] == "true" {
@@ -256,8 +237,7 @@ func TestOpenContextAndSwitchArch(t *testing.T) {
 	if len(arches.Table.Rows) != 4 || guess != "12" {
 		t.Errorf("contextArches(%d): %v, guess %q", len(ctx), arches.Table.Rows, guess)
 	}
-	c.Call("close", h)
-	if v := c.Call("recontext", h, 5, ""); v.Get("error").Type() != js.TypeString {
-		t.Error("recontext after close gave no error")
-	}
+	c.must("close", map[string]any{"handle": h})
+	c.fails("recontext", map[string]any{"handle": h, "arch": 5}, protocol.NotFound, "not an open libncfw context")
+	c.fails("openContext", map[string]any{"file": u8(make([]byte, maxContext+1))}, protocol.Limit, "at most")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
+	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
 // repacked is matmul_small repacked with kelf-0.json's target changed, hlo_stats.json removed
@@ -39,12 +40,9 @@ func repacked(t *testing.T, src []byte) []byte {
 }
 
 // openIn opens data in the bridge under name, as the worker does, and returns its handle.
-func openIn(t *testing.T, c js.Value, name string, data []byte) js.Value {
+func openIn(t *testing.T, c *testCore, name string, data []byte) js.Value {
 	t.Helper()
-	var calls int
-	res := c.Call("open", sliceReader(t, data, &calls), len(data), name, js.Undefined())
-	checkNoError(t, res)
-	return res.Get("handle")
+	return c.openBytes(name, data).Get("handle")
 }
 
 // diff(a, b) is inspect.Diff of the two files, whatever way they were read: the node the page
@@ -84,7 +82,7 @@ func checkDiffMatchesNative(t *testing.T, nameA, nameB string, a, b []byte) *doc
 	ha := openIn(t, c, nameA, a)
 	hb := openIn(t, c, nameB, b)
 
-	got := decodeNode(t, c.Call("diff", ha, hb))
+	got := decodeNode(t, c.must("diff", map[string]any{"a": ha, "b": hb}).Get("node"))
 	fa := inspect.Open(nameA, bytes.NewReader(a), int64(len(a)), inspect.Options{Fingerprint: true})
 	fb := inspect.Open(nameB, bytes.NewReader(b), int64(len(b)), inspect.Options{Fingerprint: true})
 	want := inspect.Diff(fa, fb)
@@ -105,8 +103,7 @@ func checkDiffMatchesNative(t *testing.T, nameA, nameB string, a, b []byte) *doc
 	}
 
 	// The export: what `neffscope diff --json A B` prints for files of these names.
-	out := c.Call("diff", ha, hb, "json")
-	checkNoError(t, out)
+	out := c.must("diff", map[string]any{"a": ha, "b": hb, "format": "json"}).Get("json")
 	wantJSON, err := json.MarshalIndent(want, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -117,29 +114,24 @@ func checkDiffMatchesNative(t *testing.T, nameA, nameB string, a, b []byte) *doc
 
 	// A file compared with itself (two handles on the same bytes) is identical.
 	ha2 := openIn(t, c, "again.neff", a)
-	if same := decodeNode(t, c.Call("diff", ha, ha2)); !inspect.DiffIdentical(same) || same.Value != "identical" {
+	if same := decodeNode(t, c.must("diff", map[string]any{"a": ha, "b": ha2}).Get("node")); !inspect.DiffIdentical(same) || same.Value != "identical" {
 		t.Errorf("%s against itself: %q", nameA, same.Value)
 	}
 	return got
 }
 
-// Bad requests give {error} (no panic); a file that is not a NEFF gives the diff's finding.
+// Bad requests are rejected with their code (no panic); a file that is not a NEFF gives the
+// diff's finding.
 func TestDiffBadRequests(t *testing.T) {
 	file, _ := generated()
 	c := core(t)
 	h := openIn(t, c, "gen.neff", file)
-	for name, res := range map[string]js.Value{
-		"no arguments":   c.Call("diff"),
-		"unknown handle": c.Call("diff", h, 9999),
-		"handle string":  c.Call("diff", "1", h),
-		"unknown format": c.Call("diff", h, h, "yaml"),
-	} {
-		if res.Type() != js.TypeObject || res.Get("error").Type() != js.TypeString {
-			t.Errorf("%s: no error returned", name)
-		}
-	}
+	c.fails("diff", map[string]any{}, protocol.BadRequest, "argument a")
+	c.fails("diff", map[string]any{"a": h, "b": 9999}, protocol.NotFound, "diff, file b: no open file with handle 9999")
+	c.fails("diff", map[string]any{"a": "1", "b": h}, protocol.BadRequest, "argument a must be number")
+	c.fails("diff", map[string]any{"a": h, "b": h, "format": "yaml"}, protocol.BadRequest, "yaml")
 	notNEFF := openIn(t, c, "notes.json", []byte(`{"x": 1}`))
-	d := decodeNode(t, c.Call("diff", h, notNEFF))
+	d := decodeNode(t, c.must("diff", map[string]any{"a": h, "b": notNEFF}).Get("node"))
 	if len(d.Findings) != 1 || !strings.Contains(d.Findings[0].Message, "notes.json is not a NEFF") {
 		t.Errorf("a NEFF against a JSON file: %q, findings %v", d.Value, d.Findings)
 	}

@@ -5,10 +5,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"syscall/js"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
 // The page's JSON export is the CLI's `inspect --json` output: the same Document, marshalled
@@ -16,12 +16,8 @@ import (
 func TestJSONMatchesInspectJSON(t *testing.T) {
 	file, _ := generated()
 	c := core(t)
-	var calls int
-	res := c.Call("open", sliceReader(t, file, &calls), len(file), "gen.neff", js.Undefined())
-	checkNoError(t, res)
-	out := c.Call("json", res.Get("handle"))
-	checkNoError(t, out)
-	got := jsBytes(out)
+	res := c.openBytes("gen.neff", file)
+	got := jsBytes(c.must("json", map[string]any{"handle": res.Get("handle")}).Get("json"))
 
 	f := inspect.Open("gen.neff", bytes.NewReader(file), int64(len(file)), inspect.Options{Fingerprint: true})
 	want, err := json.MarshalIndent(f.Doc, "", " ")
@@ -39,7 +35,5 @@ func TestJSONMatchesInspectJSON(t *testing.T) {
 	if err := json.Unmarshal(got, &back); err != nil || back.File != "gen.neff" || back.Kind != "neff" {
 		t.Errorf("the JSON does not read back as the document of gen.neff: %+v %v", back, err)
 	}
-	if e := c.Call("json", 9999); e.Get("error").Type() != js.TypeString {
-		t.Errorf("json of an unknown handle did not report an error")
-	}
+	c.fails("json", map[string]any{"handle": 9999}, protocol.NotFound, "no open file")
 }

@@ -9,8 +9,8 @@ package main
 // File/Blob the user opened, when they fit the size cap the page sets. IndexedDB stores a
 // Blob on disk, so keeping a file costs no memory here.
 //
-// Every library call returns a Promise: IndexedDB answers through events, which a goroutine
-// can wait for only while the worker's event loop runs.
+// Every library handler is async (bridge.go): IndexedDB answers through events, which a
+// goroutine can wait for only while the worker's event loop runs.
 
 import (
 	"context"
@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/hack-pad/go-indexeddb/idb"
+
+	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
 const (
@@ -285,38 +287,7 @@ func (l *library) clear(ctx context.Context) error {
 	return l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Clear(); return err })
 }
 
-// ---- bridge entry points (each returns a Promise) ----
-
-// promise runs work on its own goroutine and settles a Promise with its result; an error
-// rejects it with an Error whose message is the error's text.
-func (b *bridge) promise(work func(ctx context.Context) (any, error)) js.Value {
-	var executor js.Func
-	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		resolve, reject := args[0], args[1]
-		go func() {
-			defer executor.Release()
-			ctx, cancel := context.WithTimeout(context.Background(), libraryTimeout)
-			defer cancel()
-			var v any
-			var err error
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						err = fmt.Errorf("internal error in the library: %v", p)
-					}
-				}()
-				v, err = work(ctx)
-			}()
-			if err != nil {
-				reject.Invoke(js.Global().Get("Error").New(err.Error()))
-				return
-			}
-			resolve.Invoke(v)
-		}()
-		return nil
-	})
-	return js.Global().Get("Promise").New(executor)
-}
+// ---- bridge entry points (async handlers: IndexedDB answers through events) ----
 
 // lib opens the library on first use and keeps it (or the reason it is off).
 func (b *bridge) lib(ctx context.Context) *library {
@@ -324,26 +295,29 @@ func (b *bridge) lib(ctx context.Context) *library {
 	return b.library
 }
 
-// libStatus() → Promise<{ok, reason}>
-func (b *bridge) libStatus(args []js.Value) (any, error) {
-	return b.promise(func(ctx context.Context) (any, error) {
-		l := b.lib(ctx)
-		out := js.Global().Get("Object").New()
-		out.Set("ok", l.db != nil)
-		if l.err != nil {
-			out.Set("reason", l.err.Error())
-		}
-		return out, nil
-	}), nil
+// libOn is the library, or an unavailable error saying why it is off.
+func (b *bridge) libOn(ctx context.Context) (*library, error) {
+	l := b.lib(ctx)
+	if l.db == nil {
+		return nil, protocol.Wrap(protocol.Unavailable, l.err)
+	}
+	return l, nil
 }
 
-// libPut(handle, entry) → Promise<{kept, note?}>: entry as put documents it, without doc and
-// key; the Document, its sha-256, kind and summary come from the open file under handle.
-func (b *bridge) libPut(args []js.Value) (any, error) {
-	if len(args) < 2 || args[1].Type() != js.TypeObject {
-		return nil, errors.New("libPut(handle, entry): two arguments")
+// libStatus → {ok, reason}
+func (b *bridge) libStatus(ctx context.Context, r *request) (any, error) {
+	l := b.lib(ctx)
+	reason := ""
+	if l.err != nil {
+		reason = l.err.Error()
 	}
-	f, err := b.file(args[0])
+	return object("ok", l.db != nil, "reason", reason), nil
+}
+
+// libPut → {kept, note}: entry as put documents it, without doc and key; the Document, its
+// sha-256, kind and summary come from the open file under handle.
+func (b *bridge) libPut(ctx context.Context, r *request) (any, error) {
+	f, err := b.file(r, "handle")
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +328,7 @@ func (b *bridge) libPut(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	entry := args[1]
+	entry := r.args.Get("entry")
 	if !entry.Get("key").Truthy() {
 		entry.Set("key", f.Doc.SHA256)
 	}
@@ -365,50 +339,72 @@ func (b *bridge) libPut(args []js.Value) (any, error) {
 		entry.Set("summary", f.Doc.Root.Value)
 	}
 	entry.Set("doc", toUint8Array(enc))
-	return b.promise(func(ctx context.Context) (any, error) { return b.lib(ctx).put(ctx, entry) }), nil
-}
-
-// libList() → Promise<[entry without doc and blobs, with files[i].kept]>, newest first.
-func (b *bridge) libList(args []js.Value) (any, error) {
-	return b.promise(func(ctx context.Context) (any, error) {
-		list, err := b.lib(ctx).all(ctx)
-		if err != nil {
-			return nil, err
-		}
-		arr := js.Global().Get("Array").New()
-		for _, e := range list {
-			e.Delete("doc")
-			fs := e.Get("files")
-			for i := 0; fs.Type() == js.TypeObject && i < fs.Length(); i++ {
-				fi := fs.Index(i)
-				fi.Set("kept", fi.Get("blob").Truthy())
-				fi.Delete("blob")
-			}
-			arr.Call("push", e)
-		}
-		return arr, nil
-	}), nil
-}
-
-// libGet(keyPrefix) → Promise<entry|null>: the whole entry, Document and blobs included.
-func (b *bridge) libGet(args []js.Value) (any, error) {
-	if len(args) < 1 {
-		return nil, errors.New("libGet(key): one argument")
+	l, err := b.libOn(ctx)
+	if err != nil {
+		return nil, err
 	}
-	prefix := args[0].String()
-	return b.promise(func(ctx context.Context) (any, error) { return b.lib(ctx).find(ctx, prefix) }), nil
-}
-
-// libRemove(key) → Promise<true>
-func (b *bridge) libRemove(args []js.Value) (any, error) {
-	if len(args) < 1 {
-		return nil, errors.New("libRemove(key): one argument")
+	out, err := l.put(ctx, entry)
+	if err != nil {
+		return nil, err
 	}
-	key := args[0].String()
-	return b.promise(func(ctx context.Context) (any, error) { return true, b.lib(ctx).remove(ctx, key) }), nil
+	note := ""
+	if n := out.Get("note"); n.Type() == js.TypeString {
+		note = n.String()
+	}
+	return object("kept", out.Get("kept"), "note", note), nil
 }
 
-// libClear() → Promise<true>
-func (b *bridge) libClear(args []js.Value) (any, error) {
-	return b.promise(func(ctx context.Context) (any, error) { return true, b.lib(ctx).clear(ctx) }), nil
+// libList → {list}: every entry without doc and blobs, with files[i].kept, newest first.
+func (b *bridge) libList(ctx context.Context, r *request) (any, error) {
+	l, err := b.libOn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, err := l.all(ctx)
+	if err != nil {
+		return nil, err
+	}
+	arr := make([]any, 0, len(list))
+	for _, e := range list {
+		e.Delete("doc")
+		fs := e.Get("files")
+		for i := 0; fs.Type() == js.TypeObject && i < fs.Length(); i++ {
+			fi := fs.Index(i)
+			fi.Set("kept", fi.Get("blob").Truthy())
+			fi.Delete("blob")
+		}
+		arr = append(arr, e)
+	}
+	return object("list", arr), nil
+}
+
+// libGet → {entry|null}: the whole entry, Document and blobs included.
+func (b *bridge) libGet(ctx context.Context, r *request) (any, error) {
+	l, err := b.libOn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e, err := l.find(ctx, r.str("key"))
+	if err != nil {
+		return nil, err
+	}
+	return object("entry", e), nil
+}
+
+// libRemove → {}
+func (b *bridge) libRemove(ctx context.Context, r *request) (any, error) {
+	l, err := b.libOn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return object(), l.remove(ctx, r.str("key"))
+}
+
+// libClear → {}
+func (b *bridge) libClear(ctx context.Context, r *request) (any, error) {
+	l, err := b.libOn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return object(), l.clear(ctx)
 }

@@ -1,8 +1,8 @@
 //go:build js && wasm
 
 // Command wasm is the neffscope core compiled to WebAssembly. It runs inside the page's Web
-// Worker (www/worker.js), registers globalThis.neffscopeCore with synchronous entry points
-// (open, bytes, close) and then waits for calls. See bridge.go for the calling convention.
+// Worker (www/worker.js), registers globalThis.neffscopeCore (call(method, args, emit) →
+// Promise, for every method of wasm/protocol) and then waits for calls. See bridge.go.
 package main
 
 func main() {

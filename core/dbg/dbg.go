@@ -160,7 +160,7 @@ func decode(member, src string, b []byte) *File {
 	f := &File{Member: member, Kind: kind, Engine: engine}
 	d := &decoder{f: f, src: src, b: b, cut: -1, records: true, explained: map[*Field]bool{}}
 	shape := shape(kindShape(kind))
-	f.Root = &doc.Node{Kind: "protobuf", Label: "content", Value: strconv.Itoa(len(b)) + " B",
+	f.Root = &doc.Node{Kind: doc.KindProtobuf, Label: "content", Value: strconv.Itoa(len(b)) + " B",
 		Span: d.span(0, int64(len(b))), Ref: "member:" + member}
 	if src == "" {
 		f.Root.Ref = "file:"
@@ -261,7 +261,7 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 // broken reports a wire error at off and puts the rest of the range under one hex node.
 func (d *decoder) broken(parent *doc.Node, off, hi int64, what string, err error) {
 	d.f.Coverage.None += hi - off
-	n := &doc.Node{Kind: "bytes", Label: "unreadable", Value: itoa(hi-off) + " B", Span: d.span(off, hi-off)}
+	n := &doc.Node{Kind: doc.KindBytes, Label: "unreadable", Value: itoa(hi-off) + " B", Span: d.span(off, hi-off)}
 	n.Detail = "bytes after a protobuf wire-format error; shown as hex"
 	n.Errorf(n.Span, "%s at byte %d: the %s cannot be read (%v); the %d bytes from here to byte %d are shown as hex. The member may be truncated or corrupt: re-extract it or recompile.", d.f.Member, off, what, err, hi-off, hi)
 	if d.room(parent, off) {
@@ -298,7 +298,7 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 		return
 	}
 	v := d.b[off+tagLen : end]
-	n := &doc.Node{Kind: "protobuf", Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
+	n := &doc.Node{Kind: doc.KindProtobuf, Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
 	switch typ {
 	case protowire.VarintType:
 		x, _ := protowire.ConsumeVarint(v)
@@ -420,7 +420,7 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 	var n *doc.Node
 	at := d.f.Root // where this field's findings go
 	if show {
-		n = &doc.Node{Kind: "field", Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
+		n = &doc.Node{Kind: doc.KindField, Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
 		if k > 0 || f.Type == Message {
 			n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
 		}
@@ -492,7 +492,7 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
 		}
 		if show {
-			n.Kind = "message"
+			n.Kind = doc.KindMessage
 			switch {
 			case child != nil && child.attr != nil:
 				n.Value = child.attr.Key + " = " + doc.Quote(child.attr.Value, maxText)
@@ -604,7 +604,7 @@ func recordsTable(f *File, src string) *doc.Node {
 	if f.Kind == KindAsm {
 		label = "words"
 	}
-	n := &doc.Node{Kind: "table", Label: label, Value: strconv.Itoa(len(f.Records)), Table: t,
+	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(len(f.Records)), Table: t,
 		Detail: "every record of field 3 (the tree below shows them field by field)"}
 	if len(f.Records) > maxRows {
 		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(len(f.Records)) + " records of field 3"

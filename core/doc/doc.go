@@ -6,10 +6,16 @@
 // A decoder never stops at the first problem: it returns what it could read plus Findings that
 // say what is wrong, where, and what the user can do.
 //
-// The wire format (worker → page, and the IndexedDB cache) is msgpack (wire.go: the bytes
-// tinylib/msgp's generated code wrote, written by hand); the CLI prints the same tree as JSON
-// (json.go: the bytes encoding/json wrote).
+// The wire format (worker → page, and the IndexedDB cache) is msgpack, written and read by
+// tinylib/msgp's generated code (doc_gen.go); the CLI prints the same tree as JSON through
+// encoding/json (json.go).
 package doc
+
+//go:generate go tool msgp -file doc.go -o doc_gen.go -tests=false -io=false
+
+// Decoding refuses arrays longer than this, so a hostile 10-byte message cannot ask for
+// gigabytes (a Document's biggest tables have thousands of rows).
+//msgp:limit arrays:4194304 maps:65536
 
 import (
 	"fmt"
@@ -17,8 +23,8 @@ import (
 )
 
 // ModelVersion is bumped whenever the wire shape changes incompatibly, so cached documents
-// written by an older build are re-decoded instead of misread.
-const ModelVersion = 1
+// written by an older build are re-decoded instead of misread. 2: Node.Attrs.
+const ModelVersion = 2
 
 // Severities of a Finding.
 const (
@@ -90,7 +96,11 @@ type Node struct {
 	// Value is the display text of a leaf ("2", "efe9b3bc…", "\"file.neff\"").
 	Value string `msg:"value,omitempty" json:"value,omitempty"`
 	// Detail explains the value in words ("MD5 of bytes 1024..EOF: matches").
-	Detail   string    `msg:"detail,omitempty" json:"detail,omitempty"`
+	Detail string `msg:"detail,omitempty" json:"detail,omitempty"`
+	// Attrs are machine-readable facts about the node for front ends (keys: the Attr*
+	// constants), so a page never parses display text. Left out when empty (omitzero: the
+	// msgp tag for a type with its own codec, attrs.go, which writes the keys sorted).
+	Attrs    Attrs     `msg:"attrs,omitzero" json:"attrs,omitempty"`
 	Span     *Span     `msg:"span,omitempty" json:"span,omitempty"`
 	Children []*Node   `msg:"kids,omitempty" json:"children,omitempty"`
 	Table    *Table    `msg:"table,omitempty" json:"table,omitempty"`
@@ -127,7 +137,7 @@ func (n *Node) Add(children ...*Node) *Node {
 
 // Field appends a leaf field with a span and returns it.
 func (n *Node) Field(label, value string, span *Span) *Node {
-	c := &Node{Kind: "field", Label: label, Value: value, Span: span}
+	c := &Node{Kind: KindField, Label: label, Value: value, Span: span}
 	n.Children = append(n.Children, c)
 	return c
 }
@@ -197,7 +207,9 @@ func (n *Node) Walk(visit func(path []string, n *Node) bool) {
 			return
 		}
 		for _, c := range n.Children {
-			rec(append(path[:len(path):len(path)], c.PathKey()), c)
+			if c != nil { // a decoded document may hold nil children
+				rec(append(path[:len(path):len(path)], c.PathKey()), c)
+			}
 		}
 	}
 	rec(nil, n)

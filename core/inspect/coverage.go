@@ -70,7 +70,7 @@ func classify(n *doc.Node) uint8 {
 			return covNamed
 		}
 		return covJSON
-	case n.Kind == "bytes" || n.Kind == "member" || n.Kind == "instructions":
+	case n.Kind == doc.KindBytes || n.Kind == doc.KindMember || n.Kind == doc.KindInstructions:
 		return covHex
 	case len(n.Children) > 0:
 		return covHex // a container: bytes none of its children names are bare

@@ -37,7 +37,7 @@ const (
 // side-by-side view. Spans are left out: a difference is about two files at once.
 // Findings say only what could not be compared.
 func Diff(a, b *File) *doc.Node {
-	root := &doc.Node{Kind: "diff", Label: "diff", Detail: fmt.Sprintf("a: %s (%s) · b: %s (%s)", a.Name, neff.HumanSize(a.Size), b.Name, neff.HumanSize(b.Size))}
+	root := &doc.Node{Kind: doc.KindDiff, Label: "diff", Detail: fmt.Sprintf("a: %s (%s) · b: %s (%s)", a.Name, neff.HumanSize(a.Size), b.Name, neff.HumanSize(b.Size))}
 	if a.Archive == nil || b.Archive == nil {
 		for _, f := range []*File{a, b} {
 			if f.Archive == nil {
@@ -103,10 +103,10 @@ func change(kind, label, va, vb string, hasA, hasB bool) *doc.Node {
 		n.Key = label
 	}
 	if hasA {
-		n.Add(&doc.Node{Kind: "field", Label: "a", Value: va})
+		n.Add(&doc.Node{Kind: doc.KindField, Label: "a", Value: va})
 	}
 	if hasB {
-		n.Add(&doc.Node{Kind: "field", Label: "b", Value: vb})
+		n.Add(&doc.Node{Kind: doc.KindField, Label: "b", Value: vb})
 	}
 	return n
 }
@@ -154,7 +154,7 @@ func headerValues(h *neff.Header) [][2]string {
 }
 
 func diffHeader(ha, hb *neff.Header) (*doc.Node, []string) {
-	n := &doc.Node{Kind: "diff-section", Label: "header"}
+	n := &doc.Node{Kind: doc.KindDiffSection, Label: "header"}
 	va, vb := headerValues(ha), headerValues(hb)
 	changed := sideBySide(n, "field", va, vb)
 	equal := len(va) - len(changed)
@@ -183,7 +183,7 @@ func sideBySide(n *doc.Node, what string, va, vb [][2]string) []string {
 // ---- members ----
 
 func diffMembers(root *doc.Node, a, b *neff.Archive) (*doc.Node, map[string]int) {
-	n := &doc.Node{Kind: "diff-section", Label: "members"}
+	n := &doc.Node{Kind: doc.KindDiffSection, Label: "members"}
 	n.Table = &doc.Table{Columns: []string{"change", "path", "size a", "size b", "sha256 a", "sha256 b"}}
 	counts := map[string]int{}
 	seen := map[string]bool{}
@@ -373,7 +373,7 @@ func programCounts(p *Program) map[string]*streamCounts {
 
 func diffInstructions(fa, fb *File) (*doc.Node, int) {
 	pa, pb := fa.Program, fb.Program
-	n := &doc.Node{Kind: "diff-section", Label: "instructions"}
+	n := &doc.Node{Kind: doc.KindDiffSection, Label: "instructions"}
 	n.Table = &doc.Table{Columns: []string{"stream", "core", "engine", "count a", "count b", "change"}}
 	ca, cb := programCounts(pa), programCounts(pb)
 	var members []string
@@ -502,7 +502,7 @@ func modelValues(p *Program) [][2]string {
 }
 
 func diffModel(pa, pb *Program) (*doc.Node, []string) {
-	n := &doc.Node{Kind: "diff-section", Label: "model"}
+	n := &doc.Node{Kind: doc.KindDiffSection, Label: "model"}
 	va, vb := modelValues(pa), modelValues(pb)
 	if va == nil || vb == nil {
 		n.Value = "no model to compare"

@@ -5,6 +5,7 @@ package inspect
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/internal/digest"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
@@ -92,7 +92,7 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 		}
 	}
 	if opt.Fingerprint && f.Doc.SHA256 == "" {
-		h := digest.NewSHA256()
+		h := sha256.New()
 		if _, err := io.Copy(h, io.NewSectionReader(r, 0, size)); err == nil {
 			f.Doc.SHA256 = hex.EncodeToString(h.Sum(nil))
 		}
@@ -213,7 +213,7 @@ func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".
 func decodeNEFF(f *File, opt Options) *doc.Node {
 	var fileHash hash.Hash
 	if opt.Fingerprint {
-		fileHash = digest.NewSHA256()
+		fileHash = sha256.New()
 	}
 	nopt := neff.Options{
 		Keep:        keepInMemory,
@@ -229,7 +229,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	if opt.OnHeader != nil {
 		nopt.OnHeader = func(a *neff.Archive) {
-			d := &doc.Document{Model: doc.ModelVersion, File: f.Name, Size: f.Size, Kind: "neff"}
+			d := &doc.Document{Model: doc.ModelVersion, File: f.Name, Size: f.Size, Kind: doc.KindNEFF}
 			d.Root = a.Node(f.Name)
 			opt.OnHeader(d)
 		}
@@ -265,10 +265,10 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	// Member content: the manifests' typed trees, disassembled streams, JSON as trees, the rest as bytes.
 	root.Walk(func(_ []string, n *doc.Node) bool {
-		if n.Kind != "member" {
+		if n.Kind != doc.KindMember {
 			return true
 		}
-		p := strings.TrimPrefix(n.Ref, "member:")
+		_, p := doc.ParseRef(n.Ref)
 		m := a.Member(p)
 		if m == nil {
 			return false
@@ -301,11 +301,11 @@ func (p *Program) memberContent(m *neff.Member) *doc.Node {
 	case isJSONName(m.Path) && m.Data != nil:
 		return jsonNode(m.Data, "content", m.Path)
 	case isJSONName(m.Path):
-		n := &doc.Node{Kind: "bytes", Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: "member:" + m.Path}
+		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		n.Infof(n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
 		return n
 	}
-	n := &doc.Node{Kind: "bytes", Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: "member:" + m.Path}
+	n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: doc.MemberRef(m.Path)}
 	n.Detail = describeBinary(m.Path)
 	return n
 }
@@ -352,14 +352,14 @@ func decodeJSON(f *File, opt Options) *doc.Node {
 	b := make([]byte, f.Size)
 	n, _ := f.r.ReadAt(b, 0)
 	node := jsonNode(b[:n], f.Name, "")
-	node.Ref = "file:"
+	node.Ref = doc.FileRef
 	return node
 }
 
 // ---- anything else ----
 
 func decodeBinary(f *File, _ Options) *doc.Node {
-	n := &doc.Node{Kind: "bytes", Label: f.Name, Value: neff.HumanSize(f.Size), Span: doc.At(0, f.Size), Ref: "file:"}
+	n := &doc.Node{Kind: doc.KindBytes, Label: f.Name, Value: neff.HumanSize(f.Size), Span: doc.At(0, f.Size), Ref: doc.FileRef}
 	head, _ := f.Bytes("", 0, 16)
 	n.Infof(doc.At(0, int64(len(head))), "%s is not a NEFF (no 1024-byte NEFF header: it would start with pkg_version 1 or 2 and header_size 1024) and not JSON; it is shown as hex. First bytes: % x", f.Name, head)
 	return n

@@ -15,7 +15,7 @@ func jsonNode(b []byte, label, source string) *doc.Node {
 	if v != nil {
 		n = jsonspan.Tree(v, label, source, 0)
 	} else {
-		n = &doc.Node{Kind: "bytes", Label: label, Span: doc.In(source, 0, int64(len(b)))}
+		n = &doc.Node{Kind: doc.KindBytes, Label: label, Span: doc.In(source, 0, int64(len(b)))}
 	}
 	var se *jsonspan.Error
 	if errors.As(err, &se) {

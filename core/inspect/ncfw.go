@@ -26,7 +26,7 @@ func decodeNcfwDump(f *File, _ Options) *doc.Node {
 	}
 	n := ncfw.ReadDocument(b, 0)
 	n.Label = f.Name
-	n.Ref = "file:"
+	n.Ref = doc.FileRef
 	return n
 }
 
@@ -45,7 +45,7 @@ func (f *File) readAll(limit int64) ([]byte, error) {
 // ContextArches lists the serializer's arches for a raw context of size bytes: those whose
 // struct fits first, the best guess marked. The page offers them as the arch chooser.
 func ContextArches(size int64) *doc.Node {
-	n := &doc.Node{Kind: "ncfw-arches", Label: "arch", Detail: "libncfw prints a context differently per arch; a raw context does not say which it is"}
+	n := &doc.Node{Kind: doc.KindNCFWArches, Label: "arch", Detail: "libncfw prints a context differently per arch; a raw context does not say which it is"}
 	guess := ncfw.GuessArch(size)
 	fits := map[uint32]bool{}
 	for _, a := range ncfw.FittingArches(size) {
@@ -66,7 +66,7 @@ func ContextArches(size int64) *doc.Node {
 // printed value's text range to its bytes.
 func OpenContext(name string, r io.ReaderAt, size int64, arch uint32, model string) *File {
 	f := &File{Name: name, Size: size, r: r}
-	f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: "ncfw-context"}
+	f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: doc.KindNCFWContext}
 	b, err := f.readAll(maxContextBytes)
 	if err != nil {
 		f.Doc.Root = decodeBinary(f, Options{})
@@ -77,9 +77,10 @@ func OpenContext(name string, r io.ReaderAt, size int64, arch uint32, model stri
 		arch = ncfw.GuessArch(size).ID
 	}
 	res := ncfw.EmitTree(b, model, arch)
-	root := &doc.Node{Kind: "ncfw-context", Label: name, Span: doc.At(0, size), Ref: "file:"}
+	root := &doc.Node{Kind: doc.KindNCFWContext, Label: name, Span: doc.At(0, size), Ref: doc.FileRef}
 	a, _ := ncfw.ArchByID(arch)
 	root.Value = fmt.Sprintf("arch %d (%s), rc %d", arch, a.Name, res.RC)
+	root.SetAttr(doc.AttrArch, strconv.FormatUint(uint64(arch), 10)).SetAttr(doc.AttrRC, strconv.Itoa(res.RC))
 	switch res.RC {
 	case ncfw.RCOK:
 		root.Detail = "libncfw_ctx_log would print this text and return 0"
@@ -92,7 +93,7 @@ func OpenContext(name string, r io.ReaderAt, size int64, arch uint32, model stri
 	archNode := ContextArches(size)
 	archNode.Value = fmt.Sprintf("%s (%d)", a.Name, arch)
 	root.Add(archNode)
-	text := &doc.Node{Kind: "ncfw-text", Label: "text", Value: string(res.Text), Ref: "ncfw-text"}
+	text := &doc.Node{Kind: doc.KindNCFWText, Label: "text", Value: string(res.Text), Ref: doc.NCFWTextRef}
 	text.Detail = fmt.Sprintf("%d bytes, rc %d", len(res.Text), res.RC)
 	text.Table = ncfw.FieldTable(res.Fields)
 	root.Add(text)

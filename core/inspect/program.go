@@ -260,13 +260,13 @@ func dynamicQueue(c *manifest.Core, e *manifest.Engine, sem int64) *manifest.Que
 // uses to ask for listing rows ("stream:<member>").
 func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 	if ps.ISA == nil {
-		n := &doc.Node{Kind: "bytes", Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: "member:" + m.Path}
+		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: doc.MemberRef(m.Path)}
 		n.Infof(n.Span, "instruction stream %s (%s) is not held in memory, so it is not disassembled here; use 'neffscope disasm'.", m.Path, neff.HumanSize(m.Size))
 		return n
 	}
 	n := ps.ISA.Summary()
 	n.Label = "instructions"
-	n.Ref = "stream:" + m.Path
+	n.Ref = doc.StreamRef(m.Path)
 	n.Detail = fmt.Sprintf("%s engine of %s: %d instructions of 64 bytes", ps.Engine.Name, ps.Core.Name, ps.ISA.Len())
 	// Join problems, counted over the whole stream and reported once each with an example.
 	type problem struct {
@@ -302,8 +302,8 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 
 // streamFor finds the disassembled stream a "stream:<member>" ref names.
 func (f *File) streamFor(ref string) (*ProgramStream, error) {
-	member, ok := strings.CutPrefix(ref, "stream:")
-	if !ok {
+	kind, member := doc.ParseRef(ref)
+	if kind != doc.RefStream {
 		return nil, fmt.Errorf("%q is not a stream reference (stream:<member>)", ref)
 	}
 	if f.Program == nil {
@@ -340,7 +340,7 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 	}
 	n := s.ISA.Node(i)
 	if r := f.Program.Resolve(s, i, s.ISA.Word(i)); r != (Resolved{}) {
-		j := n.Add(&doc.Node{Kind: "field", Label: "resolved", Value: r.String(), Span: doc.In(s.Member, int64(i)*isa.WordSize, isa.WordSize)})
+		j := n.Add(&doc.Node{Kind: doc.KindField, Label: "resolved", Value: r.String(), Span: doc.In(s.Member, int64(i)*isa.WordSize, isa.WordSize)})
 		j.Detail = "joined with " + s.Engine.JSONPath + " and the activation tables"
 		if r.Problem != "" {
 			j.Warnf(j.Span, "%s instruction %d: %s", s.Member, i, r.Problem)

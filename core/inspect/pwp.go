@@ -15,8 +15,6 @@ import (
 // dropped together (act_info.json + <set>.json + blobs). Function nodes carry
 // Ref "pwp:<profile path>#<function>", the handle the page evaluates and plots through.
 
-const refPWP = "pwp:"
-
 // activationNode renders a bundle and gives each function node its handle.
 func activationNode(b *pwp.Bundle) *doc.Node {
 	n := pwp.BundleNode(b)
@@ -32,7 +30,7 @@ func activationNode(b *pwp.Bundle) *doc.Node {
 			return false
 		}
 		if c.Kind == pwp.KindFunction && c.Span != nil {
-			c.Ref = refPWP + c.Span.Source + "#" + c.Label
+			c.Ref = doc.PWPRef(c.Span.Source, c.Label)
 			return false
 		}
 		return true
@@ -42,12 +40,10 @@ func activationNode(b *pwp.Bundle) *doc.Node {
 
 // function finds the function a "pwp:" ref names.
 func (f *File) function(ref string) (*pwp.Function, error) {
-	rest, ok := strings.CutPrefix(ref, refPWP)
-	i := strings.LastIndexByte(rest, '#')
-	if !ok || i < 0 {
+	profile, name, ok := doc.ParsePWPRef(ref)
+	if !ok {
 		return nil, fmt.Errorf("%q is not an activation-function reference (pwp:<profile>#<function>)", ref)
 	}
-	profile, name := rest[:i], rest[i+1:]
 	var b *pwp.Bundle
 	if f.Program != nil {
 		b = f.Program.Act
@@ -169,7 +165,7 @@ func OpenGroup(files []NamedReader, opt Options) []*File {
 	for _, nf := range actFiles {
 		f.group[nf.Name] = nf
 	}
-	f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: "pwp"}
+	f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: doc.KindPWP}
 	root := activationNode(b)
 	root.Label = name
 	f.Doc.Root = root

@@ -15,7 +15,7 @@ func findRef(t *testing.T, root *doc.Node, name string) string {
 	t.Helper()
 	ref := ""
 	root.Walk(func(_ []string, n *doc.Node) bool {
-		if ref == "" && n.Label == name && strings.HasPrefix(n.Ref, refPWP) {
+		if k, _ := doc.ParseRef(n.Ref); ref == "" && n.Label == name && k == doc.RefPWP {
 			ref = n.Ref
 		}
 		return ref == ""

@@ -167,7 +167,7 @@ func newSourceIndex(a *neff.Archive, p *Program) *SourceIndex {
 			penguins = append(penguins, f)
 		}
 	}
-	x.Node = &doc.Node{Kind: "source", Label: "source", Detail: "kernel source lines and the instructions each produced, per engine (from the compiler's .dbg debug info)"}
+	x.Node = &doc.Node{Kind: doc.KindSource, Label: "source", Detail: "kernel source lines and the instructions each produced, per engine (from the compiler's .dbg debug info)"}
 	// Backend records by id, per subgraph directory: asm ids may point into any of the
 	// subgraph's backend members (ids are unique across them).
 	type at struct {
@@ -361,7 +361,7 @@ func (x *SourceIndex) fillNode(p *Program) {
 		t.Rows = append(t.Rows, row)
 		t.RowSpans = append(t.RowSpans, span)
 	}
-	lines := &doc.Node{Kind: "table", Label: "lines", Value: strconv.Itoa(len(t.Rows)), Table: t,
+	lines := &doc.Node{Kind: doc.KindTable, Label: "lines", Value: strconv.Itoa(len(t.Rows)), Table: t,
 		Detail: "each kernel source line, the instruction words it produced per engine, and the first of them (sgNN #index)"}
 	n.Add(lines)
 }
@@ -406,7 +406,7 @@ func (p *Program) sourceNode(s *ProgramStream, i int) *doc.Node {
 	if src == nil {
 		return nil
 	}
-	n := &doc.Node{Kind: "field", Label: "source", Value: src.Text(), Span: p.Source.asmRecord(s.Member, i)}
+	n := &doc.Node{Kind: doc.KindField, Label: "source", Value: src.Text(), Span: p.Source.asmRecord(s.Member, i)}
 	n.Detail = "from the compiler's debug info: asm record " + strconv.Itoa(i) + " → backend record " + strconv.FormatUint(src.Backend, 10)
 	n.Field("bir", src.BIR, doc.In(src.backend, src.bOff, src.bLen)).Explain("the BIR instruction this word was generated from")
 	if src.File != "" {

@@ -26,7 +26,7 @@ func Unknowns() []doc.Unknown {
 
 // UnknownsNode renders the table for the page.
 func UnknownsNode() *doc.Node {
-	n := &doc.Node{Kind: "unknowns", Label: "assumptions", Detail: "where the spec marks a point unknown, what neffscope assumes meanwhile"}
+	n := &doc.Node{Kind: doc.KindUnknowns, Label: "assumptions", Detail: "where the spec marks a point unknown, what neffscope assumes meanwhile"}
 	t := &doc.Table{Columns: []string{"id", "spec", "question", "assumption", "confidence"}}
 	for _, u := range Unknowns() {
 		t.Rows = append(t.Rows, []string{u.ID, u.Spec, u.Question, u.Assumption, u.Confidence})

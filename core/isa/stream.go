@@ -356,7 +356,7 @@ func (s *Stream) Node(i int) *doc.Node {
 // Summary is the stream's overview node: instruction count, per-opcode counts table, and the
 // stream findings. The listing itself is fetched by range with Rows.
 func (s *Stream) Summary() *doc.Node {
-	n := &doc.Node{Kind: "instructions", Label: "instructions", Value: strconv.Itoa(s.n),
+	n := &doc.Node{Kind: doc.KindInstructions, Label: "instructions", Value: strconv.Itoa(s.n),
 		Span: s.span(0, int64(len(s.data))), Findings: s.finds}
 	n.Detail = strconv.Itoa(s.n) + " words of 64 bytes"
 	if t := s.Trailing(); t > 0 {
@@ -368,7 +368,7 @@ func (s *Stream) Summary() *doc.Node {
 			sourceText(opcodeTable[c.Opcode].Source)})
 		t.RowSpans = append(t.RowSpans, doc.Span{Source: s.Member, Offset: int64(c.First) * WordSize, Length: WordSize})
 	}
-	n.Add(&doc.Node{Kind: "table", Label: "opcodes", Value: strconv.Itoa(len(t.Rows)), Table: t})
+	n.Add(&doc.Node{Kind: doc.KindTable, Label: "opcodes", Value: strconv.Itoa(len(t.Rows)), Table: t})
 	return n
 }
 
@@ -392,7 +392,7 @@ func (in Instruction) Node(member string) *doc.Node {
 		}
 		return doc.In(member, in.Offset+int64(off), int64(length))
 	}
-	n := &doc.Node{Kind: "instruction", Key: strconv.Itoa(in.Index),
+	n := &doc.Node{Kind: doc.KindInstruction, Key: strconv.Itoa(in.Index),
 		Label: "#" + strconv.Itoa(in.Index) + " " + in.Name, Value: hex2(in.Opcode), Span: span(0, WordSize)}
 	n.Detail = Summary(in)
 	if st := SyncText(in); st != "" {
@@ -405,7 +405,7 @@ func (in Instruction) Node(member string) *doc.Node {
 	group := func(name string) *doc.Node {
 		g := groups[name]
 		if g == nil {
-			g = &doc.Node{Kind: "group", Label: name}
+			g = &doc.Node{Kind: doc.KindGroup, Label: name}
 			groups[name] = g
 			n.Add(g)
 		}
@@ -414,7 +414,7 @@ func (in Instruction) Node(member string) *doc.Node {
 	for _, f := range in.Fields {
 		switch f.Group {
 		case GroupDescriptor:
-			d := &doc.Node{Kind: "descriptor", Label: f.Name, Value: f.Text, Span: span(f.Off, f.Width)}
+			d := &doc.Node{Kind: doc.KindDescriptor, Label: f.Name, Value: f.Text, Span: span(f.Off, f.Width)}
 			for _, p := range f.Parts {
 				d.Field(p.Name, p.Text, span(p.Off, p.Width)).Explain("raw %s", hexWord(p.Raw, p.Width))
 			}
@@ -425,7 +425,7 @@ func (in Instruction) Node(member string) *doc.Node {
 			}
 			group(GroupOperand).Add(d)
 		case GroupUndocumented:
-			c := &doc.Node{Kind: "bytes", Label: f.Name, Value: f.Text, Span: span(f.Off, f.Width)}
+			c := &doc.Node{Kind: doc.KindBytes, Label: f.Name, Value: f.Text, Span: span(f.Off, f.Width)}
 			c.Detail = "meaning not known (no field map names these bytes for this opcode); shown raw"
 			group(GroupUndocumented).Add(c)
 		default:

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 // Kind of a JSON value.
@@ -29,7 +31,7 @@ const (
 )
 
 func (k Kind) String() string {
-	return [...]string{"null", "bool", "number", "string", "array", "object", "bare"}[k]
+	return [...]string{doc.KindNull, doc.KindBool, doc.KindNumber, doc.KindString, doc.KindArray, doc.KindObject, doc.KindBare}[k]
 }
 
 // Value is one parsed JSON value.

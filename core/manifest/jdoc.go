@@ -35,9 +35,9 @@ func newJDoc(path, kind string, b []byte, size int64) *jdoc {
 		d.index(v, d.tree, nil)
 	}
 	if d.tree == nil {
-		d.tree = &doc.Node{Kind: "member", Label: path, Span: doc.In(path, 0, int64(len(b)))}
+		d.tree = &doc.Node{Kind: doc.KindMember, Label: path, Span: doc.In(path, 0, int64(len(b)))}
 	}
-	d.tree.Kind = "manifest"
+	d.tree.Kind = doc.KindManifest
 	d.tree.Key = path
 	if err != nil {
 		off, line := int64(0), 0

@@ -21,7 +21,7 @@ const NpyPreviewValues = 8
 // the member (size is the member's full size). It returns what it could read and a node
 // carrying the fields and findings.
 func ParseNPY(path string, b []byte, size int64) (*NPY, *doc.Node) {
-	n := &doc.Node{Kind: "npy", Key: path, Label: path, Span: doc.In(path, 0, size)}
+	n := &doc.Node{Kind: doc.KindNPY, Key: path, Label: path, Span: doc.In(path, 0, size)}
 	np := &NPY{Path: path, Span: n.Span}
 	if len(b) < 10 || string(b[:6]) != npyMagic {
 		n.Errorf(doc.In(path, 0, min(int64(len(b)), 6)), "%s does not start with the NumPy magic \\x93NUMPY: it is not a .npy file, and the runtime refuses to load it", path)

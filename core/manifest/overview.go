@@ -18,7 +18,9 @@ func (r *resolver) overview() {
 		target = "?"
 	}
 	tn := root.Field("target", strconv.Quote(target), r.valueSpan(m.KelfPaths, "target"))
+	tn.SetAttr(doc.AttrTarget, target)
 	if m.Arch >= 0 {
+		tn.SetAttr(doc.AttrArchName, m.ArchName)
 		tn.Explain("arch %d: %s", m.Arch, m.ArchName)
 	} else {
 		tn.Explain("unknown arch")
@@ -34,14 +36,14 @@ func (r *resolver) overview() {
 		}
 		return t
 	}
-	in := &doc.Node{Kind: "tensors", Key: "inputs", Label: "inputs", Value: strconv.Itoa(len(m.Inputs)), Table: ioTable(m.Inputs), Detail: "neff.json arg_nodes; bytes = product(shape) × dtype size"}
-	out := &doc.Node{Kind: "tensors", Key: "outputs", Label: "outputs", Value: strconv.Itoa(len(m.Outputs)), Table: ioTable(m.Outputs), Detail: "neff.json heads"}
+	in := &doc.Node{Kind: doc.KindTensors, Key: "inputs", Label: "inputs", Value: strconv.Itoa(len(m.Inputs)), Table: ioTable(m.Inputs), Detail: "neff.json arg_nodes; bytes = product(shape) × dtype size"}
+	out := &doc.Node{Kind: doc.KindTensors, Key: "outputs", Label: "outputs", Value: strconv.Itoa(len(m.Outputs)), Table: ioTable(m.Outputs), Detail: "neff.json heads"}
 	root.Add(in, out)
 
-	cores := &doc.Node{Kind: "cores", Key: "cores", Label: "cores", Value: strconv.Itoa(len(m.Cores)), Detail: "one subgraph (sgNN) per physical NeuronCore"}
+	cores := &doc.Node{Kind: doc.KindCores, Key: "cores", Label: "cores", Value: strconv.Itoa(len(m.Cores)), Detail: "one subgraph (sgNN) per physical NeuronCore"}
 	root.Add(cores)
 	for _, c := range m.Cores {
-		cn := &doc.Node{Kind: "core", Key: c.Name, Label: c.Name, Value: c.DefPath, Span: r.memberSpan(c.DefPath)}
+		cn := &doc.Node{Kind: doc.KindCore, Key: c.Name, Label: c.Name, Value: c.DefPath, Span: r.memberSpan(c.DefPath)}
 		c.Node = cn
 		cores.Add(cn)
 		et := &doc.Table{Rows: [][]string{}, Columns: []string{"engine", "json", "stream", "bytes", "instructions", "dma blocks", "activation sets"}}
@@ -53,10 +55,10 @@ func (r *resolver) overview() {
 			et.Rows = append(et.Rows, []string{e.Name, e.JSONPath, e.StreamPath, fmtInt(e.StreamSize), fmtInt(max(e.Instructions, 0)), strconv.Itoa(len(e.DMABlocks)), strings.Join(sets, ", ")})
 			et.RowSpans = append(et.RowSpans, deref(r.memberSpan(e.JSONPath)))
 		}
-		en := &doc.Node{Kind: "engines", Key: "engines", Label: "engines", Value: strconv.Itoa(len(c.Engines)), Table: et}
+		en := &doc.Node{Kind: doc.KindEngines, Key: "engines", Label: "engines", Value: strconv.Itoa(len(c.Engines)), Table: et}
 		cn.Add(en)
 		for _, e := range c.Engines {
-			n := &doc.Node{Kind: "engine", Key: e.Name, Label: e.Name, Value: fmt.Sprintf("%s instructions", fmtInt(max(e.Instructions, 0))), Span: r.memberSpan(e.JSONPath)}
+			n := &doc.Node{Kind: doc.KindEngine, Key: e.Name, Label: e.Name, Value: fmt.Sprintf("%s instructions", fmtInt(max(e.Instructions, 0))), Span: r.memberSpan(e.JSONPath)}
 			if ek, ok := engineKey(e.Token); ok {
 				n.Detail = ek.Also
 			}
@@ -64,11 +66,11 @@ func (r *resolver) overview() {
 			n.Field("json", e.JSONPath, r.memberSpan(e.JSONPath))
 			sn := n.Field("stream", e.StreamPath, r.memberSpan(e.StreamPath))
 			if e.StreamPath != "" {
-				sn.Ref = "member:" + e.StreamPath
+				sn.Ref = doc.MemberRef(e.StreamPath)
 				sn.Explain("%s bytes, %s instructions of %d bytes", fmtInt(e.StreamSize), fmtInt(max(e.Instructions, 0)), WordSize)
 			}
 			if len(e.ActivationSets) > 0 {
-				an := n.Add(&doc.Node{Kind: "activation-sets", Key: "activation_function_sets", Label: "activation sets", Value: strconv.Itoa(len(e.ActivationSets)), Detail: "index = ActivationTableLoad (0x23) set index"})
+				an := n.Add(&doc.Node{Kind: doc.KindActivationSets, Key: "activation_function_sets", Label: "activation sets", Value: strconv.Itoa(len(e.ActivationSets)), Detail: "index = ActivationTableLoad (0x23) set index"})
 				for _, s := range e.ActivationSets {
 					an.Field(strconv.Itoa(s.Index), s.Name, s.Span).Explain("%s, %s, %s", s.ProfilePath, s.BktPath, s.CtrlPath)
 				}
@@ -87,7 +89,7 @@ func (r *resolver) overview() {
 					bt.Rows = append(bt.Rows, []string{strconv.Itoa(b.Index), fmtInt(b.ID), b.Queue, fmtInt(b.Semaphore), strconv.Itoa(len(b.Descs)), strings.Join(moves, "; "), b.Comment})
 					bt.RowSpans = append(bt.RowSpans, *b.Span)
 				}
-				n.Add(&doc.Node{Kind: "dma-blocks", Key: "dma", Label: "DMA blocks", Value: strconv.Itoa(len(e.DMABlocks)), Table: bt, Detail: "a trigger instruction (0xC1) names a block by queue and id"})
+				n.Add(&doc.Node{Kind: doc.KindDMABlocks, Key: "dma", Label: "DMA blocks", Value: strconv.Itoa(len(e.DMABlocks)), Table: bt, Detail: "a trigger instruction (0xC1) names a block by queue and id"})
 			}
 			for _, t := range e.DVETables {
 				n.Field(t.Kind, t.Path, t.Span).Explain("%s bytes", fmtInt(t.Size))
@@ -95,10 +97,10 @@ func (r *resolver) overview() {
 			en.Add(n)
 		}
 		if c.VarTable != nil {
-			cn.Add(&doc.Node{Kind: "vars", Key: "vars", Label: "variables", Value: strconv.Itoa(len(c.Vars)), Table: c.VarTable, Span: c.VarSpan, Detail: "def.json var, by var_id"})
+			cn.Add(&doc.Node{Kind: doc.KindVars, Key: "vars", Label: "variables", Value: strconv.Itoa(len(c.Vars)), Table: c.VarTable, Span: c.VarSpan, Detail: "def.json var, by var_id"})
 		}
 		if c.QueueTable != nil {
-			cn.Add(&doc.Node{Kind: "queues", Key: "dma_queues", Label: "DMA queues", Value: strconv.Itoa(len(c.Queues)), Table: c.QueueTable, Span: c.QueueSpan})
+			cn.Add(&doc.Node{Kind: doc.KindQueues, Key: "dma_queues", Label: "DMA queues", Value: strconv.Itoa(len(c.Queues)), Table: c.QueueTable, Span: c.QueueSpan})
 		}
 		if len(c.Features) > 0 {
 			cn.Field("neff_features", strings.Join(c.Features, ", "), nil)
@@ -108,12 +110,12 @@ func (r *resolver) overview() {
 		}
 	}
 
-	sets := root.Add(&doc.Node{Kind: "activation-sets", Key: "activation_sets", Label: "activation sets used", Value: strconv.Itoa(len(m.ActivationSetsUsed))})
+	sets := root.Add(&doc.Node{Kind: doc.KindActivationSets, Key: "activation_sets", Label: "activation sets used", Value: strconv.Itoa(len(m.ActivationSetsUsed))})
 	for i, s := range m.ActivationSetsUsed {
 		sets.Field(strconv.Itoa(i), s, nil)
 	}
 
-	fn := root.Add(&doc.Node{Kind: "features", Key: "features", Label: "features", Value: fmt.Sprintf("0x%X", m.FeatureBits), Detail: "header feature_bits; def.json neff_features: " + strings.Join(m.FeatureNames, ", ")})
+	fn := root.Add(&doc.Node{Kind: doc.KindFeatures, Key: "features", Label: "features", Value: fmt.Sprintf("0x%X", m.FeatureBits), Detail: "header feature_bits; def.json neff_features: " + strings.Join(m.FeatureNames, ", ")})
 	if r.facts.Present {
 		fn.Span = doc.At(0x220, 8)
 		for bit := 0; bit < 64; bit++ {
@@ -149,7 +151,7 @@ func (r *resolver) overview() {
 		mt.Rows = append(mt.Rows, []string{p, fmtInt(r.a.size(p)), who})
 		mt.RowSpans = append(mt.RowSpans, deref(r.memberSpan(p)))
 	}
-	root.Add(&doc.Node{Kind: "members", Key: "members", Label: "members", Value: strconv.Itoa(len(r.a.paths)), Table: mt, Detail: "every member and what refers to it"})
+	root.Add(&doc.Node{Kind: doc.KindMembers, Key: "members", Label: "members", Value: strconv.Itoa(len(r.a.paths)), Table: mt, Detail: "every member and what refers to it"})
 }
 
 // memberSpan is the whole of a member (nil when there is none).

@@ -26,7 +26,7 @@ func Resolve(members Members, facts HeaderFacts) *Model {
 		a:     newArchive(members),
 		facts: facts,
 		m:     &Model{Arch: -1, MemberTrees: map[string]*doc.Node{}, FeatureBits: facts.FeatureBits},
-		root:  &doc.Node{Kind: "model", Key: "model", Label: "Model"},
+		root:  &doc.Node{Kind: doc.KindModel, Key: "model", Label: "Model"},
 		docs:  map[string]*jdoc{},
 	}
 	r.m.Overview = r.root

@@ -291,7 +291,7 @@ func klirTree(d *jdoc) *doc.Node {
 	if d.v.Kind != jsonspan.Array {
 		return nil
 	}
-	root := &doc.Node{Kind: "source-tree", Key: "source", Label: "source tree", Detail: "NKI instructions by source function, loop iteration and line"}
+	root := &doc.Node{Kind: doc.KindSourceTree, Key: "source", Label: "source tree", Detail: "NKI instructions by source function, loop iteration and line"}
 	left := klirBudget
 	var walk func(parent *doc.Node, list *jsonspan.Value, depth int)
 	walk = func(parent *doc.Node, list *jsonspan.Value, depth int) {
@@ -305,15 +305,15 @@ func klirTree(d *jdoc) *doc.Node {
 			switch {
 			case it.Get("inst") != nil:
 				in := it.Get("inst")
-				parent.Add(&doc.Node{Kind: "inst", Key: key, Label: str(in.Get("name")), Value: "line " + fmtInt(intOr(in.Get("line"), -1)), Span: d.span(it)})
+				parent.Add(&doc.Node{Kind: doc.KindInst, Key: key, Label: str(in.Get("name")), Value: "line " + fmtInt(intOr(in.Get("line"), -1)), Span: d.span(it)})
 			case it.Get("func") != nil:
 				f := it.Get("func")
-				n := &doc.Node{Kind: "func", Key: key, Label: str(f.Get("name")), Value: fmt.Sprintf("%s:%s", str(f.Get("file")), fmtInt(intOr(f.Get("line"), -1))), Span: d.span(it)}
+				n := &doc.Node{Kind: doc.KindFunc, Key: key, Label: str(f.Get("name")), Value: fmt.Sprintf("%s:%s", str(f.Get("file")), fmtInt(intOr(f.Get("line"), -1))), Span: d.span(it)}
 				parent.Add(n)
 				walk(n, f.Get("children"), depth+1)
 			case it.Get("iter") != nil:
 				f := it.Get("iter")
-				n := &doc.Node{Kind: "iter", Key: key, Label: str(f.Get("var")) + " = " + str(f.Get("val")), Value: "line " + fmtInt(intOr(f.Get("line"), -1)), Span: d.span(it)}
+				n := &doc.Node{Kind: doc.KindIter, Key: key, Label: str(f.Get("var")) + " = " + str(f.Get("val")), Value: "line " + fmtInt(intOr(f.Get("line"), -1)), Span: d.span(it)}
 				parent.Add(n)
 				walk(n, f.Get("children"), depth+1)
 			default:
@@ -322,7 +322,7 @@ func klirTree(d *jdoc) *doc.Node {
 		}
 	}
 	for i, core := range d.v.Items {
-		n := &doc.Node{Kind: "lnc", Key: strconv.Itoa(i), Label: "logical core " + fmtInt(intOr(core.Get("lnc"), -1)), Span: d.span(core)}
+		n := &doc.Node{Kind: doc.KindLNC, Key: strconv.Itoa(i), Label: "logical core " + fmtInt(intOr(core.Get("lnc"), -1)), Span: d.span(core)}
 		root.Add(n)
 		walk(n, core.Get("info"), 0)
 	}

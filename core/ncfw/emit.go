@@ -170,7 +170,7 @@ func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree 
 		e.fields = append(e.fields, Field{Path: "model_name", Offset: -1, Format: "%s", Source: "argument",
 			TextStart: start, TextEnd: int64(len(e.out)), Line: 2})
 		if tree {
-			e.top().Add(&doc.Node{Kind: "field", Label: "model_name", Value: doc.Quote(model, 256),
+			e.top().Add(&doc.Node{Kind: doc.KindField, Label: "model_name", Value: doc.Quote(model, 256),
 				Detail: "the model_name argument, printed raw (no escaping) · line 2"})
 		}
 	}
@@ -271,7 +271,7 @@ func newEmitter(s *schema, a *Arch, ctx []byte, mapping, tree bool, capacity int
 	e.arrHead, e.arrTail, _ = strings.Cut(r.ArrOpen, "%s")
 	e.keyHead, e.keyTail, _ = strings.Cut(r.ScalarKey, "%s")
 	if tree {
-		e.stack = []*doc.Node{{Kind: "ncfw", Label: "libncfw ctx_log (" + a.Codename + ")"}}
+		e.stack = []*doc.Node{{Kind: doc.KindNCFW, Label: "libncfw ctx_log (" + a.Codename + ")"}}
 	}
 	return e
 }
@@ -448,7 +448,7 @@ func (e *emitter) closeNode() {
 		n.Span = doc.At(lo, hi-lo)
 		n.Detail += fmt.Sprintf(" · struct bytes 0x%X..0x%X", lo, hi-1)
 	}
-	if n.Kind == "array" {
+	if n.Kind == doc.KindArray {
 		n.Value = "[" + strconv.Itoa(len(n.Children)) + "]"
 	} else {
 		n.Value = "{" + strconv.Itoa(len(n.Children)) + "}"
@@ -470,7 +470,7 @@ func (e *emitter) object(f *family, key string, base int64, n int, closeText str
 		label = itoa(idx)
 	}
 	if e.tree && len(e.segs) > 0 {
-		e.openNode("object", label, base, f.size)
+		e.openNode(doc.KindObject, label, base, f.size)
 	}
 	e.members(f, base, n+2, idx)
 	e.indent(n)
@@ -542,7 +542,7 @@ func (e *emitter) array(f *family, key string, base int64, n int, idx int) {
 		e.put(e.arrTail)
 	}
 	if e.tree && len(e.segs) > 0 {
-		e.openNode("array", key, base, 0)
+		e.openNode(doc.KindArray, key, base, 0)
 	}
 	count := e.elementCount(f, base)
 	for i := 0; i < count && !e.full; i++ {
@@ -665,7 +665,7 @@ func (e *emitter) record(f Field) {
 		return
 	}
 	label := e.segs[len(e.segs)-1]
-	node := &doc.Node{Kind: "field", Label: label, Value: string(e.out[f.TextStart:f.TextEnd])}
+	node := &doc.Node{Kind: doc.KindField, Label: label, Value: string(e.out[f.TextStart:f.TextEnd])}
 	switch f.Source {
 	case "index":
 		node.Detail = fmt.Sprintf("the loop index, %s (no struct byte is read) · line %d", f.Format, f.Line)

@@ -91,7 +91,7 @@ func (s *Session) Read(b []byte, arch uint32) *Dump {
 func readWith(s *schema, b []byte, arch uint32) *Dump {
 	d := &Dump{Deviation: -1}
 	r := &s.rules
-	root := &doc.Node{Kind: "ncfw-dump", Label: "libncfw ctx_log dump"}
+	root := &doc.Node{Kind: doc.KindNCFWDump, Label: "libncfw ctx_log dump"}
 	d.Tree = root
 
 	start := 0
@@ -199,8 +199,10 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 	// The tree: every value with its line, mapped values with their struct bytes.
 	root.Value = fmt.Sprintf("%s, %d bytes of text", d.Arch.Codename, len(text))
 	if d.Model != "" || bytes.HasPrefix(text, []byte(r.RootOpen+s.modelHead)) {
-		root.Add(&doc.Node{Kind: "string", Label: "model_name", Value: doc.Quote(d.Model, 256),
-			Span: doc.At(int64(start+modelStart), int64(len(d.Model))), Detail: "printed raw (no escaping) · line " + strconv.Itoa(lineBase+2)})
+		line := strconv.Itoa(lineBase + 2)
+		root.Add(&doc.Node{Kind: doc.KindString, Label: "model_name", Value: doc.Quote(d.Model, 256),
+			Span: doc.At(int64(start+modelStart), int64(len(d.Model))), Detail: "printed raw (no escaping) · line " + line,
+			Attrs: map[string]string{doc.AttrLine: line}})
 	}
 	if top != nil {
 		t := &treeBuilder{rd: rd, left: maxTreeNodes}
@@ -608,8 +610,9 @@ func (t *treeBuilder) node(v *jsonspan.Value, label, key string, keyStart int64)
 	if keyStart >= 0 {
 		start = keyStart
 	}
+	line := strconv.Itoa(v.Line + t.rd.lineBase)
 	n := &doc.Node{Kind: v.Kind.String(), Label: label, Span: doc.At(t.rd.base+start, v.End-start),
-		Detail: "line " + strconv.Itoa(v.Line+t.rd.lineBase)}
+		Detail: "line " + line, Attrs: map[string]string{doc.AttrLine: line}}
 	if key != label {
 		n.Key = key
 	}
@@ -651,7 +654,7 @@ func (t *treeBuilder) node(v *jsonspan.Value, label, key string, keyStart int64)
 	}
 	if i, ok := t.rd.ann[v]; ok {
 		f := t.rd.fields[i]
-		n.Kind = "field"
+		n.Kind = doc.KindField
 		switch f.Source {
 		case "index":
 			n.Detail += " · the loop index (no struct byte)"

@@ -7,6 +7,8 @@ package neff
 import (
 	"bufio"
 	"context"
+	"crypto/md5"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,7 +17,6 @@ import (
 	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/internal/digest"
 )
 
 // Options tune an Open.
@@ -147,10 +148,10 @@ func Open(r io.ReaderAt, size int64, opt Options) *Archive {
 	if opt.Context == nil {
 		opt.Context = context.Background()
 	}
-	a := &Archive{FileSize: size, Payload: Payload{Encoding: "unknown", Integrity: "not-checked", FirstNonZero: -1}}
+	a := &Archive{FileSize: size, Payload: Payload{Encoding: "unknown", Integrity: doc.IntegrityNotChecked, FirstNonZero: -1}}
 	head := make([]byte, min(size, HeaderSize))
 	if n, err := r.ReadAt(head, 0); n < len(head) {
-		a.report("header:pkg_version", doc.Error, doc.At(0, int64(n)), "could not read the header: %v", err)
+		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, int64(n)), "could not read the header: %v", err)
 		head = head[:n]
 	}
 	a.Header = ParseHeader(head)
@@ -177,55 +178,55 @@ func (a *Archive) checkHeader() {
 	size := a.FileSize
 	switch {
 	case size == 0:
-		a.report("header:pkg_version", doc.Error, doc.At(0, 0), "the file is empty: a NEFF starts with a 1024-byte header followed by the payload. Check that the file was copied completely.")
+		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, 0), "the file is empty: a NEFF starts with a 1024-byte header followed by the payload. Check that the file was copied completely.")
 		return
 	case size < HeaderSize:
-		a.report("header:pkg_version", doc.Error, doc.At(0, size), "the file is %d bytes, shorter than the 1024-byte NEFF header; fields past byte %d are missing. The file was cut short or is not a NEFF.", size, size)
+		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, size), "the file is %d bytes, shorter than the 1024-byte NEFF header; fields past byte %d are missing. The file was cut short or is not a NEFF.", size, size)
 	}
 	if h.present("pkg_version") && h.PkgVersion != 1 && h.PkgVersion != 2 {
 		f := field("pkg_version")
-		a.report("header:pkg_version", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "pkg_version is %d; only 1 (tar + SHA-256) and 2 (gzip'd tar + MD5) exist. If this is meant to be a NEFF, its header is damaged.", h.PkgVersion)
+		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "pkg_version is %d; only 1 (tar + SHA-256) and 2 (gzip'd tar + MD5) exist. If this is meant to be a NEFF, its header is damaged.", h.PkgVersion)
 	}
 	if h.present("header_size") && h.HeaderSize != HeaderSize {
 		f := field("header_size")
-		a.report("header:header_size", doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "header_size is %d, but every known NEFF has 1024 and the runtime reads the payload at byte 1024 regardless; the payload is read from 1024.", h.HeaderSize)
+		a.report(doc.HeaderRef("header_size"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "header_size is %d, but every known NEFF has 1024 and the runtime reads the payload at byte 1024 regardless; the payload is read from 1024.", h.HeaderSize)
 	}
 	if h.present("data_size") && size >= HeaderSize {
 		f := field("data_size")
 		avail := uint64(size - HeaderSize)
 		switch {
 		case h.DataSize > avail:
-			a.report("header:data_size", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "data_size is %d but only %d bytes follow the header: the file is truncated (%d bytes missing). Copy the file again; what is present is still read.", h.DataSize, avail, h.DataSize-avail)
+			a.report(doc.HeaderRef("data_size"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "data_size is %d but only %d bytes follow the header: the file is truncated (%d bytes missing). Copy the file again; what is present is still read.", h.DataSize, avail, h.DataSize-avail)
 		case h.DataSize < avail:
 			a.Payload.TrailingBytes = int64(avail - h.DataSize)
-			a.report("header:data_size", doc.Warning, doc.At(HeaderSize+int64(h.DataSize), int64(avail-h.DataSize)), "%d bytes after the payload (from byte %d) are not covered by data_size nor by the hash; real NEFFs have none. Something was appended to the file.", avail-h.DataSize, HeaderSize+h.DataSize)
+			a.report(doc.HeaderRef("data_size"), doc.Warning, doc.At(HeaderSize+int64(h.DataSize), int64(avail-h.DataSize)), "%d bytes after the payload (from byte %d) are not covered by data_size nor by the hash; real NEFFs have none. Something was appended to the file.", avail-h.DataSize, HeaderSize+h.DataSize)
 		}
 	}
 	if h.present("neff_version_major") && h.NeffVersionMajor > 2 {
 		f := field("neff_version_major")
-		a.report("header:neff_version_major", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "neff_version_major is %d; runtimes accept 0..2. This NEFF needs a newer runtime, or its header is damaged.", h.NeffVersionMajor)
+		a.report(doc.HeaderRef("neff_version_major"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "neff_version_major is %d; runtimes accept 0..2. This NEFF needs a newer runtime, or its header is damaged.", h.NeffVersionMajor)
 	}
 	if h.present("feature_bits") {
 		f := field("feature_bits")
 		_, unknown := FeatureNames(h.FeatureBits)
 		for _, v := range unknown {
-			a.report("header:feature_bits", doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "feature bit 0x%x has no known name (neffscope's table follows spec neff.md §1.4).", v)
+			a.report(doc.HeaderRef("feature_bits"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "feature bit 0x%x has no known name (neffscope's table follows spec neff.md §1.4).", v)
 		}
 		if h.NeffVersionMajor == 2 && h.FeatureBits&RuntimeFeatureTrap != 0 {
-			a.report("header:feature_bits", doc.Error, doc.At(int64(f.Off), int64(f.Size)), "feature bits 0x%x are beyond what libnrt 2.31 supports (0x%x): that runtime refuses this NEFF as compiled by a newer compiler. Use a newer Neuron runtime.", h.FeatureBits&RuntimeFeatureTrap, RuntimeSupportedFeatures)
+			a.report(doc.HeaderRef("feature_bits"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "feature bits 0x%x are beyond what libnrt 2.31 supports (0x%x): that runtime refuses this NEFF as compiled by a newer compiler. Use a newer Neuron runtime.", h.FeatureBits&RuntimeFeatureTrap, RuntimeSupportedFeatures)
 		}
 	}
 	if h.present("uuid") {
 		f := field("uuid")
 		if h.UUID == [16]byte{} {
-			a.report("header:uuid", doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "the UUID is all zero; runtimes use it as a cache key and the profiler pairs traces by it.")
+			a.report(doc.HeaderRef("uuid"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "the UUID is all zero; runtimes use it as a cache key and the profiler pairs traces by it.")
 		}
 	}
 	if h.present("pad") {
 		f := field("pad")
 		for i, c := range h.Raw[f.Off : f.Off+f.Size] {
 			if c != 0 {
-				a.report("header:pad", doc.Warning, doc.At(int64(f.Off+i), 1), "the reserved area 0x22C..0x3FF holds a non-zero byte at 0x%X; real NEFFs leave it zero. A newer producer may use it, or the header is damaged.", f.Off+i)
+				a.report(doc.HeaderRef("pad"), doc.Warning, doc.At(int64(f.Off+i), 1), "the reserved area 0x22C..0x3FF holds a non-zero byte at 0x%X; real NEFFs leave it zero. A newer producer may use it, or the header is damaged.", f.Off+i)
 				break
 			}
 		}
@@ -239,7 +240,7 @@ func (a *Archive) checkHeader() {
 		}
 		if !allZero && !allASCII0 { // Unknown-ID: neff.hash-tail
 			f := field("hash")
-			a.report("header:hash", doc.Info, doc.At(int64(f.Off)+16, 16), "hash bytes 16..31 are neither zero (modern files) nor ASCII '0' (the old fixture); pkg 2 uses only the first 16 bytes, so they are ignored.")
+			a.report(doc.HeaderRef("hash"), doc.Info, doc.At(int64(f.Off)+16, 16), "hash bytes 16..31 are neither zero (modern files) nor ASCII '0' (the old fixture); pkg 2 uses only the first 16 bytes, so they are ignored.")
 		}
 	}
 }
@@ -362,9 +363,9 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	var hasher hash.Hash
 	switch h.PkgVersion {
 	case 1:
-		hasher, a.Payload.HashAlgo = digest.NewSHA256(), "sha256"
+		hasher, a.Payload.HashAlgo = sha256.New(), "sha256"
 	default:
-		hasher, a.Payload.HashAlgo = digest.NewMD5(), "md5"
+		hasher, a.Payload.HashAlgo = md5.New(), "md5"
 	}
 	var walked int64
 	hr := newHashingReader(io.NewSectionReader(r, HeaderSize, length), hasher, length, &opt, &walked)
@@ -494,14 +495,14 @@ func (a *Archive) checkIntegrity(sum []byte) {
 	}
 	switch {
 	case h.PkgVersion != 1 && h.PkgVersion != 2:
-		a.report("header:hash", doc.Info, span, "the hash was not checked: pkg_version %d names no hash algorithm.", h.PkgVersion)
+		a.report(doc.HeaderRef("hash"), doc.Info, span, "the hash was not checked: pkg_version %d names no hash algorithm.", h.PkgVersion)
 		return
 	case a.FileSize-HeaderSize < int64(h.DataSize):
-		a.report("header:hash", doc.Warning, span, "the hash was not checked: the payload is truncated (data_size %d, %d bytes present), so it cannot match.", h.DataSize, a.FileSize-HeaderSize)
+		a.report(doc.HeaderRef("hash"), doc.Warning, span, "the hash was not checked: the payload is truncated (data_size %d, %d bytes present), so it cannot match.", h.DataSize, a.FileSize-HeaderSize)
 		return
 	case h.PkgVersion == 1:
 		if hex.EncodeToString(h.Hash[:]) == a.Payload.ComputedHash {
-			a.Payload.Integrity = "ok"
+			a.Payload.Integrity = doc.IntegrityOK
 			return
 		}
 	default:
@@ -509,15 +510,15 @@ func (a *Archive) checkIntegrity(sum []byte) {
 			if hex.EncodeToString(md5FromStored(h.Hash[:16], order)) == a.Payload.ComputedHash {
 				a.Payload.Integrity, a.Payload.MatchedOrder = "ok", order
 				if order != HashWordOrder {
-					a.report("header:hash", doc.Info, span, "the MD5 matches when read as %s (the old producer's form); modern neuronx-cc stores %s.", order, HashWordOrder)
+					a.report(doc.HeaderRef("hash"), doc.Info, span, "the MD5 matches when read as %s (the old producer's form); modern neuronx-cc stores %s.", order, HashWordOrder)
 				}
 				return
 			}
 		}
 	}
-	a.Payload.Integrity = "mismatch"
+	a.Payload.Integrity = doc.IntegrityMismatch
 	algo := map[uint64]string{1: "SHA256", 2: "MD5"}[h.PkgVersion]
-	a.report("header:hash", doc.Error, span, "%s mismatch: the header says %s, the payload (bytes 1024..%d) hashes to %s. The file was modified or damaged after compilation; libnrt refuses it when verifying (\"%s mismatch!\"). What could be decoded is still shown.", algo, h.StoredDigest(), HeaderSize+int64(h.DataSize), a.Payload.ComputedHash, algo)
+	a.report(doc.HeaderRef("hash"), doc.Error, span, "%s mismatch: the header says %s, the payload (bytes 1024..%d) hashes to %s. The file was modified or damaged after compilation; libnrt refuses it when verifying (\"%s mismatch!\"). What could be decoded is still shown.", algo, h.StoredDigest(), HeaderSize+int64(h.DataSize), a.Payload.ComputedHash, algo)
 }
 
 func otherOrder(o string) string {

@@ -13,7 +13,7 @@ import (
 // member tree. Each finding hangs on the node it is about. Member nodes carry
 // Ref "member:<path>"; core/inspect adds the decoded member content under them.
 func (a *Archive) Node(label string) *doc.Node {
-	root := &doc.Node{Kind: "neff", Label: label, Value: HumanSize(a.FileSize), Span: doc.At(0, a.FileSize)}
+	root := &doc.Node{Kind: doc.KindNEFF, Label: label, Value: HumanSize(a.FileSize), Span: doc.At(0, a.FileSize)}
 	hdr := a.headerNode()
 	pay := a.payloadNode()
 	verdict := a.verdictNode()
@@ -22,9 +22,10 @@ func (a *Archive) Node(label string) *doc.Node {
 
 	for _, f := range a.Findings {
 		target := root
+		kind, rest := doc.ParseRef(f.Part)
 		switch {
-		case strings.HasPrefix(f.Part, "header:"):
-			if n := hdr.Child(strings.TrimPrefix(f.Part, "header:")); n != nil {
+		case kind == doc.RefHeader:
+			if n := hdr.Child(rest); n != nil {
 				target = n
 			} else {
 				target = hdr
@@ -33,8 +34,8 @@ func (a *Archive) Node(label string) *doc.Node {
 			target = pay
 		case f.Part == "archive":
 			target = members
-		case strings.HasPrefix(f.Part, "member:"):
-			if n := byPath[strings.TrimPrefix(f.Part, "member:")]; n != nil {
+		case kind == doc.RefMember:
+			if n := byPath[rest]; n != nil {
 				target = n
 			} else {
 				target = members
@@ -47,7 +48,7 @@ func (a *Archive) Node(label string) *doc.Node {
 
 func (a *Archive) headerNode() *doc.Node {
 	h := &a.Header
-	n := &doc.Node{Kind: "header", Label: "header", Value: fmt.Sprintf("%d bytes", min(int64(HeaderSize), a.FileSize)), Span: doc.At(0, min(int64(HeaderSize), a.FileSize))}
+	n := &doc.Node{Kind: doc.KindHeader, Label: "header", Value: fmt.Sprintf("%d bytes", min(int64(HeaderSize), a.FileSize)), Span: doc.At(0, min(int64(HeaderSize), a.FileSize))}
 	n.Detail = "the 1024-byte binary header every NEFF starts with (little-endian; no magic number)"
 	for _, f := range headerFields {
 		span := doc.At(int64(f.Off), int64(f.Size))
@@ -90,7 +91,7 @@ func (a *Archive) headerNode() *doc.Node {
 		case "hash":
 			fn.Value = h.StoredDigest()
 			fn.Detail = a.hashDetail()
-			fn.Add(&doc.Node{Kind: "bytes", Label: "stored bytes", Value: hex.EncodeToString(h.Hash[:]), Span: span})
+			fn.Add(&doc.Node{Kind: doc.KindBytes, Label: "stored bytes", Value: hex.EncodeToString(h.Hash[:]), Span: span})
 		case "uuid":
 			fn.Value = h.UUIDString()
 			if v, rfc := h.UUIDVersion(); rfc {
@@ -105,6 +106,7 @@ func (a *Archive) headerNode() *doc.Node {
 		case "feature_bits":
 			fn.Value = fmt.Sprintf("0x%x", h.FeatureBits)
 			names, _ := FeatureNames(h.FeatureBits)
+			fn.SetAttr(doc.AttrFeatures, strings.Join(names, ", "))
 			if len(names) == 0 {
 				fn.Detail = "no features. " + f.Meaning
 			} else {
@@ -115,7 +117,7 @@ func (a *Archive) headerNode() *doc.Node {
 				if h.FeatureBits&v == 0 {
 					continue
 				}
-				b := &doc.Node{Kind: "flag", Label: fmt.Sprintf("bit %d", bit), Value: fmt.Sprintf("0x%x", v), Span: doc.At(int64(f.Off+bit/8), 1)}
+				b := &doc.Node{Kind: doc.KindFlag, Label: fmt.Sprintf("bit %d", bit), Value: fmt.Sprintf("0x%x", v), Span: doc.At(int64(f.Off+bit/8), 1)}
 				if ft, ok := FeatureByBit(v); ok {
 					b.Label = ft.Name
 					b.Detail = fmt.Sprintf("bit %d: %s (name source: %s", bit, ft.Meaning, ft.Confidence)
@@ -148,12 +150,12 @@ func (a *Archive) hashDetail() string {
 	algo := strings.ToUpper(p.HashAlgo)
 	cover := fmt.Sprintf("%s of bytes 1024..%d (the payload as stored)", algo, HeaderSize+int64(a.Header.DataSize))
 	switch p.Integrity {
-	case "ok":
+	case doc.IntegrityOK:
 		if p.HashAlgo == "md5" {
 			return fmt.Sprintf("%s: matches (stored as %s)", cover, p.MatchedOrder)
 		}
 		return cover + ": matches"
-	case "mismatch":
+	case doc.IntegrityMismatch:
 		return fmt.Sprintf("%s: MISMATCH — the payload hashes to %s", cover, p.ComputedHash)
 	}
 	return cover + ": not checked"
@@ -181,7 +183,7 @@ func runs(b []byte) string {
 
 func (a *Archive) payloadNode() *doc.Node {
 	p := &a.Payload
-	n := &doc.Node{Kind: "payload", Label: "payload", Value: p.Encoding, Span: doc.At(HeaderSize, p.Available)}
+	n := &doc.Node{Kind: doc.KindPayload, Label: "payload", Value: p.Encoding, Span: doc.At(HeaderSize, p.Available)}
 	n.Detail = "what follows the header: a gzip member holding a tar archive, then zero padding up to data_size"
 	if a.FileSize <= HeaderSize {
 		n.Value = "none"
@@ -206,7 +208,7 @@ func (a *Archive) payloadNode() *doc.Node {
 			start = HeaderSize + p.TarLength
 		}
 		pad := n.Field("padding", fmt.Sprintf("%d bytes", p.PaddingBytes), doc.At(start, p.PaddingBytes))
-		pad.Kind = "padding"
+		pad.Kind = doc.KindPadding
 		if p.PaddingNonZero == 0 {
 			pad.Detail = "zero bytes after the stream up to data_size (real NEFFs pad to a multiple of 10240); covered by the hash"
 		} else {
@@ -214,9 +216,10 @@ func (a *Archive) payloadNode() *doc.Node {
 		}
 	}
 	integ := n.Field("integrity", p.Integrity, doc.At(int64(field("hash").Off), 16))
+	integ.SetAttr(doc.AttrIntegrity, p.Integrity)
 	integ.Detail = a.hashDetail()
 	if p.ComputedHash != "" {
-		integ.Add(&doc.Node{Kind: "field", Label: "computed " + p.HashAlgo, Value: p.ComputedHash})
+		integ.Add(&doc.Node{Kind: doc.KindField, Label: "computed " + p.HashAlgo, Value: p.ComputedHash})
 	}
 	if p.TrailingBytes > 0 {
 		n.Field("trailing bytes", fmt.Sprint(p.TrailingBytes), doc.At(HeaderSize+int64(a.Header.DataSize), p.TrailingBytes)).Detail = "after data_size: not part of the NEFF"
@@ -226,7 +229,7 @@ func (a *Archive) payloadNode() *doc.Node {
 
 func (a *Archive) verdictNode() *doc.Node {
 	v := a.Verdict
-	n := &doc.Node{Kind: "verdict", Label: "runtime", Span: v.Span}
+	n := &doc.Node{Kind: doc.KindVerdict, Label: "runtime", Span: v.Span}
 	if v.Accepts {
 		n.Value = "accepted"
 		n.Detail = "libnrt 2.31 would load this container: " + v.Rule
@@ -240,7 +243,7 @@ func (a *Archive) verdictNode() *doc.Node {
 
 // membersNode builds the member tree (directories from the paths) and the member table.
 func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
-	n := &doc.Node{Kind: "archive", Label: "members", Value: fmt.Sprintf("%d", len(a.Members))}
+	n := &doc.Node{Kind: doc.KindArchive, Label: "members", Value: fmt.Sprintf("%d", len(a.Members))}
 	n.Detail = "tar members in archive order; paths are how the runtime looks them up"
 	t := &doc.Table{Columns: []string{"path", "size", "sha256", "tar offset"}}
 	byPath := map[string]*doc.Node{}
@@ -251,14 +254,14 @@ func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 			return d
 		}
 		parent := dirOf(parentDir(p))
-		d := &doc.Node{Kind: "dir", Label: path.Base(p) + "/", Key: path.Base(p) + "/"}
+		d := &doc.Node{Kind: doc.KindDir, Label: path.Base(p) + "/", Key: path.Base(p) + "/"}
 		parent.Add(d)
 		dirs[p] = d
 		return d
 	}
 	for _, m := range a.Members {
 		base := path.Base(m.Path)
-		mn := &doc.Node{Kind: "member", Label: base, Value: HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: "member:" + m.Path}
+		mn := &doc.Node{Kind: doc.KindMember, Label: base, Value: HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		mn.Detail = m.Path
 		if m.SHA256 != "" {
 			mn.Detail += " · sha256 " + m.SHA256

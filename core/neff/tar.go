@@ -2,6 +2,7 @@ package neff
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/internal/digest"
 )
 
 // Bounds that keep hostile archives from costing unbounded memory.
@@ -154,13 +154,13 @@ func (w *walker) walk() {
 			continue
 		case '0', 0, '7':
 		case '1', '2', '3', '4', '6':
-			w.a.report("member:"+name, doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
+			w.a.report(doc.MemberRef(name), doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
 			if !w.skip(size) {
 				return
 			}
 			continue
 		default:
-			w.a.report("member:"+name, doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, h.typeflag)
+			w.a.report(doc.MemberRef(name), doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, h.typeflag)
 		}
 		if len(w.a.Members) >= maxMembers {
 			w.a.report("archive", doc.Error, nil, "the archive holds more than %d members; listing stops at stream byte %d to bound memory.", maxMembers, hdrOff)
@@ -220,7 +220,7 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		m.Dropped = true
 	}
 	if prev, dup := w.seen[name]; dup {
-		w.a.report("member:"+name, doc.Warning, nil, "member %q appears twice in the archive (tar stream bytes %d and %d); libnrt keeps the later copy, so the earlier one is ignored at load.", name, prev, hdrOff)
+		w.a.report(doc.MemberRef(name), doc.Warning, nil, "member %q appears twice in the archive (tar stream bytes %d and %d); libnrt keeps the later copy, so the earlier one is ignored at load.", name, prev, hdrOff)
 	}
 	w.seen[name] = hdrOff
 	w.a.Members = append(w.a.Members, m)
@@ -251,7 +251,7 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 			m.Truncated = true
 			w.hasher.jobs <- hashJob{reset: true}
 			if !errors.Is(err, errInflateLimit) {
-				w.a.report("member:"+name, doc.Error, doc.In(name, m.Read, 0), "tar member %s is truncated at byte %d of %d: the archive ends there. Its first %d bytes are shown.", name, m.Read, size, m.Read)
+				w.a.report(doc.MemberRef(name), doc.Error, doc.In(name, m.Read, 0), "tar member %s is truncated at byte %d of %d: the archive ends there. Its first %d bytes are shown.", name, m.Read, size, m.Read)
 			}
 			return false
 		}
@@ -416,7 +416,7 @@ func newMemberHasher() *memberHasher {
 	}
 	go func() {
 		defer close(h.done)
-		sum := digest.NewSHA256()
+		sum := sha256.New()
 		for j := range h.jobs {
 			if j.b != nil {
 				sum.Write(j.b)

@@ -66,16 +66,22 @@ func runtimeVerdict(a *Archive) Verdict {
 	case h.DataSize == 0:
 		return reject(StatusInvalid, hf("data_size"), "data_size is 0; verification asserts a non-empty payload",
 			"Assertion `len > 0' failed")
-	case a.Payload.Integrity == "mismatch":
+	case a.Payload.Integrity == doc.IntegrityMismatch:
 		algo := map[uint64]string{1: "SHA256", 2: "MD5"}[h.PkgVersion]
 		return reject(StatusInvalid, hf("hash"), "the payload hash does not match the header (checked when the loader verifies)",
 			"%s mismatch!", algo)
 	}
 	for _, f := range a.Findings {
-		if f.Severity == doc.Error && (f.Part == "archive" || f.Part == "payload" || len(f.Part) > 7 && f.Part[:7] == "member:") {
+		if f.Severity == doc.Error && (f.Part == "archive" || f.Part == "payload" || partKind(f.Part) == doc.RefMember) {
 			return reject(StatusInvalid, f.Span, "the archive cannot be read to its end",
 				"failure while reading NEFF metadata %s", h.Name)
 		}
 	}
 	return Verdict{Accepts: true, Rule: "every container check of libnrt 2.31 passes (manifests are checked separately)"}
+}
+
+// partKind is the ref kind of a finding's Part ("member:<path>" → RefMember).
+func partKind(part string) doc.RefKind {
+	k, _ := doc.ParseRef(part)
+	return k
 }

@@ -11,11 +11,11 @@ import (
 
 // Node kinds this package produces (the page picks renderers by kind).
 const (
-	KindRoster   = "pwp-roster"
-	KindSet      = "pwp-set"
-	KindFunction = "pwp-function"
-	KindBucket   = "pwp-bucket"
-	KindOctaves  = "pwp-octaves"
+	KindRoster   = doc.KindPWPRoster
+	KindSet      = doc.KindPWPSet
+	KindFunction = doc.KindPWPFunction
+	KindBucket   = doc.KindPWPBucket
+	KindOctaves  = doc.KindPWPOctaves
 )
 
 // maxTableRows bounds the bucket / ctrl tables of one set view (HW tables hold 2048 buckets).
@@ -41,7 +41,7 @@ func RosterNode(r *Roster) *doc.Node {
 		for _, h := range s.Heroes() {
 			heroes = append(heroes, fmt.Sprintf("%s %d", h.Bare, h.Budget))
 		}
-		sn := &doc.Node{Kind: "pwp-roster-set", Key: s.Name, Label: fmt.Sprintf("#%d %s", s.Index, s.Name), Span: s.Span,
+		sn := &doc.Node{Kind: doc.KindPWPRosterSet, Key: s.Name, Label: fmt.Sprintf("#%d %s", s.Index, s.Name), Span: s.Span,
 			Value: fmt.Sprintf("%d functions; heroes: %s", len(s.Funcs), orNone(heroes))}
 		sn.Field("name", doc.Quote(s.Name, 200), s.NameSpan)
 		sn.Field("bkt_bin", doc.Quote(s.BktBin, 200), s.BktSpan)
@@ -84,7 +84,7 @@ func SetNode(s *Set) *doc.Node {
 	n := &doc.Node{Kind: KindSet, Key: s.Name, Label: s.Name, Span: doc.In(s.ProfilePath, 0, profileLen(p)),
 		Value:    fmt.Sprintf("%d functions, %d buckets, %d ctrl words of %d B", len(s.Functions), len(s.Buckets), len(s.Controls), s.CtrlStride),
 		Findings: s.Findings}
-	hdr := n.Add(&doc.Node{Kind: "group", Key: "profile", Label: "profile", Value: s.ProfilePath})
+	hdr := n.Add(&doc.Node{Kind: doc.KindGroup, Key: "profile", Label: "profile", Value: s.ProfilePath})
 	hdr.Field("bkt_bin", doc.Quote(p.BktBin, 200), p.Spans["bkt_bin"])
 	if p.CtlBinKey != "" {
 		hdr.Field(p.CtlBinKey, doc.Quote(p.CtlBin, 200), p.Spans[p.CtlBinKey]).Detail = "the profile spells it ctl_bin, the roster ctrl_bin, the file is _ctrl.bin: the value is what counts"
@@ -103,7 +103,7 @@ func SetNode(s *Set) *doc.Node {
 			itoa(len(f.Octaves)), f.Symmetry.Class(), itoa(len(f.Findings))})
 		ft.RowSpans = append(ft.RowSpans, spanOrZero(f.Meta.Span))
 	}
-	fl := n.Add(&doc.Node{Kind: "group", Key: "functions", Label: "functions", Value: itoa(len(s.Functions)), Table: ft, Span: p.Spans["profile_meta_data"]})
+	fl := n.Add(&doc.Node{Kind: doc.KindGroup, Key: "functions", Label: "functions", Value: itoa(len(s.Functions)), Table: ft, Span: p.Spans["profile_meta_data"]})
 	for _, f := range s.Functions {
 		fl.Add(FunctionNode(f))
 	}
@@ -121,8 +121,8 @@ func profileLen(p *Profile) int64 {
 func bitsCell(f float32) string { return Hex8(math.Float32bits(f)) + " " + FormatFloat32(f) }
 
 func bucketsNode(s *Set) *doc.Node {
-	n := &doc.Node{Kind: "group", Key: "bkt", Label: s.BktSource, Value: fmt.Sprintf("%d records × 32 B", len(s.Buckets)),
-		Span: doc.In(s.BktSource, 0, int64(len(s.Buckets)*BucketSize)), Ref: "member:" + s.BktSource}
+	n := &doc.Node{Kind: doc.KindGroup, Key: "bkt", Label: s.BktSource, Value: fmt.Sprintf("%d records × 32 B", len(s.Buckets)),
+		Span: doc.In(s.BktSource, 0, int64(len(s.Buckets)*BucketSize)), Ref: doc.MemberRef(s.BktSource)}
 	n.Detail = "polynomial buckets: f ≈ d0 + d1·t + d2·t² + d3·t³ with t = v − x; 12 zero bytes of padding"
 	owner := make([]string, len(s.Buckets))
 	for _, f := range s.Functions {
@@ -149,8 +149,8 @@ func bucketsNode(s *Set) *doc.Node {
 }
 
 func controlsNode(s *Set) *doc.Node {
-	n := &doc.Node{Kind: "group", Key: "ctrl", Label: s.CtrlSource, Value: fmt.Sprintf("%d words, stride %d B", len(s.Controls), s.CtrlStride),
-		Span: doc.In(s.CtrlSource, 0, int64(len(s.Controls)*s.CtrlStride)), Ref: "member:" + s.CtrlSource}
+	n := &doc.Node{Kind: doc.KindGroup, Key: "ctrl", Label: s.CtrlSource, Value: fmt.Sprintf("%d words, stride %d B", len(s.Controls), s.CtrlStride),
+		Span: doc.In(s.CtrlSource, 0, int64(len(s.Controls)*s.CtrlStride)), Ref: doc.MemberRef(s.CtrlSource)}
 	n.Detail = "octave control words: bkt_base [10:0], extract_lsb [15:11], extract_size [23:16]"
 	owner := make([]string, len(s.Controls))
 	for _, f := range s.Functions {
@@ -188,7 +188,7 @@ func FunctionNode(f *Function) *doc.Node {
 	if f.Prelu {
 		n.Field("evaluation", "v > 0 ? v : alpha·v", nil).Detail = "parametric_relu's slots hold operand selectors, not coefficients (spec §7.4)"
 	}
-	rec := n.Add(&doc.Node{Kind: "group", Key: "record", Label: "profile_meta_data", Value: fmt.Sprintf("[%d]", f.Meta.Index), Span: f.Meta.Span})
+	rec := n.Add(&doc.Node{Kind: doc.KindGroup, Key: "record", Label: "profile_meta_data", Value: fmt.Sprintf("[%d]", f.Meta.Index), Span: f.Meta.Span})
 	for i, pf := range ProfileFields {
 		v := ""
 		switch pf.kind {
@@ -209,7 +209,7 @@ func FunctionNode(f *Function) *doc.Node {
 	}
 	n.Add(OctaveNode(f))
 	n.Add(expMapNode(f))
-	sat := n.Add(&doc.Node{Kind: "group", Key: "saturation", Label: "saturation slots", Value: fmt.Sprintf("bkt %d..%d", f.Slots[0], f.Slots[0]+3)})
+	sat := n.Add(&doc.Node{Kind: doc.KindGroup, Key: "saturation", Label: "saturation slots", Value: fmt.Sprintf("bkt %d..%d", f.Slots[0], f.Slots[0]+3)})
 	for k, bi := range f.Slots {
 		bn := BucketNode(s, bi)
 		bn.Key, bn.Label = slotNames[k], slotNames[k]+" (bkt "+itoa(bi)+")"
@@ -265,7 +265,7 @@ func BucketNode(s *Set, i int) *doc.Node {
 
 // BundleNode renders everything OpenFiles found.
 func BundleNode(b *Bundle) *doc.Node {
-	n := &doc.Node{Kind: "pwp-bundle", Label: "activation tables", Value: fmt.Sprintf("%d sets", len(b.Sets)), Findings: b.Findings}
+	n := &doc.Node{Kind: doc.KindPWPBundle, Label: "activation tables", Value: fmt.Sprintf("%d sets", len(b.Sets)), Findings: b.Findings}
 	for _, dir := range sortedKeys(b.LoadOrders) { // map order would make the document differ per open
 		order := b.LoadOrders[dir]
 		n.Field("load order "+dir, strings.Join(order, ", "), nil).Detail = "activation_function_sets of the engine JSON: LoadActFuncSet index i loads the i-th"
@@ -281,10 +281,14 @@ func BundleNode(b *Bundle) *doc.Node {
 
 // TraceNode explains one evaluation (for an evaluate box): input, output, path and the bucket.
 func TraceNode(f *Function, x, y float32, tr Trace) *doc.Node {
-	n := &doc.Node{Kind: "pwp-eval", Label: f.Name + "(" + FormatFloat32(x) + ")", Value: FormatFloat32(y) + " (0x" + Hex8(math.Float32bits(y)) + ")"}
-	n.Field("x", BitsText(math.Float32bits(x)), nil)
-	n.Field("y", BitsText(math.Float32bits(y)), nil)
-	n.Field("path", tr.String(), nil)
+	n := &doc.Node{Kind: doc.KindPWPEval, Label: f.Name + "(" + FormatFloat32(x) + ")", Value: FormatFloat32(y) + " (0x" + Hex8(math.Float32bits(y)) + ")"}
+	n.SetAttr(doc.AttrBits, Hex8(math.Float32bits(y)))
+	n.Field("x", BitsText(math.Float32bits(x)), nil).SetAttr(doc.AttrFloat, FormatFloat32(x))
+	n.Field("y", BitsText(math.Float32bits(y)), nil).SetAttr(doc.AttrFloat, FormatFloat32(y))
+	path := n.Field("path", tr.String(), nil)
+	if tr.Bucket >= 0 {
+		path.SetAttr(doc.AttrBucket, strconv.Itoa(int(tr.Bucket)))
+	}
 	if tr.Err != nil {
 		n.Errorf(nil, "%v", tr.Err)
 	}
@@ -300,7 +304,7 @@ func TraceNode(f *Function, x, y float32, tr Trace) *doc.Node {
 // PlotNode carries a sampled plot for the page: the five curves as Series, and a table of the
 // vertical lines (octave / section starts) and shaded saturation intervals.
 func PlotNode(f *Function, p *Plot) *doc.Node {
-	n := &doc.Node{Kind: "pwp-plot", Key: "plot", Label: "plot of " + f.Name, Series: p.Series(),
+	n := &doc.Node{Kind: doc.KindPWPPlot, Key: "plot", Label: "plot of " + f.Name, Series: p.Series(),
 		Value: fmt.Sprintf("%d points, %d boundaries, %d saturation intervals", len(p.Emulated.X), len(p.Boundaries), len(p.Saturation))}
 	t := &doc.Table{Columns: []string{"kind", "from", "to", "label"}}
 	for _, b := range p.Boundaries {
@@ -321,7 +325,7 @@ func PlotNode(f *Function, p *Plot) *doc.Node {
 // members side by side: exponent → [neg, pos] indices.
 func expMapNode(f *Function) *doc.Node {
 	p := f.Set.Profile
-	n := &doc.Node{Kind: "group", Key: "exp-maps", Label: "func_exp_to_*_start_idx"}
+	n := &doc.Node{Kind: doc.KindGroup, Key: "exp-maps", Label: "func_exp_to_*_start_idx"}
 	var ctl, bkt *FuncExpMap
 	for i := range p.FuncExpToCtl {
 		if p.FuncExpToCtl[i].Name == f.Bare {

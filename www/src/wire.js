@@ -49,6 +49,7 @@
  * @property {string} [detail]
  * @property {Span} [span]
  * @property {Node[]} [kids]
+ * @property {Object<string, string>} [attrs] machine-readable facts (core/doc/attrs.go keys); never parse value or detail
  * @property {Table} [table]
  * @property {Series[]} [series]
  * @property {Finding[]} [finds]

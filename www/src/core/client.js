@@ -4,6 +4,9 @@
 
 import { $, toast } from '../dom.js';
 import { hashStop, hashWorker } from './fingerprint.js';
+import { METHODS } from './methods.gen.js';
+
+const METHOD_NAMES = new Set(METHODS.map((m) => m.name));
 
 // present in the single-file build (and no document at all under node --test)
 export const single = typeof document !== 'undefined' ? document.getElementById('wasm-data') : null;
@@ -147,9 +150,10 @@ function onCoreMessage(msg) {
   }
   if (msg.type === 'fatal') {
     const wasReady = core.ready;
-    setCoreStatus('failed', 'core failed', msg.message);
-    toast(msg.message + (wasReady && core.mode === 'worker' ? '. It was restarted.' : ''));
-    failAll('internal', msg.message);
+    const message = (msg.error && msg.error.message) || 'the core failed';
+    setCoreStatus('failed', 'core failed', message);
+    toast(message + (wasReady && core.mode === 'worker' ? '. It was restarted.' : ''));
+    failAll('internal', message);
     // A core that had started and then died is replaced, so the next file can open.
     if (wasReady && core.mode === 'worker') { core.worker.terminate(); startCore(); }
     return;
@@ -169,10 +173,11 @@ function whenReady() {
 /**
  * createTransport keeps the requests in flight over one message channel: send(msg) posts a
  * request, receive(msg) takes every message the core sends back. request() is the one place
- * that knows the wire format. Today's (worker/core-host.js):
- *   page → core: {id, type: method, ...args}
- *   core → page: {id, type: 'progress', p} | {id, type: 'header', doc} |
- *                {id, type: 'result', ...result} | {id, type: 'error', message}
+ * that knows the wire format (protocol v2; the methods are wasm/protocol's table, typed in
+ * methods.gen.js):
+ *   page → core: {id, method, args}
+ *   core → page: {id, type: 'event', event, data} | {id, type: 'result', result} |
+ *                {id, type: 'error', error: {code, message}}
  * @param {(msg: object) => void} send
  */
 export function createTransport(send) {
@@ -192,24 +197,18 @@ export function createTransport(send) {
    */
   function request(method, args, hooks) {
     const id = nextId++;
-    const msg = Object.assign({}, args, { id, type: method });
+    const msg = { id, method, args: args || {} };
     const onEvent = hooks && hooks.onEvent;
     return new Promise((resolve, reject) => {
       pending.set(id, (m) => {
         switch (m.type) {
-          case 'progress': if (onEvent) onEvent('progress', m.p); return;
-          case 'header': if (onEvent) onEvent('header', m.doc); return;
-          case 'result': {
+          case 'event': if (onEvent) onEvent(m.event, m.data); return;
+          case 'result': pending.delete(id); resolve(m.result || {}); return;
+          case 'error': {
             pending.delete(id);
-            const { id: _id, type: _type, ...result } = m;
-            // A result that carries an error string is a failure too (the core's {error} shape).
-            if (typeof result.error === 'string' && result.error) reject(new CoreError('failed', result.error));
-            else resolve(result);
-            return;
+            const e = m.error;
+            reject(e instanceof CoreError ? e : new CoreError((e && e.code) || 'failed', String((e && e.message) || 'the core failed without a message')));
           }
-          case 'error':
-            pending.delete(id);
-            reject(m.error instanceof CoreError ? m.error : new CoreError('failed', String(m.message || 'the core failed without a message')));
         }
       });
       try {
@@ -246,13 +245,16 @@ const transport = createTransport((msg) => {
 
 /**
  * call is how the page asks the core anything: it waits for the core to be ready, then sends
- * method with its named args (see createTransport). Every failure is a CoreError.
- * @param {string} method
+ * method with its named args (see createTransport). Every failure is a CoreError. The methods,
+ * their args and results are wasm/protocol's table (methods.gen.js); a name not in it is refused
+ * here, before anything is sent.
+ * @param {import('./methods.gen.js').Method} method
  * @param {object} [args]
  * @param {{onEvent?: (event: string, data: any) => void}} [hooks]
  * @returns {Promise<any>}
  */
 export async function call(method, args, hooks) {
+  if (!METHOD_NAMES.has(method)) throw new CoreError('bad-request', 'no core method ' + method + ' (wasm/protocol declares ' + METHODS.map((m) => m.name).join(', ') + ')');
   await whenReady();
   return transport.request(method, args, hooks);
 }

@@ -71,8 +71,8 @@ function ctxSetup() {
   ctx.hexMarks = marks.filter((mk, k) => k === 0 || mk.off >= marks[k - 1].off + marks[k - 1].len).map((mk) => ({ off: mk.off, len: mk.len, cls: 'f' + (i++ % 2) }));
   ctx.marked = new Set();
   ctx.sel = -1;
-  ctx.arch = Number((/arch (\d+)/.exec(root.value || '') || [])[1] || 0);
-  ctx.rc = Number((/rc (\d+)/.exec(root.value || '') || [])[1] || 0);
+  ctx.arch = Number((root.attrs && root.attrs.arch) || 0);
+  ctx.rc = Number((root.attrs && root.attrs.rc) || 0);
 
   const sel = $('ctx-arch');
   sel.replaceChildren();

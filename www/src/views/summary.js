@@ -50,10 +50,10 @@ const SUMMARIES = {
     if (partial) {
       box.appendChild(chip('payload', 'reading…', 'pending'));
     } else {
-      const iv = integ ? integ.value : 'not checked';
-      box.appendChild(chip('hash', iv, iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
+      const iv = (integ && integ.attrs && integ.attrs.integrity) || 'not-checked';
+      box.appendChild(chip('hash', integ ? integ.value : 'not checked', iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
     }
-    box.appendChild(chip('features', feat ? (feat.detail && !feat.detail.startsWith('no features') ? feat.detail : 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
+    box.appendChild(chip('features', feat ? ((feat.attrs && feat.attrs.features) || 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
     if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : 'bad', verdict, 'verdict'));
     if (members && !partial) box.appendChild(chip('members', members.value, '', members, 'members'));
   },
@@ -71,7 +71,7 @@ const SUMMARIES = {
     const kids = r.kids || [];
     const arch = kids.find((c) => c.kind === 'ncfw-arches');
     const text = kids.find((c) => c.kind === 'ncfw-text');
-    const rc = Number((/rc (\d+)/.exec(r.value || '') || [])[1] || 0);
+    const rc = Number((r.attrs && r.attrs.rc) || 0);
     box.appendChild(chip('libncfw context', 'arch ' + (arch ? arch.value : '?'), 'mono', r, 'arch'));
     box.appendChild(chip('return code', 'rc ' + rc + ' · ' + (RC_TEXT[rc] || 'error'), rc === 0 ? 'good' : rc === 28 ? 'warn' : 'bad', text || r, 'rc'));
     if (text) box.appendChild(chip('text', fmtInt((text.value || '').length) + ' bytes', '', text, 'text'));

@@ -70,10 +70,7 @@ export class TreeView {
     row.appendChild(g);
     row.appendChild(el('span', 'label', n.label));
     if (n.detail) row.title = n.detail;
-    if (state.doc.kind === 'ncfw-dump' && n.detail) {
-      const ln = /line (\d+)/.exec(n.detail);
-      if (ln) row.insertBefore(el('span', 'lineno', ln[1]), row.firstChild);
-    }
+    if (state.doc.kind === 'ncfw-dump' && n.attrs && n.attrs.line) row.insertBefore(el('span', 'lineno', n.attrs.line), row.firstChild);
     if (n.value) row.appendChild(el('span', 'value v-' + n.kind, n.value));
     const worst = state.info.get(n).worst;
     if (worst) {

@@ -43,9 +43,8 @@ export function docTitle(st) {
 function targetOf(st) {
   const t = field(st.doc, 'model', 'target');
   if (!t) return '';
-  const name = String(t.value || '').replace(/^"|"$/g, '');
-  const arch = /:\s*([^:]+)$/.exec(t.detail || '');
-  return name + (arch ? ' (' + arch[1].trim() + ')' : '');
+  const a = t.attrs || {};
+  return (a.target || '') + (a.arch_name ? ' (' + a.arch_name + ')' : '');
 }
 
 function updateCompare() {

@@ -257,7 +257,7 @@ async function evalRun() {
     const n = unpackNode(r.node);
     adopt(n, plot.fn, 'eval ' + text);
     const get = (label) => (n.kids || []).find((c) => c.label === label);
-    const bits = (/0x([0-9a-f]{8})/.exec(n.value || '') || [])[1] || '';
+    const bits = (n.attrs && n.attrs.bits) || '';
     out.replaceChildren();
     out.dataset.bits = bits;
     const head = el('div', 'eval-head');
@@ -278,10 +278,10 @@ async function evalRun() {
     }
     out.appendChild(grid);
     const xv = get('x'), yv = get('y');
-    const num = (f) => (f ? Number(String(f.value).split('= ').pop()) : NaN);
+    const num = (f) => (f && f.attrs ? Number(f.attrs.f32) : NaN);
     plot.marker = { x: num(xv), y: num(yv) };
     plotDraw();
-    if (n.span) hexShow(n.span.src || '', n.span, true, fieldMarks(get('bucket ' + ((/bkt(\d+)/.exec(path ? path.value : '') || [])[1])) || n, n.span.src || ''));
+    if (n.span) hexShow(n.span.src || '', n.span, true, fieldMarks(get('bucket ' + (path && path.attrs ? path.attrs.bucket : '')) || n, n.span.src || ''));
   } catch (e) {
     out.replaceChildren(el('span', 'eval-err', e.message));
     delete out.dataset.bits;

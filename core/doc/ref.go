@@ -1,0 +1,69 @@
+package doc
+
+import "strings"
+
+// A Ref is the handle a front end hands back to the core to fetch more of a node; a finding's
+// Part (core/neff) uses the same forms to say where it belongs. The strings are part of the
+// wire format (www/app.js reads the prefixes), so they are built and read only here.
+
+// RefKind is what a ref names.
+type RefKind string
+
+const (
+	RefNone     RefKind = ""          // no ref, or one of no known form
+	RefMember   RefKind = "member"    // "member:<path>": a container member's bytes
+	RefStream   RefKind = "stream"    // "stream:<member>": a disassembled stream's listing rows
+	RefFile     RefKind = "file"      // "file:": the opened file's own bytes
+	RefPWP      RefKind = "pwp"       // "pwp:<profile>#<function>": an activation function
+	RefHeader   RefKind = "header"    // "header:<field>": a NEFF header field (finding parts)
+	RefNCFWText RefKind = "ncfw-text" // "ncfw-text": the text of an emulated libncfw context
+)
+
+// MemberRef names the bytes of the member at path.
+func MemberRef(path string) string { return string(RefMember) + ":" + path }
+
+// StreamRef names the instruction listing of the stream member at path.
+func StreamRef(path string) string { return string(RefStream) + ":" + path }
+
+// FileRef names the opened file's bytes.
+const FileRef = string(RefFile) + ":"
+
+// NCFWTextRef names an emulated context's printed text.
+const NCFWTextRef = string(RefNCFWText)
+
+// PWPRef names the activation function called function in the set whose profile is the
+// member at profile.
+func PWPRef(profile, function string) string {
+	return string(RefPWP) + ":" + profile + "#" + function
+}
+
+// HeaderRef names the NEFF header field called field.
+func HeaderRef(field string) string { return string(RefHeader) + ":" + field }
+
+// ParseRef splits a ref into its kind and the rest ("member:a/b" → RefMember, "a/b").
+// A ref of no known form gives RefNone and the whole string.
+func ParseRef(s string) (RefKind, string) {
+	if s == NCFWTextRef {
+		return RefNCFWText, ""
+	}
+	k, rest, ok := strings.Cut(s, ":")
+	if !ok {
+		return RefNone, s
+	}
+	switch kind := RefKind(k); kind {
+	case RefMember, RefStream, RefFile, RefPWP, RefHeader:
+		return kind, rest
+	}
+	return RefNone, s
+}
+
+// ParsePWPRef splits the rest of a pwp ref into the profile and the function name (the
+// function is after the last '#': a profile path may hold one, a function name may not).
+func ParsePWPRef(s string) (profile, function string, ok bool) {
+	kind, rest := ParseRef(s)
+	i := strings.LastIndexByte(rest, '#')
+	if kind != RefPWP || i < 0 {
+		return "", "", false
+	}
+	return rest[:i], rest[i+1:], true
+}

@@ -1,0 +1,176 @@
+package protocol
+
+// The fields most methods share.
+var (
+	handle  = Field{Name: "handle", Type: "number", Doc: "a file the core holds open (from open, openGroup or openContext)"}
+	msDoc   = Field{Name: "ms", Type: "number", Doc: "the core's time for the call, in milliseconds"}
+	docBuf  = Field{Name: "doc", Type: "ArrayBuffer", Doc: "the Document, msgpack"}
+	nodeBuf = Field{Name: "node", Type: "ArrayBuffer", Doc: "a doc.Node, msgpack"}
+	jsonBuf = Field{Name: "json", Type: "ArrayBuffer", Doc: "UTF-8 JSON with a final newline"}
+	wasm    = Field{Name: "wasmBytes", Type: "number", Doc: "the wasm linear memory's size after the call (0 when unknown)"}
+	ref     = Field{Name: "ref", Type: "string", Doc: "a node's ref (core/doc ref.go)"}
+	libKey  = Field{Name: "key", Type: "string", Doc: "an entry's key, or a prefix of it (URL hashes carry a prefix of the sha-256)"}
+)
+
+// Events lists the events methods send.
+var Events = []Event{
+	{Name: "progress", Type: "Progress", Doc: "how far an open is, at most every 40 ms and at every phase change"},
+	{Name: "header", Type: "ArrayBuffer", Doc: "the Document with only the header (msgpack), as soon as the header is read"},
+}
+
+// Types are the object types fields name.
+var Types = []Typedef{
+	{Name: "Progress", Doc: "an open's progress", Fields: []Field{
+		{Name: "phase", Type: "string", Doc: "header, payload, padding, members, done, …"},
+		{Name: "done", Type: "number", Doc: "bytes of the phase done"},
+		{Name: "total", Type: "number", Doc: "bytes the phase has (0: unknown)"},
+		{Name: "inflated", Type: "number", Doc: "payload bytes inflated so far"},
+		{Name: "read", Type: "number", Doc: "bytes of the file read so far"},
+	}},
+	{Name: "DocEntry", Doc: "one document of a group open", Fields: []Field{
+		{Name: "handle", Type: "number", Doc: "its handle"},
+		{Name: "doc", Type: "ArrayBuffer", Doc: "its Document, msgpack"},
+		{Name: "name", Type: "string", Doc: "its file name"},
+	}},
+	{Name: "LibFile", Doc: "one file of a library entry", Fields: []Field{
+		{Name: "name", Type: "string", Doc: "the file's name"},
+		{Name: "size", Type: "number", Doc: "its size in bytes"},
+		{Name: "blob", Type: "Blob", Optional: true, Doc: "its bytes, when within the cap (libPut, libGet)"},
+		{Name: "kept", Type: "boolean", Optional: true, Doc: "whether its bytes are kept (libList)"},
+	}},
+	{Name: "LibEntry", Doc: "a file the library keeps; the core adds key, sha256, kind, size, summary, doc and opened", Fields: []Field{
+		{Name: "how", Type: "string", Doc: "how it was opened: open, group or context"},
+		{Name: "files", Type: "Array<LibFile>", Doc: "the files opened"},
+		{Name: "arch", Type: "number", Optional: true, Doc: "a context's arch"},
+		{Name: "model", Type: "string", Optional: true, Doc: "a context's model name"},
+		{Name: "node", Type: "string", Optional: true, Doc: "the node on show (its path)"},
+		{Name: "key", Type: "string", Optional: true, Doc: "the entry's key (default: the sha-256)"},
+		{Name: "sha256", Type: "string", Optional: true, Doc: "the file's sha-256"},
+		{Name: "kind", Type: "string", Optional: true, Doc: "the Document's kind"},
+		{Name: "size", Type: "number", Optional: true, Doc: "the file's size"},
+		{Name: "summary", Type: "string", Optional: true, Doc: "the root node's value"},
+		{Name: "doc", Type: "Uint8Array", Optional: true, Doc: "the Document, msgpack (libGet)"},
+		{Name: "opened", Type: "number", Optional: true, Doc: "when, in ms since 1970"},
+	}},
+}
+
+// Methods is the protocol: every method the core answers, in the order the page meets them.
+var Methods = []Method{
+	{
+		Name: "open", Doc: "Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).",
+		Args: []Field{
+			{Name: "file", Type: File, Doc: "the file"},
+			{Name: "name", Type: "string", Optional: true, Doc: "its name (default: the File's name)"},
+			{Name: "fingerprint", Type: "boolean", Optional: true, Doc: "false: do not hash the whole file; the page sends its sha-256 with setFingerprint"},
+			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
+		},
+		Result: []Field{handle, docBuf, msDoc,
+			{Name: "crossings", Type: "number", Doc: "reads of the file made (one per 4 MiB slice, or fewer)"}, wasm},
+		Events: []string{"progress", "header"},
+	},
+	{
+		Name: "setFingerprint", Doc: "Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.",
+		Args:   []Field{handle, {Name: "sha256", Type: "string", Doc: "64 hex digits"}},
+		Result: []Field{{Name: "set", Type: "boolean", Doc: "whether the Document took it"}},
+	},
+	{
+		Name: "bytes", Doc: "Bytes of the file or of a member, at most 16 MiB a call.",
+		Args: []Field{handle,
+			{Name: "source", Type: "string", Optional: true, Doc: "a member path; '' or absent: the file itself"},
+			{Name: "off", Type: "number", Doc: "the first byte"},
+			{Name: "n", Type: "number", Doc: "how many (fewer at the end)"}},
+		Result: []Field{{Name: "bytes", Type: "ArrayBuffer", Doc: "the bytes"}},
+	},
+	{
+		Name: "rows", Doc: "Rows [from, to) of an instruction listing, at most 10,000 a call.",
+		Args: []Field{handle, {Name: "ref", Type: "string", Doc: "the stream's ref (stream:<member>)"},
+			{Name: "from", Type: "number", Doc: "the first row"}, {Name: "to", Type: "number", Doc: "one past the last row"}},
+		Result: []Field{{Name: "table", Type: "ArrayBuffer", Doc: "a doc.Table, msgpack"}, {Name: "total", Type: "number", Doc: "rows in the listing"}},
+	},
+	{
+		Name: "instruction", Doc: "Every field of one instruction.",
+		Args:   []Field{handle, {Name: "ref", Type: "string", Doc: "the stream's ref (stream:<member>)"}, {Name: "index", Type: "number", Doc: "the instruction's row"}},
+		Result: []Field{nodeBuf},
+	},
+	{
+		Name: "evaluate", Doc: "Evaluate an activation function at one input, bit-exact to the hardware model.",
+		Args: []Field{handle, {Name: "ref", Type: "string", Doc: "the function's ref (pwp:<profile>#<function>)"},
+			{Name: "x", Type: "string|number", Doc: "a decimal float, or a 0x-prefixed float32 bit pattern (so NaN payloads survive)"},
+			{Name: "mode", Type: "string", Optional: true, Doc: "'' (the default), 'sim' or 'horner'"}},
+		Result: []Field{nodeBuf},
+	},
+	{
+		Name: "plot", Doc: "Sample an activation function over [lo, hi]: emulated, true and error series, boundaries in its table.",
+		Args: []Field{handle, {Name: "ref", Type: "string", Doc: "the function's ref (pwp:<profile>#<function>)"},
+			{Name: "lo", Type: "number", Doc: "the first x"}, {Name: "hi", Type: "number", Doc: "the last x"},
+			{Name: "n", Type: "number", Doc: "points, 2 to 65,536"},
+			{Name: "mode", Type: "string", Optional: true, Doc: "'' (the default), 'sim' or 'horner'"}},
+		Result: []Field{nodeBuf, msDoc},
+	},
+	{
+		Name: "openGroup", Doc: "Open files dropped together: activation-table files join into one Document, any other file is its own.",
+		Args:   []Field{{Name: "files", Type: "Array<" + File + ">", Doc: "1 to 1000 files"}},
+		Result: []Field{{Name: "docs", Type: "Array<DocEntry>", Doc: "one per Document"}, wasm},
+	},
+	{
+		Name: "openContext", Doc: "Open a file as a raw libncfw collective context (at most 64 MiB), emulated for arch; its bytes stay in the core for recontext.",
+		Args: []Field{{Name: "file", Type: File, Doc: "the context"},
+			{Name: "name", Type: "string", Optional: true, Doc: "its name (default: the File's name)"},
+			{Name: "arch", Type: "number", Optional: true, Doc: "the arch id (0 or absent: the best guess from the size)"},
+			{Name: "model", Type: "string", Optional: true, Doc: "the model name the text prints"}},
+		Result: []Field{handle, docBuf, msDoc},
+	},
+	{
+		Name: "recontext", Doc: "Emulate an open context again for another arch or model name, under the same handle.",
+		Args: []Field{handle, {Name: "arch", Type: "number", Optional: true, Doc: "the arch id (0: the best guess)"},
+			{Name: "model", Type: "string", Optional: true, Doc: "the model name"}},
+		Result: []Field{handle, docBuf, msDoc},
+	},
+	{
+		Name: "contextArches", Doc: "The arches a raw context of this size could be, which fit, and the best guess.",
+		Args:   []Field{{Name: "size", Type: "number", Doc: "the context's size in bytes"}},
+		Result: []Field{nodeBuf},
+	},
+	{
+		Name: "json", Doc: "The Document as `neffscope inspect --json` prints it, byte for byte.",
+		Args:   []Field{handle},
+		Result: []Field{jsonBuf},
+	},
+	{
+		Name: "diff", Doc: "Compare two open files (`neffscope diff`): as a node, or as `neffscope diff --json A B` prints it.",
+		Args: []Field{{Name: "a", Type: "number", Doc: "file A's handle"}, {Name: "b", Type: "number", Doc: "file B's handle"},
+			{Name: "format", Type: "string", Optional: true, Doc: "'' (a node) or 'json'"}},
+		Result: []Field{{Name: "node", Type: "ArrayBuffer", Optional: true, Doc: "the diff node, msgpack (format '')"},
+			{Name: "json", Type: "ArrayBuffer", Optional: true, Doc: "the JSON (format 'json')"}},
+	},
+	{
+		Name: "close", Doc: "Forget an open file.",
+		Args: []Field{handle},
+	},
+	{
+		Name: "libStatus", Doc: "Whether the library (IndexedDB) works here, and why not.",
+		Result: []Field{{Name: "ok", Type: "boolean", Doc: "the library works"}, {Name: "reason", Type: "string", Doc: "why not ('' when it does)"}},
+	},
+	{
+		Name: "libPut", Doc: "Keep an open file in the library, with its Document and (within the cap) its bytes.",
+		Args: []Field{handle, {Name: "entry", Type: "LibEntry", Doc: "how it was opened and its files; the core adds the rest"}},
+		Result: []Field{{Name: "kept", Type: "boolean", Doc: "whether its bytes were kept"},
+			{Name: "note", Type: "string", Doc: "what went wrong short of failing ('' when nothing)"}},
+	},
+	{
+		Name: "libList", Doc: "The kept files, newest first, without Documents and bytes.",
+		Result: []Field{{Name: "list", Type: "Array<LibEntry>", Doc: "the entries; files[i].kept says whether its bytes are kept"}},
+	},
+	{
+		Name: "libGet", Doc: "One kept file, its Document and bytes included.",
+		Args:   []Field{libKey},
+		Result: []Field{{Name: "entry", Type: "LibEntry|null", Doc: "the newest entry whose key starts with key, or null"}},
+	},
+	{
+		Name: "libRemove", Doc: "Forget one kept file.",
+		Args: []Field{libKey},
+	},
+	{
+		Name: "libClear", Doc: "Forget every kept file.",
+	},
+}
