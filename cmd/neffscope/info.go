@@ -48,6 +48,8 @@ type InfoJSON struct {
 	Members  []MemberJSON  `json:"members"`
 	Findings []FindingJSON `json:"findings"`
 	Runtime  RuntimeJSON   `json:"runtime"`
+	// Memory is the static device-memory budget per core (absent without a program).
+	Memory *inspect.MemoryBudget `json:"memory,omitempty"`
 }
 
 type HeaderJSON struct {
@@ -125,6 +127,7 @@ func infoJSON(f *inspect.File) InfoJSON {
 		out.Members = append(out.Members, MemberJSON{Path: m.Path, Size: m.Size, SHA256: m.SHA256})
 	}
 	out.Runtime = RuntimeJSON{Accepts: a.Verdict.Accepts, Status: a.Verdict.Status, Message: a.Verdict.Message}
+	out.Memory = inspect.Memory(f)
 	return out
 }
 
@@ -219,6 +222,7 @@ func printInfo(w io.Writer, f *inspect.File) {
 		}
 		if f.Program != nil {
 			printModel(w, f.Program)
+			printMemory(w, inspect.Memory(f))
 		}
 		fmt.Fprintf(w, "Members (%d):\n", len(a.Members))
 		width := 1
