@@ -274,3 +274,40 @@ func TestScanUsage(t *testing.T) {
 		t.Errorf("two formats: rc %d", rc)
 	}
 }
+
+// 100,000 directory entries, one in ten an empty file named *.neff: every NEFF-named file is a
+// record (an error: shorter than the header), in path order, and the byte-identical ones point
+// at the first.
+func TestScanManyEntries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 100,000 files")
+	}
+	root := t.TempDir()
+	for i := range 100 {
+		d := filepath.Join(root, fmt.Sprintf("d%03d", i))
+		os.Mkdir(d, 0o755)
+		for j := range 1000 {
+			name := fmt.Sprintf("f%04d.txt", j)
+			if j%10 == 0 {
+				name = fmt.Sprintf("f%04d.neff", j)
+			}
+			if err := os.WriteFile(filepath.Join(d, name), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out, errs, rc := runCLI(t, "scan", "-q", root)
+	if rc != 1 {
+		t.Fatalf("rc %d: %s", rc, errs)
+	}
+	recs := decodeJSONL(t, out)
+	if len(recs) != 10000 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for i, r := range recs {
+		want := filepath.ToSlash(filepath.Join(root, fmt.Sprintf("d%03d", i/100), fmt.Sprintf("f%04d.neff", i%100*10)))
+		if r.Path != want || !r.HasError() || (i > 0) != (r.DuplicateOf != nil) {
+			t.Fatalf("record %d: %+v, want path %s", i, r, want)
+		}
+	}
+}
