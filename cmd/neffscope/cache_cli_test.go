@@ -95,7 +95,7 @@ func TestCompareCLI(t *testing.T) {
 func TestInfoShowsMemory(t *testing.T) {
 	p := realfiles.Path(t, "nkipy/matmul_small.neff")
 	out, _, _ := runCLI(t, "info", p)
-	if !strings.Contains(out, "Device memory (static estimate") || !strings.Contains(out, "model_shared_scratchpad") {
+	if !strings.Contains(out, "Device memory (static estimate") || !strings.Contains(out, "scratchpad") {
 		t.Errorf("info text lacks the memory table")
 	}
 	js, _, _ := runCLI(t, "info", "--json", p)

@@ -70,7 +70,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(tw, joinTab(facts.Table.Columns))
 		for _, r := range facts.Table.Rows {
 			if *all || r[len(r)-2] != "" {
-				fmt.Fprintln(tw, joinTab(r))
+				fmt.Fprintln(tw, joinTab(clipCells(r, 48)))
 			}
 		}
 		tw.Flush()
@@ -79,4 +79,16 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// clipCells shortens long cells for the terminal (--json keeps them whole).
+func clipCells(r []string, n int) []string {
+	out := make([]string, len(r))
+	for i, c := range r {
+		if rs := []rune(c); len(rs) > n {
+			c = string(rs[:n-1]) + "…"
+		}
+		out[i] = c
+	}
+	return out
 }

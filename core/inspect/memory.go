@@ -11,9 +11,11 @@ import (
 // DMADescriptorBytes is the size of one DMA descriptor in a ring.
 const DMADescriptorBytes = 16
 
-// MemoryBudget is a static estimate of the device memory one loaded NEFF takes, per core, laid
-// out like the runtime's memory table (neuron-monitor's per-core memory_used: model code,
-// constants, shared scratchpad, tensors, DMA rings). Method: unknowns inspect.memory-budget.
+// MemoryBudget is a static estimate of the device memory one loaded NEFF takes, per core, in
+// the runtime's own categories (the Neuron docs' "Neuron device memory" page, as neuron-top
+// shows them): tensors, model constants, model code, scratchpad, dma rings. Not estimated: the
+// runtime's micro-code overhead (96 MB per physical core, counted under model code by the
+// runtime), profile buffers and collectives. Method: unknowns inspect.memory-budget.
 type MemoryBudget struct {
 	Cores []*CoreMemory `json:"cores"`
 	// Total sums every core's Total.
@@ -30,8 +32,7 @@ type CoreMemory struct {
 
 // MemoryItem is one row of the table.
 type MemoryItem struct {
-	// Category is the runtime's name: model_code, constants, model_shared_scratchpad, tensors,
-	// dma_rings.
+	// Category is the runtime's name: model code, model constants, scratchpad, tensors, dma rings.
 	Category string `json:"category"`
 	Bytes    int64  `json:"bytes"`
 	// Count is how many things were summed (vars, streams, descriptors).
@@ -56,16 +57,16 @@ func Memory(f *File) *MemoryBudget {
 	if f.Program == nil {
 		return nil
 	}
-	mb := &MemoryBudget{Method: "static estimate from def.json vars, the engine streams and the engine JSONs' DMA blocks (unknowns inspect.memory-budget)"}
+	mb := &MemoryBudget{Method: "static estimate from def.json vars, the engine streams and the engine JSONs' DMA blocks, in the runtime's categories; not included: the runtime's 96 MB micro-code overhead per physical core, profile buffers, collectives (unknowns inspect.memory-budget)"}
 	for _, c := range f.Program.Model.Cores {
 		cm := &CoreMemory{Core: c.Name}
-		code := &MemoryItem{Category: "model_code", Method: "bytes of the core's engine instruction streams"}
+		code := &MemoryItem{Category: "model code", Method: "bytes of the core's engine instruction streams"}
 		for _, e := range c.Engines {
 			if e.StreamPath != "" && e.StreamSize > 0 {
 				code.add(e.StreamPath, e.StreamSize, &doc.Span{Source: e.StreamPath, Length: e.StreamSize})
 			}
 		}
-		consts := &MemoryItem{Category: "constants", Method: "sizes of the def.json vars of type file (weights and constants loaded with the NEFF)"}
+		consts := &MemoryItem{Category: "model constants", Method: "sizes of the def.json vars of type file (weights and constants loaded with the NEFF)"}
 		tensors := &MemoryItem{Category: "tensors", Method: "sizes of the def.json input and output vars (the I/O tensors the application allocates)"}
 		for _, v := range c.Vars {
 			switch v.Type {
@@ -76,7 +77,7 @@ func Memory(f *File) *MemoryBudget {
 			}
 		}
 		scratch := scratchpad(f, c)
-		rings := &MemoryItem{Category: "dma_rings", Method: fmt.Sprintf("%d B per static DMA descriptor, plus one %d-B semaphore descriptor per block that signals a semaphore", DMADescriptorBytes, DMADescriptorBytes)}
+		rings := &MemoryItem{Category: "dma rings", Method: fmt.Sprintf("%d B per static DMA descriptor, plus one %d-B semaphore descriptor per block that signals a semaphore", DMADescriptorBytes, DMADescriptorBytes)}
 		for _, e := range c.Engines {
 			var n int64
 			for _, b := range e.DMABlocks {
@@ -111,7 +112,7 @@ func (it *MemoryItem) add(name string, n int64, span *doc.Span) {
 // scratchpad is the high-water mark of the virtual vars: max(backing_variable_off + size). The
 // offset is not in manifest.Var, so def.json's var object is read again here.
 func scratchpad(f *File, c *manifest.Core) *MemoryItem {
-	it := &MemoryItem{Category: "model_shared_scratchpad", Method: "max(backing_variable_off + size) over def.json vars of type virtual"}
+	it := &MemoryItem{Category: "scratchpad", Method: "max(backing_variable_off + size) over def.json vars of type virtual"}
 	m := f.Archive.Member(c.DefPath)
 	if m == nil || m.Data == nil {
 		return it

@@ -117,14 +117,14 @@ func TestProfileStaticReloads(t *testing.T) {
 	for _, it := range mb.Cores[0].Items {
 		items[it.Category] = it
 	}
-	if it := items["dma_rings"]; it.Bytes != 6*16 || it.Count != 6 {
+	if it := items["dma rings"]; it.Bytes != 6*16 || it.Count != 6 {
 		t.Errorf("dma rings %+v", it)
 	}
 	var code int64
 	for _, s := range f.Program.Streams {
 		code += s.Size
 	}
-	if it := items["model_code"]; it.Bytes != code || it.Count != 5 {
+	if it := items["model code"]; it.Bytes != code || it.Count != 5 {
 		t.Errorf("code %+v, streams %d", it, code)
 	}
 	if it := items["tensors"]; it.Bytes != 128 || len(it.Parts) != 2 || it.Parts[0].Span == nil {
@@ -144,19 +144,19 @@ func TestMemoryRealNEFFs(t *testing.T) {
 			got[it.Category] = it.Bytes
 		}
 		// def.json: identity_82 (file, 32768 B), x, y (65536 each), output0 (32768).
-		if got["constants"] != 32768 || got["tensors"] != 65536*2+32768 || got["model_shared_scratchpad"] != 0 || got["model_code"] != 58/2*64 {
+		if got["model constants"] != 32768 || got["tensors"] != 65536*2+32768 || got["scratchpad"] != 0 || got["model code"] != 58/2*64 {
 			t.Errorf("%s: %v", c.Core, got)
 		}
 	}
 	n := MemoryNode(mb)
-	if n.Child("sg00") == nil || n.Child("sg00").Child("constants").Children[0].Label != "identity_82_sg0000" {
+	if n.Child("sg00") == nil || n.Child("sg00").Child("model constants").Children[0].Label != "identity_82_sg0000" {
 		t.Errorf("memory node: %+v", n.Child("sg00"))
 	}
 	// attn_v6 has 20 virtual vars of 8 bytes at backing offset 0: the high-water mark is 8.
 	if _, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "the scratchpad high-water mark"); ok {
 		mb := Memory(openRealBytes(t, "nki-moe/attn_v6.neff"))
 		for _, it := range mb.Cores[0].Items {
-			if it.Category == "model_shared_scratchpad" && (it.Bytes != 8 || it.Count != 20 || len(it.Parts) != 1 || it.Parts[0].Span == nil) {
+			if it.Category == "scratchpad" && (it.Bytes != 8 || it.Count != 20 || len(it.Parts) != 1 || it.Parts[0].Span == nil) {
 				t.Errorf("attn_v6 scratchpad %+v", it)
 			}
 		}
