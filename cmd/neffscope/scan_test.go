@@ -311,3 +311,22 @@ func TestScanManyEntries(t *testing.T) {
 		}
 	}
 }
+
+// A NEFF and a directory without read permission are records with their error, and the scan
+// goes on. Root reads them anyway, so the test needs another user.
+func TestScanUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which reads files whatever their mode (TestScanCacheTree covers a FIFO and a dangling link instead)")
+	}
+	root := t.TempDir()
+	src := realfiles.Read(t, "nkipy/matmul_small.neff")
+	os.WriteFile(filepath.Join(root, "a.neff"), src, 0o000)
+	os.Mkdir(filepath.Join(root, "b"), 0o000)
+	os.WriteFile(filepath.Join(root, "c.neff"), src, 0o644)
+	t.Cleanup(func() { os.Chmod(filepath.Join(root, "b"), 0o755) })
+	out, _, rc := runCLI(t, "scan", "-q", root)
+	recs := decodeJSONL(t, out)
+	if rc != 1 || len(recs) != 3 || !problemHas(recs[0], "cannot open") || !problemHas(recs[1], "cannot read directory") || recs[2].HasError() {
+		t.Errorf("rc %d: %+v", rc, recs)
+	}
+}
