@@ -25,4 +25,9 @@ func printMemory(w io.Writer, mb *inspect.MemoryBudget) {
 		tw.Flush()
 	}
 	fmt.Fprintf(w, "  method: %s\n", mb.Method)
+	if len(mb.Cores) > 0 {
+		for _, it := range mb.Cores[0].Items {
+			fmt.Fprintf(w, "    %s: %s\n", it.Category, it.Method)
+		}
+	}
 }

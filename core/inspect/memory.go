@@ -2,14 +2,37 @@ package inspect
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
 )
 
-// DMADescriptorBytes is the size of one DMA descriptor in a ring.
-const DMADescriptorBytes = 16
+// DMADescriptorBytes is the size of one DMA descriptor in a ring; DMASemaphoreDescriptors the
+// descriptors each side of a transfer adds for its semaphore update (the counts neuronx-cc's
+// own artifact analyser uses, per the public estimator cited in unknowns inspect.memory-budget).
+const (
+	DMADescriptorBytes      = 16
+	DMASemaphoreDescriptors = 16
+)
+
+// ringDescriptors is how many ring descriptors one static transfer takes: one per row of each
+// side (every dimension but the innermost) plus the semaphore descriptors of both sides.
+func ringDescriptors(d *manifest.DMADesc) int64 {
+	prod := func(s []int64) int64 {
+		n := int64(1)
+		if len(s) > 1 {
+			for _, x := range s[1:] {
+				if x > 0 && n <= 1<<40/x {
+					n *= x
+				}
+			}
+		}
+		return n
+	}
+	return prod(d.FromSizes) + DMASemaphoreDescriptors + prod(d.ToSizes) + DMASemaphoreDescriptors
+}
 
 // MemoryBudget is a static estimate of the device memory one loaded NEFF takes, per core, in
 // the runtime's own categories (the Neuron docs' "Neuron device memory" page, as neuron-top
@@ -57,38 +80,45 @@ func Memory(f *File) *MemoryBudget {
 	if f.Program == nil {
 		return nil
 	}
-	mb := &MemoryBudget{Method: "static estimate from def.json vars, the engine streams and the engine JSONs' DMA blocks, in the runtime's categories; not included: the runtime's 96 MB micro-code overhead per physical core, profile buffers, collectives (unknowns inspect.memory-budget)"}
+	mb := &MemoryBudget{Method: "static estimate from def.json vars, the .bin members and the engine JSONs' DMA blocks, in the runtime's categories; not included: the runtime's 96 MB micro-code overhead per physical core, profile buffers, collectives (unknowns inspect.memory-budget)"}
 	for _, c := range f.Program.Model.Cores {
 		cm := &CoreMemory{Core: c.Name}
-		code := &MemoryItem{Category: "model code", Method: "bytes of the core's engine instruction streams"}
-		for _, e := range c.Engines {
-			if e.StreamPath != "" && e.StreamSize > 0 {
-				code.add(e.StreamPath, e.StreamSize, &doc.Span{Source: e.StreamPath, Length: e.StreamSize})
+		code := &MemoryItem{Category: "model code", Method: "bytes of every .bin member under the core's directory: engine instruction streams, activation and DVE tables, all copied to the device at load"}
+		for _, m := range f.Archive.Members {
+			if strings.HasPrefix(m.Path, c.Dir+"/") && strings.HasSuffix(m.Path, ".bin") {
+				code.add(m.Path, m.Size, &doc.Span{Source: m.Path, Length: m.Size})
 			}
 		}
 		consts := &MemoryItem{Category: "model constants", Method: "sizes of the def.json vars of type file (weights and constants loaded with the NEFF)"}
-		tensors := &MemoryItem{Category: "tensors", Method: "sizes of the def.json input and output vars (the I/O tensors the application allocates)"}
+		tensors := &MemoryItem{Category: "tensors", Method: "sizes of the def.json input and output vars (the I/O tensors the application allocates, not the NEFF)"}
+		io := map[string]bool{}
 		for _, v := range c.Vars {
 			switch v.Type {
 			case "file":
 				consts.add(v.Name, max(v.Size, 0), v.Span)
 			case "input", "output":
 				tensors.add(v.Name, max(v.Size, 0), v.Span)
+				io[v.Name] = true
 			}
 		}
 		scratch := scratchpad(f, c)
-		rings := &MemoryItem{Category: "dma rings", Method: fmt.Sprintf("%d B per static DMA descriptor, plus one %d-B semaphore descriptor per block that signals a semaphore", DMADescriptorBytes, DMADescriptorBytes)}
+		rings := &MemoryItem{Category: "dma rings", Method: fmt.Sprintf("%d B per descriptor of the engine JSONs' dma blocks: each transfer takes product(from_sizes[1:]) + product(to_sizes[1:]) descriptors plus %d semaphore descriptors per side; "+
+			"dynamic (DGE) DMA builds its descriptors at run time and takes no ring", DMADescriptorBytes, DMASemaphoreDescriptors)}
 		for _, e := range c.Engines {
-			var n int64
+			var ioN, spillN int64
 			for _, b := range e.DMABlocks {
-				n += int64(len(b.Descs))
-				if b.Semaphore >= 0 {
-					n++
+				for _, d := range b.Descs {
+					n := ringDescriptors(d)
+					if io[d.From] || io[d.To] {
+						ioN += n
+					} else {
+						spillN += n
+					}
 				}
 			}
-			if n > 0 {
-				rings.add(fmt.Sprintf("%s: %d descriptors", e.JSONPath, n), n*DMADescriptorBytes, e.Span)
-				rings.Count += n - 1 // add counted the engine once; count descriptors
+			if n := ioN + spillN; n > 0 {
+				rings.add(fmt.Sprintf("%s: %d descriptors (I/O %d, spill %d)", e.JSONPath, n, ioN, spillN), n*DMADescriptorBytes, e.Span)
+				rings.Count += n - 1 // add counted the engine once; Count is descriptors
 			}
 		}
 		cm.Items = []*MemoryItem{code, consts, scratch, tensors, rings}
@@ -109,10 +139,12 @@ func (it *MemoryItem) add(name string, n int64, span *doc.Span) {
 	}
 }
 
-// scratchpad is the high-water mark of the virtual vars: max(backing_variable_off + size). The
+// scratchpad is the high-water mark of the virtual vars, max(backing_variable_off + size), per
+// backing area (fabric_path or backing_buf, "main" when neither), summed over the areas. The
 // offset is not in manifest.Var, so def.json's var object is read again here.
 func scratchpad(f *File, c *manifest.Core) *MemoryItem {
-	it := &MemoryItem{Category: "scratchpad", Method: "max(backing_variable_off + size) over def.json vars of type virtual"}
+	it := &MemoryItem{Category: "scratchpad", Method: "max(backing_variable_off + size) over the def.json vars of type virtual, per backing area, summed; " +
+		"the runtime holds one shared scratchpad per logical core, the largest any loaded NEFF needs, rounded up to its page (64 MiB by default)"}
 	m := f.Archive.Member(c.DefPath)
 	if m == nil || m.Data == nil {
 		return it
@@ -125,7 +157,8 @@ func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 	if vars == nil {
 		return it
 	}
-	var top *MemoryPart
+	tops := map[string]*MemoryPart{}
+	var areas []string
 	for i, name := range vars.Keys {
 		v := vars.Items[i]
 		if t, _ := v.Get("type").Text(); t != "virtual" {
@@ -136,14 +169,24 @@ func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 		if !ok1 || !ok2 || off < 0 || size < 0 {
 			continue
 		}
+		area, ok := v.Get("fabric_path").Text()
+		if !ok {
+			if area, ok = v.Get("backing_buf").Text(); !ok {
+				area = "main"
+			}
+		}
 		it.Count++
+		top := tops[area]
+		if top == nil {
+			areas = append(areas, area)
+		}
 		if end := off + size; top == nil || end > top.Bytes {
-			top = &MemoryPart{Name: fmt.Sprintf("%s (offset %d + size %d)", name, off, size), Bytes: end, Span: &doc.Span{Source: m.Path, Offset: v.Start, Length: v.End - v.Start}}
+			tops[area] = &MemoryPart{Name: fmt.Sprintf("%s: %s (offset %d + size %d)", area, name, off, size), Bytes: end, Span: &doc.Span{Source: m.Path, Offset: v.Start, Length: v.End - v.Start}}
 		}
 	}
-	if top != nil {
-		it.Bytes = top.Bytes
-		it.Parts = []MemoryPart{*top}
+	for _, a := range areas {
+		it.Bytes += tops[a].Bytes
+		it.Parts = append(it.Parts, *tops[a])
 	}
 	return it
 }

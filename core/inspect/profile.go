@@ -284,10 +284,11 @@ var profileUnknowns = []doc.Unknown{
 		Confidence: "medium"},
 	{ID: "inspect.memory-budget", Spec: "issue 14 (memory budget)",
 		Question: "How the runtime sizes a loaded NEFF's device memory.",
-		Assumption: "Per core: scratchpad = max(backing_variable_off + size) over virtual vars; code = the engine streams' bytes; constants = the file vars' sizes; " +
-			"DMA rings = 16 B per static descriptor plus one 16-B semaphore descriptor per block with a semaphore; inputs/outputs are the I/O vars. " +
-			"The method follows a public estimator (jinhuang12/vllm-neuron neff_memory.py, said to be within ~3% of the runtime); not checked against a device here.",
-		Confidence: "low"},
+		Assumption: "Per core: model code = the .bin members under the core's directory; model constants = the file vars; scratchpad = max(backing_variable_off + size) over virtual vars per backing area, summed (the runtime rounds the shared scratchpad up to a 64 MiB page and keeps the largest over loaded NEFFs); " +
+			"dma rings = 16 B × (product(from_sizes[1:]) + product(to_sizes[1:]) + 2 × 16 semaphore descriptors) per static transfer, none for DGE; tensors = the I/O vars. " +
+			"Method from the public estimator jinhuang12/vllm-neuron neff_memory.py, which cites neuronx-cc's analyze_neff_artifacts.py for the descriptor counts and reports 1347 MiB estimated against 1305.8 MiB held by runtime 2.34 on a 15-graph load; " +
+			"not checked against a device here, and gathered transfers (from_arr) are not counted.",
+		Confidence: "medium"},
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -108,7 +108,8 @@ func TestProfileStaticReloads(t *testing.T) {
 	if len(d) != 1 || d[0][1] != "qSPIO0" || d[0][6] != "3" || d[0][7] != "3" || d[0][8] != "192" {
 		t.Errorf("dma %v", d)
 	}
-	// Memory: 3 descriptors + 3 semaphore descriptors of 16 B; code is the five streams.
+	// Memory: 3 transfers of [64, 1] → [64, 1], each 1 + 1 ring descriptors plus 2 × 16 for the
+	// semaphores, 16 B each, all I/O (input0 and output0); code is the five streams.
 	mb := Memory(f)
 	if len(mb.Cores) != 1 {
 		t.Fatalf("%d cores", len(mb.Cores))
@@ -117,7 +118,7 @@ func TestProfileStaticReloads(t *testing.T) {
 	for _, it := range mb.Cores[0].Items {
 		items[it.Category] = it
 	}
-	if it := items["dma rings"]; it.Bytes != 6*16 || it.Count != 6 {
+	if it := items["dma rings"]; it.Bytes != 3*34*16 || it.Count != 3*34 || it.Parts[0].Name != "sg00/SP.json: 102 descriptors (I/O 102, spill 0)" {
 		t.Errorf("dma rings %+v", it)
 	}
 	var code int64
@@ -143,8 +144,15 @@ func TestMemoryRealNEFFs(t *testing.T) {
 		for _, it := range c.Items {
 			got[it.Category] = it.Bytes
 		}
-		// def.json: identity_82 (file, 32768 B), x, y (65536 each), output0 (32768).
-		if got["model constants"] != 32768 || got["tensors"] != 65536*2+32768 || got["scratchpad"] != 0 || got["model code"] != 58/2*64 {
+		// def.json: identity_82 (file, 32768 B), x, y (65536 each), output0 (32768); code is
+		// every .bin of the core: 29 instruction words and the exp_and_others tables.
+		var code int64
+		for _, m := range f.Archive.Members {
+			if strings.HasPrefix(m.Path, c.Core+"/") && strings.HasSuffix(m.Path, ".bin") {
+				code += m.Size
+			}
+		}
+		if got["model constants"] != 32768 || got["tensors"] != 65536*2+32768 || got["scratchpad"] != 0 || got["model code"] != code || code <= 58/2*64 || got["dma rings"] != 0 {
 			t.Errorf("%s: %v", c.Core, got)
 		}
 	}
