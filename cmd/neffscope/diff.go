@@ -66,6 +66,12 @@ var changeMark = map[string]string{inspect.DiffChanged: "M", inspect.DiffAdded: 
 
 func printDiff(w io.Writer, d *doc.Node) {
 	fmt.Fprintf(w, "%s\n%s\n", d.Detail, d.Value)
+	if why := d.Child("recompile"); why != nil {
+		fmt.Fprintf(w, "\nwhy it recompiled (cache key a: %s; b: %s):\n", why.Table.Rows[0][1], why.Table.Rows[0][2])
+		for _, r := range why.Children {
+			fmt.Fprintf(w, "  %s\n", r.Value)
+		}
+	}
 	for _, f := range d.Findings {
 		fmt.Fprintf(w, "%s: %s\n", f.Severity, f.Message)
 	}

@@ -51,6 +51,8 @@ type InfoJSON struct {
 	// Model is the resolved program's I/O and engine word counts (absent when the file has no
 	// manifests to resolve).
 	Model *ModelJSON `json:"model,omitempty"`
+	// Memory is the static device-memory budget per core (absent without a program).
+	Memory *inspect.MemoryBudget `json:"memory,omitempty"`
 }
 
 // ModelJSON is `info --json`'s "model": inputs, outputs, and instruction words per subgraph
@@ -173,6 +175,7 @@ func infoJSON(f *inspect.File) InfoJSON {
 	if f.Program != nil && f.Program.Model != nil {
 		out.Model = modelJSON(f.Program)
 	}
+	out.Memory = inspect.Memory(f)
 	return out
 }
 
@@ -267,6 +270,7 @@ func printInfo(w io.Writer, f *inspect.File) {
 		}
 		if f.Program != nil {
 			printModel(w, f.Program)
+			printMemory(w, inspect.Memory(f))
 		}
 		fmt.Fprintf(w, "Members (%d):\n", len(a.Members))
 		width := 1

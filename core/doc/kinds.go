@@ -81,4 +81,15 @@ const (
 	KindDiff        = "diff"         // two files compared (core/inspect Diff)
 	KindDiffSection = "diff-section" // one part of a comparison: header, model, members, …
 	KindUnknowns    = "unknowns"     // the table of the spec's unknowns and our assumptions
+
+	// Fleet answers (core/inspect: profile.go, memory.go, compare.go, cache.go).
+	KindProfile        = "profile"         // the static engine profile of a NEFF
+	KindProfileSection = "profile-section" // one table of the profile (engines, opcodes, dma, reloads, hlo)
+	KindMemory         = "memory"          // the static device-memory budget
+	KindMemoryCore     = "memory-core"     // one core's budget
+	KindMemoryItem     = "memory-item"     // one line of a core's budget, with the vars it sums
+	KindCompare        = "compare"         // an N-way comparison of NEFFs
+	KindCompareSection = "compare-section" // one table of the comparison
+	KindCompareFile    = "compare-file"    // one compared file
+	KindReason         = "reason"          // why two cache entries differ (recompile explanation)
 )

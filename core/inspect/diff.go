@@ -51,6 +51,9 @@ func Diff(a, b *File) *doc.Node {
 	members, counts := diffMembers(root, a.Archive, b.Archive)
 	instr, streamsChanged := diffInstructions(a, b)
 	model, modelChanged := diffModel(a.Program, b.Program)
+	if why := recompileNode(a, b); why != nil {
+		root.Add(why)
+	}
 	root.Add(header, members, instr, model)
 
 	var parts []string
@@ -514,4 +517,45 @@ func diffModel(pa, pb *Program) (*doc.Node, []string) {
 	changed := sideBySide(n, "fact", va, vb)
 	n.Value = fmt.Sprintf("%d facts differ, %d equal", len(changed), len(va)-len(changed))
 	return n, changed
+}
+
+// recompileNode explains two compile-cache entries before what changed inside them: same graph
+// with other flags, same flags with another graph, another compiler (issue 14). Each reason is
+// a child; nil when neither file is a cache entry nor the compilers differ.
+func recompileNode(a, b *File) *doc.Node {
+	ka, wa, okA := CacheKeyOf(a)
+	kb, wb, okB := CacheKeyOf(b)
+	ca, cb := compilerOf(a, ka), compilerOf(b, kb)
+	reasons := CacheExplanation(ka, kb, okA, okB, ca, cb)
+	if len(reasons) == 0 {
+		return nil
+	}
+	n := &doc.Node{Kind: doc.KindDiffSection, Key: "recompile", Label: "why it recompiled", Value: reasons[0]}
+	n.Table = &doc.Table{Columns: []string{"", "a", "b"}}
+	key := func(k CacheKey, ok bool, where string) string {
+		if !ok {
+			return "—"
+		}
+		s := k.Module + "+" + k.FlagsHash
+		if name := FlagsName(k.FlagsHash); name != "" {
+			s += " (" + name + ")"
+		}
+		return s + " from the " + where
+	}
+	n.Table.Rows = [][]string{
+		{"cache key", key(ka, okA, wa), key(kb, okB, wb)},
+		{"compiler", ca, cb},
+	}
+	for i, r := range reasons {
+		n.Add(&doc.Node{Kind: doc.KindReason, Label: strconv.Itoa(i + 1), Value: r})
+	}
+	return n
+}
+
+// compilerOf is info.json tool_version, else the cache directory's neuronxcc version.
+func compilerOf(f *File, k CacheKey) string {
+	if f.Program != nil && f.Program.Model.Info != nil && f.Program.Model.Info.ToolVersion != "" {
+		return f.Program.Model.Info.ToolVersion
+	}
+	return k.Compiler
 }

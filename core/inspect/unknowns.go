@@ -17,7 +17,7 @@ import (
 // them, and this joins them, sorted by ID.
 func Unknowns() []doc.Unknown {
 	var all []doc.Unknown
-	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns} {
+	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, cacheUnknowns, profileUnknowns} {
 		all = append(all, part...)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })

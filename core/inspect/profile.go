@@ -1,0 +1,317 @@
+package inspect
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/jsonspan"
+	"github.com/neffscope/neffscope/core/manifest"
+)
+
+// Profile is the static engine profile of a NEFF, read from the file alone (no device, no
+// trace): what each core's engines are asked to do. Its children, each with a table the page
+// can chart and the CLI prints (`neffscope profile`):
+//
+//   - "engines": instructions per core and engine;
+//   - "opcodes": instructions per core, engine and opcode;
+//   - "dma": per core and DMA queue, the blocks, descriptors and bytes the engine JSONs list
+//     (static DMA) and the PseudoDmaDirect2d (0xD4) words issued on it (dynamic DMA);
+//   - "reloads": per core and tensor (var), how many times it is copied into the state buffer
+//     (SBUF), by static descriptors and by 0xD4 words, and the bytes that moves against the
+//     tensor's size (the reload factor);
+//   - "hlo": hlo_stats.json's figures.
+func Profile(f *File) *doc.Node {
+	root := &doc.Node{Kind: doc.KindProfile, Label: "static profile"}
+	if f.Program == nil {
+		root.Value = "no program"
+		root.Infof(nil, "%s has no resolvable program (no NEFF manifests), so there is nothing to profile.", f.Name)
+		return root
+	}
+	m := f.Program.Model
+	engines := &doc.Node{Kind: doc.KindProfileSection, Label: "engines", Table: &doc.Table{Columns: []string{"core", "engine", "instructions", "bytes", "stream"}}}
+	opcodes := &doc.Node{Kind: doc.KindProfileSection, Label: "opcodes", Table: &doc.Table{Columns: []string{"core", "engine", "opcode", "name", "count", "share"}}}
+	var total int64
+	for _, ps := range f.Program.Streams {
+		engines.Table.Rows = append(engines.Table.Rows, []string{ps.Core.Name, ps.Engine.Name, itoa(ps.Count), itoa(ps.Size), ps.Member})
+		engines.Table.RowSpans = append(engines.Table.RowSpans, doc.Span{Source: ps.Member, Length: ps.Size})
+		total += ps.Count
+		if ps.ISA == nil {
+			continue
+		}
+		for _, oc := range ps.ISA.Counts() {
+			share := "0%"
+			if n := ps.ISA.Len(); n > 0 {
+				share = fmt.Sprintf("%.1f%%", 100*float64(oc.Count)/float64(n))
+			}
+			opcodes.Table.Rows = append(opcodes.Table.Rows, []string{ps.Core.Name, ps.Engine.Name, fmt.Sprintf("0x%02x", oc.Opcode), oc.Name, strconv.Itoa(oc.Count), share})
+			opcodes.Table.RowSpans = append(opcodes.Table.RowSpans, doc.Span{Source: ps.Member, Offset: int64(oc.First) * isa.WordSize, Length: isa.WordSize})
+		}
+	}
+	engines.Value = fmt.Sprintf("%d instructions in %d streams of %d cores", total, len(f.Program.Streams), len(m.Cores))
+	opcodes.Value = fmt.Sprintf("%d opcode rows", len(opcodes.Table.Rows))
+	dma, reloads := dmaProfile(f.Program)
+	root.Add(engines, opcodes, dma, reloads, hloProfile(f))
+	root.Value = fmt.Sprintf("%d cores, %d instructions", len(m.Cores), total)
+	return root
+}
+
+type queueUse struct {
+	core, queue   string
+	q             *manifest.Queue
+	blocks, descs int64
+	bytes         int64
+	unknownBytes  int64 // descriptors whose dtype or sizes are unknown
+	direct2d      int64
+	firstBlock    *doc.Span
+	engines       map[string]bool
+}
+
+type varLoads struct {
+	core      *manifest.Core
+	v         *manifest.Var
+	static    int64
+	bytes     int64
+	direct2d  int64
+	firstDesc *doc.Span
+}
+
+// dmaProfile walks every engine's DMA blocks and every 0xD4 word.
+func dmaProfile(p *Program) (*doc.Node, *doc.Node) {
+	var queues []*queueUse
+	qByKey := map[string]*queueUse{}
+	queue := func(c *manifest.Core, name string) *queueUse {
+		k := c.Name + "\x00" + name
+		if u := qByKey[k]; u != nil {
+			return u
+		}
+		u := &queueUse{core: c.Name, queue: name, q: c.Queue(name), engines: map[string]bool{}}
+		qByKey[k] = u
+		queues = append(queues, u)
+		return u
+	}
+	var loads []*varLoads
+	lByKey := map[*manifest.Var]*varLoads{}
+	load := func(c *manifest.Core, v *manifest.Var) *varLoads {
+		if l := lByKey[v]; l != nil {
+			return l
+		}
+		l := &varLoads{core: c, v: v}
+		lByKey[v] = l
+		loads = append(loads, l)
+		return l
+	}
+	for _, c := range p.Model.Cores {
+		for _, q := range c.Queues {
+			queue(c, q.Name)
+		}
+		for _, e := range c.Engines {
+			for _, b := range e.DMABlocks {
+				u := queue(c, b.Queue)
+				u.blocks++
+				u.engines[e.Name] = true
+				if u.firstBlock == nil {
+					u.firstBlock = b.Span
+				}
+				for _, d := range b.Descs {
+					u.descs++
+					n, ok := descBytes(d)
+					if ok {
+						u.bytes += n
+					} else {
+						u.unknownBytes++
+					}
+					to, from := c.Var(d.To), c.Var(d.From)
+					if to != nil && to.Type == "state-buffer" && from != nil && from.Type != "state-buffer" {
+						l := load(c, from)
+						l.static++
+						l.bytes += n
+						if l.firstDesc == nil {
+							l.firstDesc = d.Span
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, ps := range p.Streams {
+		if ps.ISA == nil {
+			continue
+		}
+		for i := range ps.ISA.Len() {
+			w := ps.ISA.Word(i)
+			if w[0] != 0xD4 {
+				continue
+			}
+			src, dst, _ := isa.Direct2dAddrs(w)
+			sem, _ := isa.Direct2dSemaphore(w)
+			name := "(no dynamic queue)"
+			if q := dynamicQueue(ps.Core, ps.Engine, int64(sem)); q != nil {
+				name = q.Name
+			}
+			u := queue(ps.Core, name)
+			u.direct2d++
+			u.engines[ps.Engine.Name] = true
+			if dv := addrVar(ps.Core, dst); dv != nil && dv.Type == "state-buffer" {
+				if sv := addrVar(ps.Core, src); sv != nil && sv.Type != "state-buffer" {
+					load(ps.Core, sv).direct2d++
+				}
+			}
+		}
+	}
+	dma := &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "rings", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
+	var descs, bytes int64
+	for _, u := range queues {
+		typ, owner, rings := "", "", ""
+		var span doc.Span
+		if u.q != nil {
+			typ, owner, rings = u.q.Type, u.q.Owner, itoa(u.q.NumQueues)
+			if u.q.Span != nil {
+				span = *u.q.Span
+			}
+		} else if u.firstBlock != nil {
+			span = *u.firstBlock
+		}
+		b := itoa(u.bytes)
+		if u.unknownBytes > 0 {
+			b += fmt.Sprintf(" (+%d descriptors of unknown size)", u.unknownBytes)
+		}
+		engs := sortedKeys(u.engines)
+		dma.Table.Rows = append(dma.Table.Rows, []string{u.core, u.queue, typ, owner, rings, joinComma(engs), itoa(u.blocks), itoa(u.descs), b, itoa(u.direct2d)})
+		dma.Table.RowSpans = append(dma.Table.RowSpans, span)
+		descs += u.descs
+		bytes += u.bytes
+	}
+	dma.Value = fmt.Sprintf("%d descriptors, %s in static DMA blocks", descs, humanBytes(bytes))
+	dma.Detail = "static: the engine JSONs' dma blocks (bytes = product of from_sizes × from_dtype size); dynamic: 0xD4 words, counted per queue by their semaphore"
+
+	sort.SliceStable(loads, func(i, j int) bool {
+		return loads[i].static+loads[i].direct2d > loads[j].static+loads[j].direct2d
+	})
+	reloads := &doc.Node{Kind: doc.KindProfileSection, Label: "reloads", Table: &doc.Table{Columns: []string{"core", "var", "type", "size", "loads (static)", "loads (0xD4)", "bytes loaded (static)", "reload factor"}}}
+	for _, l := range loads {
+		factor := ""
+		if l.v.Size > 0 && l.bytes > 0 {
+			factor = fmt.Sprintf("%.2f", float64(l.bytes)/float64(l.v.Size))
+		}
+		reloads.Table.Rows = append(reloads.Table.Rows, []string{l.core.Name, l.v.Name, l.v.Type, itoa(l.v.Size), itoa(l.static), itoa(l.direct2d), itoa(l.bytes), factor})
+		var s doc.Span
+		if l.v.Span != nil {
+			s = *l.v.Span
+		}
+		reloads.Table.RowSpans = append(reloads.Table.RowSpans, s)
+	}
+	reloads.Value = fmt.Sprintf("%d tensors loaded into SBUF", len(loads))
+	reloads.Detail = "a load is a DMA whose destination is the state buffer and whose source is the tensor; reload factor = bytes loaded by static descriptors / tensor size (1.00: read once)"
+	return dma, reloads
+}
+
+// addrVar is the def.json var a 0xD4 address names (tag 0x10 by id, tag 0x20 through the
+// dge-table), or nil.
+func addrVar(c *manifest.Core, a isa.DmaAddr) *manifest.Var {
+	switch a.Tag {
+	case isa.DmaTagVar:
+		return c.VarByID(int64(a.ID))
+	case isa.DmaTagDGE:
+		for _, v := range c.Vars {
+			if v.Type == "dge-table" && int(a.ID) < len(v.List) {
+				return c.VarByID(v.List[a.ID])
+			}
+		}
+	}
+	return nil
+}
+
+// descBytes is a descriptor's payload: the product of from_sizes (elements) times the size of
+// from_dtype (unknowns inspect.dma-desc-bytes).
+func descBytes(d *manifest.DMADesc) (int64, bool) {
+	if len(d.FromSizes) == 0 {
+		return 0, false
+	}
+	var el int64
+	for _, t := range manifest.DTypes {
+		if t.Name == d.FromDType {
+			el = t.Bytes
+		}
+	}
+	if el == 0 {
+		return 0, false
+	}
+	n := el
+	for _, s := range d.FromSizes {
+		if s < 0 || s > 1<<40 {
+			return 0, false
+		}
+		n *= s
+	}
+	return n, true
+}
+
+// hloProfile lists hlo_stats.json's figures (the compiler's summary of the HLO module).
+func hloProfile(f *File) *doc.Node {
+	n := &doc.Node{Kind: doc.KindProfileSection, Label: "hlo", Table: &doc.Table{Columns: []string{"statistic", "value"}}}
+	m := f.Archive.Member("hlo_stats.json")
+	if m == nil || m.Data == nil {
+		n.Value = "no hlo_stats.json"
+		return n
+	}
+	v, err := jsonspan.Parse(m.Data)
+	if err != nil || v.Kind != jsonspan.Object {
+		n.Value = "hlo_stats.json is not a JSON object"
+		n.Warnf(doc.In(m.Path, 0, m.Size), "hlo_stats.json does not parse as a JSON object: %v", err)
+		return n
+	}
+	for i, k := range v.Keys {
+		it := v.Items[i]
+		val := it.Str
+		if it.Kind != jsonspan.Number && it.Kind != jsonspan.String {
+			val = string(m.Data[it.Start:it.End])
+		}
+		n.Table.Rows = append(n.Table.Rows, []string{k, val})
+		n.Table.RowSpans = append(n.Table.RowSpans, doc.Span{Source: m.Path, Offset: it.Start, Length: it.End - it.Start})
+	}
+	n.Value = fmt.Sprintf("%d statistics", len(v.Keys))
+	n.Detail = "hlo_stats.json: the compiler's figures for the HLO module (MAC count, traffic); the op list itself is in the debug info"
+	return n
+}
+
+var profileUnknowns = []doc.Unknown{
+	{ID: "inspect.dma-desc-bytes", Spec: "neff.md §3.5 (engine JSON dma)",
+		Question:   "Whether from_sizes count elements or bytes.",
+		Assumption: "Elements: bytes = product(from_sizes) × size of from_dtype (on cs149 stream_256k a [4000, 128] float32 copy is then 2,048,000 B, a_vec's whole row block).",
+		Confidence: "medium"},
+	{ID: "inspect.memory-budget", Spec: "issue 14 (memory budget)",
+		Question: "How the runtime sizes a loaded NEFF's device memory.",
+		Assumption: "Per core: model code = the .bin members under the core's directory; model constants = the file vars; scratchpad = max(backing_variable_off + size) over virtual vars per backing area, summed (the runtime rounds the shared scratchpad up to a 64 MiB page and keeps the largest over loaded NEFFs); " +
+			"dma rings = 16 B × (product(from_sizes[1:]) + product(to_sizes[1:]) + 2 × 16 semaphore descriptors) per static transfer, none for DGE; tensors = the I/O vars. " +
+			"Method from the public estimator jinhuang12/vllm-neuron neff_memory.py, which cites neuronx-cc's analyze_neff_artifacts.py for the descriptor counts and reports 1347 MiB estimated against 1305.8 MiB held by runtime 2.34 on a 15-graph load; " +
+			"not checked against a device here, and gathered transfers (from_arr) are not counted.",
+		Confidence: "medium"},
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func joinComma(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

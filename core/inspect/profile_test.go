@@ -1,0 +1,209 @@
+package inspect
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
+)
+
+func tableRows(t *testing.T, n *doc.Node, section string) [][]string {
+	t.Helper()
+	s := n.Child(section)
+	if s == nil || s.Table == nil {
+		t.Fatalf("no %s table", section)
+	}
+	if len(s.Table.RowSpans) != len(s.Table.Rows) {
+		t.Errorf("%s: %d rows, %d row spans", section, len(s.Table.Rows), len(s.Table.RowSpans))
+	}
+	return s.Table.Rows
+}
+
+func atoi(t *testing.T, s string) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
+}
+
+func TestProfileRealMatmul(t *testing.T) {
+	f := openRealBytes(t, "nkipy/matmul_small.neff")
+	p := Profile(f)
+	// Opcode counts per stream add up to the stream's instruction count.
+	perStream := map[string]int64{}
+	for _, r := range tableRows(t, p, "opcodes") {
+		perStream[r[0]+"/"+r[1]] += atoi(t, r[4])
+	}
+	engines := tableRows(t, p, "engines")
+	if len(engines) != 10 {
+		t.Fatalf("%d engine rows", len(engines))
+	}
+	for _, r := range engines {
+		if got := perStream[r[0]+"/"+r[1]]; got != atoi(t, r[2]) || got == 0 {
+			t.Errorf("%s %s: opcodes sum to %d, stream has %s", r[0], r[1], got, r[2])
+		}
+	}
+	// Each core: Pool issues its 0xD4 words on qPoolDynamic; x and y are loaded into SBUF
+	// through the DGE table (y twice: the 256×128 operand is read in two halves).
+	dma := tableRows(t, p, "dma")
+	found := 0
+	for _, r := range dma {
+		if r[1] == "qPoolDynamic" {
+			found++
+			if r[2] != "dynamic" || r[3] != "pool" || atoi(t, r[9]) == 0 {
+				t.Errorf("qPoolDynamic row %v", r)
+			}
+		}
+	}
+	if found != 2 {
+		t.Errorf("qPoolDynamic rows: %d", found)
+	}
+	loads := map[string]string{}
+	for _, r := range tableRows(t, p, "reloads") {
+		loads[r[0]+" "+r[1]] = r[5]
+	}
+	if loads["sg00 x"] == "" || loads["sg00 y"] == "" || atoi(t, loads["sg00 y"]) < atoi(t, loads["sg00 x"]) {
+		t.Errorf("0xD4 loads: %v", loads)
+	}
+	hlo := tableRows(t, p, "hlo")
+	if !containsRow(hlo, []string{"HloMacCount", "4194304"}) {
+		t.Errorf("hlo rows %v", hlo)
+	}
+}
+
+func containsRow(rows [][]string, want []string) bool {
+	for _, r := range rows {
+		if strings.Join(r, "\x00") == strings.Join(want, "\x00") {
+			return true
+		}
+	}
+	return false
+}
+
+// A generated NEFF whose SP engine loads input0 (64 uint8) into SBUF twice: reload factor 2.
+func TestProfileStaticReloads(t *testing.T) {
+	var ms []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		if m.Path == "sg00/SP.json" {
+			d := bytes.ReplaceAll(m.Data, []byte(`"op": "copy"`), []byte(`"from_dtype": "uint8", "op": "copy"`))
+			d = bytes.Replace(d, []byte(`"dma": [`), []byte(`"dma": [
+  {"#comment": "again", "desc": [{"from": "input0", "from_dtype": "uint8", "from_off": 0, "from_sizes": [64, 1], "from_steps": [1, 64], "op": "copy", "to": "SB", "to_off": 64, "to_sizes": [64, 1], "to_steps": [1, 64]}], "id": 2, "queue": "qSPIO0", "semaphore": 9},`), 1)
+			m.Data = d
+		}
+		ms = append(ms, m)
+	}
+	f := openBytes("reload.neff", neffbuild.Bytes(ms, neffbuild.Options{}))
+	p := Profile(f)
+	r := tableRows(t, p, "reloads")
+	if len(r) != 1 || r[0][1] != "input0" || r[0][4] != "2" || r[0][6] != "128" || r[0][7] != "2.00" {
+		t.Errorf("reloads %v", r)
+	}
+	d := tableRows(t, p, "dma")
+	if len(d) != 1 || d[0][1] != "qSPIO0" || d[0][6] != "3" || d[0][7] != "3" || d[0][8] != "192" {
+		t.Errorf("dma %v", d)
+	}
+	// Memory: 3 transfers of [64, 1] → [64, 1], each 1 + 1 ring descriptors plus 2 × 16 for the
+	// semaphores, 16 B each, all I/O (input0 and output0); code is the five streams.
+	mb := Memory(f)
+	if len(mb.Cores) != 1 {
+		t.Fatalf("%d cores", len(mb.Cores))
+	}
+	items := map[string]*MemoryItem{}
+	for _, it := range mb.Cores[0].Items {
+		items[it.Category] = it
+	}
+	if it := items["dma rings"]; it.Bytes != 3*34*16 || it.Count != 3*34 || it.Parts[0].Name != "sg00/SP.json: 102 descriptors (I/O 102, spill 0)" {
+		t.Errorf("dma rings %+v", it)
+	}
+	var code int64
+	for _, s := range f.Program.Streams {
+		code += s.Size
+	}
+	if it := items["model code"]; it.Bytes != code || it.Count != 5 {
+		t.Errorf("code %+v, streams %d", it, code)
+	}
+	if it := items["tensors"]; it.Bytes != 128 || len(it.Parts) != 2 || it.Parts[0].Span == nil {
+		t.Errorf("tensors %+v", it)
+	}
+}
+
+func TestMemoryRealNEFFs(t *testing.T) {
+	f := openRealBytes(t, "nkipy/matmul_small.neff")
+	mb := Memory(f)
+	if len(mb.Cores) != 2 {
+		t.Fatalf("%d cores", len(mb.Cores))
+	}
+	for _, c := range mb.Cores {
+		got := map[string]int64{}
+		for _, it := range c.Items {
+			got[it.Category] = it.Bytes
+		}
+		// def.json: identity_82 (file, 32768 B), x, y (65536 each), output0 (32768); code is
+		// every .bin of the core: 29 instruction words and the exp_and_others tables.
+		var code int64
+		for _, m := range f.Archive.Members {
+			if strings.HasPrefix(m.Path, c.Core+"/") && strings.HasSuffix(m.Path, ".bin") {
+				code += m.Size
+			}
+		}
+		if got["model constants"] != 32768 || got["tensors"] != 65536*2+32768 || got["scratchpad"] != 0 || got["model code"] != code || code <= 58/2*64 || got["dma rings"] != 0 {
+			t.Errorf("%s: %v", c.Core, got)
+		}
+	}
+	n := MemoryNode(mb)
+	if n.Child("sg00") == nil || n.Child("sg00").Child("model constants").Children[0].Label != "identity_82_sg0000" {
+		t.Errorf("memory node: %+v", n.Child("sg00"))
+	}
+	// attn_v6 has 20 virtual vars of 8 bytes at backing offset 0: the high-water mark is 8.
+	if _, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "the scratchpad high-water mark"); ok {
+		mb := Memory(openRealBytes(t, "nki-moe/attn_v6.neff"))
+		for _, it := range mb.Cores[0].Items {
+			if it.Category == "scratchpad" && (it.Bytes != 8 || it.Count != 20 || len(it.Parts) != 1 || it.Parts[0].Span == nil) {
+				t.Errorf("attn_v6 scratchpad %+v", it)
+			}
+		}
+	}
+}
+
+func TestCompareMajority(t *testing.T) {
+	src := realfiles.Read(t, "nkipy/matmul_small.neff")
+	a, b := openBytes("rank0.neff", src), openBytes("rank1.neff", src)
+	c := openBytes("rank2.neff", repackedMatmul(t, src))
+	n := Compare([]*File{a, b, c})
+	if !strings.HasPrefix(n.Value, "not the same NEFF") || !strings.Contains(n.Value, "C (rank2.neff)") || strings.Contains(n.Value, "A (") {
+		t.Errorf("value %q", n.Value)
+	}
+	rows := n.Child("facts").Table.Rows
+	odd := map[string]string{}
+	for _, r := range rows {
+		if r[4] == "yes" {
+			odd[r[0]] = r[5]
+		}
+	}
+	for _, want := range []string{"member sg00/def.json", "member hlo_stats.json", "member notes.json", "stream sg01/SP.bin", "instructions SP"} {
+		if odd[want] != "C" {
+			t.Errorf("fact %s: odd ones %q (all: %v)", want, odd[want], odd)
+		}
+	}
+	if _, ok := odd["compiler"]; ok {
+		t.Error("the compiler is the same in all three")
+	}
+	same := Compare([]*File{a, b})
+	if !strings.HasPrefix(same.Value, "all 2 files are the same NEFF") {
+		t.Errorf("same: %q", same.Value)
+	}
+	// Two files that differ: no majority, nobody singled out.
+	two := Compare([]*File{a, c})
+	if !strings.Contains(two.Value, "no majority") {
+		t.Errorf("two: %q", two.Value)
+	}
+	if one := Compare([]*File{a}); len(one.Findings) != 1 {
+		t.Errorf("one file: %+v", one)
+	}
+}

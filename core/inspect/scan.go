@@ -1,0 +1,181 @@
+package inspect
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// ScanRecord is one NEFF of a scan: `neffscope scan --jsonl` prints one per line, and the
+// page's cache table shows one per row. Field names are the JSON contract.
+type ScanRecord struct {
+	Path        string `json:"path"`
+	Size        int64  `json:"size"`
+	SHA256      string `json:"sha256"`
+	UUID        string `json:"uuid"`
+	NeffVersion string `json:"neff_version"`
+	// Compiler is info.json tool_version; Target kelf-N.json target.
+	Compiler  string `json:"compiler"`
+	Target    string `json:"target"`
+	Subgraphs int    `json:"subgraphs"`
+	// Instructions is 64-byte words per engine (PE, Activation, Pool, DVE, SP), summed over
+	// subgraphs.
+	Instructions map[string]int64 `json:"instructions"`
+	Inputs       []ScanTensor     `json:"inputs"`
+	Outputs      []ScanTensor     `json:"outputs"`
+	// Findings counts findings by severity (error, warning, info), the scan's own included.
+	Findings map[string]int `json:"findings"`
+	// Problems are the scan's own findings and the NEFF's errors (the first few), so a record
+	// says what is wrong without opening the file.
+	Problems []ScanProblem `json:"problems"`
+	Cache    *CacheInfo    `json:"cache"`
+	// DuplicateOf is the first path, in scan order, of a byte-identical NEFF (set by the scanner).
+	DuplicateOf *string `json:"duplicate_of"`
+}
+
+// ScanTensor is one model input or output.
+type ScanTensor struct {
+	Name  string  `json:"name"`
+	DType string  `json:"dtype"`
+	Shape []int64 `json:"shape"`
+}
+
+// ScanProblem is one finding kept on a record.
+type ScanProblem struct {
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// maxScanProblems bounds the messages one record carries (counts stay exact).
+const maxScanProblems = 5
+
+// NewScanRecord builds the record of an opened file. p is the slash-separated path the record
+// names; siblings are the names of the files in the same directory (for the cache state; nil
+// outside a cache).
+func NewScanRecord(f *File, p string, siblings []string) *ScanRecord {
+	r := &ScanRecord{Path: p, Size: f.Size, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
+		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
+	if f.Doc != nil {
+		r.SHA256 = f.Doc.SHA256
+		for _, fd := range f.Doc.Findings() {
+			r.Findings[fd.Severity]++
+			if fd.Severity == doc.Error {
+				r.addProblem(fd.Severity, fd.Message)
+			}
+		}
+		if f.Doc.Kind != "neff" {
+			r.Report(doc.Error, fmt.Sprintf("%s is not a NEFF (it reads as %s)", p, f.Doc.Kind))
+		}
+	}
+	if a := f.Archive; a != nil {
+		h := &a.Header
+		r.UUID = h.UUIDString()
+		r.NeffVersion = fmt.Sprintf("%d.%d", h.NeffVersionMajor, h.NeffVersionMinor)
+	}
+	if f.Program != nil {
+		m := f.Program.Model
+		r.Target = m.Target
+		r.Subgraphs = len(m.Cores)
+		if m.Info != nil {
+			r.Compiler = m.Info.ToolVersion
+		}
+		for _, c := range m.Cores {
+			for _, e := range c.Engines {
+				if e.StreamSize >= 0 && e.StreamPath != "" {
+					r.Instructions[e.Name] += e.Instructions
+				}
+			}
+		}
+		for _, t := range m.Inputs {
+			r.Inputs = append(r.Inputs, ScanTensor{t.Name, t.DType, nonNil(t.Shape)})
+		}
+		for _, t := range m.Outputs {
+			r.Outputs = append(r.Outputs, ScanTensor{t.Name, t.DType, nonNil(t.Shape)})
+		}
+	}
+	if k, ok := ParseCachePath(p); ok {
+		r.Cache = &CacheInfo{Module: k.Module, FlagsHash: k.FlagsHash, Compiler: k.Compiler, Flags: FlagsName(k.FlagsHash)}
+		r.Cache.State = CacheState(siblings, r.Findings[doc.Error] > 0)
+		r.checkKey(f, k)
+	}
+	return r
+}
+
+// checkKey reports an entry whose directory disagrees with the module key the NEFF was compiled
+// for (info.json name), or whose compiler directory disagrees with info.json tool_version.
+func (r *ScanRecord) checkKey(f *File, dir CacheKey) {
+	if f.Program == nil || f.Program.Model.Info == nil {
+		return
+	}
+	info := f.Program.Model.Info
+	if k, ok := ParseModuleKey(path.Base(info.Name)); ok && (k.Module != dir.Module || k.FlagsHash != dir.FlagsHash) {
+		r.Report(doc.Warning, fmt.Sprintf("the cache directory says %s+%s but info.json name says this NEFF was compiled as %s+%s (%s): the entry holds another entry's NEFF (copied or renamed); the cache will hand it out for the wrong graph or flags",
+			dir.Module, dir.FlagsHash, k.Module, k.FlagsHash, info.Name))
+	}
+	if dir.Compiler != "" && info.ToolVersion != "" && !sameCompiler(dir.Compiler, info.ToolVersion) {
+		r.Report(doc.Warning, fmt.Sprintf("the cache directory is neuronxcc-%s but info.json tool_version is %s: the NEFF was made by another compiler than its directory says", dir.Compiler, info.ToolVersion))
+	}
+}
+
+// sameCompiler compares a cache directory's version with tool_version: directories carry the
+// version's leading fields ("2.15.128.0+56dc5a86"), tool_version the same.
+func sameCompiler(dir, tool string) bool {
+	trim := func(s string) string {
+		if i := strings.IndexByte(s, '+'); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	return trim(dir) == trim(tool)
+}
+
+// Report adds the scan's own finding to a record (counted with the file's).
+func (r *ScanRecord) Report(severity, message string) {
+	r.Findings[severity]++
+	r.addProblem(severity, message)
+}
+
+func (r *ScanRecord) addProblem(severity, message string) {
+	if len(r.Problems) < maxScanProblems {
+		r.Problems = append(r.Problems, ScanProblem{severity, message})
+	}
+}
+
+// UnreadableRecord is the record of a path the scanner could not open or read.
+func UnreadableRecord(p string, size int64, siblings []string, message string) *ScanRecord {
+	r := &ScanRecord{Path: p, Size: size, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
+		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
+	r.Report(doc.Error, message)
+	if k, ok := ParseCachePath(p); ok {
+		r.Cache = &CacheInfo{Module: k.Module, FlagsHash: k.FlagsHash, Compiler: k.Compiler, Flags: FlagsName(k.FlagsHash), State: CacheState(siblings, true)}
+	}
+	return r
+}
+
+// MissingNEFFRecord is the record of a cache entry directory that holds no model.neff (a compile
+// that is running, was killed, or failed before writing it). p is the entry's model.neff path.
+func MissingNEFFRecord(p string, siblings []string) *ScanRecord {
+	r := &ScanRecord{Path: p, Size: 0, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
+		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
+	k, _ := ParseCachePath(p)
+	r.Cache = &CacheInfo{Module: k.Module, FlagsHash: k.FlagsHash, Compiler: k.Compiler, Flags: FlagsName(k.FlagsHash), State: CacheState(siblings, false)}
+	sev := doc.Warning
+	if r.Cache.State == CacheDone {
+		r.Cache.State = CacheFailed // done without a NEFF: the cache will fail to load it
+		sev = doc.Error
+	}
+	r.Report(sev, fmt.Sprintf("cache entry %s has no model.neff (beside it: %s); state %s", path.Dir(p), strings.Join(siblings, ", "), r.Cache.State))
+	return r
+}
+
+// HasError says whether the record counts an error finding.
+func (r *ScanRecord) HasError() bool { return r.Findings[doc.Error] > 0 }
+
+func nonNil(s []int64) []int64 {
+	if s == nil {
+		return []int64{}
+	}
+	return s
+}
