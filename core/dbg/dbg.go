@@ -146,6 +146,7 @@ type decoder struct {
 	// the same field get a short detail, so a member's tree does not repeat it thousands of times.
 	explained map[*Field]bool
 	records   bool // typed records still collected
+	emit      SpanFunc // Spans: every field's span, class and depth (nil when decoding)
 }
 
 // Decode reads a .dbg member. It never fails: wire errors are findings at their byte offset and
@@ -249,6 +250,16 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 			d.f.Root.Warnf(d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
 			f = nil
 		}
+		if d.emit != nil {
+			c := ClassGeneric
+			switch {
+			case f != nil && f.Named():
+				c = ClassNamed
+			case f != nil:
+				c = ClassUnknown
+			}
+			d.emit(off, end-off, depth, c)
+		}
 		if f == nil {
 			d.generic(parent, off, int64(n), end, num, typ, k)
 		} else {
@@ -261,6 +272,10 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 // broken reports a wire error at off and puts the rest of the range under one hex node.
 func (d *decoder) broken(parent *doc.Node, off, hi int64, what string, err error) {
 	d.f.Coverage.None += hi - off
+	if d.emit != nil {
+		d.emit(off, hi-off, 0, ClassNone)
+		return
+	}
 	n := &doc.Node{Kind: doc.KindBytes, Label: "unreadable", Value: itoa(hi-off) + " B", Span: d.span(off, hi-off)}
 	n.Detail = "bytes after a protobuf wire-format error; shown as hex"
 	n.Errorf(n.Span, "%s at byte %d: the %s cannot be read (%v); the %d bytes from here to byte %d are shown as hex. The member may be truncated or corrupt: re-extract it or recompile.", d.f.Member, off, what, err, hi-off, hi)

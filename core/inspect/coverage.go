@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
 )
@@ -70,6 +71,8 @@ func classify(n *doc.Node) uint8 {
 			return covNamed
 		}
 		return covJSON
+	case n.Kind == doc.KindProtobuf && len(n.Children) == 0:
+		return covJSON // a protobuf field the .dbg shape table does not know: a generic tree
 	case n.Kind == doc.KindBytes || n.Kind == doc.KindMember || n.Kind == doc.KindInstructions:
 		return covHex
 	case len(n.Children) > 0:
@@ -142,6 +145,9 @@ func (f *File) Coverage() *Coverage {
 				}
 			}
 		}
+		if _, _, ok := dbg.Match(m.Path); ok {
+			ss = f.dbgSpans(m.Path, m.Size, ss, &order)
+		}
 		f.countMember(k, m.Path, m.Size, strings.HasSuffix(strings.ToLower(m.Path), ".json"), ss)
 	}
 	sort.Slice(c.Kinds, func(i, j int) bool { return c.Kinds[i].Kind < c.Kinds[j].Kind })
@@ -159,6 +165,33 @@ func (f *File) Coverage() *Coverage {
 		t.InstrNamed += k.InstrNamed
 	}
 	return c
+}
+
+// dbgSpans adds every field of a .dbg member as its decoder reads it (dbg.Spans), deeper than
+// the member's tree: the tree stops at a node budget and the page reaches the other records by
+// range (rows of "records:<member>"), so fields past the budget are explained all the same.
+func (f *File) dbgSpans(member string, size int64, ss []covSpan, order *int) []covSpan {
+	if size <= 0 || size > maxDbgFile {
+		return ss
+	}
+	b, err := f.Bytes(member, 0, size)
+	if err != nil || int64(len(b)) != size {
+		return ss
+	}
+	dbg.Spans(member, b, func(off, n int64, depth int, c dbg.Class) {
+		class := covHex
+		switch c {
+		case dbg.ClassNamed:
+			class = covNamed
+		case dbg.ClassUnknown:
+			class = covUnknown
+		case dbg.ClassGeneric:
+			class = covJSON
+		}
+		*order++
+		ss = append(ss, covSpan{off, off + n, 1000 + depth, *order, class})
+	})
+	return ss
 }
 
 // namedNonZero counts a word's non-zero bytes under a field that names them (not an
