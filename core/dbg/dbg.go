@@ -145,7 +145,7 @@ type decoder struct {
 	// explained marks the table fields whose meaning a node has shown already: later nodes of
 	// the same field get a short detail, so a member's tree does not repeat it thousands of times.
 	explained map[*Field]bool
-	records   bool // typed records still collected
+	records   bool     // typed records still collected
 	emit      SpanFunc // Spans: every field's span, class and depth (nil when decoding)
 }
 
