@@ -21,8 +21,10 @@ import (
 // deepest Document node whose span holds it (instruction streams are expanded word by word,
 // as the page asks for them) and counted as:
 //   - Named: a decoder's own leaf (a field, a descriptor part, a table row set), or a JSON value
-//     that carries a meaning (its node has a Detail);
-//   - JSON: a JSON value with no meaning attached (a generic tree);
+//     that carries a meaning: its key path is in core/manifest's table of key meanings (its
+//     node has a Detail; the key's bytes go with its value), or it is an item of such an array;
+//   - JSON: a JSON value with no meaning attached, or a protobuf field the .dbg shape table
+//     does not know (a generic tree);
 //   - Unknown: a field whose name starts with "unknown" (its meaning is not known);
 //   - Hex: bytes no node but a member, a bytes node or a container holds (hex only).
 //
@@ -98,17 +100,24 @@ func (f *File) Coverage() *Coverage {
 	}
 	spans := map[string][]covSpan{}
 	order := 0
-	var walk func(n *doc.Node, depth int)
-	walk = func(n *doc.Node, depth int) {
+	var walk func(n *doc.Node, depth int, inherited bool)
+	walk = func(n *doc.Node, depth int, inherited bool) {
+		class := classify(n)
+		if class == covJSON && inherited {
+			class = covNamed
+		}
 		if n.Span != nil && n.Span.Source != "" && n.Span.Length > 0 {
 			order++
-			spans[n.Span.Source] = append(spans[n.Span.Source], covSpan{n.Span.Offset, n.Span.Offset + n.Span.Length, depth, order, classify(n)})
+			spans[n.Span.Source] = append(spans[n.Span.Source], covSpan{n.Span.Offset, n.Span.Offset + n.Span.Length, depth, order, class})
 		}
+		// An array's items are positions, not keys: a named array names them (attrs/shape
+		// names every shape). An object's keys are named one by one.
+		pass := n.Kind == "array" && class == covNamed
 		for _, ch := range n.Children {
-			walk(ch, depth+1)
+			walk(ch, depth+1, pass)
 		}
 	}
-	walk(f.Doc.Root, 0)
+	walk(f.Doc.Root, 0, false)
 	byKind := map[string]*CoverageKind{}
 	for _, m := range f.Archive.Members {
 		kind := f.memberKind(m.Path)
