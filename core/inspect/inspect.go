@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/neffscope/neffscope/core/dbg"
 	"hash"
 	"io"
 	"path"
@@ -55,6 +56,8 @@ type File struct {
 	group map[string]NamedReader
 	// window caches the last stretch of a member read back from the archive (Bytes).
 	window cachedWindow
+	// dbg is a .dbg file opened alone, kept to serve its records by range (Rows).
+	dbg *dbg.File
 }
 
 // decoder is one row of the registry.
