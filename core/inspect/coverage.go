@@ -21,8 +21,9 @@ import (
 // deepest Document node whose span holds it (instruction streams are expanded word by word,
 // as the page asks for them) and counted as:
 //   - Named: a decoder's own leaf (a field, a descriptor part, a table row set), or a JSON value
-//     that carries a meaning: its key path is in core/manifest's table of key meanings (its
-//     node has a Detail; the key's bytes go with its value), or it is an item of such an array;
+//     that carries a meaning — its node has a Detail, which core/manifest's table of key
+//     meanings (meanings.go) gives every key path it knows and a resolver gives a value it
+//     joined — or an item of such an array. A member's key bytes go with its value;
 //   - JSON: a JSON value with no meaning attached, or a protobuf field the .dbg shape table
 //     does not know (a generic tree);
 //   - Unknown: a field whose name starts with "unknown" (its meaning is not known);

@@ -366,12 +366,3 @@ func segsMatch(pat, path []string) bool {
 	}
 	return len(path) == 0
 }
-
-// KeyMeaningRows is the table as rows (kind, path, meaning, confidence, spec), for documentation.
-func KeyMeaningRows() [][]string {
-	rows := make([][]string, 0, len(KeyMeanings))
-	for _, m := range KeyMeanings {
-		rows = append(rows, []string{m.Kind, m.Path, m.Meaning, m.Confidence, m.Spec})
-	}
-	return rows
-}
