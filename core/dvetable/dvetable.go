@@ -54,8 +54,8 @@ func Match(p string) (*Layout, bool) {
 // maxShown bounds the row nodes of one member (real tables have at most 256 rows).
 const maxShown = 4096
 
-// Decode shows a DVE table: a rows table, and each non-zero row as an unknown… field with its
-// span (src: the member path, "" for a file opened alone). It never fails: a size that does
+// Decode shows a DVE table: each non-zero row as an unknown… field with its span (all-zero rows
+// are left out) (src: the member path, "" for a file opened alone). It never fails: a size that does
 // not split into rows is an info finding and the member stays hex.
 func Decode(member, src string, b []byte) *doc.Node {
 	l, ok := Match(member)
@@ -74,10 +74,6 @@ func Decode(member, src string, b []byte) *doc.Node {
 		return n
 	}
 	n.Detail = "DVE " + l.Kind + ": " + strconv.Itoa(len(b)/row) + " rows of " + strconv.Itoa(row) + " B; " + l.Meaning + " [confidence " + l.Confidence + "]"
-	t := &doc.Table{Columns: []string{"row", "offset", "bytes"}}
-	if l.Kind == "opcode_table" {
-		t.Columns = []string{"opcode", "name", "offset", "bytes"}
-	}
 	shown := 0
 	for i := 0; i*row < len(b); i++ {
 		r := b[i*row : (i+1)*row]
@@ -89,11 +85,7 @@ func Decode(member, src string, b []byte) *doc.Node {
 		if l.Kind == "opcode_table" {
 			name := isa.OpcodeName(uint8(i))
 			label = "unknown entry 0x" + strconv.FormatInt(int64(i), 16) + " " + name
-			t.Rows = append(t.Rows, []string{"0x" + strconv.FormatInt(int64(i), 16), name, "0x" + strconv.FormatInt(int64(i*row), 16), hexBytes(r)})
-		} else {
-			t.Rows = append(t.Rows, []string{strconv.Itoa(i), "0x" + strconv.FormatInt(int64(i*row), 16), hexBytes(r)})
 		}
-		t.RowSpans = append(t.RowSpans, sp)
 		if shown < maxShown {
 			shown++
 			f := n.Add(&doc.Node{Kind: doc.KindField, Label: label, Value: hexBytes(r), Span: &sp})
@@ -102,7 +94,9 @@ func Decode(member, src string, b []byte) *doc.Node {
 			}
 		}
 	}
-	n.Children = append([]*doc.Node{{Kind: doc.KindTable, Label: "rows", Value: strconv.Itoa(len(t.Rows)) + " non-zero", Table: t, Detail: "the non-zero rows; all-zero rows are left out"}}, n.Children...)
+	if shown == maxShown {
+		n.Infof(n.Span, "%s: the first %d non-zero rows are shown; the rest are in the hex view.", member, maxShown)
+	}
 	return n
 }
 
