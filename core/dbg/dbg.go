@@ -107,6 +107,7 @@ type File struct {
 	// Root is the member's content node: every field with its span (bounded, see maxNodes).
 	Root *doc.Node
 	byID map[uint64]int32
+	src  string // span source of the records (the member path, "" for a file opened alone)
 }
 
 // Limits that keep hostile input bounded in memory.
@@ -145,7 +146,8 @@ type decoder struct {
 	// explained marks the table fields whose meaning a node has shown already: later nodes of
 	// the same field get a short detail, so a member's tree does not repeat it thousands of times.
 	explained map[*Field]bool
-	records   bool // typed records still collected
+	records   bool     // typed records still collected
+	emit      SpanFunc // Spans: every field's span, class and depth (nil when decoding)
 }
 
 // Decode reads a .dbg member. It never fails: wire errors are findings at their byte offset and
@@ -157,7 +159,7 @@ func DecodeFile(name string, b []byte) *File { return decode(name, "", b) }
 
 func decode(member, src string, b []byte) *File {
 	kind, engine, _ := Match(member)
-	f := &File{Member: member, Kind: kind, Engine: engine}
+	f := &File{Member: member, Kind: kind, Engine: engine, src: src}
 	d := &decoder{f: f, src: src, b: b, cut: -1, records: true, explained: map[*Field]bool{}}
 	shape := shape(kindShape(kind))
 	f.Root = &doc.Node{Kind: doc.KindProtobuf, Label: "content", Value: strconv.Itoa(len(b)) + " B",
@@ -249,6 +251,16 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 			d.f.Root.Warnf(d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
 			f = nil
 		}
+		if d.emit != nil {
+			c := ClassGeneric
+			switch {
+			case f != nil && f.Named():
+				c = ClassNamed
+			case f != nil:
+				c = ClassUnknown
+			}
+			d.emit(off, end-off, depth, c)
+		}
 		if f == nil {
 			d.generic(parent, off, int64(n), end, num, typ, k)
 		} else {
@@ -261,6 +273,10 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 // broken reports a wire error at off and puts the rest of the range under one hex node.
 func (d *decoder) broken(parent *doc.Node, off, hi int64, what string, err error) {
 	d.f.Coverage.None += hi - off
+	if d.emit != nil {
+		d.emit(off, hi-off, 0, ClassNone)
+		return
+	}
 	n := &doc.Node{Kind: doc.KindBytes, Label: "unreadable", Value: itoa(hi-off) + " B", Span: d.span(off, hi-off)}
 	n.Detail = "bytes after a protobuf wire-format error; shown as hex"
 	n.Errorf(n.Span, "%s at byte %d: the %s cannot be read (%v); the %d bytes from here to byte %d are shown as hex. The member may be truncated or corrupt: re-extract it or recompile.", d.f.Member, off, what, err, hi-off, hi)
@@ -574,20 +590,37 @@ func recordValue(k Kind, r *Record) string {
 	return v
 }
 
-// recordsTable lists every kept record, one row each, with its span.
+// recordsTable is the records node: its table holds the first maxRows records (the Document
+// stays bounded); its Ref serves any range of them (File.RecordRows).
 func recordsTable(f *File, src string) *doc.Node {
 	if len(f.Records) == 0 {
 		return nil
 	}
+	label := "records"
+	if f.Kind == KindAsm {
+		label = "words"
+	}
+	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(len(f.Records)), Table: f.RecordRows(0, maxRows),
+		Detail: "every record of field 3 (the tree below shows them field by field)", Ref: doc.RecordsRef(src)}
+	if len(f.Records) > maxRows {
+		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(len(f.Records)) + " records of field 3 (the rest by range: rows of " + n.Ref + ")"
+	}
+	return n
+}
+
+// RecordRows is rows [from, to) of the records table (clamped to the records kept), each row's
+// span its record's bytes.
+func (f *File) RecordRows(from, to int) *doc.Table {
 	var t *doc.Table
 	if f.Kind == KindAsm {
 		t = &doc.Table{Columns: []string{"word", "offset in stream", "backend ids"}}
 	} else {
 		t = &doc.Table{Columns: []string{"index", "id", "name", "parent ids", "attributes"}}
 	}
-	t.Rows = make([][]string, 0, len(f.Records))
-	t.RowSpans = make([]doc.Span, 0, len(f.Records))
-	for i := range f.Records[:min(len(f.Records), maxRows)] {
+	from, to = max(from, 0), min(to, len(f.Records))
+	t.Rows = make([][]string, 0, max(to-from, 0))
+	t.RowSpans = make([]doc.Span, 0, max(to-from, 0))
+	for i := from; i < to; i++ {
 		r := &f.Records[i]
 		if f.Kind == KindAsm {
 			t.Rows = append(t.Rows, []string{strconv.Itoa(i), "0x" + strconv.FormatInt(int64(i)*64, 16), listText(r.Parents, maxParents)})
@@ -598,16 +631,7 @@ func recordsTable(f *File, src string) *doc.Node {
 			}
 			t.Rows = append(t.Rows, []string{strconv.Itoa(i), strconv.FormatUint(r.ID, 10), r.Name, listText(r.Parents, maxParents), strings.Join(attrs, " ")})
 		}
-		t.RowSpans = append(t.RowSpans, doc.Span{Source: src, Offset: r.Off, Length: r.Len})
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: f.src, Offset: r.Off, Length: r.Len})
 	}
-	label := "records"
-	if f.Kind == KindAsm {
-		label = "words"
-	}
-	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(len(f.Records)), Table: t,
-		Detail: "every record of field 3 (the tree below shows them field by field)"}
-	if len(f.Records) > maxRows {
-		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(len(f.Records)) + " records of field 3"
-	}
-	return n
+	return t
 }

@@ -13,6 +13,7 @@ const (
 	RefNone     RefKind = ""          // no ref, or one of no known form
 	RefMember   RefKind = "member"    // "member:<path>": a container member's bytes
 	RefStream   RefKind = "stream"    // "stream:<member>": a disassembled stream's listing rows
+	RefRecords  RefKind = "records"   // "records:<member>": a .dbg member's records table rows ("records:" a loose .dbg file's)
 	RefFile     RefKind = "file"      // "file:": the opened file's own bytes
 	RefPWP      RefKind = "pwp"       // "pwp:<profile>#<function>": an activation function
 	RefHeader   RefKind = "header"    // "header:<field>": a NEFF header field (finding parts)
@@ -24,6 +25,10 @@ func MemberRef(path string) string { return string(RefMember) + ":" + path }
 
 // StreamRef names the instruction listing of the stream member at path.
 func StreamRef(path string) string { return string(RefStream) + ":" + path }
+
+// RecordsRef names the records table of the .dbg member at path ("" for a .dbg file opened
+// alone), served by range like a stream's listing.
+func RecordsRef(path string) string { return string(RefRecords) + ":" + path }
 
 // FileRef names the opened file's bytes.
 const FileRef = string(RefFile) + ":"
@@ -51,7 +56,7 @@ func ParseRef(s string) (RefKind, string) {
 		return RefNone, s
 	}
 	switch kind := RefKind(k); kind {
-	case RefMember, RefStream, RefFile, RefPWP, RefHeader:
+	case RefMember, RefStream, RefRecords, RefFile, RefPWP, RefHeader:
 		return kind, rest
 	}
 	return RefNone, s

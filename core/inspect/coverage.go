@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
 )
@@ -20,8 +21,11 @@ import (
 // deepest Document node whose span holds it (instruction streams are expanded word by word,
 // as the page asks for them) and counted as:
 //   - Named: a decoder's own leaf (a field, a descriptor part, a table row set), or a JSON value
-//     that carries a meaning (its node has a Detail);
-//   - JSON: a JSON value with no meaning attached (a generic tree);
+//     that carries a meaning — its node has a Detail, which core/manifest's table of key
+//     meanings (meanings.go) gives every key path it knows and a resolver gives a value it
+//     joined — or an item of such an array. A member's key bytes go with its value;
+//   - JSON: a JSON value with no meaning attached, or a protobuf field the .dbg shape table
+//     does not know (a generic tree);
 //   - Unknown: a field whose name starts with "unknown" (its meaning is not known);
 //   - Hex: bytes no node but a member, a bytes node or a container holds (hex only).
 //
@@ -70,6 +74,8 @@ func classify(n *doc.Node) uint8 {
 			return covNamed
 		}
 		return covJSON
+	case n.Kind == doc.KindProtobuf && len(n.Children) == 0:
+		return covJSON // a protobuf field the .dbg shape table does not know: a generic tree
 	case n.Kind == doc.KindBytes || n.Kind == doc.KindMember || n.Kind == doc.KindInstructions:
 		return covHex
 	case len(n.Children) > 0:
@@ -95,17 +101,24 @@ func (f *File) Coverage() *Coverage {
 	}
 	spans := map[string][]covSpan{}
 	order := 0
-	var walk func(n *doc.Node, depth int)
-	walk = func(n *doc.Node, depth int) {
+	var walk func(n *doc.Node, depth int, inherited bool)
+	walk = func(n *doc.Node, depth int, inherited bool) {
+		class := classify(n)
+		if class == covJSON && inherited {
+			class = covNamed
+		}
 		if n.Span != nil && n.Span.Source != "" && n.Span.Length > 0 {
 			order++
-			spans[n.Span.Source] = append(spans[n.Span.Source], covSpan{n.Span.Offset, n.Span.Offset + n.Span.Length, depth, order, classify(n)})
+			spans[n.Span.Source] = append(spans[n.Span.Source], covSpan{n.Span.Offset, n.Span.Offset + n.Span.Length, depth, order, class})
 		}
+		// An array's items are positions, not keys: a named array names them (attrs/shape
+		// names every shape). An object's keys are named one by one.
+		pass := n.Kind == "array" && class == covNamed
 		for _, ch := range n.Children {
-			walk(ch, depth+1)
+			walk(ch, depth+1, pass)
 		}
 	}
-	walk(f.Doc.Root, 0)
+	walk(f.Doc.Root, 0, false)
 	byKind := map[string]*CoverageKind{}
 	for _, m := range f.Archive.Members {
 		kind := f.memberKind(m.Path)
@@ -142,6 +155,9 @@ func (f *File) Coverage() *Coverage {
 				}
 			}
 		}
+		if _, _, ok := dbg.Match(m.Path); ok {
+			ss = f.dbgSpans(m.Path, m.Size, ss, &order)
+		}
 		f.countMember(k, m.Path, m.Size, strings.HasSuffix(strings.ToLower(m.Path), ".json"), ss)
 	}
 	sort.Slice(c.Kinds, func(i, j int) bool { return c.Kinds[i].Kind < c.Kinds[j].Kind })
@@ -159,6 +175,33 @@ func (f *File) Coverage() *Coverage {
 		t.InstrNamed += k.InstrNamed
 	}
 	return c
+}
+
+// dbgSpans adds every field of a .dbg member as its decoder reads it (dbg.Spans), deeper than
+// the member's tree: the tree stops at a node budget and the page reaches the other records by
+// range (rows of "records:<member>"), so fields past the budget are explained all the same.
+func (f *File) dbgSpans(member string, size int64, ss []covSpan, order *int) []covSpan {
+	if size <= 0 || size > maxDbgFile {
+		return ss
+	}
+	b, err := f.Bytes(member, 0, size)
+	if err != nil || int64(len(b)) != size {
+		return ss
+	}
+	dbg.Spans(member, b, func(off, n int64, depth int, c dbg.Class) {
+		class := covHex
+		switch c {
+		case dbg.ClassNamed:
+			class = covNamed
+		case dbg.ClassUnknown:
+			class = covUnknown
+		case dbg.ClassGeneric:
+			class = covJSON
+		}
+		*order++
+		ss = append(ss, covSpan{off, off + n, 1000 + depth, *order, class})
+	})
+	return ss
 }
 
 // namedNonZero counts a word's non-zero bytes under a field that names them (not an

@@ -5,6 +5,8 @@ package inspect
 import (
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
 // TestCoverageOnRealNEFFs: the classes add up to the significant bytes, every member is
@@ -66,5 +68,29 @@ func TestCoverageDeepestSpanOwns(t *testing.T) {
 	// significant: the 16 bytes that are neither whitespace nor zero
 	if k.Significant != 16 || k.Named != 5 || k.Unknown != 4 || k.JSON != 7 || k.Hex != 0 {
 		t.Errorf("%+v", k)
+	}
+}
+
+// TestCoverageJSONRule: a JSON key the table of key meanings names counts as named, with the
+// items of a named array; a key no row names stays JSON-only, its key bytes and all.
+func TestCoverageJSONRule(t *testing.T) {
+	var ms []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		if m.Path == "sg00/def.json" {
+			s := string(m.Data)
+			i := strings.IndexByte(s, '{')
+			m.Data = []byte(s[:i+1] + `"mystery_key":[1,2,3],` + s[i+1:])
+		}
+		ms = append(ms, m)
+	}
+	f := openBytes("sample.neff", neffbuild.Bytes(ms, neffbuild.Options{}))
+	k := kindOf(f.Coverage(), "sgNN/def.json")
+	if k == nil {
+		t.Fatal("no def.json in the coverage")
+	}
+	// `"mystery_key":[1,2,3]` is 21 significant bytes; everything else in the sample's
+	// def.json has a row.
+	if k.JSON != 21 || k.Named+k.JSON != k.Significant {
+		t.Errorf("def.json: %+v; want 21 JSON-only bytes, the rest named", k)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/neffscope/neffscope/core/dbg"
+	"github.com/neffscope/neffscope/core/dvetable"
 	"hash"
 	"io"
 	"path"
@@ -55,6 +57,8 @@ type File struct {
 	group map[string]NamedReader
 	// window caches the last stretch of a member read back from the archive (Bytes).
 	window cachedWindow
+	// dbg is a .dbg file opened alone, kept to serve its records by range (Rows).
+	dbg *dbg.File
 }
 
 // decoder is one row of the registry.
@@ -71,6 +75,7 @@ var registry = []decoder{
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"pwp", matchPWP, decodePWP},
 	{"dbg", matchDbg, decodeDbg},
+	{"dve-table", matchDVETable, decodeDVETable},
 	{"json", matchJSON, decodeJSON},
 	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
 }
@@ -297,6 +302,11 @@ func (p *Program) memberContent(m *neff.Member) *doc.Node {
 			return t
 		}
 	}
+	if _, ok := dvetable.Match(m.Path); ok && m.Data != nil && !m.Truncated {
+		t := dvetable.Decode(m.Path, m.Path, m.Data)
+		t.Ref = doc.MemberRef(m.Path)
+		return t
+	}
 	switch {
 	case isJSONName(m.Path) && m.Data != nil:
 		return jsonNode(m.Data, "content", m.Path)
@@ -357,6 +367,23 @@ func decodeJSON(f *File, opt Options) *doc.Node {
 }
 
 // ---- anything else ----
+
+// ---- a DVE table opened on its own ----
+
+func matchDVETable(name string, _ []byte, size int64) bool {
+	_, ok := dvetable.Match(name)
+	return ok && size <= 1<<20
+}
+
+func decodeDVETable(f *File, opt Options) *doc.Node {
+	b, err := f.Bytes("", 0, f.Size)
+	if err != nil {
+		return decodeBinary(f, opt)
+	}
+	n := dvetable.Decode(path.Base(f.Name), "", b)
+	n.Label, n.Ref = f.Name, doc.FileRef
+	return n
+}
 
 func decodeBinary(f *File, _ Options) *doc.Node {
 	n := &doc.Node{Kind: doc.KindBytes, Label: f.Name, Value: neff.HumanSize(f.Size), Span: doc.At(0, f.Size), Ref: doc.FileRef}

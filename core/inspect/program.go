@@ -316,9 +316,17 @@ func (f *File) streamFor(ref string) (*ProgramStream, error) {
 	return s, nil
 }
 
-// Rows returns listing rows [from, to) of a stream (ref "stream:<member>"), with the joins in
-// the last column and each row's span its 64-byte word.
+// Rows returns rows [from, to) of a table served by range: a stream's listing (ref
+// "stream:<member>", with the joins in the last column and each row's span its 64-byte word),
+// or a .dbg member's records (ref "records:<member>", each row's span its record).
 func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
+	if kind, member := doc.ParseRef(ref); kind == doc.RefRecords {
+		d, err := f.dbgFor(member)
+		if err != nil {
+			return nil, 0, err
+		}
+		return d.RecordRows(from, to), len(d.Records), nil
+	}
 	s, err := f.streamFor(ref)
 	if err != nil {
 		return nil, 0, err

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strconv"
@@ -443,9 +444,24 @@ func decodeDbg(f *File, opt Options) *doc.Node {
 	}
 	b := make([]byte, f.Size)
 	n, _ := f.r.ReadAt(b, 0)
-	root := dbg.DecodeFile(path.Base(f.Name), b[:n]).Root
-	root.Label = f.Name
-	return root
+	d := dbg.DecodeFile(path.Base(f.Name), b[:n])
+	f.dbg = d
+	d.Root.Label = f.Name
+	return d.Root
+}
+
+// dbgFor finds the decoded .dbg member a "records:<member>" ref names ("": the .dbg file
+// opened alone).
+func (f *File) dbgFor(member string) (*dbg.File, error) {
+	if member == "" && f.dbg != nil {
+		return f.dbg, nil
+	}
+	if f.Program != nil && f.Program.Source != nil {
+		if d := f.Program.Source.Members[member]; d != nil {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("%s has no decoded .dbg member %q", f.Name, member)
 }
 
 // DbgCoverage sums, per .dbg member kind, how the members' bytes are explained (named field,

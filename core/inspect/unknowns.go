@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"github.com/neffscope/neffscope/core/dvetable"
 	"sort"
 
 	"github.com/neffscope/neffscope/core/dbg"
@@ -17,7 +18,7 @@ import (
 // them, and this joins them, sorted by ID.
 func Unknowns() []doc.Unknown {
 	var all []doc.Unknown
-	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, cacheUnknowns, profileUnknowns} {
+	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, cacheUnknowns, profileUnknowns} {
 		all = append(all, part...)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })

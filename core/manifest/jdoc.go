@@ -19,8 +19,8 @@ type jdoc struct {
 	noted bool // the kind has key notes, so paths are tracked while indexing
 }
 
-// maxNoteDepth is the deepest key path any note explains.
-const maxNoteDepth = 6
+// maxNoteDepth is the deepest key path the meaning table is matched at (klir trees nest).
+const maxNoteDepth = 64
 
 // treeBudget bounds the rows one member's tree makes (jsonspan summarises past it).
 const treeBudget = 200000
@@ -31,8 +31,11 @@ func newJDoc(path, kind string, b []byte, size int64) *jdoc {
 	d.v = v
 	if v != nil {
 		d.tree = jsonspan.Tree(v, path, path, treeBudget)
-		d.noted = len(keyNotes[kind]) > 0
+		d.noted = hasMeanings(kind)
 		d.index(v, d.tree, nil)
+		if m := meaningOf(kind, nil); m != nil && d.tree != nil && d.tree.Detail == "" {
+			d.tree.Detail = m.detail()
+		}
 	}
 	if d.tree == nil {
 		d.tree = &doc.Node{Kind: doc.KindMember, Label: path, Span: doc.In(path, 0, int64(len(b)))}
@@ -52,15 +55,16 @@ func newJDoc(path, kind string, b []byte, size int64) *jdoc {
 	return d
 }
 
-// index pairs every value with its tree node and adds the key explanations.
+// index pairs every value with its tree node and names the values the table of key meanings
+// (meanings.go) knows: their node's Detail says what they mean.
 func (d *jdoc) index(v *jsonspan.Value, n *doc.Node, path []string) {
 	if v == nil || n == nil {
 		return
 	}
 	d.nodes[v] = n
 	if d.noted && len(path) > 0 && n.Detail == "" {
-		if t := matchNote(d.kind, path); t != "" {
-			n.Detail = t
+		if m := meaningOf(d.kind, path); m != nil {
+			n.Detail = m.detail()
 		}
 	}
 	for i, it := range v.Items {

@@ -37,4 +37,12 @@ var Unknowns = []doc.Unknown{
 		Question:   "Whether names inside def.json and engine JSONs could ever be archive-absolute.",
 		Assumption: "Always joined to the def.json's directory, as the loader and the third-party reader do.",
 		Confidence: "high"},
+	{ID: "manifest.hlo-stats-keys", Spec: "neff.md §3.6",
+		Question:   "What the hlo_stats.json keys other than HloMacCount and ArithmeticIntensity mean; the spec names them only.",
+		Assumption: "Read off the names and the two real files (matmul_small, attn_v6): the *Count keys are -1 (= not computed) and the *Size keys 0 in both, so their meanings are guesses from the names; Traffic is bytes (ArithmeticIntensity = 2 × HloMacCount / Traffic holds in matmul_small) but exceeds the model's input + output bytes. Each row says its confidence (meanings.go).",
+		Confidence: "low"},
+	{ID: "manifest.json-key-guesses", Spec: "neff.md §3.4–§3.6, activation.md §5",
+		Question:   "JSON keys whose meaning the spec does not give and the real files do not settle: def.json var ops, dynamic_dma SB_scratch_partition_*, fp8_sis / fp8_sns; tensor_map split_*; kernel_debug_info parent_tensorizer_id; klir lnc and func line; the profile's imm_bias.",
+		Assumption: "Named from the key and the values seen, marked below high confidence in the node's text; keys in no row of the table stay generic JSON.",
+		Confidence: "low"},
 }

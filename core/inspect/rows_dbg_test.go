@@ -1,0 +1,77 @@
+package inspect
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// TestDbgRecordsByRange: every record of every .dbg member is reachable through Rows
+// ("records:<member>"), past the 2,048 rows the Document's table holds, and the first rows
+// equal the Document's.
+func TestDbgRecordsByRange(t *testing.T) {
+	past := 0
+	for _, p := range allRealNEFFs(t) {
+		f := openPath(t, p)
+		for member, d := range f.Program.Source.Members {
+			ref := doc.RecordsRef(member)
+			var node *doc.Node
+			f.Doc.Root.Walk(func(_ []string, n *doc.Node) bool {
+				if n.Ref == ref && n.Table != nil {
+					node = n
+				}
+				return node == nil
+			})
+			if len(d.Records) == 0 {
+				continue
+			}
+			if node == nil {
+				t.Errorf("%s %s: no records table with ref %q", p, member, ref)
+				continue
+			}
+			all, total, err := f.Rows(ref, 0, len(d.Records))
+			if err != nil || total != len(d.Records) || len(all.Rows) != total || len(all.RowSpans) != total {
+				t.Fatalf("%s %s: Rows: %v, total %d, %d rows, want %d", p, member, err, total, len(all.Rows), len(d.Records))
+			}
+			for i, r := range node.Table.Rows {
+				if !slices.Equal(r, all.Rows[i]) || node.Table.RowSpans[i] != all.RowSpans[i] {
+					t.Fatalf("%s %s row %d: document %v, by range %v", p, member, i, r, all.Rows[i])
+				}
+			}
+			if total > len(node.Table.Rows) {
+				past++
+				// A window past the document's rows: spans inside the member, in order.
+				w, _, _ := f.Rows(ref, total-3, total+10)
+				if len(w.Rows) != 3 || w.Rows[2][0] != all.Rows[total-1][0] || w.RowSpans[2].Source != member {
+					t.Errorf("%s %s: last rows %v", p, member, w.Rows)
+				}
+			}
+		}
+	}
+	if past == 0 {
+		t.Error("no real .dbg member has more records than the Document's table holds: the range path is untested")
+	}
+	if _, _, err := openBytes("x.neff", nil).Rows(doc.RecordsRef("sg00/debug_info_asm_PE.dbg"), 0, 10); err == nil {
+		t.Error("records of a file without debug info: no error")
+	}
+}
+
+// TestLooseDbgRecordsByRange: a .dbg file opened on its own serves its records too.
+func TestLooseDbgRecordsByRange(t *testing.T) {
+	f := openReal(t, "nkipy/matmul_small.neff")
+	const member = "sg00/debug_info_backend_Pool.dbg"
+	b, err := f.Bytes(member, 0, 1<<20)
+	if err != nil || len(b) == 0 {
+		t.Fatalf("%s: %v", member, err)
+	}
+	loose := openBytes("debug_info_backend_Pool.dbg", b)
+	rows, n, err := loose.Rows(doc.RecordsRef(""), 0, 5)
+	want := len(f.Program.Source.Members[member].Records)
+	if err != nil || n != want || len(rows.Rows) != min(5, want) {
+		t.Fatalf("loose: %v, total %d (want %d), %d rows", err, n, want, len(rows.Rows))
+	}
+	if rows.RowSpans[0].Source != "" {
+		t.Errorf("a loose file's row spans index the file itself, got source %q", rows.RowSpans[0].Source)
+	}
+}
