@@ -13,7 +13,7 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # budget: measured under Node, PWP evaluation 21 → 18.5 M/s (a 4096-point plot still takes
 # ~0.2 ms) and the 32 MiB open within noise (README "Size"). jsonspan, the hashes and inflate
 # keep inlining: they run over every byte of an open.
-WASM_NOINLINE := core/manifest core/ncfw core/inspect core/doc wasm wasm/protocol core/dbg core/featurebits core/pwp core/isa core/neff
+WASM_NOINLINE := core/manifest core/ncfw core/inspect core/doc wasm wasm/protocol core/dbg core/dvetable core/featurebits core/pwp core/isa core/neff
 # The IndexedDB library's packages run a few calls per open, and msgp's runtime encodes one
 # Document per open: no inlining there either (−2.4 KB and −5.2 KB brotli).
 WASM_NOINLINE_DEPS := github.com/hack-pad/... github.com/tinylib/msgp/...

@@ -82,8 +82,8 @@ var Methods = []Method{
 		Result: []Field{{Name: "bytes", Type: "ArrayBuffer", Doc: "the bytes"}},
 	},
 	{
-		Name: "rows", Doc: "Rows [from, to) of an instruction listing, at most 10,000 a call.",
-		Args: []Field{handle, {Name: "ref", Type: "string", Doc: "the stream's ref (stream:<member>)"},
+		Name: "rows", Doc: "Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.",
+		Args: []Field{handle, {Name: "ref", Type: "string", Doc: "the ref of the rows: a stream's listing (stream:<member>) or a .dbg member's records (records:<member>)"},
 			{Name: "from", Type: "number", Doc: "the first row"}, {Name: "to", Type: "number", Doc: "one past the last row"}},
 		Result: []Field{{Name: "table", Type: "ArrayBuffer", Doc: "a doc.Table, msgpack"}, {Name: "total", Type: "number", Doc: "rows in the listing"}},
 	},

@@ -95,10 +95,10 @@
  */
 
 /**
- * the args of rows: Rows [from, to) of an instruction listing, at most 10,000 a call.
+ * the args of rows: Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.
  * @typedef {Object} RowsArgs
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
- * @property {string} ref - the stream's ref (stream:<member>)
+ * @property {string} ref - the ref of the rows: a stream's listing (stream:<member>) or a .dbg member's records (records:<member>)
  * @property {number} from - the first row
  * @property {number} to - one past the last row
  */
@@ -331,7 +331,7 @@ export const METHODS = Object.freeze([
   { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'maxInflated'], required: ['file'], events: ['progress', 'header'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },
   { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'off', 'n'], events: [] },
-  { name: 'rows', doc: 'Rows [from, to) of an instruction listing, at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },
+  { name: 'rows', doc: 'Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },
   { name: 'instruction', doc: 'Every field of one instruction.', args: ['handle', 'ref', 'index'], required: ['handle', 'ref', 'index'], events: [] },
   { name: 'evaluate', doc: 'Evaluate an activation function at one input, bit-exact to the hardware model.', args: ['handle', 'ref', 'x', 'mode'], required: ['handle', 'ref', 'x'], events: [] },
   { name: 'plot', doc: 'Sample an activation function over [lo, hi]: emulated, true and error series, boundaries in its table.', args: ['handle', 'ref', 'lo', 'hi', 'n', 'mode'], required: ['handle', 'ref', 'lo', 'hi', 'n'], events: [] },
