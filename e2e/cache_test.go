@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -253,3 +254,69 @@ func (p *page) setField(id, value, event string) {
 }
 
 func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// The page's records are the CLI's: the folder's JSONL export is, line for line, what
+// `neffscope scan --jsonl` prints for the same folder (paths made relative to its parent),
+// duplicates, states and findings included.
+func TestCacheRecordsMatchCLI(t *testing.T) {
+	root, order, _ := cacheTree(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "neffscope")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/neffscope").CombinedOutput(); err != nil {
+		t.Fatalf("building the CLI: %v\n%s", err, out)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, "scan", "--jsonl", "-q", root)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("neffscope scan: %v (want exit status 1: broken.neff is an error)\n%s", err, stderr.String())
+	}
+	want := strings.ReplaceAll(stdout.String(), filepath.ToSlash(filepath.Dir(root))+"/", "")
+
+	p := newPage(t, siteURL)
+	downloads := allowDownloads(t, p)
+	p.pickFolder(root)
+	p.click("#cache-export")
+	got := string(waitDownload(t, downloads, "neuron-cache.jsonl"))
+	if got != want {
+		t.Errorf("the page's records differ from neffscope scan --jsonl:\n got:\n%s\nwant:\n%s", got, want)
+	}
+	if n := strings.Count(got, "\n"); n != len(order) {
+		t.Errorf("%d records, want %d", n, len(order))
+	}
+}
+
+// Cancel stops a scan in the middle of a big NEFF: the rows read stay, the rest say
+// cancelled, and the restarted core opens a row.
+func TestCacheScanCancel(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "folder")
+	for _, d := range []string{"a", "b", "c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	real := readReal(t)
+	os.WriteFile(filepath.Join(root, "a", "model.neff"), real, 0o644)
+	os.WriteFile(filepath.Join(root, "c", "model.neff"), real, 0o644)
+	if err := os.Rename(bigNEFF(t, 200<<20), filepath.Join(root, "b", "big.neff")); err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, siteURL)
+	p.do(chromedp.SetUploadFiles(chromedp.ID("cache-input"), []string{root}))
+	p.waitFor(`/b\/big\.neff/.test(document.getElementById('cache-progress-text').textContent) && parseFloat(document.getElementById('cache-progress-fill').style.width) > 1`, "the scan to be inside big.neff")
+	p.click("#cache-cancel")
+	p.waitFor(`document.body.dataset.cache === 'scanned'`, "the scan to stop")
+	got := map[string]string{}
+	for _, r := range p.cacheRows() {
+		got[r.Path] = r.Status
+	}
+	want := map[string]string{"folder/a/model.neff": "done", "folder/b/big.neff": "cancelled", "folder/c/model.neff": "cancelled"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("after Cancel: %s is %q, want %s (rows %v)", k, got[k], v, got)
+		}
+	}
+	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready'`, "the core to restart")
+	p.click(`#cache-table tr[data-path="folder/a/model.neff"] .cache-act button`)
+	p.waitFor(`neffscope.docs.length === 1 && neffscope.docs[0].file === 'folder/a/model.neff'`, "a scanned row to open after Cancel")
+}
