@@ -684,7 +684,7 @@ body[data-view="many"] #welcome { display: none !important; }
 .cache-filter { width: 340px; }
 .cache-state { font: inherit; font-size: 12px; padding: 3px 4px; border: 1px solid var(--border); border-radius: 5px; background: var(--panel); color: var(--text); }
 .cache-note { margin-left: auto; font-size: 11.5px; }
-.cache-wrap { flex: 1; min-height: 0; overflow: auto; margin: 0 18px; border: 1px solid var(--border); border-radius: 6px; }
+.cache-wrap { flex: 0 1 auto; min-height: 0; overflow: auto; margin: 0 18px; border: 1px solid var(--border); border-radius: 6px; }
 .cache-table { width: 100%; }
 .cache-table thead th { position: sticky; top: 0; z-index: 1; background: var(--panel); }
 .cache-table th .sort { border: 0; padding: 0; background: none; font: inherit; color: inherit; cursor: pointer; }
