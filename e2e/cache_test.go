@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/neffscope/neffscope/core/inspect"
@@ -319,4 +320,28 @@ func TestCacheScanCancel(t *testing.T) {
 	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready'`, "the core to restart")
 	p.click(`#cache-table tr[data-path="folder/a/model.neff"] .cache-act button`)
 	p.waitFor(`neffscope.docs.length === 1 && neffscope.docs[0].file === 'folder/a/model.neff'`, "a scanned row to open after Cancel")
+}
+
+// A folder dropped on the window (a real drag through the DevTools protocol, so the page gets
+// a directory entry) is scanned like a picked one.
+func TestCacheFolderDrop(t *testing.T) {
+	root, order, _ := cacheTree(t)
+	p := newPage(t, siteURL)
+	data := &input.DragData{Files: []string{root}, Items: []*input.DragDataItem{}, DragOperationsMask: 1}
+	for _, ty := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		if _, err := chromedp.Call(p.ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: ty, X: 700, Y: 400, Data: data}); err != nil {
+			t.Fatalf("%s: %v", ty, err)
+		}
+	}
+	p.waitFor(`document.body.dataset.cache === 'scanned' && !!document.querySelector('#cache-table tbody tr')`, "the dropped folder's scan to finish")
+	var paths []string
+	for _, r := range p.cacheRows() {
+		paths = append(paths, r.Path)
+	}
+	if strings.Join(paths, "\n") != strings.Join(order, "\n") {
+		t.Errorf("rows of the dropped folder:\n%s\nwant:\n%s", strings.Join(paths, "\n"), strings.Join(order, "\n"))
+	}
+	if eval[int](p, `neffscope.docs.length`) != 0 {
+		t.Error("the drop opened files as documents besides listing the folder")
+	}
 }
