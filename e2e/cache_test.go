@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // cacheTree builds a compile-cache-shaped folder in a temp dir from matmul_small: a finished
@@ -343,5 +345,29 @@ func TestCacheFolderDrop(t *testing.T) {
 	}
 	if eval[int](p, `neffscope.docs.length`) != 0 {
 		t.Error("the drop opened files as documents besides listing the folder")
+	}
+}
+
+// BenchmarkPageCacheScan scans a cache-shaped folder of 100 NEFFs (matmul_small, 62 KB each)
+// in the page: every file read once in the worker, one at a time. Compare with the CLI's
+// BenchmarkScan1000 (cmd/neffscope), which reads on every core.
+func BenchmarkPageCacheScan(b *testing.B) {
+	const n = 100
+	real := realfiles.Read(b, "nkipy/matmul_small.neff")
+	root := filepath.Join(b.TempDir(), "cache")
+	for i := range n {
+		d := filepath.Join(root, "neuronxcc-2.23.6484.0+3b612583", fmt.Sprintf("MODULE_%d+d41d8cd9", 1000+i))
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "model.neff"), real, 0o644)
+		os.WriteFile(filepath.Join(d, "model.done"), nil, 0o644)
+	}
+	p := newPage(b, siteURL)
+	var ms float64
+	for range b.N {
+		p.do(chromedp.SetUploadFiles(chromedp.ID("cache-input"), []string{root}))
+		p.waitFor(`document.body.dataset.cache === 'scanned' && document.querySelectorAll('#cache-table tbody tr').length === `+fmt.Sprint(n), "the scan")
+		ms = eval[float64](p, `Number(document.getElementById('cache-view').dataset.ms)`)
+		b.ReportMetric(float64(n)/(ms/1000), "NEFFs/s")
+		eval[bool](p, `document.body.dataset.cache = '', true`)
 	}
 }
