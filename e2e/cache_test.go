@@ -346,6 +346,11 @@ func TestCacheFolderDrop(t *testing.T) {
 	if eval[int](p, `neffscope.docs.length`) != 0 {
 		t.Error("the drop opened files as documents besides listing the folder")
 	}
+	// A file opened while the table is on show is shown; the cache keeps its tab.
+	p.openWithPicker(realNEFF)
+	if !eval[bool](p, `document.body.dataset.view !== 'cache' && getComputedStyle(document.getElementById('panes')).display !== 'none' && !!document.getElementById('cache-tab')`) {
+		t.Error("opening a file from the cache view left the table on show, or dropped the cache's tab")
+	}
 }
 
 // BenchmarkPageCacheScan scans a cache-shaped folder of 100 NEFFs (matmul_small, 62 KB each)

@@ -74,6 +74,7 @@ export const cache = {
   hideDup: false,
   /** @type {Set<CacheRow>} */ selected: new Set(),
   seq: 0,
+  shownFor: null, // the document current when the view was shown: another one means leave
 };
 
 // viewEl returns the page's <main> for id (cache-view or many-view), made on first use: these
@@ -280,6 +281,7 @@ export function cacheShow() {
   hideDiffView();
   hideMany();
   cache.shown = true;
+  cache.shownFor = state;
   document.body.dataset.view = 'cache';
   $('welcome').hidden = true;
   viewEl('cache-view').hidden = false;
@@ -307,6 +309,8 @@ function back() {
 // cacheTabs: renderTabs' hook (through diffTabs) — the cache's tab and the N-way comparison's;
 // picking a document's tab leaves these views.
 export function cacheTabs(nav) {
+  // Another document became current (a file opened, a tab picked): show it, not the table.
+  if (cache.shown && state !== cache.shownFor) cacheHide();
   nav.querySelectorAll('.doc-tab').forEach((b) => {
     if (cache.shown) b.setAttribute('aria-selected', 'false');
     const d = docs[Number(b.dataset.index)];

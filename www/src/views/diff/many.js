@@ -14,7 +14,7 @@ import { unpackNode } from '../../wire.js';
 import { cacheHide, shortName, viewEl } from '../cache.js';
 import { docTitle, handleFor, hideDiffView, kidOf } from './compare.js';
 
-export const many = { list: [], node: null, error: '', shown: false, onlyDiff: true, seq: 0, ms: 0 };
+export const many = { list: [], node: null, error: '', shown: false, onlyDiff: true, seq: 0, ms: 0, shownFor: null };
 
 // compareMany compares the documents of list (2 to 64 open NEFFs) and shows the table.
 export async function compareMany(list) {
@@ -41,6 +41,7 @@ export function showMany() {
   hideDiffView();
   cacheHide();
   many.shown = true;
+  many.shownFor = state;
   document.body.dataset.view = 'many';
   const v = viewEl('many-view');
   v.hidden = false;
@@ -66,6 +67,7 @@ export function manyForget() {
 // manyTab is the comparison's tab (renderTabs' hook through diffTabs).
 export function manyTab(nav) {
   manyForget();
+  if (many.shown && state !== many.shownFor) hideMany(); // another document became current
   if (!many.list.length) return;
   const t = el('button', 'doc-tab diff-tab many-tab');
   t.type = 'button';
