@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,6 +86,8 @@ func register() *bridge {
 		"contextArches":  b.sync(b.contextArches),
 		"json":           b.sync(b.docJSON),
 		"diff":           b.sync(b.diff),
+		"compare":        b.sync(b.compare),
+		"scan":           b.sync(b.scan),
 		"close":          b.sync(b.close),
 		"libStatus":      b.async(b.libStatus),
 		"libPut":         b.async(b.libPut),
@@ -732,6 +735,74 @@ func encodeNode(n *doc.Node) (any, error) {
 		return nil, err
 	}
 	return object("node", buffer(enc)), nil
+}
+
+// maxCompare caps the files of one compare: its table has a column per file.
+const maxCompare = 64
+
+// compare → {node} (kind compare): inspect.Compare of the open files, one table of facts.
+func (b *bridge) compare(r *request) (any, error) {
+	list := r.args.Get("handles")
+	if n := list.Length(); n < 2 || n > maxCompare {
+		return nil, protocol.Errorf(protocol.Limit, "compare: %d files; between 2 and %d", n, maxCompare)
+	}
+	files := make([]*inspect.File, list.Length())
+	for i := range files {
+		f, err := b.file(&request{method: r.method, args: object("handle", list.Index(i))}, "handle")
+		if err != nil {
+			return nil, fmt.Errorf("compare, file %d: %w", i+1, err)
+		}
+		files[i] = f
+	}
+	return encodeNode(inspect.Compare(files))
+}
+
+// scan → {record, ms}: the scan record of one file (as `neffscope scan --jsonl` prints it,
+// duplicate_of left null), made from a one-off open the bridge does not keep, so a scan of
+// a cache holds one file at a time. With no file, the record of an entry without a NEFF.
+func (b *bridge) scan(r *request) (any, error) {
+	start := time.Now()
+	p := r.str("path")
+	var siblings []string
+	if r.has("siblings") {
+		l := r.args.Get("siblings")
+		for i := range l.Length() {
+			siblings = append(siblings, l.Index(i).String())
+		}
+	}
+	var rec *inspect.ScanRecord
+	if !r.has("file") {
+		if _, ok := inspect.ParseCachePath(p); !ok {
+			return nil, protocol.Errorf(protocol.BadRequest, "scan: no file, and %s is not a cache entry's model.neff (…/MODULE_<hash>+<8 hex>/model.neff)", p)
+		}
+		rec = inspect.MissingNEFFRecord(p, siblings)
+	} else {
+		rd, _, err := fileArg(r, "file")
+		if err != nil {
+			return nil, err
+		}
+		opt := inspect.Options{Fingerprint: true, MaxInflated: int64(r.num("maxInflated"))}
+		if r.emit.Type() == js.TypeFunction {
+			opt.Progress = throttledProgress(r, rd)
+		}
+		rec = scanRecord(p, rd, siblings, opt)
+	}
+	enc, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the record of %s: %v", p, err)
+	}
+	return object("record", js.Global().Get("JSON").Call("parse", string(enc)), "ms", ms(start)), nil
+}
+
+// scanRecord opens one file for its record; a decoder panic becomes the record's error, as in
+// the CLI's scan, so one hostile file does not end a scan of thousands.
+func scanRecord(p string, rd *jsReaderAt, siblings []string, opt inspect.Options) (rec *inspect.ScanRecord) {
+	defer func() {
+		if e := recover(); e != nil {
+			rec = inspect.UnreadableRecord(p, rd.size, siblings, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
+		}
+	}()
+	return inspect.NewScanRecord(inspect.Open(p, rd, rd.size, opt), p, siblings)
 }
 
 // close → {}: forget a file.

@@ -52,6 +52,34 @@ var Types = []Typedef{
 		{Name: "doc", Type: "Uint8Array", Optional: true, Doc: "the Document, msgpack (libGet)"},
 		{Name: "opened", Type: "number", Optional: true, Doc: "when, in ms since 1970"},
 	}},
+	{Name: "ScanRecord", Doc: "one NEFF of a scan: the fields of a `neffscope scan --jsonl` line (core/inspect/scan.go)", Fields: []Field{
+		{Name: "path", Type: "string", Doc: "the path the record names (slash-separated)"},
+		{Name: "size", Type: "number", Doc: "bytes"},
+		{Name: "sha256", Type: "string", Doc: "the file's sha-256 ('' when unread)"},
+		{Name: "uuid", Type: "string", Doc: "the header's UUID"},
+		{Name: "neff_version", Type: "string", Doc: "major.minor"},
+		{Name: "compiler", Type: "string", Doc: "info.json tool_version"},
+		{Name: "target", Type: "string", Doc: "the kelf target"},
+		{Name: "subgraphs", Type: "number", Doc: "cores (subgraphs)"},
+		{Name: "instructions", Type: "Counts", Doc: "64-byte words per engine, summed over subgraphs"},
+		{Name: "inputs", Type: "Array<ScanTensor>", Doc: "the model's inputs"},
+		{Name: "outputs", Type: "Array<ScanTensor>", Doc: "the model's outputs"},
+		{Name: "findings", Type: "Counts", Doc: "findings by severity (error, warning, info)"},
+		{Name: "problems", Type: "Array<ScanProblem>", Doc: "the scan's own findings and the first errors"},
+		{Name: "cache", Type: "CacheInfo|null", Doc: "the compile-cache entry, null outside a cache"},
+		{Name: "duplicate_of", Type: "string|null", Doc: "the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)"},
+	}},
+	{Name: "Counts", Doc: "an object of name → count"},
+	{Name: "ScanTensor", Doc: "a model input or output", Fields: []Field{
+		{Name: "name", Type: "string", Doc: "its name"}, {Name: "dtype", Type: "string", Doc: "its element type"},
+		{Name: "shape", Type: "Array<number>", Doc: "its shape"}}},
+	{Name: "ScanProblem", Doc: "a finding kept on a record", Fields: []Field{
+		{Name: "severity", Type: "string", Doc: "error, warning or info"}, {Name: "message", Type: "string", Doc: "what, where, what to do"}}},
+	{Name: "CacheInfo", Doc: "a record's compile-cache entry", Fields: []Field{
+		{Name: "module", Type: "string", Doc: "MODULE_<graph hash>"}, {Name: "flags_hash", Type: "string", Doc: "the 8 hex digits after '+'"},
+		{Name: "state", Type: "string", Doc: "done, incomplete or failed"},
+		{Name: "compiler_dir", Type: "string", Optional: true, Doc: "the neuronxcc-<version> directory's version"},
+		{Name: "flags", Type: "string", Optional: true, Doc: "a known flag set's name ('no flags')"}}},
 }
 
 // Methods is the protocol: every method the core answers, in the order the page meets them.
@@ -142,6 +170,22 @@ var Methods = []Method{
 			{Name: "format", Type: "string", Optional: true, Doc: "'' (a node) or 'json'"}},
 		Result: []Field{{Name: "node", Type: "ArrayBuffer", Optional: true, Doc: "the diff node, msgpack (format '')"},
 			{Name: "json", Type: "ArrayBuffer", Optional: true, Doc: "the JSON (format 'json')"}},
+	},
+	{
+		Name: "compare", Doc: "Compare two or more open files in one table of facts (`neffscope compare`): the odd one out flagged.",
+		Args:   []Field{{Name: "handles", Type: "Array<number>", Doc: "2 to 64 open files' handles"}},
+		Result: []Field{nodeBuf},
+	},
+	{
+		Name: "scan", Doc: "One record of a compile-cache scan (`neffscope scan --jsonl`): the file read once and forgotten; no file: a cache entry without a NEFF.",
+		Args: []Field{
+			{Name: "file", Type: File, Optional: true, Doc: "the NEFF; absent: the entry directory of path holds no model.neff"},
+			{Name: "path", Type: "string", Doc: "the path the record names, relative to the folder picked (slash-separated)"},
+			{Name: "siblings", Type: "Array<string>", Optional: true, Doc: "the names of the files beside it (model.done, model.log decide the cache state)"},
+			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
+		},
+		Result: []Field{{Name: "record", Type: "ScanRecord", Doc: "the record, a plain object"}, msDoc},
+		Events: []string{"progress"},
 	},
 	{
 		Name: "close", Doc: "Forget an open file.",

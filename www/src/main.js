@@ -10,6 +10,7 @@ import { copyLink, exportJSON, exportMember } from './features/export.js';
 import { openFiles, opening } from './features/open.js';
 import { themeInit } from './features/theme.js';
 import { applyHash } from './state/selection.js';
+import { cacheInit } from './views/cache.js';
 import { contentInit } from './views/content.js';
 import { ctxInit } from './views/context.js';
 import { diffInit } from './views/diff/render.js';
@@ -33,6 +34,7 @@ function wire() {
   themeInit();
   libInit();
   diffInit();
+  cacheInit(); // a folder (compile cache) picked or dropped: the cache table (views/cache.js)
 
   $('file-input').addEventListener('change', (e) => {
     const input = /** @type {HTMLInputElement} */ (e.target);

@@ -48,6 +48,56 @@
  */
 
 /**
+ * one NEFF of a scan: the fields of a `neffscope scan --jsonl` line (core/inspect/scan.go)
+ * @typedef {Object} ScanRecord
+ * @property {string} path - the path the record names (slash-separated)
+ * @property {number} size - bytes
+ * @property {string} sha256 - the file's sha-256 ('' when unread)
+ * @property {string} uuid - the header's UUID
+ * @property {string} neff_version - major.minor
+ * @property {string} compiler - info.json tool_version
+ * @property {string} target - the kelf target
+ * @property {number} subgraphs - cores (subgraphs)
+ * @property {Counts} instructions - 64-byte words per engine, summed over subgraphs
+ * @property {Array<ScanTensor>} inputs - the model's inputs
+ * @property {Array<ScanTensor>} outputs - the model's outputs
+ * @property {Counts} findings - findings by severity (error, warning, info)
+ * @property {Array<ScanProblem>} problems - the scan's own findings and the first errors
+ * @property {CacheInfo|null} cache - the compile-cache entry, null outside a cache
+ * @property {string|null} duplicate_of - the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)
+ */
+
+/**
+ * an object of name → count
+ * @typedef {Object} Counts
+ */
+
+/**
+ * a model input or output
+ * @typedef {Object} ScanTensor
+ * @property {string} name - its name
+ * @property {string} dtype - its element type
+ * @property {Array<number>} shape - its shape
+ */
+
+/**
+ * a finding kept on a record
+ * @typedef {Object} ScanProblem
+ * @property {string} severity - error, warning or info
+ * @property {string} message - what, where, what to do
+ */
+
+/**
+ * a record's compile-cache entry
+ * @typedef {Object} CacheInfo
+ * @property {string} module - MODULE_<graph hash>
+ * @property {string} flags_hash - the 8 hex digits after '+'
+ * @property {string} state - done, incomplete or failed
+ * @property {string} [compiler_dir] - the neuronxcc-<version> directory's version
+ * @property {string} [flags] - a known flag set's name ('no flags')
+ */
+
+/**
  * the args of open: Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).
  * @typedef {Object} OpenArgs
  * @property {Blob|Uint8Array|ArrayBuffer} file - the file
@@ -243,6 +293,34 @@
  */
 
 /**
+ * the args of compare: Compare two or more open files in one table of facts (`neffscope compare`): the odd one out flagged.
+ * @typedef {Object} CompareArgs
+ * @property {Array<number>} handles - 2 to 64 open files' handles
+ */
+
+/**
+ * the result of compare
+ * @typedef {Object} CompareResult
+ * @property {ArrayBuffer} node - a doc.Node, msgpack
+ */
+
+/**
+ * the args of scan: One record of a compile-cache scan (`neffscope scan --jsonl`): the file read once and forgotten; no file: a cache entry without a NEFF.
+ * @typedef {Object} ScanArgs
+ * @property {Blob|Uint8Array|ArrayBuffer} [file] - the NEFF; absent: the entry directory of path holds no model.neff
+ * @property {string} path - the path the record names, relative to the folder picked (slash-separated)
+ * @property {Array<string>} [siblings] - the names of the files beside it (model.done, model.log decide the cache state)
+ * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
+ */
+
+/**
+ * the result of scan
+ * @typedef {Object} ScanResult
+ * @property {ScanRecord} record - the record, a plain object
+ * @property {number} ms - the core's time for the call, in milliseconds
+ */
+
+/**
  * the args of close: Forget an open file.
  * @typedef {Object} CloseArgs
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
@@ -323,7 +401,7 @@
  * @typedef {Object} LibClearResult
  */
 
-/** @typedef {'open'|'setFingerprint'|'bytes'|'rows'|'instruction'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'setFingerprint'|'bytes'|'rows'|'instruction'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
@@ -341,6 +419,8 @@ export const METHODS = Object.freeze([
   { name: 'contextArches', doc: 'The arches a raw context of this size could be, which fit, and the best guess.', args: ['size'], required: ['size'], events: [] },
   { name: 'json', doc: 'The Document as `neffscope inspect --json` prints it, byte for byte.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'diff', doc: 'Compare two open files (`neffscope diff`): as a node, or as `neffscope diff --json A B` prints it.', args: ['a', 'b', 'format'], required: ['a', 'b'], events: [] },
+  { name: 'compare', doc: 'Compare two or more open files in one table of facts (`neffscope compare`): the odd one out flagged.', args: ['handles'], required: ['handles'], events: [] },
+  { name: 'scan', doc: 'One record of a compile-cache scan (`neffscope scan --jsonl`): the file read once and forgotten; no file: a cache entry without a NEFF.', args: ['file', 'path', 'siblings', 'maxInflated'], required: ['path'], events: ['progress'] },
   { name: 'close', doc: 'Forget an open file.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'libStatus', doc: 'Whether the library (IndexedDB) works here, and why not.', args: [], required: [], events: [] },
   { name: 'libPut', doc: 'Keep an open file in the library, with its Document and (within the cap) its bytes.', args: ['handle', 'entry'], required: ['handle', 'entry'], events: [] },

@@ -12,6 +12,8 @@ import { unpackDocument, unpackNode } from '../../wire.js';
 import { mainTree } from '../content.js';
 import { search, searchClose } from '../search.js';
 import { field } from '../summary.js';
+import { cacheHide, cacheTabs, shortName } from '../cache.js';
+import { compareMany, hideMany } from './many.js';
 import { diffRender } from './render.js';
 
 // Comparing two NEFFs (inspect.Diff in the core): the current document against another open
@@ -34,9 +36,10 @@ export async function handleFor(st) {
 }
 
 // docTitle names a document; documents of the same name get their tab number.
+// Documents opened from a folder are named by their cache entry (views/cache.js shortName).
 export function docTitle(st) {
   const same = docs.filter((d) => d.doc.file === st.doc.file);
-  return same.length > 1 ? st.doc.file + ' #' + (docs.indexOf(st) + 1) : st.doc.file;
+  return same.length > 1 ? shortName(st) + ' #' + (docs.indexOf(st) + 1) : shortName(st);
 }
 
 // targetOf: the kelf target and arch of a NEFF (from the document's model), or ''.
@@ -61,7 +64,7 @@ function updateCompare() {
 export function diffTabs(nav) {
   nav.querySelectorAll('.doc-tab').forEach((b) => {
     const d = docs[Number(b.dataset.index)];
-    if (d && docTitle(d) !== d.doc.file) b.insertBefore(el('span', 'tab-n', '#' + (docs.indexOf(d) + 1)), b.lastChild);
+    if (d && docs.some((x) => x !== d && x.doc.file === d.doc.file)) b.insertBefore(el('span', 'tab-n', '#' + (docs.indexOf(d) + 1)), b.lastChild);
     if (diff.shown) b.setAttribute('aria-selected', 'false');
     // The compared documents carry their letter.
     const side = d && diff.a && diff.b ? (d === diff.a ? 'a' : d === diff.b ? 'b' : '') : '';
@@ -84,6 +87,7 @@ export function diffTabs(nav) {
     nav.appendChild(t);
     nav.hidden = false;
   }
+  cacheTabs(nav); // the cache's tab and the N-way comparison's (views/cache.js)
   updateCompare();
 }
 
@@ -118,6 +122,14 @@ export function openCompareMenu() {
   for (const d of others) {
     const item = menuItem(docTitle(d), [fmtSize(d.doc.size), targetOf(d)].filter(Boolean).join(' · '), () => compare(a, d));
     item.dataset.index = docs.indexOf(d);
+    menu.appendChild(item);
+  }
+  // Three or more NEFFs open: all of them in one table, the odd one out flagged.
+  const all = docs.filter(isNEFF);
+  if (all.length >= 3) {
+    menu.appendChild(el('div', 'menu-sep'));
+    const item = menuItem('All ' + all.length + ' open NEFFs', 'one table of what differs', () => compareMany(all));
+    item.id = 'compare-all';
     menu.appendChild(item);
   }
   menu.appendChild(el('div', 'menu-sep'));
@@ -189,6 +201,8 @@ function showDiffView() {
   if (!diff.a || !diff.b) return;
   closeCompareMenu(false);
   if (search.q) searchClose();
+  cacheHide();
+  hideMany();
   diff.shown = true;
   document.body.dataset.view = 'diff';
   $('diff-view').hidden = false;

@@ -33,6 +33,8 @@ export function diffRender() {
     body.appendChild(ol);
   }
   const header = kidOf(d, 'header'), model = kidOf(d, 'model'), instr = kidOf(d, 'instructions');
+  const recompile = kidOf(d, 'recompile'); // two compile-cache entries (issue 14): why they differ first
+  if (recompile) body.appendChild(diffRecompileSection(recompile));
   if (header) body.appendChild(diffFieldsSection('header', 'Header', header, 'field', 'the 1024-byte NEFF header, field by field'));
   if (model) body.appendChild(diffFieldsSection('model', 'Model', model, 'fact', 'the resolved program: kelf target, cores, inputs and outputs, features'));
   if (members) body.appendChild(diffMembersSection(members));
@@ -150,6 +152,17 @@ function diffFieldsSection(id, title, node, what, note) {
   }
   table.appendChild(tbody);
   return sealSection(s, table);
+}
+
+// diffRecompileSection: the two cache keys and compilers, and the reasons, most telling first.
+function diffRecompileSection(n) {
+  const rows = ((n.table && n.table.rows) || []).map(([k, a, b]) => [k, a, b, a !== b ? 'changed' : '']);
+  const s = diffFieldsSection('recompile', 'Why it recompiled', Object.assign({}, n, { table: { cols: n.table && n.table.cols, rows } }), 'key', 'cache keys are MODULE_<graph hash>+<flags hash>, one cache per compiler');
+  // The head shows the first reason; more get a list.
+  const ol = el('ol', 'diff-reasons');
+  for (const r of n.kids || []) ol.appendChild(el('li', '', r.value));
+  if ((n.kids || []).length > 1) s.insertBefore(ol, s.children[1] || null);
+  return s;
 }
 
 // jumpPad keeps a B button under the other B buttons when there is no A.
