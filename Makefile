@@ -14,9 +14,10 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # ~0.2 ms) and the 32 MiB open within noise (README "Size"). jsonspan, the hashes and inflate
 # keep inlining: they run over every byte of an open.
 WASM_NOINLINE := core/manifest core/ncfw core/inspect core/doc wasm wasm/protocol core/dbg core/dvetable core/featurebits core/pwp core/isa core/neff
-# The IndexedDB library's packages run a few calls per open, and msgp's runtime encodes one
-# Document per open: no inlining there either (−2.4 KB and −5.2 KB brotli).
-WASM_NOINLINE_DEPS := github.com/hack-pad/... github.com/tinylib/msgp/...
+# The IndexedDB library's packages run a few calls per open, msgp's runtime encodes one
+# Document per open, and encoding/json (the JSON export), fmt (finding texts), reflect and
+# time run per call, not per byte: no inlining there either (−2.4, −5.2 and −21 KB brotli).
+WASM_NOINLINE_DEPS := github.com/hack-pad/... github.com/tinylib/msgp/... encoding/json fmt reflect time
 WASM_GCFLAGS  := $(foreach p,$(WASM_NOINLINE),-gcflags=github.com/neffscope/neffscope/$(p)=-l) $(foreach p,$(WASM_NOINLINE_DEPS),-gcflags=$(p)=-l)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
