@@ -35,7 +35,7 @@ export function refusalText(origin, hasAllow, accepted) {
   const o = origin === 'null' ? 'an opaque origin (a file:// or sandboxed page)' : origin;
   const fix = origin === 'null'
     ? 'An opaque origin cannot be allowed: serve the host page over http(s).'
-    : 'To accept it, add allow=' + origin + ' to the viewer\'s URL (e.g. ?mode=embedded&allow=' + encodeURIComponent(origin) + (hasAllow ? ', or append it to the existing allow= list, comma-separated' : '') + ').';
+    : 'To accept it, add allow=' + origin + ' to the viewer\'s URL (e.g. ?mode=embedded&allow=' + origin + (hasAllow ? ', or append it to the existing allow= list, comma-separated' : '') + ').';
   const why = hasAllow
     ? 'it is not in this viewer\'s allow= list (' + accepted.join(', ') + ')'
     : 'this viewer has no allow= parameter, so it accepts messages only from its own origin' + (accepted.length ? ' (' + accepted.join(', ') + ')' : '');
