@@ -108,7 +108,25 @@ func TestLayoutAt800x600(t *testing.T) {
 	if eval[bool](p, `document.getElementById('export-json').getClientRects().length > 0`) {
 		t.Errorf("Escape did not close the menu")
 	}
+	// More tabs than fit: the strip scrolls in itself, the page does not.
+	for i := range 4 {
+		p.openByDrop(fmt.Sprintf("a_rather_long_configuration_name_%d.json", i), []byte(`{"i": 1}`))
+	}
+	p.waitFor(`document.querySelectorAll('#doc-tabs .doc-tab').length === 5`, "five tabs")
+	if w := eval[[]int](p, `[document.documentElement.scrollWidth, document.body.scrollWidth]`); w[0] > 800 || w[1] > 800 {
+		t.Errorf("five tabs make the page %v px wide at 800", w)
+	}
+	checkOpenVisible(t, p)
+	if sel, nav := p.box(`#doc-tabs .doc-tab[aria-selected="true"]`), p.box("#doc-tabs"); sel[0] < nav[0] || sel[0]+sel[2] > nav[0]+nav[2]+1 {
+		t.Errorf("the selected tab %v is scrolled out of the strip %v", sel, nav)
+	}
+	p.shot("/tmp/neffscope-800x600-tabs.png")
+	for range 4 {
+		eval[chromedp.Void](p, `document.querySelectorAll('#doc-tabs .tab-close')[1].click()`)
+	}
+	p.waitFor(`neffscope.docs.length === 1 && neffscope.docs[0].current`, "the extra tabs closed")
 	p.click("#pane-tab-tree")
+	eval[chromedp.Void](p, `document.activeElement && document.activeElement.blur()`)
 	p.darkMode(false)
 	p.shot("/tmp/neffscope-800x600-light.png")
 	if png, err := os.ReadFile("/tmp/neffscope-800x600-light.png"); err == nil && os.Getenv("NEFFSCOPE_DOCS_SHOT") != "" {

@@ -61,6 +61,8 @@ export function tabsRendered(nav, current, diffShown) {
   const tabs = Array.from(nav.querySelectorAll('[role="tab"]'));
   const sel = tabs.find((t) => t.getAttribute('aria-selected') === 'true') || tabs[0];
   for (const t of tabs) /** @type {HTMLElement} */ (t).tabIndex = t === sel ? 0 : -1;
+  // The strip scrolls in itself when the tabs do not fit: keep the one on show in view.
+  if (sel) { const r = sel.getBoundingClientRect(), n = nav.getBoundingClientRect(); if (r.left < n.left || r.right > n.right) nav.scrollLeft += r.left < n.left ? r.left - n.left - 8 : r.right - n.right + 8; }
   if (diffShown) {
     const dt = nav.querySelector('.diff-tab');
     document.title = (dt ? dt.textContent.replace(/diff$/, '').trim() + ' ' : '') + 'comparison — neffscope';
