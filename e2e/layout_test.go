@@ -181,6 +181,15 @@ func TestSplitterDragSurvivesAReload(t *testing.T) {
 	if h := p.box("#json-view")[3]; h < jv+70 || h > jv+90 {
 		t.Errorf("dragging the content splitter 80 px down: JSON view %.0f px tall (was %.0f)", h, jv)
 	}
+	// The findings' split: open them, drag their top edge up 60 px.
+	eval[chromedp.Void](p, `document.getElementById('findings-toggle').getAttribute('aria-expanded') === 'true' || document.getElementById('findings-toggle').click()`)
+	p.waitFor(`document.getElementById('split-findings').getClientRects().length > 0`, "the findings' splitter")
+	fh := p.box("#findings")[3]
+	sf := p.box("#split-findings")
+	p.drag(sf[0]+200, sf[1]+sf[3]/2, 0, -60)
+	if h := p.box("#findings")[3]; h < fh+50 || h > fh+70 {
+		t.Errorf("dragging the findings' splitter 60 px up: findings %.0f px tall (were %.0f)", h, fh)
+	}
 	p.do(chromedp.Reload())
 	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready'`, "the core after the reload")
 	if st := eval[string](p, `document.body.dataset.state`); st != "open" {
