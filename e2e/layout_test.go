@@ -58,6 +58,7 @@ func TestLayoutAt800x600(t *testing.T) {
 	p.viewport(800, 600)
 	// Before a file: the Open button is on screen and is what a click there reaches.
 	checkOpenVisible(t, p)
+	p.shot("/tmp/neffscope-800x600-welcome.png")
 	p.openWithPicker(realNEFF)
 	p.waitFor(`document.title === 'matmul_small.neff — neffscope'`, "the page title to name the file")
 	checkOpenVisible(t, p)
@@ -104,6 +105,7 @@ func TestLayoutAt800x600(t *testing.T) {
 	if b := p.box("#topbar-more"); b[0] < 0 || b[0]+b[2] > 800 {
 		t.Errorf("the menu is off screen: %v", b)
 	}
+	p.shot("/tmp/neffscope-800x600-menu.png")
 	p.press(kb.Escape)
 	if eval[bool](p, `document.getElementById('export-json').getClientRects().length > 0`) {
 		t.Errorf("Escape did not close the menu")
