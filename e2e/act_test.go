@@ -383,7 +383,7 @@ func TestContextEmulatedWithArchSwitch(t *testing.T) {
 
 	// The text as a dump (what a log holds) opens as a tree with line numbers.
 	p.openByDrop("ctx.arch5.txt", text5)
-	p.waitFor(`neffscope.docs[0].kind === 'ncfw-dump'`, "the dump document")
+	p.waitFor(`neffscope.state && neffscope.state.doc.kind === 'ncfw-dump'`, "the dump document (a tab beside the context)")
 	p.expand(`#tree .ti[aria-level="2"]`)
 	lines := eval[[]string](p, `Array.from(document.querySelectorAll('#tree .lineno')).slice(0, 3).map(e => e.textContent)`)
 	if len(lines) < 2 || lines[0] == "" {

@@ -378,10 +378,15 @@ func TestDiffCompareWithPickedFile(t *testing.T) {
 	if tabs := eval[string](p, `Array.from(document.querySelectorAll('#doc-tabs .doc-tab')).map((t) => t.textContent).join('|')`); !strings.Contains(tabs, "#1") || !strings.Contains(tabs, "#2") {
 		t.Errorf("tabs %q do not tell the two same-named files apart", tabs)
 	}
-	// Opening another file replaces the documents, and with them the comparison.
+	// Opening another file adds its tab and shows it; the comparison keeps its tab.
 	p.openWithPicker(bigNEFF(t, 1<<10))
-	if eval[bool](p, `neffscope.diff.shown || !!document.querySelector('#doc-tabs .diff-tab') || neffscope.docs.length !== 1`) {
-		t.Error("opening another file left the comparison of the closed documents")
+	if !eval[bool](p, `!neffscope.diff.shown && !!document.querySelector('#doc-tabs .diff-tab') && neffscope.docs.length === 3 && neffscope.docs[2].current`) {
+		t.Error("opening a third file did not add its tab beside A, B and the comparison")
+	}
+	// Closing B closes the comparison too.
+	eval[chromedp.Void](p, `document.querySelectorAll('#doc-tabs .tab-close')[1].click()`)
+	if eval[bool](p, `!!document.querySelector('#doc-tabs .diff-tab') || neffscope.docs.length !== 2`) {
+		t.Error("closing B left its comparison")
 	}
 }
 

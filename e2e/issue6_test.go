@@ -136,9 +136,22 @@ type hostPage struct {
 	viewerOrigin string
 	mu           sync.Mutex
 	viewerCtx    runtime.ExecutionContextID // the viewer frame's main world
+	console      []string                   // what the viewer frame wrote to its console
 }
 
 func newHostPage(t *testing.T, file []byte, allow bool) *hostPage {
+	t.Helper()
+	return newHostPageQuery(t, file, func(hostURL string) string {
+		if allow {
+			return "mode=embedded&allow=" + hostURL
+		}
+		return "mode=embedded&allow=https://someone-else.example"
+	})
+}
+
+// newHostPageQuery frames the viewer with the query query(host origin) gives. The host keeps
+// every object the viewer posts to it in window.replies.
+func newHostPageQuery(t *testing.T, file []byte, query func(hostURL string) string) *hostPage {
 	t.Helper()
 	if setupSkip != "" {
 		t.Skip(setupSkip)
@@ -147,12 +160,7 @@ func newHostPage(t *testing.T, file []byte, allow bool) *hostPage {
 	hostMux := http.NewServeMux()
 	host := httptest.NewServer(hostMux)
 	t.Cleanup(host.Close)
-	src := viewer.URL + "/?mode=embedded"
-	if allow {
-		src += "&allow=" + host.URL
-	} else {
-		src += "&allow=https://someone-else.example"
-	}
+	src := viewer.URL + "/?" + query(host.URL)
 	js := func(v string) string { b, _ := json.Marshal(v); return string(b) }
 	hostMux.HandleFunc("/file.neff", func(w http.ResponseWriter, r *http.Request) { w.Write(file) })
 	hostMux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -162,7 +170,12 @@ func newHostPage(t *testing.T, file []byte, allow bool) *hostPage {
 <script>
 const VIEWER_ORIGIN = %s;
 window.pongs = 0;
-window.addEventListener('message', (e) => { if (e.origin === VIEWER_ORIGIN && e.data === 'PONG') window.pongs++; });
+window.replies = [];
+window.addEventListener('message', (e) => {
+  if (e.origin !== VIEWER_ORIGIN) return;
+  if (e.data === 'PONG') window.pongs++;
+  else window.replies.push(e.data);
+});
 const frame = document.getElementById('viewer');
 window.pings = 0;
 setInterval(() => { window.pings++; frame.contentWindow.postMessage('PING', VIEWER_ORIGIN); }, 100);
@@ -183,6 +196,20 @@ window.sendFile = async () => {
 		if e, ok := ev.(*runtime.EventExecutionContextCreated); ok && e.Context.Origin == h.viewerOrigin && strings.Contains(string(e.Context.AuxData), `"isDefault":true`) {
 			h.mu.Lock()
 			h.viewerCtx = e.Context.ID
+			h.mu.Unlock()
+		}
+		if e, ok := ev.(*runtime.EventConsoleAPICalled); ok {
+			h.mu.Lock()
+			if e.ExecutionContextID == h.viewerCtx {
+				var parts []string
+				for _, a := range e.Args {
+					var s string
+					if json.Unmarshal(a.Value, &s) == nil {
+						parts = append(parts, s)
+					}
+				}
+				h.console = append(h.console, string(e.Type)+": "+strings.Join(parts, " "))
+			}
 			h.mu.Unlock()
 		}
 	})

@@ -9,6 +9,7 @@ import { hashWrites } from './state/selection.js';
 import { ctx, lastRecontext } from './views/context.js';
 import { diff } from './views/diff/compare.js';
 import { hex } from './views/hex.js';
+import { layoutState } from './views/layout.js';
 import { lib, libCap, libRefresh } from './views/library.js';
 import { plot, replot } from './views/plot/plot.js';
 import { search } from './views/search.js';
@@ -33,6 +34,7 @@ export function installDebugSurface() {
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot,
     switchDoc,
+    get layout() { return layoutState(); },
     get diff() {
       const n = diff.node;
       return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };

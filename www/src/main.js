@@ -7,6 +7,7 @@ import { installDebugSurface } from './debug.js';
 import { $ } from './dom.js';
 import { embedded, setupEmbedding } from './features/embed.js';
 import { copyLink, exportJSON, exportMember } from './features/export.js';
+import { keyboardInit } from './features/keyboard.js';
 import { openFiles, opening } from './features/open.js';
 import { themeInit } from './features/theme.js';
 import { applyHash } from './state/selection.js';
@@ -15,11 +16,13 @@ import { contentInit } from './views/content.js';
 import { ctxInit } from './views/context.js';
 import { diffInit } from './views/diff/render.js';
 import { hexInit, hexKeyInit } from './views/hex.js';
+import { layoutInit } from './views/layout.js';
 import { libBoot, libInit } from './views/library.js';
 import { listingInit } from './views/listing.js';
 import { plotInit } from './views/plot/plot.js';
 import { searchInit } from './views/search.js';
 import { setFindingsOpen } from './views/summary.js';
+import { tabsInit } from './views/tabs.js';
 
 // wire connects the page's controls and window events to the views.
 function wire() {
@@ -34,6 +37,9 @@ function wire() {
   themeInit();
   libInit();
   diffInit();
+  layoutInit();
+  tabsInit();
+  keyboardInit();
   cacheInit(); // a folder (compile cache) picked or dropped: the cache table (views/cache.js)
 
   $('file-input').addEventListener('change', (e) => {

@@ -1,11 +1,12 @@
 // @ts-check
 // Opening files: one NEFF (with progress, the header first, cancel) or several dropped together.
+// Each open adds its documents as tabs beside those already open.
 
 import { call, cancel, core } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
 import { $, toast } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
-import { closeDocs, makeState, showDocs, state } from '../state/docs.js';
+import { addDocs, makeState, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
 import { renderSummary } from '../views/summary.js';
 import { unpackDocument } from '../wire.js';
@@ -45,11 +46,17 @@ export function onProgress(file, t0, p) {
 }
 
 /**
+ * What an open came to (the embedding host is told): the documents opened, or why not.
+ * @typedef {{ok: true, name: string, kind: string} | {ok: false, message: string, cancelled?: boolean}} OpenResult
+ */
+
+/**
  * openFile opens one file: its header shows as soon as the core has read it, then the rest.
  * @param {File} file
+ * @returns {Promise<OpenResult>}
  */
 export async function openFile(file) {
-  if (!file) return;
+  if (!file) return { ok: false, message: 'no file' };
   if (opening) cancel();
   const t0 = performance.now();
   const token = {};
@@ -67,40 +74,45 @@ export async function openFile(file) {
         $('welcome').hidden = true;
       },
     });
-    if (opening !== token) return;
+    if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
     if (r.sha256) doc.sha256 = r.sha256;
     const decodeMs = performance.now() - tResult;
-    closeDocs();
     const st = makeState(doc, { file, handle: r.handle, gen: core.gen });
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
     lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes };
-    showDocs([st], 0, Math.round(tDecoded - t0));
+    addDocs([st], 0, Math.round(tDecoded - t0));
     lastOpen.renderMs = performance.now() - tDecoded;
     lastOpen.totalMs = performance.now() - t0;
     document.body.dataset.state = 'open';
     libRemember(st, 'open', [file]);
+    return { ok: true, name: doc.file, kind: doc.kind };
   } catch (e) {
-    if (opening !== token) return;
+    if (opening !== token) return superseded;
     if (e.code === 'cancelled') toast('Cancelled reading ' + file.name, 'info');
     else toast('Could not open ' + file.name + ': ' + e.message);
     document.body.dataset.state = state && state.handle ? 'open' : 'empty';
     if (state && state.doc) renderSummary(state.doc, false);
+    return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open ' + file.name + ': ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
     if (opening === token) { opening = null; $('progress').hidden = true; }
   }
 }
 
+/** @type {OpenResult} */
+const superseded = { ok: false, message: 'another file was opened before this one finished', cancelled: true };
+
 /**
  * openFiles opens what was picked or dropped: one file as before; several as a group, in
  * which activation-table files join into one document and the others open on their own.
  * @param {File[]} files
+ * @returns {Promise<OpenResult>}
  */
 export async function openFiles(files) {
   files = Array.from(files || []).filter(Boolean);
-  if (files.length <= 1) { openFile(files[0]); return; }
+  if (files.length <= 1) return openFile(files[0]);
   if (opening) cancel();
   const t0 = performance.now();
   const token = {};
@@ -110,8 +122,7 @@ export async function openFiles(files) {
   showProgress({ name: files.length + ' files', size: total });
   try {
     const r = await call('openGroup', { files });
-    if (opening !== token) return;
-    closeDocs();
+    if (opening !== token) return superseded;
     const list = r.docs.map((d, i) => {
       const doc = unpackDocument(d.doc);
       const file = files.find((f) => f.name === doc.file) || files[0];
@@ -126,13 +137,15 @@ export async function openFiles(files) {
     });
     lastOpen = { size: total, coreMs: 0, decodeMs: 0, totalMs: performance.now() - t0, renderMs: 0, wasmBytes: r.wasmBytes, documents: list.length };
     // The joined activation tables come first; show them.
-    showDocs(list, 0, Math.round(performance.now() - t0));
+    addDocs(list, 0, Math.round(performance.now() - t0));
     document.body.dataset.state = 'open';
     libRemember(list[0], 'group', files);
+    return { ok: true, name: list[0].doc.file, kind: list[0].doc.kind };
   } catch (e) {
-    if (opening !== token) return;
+    if (opening !== token) return superseded;
     toast(e.code === 'cancelled' ? 'Cancelled' : 'Could not open the ' + files.length + ' files: ' + e.message, e.code === 'cancelled' ? 'info' : 'error');
     document.body.dataset.state = state && state.handle ? 'open' : 'empty';
+    return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open the ' + files.length + ' files: ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
     if (opening === token) { opening = null; $('progress').hidden = true; }
   }

@@ -13,6 +13,7 @@ import { plotForget } from '../views/plot/plot.js';
 import { search, searchClose } from '../views/search.js';
 import { field, renderFindings, renderSummary } from '../views/summary.js';
 import { hashTarget, select } from './selection.js';
+import { docTab, showEmpty, tabsRendered } from '../views/tabs.js';
 
 // The document and its index.
 
@@ -236,6 +237,46 @@ export function showDocs(list, i, ms) {
 }
 
 /**
+ * addDocs adds list to the open documents (tabs) and shows list[i]; a document already open
+ * (same name, kind and sha-256) is replaced in its own tab rather than opened twice.
+ * @param {DocState[]} list
+ * @param {number} i
+ * @param {number} ms
+ */
+export function addDocs(list, i, ms) {
+  hideDiffView();
+  for (const st of list) {
+    const j = docs.findIndex((d) => d.doc.sha256 && d.doc.sha256 === st.doc.sha256 && d.doc.file === st.doc.file && d.doc.kind === st.doc.kind);
+    if (j < 0) { docs.push(st); continue; }
+    dropHandle(docs[j]);
+    docs[j] = st;
+  }
+  state = list[i];
+  renderDocument(ms);
+}
+
+function dropHandle(d) {
+  if (diff.a === d || diff.b === d) diffForget();
+  if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
+}
+
+/**
+ * closeDoc closes one tab: its handle in the core, and the comparison it is part of; the
+ * neighbour tab shows, or the welcome screen when it was the last.
+ * @param {DocState} d
+ */
+export function closeDoc(d) {
+  const i = docs.indexOf(d);
+  if (i < 0) return;
+  dropHandle(d);
+  docs.splice(i, 1);
+  if (d !== state) { renderTabs(); return; }
+  if (docs.length) { state = docs[Math.min(i, docs.length - 1)]; hideDiffView(); renderDocument(0); return; }
+  state = null;
+  showEmpty();
+}
+
+/**
  * replaceDoc puts next in prev's tab (a context re-emitted for another arch) and shows it.
  * @param {DocState} prev
  * @param {DocState} next
@@ -264,20 +305,10 @@ export function switchDoc(i) {
 export function renderTabs() {
   const nav = $('doc-tabs');
   nav.replaceChildren();
-  nav.hidden = docs.length < 2;
-  docs.forEach((d, i) => {
-    const b = el('button', 'doc-tab', d.doc.file);
-    b.type = 'button';
-    b.setAttribute('role', 'tab');
-    b.setAttribute('aria-selected', d === state ? 'true' : 'false');
-    b.dataset.kind = d.doc.kind;
-    b.dataset.index = i;
-    b.title = d.doc.file + ' · ' + d.doc.kind + ' · ' + fmtSize(d.doc.size);
-    b.appendChild(el('span', 'tab-kind', d.doc.kind));
-    b.addEventListener('click', () => switchDoc(i));
-    nav.appendChild(b);
-  });
+  nav.hidden = !docs.length;
+  docs.forEach((d, i) => nav.appendChild(docTab(d, i, d === state, () => switchDoc(i), () => closeDoc(d))));
   diffTabs(nav);
+  tabsRendered(nav, state, diff.shown);
 }
 
 /**

@@ -7,7 +7,7 @@ import { embedded, params } from '../features/embed.js';
 import { openFile, openFiles, opening } from '../features/open.js';
 import { fmtSize } from '../lib/format.js';
 import { parseHash } from '../lib/hash.js';
-import { closeDocs, makeState, showDocs, state } from '../state/docs.js';
+import { addDocs, makeState, state } from '../state/docs.js';
 import { unpackDocument } from '../wire.js';
 import { contextState } from './context.js';
 
@@ -139,10 +139,9 @@ export async function libRestore(key, fromHash) {
   }
   // The bytes were not kept: show the Document alone. Bytes-backed views say why they are empty.
   const doc = unpackDocument(e.doc);
-  closeDocs();
   const st = makeState(doc, { file: null, handle: 0, gen: core.gen, stored: true });
   st.reopen = async () => { throw new Error('the bytes of ' + e.name + ' were not kept (it is over the library\'s size cap); open the file again to see them'); };
-  showDocs([st], 0, 0);
+  addDocs([st], 0, 0);
   document.body.dataset.state = 'open';
   toast('Showing the document kept for ' + e.name + '. Its bytes were not kept: open the file again to see them.', 'info');
   return true;
@@ -152,8 +151,7 @@ export async function libRestore(key, fromHash) {
 async function openContextFile(file, arch, model) {
   try {
     const st = await contextState(file, arch, model);
-    closeDocs();
-    showDocs([st], 0, Math.round(st.openMs));
+    addDocs([st], 0, Math.round(st.openMs));
     document.body.dataset.state = 'open';
   } catch (e) {
     toast('Opening ' + file.name + ' as a libncfw context: ' + e.message);

@@ -121,5 +121,6 @@ export function renderFindings() {
   for (const s of ['error', 'warning', 'info']) if (counts[s]) t.appendChild(el('span', 'badge sev-' + s, counts[s] + ' ' + s + (counts[s] > 1 && s !== 'info' ? 's' : '')));
   $('findings').hidden = false;
   $('findings').dataset.count = all.length;
-  setFindingsOpen(counts.error + counts.warning > 0);
+  // Collapsed to its one-line count unless something is an error.
+  setFindingsOpen(counts.error > 0);
 }
