@@ -115,7 +115,9 @@ export function cacheInit() {
   button.id = 'cache-open';
   button.title = 'Scan a folder of NEFFs (a neuronx-cc compile cache): one row per NEFF; nothing is uploaded';
   button.addEventListener('click', () => pickFolder(input));
-  const anchor = document.querySelector('label[for="file-input"]');
+  // Before the file input: the input and its label must stay adjacent (the Open button's focus
+  // ring is drawn by #file-input:focus-visible + .open-button).
+  const anchor = document.getElementById('file-input');
   if (anchor) {
     if (!embedded) anchor.parentNode.insertBefore(button, anchor);
     anchor.parentNode.insertBefore(input, anchor);
