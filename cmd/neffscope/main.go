@@ -39,6 +39,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	if !rawOutput[args[0]] {
+		tw := &termWriter{w: stdout}
+		defer tw.Flush()
+		stdout = tw
+	}
+	ew := &termWriter{w: stderr}
+	defer ew.Flush()
+	stderr = ew
 	return c.run(args[1:], stdout, stderr)
 }
 

@@ -3,6 +3,7 @@ package neff
 import (
 	"errors"
 	"fmt"
+	"github.com/neffscope/neffscope/core/doc"
 	"io"
 )
 
@@ -37,6 +38,11 @@ func ReadMembers(r io.ReaderAt, size int64, want func(path string, size int64) b
 // ReadMember streams the archive up to one member and writes its bytes [off, off+n) to w
 // (n < 0: to the end). Nothing else is held in memory, so it works on files of any size.
 func ReadMember(r io.ReaderAt, size int64, path string, off, n int64, w io.Writer) error {
+	return ReadMemberLimit(r, size, path, off, n, w, 0)
+}
+
+// ReadMemberLimit is ReadMember with a bound on the bytes decompressed (0: DefaultMaxInflated).
+func ReadMemberLimit(r io.ReaderAt, size int64, path string, off, n int64, w io.Writer, maxInflated int64) error {
 	errFound := errors.New("found")
 	var werr error
 	found := false
@@ -50,11 +56,17 @@ func ReadMember(r io.ReaderAt, size int64, path string, off, n int64, w io.Write
 			return &window{w: w, off: off, n: n, err: &werr}
 		},
 		stopAfterStream: errFound,
+		MaxInflated:     maxInflated,
 	})
 	if werr != nil {
 		return werr
 	}
 	if !found {
+		for _, f := range a.Findings {
+			if f.Part == "archive" && f.Severity == doc.Error {
+				return fmt.Errorf("no member %q among the %d members listed: %s", path, len(a.Members), f.Message)
+			}
+		}
 		return fmt.Errorf("no member %q in the archive (%d members listed)", path, len(a.Members))
 	}
 	if m := a.Member(path); m != nil && m.Truncated {
