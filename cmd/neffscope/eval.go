@@ -239,9 +239,12 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 	}
 	for _, p := range files {
 		if !strings.HasSuffix(strings.ToLower(p), ".neff") {
-			b, err := os.ReadFile(p)
+			b, more, err := readBounded(p, maxLooseTable)
 			if err != nil {
 				return nil, err
+			}
+			if more {
+				return nil, fmt.Errorf("%s is larger than %d bytes, more than any activation-table file; it is not read", safe(p), maxLooseTable)
 			}
 			out[filepath.Base(p)] = b
 			continue
@@ -255,7 +258,7 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 			fh.Close()
 			return nil, err
 		}
-		m, err := neff.ReadMembers(fh, st.Size(), func(path string, size int64) bool {
+		m, err := neff.ReadMembersLimit(fh, st.Size(), maxLooseTable*2, func(path string, size int64) bool {
 			if sg != "" && !strings.HasPrefix(path, sg+"/") {
 				return false
 			}

@@ -307,8 +307,10 @@ func printInfo(w io.Writer, f *inspect.File) {
 func runInspect(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
-			b, _ := f.Doc.JSON()
-			fmt.Fprintf(stdout, "%s\n", b)
+			// Encoder, not MarshalIndent: one copy of a large document less in memory.
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", " ")
+			enc.Encode(f.Doc)
 		} else {
 			printTree(stdout, f.Doc.Root, 0)
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 )
 
@@ -22,6 +23,9 @@ type command struct {
 var commands = map[string]command{}
 
 func main() {
+	// The open's budget bounds what decoders keep; this makes the collector work harder as the
+	// heap nears it, so garbage does not double the RSS (issue 15: ≤ 256 MiB whatever the file).
+	debug.SetMemoryLimit(160 << 20)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

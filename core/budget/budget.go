@@ -42,7 +42,7 @@ type Limits struct {
 // Native keeps a native open under 256 MiB of RSS whatever the file (decoded structure costs
 // about twice its estimate once the garbage collector's headroom is counted).
 func Native() Limits {
-	return Limits{Inflate: 8 << 30, Memory: 96 << 20, Values: 1_000_000, Members: 200_000, Rows: 2_000_000}
+	return Limits{Inflate: 8 << 30, Memory: 64 << 20, Values: 1_000_000, Members: 200_000, Rows: 2_000_000}
 }
 
 // Page suits the browser worker, whose wasm heap must also hold the page's copies; the page

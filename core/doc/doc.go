@@ -109,7 +109,22 @@ type Node struct {
 	// Ref is an opaque handle a front end hands back to the core to fetch more of this node
 	// on demand (e.g. "member:sg00/PE.bin" for bytes that are not held in the document).
 	Ref string `msg:"ref,omitempty" json:"ref,omitempty"`
+
+	// childIndex maps path keys to positions for nodes with many children (Child), so
+	// lookups over a 200,000-member listing stay linear in all; not encoded.
+	childIndex *childIndex `msg:"-" json:"-"`
 }
+
+// childIndex is valid while Children has the length and the first and last elements it was
+// built over; otherwise Child rebuilds it (a hit is also checked against the child itself).
+type childIndex struct {
+	pos         map[string]int
+	n           int
+	first, last *Node
+}
+
+// indexFrom is the child count past which Child builds an index.
+const indexFrom = 64
 
 // Document is the result of opening one file (or a group of sibling files).
 type Document struct {
@@ -178,12 +193,31 @@ func (n *Node) Child(key string) *Node {
 	if n == nil {
 		return nil
 	}
-	for _, c := range n.Children {
-		if c.PathKey() == key {
-			return c
+	if len(n.Children) < indexFrom {
+		for _, c := range n.Children {
+			if c.PathKey() == key {
+				return c
+			}
 		}
+		return nil
 	}
-	return nil
+	ix := n.childIndex
+	if ix == nil || ix.n != len(n.Children) || ix.first != n.Children[0] || ix.last != n.Children[ix.n-1] {
+		ix = &childIndex{pos: make(map[string]int, len(n.Children)), n: len(n.Children), first: n.Children[0], last: n.Children[len(n.Children)-1]}
+		for i := len(n.Children) - 1; i >= 0; i-- { // the first child with a key wins
+			ix.pos[n.Children[i].PathKey()] = i
+		}
+		n.childIndex = ix
+	}
+	i, ok := ix.pos[key]
+	if !ok {
+		return nil
+	}
+	if c := n.Children[i]; c.PathKey() == key {
+		return c
+	}
+	n.childIndex = nil // a child was replaced in place: rebuild
+	return n.Child(key)
 }
 
 // Find follows a path of keys ("members/sg00/def.json" split on "/" is NOT how member paths

@@ -11,10 +11,26 @@ import (
 // (every member when want is nil). It is the simple door for tools and tests; front ends that
 // need findings use Open.
 func ReadMembers(r io.ReaderAt, size int64, want func(path string, size int64) bool) (map[string][]byte, error) {
+	return ReadMembersLimit(r, size, 1<<62, want)
+}
+
+// ReadMembersLimit is ReadMembers holding at most keep bytes in all (and decompressing at most
+// DefaultMaxInflated); a wanted member past that bound is an error naming it.
+func ReadMembersLimit(r io.ReaderAt, size int64, keep int64, want func(path string, size int64) bool) (map[string][]byte, error) {
 	if want == nil {
 		want = func(string, int64) bool { return true }
 	}
-	a := Open(r, size, Options{Keep: want, KeepBudget: 1 << 62})
+	var refused []string
+	var sum int64
+	a := Open(r, size, Options{Keep: func(p string, s int64) bool {
+		ok := want(p, s)
+		if ok && sum+s > keep {
+			refused = append(refused, p)
+		} else if ok {
+			sum += s
+		}
+		return ok
+	}, KeepBudget: keep})
 	out := map[string][]byte{}
 	for _, m := range a.Members {
 		if m.Data != nil || (m.Size == 0 && want(m.Path, 0)) {
@@ -23,6 +39,9 @@ func ReadMembers(r io.ReaderAt, size int64, want func(path string, size int64) b
 				out[m.Path] = []byte{}
 			}
 		}
+	}
+	if len(refused) > 0 {
+		return out, fmt.Errorf("member %s (and %d more) is not read: the members wanted hold more than %d bytes in all", refused[0], len(refused)-1, keep)
 	}
 	if !a.Complete {
 		for _, f := range a.Findings {

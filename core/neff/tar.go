@@ -70,7 +70,10 @@ func (w *walker) readFull(p []byte) (int, error) {
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				w.srcEOF = true
-				if n > 0 && n < len(p) {
+				if n == len(p) {
+					return n, nil
+				}
+				if n > 0 {
 					return n, io.ErrUnexpectedEOF
 				}
 			}
@@ -194,7 +197,7 @@ func (w *walker) walk() {
 			return
 		}
 		if where := fmt.Sprintf("member %d, tar stream byte %d", len(w.a.Members)+1, hdrOff); !w.opt.Budget.Take(budget.Members, 1, where) || !w.opt.Budget.Take(budget.Memory, budget.MemberCost+int64(len(name)), where) {
-			w.a.report("archive", doc.Error, nil, "listing stops at member %d (tar stream byte %d): %s", len(w.a.Members)+1, hdrOff, w.opt.Budget.Message())
+			w.a.report("archive", doc.Warning, nil, "listing stops at member %d (tar stream byte %d): the %s limit is reached (the file's finding says how to raise it); the members after it are not listed.", len(w.a.Members)+1, hdrOff, w.opt.Budget.First().Kind)
 			return
 		}
 		if !w.member(name, size, h.typeflag, hdrOff) {
@@ -259,7 +262,9 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		w.opt.Budget.Take(budget.Memory, size, "member "+strconv.Quote(name))
 	if keep {
 		w.kept += size
-		m.Data = make([]byte, 0, min(size, 1<<20))
+		// The size was granted by the budget (or KeepBudget), so one allocation holds it:
+		// growing by appends would cost up to twice the member at once.
+		m.Data = make([]byte, 0, size)
 	}
 	var sink io.Writer
 	if w.opt.streamTo != nil {
