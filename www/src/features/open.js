@@ -44,12 +44,17 @@ export function onProgress(file, t0, p) {
   $('progress-text').textContent = parts.join(' · ');
 }
 
+/** @type {File | null} the last file opened, for Reopen after the core died (core/client.js) */
+let lastFile = null;
+if (typeof window !== 'undefined') window.addEventListener('neffscope:reopen', () => { if (lastFile) openFile(lastFile); });
+
 /**
  * openFile opens one file: its header shows as soon as the core has read it, then the rest.
  * @param {File} file
  */
 export async function openFile(file) {
   if (!file) return;
+  lastFile = file;
   if (opening) cancel();
   const t0 = performance.now();
   const token = {};
