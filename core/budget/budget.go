@@ -70,7 +70,7 @@ func (l Limits) WithDefaults(def Limits) Limits {
 // value with its tree node and index entry, a member with its document nodes, one row).
 const (
 	ValueCost  = 600
-	MemberCost = 1200
+	MemberCost = 2048
 	RowCost    = 400
 )
 
