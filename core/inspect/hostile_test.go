@@ -46,7 +46,7 @@ func peakHeap(f func()) uint64 {
 // and a finding names the limit where one was reached.
 func TestHostileClassesStayInBudget(t *testing.T) {
 	lim := budget.Limits{Inflate: 64 << 20, Memory: 16 << 20, Values: 100_000, Members: 20_000, Rows: 100_000}
-	const heapCap = 64 << 20 // 4× the memory limit: decoded structure plus transient buffers
+	const heapCap = 64 << 20   // 4× the memory limit: decoded structure plus transient buffers
 	want := map[string]string{ // class → a finding text it must carry
 		"many-members":  "--max-",
 		"json-many":     "--max-",

@@ -231,11 +231,11 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		fileHash = sha256.New()
 	}
 	nopt := neff.Options{
-		Keep:        keepInMemory,
-		KeepBudget:  256 << 20,
-		Budget:      f.Budget,
-		Context:     opt.Context,
-		FileHash:    fileHash,
+		Keep:       keepInMemory,
+		KeepBudget: 256 << 20,
+		Budget:     f.Budget,
+		Context:    opt.Context,
+		FileHash:   fileHash,
 	}
 	if opt.Progress != nil {
 		nopt.Progress = func(p neff.Progress) {
