@@ -115,8 +115,8 @@ type Node struct {
 	childIndex *childIndex `msg:"-" json:"-"`
 }
 
-// childIndex is valid while Children has the length and the first and last elements it was
-// built over; otherwise Child rebuilds it (a hit is also checked against the child itself).
+// childIndex is rebuilt when Children's length or ends change; a hit is checked against the
+// child itself and a miss confirmed by a scan, so edits in place never give a wrong answer.
 type childIndex struct {
 	pos         map[string]int
 	n           int
@@ -209,15 +209,20 @@ func (n *Node) Child(key string) *Node {
 		}
 		n.childIndex = ix
 	}
-	i, ok := ix.pos[key]
-	if !ok {
-		return nil
+	if i, ok := ix.pos[key]; ok && n.Children[i].PathKey() == key {
+		return n.Children[i]
 	}
-	if c := n.Children[i]; c.PathKey() == key {
-		return c
+	// A miss (or a stale hit) is confirmed by a scan: a child replaced in place leaves the
+	// length and ends unchanged. Hits, the common case, stay O(1).
+	for i, c := range n.Children {
+		if c.PathKey() == key {
+			if ix.pos[key] != i {
+				n.childIndex = nil // stale: rebuild on the next lookup
+			}
+			return c
+		}
 	}
-	n.childIndex = nil // a child was replaced in place: rebuild
-	return n.Child(key)
+	return nil
 }
 
 // Find follows a path of keys ("members/sg00/def.json" split on "/" is NOT how member paths
