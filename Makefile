@@ -111,12 +111,14 @@ bench: dist
 	$(GO) test -run '^$$' -bench 'Page|ListingFirstScreen|PlotRedraw' -benchtime 3x ./e2e/
 	@ls -l www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
 
-## fuzz: a short run of every fuzz target (FUZZTIME=30s each by default)
+## fuzz: a short run of every fuzz target (FUZZTIME=30s each by default). Minimising a new
+## input is capped at FUZZMINTIME: Go's default (60s) left the workers minimising, not fuzzing.
 FUZZTIME ?= 30s
+FUZZMINTIME ?= 1s
 fuzz:
 	@for pkg in $$($(GO) list ./core/...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) $$pkg || exit 1; \
 	  done; \
 	done
 

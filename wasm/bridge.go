@@ -18,6 +18,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/wasm/protocol"
@@ -368,8 +369,14 @@ func (b *bridge) open(r *request) (any, error) {
 	if r.has("fingerprint") && !r.args.Get("fingerprint").Bool() {
 		opt.Fingerprint = false
 	}
-	if r.has("maxInflated") {
-		opt.MaxInflated = int64(r.num("maxInflated"))
+	// The worker's budget: the page's figures, else the core's defaults for a worker, so no
+	// file can grow the wasm heap until the runtime aborts.
+	opt.Limits = budget.Page()
+	for arg, dst := range map[string]*int64{"maxInflated": &opt.Limits.Inflate, "maxMemory": &opt.Limits.Memory,
+		"maxValues": &opt.Limits.Values, "maxMembers": &opt.Limits.Members, "maxRows": &opt.Limits.Rows} {
+		if r.has(arg) && r.num(arg) > 0 {
+			*dst = int64(r.num(arg))
+		}
 	}
 	if r.emit.Type() == js.TypeFunction {
 		opt.Progress = throttledProgress(r, rd)

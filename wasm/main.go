@@ -5,7 +5,12 @@
 // Promise, for every method of wasm/protocol) and then waits for calls. See bridge.go.
 package main
 
+import "runtime/debug"
+
 func main() {
+	// The open's budget bounds what is kept; this keeps garbage from growing the wasm heap
+	// (which never shrinks) towards the runtime's out-of-memory abort.
+	debug.SetMemoryLimit(256 << 20)
 	register()
 	select {} // keep the Go runtime alive: the worker calls in through neffscopeCore
 }

@@ -128,38 +128,13 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 1<<20)
 	defer w.Flush()
 	if *asJSON {
-		out := disasmJSON{}
-		for _, s := range picked {
-			sj := streamJSON{Subgraph: s.Core.Name, Engine: s.Engine.Name, Member: s.Member, Instructions: []instJSON{}}
-			if s.ISA != nil {
-				sj.Count = s.ISA.Len()
-				for i, in := range s.ISA.All() {
-					ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap(), Source: wordSource(f.Program, s, i)}
-					r := f.Program.Resolve(s, i, s.ISA.Word(i))
-					switch in.Opcode {
-					case 0x21, 0x23:
-						ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
-					case 0xC1:
-						ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
-					case 0xD4:
-						ij.DMA = &dmaJSON{Queue: r.Queue, Src: r.Src, Dst: r.Dst}
-					}
-					ij.Layout = in.Layout()
-					if in.PartOf >= 0 {
-						ij.PartOf = &in.PartOf
-					}
-					sj.Instructions = append(sj.Instructions, ij)
-				}
-			}
-			out.Streams = append(out.Streams, sj)
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		if err := enc.Encode(out); err != nil {
+		// Streamed one instruction at a time: a stream of a million words must not be held
+		// as a million structs before the first byte is written.
+		if err := writeDisasmJSON(w, f, picked); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 1
 		}
-		return 0
+		return exitFor(f)
 	}
 	for _, s := range picked {
 		fmt.Fprintf(w, "; %s %s  %s  (%d bytes)\n", s.Core.Name, s.Engine.Name, s.Member, s.Size)
@@ -182,5 +157,71 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(w)
 	}
-	return 0
+	return exitFor(f)
 }
+
+// writeDisasmJSON writes the disasmJSON contract incrementally.
+func writeDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStream) error {
+	bw := &errWriter{w: w}
+	bw.str("{\n \"streams\": [")
+	for k, s := range picked {
+		if k > 0 {
+			bw.str(",")
+		}
+		count := 0
+		if s.ISA != nil {
+			count = s.ISA.Len()
+		}
+		head, _ := json.Marshal(struct {
+			Subgraph string `json:"subgraph"`
+			Engine   string `json:"engine"`
+			Member   string `json:"member"`
+			Count    int    `json:"count"`
+		}{s.Core.Name, s.Engine.Name, s.Member, count})
+		bw.str("\n  ")
+		bw.write(head[:len(head)-1])
+		bw.str(",\"instructions\": [")
+		if s.ISA != nil {
+			for i, in := range s.ISA.All() {
+				ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap(), Source: wordSource(f.Program, s, i)}
+				r := f.Program.Resolve(s, i, s.ISA.Word(i))
+				switch in.Opcode {
+				case 0x21, 0x23:
+					ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
+				case 0xC1:
+					ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
+				case 0xD4:
+					ij.DMA = &dmaJSON{Queue: r.Queue, Src: r.Src, Dst: r.Dst}
+				}
+				ij.Layout = in.Layout()
+				if in.PartOf >= 0 {
+					ij.PartOf = &in.PartOf
+				}
+				b, err := json.Marshal(ij)
+				if err != nil {
+					return err
+				}
+				if i > 0 {
+					bw.str(",")
+				}
+				bw.str("\n   ")
+				bw.write(b)
+			}
+		}
+		bw.str("]}")
+	}
+	bw.str("\n ]\n}\n")
+	return bw.err
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) write(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+func (e *errWriter) str(s string) { e.write([]byte(s)) }

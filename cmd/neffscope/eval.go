@@ -186,8 +186,16 @@ func runSweep(f *pwp.Function, args []string, opt pwp.Options, stdout, stderr io
 		return 1
 	}
 	st := f.Sweep(lo, hi, n, opt)
-	fmt.Fprintf(stdout, "%s (set %s), mode %s, %d points on [%g, %g]: %d compared, %d skipped, %d finiteness mismatches, %d table errors\n",
-		f.Name, f.Set.Name, opt.Mode, n, lo, hi, st.N, st.Skipped, st.Mismatched, st.Failed)
+	points := fmt.Sprintf("%d points", n)
+	if n > pwp.MaxSweepPoints { // say what was evaluated, not what was asked
+		points = fmt.Sprintf("%d points (of the %d asked: a sweep evaluates at most %d)", pwp.MaxSweepPoints, n, pwp.MaxSweepPoints)
+	}
+	fmt.Fprintf(stdout, "%s (set %s), mode %s, %s on [%g, %g]: %d compared, %d skipped, %d finiteness mismatches, %d table errors\n",
+		f.Name, f.Set.Name, opt.Mode, points, lo, hi, st.N, st.Skipped, st.Mismatched, st.Failed)
+	if st.N == 0 {
+		fmt.Fprintf(stderr, "neffscope eval: no point of the sweep could be compared (%d skipped, %d table errors): there is no error figure\n", st.Skipped, st.Failed)
+		return 1
+	}
 	for _, w := range []struct {
 		what string
 		v    float64
@@ -239,9 +247,12 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 	}
 	for _, p := range files {
 		if !strings.HasSuffix(strings.ToLower(p), ".neff") {
-			b, err := os.ReadFile(p)
+			b, more, err := readBounded(p, maxLooseTable)
 			if err != nil {
 				return nil, err
+			}
+			if more {
+				return nil, fmt.Errorf("%s is larger than %d bytes, more than any activation-table file; it is not read", safe(p), maxLooseTable)
 			}
 			out[filepath.Base(p)] = b
 			continue
@@ -255,7 +266,7 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 			fh.Close()
 			return nil, err
 		}
-		m, err := neff.ReadMembers(fh, st.Size(), func(path string, size int64) bool {
+		m, err := neff.ReadMembersLimit(fh, st.Size(), maxLooseTable*2, func(path string, size int64) bool {
 			if sg != "" && !strings.HasPrefix(path, sg+"/") {
 				return false
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -35,6 +36,9 @@ func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error)
 	if st.IsDir() {
 		fh.Close()
 		return nil, nil, fmt.Errorf("%s is a directory", path)
+	}
+	if opt.Limits == (budget.Limits{}) {
+		opt.Limits = cliLimits
 	}
 	return inspect.Open(path, fh, st.Size(), opt), fh, nil
 }
@@ -180,6 +184,7 @@ func infoJSON(f *inspect.File) InfoJSON {
 }
 
 func commonFlags(fs *flag.FlagSet) *int64 {
+	budgetFlags(fs)
 	return fs.Int64("max-inflate", neff.DefaultMaxInflated, "stop decompressing after this many bytes (gzip-bomb guard)")
 }
 
@@ -248,13 +253,13 @@ func printInfo(w io.Writer, f *inspect.File) {
 		if bv == "" {
 			bv = "(empty)"
 		}
-		row("Build Version", bv)
+		row("Build Version", safe(bv))
 		row("Number of Neuron cores", fmt.Sprint(h.NumTPB))
 		row("Requested cores", fmt.Sprint(h.RequestedTPBCount))
 		row("LNC size", fmt.Sprint(h.LNCSize))
 		row("Hash", fmt.Sprintf("%s  (%s %s)", h.StoredDigest(), strings.ToUpper(a.Payload.HashAlgo), a.Payload.Integrity))
 		row("UUID", h.UUIDString())
-		row("Network Name", h.Name)
+		row("Network Name", safe(h.Name))
 		feat := "N/A"
 		if h.FeatureBits != 0 {
 			names, _ := neff.FeatureNames(h.FeatureBits)
@@ -282,7 +287,7 @@ func printInfo(w io.Writer, f *inspect.File) {
 			if m.Truncated {
 				note = fmt.Sprintf("  TRUNCATED at byte %d", m.Read)
 			}
-			fmt.Fprintf(w, "  %*d  %s%s\n", width, m.Size, m.Path, note)
+			fmt.Fprintf(w, "  %*d  %s%s\n", width, m.Size, safe(m.Path), note)
 		}
 	}
 	fs := f.Doc.Findings()
@@ -293,7 +298,7 @@ func printInfo(w io.Writer, f *inspect.File) {
 			if fd.Span != nil {
 				where = " [" + fd.Span.String() + "]"
 			}
-			fmt.Fprintf(w, "  %-7s %s%s\n", fd.Severity, fd.Message, where)
+			fmt.Fprintf(w, "  %-7s %s%s\n", fd.Severity, safeMsg(fd.Message), where)
 		}
 	}
 	fmt.Fprintln(w)
@@ -302,12 +307,14 @@ func printInfo(w io.Writer, f *inspect.File) {
 func runInspect(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
-			b, _ := f.Doc.JSON()
-			fmt.Fprintf(stdout, "%s\n", b)
+			// Encoder, not MarshalIndent: one copy of a large document less in memory.
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", " ")
+			enc.Encode(f.Doc)
 		} else {
 			printTree(stdout, f.Doc.Root, 0)
 		}
-		return 0
+		return exitFor(f)
 	})
 }
 
@@ -316,16 +323,16 @@ func printTree(w io.Writer, n *doc.Node, depth int) {
 	if n == nil {
 		return
 	}
-	line := strings.Repeat("  ", depth) + n.Label
+	line := strings.Repeat("  ", depth) + safe(n.Label)
 	if n.Value != "" {
-		line += ": " + n.Value
+		line += ": " + safeMsg(n.Value)
 	}
 	if n.Detail != "" && depth > 0 {
-		line += "    — " + n.Detail
+		line += "    — " + safeMsg(n.Detail)
 	}
 	fmt.Fprintln(w, line)
 	for _, f := range n.Findings {
-		fmt.Fprintf(w, "%s  ! %s: %s\n", strings.Repeat("  ", depth), f.Severity, f.Message)
+		fmt.Fprintf(w, "%s  ! %s: %s\n", strings.Repeat("  ", depth), f.Severity, safeMsg(f.Message))
 	}
 	for _, c := range n.Children {
 		printTree(w, c, depth+1)
@@ -335,7 +342,11 @@ func printTree(w io.Writer, n *doc.Node, depth int) {
 func runExtract(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(stderr, "usage: neffscope extract FILE MEMBER  (bytes to stdout)") }
+	maxInflate := fs.Int64("max-inflate", neff.DefaultMaxInflated, "stop decompressing after this many bytes (gzip-bomb guard)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: neffscope extract [--max-inflate N] FILE MEMBER  (bytes to stdout)")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -354,7 +365,7 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 1
 	}
-	if err := neff.ReadMember(fh, st.Size(), fs.Arg(1), 0, -1, stdout); err != nil {
+	if err := neff.ReadMemberLimit(fh, st.Size(), fs.Arg(1), 0, -1, stdout, *maxInflate); err != nil {
 		fmt.Fprintf(stderr, "neffscope: %s: %v\n", fs.Arg(0), err)
 		return 1
 	}
@@ -364,7 +375,7 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 // printModel prints the program summary: target, inputs and outputs, cores and engines.
 func printModel(w io.Writer, p *inspect.Program) {
 	m := p.Model
-	fmt.Fprintf(w, "Model: target %q (%s), %d core(s)", m.Target, m.ArchName, len(m.Cores))
+	fmt.Fprintf(w, "Model: target %q (%s), %d core(s)", m.Target, safe(m.ArchName), len(m.Cores))
 	if m.Info != nil && m.Info.ToolVersion != "" {
 		fmt.Fprintf(w, ", compiled by neuronx-cc %s", m.Info.ToolVersion)
 	}
@@ -375,21 +386,21 @@ func printModel(w io.Writer, p *inspect.Program) {
 		ts    []*manifest.Tensor
 	}{{"input", m.Inputs}, {"output", m.Outputs}} {
 		for _, t := range group.ts {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%v\t%d bytes\n", group.title, t.Name, t.DType, t.Shape, t.Bytes)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%v\t%d bytes\n", group.title, safe(t.Name), safe(t.DType), t.Shape, t.Bytes)
 		}
 	}
 	tw.Flush()
 	for _, c := range m.Cores {
 		var parts []string
 		for _, e := range c.Engines {
-			parts = append(parts, fmt.Sprintf("%s %d", e.Name, e.Instructions))
+			parts = append(parts, fmt.Sprintf("%s %d", safe(e.Name), e.Instructions))
 		}
 		fmt.Fprintf(w, "  core %s: %s instructions", c.Name, strings.Join(parts, ", "))
 		for _, e := range c.Engines {
 			if len(e.ActivationSets) > 0 {
 				var sets []string
 				for _, s := range e.ActivationSets {
-					sets = append(sets, s.Name)
+					sets = append(sets, safe(s.Name))
 				}
 				fmt.Fprintf(w, "; activation sets %s", strings.Join(sets, ", "))
 			}

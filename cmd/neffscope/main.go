@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 )
 
@@ -22,6 +23,9 @@ type command struct {
 var commands = map[string]command{}
 
 func main() {
+	// The open's budget bounds what decoders keep; this makes the collector work harder as the
+	// heap nears it, so garbage does not double the RSS (issue 15: ≤ 256 MiB whatever the file).
+	debug.SetMemoryLimit(160 << 20)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -39,6 +43,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	if !rawOutput[args[0]] {
+		tw := &termWriter{w: stdout}
+		defer tw.Flush()
+		stdout = tw
+	}
+	ew := &termWriter{w: stderr}
+	defer ew.Flush()
+	stderr = ew
 	return c.run(args[1:], stdout, stderr)
 }
 

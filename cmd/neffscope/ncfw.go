@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/neffscope/neffscope/core/ncfw"
 )
@@ -45,10 +44,13 @@ func runNcfw(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	data, err := os.ReadFile(path)
+	data, more, err := readBounded(path, maxNcfwInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope ncfw: %v\n", err)
 		return 1
+	}
+	if more {
+		fmt.Fprintf(stderr, "neffscope ncfw: %s is larger than %d bytes; only its first %d bytes are read (a context is at most %d bytes, a libncfw dump at most 1 MiB)\n", safe(path), maxNcfwInput, maxNcfwInput, 0x44E6)
 	}
 	archSet := false
 	fs.Visit(func(f *flag.Flag) { archSet = archSet || f.Name == "arch" })

@@ -109,7 +109,22 @@ type Node struct {
 	// Ref is an opaque handle a front end hands back to the core to fetch more of this node
 	// on demand (e.g. "member:sg00/PE.bin" for bytes that are not held in the document).
 	Ref string `msg:"ref,omitempty" json:"ref,omitempty"`
+
+	// childIndex maps path keys to positions for nodes with many children (Child), so
+	// lookups over a 200,000-member listing stay linear in all; not encoded.
+	childIndex *childIndex `msg:"-" json:"-"`
 }
+
+// childIndex is rebuilt when Children's length or ends change; a hit is checked against the
+// child itself and a miss confirmed by a scan, so edits in place never give a wrong answer.
+type childIndex struct {
+	pos         map[string]int
+	n           int
+	first, last *Node
+}
+
+// indexFrom is the child count past which Child builds an index.
+const indexFrom = 64
 
 // Document is the result of opening one file (or a group of sibling files).
 type Document struct {
@@ -178,8 +193,32 @@ func (n *Node) Child(key string) *Node {
 	if n == nil {
 		return nil
 	}
-	for _, c := range n.Children {
+	if len(n.Children) < indexFrom {
+		for _, c := range n.Children {
+			if c.PathKey() == key {
+				return c
+			}
+		}
+		return nil
+	}
+	ix := n.childIndex
+	if ix == nil || ix.n != len(n.Children) || ix.first != n.Children[0] || ix.last != n.Children[ix.n-1] {
+		ix = &childIndex{pos: make(map[string]int, len(n.Children)), n: len(n.Children), first: n.Children[0], last: n.Children[len(n.Children)-1]}
+		for i := len(n.Children) - 1; i >= 0; i-- { // the first child with a key wins
+			ix.pos[n.Children[i].PathKey()] = i
+		}
+		n.childIndex = ix
+	}
+	if i, ok := ix.pos[key]; ok && n.Children[i].PathKey() == key {
+		return n.Children[i]
+	}
+	// A miss (or a stale hit) is confirmed by a scan: a child replaced in place leaves the
+	// length and ends unchanged. Hits, the common case, stay O(1).
+	for i, c := range n.Children {
 		if c.PathKey() == key {
+			if ix.pos[key] != i {
+				n.childIndex = nil // stale: rebuild on the next lookup
+			}
 			return c
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
@@ -29,8 +30,11 @@ type Options struct {
 	Progress func(Progress)
 	// OnHeader, for NEFFs, receives the document with only the header decoded, as soon as it is.
 	OnHeader func(*doc.Document)
-	// MaxInflated bounds decompression (0: neff.DefaultMaxInflated).
+	// MaxInflated bounds decompression (0: Limits.Inflate).
 	MaxInflated int64
+	// Limits is the whole-file budget of the open (zero fields: budget.Native()); past it,
+	// decoding degrades to spans and hex, and one finding on the root names the limit.
+	Limits budget.Limits
 	// Fingerprint computes the whole file's SHA-256 (the library and URL key) in the same pass.
 	Fingerprint bool
 }
@@ -59,6 +63,8 @@ type File struct {
 	window cachedWindow
 	// dbg is a .dbg file opened alone, kept to serve its records by range (Rows).
 	dbg *dbg.File
+	// Budget is what the open spent of its limits (and the first one refused, if any).
+	Budget *budget.Budget
 }
 
 // decoder is one row of the registry.
@@ -88,13 +94,22 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 	head := make([]byte, min(size, 4096))
 	n, _ := r.ReadAt(head, 0)
 	head = head[:n]
-	f := &File{Name: name, Size: size, r: r}
+	lim := opt.Limits
+	if opt.MaxInflated > 0 {
+		lim.Inflate = opt.MaxInflated
+	}
+	f := &File{Name: name, Size: size, r: r, Budget: budget.New(lim)}
 	for _, d := range registry {
 		if d.match(name, head, size) {
 			f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: d.kind}
 			f.Doc.Root = d.decode(f, opt)
 			break
 		}
+	}
+	// One finding for the whole open names the first limit reached (the inflate limit has its
+	// own, from the archive walk).
+	if e := f.Budget.First(); e != nil && e.Kind != budget.Inflate && f.Doc.Root != nil {
+		f.Doc.Root.Errorf(nil, "%s", f.Budget.Message())
 	}
 	if opt.Fingerprint && f.Doc.SHA256 == "" {
 		h := sha256.New()
@@ -221,11 +236,11 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		fileHash = sha256.New()
 	}
 	nopt := neff.Options{
-		Keep:        keepInMemory,
-		KeepBudget:  256 << 20,
-		MaxInflated: opt.MaxInflated,
-		Context:     opt.Context,
-		FileHash:    fileHash,
+		Keep:       keepInMemory,
+		KeepBudget: 256 << 20,
+		Budget:     f.Budget,
+		Context:    opt.Context,
+		FileHash:   fileHash,
 	}
 	if opt.Progress != nil {
 		nopt.Progress = func(p neff.Progress) {
@@ -278,7 +293,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		if m == nil {
 			return false
 		}
-		n.Add(prog.memberContent(m))
+		n.Add(prog.memberContent(m, f.Budget))
 		return false
 	})
 	return root
@@ -289,7 +304,7 @@ func looksLikeNEFF(a *neff.Archive) bool {
 }
 
 // memberContent decodes one member's bytes for the tree.
-func (p *Program) memberContent(m *neff.Member) *doc.Node {
+func (p *Program) memberContent(m *neff.Member, b *budget.Budget) *doc.Node {
 	if p != nil {
 		if t := p.Model.MemberTrees[m.Path]; t != nil {
 			t.Label, t.Key = "content", "" // its path is the member's; keys stay one segment
@@ -309,7 +324,7 @@ func (p *Program) memberContent(m *neff.Member) *doc.Node {
 	}
 	switch {
 	case isJSONName(m.Path) && m.Data != nil:
-		return jsonNode(m.Data, "content", m.Path)
+		return jsonNode(m.Data, "content", m.Path, b)
 	case isJSONName(m.Path):
 		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		n.Infof(n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
@@ -359,9 +374,12 @@ func decodeJSON(f *File, opt Options) *doc.Node {
 		n.Warnf(doc.At(0, f.Size), "%s is %s; JSON files above %s are shown as hex only.", f.Name, neff.HumanSize(f.Size), neff.HumanSize(maxJSONFile))
 		return n
 	}
+	if !f.Budget.Take(budget.Memory, f.Size, f.Name) {
+		return decodeBinary(f, opt)
+	}
 	b := make([]byte, f.Size)
 	n, _ := f.r.ReadAt(b, 0)
-	node := jsonNode(b[:n], f.Name, "")
+	node := jsonNode(b[:n], f.Name, "", f.Budget)
 	node.Ref = doc.FileRef
 	return node
 }

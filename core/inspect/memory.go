@@ -149,7 +149,7 @@ func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 	if m == nil || m.Data == nil {
 		return it
 	}
-	root, err := jsonspan.Parse(m.Data)
+	root, err := jsonspan.ParseWith(m.Data, jsonspan.Options{Budget: f.Budget, Where: m.Path})
 	if err != nil {
 		return it
 	}

@@ -257,7 +257,7 @@ func hloProfile(f *File) *doc.Node {
 		n.Value = "no hlo_stats.json"
 		return n
 	}
-	v, err := jsonspan.Parse(m.Data)
+	v, err := jsonspan.ParseWith(m.Data, jsonspan.Options{Budget: f.Budget, Where: m.Path})
 	if err != nil || v.Kind != jsonspan.Object {
 		n.Value = "hlo_stats.json is not a JSON object"
 		n.Warnf(doc.In(m.Path, 0, m.Size), "hlo_stats.json does not parse as a JSON object: %v", err)

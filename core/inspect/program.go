@@ -60,7 +60,7 @@ func newProgram(a *neff.Archive) *Program {
 	h := a.Header
 	facts := manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
 		RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits, NeffVersionMajor: h.NeffVersionMajor}
-	p := &Program{Model: manifest.Resolve(ms, facts)}
+	p := &Program{Model: manifest.ResolveWith(ms, facts, a.Budget)}
 	// The activation tables: the roster, the engine JSONs' set lists and each listed set's files.
 	for _, c := range p.Model.Cores {
 		addFile := func(name string) {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 )
 
@@ -47,6 +48,9 @@ type Value struct {
 	Items    []*Value
 	// Line is the 1-based line on which the value starts.
 	Line int
+	// Flat: an array or object nested deeper than Options.MaxDepth; its bytes were checked
+	// for balance but its items not read (Items is empty, Len counts nothing).
+	Flat bool
 }
 
 // Error says where parsing stopped.
@@ -54,6 +58,8 @@ type Error struct {
 	Offset int64
 	Line   int
 	Msg    string
+	// Limit: parsing stopped because the budget refused more values, not at a syntax error.
+	Limit bool
 }
 
 func (e *Error) Error() string {
@@ -64,9 +70,20 @@ func (e *Error) Error() string {
 type Options struct {
 	// Lenient accepts bare words as values (Kind Bare) and a missing close at end of input.
 	Lenient bool
-	// MaxDepth bounds nesting (default 1000) so hostile input cannot exhaust the stack.
+	// MaxDepth is the nesting past which containers are kept flat (Value.Flat: their bytes
+	// are scanned, their items not built), so hostile input can neither exhaust the stack nor
+	// make a document that common JSON readers refuse. Default DefaultMaxDepth.
 	MaxDepth int
+	// Budget, if set, is charged one value and its estimated memory per value built; when it
+	// refuses, parsing stops there with an Error whose Limit is set, and the partial tree is
+	// returned.
+	Budget *budget.Budget
+	// Where names the input in the budget's refusal (a member path).
+	Where string
 }
+
+// DefaultMaxDepth is the stated nesting limit: deeper arrays and objects are shown flat.
+const DefaultMaxDepth = 100
 
 // Parse parses b strictly.
 func Parse(b []byte) (*Value, error) { return ParseWith(b, Options{}) }
@@ -75,7 +92,7 @@ func Parse(b []byte) (*Value, error) { return ParseWith(b, Options{}) }
 // (nil only if nothing was).
 func ParseWith(b []byte, opt Options) (*Value, error) {
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = 1000
+		opt.MaxDepth = DefaultMaxDepth
 	}
 	p := &parser{b: b, opt: opt, line: 1}
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
@@ -123,15 +140,26 @@ func (p *parser) space() {
 }
 
 func (p *parser) value(depth int) *Value {
-	if depth > p.opt.MaxDepth {
-		p.fail("nesting deeper than %d levels", p.opt.MaxDepth)
-		return nil
-	}
 	if p.pos >= len(p.b) {
 		p.fail("unexpected end of input, a value was expected")
 		return nil
 	}
+	if b := p.opt.Budget; b != nil && (!b.Take(budget.Values, 1, p.where()) || !b.Take(budget.Memory, budget.ValueCost, p.where())) {
+		if p.err == nil {
+			p.err = &Error{Offset: int64(p.pos), Line: p.line, Msg: "the budget of JSON values is spent", Limit: true}
+		}
+		return nil
+	}
 	v := &Value{Start: int64(p.pos), Line: p.line}
+	if c := p.b[p.pos]; depth >= p.opt.MaxDepth && (c == '{' || c == '[') {
+		v.Kind, v.Flat = Object, true
+		if c == '[' {
+			v.Kind = Array
+		}
+		p.skipNested()
+		v.End = int64(p.pos)
+		return v
+	}
 	switch c := p.b[p.pos]; {
 	case c == '{':
 		v.Kind = Object
@@ -197,6 +225,9 @@ func (p *parser) value(depth int) *Value {
 		v.Kind = String
 		s, _ := p.str()
 		v.Str = s
+		if len(s) > 256 && !p.opt.Budget.Take(budget.Memory, int64(len(s)), p.where()) && p.err == nil {
+			p.err = &Error{Offset: v.Start, Line: p.line, Msg: "the memory budget is spent", Limit: true}
+		}
 	case c == '-' || (c >= '0' && c <= '9'):
 		start := p.pos
 		if p.number() {
@@ -223,6 +254,51 @@ func (p *parser) value(depth int) *Value {
 	}
 	v.End = int64(p.pos)
 	return v
+}
+
+func (p *parser) where() string {
+	if p.opt.Where != "" {
+		return fmt.Sprintf("%s byte %d", p.opt.Where, p.pos)
+	}
+	return fmt.Sprintf("JSON byte %d", p.pos)
+}
+
+// skipNested passes over one array or object without building it, iteratively (no recursion
+// however deep), checking that brackets balance and strings close.
+func (p *parser) skipNested() {
+	var stack []byte
+	for p.pos < len(p.b) {
+		c := p.b[p.pos]
+		switch c {
+		case '{', '[':
+			stack = append(stack, c)
+		case '}', ']':
+			want := byte('{')
+			if c == ']' {
+				want = '['
+			}
+			if len(stack) == 0 || stack[len(stack)-1] != want {
+				p.fail("unbalanced %q in a deeply nested value", c)
+				return
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				p.pos++
+				return
+			}
+		case '"':
+			if _, ok := p.str(); !ok {
+				return
+			}
+			continue
+		case '\n':
+			p.line++
+		}
+		p.pos++
+	}
+	if !p.opt.Lenient {
+		p.fail("the input ends inside a value nested %d levels deep", len(stack))
+	}
 }
 
 // next reads what follows an item of a container: ',' (another item follows: true) or the

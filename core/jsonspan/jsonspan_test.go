@@ -64,7 +64,7 @@ func TestLenient(t *testing.T) {
 
 func TestDepthBounded(t *testing.T) {
 	deep := strings.Repeat("[", 100000)
-	if _, err := Parse([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nesting") {
+	if _, err := Parse([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nested") {
 		t.Fatalf("deep nesting: %v", err)
 	}
 }

@@ -21,16 +21,31 @@ func Tree(v *Value, label, source string, budget int) *doc.Node {
 	}
 	t := &treeMaker{source: source, left: budget}
 	n := t.node(v, label, "", -1)
-	if t.cut > 0 && n != nil {
+	if n == nil {
+		return nil
+	}
+	if t.cut > 0 {
 		n.Warnf(doc.In(source, v.Start, v.Len64()), "%d JSON values beyond the first %d are not shown as tree rows; their bytes are still in the hex view and in 'neffscope extract'", t.cut, budget)
+	}
+	if t.flat > 0 {
+		n.Warnf(doc.In(source, t.firstFlat.Start, t.firstFlat.Len64()), "%d arrays or objects are nested deeper than %d levels (the first at byte %d); they are shown flat, as one row with their bytes, so the document stays readable by common JSON readers", t.flat, DefaultMaxDepth, t.firstFlat.Start)
+	}
+	if t.dups > maxDupFindings {
+		n.Warnf(doc.In(source, v.Start, v.Len64()), "%d object keys repeat in all; the first %d are marked. JSON readers keep the last value of a repeated key", t.dups, maxDupFindings)
 	}
 	return n
 }
 
+// maxDupFindings bounds the findings on repeated keys (one per repeat up to it, then a count).
+const maxDupFindings = 20
+
 type treeMaker struct {
-	source string
-	left   int
-	cut    int
+	source    string
+	left      int
+	cut       int
+	flat      int
+	firstFlat *Value
+	dups      int
 }
 
 func (t *treeMaker) node(v *Value, label, key string, keyStart int64) *doc.Node {
@@ -46,20 +61,43 @@ func (t *treeMaker) node(v *Value, label, key string, keyStart int64) *doc.Node 
 	if key != label {
 		n.Key = key
 	}
+	if v.Flat {
+		if t.flat == 0 {
+			t.firstFlat = v
+		}
+		t.flat++
+		n.Value = "{…}"
+		if v.Kind == Array {
+			n.Value = "[…]"
+		}
+		n.Detail = fmt.Sprintf("nested deeper than %d levels: shown flat (its bytes are in the hex view)", DefaultMaxDepth)
+		return n
+	}
 	switch v.Kind {
 	case Object:
 		n.Value = fmt.Sprintf("{%d}", len(v.Items))
+		last := lastIndex(v)
 		for i, it := range v.Items {
 			if t.left <= 0 {
 				t.cut += len(v.Items) - i
 				break
 			}
-			// Repeated keys get a suffix so each path stays unique.
+			// Repeated keys get a suffix so each path stays unique, and a finding: the
+			// earlier value is silently dropped by JSON readers (libnrt's too).
 			k := v.Keys[i]
-			if i > 0 && v.Get(k) != it {
+			var dupOf int64 = -1
+			if j := last(k, i); j != i {
 				k = k + "#" + strconv.Itoa(i)
+				dupOf = v.KeyStart[j]
 			}
-			n.Children = append(n.Children, t.node(it, v.Keys[i], k, v.KeyStart[i]))
+			c := t.node(it, v.Keys[i], k, v.KeyStart[i])
+			if dupOf >= 0 {
+				if t.dups < maxDupFindings {
+					c.Warnf(c.Span, "key %s repeats in this object (again at byte %d); JSON readers keep the last value, so this one is ignored", doc.Quote(v.Keys[i], 80), dupOf)
+				}
+				t.dups++
+			}
+			n.Children = append(n.Children, c)
 		}
 	case Array:
 		n.Value = fmt.Sprintf("[%d]", len(v.Items))
@@ -81,4 +119,24 @@ func (t *treeMaker) node(v *Value, label, key string, keyStart int64) *doc.Node 
 		n.Value = v.Str
 	}
 	return n
+}
+
+// lastIndex returns a function giving the index of the last item with key k (i when the
+// item at i is that last one); objects with many keys get a map, so wide objects stay linear.
+func lastIndex(v *Value) func(k string, i int) int {
+	if len(v.Keys) <= 16 {
+		return func(k string, i int) int {
+			for j := len(v.Keys) - 1; j > i; j-- {
+				if v.Keys[j] == k {
+					return j
+				}
+			}
+			return i
+		}
+	}
+	m := make(map[string]int, len(v.Keys))
+	for j, k := range v.Keys {
+		m[k] = j
+	}
+	return func(k string, i int) int { return m[k] }
 }

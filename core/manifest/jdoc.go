@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
@@ -22,12 +23,19 @@ type jdoc struct {
 // maxNoteDepth is the deepest key path the meaning table is matched at (klir trees nest).
 const maxNoteDepth = 64
 
-// treeBudget bounds the rows one member's tree makes (jsonspan summarises past it).
+// treeBudget bounds the rows one member's tree makes (jsonspan summarises past it); the
+// whole file's values are bounded by the open's budget, which the parse is charged to.
 const treeBudget = 200000
 
-func newJDoc(path, kind string, b []byte, size int64) *jdoc {
+// ResolveWith is Resolve with the open's budget charged for every JSON value parsed; past it,
+// members are resolved as far as they were parsed and the budget's finding says which limit.
+func ResolveWith(members Members, facts HeaderFacts, b *budget.Budget) *Model {
+	return resolve(members, facts, b)
+}
+
+func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc {
 	d := &jdoc{path: path, kind: kind, nodes: map[*jsonspan.Value]*doc.Node{}}
-	v, err := jsonspan.Parse(b)
+	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path})
 	d.v = v
 	if v != nil {
 		d.tree = jsonspan.Tree(v, path, path, treeBudget)
@@ -42,7 +50,10 @@ func newJDoc(path, kind string, b []byte, size int64) *jdoc {
 	}
 	d.tree.Kind = doc.KindManifest
 	d.tree.Key = path
-	if err != nil {
+	if e, ok := err.(*jsonspan.Error); ok && e.Limit {
+		// One finding on the file names the limit; each member cut by it only says where.
+		d.tree.Infof(doc.In(path, e.Offset, int64(len(b))-e.Offset), "%s is decoded up to byte %d only (the %s limit is reached, see the file's finding); the rest is in the hex view", path, e.Offset, bud.First().Kind)
+	} else if err != nil {
 		off, line := int64(0), 0
 		if e, ok := err.(*jsonspan.Error); ok {
 			off, line = e.Offset, e.Line

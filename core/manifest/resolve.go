@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
@@ -16,12 +17,16 @@ type resolver struct {
 	m     *Model
 	root  *doc.Node
 	docs  map[string]*jdoc
+	// budget is the open's (nil: unbounded); every JSON member's parse is charged to it.
+	budget *budget.Budget
 }
 
 // Resolve reads the manifest chain out of members, the way libnrt does (spec neff.md §2.4 D,
 // §3.1), and cross-checks it with the header facts. It never fails: whatever is missing or
 // broken becomes a finding naming both ends of the broken link, and the rest still resolves.
-func Resolve(members Members, facts HeaderFacts) *Model {
+func Resolve(members Members, facts HeaderFacts) *Model { return resolve(members, facts, nil) }
+
+func resolve(members Members, facts HeaderFacts, b *budget.Budget) *Model {
 	r := &resolver{
 		a:     newArchive(members),
 		facts: facts,
@@ -29,6 +34,7 @@ func Resolve(members Members, facts HeaderFacts) *Model {
 		root:  &doc.Node{Kind: doc.KindModel, Key: "model", Label: "Model"},
 		docs:  map[string]*jdoc{},
 	}
+	r.budget = b
 	r.m.Overview = r.root
 
 	kelfs := r.graph()
@@ -62,7 +68,7 @@ func (r *resolver) load(path, kind string) *jdoc {
 		r.docs[path] = nil
 		return nil
 	}
-	d := newJDoc(path, kind, b, size)
+	d := newJDoc(path, kind, b, size, r.budget)
 	r.docs[path] = d
 	r.m.MemberTrees[path] = d.tree
 	r.m.MemberOrder = append(r.m.MemberOrder, path)

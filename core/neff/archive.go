@@ -16,6 +16,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 )
 
@@ -25,8 +26,13 @@ type Options struct {
 	Keep func(path string, size int64) bool
 	// KeepBudget bounds the total bytes held for kept members (default 512 MiB).
 	KeepBudget int64
-	// MaxInflated bounds the decompressed bytes (default DefaultMaxInflated).
+	// MaxInflated bounds the decompressed bytes (default: the budget's inflate limit, else
+	// DefaultMaxInflated).
 	MaxInflated int64
+	// Budget, if set, is the open's whole-file budget: members listed and bytes kept are
+	// charged to it, and it refuses them past its limits (the walk then lists no more members,
+	// or keeps no more bytes).
+	Budget *budget.Budget
 	// Progress, if set, is called as the payload is read.
 	Progress func(Progress)
 	// OnHeader, if set, is called once the header is decoded, before the payload is read,
@@ -112,6 +118,13 @@ type Archive struct {
 	Verdict Verdict
 	// Complete is false when reading stopped early (cut, corrupt, limit, cancelled).
 	Complete bool
+
+	// Budget is the open's budget (Options.Budget), for the decoders that read on.
+	Budget *budget.Budget
+
+	// byPath indexes Members by path (the last one wins), built on first lookup.
+	byPath  map[string]*Member
+	indexed int
 }
 
 // Finding is a doc.Finding tagged with the part of the container it is about, so the
@@ -127,13 +140,24 @@ func (a *Archive) report(part, severity string, span *doc.Span, format string, a
 }
 
 // Member returns the member with the given path (the last one, as libnrt's map keeps it).
+// Lookups are by an index kept up to date with Members, so a walk over every member is linear.
 func (a *Archive) Member(path string) *Member {
-	for i := len(a.Members) - 1; i >= 0; i-- {
-		if a.Members[i].Path == path {
-			return a.Members[i]
+	if len(a.Members) < 16 {
+		for i := len(a.Members) - 1; i >= 0; i-- {
+			if a.Members[i].Path == path {
+				return a.Members[i]
+			}
 		}
+		return nil
 	}
-	return nil
+	if a.byPath == nil || a.indexed > len(a.Members) {
+		a.byPath, a.indexed = make(map[string]*Member, len(a.Members)), 0
+	}
+	for _, m := range a.Members[a.indexed:] {
+		a.byPath[m.Path] = m
+	}
+	a.indexed = len(a.Members)
+	return a.byPath[path]
 }
 
 // Open reads a NEFF from r (size bytes). It always returns an Archive holding everything that
@@ -143,12 +167,15 @@ func Open(r io.ReaderAt, size int64, opt Options) *Archive {
 		opt.KeepBudget = 512 << 20
 	}
 	if opt.MaxInflated <= 0 {
+		opt.MaxInflated = opt.Budget.Limit(budget.Inflate)
+	}
+	if opt.MaxInflated <= 0 {
 		opt.MaxInflated = DefaultMaxInflated
 	}
 	if opt.Context == nil {
 		opt.Context = context.Background()
 	}
-	a := &Archive{FileSize: size, Payload: Payload{Encoding: "unknown", Integrity: doc.IntegrityNotChecked, FirstNonZero: -1}}
+	a := &Archive{FileSize: size, Payload: Payload{Encoding: "unknown", Integrity: doc.IntegrityNotChecked, FirstNonZero: -1}, Budget: opt.Budget}
 	head := make([]byte, min(size, HeaderSize))
 	if n, err := r.ReadAt(head, 0); n < len(head) {
 		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, int64(n)), "could not read the header: %v", err)
@@ -406,7 +433,8 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		}
 		a.Payload.TarLength = w.pos
 		if lim.hit {
-			a.report("archive", doc.Error, nil, "decompression stopped at the configured limit of %d bytes (the archive inflates past it: a gzip bomb, or a NEFF larger than the limit). Members after that point are not listed; raise the limit (neffscope --max-inflate) if the file is trusted.", opt.MaxInflated)
+			opt.Budget.Refuse(budget.Inflate, fmt.Sprintf("tar stream byte %d", w.pos))
+			a.report("archive", doc.Error, nil, "decompression stopped at the configured limit of %d bytes (the archive inflates past it: a gzip bomb, or a NEFF larger than the limit). Members after that point are not listed; raise the limit with neffscope --max-inflate if the file is trusted (the page keeps its own limit, sized to a browser tab).", opt.MaxInflated)
 		} else if gz != nil && w.clean {
 			// Read the rest of the gzip member (the tar's zero records) to reach its end and check CRC.
 			_, err := io.Copy(io.Discard, gz)

@@ -3,6 +3,7 @@ package neff
 import (
 	"errors"
 	"fmt"
+	"github.com/neffscope/neffscope/core/doc"
 	"io"
 )
 
@@ -10,10 +11,26 @@ import (
 // (every member when want is nil). It is the simple door for tools and tests; front ends that
 // need findings use Open.
 func ReadMembers(r io.ReaderAt, size int64, want func(path string, size int64) bool) (map[string][]byte, error) {
+	return ReadMembersLimit(r, size, 1<<62, want)
+}
+
+// ReadMembersLimit is ReadMembers holding at most keep bytes in all (and decompressing at most
+// DefaultMaxInflated); a wanted member past that bound is an error naming it.
+func ReadMembersLimit(r io.ReaderAt, size int64, keep int64, want func(path string, size int64) bool) (map[string][]byte, error) {
 	if want == nil {
 		want = func(string, int64) bool { return true }
 	}
-	a := Open(r, size, Options{Keep: want, KeepBudget: 1 << 62})
+	var refused []string
+	var sum int64
+	a := Open(r, size, Options{Keep: func(p string, s int64) bool {
+		ok := want(p, s)
+		if ok && sum+s > keep {
+			refused = append(refused, p)
+		} else if ok {
+			sum += s
+		}
+		return ok
+	}, KeepBudget: keep})
 	out := map[string][]byte{}
 	for _, m := range a.Members {
 		if m.Data != nil || (m.Size == 0 && want(m.Path, 0)) {
@@ -22,6 +39,9 @@ func ReadMembers(r io.ReaderAt, size int64, want func(path string, size int64) b
 				out[m.Path] = []byte{}
 			}
 		}
+	}
+	if len(refused) > 0 {
+		return out, fmt.Errorf("member %s (and %d more) is not read: the members wanted hold more than %d bytes in all", refused[0], len(refused)-1, keep)
 	}
 	if !a.Complete {
 		for _, f := range a.Findings {
@@ -37,6 +57,11 @@ func ReadMembers(r io.ReaderAt, size int64, want func(path string, size int64) b
 // ReadMember streams the archive up to one member and writes its bytes [off, off+n) to w
 // (n < 0: to the end). Nothing else is held in memory, so it works on files of any size.
 func ReadMember(r io.ReaderAt, size int64, path string, off, n int64, w io.Writer) error {
+	return ReadMemberLimit(r, size, path, off, n, w, 0)
+}
+
+// ReadMemberLimit is ReadMember with a bound on the bytes decompressed (0: DefaultMaxInflated).
+func ReadMemberLimit(r io.ReaderAt, size int64, path string, off, n int64, w io.Writer, maxInflated int64) error {
 	errFound := errors.New("found")
 	var werr error
 	found := false
@@ -50,11 +75,17 @@ func ReadMember(r io.ReaderAt, size int64, path string, off, n int64, w io.Write
 			return &window{w: w, off: off, n: n, err: &werr}
 		},
 		stopAfterStream: errFound,
+		MaxInflated:     maxInflated,
 	})
 	if werr != nil {
 		return werr
 	}
 	if !found {
+		for _, f := range a.Findings {
+			if f.Part == "archive" && f.Severity == doc.Error {
+				return fmt.Errorf("no member %q among the %d members listed: %s", path, len(a.Members), f.Message)
+			}
+		}
 		return fmt.Errorf("no member %q in the archive (%d members listed)", path, len(a.Members))
 	}
 	if m := a.Member(path); m != nil && m.Truncated {

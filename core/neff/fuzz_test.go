@@ -35,18 +35,13 @@ func FuzzHeader(f *testing.F) {
 // FuzzOpen: the whole container (gzip, tar walk, padding, hash) on mutated NEFFs: no panic,
 // bounded work, and every member listed has a size the walk could account for.
 func FuzzOpen(f *testing.F) {
-	for _, opt := range []neffbuild.Options{{}, {GNU: true, Dirs: true}, {Plain: true, PkgVersion: 1, PadTo: -1}} {
+	// Seeds without the zero padding (PadTo -1) and small: the fuzzer minimises every input
+	// that finds new coverage, and on padded 11–20 KB seeds it did little else (issue 15).
+	for _, opt := range []neffbuild.Options{{PadTo: -1}, {GNU: true, Dirs: true, PadTo: -1}, {Plain: true, PkgVersion: 1, PadTo: -1}} {
 		f.Add(neffbuild.Bytes(neffbuild.Sample(), opt))
 	}
 	long := []neffbuild.Member{{Path: string(bytes.Repeat([]byte("x/"), 70)) + "y.json", Data: []byte(`{}`)}}
 	f.Add(neffbuild.Bytes(long, neffbuild.Options{Plain: true, PadTo: -1}))
-	for _, rel := range []string{"nkipy/matmul_small.neff", "cs149-trn1/stream_256k_fd1k.neff"} {
-		if p, ok := realfiles.Find(rel); ok {
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(b)
-			}
-		}
-	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a := Open(bytes.NewReader(b), int64(len(b)), Options{MaxInflated: 256 << 10, Keep: func(string, int64) bool { return true }})
 		a.Node("fuzz.neff")

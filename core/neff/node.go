@@ -259,6 +259,7 @@ func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 		dirs[p] = d
 		return d
 	}
+	taken := make(map[string]bool, len(a.Members)) // dir + "\x00" + key: linear in members
 	for _, m := range a.Members {
 		base := path.Base(m.Path)
 		mn := &doc.Node{Kind: doc.KindMember, Label: base, Value: HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
@@ -273,8 +274,10 @@ func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 			mn.Detail += " · libnrt drops members ending in " + droppedSuffix + " at load"
 		}
 		d := dirOf(parentDir(m.Path))
-		if d.Child(base) != nil { // duplicate path: keep both, distinct keys
+		if k := parentDir(m.Path) + "\x00" + base; taken[k] { // duplicate path: keep both, distinct keys
 			mn.Key = fmt.Sprintf("%s#%d", base, m.HeaderOffset)
+		} else {
+			taken[k] = true
 		}
 		d.Add(mn)
 		byPath[m.Path] = mn

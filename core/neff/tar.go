@@ -11,12 +11,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 )
 
 // Bounds that keep hostile archives from costing unbounded memory.
 const (
-	maxMembers     = 1 << 20 // members listed per archive
+	maxMembers     = 1 << 20 // members listed per archive without a budget
 	maxPaxHeader   = 1 << 20 // bytes of one pax extended header
 	maxLongName    = 64 << 10
 	tarBlock       = 512
@@ -42,11 +43,14 @@ type walker struct {
 	block   [tarBlock]byte
 	buf     []byte
 	seen    map[string]int64
+	// srcEOF: the stream under the walk ended cleanly (for gzip: the member's CRC matched), so
+	// a short read is a size the header overstates, not a cut file.
+	srcEOF bool
 }
 
 // read fills p from the stream, tracking the position; it returns how many bytes came.
 func (w *walker) read(p []byte) (int, error) {
-	n, err := io.ReadFull(w.r, p)
+	n, err := w.readFull(p)
 	w.pos += int64(n)
 	*w.walked = w.pos
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -55,6 +59,28 @@ func (w *walker) read(p []byte) (int, error) {
 		w.readErr = io.ErrUnexpectedEOF
 	}
 	return n, err
+}
+
+// readFull is io.ReadFull that remembers whether the source itself ended with io.EOF.
+func (w *walker) readFull(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := w.r.Read(p[n:])
+		n += m
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				w.srcEOF = true
+				if n == len(p) {
+					return n, nil
+				}
+				if n > 0 {
+					return n, io.ErrUnexpectedEOF
+				}
+			}
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 func (w *walker) walk() {
@@ -118,6 +144,10 @@ func (w *walker) walk() {
 				if s, ok := recs["size"]; ok {
 					if v, err := strconv.ParseInt(s, 10, 64); err == nil && v >= 0 {
 						paxSize = v
+					} else {
+						// GNU tar and Go's archive/tar refuse this header (ErrHeader); the
+						// ustar size field is used instead.
+						w.a.report("archive", doc.Error, nil, "the pax extended header at tar stream byte %d has an unreadable size record %q; tar readers refuse such an archive (Go: \"archive/tar: invalid tar header\"). The next member's ustar size field is used instead.", hdrOff, clip(s, 40))
 					}
 				}
 			}
@@ -162,8 +192,12 @@ func (w *walker) walk() {
 		default:
 			w.a.report(doc.MemberRef(name), doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, h.typeflag)
 		}
-		if len(w.a.Members) >= maxMembers {
+		if w.opt.Budget == nil && len(w.a.Members) >= maxMembers {
 			w.a.report("archive", doc.Error, nil, "the archive holds more than %d members; listing stops at stream byte %d to bound memory.", maxMembers, hdrOff)
+			return
+		}
+		if where := fmt.Sprintf("member %d, tar stream byte %d", len(w.a.Members)+1, hdrOff); !w.opt.Budget.Take(budget.Members, 1, where) || !w.opt.Budget.Take(budget.Memory, budget.MemberCost+int64(len(name)), where) {
+			w.a.report("archive", doc.Warning, nil, "listing stops at member %d (tar stream byte %d): the %s limit is reached (the file's finding says how to raise it); the members after it are not listed.", len(w.a.Members)+1, hdrOff, w.opt.Budget.First().Kind)
 			return
 		}
 		if !w.member(name, size, h.typeflag, hdrOff) {
@@ -224,10 +258,13 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 	}
 	w.seen[name] = hdrOff
 	w.a.Members = append(w.a.Members, m)
-	keep := w.opt.Keep != nil && w.opt.Keep(name, size) && w.kept+size <= w.opt.KeepBudget
+	keep := w.opt.Keep != nil && w.opt.Keep(name, size) && w.kept+size <= w.opt.KeepBudget &&
+		w.opt.Budget.Take(budget.Memory, size, "member "+strconv.Quote(name))
 	if keep {
 		w.kept += size
-		m.Data = make([]byte, 0, min(size, 1<<20))
+		// The size was granted by the budget (or KeepBudget), so one allocation holds it:
+		// growing by appends would cost up to twice the member at once.
+		m.Data = make([]byte, 0, size)
 	}
 	var sink io.Writer
 	if w.opt.streamTo != nil {
@@ -250,7 +287,14 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		if err != nil {
 			m.Truncated = true
 			w.hasher.jobs <- hashJob{reset: true}
-			if !errors.Is(err, errInflateLimit) {
+			switch {
+			case errors.Is(err, errInflateLimit):
+			case w.srcEOF && w.completeSource():
+				// The stream is whole (gzip CRC checked, or every payload byte present): it is
+				// the header that claims more than there is, not a cut file.
+				w.readErr = nil
+				w.a.report(doc.MemberRef(name), doc.Error, doc.In(name, m.Read, 0), "tar member %s declares %d bytes, but the archive holds only %d after its header although the %s stream is complete: the size in its tar header is wrong (forged or damaged), not the file cut short. Its %d bytes are shown.", name, size, m.Read, w.a.Payload.Encoding, m.Read)
+			default:
 				w.a.report(doc.MemberRef(name), doc.Error, doc.In(name, m.Read, 0), "tar member %s is truncated at byte %d of %d: the archive ends there. Its first %d bytes are shown.", name, m.Read, size, m.Read)
 			}
 			return false
@@ -262,6 +306,22 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		return false
 	}
 	return w.skipPad(size)
+}
+
+// completeSource says whether the stream under the walk is whole: a gzip member whose end and
+// CRC were read, or a plain tar with every payload byte present.
+func (w *walker) completeSource() bool {
+	if w.a.Payload.Encoding == "gzip" {
+		return true // the inflater returns io.EOF only after checking the trailer
+	}
+	return uint64(w.a.FileSize-HeaderSize) >= w.a.Header.DataSize
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // small reads the data of a metadata entry (pax header, long name), bounded by max.

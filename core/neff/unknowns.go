@@ -1,6 +1,8 @@
 package neff
 
-import "github.com/neffscope/neffscope/core/doc"
+import (
+	"github.com/neffscope/neffscope/core/doc"
+)
 
 // Byte orders of the stored MD5 (spec neff.md §1.1, §7.3).
 const (
@@ -13,8 +15,9 @@ const (
 const HashWordOrder = orderLEWords
 
 // DefaultMaxInflated bounds how many decompressed bytes one open may produce, so a gzip bomb
-// ends with a finding instead of running for ever. Memory does not grow with it: the walk streams.
-const DefaultMaxInflated = 64 << 30
+// ends with a finding instead of running for ever. Memory does not grow with it (the walk
+// streams), time does: about a second per GiB natively, nine in wasm.
+const DefaultMaxInflated = 8 << 30
 
 // Unknowns are the points of spec neff.md §1–§2, §7 that the container decoder relies on.
 var Unknowns = []doc.Unknown{

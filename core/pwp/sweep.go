@@ -131,7 +131,7 @@ func Grid(lo, hi float64, n int) []float32 {
 // Sweep compares the function with its reference on n evenly spread points of [lo, hi].
 // n is capped at 1<<26.
 func (f *Function) Sweep(lo, hi float64, n int, o Options) ErrorStats {
-	n = min(n, 1<<26)
+	n = min(n, MaxSweepPoints)
 	var st ErrorStats
 	ref := f.Reference()
 	if ref == nil || n <= 0 {
@@ -154,6 +154,9 @@ func (f *Function) Sweep(lo, hi float64, n int, o Options) ErrorStats {
 	}
 	return st
 }
+
+// MaxSweepPoints bounds the points one Sweep evaluates (a larger n is cut to it).
+const MaxSweepPoints = 1 << 26
 
 func merge(st *ErrorStats, c ErrorStats) {
 	if c.Mismatched > 0 && st.Mismatched == 0 {

@@ -20,17 +20,27 @@ export function el(tag, cls, text) {
 let toastTimer = 0;
 
 /**
- * toast shows a message for 8 s. sev: 'error' (default), 'warning' or 'info'.
+ * toast shows a message for 8 s (with an action button: until dismissed or clicked). sev:
+ * 'error' (default), 'warning' or 'info'.
  * @param {string} msg
  * @param {string} [sev]
+ * @param {{label: string, run: () => void}} [action]
  */
-export function toast(msg, sev) {
+export function toast(msg, sev, action) {
   const t = $('toast');
   t.textContent = msg;
+  if (action) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'toast-action';
+    b.textContent = action.label;
+    b.addEventListener('click', () => { t.hidden = true; action.run(); });
+    t.append(' ', b);
+  }
   t.dataset.sev = sev || 'error';
   t.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, 8000);
+  if (!action) toastTimer = setTimeout(() => { t.hidden = true; }, 8000);
 }
 
 /**

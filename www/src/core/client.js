@@ -85,7 +85,7 @@ export function startCore() {
     if (gen !== core.gen) return;
     ev.preventDefault();
     if (!core.ready) fallbackToMainThread('the worker failed to start (' + (ev.message || 'error') + ')');
-    else failAll('internal', 'the worker crashed: ' + (ev.message || 'error'));
+    else coreDied('the worker crashed: ' + (ev.message || 'error'));
   };
 }
 
@@ -151,14 +151,25 @@ function onCoreMessage(msg) {
   if (msg.type === 'fatal') {
     const wasReady = core.ready;
     const message = (msg.error && msg.error.message) || 'the core failed';
+    if (wasReady && core.mode === 'worker') { coreDied(message); return; }
     setCoreStatus('failed', 'core failed', message);
-    toast(message + (wasReady && core.mode === 'worker' ? '. It was restarted.' : ''));
+    toast(message);
     failAll('internal', message);
-    // A core that had started and then died is replaced, so the next file can open.
-    if (wasReady && core.mode === 'worker') { core.worker.terminate(); startCore(); }
     return;
   }
   transport.receive(msg);
+}
+
+// coreDied handles a worker that died after starting (most often the wasm heap ran out: a
+// file needing more memory than the page allows): every request in flight fails with
+// 'internal', the page says so, a fresh core starts, and a Reopen button opens the file again
+// (features/open.js listens for neffscope:reopen).
+function coreDied(why) {
+  const message = 'The core stopped (' + why + '): this file probably needs more memory than the page allows. A new core was started; your other tabs are kept.';
+  setCoreStatus('failed', 'core restarted', message);
+  failAll('internal', message);
+  toast(message, 'error', { label: 'Reopen', run: () => window.dispatchEvent(new CustomEvent('neffscope:reopen')) });
+  if (core.mode === 'worker' && core.worker) { core.worker.terminate(); startCore(); }
 }
 
 // failAll rejects every request in flight (the worker died or was cancelled).

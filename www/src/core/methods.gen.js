@@ -104,6 +104,10 @@
  * @property {string} [name] - its name (default: the File's name)
  * @property {boolean} [fingerprint] - false: do not hash the whole file; the page sends its sha-256 with setFingerprint
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
+ * @property {number} [maxMemory] - bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)
+ * @property {number} [maxValues] - JSON values indexed over the whole file (default: sized to the worker)
+ * @property {number} [maxMembers] - archive members listed (default: sized to the worker)
+ * @property {number} [maxRows] - instruction rows one request may materialise (default: sized to the worker)
  */
 
 /**
@@ -406,7 +410,7 @@
 
 /** Every method, in the core's table order. */
 export const METHODS = Object.freeze([
-  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'maxInflated'], required: ['file'], events: ['progress', 'header'] },
+  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },
   { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'off', 'n'], events: [] },
   { name: 'rows', doc: 'Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },

@@ -45,6 +45,10 @@ export function onProgress(file, t0, p) {
   $('progress-text').textContent = parts.join(' · ');
 }
 
+/** @type {File | null} the last file opened, for Reopen after the core died (core/client.js) */
+let lastFile = null;
+if (typeof window !== 'undefined') window.addEventListener('neffscope:reopen', () => { if (lastFile) openFile(lastFile); });
+
 /**
  * What an open came to (the embedding host is told): the documents opened, or why not.
  * @typedef {{ok: true, name: string, kind: string} | {ok: false, message: string, cancelled?: boolean}} OpenResult
@@ -57,6 +61,7 @@ export function onProgress(file, t0, p) {
  */
 export async function openFile(file) {
   if (!file) return { ok: false, message: 'no file' };
+  lastFile = file;
   if (opening) cancel();
   const t0 = performance.now();
   const token = {};

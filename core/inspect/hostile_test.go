@@ -1,0 +1,135 @@
+package inspect
+
+import (
+	"bytes"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+// peakHeap runs f while sampling the live heap every millisecond and returns the highest
+// HeapAlloc seen above the level before f.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		var m runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > base && m.HeapAlloc-base > peak.Load() {
+				peak.Store(m.HeapAlloc - base)
+			}
+		}
+	}()
+	f()
+	close(done)
+	return peak.Load()
+}
+
+// TestHostileClassesStayInBudget opens every class of issue 15 (scaled down so make test stays
+// quick) under a small budget, and checks the heap stays bounded, the open ends in seconds,
+// and a finding names the limit where one was reached.
+func TestHostileClassesStayInBudget(t *testing.T) {
+	lim := budget.Limits{Inflate: 64 << 20, Memory: 16 << 20, Values: 100_000, Members: 20_000, Rows: 100_000}
+	const heapCap = 64 << 20   // 4× the memory limit: decoded structure plus transient buffers
+	want := map[string]string{ // class → a finding text it must carry
+		"many-members":  "--max-",
+		"json-many":     "--max-",
+		"json-wide":     "--max-",
+		"json-deep":     "nested deeper than 100 levels",
+		"json-dupkeys":  `key "k" repeats`,
+		"huge-declared": "declares 1099511627776 bytes",
+		"bad-pax":       "unreadable size record",
+		"bomb":          "--max-inflate",
+		"blob-flood":    "--max-",
+	}
+	scale := map[string]float64{"many-members": 0.2, "json-many": 0.1, "json-wide": 0.1, "json-deep": 1, "bomb": 0.25, "blob-flood": 0.25}
+	for _, h := range neffbuild.HostileClasses() {
+		t.Run(h.Name, func(t *testing.T) {
+			s := scale[h.Name]
+			if s == 0 {
+				s = 1
+			}
+			raw := h.Build(s)
+			var f *File
+			start := time.Now()
+			peak := peakHeap(func() {
+				f = Open(h.Name+".neff", bytes.NewReader(raw), int64(len(raw)), Options{Limits: lim})
+			})
+			took := time.Since(start)
+			t.Logf("%s: %d bytes, %v, peak heap %.1f MiB, budget used: %d values, %d members, %.1f MiB",
+				h.Name, len(raw), took.Round(time.Millisecond), float64(peak)/(1<<20), f.Budget.Used(budget.Values), f.Budget.Used(budget.Members), float64(f.Budget.Used(budget.Memory))/(1<<20))
+			if peak > heapCap {
+				t.Errorf("peak heap %d MiB, over %d MiB", peak>>20, heapCap>>20)
+			}
+			if took > 20*time.Second {
+				t.Errorf("open took %v", took)
+			}
+			if w := want[h.Name]; w != "" && !hasFinding(f.Doc.Root, w) {
+				t.Errorf("no finding says %q", w)
+			}
+			// The document must stay shallow enough for common JSON readers.
+			if d := depth(f.Doc.Root); d > 150 {
+				t.Errorf("document is %d levels deep", d)
+			}
+		})
+	}
+}
+
+func hasFinding(n *doc.Node, s string) bool {
+	found := false
+	n.Walk(func(_ []string, c *doc.Node) bool {
+		for _, f := range c.Findings {
+			if strings.Contains(f.Message, s) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func depth(n *doc.Node) int {
+	d := 0
+	for _, c := range n.Children {
+		d = max(d, depth(c))
+	}
+	return d + 1
+}
+
+// TestOneBudgetFinding: a file whose members each stay under any per-member cap but together
+// pass the budget gets exactly one finding naming the limit and the flag.
+func TestOneBudgetFinding(t *testing.T) {
+	raw := neffbuild.HostileClasses()[1].Build(0.1) // json-many: 50 × 20,000 values
+	f := Open("many.neff", bytes.NewReader(raw), int64(len(raw)), Options{Limits: budget.Limits{Values: 100_000}})
+	n := 0
+	f.Doc.Root.Walk(func(_ []string, c *doc.Node) bool {
+		for _, fd := range c.Findings {
+			if strings.Contains(fd.Message, "raise it: neffscope --max-values") {
+				n++
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		t.Fatalf("%d findings name the limit, want 1", n)
+	}
+	if got := f.Budget.Used(budget.Values); got != 100_000 {
+		t.Fatalf("values used %d, want the limit", got)
+	}
+}

@@ -1,0 +1,192 @@
+package neffbuild
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/md5"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Hostile is one class of crafted NEFF that is valid (or nearly) yet tries to cost unbounded
+// memory or time, or to forge terminal output. Build makes the file in memory; sizes are
+// picked so a file stays a few MB at most.
+type Hostile struct {
+	Name string
+	What string
+	// Build makes the NEFF; scale 1 is the size of issue 15's reproduction, smaller scales
+	// (tests) shrink the counts.
+	Build func(scale float64) []byte
+}
+
+// repeat is a reader of n bytes repeating pattern.
+type repeat struct {
+	pattern []byte
+	n, pos  int64
+}
+
+func (r *repeat) Read(p []byte) (int, error) {
+	if r.pos >= r.n {
+		return 0, io.EOF
+	}
+	k := 0
+	for k < len(p) && r.pos < r.n {
+		p[k] = r.pattern[r.pos%int64(len(r.pattern))]
+		k++
+		r.pos++
+	}
+	return k, nil
+}
+
+// jsonArray is a member holding "[0,0,…,0]" of n values, streamed.
+func jsonArray(path string, n int64) Member {
+	body := &repeat{pattern: []byte("0,"), n: 2*n - 1}
+	return Member{Path: path, Reader: io.MultiReader(strings.NewReader("["), body, strings.NewReader("0]")), Size: 2*n + 2}
+}
+
+func scaled(n int64, s float64) int64 { return max(1, int64(float64(n)*s)) }
+
+// HostileClasses lists the classes of issue 15.
+func HostileClasses() []Hostile {
+	return []Hostile{
+		{"many-members", "200,000 one-byte members (D3)", func(s float64) []byte {
+			n := scaled(200_000, s)
+			ms := make([]Member, n)
+			for i := range ms {
+				ms[i] = Member{Path: "m/" + strconv.FormatInt(int64(i), 36), Data: []byte{'x'}}
+			}
+			return Bytes(ms, Options{GzipLevel: gzip.BestCompression})
+		}},
+		{"json-many", "50 JSON members of 200,000 values each (D1)", func(s float64) []byte {
+			var ms []Member
+			for i := range 50 {
+				ms = append(ms, jsonArray(fmt.Sprintf("sg00/j%02d.json", i), scaled(200_000, s)))
+			}
+			return bytesOf(ms)
+		}},
+		{"json-wide", "one 60 MiB [0,0,…] JSON member (D1)", func(s float64) []byte {
+			return bytesOf([]Member{jsonArray("neff.json", scaled(30<<20, s))})
+		}},
+		{"json-deep", "JSON nested a million levels (D10)", func(s float64) []byte {
+			n := int(scaled(1_000_000, s))
+			return bytesOf([]Member{{Path: "deep.json", Data: []byte(strings.Repeat("[", n) + strings.Repeat("]", n))}})
+		}},
+		{"json-dupkeys", "an object whose keys repeat (D8)", func(s float64) []byte {
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range scaled(1000, s) {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString(`"k":` + strconv.FormatInt(i, 10))
+			}
+			b.WriteString("}")
+			return bytesOf([]Member{{Path: "dup.json", Data: []byte(b.String())}})
+		}},
+		{"huge-declared", "a member declaring 2^40 bytes in a complete gzip stream (D7)", func(float64) []byte {
+			return WrapTar(rawTar(tarEntry{name: "big.bin", size: 1 << 40, data: []byte("only this")}))
+		}},
+		{"bad-pax", "a pax header whose size record is not a number (D8)", func(float64) []byte {
+			pax := paxRecord("size", "12x") + paxRecord("path", "p.bin")
+			return WrapTar(rawTar(tarEntry{name: "PaxHeaders/p", typeflag: 'x', size: int64(len(pax)), data: []byte(pax)}, tarEntry{name: "p.bin", size: 3, data: []byte("abc")}))
+		}},
+		{"bomb", "a member inflating to 1 GiB of zeros (limits)", func(s float64) []byte {
+			n := scaled(1<<30, s)
+			return Bytes([]Member{{Path: "zeros.bin", Reader: &repeat{pattern: []byte{0}, n: n}, Size: n}}, Options{GzipLevel: gzip.BestCompression})
+		}},
+		{"escapes", "member and model names carrying ESC/OSC/BEL and a forged line (D6)", func(float64) []byte {
+			return Bytes([]Member{
+				{Path: "\x1b]0;pwned\x07title.json", Data: []byte(`{"name": "\u001b[2J\rall checks passed"}`)},
+				{Path: "x\r\x1b[2Kall checks passed\n.bin", Data: []byte("x")},
+				{Path: "\x1b[31mred\x1b[0m", Data: []byte("y")},
+			}, Options{Name: "net\x1b]2;evil\x07"})
+		}},
+		{"blob-flood", "40 activation blobs of 60 MiB zeros (D4)", func(s float64) []byte {
+			var ms []Member
+			n := scaled(60<<20, s)
+			for i := range 40 {
+				ms = append(ms, Member{Path: fmt.Sprintf("sg00/act_%02d_bkt.bin", i), Reader: &repeat{pattern: []byte{0}, n: n}, Size: n})
+			}
+			return Bytes(ms, Options{GzipLevel: gzip.BestCompression})
+		}},
+	}
+}
+
+func bytesOf(ms []Member) []byte { return Bytes(ms, Options{GzipLevel: gzip.BestCompression}) }
+
+type tarEntry struct {
+	name     string
+	typeflag byte
+	size     int64 // declared
+	data     []byte
+}
+
+// rawTar writes entries whose headers say what the test wants (archive/tar refuses to write
+// a size that disagrees with the data), then the end-of-archive blocks.
+func rawTar(es ...tarEntry) []byte {
+	var b bytes.Buffer
+	for _, e := range es {
+		h := make([]byte, 512)
+		copy(h, e.name)
+		copy(h[100:], "0000664\x00")
+		copy(h[108:], "0000000\x00")
+		copy(h[116:], "0000000\x00")
+		if e.size < 1<<33 {
+			copy(h[124:], fmt.Sprintf("%011o\x00", e.size))
+		} else { // GNU base-256
+			h[124] = 0x80
+			for i, v := 135, e.size; i > 124; i, v = i-1, v>>8 {
+				h[i] = byte(v)
+			}
+		}
+		copy(h[136:], "00000000000\x00")
+		tf := e.typeflag
+		if tf == 0 {
+			tf = '0'
+		}
+		h[156] = tf
+		copy(h[257:], "ustar\x0000")
+		for i := 148; i < 156; i++ {
+			h[i] = ' '
+		}
+		var sum int64
+		for _, c := range h {
+			sum += int64(c)
+		}
+		copy(h[148:], fmt.Sprintf("%06o\x00 ", sum))
+		b.Write(h)
+		b.Write(e.data)
+		if r := len(e.data) % 512; r != 0 {
+			b.Write(make([]byte, 512-r))
+		}
+	}
+	b.Write(make([]byte, 1024))
+	return b.Bytes()
+}
+
+func paxRecord(k, v string) string {
+	rec := " " + k + "=" + v + "\n"
+	n := len(rec)
+	for {
+		s := strconv.Itoa(n) + rec
+		if len(s) == n {
+			return s
+		}
+		n = len(s)
+	}
+}
+
+// WrapTar gzips a raw tar and puts it in a NEFF with a correct header and MD5.
+func WrapTar(tarBytes []byte) []byte {
+	var payload bytes.Buffer
+	gz, _ := gzip.NewWriterLevel(&payload, gzip.BestSpeed)
+	gz.Write(tarBytes)
+	gz.Close()
+	if r := payload.Len() % 10240; r != 0 {
+		payload.Write(make([]byte, 10240-r))
+	}
+	sum := md5.Sum(payload.Bytes())
+	return append(Header(int64(payload.Len()), sum[:], Options{}), payload.Bytes()...)
+}

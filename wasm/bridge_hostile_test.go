@@ -1,0 +1,90 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+// TestHostileClassesSurvive opens every hostile class of issue 15 in the core under Node with
+// the worker's budget (the page's defaults, scaled-down files so the test stays quick): each
+// open answers (a document, never an abort), the wasm heap stays bounded, and the core still
+// answers the next call.
+func TestHostileClassesSurvive(t *testing.T) {
+	c := core(t)
+	scale := map[string]float64{"many-members": 0.05, "json-many": 0.1, "json-wide": 0.1, "bomb": 0.05, "blob-flood": 0.02}
+	for _, h := range neffbuild.HostileClasses() {
+		s := scale[h.Name]
+		if s == 0 {
+			s = 1
+		}
+		raw := h.Build(s)
+		// A small budget through the open's arguments, as the page passes its own.
+		res, perr := c.invoke("open", map[string]any{"file": u8(raw), "name": h.Name + ".neff", "fingerprint": false,
+			"maxMemory": 8 << 20, "maxValues": 50_000, "maxMembers": 10_000, "maxInflated": 32 << 20}, nil)
+		if perr != nil {
+			t.Fatalf("%s: open failed: %s %s", h.Name, perr.Code, perr.Message)
+		}
+		d := decodeDoc(t, res.Get("doc"))
+		if d.Root == nil {
+			t.Fatalf("%s: no document", h.Name)
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		t.Logf("%s: %d bytes, heap in use %d MiB, sys %d MiB", h.Name, len(raw), ms.HeapInuse>>20, ms.Sys>>20)
+		if ms.HeapInuse > 256<<20 {
+			t.Errorf("%s: wasm heap in use %d MiB", h.Name, ms.HeapInuse>>20)
+		}
+		if h.Name == "json-many" && !hasText(d.Root, "--max-values") && !hasText(d.Root, "--max-memory") {
+			t.Errorf("%s: no finding names the limit", h.Name)
+		}
+		c.must("close", map[string]any{"handle": res.Get("handle").Int()})
+		// The core still answers.
+		c.must("contextArches", map[string]any{"size": 17638})
+	}
+}
+
+func hasText(n *doc.Node, s string) bool {
+	found := false
+	n.Walk(func(_ []string, c *doc.Node) bool {
+		for _, f := range c.Findings {
+			found = found || strings.Contains(f.Message, s)
+		}
+		return !found
+	})
+	return found
+}
+
+// TestIssueReproductionsWithPageDefaults: the two files of issue 15 that killed the core under
+// Node (50 members × 200,000 JSON values; one 60 MiB [0,0,…] member), at full size, opened
+// with no limits passed: the worker's default budget keeps the heap bounded.
+func TestIssueReproductionsWithPageDefaults(t *testing.T) {
+	c := core(t)
+	for _, h := range neffbuild.HostileClasses() {
+		if h.Name != "json-many" && h.Name != "json-wide" {
+			continue
+		}
+		raw := h.Build(1)
+		res, perr := c.invoke("open", map[string]any{"file": u8(raw), "name": h.Name + ".neff", "fingerprint": false}, nil)
+		if perr != nil {
+			t.Fatalf("%s: open failed: %s %s", h.Name, perr.Code, perr.Message)
+		}
+		d := decodeDoc(t, res.Get("doc"))
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		t.Logf("%s (%d bytes): heap in use %d MiB, sys %d MiB", h.Name, len(raw), ms.HeapInuse>>20, ms.Sys>>20)
+		if ms.Sys > 512<<20 {
+			t.Errorf("%s: wasm memory %d MiB", h.Name, ms.Sys>>20)
+		}
+		if !hasText(d.Root, "raise it: neffscope --max-") {
+			t.Errorf("%s: no finding names the limit", h.Name)
+		}
+		c.must("close", map[string]any{"handle": res.Get("handle").Int()})
+		c.must("contextArches", map[string]any{"size": 17638})
+	}
+}
