@@ -242,6 +242,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	root := a.Node(f.Name)
 	if a.FileSize >= neff.HeaderSize && !looksLikeNEFF(a) {
 		root.Errorf(doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024. If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize)
+		addOverview(f, root)
 		return root
 	}
 	var prog *Program
@@ -276,7 +277,13 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		n.Add(prog.memberContent(m))
 		return false
 	})
+	addOverview(f, root)
 	return root
+}
+
+// addOverview puts the overview first among the root's children: the landing view.
+func addOverview(f *File, root *doc.Node) {
+	root.Children = append([]*doc.Node{Overview(f, root)}, root.Children...)
 }
 
 func looksLikeNEFF(a *neff.Archive) bool {
