@@ -592,7 +592,7 @@ func explains(cause string, f doc.Finding, at []string) bool {
 
 func plural(n int, what string) string {
 	if n == 1 || what == doc.Info {
-		return "1 " + what
+		return strconv.Itoa(n) + " " + what
 	}
 	if strings.HasSuffix(what, "s") {
 		return strconv.Itoa(n) + " " + what + "es"

@@ -9,6 +9,7 @@ import { isMemberRef, memberPath } from '../lib/refs.js';
 import { jsonTree, mainTree } from '../views/content.js';
 import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
 import { hexForget } from '../views/hex.js';
+import { overviewHide } from '../views/overview.js';
 import { plotForget } from '../views/plot/plot.js';
 import { search, searchClose } from '../views/search.js';
 import { field, renderFindings, renderSummary } from '../views/summary.js';
@@ -42,6 +43,9 @@ const KINDS = {
 Object.assign(KINDS, {
   manifest: { glyph: '{}', title: 'manifest (JSON)' },
   model: { glyph: 'M', title: 'model' },
+  overview: { glyph: '★', title: 'overview' },
+  answer: { glyph: '▸', title: 'overview answer' },
+  cause: { glyph: '!', title: 'root cause' },
   instructions: { glyph: '≡', title: 'instruction stream' },
   table: { glyph: '▦', title: 'table' },
   npy: { glyph: 'N', title: 'NumPy array' },
@@ -302,10 +306,12 @@ export function renderDocument(ms) {
   mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
   hexForget();
   plotForget();
+  overviewHide();
   jsonTree.clear();
   $('json-view').hidden = true;
   const linked = hashTarget(location.hash);
   if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
-  const first = field(doc, 'header') || doc.root;
+  // A NEFF lands on its overview (the answers); the header is one click away in the tree.
+  const first = field(doc, 'overview') || field(doc, 'header') || doc.root;
   select(first, 'open');
 }

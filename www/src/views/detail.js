@@ -119,7 +119,8 @@ function renderSeries(node, box) {
 const DETAIL_RENDERERS = [
   { when: (n) => n.kind === 'pwp-set', render: renderSetFunctions },
   { when: (n) => n.kind === 'pwp-function', render: renderOctaves },
-  { when: (n) => n === state.doc.root && state.doc.kind === 'binary', render: renderContextOffer },
+  // Only a file of no recognised kind could be a raw libncfw context (a PNG is not one).
+  { when: (n) => n === state.doc.root && state.doc.kind === 'binary' && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
   { when: (n) => n.table && n.table.cols, render: renderTable },
   { when: (n) => n.series && n.series.length, render: renderSeries },
   { when: (n) => !n.table && n.kids && n.kids.length && n.kind !== 'member', render: renderChildren },
