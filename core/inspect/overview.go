@@ -75,24 +75,55 @@ const overviewSweepPoints = 1025
 // name nodes of root by path. It never fails; a file with no program still gets its verdict
 // and findings.
 func Overview(f *File, root *doc.Node) *doc.Node {
+	// One walk keeps the paths of the nodes the overview links to: members, activation sets
+	// and functions, and nodes with findings (a document holds every member's JSON tree, so
+	// keeping every path would cost more than the rest of the overview).
 	paths := map[*doc.Node][]string{}
-	root.Walk(func(p []string, n *doc.Node) bool {
-		paths[n] = p
-		return true
-	})
+	members := map[string]*doc.Node{}
+	var found []foundAt
+	var stack []string
+	var walk func(n *doc.Node)
+	walk = func(n *doc.Node) {
+		keep := false
+		switch {
+		case n.Kind == doc.KindMember:
+			members[n.Ref], keep = n, true
+		case n.Kind == pwp.KindSet || n.Kind == pwp.KindFunction:
+			keep = true
+		}
+		if len(n.Findings) > 0 {
+			keep = true
+			for _, x := range n.Findings {
+				found = append(found, foundAt{x, n})
+			}
+		}
+		if keep {
+			paths[n] = append([]string(nil), stack...)
+		}
+		for _, c := range n.Children {
+			if c != nil {
+				stack = append(stack, c.PathKey())
+				walk(c)
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	walk(root)
 	link := func(n *doc.Node) string {
 		if p, ok := paths[n]; ok && n != nil {
 			return doc.NodeLink(p...)
 		}
 		return ""
 	}
-	find := func(p ...string) *doc.Node { return root.Find(p...) }
-	memberLink := func(member string) string {
-		if m := memberNode(root, member); m != nil {
-			return link(m)
+	// find returns a node by path and records its path for link.
+	find := func(p ...string) *doc.Node {
+		n := root.Find(p...)
+		if n != nil {
+			paths[n] = p
 		}
-		return ""
+		return n
 	}
+	memberLink := func(member string) string { return link(members[doc.MemberRef(member)]) }
 
 	ov := &doc.Node{Kind: doc.KindOverview, Key: "overview", Label: "overview", Detail: "the answers first: each item links to its detail"}
 	var p *Program
@@ -113,29 +144,13 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 	if f != nil && f.Archive != nil {
 		overviewVerdict(ov, f.Archive, find, link)
 	}
-	overviewFindings(ov, f, root, paths, link)
+	overviewFindings(ov, f, found, paths, link)
 	ov.Value = strings.Join(words, " · ")
 	return ov
 }
 
 func section(ov *doc.Node, key, label string) *doc.Node {
 	return ov.Add(&doc.Node{Kind: doc.KindAnswer, Key: key, Label: label})
-}
-
-// memberNode finds the member node whose Ref names member (members › dir/ › name).
-func memberNode(root *doc.Node, member string) *doc.Node {
-	var hit *doc.Node
-	root.Walk(func(_ []string, n *doc.Node) bool {
-		if hit != nil {
-			return false
-		}
-		if n.Kind == doc.KindMember && n.Ref == doc.MemberRef(member) {
-			hit = n
-			return false
-		}
-		return n.Kind != doc.KindMember // members' content holds no other member
-	})
-	return hit
 }
 
 func overviewModel(ov *doc.Node, m *manifest.Model, find func(...string) *doc.Node, link func(*doc.Node) string) []string {
@@ -259,18 +274,19 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 	fnNodes := map[string]*doc.Node{}
 	setNodes := map[string]*doc.Node{}
 	if act := root.Child("activation"); act != nil {
-		act.Walk(func(_ []string, n *doc.Node) bool {
-			switch n.Kind {
-			case pwp.KindFunction:
-				fnNodes[n.Ref] = n
-				return false
-			case pwp.KindSet:
-				if n.Span != nil {
-					setNodes[n.Span.Source] = n
+		for _, n := range act.Children {
+			if n.Kind != pwp.KindSet || n.Span == nil {
+				continue
+			}
+			setNodes[n.Span.Source] = n
+			for _, g := range n.Children {
+				for _, fn := range g.Children {
+					if fn.Kind == pwp.KindFunction {
+						fnNodes[fn.Ref] = fn
+					}
 				}
 			}
-			return true
-		})
+		}
 	}
 	opt, _ := evalOptions("")
 	var nCalled, nSets int
@@ -508,20 +524,15 @@ func rootCause(f *File) (cause, why string) {
 
 // overviewFindings groups every finding of the document under its root cause (first) and
 // the rest; rows link to the node that holds the finding.
-func overviewFindings(ov *doc.Node, f *File, root *doc.Node, paths map[*doc.Node][]string, link func(*doc.Node) string) {
+// foundAt is a finding and the node that holds it.
+type foundAt struct {
+	f doc.Finding
+	n *doc.Node
+}
+
+func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node][]string, link func(*doc.Node) string) {
 	s := section(ov, OverviewFindings, "findings")
 	cause, why := rootCause(f)
-	type hit struct {
-		f doc.Finding
-		n *doc.Node
-	}
-	var all []hit
-	root.Walk(func(_ []string, n *doc.Node) bool {
-		for _, x := range n.Findings {
-			all = append(all, hit{x, n})
-		}
-		return true
-	})
 	rank := map[string]int{doc.Error: 0, doc.Warning: 1, doc.Info: 2}
 	sort.SliceStable(all, func(i, j int) bool { return rank[all[i].f.Severity] < rank[all[j].f.Severity] })
 	group := func(c, label, detail string) *doc.Node {
