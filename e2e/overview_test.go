@@ -8,9 +8,11 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // nativeOverview opens the NEFF with the native core and returns its overview node: the
@@ -174,5 +176,74 @@ func TestPNGLooksLikePNG(t *testing.T) {
 	}
 	if eval[bool](p, `!!document.getElementById('ctx-open')`) {
 		t.Errorf("a PNG is offered as a libncfw context")
+	}
+}
+
+// Listing rows are links (ActivationTableLoad → its set, a DMA trigger → its queue), and a
+// byte of a stream (a click or an offset search) selects its instruction with the listing
+// still shown.
+func TestListingLinksAndByteOwners(t *testing.T) {
+	readReal(t)
+	p := newPage(t, siteURL)
+	p.openWithPicker(realNEFF)
+	p.waitFor(`document.querySelector('#overview-view .ov-eng[data-core="sg00"][data-engine="Pool"]')`, "the Pool cell")
+	eval[chromedp.Void](p, `document.querySelector('#overview-view .ov-eng[data-core="sg00"][data-engine="Pool"]').click()`)
+	p.waitFor(`!document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow .l-link')`, "a linked row in sg00/Pool.bin's listing")
+	eval[chromedp.Void](p, `document.querySelector('#listing-rows .lrow .l-link').click()`)
+	if got := p.selectedPath(); got != "model/cores/sg00/dma_queues" {
+		t.Errorf("the DMA trigger's link selected %q, want sg00's DMA queues", got)
+	}
+	eval[chromedp.Void](p, `history.back()`)
+	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path === 'members/sg00//Pool.bin'`, "back to the Pool listing")
+
+	// The ActivationTableLoad (row 2 of sg00/Activation.bin) leads to sg00's set.
+	p.expand(`#tree [data-path="members/sg00/"]`)
+	p.clickRow(`#tree [data-ref="member:sg00/Activation.bin"]`)
+	p.waitFor(`document.querySelector('#listing-rows .lrow[data-index="2"] .l-link')`, "the ActivationTableLoad row's link")
+	eval[chromedp.Void](p, `document.querySelector('#listing-rows .lrow[data-index="2"] .l-link').click()`)
+	if got := p.selectedPath(); got != "activation/exp_and_others sg00" {
+		t.Errorf("the ActivationTableLoad link selected %q", got)
+	}
+
+	// A byte click in the stream: instruction #3 (bytes 0xc0..0xff), the listing stays.
+	p.clickRow(`#tree [data-ref="member:sg00/Activation.bin"]`)
+	p.waitFor(`document.querySelector('#hex-rows .hex-row[data-off="208"] .hb[data-i="4"]')`, "the hex row at 0xd0")
+	eval[chromedp.Void](p, `document.querySelector('#hex-rows .hex-row[data-off="208"] .hb[data-i="4"]').click()`)
+	p.waitFor(`!document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow.selected[data-index="3"]')`, "instruction #3 selected in the listing")
+	p.waitFor(`document.querySelector('#detail .d-path').textContent.includes('#3')`, "the detail pane to show instruction #3")
+	p.waitFor(`neffscope.hex.hl && neffscope.hex.hl.off === 192 && neffscope.hex.hl.len === 64`, "the instruction's 64 bytes highlighted")
+
+	// An offset search in the shown stream lands on the instruction too.
+	where, _ := p.searchAndPick(slash, "@260", "offset", "instruction #4")
+	if !strings.Contains(where, "sg00/Activation.bin") {
+		t.Errorf("the offset result says %q", where)
+	}
+	p.waitFor(`!document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow.selected[data-index="4"]')`, "instruction #4 selected by the offset search")
+	if f := p.focused(); f != "div#listing[grid]" {
+		t.Errorf("after the offset pick the focus is on %s, want the listing", f)
+	}
+}
+
+// An Activate row leads to its function's plot (attn_v6 calls functions; matmul_small only
+// loads its set).
+func TestActivateRowShowsPlot(t *testing.T) {
+	path, ok := realfiles.Find("nki-moe/attn_v6.neff")
+	if !ok {
+		t.Skip(realfiles.Missing("nki-moe/attn_v6.neff"))
+	}
+	p := newPage(t, siteURL)
+	p.openWithPicker(path)
+	_, row := p.searchAndPick(slash, "Activate", "instruction", "Activation.bin")
+	sel := `#listing-rows .lrow.selected[data-index="` + row + `"]`
+	p.waitFor(`document.querySelector(`+jsString(sel)+`)`, "the Activate row")
+	if !eval[bool](p, `!!document.querySelector(`+jsString(sel+" .l-link")+`)`) {
+		t.Fatalf("the Activate row %s has no link: %s", row, eval[string](p, `document.querySelector(`+jsString(sel)+`).textContent`))
+	}
+	// Enter on the selected row follows its link (the listing is one tab stop).
+	p.do(chromedp.Focus(chromedp.ID("listing")))
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(`!document.getElementById('plot-view').hidden && neffscope.plot.ref.startsWith('pwp:')`, "the function's plot")
+	if got := p.selectedPath(); !strings.Contains(got, "/functions/") {
+		t.Errorf("the Activate link selected %q, not a function", got)
 	}
 }

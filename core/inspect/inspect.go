@@ -55,6 +55,8 @@ type File struct {
 	group map[string]NamedReader
 	// window caches the last stretch of a member read back from the archive (Bytes).
 	window cachedWindow
+	// links maps what a listing row can lead to (linkKey forms) to node links (Overview).
+	links map[string]string
 }
 
 // decoder is one row of the registry.

@@ -18,6 +18,54 @@ import (
 // and how far they are from the true function, DMA, memory, whether the file is sound), each
 // with a Link to the node that holds the detail. The CLI can print the same node.
 
+// Keys of File.links besides pwp refs.
+const (
+	linkSet    = "set:"    // + a set's profile member
+	linkQueues = "queues:" // + a core name
+)
+
+// rowLinks fills a listing table's RowLinks (rows from..): an ActivationTableLoad leads to its
+// set, an Activate to its function (and its plot), a DMA trigger to its core's DMA queues.
+func (f *File) rowLinks(ps *ProgramStream, t *doc.Table, from int) {
+	if len(f.links) == 0 || f.Program == nil {
+		return
+	}
+	links := make([]string, len(t.Rows))
+	any := false
+	for k := range t.Rows {
+		i := from + k
+		if i >= ps.ISA.Len() {
+			break
+		}
+		w := ps.ISA.Word(i)
+		switch w[0] {
+		case 0x21, 0x23, 0xC1, 0xD4:
+		default:
+			continue
+		}
+		r := f.Program.Resolve(ps, i, w)
+		var l string
+		switch {
+		case r.Function != "" && r.Set != "":
+			if s := coreSet(f.Program, ps.Core, r.Set); s != nil {
+				l = f.links[doc.PWPRef(s.ProfilePath, r.Function)]
+			}
+		case r.Set != "":
+			if s := coreSet(f.Program, ps.Core, r.Set); s != nil {
+				l = f.links[linkSet+s.ProfilePath]
+			}
+		case r.Queue != "":
+			l = f.links[linkQueues+ps.Core.Name]
+		}
+		if l != "" {
+			links[k], any = l, true
+		}
+	}
+	if any {
+		t.RowLinks = links
+	}
+}
+
 // Overview section keys (children of the overview node, KindAnswer).
 const (
 	OverviewModel      = "model"
@@ -124,6 +172,25 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		return n
 	}
 	memberLink := func(member string) string { return link(members[doc.MemberRef(member)]) }
+	if f != nil {
+		// What listing rows lead to: sets by profile member, functions by ref, queues by core.
+		f.links = map[string]string{}
+		for n, p := range paths {
+			switch {
+			case n.Kind == pwp.KindSet && n.Span != nil:
+				f.links[linkSet+n.Span.Source] = doc.NodeLink(p...)
+			case n.Kind == pwp.KindFunction && n.Ref != "":
+				f.links[n.Ref] = doc.NodeLink(p...)
+			}
+		}
+		if f.Program != nil {
+			for _, c := range f.Program.Model.Cores {
+				if find("model", "cores", c.Name, "dma_queues") != nil {
+					f.links[linkQueues+c.Name] = doc.NodeLink("model", "cores", c.Name, "dma_queues")
+				}
+			}
+		}
+	}
 
 	ov := &doc.Node{Kind: doc.KindOverview, Key: "overview", Label: "overview", Detail: "the answers first: each item links to its detail"}
 	var p *Program

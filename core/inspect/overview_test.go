@@ -121,6 +121,53 @@ func TestOverviewOfMatmul(t *testing.T) {
 	}
 }
 
+// Listing rows lead somewhere: an ActivationTableLoad to its core's set, a DMA trigger to the
+// core's queues, and (attn_v6) an Activate to its function.
+func TestListingRowLinks(t *testing.T) {
+	f := openRealBytes(t, "nkipy/matmul_small.neff")
+	tab, _, err := f.Rows("stream:sg01/Activation.bin", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.RowLinks) != len(tab.Rows) || tab.RowLinks[2] != doc.NodeLink("activation", "exp_and_others sg01") {
+		t.Errorf("sg01 Activation row links %q", tab.RowLinks)
+	}
+	tab, _, _ = f.Rows("stream:sg00/Pool.bin", 0, 100)
+	dma := 0
+	for _, l := range tab.RowLinks {
+		if l == doc.NodeLink("model", "cores", "sg00", "dma_queues") {
+			dma++
+		}
+	}
+	if dma != 4 {
+		t.Errorf("%d Pool rows link to sg00's DMA queues, want its 4 PseudoDmaDirect2d words", dma)
+	}
+	checkLinks(t, f.Doc.Root, &doc.Node{Table: tab})
+
+	g := openRealBytes(t, "nki-moe/attn_v6.neff")
+	fns := 0
+	for _, ps := range g.Program.Streams {
+		if ps.ISA == nil || ps.Engine.Name != "Activation" {
+			continue
+		}
+		tab, _, err := g.Rows(doc.StreamRef(ps.Member), 0, ps.ISA.Len())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range tab.RowLinks {
+			if ps.ISA.Word(i)[0] == 0x21 && l != "" {
+				fns++
+				if p, _ := doc.LinkPath(l); g.Doc.Root.Find(p...) == nil || g.Doc.Root.Find(p...).Kind != doc.KindPWPFunction {
+					t.Errorf("Activate row %d links to %q, not a function", i, l)
+				}
+			}
+		}
+	}
+	if fns != 136 {
+		t.Errorf("%d Activate rows link to their function, want attn_v6's 136", fns)
+	}
+}
+
 func equalRow(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
