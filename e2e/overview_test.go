@@ -117,7 +117,7 @@ func shotBoth(p *page, t *testing.T) {
 			continue
 		}
 		os.WriteFile("/tmp/overview-"+theme+".png", buf, 0o644)
-		eval[chromedp.Void](p, `document.getElementById('overview-view').scrollTop = 420`)
+		eval[chromedp.Void](p, `document.getElementById('overview-view').scrollTop = 235`)
 		if buf, err = chromedp.Run(p.ctx, chromedp.CaptureScreenshot()); err == nil {
 			os.WriteFile("/tmp/overview-"+theme+"-scrolled.png", buf, 0o644)
 		}
