@@ -458,7 +458,7 @@ func overviewDMA(ov *doc.Node, p *Program, find func(...string) *doc.Node, link 
 	if s.Table == nil {
 		return
 	}
-	ci, qi, bi := col(s.Table, "core"), col(s.Table, "queue"), col(s.Table, "bytes")
+	ci, bi := col(s.Table, "core"), col(s.Table, "bytes")
 	var total int64
 	for _, r := range s.Table.Rows {
 		var l string
@@ -472,7 +472,6 @@ func overviewDMA(ov *doc.Node, p *Program, find func(...string) *doc.Node, link 
 			}
 		}
 	}
-	_ = qi
 	s.SetAttr(AttrBytes, strconv.FormatInt(total, 10))
 	s.Value = fmt.Sprintf("%s, %s moved by static descriptors", plural(len(s.Table.Rows), "queue"), neff.HumanSize(total))
 }
