@@ -213,6 +213,13 @@ func TestListingLinksAndByteOwners(t *testing.T) {
 	p.waitFor(`document.querySelector('#detail .d-path').textContent.includes('#3')`, "the detail pane to show instruction #3")
 	p.waitFor(`neffscope.hex.hl && neffscope.hex.hl.off === 192 && neffscope.hex.hl.len === 64`, "the instruction's 64 bytes highlighted")
 
+	// The engine's stream field in the model leads to the member and its listing.
+	eval[chromedp.Void](p, `location.hash = '#f=' + neffscope.state.doc.sha256.slice(0, 16) + '&n=model/cores/sg00/engines/DVE/stream'`)
+	p.waitFor(`document.querySelector('#detail .d-link')`, "the stream field's link")
+	eval[chromedp.Void](p, `document.querySelector('#detail .d-link').click()`)
+	p.waitFor(`!document.getElementById('listing').hidden && document.getElementById('content-title').textContent === 'sg00/DVE.bin'`, "the DVE listing")
+	p.clickRow(`#tree [data-ref="member:sg00/Activation.bin"]`)
+
 	// An offset search in the shown stream lands on the instruction too.
 	where, _ := p.searchAndPick(slash, "@260", "offset", "instruction #4")
 	if !strings.Contains(where, "sg00/Activation.bin") {

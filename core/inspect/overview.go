@@ -130,12 +130,21 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 	members := map[string]*doc.Node{}
 	var found []foundAt
 	var stack []string
+	var toMember []*doc.Node // fields outside the archive naming a member's bytes (an engine's stream)
+	inMember := 0
 	var walk func(n *doc.Node)
 	walk = func(n *doc.Node) {
 		keep := false
+		if n.Kind != doc.KindMember && inMember == 0 && n.Link == "" {
+			if k, _ := doc.ParseRef(n.Ref); k == doc.RefMember {
+				toMember = append(toMember, n)
+			}
+		}
 		switch {
 		case n.Kind == doc.KindMember:
 			members[n.Ref], keep = n, true
+			inMember++
+			defer func() { inMember-- }()
 		case n.Kind == pwp.KindSet || n.Kind == pwp.KindFunction:
 			keep = true
 		}
@@ -172,6 +181,11 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		return n
 	}
 	memberLink := func(member string) string { return link(members[doc.MemberRef(member)]) }
+	// A member named elsewhere (Model › cores › sg00 › engines › PE › stream) leads to the
+	// member itself, where its decoded view (listing, JSON tree) is.
+	for _, n := range toMember {
+		n.Link = link(members[n.Ref])
+	}
 	if f != nil {
 		// What listing rows lead to: sets by profile member, functions by ref, queues by core.
 		f.links = map[string]string{}

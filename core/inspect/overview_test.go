@@ -116,6 +116,11 @@ func TestOverviewOfMatmul(t *testing.T) {
 	if fs.Attrs[AttrCause] != "" || len(fs.Children) != 1 || fs.Children[0].Key != CauseOther || len(fs.Children[0].Table.Rows) != len(f.Doc.Findings()) {
 		t.Errorf("findings of a sound file: %+v", fs)
 	}
+	// An engine's stream field (Model › cores › sg00 › engines › PE › stream) leads to the member.
+	if s := root.Find("model", "cores", "sg00", "engines", "PE", "stream"); s == nil || s.Link != doc.NodeLink("members", "sg00/", "PE.bin") {
+		t.Errorf("the PE stream field: %+v", s)
+	}
+	checkLinks(t, root, root.Child("model"))
 	if n := checkLinks(t, root, ov); n < 40 {
 		t.Errorf("only %d links in the overview", n)
 	}

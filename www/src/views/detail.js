@@ -11,6 +11,7 @@ import { mainTree } from './content.js';
 import { renderContextOffer } from './context.js';
 import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
 import { hexShow } from './hex.js';
+import { follow, linkTarget } from './overview.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
 // function view.
@@ -164,6 +165,13 @@ export function renderDetail(n) {
   box.appendChild(el('div', 'd-path muted', pathOf(n).join(' › ') || state.doc.file));
   if (n.value) box.appendChild(el('pre', 'd-value', n.value));
   if (n.detail) box.appendChild(el('p', 'd-detail', n.detail));
+  if (n.link && linkTarget(n.link)) {
+    // A node that leads elsewhere (an engine's stream → the member with its listing).
+    const a = el('button', 'd-link link', 'Go to ' + n.link.split('/').map(decodeURIComponent).join(' › '));
+    a.type = 'button';
+    a.addEventListener('click', () => follow(n.link));
+    box.appendChild(a);
+  }
   if (n.span) {
     const s = el('button', 'd-span link', spanText(n.span));
     s.type = 'button';
