@@ -238,7 +238,10 @@ function offsetResults(q) {
 function offsetPick(r) {
   if (r.instr >= 0) {
     // The instruction that holds the byte, selected in its listing (which keeps the focus).
-    instructionPick(r.node, r.instr).then(() => $('listing').focus({ preventScroll: true }));
+    // The listing is on show as soon as the pick starts (the instruction's fields follow).
+    const done = instructionPick(r.node, r.instr);
+    $('listing').focus({ preventScroll: true });
+    done.then(() => { if (!$('listing').contains(document.activeElement)) $('listing').focus({ preventScroll: true }); });
     return;
   }
   select(r.node, 'search');
