@@ -340,6 +340,7 @@ func TestHexKeyboardCursor(t *testing.T) {
 	native := inspect.Open("matmul_small.neff", bytes.NewReader(file), int64(len(file)), inspect.Options{})
 	p := newPage(t, siteURL)
 	p.openWithPicker(realNEFF)
+	p.clickRow(`#tree .ti[data-path="header"]`) // from the header (the overview's links are tab stops too)
 	p.do(chromedp.Focus(chromedp.CSS(`#tree .ti[aria-selected="true"]`)))
 	p.tabInto(`#hex`, 30)
 	if f := p.focused(); f != "div#hex[grid]" {

@@ -23,6 +23,8 @@ const (
 	// members the tests also drop as loose files.
 	looseDir = "nkipy/matmul_small/sg00/"
 	actSet   = "exp_and_others"
+	// In the NEFF each core loads its own copy: the keys name the core.
+	neffSet = actSet + " sg00"
 	// exp(0.5) through the exp_400p tables (spec activation.md §8).
 	exp05Bits = "3fd308b1"
 )
@@ -145,7 +147,7 @@ func TestActivationFunctionPlotAndEvaluate(t *testing.T) {
 	want := nativeExp05(t, inspect.Open("matmul_small.neff", bytes.NewReader(data), int64(len(data)), inspect.Options{}))
 	p := newPage(t, siteURL)
 	p.openWithPicker(realNEFF)
-	p.openFunction("activation/"+actSet, "exp_400p")
+	p.openFunction("activation/"+neffSet, "exp_400p")
 	checkPlot(t, p)
 	if got := eval[string](p, `document.querySelector('#detail h3:last-of-type') && Array.from(document.querySelectorAll('#detail h3')).map(h => h.textContent).join('|')`); !strings.Contains(got, "Octaves") {
 		t.Errorf("the function's detail has no octave table: %q", got)
@@ -402,7 +404,7 @@ func TestContextEmulatedWithArchSwitch(t *testing.T) {
 func BenchmarkPlotRedraw(b *testing.B) {
 	p := newPage(b, siteURL)
 	p.openWithPicker(realfiles.Path(b, "nkipy/matmul_small.neff"))
-	p.openFunction("activation/"+actSet, "exp_400p")
+	p.openFunction("activation/"+neffSet, "exp_400p")
 	type timing struct{ CoreMs, DecodeMs, DrawMs, TotalMs float64 }
 	var sum timing
 	b.ResetTimer()

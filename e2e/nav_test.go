@@ -37,8 +37,8 @@ func TestHashFollowsSelection(t *testing.T) {
 	fp := hex.EncodeToString(sum[:])[:16]
 	p := newPage(t, siteURL)
 	p.openWithPicker(realNEFF)
-	if h := eval[string](p, `location.hash`); h != "#f="+fp+"&n=header" {
-		t.Errorf("after opening, the hash is %q, want the header of %s", h, fp)
+	if h := eval[string](p, `location.hash`); h != "#f="+fp+"&n=overview" {
+		t.Errorf("after opening, the hash is %q, want the overview of %s", h, fp)
 	}
 
 	p.selectDefLeaf("type")
@@ -93,11 +93,11 @@ func TestHashFollowsSelection(t *testing.T) {
 		t.Errorf("the linked page's hash became %q, want %q", h, h1)
 	}
 
-	// A hash of another file's fingerprint is not applied: the file opens at its header.
+	// A hash of another file's fingerprint is not applied: the file opens at its overview.
 	r := newPage(t, siteURL+"#f=0123456789abcdef&n=header/data_size")
 	r.openWithPicker(realNEFF)
-	if got := r.selectedPath(); got != "header" {
-		t.Errorf("with another file's hash, %q is selected, want the header", got)
+	if got := r.selectedPath(); got != "overview" {
+		t.Errorf("with another file's hash, %q is selected, want the overview", got)
 	}
 }
 

@@ -105,7 +105,7 @@ func TestInfoHumanAndInspect(t *testing.T) {
 			} `json:"children"`
 		} `json:"root"`
 	}
-	if err := json.Unmarshal([]byte(out), &d); err != nil || rc != 0 || d.Kind != "neff" || len(d.SHA256) != 64 || len(d.Root.Children) != 5 || d.Root.Children[1].Label != "Model" {
+	if err := json.Unmarshal([]byte(out), &d); err != nil || rc != 0 || d.Kind != "neff" || len(d.SHA256) != 64 || len(d.Root.Children) != 6 || d.Root.Children[0].Label != "overview" || d.Root.Children[2].Label != "Model" {
 		t.Errorf("inspect --json: rc %d err %v doc %+v", rc, err, d)
 	}
 	// A broken file: findings, exit 1, and the summary still printed.

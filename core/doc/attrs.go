@@ -30,6 +30,10 @@ const (
 	// AttrTarget, AttrArchName: the kelf target and the chip it names (model target field).
 	AttrTarget   = "target"
 	AttrArchName = "arch_name"
+	// AttrLooksLike: what a file that is not a NEFF looks like by its first bytes (root of a
+	// binary document): png, zip, elf, gzip, pdf, jpeg; absent when nothing is recognised (it
+	// may then be a raw libncfw context).
+	AttrLooksLike = "looks_like"
 )
 
 // Values of AttrIntegrity.

@@ -23,8 +23,9 @@ import (
 )
 
 // ModelVersion is bumped whenever the wire shape changes incompatibly, so cached documents
-// written by an older build are re-decoded instead of misread. 2: Node.Attrs.
-const ModelVersion = 2
+// written by an older build are re-decoded instead of misread. 2: Node.Attrs. 3: Node.Link,
+// Table.RowLinks.
+const ModelVersion = 3
 
 // Severities of a Finding.
 const (
@@ -74,6 +75,9 @@ type Table struct {
 	Rows    [][]string `msg:"rows" json:"rows"`
 	// RowSpans, when present, has one entry per row: the bytes behind that row.
 	RowSpans []Span `msg:"rspans" json:"row_spans,omitempty"`
+	// RowLinks, when present, has one entry per row: the node the row leads to (NodeLink
+	// form; "" for none), so a front end renders the row as a link without reading its text.
+	RowLinks []string `msg:"rlinks,omitempty" json:"row_links,omitempty"`
 }
 
 // Series is a sampled curve (x, y) for plots.
@@ -113,6 +117,9 @@ type Node struct {
 	// childIndex maps path keys to positions for nodes with many children (Child), so
 	// lookups over a 200,000-member listing stay linear in all; not encoded.
 	childIndex *childIndex `msg:"-" json:"-"`
+	// Link is the node this one leads to, elsewhere in the same document (NodeLink form):
+	// an engine to its listing, a used function to its plot.
+	Link string `msg:"link,omitempty" json:"link,omitempty"`
 }
 
 // childIndex is rebuilt when Children's length or ends change; a hit is checked against the

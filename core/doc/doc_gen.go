@@ -298,8 +298,8 @@ func (z *Finding) Msgsize() (s int) {
 func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(12)
-	var zb0001Mask uint16 /* 12 bits */
+	zb0001Len := uint32(13)
+	var zb0001Mask uint16 /* 13 bits */
 	_ = zb0001Mask
 	if z.Key == "" {
 		zb0001Len--
@@ -340,6 +340,10 @@ func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.Ref == "" {
 		zb0001Len--
 		zb0001Mask |= 0x800
+	}
+	if z.Link == "" {
+		zb0001Len--
+		zb0001Mask |= 0x1000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -451,6 +455,11 @@ func (z *Node) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "ref"
 			o = append(o, 0xa3, 0x72, 0x65, 0x66)
 			o = msgp.AppendString(o, z.Ref)
+		}
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+			// string "link"
+			o = append(o, 0xa4, 0x6c, 0x69, 0x6e, 0x6b)
+			o = msgp.AppendString(o, z.Link)
 		}
 	}
 	return
@@ -673,6 +682,12 @@ func (z *Node) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Ref")
 				return
 			}
+		case "link":
+			z.Link, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Link")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -715,7 +730,7 @@ func (z *Node) Msgsize() (s int) {
 	for za0003 := range z.Findings {
 		s += z.Findings[za0003].Msgsize()
 	}
-	s += 4 + msgp.StringPrefixSize + len(z.Ref)
+	s += 4 + msgp.StringPrefixSize + len(z.Ref) + 5 + msgp.StringPrefixSize + len(z.Link)
 	return
 }
 
@@ -910,36 +925,57 @@ func (z Span) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Table) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "cols"
-	o = append(o, 0x83, 0xa4, 0x63, 0x6f, 0x6c, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Columns)))
-	for za0001 := range z.Columns {
-		o = msgp.AppendString(o, z.Columns[za0001])
+	// check for omitted fields
+	zb0001Len := uint32(4)
+	var zb0001Mask uint8 /* 4 bits */
+	_ = zb0001Mask
+	if z.RowLinks == nil {
+		zb0001Len--
+		zb0001Mask |= 0x8
 	}
-	// string "rows"
-	o = append(o, 0xa4, 0x72, 0x6f, 0x77, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Rows)))
-	for za0002 := range z.Rows {
-		o = msgp.AppendArrayHeader(o, uint32(len(z.Rows[za0002])))
-		for za0003 := range z.Rows[za0002] {
-			o = msgp.AppendString(o, z.Rows[za0002][za0003])
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "cols"
+		o = append(o, 0xa4, 0x63, 0x6f, 0x6c, 0x73)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Columns)))
+		for za0001 := range z.Columns {
+			o = msgp.AppendString(o, z.Columns[za0001])
 		}
-	}
-	// string "rspans"
-	o = append(o, 0xa6, 0x72, 0x73, 0x70, 0x61, 0x6e, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.RowSpans)))
-	for za0004 := range z.RowSpans {
-		// map header, size 3
-		// string "src"
-		o = append(o, 0x83, 0xa3, 0x73, 0x72, 0x63)
-		o = msgp.AppendString(o, z.RowSpans[za0004].Source)
-		// string "off"
-		o = append(o, 0xa3, 0x6f, 0x66, 0x66)
-		o = msgp.AppendInt64(o, z.RowSpans[za0004].Offset)
-		// string "len"
-		o = append(o, 0xa3, 0x6c, 0x65, 0x6e)
-		o = msgp.AppendInt64(o, z.RowSpans[za0004].Length)
+		// string "rows"
+		o = append(o, 0xa4, 0x72, 0x6f, 0x77, 0x73)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Rows)))
+		for za0002 := range z.Rows {
+			o = msgp.AppendArrayHeader(o, uint32(len(z.Rows[za0002])))
+			for za0003 := range z.Rows[za0002] {
+				o = msgp.AppendString(o, z.Rows[za0002][za0003])
+			}
+		}
+		// string "rspans"
+		o = append(o, 0xa6, 0x72, 0x73, 0x70, 0x61, 0x6e, 0x73)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.RowSpans)))
+		for za0004 := range z.RowSpans {
+			// map header, size 3
+			// string "src"
+			o = append(o, 0x83, 0xa3, 0x73, 0x72, 0x63)
+			o = msgp.AppendString(o, z.RowSpans[za0004].Source)
+			// string "off"
+			o = append(o, 0xa3, 0x6f, 0x66, 0x66)
+			o = msgp.AppendInt64(o, z.RowSpans[za0004].Offset)
+			// string "len"
+			o = append(o, 0xa3, 0x6c, 0x65, 0x6e)
+			o = msgp.AppendInt64(o, z.RowSpans[za0004].Length)
+		}
+		if (zb0001Mask & 0x8) == 0 { // if not omitted
+			// string "rlinks"
+			o = append(o, 0xa6, 0x72, 0x6c, 0x69, 0x6e, 0x6b, 0x73)
+			o = msgp.AppendArrayHeader(o, uint32(len(z.RowLinks)))
+			for za0005 := range z.RowLinks {
+				o = msgp.AppendString(o, z.RowLinks[za0005])
+			}
+		}
 	}
 	return
 }
@@ -1091,6 +1127,29 @@ func (z *Table) UnmarshalMsg(bts []byte) (o []byte, err error) {
 					}
 				}
 			}
+		case "rlinks":
+			var zb0007 uint32
+			zb0007, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "RowLinks")
+				return
+			}
+			if zb0007 > z691d11a3limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if cap(z.RowLinks) >= int(zb0007) {
+				z.RowLinks = (z.RowLinks)[:zb0007]
+			} else {
+				z.RowLinks = make([]string, zb0007)
+			}
+			for za0005 := range z.RowLinks {
+				z.RowLinks[za0005], bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "RowLinks", za0005)
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1119,6 +1178,10 @@ func (z *Table) Msgsize() (s int) {
 	s += 7 + msgp.ArrayHeaderSize
 	for za0004 := range z.RowSpans {
 		s += 1 + 4 + msgp.StringPrefixSize + len(z.RowSpans[za0004].Source) + 4 + msgp.Int64Size + 4 + msgp.Int64Size
+	}
+	s += 7 + msgp.ArrayHeaderSize
+	for za0005 := range z.RowLinks {
+		s += msgp.StringPrefixSize + len(z.RowLinks[za0005])
 	}
 	return
 }

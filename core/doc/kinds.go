@@ -92,4 +92,9 @@ const (
 	KindCompareSection = "compare-section" // one table of the comparison
 	KindCompareFile    = "compare-file"    // one compared file
 	KindReason         = "reason"          // why two cache entries differ (recompile explanation)
+
+	// The overview (core/inspect overview.go): the landing answers of a NEFF, each with a Link.
+	KindOverview = "overview" // the dashboard: model, I/O, engines, activations, DMA, memory, verdict, findings
+	KindAnswer   = "answer"   // one section of the overview (Key names which)
+	KindCause    = "cause"    // a root cause and the findings it explains (overview findings)
 )

@@ -72,3 +72,66 @@ func ParsePWPRef(s string) (profile, function string, ok bool) {
 	}
 	return rest[:i], rest[i+1:], true
 }
+
+// NodeLink is the link form of the node at path (its keys): each key escaped ('%', '/',
+// '#', '&' and controls as %XX, which decodeURIComponent reverses) and joined by '/', the
+// form the page's URL hash uses for a node path.
+func NodeLink(path ...string) string {
+	var b strings.Builder
+	for i, k := range path {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		for j := 0; j < len(k); j++ {
+			c := k[j]
+			if c == '%' || c == '/' || c == '#' || c == '&' || c < 0x20 || c == 0x7f {
+				const hexd = "0123456789ABCDEF"
+				b.WriteByte('%')
+				b.WriteByte(hexd[c>>4])
+				b.WriteByte(hexd[c&15])
+				continue
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// LinkPath splits a NodeLink back into keys; ok is false for a malformed escape.
+func LinkPath(link string) (path []string, ok bool) {
+	if link == "" {
+		return nil, true
+	}
+	for _, seg := range strings.Split(link, "/") {
+		var b strings.Builder
+		for j := 0; j < len(seg); j++ {
+			if seg[j] != '%' {
+				b.WriteByte(seg[j])
+				continue
+			}
+			if j+2 >= len(seg) {
+				return nil, false
+			}
+			hi, lo := unhex(seg[j+1]), unhex(seg[j+2])
+			if hi < 0 || lo < 0 {
+				return nil, false
+			}
+			b.WriteByte(byte(hi<<4 | lo))
+			j += 2
+		}
+		path = append(path, b.String())
+	}
+	return path, true
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}

@@ -65,6 +65,8 @@ type File struct {
 	dbg *dbg.File
 	// Budget is what the open spent of its limits (and the first one refused, if any).
 	Budget *budget.Budget
+	// links maps what a listing row can lead to (linkKey forms) to node links (Overview).
+	links map[string]string
 }
 
 // decoder is one row of the registry.
@@ -261,7 +263,18 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	root := a.Node(f.Name)
 	if a.FileSize >= neff.HeaderSize && !looksLikeNEFF(a) {
-		root.Errorf(doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024. If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize)
+		looks := ""
+		if head, err := f.Bytes("", 0, 16); err == nil {
+			for _, m := range magics {
+				if strings.HasPrefix(string(head), m.magic) {
+					root.SetAttr(doc.AttrLooksLike, m.kind)
+					looks = fmt.Sprintf(" It looks like %s (it starts with % x): %s.", m.words, []byte(m.magic), m.offer)
+					break
+				}
+			}
+		}
+		root.Errorf(doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024.%s If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize, looks)
+		addOverview(f, root)
 		return root
 	}
 	var prog *Program
@@ -296,7 +309,13 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		n.Add(prog.memberContent(m, f.Budget))
 		return false
 	})
+	addOverview(f, root)
 	return root
+}
+
+// addOverview puts the overview first among the root's children: the landing view.
+func addOverview(f *File, root *doc.Node) {
+	root.Children = append([]*doc.Node{Overview(f, root)}, root.Children...)
 }
 
 func looksLikeNEFF(a *neff.Archive) bool {
@@ -403,9 +422,27 @@ func decodeDVETable(f *File, opt Options) *doc.Node {
 	return n
 }
 
+// magics names well-known file kinds by their first bytes, so a file that is not a NEFF is
+// told what it looks like (and not offered as a libncfw context).
+var magics = []struct{ kind, magic, words, offer string }{
+	{"png", "\x89PNG\r\n\x1a\n", "a PNG image", "open it in an image viewer"},
+	{"jpeg", "\xff\xd8\xff", "a JPEG image", "open it in an image viewer"},
+	{"zip", "PK\x03\x04", "a zip archive", "if it is a PyTorch .pt or a zip of NEFFs, run 'neffscope extract-neff' on it"},
+	{"elf", "\x7fELF", "an ELF executable or shared library", "it is a program, not a compiler artifact"},
+	{"gzip", "\x1f\x8b", "a gzip stream", "a NEFF's payload is gzip after a 1024-byte header; this file has no header: if it is a payload cut from a NEFF, open the whole .neff"},
+	{"pdf", "%PDF-", "a PDF document", "open it in a PDF viewer"},
+}
+
 func decodeBinary(f *File, _ Options) *doc.Node {
 	n := &doc.Node{Kind: doc.KindBytes, Label: f.Name, Value: neff.HumanSize(f.Size), Span: doc.At(0, f.Size), Ref: doc.FileRef}
 	head, _ := f.Bytes("", 0, 16)
+	for _, m := range magics {
+		if strings.HasPrefix(string(head), m.magic) {
+			n.SetAttr(doc.AttrLooksLike, m.kind)
+			n.Warnf(doc.At(0, int64(len(m.magic))), "%s is not a NEFF: it looks like %s (it starts with the bytes % x). %s; neffscope shows it as hex.", f.Name, m.words, []byte(m.magic), strings.ToUpper(m.offer[:1])+m.offer[1:])
+			return n
+		}
+	}
 	n.Infof(doc.At(0, int64(len(head))), "%s is not a NEFF (no 1024-byte NEFF header: it would start with pkg_version 1 or 2 and header_size 1024) and not JSON; it is shown as hex. First bytes: % x", f.Name, head)
 	return n
 }

@@ -333,6 +333,7 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 	}
 	t := s.ISA.Rows(from, to)
 	f.Program.addSourceColumn(s, t, max(from, 0))
+	f.rowLinks(s, t, max(from, 0))
 	return t, s.ISA.Len(), nil
 }
 

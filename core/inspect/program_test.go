@@ -93,14 +93,15 @@ func TestProgramOnRealNEFFs(t *testing.T) {
 	}
 }
 
-// The document of a real NEFF: the model overview first, each stream member with its listing
+// The document of a real NEFF: the overview (the landing view) first, then the runtime
+// verdict and the model, each stream member with its listing
 // handle; and in attn_v6 every exp activation follows a load of natural_log_exp_and_others
 // (issue 3).
 func TestExpFollowsItsSet(t *testing.T) {
 	f := openReal(t, "nkipy/matmul_small.neff")
 	kids := f.Doc.Root.Children
-	if kids[0].Label != "runtime" || kids[1].Key != "model" {
-		t.Errorf("top level: %s, %s", kids[0].Label, kids[1].Key)
+	if kids[0].Key != "overview" || kids[1].Label != "runtime" || kids[2].Key != "model" {
+		t.Errorf("top level: %s, %s, %s", kids[0].Key, kids[1].Label, kids[2].Key)
 	}
 	for _, sg := range []string{"sg00/", "sg01/"} {
 		n := f.Doc.Root.Find("members", sg, "Activation.bin")

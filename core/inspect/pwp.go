@@ -19,6 +19,21 @@ import (
 func activationNode(b *pwp.Bundle) *doc.Node {
 	n := pwp.BundleNode(b)
 	n.Key = "activation"
+	// Sets of the same name in several cores (each sgNN loads its own copy) get their core in
+	// the key, so a link or URL path reaches each one.
+	names := map[string]int{}
+	for _, c := range n.Children {
+		if c.Kind == pwp.KindSet {
+			names[c.PathKey()]++
+		}
+	}
+	for _, c := range n.Children {
+		if c.Kind == pwp.KindSet && names[c.PathKey()] > 1 && c.Span != nil {
+			if dir := path.Dir(c.Span.Source); dir != "." {
+				c.Key = c.PathKey() + " " + strings.ReplaceAll(dir, "/", " ")
+			}
+		}
+	}
 	n.Walk(func(_ []string, c *doc.Node) bool {
 		if c.Kind == pwp.KindRoster && c.Span != nil && c.Span.Source != "" {
 			// Each core carries its own roster: name which one this is.

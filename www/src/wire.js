@@ -27,6 +27,7 @@
  * @property {string[]} cols
  * @property {string[][]} rows
  * @property {Span[]} [rspans]
+ * @property {string[]} [rlinks] one per row: the node the row leads to (a node path in the URL hash's form; '' none)
  */
 
 /**
@@ -54,6 +55,7 @@
  * @property {Series[]} [series]
  * @property {Finding[]} [finds]
  * @property {string} [ref]
+ * @property {string} [link] the node this one leads to (a node path in the URL hash's form)
  */
 
 /**

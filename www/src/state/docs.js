@@ -9,6 +9,7 @@ import { isMemberRef, memberPath } from '../lib/refs.js';
 import { jsonTree, mainTree } from '../views/content.js';
 import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
 import { hexForget } from '../views/hex.js';
+import { overviewHide } from '../views/overview.js';
 import { plotForget } from '../views/plot/plot.js';
 import { search, searchClose } from '../views/search.js';
 import { field, renderFindings, renderSummary } from '../views/summary.js';
@@ -43,6 +44,9 @@ const KINDS = {
 Object.assign(KINDS, {
   manifest: { glyph: '{}', title: 'manifest (JSON)' },
   model: { glyph: 'M', title: 'model' },
+  overview: { glyph: '★', title: 'overview' },
+  answer: { glyph: '▸', title: 'overview answer' },
+  cause: { glyph: '!', title: 'root cause' },
   instructions: { glyph: '≡', title: 'instruction stream' },
   table: { glyph: '▦', title: 'table' },
   npy: { glyph: 'N', title: 'NumPy array' },
@@ -87,6 +91,7 @@ export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCa
  * @property {Map<string, Node>} [members] sources by path, built on first use (findMember)
  * @property {number} [openMs] the core's time to open it (a libncfw context)
  * @property {boolean} [stored] a library entry shown without its bytes (they were not kept)
+ * @property {Map<string, {bounds: number[], owners: (Node | null)[]}>} [spanIdx] the span index per source (ownerAt)
  */
 
 /** @type {DocState | null} the document on show */
@@ -333,10 +338,93 @@ export function renderDocument(ms) {
   mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
   hexForget();
   plotForget();
+  overviewHide();
   jsonTree.clear();
   $('json-view').hidden = true;
   const linked = hashTarget(location.hash);
   if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
-  const first = field(doc, 'header') || doc.root;
+  // A NEFF lands on its overview (the answers); the header is one click away in the tree.
+  const first = field(doc, 'overview') || field(doc, 'header') || doc.root;
   select(first, 'open');
+}
+
+// ---- the span index: which node owns a byte, built once per document and source ----
+
+/**
+ * spanIndex builds, for one source, the elementary intervals between every span boundary and
+ * the most specific node owning each (the shortest span; at equal length the deeper node), by
+ * one sweep over the sorted spans with a heap of the open ones: O(n log n) once, then a binary
+ * search per lookup instead of a scan of every node.
+ * @param {DocState} d
+ * @param {string} src
+ * @returns {{bounds: number[], owners: (Node | null)[]}}
+ */
+function spanIndex(d, src) {
+  const spans = [];
+  for (const [n, rec] of d.info) {
+    const s = n.span;
+    if (s && (s.src || '') === src && s.len > 0) spans.push({ n, off: s.off, end: s.off + s.len, len: s.len, depth: rec.path.length });
+  }
+  spans.sort((a, b) => a.off - b.off);
+  const cuts = new Set();
+  for (const s of spans) { cuts.add(s.off); cuts.add(s.end); }
+  const bounds = [...cuts].sort((a, b) => a - b);
+  const owners = [];
+  // heap: best first (shortest, then deepest)
+  const heap = [];
+  const better = (a, b) => a.len < b.len || (a.len === b.len && a.depth > b.depth);
+  const push = (x) => {
+    heap.push(x);
+    for (let i = heap.length - 1; i > 0;) {
+      const p = (i - 1) >> 1;
+      if (!better(heap[i], heap[p])) break;
+      [heap[i], heap[p]] = [heap[p], heap[i]];
+      i = p;
+    }
+  };
+  const pop = () => {
+    const top = heap[0], last = heap.pop();
+    if (heap.length) {
+      heap[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < heap.length && better(heap[l], heap[m])) m = l;
+        if (r < heap.length && better(heap[r], heap[m])) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m], heap[i]];
+        i = m;
+      }
+    }
+    return top;
+  };
+  let k = 0;
+  for (let b = 0; b < bounds.length - 1; b++) {
+    const at = bounds[b];
+    while (k < spans.length && spans[k].off <= at) push(spans[k++]);
+    while (heap.length && heap[0].end <= at) pop(); // closed spans leave lazily
+    owners.push(heap.length ? heap[0].n : null);
+  }
+  return { bounds, owners };
+}
+
+/**
+ * ownerAt finds the most specific node whose span holds byte off of source src (null: none).
+ * @param {string} src
+ * @param {number} off
+ * @returns {Node | null}
+ */
+export function ownerAt(src, off) {
+  if (!state) return null;
+  if (!state.spanIdx) state.spanIdx = new Map();
+  let idx = state.spanIdx.get(src || '');
+  if (!idx) { idx = spanIndex(state, src || ''); state.spanIdx.set(src || '', idx); }
+  const { bounds, owners } = idx;
+  let lo = 0, hi = bounds.length - 1; // find the last bound <= off
+  if (hi < 1 || off < bounds[0] || off >= bounds[hi]) return null;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (bounds[mid] <= off) lo = mid; else hi = mid;
+  }
+  return owners[lo];
 }

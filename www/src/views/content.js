@@ -8,6 +8,7 @@ import { select } from '../state/selection.js';
 import { ctxShow } from './context.js';
 import { fieldMarks, hexShow } from './hex.js';
 import { listingHide, listingShow } from './listing.js';
+import { overviewHide, overviewOf, overviewShow } from './overview.js';
 import { functionOf, plotShow } from './plot/plot.js';
 import { TreeView } from './tree.js';
 
@@ -35,6 +36,9 @@ export function contentInit() {
 export function renderContent(n, from, spanOverride) {
   if (state.doc.kind === 'ncfw-context' && state.doc.root.kind === 'ncfw-context') { ctxShow(n, from); return; }
   $('ctx-view').hidden = true;
+  // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
+  const ov = overviewOf(n);
+  if (ov) overviewShow(ov); else overviewHide();
   const fnode = functionOf(n);
   if (fnode) plotShow(fnode);
   else $('plot-view').hidden = true;
@@ -55,7 +59,7 @@ export function renderContent(n, from, spanOverride) {
     jv.hidden = true;
     jsonTree.clear();
   }
-  $('content').classList.toggle('split', !!jroot || !!stream || !!fnode);
+  $('content').classList.toggle('split', !!jroot || !!stream || !!fnode || !!ov);
   const title = member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file;
   $('content-title').textContent = title;
   const span = spanOverride || spanOf(n);

@@ -11,6 +11,7 @@ import { mainTree } from './content.js';
 import { renderContextOffer } from './context.js';
 import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
 import { hexShow } from './hex.js';
+import { follow, linkTarget } from './overview.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
 // function view.
@@ -119,7 +120,8 @@ function renderSeries(node, box) {
 const DETAIL_RENDERERS = [
   { when: (n) => n.kind === 'pwp-set', render: renderSetFunctions },
   { when: (n) => n.kind === 'pwp-function', render: renderOctaves },
-  { when: (n) => n === state.doc.root && state.doc.kind === 'binary', render: renderContextOffer },
+  // Only a file of no recognised kind could be a raw libncfw context (a PNG is not one).
+  { when: (n) => n === state.doc.root && state.doc.kind === 'binary' && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
   { when: (n) => n.table && n.table.cols, render: renderTable },
   { when: (n) => n.series && n.series.length, render: renderSeries },
   { when: (n) => !n.table && n.kids && n.kids.length && n.kind !== 'member', render: renderChildren },
@@ -163,6 +165,13 @@ export function renderDetail(n) {
   box.appendChild(el('div', 'd-path muted', pathOf(n).join(' › ') || state.doc.file));
   if (n.value) box.appendChild(el('pre', 'd-value', n.value));
   if (n.detail) box.appendChild(el('p', 'd-detail', n.detail));
+  if (n.link && linkTarget(n.link)) {
+    // A node that leads elsewhere (an engine's stream → the member with its listing).
+    const a = el('button', 'd-link link', 'Go to ' + n.link.split('/').map(decodeURIComponent).join(' › '));
+    a.type = 'button';
+    a.addEventListener('click', () => follow(n.link));
+    box.appendChild(a);
+  }
   if (n.span) {
     const s = el('button', 'd-span link', spanText(n.span));
     s.type = 'button';

@@ -7,9 +7,11 @@ import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
 import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
-import { parentOf, pathOf, sourceSize, state } from '../state/docs.js';
+import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, state } from '../state/docs.js';
+import { isStreamRef } from '../lib/refs.js';
 import { select } from '../state/selection.js';
 import { ctxHexClick } from './context.js';
+import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
 
 // Hex view: virtualised rows, bytes fetched in pages from the core on demand.
 
@@ -38,9 +40,7 @@ export function hexInit() {
     const row = e.target.closest('.hex-row');
     if (!cell || !row) return;
     const off = Number(row.dataset.off) + Number(cell.dataset.i);
-    if (state.doc.kind === 'ncfw-context' && !hex.source) { ctxHexClick(off); return; }
-    const owner = ownerOf(hex.source, off);
-    if (owner) select(owner, 'hex');
+    hexPickByte(off);
   });
   hex.rowsEl.addEventListener('mouseover', (e) => {
     const cell = e.target.closest('[data-i]');
@@ -265,13 +265,7 @@ export function fieldMarks(n, src) {
  * @returns {import('../wire.js').Node | null}
  */
 export function ownerOf(src, off) {
-  let best = null;
-  for (const n of state.info.keys()) {
-    const s = n.span;
-    if (!s || (s.src || '') !== (src || '') || off < s.off || off >= s.off + s.len) continue;
-    if (!best || s.len < best.span.len || (s.len === best.span.len && pathOf(n).length > pathOf(best).length)) best = n;
-  }
-  return best;
+  return ownerAt(src, off); // the document's span index (state/docs.js)
 }
 
 // ---- hex view: a byte cursor ----
@@ -365,8 +359,34 @@ function hexOnKey(e) {
 // hexPickByte selects the field that owns byte off, as a click on it does.
 function hexPickByte(off) {
   if (state.doc.kind === 'ncfw-context' && !hex.source) { ctxHexClick(off); return; }
+  // A byte of an instruction stream is that instruction's: the listing stays and selects it.
+  const stream = streamOf(hex.source);
+  if (stream) { instructionPick(stream, Math.floor(off / 64)); return; }
   const owner = ownerOf(hex.source, off);
   if (owner) select(owner, 'hex');
+}
+
+/**
+ * streamOf: the instruction-stream node (Ref stream:<member>) of source src, or null.
+ * @param {string} src
+ */
+export function streamOf(src) {
+  if (!src) return null;
+  const m = findMember(src);
+  const c = m && contentRootOf(m);
+  return c && isStreamRef(c.ref) ? c : null;
+}
+
+/**
+ * instructionPick shows stream's listing (if it is not on show) and selects instruction i.
+ * @param {import('../wire.js').Node} stream
+ * @param {number} i
+ */
+export async function instructionPick(stream, i) {
+  if (listing.node !== stream || $('listing').hidden) select(stream, 'hex');
+  await fetchBlock(0).promise; // the listing's size (its scroll height) comes with its first rows
+  listingScrollTo(i);
+  return listingSelect(i);
 }
 
 function hexFirstShown() {

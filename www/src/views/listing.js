@@ -12,6 +12,7 @@ import { setSelected } from '../state/selection.js';
 import { unpackNode, unpackTable } from '../wire.js';
 import { renderDetail } from './detail.js';
 import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
+import { follow, linkTarget } from './overview.js';
 
 // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
 // the core a block at a time (rows), and one instruction's fields on demand (instruction),
@@ -42,13 +43,14 @@ export function fetchBlock(idx) {
   let b = listing.blocks.get(idx);
   if (b) return b;
   const ref = listing.ref;
-  b = { rows: null, spans: null };
+  b = { rows: null, spans: null, links: null };
   b.promise = ensureHandle()
     .then((h) => call('rows', { handle: h, ref, from: idx * LIST_BLOCK, to: (idx + 1) * LIST_BLOCK }))
     .then((r) => {
       const t = unpackTable(r.table);
       b.rows = t.rows || [];
       b.spans = t.rspans || [];
+      b.links = t.rlinks || null;
       if (ref === listing.ref) {
         if (!listing.cols.length) listing.cols = t.cols || [];
         if (listing.total !== r.total) {
@@ -93,7 +95,19 @@ function listingRender() {
     if (i === listing.selected) r.classList.add('selected');
     if (b.rows) {
       const row = b.rows[i % LIST_BLOCK] || [];
-      row.forEach((cell, k) => r.appendChild(el('span', colClass(listing.cols[k] || ''), cell)));
+      const link = b.links && b.links[i % LIST_BLOCK];
+      row.forEach((cell, k) => {
+        // The joins' cell of a row that leads somewhere (set, function, DMA queue) is a link.
+        if (link && listing.cols[k] === 'resolved' && linkTarget(link)) {
+          const a = el('button', colClass('resolved') + ' ov-link l-link', cell);
+          a.type = 'button';
+          a.tabIndex = -1; // the grid is one tab stop: Enter on the selected row follows it
+          a.dataset.link = link;
+          a.title = 'Go to ' + link.split('/').map(decodeURIComponent).join(' › ');
+          r.appendChild(a);
+        } else r.appendChild(el('span', colClass(listing.cols[k] || ''), cell));
+      });
+      if (link) r.dataset.link = link;
     } else {
       r.appendChild(el('span', 'lc col-index', i));
       r.appendChild(el('span', 'lc muted', '…'));
@@ -112,6 +126,7 @@ export function adopt(n, parent, key) {
   const base = pathOf(parent).concat(key);
   (function walk(m, p, path) {
     state.info.set(m, { parent: p, path, worst: 0 });
+    if (m.span && state.spanIdx) state.spanIdx.delete(m.span.src || ''); // rebuilt with the new node
     (m.kids || []).forEach((c) => walk(c, m, path.concat(keyOf(c))));
   })(n, parent, base);
   return n;
@@ -140,6 +155,8 @@ export function listingInit() {
   sc.addEventListener('scroll', () => { $('listing-head').scrollLeft = sc.scrollLeft; requestAnimationFrame(listingRender); });
   new ResizeObserver(() => listingRender()).observe(sc);
   $('listing-rows').addEventListener('click', (e) => {
+    const a = closestTo(e, '.l-link');
+    if (a) { follow(a.dataset.link); return; }
     const r = closestTo(e, '.lrow');
     if (r) listingSelect(Number(r.dataset.index));
   });
@@ -156,7 +173,13 @@ export function listingInit() {
       case 'Home': i = 0; break;
       case 'End': i = listing.total - 1; break;
       case 'ArrowRight': case 'ArrowLeft': sc.scrollLeft += e.key === 'ArrowRight' ? 48 : -48; e.preventDefault(); return;
-      case 'Enter': if (i < 0) i = listingFirstShown(); break;
+      case 'Enter': {
+        // Enter on the selected row follows its link (set, function, queue), if it has one.
+        const row = i >= 0 && $('listing-rows').querySelector('.lrow[data-index="' + i + '"]');
+        if (row && row.dataset.link) { e.preventDefault(); follow(row.dataset.link); return; }
+        if (i < 0) i = listingFirstShown();
+        break;
+      }
       default: return;
     }
     e.preventDefault();

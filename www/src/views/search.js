@@ -9,7 +9,7 @@ import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
 import { kindOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { unpackTable } from '../wire.js';
-import { ensureHandle, fieldMarks, hex, hexShow, ownerOf } from './hex.js';
+import { ensureHandle, fieldMarks, hex, hexShow, instructionPick, ownerOf, streamOf } from './hex.js';
 import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
 
 // Search (Ctrl+K or /): node labels, values and member paths of the open document, then the
@@ -225,8 +225,10 @@ function offsetResults(q) {
       if (p.explicit) out.notes.push('Byte ' + (Number.isFinite(p.off) ? '0x' + p.off.toString(16) + ' (' + fmtInt(p.off) + ')' : q) + ' is beyond the end of ' + where + ' (size ' + fmtInt(size) + ' bytes).');
       continue;
     }
-    const node = ownerOf(src, p.off);
-    if (node) out.results.push({ offset: p.off, src, node });
+    // In an instruction stream the byte's owner is its instruction (fetched on pick).
+    const stream = streamOf(src);
+    const node = stream || ownerOf(src, p.off);
+    if (node) out.results.push({ offset: p.off, src, node, instr: stream ? Math.floor(p.off / 64) : -1 });
   }
   return out;
 }
@@ -234,6 +236,14 @@ function offsetResults(q) {
 // offsetPick selects the byte's node, highlights that one byte, and hands the keyboard to the
 // hex view with its cursor on the byte.
 function offsetPick(r) {
+  if (r.instr >= 0) {
+    // The instruction that holds the byte, selected in its listing (which keeps the focus).
+    // The listing is on show as soon as the pick starts (the instruction's fields follow).
+    const done = instructionPick(r.node, r.instr);
+    $('listing').focus({ preventScroll: true });
+    done.then(() => { if (!$('listing').contains(document.activeElement)) $('listing').focus({ preventScroll: true }); });
+    return;
+  }
   select(r.node, 'search');
   hexShow(r.src, { src: r.src, off: r.offset, len: 1 }, true, fieldMarks(r.node, r.src));
   hex.scroller.focus({ preventScroll: true });
@@ -244,5 +254,6 @@ function offsetResultItem(r, item) {
   item.dataset.offset = r.offset;
   item.appendChild(el('span', 'sr-kind', 'byte'));
   item.appendChild(el('span', 'sr-what', 'byte 0x' + r.offset.toString(16) + ' (' + fmtInt(r.offset) + ') of ' + (r.src || state.doc.file)));
-  item.appendChild(el('span', 'sr-where', (pathOf(r.node).join(' › ') || state.doc.file) + (r.node.value ? ' = ' + r.node.value : '')));
+  if (r.instr >= 0) item.appendChild(el('span', 'sr-where', 'instruction #' + r.instr + ' of ' + r.src));
+  else item.appendChild(el('span', 'sr-where', (pathOf(r.node).join(' › ') || state.doc.file) + (r.node.value ? ' = ' + r.node.value : '')));
 }

@@ -51,7 +51,8 @@ const SUMMARIES = {
       box.appendChild(chip('payload', 'reading…', 'pending'));
     } else {
       const iv = (integ && integ.attrs && integ.attrs.integrity) || 'not-checked';
-      box.appendChild(chip('hash', integ ? integ.value : 'not checked', iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
+      // One vocabulary for the hash check, from the attr (never the display text): ok, mismatch, not checked.
+      box.appendChild(chip('hash', iv === 'ok' ? 'ok' : iv === 'mismatch' ? 'mismatch' : 'not checked', iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
     }
     box.appendChild(chip('features', feat ? ((feat.attrs && feat.attrs.features) || 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
     if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : 'bad', verdict, 'verdict'));

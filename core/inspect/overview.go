@@ -1,0 +1,692 @@
+package inspect
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/manifest"
+	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/pwp"
+)
+
+// The overview is a NEFF's landing view: the answers a user opens the file for (what chip,
+// which compiler, the inputs and outputs, how much each engine does, the activation functions
+// and how far they are from the true function, DMA, memory, whether the file is sound), each
+// with a Link to the node that holds the detail. The CLI can print the same node.
+
+// Keys of File.links besides pwp refs.
+const (
+	linkSet    = "set:"    // + a set's profile member
+	linkQueues = "queues:" // + a core name
+)
+
+// rowLinks fills a listing table's RowLinks (rows from..): an ActivationTableLoad leads to its
+// set, an Activate to its function (and its plot), a DMA trigger to its core's DMA queues.
+func (f *File) rowLinks(ps *ProgramStream, t *doc.Table, from int) {
+	if len(f.links) == 0 || f.Program == nil {
+		return
+	}
+	links := make([]string, len(t.Rows))
+	any := false
+	for k := range t.Rows {
+		i := from + k
+		if i >= ps.ISA.Len() {
+			break
+		}
+		w := ps.ISA.Word(i)
+		switch w[0] {
+		case 0x21, 0x23, 0xC1, 0xD4:
+		default:
+			continue
+		}
+		r := f.Program.Resolve(ps, i, w)
+		var l string
+		switch {
+		case r.Function != "" && r.Set != "":
+			if s := coreSet(f.Program, ps.Core, r.Set); s != nil {
+				l = f.links[doc.PWPRef(s.ProfilePath, r.Function)]
+			}
+		case r.Set != "":
+			if s := coreSet(f.Program, ps.Core, r.Set); s != nil {
+				l = f.links[linkSet+s.ProfilePath]
+			}
+		case r.Queue != "":
+			l = f.links[linkQueues+ps.Core.Name]
+		}
+		if l != "" {
+			links[k], any = l, true
+		}
+	}
+	if any {
+		t.RowLinks = links
+	}
+}
+
+// Overview section keys (children of the overview node, KindAnswer).
+const (
+	OverviewModel      = "model"
+	OverviewIO         = "io"
+	OverviewEngines    = "engines"
+	OverviewActivation = "activation"
+	OverviewDMA        = "dma"
+	OverviewMemory     = "memory"
+	OverviewSource     = "source"
+	OverviewVerdict    = "verdict"
+	OverviewFindings   = "findings"
+)
+
+// Attr keys of overview items (values are strings; numbers in decimal).
+const (
+	AttrChip      = "chip"      // model target: the chip in words
+	AttrInstances = "instances" // model target: the EC2 instance families that carry it
+	AttrCore      = "core"      // engine cell, activation row: the core (sgNN)
+	AttrEngine    = "engine"    // engine cell: the engine name
+	AttrCount     = "count"     // engine cell: instructions; activation row: Activate words
+	AttrMix       = "mix"       // engine cell: the opcode mix, most used first ("MatMult 8, Copy 2")
+	AttrSet       = "set"       // activation row: the set name
+	AttrFunction  = "function"  // activation row: the function name ("" for a set row)
+	AttrUsed      = "used"      // activation row: "called" (an Activate names it) or "loaded"
+	AttrMaxAbs    = "max_abs"   // activation row: worst absolute error on the sweep
+	AttrMaxULP    = "max_ulp"   // activation row: worst error in fp32 ulps on the sweep
+	AttrRange     = "range"     // activation row: the sweep's input range "lo,hi"
+	AttrBytes     = "bytes"     // memory item, DMA row: bytes
+	AttrCause     = "cause"     // cause group: one of the Cause* values
+	AttrOK        = "ok"        // verdict items: "true" or "false"
+)
+
+// Root causes of findings (AttrCause), most fundamental first.
+const (
+	CauseNotNEFF   = "not-neff"  // the file is not a NEFF at all
+	CauseTruncated = "truncated" // the file ends before header_size + data_size
+	CauseHash      = "hash"      // the payload does not match the header's hash
+	CauseOther     = "other"     // findings no root cause explains
+)
+
+// chipWords is the kelf target → chip table (evidence: libnrt's arch ids, spec neff.md §2.2,
+// and the Neuron docs' instance pages: Trn1/Inf2 carry NeuronCore-v2, Trn2 NeuronCore-v3).
+var chipWords = []struct{ target, chip, instances string }{
+	{"sunda", "AWS Trainium (NeuronCore-v2)", "trn1, inf2"},
+	{"v2", "AWS Trainium (NeuronCore-v2)", "trn1, inf2"},
+	{"cayman", "AWS Trainium2 (NeuronCore-v3)", "trn2"},
+	{"v3", "AWS Trainium2 (NeuronCore-v3)", "trn2"},
+}
+
+// overviewSweepPoints bounds the error sweep per activation function: a few thousand
+// evaluations, well under a millisecond, so the overview never slows an open.
+const overviewSweepPoints = 1025
+
+// Overview builds the overview node of an opened NEFF whose tree (root) is complete: Links
+// name nodes of root by path. It never fails; a file with no program still gets its verdict
+// and findings.
+func Overview(f *File, root *doc.Node) *doc.Node {
+	// One walk keeps the paths of the nodes the overview links to: members, activation sets
+	// and functions, and nodes with findings (a document holds every member's JSON tree, so
+	// keeping every path would cost more than the rest of the overview).
+	paths := map[*doc.Node][]string{}
+	members := map[string]*doc.Node{}
+	var found []foundAt
+	var stack []string
+	var toMember []*doc.Node // fields outside the archive naming a member's bytes (an engine's stream)
+	inMember := 0
+	var walk func(n *doc.Node)
+	walk = func(n *doc.Node) {
+		keep := false
+		if n.Kind != doc.KindMember && inMember == 0 && n.Link == "" {
+			if k, _ := doc.ParseRef(n.Ref); k == doc.RefMember {
+				toMember = append(toMember, n)
+			}
+		}
+		switch {
+		case n.Kind == doc.KindMember:
+			members[n.Ref], keep = n, true
+			inMember++
+			defer func() { inMember-- }()
+		case n.Kind == pwp.KindSet || n.Kind == pwp.KindFunction:
+			keep = true
+		}
+		if len(n.Findings) > 0 {
+			keep = true
+			for _, x := range n.Findings {
+				found = append(found, foundAt{x, n})
+			}
+		}
+		if keep {
+			paths[n] = append([]string(nil), stack...)
+		}
+		for _, c := range n.Children {
+			if c != nil {
+				stack = append(stack, c.PathKey())
+				walk(c)
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	walk(root)
+	link := func(n *doc.Node) string {
+		if p, ok := paths[n]; ok && n != nil {
+			return doc.NodeLink(p...)
+		}
+		return ""
+	}
+	// find returns a node by path and records its path for link.
+	find := func(p ...string) *doc.Node {
+		n := root.Find(p...)
+		if n != nil {
+			paths[n] = p
+		}
+		return n
+	}
+	memberLink := func(member string) string { return link(members[doc.MemberRef(member)]) }
+	// A member named elsewhere (Model › cores › sg00 › engines › PE › stream) leads to the
+	// member itself, where its decoded view (listing, JSON tree) is.
+	for _, n := range toMember {
+		n.Link = link(members[n.Ref])
+	}
+	if f != nil {
+		// What listing rows lead to: sets by profile member, functions by ref, queues by core.
+		f.links = map[string]string{}
+		for n, p := range paths {
+			switch {
+			case n.Kind == pwp.KindSet && n.Span != nil:
+				f.links[linkSet+n.Span.Source] = doc.NodeLink(p...)
+			case n.Kind == pwp.KindFunction && n.Ref != "":
+				f.links[n.Ref] = doc.NodeLink(p...)
+			}
+		}
+		if f.Program != nil {
+			for _, c := range f.Program.Model.Cores {
+				if find("model", "cores", c.Name, "dma_queues") != nil {
+					f.links[linkQueues+c.Name] = doc.NodeLink("model", "cores", c.Name, "dma_queues")
+				}
+			}
+		}
+	}
+
+	ov := &doc.Node{Kind: doc.KindOverview, Key: "overview", Label: "overview", Detail: "the answers first: each item links to its detail"}
+	var p *Program
+	if f != nil {
+		p = f.Program
+	}
+	var words []string
+	if p != nil {
+		m := p.Model
+		words = append(words, overviewModel(ov, m, find, link)...)
+		overviewIO(ov, m, find, link)
+		words = append(words, overviewEngines(ov, p, memberLink)...)
+		overviewActivation(ov, p, root, link)
+		overviewDMA(ov, p, find, link)
+		overviewMemory(ov, f)
+		overviewSource(ov, find, link)
+	}
+	if f != nil && f.Archive != nil {
+		overviewVerdict(ov, f.Archive, find, link)
+	}
+	overviewFindings(ov, f, found, paths, link)
+	ov.Value = strings.Join(words, " · ")
+	return ov
+}
+
+func section(ov *doc.Node, key, label string) *doc.Node {
+	return ov.Add(&doc.Node{Kind: doc.KindAnswer, Key: key, Label: label})
+}
+
+func overviewModel(ov *doc.Node, m *manifest.Model, find func(...string) *doc.Node, link func(*doc.Node) string) []string {
+	s := section(ov, OverviewModel, "model")
+	chip, inst := "unknown chip", ""
+	for _, c := range chipWords {
+		if c.target == m.Target {
+			chip, inst = c.chip, c.instances
+		}
+	}
+	t := &doc.Node{Kind: doc.KindField, Key: "target", Label: "target", Value: chip, Link: link(find("model", "target"))}
+	t.SetAttr(doc.AttrTarget, m.Target).SetAttr(AttrChip, chip).SetAttr(AttrInstances, inst)
+	t.Detail = fmt.Sprintf("kelf target %q", m.Target)
+	if inst != "" {
+		t.Detail += "; instances " + inst
+	}
+	s.Add(t)
+	compiler := "not recorded (no info.json tool_version)"
+	if m.Info != nil && m.Info.ToolVersion != "" {
+		compiler = "neuronx-cc " + m.Info.ToolVersion
+	}
+	s.Add(&doc.Node{Kind: doc.KindField, Key: "compiler", Label: "compiler", Value: compiler, Link: link(find("model", "compiler"))})
+	s.Add(&doc.Node{Kind: doc.KindField, Key: "cores", Label: "cores", Value: strconv.Itoa(len(m.Cores)), Link: link(find("model", "cores")),
+		Detail: "one subgraph (sgNN) per physical NeuronCore"})
+	s.Value = chip
+	short := chip
+	if inst != "" {
+		short = strings.ToUpper(inst[:1]) + inst[1:strings.IndexAny(inst+",", ",")]
+	}
+	return []string{short, plural(len(m.Cores), "core")}
+}
+
+func overviewIO(ov *doc.Node, m *manifest.Model, find func(...string) *doc.Node, link func(*doc.Node) string) {
+	s := section(ov, OverviewIO, "inputs and outputs")
+	s.Value = fmt.Sprintf("%d in, %d out", len(m.Inputs), len(m.Outputs))
+	t := &doc.Table{Columns: []string{"", "name", "dtype", "shape", "bytes"}, Rows: [][]string{}}
+	add := func(dir string, ts []*manifest.Tensor, n *doc.Node) {
+		for _, x := range ts {
+			shape := make([]string, len(x.Shape))
+			for i, d := range x.Shape {
+				shape[i] = strconv.FormatInt(d, 10)
+			}
+			t.Rows = append(t.Rows, []string{dir, x.Name, x.DType, "[" + strings.Join(shape, ", ") + "]", strconv.FormatInt(x.Bytes, 10)})
+			var sp doc.Span
+			if x.Span != nil {
+				sp = *x.Span
+			}
+			t.RowSpans = append(t.RowSpans, sp)
+			t.RowLinks = append(t.RowLinks, link(n))
+		}
+	}
+	add("in", m.Inputs, find("model", "inputs"))
+	add("out", m.Outputs, find("model", "outputs"))
+	s.Table = t
+}
+
+// overviewEngines is the cores × engines grid: one cell per stream, with its count and mix.
+func overviewEngines(ov *doc.Node, p *Program, memberLink func(string) string) []string {
+	s := section(ov, OverviewEngines, "instructions")
+	t := &doc.Table{Columns: []string{"core", "engine", "instructions", "opcode mix"}, Rows: [][]string{}}
+	var total int64
+	for _, ps := range p.Streams {
+		count := ps.Count
+		var mix []string
+		if ps.ISA != nil {
+			count = int64(ps.ISA.Len())
+			cs := ps.ISA.Counts()
+			sort.SliceStable(cs, func(i, j int) bool { return cs[i].Count > cs[j].Count })
+			for _, c := range cs {
+				mix = append(mix, fmt.Sprintf("%s %d", c.Name, c.Count))
+			}
+		}
+		total += max(count, 0)
+		cell := &doc.Node{Kind: doc.KindEngine, Key: ps.Core.Name + " " + ps.Engine.Name, Label: ps.Engine.Name, Value: strconv.FormatInt(max(count, 0), 10),
+			Link: memberLink(ps.Member), Span: doc.In(ps.Member, 0, ps.Size)}
+		cell.SetAttr(AttrCore, ps.Core.Name).SetAttr(AttrEngine, ps.Engine.Name).SetAttr(AttrCount, cell.Value).SetAttr(AttrMix, strings.Join(mix, ", "))
+		cell.Detail = ps.Member
+		s.Add(cell)
+		t.Rows = append(t.Rows, []string{ps.Core.Name, ps.Engine.Name, cell.Value, cell.Attrs[AttrMix]})
+		t.RowLinks = append(t.RowLinks, cell.Link)
+	}
+	s.Table = t
+	s.Value = fmt.Sprintf("%d in %d streams", total, len(p.Streams))
+	return []string{plural(int(total), "instruction")}
+}
+
+// overviewActivation lists each core's loaded sets and their functions, the called ones (an
+// Activate names them) first, each with its worst error on a bounded sweep.
+func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc.Node) string) {
+	s := section(ov, OverviewActivation, "activation functions")
+	type use struct{ loads, calls map[string]int }
+	byCore := map[string]*use{}
+	var order []string
+	for _, ps := range p.Streams {
+		if ps.ISA == nil {
+			continue
+		}
+		for i := range ps.ISA.Len() {
+			w := ps.ISA.Word(i)
+			if w[0] != 0x21 && w[0] != 0x23 {
+				continue
+			}
+			r := p.Resolve(ps, i, w)
+			if r.Set == "" {
+				continue
+			}
+			u := byCore[ps.Core.Name]
+			if u == nil {
+				u = &use{loads: map[string]int{}, calls: map[string]int{}}
+				byCore[ps.Core.Name] = u
+				order = append(order, ps.Core.Name)
+			}
+			if w[0] == 0x23 {
+				u.loads[r.Set]++
+			} else if r.Function != "" {
+				u.calls[r.Set+"\x00"+r.Function]++
+			}
+		}
+	}
+	// Function nodes of the tree by their ref, for the links.
+	fnNodes := map[string]*doc.Node{}
+	setNodes := map[string]*doc.Node{}
+	if act := root.Child("activation"); act != nil {
+		for _, n := range act.Children {
+			if n.Kind != pwp.KindSet || n.Span == nil {
+				continue
+			}
+			setNodes[n.Span.Source] = n
+			for _, g := range n.Children {
+				for _, fn := range g.Children {
+					if fn.Kind == pwp.KindFunction {
+						fnNodes[fn.Ref] = fn
+					}
+				}
+			}
+		}
+	}
+	opt, _ := evalOptions("")
+	var nCalled, nSets int
+	for _, core := range order {
+		u := byCore[core]
+		c := p.Model.Core(core)
+		var sets []string
+		for name := range u.loads {
+			sets = append(sets, name)
+		}
+		sort.Strings(sets)
+		for _, name := range sets {
+			set := coreSet(p, c, name)
+			sn := &doc.Node{Kind: doc.KindField, Key: core + " " + name, Label: name, Value: plural(u.loads[name], "ActivationTableLoad")}
+			sn.SetAttr(AttrCore, core).SetAttr(AttrSet, name).SetAttr(AttrFunction, "").SetAttr(AttrCount, strconv.Itoa(u.loads[name]))
+			s.Add(sn)
+			nSets++
+			if set == nil {
+				sn.Detail = "the set's tables are not in the archive"
+				continue
+			}
+			sn.Link = link(setNodes[set.ProfilePath])
+			sn.Detail = set.ProfilePath
+			fns := append([]*pwp.Function(nil), set.Functions...)
+			sort.SliceStable(fns, func(i, j int) bool {
+				ci, cj := u.calls[name+"\x00"+fns[i].Name], u.calls[name+"\x00"+fns[j].Name]
+				return ci > 0 && cj == 0
+			})
+			for _, fn := range fns {
+				calls := u.calls[name+"\x00"+fn.Name]
+				fnode := &doc.Node{Kind: doc.KindField, Key: core + " " + name + " " + fn.Name, Label: fn.Name}
+				fnode.SetAttr(AttrCore, core).SetAttr(AttrSet, name).SetAttr(AttrFunction, fn.Name).SetAttr(AttrCount, strconv.Itoa(calls))
+				if calls > 0 {
+					fnode.SetAttr(AttrUsed, "called")
+					nCalled++
+				} else {
+					fnode.SetAttr(AttrUsed, "loaded")
+				}
+				fnode.Link = link(fnNodes[doc.PWPRef(set.ProfilePath, fn.Name)])
+				lo, hi := sweepRange(fn.Bare)
+				fnode.SetAttr(AttrRange, fmtFloat(lo)+","+fmtFloat(hi))
+				if fn.Reference() == nil {
+					fnode.Value = "no reference function"
+				} else {
+					st := fn.Sweep(lo, hi, overviewSweepPoints, opt)
+					fnode.SetAttr(AttrMaxAbs, fmtFloat(st.MaxAbs)).SetAttr(AttrMaxULP, fmtFloat(st.MaxULP))
+					fnode.Value = fmt.Sprintf("max abs %.3g, %.3g ulp", st.MaxAbs, st.MaxULP)
+					fnode.Detail = fmt.Sprintf("worst error against the float64 %s on %d points of [%s, %s]", fn.Bare, st.N, fmtFloat(lo), fmtFloat(hi))
+				}
+				sn.Add(fnode)
+			}
+		}
+	}
+	s.Value = fmt.Sprintf("%s, %s called", plural(nSets, "set load"), plural(nCalled, "function"))
+	if nSets == 0 {
+		s.Value = "no ActivationTableLoad"
+	}
+}
+
+// coreSet is the decoded set a core's engine lists under name.
+func coreSet(p *Program, c *manifest.Core, name string) *pwp.Set {
+	if p.Act == nil || c == nil {
+		return nil
+	}
+	for _, e := range c.Engines {
+		for _, as := range e.ActivationSets {
+			if as.Name != name {
+				continue
+			}
+			for _, s := range p.Act.Sets {
+				if s.ProfilePath == as.ProfilePath {
+					return s
+				}
+			}
+		}
+	}
+	return p.Act.Set(name)
+}
+
+// sweepRange is the input range the page's plot opens on: positive for functions defined
+// there only.
+func sweepRange(bare string) (float64, float64) {
+	for _, pre := range []string{"ln", "log", "natural_log", "reciprocal_sqrt", "rsqrt", "sqrt", "reciprocal", "inverse"} {
+		if strings.HasPrefix(bare, pre) {
+			return 1.0 / 16, 16
+		}
+	}
+	return -8, 8
+}
+
+func fmtFloat(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func overviewDMA(ov *doc.Node, p *Program, find func(...string) *doc.Node, link func(*doc.Node) string) {
+	dma, _ := dmaProfile(p)
+	s := section(ov, OverviewDMA, "DMA")
+	s.Table = dma.Table
+	if s.Table == nil {
+		return
+	}
+	ci, bi := col(s.Table, "core"), col(s.Table, "bytes")
+	var total int64
+	for _, r := range s.Table.Rows {
+		var l string
+		if ci >= 0 {
+			l = link(find("model", "cores", r[ci], "dma_queues"))
+		}
+		s.Table.RowLinks = append(s.Table.RowLinks, l)
+		if bi >= 0 {
+			if v, err := strconv.ParseInt(r[bi], 10, 64); err == nil {
+				total += v
+			}
+		}
+	}
+	s.SetAttr(AttrBytes, strconv.FormatInt(total, 10))
+	s.Value = fmt.Sprintf("%s, %s moved by static descriptors", plural(len(s.Table.Rows), "queue"), neff.HumanSize(total))
+}
+
+func col(t *doc.Table, name string) int {
+	for i, c := range t.Columns {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// overviewMemory holds the memory budget node itself (the bars link into it).
+func overviewMemory(ov *doc.Node, f *File) {
+	mb := Memory(f)
+	if mb == nil {
+		return
+	}
+	n := MemoryNode(mb)
+	n.Key = OverviewMemory
+	for _, c := range n.Children {
+		for _, it := range c.Children {
+			for _, cm := range mb.Cores {
+				if cm.Core != c.Label {
+					continue
+				}
+				for _, x := range cm.Items {
+					if x.Category == it.Label {
+						it.SetAttr(AttrBytes, strconv.FormatInt(x.Bytes, 10))
+					}
+				}
+			}
+		}
+	}
+	ov.Add(n)
+}
+
+// overviewSource lists the kernel source files with their line counts.
+func overviewSource(ov *doc.Node, find func(...string) *doc.Node, link func(*doc.Node) string) {
+	lines := find("model", "source", "lines")
+	if lines == nil || lines.Table == nil {
+		return
+	}
+	fi := col(lines.Table, "file")
+	if fi < 0 {
+		return
+	}
+	count := map[string]int{}
+	var files []string
+	for _, r := range lines.Table.Rows {
+		if count[r[fi]] == 0 {
+			files = append(files, r[fi])
+		}
+		count[r[fi]]++
+	}
+	s := section(ov, OverviewSource, "kernel source")
+	s.Table = &doc.Table{Columns: []string{"file", "lines"}, Rows: [][]string{}}
+	for _, file := range files {
+		s.Table.Rows = append(s.Table.Rows, []string{file, strconv.Itoa(count[file])})
+		s.Table.RowLinks = append(s.Table.RowLinks, link(lines))
+	}
+	s.Value = plural(len(files), "file")
+}
+
+func overviewVerdict(ov *doc.Node, a *neff.Archive, find func(...string) *doc.Node, link func(*doc.Node) string) {
+	s := section(ov, OverviewVerdict, "integrity and runtime")
+	var hash string
+	switch a.Payload.Integrity {
+	case doc.IntegrityOK:
+		hash = "The payload matches the header's " + strings.ToUpper(a.Payload.HashAlgo) + " hash: the file is as the compiler wrote it."
+	case doc.IntegrityMismatch:
+		hash = "The payload does not match the header's hash: the file was changed or damaged after it was written."
+	default:
+		hash = "The hash was not checked (the payload is cut short, or the package version has no known hash)."
+	}
+	h := s.Add(&doc.Node{Kind: doc.KindField, Key: "integrity", Label: "hash", Value: integrityWords(a.Payload.Integrity), Detail: hash, Link: link(find("payload", "integrity"))})
+	h.SetAttr(doc.AttrIntegrity, a.Payload.Integrity).SetAttr(AttrOK, strconv.FormatBool(a.Payload.Integrity == doc.IntegrityOK))
+	rt := "libnrt 2.31 would load this container."
+	if !a.Verdict.Accepts {
+		rt = "libnrt 2.31 would refuse it: " + a.Verdict.Message
+	}
+	r := s.Add(&doc.Node{Kind: doc.KindField, Key: "runtime", Label: "runtime", Value: map[bool]string{true: "accepted", false: "refused"}[a.Verdict.Accepts], Detail: rt, Link: link(find("runtime"))})
+	r.SetAttr(AttrOK, strconv.FormatBool(a.Verdict.Accepts))
+	s.Value = h.Value + ", " + r.Value
+}
+
+// integrityWords is the one vocabulary of the hash check, for every chip and line.
+func integrityWords(v string) string {
+	switch v {
+	case doc.IntegrityOK:
+		return "ok"
+	case doc.IntegrityMismatch:
+		return "mismatch"
+	}
+	return "not checked"
+}
+
+// rootCause names the one fact that explains the rest, or "" when there is none.
+func rootCause(f *File) (cause, why string) {
+	if f == nil || f.Archive == nil {
+		return "", ""
+	}
+	a := f.Archive
+	h := a.Header
+	switch {
+	case a.FileSize >= neff.HeaderSize && !looksLikeNEFF(a) || a.FileSize < neff.HeaderSize && !(h.PkgVersion == 1 || h.PkgVersion == 2):
+		return CauseNotNEFF, "This file is not a NEFF: it has no NEFF header. The findings below follow from that."
+	case h.Have >= neff.HeaderSize && uint64(a.FileSize) < h.HeaderSize+h.DataSize || a.FileSize < neff.HeaderSize:
+		return CauseTruncated, fmt.Sprintf("The file is cut short: it has %d bytes, its header says %d. Everything missing below follows from that: copy the file again whole.", a.FileSize, h.HeaderSize+h.DataSize)
+	case a.Payload.Integrity == doc.IntegrityMismatch:
+		return CauseHash, "The payload does not match the header's hash: the file was changed after it was written. The runtime refuses it; rebuild or copy it again."
+	}
+	return "", ""
+}
+
+// overviewFindings groups every finding of the document under its root cause (first) and
+// the rest; rows link to the node that holds the finding.
+// foundAt is a finding and the node that holds it.
+type foundAt struct {
+	f doc.Finding
+	n *doc.Node
+}
+
+func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node][]string, link func(*doc.Node) string) {
+	s := section(ov, OverviewFindings, "findings")
+	cause, why := rootCause(f)
+	rank := map[string]int{doc.Error: 0, doc.Warning: 1, doc.Info: 2}
+	sort.SliceStable(all, func(i, j int) bool { return rank[all[i].f.Severity] < rank[all[j].f.Severity] })
+	group := func(c, label, detail string) *doc.Node {
+		g := &doc.Node{Kind: doc.KindCause, Key: c, Label: label, Detail: detail, Table: &doc.Table{Columns: []string{"severity", "finding", "where"}, Rows: [][]string{}}}
+		g.SetAttr(AttrCause, c)
+		return g
+	}
+	var explained, other *doc.Node
+	if cause != "" {
+		explained = group(cause, map[string]string{CauseNotNEFF: "not a NEFF", CauseTruncated: "file cut short", CauseHash: "hash mismatch"}[cause], why)
+	}
+	other = group(CauseOther, "other findings", "findings no root cause explains")
+	for _, h := range all {
+		g := other
+		if explained != nil && explains(cause, h.f, paths[h.n]) {
+			g = explained
+		}
+		where := strings.Join(paths[h.n], " › ")
+		if h.f.Span != nil {
+			where += " · " + h.f.Span.String()
+		}
+		g.Table.Rows = append(g.Table.Rows, []string{h.f.Severity, h.f.Message, where})
+		var sp doc.Span
+		if h.f.Span != nil {
+			sp = *h.f.Span
+		}
+		g.Table.RowSpans = append(g.Table.RowSpans, sp)
+		g.Table.RowLinks = append(g.Table.RowLinks, link(h.n))
+	}
+	counts := map[string]int{}
+	for _, h := range all {
+		counts[h.f.Severity]++
+	}
+	var parts []string
+	for _, sev := range []string{doc.Error, doc.Warning, doc.Info} {
+		if counts[sev] > 0 {
+			parts = append(parts, plural(counts[sev], sev))
+		}
+	}
+	s.Value = strings.Join(parts, ", ")
+	if len(all) == 0 {
+		s.Value = "none: every check passed"
+	}
+	if explained != nil {
+		explained.Value = plural(len(explained.Table.Rows), "finding")
+		s.Add(explained)
+		s.SetAttr(AttrCause, cause)
+	}
+	if len(other.Table.Rows) > 0 || explained == nil {
+		other.Value = plural(len(other.Table.Rows), "finding")
+		s.Add(other)
+	}
+}
+
+// explains says whether a root cause accounts for a finding: a cut file explains every
+// finding past the header; a bad hash the integrity and runtime findings; a non-NEFF all.
+func explains(cause string, f doc.Finding, at []string) bool {
+	switch cause {
+	case CauseNotNEFF:
+		return true
+	case CauseTruncated:
+		return len(at) == 0 || at[0] != "header"
+	case CauseHash:
+		return len(at) > 0 && (at[0] == "runtime" || at[0] == "payload")
+	}
+	return false
+}
+
+func plural(n int, what string) string {
+	if n == 1 || what == doc.Info {
+		return strconv.Itoa(n) + " " + what
+	}
+	if strings.HasSuffix(what, "s") {
+		return strconv.Itoa(n) + " " + what + "es"
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

@@ -1,0 +1,319 @@
+// @ts-check
+// The overview: a NEFF's landing view, drawn from the core's "overview" node (core/inspect
+// overview.go). Every answer is a link (Node.link, Table.rlinks: node paths in the URL hash's
+// form), followed through select(), so back and forward walk the jumps.
+
+import { $, el } from '../dom.js';
+import { fmtInt, fmtSize } from '../lib/format.js';
+import { hashPathKey } from '../lib/hash.js';
+import { parentOf, state } from '../state/docs.js';
+import { select } from '../state/selection.js';
+
+/**
+ * linkTarget: the node a link names in the current document, or null.
+ * @param {string | undefined} link
+ */
+export function linkTarget(link) {
+  if (!link || !state) return null;
+  const key = hashPathKey(link);
+  return key === null ? null : state.byPath.get(key) || null;
+}
+
+/**
+ * follow selects the node a link names (a jump: it pushes a history entry).
+ * @param {string | undefined} link
+ */
+export function follow(link) {
+  const n = linkTarget(link);
+  if (n) select(n, 'link');
+  return !!n;
+}
+
+/**
+ * linkButton is a real button that follows link; a plain span when the link leads nowhere.
+ * @param {string | undefined} link
+ * @param {string} cls
+ * @param {string} [text]
+ */
+function linkButton(link, cls, text) {
+  const target = linkTarget(link);
+  const b = el(target ? 'button' : 'span', cls, text);
+  if (target) {
+    /** @type {HTMLButtonElement} */ (b).type = 'button';
+    b.dataset.link = link || '';
+    b.classList.add('ov-link');
+    b.addEventListener('click', () => follow(link));
+  }
+  return b;
+}
+
+/**
+ * overviewOf: the overview node n is or belongs to, or null.
+ * @param {import('../wire.js').Node} n
+ */
+export function overviewOf(n) {
+  for (let m = n; m; m = parentOf(m)) if (m.kind === 'overview') return m;
+  return null;
+}
+
+function view() {
+  let v = document.getElementById('overview-view');
+  if (!v) {
+    v = el('div', 'overview-view');
+    v.id = 'overview-view';
+    v.setAttribute('role', 'region');
+    v.setAttribute('aria-label', 'Overview');
+    $('content').prepend(v);
+  }
+  return v;
+}
+
+/** overviewHide hides the overview (another node is on show). */
+export function overviewHide() {
+  const v = document.getElementById('overview-view');
+  if (v) v.hidden = true;
+}
+
+let shown = null;
+
+/**
+ * overviewShow draws the overview node ov (once per node) and shows it.
+ * @param {import('../wire.js').Node} ov
+ */
+export function overviewShow(ov) {
+  const v = view();
+  v.hidden = false;
+  if (shown === ov && v.childElementCount) return;
+  shown = ov;
+  v.replaceChildren();
+  const sec = (key) => (ov.kids || []).find((c) => c.key === key);
+  const head = el('div', 'ov-head');
+  head.appendChild(el('h2', 'ov-title', state.doc.file));
+  if (ov.value) head.appendChild(el('span', 'ov-sub muted', ov.value));
+  v.appendChild(head);
+  const grid = el('div', 'ov-grid');
+  v.appendChild(grid);
+  const card = (title, key, wide) => {
+    const c = el('section', 'ov-card' + (wide ? ' wide' : ''));
+    c.dataset.section = key;
+    const h = el('h3', 'ov-h', title);
+    h.id = 'ov-h-' + key;
+    c.setAttribute('aria-labelledby', h.id);
+    c.appendChild(h);
+    grid.appendChild(c);
+    return c;
+  };
+  const s = {
+    model: sec('model'), io: sec('io'), engines: sec('engines'), act: sec('activation'), dma: sec('dma'),
+    memory: sec('memory'), source: sec('source'), verdict: sec('verdict'), findings: sec('findings'),
+  };
+  // The answers users open a NEFF for come first; findings lead only when they are not all info.
+  const serious = s.findings && s.findings.attrs && s.findings.attrs.cause || s.findings && (s.findings.kids || []).some((g) => (g.table.rows || []).some((r) => r[0] !== 'info'));
+  if (s.model) renderModel(card('Model', 'model'), s.model);
+  if (s.verdict) renderVerdict(card('Integrity and runtime', 'verdict'), s.verdict);
+  if (s.findings && serious) renderFindingsCard(card('Findings', 'findings', true), s.findings);
+  if (s.io) renderRows(card('Inputs and outputs', 'io', true), s.io, 'io');
+  if (s.engines) renderEngines(card('Instructions · cores × engines', 'engines', true), s.engines);
+  if (s.act) renderActivation(card('Activation functions', 'activation', true), s.act);
+  if (s.findings && !serious) renderFindingsCard(card('Findings', 'findings', true), s.findings);
+  if (s.dma) renderRows(card('DMA queues', 'dma', true), s.dma, 'dma');
+  if (s.memory) renderMemory(card('Device memory (static estimate)', 'memory', true), s.memory);
+  if (s.source) renderRows(card('Kernel source', 'source'), s.source, 'source');
+}
+
+function renderModel(box, n) {
+  const dl = el('dl', 'ov-kv');
+  for (const c of n.kids || []) {
+    dl.appendChild(el('dt', '', c.label));
+    const dd = el('dd');
+    const b = linkButton(c.link, 'ov-value', c.value || '');
+    b.dataset.field = c.key || c.label;
+    if (c.detail) b.title = c.detail;
+    dd.appendChild(b);
+    if (c.key === 'target' && c.attrs && c.attrs.instances) dd.appendChild(el('span', 'muted ov-note', ' ' + c.attrs.target + ' · ' + c.attrs.instances));
+    dl.appendChild(dd);
+  }
+  box.appendChild(dl);
+}
+
+function renderVerdict(box, n) {
+  for (const c of n.kids || []) {
+    const ok = c.attrs && c.attrs.ok === 'true';
+    const row = el('div', 'ov-verdict ' + (ok ? 'good' : c.value === 'not checked' ? 'warn' : 'bad'));
+    row.dataset.field = c.key || c.label;
+    const b = linkButton(c.link, 'ov-chip', c.label + ': ' + c.value);
+    row.appendChild(b);
+    row.appendChild(el('span', 'ov-words', c.detail || ''));
+    box.appendChild(row);
+  }
+}
+
+// renderRows draws a section's table; each row with a link is a button row.
+function renderRows(box, n, key) {
+  const t = n.table;
+  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
+  if (!t || !t.rows || !t.rows.length) { box.appendChild(el('p', 'muted', 'none')); return; }
+  const wrap = el('div', 'ov-table-wrap');
+  const table = el('table', 'ov-table');
+  table.dataset.section = key;
+  const hr = el('tr');
+  for (const c of t.cols) hr.appendChild(el('th', '', c));
+  const thead = el('thead');
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const tbody = el('tbody');
+  t.rows.slice(0, 200).forEach((r, i) => {
+    const tr = el('tr');
+    const link = t.rlinks && t.rlinks[i];
+    r.forEach((cell, j) => {
+      const td = el('td', /^\d+$/.test(cell) ? 'num' : '');
+      if (j === (t.cols[0] === '' ? 1 : 0) && linkTarget(link)) td.appendChild(linkButton(link, 'ov-cell', cell));
+      else td.textContent = /^\d{4,}$/.test(cell) ? fmtInt(Number(cell)) : cell;
+      tr.appendChild(td);
+    });
+    tbody.appendChild(tr);
+  });
+  table.appendChild(tbody);
+  wrap.appendChild(table);
+  box.appendChild(wrap);
+}
+
+// renderEngines is the cores × engines grid: the count, a bar scaled to the busiest stream,
+// the opcode mix on hover.
+function renderEngines(box, n) {
+  const cells = (n.kids || []).filter((c) => c.kind === 'engine' && c.attrs);
+  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
+  const cores = [], engines = [];
+  for (const c of cells) {
+    if (!cores.includes(c.attrs.core)) cores.push(c.attrs.core);
+    if (!engines.includes(c.attrs.engine)) engines.push(c.attrs.engine);
+  }
+  const most = Math.max(1, ...cells.map((c) => Number(c.attrs.count) || 0));
+  const table = el('table', 'ov-engines');
+  const hr = el('tr');
+  hr.appendChild(el('th', '', 'core'));
+  for (const e of engines) hr.appendChild(el('th', '', e));
+  const thead = el('thead');
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const tbody = el('tbody');
+  for (const core of cores) {
+    const tr = el('tr');
+    tr.appendChild(el('th', '', core));
+    for (const e of engines) {
+      const td = el('td');
+      const c = cells.find((x) => x.attrs.core === core && x.attrs.engine === e);
+      if (c) {
+        const b = linkButton(c.link, 'ov-eng');
+        b.dataset.core = core;
+        b.dataset.engine = e;
+        b.dataset.count = c.attrs.count;
+        b.title = core + ' ' + e + ': ' + fmtInt(Number(c.attrs.count)) + ' instructions' + (c.attrs.mix ? '\n' + c.attrs.mix.split(', ').join('\n') : '');
+        b.appendChild(el('span', 'ov-count', fmtInt(Number(c.attrs.count))));
+        const bar = el('span', 'ov-bar');
+        const fill = el('span', 'ov-bar-fill');
+        fill.style.width = Math.max(2, 100 * (Number(c.attrs.count) || 0) / most) + '%';
+        bar.appendChild(fill);
+        b.appendChild(bar);
+        td.appendChild(b);
+      }
+      tr.appendChild(td);
+    }
+    tbody.appendChild(tr);
+  }
+  table.appendChild(tbody);
+  box.appendChild(table);
+}
+
+function renderActivation(box, n) {
+  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
+  for (const set of n.kids || []) {
+    const row = el('div', 'ov-set');
+    row.dataset.core = set.attrs.core;
+    row.dataset.set = set.attrs.set;
+    const h = el('div', 'ov-set-head');
+    h.appendChild(el('span', 'ov-core', set.attrs.core));
+    const sb = linkButton(set.link, 'ov-set-name', set.label);
+    sb.title = set.detail || '';
+    h.appendChild(sb);
+    h.appendChild(el('span', 'muted', set.value || ''));
+    row.appendChild(h);
+    const list = el('div', 'ov-fns');
+    for (const f of set.kids || []) {
+      const b = linkButton(f.link, 'ov-fn' + (f.attrs.used === 'called' ? ' called' : ''));
+      b.dataset.function = f.attrs.function;
+      b.appendChild(el('span', 'ov-fn-name', f.attrs.function));
+      const ulp = f.attrs.max_ulp;
+      b.appendChild(el('span', 'ov-fn-err', ulp === undefined ? 'no reference' : ulp + ' ulp'));
+      b.title = f.attrs.function + (f.attrs.used === 'called' ? ' · called by ' + f.attrs.count + ' Activate' : ' · loaded, no Activate names it') + '\n' + (f.value || '') + (f.detail ? '\n' + f.detail : '');
+      list.appendChild(b);
+    }
+    row.appendChild(list);
+    box.appendChild(row);
+  }
+}
+
+function renderMemory(box, n) {
+  const total = el('p', 'ov-sum muted');
+  const tb = linkButton(pathLink(n), 'ov-cell', n.value || '');
+  total.appendChild(tb);
+  box.appendChild(total);
+  const most = Math.max(1, ...(n.kids || []).map((c) => (c.kids || []).reduce((a, x) => a + (Number(x.attrs && x.attrs.bytes) || 0), 0)));
+  for (const core of n.kids || []) {
+    const row = el('div', 'ov-mem');
+    row.dataset.core = core.label;
+    row.appendChild(linkButton(pathLink(core), 'ov-core', core.label));
+    const bar = el('div', 'ov-mem-bar');
+    (core.kids || []).forEach((it, i) => {
+      const bytes = Number(it.attrs && it.attrs.bytes) || 0;
+      if (!bytes) return;
+      const seg = linkButton(pathLink(it), 'ov-mem-seg m' + i);
+      seg.style.width = (100 * bytes / most) + '%';
+      seg.title = it.label + ': ' + fmtSize(bytes);
+      seg.setAttribute('aria-label', it.label + ' ' + fmtSize(bytes));
+      bar.appendChild(seg);
+    });
+    row.appendChild(bar);
+    row.appendChild(el('span', 'muted ov-mem-total', core.value || ''));
+    box.appendChild(row);
+  }
+  const legend = el('div', 'ov-legend muted');
+  const first = (n.kids || [])[0];
+  ((first && first.kids) || []).forEach((it, i) => {
+    const k = el('span', 'ov-key');
+    k.appendChild(el('i', 'ov-sw m' + i));
+    k.appendChild(document.createTextNode(it.label));
+    legend.appendChild(k);
+  });
+  box.appendChild(legend);
+}
+
+// pathLink: the link form of a node of the current document.
+function pathLink(n) {
+  const rec = state.info.get(n);
+  return rec ? rec.path.map(encodeURIComponent).join('/') : '';
+}
+
+function renderFindingsCard(box, n) {
+  box.appendChild(el('p', 'ov-sum', n.value || ''));
+  for (const g of n.kids || []) {
+    const cause = g.attrs && g.attrs.cause;
+    const grp = el('details', 'ov-cause' + (cause !== 'other' ? ' root' : ''));
+    grp.dataset.cause = cause || '';
+    grp.open = cause !== 'other' || (g.table.rows || []).some((r) => r[0] !== 'info');
+    const sum = el('summary', '', (cause !== 'other' ? 'Root cause: ' : '') + g.label + ' · ' + (g.value || ''));
+    grp.appendChild(sum);
+    if (g.detail && cause !== 'other') grp.appendChild(el('p', 'ov-why', g.detail));
+    const ol = el('ol', 'ov-finds');
+    (g.table.rows || []).slice(0, 100).forEach((r, i) => {
+      const li = el('li', 'sev-' + r[0]);
+      li.appendChild(el('span', 'sev', r[0]));
+      const b = linkButton(g.table.rlinks && g.table.rlinks[i], 'ov-find', r[1]);
+      b.title = r[2];
+      li.appendChild(b);
+      ol.appendChild(li);
+    });
+    grp.appendChild(ol);
+    box.appendChild(grp);
+  }
+}
