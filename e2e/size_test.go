@@ -1,0 +1,23 @@
+package e2e
+
+import (
+	"os"
+	"testing"
+)
+
+// wasmBudget is the brotli size the served wasm must stay within (issue 10): what a visitor
+// downloads before the page can open anything. Makefile's WASM_GCFLAGS and README "Size of the
+// wasm" say how it is kept there.
+const wasmBudget = 1_200_000
+
+// TestWasmWithinBudget: the brotli'd wasm make dist ships is within the budget.
+func TestWasmWithinBudget(t *testing.T) {
+	st, err := os.Stat("../dist/site/neffscope.wasm.br")
+	if err != nil {
+		t.Fatalf("no brotli'd wasm in dist/site (run make dist): %v", err)
+	}
+	if st.Size() > wasmBudget {
+		t.Errorf("dist/site/neffscope.wasm.br is %d B, over the %d B budget by %d B: see README \"Size of the wasm\" for where the bytes go (make wasm-size)", st.Size(), wasmBudget, st.Size()-wasmBudget)
+	}
+	t.Logf("neffscope.wasm.br: %d B of %d B", st.Size(), wasmBudget)
+}
