@@ -141,6 +141,9 @@ export function keyboardInit() {
   });
   $('tree').addEventListener('keydown', typeAhead(() => mainTree));
   $('json-tree').addEventListener('keydown', typeAhead(() => jsonTree));
+  // The search box focused again (/ or Ctrl+K) after a pick: the user has moved on, so a pick
+  // still waiting for its pane must not take the focus back.
+  $('search').addEventListener('focus', () => { picking = null; });
   // Capture: seen before the search box's own handler picks and closes the list.
   $('search').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && search.q && search.q === $('search').value.trim().toLowerCase()) notePick(search.active);
