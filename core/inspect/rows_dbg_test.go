@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"github.com/neffscope/neffscope/internal/realfiles"
 	"slices"
 	"testing"
 
@@ -49,8 +50,14 @@ func TestDbgRecordsByRange(t *testing.T) {
 			}
 		}
 	}
+	// matmul_small's members are small; the shared NEFFs (file_pool_*) have members past the
+	// table's cap, so the range path is checked wherever they sit beside the clone.
 	if past == 0 {
-		t.Error("no real .dbg member has more records than the Document's table holds: the range path is untested")
+		if realfiles.Has("cs149-trn1/file_pool_2_float32.neff") {
+			t.Error("no real .dbg member has more records than the Document's table holds: the range path is untested")
+		} else {
+			t.Log("the range past the Document's table is checked only with ../shared/testdata-real (file_pool_2's members): " + realfiles.Missing("cs149-trn1/file_pool_2_float32.neff"))
+		}
 	}
 	if _, _, err := openBytes("x.neff", nil).Rows(doc.RecordsRef("sg00/debug_info_asm_PE.dbg"), 0, 10); err == nil {
 		t.Error("records of a file without debug info: no error")

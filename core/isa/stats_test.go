@@ -1,8 +1,9 @@
+//go:build stats
+
 package isa
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -10,12 +11,10 @@ import (
 
 // TestRealByteStatistics is the analysis tool behind the layouts' REAL rows: it prints, per
 // opcode and byte offset, the values every real word carries and how often
-// (NEFFSCOPE_STATS=1 go test -v -run TestRealByteStatistics ./core/isa/). TestRealEvidence
+// (go test -tags stats -v -run TestRealByteStatistics ./core/isa/; the build tag keeps this
+// analysis tool out of make test). TestRealEvidence
 // checks the facts drawn from it.
 func TestRealByteStatistics(t *testing.T) {
-	if os.Getenv("NEFFSCOPE_STATS") == "" {
-		t.Skip("an analysis tool: set NEFFSCOPE_STATS=1 to print the byte statistics of the real words")
-	}
 	type stat struct {
 		words   int
 		engines map[string]int
