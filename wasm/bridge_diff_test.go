@@ -12,9 +12,9 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
-	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
+	"github.com/neffscope/neffscope/internal/repack"
 	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
@@ -22,21 +22,15 @@ import (
 // and notes.json added.
 func repacked(t *testing.T, src []byte) []byte {
 	t.Helper()
-	a := neff.Open(bytes.NewReader(src), int64(len(src)), neff.Options{Keep: func(string, int64) bool { return true }})
-	var ms []neffbuild.Member
-	for _, m := range a.Members {
-		data := m.Data
-		switch m.Path {
+	return repack.NEFF(src, func(path string, data []byte) ([]byte, bool) {
+		switch path {
 		case "hlo_stats.json":
-			continue
+			return nil, false
 		case "kelf-0.json":
-			data = bytes.Replace(data, []byte(`"cayman"`), []byte(`"sunda"`), 1)
+			return bytes.Replace(data, []byte(`"cayman"`), []byte(`"sunda"`), 1), true
 		}
-		ms = append(ms, neffbuild.Member{Path: m.Path, Data: data})
-	}
-	ms = append(ms, neffbuild.Member{Path: "notes.json", Data: []byte(`{}`)})
-	h := a.Header
-	return neffbuild.Bytes(ms, neffbuild.Options{Name: h.Name, UUID: h.UUID, FeatureBits: h.FeatureBits, LNCSize: h.LNCSize, NumTPB: h.NumTPB})
+		return data, true
+	}, neffbuild.Member{Path: "notes.json", Data: []byte(`{}`)})
 }
 
 // openIn opens data in the bridge under name, as the worker does, and returns its handle.

@@ -11,6 +11,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
+	"github.com/neffscope/neffscope/internal/repack"
 )
 
 func openBytes(name string, b []byte) *File {
@@ -173,24 +174,17 @@ func openRealBytes(t testing.TB, rel string) *File {
 // one value changed, sg01/SP.bin one word longer, hlo_stats.json removed and notes.json added.
 func repackedMatmul(t testing.TB, src []byte) []byte {
 	t.Helper()
-	a := neff.Open(bytes.NewReader(src), int64(len(src)), neff.Options{Keep: func(string, int64) bool { return true }})
-	var ms []neffbuild.Member
-	for _, m := range a.Members {
-		data := m.Data
-		switch m.Path {
+	return repack.NEFF(src, func(path string, data []byte) ([]byte, bool) {
+		switch path {
 		case "hlo_stats.json":
-			continue
+			return nil, false
 		case "sg00/def.json":
-			data = bytes.Replace(data, []byte(`"#rank_world_size": 0`), []byte(`"#rank_world_size": 2`), 1)
+			return bytes.Replace(data, []byte(`"#rank_world_size": 0`), []byte(`"#rank_world_size": 2`), 1), true
 		case "sg01/SP.bin":
-			data = append(bytes.Clone(data), data[:64]...)
+			return append(bytes.Clone(data), data[:64]...), true
 		}
-		ms = append(ms, neffbuild.Member{Path: m.Path, Data: data})
-	}
-	ms = append(ms, neffbuild.Member{Path: "notes.json", Data: []byte(`{"by": "repackedMatmul"}`)})
-	h := a.Header
-	return neffbuild.Bytes(ms, neffbuild.Options{Name: h.Name, UUID: h.UUID, FeatureBits: h.FeatureBits, LNCSize: h.LNCSize,
-		NumTPB: h.NumTPB, NeffVersionMajor: h.NeffVersionMajor})
+		return data, true
+	}, neffbuild.Member{Path: "notes.json", Data: []byte(`{"by": "repackedMatmul"}`)})
 }
 
 // A real NEFF against a repacked copy of itself with one member changed, one added, one removed.
