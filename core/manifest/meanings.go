@@ -320,12 +320,25 @@ func hasMeanings(kind string) bool {
 func meaningOf(kind string, path []string) *KeyMeaning {
 	for i := range KeyMeanings {
 		m := &KeyMeanings[i]
-		if m.Kind == kind && pathMatch(m.Path, path) {
+		if m.Kind == kind && segsMatch(meaningSegs[i], path) {
 			return m
 		}
 	}
 	return nil
 }
+
+// meaningSegs holds each KeyMeanings pattern split once ("" → no segments: the member itself).
+// Every JSON value of every manifest is looked up, so the lookup must not split patterns: it
+// doubled the manifest chain's time when it did.
+var meaningSegs = func() [][]string {
+	segs := make([][]string, len(KeyMeanings))
+	for i, m := range KeyMeanings {
+		if m.Path != "" {
+			segs[i] = strings.Split(m.Path, "/")
+		}
+	}
+	return segs
+}()
 
 // detail is the text a matched node shows: the meaning, and how sure it is below high.
 func (m *KeyMeaning) detail() string {
