@@ -34,6 +34,11 @@ const (
 	// binary document): png, zip, elf, gzip, pdf, jpeg; absent when nothing is recognised (it
 	// may then be a raw libncfw context).
 	AttrLooksLike = "looks_like"
+
+	// AttrMore: the node is a stub: it has this many children (decimal) that the Document does
+	// not hold. A front end asks the core for them (inspect.File.Children, the page's
+	// `children` call) by the node's path; they are built on demand from the node's Ref.
+	AttrMore = "more"
 )
 
 // Values of AttrIntegrity.

@@ -18,6 +18,7 @@ const (
 	RefPWP      RefKind = "pwp"       // "pwp:<profile>#<function>": an activation function
 	RefHeader   RefKind = "header"    // "header:<field>": a NEFF header field (finding parts)
 	RefNCFWText RefKind = "ncfw-text" // "ncfw-text": the text of an emulated libncfw context
+	RefJSON     RefKind = "json"      // "json:<source>@<offset>": a JSON container whose children are built on demand (a stub, AttrMore)
 )
 
 // MemberRef names the bytes of the member at path.
@@ -56,7 +57,7 @@ func ParseRef(s string) (RefKind, string) {
 		return RefNone, s
 	}
 	switch kind := RefKind(k); kind {
-	case RefMember, RefStream, RefRecords, RefFile, RefPWP, RefHeader:
+	case RefMember, RefStream, RefRecords, RefFile, RefPWP, RefHeader, RefJSON:
 		return kind, rest
 	}
 	return RefNone, s
