@@ -127,7 +127,7 @@ function draw(v, src) {
   const head = el('div', 'ov-head');
   head.appendChild(el('h2', 'ov-title', 'Kernel source'));
   const files = [...new Set(rows.map((r) => r.attrs.file))];
-  head.appendChild(el('span', 'ov-sub muted', rows.length ? fmtInt(rows.length) + ' kernel line' + (rows.length === 1 ? '' : 's') + ' in ' + files.length + ' file' + (files.length === 1 ? '' : 's') + ' · ' + (src.value || '') : src.value || ''));
+  head.appendChild(el('span', 'ov-sub muted', rows.length ? fmtInt(rows.length) + ' kernel line' + (rows.length === 1 ? '' : 's') + ' in ' + files.length + ' file' + (files.length === 1 ? '' : 's') + ' · ' + (src.value || '') : lines ? src.value || '' : ''));
   v.appendChild(head);
   if (!lines) {
     // Said once, here: the NEFF has no .dbg members.
