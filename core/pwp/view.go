@@ -150,8 +150,7 @@ func bucketsNode(s *Set) *doc.Node {
 		if i < maxRecordNodes {
 			// One node per record, so a byte of the blob belongs to its bucket (the smallest
 			// owner), not to the whole table.
-			c := n.Add(&doc.Node{Kind: KindBucket, Key: itoa(i), Label: "bucket " + itoa(i), Span: s.bktSpan(i),
-				Value: fmt.Sprintf("%s + %s·t + %s·t² + %s·t³, t = v − %s", FormatFloat32(b.D0), FormatFloat32(b.D1), FormatFloat32(b.D2), FormatFloat32(b.D3), FormatFloat32(b.X))})
+			c := n.Add(&doc.Node{Kind: KindBucket, Key: itoa(i), Label: "bucket " + itoa(i), Span: s.bktSpan(i), Value: bucketText(b)})
 			c.SetAttr(doc.AttrBucket, itoa(i))
 			if owner[i] != "" {
 				c.Detail = "bucket record of " + owner[i]
@@ -183,7 +182,7 @@ func controlsNode(s *Set) *doc.Node {
 		t.RowSpans = append(t.RowSpans, *s.ctrlSpan(i))
 		if i < maxRecordNodes {
 			r := n.Add(&doc.Node{Kind: doc.KindField, Key: itoa(i), Label: "ctrl " + itoa(i), Span: s.ctrlSpan(i),
-				Value: fmt.Sprintf("0x%s: bkt_base %d, extract_lsb %d, extract_size %d", Hex8(c.Word), c.Base, c.ExtractLSB, c.Size)})
+				Value: "0x" + Hex8(c.Word) + ": bkt_base " + itoa(c.Base) + ", extract_lsb " + itoa(c.ExtractLSB) + ", extract_size " + itoa(c.Size)})
 			if owner[i] != "" {
 				r.Detail = "ctrl record of " + owner[i]
 			}
@@ -280,8 +279,13 @@ func BucketNode(s *Set, i int) *doc.Node {
 		n.Field(c.name, BitsText(math.Float32bits(c.v)), doc.In(s.BktSource, int64(i*BucketSize+4*k), 4))
 	}
 	n.Field("pad", "12 bytes", doc.In(s.BktSource, int64(i*BucketSize+bucketPayload), BucketSize-bucketPayload))
-	n.Value = fmt.Sprintf("%s + %s·t + %s·t² + %s·t³, t = v − %s", FormatFloat32(b.D0), FormatFloat32(b.D1), FormatFloat32(b.D2), FormatFloat32(b.D3), FormatFloat32(b.X))
+	n.Value = bucketText(b)
 	return n
+}
+
+// bucketText is a bucket's polynomial in words.
+func bucketText(b Bucket) string {
+	return FormatFloat32(b.D0) + " + " + FormatFloat32(b.D1) + "·t + " + FormatFloat32(b.D2) + "·t² + " + FormatFloat32(b.D3) + "·t³, t = v − " + FormatFloat32(b.X)
 }
 
 // BundleNode renders everything OpenFiles found.
