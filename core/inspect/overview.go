@@ -3,11 +3,13 @@ package inspect
 import (
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
@@ -206,6 +208,10 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		}
 	}
 
+	if f != nil && f.Program != nil {
+		linkVars(f.Program, root)
+	}
+
 	ov := &doc.Node{Kind: doc.KindOverview, Key: "overview", Label: "overview", Detail: "the answers first: each item links to its detail"}
 	var p *Program
 	if f != nil {
@@ -228,6 +234,67 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 	overviewFindings(ov, f, found, paths, link)
 	ov.Value = strings.Join(words, " · ")
 	return ov
+}
+
+// Attr keys of a variable's node (model › cores › sgNN › vars › <name>).
+const (
+	AttrVar   = "var"    // the var's name
+	AttrVarID = "var_id" // its def.json var_id ("" when it has none)
+)
+
+// maxVarUses bounds the instructions a variable's node tables.
+const maxVarUses = 4096
+
+// linkVars gives each core's vars table one child per variable: its def.json entry (span,
+// and a Link to the entry in def.json's tree) and the table of the 0xD4 instructions that name
+// it (each row's span is the instruction's word, which the page opens in its listing).
+func linkVars(p *Program, root *doc.Node) {
+	for _, c := range p.Model.Cores {
+		vars := root.Find("model", "cores", c.Name, "vars")
+		if vars == nil || len(vars.Children) > 0 {
+			continue
+		}
+		uses := p.VarUses(c)
+		defDir := path.Dir(c.DefPath) + "/"
+		for _, v := range c.Vars {
+			n := &doc.Node{Kind: doc.KindField, Key: v.Name, Label: v.Name, Span: v.Span}
+			n.SetAttr(AttrVar, v.Name).SetAttr(AttrVarID, "")
+			var what []string
+			if v.Type != "" {
+				what = append(what, v.Type)
+			}
+			if v.ID >= 0 {
+				n.SetAttr(AttrVarID, strconv.FormatInt(v.ID, 10))
+				what = append(what, "var_id "+strconv.FormatInt(v.ID, 10))
+			}
+			if v.Size >= 0 {
+				what = append(what, neff.HumanSize(v.Size))
+			}
+			if e := root.Find("members", defDir, path.Base(c.DefPath), "content", "var", v.Name); e != nil {
+				n.Link = doc.NodeLink("members", defDir, path.Base(c.DefPath), "content", "var", v.Name)
+			}
+			var us []VarUse
+			if v.ID >= 0 {
+				us = uses[v.ID]
+			}
+			t := &doc.Table{Columns: []string{"stream", "#", "opcode", "as", "address"}, Rows: [][]string{}}
+			for k, u := range us {
+				if k == maxVarUses {
+					n.Infof(nil, "%s: only the first %d of %d instructions that name it are listed.", v.Name, maxVarUses, len(us))
+					break
+				}
+				t.Rows = append(t.Rows, []string{u.Stream.Member, strconv.Itoa(u.Index), "PseudoDmaDirect2d", u.Role, u.Addr})
+				t.RowSpans = append(t.RowSpans, doc.Span{Source: u.Stream.Member, Offset: int64(u.Index) * isa.WordSize, Length: isa.WordSize})
+			}
+			if len(t.Rows) > 0 {
+				n.Table = t
+			}
+			what = append(what, plural(len(us), "instruction"))
+			n.Value = strings.Join(what, " · ")
+			n.Detail = "def.json var " + v.Name + " of " + c.Name + ": its entry in " + c.DefPath + ", and the PseudoDmaDirect2d (0xD4) instructions whose source or destination address names it"
+			vars.Add(n)
+		}
+	}
 }
 
 func section(ov *doc.Node, key, label string) *doc.Node {
@@ -524,16 +591,22 @@ func overviewMemory(ov *doc.Node, f *File) {
 	ov.Add(n)
 }
 
-// overviewSource lists the kernel source files with their line counts.
+// overviewSource is the answer "Source: N kernel lines in K files", linking to the source
+// view (model › source), with one row per file; a NEFF without debug info says so once.
 func overviewSource(ov *doc.Node, find func(...string) *doc.Node, link func(*doc.Node) string) {
-	lines := find("model", "source", "lines")
-	if lines == nil || lines.Table == nil {
+	src := find("model", "source")
+	if src == nil {
+		return
+	}
+	s := section(ov, OverviewSource, "kernel source")
+	s.Link = link(src)
+	lines := find("model", "source", SourceLines)
+	if lines == nil || lines.Table == nil || col(lines.Table, "file") < 0 {
+		s.Value = "no debug info"
+		s.Detail = "this NEFF carries no .dbg debug info, so its instructions cannot be traced to kernel source lines"
 		return
 	}
 	fi := col(lines.Table, "file")
-	if fi < 0 {
-		return
-	}
 	count := map[string]int{}
 	var files []string
 	for _, r := range lines.Table.Rows {
@@ -542,13 +615,17 @@ func overviewSource(ov *doc.Node, find func(...string) *doc.Node, link func(*doc
 		}
 		count[r[fi]]++
 	}
-	s := section(ov, OverviewSource, "kernel source")
 	s.Table = &doc.Table{Columns: []string{"file", "lines"}, Rows: [][]string{}}
 	for _, file := range files {
 		s.Table.Rows = append(s.Table.Rows, []string{file, strconv.Itoa(count[file])})
-		s.Table.RowLinks = append(s.Table.RowLinks, link(lines))
+		s.Table.RowLinks = append(s.Table.RowLinks, s.Link)
 	}
-	s.Value = plural(len(files), "file")
+	s.Value = plural(len(lines.Table.Rows), "kernel line") + " in " + plural(len(files), "file")
+	if len(lines.Table.Rows) == 0 {
+		s.Value = "no kernel lines: the debug info names BIR instructions only"
+		s.Table = nil
+	}
+	s.Detail = src.Value
 }
 
 func overviewVerdict(ov *doc.Node, a *neff.Archive, find func(...string) *doc.Node, link func(*doc.Node) string) {

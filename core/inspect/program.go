@@ -354,9 +354,89 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 		if r.Problem != "" {
 			j.Warnf(j.Span, "%s instruction %d: %s", s.Member, i, r.Problem)
 		}
+		// A PseudoDmaDirect2d's variables lead to their nodes (def.json entry, and every
+		// instruction that names them).
+		if src, dst, ok := isa.Direct2dAddrs(s.ISA.Word(i)); ok {
+			for _, a := range []struct {
+				role string
+				addr isa.DmaAddr
+			}{{"src", src}, {"dst", dst}} {
+				id, ok := dmaVarID(s.Core, a.addr)
+				if !ok {
+					continue
+				}
+				v := s.Core.VarByID(id)
+				name, _ := dmaAddrName(s.Core, a.addr, nil)
+				fv := j.Field(a.role+" var", name, nil)
+				fv.Link = doc.NodeLink("model", "cores", s.Core.Name, "vars", v.Name)
+				fv.Detail = "def.json var " + v.Name + " (var_id " + fmt.Sprint(id) + "): its entry and every instruction that names it"
+			}
+		}
 	}
 	if src := f.Program.sourceNode(s, i); src != nil {
 		n.Add(src)
 	}
 	return n, nil
+}
+
+// VarUse is one PseudoDmaDirect2d (0xD4) word that names a def.json variable as its source
+// or destination.
+type VarUse struct {
+	Stream *ProgramStream
+	Index  int
+	Role   string // "src" or "dst"
+	Addr   string // the address as the listing's resolved column shows it
+}
+
+// dmaVarID is the def.json var id a PseudoDmaDirect2d address names (tag 0x10: by id; tag
+// 0x20: through the core's dge-table list), or false.
+func dmaVarID(c *manifest.Core, a isa.DmaAddr) (int64, bool) {
+	switch a.Tag {
+	case isa.DmaTagVar:
+		return int64(a.ID), c.VarByID(int64(a.ID)) != nil
+	case isa.DmaTagDGE:
+		for _, v := range c.Vars {
+			if v.Type == "dge-table" {
+				if int(a.ID) < len(v.List) && c.VarByID(v.List[a.ID]) != nil {
+					return v.List[a.ID], true
+				}
+				return 0, false
+			}
+		}
+	}
+	return 0, false
+}
+
+// VarUses lists, per var id, the 0xD4 words of a core's streams that name the var, in stream
+// order (the reverse of the listing's join: which instructions touch a variable).
+func (p *Program) VarUses(c *manifest.Core) map[int64][]VarUse {
+	out := map[int64][]VarUse{}
+	if p == nil || c == nil {
+		return out
+	}
+	for _, ps := range p.Streams {
+		if ps.Core != c || ps.ISA == nil {
+			continue
+		}
+		for i := range ps.ISA.Len() {
+			w := ps.ISA.Word(i)
+			if w[0] != 0xD4 {
+				continue
+			}
+			src, dst, ok := isa.Direct2dAddrs(w)
+			if !ok {
+				continue
+			}
+			for _, a := range []struct {
+				role string
+				addr isa.DmaAddr
+			}{{"src", src}, {"dst", dst}} {
+				if id, ok := dmaVarID(c, a.addr); ok {
+					name, _ := dmaAddrName(c, a.addr, nil)
+					out[id] = append(out[id], VarUse{Stream: ps, Index: i, Role: a.role, Addr: name})
+				}
+			}
+		}
+	}
+	return out
 }

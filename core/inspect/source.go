@@ -54,6 +54,8 @@ type SourceIndex struct {
 	// Words, WithSource and WithLine count instruction words over every stream with debug info.
 	Words, WithSource, WithLine int
 	Node                        *doc.Node
+	// lineKey is the key of the line node (model › source › lines) of each word, by stream.
+	lineKey map[string]map[int]string
 }
 
 // streamSources is one stream's words mapped to their sources.
@@ -324,16 +326,14 @@ func (x *SourceIndex) fillNode(p *Program) {
 		}
 	}
 	t := &doc.Table{Columns: []string{"file", "line", "kernel"}}
+	var lineNodes []*doc.Node
 	for _, e := range engines {
 		t.Columns = append(t.Columns, e)
 	}
 	for _, e := range engines {
 		t.Columns = append(t.Columns, e+" first")
 	}
-	byMember := map[string]*streamSources{}
-	for _, s := range x.order {
-		byMember[s.ps.Member] = s
-	}
+	keys := map[string]int{}
 	for _, l := range x.Lines() {
 		row := []string{l.File, strconv.Itoa(l.Line), l.Kernel}
 		counts := make([]int, len(engines))
@@ -361,10 +361,105 @@ func (x *SourceIndex) fillNode(p *Program) {
 		row = append(row, firsts...)
 		t.Rows = append(t.Rows, row)
 		t.RowSpans = append(t.RowSpans, span)
+		lineNodes = append(lineNodes, x.lineNode(l, keys, engines, counts))
 	}
-	lines := &doc.Node{Kind: doc.KindTable, Label: "lines", Value: strconv.Itoa(len(t.Rows)), Table: t,
+	lines := &doc.Node{Kind: doc.KindTable, Key: SourceLines, Label: SourceLines, Value: strconv.Itoa(len(t.Rows)), Table: t,
 		Detail: "each kernel source line, the instruction words it produced per engine, and the first of them (sgNN #index)"}
+	lines.Children = lineNodes
 	n.Add(lines)
+}
+
+// Keys and attrs of the source node's lines (model › source › lines › <file:line>).
+const (
+	SourceLines    = "lines"
+	AttrSourceFile = "file"   // a line node: the kernel file path as the debug info names it
+	AttrSourceLine = "line"   // a line node: the line number
+	AttrKernel     = "kernel" // a line node: the kernel (function) name
+	// AttrWords lists a line's instruction words per stream: "member:ranges;member:ranges",
+	// ranges "a-b,c" of word indexes in stream order (at most maxLineWords words in all).
+	AttrWords = "words"
+	// AttrWordsCut is set ("true") when a line has more words than AttrWords lists.
+	AttrWordsCut = "words_cut"
+)
+
+// maxLineWords bounds the word indexes one line node lists (the Document stays bounded on a
+// kernel line that unrolls into a huge loop); the table's counts stay exact.
+const maxLineWords = 1 << 16
+
+// lineNode is one kernel line as a node: its words per stream (AttrWords) for the page's
+// source view, and the key an instruction's source field links to.
+func (x *SourceIndex) lineNode(l *SourceLine, keys map[string]int, engines []string, counts []int) *doc.Node {
+	key := path.Base(l.File) + ":" + strconv.Itoa(l.Line)
+	if l.File == "" {
+		key = "?:" + strconv.Itoa(l.Line)
+	}
+	if keys[key]++; keys[key] > 1 {
+		key += " (" + strconv.Itoa(keys[key]) + ")"
+	}
+	n := &doc.Node{Kind: doc.KindField, Key: key, Label: key}
+	var parts []string
+	for i, e := range engines {
+		if counts[i] > 0 {
+			parts = append(parts, e+" "+strconv.Itoa(counts[i]))
+		}
+	}
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	n.Value = plural(total, "instruction")
+	if len(parts) > 0 {
+		n.Value += ": " + strings.Join(parts, ", ")
+	}
+	n.Detail = l.File + " line " + strconv.Itoa(l.Line)
+	if l.Kernel != "" {
+		n.Detail += " (kernel " + l.Kernel + ")"
+	}
+	n.SetAttr(AttrSourceFile, l.File).SetAttr(AttrSourceLine, strconv.Itoa(l.Line)).SetAttr(AttrKernel, l.Kernel)
+	var b strings.Builder
+	listed := 0
+	for _, s := range x.order {
+		ws := l.Words[s.ps.Member]
+		if len(ws) == 0 || listed >= maxLineWords {
+			continue
+		}
+		if len(ws) > maxLineWords-listed {
+			ws = ws[:maxLineWords-listed]
+			n.SetAttr(AttrWordsCut, "true")
+		}
+		listed += len(ws)
+		if b.Len() > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(s.ps.Member)
+		b.WriteByte(':')
+		for i := 0; i < len(ws); {
+			j := i
+			for j+1 < len(ws) && ws[j+1] == ws[j]+1 {
+				j++
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(ws[i]))
+			if j > i {
+				b.WriteByte('-')
+				b.WriteString(strconv.Itoa(ws[j]))
+			}
+			i = j + 1
+		}
+		for _, w := range ws {
+			if x.lineKey == nil {
+				x.lineKey = map[string]map[int]string{}
+			}
+			if x.lineKey[s.ps.Member] == nil {
+				x.lineKey[s.ps.Member] = map[int]string{}
+			}
+			x.lineKey[s.ps.Member][w] = key
+		}
+	}
+	n.SetAttr(AttrWords, b.String())
+	return n
 }
 
 func indexOf(xs []string, s string) int {
@@ -408,6 +503,10 @@ func (p *Program) sourceNode(s *ProgramStream, i int) *doc.Node {
 		return nil
 	}
 	n := &doc.Node{Kind: doc.KindField, Label: "source", Value: src.Text(), Span: p.Source.asmRecord(s.Member, i)}
+	if key, ok := p.Source.lineKey[s.Member][i]; ok {
+		// The line's row in the source view, with every instruction it produced.
+		n.Link = doc.NodeLink("model", "source", SourceLines, key)
+	}
 	n.Detail = "from the compiler's debug info: asm record " + strconv.Itoa(i) + " → backend record " + strconv.FormatUint(src.Backend, 10)
 	n.Field("bir", src.BIR, doc.In(src.backend, src.bOff, src.bLen)).Explain("the BIR instruction this word was generated from")
 	if src.File != "" {

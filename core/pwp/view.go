@@ -21,6 +21,10 @@ const (
 // maxTableRows bounds the bucket / ctrl tables of one set view (HW tables hold 2048 buckets).
 const maxTableRows = 1 << 16
 
+// maxRecordNodes bounds the bucket and ctrl records given a node each (beyond it a byte
+// belongs to the table node; real sets have about a thousand buckets).
+const maxRecordNodes = 1 << 13
+
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // RosterNode renders a roster: one child per set with its functions as a table.
@@ -143,6 +147,15 @@ func bucketsNode(s *Set) *doc.Node {
 		}
 		t.Rows = append(t.Rows, []string{itoa(i), bitsCell(b.D0), bitsCell(b.D1), bitsCell(b.D2), bitsCell(b.D3), bitsCell(b.X), owner[i]})
 		t.RowSpans = append(t.RowSpans, *s.bktSpan(i))
+		if i < maxRecordNodes {
+			// One node per record, so a byte of the blob belongs to its bucket (the smallest
+			// owner), not to the whole table.
+			c := n.Add(&doc.Node{Kind: KindBucket, Key: itoa(i), Label: "bucket " + itoa(i), Span: s.bktSpan(i), Value: bucketText(b)})
+			c.SetAttr(doc.AttrBucket, itoa(i))
+			if owner[i] != "" {
+				c.Detail = "bucket record of " + owner[i]
+			}
+		}
 	}
 	n.Table = t
 	return n
@@ -167,6 +180,13 @@ func controlsNode(s *Set) *doc.Node {
 		}
 		t.Rows = append(t.Rows, []string{itoa(i), "0x" + Hex8(c.Word), itoa(c.Base), itoa(c.ExtractLSB), itoa(c.Size), owner[i]})
 		t.RowSpans = append(t.RowSpans, *s.ctrlSpan(i))
+		if i < maxRecordNodes {
+			r := n.Add(&doc.Node{Kind: doc.KindField, Key: itoa(i), Label: "ctrl " + itoa(i), Span: s.ctrlSpan(i),
+				Value: "0x" + Hex8(c.Word) + ": bkt_base " + itoa(c.Base) + ", extract_lsb " + itoa(c.ExtractLSB) + ", extract_size " + itoa(c.Size)})
+			if owner[i] != "" {
+				r.Detail = "ctrl record of " + owner[i]
+			}
+		}
 	}
 	n.Table = t
 	return n
@@ -259,8 +279,13 @@ func BucketNode(s *Set, i int) *doc.Node {
 		n.Field(c.name, BitsText(math.Float32bits(c.v)), doc.In(s.BktSource, int64(i*BucketSize+4*k), 4))
 	}
 	n.Field("pad", "12 bytes", doc.In(s.BktSource, int64(i*BucketSize+bucketPayload), BucketSize-bucketPayload))
-	n.Value = fmt.Sprintf("%s + %s·t + %s·t² + %s·t³, t = v − %s", FormatFloat32(b.D0), FormatFloat32(b.D1), FormatFloat32(b.D2), FormatFloat32(b.D3), FormatFloat32(b.X))
+	n.Value = bucketText(b)
 	return n
+}
+
+// bucketText is a bucket's polynomial in words.
+func bucketText(b Bucket) string {
+	return FormatFloat32(b.D0) + " + " + FormatFloat32(b.D1) + "·t + " + FormatFloat32(b.D2) + "·t² + " + FormatFloat32(b.D3) + "·t³, t = v − " + FormatFloat32(b.X)
 }
 
 // BundleNode renders everything OpenFiles found.

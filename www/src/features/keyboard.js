@@ -1,12 +1,14 @@
 // @ts-check
-// Keyboard: the skip link, the summary as one tab stop, type-ahead in the trees, and the focus
-// after a search pick (in the pane the pick opened, never on <body>).
+// Keyboard: the skip link, the summary as one tab stop, type-ahead in the trees, the focus
+// after a search pick (in the pane the pick opened, never on <body>), and Alt+S for the
+// kernel source view.
 
 import { $ } from '../dom.js';
 import { state } from '../state/docs.js';
 import { jsonTree, mainTree } from '../views/content.js';
 import { narrow, paneOf, showPane } from '../views/layout.js';
 import { search } from '../views/search.js';
+import { sourceOpen } from '../views/source.js';
 
 // ---- the skip link (the first tab stop) ----
 
@@ -131,8 +133,22 @@ function pickTarget(r) {
   return sel || null;
 }
 
+// ---- Alt+S: the kernel source view, focus on its current (or first) line ----
+
+function sourceKey(e) {
+  if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS' || !state) return;
+  if (!sourceOpen()) return;
+  e.preventDefault();
+  const v = document.getElementById('source-view');
+  const b = v && /** @type {HTMLElement | null} */ (v.querySelector('.src-line[tabindex="0"]') || v.querySelector('.src-line'));
+  if (!b) return;
+  if (narrow.matches) showPane('content');
+  b.focus();
+}
+
 export function keyboardInit() {
   $('skip-link').addEventListener('click', skipToStructure);
+  window.addEventListener('keydown', sourceKey);
   new MutationObserver(summaryRoving).observe($('summary'), { childList: true, subtree: true });
   $('summary').addEventListener('keydown', summaryKey);
   $('summary').addEventListener('focusin', (e) => {

@@ -2,7 +2,7 @@
 // The content pane: a member's decoded content (JSON tree, listing, plot, context) and its bytes.
 
 import { $ } from '../dom.js';
-import { isStreamRef, memberPath } from '../lib/refs.js';
+import { isStreamRef, memberPath, refIn } from '../lib/refs.js';
 import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { ctxShow } from './context.js';
@@ -10,6 +10,7 @@ import { fieldMarks, hexShow } from './hex.js';
 import { listingHide, listingShow } from './listing.js';
 import { overviewHide, overviewOf, overviewShow } from './overview.js';
 import { functionOf, plotShow } from './plot/plot.js';
+import { sourceHide, sourceOf, sourceShow } from './source.js';
 import { TreeView } from './tree.js';
 
 // Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
@@ -39,6 +40,8 @@ export function renderContent(n, from, spanOverride) {
   // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
   const ov = overviewOf(n);
   if (ov) overviewShow(ov); else overviewHide();
+  const sv = sourceOf(n); // the kernel source view (views/source.js)
+  if (sv) sourceShow(sv, n); else sourceHide();
   const fnode = functionOf(n);
   if (fnode) plotShow(fnode);
   else $('plot-view').hidden = true;
@@ -47,7 +50,8 @@ export function renderContent(n, from, spanOverride) {
   const member = memberOf(n);
   $('content-empty').hidden = true;
   // An instruction stream is shown as its listing rather than as a tree.
-  const stream = jroot && isStreamRef(jroot.ref) ? jroot : null;
+  // A .dbg member's records table is paged by the listing too (records:<member>).
+  const stream = jroot && isStreamRef(jroot.ref) ? jroot : refIn(n.ref, 'records') !== null ? n : null;
   if (stream) jroot = null;
   if (!stream) listingHide();
   if (jroot) {
@@ -59,7 +63,7 @@ export function renderContent(n, from, spanOverride) {
     jv.hidden = true;
     jsonTree.clear();
   }
-  $('content').classList.toggle('split', !!jroot || !!stream || !!fnode || !!ov);
+  $('content').classList.toggle('split', !!jroot || !!stream || !!fnode || !!ov || !!sv);
   const title = member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file;
   $('content-title').textContent = title;
   const span = spanOverride || spanOf(n);

@@ -12,6 +12,7 @@ import { renderContextOffer } from './context.js';
 import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
 import { hexShow } from './hex.js';
 import { follow, linkTarget } from './overview.js';
+import { instructionAt, lineWords, sourceJump } from './source.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
 // function view.
@@ -116,13 +117,105 @@ function renderSeries(node, box) {
   for (const s of node.series) box.appendChild(el('p', 'muted', s.name + ': ' + fmtInt((s.x || []).length) + ' points'));
 }
 
+// insButton is a button that shows instruction i of a stream member in the listing.
+function insButton(member, i, text) {
+  const b = el('button', 'link ins-link', text);
+  /** @type {HTMLButtonElement} */ (b).type = 'button';
+  b.dataset.member = member;
+  b.dataset.index = String(i);
+  b.title = 'Show ' + member + ' #' + i + ' in the listing';
+  b.addEventListener('click', () => instructionAt(member, i));
+  return b;
+}
+
+// renderVarUses: a def.json variable's instructions (the 0xD4 words that name it), each a link
+// to the listing with that instruction selected.
+function renderVarUses(n, box) {
+  const t = n.table;
+  const rows = (t && t.rows) || [];
+  const head = el('h3', '', rows.length ? 'Instructions that name ' + n.label + ' · ' + fmtInt(rows.length) : 'No instruction names ' + n.label);
+  box.appendChild(head);
+  if (!rows.length) return;
+  const table = el('table', 'grid var-uses');
+  const hr = el('tr');
+  for (const c of t.cols) hr.appendChild(el('th', '', c));
+  const thead = el('thead');
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const tbody = el('tbody');
+  rows.slice(0, 2000).forEach((r, k) => {
+    const tr = el('tr');
+    const sp = t.rspans && t.rspans[k];
+    r.forEach((cell, j) => {
+      const td = el('td');
+      if (j === 1 && sp) td.appendChild(insButton(sp.src || r[0], Math.floor(sp.off / 64), '#' + cell));
+      else td.textContent = cell;
+      tr.appendChild(td);
+    });
+    tbody.appendChild(tr);
+  });
+  table.appendChild(tbody);
+  box.appendChild(table);
+  if (rows.length > 2000) box.appendChild(el('p', 'muted', 'Showing the first 2,000.'));
+}
+
+// renderLineWords: a kernel source line's instructions per stream, each a link to the listing.
+function renderLineWords(n, box) {
+  const words = lineWords(n);
+  const go = el('button', 'button small primary line-go', 'Show its first instruction in the listing');
+  /** @type {HTMLButtonElement} */ (go).type = 'button';
+  go.addEventListener('click', () => sourceJump(n));
+  box.appendChild(go);
+  const by = new Map();
+  for (const w of words) { if (!by.has(w.member)) by.set(w.member, []); by.get(w.member).push(w.index); }
+  box.appendChild(el('h3', '', 'Instructions · ' + fmtInt(words.length) + (n.attrs.words_cut ? ' (the first)' : '')));
+  for (const [member, idx] of by) {
+    const p = el('p', 'line-words');
+    p.appendChild(el('span', 'mono', member + ': '));
+    idx.slice(0, 200).forEach((i) => { p.appendChild(insButton(member, i, '#' + i)); p.appendChild(document.createTextNode(' ')); });
+    if (idx.length > 200) p.appendChild(el('span', 'muted', '… ' + fmtInt(idx.length - 200) + ' more'));
+    box.appendChild(p);
+  }
+}
+
+// renderRelated: an instruction's links (its kernel source line, the variables it moves, its
+// set or function) as buttons at the top of its detail.
+function renderRelated(n, box) {
+  const links = [];
+  (function walk(m, depth) {
+    for (const c of m.kids || []) {
+      if (c.link && linkTarget(c.link)) links.push(c);
+      if (depth < 2) walk(c, depth + 1);
+    }
+  })(n, 0);
+  if (!links.length) return;
+  const row = el('div', 'related');
+  row.appendChild(el('span', 'muted', 'Related: '));
+  for (const c of links) {
+    const b = el('button', 'link related-link', c.label + ' ' + (c.value || ''));
+    /** @type {HTMLButtonElement} */ (b).type = 'button';
+    b.dataset.link = c.link;
+    b.dataset.label = c.label;
+    b.title = 'Go to ' + c.link.split('/').map(decodeURIComponent).join(' › ');
+    b.addEventListener('click', () => follow(c.link));
+    row.appendChild(b);
+  }
+  const at = box.querySelector('.d-path');
+  if (at) at.after(row); else box.appendChild(row);
+}
+
+const isVar = (n) => !!(n.attrs && n.attrs.var !== undefined);
+
 // DETAIL_RENDERERS: extra sections of the detail pane, by what a node carries.
 const DETAIL_RENDERERS = [
+  { when: (n) => n.kind === 'instruction', render: renderRelated },
+  { when: isVar, render: renderVarUses },
+  { when: (n) => !!(n.attrs && n.attrs.words !== undefined), render: renderLineWords },
   { when: (n) => n.kind === 'pwp-set', render: renderSetFunctions },
   { when: (n) => n.kind === 'pwp-function', render: renderOctaves },
   // Only a file of no recognised kind could be a raw libncfw context (a PNG is not one).
   { when: (n) => n === state.doc.root && state.doc.kind === 'binary' && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
-  { when: (n) => n.table && n.table.cols, render: renderTable },
+  { when: (n) => n.table && n.table.cols && !isVar(n), render: renderTable },
   { when: (n) => n.series && n.series.length, render: renderSeries },
   { when: (n) => !n.table && n.kids && n.kids.length && n.kind !== 'member', render: renderChildren },
 ];

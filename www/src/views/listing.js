@@ -5,28 +5,36 @@ import { call } from '../core/client.js';
 import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
-import { streamPath } from '../lib/refs.js';
+import { isStreamRef, refIn, streamPath } from '../lib/refs.js';
 import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
-import { keyOf, pathOf, state } from '../state/docs.js';
+import { keyOf, ownerAt, pathOf, state } from '../state/docs.js';
 import { setSelected } from '../state/selection.js';
 import { unpackNode, unpackTable } from '../wire.js';
 import { renderDetail } from './detail.js';
 import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
 import { follow, linkTarget } from './overview.js';
+import { plotFromActivate } from './plot/plot.js';
+import { instructionAt, lineOfLink, lineWords, sourceNoteInstruction } from './source.js';
 
 // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
 // the core a block at a time (rows), and one instruction's fields on demand (instruction),
-// so a million-row listing keeps only a screenful in the DOM.
+// so a million-row listing keeps only a screenful in the DOM. A "records:<member>" node (a
+// .dbg member's records) is paged the same way; a row's detail is the record's own node.
+// Above the listing, the line bar names the kernel source line of the selected instruction
+// and steps through the other instructions of that line (n / p).
 
 const LIST_ROW = 20;
 const LIST_BLOCK = 256;
-export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new LRU(64), full: 0, selected: -1, key: '' };
+export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new LRU(64), full: 0, selected: -1, key: '', line: null };
+
+// refMember: the member a listing ref pages (stream:<member> or records:<member>).
+const refMember = (ref) => (isStreamRef(ref) ? streamPath(ref) : refIn(ref, 'records')) || '';
 
 export function listingShow(node) {
   const box = $('listing');
   box.hidden = false;
   const key = hex.key + '|' + node.ref;
-  if (listing.key === key) { listingRender(); return; }
+  if (listing.key === key) { listingRender(); lineBar(); return; }
   listing.key = key;
   listing.node = node;
   listing.ref = node.ref;
@@ -34,6 +42,9 @@ export function listingShow(node) {
   listing.cols = [];
   listing.blocks.clear();
   listing.selected = -1;
+  // The source line stays only where it produced instructions of this stream.
+  if (listing.line && !lineWords(listing.line).some((w) => w.member === refMember(node.ref))) listing.line = null;
+  lineBar();
   $('listing-scroll').scrollTop = 0;
   $('listing-rows').replaceChildren();
   fetchBlock(0).promise.then(() => { if (listing.key === key) listingRender(); });
@@ -61,7 +72,7 @@ export function fetchBlock(idx) {
         }
       }
     })
-    .catch((e) => { listing.blocks.delete(idx); toast('Listing ' + streamPath(ref) + ': ' + e.message); });
+    .catch((e) => { listing.blocks.delete(idx); toast('Listing ' + refMember(ref) + ': ' + e.message); });
   listing.blocks.set(idx, b);
   return b;
 }
@@ -87,12 +98,14 @@ function listingRender() {
   const frag = document.createDocumentFragment();
   const key = listing.key;
   let waiting = null;
+  const inLine = lineSet();
   for (let i = first; i < first + count; i++) {
     const b = fetchBlock(Math.floor(i / LIST_BLOCK));
     const r = el('div', 'lrow');
     r.dataset.index = i;
     r.setAttribute('role', 'row');
     if (i === listing.selected) r.classList.add('selected');
+    if (inLine && inLine.has(i)) r.classList.add('in-line');
     if (b.rows) {
       const row = b.rows[i % LIST_BLOCK] || [];
       const link = b.links && b.links[i % LIST_BLOCK];
@@ -136,6 +149,7 @@ export async function listingSelect(i) {
   listing.selected = i;
   listingRender();
   const ref = listing.ref, node = listing.node;
+  if (!isStreamRef(ref)) return recordSelect(i);
   try {
     const h = await ensureHandle();
     const r = await call('instruction', { handle: h, ref, index: i });
@@ -145,9 +159,100 @@ export async function listingSelect(i) {
     setSelected(ins);
     renderDetail(ins);
     if (ins.span) hexShow(ins.span.src || '', ins.span, true, fieldMarks(ins, ins.span.src || ''));
+    // Its kernel source line: the line bar, the source view's row, the line's other rows.
+    const src = (ins.kids || []).find((c) => c.label === 'source');
+    const line = src ? lineOfLink(src.link) : null;
+    if (line !== listing.line) { listing.line = line; listingRender(); }
+    sourceNoteInstruction(line);
+    lineBar();
   } catch (e) {
     toast('Instruction ' + i + ': ' + e.message);
   }
+}
+
+// recordSelect shows row i of a records listing: its row's bytes and the node that owns them.
+async function recordSelect(i) {
+  const ref = listing.ref;
+  const b = fetchBlock(Math.floor(i / LIST_BLOCK));
+  await b.promise;
+  if (ref !== listing.ref || i !== listing.selected) return;
+  const sp = b.spans && b.spans[i % LIST_BLOCK];
+  if (!sp || !sp.len) return;
+  const owner = ownerAt(sp.src || '', sp.off);
+  if (owner) { setSelected(owner); renderDetail(owner); }
+  hexShow(sp.src || '', sp, true, owner ? fieldMarks(owner, sp.src || '') : []);
+}
+
+// lineSet: the indexes, in the shown stream, of the instructions of the current source line.
+let lineSetFor = null, lineSetCache = null;
+function lineSet() {
+  const line = listing.line;
+  if (!line || !isStreamRef(listing.ref)) return null;
+  const key = listing.ref;
+  if (lineSetFor !== line || lineSetCache.ref !== key) {
+    const m = refMember(key);
+    lineSetFor = line;
+    lineSetCache = { ref: key, set: new Set(lineWords(line).filter((w) => w.member === m).map((w) => w.index)) };
+  }
+  return lineSetCache.set;
+}
+
+// lineBar draws the bar above the listing: the selected instruction's kernel line, which of
+// its instructions this is, and steps to the previous and next one (across engines).
+function lineBar() {
+  let bar = document.getElementById('line-bar');
+  const line = isStreamRef(listing.ref) && !$('listing').hidden ? listing.line : null;
+  if (!line) { if (bar) bar.hidden = true; return; }
+  if (!bar) {
+    bar = el('div', 'line-bar');
+    bar.id = 'line-bar';
+    bar.setAttribute('role', 'toolbar');
+    bar.setAttribute('aria-label', 'Kernel source line of the selected instruction');
+    $('listing').before(bar);
+  }
+  bar.hidden = false;
+  bar.replaceChildren();
+  const words = lineWords(line);
+  const m = refMember(listing.ref);
+  const k = words.findIndex((w) => w.member === m && w.index === listing.selected);
+  const go = el('button', 'link line-name', 'Source ' + line.key);
+  /** @type {HTMLButtonElement} */ (go).type = 'button';
+  go.title = (line.detail || line.key) + ': show the source view';
+  go.addEventListener('click', () => follow(pathLink(line)));
+  bar.appendChild(go);
+  bar.appendChild(el('span', 'muted line-pos', (k >= 0 ? fmtInt(k + 1) + ' of ' : '') + fmtInt(words.length) + ' instruction' + (words.length === 1 ? '' : 's') + ' of this line'));
+  for (const [dir, text, title] of [[-1, '◀ prev', 'Previous instruction of this line (p)'], [1, 'next ▶', 'Next instruction of this line (n)']]) {
+    const b = el('button', 'button small line-step', text);
+    /** @type {HTMLButtonElement} */ (b).type = 'button';
+    b.dataset.dir = String(dir);
+    b.title = title;
+    /** @type {HTMLButtonElement} */ (b).disabled = k < 0 ? false : (dir < 0 ? k === 0 : k === words.length - 1);
+    b.addEventListener('click', () => lineStep(Number(dir)));
+    bar.appendChild(b);
+  }
+}
+
+const pathLink = (n) => pathOf(n).map(encodeURIComponent).join('/');
+
+/**
+ * lineStep selects the previous (-1) or next (+1) instruction of the current source line, in
+ * this stream or the next one that has some.
+ * @param {number} dir
+ */
+export function lineStep(dir) {
+  const line = listing.line;
+  if (!line) return;
+  const words = lineWords(line);
+  const m = refMember(listing.ref);
+  let k = words.findIndex((w) => w.member === m && w.index === listing.selected);
+  if (k < 0) {
+    // Not on one of its words: the first one after (or before) the selected row.
+    k = dir > 0 ? words.findIndex((w) => w.member === m && w.index > listing.selected) : words.findLastIndex((w) => w.member === m && w.index < listing.selected);
+    if (k < 0) return;
+  } else k += dir;
+  if (k < 0 || k >= words.length) return;
+  const w = words[k];
+  instructionAt(w.member, w.index).then(() => { if ($('listing').contains(document.activeElement) || document.activeElement === document.body) $('listing').focus(); });
 }
 
 export function listingInit() {
@@ -156,7 +261,7 @@ export function listingInit() {
   new ResizeObserver(() => listingRender()).observe(sc);
   $('listing-rows').addEventListener('click', (e) => {
     const a = closestTo(e, '.l-link');
-    if (a) { follow(a.dataset.link); return; }
+    if (a) { rowFollow(a.dataset.link, Number(/** @type {HTMLElement} */ (a.closest('.lrow')).dataset.index)); return; }
     const r = closestTo(e, '.lrow');
     if (r) listingSelect(Number(r.dataset.index));
   });
@@ -173,10 +278,16 @@ export function listingInit() {
       case 'Home': i = 0; break;
       case 'End': i = listing.total - 1; break;
       case 'ArrowRight': case 'ArrowLeft': sc.scrollLeft += e.key === 'ArrowRight' ? 48 : -48; e.preventDefault(); return;
+      case 'n': case 'p':
+        // The next / previous instruction of the selected one's kernel source line.
+        if (e.ctrlKey || e.metaKey || e.altKey || !listing.line) return;
+        e.preventDefault();
+        lineStep(e.key === 'n' ? 1 : -1);
+        return;
       case 'Enter': {
         // Enter on the selected row follows its link (set, function, queue), if it has one.
         const row = i >= 0 && $('listing-rows').querySelector('.lrow[data-index="' + i + '"]');
-        if (row && row.dataset.link) { e.preventDefault(); follow(row.dataset.link); return; }
+        if (row && row.dataset.link) { e.preventDefault(); rowFollow(row.dataset.link, i); return; }
         if (i < 0) i = listingFirstShown();
         break;
       }
@@ -186,6 +297,13 @@ export function listingInit() {
     listingKeepVisible(i);
     listingSelect(i);
   });
+}
+
+// rowFollow follows row i's link; an Activate's function opens its plot, told where from.
+function rowFollow(link, i) {
+  const t = linkTarget(link);
+  if (t && t.kind === 'pwp-function' && t.ref) plotFromActivate(t.ref, refMember(listing.ref) + ' #' + i);
+  follow(link);
 }
 
 // listingKeepVisible scrolls as little as puts row i in view (a step at the edge moves the
@@ -208,7 +326,7 @@ function listingAria() {
   const grid = $('listing');
   grid.setAttribute('aria-rowcount', String(listing.total + 1));
   grid.setAttribute('aria-colcount', String(listing.cols.length));
-  grid.setAttribute('aria-label', 'Instruction listing of ' + streamPath(listing.ref) + ', ' + fmtInt(listing.total) + ' instructions');
+  grid.setAttribute('aria-label', (isStreamRef(listing.ref) ? 'Instruction listing of ' : 'Records of ') + refMember(listing.ref) + ', ' + fmtInt(listing.total) + (isStreamRef(listing.ref) ? ' instructions' : ' records'));
   const head = $('listing-head');
   for (const c of head.children) {
     if (c.classList.contains('lc-count')) c.setAttribute('aria-hidden', 'true');
@@ -241,4 +359,5 @@ export function listingScrollTo(i) {
 export function listingHide() {
   $('listing').hidden = true;
   listing.key = '';
+  lineBar();
 }

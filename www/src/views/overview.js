@@ -118,7 +118,59 @@ export function overviewShow(ov) {
   if (s.findings && !serious) renderFindingsCard(card('Findings', 'findings', true), s.findings);
   if (s.dma) renderRows(card('DMA queues', 'dma', true), s.dma, 'dma');
   if (s.memory) renderMemory(card('Device memory (static estimate)', 'memory', true), s.memory);
-  if (s.source) renderRows(card('Kernel source', 'source'), s.source, 'source');
+  if (s.source) renderSource(card('Kernel source', 'source'), s.source);
+  roving(v);
+}
+
+// renderSource is the answer "Source: N kernel lines in K files", a link to the source view,
+// with the files below.
+function renderSource(box, n) {
+  const p = el('p', 'ov-sum');
+  const b = linkButton(n.link, 'ov-cell ov-source', 'Source: ' + (n.value || ''));
+  if (n.detail) b.title = n.detail;
+  p.appendChild(b);
+  box.appendChild(p);
+  const t = n.table;
+  if (!t || !t.rows || !t.rows.length) return;
+  const ul = el('ul', 'ov-files muted');
+  for (const r of t.rows.slice(0, 20)) ul.appendChild(el('li', '', r[0] + ' · ' + r[1] + ' line' + (r[1] === '1' ? '' : 's')));
+  box.appendChild(ul);
+}
+
+// ---- one tab stop for the answers: arrows move between them (roving tabindex) ----
+
+const ROVING = 'button, summary';
+
+function rovingItems(v) {
+  return /** @type {HTMLElement[]} */ (Array.from(v.querySelectorAll(ROVING))).filter((x) => !/** @type {any} */ (x).disabled && x.offsetParent !== null);
+}
+
+function roving(v) {
+  const items = /** @type {HTMLElement[]} */ (Array.from(v.querySelectorAll(ROVING)));
+  items.forEach((x, i) => { x.tabIndex = i === 0 ? 0 : -1; });
+  if (v.dataset.roving) return;
+  v.dataset.roving = '1';
+  v.addEventListener('focusin', (e) => {
+    const t = /** @type {HTMLElement} */ (e.target);
+    if (!t.matches || !t.matches(ROVING)) return;
+    for (const x of v.querySelectorAll(ROVING)) /** @type {HTMLElement} */ (x).tabIndex = x === t ? 0 : -1;
+  });
+  v.addEventListener('keydown', (e) => {
+    const items = rovingItems(v);
+    const i = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+    if (i < 0) return;
+    let j;
+    switch (e.key) {
+      case 'ArrowRight': case 'ArrowDown': j = Math.min(items.length - 1, i + 1); break;
+      case 'ArrowLeft': case 'ArrowUp': j = Math.max(0, i - 1); break;
+      case 'Home': j = 0; break;
+      case 'End': j = items.length - 1; break;
+      default: return;
+    }
+    e.preventDefault();
+    items[j].focus();
+    items[j].scrollIntoView({ block: 'nearest' });
+  });
 }
 
 function renderModel(box, n) {

@@ -100,6 +100,30 @@ export function renderSummary(doc, partial) {
   box.hidden = false;
 }
 
+/**
+ * causeGroups splits the findings as the overview groups them (core/inspect overviewFindings):
+ * the ones the root cause explains, then the rest; null when the document names no root cause.
+ * @param {{f: import('../wire.js').Finding, node: import('../wire.js').Node}[]} all
+ */
+function causeGroups(all) {
+  const ov = field(state.doc, 'overview', 'findings');
+  const root = ov && (ov.kids || []).find((g) => g.kind === 'cause' && g.attrs && g.attrs.cause && g.attrs.cause !== 'other');
+  if (!root || !root.table) return null;
+  // The group's rows are (severity, message, where): a finding is the root's when its
+  // severity and message are one of them (as many times as the rows name it).
+  const want = new Map();
+  for (const r of root.table.rows || []) want.set(r[0] + '\u0000' + r[1], (want.get(r[0] + '\u0000' + r[1]) || 0) + 1);
+  const explained = [], other = [];
+  for (const x of all) {
+    const k = x.f.sev + '\u0000' + x.f.msg;
+    if (want.get(k)) { want.set(k, want.get(k) - 1); explained.push(x); } else other.push(x);
+  }
+  return [
+    { cause: root.attrs.cause, root: true, label: root.label, why: root.detail || '', items: explained },
+    { cause: 'other', root: false, label: 'other findings', why: '', items: other },
+  ];
+}
+
 export function setFindingsOpen(open) {
   $('findings-toggle').setAttribute('aria-expanded', open ? 'true' : 'false');
   $('findings-list').hidden = !open;
@@ -111,7 +135,24 @@ export function renderFindings() {
   list.replaceChildren();
   list.tabIndex = -1;
   const all = state.findings.slice().sort((a, b) => (SEV_RANK[b.f.sev] || 0) - (SEV_RANK[a.f.sev] || 0));
-  all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
+  const groups = causeGroups(all);
+  if (groups) {
+    // One root cause named first, the findings it explains under it, then the rest.
+    for (const g of groups) {
+      if (!g.items.length) continue;
+      const li = el('li', 'cause-group' + (g.root ? ' root' : ''));
+      li.dataset.cause = g.cause;
+      const head = el('div', 'cause-head');
+      head.appendChild(el('span', 'cause-name', (g.root ? 'Root cause: ' : '') + g.label));
+      head.appendChild(el('span', 'muted', ' · ' + g.items.length + ' finding' + (g.items.length === 1 ? '' : 's')));
+      li.appendChild(head);
+      if (g.root && g.why) li.appendChild(el('p', 'cause-why', g.why));
+      const ol = el('ol', 'cause-finds');
+      g.items.forEach(({ f, node }) => ol.appendChild(findingItem(f, node)));
+      li.appendChild(ol);
+      list.appendChild(li);
+    }
+  } else all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
   rovingList(list, '.finding');
   const counts = { error: 0, warning: 0, info: 0 };
   all.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });

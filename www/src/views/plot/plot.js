@@ -44,9 +44,45 @@ export function functionOf(n) {
   return null;
 }
 
+/** @type {{ref: string, from: string} | null} an Activate the next plotShow comes from */
+let pendingFrom = null;
+
+/**
+ * plotFromActivate notes that the next plot (of function ref) is opened from an Activate
+ * instruction (from: "sg00/Activation.bin #12"): the plot says which range it shows and why.
+ * @param {string} ref the function's pwp: ref
+ * @param {string} from
+ */
+export function plotFromActivate(ref, from) {
+  pendingFrom = { ref, from };
+}
+
+// plotNote shows (or clears) the line under the plot's bar about where the range comes from.
+function plotNote(text) {
+  let n = document.getElementById('plot-note');
+  if (!text) { if (n) n.hidden = true; return; }
+  if (!n) {
+    n = el('p', 'plot-note');
+    n.id = 'plot-note';
+    n.setAttribute('role', 'note');
+    $('plot-legend').before(n);
+  }
+  n.hidden = false;
+  n.textContent = text;
+}
+
 export function plotShow(fn) {
   $('plot-view').hidden = false;
   const key = state.uid + '|' + fn.ref;
+  const from = pendingFrom && pendingFrom.ref === fn.ref ? pendingFrom.from : '';
+  pendingFrom = null;
+  if (from) {
+    // The NEFF does not record the inputs an Activate sees (they are a tensor's values at run
+    // time): the plot opens on the function's default range, and says so.
+    const home = POSITIVE_DOMAIN.test(fn.label) ? [1 / 16, 16] : [-8, 8];
+    plotNote('From ' + from + ' (Activate): the NEFF does not record the input range this instruction sees, so the plot shows ' + fn.label + "'s default range [" + fmtNum(home[0]) + ', ' + fmtNum(home[1]) + '].');
+    if (plot.key === key) { plot.lo = home[0]; plot.hi = home[1]; plotInputs(); plotDraw(); plotFetch(); return; }
+  } else plotNote('');
   if (plot.key === key) { plotDraw(); return; }
   plot.key = key;
   plot.fn = fn;

@@ -1,0 +1,296 @@
+// @ts-check
+// The source view: the kernel's lines, each with the instructions it produced counted per
+// engine (Compiler Explorer's source↔asm, from the NEFF's .dbg debug info alone). Drawn from
+// the core's model › source node (core/inspect source.go): its "lines" table and one child
+// node per line whose attrs name the line's words per stream. A row leads to the listing with
+// the line's first instruction selected; the listing's line bar steps through the rest.
+
+import { $, closestTo, el, toast } from '../dom.js';
+import { fmtInt } from '../lib/format.js';
+import { findMember, parentOf, state } from '../state/docs.js';
+import { select } from '../state/selection.js';
+import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
+import { linkTarget } from './overview.js';
+
+/** @typedef {import('../wire.js').Node} Node */
+
+/**
+ * sourceOf: the source node (model › source) n is or belongs to, or null.
+ * @param {Node} n
+ */
+export function sourceOf(n) {
+  for (let m = n; m; m = parentOf(m)) if (m.kind === 'source') return m;
+  return null;
+}
+
+/**
+ * sourceNode: the current document's source node, or null.
+ */
+export function sourceNode() {
+  if (!state) return null;
+  const model = (state.doc.root.kids || []).find((c) => c.key === 'model');
+  return (model && (model.kids || []).find((c) => c.kind === 'source')) || null;
+}
+
+/** @type {WeakMap<Node, {member: string, index: number}[]>} */
+const wordsCache = new WeakMap();
+
+/**
+ * lineWords: a line node's instruction words in stream order, from its "words" attr
+ * ("member:a-b,c;member:…").
+ * @param {Node} line
+ * @returns {{member: string, index: number}[]}
+ */
+export function lineWords(line) {
+  let w = wordsCache.get(line);
+  if (w) return w;
+  w = [];
+  const s = (line.attrs && line.attrs.words) || '';
+  for (const part of s ? s.split(';') : []) {
+    const at = part.lastIndexOf(':');
+    if (at < 0) continue;
+    const member = part.slice(0, at);
+    for (const r of part.slice(at + 1).split(',')) {
+      const [a, b] = r.split('-').map(Number);
+      if (!Number.isInteger(a)) continue;
+      const hi = Number.isInteger(b) ? b : a;
+      for (let i = a; i <= hi && w.length < 1 << 20; i++) w.push({ member, index: i });
+    }
+  }
+  wordsCache.set(line, w);
+  return w;
+}
+
+/** the line node of the instruction selected last (highlighted in the view), or null */
+let current = null;
+/** the .py files the user picked, by base name: their lines */
+const texts = new Map();
+
+/**
+ * sourceNoteInstruction: the listing selected an instruction whose source field links to
+ * line (a line node), or null: the view highlights that row.
+ * @param {Node | null} line
+ */
+export function sourceNoteInstruction(line) {
+  current = line;
+  const v = document.getElementById('source-view');
+  if (v && !v.hidden) markCurrent(v);
+}
+
+function view() {
+  let v = document.getElementById('source-view');
+  if (!v) {
+    v = el('div', 'source-view');
+    v.id = 'source-view';
+    v.setAttribute('role', 'region');
+    v.setAttribute('aria-label', 'Kernel source');
+    $('content').prepend(v);
+    v.addEventListener('click', (e) => {
+      const b = closestTo(e, '.src-line');
+      if (b) sourceJump(/** @type {any} */ (b).lineNode);
+    });
+    v.addEventListener('keydown', rowKeys);
+  }
+  return v;
+}
+
+/** sourceHide hides the view (another node is on show). */
+export function sourceHide() {
+  const v = document.getElementById('source-view');
+  if (v) v.hidden = true;
+}
+
+let shown = null;
+
+/**
+ * sourceShow draws the source node src and shows it; sel is the selected node (src, its
+ * lines table or one line, whose row is then marked).
+ * @param {Node} src
+ * @param {Node} sel
+ */
+export function sourceShow(src, sel) {
+  const v = view();
+  v.hidden = false;
+  if (sel && sel.attrs && sel.attrs.words !== undefined) current = sel;
+  if (shown !== src || !v.childElementCount) {
+    shown = src;
+    draw(v, src);
+  }
+  markCurrent(v);
+}
+
+// draw renders the view: a head, then per kernel file its lines.
+function draw(v, src) {
+  v.replaceChildren();
+  const lines = (src.kids || []).find((c) => c.key === 'lines');
+  const rows = (lines && lines.kids) || [];
+  const head = el('div', 'ov-head');
+  head.appendChild(el('h2', 'ov-title', 'Kernel source'));
+  const files = [...new Set(rows.map((r) => r.attrs.file))];
+  head.appendChild(el('span', 'ov-sub muted', rows.length ? fmtInt(rows.length) + ' kernel line' + (rows.length === 1 ? '' : 's') + ' in ' + files.length + ' file' + (files.length === 1 ? '' : 's') + ' · ' + (src.value || '') : lines ? src.value || '' : ''));
+  v.appendChild(head);
+  if (!lines) {
+    // Said once, here: the NEFF has no .dbg members.
+    v.appendChild(el('p', 'src-none', 'This NEFF carries no debug info (.dbg members), so its instructions cannot be traced to kernel source lines. The compiler writes it by default; it is missing when the NEFF was stripped.'));
+    return;
+  }
+  if (!rows.length) {
+    v.appendChild(el('p', 'src-none', 'The debug info names the BIR instruction of each word but no kernel file or line: there are no source lines to show.'));
+    return;
+  }
+  const note = el('p', 'src-note muted', 'The NEFF records line numbers, not the source text. ');
+  const pick = el('button', 'link src-pick', 'Show the text of a .py file…');
+  /** @type {HTMLButtonElement} */ (pick).type = 'button';
+  pick.id = 'source-pick';
+  const input = /** @type {HTMLInputElement} */ (el('input'));
+  input.type = 'file';
+  input.accept = '.py,.txt,text/*';
+  input.multiple = true;
+  input.hidden = true;
+  input.id = 'source-file';
+  pick.addEventListener('click', () => input.click());
+  input.addEventListener('change', () => { loadTexts(Array.from(input.files || [])); input.value = ''; });
+  note.appendChild(pick);
+  note.appendChild(input);
+  v.appendChild(note);
+  const engines = ((lines.table && lines.table.cols) || []).slice(3).filter((c) => !c.endsWith(' first'));
+  for (const file of files) {
+    const sec = el('section', 'src-file');
+    sec.dataset.file = file;
+    const h = el('h3', 'src-file-name', file);
+    sec.appendChild(h);
+    const table = el('table', 'ov-table src-table');
+    const hr = el('tr');
+    const text = texts.get(baseName(file));
+    for (const c of ['line', ...(text ? ['text'] : []), 'kernel', ...engines, 'all']) hr.appendChild(el('th', '', c));
+    const thead = el('thead');
+    thead.appendChild(hr);
+    table.appendChild(thead);
+    const tbody = el('tbody');
+    for (const r of rows) {
+      if (r.attrs.file !== file) continue;
+      const k = rows.indexOf(r);
+      const cells = (lines.table.rows || [])[k] || [];
+      const tr = el('tr', 'src-row');
+      tr.dataset.key = r.key;
+      const td = el('td', 'num');
+      const b = el('button', 'src-line ov-link', r.attrs.line);
+      /** @type {HTMLButtonElement} */ (b).type = 'button';
+      b.tabIndex = -1;
+      b.title = 'Show the instructions of ' + r.key + ' in the listing';
+      /** @type {any} */ (b).lineNode = r;
+      td.appendChild(b);
+      tr.appendChild(td);
+      if (text) tr.appendChild(el('td', 'src-text', text[Number(r.attrs.line) - 1] || ''));
+      tr.appendChild(el('td', 'muted', r.attrs.kernel || ''));
+      let all = 0;
+      engines.forEach((e, j) => {
+        const n = Number(cells[3 + j]) || 0;
+        all += n;
+        tr.appendChild(el('td', 'num' + (n ? '' : ' muted'), n ? fmtInt(n) : '·'));
+      });
+      tr.appendChild(el('td', 'num', fmtInt(all)));
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    sec.appendChild(table);
+    v.appendChild(sec);
+  }
+  const first = /** @type {HTMLElement | null} */ (v.querySelector('.src-line'));
+  if (first) first.tabIndex = 0; // the rows are one tab stop; arrows move between them
+}
+
+function baseName(p) {
+  return String(p || '').split('/').pop() || '';
+}
+
+async function loadTexts(files) {
+  for (const f of files) {
+    try {
+      texts.set(f.name, (await f.text()).split(/\r?\n/));
+    } catch (e) {
+      toast('Reading ' + f.name + ': ' + e.message);
+    }
+  }
+  if (shown) { const v = view(); draw(v, shown); markCurrent(v); }
+}
+
+// markCurrent highlights the row of the line of the instruction selected last.
+function markCurrent(v) {
+  for (const r of v.querySelectorAll('.src-row.current')) r.classList.remove('current');
+  if (!current) return;
+  const row = /** @type {HTMLElement | null} */ (Array.from(v.querySelectorAll('.src-row')).find((r) => /** @type {HTMLElement} */ (r).dataset.key === current.key) || null);
+  if (!row) return;
+  row.classList.add('current');
+  const b = /** @type {HTMLElement | null} */ (row.querySelector('.src-line'));
+  if (b) {
+    for (const x of v.querySelectorAll('.src-line')) /** @type {HTMLElement} */ (x).tabIndex = -1;
+    b.tabIndex = 0;
+  }
+  row.scrollIntoView({ block: 'nearest' });
+}
+
+// rowKeys: Up/Down/Home/End move between the line buttons (one tab stop), Enter follows.
+function rowKeys(e) {
+  const b = closestTo(e, '.src-line');
+  if (!b) return;
+  const all = /** @type {HTMLElement[]} */ (Array.from(document.querySelectorAll('#source-view .src-line')));
+  const i = all.indexOf(b);
+  let j = -1;
+  switch (e.key) {
+    case 'ArrowDown': j = Math.min(all.length - 1, i + 1); break;
+    case 'ArrowUp': j = Math.max(0, i - 1); break;
+    case 'Home': j = 0; break;
+    case 'End': j = all.length - 1; break;
+    default: return;
+  }
+  e.preventDefault();
+  all.forEach((x, k) => { x.tabIndex = k === j ? 0 : -1; });
+  all[j].focus();
+}
+
+/**
+ * sourceJump selects a line (a history entry: back returns to it) and then shows its first
+ * instruction in the listing.
+ * @param {Node} line
+ */
+export async function sourceJump(line) {
+  if (!line) return;
+  if (state.selected !== line) select(line, 'link');
+  const w = lineWords(line);
+  if (!w.length) { toast(line.key + ' produced no instruction words'); return; }
+  await instructionAt(w[0].member, w[0].index);
+}
+
+/**
+ * instructionAt shows a stream member's listing and selects instruction i there.
+ * @param {string} member
+ * @param {number} i
+ */
+export async function instructionAt(member, i) {
+  const m = findMember(member);
+  if (!m) { toast('No member ' + member + ' in this NEFF'); return; }
+  if (listing.ref !== 'stream:' + member || $('listing').hidden) select(m, 'link');
+  if ($('listing').hidden) return;
+  await fetchBlock(0).promise;
+  listingScrollTo(i);
+  await listingSelect(i);
+}
+
+/**
+ * lineOfLink: the line node an instruction's source field links to, or null.
+ * @param {string | undefined} link
+ */
+export function lineOfLink(link) {
+  const n = linkTarget(link);
+  return n && n.attrs && n.attrs.words !== undefined ? n : null;
+}
+
+/**
+ * sourceOpen shows the source view (the keyboard's shortcut and the overview's answer).
+ */
+export function sourceOpen() {
+  const s = sourceNode();
+  if (s) select(s, 'link');
+  return !!s;
+}
