@@ -253,6 +253,11 @@ function searchRender() {
 export function searchClose() {
   search.seq++;
   search.q = '';
+  search.offsets = [];
+  search.nodes = [];
+  search.instrs = [];
+  search.more = false;
+  search.next = null;
   $('search').value = '';
   searchRender();
 }
