@@ -104,6 +104,20 @@ func TestLazyArrayPagedToItsLastElement(t *testing.T) {
 func TestLazySearchHitDeepInsideIsSelectedAndRevealed(t *testing.T) {
 	p := newPage(t, siteURL)
 	data := openLazyJSON(t, p)
+	// A byte offset names element 30,999 (placed by the core when its page is not fetched);
+	// then a click on a byte of element 31,000, past the page the tree holds, selects that one.
+	at := func(i int) int { return bytes.Index(data, []byte(","+strconv.Itoa(i*3)+",")) + 1 }
+	p.searchAndPick(slash, fmt.Sprintf("@%d", at(30999)+1), "offset", "items › 30999")
+	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path === 'items/30999'`, "the offset to select items/30999")
+	// A stub holds only the pages shown: the tree's page of element 30,999, no more.
+	if got := eval[int](p, `(() => { const n = neffscope.state.doc.root.kids.find((k) => k.label === 'items'); return n.attrs && n.attrs.more ? n.kids.length : -1; })()`); got != -1 && got != 31000 {
+		t.Errorf("the stub holds %d fetched elements after the offset pick, want 31,000", got)
+	}
+	b := at(31000) + 1
+	p.waitFor(fmt.Sprintf(`document.querySelector('#hex-rows .hex-row[data-off="%d"] .hb[data-i="%d"]')`, b/16*16, b%16), "the hex row of element 31,000")
+	eval[chromedp.Void](p, fmt.Sprintf(`document.querySelector('#hex-rows .hex-row[data-off="%d"] .hb[data-i="%d"]').click()`, b/16*16, b%16))
+	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path === 'items/31000'`, "the byte click to select items/31000")
+
 	off, text := lastElement(data)
 	want := fmt.Sprintf("items/%d", lazyElements-1)
 	where, _ := p.searchAndPick(slash, text, "node", "items")
@@ -120,7 +134,7 @@ func TestLazySearchHitDeepInsideIsSelectedAndRevealed(t *testing.T) {
 
 	// A byte of the element before it, clicked in the hex view, selects that element.
 	prev := strconv.Itoa((lazyElements - 2) * 3)
-	b := off - 1 - len(prev) + 1
+	b = off - 1 - len(prev) + 1
 	p.waitFor(fmt.Sprintf(`document.querySelector('#hex-rows .hex-row[data-off="%d"] .hb[data-i="%d"]')`, b/16*16, b%16), "the hex row of the element before")
 	eval[chromedp.Void](p, fmt.Sprintf(`document.querySelector('#hex-rows .hex-row[data-off="%d"] .hb[data-i="%d"]').click()`, b/16*16, b%16))
 	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path === `+jsString(fmt.Sprintf("items/%d", lazyElements-2)), "the byte click to select the element before")
