@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // The page over the lazy document (issue 13): a big JSON array paged in the tree to its last
@@ -169,4 +170,34 @@ func TestLazyHashToADeepPathAfterReload(t *testing.T) {
 	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path !== `+jsString(want), "back to leave "+want)
 	eval[chromedp.Void](p, `history.forward()`)
 	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path === `+jsString(want), "forward to select "+want+" again")
+}
+
+// More than a step of hits: the list shows the first 500 and a "more results" option that the
+// keyboard reaches from the box; choosing it goes on from where the core stopped, the box
+// keeping the focus.
+func TestLazySearchMoreResults(t *testing.T) {
+	p := newPage(t, siteURL)
+	openLazyJSON(t, p)
+	p.do(slash.action)
+	p.waitFor(`document.activeElement && document.activeElement.id === 'search'`, "/ to focus the search box")
+	p.do(chromedp.KeyEvent("77"))
+	p.waitFor(`neffscope.search.done && neffscope.search.q === '77'`, "the search for 77")
+	if n := eval[int](p, `document.querySelectorAll('#search-results .sr[data-kind="node"]').length`); n != 500 {
+		t.Errorf("%d node results in the first step, want 500", n)
+	}
+	p.waitFor(`document.getElementById('search-more')`, "the more results option")
+	p.do(chromedp.KeyEvent(kb.ArrowUp)) // from the first result up to the last option: more
+	if got := eval[string](p, `document.getElementById('search').getAttribute('aria-activedescendant')`); got != "search-more" {
+		t.Fatalf("the active option is %q, want search-more", got)
+	}
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.waitFor(`neffscope.search.done && document.querySelectorAll('#search-results .sr[data-kind="node"]').length === 1000`, "the second step of results")
+	if got := eval[string](p, `document.activeElement.id`); got != "search" {
+		t.Errorf("after more results the focus is on %q, want the search box", got)
+	}
+	// The results go on in document order: the 501st element found follows the 500th.
+	idx := eval[[]int](p, `Array.from(document.querySelectorAll('#search-results .sr[data-kind="node"] .sr-what')).slice(499, 501).map((e) => Number(e.textContent.split(' = ')[0]))`)
+	if len(idx) != 2 || !(idx[0] < idx[1]) {
+		t.Errorf("results 500 and 501 are elements %v, want increasing", idx)
+	}
 }
