@@ -10,12 +10,14 @@ var (
 	wasm    = Field{Name: "wasmBytes", Type: "number", Doc: "the wasm linear memory's size after the call (0 when unknown)"}
 	ref     = Field{Name: "ref", Type: "string", Doc: "a node's ref (core/doc ref.go)"}
 	libKey  = Field{Name: "key", Type: "string", Doc: "an entry's key, or a prefix of it (URL hashes carry a prefix of the sha-256)"}
+	path    = Field{Name: "path", Type: "Array<string>", Doc: "a node's path: the path keys from the root (key, else label), as the URL hash's n= names them; [] is the root"}
 )
 
 // Events lists the events methods send.
 var Events = []Event{
 	{Name: "progress", Type: "Progress", Doc: "how far an open is, at most every 40 ms and at every phase change"},
 	{Name: "header", Type: "ArrayBuffer", Doc: "the Document with only the header (msgpack), as soon as the header is read"},
+	{Name: "hits", Type: "Array<SearchHit>", Doc: "a batch of search hits, in document order, as the walk finds them"},
 }
 
 // Types are the object types fields name.
@@ -70,6 +72,12 @@ var Types = []Typedef{
 		{Name: "duplicate_of", Type: "string|null", Doc: "the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)"},
 	}},
 	{Name: "Counts", Doc: "an object of name → count"},
+	{Name: "SearchHit", Doc: "one node a search found: its path and what a result list shows of it", Fields: []Field{
+		{Name: "path", Type: "Array<string>", Doc: "its path keys from the root"},
+		{Name: "kind", Type: "string", Doc: "its kind"},
+		{Name: "label", Type: "string", Doc: "its label"},
+		{Name: "value", Type: "string", Optional: true, Doc: "its value (absent when empty)"},
+		{Name: "ref", Type: "string", Optional: true, Doc: "its ref (absent when empty)"}}},
 	{Name: "ScanTensor", Doc: "a model input or output", Fields: []Field{
 		{Name: "name", Type: "string", Doc: "its name"}, {Name: "dtype", Type: "string", Doc: "its element type"},
 		{Name: "shape", Type: "Array<number>", Doc: "its shape"}}},
@@ -123,6 +131,34 @@ var Methods = []Method{
 		Name: "instruction", Doc: "Every field of one instruction.",
 		Args:   []Field{handle, {Name: "ref", Type: "string", Doc: "the stream's ref (stream:<member>)"}, {Name: "index", Type: "number", Doc: "the instruction's row"}},
 		Result: []Field{nodeBuf},
+	},
+	{
+		Name: "node", Doc: "One node by path, built on demand under stubs (a stub stays a stub: its attrs.more counts the children children() pages).",
+		Args:   []Field{handle, path},
+		Result: []Field{nodeBuf},
+	},
+	{
+		Name: "children", Doc: "Children [from, to) of the node at path, held or built on demand, at most 10,000 a call.",
+		Args: []Field{handle, path, {Name: "from", Type: "number", Doc: "the first child"},
+			{Name: "to", Type: "number", Doc: "one past the last child"}},
+		Result: []Field{{Name: "kids", Type: "ArrayBuffer", Doc: "a msgpack array of doc.Node (each with its held subtree; a stub stays a stub)"},
+			{Name: "total", Type: "number", Doc: "how many children the node has"}},
+	},
+	{
+		Name: "search", Doc: "Nodes whose key, label, value or detail holds q (ASCII case folded), in document order after the node at after; one call stops at max hits or a visit cap, and next says where to go on.",
+		Args: []Field{handle, {Name: "q", Type: "string", Doc: "the text to look for"},
+			{Name: "after", Type: "Array<string>", Optional: true, Doc: "resume after this node (a previous call's next); absent or null: from the root"},
+			{Name: "max", Type: "number", Optional: true, Doc: "hits at most (1 to 1,000; default 1,000)"}},
+		Result: []Field{{Name: "next", Type: "Array<string>|null", Doc: "the path to pass as after to go on; null when the document was searched to its end"},
+			{Name: "visited", Type: "number", Doc: "nodes visited by this call"}},
+		Events: []string{"hits"},
+	},
+	{
+		Name: "locate", Doc: "The smallest node whose bytes hold byte off of source (the instruction, the record, the JSON value, the field), building stubs on the way.",
+		Args: []Field{handle,
+			{Name: "source", Type: "string", Optional: true, Doc: "a member path; '' or absent: the file itself"},
+			{Name: "off", Type: "number", Doc: "the byte"}},
+		Result: []Field{{Name: "path", Type: "Array<string>", Doc: "the node's path keys from the root"}},
 	},
 	{
 		Name: "evaluate", Doc: "Evaluate an activation function at one input, bit-exact to the hardware model.",

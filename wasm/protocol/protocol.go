@@ -120,3 +120,24 @@ func Names() []string {
 	}
 	return out
 }
+
+// SplitUnion splits a JSDoc type at its top-level '|' ("Array<string>|null" → "Array<string>",
+// "null"; "Array<Blob|Uint8Array>" stays whole).
+func SplitUnion(ty string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(ty); i++ {
+		switch ty[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, ty[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, ty[start:])
+}

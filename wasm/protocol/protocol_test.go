@@ -35,10 +35,14 @@ func TestTable(t *testing.T) {
 	for _, e := range Events {
 		events[e.Name] = true
 	}
-	typeOK := func(ty string) bool {
-		ty = strings.TrimSuffix(strings.TrimPrefix(ty, "Array<"), ">")
-		for _, p := range strings.Split(ty, "|") {
-			if !known[p] {
+	var typeOK func(ty string) bool
+	typeOK = func(ty string) bool {
+		for _, p := range SplitUnion(ty) {
+			if inner, ok := strings.CutPrefix(p, "Array<"); ok && strings.HasSuffix(inner, ">") {
+				if !typeOK(strings.TrimSuffix(inner, ">")) {
+					return false
+				}
+			} else if !known[p] {
 				return false
 			}
 		}

@@ -73,6 +73,16 @@
  */
 
 /**
+ * one node a search found: its path and what a result list shows of it
+ * @typedef {Object} SearchHit
+ * @property {Array<string>} path - its path keys from the root
+ * @property {string} kind - its kind
+ * @property {string} label - its label
+ * @property {string} [value] - its value (absent when empty)
+ * @property {string} [ref] - its ref (absent when empty)
+ */
+
+/**
  * a model input or output
  * @typedef {Object} ScanTensor
  * @property {string} name - its name
@@ -176,6 +186,65 @@
  * the result of instruction
  * @typedef {Object} InstructionResult
  * @property {ArrayBuffer} node - a doc.Node, msgpack
+ */
+
+/**
+ * the args of node: One node by path, built on demand under stubs (a stub stays a stub: its attrs.more counts the children children() pages).
+ * @typedef {Object} NodeArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ * @property {Array<string>} path - a node's path: the path keys from the root (key, else label), as the URL hash's n= names them; [] is the root
+ */
+
+/**
+ * the result of node
+ * @typedef {Object} NodeResult
+ * @property {ArrayBuffer} node - a doc.Node, msgpack
+ */
+
+/**
+ * the args of children: Children [from, to) of the node at path, held or built on demand, at most 10,000 a call.
+ * @typedef {Object} ChildrenArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ * @property {Array<string>} path - a node's path: the path keys from the root (key, else label), as the URL hash's n= names them; [] is the root
+ * @property {number} from - the first child
+ * @property {number} to - one past the last child
+ */
+
+/**
+ * the result of children
+ * @typedef {Object} ChildrenResult
+ * @property {ArrayBuffer} kids - a msgpack array of doc.Node (each with its held subtree; a stub stays a stub)
+ * @property {number} total - how many children the node has
+ */
+
+/**
+ * the args of search: Nodes whose key, label, value or detail holds q (ASCII case folded), in document order after the node at after; one call stops at max hits or a visit cap, and next says where to go on.
+ * @typedef {Object} SearchArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ * @property {string} q - the text to look for
+ * @property {Array<string>} [after] - resume after this node (a previous call's next); absent or null: from the root
+ * @property {number} [max] - hits at most (1 to 1,000; default 1,000)
+ */
+
+/**
+ * the result of search
+ * @typedef {Object} SearchResult
+ * @property {Array<string>|null} next - the path to pass as after to go on; null when the document was searched to its end
+ * @property {number} visited - nodes visited by this call
+ */
+
+/**
+ * the args of locate: The smallest node whose bytes hold byte off of source (the instruction, the record, the JSON value, the field), building stubs on the way.
+ * @typedef {Object} LocateArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ * @property {string} [source] - a member path; '' or absent: the file itself
+ * @property {number} off - the byte
+ */
+
+/**
+ * the result of locate
+ * @typedef {Object} LocateResult
+ * @property {Array<string>} path - the node's path keys from the root
  */
 
 /**
@@ -405,7 +474,7 @@
  * @typedef {Object} LibClearResult
  */
 
-/** @typedef {'open'|'setFingerprint'|'bytes'|'rows'|'instruction'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
@@ -415,6 +484,10 @@ export const METHODS = Object.freeze([
   { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'off', 'n'], events: [] },
   { name: 'rows', doc: 'Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },
   { name: 'instruction', doc: 'Every field of one instruction.', args: ['handle', 'ref', 'index'], required: ['handle', 'ref', 'index'], events: [] },
+  { name: 'node', doc: 'One node by path, built on demand under stubs (a stub stays a stub: its attrs.more counts the children children() pages).', args: ['handle', 'path'], required: ['handle', 'path'], events: [] },
+  { name: 'children', doc: 'Children [from, to) of the node at path, held or built on demand, at most 10,000 a call.', args: ['handle', 'path', 'from', 'to'], required: ['handle', 'path', 'from', 'to'], events: [] },
+  { name: 'search', doc: 'Nodes whose key, label, value or detail holds q (ASCII case folded), in document order after the node at after; one call stops at max hits or a visit cap, and next says where to go on.', args: ['handle', 'q', 'after', 'max'], required: ['handle', 'q'], events: ['hits'] },
+  { name: 'locate', doc: 'The smallest node whose bytes hold byte off of source (the instruction, the record, the JSON value, the field), building stubs on the way.', args: ['handle', 'source', 'off'], required: ['handle', 'off'], events: [] },
   { name: 'evaluate', doc: 'Evaluate an activation function at one input, bit-exact to the hardware model.', args: ['handle', 'ref', 'x', 'mode'], required: ['handle', 'ref', 'x'], events: [] },
   { name: 'plot', doc: 'Sample an activation function over [lo, hi]: emulated, true and error series, boundaries in its table.', args: ['handle', 'ref', 'lo', 'hi', 'n', 'mode'], required: ['handle', 'ref', 'lo', 'hi', 'n'], events: [] },
   { name: 'openGroup', doc: 'Open files dropped together: activation-table files join into one Document, any other file is its own.', args: ['files'], required: ['files'], events: [] },
@@ -438,6 +511,7 @@ export const METHODS = Object.freeze([
 export const EVENTS = Object.freeze({
   progress: 'Progress', // how far an open is, at most every 40 ms and at every phase change
   header: 'ArrayBuffer', // the Document with only the header (msgpack), as soon as the header is read
+  hits: 'Array<SearchHit>', // a batch of search hits, in document order, as the walk finds them
 });
 
 /** The error codes, as wasm/protocol declares them. */

@@ -46,3 +46,14 @@ export function formHash(f, path) {
 export function hashPathKey(n) {
   try { return n === '' ? '' : n.split('/').map(decodeURIComponent).join('/'); } catch (e) { return null; }
 }
+
+/**
+ * hashPath decodes a hash's (or a link's) n into a node path: its keys, in order; null when it
+ * is not valid percent-encoding. Keys may hold '/' (directories), which the joined key of
+ * hashPathKey cannot tell apart.
+ * @param {string} n
+ * @returns {string[] | null}
+ */
+export function hashPath(n) {
+  try { return n === '' ? [] : n.split('/').map(decodeURIComponent); } catch (e) { return null; }
+}

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { fingerprintOf, formHash, hashPathKey, parseHash } from './hash.js';
+import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from './hash.js';
 
 test('parseHash reads f and n, in any order, f lower-cased', () => {
   assert.deepEqual(parseHash('#f=ABCDEF0123456789&n=header/magic'), { f: 'abcdef0123456789', n: 'header/magic' });
@@ -29,4 +29,11 @@ test('fingerprintOf is the first 16 hex digits, lower case', () => {
   assert.equal(fingerprintOf('ABCDEF0123456789FFFF'), 'abcdef0123456789');
   assert.equal(fingerprintOf(''), '');
   assert.equal(fingerprintOf(undefined), '');
+});
+
+test('hashPath decodes a path key by key, a directory key keeping its slash', () => {
+  assert.deepEqual(hashPath(''), []);
+  assert.deepEqual(hashPath('members/sg00%2F/def.json'), ['members', 'sg00/', 'def.json']);
+  assert.deepEqual(hashPath(formHash('ab', ['items', '49999']).split('&n=')[1]), ['items', '49999']);
+  assert.equal(hashPath('bad%zz'), null);
 });

@@ -13,7 +13,8 @@ import { overviewHide } from '../views/overview.js';
 import { plotForget } from '../views/plot/plot.js';
 import { search, searchClose } from '../views/search.js';
 import { field, renderFindings, renderSummary } from '../views/summary.js';
-import { hashTarget, select } from './selection.js';
+import { ensurePath, stubOnPath } from './lazy.js';
+import { hashTarget, hashWanted, select } from './selection.js';
 import { docTab, showEmpty, tabsRendered } from '../views/tabs.js';
 
 // The document and its index.
@@ -92,6 +93,7 @@ export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCa
  * @property {number} [openMs] the core's time to open it (a libncfw context)
  * @property {boolean} [stored] a library entry shown without its bytes (they were not kept)
  * @property {Map<string, {bounds: number[], owners: (Node | null)[]}>} [spanIdx] the span index per source (ownerAt)
+ * @property {Map<Node, Promise<Node[]>>} [fetching] children fetches in flight, by stub (ensureKids)
  */
 
 /** @type {DocState | null} the document on show */
@@ -108,24 +110,51 @@ export function setCurrent(d) { state = d; }
  */
 export const keyOf = (n) => n.key || n.label || '';
 
+// indexTree adds n and its held subtree to idx (info, byPath, findings) under parent at path.
+function indexTree(idx, n, parent, path) {
+  const rec = { parent, path, worst: 0 };
+  idx.info.set(n, rec);
+  idx.byPath.set(path.join('/'), n);
+  for (const f of n.finds || []) {
+    idx.findings.push({ f, node: n });
+    rec.worst = Math.max(rec.worst, SEV_RANK[f.sev] || 0);
+  }
+  for (const c of n.kids || []) {
+    indexTree(idx, c, n, path.concat(keyOf(c)));
+    rec.worst = Math.max(rec.worst, idx.info.get(c).worst);
+  }
+}
+
+/**
+ * spliceKids appends kids (fetched from the core) to n's children in document d and indexes
+ * them like held ones: parent, path, worst finding (carried up to n's ancestors), findings.
+ * The span index and the member map are rebuilt on next use.
+ * @param {DocState} d
+ * @param {Node} n
+ * @param {Node[]} kids
+ */
+export function spliceKids(d, n, kids) {
+  const rec = d.info.get(n);
+  if (!rec) return;
+  if (!n.kids) n.kids = [];
+  for (const c of kids) {
+    n.kids.push(c);
+    indexTree(d, c, n, rec.path.concat(keyOf(c)));
+    rec.worst = Math.max(rec.worst, d.info.get(c).worst);
+  }
+  for (let p = rec.parent, w = rec.worst; p; p = d.info.get(p).parent) {
+    const r = d.info.get(p);
+    if (r.worst >= w) break;
+    r.worst = w;
+  }
+  d.spanIdx = undefined;
+  d.members = undefined;
+}
+
 function indexDoc(doc) {
-  const info = new Map();
-  const byPath = new Map();
-  const findings = [];
-  (function walk(n, parent, path) {
-    const rec = { parent, path, worst: 0 };
-    info.set(n, rec);
-    byPath.set(path.join('/'), n);
-    for (const f of n.finds || []) {
-      findings.push({ f, node: n });
-      rec.worst = Math.max(rec.worst, SEV_RANK[f.sev] || 0);
-    }
-    for (const c of n.kids || []) {
-      walk(c, n, path.concat(keyOf(c)));
-      rec.worst = Math.max(rec.worst, info.get(c).worst);
-    }
-  })(doc.root, null, []);
-  return { info, byPath, findings };
+  const idx = { info: new Map(), byPath: new Map(), findings: [] };
+  indexTree(idx, doc.root, null, []);
+  return idx;
 }
 
 /**
@@ -345,6 +374,19 @@ export function renderDocument(ms) {
   if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
   // A NEFF lands on its overview (the answers); the header is one click away in the tree.
   const first = field(doc, 'overview') || field(doc, 'header') || doc.root;
+  const want = hashWanted(location.hash);
+  if (want && want.d === state && stubOnPath(state, want.path)) {
+    // The hash names a node under a stub: the landing view shows (the hash kept) while the
+    // core builds the path, then the node is selected, unless the user has moved on.
+    const st = state;
+    select(first, 'hash');
+    const settle = (n) => {
+      if (state !== st || st.selected !== first) return;
+      select(n || first, n ? 'hash' : 'open');
+    };
+    ensurePath(want.path, st).then(settle, () => settle(null));
+    return;
+  }
   select(first, 'open');
 }
 

@@ -5,11 +5,12 @@
 import { embedded } from '../features/embed.js';
 import { updateExport } from '../features/export.js';
 import { opening } from '../features/open.js';
-import { fingerprintOf, formHash, hashPathKey, parseHash } from '../lib/hash.js';
+import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from '../lib/hash.js';
 import { mainTree, renderContent } from '../views/content.js';
 import { renderDetail } from '../views/detail.js';
 import { lib, libRestore } from '../views/library.js';
 import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
+import { ensurePath, stubOnPath } from './lazy.js';
 
 /**
  * select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
@@ -54,6 +55,45 @@ export function hashTarget(h) {
   return node ? { d, node } : null;
 }
 
+/**
+ * hashWanted: the open document a hash names and the path it names there (null path: none,
+ * or bad encoding), whether or not the page holds that node yet; null when no open document
+ * has the hash's fingerprint.
+ * @param {string} h
+ * @returns {{d: import('./docs.js').DocState, path: string[] | null} | null}
+ */
+export function hashWanted(h) {
+  const { f, n } = parseHash(h);
+  if (!f) return null;
+  const d = docs.find((x) => fingerprint(x) === f) || (fingerprint(state) === f ? state : null);
+  return d ? { d, path: n === null ? null : hashPath(n) } : null;
+}
+
+/**
+ * followPath selects the node at path in the document on show, fetching what lies under stubs
+ * first (ensurePath); false when there is no such node, or the user moved to another
+ * document meanwhile.
+ * @param {string[]} path
+ * @param {string} [from] as select's (default 'link': a jump, which pushes a history entry)
+ * @returns {Promise<boolean>}
+ */
+export async function followPath(path, from) {
+  const st = state;
+  const n = await ensurePath(path, st);
+  if (!n || state !== st) return false;
+  select(n, from || 'link');
+  return true;
+}
+
+/**
+ * followLink is followPath for a link in the URL hash's path form (Node.link, Table.rlinks).
+ * @param {string} link
+ */
+export function followLink(link) {
+  const path = link ? hashPath(link) : null;
+  return path ? followPath(path, 'link') : Promise.resolve(false);
+}
+
 export let hashWrites = 0; // for tests: history entries this page pushed
 
 function recordHash(n, replace) {
@@ -72,6 +112,13 @@ function recordHash(n, replace) {
 export function applyHash() {
   const t = hashTarget(location.hash);
   if (!t) {
+    // A node under a stub: the core builds the path first.
+    const want = hashWanted(location.hash);
+    if (want && stubOnPath(want.d, want.path)) {
+      if (want.d !== state) { setCurrent(want.d); renderDocument(0); return; } // it follows the hash
+      followPath(want.path, 'hash');
+      return;
+    }
     const { f } = parseHash(location.hash);
     if (f && f !== fingerprint(state) && lib.ok && !opening) libRestore(f, true);
     return;

@@ -2,6 +2,7 @@
 // The content pane: a member's decoded content (JSON tree, listing, plot, context) and its bytes.
 
 import { $ } from '../dom.js';
+import { childCount } from '../lib/lazy.js';
 import { isStreamRef, memberPath, refIn } from '../lib/refs.js';
 import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
@@ -23,7 +24,7 @@ export let mainTree = null;
  * has its own tree) and the member content's.
  */
 export function contentInit() {
-  mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []));
+  mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n)));
   jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
 }
 
@@ -71,7 +72,7 @@ export function renderContent(n, from, spanOverride) {
   // A member node highlights nothing (all of it would be highlighted): it shows from its start.
   let hl = span && !span.inherited && n !== member && !(n.kind === 'bytes' && n.label === 'content') ? span : null;
   // A node with children is shown by its children's tints, its own range only softly.
-  if (hl && n.kids && n.kids.length) hl = Object.assign({}, hl, { soft: true });
+  if (hl && childCount(n)) hl = Object.assign({}, hl, { soft: true });
   hexShow(src, hl, from !== 'hex', n === member ? [] : fieldMarks(n, src));
   if (stream) listingShow(stream);
 }

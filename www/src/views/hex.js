@@ -2,13 +2,15 @@
 // The hex view (virtualised rows, bytes fetched in pages from the core) and its keyboard
 // byte cursor.
 
-import { call, core } from '../core/client.js';
+import { call } from '../core/client.js';
 import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
 import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
 import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, state } from '../state/docs.js';
+import { unfetched } from '../lib/lazy.js';
 import { isStreamRef } from '../lib/refs.js';
+import { handleOf, locateNode } from '../state/lazy.js';
 import { select } from '../state/selection.js';
 import { ctxHexClick } from './context.js';
 import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
@@ -55,14 +57,9 @@ export function hexInit() {
  * first when the worker was restarted (a cancel) since it was opened.
  * @returns {Promise<number>}
  */
-export async function ensureHandle() {
-  if (state.gen === core.gen && state.handle) return state.handle;
-  // The worker was restarted (cancel): open the file again there, without re-rendering.
-  const st = state;
-  const h = await st.reopen();
-  st.handle = h;
-  st.gen = core.gen;
-  return h;
+export function ensureHandle() {
+  // The worker was restarted (cancel): the file is opened again there, without re-rendering.
+  return handleOf(state);
 }
 
 function fetchPage(idx) {
@@ -363,8 +360,20 @@ function hexPickByte(off) {
   const stream = streamOf(hex.source);
   if (stream) { instructionPick(stream, Math.floor(off / 64)); return; }
   const owner = ownerOf(hex.source, off);
-  if (owner) select(owner, 'hex');
+  if (owner && !unfetched(owner)) { select(owner, 'hex'); return; }
+  // Below a stub (or no node the page holds): the core places the byte and the page builds
+  // the path to it; the page's own answer stands if the core has none.
+  const st = state, src = hex.source, seq = ++pickSeq;
+  const live = () => seq === pickSeq && state === st && hex.source === src;
+  locateNode(src, off, st).then((n) => {
+    if (live() && (n || owner)) select(n || owner, 'hex');
+  }, (e) => {
+    if (!live()) return;
+    if (owner) select(owner, 'hex');
+    hexNote('The core could not place byte ' + fmtInt(off) + ': ' + (e && e.message || e));
+  });
 }
+let pickSeq = 0; // a newer byte pick wins over an older one still being located
 
 /**
  * streamOf: the instruction-stream node (Ref stream:<member>) of source src, or null.

@@ -2,25 +2,33 @@
 // Search (Ctrl+K or /): names, values, member paths and opcodes, and byte offsets.
 
 import { call } from '../core/client.js';
-import { $, closestTo, el } from '../dom.js';
+import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
+import { unfetched } from '../lib/lazy.js';
 import { parseOffsetQuery } from '../lib/offsets.js';
 import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
 import { kindOf, pathOf, sourceSize, state } from '../state/docs.js';
+import { ensurePath, handleOf, locateNode } from '../state/lazy.js';
 import { select } from '../state/selection.js';
 import { unpackTable } from '../wire.js';
-import { ensureHandle, fieldMarks, hex, hexShow, instructionPick, ownerOf, streamOf } from './hex.js';
+import { fieldMarks, hex, hexShow, instructionPick, ownerOf, streamOf } from './hex.js';
 import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
 
-// Search (Ctrl+K or /): node labels, values and member paths of the open document, then the
-// instruction listings' opcode names (fetched from the core a block at a time). The walk
-// yields to the page every SEARCH_SLICE nodes and stops at SEARCH_CAP results, so a big
-// document stays responsive; a newer query abandons an older one.
+// Search (Ctrl+K or /): the core walks the document (search: key, label, value, detail; stubs
+// built as it goes) and streams its hits here in batches; "more results" goes on from where a
+// step stopped. Then the instruction listings' opcode names (fetched from the core a block at a
+// time). Byte offsets lead the list. A newer query abandons an older one. A document the core
+// does not hold (a library entry without its bytes) is searched here, in the page's index.
 
-const SEARCH_CAP = 500;
+const SEARCH_CAP = 500; // node hits per step, and instruction hits
 const SEARCH_SLICE = 4000;
 const SEARCH_ROWS = 10000; // the core's cap on one rows() call
-export const search = { q: '', seq: 0, results: [], active: -1, done: true, more: false, errors: [], notes: [], timer: 0 };
+export const search = {
+  q: '', seq: 0, results: [], active: -1, done: true, more: false, errors: [], notes: [], timer: 0,
+  /** @type {any[]} */ offsets: [], /** @type {any[]} */ nodes: [], /** @type {any[]} */ instrs: [],
+  /** @type {string[] | null} where the core's walk goes on ("more results") */ next: null,
+  instrMore: false,
+};
 
 const pause = () => new Promise((r) => setTimeout(r, 0));
 
@@ -31,46 +39,139 @@ function searchMatch(n, q) {
   return m !== null && m.toLowerCase().includes(q);
 }
 
+// collect lays the three kinds of results out in one list: offsets, nodes, instructions.
+function collect() {
+  search.results = search.offsets.concat(search.nodes, search.instrs);
+  const n = search.results.length + (search.more ? 1 : 0);
+  if (search.active >= n) search.active = n - 1;
+  if (search.active < 0 && n) search.active = 0;
+}
+
+let renderTimer = 0;
+function renderSoon() {
+  if (renderTimer) return;
+  renderTimer = setTimeout(() => { renderTimer = 0; collect(); searchRender(); }, 30);
+}
+
 async function runSearch(raw) {
   const seq = ++search.seq;
   const q = raw.trim().toLowerCase();
   search.q = q;
   search.results = [];
+  search.offsets = [];
+  search.nodes = [];
+  search.instrs = [];
   search.active = -1;
   search.more = false;
+  search.instrMore = false;
+  search.next = null;
   search.errors = [];
   search.notes = [];
   search.done = !q || !state;
   if (search.done) { searchRender(); return; }
-  // A byte offset first: its results lead the list.
-  const byOffset = offsetResults(q);
-  search.notes = byOffset.notes;
-  byOffset.results.forEach((r) => { search.results.push(r); search.active = 0; });
   const st = state;
   const live = () => seq === search.seq && st === state;
-  const add = (r) => {
-    if (search.results.length >= SEARCH_CAP) { search.more = true; return false; }
-    search.results.push(r);
-    if (search.active < 0) search.active = 0;
-    return true;
+  // A byte offset first: its results lead the list.
+  const byOffset = await offsetResults(q, st);
+  if (!live()) return;
+  search.notes = byOffset.notes;
+  search.offsets = byOffset.results;
+  collect();
+  searchRender();
+  if (!(await nodeSearch(st, live, null))) return;
+  collect();
+  searchRender();
+  if (!(await instructionSearch(st, live, q))) return;
+  search.done = true;
+  collect();
+  searchRender();
+}
+
+// nodeSearch asks the core for up to SEARCH_CAP more node hits after after (null: from the
+// start), as they stream in; false when a newer search took over.
+async function nodeSearch(st, live, after) {
+  let handle;
+  try { handle = await handleOf(st); } catch (e) { return localSearch(st, live); }
+  if (!live()) return false;
+  let count = 0;
+  const onEvent = (ev, data) => {
+    if (ev !== 'hits' || !live()) return;
+    for (const hit of data) {
+      const n = st.byPath.get(hit.path.join('/'));
+      search.nodes.push({ hit, node: n && samePath(st.info.get(n).path, hit.path) ? n : null });
+      count++;
+    }
+    renderSoon();
   };
-  const streams = [];
+  for (;;) {
+    let r;
+    try {
+      r = await call('search', { handle, q: search.q, after, max: Math.min(1000, SEARCH_CAP - count) }, { onEvent });
+    } catch (e) {
+      if (!live()) return false;
+      search.errors.push('the document: ' + e.message);
+      search.next = null;
+      search.more = false;
+      return true;
+    }
+    if (!live()) return false;
+    after = r.next;
+    search.next = after;
+    search.more = !!after && count >= SEARCH_CAP;
+    if (!after || search.more) return true;
+  }
+}
+
+const samePath = (a, b) => a.length === b.length && a.every((k, i) => k === b[i]);
+
+// localSearch walks the page's own index (a document the core does not hold): labels, values
+// and member paths, yielding every SEARCH_SLICE nodes.
+async function localSearch(st, live) {
   let i = 0;
   for (const n of st.byPath.values()) {
-    if (isStreamRef(n.ref)) streams.push(n);
-    if (searchMatch(n, q) && !add({ node: n })) break;
-    if (++i % SEARCH_SLICE === 0) { searchRender(); await pause(); if (!live()) return; }
+    if (searchMatch(n, search.q)) {
+      if (search.nodes.length >= SEARCH_CAP) { search.instrMore = true; break; }
+      search.nodes.push({ node: n });
+    }
+    if (++i % SEARCH_SLICE === 0) { renderSoon(); await pause(); if (!live()) return false; }
   }
+  return true;
+}
+
+// searchMore goes on with the core's walk from where the last step stopped.
+async function searchMore() {
+  if (!search.more || !search.next || !state) return;
+  const st = state, seq = search.seq;
+  const live = () => seq === search.seq && st === state;
+  const after = search.next;
+  search.more = false;
+  search.done = false;
+  collect();
   searchRender();
+  if (!(await nodeSearch(st, live, after))) return;
+  search.done = true;
+  collect();
+  searchRender();
+}
+
+// instructionSearch looks for q among the opcode names of every instruction listing.
+async function instructionSearch(st, live, q) {
+  const streams = [];
+  for (const n of st.byPath.values()) if (isStreamRef(n.ref)) streams.push(n);
+  const add = (r) => {
+    if (search.instrs.length >= SEARCH_CAP) { search.instrMore = true; return false; }
+    search.instrs.push(r);
+    return true;
+  };
   for (const sn of streams) {
-    if (search.more) break;
+    if (search.instrMore) break;
     let total = Infinity, nameCol = -1, opCol = -1;
-    for (let from = 0; from < total && !search.more; from += SEARCH_ROWS) {
+    for (let from = 0; from < total && !search.instrMore; from += SEARCH_ROWS) {
       let r;
       try {
-        r = await call('rows', { handle: await ensureHandle(), ref: sn.ref, from, to: from + SEARCH_ROWS });
-      } catch (e) { search.errors.push(streamPath(sn.ref) + ': ' + e.message); break; }
-      if (!live()) return;
+        r = await call('rows', { handle: await handleOf(st), ref: sn.ref, from, to: from + SEARCH_ROWS });
+      } catch (e) { if (!live()) return false; search.errors.push(streamPath(sn.ref) + ': ' + e.message); break; }
+      if (!live()) return false;
       total = r.total;
       const t = unpackTable(r.table);
       if (from === 0) {
@@ -85,12 +186,11 @@ async function runSearch(raw) {
           add({ stream: sn, index: from + k, text: name + (op ? '  (' + op + ')' : '') });
         }
       });
+      collect();
       searchRender();
     }
   }
-  if (!live()) return;
-  search.done = true;
-  searchRender();
+  return live();
 }
 
 function searchRender() {
@@ -107,12 +207,13 @@ function searchRender() {
     item.setAttribute('aria-selected', i === search.active ? 'true' : 'false');
     item.dataset.index = i;
     if (r.offset !== undefined) offsetResultItem(r, item);
-    else if (r.node) {
-      const n = r.node;
+    else if (r.hit || r.node) {
+      // A hit names its node by path; the node itself may not be fetched yet.
+      const n = r.hit || r.node;
       item.dataset.kind = n.kind === 'member' ? 'member' : 'node';
       item.appendChild(el('span', 'sr-kind', kindOf(n.kind).title || n.kind));
       item.appendChild(el('span', 'sr-what', n.label + (n.value ? ' = ' + n.value : '')));
-      const where = memberPath(n.ref) ?? pathOf(n).slice(0, -1).join(' › ');
+      const where = memberPath(n.ref) ?? (r.hit ? r.hit.path : pathOf(n)).slice(0, -1).join(' › ');
       item.appendChild(el('span', 'sr-where', where || state.doc.file));
     } else {
       item.dataset.kind = 'instruction';
@@ -123,16 +224,27 @@ function searchRender() {
     }
     frag.appendChild(item);
   });
+  if (search.more) {
+    // "more results": an option like the others, so the keyboard reaches it from the box.
+    const i = search.results.length;
+    const item = el('div', 'sr sr-more' + (i === search.active ? ' active' : ''), 'more results after ' + fmtInt(search.nodes.length) + ' matches…');
+    item.id = 'search-more';
+    item.setAttribute('role', 'option');
+    item.setAttribute('aria-selected', i === search.active ? 'true' : 'false');
+    item.dataset.index = i;
+    item.dataset.kind = 'more';
+    frag.appendChild(item);
+  }
   search.notes.slice().reverse().forEach((n) => frag.insertBefore(el('div', 'sr-note beyond', n), frag.firstChild));
   let note = '';
-  if (search.more) note = 'More than ' + fmtInt(SEARCH_CAP) + ' matches: showing the first ' + fmtInt(SEARCH_CAP) + '; type more to narrow.';
+  if (search.instrMore) note = 'More than ' + fmtInt(SEARCH_CAP) + ' matches: showing the first ' + fmtInt(SEARCH_CAP) + '; type more to narrow.';
   else if (!search.done) note = 'Searching…';
   else if (!search.results.length) note = 'No matches.';
   if (note) frag.appendChild(el('div', 'sr-note', note));
   for (const e of search.errors) frag.appendChild(el('div', 'sr-note', 'Not searched: ' + e));
   box.replaceChildren(frag);
   if (search.active >= 0) {
-    input.setAttribute('aria-activedescendant', 'sr-' + search.active);
+    input.setAttribute('aria-activedescendant', search.active === search.results.length ? 'search-more' : 'sr-' + search.active);
     const a = box.querySelector('.sr.active');
     if (a) a.scrollIntoView({ block: 'nearest' });
   } else input.removeAttribute('aria-activedescendant');
@@ -141,16 +253,31 @@ function searchRender() {
 export function searchClose() {
   search.seq++;
   search.q = '';
+  search.offsets = [];
+  search.nodes = [];
+  search.instrs = [];
+  search.more = false;
+  search.next = null;
   $('search').value = '';
   searchRender();
 }
 
 async function searchPick(i) {
+  if (i === search.results.length && search.more) { searchMore(); return; } // the list stays open
   const r = search.results[i];
   if (!r || !state) return;
   searchClose();
   $('search').blur();
   if (r.offset !== undefined) { offsetPick(r); return; }
+  if (r.hit && !r.node) {
+    // Under a stub: the page fetches the path, then selects (the keyboard's focus follows r.node).
+    const st = state;
+    let n = null;
+    try { n = await ensurePath(r.hit.path, st); } catch (e) { toast('Could not reach ' + r.hit.path.join(' › ') + ': ' + e.message); return; }
+    if (state !== st) return;
+    if (!n) { toast('No node ' + r.hit.path.join(' › ') + ' in ' + st.doc.file); return; }
+    r.node = n;
+  }
   if (r.node) {
     select(r.node, 'search');
     return;
@@ -169,7 +296,7 @@ export function searchInit() {
     search.timer = setTimeout(() => runSearch(input.value), 120);
   });
   input.addEventListener('keydown', (e) => {
-    const n = search.results.length;
+    const n = search.results.length + (search.more ? 1 : 0);
     switch (e.key) {
       case 'ArrowDown': if (n) search.active = (search.active + 1) % n; break;
       case 'ArrowUp': if (n) search.active = (search.active - 1 + n) % n; break;
@@ -211,11 +338,12 @@ export function searchInit() {
 
 // ---- search by byte offset (lib/offsets.js reads the query) ----
 
-// offsetResults gives {results, notes} for query q (lower case, trimmed).
-function offsetResults(q) {
+// offsetResults gives {results, notes} for query q (lower case, trimmed) in document st. A
+// byte the page's span index places below a stub (or cannot place) is placed by the core.
+async function offsetResults(q, st) {
   const out = { results: [], notes: [] };
   const p = parseOffsetQuery(q);
-  if (!p || !state) return out;
+  if (!p || !st) return out;
   const sources = [''];
   if (hex.key && hex.source) sources.push(hex.source);
   for (const src of sources) {
@@ -227,7 +355,11 @@ function offsetResults(q) {
     }
     // In an instruction stream the byte's owner is its instruction (fetched on pick).
     const stream = streamOf(src);
-    const node = stream || ownerOf(src, p.off);
+    let node = stream || ownerOf(src, p.off);
+    if (!stream && (!node || unfetched(node))) {
+      try { node = (await locateNode(src, p.off, st)) || node; } catch (e) { /* the page's own answer stands */ }
+      if (st !== state) return out;
+    }
     if (node) out.results.push({ offset: p.off, src, node, instr: stream ? Math.floor(p.off / 64) : -1 });
   }
   return out;

@@ -1,21 +1,26 @@
 // @ts-check
-// TreeView: an ARIA tree, lazy (children are built when a node is first expanded).
+// TreeView: an ARIA tree, lazy (children are built when a node is first expanded; a stub's
+// children are fetched from the core first, a page at a time).
 
 import { el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
+import { childCount, TREE_PAGE, unfetched } from '../lib/lazy.js';
 import { keyOf, kindOf, parentOf, pathOf, state } from '../state/docs.js';
+import { ensureKids } from '../state/lazy.js';
 
 // Tree view (ARIA tree; lazy: children are built when a node is first expanded).
 
-const CHILD_PAGE = 1000; // rows built per "show more" step, so a 100k-element array stays usable
+const CHILD_PAGE = TREE_PAGE; // rows built per "show more" step, so a 100k-element array stays usable
 
 export class TreeView {
   // kidsOf says which children a node shows here (the main tree shows members as leaves:
-  // their decoded content has its own tree in the content pane).
-  constructor(container, onSelect, kidsOf) {
+  // their decoded content has its own tree in the content pane), countOf how many it has
+  // (a stub's count includes the children not fetched yet).
+  constructor(container, onSelect, kidsOf, countOf) {
     this.el = container;
     this.onSelect = onSelect;
     this.kidsOf = kidsOf || ((n) => n.kids || []);
+    this.countOf = countOf || childCount;
     this.rows = new Map();
     this.expanded = new Set();
     this.shown = new Map(); // node → number of children built
@@ -30,10 +35,9 @@ export class TreeView {
     this.root = root;
     open = open || ((n) => n === root);
     const rec = (n) => {
-      const kids = this.kidsOf(n);
-      if (!kids.length || !open(n)) return;
+      if (!this.countOf(n) || !open(n)) return;
       this.expanded.add(n);
-      kids.forEach(rec);
+      this.kidsOf(n).forEach(rec);
     };
     rec(root);
     this.el.replaceChildren(this.buildRow(root, 1, 1, 1));
@@ -62,7 +66,7 @@ export class TreeView {
     if (n.ref) item.dataset.ref = n.ref;
     const row = el('div', 'row');
     row.style.paddingLeft = (level - 1) * 14 + 4 + 'px';
-    const hasKids = this.kidsOf(n).length > 0;
+    const hasKids = this.countOf(n) > 0;
     row.appendChild(el('span', 'twisty', hasKids ? '▸' : ''));
     const k = kindOf(n.kind);
     const g = el('span', 'glyph k-' + n.kind, k.glyph);
@@ -96,13 +100,16 @@ export class TreeView {
     return g;
   }
   appendChildren(g, n, level, from) {
+    const total = this.countOf(n);
+    const want = Math.min(total, from + CHILD_PAGE);
+    if (this.kidsOf(n).length < want && unfetched(n)) { this.fetchChildren(g, n, level, from, want); return; }
     const kids = this.kidsOf(n);
-    const to = Math.min(kids.length, from + CHILD_PAGE);
+    const to = Math.min(want, kids.length);
     const frag = document.createDocumentFragment();
-    for (let i = from; i < to; i++) frag.appendChild(this.buildRow(kids[i], level + 1, i + 1, kids.length));
+    for (let i = from; i < to; i++) frag.appendChild(this.buildRow(kids[i], level + 1, i + 1, total));
     this.shown.set(n, to);
-    if (to < kids.length) {
-      const more = el('button', 'more', 'show ' + fmtInt(Math.min(CHILD_PAGE, kids.length - to)) + ' more of ' + fmtInt(kids.length - to));
+    if (to < total) {
+      const more = el('button', 'more', 'show ' + fmtInt(Math.min(CHILD_PAGE, total - to)) + ' more of ' + fmtInt(total - to));
       more.type = 'button';
       more.style.marginLeft = level * 14 + 22 + 'px';
       more.addEventListener('click', (e) => { e.stopPropagation(); more.remove(); this.appendChildren(g, n, level, to); });
@@ -110,13 +117,34 @@ export class TreeView {
     }
     g.appendChild(frag);
   }
+  // fetchChildren asks the core for n's children [.., to) (a stub), then builds rows from
+  // from; the group says it is busy meanwhile. A selection waiting for its row is marked once
+  // the row exists.
+  fetchChildren(g, n, level, from, to) {
+    const wait = el('div', 'loading muted', 'loading ' + fmtInt(to - from) + ' of ' + fmtInt(this.countOf(n) - from) + '…');
+    wait.style.marginLeft = level * 14 + 22 + 'px';
+    g.appendChild(wait);
+    g.setAttribute('aria-busy', 'true');
+    this.shown.set(n, from);
+    ensureKids(n, to).then(() => {
+      wait.remove();
+      g.removeAttribute('aria-busy');
+      if (!g.isConnected || !this.expanded.has(n)) return;
+      this.appendChildren(g, n, level, from);
+      if (this.selected && !this.rows.has(this.selected)) this.markSelected(this.selected, false);
+    }, (e) => {
+      g.removeAttribute('aria-busy');
+      wait.classList.add('error');
+      wait.textContent = 'Could not fetch the children: ' + (e && e.message || e);
+    });
+  }
   nodeAt(target) {
     const item = target.closest && target.closest('.ti');
     return item && this.el.contains(item) ? item.nodeRef : null;
   }
   isOpen(n) { return this.expanded.has(n); }
   expand(n) {
-    if (!this.kidsOf(n).length || this.expanded.has(n)) return;
+    if (!this.countOf(n) || this.expanded.has(n)) return;
     this.expanded.add(n);
     const item = this.rows.get(n);
     if (item) {
@@ -151,8 +179,10 @@ export class TreeView {
       while (idx >= (this.shown.get(parent) || 0)) {
         const g = this.rows.get(parent).querySelector(':scope > .group');
         const more = g && g.querySelector(':scope > .more');
+        const shown = this.shown.get(parent) || 0;
         if (!more) break;
         more.click();
+        if ((this.shown.get(parent) || 0) === shown) break; // fetching: marked when it arrives
       }
     }
     return this.rows.has(n);
@@ -195,7 +225,7 @@ export class TreeView {
         break;
       }
       case 'ArrowRight':
-        if (this.kidsOf(cur).length) { if (!this.isOpen(cur)) this.expand(cur); else next = this.kidsOf(cur)[0]; }
+        if (this.countOf(cur)) { if (!this.isOpen(cur)) this.expand(cur); else next = this.kidsOf(cur)[0] || null; }
         break;
       case 'ArrowLeft':
         if (this.isOpen(cur)) this.collapse(cur);
@@ -204,7 +234,7 @@ export class TreeView {
       case 'Home': next = this.root; break;
       case 'End': { const rs = rows(); next = rs[rs.length - 1].nodeRef; break; }
       case 'Enter': case ' ':
-        if (this.kidsOf(cur).length) this.toggle(cur);
+        if (this.countOf(cur)) this.toggle(cur);
         this.onSelect(cur, 'tree');
         this.markSelected(cur, true);
         break;
