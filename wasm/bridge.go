@@ -695,7 +695,7 @@ func (b *bridge) search(r *request) (any, error) {
 	found, visited := 0, 0
 	next, err := f.Walk(pathArg(r, "after"), func(p []string, n *doc.Node) bool {
 		visited++
-		if searchMatches(n, q) {
+		if inspect.Matches(n, q) {
 			hit := object("path", pathValue(p), "kind", n.Kind, "label", n.Label)
 			if n.Value != "" {
 				hit.Set("value", n.Value)
@@ -723,17 +723,6 @@ func (b *bridge) search(r *request) (any, error) {
 		nextV = js.ValueOf(pathValue(next))
 	}
 	return object("next", nextV, "visited", visited), nil
-}
-
-// searchMatches is inspect.Search's rule (key, label, value or detail holds q, ASCII case
-// folded; q is lower case), here so the bridge can count visits and stream hits as it walks.
-func searchMatches(n *doc.Node, q string) bool {
-	for _, s := range [...]string{n.Key, n.Label, n.Value, n.Detail} {
-		if s != "" && strings.Contains(strings.ToLower(s), q) {
-			return true
-		}
-	}
-	return false
 }
 
 // locate → {path}: the smallest node whose span in source holds byte off.

@@ -239,7 +239,7 @@ func (f *File) Search(q string, after []string, max, maxVisit int) (hits [][]str
 	visited := 0
 	next, err = f.Walk(after, func(p []string, n *doc.Node) bool {
 		visited++
-		if matches(n, q) {
+		if Matches(n, q) {
 			hits = append(hits, p)
 			if len(hits) >= max {
 				return false
@@ -250,7 +250,9 @@ func (f *File) Search(q string, after []string, max, maxVisit int) (hits [][]str
 	return hits, next, err
 }
 
-func matches(n *doc.Node, q string) bool {
+// Matches is Search's rule: n's key, label, value or detail holds q, ASCII case folded (q in
+// lower case). Front ends that stream hits as they walk use it too.
+func Matches(n *doc.Node, q string) bool {
 	for _, s := range [...]string{n.Key, n.Label, n.Value, n.Detail} {
 		if s != "" && strings.Contains(strings.ToLower(s), q) {
 			return true

@@ -11,7 +11,8 @@ import { mainTree } from './content.js';
 import { renderContextOffer } from './context.js';
 import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
 import { hexShow } from './hex.js';
-import { follow, linkTarget } from './overview.js';
+import { follow, linkFollowable } from './overview.js';
+import { childCount } from '../lib/lazy.js';
 import { instructionAt, lineWords, sourceJump } from './source.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
@@ -95,11 +96,13 @@ function renderTable(node, box, title) {
 }
 
 function renderChildren(node, box) {
-  const h = el('h3', '', (node.kids.length === 1 ? '1 child' : fmtInt(node.kids.length) + ' children'));
+  const total = childCount(node);
+  const kids = node.kids || [];
+  const h = el('h3', '', (total === 1 ? '1 child' : fmtInt(total) + ' children') + (kids.length < total ? ' · ' + fmtInt(kids.length) + ' fetched (expand it in the tree for more)' : ''));
   box.appendChild(h);
   const table = el('table', 'grid kv');
   const tbody = el('tbody');
-  node.kids.slice(0, 2000).forEach((c) => {
+  kids.slice(0, 2000).forEach((c) => {
     const tr = el('tr', 'clickable');
     tr.appendChild(el('td', 'k', c.label));
     tr.appendChild(el('td', 'v', c.value || ''));
@@ -108,7 +111,7 @@ function renderChildren(node, box) {
   });
   table.appendChild(tbody);
   box.appendChild(table);
-  gridify(table, { labelledBy: h, total: node.kids.length, key: gridKeyOf(node, 'children') });
+  gridify(table, { labelledBy: h, total: kids.length, key: gridKeyOf(node, 'children') });
 }
 
 function renderSeries(node, box) {
@@ -184,7 +187,7 @@ function renderRelated(n, box) {
   const links = [];
   (function walk(m, depth) {
     for (const c of m.kids || []) {
-      if (c.link && linkTarget(c.link)) links.push(c);
+      if (c.link && linkFollowable(c.link)) links.push(c);
       if (depth < 2) walk(c, depth + 1);
     }
   })(n, 0);
@@ -217,7 +220,7 @@ const DETAIL_RENDERERS = [
   { when: (n) => n === state.doc.root && state.doc.kind === 'binary' && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
   { when: (n) => n.table && n.table.cols && !isVar(n), render: renderTable },
   { when: (n) => n.series && n.series.length, render: renderSeries },
-  { when: (n) => !n.table && n.kids && n.kids.length && n.kind !== 'member', render: renderChildren },
+  { when: (n) => !n.table && childCount(n) > 0 && n.kind !== 'member', render: renderChildren },
 ];
 
 /**
@@ -258,7 +261,7 @@ export function renderDetail(n) {
   box.appendChild(el('div', 'd-path muted', pathOf(n).join(' › ') || state.doc.file));
   if (n.value) box.appendChild(el('pre', 'd-value', n.value));
   if (n.detail) box.appendChild(el('p', 'd-detail', n.detail));
-  if (n.link && linkTarget(n.link)) {
+  if (n.link && linkFollowable(n.link)) {
     // A node that leads elsewhere (an engine's stream → the member with its listing).
     const a = el('button', 'd-link link', 'Go to ' + n.link.split('/').map(decodeURIComponent).join(' › '));
     a.type = 'button';

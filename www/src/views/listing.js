@@ -12,7 +12,7 @@ import { setSelected } from '../state/selection.js';
 import { unpackNode, unpackTable } from '../wire.js';
 import { renderDetail } from './detail.js';
 import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
-import { follow, linkTarget } from './overview.js';
+import { follow, linkFollowable, linkTarget } from './overview.js';
 import { plotFromActivate } from './plot/plot.js';
 import { instructionAt, lineOfLink, lineWords, sourceNoteInstruction } from './source.js';
 
@@ -111,7 +111,7 @@ function listingRender() {
       const link = b.links && b.links[i % LIST_BLOCK];
       row.forEach((cell, k) => {
         // The joins' cell of a row that leads somewhere (set, function, DMA queue) is a link.
-        if (link && listing.cols[k] === 'resolved' && linkTarget(link)) {
+        if (link && listing.cols[k] === 'resolved' && linkFollowable(link)) {
           const a = el('button', colClass('resolved') + ' ov-link l-link', cell);
           a.type = 'button';
           a.tabIndex = -1; // the grid is one tab stop: Enter on the selected row follows it

@@ -5,9 +5,10 @@
 
 import { $, el } from '../dom.js';
 import { fmtInt, fmtSize } from '../lib/format.js';
-import { hashPathKey } from '../lib/hash.js';
+import { hashPath, hashPathKey } from '../lib/hash.js';
+import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
-import { select } from '../state/selection.js';
+import { followLink, select } from '../state/selection.js';
 
 /**
  * linkTarget: the node a link names in the current document, or null.
@@ -20,12 +21,30 @@ export function linkTarget(link) {
 }
 
 /**
- * follow selects the node a link names (a jump: it pushes a history entry).
+ * linkFollowable: the link names a node the page holds, or one under a stub the page has not
+ * fetched all of (its nearest held ancestor), which the core builds when it is followed.
+ * @param {string | undefined} link
+ */
+export function linkFollowable(link) {
+  if (linkTarget(link)) return true;
+  const path = link && state ? hashPath(link) : null;
+  if (!path) return false;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const n = state.byPath.get(path.slice(0, i).join('/'));
+    if (n) return unfetched(n);
+  }
+  return false;
+}
+
+/**
+ * follow selects the node a link names (a jump: it pushes a history entry), fetching it from
+ * the core first when it lies under a stub.
  * @param {string | undefined} link
  */
 export function follow(link) {
   const n = linkTarget(link);
   if (n) select(n, 'link');
+  else if (link && linkFollowable(link)) { followLink(link); return true; }
   return !!n;
 }
 
@@ -36,7 +55,7 @@ export function follow(link) {
  * @param {string} [text]
  */
 function linkButton(link, cls, text) {
-  const target = linkTarget(link);
+  const target = linkFollowable(link);
   const b = el(target ? 'button' : 'span', cls, text);
   if (target) {
     /** @type {HTMLButtonElement} */ (b).type = 'button';
@@ -219,7 +238,7 @@ function renderRows(box, n, key) {
     const link = t.rlinks && t.rlinks[i];
     r.forEach((cell, j) => {
       const td = el('td', /^\d+$/.test(cell) ? 'num' : '');
-      if (j === (t.cols[0] === '' ? 1 : 0) && linkTarget(link)) td.appendChild(linkButton(link, 'ov-cell', cell));
+      if (j === (t.cols[0] === '' ? 1 : 0) && linkFollowable(link)) td.appendChild(linkButton(link, 'ov-cell', cell));
       else td.textContent = /^\d{4,}$/.test(cell) ? fmtInt(Number(cell)) : cell;
       tr.appendChild(td);
     });
