@@ -583,3 +583,25 @@ func klirJSON(size int64, seed uint64) []byte {
 	b.WriteString("\n]\n")
 	return b.Bytes()
 }
+
+// MemberCount is how many members a generated NEFF has (the template's, the klir tree and its
+// index, and one weights member per subgraph with weights).
+func MemberCount(weights bool) (int, error) {
+	src, ok := realfiles.Find(Source)
+	if !ok {
+		return 0, errors.New("bigneff: " + realfiles.Missing(Source))
+	}
+	orig, err := readMembers(src)
+	if err != nil {
+		return 0, err
+	}
+	n := len(orig) + 2
+	if weights {
+		for _, m := range orig {
+			if _, base, _ := strings.Cut(m.path, "/"); base == "def.json" {
+				n++
+			}
+		}
+	}
+	return n, nil
+}

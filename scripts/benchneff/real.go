@@ -35,6 +35,7 @@ type measure struct {
 	wall   time.Duration
 	rss    int64
 	killed string
+	failed string // the exit status and the first line of stderr, when a run failed
 }
 
 // issue 13's native targets.
@@ -91,13 +92,16 @@ func runReal(c realConfig) {
 			if m.killed != "" {
 				return "MISS (" + m.killed + ")"
 			}
+			if m.failed != "" {
+				return "FAILED (" + m.failed + ")"
+			}
 			if ok {
 				return "PASS"
 			}
 			return "MISS"
 		}
 		rows = append(rows,
-			row{name, "floor: gzip -dc payload | tar -t", "", floor, "", ""},
+			row{name, "floor: `gzip -dc payload \\| tar -t`", "", floor, "", ""},
 			row{name, "info", "info FILE", info, "≤ floor, RSS ≤ 64 MiB", verdict(info.wall <= floor.wall && info.rss <= rssTarget, info)},
 			row{name, "inspect --json", "inspect --json FILE", insp, "RSS ≤ 64 MiB", verdict(insp.rss <= rssTarget, insp)},
 			row{name, "disasm --json", "disasm --json FILE", dis, "≤ 4× info, RSS ≤ 64 MiB", verdict(dis.wall <= 4*info.wall && dis.rss <= rssTarget, dis)},
@@ -128,6 +132,8 @@ func (c realConfig) run(n int, name string, args ...string) measure {
 		ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 		cmd := exec.CommandContext(ctx, name, args...)
 		cmd.Stdout = null
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		start := time.Now()
 		if err := cmd.Start(); err != nil {
 			fail(err)
@@ -138,6 +144,7 @@ func (c realConfig) run(n int, name string, args ...string) measure {
 		err = cmd.Wait()
 		wall := time.Since(start)
 		close(done)
+		timedOut := ctx.Err() == context.DeadlineExceeded
 		cancel()
 		null.Close()
 		times = append(times, wall)
@@ -148,13 +155,18 @@ func (c realConfig) run(n int, name string, args ...string) measure {
 		case r := <-capped:
 			m.killed = fmt.Sprintf("killed at %.0f MiB RSS after %.0f s", float64(r)/(1<<20), wall.Seconds())
 		default:
-			if ctx.Err() != nil {
+			if timedOut {
 				m.killed = fmt.Sprintf("killed after the %s timeout", c.timeout)
 			}
 		}
 		if err != nil {
 			if _, ok := err.(*exec.ExitError); !ok && m.killed == "" {
 				fail(err)
+			}
+			// neffscope exits 1 when it printed an error finding; that is a result, not a
+			// failure. Anything else (or no output at all) is reported.
+			if line, _, _ := strings.Cut(stderr.String(), "\n"); m.killed == "" && (cmd.ProcessState.ExitCode() != 1 || line != "") {
+				m.failed = fmt.Sprintf("exit %d: %s", cmd.ProcessState.ExitCode(), line)
 			}
 		}
 		if m.killed != "" {
