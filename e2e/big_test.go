@@ -122,7 +122,7 @@ const watchOpenJS = `(() => {
 const docFindingsJS = `(() => {
 	const out = {error: 0, warning: 0, info: 0, members: 0, firstError: ''};
 	const walk = (n) => {
-		for (const f of n.findings || []) { out[f.sev] = (out[f.sev] || 0) + 1; if (f.sev === 'error' && !out.firstError) out.firstError = f.msg || f.message || ''; }
+		for (const f of n.finds || []) { out[f.sev] = (out[f.sev] || 0) + 1; if (f.sev === 'error' && !out.firstError) out.firstError = f.msg || f.message || ''; }
 		if (n.kind === 'member') out.members++;
 		for (const c of n.kids || []) walk(c);
 	};
