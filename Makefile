@@ -97,15 +97,18 @@ test-browser: dist $(TESTSUMMARY)
 	$(TEST_RUN) -name e2e -- $(GO) test -json -count=1 ./e2e/...
 
 ## bench: speed and memory figures (README "Measured" quotes them): core benchmarks, the
-## 256 MiB NEFF against gzip|tar, the wasm open under Node, and the page in Chromium.
+## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (issue 13's table;
+## generated once into testdata/gen), the wasm open under Node, and the page in Chromium.
 BENCH_CORE := OpenSmall|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
 	$(GO) run ./scripts/benchneff
+	$(GO) run ./scripts/benchneff -shape real -sizes 32,256,1024 -runs 3
 	$(GO) test -run '^$$' -bench '^BenchmarkScan1000$$' -benchtime 1x ./cmd/neffscope/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench . ./wasm/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench '^BenchmarkEvaluateExp$$' ./core/pwp/
-	$(GO) test -run '^$$' -bench 'Page|ListingFirstScreen|PlotRedraw' -benchtime 3x ./e2e/
+	$(GO) test -run '^$$' -bench '^Benchmark(Page|PageCacheScan|ListingFirstScreen|PlotRedraw)$$' -benchtime 3x ./e2e/
+	$(GO) test -run '^$$' -bench '^BenchmarkPageBig$$' -benchtime 1x -timeout 60m ./e2e/
 	@ls -l www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
 
 ## fuzz: a short run of every fuzz target (FUZZTIME=30s each by default). Minimising a new

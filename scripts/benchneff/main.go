@@ -1,6 +1,11 @@
 // Command benchneff measures `neffscope info` on a generated 256 MiB NEFF against the
 // `gzip -dc PAYLOAD | tar -t` pipeline on the same bytes, and neffscope's peak RSS
 // (issue 2's goal: time ≤ the pipeline's, peak RSS ≤ 64 MiB). `make bench` runs it.
+//
+// With -shape real it measures real-shaped NEFFs instead (internal/bigneff: matmul_small's
+// streams and debug info scaled, tens of MB of def.json and debug-info JSON), one per size of
+// -sizes: `info`, `inspect --json` and `disasm --json` against the same floor, in one table
+// with issue 13's targets (see real.go).
 package main
 
 import (
@@ -23,9 +28,20 @@ func main() {
 	sizeMiB := flag.Int("mib", 256, "size of the weights in the generated NEFF, MiB")
 	dir := flag.String("dir", "testdata/gen", "where generated files are kept (git-ignored)")
 	runs := flag.Int("runs", 5, "timed runs of each command (the median is reported)")
+	shape := flag.String("shape", "weights", "weights: one NEFF whose bulk is weights (-mib); real: real-shaped NEFFs (-sizes)")
+	sizes := flag.String("sizes", "32,256,1024", "with -shape real: file sizes in MiB")
+	withWeights := flag.Bool("weights", false, "with -shape real: half of each file is weights")
+	rssCap := flag.Int("rss-cap", 4096, "with -shape real: kill a command whose RSS passes this many MiB (the machine is shared)")
+	timeout := flag.Duration("timeout", 5*time.Minute, "with -shape real: kill a command running longer")
+	genOnly := flag.Bool("gen-only", false, "with -shape real: generate the files and stop")
+	cpuprofile := flag.String("cpuprofile", "", "with -shape real: write a CPU profile of the core's open (what info does) of the first size's file here, and stop")
 	flag.Parse()
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		fail(err)
+	}
+	if *shape == "real" {
+		runReal(realConfig{dir: *dir, sizes: *sizes, weights: *withWeights, runs: *runs, rssCap: int64(*rssCap) << 20, timeout: *timeout, genOnly: *genOnly, cpuprofile: *cpuprofile})
+		return
 	}
 	neffPath := filepath.Join(*dir, fmt.Sprintf("bench-%dmib.neff", *sizeMiB))
 	if _, err := os.Stat(neffPath); err != nil {

@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// BenchmarkPageBig opens the real-shaped NEFFs (internal/bigneff) in the page (issue 13's
+// page figures): from the pick to the overview on screen, to fully open (lastOpen.totalMs),
+// the worker's wasm linear memory after the open (it only grows: the peak) and the page's
+// JS heap peak (sampled every 10 ms; the worker's JS heap is not seen from the page). 32 and
+// 256 MiB; NEFFSCOPE_BENCH_1G=1 adds 1 GiB.
+//
+//	make dist && go test -run '^$' -bench PageBig -benchtime 1x ./e2e/
+func BenchmarkPageBig(b *testing.B) {
+	sizes := []int{32, 256}
+	if os.Getenv("NEFFSCOPE_BENCH_1G") != "" {
+		sizes = append(sizes, 1024)
+	}
+	for _, mib := range sizes {
+		b.Run(fmt.Sprintf("open-real-%dMiB", mib), func(b *testing.B) {
+			path := bigRealNEFF(b, mib)
+			p := newSlowPage(b, siteURL, 30*time.Minute)
+			var overview, header, total, heap float64
+			b.ResetTimer()
+			for range b.N {
+				eval[chromedp.Void](p, watchOpenJS)
+				p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{path}))
+				p.waitLong(`document.body.dataset.state === 'open' || (document.body.dataset.state === 'empty' && document.getElementById('toast').textContent)`, "the file to open", 25*time.Minute)
+				if st := eval[string](p, `document.body.dataset.state`); st != "open" {
+					b.Fatalf("the %d MiB file did not open: %s", mib, eval[string](p, `document.getElementById('toast').textContent`))
+				}
+				p.waitLong(`window.bigOpen.overviewMs >= 0`, "the overview", 10*time.Second)
+				overview += eval[float64](p, `window.bigOpen.overviewMs`)
+				header += eval[float64](p, `neffscope.lastOpen.headerMs || 0`)
+				total += eval[float64](p, `neffscope.lastOpen.totalMs`)
+				heap = max(heap, eval[float64](p, `clearInterval(window.bigOpen.timer), window.bigOpen.heapPeak`))
+			}
+			b.StopTimer()
+			n := float64(b.N)
+			b.ReportMetric(header/n, "ms-to-header")
+			b.ReportMetric(overview/n, "ms-to-overview")
+			b.ReportMetric(total/n, "ms-total")
+			b.ReportMetric(eval[float64](p, `neffscope.lastOpen.wasmBytes`)/(1<<20), "MiB-wasm-memory")
+			b.ReportMetric(heap/(1<<20), "MiB-page-heap-peak")
+			f := eval[docFindings](p, docFindingsJS)
+			b.ReportMetric(float64(f.Error), "error-findings")
+			if f.Error > 0 {
+				b.Logf("%d MiB: %d error findings; the first: %s", mib, f.Error, f.FirstError)
+			}
+		})
+	}
+}
