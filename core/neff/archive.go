@@ -44,6 +44,12 @@ type Options struct {
 	// bytes) in the same pass, for a whole-file fingerprint at no extra read.
 	FileHash hash.Hash
 
+	// Visit, if set, sees every member's bytes once, in order, as they stream past (chunk by
+	// chunk; off is the chunk's offset in the member), so a decoder can index a member it does
+	// not keep (instruction counts, opcode mix, the words that name a function) in the one
+	// pass. The chunk is reused after Visit returns: copy what you keep.
+	Visit func(m *Member, off int64, chunk []byte)
+
 	// streamTo, if it returns a writer for a member, receives that member's bytes as they
 	// stream; stopAfterStream ends the walk right after such a member (used by ReadMember).
 	streamTo        func(path string) io.Writer

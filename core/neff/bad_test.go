@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"github.com/neffscope/neffscope/internal/realfiles"
 	"runtime"
 	"strings"
 	"testing"
@@ -311,4 +312,25 @@ func TestCancel(t *testing.T) {
 		t.Errorf("calls %d complete %v", calls, a.Complete)
 	}
 	mustFind(t, a, "warning", "cancelled")
+}
+
+// Visit sees every member's bytes, in order, whether the member is kept or not.
+func TestVisitSeesEveryByte(t *testing.T) {
+	b := realfiles.Read(t, "nkipy/matmul_small.neff")
+	got := map[string][]byte{}
+	a := Open(bytes.NewReader(b), int64(len(b)), Options{Visit: func(m *Member, off int64, chunk []byte) {
+		if off != int64(len(got[m.Path])) {
+			t.Fatalf("%s: chunk at %d after %d bytes", m.Path, off, len(got[m.Path]))
+		}
+		got[m.Path] = append(got[m.Path], chunk...)
+	}})
+	want, err := ReadMembers(bytes.NewReader(b), int64(len(b)), func(string, int64) bool { return true })
+	if err != nil || len(a.Members) == 0 {
+		t.Fatalf("open: %v, %d members", err, len(a.Members))
+	}
+	for _, m := range a.Members {
+		if m.Size > 0 && !bytes.Equal(got[m.Path], want[m.Path]) {
+			t.Fatalf("%s: visited %d bytes, want %d", m.Path, len(got[m.Path]), len(want[m.Path]))
+		}
+	}
 }

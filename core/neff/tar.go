@@ -282,6 +282,9 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		if sink != nil {
 			sink.Write(chunk[:n])
 		}
+		if w.opt.Visit != nil && n > 0 {
+			w.opt.Visit(m, m.Read, chunk[:n])
+		}
 		left -= int64(n)
 		m.Read += int64(n)
 		if err != nil {
