@@ -27,9 +27,6 @@ func TestRowsLimitPerRequest(t *testing.T) {
 			break
 		}
 	}
-	if !dbg {
-		t.Error("matmul_small has no .dbg member of more than 5 records")
-	}
 	if s == nil {
 		t.Fatal("matmul_small has no stream of more than 6 instructions")
 	}
