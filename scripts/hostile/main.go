@@ -5,6 +5,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 
@@ -19,7 +20,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, h := range neffbuild.HostileClasses() {
+	for _, h := range append(neffbuild.HostileClasses(), randomStream) {
 		b := h.Build(*scale)
 		p := filepath.Join(*out, h.Name+".neff")
 		if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -29,3 +30,26 @@ func main() {
 		fmt.Printf("%-14s %9d bytes  %s\n", h.Name, len(b), h.What)
 	}
 }
+
+// randomStream is issue 15's disasm case: the sample NEFF with sg00/PE.bin replaced by 63 MB
+// of random 64-byte words (every opcode, every layout, random operands), for
+// `neffscope disasm --json`. Seeded, so every run writes the same file.
+var randomStream = neffbuild.Hostile{Name: "random-stream", What: "a 63 MB engine stream of random words (disasm --json)", Build: func(s float64) []byte {
+	n := max(1, int(float64(63_000_000/64)*s)) * 64
+	words := make([]byte, n)
+	r := rand.New(rand.NewPCG(15, 15))
+	for i := 0; i+8 <= n; i += 8 {
+		v := r.Uint64()
+		for k := range 8 {
+			words[i+k] = byte(v >> (8 * k))
+		}
+	}
+	var ms []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		if m.Path == "sg00/PE.bin" {
+			m.Data = words
+		}
+		ms = append(ms, m)
+	}
+	return neffbuild.Bytes(ms, neffbuild.Options{})
+}}
