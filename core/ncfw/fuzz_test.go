@@ -18,19 +18,22 @@ var fuzzFamilies = func() (names []string) {
 // FuzzEmit: any context, model and arch gives rc 0, 22 or 28 with the buffer invariants of
 // spec §1, a field map inside the text, and (when not cut) text that keeps the §3 rules.
 //
-// A whole context prints 157 KB to 1 MiB whatever its bytes, a few ms per call under the
-// fuzzer's instrumentation, so most execs print one family instead (pick selects it): the same
-// emitter code (objects, arrays, counts, scalars, hex, closes, the cut) over the fuzzer's
-// bytes as that family's struct, cut at a limit the input also picks, tens of µs a call.
-// The rest (pick % 41 ≥ 37, about one in ten) print the whole context stretched from seed;
-// one in 32 of those (by a hash of the whole input, so that a mutation does not inherit the
-// choice from its parent) also checks EmitMapped against Emit, the text rules and the round
-// trip through Read (Read of a whole dump is ~15 ms native: done on one whole print in eight,
-// chosen by the seed's length, it took three quarters of the target's time: a mutated input
-// kept its parent's length, so the corpus filled with inputs that took that path).
+// A whole context prints 157 KB to 1 MiB whatever its bytes, milliseconds a call under the
+// fuzzer's instrumentation, so most execs print less, cut at a limit the input picks (64 B to
+// 64 KiB: the emitter stops once the buffer is full, so the cost follows the limit):
+//   - pick % 41 < 37: one family over the fuzzer's bytes as its struct (the same emitter code:
+//     objects, arrays, counts, scalars, hex, closes, the cut), reaching families that sit far
+//     into the whole text;
+//   - otherwise the whole context stretched from seed, cut at the limit; one such input in 8
+//     prints it whole (limit MaxText, the library's buffer), and one in 64 also checks
+//     EmitMapped against Emit, the text rules and the round trip through Read.
+//
+// The one-in-8 and one-in-64 choices hash the whole input, so a mutation does not inherit them
+// from its parent: chosen by the seed's length, they filled the corpus with inputs that took
+// the costly path, and the rate fell from 2,800 to 200 execs/s within 20 s.
 func FuzzEmit(f *testing.F) {
-	for opts := range 255 { // a deep seed, so the round trip is covered from the start
-		if deepCheck([]byte{0}, "m", uint8(opts)) {
+	for opts := range 255 { // a whole, deep seed, so the round trip is covered from the start
+		if h := fuzzHash([]byte{0}, "m", uint8(opts)); h%64 == 0 {
 			f.Add([]byte{0}, "m", uint32(12), uint8(40), uint8(opts))
 			break
 		}
@@ -49,41 +52,44 @@ func FuzzEmit(f *testing.F) {
 		if len(model) > 4096 {
 			model = model[:4096]
 		}
+		h := fuzzHash(seed, model, opts)
+		limit := 64 << (opts & 7) // 64 B .. 8 KiB: the cut at every point
+		if opts&8 != 0 {
+			limit = 64 << 10
+		}
 		var res *Result
-		var limit int
-		whole := int(pick)%(len(fuzzFamilies)+4) >= len(fuzzFamilies)
-		if whole {
+		if whole := int(pick)%(len(fuzzFamilies)+4) >= len(fuzzFamilies); whole {
 			var ctx []byte
 			if a, ok := ArchByID(arch); ok && len(seed) > 0 {
 				ctx = bytes.Repeat(seed, int(a.Padded)/len(seed)+1)[:a.Padded]
 			} else {
 				ctx = seed
 			}
-			limit = MaxText
-			text, rc := Emit(ctx, model, arch)
-			res = &Result{Text: text, RC: rc}
-			if deepCheck(seed, model, opts) {
-				res = EmitMapped(ctx, model, arch)
-				if res.RC != rc || !bytes.Equal(res.Text, text) {
-					t.Fatalf("EmitMapped (rc %d, %d bytes) differs from Emit (rc %d, %d bytes)", res.RC, len(res.Text), rc, len(text))
-				}
-				defer func() {
-					if res.RC == RCOK && !strings.ContainsAny(model, "\n\x00\"\\") {
-						if bad := checkTextRules(res.Text, false); len(bad) > 0 {
-							t.Fatalf("text rules:\n%s", strings.Join(bad, "\n"))
-						}
-						if d := Read(res.Text, arch); d.Deviation != -1 {
-							t.Fatalf("round trip deviates at %d: %+v", d.Deviation, d.Findings)
-						}
+			if h%8 != 0 {
+				res = emitPrefix(defaultSchema, ctx, model, arch, opts&16 != 0, false, limit)
+			} else {
+				limit = MaxText
+				text, rc := Emit(ctx, model, arch)
+				res = &Result{Text: text, RC: rc}
+				if h%64 == 0 {
+					res = EmitMapped(ctx, model, arch)
+					if res.RC != rc || !bytes.Equal(res.Text, text) {
+						t.Fatalf("EmitMapped (rc %d, %d bytes) differs from Emit (rc %d, %d bytes)", res.RC, len(res.Text), rc, len(text))
 					}
-				}()
+					defer func() {
+						if res.RC == RCOK && !strings.ContainsAny(model, "\n\x00\"\\") {
+							if bad := checkTextRules(res.Text, false); len(bad) > 0 {
+								t.Fatalf("text rules:\n%s", strings.Join(bad, "\n"))
+							}
+							if d := Read(res.Text, arch); d.Deviation != -1 {
+								t.Fatalf("round trip deviates at %d: %+v", d.Deviation, d.Findings)
+							}
+						}
+					}()
+				}
 			}
 		} else {
 			key, _, _ := strings.Cut(model, "\x00")
-			limit = 64 << (opts & 7) // 64 B .. 8 KiB: the cut at every point of small families
-			if opts&8 != 0 {
-				limit = MaxText
-			}
 			opt := FamilyOptions{Key: key[:min(len(key), 64)], Indent: int(opts >> 4), Last: opts&16 != 0, Trail: opts&32 != 0,
 				Count: int(opts >> 6), Index: int(opts)}
 			res = emitFamily(fuzzFamilies[int(pick)%len(fuzzFamilies)], seed, arch, opt, limit)
@@ -155,11 +161,11 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// deepCheck picks one whole-context input in 32 for FuzzEmit's costly checks.
-func deepCheck(seed []byte, model string, opts uint8) bool {
+// fuzzHash picks FuzzEmit's costly paths by the whole input (FNV-1a).
+func fuzzHash(seed []byte, model string, opts uint8) uint32 {
 	h := fnv.New32a()
 	h.Write(seed)
 	h.Write([]byte(model))
 	h.Write([]byte{opts})
-	return h.Sum32()%32 == 0
+	return h.Sum32()
 }
