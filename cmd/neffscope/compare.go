@@ -14,35 +14,18 @@ func init() {
 	commands["compare"] = command{"line up N NEFFs in one table and flag the one that differs (are ranks 0 and 1 the same NEFF?)", runCompare}
 }
 
-// runCompare exits 0 when every fact agrees, 1 when some differ, 2 on trouble.
+// runCompare exits 0 when every fact agrees, 1 when some differ (or an error finding was
+// printed: a file whose own open reported an error), 2 on trouble.
 func runCompare(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the comparison tree as JSON")
 	all := fs.Bool("all", false, "print the facts that agree too")
-	maxInflate := commonFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope compare [--json] [--all] A.neff B.neff [C.neff…]\n\nexit status: 0 all the same, 1 some differ, 2 trouble")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	files, ok := openInputs(fs, args, stderr, "usage: neffscope compare [--json] [--all] A.neff B.neff [C.neff…]\n\nexit status: 0 all the same, 1 some differ (or an error finding printed), 2 trouble", 2, 0, nil)
+	if !ok {
 		return 2
-	}
-	if fs.NArg() < 2 {
-		fs.Usage()
-		return 2
-	}
-	var files []*inspect.File
-	for _, p := range fs.Args() {
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
-		if err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 2
-		}
-		fh.Close()
-		files = append(files, f)
 	}
 	c := inspect.Compare(files)
+	addFileErrors(c, files)
 	facts := c.Child("facts")
 	differ := false
 	for _, r := range facts.Table.Rows {
@@ -75,7 +58,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 		tw.Flush()
 	}
-	if differ {
+	if differ || treeHasError(c) {
 		return 1
 	}
 	return 0

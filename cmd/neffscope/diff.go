@@ -14,35 +14,18 @@ func init() {
 	commands["diff"] = command{"compare two NEFFs: header, members by sha-256, JSON by path, instruction counts", runDiff}
 }
 
-// runDiff exits like diff(1): 0 identical, 1 different, 2 trouble (usage, unreadable file, or
-// files that cannot be compared).
+// runDiff exits like diff(1): 0 identical, 1 different (or an error finding printed: a file
+// whose own open reported an error, such as a limit, is compared only as far as it was
+// decoded), 2 trouble (usage, unreadable file, or files that cannot be compared).
 func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the diff tree as JSON")
-	maxInflate := commonFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope diff [--json] A.neff B.neff\n\nexit status: 0 identical, 1 different, 2 trouble")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	files, ok := openInputs(fs, args, stderr, "usage: neffscope diff [--json] A.neff B.neff\n\nexit status: 0 identical, 1 different (or an error finding printed), 2 trouble", 2, 2, nil)
+	if !ok {
 		return 2
-	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return 2
-	}
-	var files [2]*inspect.File
-	for i, p := range fs.Args() {
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
-		if err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 2
-		}
-		fh.Close()
-		files[i] = f
 	}
 	d := inspect.Diff(files[0], files[1])
+	addFileErrors(d, files)
 	if *asJSON {
 		b, err := doc.NodeJSON(d, 2)
 		if err != nil {
@@ -54,12 +37,81 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		printDiff(stdout, d)
 	}
 	switch {
-	case doc.Worst(d.Findings) == doc.Error:
+	case files[0].Archive == nil || files[1].Archive == nil: // Diff's error says so
 		return 2
-	case inspect.DiffIdentical(d):
+	case inspect.DiffIdentical(d) && !treeHasError(d):
 		return 0
 	}
 	return 1
+}
+
+// openInputs is the argument and open boilerplate of diff, compare and profile: it registers
+// the budget flags and --max-inflate on fs (whose own flags are already defined), parses args,
+// checks the FILE count is in [lo, hi] (hi 0: no upper bound) and usable (nil: always) holds,
+// then opens each FILE under the flags' limits. On any failure it has printed why (the usage,
+// or the open's error) and ok is false: the command exits 2.
+func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, lo, hi int, usable func() bool) (files []*inspect.File, ok bool) {
+	fs.SetOutput(stderr)
+	maxInflate := commonFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, false
+	}
+	if n := fs.NArg(); n < lo || (hi > 0 && n > hi) || (usable != nil && !usable()) {
+		fs.Usage()
+		return nil, false
+	}
+	for _, p := range fs.Args() {
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
+		if err != nil {
+			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+			return nil, false
+		}
+		fh.Close()
+		files = append(files, f)
+	}
+	return files, true
+}
+
+// maxFileErrors is how many of one file's own error findings addFileErrors copies.
+const maxFileErrors = 3
+
+// addFileErrors copies each file's own error findings (a limit that stopped its open, a cut or
+// corrupt container) onto n, the diff, comparison or profile, as errors naming the file: these
+// commands print n's findings, not each file's, and a result computed from a file decoded only
+// in part must say so (and exit 1, as every command does when it prints an error).
+func addFileErrors(n *doc.Node, files []*inspect.File) {
+	for _, f := range files {
+		if f == nil || f.Doc == nil || f.Doc.Root == nil {
+			continue
+		}
+		var errs []doc.Finding
+		for _, fd := range f.Doc.Findings() {
+			if fd.Severity == doc.Error {
+				errs = append(errs, fd)
+			}
+		}
+		for i, fd := range errs {
+			if i == maxFileErrors {
+				n.Errorf(nil, "%s: %d more errors (neffscope info %s lists them all).", f.Name, len(errs)-maxFileErrors, f.Name)
+				break
+			}
+			n.Errorf(nil, "%s: %s", f.Name, fd.Message)
+		}
+	}
+}
+
+// treeHasError reports whether any node of n carries an error finding.
+func treeHasError(n *doc.Node) bool {
+	found := false
+	n.Walk(func(_ []string, c *doc.Node) bool {
+		found = found || doc.Worst(c.Findings) == doc.Error
+		return !found
+	})
+	return found
 }
 
 var changeMark = map[string]string{inspect.DiffChanged: "M", inspect.DiffAdded: "A", inspect.DiffRemoved: "D"}

@@ -15,30 +15,19 @@ func init() {
 	commands["profile"] = command{"static engine profile: instruction mix, DMA per queue, SBUF reloads, HLO stats", runProfile}
 }
 
+// runProfile exits 1 when an error finding was printed (the file's own errors, such as a limit
+// that stopped its open, are printed with the profile's findings), 2 on trouble.
 func runProfile(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the profile tree (tables) as JSON")
 	asCSV := fs.Bool("csv", false, "print every table as CSV: each row starts with its section (engines, opcodes, dma, reloads, hlo)")
-	maxInflate := commonFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope profile [--json | --csv] FILE")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	files, ok := openInputs(fs, args, stderr, "usage: neffscope profile [--json | --csv] FILE", 1, 1, func() bool { return !*asJSON || !*asCSV })
+	if !ok {
 		return 2
 	}
-	if fs.NArg() != 1 || *asJSON && *asCSV {
-		fs.Usage()
-		return 2
-	}
-	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: *maxInflate})
-	if err != nil {
-		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 2
-	}
-	fh.Close()
+	f := files[0]
 	p := inspect.Profile(f)
+	addFileErrors(p, files)
 	switch {
 	case *asJSON:
 		b, err := doc.NodeJSON(p, 2)
@@ -59,6 +48,9 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		cw.Flush()
+		for _, fd := range p.Findings { // CSV has no place for them
+			fmt.Fprintf(stderr, "%s: %s\n", fd.Severity, fd.Message)
+		}
 	default:
 		fmt.Fprintf(stdout, "%s: %s\n", f.Name, p.Value)
 		for _, s := range p.Children {
@@ -80,7 +72,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s\n", fd.Severity, fd.Message)
 		}
 	}
-	if doc.Worst(f.Doc.Findings()) == doc.Error {
+	if treeHasError(p) {
 		return 1
 	}
 	return 0

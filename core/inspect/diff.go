@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -48,7 +49,7 @@ func Diff(a, b *File) *doc.Node {
 		return root
 	}
 	header, headerChanged := diffHeader(&a.Archive.Header, &b.Archive.Header)
-	members, counts := diffMembers(root, a.Archive, b.Archive)
+	members, counts := diffMembers(root, a.Archive, b.Archive, a.Budget.Limits())
 	instr, streamsChanged := diffInstructions(a, b)
 	model, modelChanged := diffModel(a.Program, b.Program)
 	if why := recompileNode(a, b); why != nil {
@@ -185,7 +186,18 @@ func sideBySide(n *doc.Node, what string, va, vb [][2]string) []string {
 
 // ---- members ----
 
-func diffMembers(root *doc.Node, a, b *neff.Archive) (*doc.Node, map[string]int) {
+// limitWhat is what a limit counts, for the diff's own finding.
+func limitWhat(k budget.Kind) string {
+	switch k {
+	case budget.Values:
+		return "JSON values indexed"
+	case budget.Memory:
+		return "bytes held in memory"
+	}
+	return k.String()
+}
+
+func diffMembers(root *doc.Node, a, b *neff.Archive, lim budget.Limits) (*doc.Node, map[string]int) {
 	n := &doc.Node{Kind: doc.KindDiffSection, Label: "members"}
 	n.Table = &doc.Table{Columns: []string{"change", "path", "size a", "size b", "sha256 a", "sha256 b"}}
 	counts := map[string]int{}
@@ -223,7 +235,7 @@ func diffMembers(root *doc.Node, a, b *neff.Archive) (*doc.Node, map[string]int)
 			c := n.Add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
 			c.Key = p
 			if isJSONName(p) {
-				diffJSONMember(c, ma, mb)
+				diffJSONMember(c, ma, mb, lim)
 			}
 		default:
 			counts[diffIdentical]++
@@ -236,13 +248,26 @@ func diffMembers(root *doc.Node, a, b *neff.Archive) (*doc.Node, map[string]int)
 }
 
 // diffJSONMember adds one child per JSON path that differs between the two versions of a member.
-func diffJSONMember(n *doc.Node, ma, mb *neff.Member) {
+// Both versions are parsed under one budget with the open's limits (lim), so two big members
+// cost what one open may spend, not gigabytes (two 60 MiB [0,0,…] members took 2.4 GB and
+// more); past a limit the member is compared by SHA-256 only and a finding says which limit.
+func diffJSONMember(n *doc.Node, ma, mb *neff.Member, lim budget.Limits) {
 	if ma.Data == nil || mb.Data == nil {
 		n.Infof(nil, "JSON member %s is larger than neffscope holds in memory (64 MiB) in one of the files; it is compared by SHA-256 only.", ma.Path)
 		return
 	}
-	va, errA := jsonspan.Parse(ma.Data)
-	vb, errB := jsonspan.Parse(mb.Data)
+	bud := budget.New(lim)
+	va, errA := jsonspan.ParseWith(ma.Data, jsonspan.Options{Budget: bud, Where: "a: " + ma.Path})
+	var vb *jsonspan.Value
+	var errB error
+	if errA == nil {
+		vb, errB = jsonspan.ParseWith(mb.Data, jsonspan.Options{Budget: bud, Where: "b: " + mb.Path})
+	}
+	if e := bud.First(); e != nil {
+		n.Warnf(nil, "JSON member %s is too big to compare value by value: the two versions need more than the %s limit allows (%s %s, reached at %s), so it is compared by SHA-256 only. If the files are trusted, raise it: neffscope diff %s N.",
+			ma.Path, e.Kind, budget.Human(e.Kind, e.Limit), limitWhat(e.Kind), e.Where, e.Kind.Flag())
+		return
+	}
 	if errA != nil || errB != nil || va == nil || vb == nil {
 		err := errA
 		if err == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
@@ -300,7 +301,7 @@ func FuzzDiffJSON(f *testing.F) {
 	f.Add([]byte(`{"a": 1, "a": 2}`), []byte(`"s"`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		n := &doc.Node{Kind: DiffChanged, Label: "m.json"}
-		diffJSONMember(n, &neff.Member{Path: "m.json", Data: a}, &neff.Member{Path: "m.json", Data: b})
+		diffJSONMember(n, &neff.Member{Path: "m.json", Data: a}, &neff.Member{Path: "m.json", Data: b}, budget.Limits{Values: 10_000, Memory: 4 << 20})
 		if len(n.Children) > MaxJSONDifferences {
 			t.Fatalf("%d differences listed, cap %d", len(n.Children), MaxJSONDifferences)
 		}
@@ -361,5 +362,43 @@ func TestDiffTruncatedMember(t *testing.T) {
 	}
 	if DiffIdentical(d) {
 		t.Error("a cut file reported identical")
+	}
+}
+
+// TestDiffJSONUnderBudget: the two versions of a changed JSON member are parsed under one
+// budget with the open's limits: within them the member is compared path by path; past them
+// it is compared by SHA-256 only, with a warning naming the limit, where, and the flag (two
+// 60 MiB members used to take gigabytes).
+func TestDiffJSONUnderBudget(t *testing.T) {
+	member := func(last string) []neffbuild.Member {
+		body := "[" + strings.Repeat("0,", 2999) + last + "]" // 3,000 values (+ the array)
+		return append(neffbuild.Sample(), neffbuild.Member{Path: "sg00/big.json", Data: []byte(body)})
+	}
+	x := neffbuild.Bytes(member("0"), neffbuild.Options{})
+	y := neffbuild.Bytes(member("1"), neffbuild.Options{})
+	open := func(b []byte, l budget.Limits) *File {
+		return Open("x.neff", bytes.NewReader(b), int64(len(b)), Options{Limits: l})
+	}
+	changed := func(d *doc.Node) *doc.Node { return d.Child("members").Child("sg00/big.json") }
+
+	c := changed(Diff(open(x, budget.Limits{}), open(y, budget.Limits{})))
+	if c == nil || c.Detail != "1 JSON path differs" || len(c.Findings) != 0 || c.Children[len(c.Children)-1].Label != "2999" {
+		t.Fatalf("within the limits: %+v", c)
+	}
+	// 5,000 values cannot hold both versions (6,002): compared by hash, one warning.
+	lim := budget.Limits{Values: 5000}
+	c = changed(Diff(open(x, lim), open(y, lim)))
+	if c == nil || len(c.Findings) != 1 || c.Findings[0].Severity != doc.Warning || c.Detail != "" {
+		t.Fatalf("past the values limit: %+v", c)
+	}
+	for _, want := range []string{"sg00/big.json is too big to compare value by value", "values limit", "5000 JSON values indexed", "b: sg00/big.json byte", "neffscope diff --max-values N"} {
+		if !strings.Contains(c.Findings[0].Message, want) {
+			t.Errorf("the finding lacks %q: %s", want, c.Findings[0].Message)
+		}
+	}
+	for _, ch := range c.Children {
+		if ch.Label == "2999" {
+			t.Errorf("a JSON path was listed past the limit: %s", ch.Label)
+		}
 	}
 }

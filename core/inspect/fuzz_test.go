@@ -9,8 +9,10 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// fuzzLimits is the small budget FuzzOpenBudget runs the whole Open under.
-var fuzzLimits = budget.Limits{Inflate: 1 << 20, Memory: 4 << 20, Values: 20_000, Members: 2_000, Rows: 10_000}
+// fuzzLimits is the small budget FuzzOpenBudget runs the whole Open under: about five times
+// what the seeds need (182 KB held, 244 JSON values, 16 members), so a seed opens whole and a
+// mutation that inflates a bomb or multiplies members hits a limit after little work.
+var fuzzLimits = budget.Limits{Inflate: 256 << 10, Memory: 1 << 20, Values: 4_000, Members: 256, Rows: 2_000}
 
 // fuzzAllocCap bounds what one Open may allocate in all under fuzzLimits: the budget bounds
 // what is held, this catches a decoder that allocates past it without asking.

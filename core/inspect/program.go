@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -318,18 +319,40 @@ func (f *File) streamFor(ref string) (*ProgramStream, error) {
 
 // Rows returns rows [from, to) of a table served by range: a stream's listing (ref
 // "stream:<member>", with the joins in the last column and each row's span its 64-byte word),
-// or a .dbg member's records (ref "records:<member>", each row's span its record).
+// or a .dbg member's records (ref "records:<member>", each row's span its record). One request
+// may materialise at most the budget's rows limit (--max-rows, the page's maxRows), and its
+// rows (budget.RowCost each) at most the memory limit: past either it is refused with an error
+// naming the limit, never cut short silently.
 func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
+	fit := func(total int) error {
+		n := int64(min(to, total) - max(from, 0))
+		if n <= 0 {
+			return nil
+		}
+		if lim := f.Budget.Limit(budget.Rows); lim > 0 && n > lim {
+			return fmt.Errorf("rows %d..%d of %s are %d rows, more than the rows limit lets one request materialise (%d); ask for a smaller range, or raise the limit: neffscope %s N", max(from, 0), min(to, total), ref, n, lim, budget.Rows.Flag())
+		}
+		if lim := f.Budget.Limit(budget.Memory); lim > 0 && n > lim/budget.RowCost {
+			return fmt.Errorf("rows %d..%d of %s are %d rows, about %d MiB, more than the memory limit allows (%s bytes held in memory, at most %d rows in one request); ask for a smaller range, or raise the limit: neffscope %s N", max(from, 0), min(to, total), ref, n, n*budget.RowCost>>20, budget.Human(budget.Memory, lim), lim/budget.RowCost, budget.Memory.Flag())
+		}
+		return nil
+	}
 	if kind, member := doc.ParseRef(ref); kind == doc.RefRecords {
 		d, err := f.dbgFor(member)
 		if err != nil {
 			return nil, 0, err
+		}
+		if err := fit(len(d.Records)); err != nil {
+			return nil, len(d.Records), err
 		}
 		return d.RecordRows(from, to), len(d.Records), nil
 	}
 	s, err := f.streamFor(ref)
 	if err != nil {
 		return nil, 0, err
+	}
+	if err := fit(s.ISA.Len()); err != nil {
+		return nil, s.ISA.Len(), err
 	}
 	t := s.ISA.Rows(from, to)
 	f.Program.addSourceColumn(s, t, max(from, 0))

@@ -125,12 +125,19 @@ type FamilyOptions struct {
 // reaches: ncfw_log_soc_addr and ncfw_log_dma_reprogram_info) over data, which is the struct the
 // family receives. rc is 22 for an unknown family or arch, 28 when the text passes MaxText.
 func EmitFamily(name string, data []byte, arch uint32, opt FamilyOptions) *Result {
+	return emitFamily(name, data, arch, opt, MaxText)
+}
+
+// emitFamily is EmitFamily stopping once limit bytes are written (rc 28 then says the text
+// is longer than limit), as emitPrefix does for the whole context.
+func emitFamily(name string, data []byte, arch uint32, opt FamilyOptions, limit int) *Result {
 	a, ok := ArchByID(arch)
 	f := defaultSchema.families[name]
 	if !ok || f == nil || data == nil {
 		return &Result{Arch: a, RC: RCInvalid}
 	}
-	e := newEmitter(defaultSchema, &a, data, true, false, 4096)
+	e := newEmitter(defaultSchema, &a, data, true, false, min(4096, limit+1))
+	e.limit = min(max(limit, 0), MaxText)
 	n := min(max(opt.Indent, 0), 256)
 	if f.array {
 		if opt.Count > 0 && f.count == countFixed {
@@ -167,8 +174,8 @@ func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree 
 	start := e.pos()
 	e.put(model)
 	if mapping && start >= 0 {
-		e.fields = append(e.fields, Field{Path: "model_name", Offset: -1, Format: "%s", Source: "argument",
-			TextStart: start, TextEnd: int64(len(e.out)), Line: 2})
+		e.addField(Field{Offset: -1, Format: "%s", Source: "argument",
+			TextStart: start, TextEnd: int64(len(e.out)), Line: 2}, []byte("model_name"))
 		if tree {
 			e.top().Add(&doc.Node{Kind: doc.KindField, Label: "model_name", Value: doc.Quote(model, 256),
 				Detail: "the model_name argument, printed raw (no escaping) · line 2"})
@@ -244,10 +251,14 @@ type emitter struct {
 	mapping bool
 	line    int
 	fields  []Field
-	segs    []string // the path to the value being printed, as segments
-	path    []byte   // the same joined by "/", kept up to date while mapping
-	pathLen []int
-	scratch [40]byte
+	// The fields' paths, end to end: one string is cut from it in result (a string per
+	// field was 20,000 allocations on a large context, most of EmitMapped's time).
+	pathArena []byte
+	pathEnds  []int
+	segs      []string // the path to the value being printed, as segments
+	path      []byte   // the same joined by "/", kept up to date while mapping
+	pathLen   []int
+	scratch   [40]byte
 	// reads past the end of ctx (ncfw.read-past-end)
 	pastReads int
 	pastMax   int64
@@ -266,6 +277,11 @@ type emitter struct {
 func newEmitter(s *schema, a *Arch, ctx []byte, mapping, tree bool, capacity int) *emitter {
 	e := &emitter{s: s, a: a, ctx: ctx, mapping: mapping || tree, tree: tree, line: 1, limit: MaxText}
 	e.out = make([]byte, 0, capacity)
+	if e.mapping { // about one printed value per 45 bytes of text, each path ~70 bytes
+		e.fields = make([]Field, 0, capacity/40+16)
+		e.pathEnds = make([]int, 0, cap(e.fields))
+		e.pathArena = make([]byte, 0, cap(e.fields)*72)
+	}
 	r := &s.rules
 	e.objHead, e.objTail, _ = strings.Cut(r.ObjOpen, "%s")
 	e.arrHead, e.arrTail, _ = strings.Cut(r.ArrOpen, "%s")
@@ -278,6 +294,12 @@ func newEmitter(s *schema, a *Arch, ctx []byte, mapping, tree bool, capacity int
 
 func (e *emitter) result(model string) *Result {
 	res := &Result{Arch: *e.a, Model: model, Text: e.out, RC: RCOK, Fields: e.fields}
+	if len(e.pathEnds) > 0 {
+		all, start := string(e.pathArena), 0
+		for i, end := range e.pathEnds {
+			e.fields[i].Path, start = all[start:end], end
+		}
+	}
 	if e.full {
 		res.RC = RCBufferFull
 		res.Findings = append(res.Findings, doc.Finding{Severity: doc.Warning, Span: nil,
@@ -657,10 +679,16 @@ func formatValue(b []byte, f format, v uint64) []byte {
 	return strconv.AppendUint(b, v, 10)
 }
 
+// addField adds a field whose path is path (Path is filled in by result).
+func (e *emitter) addField(f Field, path []byte) {
+	e.pathArena = append(e.pathArena, path...)
+	e.pathEnds = append(e.pathEnds, len(e.pathArena))
+	e.fields = append(e.fields, f)
+}
+
 // record adds a field (and its tree node) for the value just printed.
 func (e *emitter) record(f Field) {
-	f.Path = string(e.path)
-	e.fields = append(e.fields, f)
+	e.addField(f, e.path)
 	if !e.tree {
 		return
 	}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
+)
+
+// TestMultiFileCommandsExitOnFileErrors: diff, compare and profile print the error findings of
+// a file whose own open reported one (here: the values limit, set low with --max-values) and
+// exit 1, as every command does when it prints an error; without the error they exit 0.
+func TestMultiFileCommandsExitOnFileErrors(t *testing.T) {
+	a := writeNEFF(t, "a.neff", neffbuild.Sample(), neffbuild.Options{})
+	limit := "this file needs more than the values limit allows"
+	for _, c := range []struct {
+		args []string
+		out  bool // the error is on stdout (else stderr)
+	}{
+		{[]string{"diff", a, a}, true},
+		{[]string{"diff", "--json", a, a}, true},
+		{[]string{"compare", a, a}, true},
+		{[]string{"compare", "--json", a, a}, true},
+		{[]string{"profile", a}, true},
+		{[]string{"profile", "--json", a}, true},
+		{[]string{"profile", "--csv", a}, false},
+	} {
+		if _, errs, rc := runCLI(t, c.args...); rc != 0 {
+			t.Errorf("%v: rc %d without a limit (err %q)", c.args, rc, errs)
+		}
+		args := append([]string{c.args[0], "--max-values", "10"}, c.args[1:]...)
+		out, errs, rc := runCLI(t, args...)
+		where := out
+		if !c.out {
+			where = errs
+		}
+		if rc != 1 || !strings.Contains(where, limit) || !strings.Contains(where, "a.neff") {
+			t.Errorf("%v: rc %d, the file's error not printed:\nout %.600s\nerr %.600s", args, rc, out, errs)
+		}
+	}
+	// Usage and open failures are still trouble (2), through the shared argument helper.
+	for _, args := range [][]string{{"profile"}, {"profile", "--json", "--csv", a}, {"compare", a}, {"diff", a}, {"compare", a, a + ".missing"}} {
+		if _, _, rc := runCLI(t, args...); rc != 2 {
+			t.Errorf("%v: rc %d, want 2", args, rc)
+		}
+	}
+}
