@@ -549,6 +549,9 @@ func (b *bridge) rows(r *request) (any, error) {
 
 // refError gives a failed lookup by ref its code: not-found when the ref names nothing here.
 func refError(ref string, err error) error {
+	if errors.Is(err, budget.ErrLimit) {
+		return protocol.Wrap(protocol.Limit, err)
+	}
 	if k, _ := doc.ParseRef(ref); k == doc.RefNone {
 		return protocol.Wrap(protocol.BadRequest, err)
 	}

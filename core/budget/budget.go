@@ -6,6 +6,7 @@
 package budget
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -65,6 +66,10 @@ func (l Limits) WithDefaults(def Limits) Limits {
 	}
 	return Limits{pick(l.Inflate, def.Inflate), pick(l.Memory, def.Memory), pick(l.Values, def.Values), pick(l.Members, def.Members), pick(l.Rows, def.Rows)}
 }
+
+// ErrLimit marks a request refused because it would pass a limit (errors.Is), so a front end
+// can say "limit" rather than "not found".
+var ErrLimit = errors.New("past a limit")
 
 // Estimated costs of decoded structure, charged to Memory (measured on the Go heap: a JSON
 // value with its tree node and index entry, a member with its document nodes, one row).

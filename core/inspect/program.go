@@ -330,10 +330,10 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 			return nil
 		}
 		if lim := f.Budget.Limit(budget.Rows); lim > 0 && n > lim {
-			return fmt.Errorf("rows %d..%d of %s are %d rows, more than the rows limit lets one request materialise (%d); ask for a smaller range, or raise the limit: neffscope %s N", max(from, 0), min(to, total), ref, n, lim, budget.Rows.Flag())
+			return fmt.Errorf("%w: rows %d..%d of %s are %d rows, more than the rows limit lets one request materialise (%d); ask for a smaller range, or raise the limit: neffscope %s N", budget.ErrLimit, max(from, 0), min(to, total), ref, n, lim, budget.Rows.Flag())
 		}
 		if lim := f.Budget.Limit(budget.Memory); lim > 0 && n > lim/budget.RowCost {
-			return fmt.Errorf("rows %d..%d of %s are %d rows, about %d MiB, more than the memory limit allows (%s bytes held in memory, at most %d rows in one request); ask for a smaller range, or raise the limit: neffscope %s N", max(from, 0), min(to, total), ref, n, n*budget.RowCost>>20, budget.Human(budget.Memory, lim), lim/budget.RowCost, budget.Memory.Flag())
+			return fmt.Errorf("%w: rows %d..%d of %s are %d rows, about %d MiB, more than the memory limit allows (%s bytes held in memory, at most %d rows in one request); ask for a smaller range, or raise the limit: neffscope %s N", budget.ErrLimit, max(from, 0), min(to, total), ref, n, n*budget.RowCost>>20, budget.Human(budget.Memory, lim), lim/budget.RowCost, budget.Memory.Flag())
 		}
 		return nil
 	}

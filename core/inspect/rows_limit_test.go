@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"bytes"
 	"strings"
 	"testing"
@@ -55,6 +56,9 @@ func TestRowsLimitPerRequest(t *testing.T) {
 	tab, total, err := f.Rows(ref, 0, 6)
 	if err == nil || tab != nil || total != s.ISA.Len() {
 		t.Fatalf("6 rows under a limit of 5 were served (err %v)", err)
+	}
+	if !errors.Is(err, budget.ErrLimit) {
+		t.Errorf("the refusal is not a budget.ErrLimit (the bridge answers 'limit' for those): %v", err)
 	}
 	for _, want := range []string{"rows 0..6", "6 rows", "rows limit", "(5)", "neffscope --max-rows N"} {
 		if !strings.Contains(err.Error(), want) {
