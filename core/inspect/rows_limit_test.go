@@ -1,8 +1,8 @@
 package inspect
 
 import (
-	"errors"
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
