@@ -14,6 +14,9 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # wasm: with it the wasm is 1,221,290 B, over the 1,200,000 B budget; without it 1,198,307 B
 # (README "Size of the wasm"). Measured under Node: the 32 MiB open 66 MB/s both ways, PWP
 # evaluation 18.5 M/s both ways, attn_v6's manifest chain within the run-to-run noise.
+# Dropping runtime from the list saves another ~36 KB brotli (its inline trees are most of the
+# pc-value tables) at the same per-byte speed, but opening the small real NEFFs (document
+# building, allocation-heavy) then takes ~25% more CPU under Node, so the runtime stays inlined.
 WASM_INLINED  := runtime math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder github.com/neffscope/neffscope/core/jsonspan
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
