@@ -8,16 +8,20 @@ WASM_ENV := GOOS=js GOARCH=wasm
 # go_js_wasm_exec (runs GOOS=js tests under Node) lives here.
 WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # The wasm build compiles without inlining everywhere except the code that runs over every
-# byte of an open: the Go runtime, math/bits, the SHA-256, MD5 and CRC-32 blocks, inflate,
+# byte of an open: math/bits, the SHA-256, MD5 and CRC-32 blocks, inflate,
 # byte order and the JSON scanner. Inlining elsewhere (document building, fmt, reflect,
 # encoding/json, msgp, the library) bought no measurable speed and cost ~64 KB of brotli'd
 # wasm: with it the wasm is 1,221,290 B, over the 1,200,000 B budget; without it 1,198,307 B
 # (README "Size of the wasm"). Measured under Node: the 32 MiB open 66 MB/s both ways, PWP
 # evaluation 18.5 M/s both ways, attn_v6's manifest chain within the run-to-run noise.
-# Dropping runtime from the list saves another ~36 KB brotli (its inline trees are most of the
-# pc-value tables) at the same per-byte speed, but opening the small real NEFFs (document
-# building, allocation-heavy) then takes ~25% more CPU under Node, so the runtime stays inlined.
-WASM_INLINED  := runtime math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder github.com/neffscope/neffscope/core/jsonspan
+# The runtime is compiled without inlining too since session 5: its inline trees are most of
+# the pc-value tables, and dropping them saves ~33 KB brotli (1,225,130 → 1,191,972 B), which
+# keeps the wasm under budget once the on-demand instruction streams landed. It costs ~11% of
+# core time opening attn_v6 in Chromium (442 → 490 ms, 20 opens each); the same change cut the
+# open's allocations 15% (jsonspan no longer formats a budget location per value, manifest maps
+# are sized once), so the page opens attn_v6 as fast as before it (866 vs 877 ms in all).
+# Measured with: go test -run '^$' -bench 'Page/open-attn' -benchtime 20x ./e2e/
+WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder github.com/neffscope/neffscope/core/jsonspan
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 

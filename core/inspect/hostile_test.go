@@ -116,7 +116,8 @@ func depth(n *doc.Node) int {
 // pass the budget gets exactly one finding naming the limit and the flag.
 func TestOneBudgetFinding(t *testing.T) {
 	raw := neffbuild.HostileClasses()[1].Build(0.1) // json-many: 50 × 20,000 values
-	f := Open("many.neff", bytes.NewReader(raw), int64(len(raw)), Options{Limits: budget.Limits{Values: 100_000}})
+	// The memory limit is raised so the values limit is the one reached.
+	f := Open("many.neff", bytes.NewReader(raw), int64(len(raw)), Options{Limits: budget.Limits{Values: 100_000, Memory: 1 << 30}})
 	n := 0
 	f.Doc.Root.Walk(func(_ []string, c *doc.Node) bool {
 		for _, fd := range c.Findings {

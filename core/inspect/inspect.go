@@ -9,15 +9,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/neffscope/neffscope/core/dbg"
-	"github.com/neffscope/neffscope/core/dvetable"
 	"hash"
 	"io"
 	"path"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/dvetable"
+	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
@@ -65,6 +66,9 @@ type File struct {
 	dbg *dbg.File
 	// Budget is what the open spent of its limits (and the first one refused, if any).
 	Budget *budget.Budget
+	// dbgSkipped lists the .dbg members not held because the memory limit leaves no room to
+	// decode them (their source lines are not mapped).
+	dbgSkipped []string
 	// links maps what a listing row can lead to (linkKey forms) to node links (Overview).
 	links map[string]string
 }
@@ -222,12 +226,70 @@ func keepInMemory(p string, size int64) bool {
 	switch {
 	case isJSONName(p):
 		return size <= 64<<20
+	case maybeStream(p):
+		return size <= streamHoldMax
 	case strings.HasSuffix(p, ".bin"):
 		return size <= 64<<20
 	case keepDbg(p, size):
 		return true
 	}
 	return size <= 1<<20 || manifest.Wanted(p, size)
+}
+
+// streamHoldMax is the largest instruction stream an open holds in memory. A larger one is
+// indexed as it streams past (counts, table loads, two-word pairs) and its words are read from
+// the file again when a listing asks for them, so a NEFF of hundreds of MB of streams opens in
+// bounded memory (issue 13).
+var streamHoldMax int64 = 8 << 20 // a var so tests can force the on-demand path
+
+// maybeStream says whether a member may be an engine instruction stream (the manifests say
+// for sure once read): a .bin that is no activation-table or DVE-table member.
+func maybeStream(p string) bool {
+	base := path.Base(p)
+	if !strings.HasSuffix(base, ".bin") || strings.HasSuffix(base, "_bkt.bin") || strings.HasSuffix(base, "_ctrl.bin") {
+		return false
+	}
+	_, table := dvetable.Match(p)
+	return !table
+}
+
+// memberWords serves the words of a stream that is not held: windows through File.Bytes, and
+// one pass out of the archive for a walk over every word.
+type memberWords struct {
+	f *File
+	m *neff.Member
+}
+
+func (w memberWords) ReadAt(p []byte, off int64) (int, error) {
+	b, err := w.f.Bytes(w.m.Path, off, int64(len(p)))
+	n := copy(p, b)
+	if err == nil && n < len(p) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (w memberWords) Scan(fn func([]byte) bool) error {
+	stop := errors.New("stop")
+	err := neff.ReadMemberLimit(w.f.r, w.f.Size, w.m.Path, 0, w.m.Size, writerFunc(func(p []byte) error {
+		if !fn(p) {
+			return stop
+		}
+		return nil
+	}), w.f.Budget.Limit(budget.Inflate))
+	if err == stop {
+		return nil
+	}
+	return err
+}
+
+type writerFunc func([]byte) error
+
+func (f writerFunc) Write(p []byte) (int, error) {
+	if err := f(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
@@ -237,12 +299,37 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if opt.Fingerprint {
 		fileHash = sha256.New()
 	}
+	// Streams too big to hold are indexed as they pass (and read again on demand).
+	indexers := map[*neff.Member]*isa.Indexer{}
 	nopt := neff.Options{
-		Keep:       keepInMemory,
+		Keep: func(p string, size int64) bool {
+			if _, _, ok := dbg.Match(p); ok {
+				// Debug info (decoded, about six times its bytes) may take at most half of
+				// the memory left, so the manifests after it in the archive still fit: the
+				// model matters more than its source lines.
+				if lim := f.Budget.Limit(budget.Memory); lim > 0 && size*(1+dbgDecodeCost) > f.Budget.Left(budget.Memory)/2 {
+					f.dbgSkipped = append(f.dbgSkipped, p)
+					return false
+				}
+			}
+			return keepInMemory(p, size)
+		},
 		KeepBudget: 256 << 20,
 		Budget:     f.Budget,
 		Context:    opt.Context,
 		FileHash:   fileHash,
+		OnDemand:   func(p string, _ int64) bool { return maybeStream(p) },
+		Visit: func(m *neff.Member, off int64, chunk []byte) {
+			if m.Data != nil || !maybeStream(m.Path) {
+				return
+			}
+			x := indexers[m]
+			if x == nil {
+				x = isa.NewIndexer(m.Path)
+				indexers[m] = x
+			}
+			x.Write(chunk)
+		},
 	}
 	if opt.Progress != nil {
 		nopt.Progress = func(p neff.Progress) {
@@ -279,7 +366,12 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	var prog *Program
 	if len(a.Members) > 0 {
-		prog = newProgram(a)
+		prog = newProgram(a, func(m *neff.Member) *isa.Stream {
+			if x := indexers[m]; x != nil {
+				return x.Stream(memberWords{f, m})
+			}
+			return nil
+		})
 		f.Program = prog
 		front := []*doc.Node{}
 		if ov := prog.Model.Overview; ov != nil {
@@ -309,6 +401,15 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		n.Add(prog.memberContent(m, f.Budget))
 		return false
 	})
+	if len(f.dbgSkipped) > 0 {
+		var total int64
+		for _, p := range f.dbgSkipped {
+			if m := a.Member(p); m != nil {
+				total += m.Size
+			}
+		}
+		root.Warnf(nil, "source lines are not mapped from %s (and %d more debug-info members, %s in all): decoding them takes about six times their size, more than half of what the memory limit (%s) leaves; they are shown as bytes. To map them, raise it: neffscope %s N", f.dbgSkipped[0], len(f.dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+	}
 	addOverview(f, root)
 	return root
 }
@@ -346,7 +447,11 @@ func (p *Program) memberContent(m *neff.Member, b *budget.Budget) *doc.Node {
 		return jsonNode(m.Data, "content", m.Path, b)
 	case isJSONName(m.Path):
 		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
-		n.Infof(n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
+		if m.Size > 64<<20 {
+			n.Infof(n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
+		} else if e := b.First(); e != nil {
+			n.Infof(n.Span, "JSON member %s (%s) is not decoded as a tree: the %s limit was reached before it (the file's finding says how to raise it); its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size), e.Kind)
+		}
 		return n
 	}
 	n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: doc.MemberRef(m.Path)}

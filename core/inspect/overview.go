@@ -393,8 +393,8 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 	byCore := map[string]*use{}
 	var order []string
 	for _, ps := range p.Streams {
-		if ps.ISA == nil {
-			continue
+		if ps.ISA == nil || !ps.ISA.Held() {
+			continue // a stream not held is not walked at open (see streamNode)
 		}
 		for i := range ps.ISA.Len() {
 			w := ps.ISA.Word(i)
@@ -533,9 +533,12 @@ func fmtFloat(v float64) string {
 }
 
 func overviewDMA(ov *doc.Node, p *Program, find func(...string) *doc.Node, link func(*doc.Node) string) {
-	dma, _ := dmaProfile(p)
+	dma, _, skipped := dmaProfile(p, true)
 	s := section(ov, OverviewDMA, "DMA")
 	s.Table = dma.Table
+	if len(skipped) > 0 {
+		s.Detail = fmt.Sprintf("the PseudoDmaDirect2d words of %s (and %d more streams, too big to hold) are not counted here; 'neffscope profile' counts them", skipped[0], len(skipped)-1)
+	}
 	if s.Table == nil {
 		return
 	}

@@ -52,7 +52,7 @@ func Profile(f *File) *doc.Node {
 	}
 	engines.Value = fmt.Sprintf("%d instructions in %d streams of %d cores", total, len(f.Program.Streams), len(m.Cores))
 	opcodes.Value = fmt.Sprintf("%d opcode rows", len(opcodes.Table.Rows))
-	dma, reloads := dmaProfile(f.Program)
+	dma, reloads, _ := dmaProfile(f.Program, false)
 	root.Add(engines, opcodes, dma, reloads, hloProfile(f))
 	root.Value = fmt.Sprintf("%d cores, %d instructions", len(m.Cores), total)
 	return root
@@ -78,8 +78,10 @@ type varLoads struct {
 	firstDesc *doc.Span
 }
 
-// dmaProfile walks every engine's DMA blocks and every 0xD4 word.
-func dmaProfile(p *Program) (*doc.Node, *doc.Node) {
+// dmaProfile walks every engine's DMA blocks and every 0xD4 word; with heldOnly, only the
+// words of streams held in memory (the overview, at open: a stream not held would be read
+// out of the archive again), and skipped names those it left out.
+func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []string) {
 	var queues []*queueUse
 	qByKey := map[string]*queueUse{}
 	queue := func(c *manifest.Core, name string) *queueUse {
@@ -140,8 +142,11 @@ func dmaProfile(p *Program) (*doc.Node, *doc.Node) {
 		if ps.ISA == nil {
 			continue
 		}
-		for i := range ps.ISA.Len() {
-			w := ps.ISA.Word(i)
+		if heldOnly && !ps.ISA.Held() {
+			skipped = append(skipped, ps.Member)
+			continue
+		}
+		for _, w := range ps.ISA.Words() {
 			if w[0] != 0xD4 {
 				continue
 			}
@@ -161,7 +166,7 @@ func dmaProfile(p *Program) (*doc.Node, *doc.Node) {
 			}
 		}
 	}
-	dma := &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "rings", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
+	dma = &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "rings", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
 	var descs, bytes int64
 	for _, u := range queues {
 		typ, owner, rings := "", "", ""
@@ -190,7 +195,7 @@ func dmaProfile(p *Program) (*doc.Node, *doc.Node) {
 	sort.SliceStable(loads, func(i, j int) bool {
 		return loads[i].static+loads[i].direct2d > loads[j].static+loads[j].direct2d
 	})
-	reloads := &doc.Node{Kind: doc.KindProfileSection, Label: "reloads", Table: &doc.Table{Columns: []string{"core", "var", "type", "size", "loads (static)", "loads (0xD4)", "bytes loaded (static)", "reload factor"}}}
+	reloads = &doc.Node{Kind: doc.KindProfileSection, Label: "reloads", Table: &doc.Table{Columns: []string{"core", "var", "type", "size", "loads (static)", "loads (0xD4)", "bytes loaded (static)", "reload factor"}}}
 	for _, l := range loads {
 		factor := ""
 		if l.v.Size > 0 && l.bytes > 0 {
@@ -205,7 +210,7 @@ func dmaProfile(p *Program) (*doc.Node, *doc.Node) {
 	}
 	reloads.Value = fmt.Sprintf("%d tensors loaded into SBUF", len(loads))
 	reloads.Detail = "a load is a DMA whose destination is the state buffer and whose source is the tensor; reload factor = bytes loaded by static descriptors / tensor size (1.00: read once)"
-	return dma, reloads
+	return dma, reloads, skipped
 }
 
 // addrVar is the def.json var a 0xD4 address names (tag 0x10 by id, tag 0x20 through the

@@ -48,7 +48,9 @@ type Resolved struct {
 // resolvedColumn is the extra listing column the joins fill.
 const resolvedColumn = "resolved"
 
-func newProgram(a *neff.Archive) *Program {
+// newProgram resolves a NEFF's program. indexed returns the index of a stream that was not
+// held (nil when it was not indexed either).
+func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream) *Program {
 	ms := manifest.NewMemberSet()
 	files := map[string][]byte{}
 	for _, m := range a.Members {
@@ -84,8 +86,15 @@ func newProgram(a *neff.Archive) *Program {
 	}
 	for _, s := range p.Model.Streams() {
 		ps := &ProgramStream{Stream: s}
-		if m := a.Member(s.Member); m != nil && m.Data != nil && !m.Truncated {
+		m := a.Member(s.Member)
+		switch {
+		case m == nil || m.Truncated:
+		case m.Data != nil:
 			ps.ISA = isa.NewStream(s.Member, m.Data)
+		case indexed != nil:
+			ps.ISA = indexed(m)
+		}
+		if ps.ISA != nil {
 			ps.ISA.SetResolver(resolvedColumn, func(i int, word []byte) string {
 				return p.Resolve(ps, i, word).String()
 			})
@@ -276,6 +285,10 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 	}
 	var problems []*problem
 	byText := map[string]*problem{}
+	if !ps.ISA.Held() {
+		n.Infof(n.Span, "%s (%s) is more than an open holds in memory (%s), so its listing is read from the file on demand (each jump far into it reads the archive again) and its joins are not checked here; 'neffscope disasm' checks them in one pass.", m.Path, neff.HumanSize(m.Size), neff.HumanSize(streamHoldMax))
+		return n
+	}
 	for i := range ps.ISA.Len() {
 		w := ps.ISA.Word(i)
 		switch w[0] {
@@ -355,6 +368,9 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 		return nil, s.ISA.Len(), err
 	}
 	t := s.ISA.Rows(from, to)
+	if err := s.ISA.Err(); err != nil {
+		return nil, s.ISA.Len(), fmt.Errorf("reading %s again out of the archive: %w", s.Member, err)
+	}
 	f.Program.addSourceColumn(s, t, max(from, 0))
 	f.rowLinks(s, t, max(from, 0))
 	return t, s.ISA.Len(), nil
@@ -438,8 +454,8 @@ func (p *Program) VarUses(c *manifest.Core) map[int64][]VarUse {
 		return out
 	}
 	for _, ps := range p.Streams {
-		if ps.Core != c || ps.ISA == nil {
-			continue
+		if ps.Core != c || ps.ISA == nil || !ps.ISA.Held() {
+			continue // a stream not held is not walked at open (see streamNode)
 		}
 		for i := range ps.ISA.Len() {
 			w := ps.ISA.Word(i)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
@@ -149,6 +150,9 @@ func (x *SourceIndex) WordsAt(file string, line int) map[string][]int {
 	return out
 }
 
+// dbgDecodeCost is what a decoded .dbg member's records cost on the heap, per byte of it.
+const dbgDecodeCost = 5
+
 // keepDbg says whether a .dbg member is held for decoding (keepInMemory).
 func keepDbg(p string, size int64) bool {
 	_, _, ok := dbg.Match(p)
@@ -162,6 +166,11 @@ func newSourceIndex(a *neff.Archive, p *Program) *SourceIndex {
 	for _, m := range a.Members {
 		kind, _, ok := dbg.Match(m.Path)
 		if !ok || m.Data == nil || m.Truncated {
+			continue
+		}
+		// Decoded records cost about five times their bytes (measured: 4.6× for an asm
+		// member, 5.7× for a backend one); past the memory limit the member stays bytes.
+		if !a.Budget.Take(budget.Memory, dbgDecodeCost*int64(len(m.Data)), "debug info "+strconv.Quote(m.Path)) {
 			continue
 		}
 		f := dbg.Decode(m.Path, m.Data)

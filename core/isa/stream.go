@@ -6,16 +6,20 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/neffscope/neffscope/core/doc"
 )
 
-// Stream is one engine instruction stream, held as bytes and decoded on demand, so a listing of
-// a million words costs one pass of opcode counting up front and a few hundred decodes per
-// screen.
+// Stream is one engine instruction stream, decoded on demand, so a listing of a million words
+// costs one pass of opcode counting up front and a few hundred decodes per screen. Its bytes
+// are either held (NewStream) or read from a WordSource when asked for (Indexer.Stream): a
+// stream larger than an open holds is indexed as it streams past and never held whole.
 type Stream struct {
 	Member string // tar member path (e.g. "sg00/Activation.bin"); "" for a loose file
-	data   []byte
+	data   []byte // the words when held; nil when they are read from src
+	src    WordSource
+	size   int64 // bytes in the stream
 	n      int
 	counts [256]int
 	first  [256]int // index of the first word with each opcode
@@ -26,7 +30,25 @@ type Stream struct {
 
 	resolveColumn string
 	resolve       Resolver
+
+	mu      sync.Mutex // guards the read window of a stream that is not held
+	win     []byte
+	winOff  int64
+	readErr error
 }
+
+// WordSource serves the bytes of a stream that is not held in memory.
+type WordSource interface {
+	// ReadAt reads the stream's bytes at off, as io.ReaderAt does.
+	ReadAt(p []byte, off int64) (int, error)
+	// Scan hands the stream's bytes from offset 0 to fn in order, chunk by chunk, in one pass;
+	// fn returning false stops it.
+	Scan(fn func(chunk []byte) bool) error
+}
+
+// readWindow is how much of a stream that is not held one read fetches: a screen of the
+// listing and its neighbours cost one read.
+const readWindow = 1 << 20
 
 // tableLoad is an ActivationTableLoad (0x23) seen in the stream.
 type tableLoad struct {
@@ -50,46 +72,104 @@ type OpcodeCount struct {
 // Listing columns of Rows.
 var ListingColumns = []string{"index", "offset", "opcode", "name", "operands", "sync"}
 
-// NewStream indexes a stream. The Stream keeps b (no copy); the caller must not modify it. A size that is not a multiple of 64 gives an error finding naming
-// the member and the trailing byte count; the whole words still decode.
+// NewStream indexes a stream held in b. The Stream keeps b (no copy); the caller must not
+// modify it. A size that is not a multiple of 64 gives an error finding naming the member and
+// the trailing byte count; the whole words still decode.
 func NewStream(member string, b []byte) *Stream {
-	s := &Stream{Member: member, data: b, n: len(b) / WordSize}
+	x := NewIndexer(member)
+	x.Write(b)
+	s := x.finish()
+	s.data = b
+	return s
+}
+
+// Indexer indexes a stream from its bytes in order, chunk by chunk (as an archive walk hands
+// them over), without holding them: opcode counts, table loads and two-word instructions.
+type Indexer struct {
+	s                   *Stream
+	carry               [WordSize]byte
+	nc                  int
+	prevStarts          bool // the previous word starts a two-word instruction
+	badLen, firstBadLen int
+}
+
+// NewIndexer starts indexing member's stream.
+func NewIndexer(member string) *Indexer {
+	s := &Stream{Member: member}
 	for i := range s.first {
 		s.first[i] = -1
 	}
-	badLen, firstBadLen := 0, -1
-	for i := 0; i < s.n; i++ {
-		w := b[i*WordSize : (i+1)*WordSize]
-		op := w[0]
-		if s.counts[op] == 0 {
-			s.first[op] = i
+	return &Indexer{s: s, firstBadLen: -1}
+}
+
+// Write indexes the next bytes of the stream; it never fails.
+func (x *Indexer) Write(b []byte) (int, error) {
+	n := len(b)
+	x.s.size += int64(n)
+	if x.nc > 0 {
+		k := copy(x.carry[x.nc:], b)
+		x.nc += k
+		b = b[k:]
+		if x.nc < WordSize {
+			return n, nil
 		}
-		s.counts[op]++
-		if set, ok := SetIndexOf(w); ok {
-			s.loads = append(s.loads, tableLoad{index: i, set: set})
-		}
-		if op == 0xDA && i > 0 && StartsTwoWord(b[(i-1)*WordSize:i*WordSize]) {
-			s.seconds = append(s.seconds, i) // a valid second word: its +0x01 is not a word length
-			continue
-		}
-		if w[1] != 0x10 && !(op == 0xE3 && w[1] == 0x11) {
-			if badLen == 0 {
-				firstBadLen = i
-			}
-			badLen++
-		}
+		x.word(x.carry[:])
+		x.nc = 0
 	}
-	if tail := len(b) % WordSize; tail != 0 {
-		s.finds = append(s.finds, doc.Finding{Severity: doc.Error, Span: s.span(int64(s.n)*WordSize, int64(tail)),
-			Message: s.where() + " is " + strconv.Itoa(len(b)) + " bytes, not a multiple of the 64-byte instruction word: " +
-				"the last " + strconv.Itoa(tail) + " bytes (from offset " + strconv.Itoa(s.n*WordSize) +
+	for len(b) >= WordSize {
+		x.word(b[:WordSize])
+		b = b[WordSize:]
+	}
+	x.nc = copy(x.carry[:], b)
+	return n, nil
+}
+
+func (x *Indexer) word(w []byte) {
+	s := x.s
+	i := s.n
+	s.n++
+	op := w[0]
+	if s.counts[op] == 0 {
+		s.first[op] = i
+	}
+	s.counts[op]++
+	if set, ok := SetIndexOf(w); ok {
+		s.loads = append(s.loads, tableLoad{index: i, set: set})
+	}
+	second := op == 0xDA && x.prevStarts
+	x.prevStarts = StartsTwoWord(w)
+	if second {
+		s.seconds = append(s.seconds, i) // a valid second word: its +0x01 is not a word length
+		return
+	}
+	if w[1] != 0x10 && !(op == 0xE3 && w[1] == 0x11) {
+		if x.badLen == 0 {
+			x.firstBadLen = i
+		}
+		x.badLen++
+	}
+}
+
+// Stream finishes the index: the stream's words are read from src when asked for.
+func (x *Indexer) Stream(src WordSource) *Stream {
+	s := x.finish()
+	s.src = src
+	return s
+}
+
+func (x *Indexer) finish() *Stream {
+	s := x.s
+	if tail := s.size % WordSize; tail != 0 {
+		s.finds = append(s.finds, doc.Finding{Severity: doc.Error, Span: s.span(int64(s.n)*WordSize, tail),
+			Message: s.where() + " is " + strconv.FormatInt(s.size, 10) + " bytes, not a multiple of the 64-byte instruction word: " +
+				"the last " + strconv.FormatInt(tail, 10) + " bytes (from offset " + strconv.Itoa(s.n*WordSize) +
 				") are not a whole instruction and are ignored, as the runtime counts size/64 = " + strconv.Itoa(s.n) +
 				" instructions. The member may be truncated or corrupted; re-extract it or recompile."})
 	}
-	if badLen > 0 {
-		s.finds = append(s.finds, doc.Finding{Severity: doc.Warning, Span: s.span(int64(firstBadLen)*WordSize+1, 1),
-			Message: s.where() + ": " + strconv.Itoa(badLen) + " of " + strconv.Itoa(s.n) +
-				" words do not have the word-length byte 0x10 at +0x01 (first at index " + strconv.Itoa(firstBadLen) +
+	if x.badLen > 0 {
+		s.finds = append(s.finds, doc.Finding{Severity: doc.Warning, Span: s.span(int64(x.firstBadLen)*WordSize+1, 1),
+			Message: s.where() + ": " + strconv.Itoa(x.badLen) + " of " + strconv.Itoa(s.n) +
+				" words do not have the word-length byte 0x10 at +0x01 (first at index " + strconv.Itoa(x.firstBadLen) +
 				"); every 64-byte engine word has it (neff.md §4.2), so this may not be a modern instruction stream " +
 				"(a legacy Tonga SP stream uses 8-byte words, neff.md §4.6, and is not decoded), or it is corrupt."})
 	}
@@ -102,6 +182,86 @@ func NewStream(member string, b []byte) *Stream {
 		}
 	}
 	return s
+}
+
+// Held says whether the stream's bytes are in memory (a pass over every word is then cheap;
+// otherwise each pass reads the stream again).
+func (s *Stream) Held() bool { return s.data != nil || s.src == nil }
+
+// Err is the first error reading a stream that is not held (its words read as zeros after it).
+func (s *Stream) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readErr
+}
+
+// fetch returns word i of a stream that is not held, through a cached window.
+func (s *Stream) fetch(i int) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	off := int64(i) * WordSize
+	if s.win == nil || off < s.winOff || off+WordSize > s.winOff+int64(len(s.win)) {
+		start := max(0, off-readWindow/4) / WordSize * WordSize
+		buf := make([]byte, min(readWindow, s.size-start))
+		n, err := s.src.ReadAt(buf, start)
+		if n < len(buf) && s.readErr == nil {
+			if err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			s.readErr = err
+		}
+		clear(buf[n:]) // unread words decode as zeros; Err says why
+		s.win, s.winOff = buf, start
+	}
+	return s.win[off-s.winOff : off-s.winOff+WordSize : off-s.winOff+WordSize]
+}
+
+// Words iterates over every word in order: a held stream's slices, or one pass reading a
+// stream that is not held (the slice is valid only until the next step).
+func (s *Stream) Words() iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		if s.Held() {
+			for i := 0; i < s.n; i++ {
+				if !yield(i, s.data[i*WordSize:(i+1)*WordSize:(i+1)*WordSize]) {
+					return
+				}
+			}
+			return
+		}
+		var carry [WordSize]byte
+		nc, i := 0, 0
+		err := s.src.Scan(func(b []byte) bool {
+			if nc > 0 {
+				k := copy(carry[nc:], b)
+				nc += k
+				b = b[k:]
+				if nc < WordSize {
+					return true
+				}
+				nc = 0
+				if i >= s.n || !yield(i, carry[:]) {
+					return false
+				}
+				i++
+			}
+			for len(b) >= WordSize {
+				if i >= s.n || !yield(i, b[:WordSize:WordSize]) {
+					return false
+				}
+				i++
+				b = b[WordSize:]
+			}
+			nc = copy(carry[:], b)
+			return true
+		})
+		if err != nil {
+			s.mu.Lock()
+			if s.readErr == nil {
+				s.readErr = err
+			}
+			s.mu.Unlock()
+		}
+	}
 }
 
 func (s *Stream) where() string {
@@ -122,7 +282,7 @@ func (s *Stream) span(off, length int64) *doc.Span {
 func (s *Stream) Len() int { return s.n }
 
 // Trailing is the number of bytes after the last whole word.
-func (s *Stream) Trailing() int { return len(s.data) - s.n*WordSize }
+func (s *Stream) Trailing() int { return int(s.size - int64(s.n)*WordSize) }
 
 // Findings are the stream-level findings (trailing bytes, bad word lengths, unknown opcodes).
 func (s *Stream) Findings() []doc.Finding { return s.finds }
@@ -132,6 +292,9 @@ func (s *Stream) Word(i int) []byte {
 	if i < 0 || i >= s.n {
 		return nil
 	}
+	if s.data == nil {
+		return s.fetch(i)
+	}
 	return s.data[i*WordSize : (i+1)*WordSize : (i+1)*WordSize]
 }
 
@@ -140,7 +303,11 @@ func (s *Stream) Instruction(i int) Instruction {
 	if i < 0 || i >= s.n {
 		return Instruction{Index: i, Missing: WordSize, PartOf: -1, SecondWord: -1}
 	}
-	in := Decode(s.Word(i), i)
+	return s.instruction(s.Word(i), i)
+}
+
+func (s *Stream) instruction(w []byte, i int) Instruction {
+	in := Decode(w, i)
 	if s.PartOf(i+1) == i {
 		in.SecondWord = i + 1
 	}
@@ -175,8 +342,8 @@ func (s *Stream) PartOf(i int) int {
 // All iterates over the decoded instructions in order.
 func (s *Stream) All() iter.Seq2[int, Instruction] {
 	return func(yield func(int, Instruction) bool) {
-		for i := 0; i < s.n; i++ {
-			if !yield(i, s.Instruction(i)) {
+		for i, w := range s.Words() {
+			if !yield(i, s.instruction(w, i)) {
 				return
 			}
 		}
@@ -238,7 +405,7 @@ func (s *Stream) Rows(from, to int) *doc.Table {
 	t.RowSpans = make([]doc.Span, 0, to-from)
 	var buf []byte
 	for i := from; i < to; i++ {
-		w := (*[WordSize]byte)(s.data[i*WordSize:])
+		w := (*[WordSize]byte)(s.Word(i))
 		row := make([]string, len(cols))
 		row[0] = strconv.Itoa(i)
 		row[1] = "0x" + strconv.FormatUint(uint64(i*WordSize), 16)
@@ -266,7 +433,10 @@ func (s *Stream) AppendRow(dst []byte, i int) []byte {
 	if i < 0 || i >= s.n {
 		return dst
 	}
-	w := (*[WordSize]byte)(s.data[i*WordSize:])
+	return s.appendRow(dst, i, (*[WordSize]byte)(s.Word(i)))
+}
+
+func (s *Stream) appendRow(dst []byte, i int, w *[WordSize]byte) []byte {
 	var num [20]byte
 	dst = appendPadded(dst, strconv.AppendUint(num[:0], uint64(i), 10), 7, true)
 	dst = append(dst, "  "...)
@@ -323,8 +493,8 @@ func appendHexWidth(dst []byte, v uint64, width int) []byte {
 // finding prefixed with "# ".
 func (s *Stream) WriteText(w io.Writer) error {
 	buf := make([]byte, 0, 64<<10)
-	for i := 0; i < s.n; i++ {
-		buf = s.AppendRow(buf, i)
+	for i, word := range s.Words() {
+		buf = s.appendRow(buf, i, (*[WordSize]byte)(word))
 		buf = append(buf, '\n')
 		if len(buf) > 60<<10 {
 			if _, err := w.Write(buf); err != nil {
@@ -357,7 +527,7 @@ func (s *Stream) Node(i int) *doc.Node {
 // stream findings. The listing itself is fetched by range with Rows.
 func (s *Stream) Summary() *doc.Node {
 	n := &doc.Node{Kind: doc.KindInstructions, Label: "instructions", Value: strconv.Itoa(s.n),
-		Span: s.span(0, int64(len(s.data))), Findings: s.finds}
+		Span: s.span(0, s.size), Findings: s.finds}
 	n.Detail = strconv.Itoa(s.n) + " words of 64 bytes"
 	if t := s.Trailing(); t > 0 {
 		n.Detail += " + " + strconv.Itoa(t) + " trailing bytes"

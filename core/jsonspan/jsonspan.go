@@ -80,6 +80,10 @@ type Options struct {
 	Budget *budget.Budget
 	// Where names the input in the budget's refusal (a member path).
 	Where string
+	// MaxMemory, if set, is the most of the budget's memory this one parse may spend: past it
+	// the parse stops as if the budget had refused (and the refusal is recorded), so one big
+	// member cannot starve the members read after it.
+	MaxMemory int64
 }
 
 // DefaultMaxDepth is the stated nesting limit: deeper arrays and objects are shown flat.
@@ -118,6 +122,37 @@ type parser struct {
 	line int
 	opt  Options
 	err  *Error
+	mem  int64 // memory charged by this parse
+}
+
+// take charges one value to the budget; where is only worked out for a refusal (it is a
+// formatted string, and a parse asks millions of times).
+func (p *parser) take(b *budget.Budget) bool {
+	if p.overShare(budget.ValueCost) {
+		return false
+	}
+	if !b.Can(budget.Values, 1) {
+		b.Refuse(budget.Values, p.where())
+		return false
+	}
+	if !b.Can(budget.Memory, budget.ValueCost) {
+		b.Refuse(budget.Memory, p.where())
+		return false
+	}
+	b.Take(budget.Values, 1, "")
+	b.Take(budget.Memory, budget.ValueCost, "")
+	return true
+}
+
+// overShare charges n to this parse's own share (MaxMemory) and says whether it is passed,
+// recording the refusal on the budget.
+func (p *parser) overShare(n int64) bool {
+	p.mem += n
+	if p.opt.MaxMemory > 0 && p.mem > p.opt.MaxMemory {
+		p.opt.Budget.Refuse(budget.Memory, p.where())
+		return true
+	}
+	return false
 }
 
 func (p *parser) fail(format string, args ...any) {
@@ -144,7 +179,7 @@ func (p *parser) value(depth int) *Value {
 		p.fail("unexpected end of input, a value was expected")
 		return nil
 	}
-	if b := p.opt.Budget; b != nil && (!b.Take(budget.Values, 1, p.where()) || !b.Take(budget.Memory, budget.ValueCost, p.where())) {
+	if b := p.opt.Budget; b != nil && !p.take(b) {
 		if p.err == nil {
 			p.err = &Error{Offset: int64(p.pos), Line: p.line, Msg: "the budget of JSON values is spent", Limit: true}
 		}
@@ -225,7 +260,7 @@ func (p *parser) value(depth int) *Value {
 		v.Kind = String
 		s, _ := p.str()
 		v.Str = s
-		if len(s) > 256 && !p.opt.Budget.Take(budget.Memory, int64(len(s)), p.where()) && p.err == nil {
+		if len(s) > 256 && (p.overShare(int64(len(s))) || !p.opt.Budget.Take(budget.Memory, int64(len(s)), p.where())) && p.err == nil {
 			p.err = &Error{Offset: v.Start, Line: p.line, Msg: "the memory budget is spent", Limit: true}
 		}
 	case c == '-' || (c >= '0' && c <= '9'):

@@ -18,6 +18,10 @@ type jdoc struct {
 	tree  *doc.Node
 	nodes map[*jsonspan.Value]*doc.Node
 	noted bool // the kind has key notes, so paths are tracked while indexing
+	// budget is the open's; once it has refused something, the checks' errors and warnings
+	// are held back (held counts them): what looks missing may be in what was not read.
+	budget *budget.Budget
+	held   int
 }
 
 // maxNoteDepth is the deepest key path the meaning table is matched at (klir trees nest).
@@ -34,9 +38,11 @@ func ResolveWith(members Members, facts HeaderFacts, b *budget.Budget) *Model {
 }
 
 func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc {
-	d := &jdoc{path: path, kind: kind, nodes: map[*jsonspan.Value]*doc.Node{}}
-	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path})
+	d := &jdoc{path: path, kind: kind, budget: bud}
+	before := bud.Used(budget.Values)
+	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path, MaxMemory: bud.Left(budget.Memory) / 2})
 	d.v = v
+	d.nodes = make(map[*jsonspan.Value]*doc.Node, min(bud.Used(budget.Values)-before, treeBudget)) // sized once: no regrowth
 	if v != nil {
 		d.tree = jsonspan.Tree(v, path, path, treeBudget)
 		d.noted = hasMeanings(kind)
@@ -124,10 +130,27 @@ func (d *jdoc) keySpan(obj *jsonspan.Value, key string) *doc.Span {
 }
 
 func (d *jdoc) errorf(v *jsonspan.Value, format string, args ...any) {
-	d.node(v).Errorf(d.span(v), format, args...)
+	if !d.holdBack() {
+		d.node(v).Errorf(d.span(v), format, args...)
+	}
 }
 func (d *jdoc) warnf(v *jsonspan.Value, format string, args ...any) {
-	d.node(v).Warnf(d.span(v), format, args...)
+	if !d.holdBack() {
+		d.node(v).Warnf(d.span(v), format, args...)
+	}
+}
+
+// holdBack says whether a check's finding is held back because a limit cut what was read (a
+// variable past the cut would look missing: never a false alarm); the first one held says so.
+func (d *jdoc) holdBack() bool {
+	e := d.budget.First()
+	if e == nil {
+		return false
+	}
+	if d.held++; d.held == 1 {
+		d.tree.Infof(doc.In(d.path, 0, 0), "the checks of %s are not reported: the %s limit was reached (the file's finding says how to raise it), so what looks missing or inconsistent may be in what was not read", d.path, e.Kind)
+	}
+	return true
 }
 func (d *jdoc) infof(v *jsonspan.Value, format string, args ...any) {
 	d.node(v).Infof(d.span(v), format, args...)

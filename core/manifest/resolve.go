@@ -19,6 +19,9 @@ type resolver struct {
 	docs  map[string]*jdoc
 	// budget is the open's (nil: unbounded); every JSON member's parse is charged to it.
 	budget *budget.Budget
+	// unread lists the JSON manifests whose bytes were not handed over: what they would
+	// refer to cannot be told from what nothing refers to.
+	unread []string
 }
 
 // Resolve reads the manifest chain out of members, the way libnrt does (spec neff.md §2.4 D,
@@ -64,7 +67,12 @@ func (r *resolver) load(path, kind string) *jdoc {
 	b, ok := r.a.bytes(path)
 	size := r.a.size(path)
 	if !ok {
-		r.root.Warnf(doc.In(path, 0, max(size, 0)), "the bytes of %s (%d bytes) were not handed to the manifest reader, so it is not resolved; pass JSON members up to %d bytes (manifest.Wanted)", path, size, MaxJSONMember)
+		r.unread = append(r.unread, path)
+		if e := r.budget.First(); e != nil {
+			r.root.Warnf(doc.In(path, 0, max(size, 0)), "%s (%d bytes) is not read: the %s limit was reached before it (the file's finding says how to raise it), so what it defines is not shown", path, size, e.Kind)
+		} else {
+			r.root.Warnf(doc.In(path, 0, max(size, 0)), "the bytes of %s (%d bytes) were not handed to the manifest reader, so it is not resolved; pass JSON members up to %d bytes (manifest.Wanted)", path, size, MaxJSONMember)
+		}
 		r.docs[path] = nil
 		return nil
 	}
@@ -244,6 +252,11 @@ func (r *resolver) kelfs(refs []kelfRef) {
 
 // unreferenced reports members no manifest refers to and the runtime does not look for.
 func (r *resolver) unreferenced() {
+	if len(r.unread) > 0 {
+		// A manifest that was not read may be the one that names them: no false alarms.
+		r.root.Infof(nil, "members are not checked for a manifest that refers to them: %s (and %d more) was not read", r.unread[0], len(r.unread)-1)
+		return
+	}
 	reported := 0
 	for _, p := range r.a.paths {
 		if len(r.a.refs[p]) > 0 {

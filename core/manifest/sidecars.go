@@ -146,6 +146,11 @@ func (r *resolver) crossCheckIO() {
 	if nd == nil || len(r.m.Cores) == 0 {
 		return
 	}
+	if e := r.budget.First(); e != nil {
+		// A def.json cut by the limit may hold the variable further on: no false alarm.
+		nd.tree.Infof(nil, "the graph's inputs and outputs are not checked against the def.json variables: the %s limit was reached (the file's finding says how to raise it)", e.Kind)
+		return
+	}
 	check := func(kind string, ts []*Tensor) {
 		for _, t := range ts {
 			var found *Var

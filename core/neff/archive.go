@@ -49,6 +49,10 @@ type Options struct {
 	// not keep (instruction counts, opcode mix, the words that name a function) in the one
 	// pass. The chunk is reused after Visit returns: copy what you keep.
 	Visit func(m *Member, off int64, chunk []byte)
+	// OnDemand, if set, names the members the caller can serve without holding them (it
+	// indexes them through Visit and reads them again when asked): when the budget has no
+	// room to keep one, it is simply not kept, and that is not a budget refusal.
+	OnDemand func(path string, size int64) bool
 
 	// streamTo, if it returns a writer for a member, receives that member's bytes as they
 	// stream; stopAfterStream ends the walk right after such a member (used by ReadMember).

@@ -258,8 +258,11 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 	}
 	w.seen[name] = hdrOff
 	w.a.Members = append(w.a.Members, m)
-	keep := w.opt.Keep != nil && w.opt.Keep(name, size) && w.kept+size <= w.opt.KeepBudget &&
-		w.opt.Budget.Take(budget.Memory, size, "member "+strconv.Quote(name))
+	keep := w.opt.Keep != nil && w.opt.Keep(name, size) && w.kept+size <= w.opt.KeepBudget
+	if keep && w.opt.OnDemand != nil && w.opt.OnDemand(name, size) && !w.opt.Budget.Can(budget.Memory, size) {
+		keep = false // served on demand: no room to hold it is not a loss
+	}
+	keep = keep && w.opt.Budget.Take(budget.Memory, size, "member "+strconv.Quote(name))
 	if keep {
 		w.kept += size
 		// The size was granted by the budget (or KeepBudget), so one allocation holds it:
