@@ -143,6 +143,8 @@ type RuntimeJSON struct {
 	Accepts bool   `json:"accepts"`
 	Status  int    `json:"status"`
 	Message string `json:"message,omitempty"`
+	// Unchecked says why there is no verdict (neffscope's inflate limit stopped the read).
+	Unchecked string `json:"unchecked,omitempty"`
 }
 
 func infoJSON(f *inspect.File) InfoJSON {
@@ -175,7 +177,7 @@ func infoJSON(f *inspect.File) InfoJSON {
 	for _, m := range a.Members {
 		out.Members = append(out.Members, MemberJSON{Path: m.Path, Size: m.Size, SHA256: m.SHA256})
 	}
-	out.Runtime = RuntimeJSON{Accepts: a.Verdict.Accepts, Status: a.Verdict.Status, Message: a.Verdict.Message}
+	out.Runtime = RuntimeJSON{Accepts: a.Verdict.Accepts, Status: a.Verdict.Status, Message: a.Verdict.Message, Unchecked: a.Verdict.Unchecked}
 	if f.Program != nil && f.Program.Model != nil {
 		out.Model = modelJSON(f.Program)
 	}
@@ -268,7 +270,9 @@ func printInfo(w io.Writer, f *inspect.File) {
 		row("Enabled Features", feat)
 		tw.Flush()
 		fmt.Fprintf(w, "Payload: %s, gzip stream %d bytes, tar %d bytes, %d bytes of padding\n", a.Payload.Encoding, a.Payload.GzipLength, a.Payload.TarLength, a.Payload.PaddingBytes)
-		if a.Verdict.Accepts {
+		if a.Verdict.Unchecked != "" {
+			fmt.Fprintf(w, "Runtime: not checked: %s\n", a.Verdict.Unchecked)
+		} else if a.Verdict.Accepts {
 			fmt.Fprintln(w, "Runtime: libnrt 2.31 would accept this container")
 		} else {
 			fmt.Fprintf(w, "Runtime: libnrt 2.31 would REJECT this file (%s): %q\n", a.Verdict.StatusName(), a.Verdict.Message)

@@ -47,9 +47,11 @@ func Native() Limits {
 }
 
 // Page suits the browser worker, whose wasm heap must also hold the page's copies; the page
-// passes its own figures sized to the worker, these are the bridge's defaults.
+// passes its own figures sized to the worker, these are the bridge's defaults. Inflate is the
+// native figure: what is inflated is streamed, not held, so it bounds only time, and the page
+// shows progress and Cancel (a 1 GB NEFF of engine streams inflates to ~7 GB of tar).
 func Page() Limits {
-	return Limits{Inflate: 2 << 30, Memory: 64 << 20, Values: 600_000, Members: 100_000, Rows: 1_000_000}
+	return Limits{Inflate: 8 << 30, Memory: 64 << 20, Values: 600_000, Members: 100_000, Rows: 1_000_000}
 }
 
 func (l Limits) get(k Kind) int64 {

@@ -644,12 +644,17 @@ func overviewVerdict(ov *doc.Node, a *neff.Archive, find func(...string) *doc.No
 	}
 	h := s.Add(&doc.Node{Kind: doc.KindField, Key: "integrity", Label: "hash", Value: integrityWords(a.Payload.Integrity), Detail: hash, Link: link(find("payload", "integrity"))})
 	h.SetAttr(doc.AttrIntegrity, a.Payload.Integrity).SetAttr(AttrOK, strconv.FormatBool(a.Payload.Integrity == doc.IntegrityOK))
-	rt := "libnrt 2.31 would load this container."
-	if !a.Verdict.Accepts {
-		rt = "libnrt 2.31 would refuse it: " + a.Verdict.Message
+	rt, word := "libnrt 2.31 would load this container.", "accepted"
+	switch {
+	case a.Verdict.Unchecked != "":
+		rt, word = "Not known: "+a.Verdict.Unchecked+".", "not checked"
+	case !a.Verdict.Accepts:
+		rt, word = "libnrt 2.31 would refuse it: "+a.Verdict.Message, "refused"
 	}
-	r := s.Add(&doc.Node{Kind: doc.KindField, Key: "runtime", Label: "runtime", Value: map[bool]string{true: "accepted", false: "refused"}[a.Verdict.Accepts], Detail: rt, Link: link(find("runtime"))})
-	r.SetAttr(AttrOK, strconv.FormatBool(a.Verdict.Accepts))
+	r := s.Add(&doc.Node{Kind: doc.KindField, Key: "runtime", Label: "runtime", Value: word, Detail: rt, Link: link(find("runtime"))})
+	if a.Verdict.Unchecked == "" {
+		r.SetAttr(AttrOK, strconv.FormatBool(a.Verdict.Accepts))
+	}
 	s.Value = h.Value + ", " + r.Value
 }
 

@@ -109,6 +109,8 @@ func (r *resolver) graph() []kelfRef {
 			if d != nil {
 				d.tree.Infof(d.span(d.v), "the NEFF has no neff.json; the runtime reads the legacy kelp.json instead, and so does neffscope")
 			}
+		} else if e := r.budget.First(); e != nil {
+			r.root.Infof(nil, "neff.json is not among the members read before the %s limit was reached (the file's finding says how to raise it); neffscope falls back to the kelf-*.json members it found by name", e.Kind)
 		} else {
 			r.root.Errorf(nil, "the NEFF has no neff.json (nor the legacy kelp.json): the runtime refuses it (\"Invalid NN: neff.json is missing\"). neffscope falls back to the kelf-*.json members it finds by name; rebuild the NEFF to restore the graph")
 		}
@@ -255,6 +257,10 @@ func (r *resolver) unreferenced() {
 	if len(r.unread) > 0 {
 		// A manifest that was not read may be the one that names them: no false alarms.
 		r.root.Infof(nil, "members are not checked for a manifest that refers to them: %s (and %d more) was not read", r.unread[0], len(r.unread)-1)
+		return
+	}
+	if e := r.budget.First(); e != nil {
+		r.root.Infof(nil, "members are not checked for a manifest that refers to them: the %s limit was reached, so a manifest (or its end) was not read", e.Kind)
 		return
 	}
 	reported := 0

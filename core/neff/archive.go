@@ -128,6 +128,9 @@ type Archive struct {
 	Verdict Verdict
 	// Complete is false when reading stopped early (cut, corrupt, limit, cancelled).
 	Complete bool
+	// InflateLimited is true when the read stopped at the inflate limit (neffscope's, not a
+	// fault of the file): what follows was not read, so no verdict is given on it.
+	InflateLimited bool
 
 	// Budget is the open's budget (Options.Budget), for the decoders that read on.
 	Budget *budget.Budget
@@ -443,6 +446,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		}
 		a.Payload.TarLength = w.pos
 		if lim.hit {
+			a.InflateLimited = true
 			opt.Budget.Refuse(budget.Inflate, fmt.Sprintf("tar stream byte %d", w.pos))
 			a.report("archive", doc.Error, nil, "decompression stopped at the configured limit of %d bytes (the archive inflates past it: a gzip bomb, or a NEFF larger than the limit). Members after that point are not listed; raise the limit with neffscope --max-inflate if the file is trusted (the page keeps its own limit, sized to a browser tab).", opt.MaxInflated)
 		} else if gz != nil && w.clean {

@@ -245,6 +245,14 @@ func TestInflateLimit(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
 		t.Errorf("allocated %d bytes for a bomb stopped at 256 KiB", grew)
 	}
+	// neffscope's own limit stopped the read: the runtime's verdict is not known, and the
+	// file is not said to be refused (the rest of it was not read).
+	if !a.InflateLimited || a.Verdict.Accepts || a.Verdict.Unchecked == "" || a.Verdict.Status != 0 {
+		t.Errorf("verdict after the inflate limit: %+v", a.Verdict)
+	}
+	if n := a.Node("bomb.neff"); n.Child("runtime") == nil || n.Child("runtime").Value != "not checked" || len(n.Child("runtime").Findings) != 0 {
+		t.Errorf("the runtime node after the inflate limit: %+v", n.Child("runtime"))
+	}
 }
 
 func TestHostileSizes(t *testing.T) {

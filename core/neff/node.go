@@ -230,6 +230,11 @@ func (a *Archive) payloadNode() *doc.Node {
 func (a *Archive) verdictNode() *doc.Node {
 	v := a.Verdict
 	n := &doc.Node{Kind: doc.KindVerdict, Label: "runtime", Span: v.Span}
+	if v.Unchecked != "" {
+		n.Value = "not checked"
+		n.Detail = "libnrt 2.31's verdict is not known: " + v.Unchecked
+		return n
+	}
 	if v.Accepts {
 		n.Value = "accepted"
 		n.Detail = "libnrt 2.31 would load this container: " + v.Rule

@@ -23,6 +23,9 @@ type Verdict struct {
 	// Rule says in words which check failed and what to do.
 	Rule string
 	Span *doc.Span
+	// Unchecked, when set, says why no verdict could be reached: neffscope stopped reading
+	// (its inflate limit) before the runtime's checks could be replayed. Accepts is false.
+	Unchecked string
 }
 
 func (v Verdict) StatusName() string {
@@ -70,6 +73,9 @@ func runtimeVerdict(a *Archive) Verdict {
 		algo := map[uint64]string{1: "SHA256", 2: "MD5"}[h.PkgVersion]
 		return reject(StatusInvalid, hf("hash"), "the payload hash does not match the header (checked when the loader verifies)",
 			"%s mismatch!", algo)
+	}
+	if a.InflateLimited {
+		return Verdict{Unchecked: fmt.Sprintf("neffscope stopped decompressing at its inflate limit (%d bytes), so the members after it and the payload's hash were not read; raise the limit (neffscope --max-inflate N) for a verdict", a.Payload.TarLength)}
 	}
 	for _, f := range a.Findings {
 		if f.Severity == doc.Error && (f.Part == "archive" || f.Part == "payload" || partKind(f.Part) == doc.RefMember) {

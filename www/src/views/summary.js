@@ -55,7 +55,7 @@ const SUMMARIES = {
       box.appendChild(chip('hash', iv === 'ok' ? 'ok' : iv === 'mismatch' ? 'mismatch' : 'not checked', iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
     }
     box.appendChild(chip('features', feat ? ((feat.attrs && feat.attrs.features) || 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
-    if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : 'bad', verdict, 'verdict'));
+    if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : verdict.value === 'not checked' ? 'warn' : 'bad', verdict, 'verdict'));
     if (members && !partial) box.appendChild(chip('members', members.value, '', members, 'members'));
   },
   pwp(doc, box) {
