@@ -66,9 +66,6 @@ type File struct {
 	dbg *dbg.File
 	// Budget is what the open spent of its limits (and the first one refused, if any).
 	Budget *budget.Budget
-	// dbgSkipped lists the .dbg members not held because the memory limit leaves no room to
-	// decode them (their source lines are not mapped).
-	dbgSkipped []string
 	// links maps what a listing row can lead to (linkKey forms) to node links (Overview).
 	links map[string]string
 }
@@ -301,14 +298,16 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	// Streams too big to hold are indexed as they pass (and read again on demand).
 	indexers := map[*neff.Member]*isa.Indexer{}
+	// .dbg members not held because the memory limit leaves no room to decode them.
+	var dbgSkipped []string
 	nopt := neff.Options{
 		Keep: func(p string, size int64) bool {
 			if _, _, ok := dbg.Match(p); ok {
 				// Debug info (decoded, about six times its bytes) may take at most half of
 				// the memory left, so the manifests after it in the archive still fit: the
 				// model matters more than its source lines.
-				if lim := f.Budget.Limit(budget.Memory); lim > 0 && size*(1+dbgDecodeCost) > f.Budget.Left(budget.Memory)/2 {
-					f.dbgSkipped = append(f.dbgSkipped, p)
+				if size*(1+dbgDecodeCost) > f.Budget.Left(budget.Memory)/2 {
+					dbgSkipped = append(dbgSkipped, p)
 					return false
 				}
 			}
@@ -320,11 +319,11 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		FileHash:   fileHash,
 		OnDemand:   func(p string, _ int64) bool { return maybeStream(p) },
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
-			if m.Data != nil || !maybeStream(m.Path) {
-				return
-			}
 			x := indexers[m]
 			if x == nil {
+				if off != 0 || m.Data != nil || !maybeStream(m.Path) {
+					return // held, or no stream: decided once, at the member's first chunk
+				}
 				x = isa.NewIndexer(m.Path)
 				indexers[m] = x
 			}
@@ -401,14 +400,17 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		n.Add(prog.memberContent(m, f.Budget))
 		return false
 	})
-	if len(f.dbgSkipped) > 0 {
-		var total int64
-		for _, p := range f.dbgSkipped {
+	if len(dbgSkipped) > 0 {
+		var total, first int64
+		for i, p := range dbgSkipped {
 			if m := a.Member(p); m != nil {
 				total += m.Size
+				if i == 0 {
+					first = m.Size
+				}
 			}
 		}
-		root.Warnf(nil, "source lines are not mapped from %s (and %d more debug-info members, %s in all): decoding them takes about six times their size, more than half of what the memory limit (%s) leaves; they are shown as bytes. To map them, raise it: neffscope %s N", f.dbgSkipped[0], len(f.dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): decoding them takes about six times their size, more than half of what the memory limit (%s) leaves; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
 	}
 	addOverview(f, root)
 	return root

@@ -87,10 +87,41 @@ func NewStream(member string, b []byte) *Stream {
 // them over), without holding them: opcode counts, table loads and two-word instructions.
 type Indexer struct {
 	s                   *Stream
-	carry               [WordSize]byte
-	nc                  int
+	split               wordSplitter
 	prevStarts          bool // the previous word starts a two-word instruction
 	badLen, firstBadLen int
+}
+
+// wordSplitter cuts bytes that arrive in chunks of any size into whole 64-byte words,
+// carrying a word split across chunks over to the next.
+type wordSplitter struct {
+	carry [WordSize]byte
+	nc    int
+}
+
+// feed hands each whole word of b (after the carried bytes) to fn, in order, until fn
+// returns false; it reports whether fn always returned true. A word's slice is valid only
+// during fn.
+func (w *wordSplitter) feed(b []byte, fn func(word []byte) bool) bool {
+	if w.nc > 0 {
+		k := copy(w.carry[w.nc:], b)
+		w.nc += k
+		b = b[k:]
+		if w.nc < WordSize {
+			return true
+		}
+		w.nc = 0
+		if !fn(w.carry[:]) {
+			return false
+		}
+	}
+	for ; len(b) >= WordSize; b = b[WordSize:] {
+		if !fn(b[:WordSize:WordSize]) {
+			return false
+		}
+	}
+	w.nc = copy(w.carry[:], b)
+	return true
 }
 
 // NewIndexer starts indexing member's stream.
@@ -104,27 +135,12 @@ func NewIndexer(member string) *Indexer {
 
 // Write indexes the next bytes of the stream; it never fails.
 func (x *Indexer) Write(b []byte) (int, error) {
-	n := len(b)
-	x.s.size += int64(n)
-	if x.nc > 0 {
-		k := copy(x.carry[x.nc:], b)
-		x.nc += k
-		b = b[k:]
-		if x.nc < WordSize {
-			return n, nil
-		}
-		x.word(x.carry[:])
-		x.nc = 0
-	}
-	for len(b) >= WordSize {
-		x.word(b[:WordSize])
-		b = b[WordSize:]
-	}
-	x.nc = copy(x.carry[:], b)
-	return n, nil
+	x.s.size += int64(len(b))
+	x.split.feed(b, x.word)
+	return len(b), nil
 }
 
-func (x *Indexer) word(w []byte) {
+func (x *Indexer) word(w []byte) bool {
 	s := x.s
 	i := s.n
 	s.n++
@@ -140,7 +156,7 @@ func (x *Indexer) word(w []byte) {
 	x.prevStarts = StartsTwoWord(w)
 	if second {
 		s.seconds = append(s.seconds, i) // a valid second word: its +0x01 is not a word length
-		return
+		return true
 	}
 	if w[1] != 0x10 && !(op == 0xE3 && w[1] == 0x11) {
 		if x.badLen == 0 {
@@ -148,6 +164,7 @@ func (x *Indexer) word(w []byte) {
 		}
 		x.badLen++
 	}
+	return true
 }
 
 // Stream finishes the index: the stream's words are read from src when asked for.
@@ -228,31 +245,16 @@ func (s *Stream) Words() iter.Seq2[int, []byte] {
 			}
 			return
 		}
-		var carry [WordSize]byte
-		nc, i := 0, 0
+		var split wordSplitter
+		i := 0
 		err := s.src.Scan(func(b []byte) bool {
-			if nc > 0 {
-				k := copy(carry[nc:], b)
-				nc += k
-				b = b[k:]
-				if nc < WordSize {
-					return true
-				}
-				nc = 0
-				if i >= s.n || !yield(i, carry[:]) {
+			return split.feed(b, func(w []byte) bool {
+				if i >= s.n || !yield(i, w) {
 					return false
 				}
 				i++
-			}
-			for len(b) >= WordSize {
-				if i >= s.n || !yield(i, b[:WordSize:WordSize]) {
-					return false
-				}
-				i++
-				b = b[WordSize:]
-			}
-			nc = copy(carry[:], b)
-			return true
+				return true
+			})
 		})
 		if err != nil {
 			s.mu.Lock()

@@ -256,7 +256,7 @@ func (r *resolver) kelfs(refs []kelfRef) {
 func (r *resolver) unreferenced() {
 	if len(r.unread) > 0 {
 		// A manifest that was not read may be the one that names them: no false alarms.
-		r.root.Infof(nil, "members are not checked for a manifest that refers to them: %s (and %d more) was not read", r.unread[0], len(r.unread)-1)
+		r.root.Infof(doc.In(r.unread[0], 0, max(r.a.size(r.unread[0]), 0)), "members are not checked for a manifest that refers to them: %s (and %d more) was not read", r.unread[0], len(r.unread)-1)
 		return
 	}
 	if e := r.budget.First(); e != nil {

@@ -148,7 +148,7 @@ func (r *resolver) crossCheckIO() {
 	}
 	if e := r.budget.First(); e != nil {
 		// A def.json cut by the limit may hold the variable further on: no false alarm.
-		nd.tree.Infof(nil, "the graph's inputs and outputs are not checked against the def.json variables: the %s limit was reached (the file's finding says how to raise it)", e.Kind)
+		nd.tree.Infof(nd.span(nd.v), "the graph's inputs and outputs are not checked against the def.json variables: the %s limit was reached (the file's finding says how to raise it)", e.Kind)
 		return
 	}
 	check := func(kind string, ts []*Tensor) {

@@ -58,6 +58,9 @@ type Options struct {
 	// stream; stopAfterStream ends the walk right after such a member (used by ReadMember).
 	streamTo        func(path string) io.Writer
 	stopAfterStream error
+	// noHash skips the payload hash and the members' SHA-256 (ReadMember: a member read again
+	// for its bytes needs neither, and hashing every member before it is most of the cost).
+	noHash bool
 }
 
 // Progress reports where a read is.
@@ -320,6 +323,15 @@ type chunk struct {
 
 const hashChunk = 1 << 20
 
+// discardHash is the payload hash of a read that checks no integrity (Options.noHash).
+type discardHash struct{}
+
+func (discardHash) Write(p []byte) (int, error) { return len(p), nil }
+func (discardHash) Sum(b []byte) []byte         { return b }
+func (discardHash) Reset()                      {}
+func (discardHash) Size() int                   { return 0 }
+func (discardHash) BlockSize() int              { return 1 }
+
 func newHashingReader(r io.Reader, h hash.Hash, total int64, opt *Options, walked *int64) *hashingReader {
 	hr := &hashingReader{total: total, opt: opt, walked: walked,
 		chunks: make(chan chunk, 3), free: make(chan []byte, 4), done: make(chan struct{})}
@@ -401,8 +413,10 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	}
 	a.Payload.Available = length
 	var hasher hash.Hash
-	switch h.PkgVersion {
-	case 1:
+	switch {
+	case opt.noHash:
+		hasher = discardHash{}
+	case h.PkgVersion == 1:
 		hasher, a.Payload.HashAlgo = sha256.New(), "sha256"
 	default:
 		hasher, a.Payload.HashAlgo = md5.New(), "md5"
@@ -478,7 +492,9 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		a.Complete = false
 		return
 	}
-	a.checkIntegrity(hasher.Sum(nil))
+	if !opt.noHash {
+		a.checkIntegrity(hasher.Sum(nil))
+	}
 	if opt.FileHash != nil && a.Payload.TrailingBytes > 0 {
 		io.Copy(opt.FileHash, io.NewSectionReader(r, HeaderSize+length, a.Payload.TrailingBytes))
 	}

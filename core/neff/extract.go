@@ -76,6 +76,7 @@ func ReadMemberLimit(r io.ReaderAt, size int64, path string, off, n int64, w io.
 		},
 		stopAfterStream: errFound,
 		MaxInflated:     maxInflated,
+		noHash:          true,
 	})
 	if werr != nil {
 		return werr

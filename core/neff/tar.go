@@ -84,7 +84,7 @@ func (w *walker) readFull(p []byte) (int, error) {
 }
 
 func (w *walker) walk() {
-	w.hasher = newMemberHasher()
+	w.hasher = newMemberHasher(w.opt.noHash)
 	defer w.hasher.close() // every member's SHA256 is set when walk returns
 	w.buf = make([]byte, streamBufBytes)
 	w.seen = map[string]int64{}
@@ -475,7 +475,9 @@ type hashJob struct {
 	reset bool    // the member was cut short: drop what was hashed
 }
 
-func newMemberHasher() *memberHasher {
+// newMemberHasher starts the goroutine that hashes members; with skip it only recycles the
+// buffers (a read that needs no SHA-256, Options.noHash).
+func newMemberHasher(skip bool) *memberHasher {
 	h := &memberHasher{jobs: make(chan hashJob, 4), free: make(chan []byte, 6), done: make(chan struct{})}
 	for range 6 {
 		h.free <- make([]byte, streamBufBytes)
@@ -485,10 +487,13 @@ func newMemberHasher() *memberHasher {
 		sum := sha256.New()
 		for j := range h.jobs {
 			if j.b != nil {
-				sum.Write(j.b)
+				if !skip {
+					sum.Write(j.b)
+				}
 				h.free <- j.b[:cap(j.b)]
 			}
 			switch {
+			case j.end && skip:
 			case j.end:
 				j.m.SHA256 = hex.EncodeToString(sum.Sum(nil))
 				sum.Reset()
