@@ -38,6 +38,13 @@ type Options struct {
 	Limits budget.Limits
 	// Fingerprint computes the whole file's SHA-256 (the library and URL key) in the same pass.
 	Fingerprint bool
+	// DeferMemberHashes, for NEFFs, leaves the members' SHA-256 out of the open (the page:
+	// Go's SHA-256 in wasm was most of a big open); File.HashMembers and ApplyMemberHashes
+	// add them afterwards, making the Document the one a hashing open gives.
+	DeferMemberHashes bool
+	// PayloadDigest, for NEFFs, supplies the payload's hash computed by another party
+	// (neff.Options.PayloadDigest): the open does not hash the payload itself.
+	PayloadDigest func(algo string) []byte
 }
 
 // Progress is where an Open is.
@@ -313,11 +320,13 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 			}
 			return keepInMemory(p, size)
 		},
-		KeepBudget: 256 << 20,
-		Budget:     f.Budget,
-		Context:    opt.Context,
-		FileHash:   fileHash,
-		OnDemand:   func(p string, _ int64) bool { return maybeStream(p) },
+		KeepBudget:     256 << 20,
+		Budget:         f.Budget,
+		Context:        opt.Context,
+		FileHash:       fileHash,
+		OnDemand:       func(p string, _ int64) bool { return maybeStream(p) },
+		NoMemberHashes: opt.DeferMemberHashes,
+		PayloadDigest:  opt.PayloadDigest,
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
 			x := indexers[m]
 			if x == nil {

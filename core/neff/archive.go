@@ -54,6 +54,18 @@ type Options struct {
 	// room to keep one, it is simply not kept, and that is not a budget refusal.
 	OnDemand func(path string, size int64) bool
 
+	// NoMemberHashes leaves every member's SHA256 empty (Archive.MemberHashesSkipped says so),
+	// for a front end where SHA-256 is slow (Go in wasm, ~77 MB/s): it computes them after
+	// the open, off its critical path, with Archive.HashMembers.
+	NoMemberHashes bool
+	// PayloadDigest, if set, supplies the payload's hash (algo: Payload.HashAlgo, "md5" or
+	// "sha256") over bytes [1024, 1024+Payload.Available), computed by another party while the
+	// open runs (the page's hash worker): the open does not hash the payload, and calls it
+	// once where it would check the integrity. It may block until the digest is known. A
+	// digest of the wrong length (nil: "not known") makes the open read the payload again and
+	// hash it itself, so the verdict is always the one a hashing open gives.
+	PayloadDigest func(algo string) []byte
+
 	// streamTo, if it returns a writer for a member, receives that member's bytes as they
 	// stream; stopAfterStream ends the walk right after such a member (used by ReadMember).
 	streamTo        func(path string) io.Writer
@@ -61,6 +73,8 @@ type Options struct {
 	// noHash skips the payload hash and the members' SHA-256 (ReadMember: a member read again
 	// for its bytes needs neither, and hashing every member before it is most of the cost).
 	noHash bool
+	// noPayloadHash skips only the payload hash (HashMembers).
+	noPayloadHash bool
 }
 
 // Progress reports where a read is.
@@ -134,6 +148,9 @@ type Archive struct {
 	// InflateLimited is true when the read stopped at the inflate limit (neffscope's, not a
 	// fault of the file): what follows was not read, so no verdict is given on it.
 	InflateLimited bool
+	// MemberHashesSkipped: the open was asked not to compute the members' SHA-256
+	// (Options.NoMemberHashes) and they have not been set since (SetMemberHashes).
+	MemberHashesSkipped bool
 
 	// Budget is the open's budget (Options.Budget), for the decoders that read on.
 	Budget *budget.Budget
@@ -421,6 +438,10 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	default:
 		hasher, a.Payload.HashAlgo = md5.New(), "md5"
 	}
+	if opt.PayloadDigest != nil || opt.noPayloadHash {
+		hasher = discardHash{} // another party hashes the payload (or nobody needs it)
+	}
+	a.MemberHashesSkipped = opt.NoMemberHashes && !opt.noHash
 	var walked int64
 	hr := newHashingReader(io.NewSectionReader(r, HeaderSize, length), hasher, length, &opt, &walked)
 	defer hr.close()
@@ -492,8 +513,17 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		a.Complete = false
 		return
 	}
-	if !opt.noHash {
-		a.checkIntegrity(hasher.Sum(nil))
+	if !opt.noHash && !opt.noPayloadHash {
+		sum := hasher.Sum(nil)
+		if opt.PayloadDigest != nil {
+			sum = a.payloadDigest(r, length, opt)
+			if sum == nil {
+				a.report("payload", doc.Warning, nil, "reading was cancelled at payload byte %d of %d; the integrity check was not done.", length, length)
+				a.Complete = false
+				return
+			}
+		}
+		a.checkIntegrity(sum)
 	}
 	if opt.FileHash != nil && a.Payload.TrailingBytes > 0 {
 		io.Copy(opt.FileHash, io.NewSectionReader(r, HeaderSize+length, a.Payload.TrailingBytes))
@@ -501,6 +531,31 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	if opt.Progress != nil {
 		opt.Progress(Progress{Phase: "done", Done: hr.n, Total: length, Inflated: walked})
 	}
+}
+
+// payloadDigest is the payload's hash from Options.PayloadDigest, or, when that does not know
+// it, computed here by reading the payload again (nil: the read was cancelled).
+func (a *Archive) payloadDigest(r io.ReaderAt, length int64, opt Options) []byte {
+	h := hash.Hash(md5.New())
+	if a.Payload.HashAlgo == "sha256" {
+		h = sha256.New()
+	}
+	if sum := opt.PayloadDigest(a.Payload.HashAlgo); len(sum) == h.Size() {
+		return sum
+	}
+	sr := io.NewSectionReader(r, HeaderSize, length)
+	buf := make([]byte, hashChunk)
+	for {
+		if opt.Context.Err() != nil {
+			return nil
+		}
+		n, err := sr.Read(buf)
+		h.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return h.Sum(nil)
 }
 
 func (a *Archive) reportGzipError(err error, at int64) {

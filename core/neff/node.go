@@ -268,15 +268,9 @@ func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 	for _, m := range a.Members {
 		base := path.Base(m.Path)
 		mn := &doc.Node{Kind: doc.KindMember, Label: base, Value: HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
-		mn.Detail = m.Path
-		if m.SHA256 != "" {
-			mn.Detail += " · sha256 " + m.SHA256
-		}
+		mn.Detail = MemberDetail(m)
 		if m.Truncated {
 			mn.Value = fmt.Sprintf("%s (truncated: %d bytes present)", HumanSize(m.Size), m.Read)
-		}
-		if m.Dropped {
-			mn.Detail += " · libnrt drops members ending in " + droppedSuffix + " at load"
 		}
 		d := dirOf(parentDir(m.Path))
 		if k := parentDir(m.Path) + "\x00" + base; taken[k] { // duplicate path: keep both, distinct keys
@@ -297,6 +291,22 @@ func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 	n.Table = t
 	return n, byPath
 }
+
+// MemberDetail is the detail text of a member's node: its path, its SHA-256 when known, and
+// whether libnrt drops it.
+func MemberDetail(m *Member) string {
+	d := m.Path
+	if m.SHA256 != "" {
+		d += " · sha256 " + m.SHA256
+	}
+	if m.Dropped {
+		d += " · libnrt drops members ending in " + droppedSuffix + " at load"
+	}
+	return d
+}
+
+// MemberTableHash is the column of the members table (Archive.Node) that holds the SHA-256.
+const MemberTableHash = 2
 
 func parentDir(p string) string {
 	i := strings.LastIndexByte(p, '/')

@@ -84,7 +84,7 @@ func (w *walker) readFull(p []byte) (int, error) {
 }
 
 func (w *walker) walk() {
-	w.hasher = newMemberHasher(w.opt.noHash)
+	w.hasher = newMemberHasher(w.opt.noHash || w.opt.NoMemberHashes)
 	defer w.hasher.close() // every member's SHA256 is set when walk returns
 	w.buf = make([]byte, streamBufBytes)
 	w.seen = map[string]int64{}
