@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -50,6 +51,12 @@ type bridge struct {
 	handlers map[string]handler
 	funcs    []js.Func
 	global   js.Value
+	// readers keeps the File reader of each open by handle (hashMembers clones it);
+	// digests, the channels opens wait on for the page's digests, by token (hashes.go).
+	readers map[int]*jsReaderAt
+	digests map[int]chan pageDigests
+	// opening counts the opens running (a background hashMembers waits while one does).
+	opening atomic.Int32
 	// the IndexedDB library (library.go), opened on first use
 	libOnce sync.Once
 	library *library
@@ -61,6 +68,8 @@ type bridge struct {
 type handler struct {
 	run   func(ctx context.Context, r *request) (any, error)
 	async bool
+	// long: async without asyncTimeout (an open, which may wait for the page's digests).
+	long bool
 }
 
 func (b *bridge) sync(run func(r *request) (any, error)) handler {
@@ -71,11 +80,17 @@ func (b *bridge) async(run func(ctx context.Context, r *request) (any, error)) h
 	return handler{run: run, async: true}
 }
 
+func (b *bridge) long(run func(ctx context.Context, r *request) (any, error)) handler {
+	return handler{run: run, async: true, long: true}
+}
+
 // register installs globalThis.neffscopeCore and returns the bridge (tests release it).
 func register() *bridge {
-	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}}
+	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}, readers: map[int]*jsReaderAt{}, digests: map[int]chan pageDigests{}}
 	b.handlers = map[string]handler{
-		"open":           b.sync(b.open),
+		"open":           b.long(b.open),
+		"digests":        b.sync(b.digestsCall),
+		"hashMembers":    b.long(b.hashMembers),
 		"setFingerprint": b.sync(b.setFingerprint),
 		"bytes":          b.sync(b.bytes),
 		"rows":           b.sync(b.rows),
@@ -161,6 +176,9 @@ func (b *bridge) call(_ js.Value, argv []js.Value) any {
 		if h.async {
 			go func() {
 				ctx, cancel := context.WithTimeout(context.Background(), asyncTimeout)
+				if h.long {
+					ctx, cancel = context.WithCancel(context.Background())
+				}
 				defer cancel()
 				settle(ctx)
 			}()
@@ -366,8 +384,10 @@ func (b *bridge) file(r *request, name string) (*inspect.File, error) {
 	return f, nil
 }
 
-// open → {handle, doc, ms, crossings, wasmBytes}; events progress and header.
-func (b *bridge) open(r *request) (any, error) {
+// open → {handle, doc, ms, crossings, wasmBytes, fingerprinted}; events progress and header.
+// It runs on its own goroutine: with digests, it waits where it checks the payload's
+// integrity for the page's digests call (hashes.go), which the worker can only deliver then.
+func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	rd, name, err := fileArg(r, "file")
 	if err != nil {
 		return nil, err
@@ -390,6 +410,20 @@ func (b *bridge) open(r *request) (any, error) {
 			*dst = int64(r.num(arg))
 		}
 	}
+	// memberHashes: false — the members' sha-256 are left out; hashMembers adds them.
+	if r.has("memberHashes") && !r.args.Get("memberHashes").Bool() {
+		opt.DeferMemberHashes = true
+	}
+	var after func() (pageDigests, bool)
+	if r.has("digests") {
+		token, err := r.int("digests")
+		if err != nil {
+			return nil, err
+		}
+		var done func()
+		opt.PayloadDigest, after, done = b.waitDigests(int(token))
+		defer done()
+	}
 	if r.emit.Type() == js.TypeFunction {
 		opt.Progress = throttledProgress(r, rd)
 		opt.OnHeader = func(d *doc.Document) {
@@ -399,12 +433,26 @@ func (b *bridge) open(r *request) (any, error) {
 		}
 	}
 	start := time.Now()
-	f := inspect.Open(name, rd, rd.size, opt)
+	f := func() *inspect.File {
+		b.opening.Add(1)
+		defer b.opening.Add(-1)
+		return inspect.Open(name, rd, rd.size, opt)
+	}()
+	// The page's sha-256 of the file, where the core would have computed one (setFingerprint).
+	fingerprinted := false
+	if after != nil {
+		if d, ok := after(); ok && d.sha256 != "" && (f.Archive == nil || f.Archive.Complete) {
+			f.Doc.SHA256, fingerprinted = d.sha256, true
+		}
+	}
 	h, enc, err := b.keep(f, 0)
 	if err != nil {
 		return nil, err
 	}
-	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes()), nil
+	b.mu.Lock()
+	b.readers[h] = rd
+	b.mu.Unlock()
+	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted), nil
 }
 
 // setFingerprint → {set}: the file's sha-256, computed by the page, becomes the Document's
@@ -477,6 +525,9 @@ func (b *bridge) docJSON(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.ensureMemberHashes(f); err != nil {
+		return nil, err
+	}
 	out, err := f.Doc.JSON()
 	if err != nil {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
@@ -495,6 +546,11 @@ func (b *bridge) diff(r *request) (any, error) {
 	fb, err := b.file(r, "b")
 	if err != nil {
 		return nil, fmt.Errorf("diff, file b: %w", err)
+	}
+	for _, f := range []*inspect.File{fa, fb} {
+		if err := b.ensureMemberHashes(f); err != nil {
+			return nil, err
+		}
 	}
 	switch format := r.str("format"); format {
 	case "":
@@ -944,6 +1000,9 @@ func (b *bridge) compare(r *request) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("compare, file %d: %w", i+1, err)
 		}
+		if err := b.ensureMemberHashes(f); err != nil {
+			return nil, err
+		}
 		files[i] = f
 	}
 	return encodeNode(inspect.Compare(files))
@@ -1007,6 +1066,7 @@ func (b *bridge) close(r *request) (any, error) {
 	defer b.mu.Unlock()
 	delete(b.files, int(h))
 	delete(b.contexts, int(h))
+	delete(b.readers, int(h))
 	return object(), nil
 }
 

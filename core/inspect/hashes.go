@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"errors"
+	"io"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
@@ -16,13 +17,19 @@ func (f *File) MemberHashesPending() bool { return f.Archive != nil && f.Archive
 // the archive again (bounded memory, the open's inflate limit). It changes nothing:
 // ApplyMemberHashes does, so a caller can compute on one goroutine and apply under its lock.
 func (f *File) HashMembers(opt neff.HashOptions) ([]neff.MemberHash, error) {
+	return f.HashMembersFrom(f.r, opt)
+}
+
+// HashMembersFrom is HashMembers reading the file through r (the same bytes as the open's
+// reader: a caller running it beside other calls gives it a reader of its own).
+func (f *File) HashMembersFrom(r io.ReaderAt, opt neff.HashOptions) ([]neff.MemberHash, error) {
 	if f.Archive == nil {
 		return nil, errors.New("not a NEFF: it has no members")
 	}
 	if opt.MaxInflated <= 0 {
 		opt.MaxInflated = f.Budget.Limit(budget.Inflate)
 	}
-	return f.Archive.HashMembers(f.r, opt)
+	return f.Archive.HashMembers(r, opt)
 }
 
 // ApplyMemberHashes sets the members' SHA-256 on the archive and in the Document (each

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
 )
@@ -161,6 +162,15 @@ func (a *Archive) hashDetail() string {
 	return cover + ": not checked"
 }
 
+// utcStamp is t as "2006-01-02 15:04:05 UTC" (time.Time.Format's layout engine is ~5 KB of
+// brotli'd wasm, and this was its only use).
+func utcStamp(t time.Time) string {
+	t = t.UTC()
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	return fmt.Sprintf("%04d-%02d-%02d %02d:%02d:%02d UTC", y, int(mo), d, h, mi, s)
+}
+
 // runs renders a byte array compactly: "1, 0 ×63".
 func runs(b []byte) string {
 	var parts []string
@@ -197,7 +207,7 @@ func (a *Archive) payloadNode() *doc.Node {
 			g.Span = doc.At(HeaderSize, p.Available)
 		}
 		g.Detail = "RFC 1952; one member, decompressed as a stream"
-		g.Field("mtime", p.GzipMTime.UTC().Format("2006-01-02 15:04:05 UTC"), doc.At(HeaderSize+4, 4)).Detail = "compile time in neuronx-cc 2.18–2.23 output"
+		g.Field("mtime", utcStamp(p.GzipMTime), doc.At(HeaderSize+4, 4)).Detail = "compile time in neuronx-cc 2.18–2.23 output"
 		g.Field("xfl", fmt.Sprint(p.GzipXFL), doc.At(HeaderSize+8, 1)).Detail = "4 = fastest compression"
 		g.Field("os", fmt.Sprint(p.GzipOS), doc.At(HeaderSize+9, 1)).Detail = "3 = Unix"
 	}

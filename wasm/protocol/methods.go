@@ -72,6 +72,9 @@ var Types = []Typedef{
 		{Name: "duplicate_of", Type: "string|null", Doc: "the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)"},
 	}},
 	{Name: "Counts", Doc: "an object of name → count"},
+	{Name: "MemberSum", Doc: "a member's sha-256, as hashMembers gives it", Fields: []Field{
+		{Name: "path", Type: "string", Doc: "its path"}, {Name: "sha256", Type: "string", Doc: "64 hex digits ('' for a truncated member)"},
+		{Name: "detail", Type: "string", Doc: "its node's detail text with the sha-256 (as an open that hashed it gives)"}}},
 	{Name: "SearchHit", Doc: "one node a search found: its path and what a result list shows of it", Fields: []Field{
 		{Name: "path", Type: "Array<string>", Doc: "its path keys from the root"},
 		{Name: "kind", Type: "string", Doc: "its kind"},
@@ -98,6 +101,8 @@ var Methods = []Method{
 			{Name: "file", Type: File, Doc: "the file"},
 			{Name: "name", Type: "string", Optional: true, Doc: "its name (default: the File's name)"},
 			{Name: "fingerprint", Type: "boolean", Optional: true, Doc: "false: do not hash the whole file; the page sends its sha-256 with setFingerprint"},
+			{Name: "digests", Type: "number", Optional: true, Doc: "a token: the page computes the payload's MD5 and the file's sha-256 (its hash worker) and sends them with digests under this token; the open does not hash the payload and waits for them where it checks the integrity (60 s at most, then it hashes the payload itself)"},
+			{Name: "memberHashes", Type: "boolean", Optional: true, Doc: "false: leave the members' sha-256 out of the open (empty in the Document); hashMembers computes them afterwards"},
 			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
 			{Name: "maxMemory", Type: "number", Optional: true, Doc: "bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)"},
 			{Name: "maxValues", Type: "number", Optional: true, Doc: "JSON values indexed over the whole file (default: sized to the worker)"},
@@ -105,8 +110,22 @@ var Methods = []Method{
 			{Name: "maxRows", Type: "number", Optional: true, Doc: "instruction rows one request may materialise (default: sized to the worker)"},
 		},
 		Result: []Field{handle, docBuf, msDoc,
-			{Name: "crossings", Type: "number", Doc: "reads of the file made (one per 4 MiB slice, or fewer)"}, wasm},
+			{Name: "crossings", Type: "number", Doc: "reads of the file made (one per 4 MiB slice, or fewer)"}, wasm,
+			{Name: "fingerprinted", Type: "boolean", Doc: "whether the Document took the sha-256 sent with digests (else send it with setFingerprint)"}},
 		Events: []string{"progress", "header"},
+	},
+	{
+		Name: "digests", Doc: "Give the open waiting under token what the page's hash worker computed over its file.",
+		Args: []Field{{Name: "token", Type: "number", Doc: "the open's digests token"},
+			{Name: "md5", Type: "string", Optional: true, Doc: "32 hex digits: MD5 of bytes [1024, 1024+min(data_size, size−1024)); absent: not known (the core hashes the payload itself)"},
+			{Name: "sha256", Type: "string", Optional: true, Doc: "64 hex digits: the whole file's sha-256"}},
+		Result: []Field{{Name: "used", Type: "boolean", Doc: "whether an open was waiting for them"}},
+	},
+	{
+		Name: "hashMembers", Doc: "Compute the members' sha-256 an open with memberHashes: false left out (reading the archive again, pausing every few MiB so other calls are answered meanwhile); the Document takes them.",
+		Args:   []Field{handle},
+		Result: []Field{{Name: "members", Type: "Array<MemberSum>", Doc: "every member in archive order"}},
+		Events: []string{"progress"},
 	},
 	{
 		Name: "setFingerprint", Doc: "Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.",

@@ -24,7 +24,7 @@ export function hashWorker() {
     if (!p) return;
     hasher.pending.delete(d.id);
     if (d.error) console.info('neffscope: the hash worker failed: ' + d.error);
-    p(d.sha256 || null);
+    p(d.sha256 ? { sha256: d.sha256, md5: d.md5 || null } : null);
   };
   w.onerror = (ev) => { ev.preventDefault(); hashStop(); };
   hasher.worker = w;
@@ -41,7 +41,13 @@ export function hashStop() {
   hasher.pending.clear();
 }
 
-function pageFingerprint(file) {
+/**
+ * pageDigests asks the hash worker for file's sha-256 and its payload's MD5, or null without
+ * workers.
+ * @param {File} file
+ * @returns {Promise<{sha256: string | null, md5: string | null} | null> | null}
+ */
+function pageDigests(file) {
   if (core.mode !== 'worker' || !file) return null;
   let w;
   try { w = hashWorker(); } catch (e) { return null; }
@@ -49,22 +55,48 @@ function pageFingerprint(file) {
   return new Promise((resolve) => { hasher.pending.set(id, resolve); w.postMessage({ id, file }); });
 }
 
+let nextToken = 1;
+
 /**
- * openWithFingerprint opens file in the core with the page computing its sha-256 alongside;
- * known: a sha-256 already known (a reopen after the worker restarted). It resolves with the
- * core's answer plus sha256 (the fingerprint the core accepted, or '').
+ * openWithFingerprint opens file in the core with the page's hash worker computing, alongside,
+ * its sha-256 and its payload's MD5, which the core takes where it checks the integrity (the
+ * digests call; the open waits there for them); known: a sha-256 already known (a reopen after
+ * the worker restarted: the core hashes the payload itself). With deferMembers the members'
+ * sha-256 are left out of the open (hashMembers adds them after). It resolves with the core's
+ * answer plus sha256 (the fingerprint the core accepted, or '') and memberHashes (whether the
+ * Document has the members' sha-256).
  * @param {File} file
  * @param {{onEvent?: (event: string, data: any) => void} | null} hooks
  * @param {string} [known]
+ * @param {{deferMembers?: boolean}} [how]
  * @returns {Promise<any>}
  */
-export async function openWithFingerprint(file, hooks, known) {
-  const fp = known ? Promise.resolve(known) : pageFingerprint(file);
-  const r = await call('open', { file, name: file.name, fingerprint: fp ? false : undefined }, hooks);
-  r.sha256 = '';
-  if (fp) {
-    const sha = await fp;
-    if (sha && (await call('setFingerprint', { handle: r.handle, sha256: sha })).set) r.sha256 = sha;
+export async function openWithFingerprint(file, hooks, known, how) {
+  const defer = !!(how && how.deferMembers) && core.mode === 'worker';
+  const args = { file, name: file.name, memberHashes: defer ? false : undefined };
+  if (known) {
+    const r = await call('open', Object.assign(args, { fingerprint: false }), hooks);
+    r.sha256 = (await call('setFingerprint', { handle: r.handle, sha256: known })).set ? known : '';
+    r.memberHashes = !defer;
+    return r;
   }
+  const fp = pageDigests(file);
+  if (!fp) {
+    const r = await call('open', args, hooks);
+    r.sha256 = '';
+    r.memberHashes = !defer;
+    return r;
+  }
+  const token = nextToken++;
+  const opened = call('open', Object.assign(args, { fingerprint: false, digests: token }), hooks);
+  // The hash worker usually answers first; the core takes its digests when it reaches the
+  // integrity check (without them, null: the core hashes the payload itself).
+  fp.then((d) => call('digests', { token, md5: (d && d.md5) || undefined, sha256: (d && d.sha256) || undefined })).catch(() => {});
+  const r = await opened;
+  const d = await fp;
+  r.sha256 = '';
+  r.memberHashes = !defer;
+  if (r.fingerprinted && d && d.sha256) r.sha256 = d.sha256;
+  else if (d && d.sha256 && (await call('setFingerprint', { handle: r.handle, sha256: d.sha256 })).set) r.sha256 = d.sha256;
   return r;
 }

@@ -73,6 +73,14 @@
  */
 
 /**
+ * a member's sha-256, as hashMembers gives it
+ * @typedef {Object} MemberSum
+ * @property {string} path - its path
+ * @property {string} sha256 - 64 hex digits ('' for a truncated member)
+ * @property {string} detail - its node's detail text with the sha-256 (as an open that hashed it gives)
+ */
+
+/**
  * one node a search found: its path and what a result list shows of it
  * @typedef {Object} SearchHit
  * @property {Array<string>} path - its path keys from the root
@@ -113,6 +121,8 @@
  * @property {Blob|Uint8Array|ArrayBuffer} file - the file
  * @property {string} [name] - its name (default: the File's name)
  * @property {boolean} [fingerprint] - false: do not hash the whole file; the page sends its sha-256 with setFingerprint
+ * @property {number} [digests] - a token: the page computes the payload's MD5 and the file's sha-256 (its hash worker) and sends them with digests under this token; the open does not hash the payload and waits for them where it checks the integrity (60 s at most, then it hashes the payload itself)
+ * @property {boolean} [memberHashes] - false: leave the members' sha-256 out of the open (empty in the Document); hashMembers computes them afterwards
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
  * @property {number} [maxMemory] - bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)
  * @property {number} [maxValues] - JSON values indexed over the whole file (default: sized to the worker)
@@ -128,6 +138,33 @@
  * @property {number} ms - the core's time for the call, in milliseconds
  * @property {number} crossings - reads of the file made (one per 4 MiB slice, or fewer)
  * @property {number} wasmBytes - the wasm linear memory's size after the call (0 when unknown)
+ * @property {boolean} fingerprinted - whether the Document took the sha-256 sent with digests (else send it with setFingerprint)
+ */
+
+/**
+ * the args of digests: Give the open waiting under token what the page's hash worker computed over its file.
+ * @typedef {Object} DigestsArgs
+ * @property {number} token - the open's digests token
+ * @property {string} [md5] - 32 hex digits: MD5 of bytes [1024, 1024+min(data_size, size−1024)); absent: not known (the core hashes the payload itself)
+ * @property {string} [sha256] - 64 hex digits: the whole file's sha-256
+ */
+
+/**
+ * the result of digests
+ * @typedef {Object} DigestsResult
+ * @property {boolean} used - whether an open was waiting for them
+ */
+
+/**
+ * the args of hashMembers: Compute the members' sha-256 an open with memberHashes: false left out (reading the archive again, pausing every few MiB so other calls are answered meanwhile); the Document takes them.
+ * @typedef {Object} HashMembersArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ */
+
+/**
+ * the result of hashMembers
+ * @typedef {Object} HashMembersResult
+ * @property {Array<MemberSum>} members - every member in archive order
  */
 
 /**
@@ -474,12 +511,14 @@
  * @typedef {Object} LibClearResult
  */
 
-/** @typedef {'open'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'digests'|'hashMembers'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
 export const METHODS = Object.freeze([
-  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
+  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
+  { name: 'digests', doc: 'Give the open waiting under token what the page\'s hash worker computed over its file.', args: ['token', 'md5', 'sha256'], required: ['token'], events: [] },
+  { name: 'hashMembers', doc: 'Compute the members\' sha-256 an open with memberHashes: false left out (reading the archive again, pausing every few MiB so other calls are answered meanwhile); the Document takes them.', args: ['handle'], required: ['handle'], events: ['progress'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },
   { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'off', 'n'], events: [] },
   { name: 'rows', doc: 'Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },

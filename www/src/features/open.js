@@ -8,6 +8,9 @@ import { $, toast } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
 import { addDocs, makeState, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
+import { memberHashText, renderDetail } from '../views/detail.js';
+import { applyMemberSums } from '../lib/membersums.js';
+import { select } from '../state/selection.js';
 import { renderSummary } from '../views/summary.js';
 import { unpackDocument } from '../wire.js';
 
@@ -78,7 +81,7 @@ export async function openFile(file) {
         renderSummary(unpackDocument(data), true);
         $('welcome').hidden = true;
       },
-    });
+    }, undefined, { deferMembers: true });
     if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
@@ -87,12 +90,14 @@ export async function openFile(file) {
     const st = makeState(doc, { file, handle: r.handle, gen: core.gen });
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
-    lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes };
+    if (!r.memberHashes && doc.kind === 'neff') st.memberHashes = { state: 'computing', done: 0, total: 0 };
+    lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
     addDocs([st], 0, Math.round(tDecoded - t0));
     lastOpen.renderMs = performance.now() - tDecoded;
     lastOpen.totalMs = performance.now() - t0;
     document.body.dataset.state = 'open';
     libRemember(st, 'open', [file]);
+    if (st.memberHashes) hashMembers(st, lastOpen);
     return { ok: true, name: doc.file, kind: doc.kind };
   } catch (e) {
     if (opening !== token) return superseded;
@@ -104,6 +109,46 @@ export async function openFile(file) {
   } finally {
     if (opening === token) { opening = null; $('progress').hidden = true; }
   }
+}
+
+/**
+ * hashMembers computes the members' sha-256 the open left out (Go's SHA-256 in wasm was most of
+ * a big open), in the background: the core reads the archive again, pausing every few MiB to
+ * answer the page's other calls. A member's detail says "computing…" until they arrive; then
+ * the Document takes them as an open that hashed them shows them, and the library keeps it.
+ * @param {any} st the document's state
+ * @param {any} [measure] lastOpen, which gets memberHashMs
+ */
+function hashMembers(st, measure) {
+  const t0 = performance.now();
+  st.memberHashes = { state: 'computing', done: 0, total: 0 };
+  st.hashMembers = () => { hashMembers(st); refreshHashes(st); };
+  call('hashMembers', { handle: st.handle }, {
+    onEvent: (event, p) => {
+      if (event !== 'progress' || !st.memberHashes || st.memberHashes.state !== 'computing') return;
+      st.memberHashes.done = p.done;
+      st.memberHashes.total = p.total;
+      const line = state === st && document.getElementById('member-sha');
+      if (line && line.firstChild) line.firstChild.textContent = memberHashText(st.memberHashes);
+    },
+  }).then((r) => {
+    applyMemberSums(st.doc, r.members);
+    st.memberHashes = null;
+    if (measure) measure.memberHashMs = performance.now() - t0;
+    refreshHashes(st);
+    libRemember(st, 'open', [st.file]);
+  }, (e) => {
+    st.memberHashes = { state: 'failed', message: e.message };
+    refreshHashes(st);
+  });
+}
+
+// refreshHashes shows the selection again when it is where the members' sha-256 show.
+function refreshHashes(st) {
+  const n = state === st && st.selected;
+  if (!n) return;
+  if (n.kind === 'archive') select(n, 'hash');
+  else if (n.kind === 'member') renderDetail(n);
 }
 
 /** @type {OpenResult} */

@@ -209,8 +209,37 @@ function renderRelated(n, box) {
 
 const isVar = (n) => !!(n.attrs && n.attrs.var !== undefined);
 
+/**
+ * memberHashText says where a member's sha-256 is while the page computes the members' sha-256
+ * after the open (features/open.js): computing (how far), or why not.
+ * @param {{state: string, done?: number, total?: number, message?: string}} h
+ * @returns {string}
+ */
+export function memberHashText(h) {
+  if (h.state === 'failed') return 'sha-256: not computed (' + (h.message || 'the core stopped') + ')';
+  const pct = h.total ? ' ' + Math.min(99, Math.floor((100 * (h.done || 0)) / h.total)) + '%' : '';
+  return 'sha-256: computing…' + pct + ' (the members\' sha-256 are computed after the open, reading the archive again)';
+}
+
+// renderMemberHash says, on a member or the members table, that the sha-256 is still to come.
+function renderMemberHash(n, box) {
+  const h = state.memberHashes;
+  const p = el('p', 'd-sha muted', memberHashText(h));
+  p.id = 'member-sha';
+  if (h.state === 'failed' && state.hashMembers) {
+    const b = el('button', 'link', 'Compute the sha-256');
+    b.type = 'button';
+    b.addEventListener('click', () => state.hashMembers());
+    p.appendChild(document.createTextNode(' '));
+    p.appendChild(b);
+  }
+  const at = box.querySelector('.d-detail') || box.querySelector('.d-path');
+  if (at) at.after(p); else box.appendChild(p);
+}
+
 // DETAIL_RENDERERS: extra sections of the detail pane, by what a node carries.
 const DETAIL_RENDERERS = [
+  { when: (n) => (n.kind === 'member' || n.kind === 'archive') && !!state.memberHashes && state.memberHashes.state !== 'done', render: renderMemberHash },
   { when: (n) => n.kind === 'instruction', render: renderRelated },
   { when: isVar, render: renderVarUses },
   { when: (n) => !!(n.attrs && n.attrs.words !== undefined), render: renderLineWords },

@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { HASH_SLICE, sha256Of } from './hash.js';
+import { HASH_SLICE, digestsOf, sha256Of } from './hash.js';
 
 // bytes gives n deterministic, non-repeating-looking bytes.
 function bytes(n, seed = 1) {
@@ -62,4 +62,32 @@ test('the hasher is reset between files', async () => {
   const [ha, hb] = [await sha256Of(reader(a), a.length), await sha256Of(reader(b), b.length)];
   assert.equal(ha, want(a));
   assert.equal(hb, want(b));
+});
+
+const md5 = (b) => createHash('md5').update(b).digest('hex');
+
+// neffish is a file with a NEFF header whose data_size says n payload bytes follow.
+function neffish(dataSize, payload) {
+  const b = new Uint8Array(1024 + payload);
+  b.set(bytes(b.length, 9));
+  new DataView(b.buffer).setBigUint64(0x10, BigInt(dataSize), true);
+  return b;
+}
+
+test('the payload MD5 covers [1024, 1024+data_size), in the same pass as the sha-256', async () => {
+  for (const [ds, n, slice] of [[5000, 5000, 1000], [3000, 5000, 4096], [9000, 5000, 777], [0, 100, 64], [1, 1, 1024]]) {
+    const b = neffish(ds, n);
+    const seen = [];
+    const r = (off, k) => { seen.push(off); return b.subarray(off, off + k); };
+    const d = await digestsOf(r, b.length, slice);
+    assert.equal(d.sha256, want(b), `sha-256, data_size ${ds}, payload ${n}`);
+    assert.equal(d.md5, md5(b.subarray(1024, 1024 + Math.min(ds, n))), `md5, data_size ${ds}, payload ${n}, slice ${slice}`);
+    assert.equal(seen.filter((o) => o !== 0).length, Math.ceil(b.length / slice) - 1, 'each slice read once');
+  }
+});
+
+test('no MD5 without a payload after a header', async () => {
+  const b = bytes(1024, 4);
+  assert.equal((await digestsOf(reader(b), b.length)).md5, null);
+  assert.equal((await digestsOf(reader(b), b.length)).sha256, want(b));
 });
