@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/wasm/protocol"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -414,14 +416,15 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	if r.has("memberHashes") && !r.args.Get("memberHashes").Bool() {
 		opt.DeferMemberHashes = true
 	}
-	var after func() (pageDigests, bool)
+	var dw *digestWaiter
 	if r.has("digests") {
 		token, err := r.int("digests")
 		if err != nil {
 			return nil, err
 		}
 		var done func()
-		opt.PayloadDigest, after, done = b.waitDigests(int(token))
+		dw, done = b.waitDigests(int(token))
+		opt.PayloadDigest = dw.payload
 		defer done()
 	}
 	if r.emit.Type() == js.TypeFunction {
@@ -433,16 +436,40 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 		}
 	}
 	start := time.Now()
-	f := func() *inspect.File {
-		b.opening.Add(1)
-		defer b.opening.Add(-1)
-		return inspect.Open(name, rd, rd.size, opt)
-	}()
+	// nativeGzip (default true, with digests): the browser inflates the payload (inflate.go);
+	// if it fails, the file is read again with Go's inflate, whose findings say what is wrong.
+	var inf *jsInflater
+	if opt.PayloadDigest != nil && (!r.has("nativeGzip") || r.args.Get("nativeGzip").Bool()) {
+		file := r.args.Get("file")
+		opt.Inflate = func() neff.Inflater {
+			if inf = newJSInflater(file, neff.HeaderSize, rd.size); inf == nil {
+				return nil
+			}
+			return inf
+		}
+	}
+	b.opening.Add(1)
+	defer b.opening.Add(-1)
+	f := inspect.Open(name, rd, rd.size, opt)
+	inflater := ""
+	if f.Archive != nil && f.Archive.Payload.Encoding == "gzip" {
+		inflater = "core"
+	}
+	if inf != nil {
+		inf.close()
+		inflater = "browser"
+		if f.Archive != nil && f.Archive.InflateErr != nil {
+			js.Global().Get("console").Call("info", "neffscope: the browser's gzip failed ("+f.Archive.InflateErr.Error()+"); reading again with the core's")
+			opt.Inflate = nil
+			f = inspect.Open(name, rd, rd.size, opt)
+			inflater = "core (the browser's failed)"
+		}
+	}
 	// The page's sha-256 of the file, where the core would have computed one (setFingerprint).
 	fingerprinted := false
-	if after != nil {
-		if d, ok := after(); ok && d.sha256 != "" && (f.Archive == nil || f.Archive.Complete) {
-			f.Doc.SHA256, fingerprinted = d.sha256, true
+	if dw != nil {
+		if sum := dw.sha256(); sum != "" && (f.Archive == nil || f.Archive.Complete) {
+			f.Doc.SHA256, fingerprinted = sum, true
 		}
 	}
 	h, enc, err := b.keep(f, 0)
@@ -452,7 +479,7 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	b.mu.Lock()
 	b.readers[h] = rd
 	b.mu.Unlock()
-	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted), nil
+	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted, "inflater", inflater), nil
 }
 
 // setFingerprint → {set}: the file's sha-256, computed by the page, becomes the Document's
@@ -463,10 +490,11 @@ func (b *bridge) setFingerprint(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := strings.ToLower(r.str("sha256"))
-	if len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "" {
-		return nil, protocol.Errorf(protocol.BadRequest, "setFingerprint: %q is not a sha-256 in hex", sum)
+	v, err := hexArg(r, "sha256", 32)
+	if err != nil || v == nil {
+		return nil, protocol.Errorf(protocol.BadRequest, "setFingerprint: %q is not a sha-256 in hex", r.str("sha256"))
 	}
+	sum := hex.EncodeToString(v)
 	if f.Archive != nil && !f.Archive.Complete {
 		return object("set", false), nil
 	}

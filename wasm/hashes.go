@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/hex"
-	"strings"
 	"time"
 
 	"github.com/neffscope/neffscope/core/inspect"
@@ -25,50 +24,61 @@ type pageDigests struct {
 }
 
 // waitDigests registers token for an open and returns the function the open calls where it
-// checks the payload's integrity (inspect.Options.PayloadDigest) and a function giving what
-// arrived (after the open). The page sends the digests with the digests method.
-func (b *bridge) waitDigests(token int) (func(string) []byte, func() (pageDigests, bool), func()) {
-	ch := make(chan pageDigests, 1)
+// checks the payload's integrity (inspect.Options.PayloadDigest; it waits at most digestWait)
+// and the channel's state for after the open. The page sends them with the digests method.
+func (b *bridge) waitDigests(token int) (*digestWaiter, func()) {
+	w := &digestWaiter{ch: make(chan pageDigests, 1)}
 	b.mu.Lock()
-	b.digests[token] = ch
+	b.digests[token] = w.ch
 	b.mu.Unlock()
-	var got pageDigests
-	have := false
-	take := func(wait time.Duration) bool {
-		if have {
-			return true
-		}
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case got = <-ch:
-			have = true
-		case <-t.C:
-		}
-		return have
-	}
-	payload := func(algo string) []byte {
-		if algo != "md5" || !take(digestWait) {
-			return nil
-		}
-		return got.md5
-	}
-	after := func() (pageDigests, bool) {
-		if !have {
-			select {
-			case got = <-ch:
-				have = true
-			default:
-			}
-		}
-		return got, have
-	}
-	done := func() {
+	return w, func() {
 		b.mu.Lock()
 		delete(b.digests, token)
 		b.mu.Unlock()
 	}
-	return payload, after, done
+}
+
+type digestWaiter struct {
+	ch   chan pageDigests
+	got  pageDigests
+	have bool
+}
+
+// payload is inspect.Options.PayloadDigest: the page's MD5, waited for.
+func (w *digestWaiter) payload(algo string) []byte {
+	if algo == "md5" && !w.have {
+		select {
+		case w.got = <-w.ch:
+			w.have = true
+		case <-time.After(digestWait):
+		}
+	}
+	return w.got.md5
+}
+
+// sha256 is the page's sha-256 of the file, if it has arrived.
+func (w *digestWaiter) sha256() string {
+	if !w.have {
+		select {
+		case w.got = <-w.ch:
+			w.have = true
+		default:
+		}
+	}
+	return w.got.sha256
+}
+
+// hexArg is argument name as n bytes given in hex (” or absent: nil).
+func hexArg(r *request, name string, n int) ([]byte, error) {
+	s := r.str(name)
+	if s == "" {
+		return nil, nil
+	}
+	v, err := hex.DecodeString(s)
+	if err != nil || len(v) != n {
+		return nil, protocol.Errorf(protocol.BadRequest, "%s: %s %q is not %d bytes in hex", r.method.Name, name, s, n)
+	}
+	return v, nil
 }
 
 // digests → {used}: the payload's MD5 and the file's sha-256 the page computed for the open
@@ -79,29 +89,26 @@ func (b *bridge) digestsCall(r *request) (any, error) {
 		return nil, err
 	}
 	var d pageDigests
-	if s := strings.ToLower(r.str("md5")); s != "" {
-		if d.md5, err = hex.DecodeString(s); err != nil || len(d.md5) != 16 {
-			return nil, protocol.Errorf(protocol.BadRequest, "digests: %q is not an MD5 in hex", s)
-		}
+	if d.md5, err = hexArg(r, "md5", 16); err != nil {
+		return nil, err
 	}
-	if s := strings.ToLower(r.str("sha256")); s != "" {
-		if len(s) != 64 || strings.Trim(s, "0123456789abcdef") != "" {
-			return nil, protocol.Errorf(protocol.BadRequest, "digests: %q is not a sha-256 in hex", s)
-		}
-		d.sha256 = s
+	sum, err := hexArg(r, "sha256", 32)
+	if err != nil {
+		return nil, err
 	}
+	d.sha256 = hex.EncodeToString(sum)
 	b.mu.Lock()
 	ch := b.digests[int(token)]
 	b.mu.Unlock()
-	if ch == nil {
-		return object("used", false), nil
+	used := false
+	if ch != nil {
+		select {
+		case ch <- d:
+			used = true
+		default:
+		}
 	}
-	select {
-	case ch <- d:
-		return object("used", true), nil
-	default:
-		return object("used", false), nil
-	}
+	return object("used", used), nil
 }
 
 // hashMembers → {members}: the members' sha-256 an open with memberHashes: false left out,

@@ -122,6 +122,7 @@
  * @property {string} [name] - its name (default: the File's name)
  * @property {boolean} [fingerprint] - false: do not hash the whole file; the page sends its sha-256 with setFingerprint
  * @property {number} [digests] - a token: the page computes the payload's MD5 and the file's sha-256 (its hash worker) and sends them with digests under this token; the open does not hash the payload and waits for them where it checks the integrity (60 s at most, then it hashes the payload itself)
+ * @property {boolean} [nativeGzip] - with digests: false: inflate with the core's Go inflate, not the browser's DecompressionStream (which is the default in a worker; if it fails the file is read again with the core's)
  * @property {boolean} [memberHashes] - false: leave the members' sha-256 out of the open (empty in the Document); hashMembers computes them afterwards
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
  * @property {number} [maxMemory] - bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)
@@ -138,6 +139,7 @@
  * @property {number} ms - the core's time for the call, in milliseconds
  * @property {number} crossings - reads of the file made (one per 4 MiB slice, or fewer)
  * @property {number} wasmBytes - the wasm linear memory's size after the call (0 when unknown)
+ * @property {string} inflater - who inflated the payload: browser, core, "core (the browser's failed)", or '' (no gzip payload)
  * @property {boolean} fingerprinted - whether the Document took the sha-256 sent with digests (else send it with setFingerprint)
  */
 
@@ -516,7 +518,7 @@
 
 /** Every method, in the core's table order. */
 export const METHODS = Object.freeze([
-  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
+  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'nativeGzip', 'memberHashes', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
   { name: 'digests', doc: 'Give the open waiting under token what the page\'s hash worker computed over its file.', args: ['token', 'md5', 'sha256'], required: ['token'], events: [] },
   { name: 'hashMembers', doc: 'Compute the members\' sha-256 an open with memberHashes: false left out (reading the archive again, pausing every few MiB so other calls are answered meanwhile); the Document takes them.', args: ['handle'], required: ['handle'], events: ['progress'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },

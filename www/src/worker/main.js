@@ -8,6 +8,7 @@
 import { createCoreHost, serveWorker } from './core-host.js';
 import { HASH_ROLE } from '../roles.js';
 import { serveHashRole } from './hash.js';
+import { installInflater } from './inflate.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
 
@@ -16,5 +17,6 @@ if (!inWorker) {
 } else if (self.name === HASH_ROLE) {
   serveHashRole();
 } else {
+  installInflater();
   serveWorker();
 }
