@@ -21,7 +21,7 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # open's allocations 15% (jsonspan no longer formats a budget location per value, manifest maps
 # are sized once), so the page opens attn_v6 as fast as before it (866 vs 877 ms in all).
 # Measured with: go test -run '^$' -bench 'Page/open-attn' -benchtime 20x ./e2e/
-WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder github.com/neffscope/neffscope/core/jsonspan
+WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 internal/byteorder github.com/neffscope/neffscope/core/jsonspan
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -77,7 +78,10 @@ func TestPageHashesMatchTheCore(t *testing.T) {
 		name string
 		data []byte
 		want string
-	}{{"matmul_small.neff", real, "ok"}, {"damaged.neff", damaged, "mismatch"}} {
+		// who inflates: the browser's DecompressionStream; its refusal of the non-zero byte
+		// after the gzip member sends the core back to its own inflate.
+		inflater string
+	}{{"matmul_small.neff", real, "ok", "browser"}, {"damaged.neff", damaged, "mismatch", "core (the browser's failed)"}} {
 		path := filepath.Join(dir, c.name)
 		if err := os.WriteFile(path, c.data, 0o644); err != nil {
 			t.Fatal(err)
@@ -89,6 +93,9 @@ func TestPageHashesMatchTheCore(t *testing.T) {
 		p := newPage(t, siteURL)
 		p.openWithPicker(path)
 		p.waitFor(`neffscope.state && !neffscope.state.memberHashes && neffscope.lastOpen.memberHashMs > 0`, "the members' sha-256")
+		if got := eval[string](p, `neffscope.lastOpen.inflater`); got != c.inflater {
+			t.Errorf("%s: inflated by %q, want %q", c.name, got, c.inflater)
+		}
 		var got hashView
 		if err := json.Unmarshal([]byte(eval[string](p, pageHashView)), &got); err != nil {
 			t.Fatal(err)
@@ -137,5 +144,37 @@ func TestMemberHashComputingThenShown(t *testing.T) {
 	p.waitFor(`document.getElementById('detail').textContent.includes(`+jsString(want)+`)`, "the member's sha-256 in its detail")
 	if strings.Contains(eval[string](p, `document.getElementById('detail').textContent`), "computing") {
 		t.Errorf("the detail still says computing")
+	}
+}
+
+// A gzip stream damaged inside its deflate data: the browser's inflate fails, the core reads the
+// file again with its own, and the page's error findings are the CLI's, every one.
+func TestCorruptGzipInThePage(t *testing.T) {
+	data := bytes.Clone(readReal(t))
+	data[1024+2000] ^= 0xff // inside the deflate data
+	want := inspect.Open("corrupt.neff", bytes.NewReader(data), int64(len(data)), inspect.Options{})
+	var msgs []string
+	want.Doc.Root.Walk(func(_ []string, n *doc.Node) bool {
+		for _, f := range n.Findings {
+			if f.Severity == doc.Error {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		return true
+	})
+	path := filepath.Join(t.TempDir(), "corrupt.neff")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, siteURL)
+	p.openWithPicker(path)
+	if got := eval[string](p, `neffscope.lastOpen.inflater`); got != "core (the browser's failed)" {
+		t.Errorf("inflated by %q", got)
+	}
+	errs := eval[[]string](p, `Array.from(document.querySelectorAll('#findings-list .finding[data-sev="error"] .msg')).map(f => f.textContent)`)
+	sort.Strings(errs)
+	sort.Strings(msgs)
+	if strings.Join(errs, "\n") != strings.Join(msgs, "\n") {
+		t.Errorf("the page's error findings\n  %q\nthe core's\n  %q", errs, msgs)
 	}
 }
