@@ -26,9 +26,6 @@ func BenchmarkPageBig(b *testing.B) {
 			path := bigRealNEFF(b, mib)
 			p := newSlowPage(b, siteURL, 30*time.Minute)
 			var overview, header, total, heap, hashes float64
-			if os.Getenv("NEFFSCOPE_BENCH_GO_INFLATE") != "" {
-				eval[chromedp.Void](p, `globalThis.neffscopeGoInflate = true`) // A/B: Go's inflate, not the browser's
-			}
 			b.ResetTimer()
 			for range b.N {
 				eval[chromedp.Void](p, watchOpenJS)
@@ -54,7 +51,6 @@ func BenchmarkPageBig(b *testing.B) {
 			b.ReportMetric(hashes/n, "ms-member-hashes-after")
 			b.ReportMetric(eval[float64](p, `neffscope.lastOpen.wasmBytes`)/(1<<20), "MiB-wasm-memory")
 			b.ReportMetric(heap/(1<<20), "MiB-page-heap-peak")
-			b.Logf("%d MiB: payload inflated by %s", mib, eval[string](p, `neffscope.lastOpen.inflater || ''`))
 			f := eval[docFindings](p, docFindingsJS)
 			b.ReportMetric(float64(f.Error), "error-findings")
 			if f.Error > 0 {

@@ -57,8 +57,9 @@ type bridge struct {
 	// digests, the channels opens wait on for the page's digests, by token (hashes.go).
 	readers map[int]*jsReaderAt
 	digests map[int]chan pageDigests
-	// opening counts the opens running (a background hashMembers waits while one does).
-	opening atomic.Int32
+	// opening counts the opens running, busy the sync calls (a background hashMembers waits
+	// while either runs).
+	opening, busy atomic.Int32
 	// the IndexedDB library (library.go), opened on first use
 	libOnce sync.Once
 	library *library
@@ -185,7 +186,9 @@ func (b *bridge) call(_ js.Value, argv []js.Value) any {
 				settle(ctx)
 			}()
 		} else {
+			b.busy.Add(1)
 			settle(context.Background())
+			b.busy.Add(-1)
 		}
 		return nil
 	})
@@ -436,35 +439,9 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 		}
 	}
 	start := time.Now()
-	// nativeGzip (default true, with digests): the browser inflates the payload (inflate.go);
-	// if it fails, the file is read again with Go's inflate, whose findings say what is wrong.
-	var inf *jsInflater
-	if opt.PayloadDigest != nil && (!r.has("nativeGzip") || r.args.Get("nativeGzip").Bool()) {
-		file := r.args.Get("file")
-		opt.Inflate = func() neff.Inflater {
-			if inf = newJSInflater(file, neff.HeaderSize, rd.size); inf == nil {
-				return nil
-			}
-			return inf
-		}
-	}
 	b.opening.Add(1)
 	defer b.opening.Add(-1)
 	f := inspect.Open(name, rd, rd.size, opt)
-	inflater := ""
-	if f.Archive != nil && f.Archive.Payload.Encoding == "gzip" {
-		inflater = "core"
-	}
-	if inf != nil {
-		inf.close()
-		inflater = "browser"
-		if f.Archive != nil && f.Archive.InflateErr != nil {
-			js.Global().Get("console").Call("info", "neffscope: the browser's gzip failed ("+f.Archive.InflateErr.Error()+"); reading again with the core's")
-			opt.Inflate = nil
-			f = inspect.Open(name, rd, rd.size, opt)
-			inflater = "core (the browser's failed)"
-		}
-	}
 	// The page's sha-256 of the file, where the core would have computed one (setFingerprint).
 	fingerprinted := false
 	if dw != nil {
@@ -479,7 +456,7 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	b.mu.Lock()
 	b.readers[h] = rd
 	b.mu.Unlock()
-	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted, "inflater", inflater), nil
+	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted), nil
 }
 
 // setFingerprint → {set}: the file's sha-256, computed by the page, becomes the Document's
@@ -1099,7 +1076,8 @@ func (b *bridge) close(r *request) (any, error) {
 }
 
 // throttledProgress sends progress events at most every progressEvery, plus every phase
-// change, as {phase, done, total, inflated, read}.
+// change, as {phase, done, total, inflated, read}. read is the file's bytes read so far: by
+// the core's reader, or by the browser's inflate (p.Done: payload bytes it consumed).
 func throttledProgress(r *request, rd *jsReaderAt) func(inspect.Progress) {
 	var last time.Time
 	lastPhase := ""
@@ -1110,7 +1088,7 @@ func throttledProgress(r *request, rd *jsReaderAt) func(inspect.Progress) {
 		}
 		last, lastPhase = now, p.Phase
 		r.event("progress", object("phase", p.Phase, "done", float64(p.Done), "total", float64(p.Total),
-			"inflated", float64(p.Inflated), "read", float64(rd.read)))
+			"inflated", float64(p.Inflated), "read", max(float64(rd.read), float64(p.Done+neff.HeaderSize))))
 	}
 }
 

@@ -129,21 +129,20 @@ func (b *bridge) hashMembers(ctx context.Context, r *request) (any, error) {
 		if rd != nil {
 			src = newJSReaderAt(rd.readJS, rd.size, rd.chunk) // its own read-ahead buffer
 		}
-		var last time.Time
-		// Pause: let the page's calls in; while an open runs, wait for it to end.
+		// Pause: let the page's calls in; while an open or another call runs, wait for it.
 		pause := func() {
 			time.Sleep(time.Millisecond)
-			for b.opening.Load() > 0 {
+			for b.opening.Load() > 0 || b.busy.Load() > 0 {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}
-		opt := neff.HashOptions{Context: ctx, Pause: pause,
-			Progress: func(p neff.Progress) {
-				if now := time.Now(); now.Sub(last) >= progressEvery || p.Phase == "done" {
-					last = now
-					r.event("progress", object("phase", "hashing "+p.Phase, "done", float64(p.Done), "total", float64(p.Total), "inflated", float64(p.Inflated), "read", float64(p.Done)))
-				}
-			}}
+		opt := neff.HashOptions{Context: ctx, Pause: pause}
+		if src != nil {
+			tp := throttledProgress(r, src)
+			opt.Progress = func(p neff.Progress) {
+				tp(inspect.Progress{Phase: p.Phase, Done: p.Done, Total: p.Total, Inflated: p.Inflated})
+			}
+		}
 		list, err := hashFile(f, src, opt)
 		if err != nil {
 			return nil, err

@@ -2,13 +2,10 @@ package inspect
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/md5"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"hash"
-	"io"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/neff"
@@ -81,72 +78,6 @@ func TestDeferredHashesGiveTheSameDocument(t *testing.T) {
 			gb, _ := got.Doc.MarshalMsg(nil)
 			if !bytes.Equal(wb, gb) {
 				t.Errorf("%s (%s): the Document differs from a hashing open's", name, digest)
-			}
-		}
-	}
-}
-
-// testInflater inflates a gzip member the way the page's DecompressionStream does: the bytes,
-// then io.EOF once the member ended (Compressed: its length, known to the test).
-type testInflater struct {
-	r      io.Reader
-	length int64
-	done   bool
-	failAt int64 // > 0: fail with an error after this many bytes
-	n      int64
-}
-
-func (t *testInflater) Read(p []byte) (int, error) {
-	if t.failAt > 0 && t.n >= t.failAt {
-		return 0, errors.New("The compressed data was not valid: incorrect data check")
-	}
-	n, err := t.r.Read(p)
-	t.n += int64(n)
-	if err == io.EOF {
-		t.done = true
-	}
-	return n, err
-}
-
-func (t *testInflater) Compressed() int64 {
-	if t.done {
-		return t.length
-	}
-	return 0
-}
-
-// The payload inflated elsewhere (the page's DecompressionStream) gives the Document neff's
-// own inflate gives; an inflater that fails leaves InflateErr set for the caller to read again.
-func TestInflatedElsewhereGivesTheSameDocument(t *testing.T) {
-	for name, b := range map[string][]byte{
-		"sample.neff":       neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{}),
-		"matmul_small.neff": realfiles.Read(t, "nkipy/matmul_small.neff"),
-	} {
-		want := Open(name, bytes.NewReader(b), int64(len(b)), Options{})
-		glen := want.Archive.Payload.GzipLength
-		for _, failAt := range []int64{0, 1000} {
-			inflate := func() neff.Inflater {
-				z, err := gzip.NewReader(bytes.NewReader(b[neff.HeaderSize : neff.HeaderSize+glen]))
-				if err != nil {
-					t.Fatal(err)
-				}
-				z.Multistream(false)
-				return &testInflater{r: z, length: glen, failAt: failAt}
-			}
-			got := Open(name, bytes.NewReader(b), int64(len(b)), Options{PayloadDigest: payloadDigestOf(b), Inflate: inflate})
-			if failAt > 0 {
-				if got.Archive.InflateErr == nil {
-					t.Errorf("%s: a failing inflater left no InflateErr", name)
-				}
-				continue
-			}
-			if got.Archive.InflateErr != nil {
-				t.Fatalf("%s: %v", name, got.Archive.InflateErr)
-			}
-			wb, _ := want.Doc.MarshalMsg(nil)
-			gb, _ := got.Doc.MarshalMsg(nil)
-			if !bytes.Equal(wb, gb) {
-				t.Errorf("%s: the Document differs from neff's own inflate's (payload %+v, want %+v)", name, got.Archive.Payload, want.Archive.Payload)
 			}
 		}
 	}

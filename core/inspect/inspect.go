@@ -45,9 +45,6 @@ type Options struct {
 	// PayloadDigest, for NEFFs, supplies the payload's hash computed by another party
 	// (neff.Options.PayloadDigest): the open does not hash the payload itself.
 	PayloadDigest func(algo string) []byte
-	// Inflate, for NEFFs, inflates the payload elsewhere (neff.Options.Inflate); when it
-	// fails (File.Archive.InflateErr), open the file again without it.
-	Inflate func() neff.Inflater
 }
 
 // Progress is where an Open is.
@@ -330,7 +327,6 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		OnDemand:       func(p string, _ int64) bool { return maybeStream(p) },
 		NoMemberHashes: opt.DeferMemberHashes,
 		PayloadDigest:  opt.PayloadDigest,
-		Inflate:        opt.Inflate,
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
 			x := indexers[m]
 			if x == nil {

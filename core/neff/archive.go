@@ -65,12 +65,6 @@ type Options struct {
 	// digest of the wrong length (nil: "not known") makes the open read the payload again and
 	// hash it itself, so the verdict is always the one a hashing open gives.
 	PayloadDigest func(algo string) []byte
-	// Inflate, if set, gives an inflater of the payload's gzip member from elsewhere (the
-	// browser's DecompressionStream, several times faster than Go's inflate in wasm); nil
-	// from it: neff's own. Any error it reports ends the read with Archive.InflateErr set and
-	// no finding: the caller reads the file again without it, and neff's own inflate then
-	// says what is wrong. It needs PayloadDigest (the payload's bytes are not read here).
-	Inflate func() Inflater
 
 	// streamTo, if it returns a writer for a member, receives that member's bytes as they
 	// stream; stopAfterStream ends the walk right after such a member (used by ReadMember).
@@ -81,16 +75,6 @@ type Options struct {
 	noHash bool
 	// noPayloadHash skips only the payload hash (HashMembers).
 	noPayloadHash bool
-}
-
-// Inflater is a gzip member inflated elsewhere (Options.Inflate).
-type Inflater interface {
-	// Read gives the inflated bytes; io.EOF only once the member ended and its trailer
-	// (CRC-32, ISIZE) was checked.
-	io.Reader
-	// Compressed is how many payload bytes were consumed so far; after io.EOF, the member's
-	// compressed length.
-	Compressed() int64
 }
 
 // Progress reports where a read is.
@@ -167,9 +151,6 @@ type Archive struct {
 	// MemberHashesSkipped: the open was asked not to compute the members' SHA-256
 	// (Options.NoMemberHashes) and they have not been set since (SetMemberHashes).
 	MemberHashesSkipped bool
-	// InflateErr: the inflater of Options.Inflate failed; what was read is not to be used
-	// (read the file again without it).
-	InflateErr error
 
 	// Budget is the open's budget (Options.Budget), for the decoders that read on.
 	Budget *budget.Budget
@@ -461,11 +442,6 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		hasher = discardHash{} // another party hashes the payload (or nobody needs it)
 	}
 	a.MemberHashesSkipped = opt.NoMemberHashes && !opt.noHash
-	if opt.Inflate != nil && opt.PayloadDigest != nil && !opt.noHash && !opt.noPayloadHash && opt.streamTo == nil && opt.FileHash == nil {
-		if a.readPayloadInflated(r, length, opt) {
-			return
-		}
-	}
 	var walked int64
 	hr := newHashingReader(io.NewSectionReader(r, HeaderSize, length), hasher, length, &opt, &walked)
 	defer hr.close()

@@ -88,9 +88,7 @@ export async function openWithFingerprint(file, hooks, known, how) {
     return r;
   }
   const token = nextToken++;
-  // The browser's gzip inflates the payload unless a measurement asked for Go's (A/B).
-  const goInflate = /** @type {any} */ (globalThis).neffscopeGoInflate ? false : undefined;
-  const opened = call('open', Object.assign(args, { fingerprint: false, digests: token, nativeGzip: goInflate }), hooks);
+  const opened = call('open', Object.assign(args, { fingerprint: false, digests: token }), hooks);
   // The hash worker usually answers first; the core takes its digests when it reaches the
   // integrity check (without them, null: the core hashes the payload itself).
   fp.then((d) => call('digests', { token, md5: (d && d.md5) || undefined, sha256: (d && d.sha256) || undefined })).catch(() => {});

@@ -73,11 +73,11 @@
  */
 
 /**
- * a member's sha-256, as hashMembers gives it
+ * a member's sha-256
  * @typedef {Object} MemberSum
  * @property {string} path - its path
- * @property {string} sha256 - 64 hex digits ('' for a truncated member)
- * @property {string} detail - its node's detail text with the sha-256 (as an open that hashed it gives)
+ * @property {string} sha256 - hex ('' if truncated)
+ * @property {string} detail - its node's detail
  */
 
 /**
@@ -121,9 +121,8 @@
  * @property {Blob|Uint8Array|ArrayBuffer} file - the file
  * @property {string} [name] - its name (default: the File's name)
  * @property {boolean} [fingerprint] - false: do not hash the whole file; the page sends its sha-256 with setFingerprint
- * @property {number} [digests] - a token: the page computes the payload's MD5 and the file's sha-256 (its hash worker) and sends them with digests under this token; the open does not hash the payload and waits for them where it checks the integrity (60 s at most, then it hashes the payload itself)
- * @property {boolean} [nativeGzip] - with digests: false: inflate with the core's Go inflate, not the browser's DecompressionStream (which is the default in a worker; if it fails the file is read again with the core's)
- * @property {boolean} [memberHashes] - false: leave the members' sha-256 out of the open (empty in the Document); hashMembers computes them afterwards
+ * @property {number} [digests] - a token: the page sends the payload's MD5 and the file's sha-256 with digests; the open waits for them at the integrity check (60 s at most)
+ * @property {boolean} [memberHashes] - false: no members' sha-256 (hashMembers adds them)
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
  * @property {number} [maxMemory] - bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)
  * @property {number} [maxValues] - JSON values indexed over the whole file (default: sized to the worker)
@@ -139,26 +138,25 @@
  * @property {number} ms - the core's time for the call, in milliseconds
  * @property {number} crossings - reads of the file made (one per 4 MiB slice, or fewer)
  * @property {number} wasmBytes - the wasm linear memory's size after the call (0 when unknown)
- * @property {string} inflater - who inflated the payload: browser, core, "core (the browser's failed)", or '' (no gzip payload)
- * @property {boolean} fingerprinted - whether the Document took the sha-256 sent with digests (else send it with setFingerprint)
+ * @property {boolean} fingerprinted - whether the Document took the digests' sha-256
  */
 
 /**
- * the args of digests: Give the open waiting under token what the page's hash worker computed over its file.
+ * the args of digests: Give a waiting open the page's digests.
  * @typedef {Object} DigestsArgs
- * @property {number} token - the open's digests token
- * @property {string} [md5] - 32 hex digits: MD5 of bytes [1024, 1024+min(data_size, size−1024)); absent: not known (the core hashes the payload itself)
- * @property {string} [sha256] - 64 hex digits: the whole file's sha-256
+ * @property {number} token - the open's token
+ * @property {string} [md5] - MD5 of the payload bytes, hex (absent: not known)
+ * @property {string} [sha256] - the file's sha-256, hex
  */
 
 /**
  * the result of digests
  * @typedef {Object} DigestsResult
- * @property {boolean} used - whether an open was waiting for them
+ * @property {boolean} used - whether an open took them
  */
 
 /**
- * the args of hashMembers: Compute the members' sha-256 an open with memberHashes: false left out (reading the archive again, pausing every few MiB so other calls are answered meanwhile); the Document takes them.
+ * the args of hashMembers: Compute the members' sha-256 an open left out; the Document takes them.
  * @typedef {Object} HashMembersArgs
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
  */
@@ -166,7 +164,7 @@
 /**
  * the result of hashMembers
  * @typedef {Object} HashMembersResult
- * @property {Array<MemberSum>} members - every member in archive order
+ * @property {Array<MemberSum>} members - in archive order
  */
 
 /**
@@ -518,9 +516,9 @@
 
 /** Every method, in the core's table order. */
 export const METHODS = Object.freeze([
-  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'nativeGzip', 'memberHashes', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
-  { name: 'digests', doc: 'Give the open waiting under token what the page\'s hash worker computed over its file.', args: ['token', 'md5', 'sha256'], required: ['token'], events: [] },
-  { name: 'hashMembers', doc: 'Compute the members\' sha-256 an open with memberHashes: false left out (reading the archive again, pausing every few MiB so other calls are answered meanwhile); the Document takes them.', args: ['handle'], required: ['handle'], events: ['progress'] },
+  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
+  { name: 'digests', doc: 'Give a waiting open the page\'s digests.', args: ['token', 'md5', 'sha256'], required: ['token'], events: [] },
+  { name: 'hashMembers', doc: 'Compute the members\' sha-256 an open left out; the Document takes them.', args: ['handle'], required: ['handle'], events: ['progress'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },
   { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'off', 'n'], events: [] },
   { name: 'rows', doc: 'Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },

@@ -8,7 +8,6 @@
 import { createCoreHost, serveWorker } from './core-host.js';
 import { HASH_ROLE } from '../roles.js';
 import { serveHashRole } from './hash.js';
-import { installInflater } from './inflate.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
 
@@ -17,6 +16,5 @@ if (!inWorker) {
 } else if (self.name === HASH_ROLE) {
   serveHashRole();
 } else {
-  installInflater();
   serveWorker();
 }
