@@ -1,0 +1,100 @@
+package isa
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// checkAppendFields holds AppendFields (and the append forms of Summary and SyncText) to
+// Decode on one word.
+func checkAppendFields(t *testing.T, w *[WordSize]byte, where string) {
+	t.Helper()
+	in := Decode(w[:], 0)
+	fs, buf := AppendFields(nil, nil, w)
+	if len(fs) != len(in.Fields) {
+		t.Fatalf("%s: %d fields, Decode has %d", where, len(fs), len(in.Fields))
+	}
+	if n := FixedFields(w[0]); n > len(fs) || fs[n-1].Name != in.Fields[n-1].Name {
+		t.Fatalf("%s: FixedFields %d", where, n)
+	}
+	for k, f := range fs {
+		d := in.Fields[k]
+		if text := string(buf[f.Start:f.End]); f.Name != d.Name || f.Off != d.Off || f.Width != d.Width || text != d.Text {
+			t.Fatalf("%s field %d: %q +%d/%d %q, Decode %q +%d/%d %q", where, k, f.Name, f.Off, f.Width, text, d.Name, d.Off, d.Width, d.Text)
+		}
+	}
+	if got := string(AppendSummary([]byte("x"), w)); got != "x"+Summary(in) {
+		t.Fatalf("%s: summary %q", where, got)
+	}
+	if got := string(AppendSyncText(nil, w)); got != SyncText(in) {
+		t.Fatalf("%s: sync %q", where, got)
+	}
+}
+
+func TestAppendFieldsRealWords(t *testing.T) {
+	words := 0
+	for _, path := range realNEFFs(t) {
+		members := readNEFF(t, path)
+		for member := range engineStreams(t, members) {
+			s := NewStream(member, members[member])
+			for i, w := range s.Words() {
+				checkAppendFields(t, (*[WordSize]byte)(w), path+" "+member+" #"+itoa(i))
+				words++
+			}
+		}
+	}
+	t.Logf("%d real words", words)
+}
+
+func itoa(i int) string {
+	return strings.TrimSpace(string(AppendSecondWordLength(nil, i))[len("not a word length: second word of the two-word instruction at #"):])
+}
+
+// TestAppendFieldsRandomWords covers every opcode with random bytes, sparse bytes (runs of
+// undocumented bytes split by zeros) and all-0xFF.
+func TestAppendFieldsRandomWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 13))
+	for op := range 256 {
+		for k := range 40 {
+			var w [WordSize]byte
+			for b := range w {
+				switch {
+				case k == 0:
+					w[b] = 0xFF
+				case k%2 == 1:
+					w[b] = uint8(r.Uint32())
+				case r.IntN(3) == 0:
+					w[b] = uint8(r.Uint32())
+				}
+			}
+			w[0] = uint8(op)
+			if k%5 == 0 {
+				w[1] = 0x10
+			}
+			checkAppendFields(t, &w, "random")
+		}
+	}
+}
+
+func TestAppendFieldsAllocs(t *testing.T) {
+	w := (*[WordSize]byte)(bytes.Repeat([]byte{0x5A}, WordSize))
+	w[0] = 0x21
+	fs, buf := AppendFields(nil, nil, w)
+	if n := testing.AllocsPerRun(100, func() { fs, buf = AppendFields(fs[:0], buf[:0], w) }); n != 0 {
+		t.Fatalf("%v allocations per word", n)
+	}
+}
+
+func TestSecondWordLengthText(t *testing.T) {
+	w := make([]byte, 2*WordSize)
+	w[0], w[0x17], w[1] = 0xD4, DmaTagExtended, 0x10
+	w[WordSize] = 0xDA
+	s := NewStream("sg00/SP.bin", w)
+	in := s.Instruction(1)
+	f, _ := in.Field("word length")
+	if in.PartOf != 0 || f.Text != string(AppendSecondWordLength(nil, 0)) {
+		t.Fatalf("part of %d, word length %q", in.PartOf, f.Text)
+	}
+}
