@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -130,7 +129,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		// Streamed one instruction at a time: a stream of a million words must not be held
 		// as a million structs before the first byte is written.
-		if err := writeDisasmJSON(w, f, picked); err != nil {
+		if err := writeDisasmJSON(rawStdout(stdout), f, picked); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 1
 		}
@@ -158,60 +157,6 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(w)
 	}
 	return exitFor(f)
-}
-
-// writeDisasmJSON writes the disasmJSON contract incrementally.
-func writeDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStream) error {
-	bw := &errWriter{w: w}
-	bw.str("{\n \"streams\": [")
-	for k, s := range picked {
-		if k > 0 {
-			bw.str(",")
-		}
-		count := 0
-		if s.ISA != nil {
-			count = s.ISA.Len()
-		}
-		head, _ := json.Marshal(struct {
-			Subgraph string `json:"subgraph"`
-			Engine   string `json:"engine"`
-			Member   string `json:"member"`
-			Count    int    `json:"count"`
-		}{s.Core.Name, s.Engine.Name, s.Member, count})
-		bw.str("\n  ")
-		bw.write(head[:len(head)-1])
-		bw.str(",\"instructions\": [")
-		if s.ISA != nil {
-			for i, in := range s.ISA.All() {
-				ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap(), Source: wordSource(f.Program, s, i)}
-				r := f.Program.Resolve(s, i, s.ISA.Word(i))
-				switch in.Opcode {
-				case 0x21, 0x23:
-					ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
-				case 0xC1:
-					ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
-				case 0xD4:
-					ij.DMA = &dmaJSON{Queue: r.Queue, Src: r.Src, Dst: r.Dst}
-				}
-				ij.Layout = in.Layout()
-				if in.PartOf >= 0 {
-					ij.PartOf = &in.PartOf
-				}
-				b, err := json.Marshal(ij)
-				if err != nil {
-					return err
-				}
-				if i > 0 {
-					bw.str(",")
-				}
-				bw.str("\n   ")
-				bw.write(b)
-			}
-		}
-		bw.str("]}")
-	}
-	bw.str("\n ]\n}\n")
-	return bw.err
 }
 
 type errWriter struct {
