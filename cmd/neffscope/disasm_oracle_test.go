@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/internal/bigneff"
+)
+
+// The fast `disasm --json` encoder (disasmjson.go) is held byte for byte to the writer it
+// replaced, kept here as the oracle: json.Marshal of instJSON per word, through termWriter as
+// the CLI's stdout was.
+
+func oracleDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStream) error {
+	tw := &termWriter{w: w}
+	defer tw.Flush()
+	bw := &errWriter{w: tw}
+	bw.str("{\n \"streams\": [")
+	for k, s := range picked {
+		if k > 0 {
+			bw.str(",")
+		}
+		count := 0
+		if s.ISA != nil {
+			count = s.ISA.Len()
+		}
+		head, _ := json.Marshal(struct {
+			Subgraph string `json:"subgraph"`
+			Engine   string `json:"engine"`
+			Member   string `json:"member"`
+			Count    int    `json:"count"`
+		}{s.Core.Name, s.Engine.Name, s.Member, count})
+		bw.str("\n  ")
+		bw.write(head[:len(head)-1])
+		bw.str(",\"instructions\": [")
+		if s.ISA != nil {
+			for i, in := range s.ISA.All() {
+				ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap(), Source: wordSource(f.Program, s, i)}
+				r := f.Program.Resolve(s, i, s.ISA.Word(i))
+				switch in.Opcode {
+				case 0x21, 0x23:
+					ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
+				case 0xC1:
+					ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
+				case 0xD4:
+					ij.DMA = &dmaJSON{Queue: r.Queue, Src: r.Src, Dst: r.Dst}
+				}
+				ij.Layout = in.Layout()
+				if in.PartOf >= 0 {
+					ij.PartOf = &in.PartOf
+				}
+				b, err := json.Marshal(ij)
+				if err != nil {
+					return err
+				}
+				if i > 0 {
+					bw.str(",")
+				}
+				bw.str("\n   ")
+				bw.write(b)
+			}
+		}
+		bw.str("]}")
+	}
+	bw.str("\n ]\n}\n")
+	return bw.err
+}
+
+// checkAgainstOracle compares the two writers on picked streams of f; it returns the fast
+// writer's output when keep is set (the oracle's goes to a file, and the fast one is compared
+// with it as it is written, so a listing of hundreds of MB is not held twice).
+func checkAgainstOracle(t *testing.T, f *inspect.File, picked []*inspect.ProgramStream, keep bool) (int64, []byte) {
+	t.Helper()
+	ref, err := os.Create(filepath.Join(t.TempDir(), "oracle.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	if err := oracleDisasmJSON(ref, f, picked); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	cw := &compareWriter{ref: ref, keep: keep}
+	if err := writeDisasmJSON(cw, f, picked); err != nil && cw.diff == "" {
+		t.Fatal(err)
+	}
+	if cw.diff == "" {
+		if n, _ := ref.Read(make([]byte, 1)); n > 0 {
+			cw.diff = "the fast output ends at byte " + strconv.FormatInt(cw.n, 10) + ", the oracle's goes on"
+		}
+	}
+	if cw.diff != "" {
+		t.Fatal(cw.diff)
+	}
+	return cw.n, cw.kept
+}
+
+// compareWriter checks what is written against ref.
+type compareWriter struct {
+	ref  io.Reader
+	n    int64
+	diff string
+	keep bool
+	kept []byte
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	if c.keep {
+		c.kept = append(c.kept, p...)
+	}
+	want := make([]byte, len(p))
+	m, _ := io.ReadFull(c.ref, want)
+	for i := range p {
+		if i >= m || p[i] != want[i] {
+			lo := max(0, i-200)
+			c.diff = fmt.Sprintf("output differs from the oracle at byte %d:\nfast:   %q\noracle: %q", c.n+int64(i), p[lo:min(len(p), i+200)], want[lo:min(m, i+200)])
+			return 0, errors.New("differs")
+		}
+	}
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+func openForTest(t *testing.T, path string) *inspect.File {
+	t.Helper()
+	f, fh, err := openFile(path, inspect.Options{Limits: budget.Native()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fh.Close() })
+	if f.Program == nil {
+		t.Fatalf("%s: no program", path)
+	}
+	return f
+}
+
+// TestDisasmJSONMatchesOracle: every real NEFF (matmul_small in the repository, the shared
+// folder's where it is beside the clone), and the CLI's own path (run) on matmul_small.
+func TestDisasmJSONMatchesOracle(t *testing.T) {
+	for _, p := range realNEFFs(t) {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			f := openForTest(t, p)
+			n, _ := checkAgainstOracle(t, f, f.Program.Streams, false)
+			t.Logf("%d bytes of JSON", n)
+		})
+	}
+	p := realNEFFs(t)[0]
+	var want bytes.Buffer
+	if err := oracleDisasmJSON(&want, openForTest(t, p), openForTest(t, p).Program.Streams); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, rc := runCLI(t, "disasm", "--json", p)
+	if rc != 0 || out != want.String() {
+		t.Fatalf("CLI: rc %d (%s), output equal to the oracle: %v", rc, errs, out == want.String())
+	}
+}
+
+// TestDisasmJSONStreamedMatchesOracle: a generated NEFF whose PE stream is over the 8 MiB an
+// open holds, so its words are read back out of the archive by wordFeeds, and a held stream
+// after it.
+func TestDisasmJSONStreamedMatchesOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 10 MB NEFF")
+	}
+	path := filepath.Join(t.TempDir(), "big.neff")
+	if _, err := bigneff.Generate(path, bigneff.Options{Size: 10 << 20, DefJSON: 500_000, DebugJSON: 500_000}); err != nil {
+		t.Fatal(err)
+	}
+	f := openForTest(t, path)
+	var pe, held *inspect.ProgramStream
+	for _, s := range f.Program.Streams {
+		switch {
+		case s.ISA == nil:
+		case !s.ISA.Held() && pe == nil:
+			pe = s
+		case s.ISA.Held() && (held == nil || s.ISA.Len() < held.ISA.Len()):
+			held = s
+		}
+	}
+	if pe == nil || held == nil {
+		t.Fatalf("want a streamed and a held stream (streamed %v, held %v)", pe != nil, held != nil)
+	}
+	n, _ := checkAgainstOracle(t, f, []*inspect.ProgramStream{pe, held}, false)
+	t.Logf("%s (%d words, streamed) and %s (%d words, held): %d bytes of JSON", pe.Member, pe.ISA.Len(), held.Member, held.ISA.Len(), n)
+}
+
+// TestDisasmJSONHostileNames: names from the file (core, engine, activation set, function
+// and source strings are joined in from manifests and debug info) with every kind of byte
+// encoding/json or termWriter escapes, set on matmul_small's program.
+func TestDisasmJSONHostileNames(t *testing.T) {
+	f := openForTest(t, realNEFFs(t)[0])
+	hostile := hostileStrings()
+	for k, s := range f.Program.Streams {
+		s.Core.Name = strings.Join(hostile, "|")
+		s.Engine.Name = hostile[k%len(hostile)]
+		for j := range s.Engine.ActivationSets {
+			s.Engine.ActivationSets[j].Name = hostile[(k+j+2)%len(hostile)]
+		}
+	}
+	_, out := checkAgainstOracle(t, f, f.Program.Streams, true)
+	for _, want := range []string{`"set":"\u003cscript\u003e\u0026amp;\u003c/script\u003e"`, `\u202e bidi`, `\u0085 nel`, `\ufffd invalid`, `del\x7f`} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("no %s in the output", want)
+		}
+	}
+}
+
+func hostileStrings() []string {
+	return []string{
+		"", "plain", `q"uote\back`, "<script>&amp;</script>", "\x00\x01\x07\x08\x0c\n\r\t\x1b[2J\x1f", "del\x7f",
+		"\xff\xfe invalid", "trunc\xe2\x82", "\xed\xa0\x80 surrogate", "ok é ü 漢字 🙂", "\u2028\u2029",
+		"\u0085 nel \u009b csi", "\u202e bidi \u200b zw \u200d zwj \ufeff bom", "\U000e0001 tag", "\xc0\xaf overlong",
+		"mix <\x7f\u202e\xff>",
+	}
+}
+
+// TestAppendJSONString holds the escaper to encoding/json then termWriter on hostile and
+// random strings.
+func TestAppendJSONString(t *testing.T) {
+	oracle := func(s string) string {
+		b, _ := json.Marshal(s)
+		var out bytes.Buffer
+		tw := &termWriter{w: &out}
+		tw.Write(b)
+		tw.Flush()
+		return out.String()
+	}
+	check := func(s string) {
+		if got, want := string(appendJSONString(nil, s)), oracle(s); got != want {
+			t.Fatalf("%q: %s, want %s", s, got, want)
+		}
+		if got, want := string(appendJSONString(nil, []byte(s))), oracle(s); got != want {
+			t.Fatalf("[]byte %q: %s, want %s", s, got, want)
+		}
+	}
+	for _, s := range hostileStrings() {
+		check(s)
+	}
+	for c := range 256 {
+		check(string([]byte{byte(c)}))
+		check("a" + string([]byte{byte(c)}) + "b")
+	}
+	for r := rune(0x80); r < 0x3000; r++ {
+		check(string(r))
+	}
+	rnd := rand.New(rand.NewPCG(13, 1))
+	pieces := []string{"a", "<", "\x7f", "\xff", "\u0085", "\u202e", "é", "\u2028", "\"", "\n", "\xe2", "\x82\xac"}
+	for range 20000 {
+		var b strings.Builder
+		for range rnd.IntN(12) {
+			if rnd.IntN(3) == 0 {
+				b.WriteByte(byte(rnd.Uint32()))
+			} else {
+				b.WriteString(pieces[rnd.IntN(len(pieces))])
+			}
+		}
+		check(b.String())
+	}
+	// What the escaper writes is what termWriter lets through unchanged.
+	for _, s := range hostileStrings() {
+		b := appendJSONString(nil, s)
+		var out bytes.Buffer
+		(&termWriter{w: &out}).Write(b)
+		if out.String() != string(b) || !utf8.Valid(b) {
+			t.Fatalf("%q: termWriter changes %s into %s", s, b, out.String())
+		}
+	}
+}
+
+// TestWordFeeds: streams read back through a WordSource come out in order and whole, across
+// chunk boundaries, with the next stream's reader running ahead, and a stop mid-stream ends
+// the readers.
+func TestWordFeeds(t *testing.T) {
+	mk := func(n int, seed uint64, held bool) *inspect.ProgramStream {
+		b := make([]byte, n*isa.WordSize)
+		rnd := rand.New(rand.NewPCG(seed, 2))
+		for i := range b {
+			b[i] = byte(rnd.Uint32())
+		}
+		if held {
+			return &inspect.ProgramStream{ISA: isa.NewStream("held", b)}
+		}
+		x := isa.NewIndexer("streamed")
+		x.Write(b)
+		return &inspect.ProgramStream{ISA: x.Stream(bytesSource(b))}
+	}
+	picked := []*inspect.ProgramStream{
+		mk(3*feedWords+17, 1, false), mk(100, 2, true), {}, mk(feedWords, 3, false), mk(1, 4, false), mk(5, 5, true),
+	}
+	feeds := startFeeds(picked)
+	for k, s := range picked {
+		n := 0
+		feeds.each(k, func(i int, w []byte) bool {
+			if i != n || !bytes.Equal(w, s.ISA.Word(i)) {
+				t.Fatalf("stream %d: word %d at step %d differs", k, i, n)
+			}
+			n++
+			return true
+		})
+		if s.ISA != nil && n != s.ISA.Len() {
+			t.Fatalf("stream %d: %d words of %d", k, n, s.ISA.Len())
+		}
+	}
+	feeds.stop()
+	feeds = startFeeds(picked)
+	feeds.each(0, func(i int, w []byte) bool { return i < feedWords+3 })
+	feeds.stop()
+	if len(feeds.readers) != 0 {
+		t.Fatalf("%d readers left", len(feeds.readers))
+	}
+}
+
+type bytesSource []byte
+
+func (b bytesSource) ReadAt(p []byte, off int64) (int, error) {
+	return bytes.NewReader(b).ReadAt(p, off)
+}
+
+func (b bytesSource) Scan(fn func([]byte) bool) error {
+	for off := 0; off < len(b); off += 1000 { // chunks that split words
+		if !fn(b[off:min(len(b), off+1000)]) {
+			return nil
+		}
+	}
+	return nil
+}
+
+
