@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
 	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -339,5 +339,3 @@ func (b bytesSource) Scan(fn func([]byte) bool) error {
 	}
 	return nil
 }
-
-
