@@ -129,7 +129,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		// Streamed one instruction at a time: a stream of a million words must not be held
 		// as a million structs before the first byte is written.
-		if err := writeDisasmJSON(rawStdout(stdout), f, picked); err != nil {
+		if err := writeDisasmJSON(rawStdout(stdout), f, fh, picked); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 1
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +84,13 @@ func oracleDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStr
 // writer's output when keep is set (the oracle's goes to a file, and the fast one is compared
 // with it as it is written, so a listing of hundreds of MB is not held twice).
 func checkAgainstOracle(t *testing.T, f *inspect.File, picked []*inspect.ProgramStream, keep bool) (int64, []byte) {
+	return checkAgainstOracleFrom(t, f, archives[f], picked, keep)
+}
+
+// archives are the files openForTest opened, by their open.
+var archives = map[*inspect.File]io.ReaderAt{}
+
+func checkAgainstOracleFrom(t *testing.T, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream, keep bool) (int64, []byte) {
 	t.Helper()
 	ref, err := os.Create(filepath.Join(t.TempDir(), "oracle.json"))
 	if err != nil {
@@ -96,7 +104,7 @@ func checkAgainstOracle(t *testing.T, f *inspect.File, picked []*inspect.Program
 		t.Fatal(err)
 	}
 	cw := &compareWriter{ref: ref, keep: keep}
-	if err := writeDisasmJSON(cw, f, picked); err != nil && cw.diff == "" {
+	if err := writeDisasmJSON(cw, f, archive, picked); err != nil && cw.diff == "" {
 		t.Fatal(err)
 	}
 	if cw.diff == "" {
@@ -142,7 +150,8 @@ func openForTest(t *testing.T, path string) *inspect.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { fh.Close() })
+	t.Cleanup(func() { fh.Close(); delete(archives, f) })
+	archives[f] = fh
 	if f.Program == nil {
 		t.Fatalf("%s: no program", path)
 	}
@@ -170,10 +179,12 @@ func TestDisasmJSONMatchesOracle(t *testing.T) {
 	}
 }
 
-// TestDisasmJSONStreamedMatchesOracle: a generated NEFF whose PE stream is over the 8 MiB an
-// open holds, so its words are read back out of the archive by wordFeeds, and a held stream
-// after it.
-func TestDisasmJSONStreamedMatchesOracle(t *testing.T) {
+// TestDisasmJSONStreamed: a generated NEFF whose PE streams are over the 8 MiB an open holds,
+// so their words are read back out of the archive. The words every run hands out are the
+// stream's own (read through its ReadAt windows), two streams picked against archive order
+// take two walks, and the JSON is the bytes the same words give when held in memory (which
+// the tests above hold to the oracle).
+func TestDisasmJSONStreamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 10 MB NEFF")
 	}
@@ -182,21 +193,117 @@ func TestDisasmJSONStreamedMatchesOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := openForTest(t, path)
-	var pe, held *inspect.ProgramStream
+	var streamed []*inspect.ProgramStream
+	var held *inspect.ProgramStream
 	for _, s := range f.Program.Streams {
 		switch {
 		case s.ISA == nil:
-		case !s.ISA.Held() && pe == nil:
-			pe = s
-		case s.ISA.Held() && (held == nil || s.ISA.Len() < held.ISA.Len()):
+		case !s.ISA.Held():
+			streamed = append(streamed, s)
+		case held == nil || s.ISA.Len() < held.ISA.Len():
 			held = s
 		}
 	}
-	if pe == nil || held == nil {
-		t.Fatalf("want a streamed and a held stream (streamed %v, held %v)", pe != nil, held != nil)
+	if len(streamed) < 2 || held == nil {
+		t.Fatalf("want two streamed streams and a held one (streamed %d, held %v)", len(streamed), held != nil)
 	}
-	n, _ := checkAgainstOracle(t, f, []*inspect.ProgramStream{pe, held}, false)
-	t.Logf("%s (%d words, streamed) and %s (%d words, held): %d bytes of JSON", pe.Member, pe.ISA.Len(), held.Member, held.ISA.Len(), n)
+	// The later member first: two walks of the archive, one started ahead of its turn.
+	picked := []*inspect.ProgramStream{streamed[len(streamed)-1], held, streamed[0]}
+	feeds := startFeeds(f, archives[f], picked)
+	if len(feeds.chains) != 2 {
+		t.Errorf("%d walks of the archive, want 2", len(feeds.chains))
+	}
+	for k, s := range picked {
+		n := 0
+		feeds.each(k, func(first, count int, words []byte, release func()) bool {
+			defer release()
+			if first != n {
+				t.Fatalf("%s: run at %d, want %d", s.Member, first, n)
+			}
+			for j := range count {
+				if words != nil && !bytes.Equal(words[j*isa.WordSize:(j+1)*isa.WordSize], s.ISA.Word(first+j)) {
+					t.Fatalf("%s: word %d differs", s.Member, first+j)
+				}
+			}
+			n += count
+			return true
+		})
+		if n != s.ISA.Len() {
+			t.Fatalf("%s: %d words of %d", s.Member, n, s.ISA.Len())
+		}
+	}
+	feeds.stop()
+
+	// The same words held in memory.
+	heldCopy := make([]*inspect.ProgramStream, len(picked))
+	for k, s := range picked {
+		b := make([]byte, 0, s.ISA.Len()*isa.WordSize)
+		for i := range s.ISA.Len() {
+			b = append(b, s.ISA.Word(i)...)
+		}
+		c := *s
+		c.ISA = isa.NewStream(s.Member, b)
+		heldCopy[k] = &c
+	}
+	sum := func(archive io.ReaderAt, picked []*inspect.ProgramStream) []byte {
+		h := sha256.New()
+		if err := writeDisasmJSON(h, f, archive, picked); err != nil {
+			t.Fatal(err)
+		}
+		return h.Sum(nil)
+	}
+	want := sum(nil, heldCopy)
+	if got := sum(archives[f], picked); !bytes.Equal(got, want) {
+		t.Error("streams read by archive walks give other JSON than their words held")
+	}
+	// Without the archive, each stream is read through its own source.
+	if got := sum(nil, picked); !bytes.Equal(got, want) {
+		t.Error("streams read through their own source give other JSON than their words held")
+	}
+}
+
+// TestDisasmJSONRandomWords: random words of every opcode (two-word 0xD4+0xDA pairs among
+// them) in the place of matmul_small's streams, so the joins, the sources and the two-word
+// rule all meet words the real file does not have.
+func TestDisasmJSONRandomWords(t *testing.T) {
+	f := openForTest(t, realNEFFs(t)[0])
+	rnd := rand.New(rand.NewPCG(13, 3))
+	var picked []*inspect.ProgramStream
+	for _, s := range f.Program.Streams {
+		if s.ISA == nil {
+			continue
+		}
+		n := 3000
+		b := make([]byte, n*isa.WordSize)
+		for i := range n {
+			w := b[i*isa.WordSize : (i+1)*isa.WordSize]
+			for k := range w {
+				if rnd.IntN(3) == 0 {
+					w[k] = byte(rnd.Uint32())
+				}
+			}
+			w[1] = 0x10
+			switch r := rnd.IntN(10); {
+			case r < 4:
+				w[0] = byte(rnd.Uint32())
+			case r < 7:
+				w[0] = []byte{0x21, 0x23, 0xC1, 0xD4, 0xDA, 0x01, 0x02, 0x41, 0x46, 0x49}[rnd.IntN(10)]
+			default:
+				w[0] = s.ISA.Word(rnd.IntN(s.ISA.Len()))[0]
+			}
+			if w[0] == 0x23 {
+				w[0x23] = byte(rnd.IntN(3))
+			}
+			if w[0] == 0xD4 && rnd.IntN(2) == 0 && i+1 < n {
+				w[0x17] = isa.DmaTagExtended
+				b[(i+1)*isa.WordSize] = 0xDA
+			}
+		}
+		c := *s
+		c.ISA = isa.NewStream(s.Member, b)
+		picked = append(picked, &c)
+	}
+	checkAgainstOracle(t, f, picked, false)
 }
 
 // TestDisasmJSONHostileNames: names from the file (core, engine, activation set, function
@@ -302,14 +409,21 @@ func TestWordFeeds(t *testing.T) {
 	picked := []*inspect.ProgramStream{
 		mk(3*feedWords+17, 1, false), mk(100, 2, true), {}, mk(feedWords, 3, false), mk(1, 4, false), mk(5, 5, true),
 	}
-	feeds := startFeeds(picked)
+	feeds := startFeeds(nil, nil, picked)
 	for k, s := range picked {
 		n := 0
-		feeds.each(k, func(i int, w []byte) bool {
-			if i != n || !bytes.Equal(w, s.ISA.Word(i)) {
-				t.Fatalf("stream %d: word %d at step %d differs", k, i, n)
+		feeds.each(k, func(first, count int, words []byte, release func()) bool {
+			defer release()
+			if first != n {
+				t.Fatalf("stream %d: run at %d, want %d", k, first, n)
 			}
-			n++
+			for j := range count {
+				w := s.ISA.Word(first + j)
+				if words != nil && !bytes.Equal(words[j*isa.WordSize:(j+1)*isa.WordSize], w) {
+					t.Fatalf("stream %d: word %d differs", k, first+j)
+				}
+			}
+			n += count
 			return true
 		})
 		if s.ISA != nil && n != s.ISA.Len() {
@@ -317,12 +431,9 @@ func TestWordFeeds(t *testing.T) {
 		}
 	}
 	feeds.stop()
-	feeds = startFeeds(picked)
-	feeds.each(0, func(i int, w []byte) bool { return i < feedWords+3 })
-	feeds.stop()
-	if len(feeds.readers) != 0 {
-		t.Fatalf("%d readers left", len(feeds.readers))
-	}
+	feeds = startFeeds(nil, nil, picked)
+	feeds.each(0, func(first, n int, words []byte, release func()) bool { release(); return first < feedWords })
+	feeds.stop() // returns once the readers have ended
 }
 
 type bytesSource []byte

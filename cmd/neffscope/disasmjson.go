@@ -1,13 +1,21 @@
 package main
 
 import (
+	"context"
 	"io"
+	"runtime"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/neff"
 )
 
 // The `disasm --json` encoder (issue 13). A NEFF of 250 MB holds 17.6 M instruction words and
@@ -31,26 +39,31 @@ type opPlan struct {
 	name   []byte    // `,"name":"Matmul","fields":{`
 	layout []byte    // `},"layout":[{"field":"opcode","off":0,"len":1},...` (fixed fields, no closing bracket)
 	keys   []planKey // the fixed fields in "fields" key order, one per name (the last wins, as in a map)
-	fixed  int       // isa.FixedFields
 	spans  int       // entries in layout
 }
 
 type planKey struct {
-	name  string
-	key   []byte // `"name":`
-	field int    // index in the word's fields
+	name       string
+	key        []byte // `"name":`
+	field      int    // index in isa.FixedFieldsOf
+	wordLength bool   // the "word length" field, whose text a second word replaces
+	// byteOnly: the text depends on the byte at off alone (isa.FixedField.ByteOnly); texts
+	// keeps each value's JSON string once made.
+	byteOnly bool
+	off      int
+	texts    *[256][]byte
 }
 
-func newOpPlan(op uint8, fs []isa.WordField) *opPlan {
-	p := &opPlan{fixed: isa.FixedFields(op)}
-	fixed := fs[:p.fixed]
+func newOpPlan(op uint8) *opPlan {
+	p := &opPlan{}
+	fixed := isa.FixedFieldsOf(op)
 	p.name = append(p.name, `,"name":`...)
 	p.name = appendJSONString(p.name, isa.Decode([]byte{op}, 0).Name)
 	p.name = append(p.name, `,"fields":{`...)
 	p.layout = append(p.layout, `},"layout":[`...)
 	for _, f := range fixed {
 		if f.Width > 0 {
-			p.layout = appendLayoutEntry(p.layout, p.spans > 0, f)
+			p.layout = appendLayoutEntry(p.layout, p.spans > 0, f.Name, f.Off, f.Width)
 			p.spans++
 		}
 	}
@@ -59,64 +72,64 @@ func newOpPlan(op uint8, fs []isa.WordField) *opPlan {
 		last[f.Name] = k
 	}
 	for name, k := range last {
-		p.keys = append(p.keys, planKey{name: name, key: append(appendJSONString(nil, name), ':'), field: k})
+		pk := planKey{name: name, key: append(appendJSONString(nil, name), ':'), field: k, wordLength: name == "word length",
+			byteOnly: fixed[k].ByteOnly, off: fixed[k].Off}
+		if pk.byteOnly {
+			pk.texts = new([256][]byte)
+		}
+		p.keys = append(p.keys, pk)
 	}
-	sortKeys(p.keys)
+	slices.SortFunc(p.keys, func(a, b planKey) int { return strings.Compare(a.name, b.name) })
 	return p
 }
 
-func sortKeys(keys []planKey) {
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j].name < keys[j-1].name; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-}
-
-func appendLayoutEntry(b []byte, comma bool, f isa.WordField) []byte {
+func appendLayoutEntry(b []byte, comma bool, name string, off, width int) []byte {
 	if comma {
 		b = append(b, ',')
 	}
 	b = append(b, `{"field":`...)
-	b = appendJSONString(b, f.Name)
+	b = appendJSONString(b, name)
 	b = append(b, `,"off":`...)
-	b = strconv.AppendInt(b, int64(f.Off), 10)
+	b = strconv.AppendInt(b, int64(off), 10)
 	b = append(b, `,"len":`...)
-	b = strconv.AppendInt(b, int64(f.Width), 10)
+	b = strconv.AppendInt(b, int64(width), 10)
 	return append(b, '}')
 }
 
-// jsonEncoder encodes the instructions of one stream after another; its buffers are reused.
+// jsonEncoder encodes instructions; its buffers are reused. One per goroutine.
 type jsonEncoder struct {
 	p       *inspect.Program
 	plans   [256]*opPlan
-	fs      []isa.WordField
-	text    []byte
+	runs    []isa.Run
+	tmp     []byte
 	lastSrc *inspect.Source
 	srcJSON []byte // `,"source":{...}` of lastSrc
+}
+
+// appendText appends a field text as a JSON string: text appends it raw, and it is escaped
+// only when it holds a byte that needs it.
+func (e *jsonEncoder) appendText(b []byte, text func([]byte) []byte) []byte {
+	start := len(b)
+	b = text(append(b, '"'))
+	for _, c := range b[start+1:] {
+		if !plainJSON[c] {
+			e.tmp = append(e.tmp[:0], b[start+1:]...)
+			return appendJSONString(b[:start], e.tmp)
+		}
+	}
+	return append(b, '"')
 }
 
 // appendInstruction appends word i of stream s (no separator before it).
 func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i int, word []byte) []byte {
 	w := (*[isa.WordSize]byte)(word)
 	op := w[0]
-	e.fs, e.text = isa.AppendFields(e.fs[:0], e.text[:0], w)
 	plan := e.plans[op]
 	if plan == nil {
-		plan = newOpPlan(op, e.fs)
+		plan = newOpPlan(op)
 		e.plans[op] = plan
 	}
 	partOf := s.ISA.PartOf(i)
-	if partOf >= 0 {
-		// As Stream.Instruction: the +0x01 byte of a second word is no word length.
-		for k := range e.fs {
-			if e.fs[k].Name == "word length" {
-				start := len(e.text)
-				e.text = isa.AppendSecondWordLength(e.text, partOf)
-				e.fs[k].Start, e.fs[k].End = start, len(e.text)
-			}
-		}
-	}
 	b = append(b, `{"index":`...)
 	b = strconv.AppendInt(b, int64(i), 10)
 	b = append(b, `,"offset":`...)
@@ -127,36 +140,49 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 
 	// "fields": the fixed keys in order, the word's undocumented runs merged in. Their names,
 	// "unknown 0xNN..0xMM", are in byte order as the runs are in offset order.
-	runs := e.fs[plan.fixed:]
+	e.runs = isa.AppendUndocumentedRuns(e.runs[:0], w)
+	runs := e.runs
 	first := true
-	field := func(key []byte, name string, f isa.WordField) {
+	run := func(r isa.Run) {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
-		if key != nil {
-			b = append(b, key...)
-		} else {
-			b = append(appendJSONString(b, name), ':')
-		}
-		b = appendJSONString(b, e.text[f.Start:f.End])
+		b = append(appendJSONString(b, isa.RunName(r.Off, r.End)), ':', '"')
+		b = append(isa.AppendHexBytes(b, w[r.Off:r.End]), '"')
 	}
-	r := 0
+	n := 0
 	for _, k := range plan.keys {
-		for r < len(runs) && runs[r].Name <= k.name {
-			if runs[r].Name < k.name {
-				field(nil, runs[r].Name, runs[r])
-			}
-			r++
+		for n < len(runs) && isa.RunName(runs[n].Off, runs[n].End) < k.name {
+			run(runs[n])
+			n++
 		}
-		if r > 0 && runs[r-1].Name == k.name {
-			field(nil, k.name, runs[r-1]) // a run named like a fixed field comes later: it wins
+		if n < len(runs) && isa.RunName(runs[n].Off, runs[n].End) == k.name {
+			run(runs[n]) // a run named like a fixed field comes later in the word: it wins
+			n++
 			continue
 		}
-		field(k.key, "", e.fs[k.field])
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, k.key...)
+		switch {
+		case k.wordLength && partOf >= 0:
+			// As Stream.Instruction: the +0x01 byte of a second word is no word length.
+			b = e.appendText(b, func(b []byte) []byte { return isa.AppendSecondWordLength(b, partOf) })
+		case k.byteOnly:
+			t := &k.texts[w[k.off]]
+			if *t == nil {
+				*t = e.appendText(nil, func(b []byte) []byte { return isa.AppendFixedText(b, w, k.field) })
+			}
+			b = append(b, *t...)
+		default:
+			b = e.appendText(b, func(b []byte) []byte { return isa.AppendFixedText(b, w, k.field) })
+		}
 	}
-	for ; r < len(runs); r++ {
-		field(nil, runs[r].Name, runs[r])
+	for ; n < len(runs); n++ {
+		run(runs[n])
 	}
 
 	switch op {
@@ -193,10 +219,8 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 	default:
 		b = append(b, plan.layout...)
 	}
-	for k, f := range runs {
-		if f.Width > 0 {
-			b = appendLayoutEntry(b, k > 0 || plan.spans > 0, f)
-		}
+	for k, r := range runs {
+		b = appendLayoutEntry(b, k > 0 || plan.spans > 0, isa.RunName(r.Off, r.End), r.Off, r.End-r.Off)
 	}
 	b = append(b, ']')
 	if partOf >= 0 {
@@ -315,51 +339,390 @@ func termEscapes(r rune) bool {
 
 // writeDisasmJSON writes the disasmJSON contract incrementally. w receives bytes already
 // escaped for a terminal (see appendJSONString): it is the CLI's stdout under its termWriter.
-func writeDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStream) error {
-	bw := &errWriter{w: w}
-	e := &jsonEncoder{p: f.Program}
-	b := make([]byte, 0, jsonFlush+64<<10)
-	b = append(b, "{\n \"streams\": ["...)
-	feeds := startFeeds(picked)
-	for k, s := range picked {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		count := 0
-		if s.ISA != nil {
-			count = s.ISA.Len()
-		}
-		b = append(b, "\n  {\"subgraph\":"...)
-		b = appendJSONString(b, s.Core.Name)
-		b = append(b, `,"engine":`...)
-		b = appendJSONString(b, s.Engine.Name)
-		b = append(b, `,"member":`...)
-		b = appendJSONString(b, s.Member)
-		b = append(b, `,"count":`...)
-		b = strconv.AppendInt(b, int64(count), 10)
-		b = append(b, `,"instructions": [`...)
-		feeds.each(k, func(i int, word []byte) bool {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n   "...)
-			b = e.appendInstruction(b, s, i, word)
-			if len(b) >= jsonFlush {
-				bw.write(b)
-				b = b[:0]
-			}
-			return bw.err == nil
-		})
-		b = append(b, "]}"...)
+// archive is the file f was opened from (size f.Size): streams that are not held are read out
+// of it again.
+//
+// Words are cut into jobs of up to jobWords instructions; encodeWorkers goroutines encode the
+// jobs and this one writes them in order, with at most jobsInFlight jobs (their words and
+// their JSON) alive at once.
+func writeDisasmJSON(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) error {
+	feeds := startFeeds(f, archive, picked)
+	defer feeds.stop()
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
+	pool := make(chan *job, jobsInFlight)
+	for range jobsInFlight {
+		pool <- &job{ready: make(chan struct{}, 1)}
 	}
-	feeds.stop()
-	b = append(b, "\n ]\n}\n"...)
-	bw.write(b)
-	return bw.err
+	work := make(chan *job, jobsInFlight)
+	order := make(chan *job, jobsInFlight)
+	var stopped atomic.Bool
+	for range workers {
+		go func() {
+			e := &jsonEncoder{p: f.Program}
+			for j := range work {
+				j.encode(e)
+				j.ready <- struct{}{}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		defer close(order)
+		send := func(j *job) {
+			order <- j
+			work <- j
+		}
+		j := <-pool
+		j.reset()
+		j.head = append(j.head, "{\n \"streams\": ["...)
+		for k, s := range picked {
+			if stopped.Load() {
+				break
+			}
+			if k > 0 {
+				j.head = append(j.head, ',')
+			}
+			count := 0
+			if s.ISA != nil {
+				count = s.ISA.Len()
+			}
+			j.head = append(j.head, "\n  {\"subgraph\":"...)
+			j.head = appendJSONString(j.head, s.Core.Name)
+			j.head = append(j.head, `,"engine":`...)
+			j.head = appendJSONString(j.head, s.Engine.Name)
+			j.head = append(j.head, `,"member":`...)
+			j.head = appendJSONString(j.head, s.Member)
+			j.head = append(j.head, `,"count":`...)
+			j.head = strconv.AppendInt(j.head, int64(count), 10)
+			j.head = append(j.head, `,"instructions": [`...)
+			feeds.each(k, func(first, n int, words []byte, release func()) bool {
+				if stopped.Load() {
+					release()
+					return false
+				}
+				j.s, j.first, j.n, j.words, j.release = s, first, n, words, release
+				send(j)
+				j = <-pool
+				j.reset()
+				return true
+			})
+			j.head = append(j.head, "]}"...)
+		}
+		j.head = append(j.head, "\n ]\n}\n"...)
+		send(j)
+	}()
+	var err error
+	for j := range order {
+		<-j.ready
+		if err == nil {
+			if _, err = w.Write(j.out); err != nil {
+				stopped.Store(true)
+			}
+		}
+		if j.release != nil {
+			j.release()
+		}
+		pool <- j
+	}
+	return err
 }
 
-// jsonFlush is how much encoded JSON is gathered before a write.
-const jsonFlush = 1 << 20
+const (
+	jobWords     = 2048
+	jobsInFlight = 6
+)
+
+// job is a run of words of one stream and the JSON they make, after the bytes that go before
+// it (the end of the stream before, the head of this one).
+type job struct {
+	s        *inspect.ProgramStream
+	first, n int
+	words    []byte // the n words; nil: read them from s.ISA (held in memory)
+	release  func() // gives the words back to their feed
+	head     []byte
+	out      []byte
+	ready    chan struct{}
+}
+
+func (j *job) reset() {
+	j.s, j.first, j.n, j.words, j.release = nil, 0, 0, nil, nil
+	j.head, j.out = j.head[:0], j.out[:0]
+}
+
+func (j *job) encode(e *jsonEncoder) {
+	b := append(j.out[:0], j.head...)
+	for k := range j.n {
+		i := j.first + k
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n   "...)
+		var word []byte
+		if j.words != nil {
+			word = j.words[k*isa.WordSize : (k+1)*isa.WordSize : (k+1)*isa.WordSize]
+		} else {
+			word = j.s.ISA.Word(i)
+		}
+		b = e.appendInstruction(b, j.s, i, word)
+	}
+	j.out = b
+}
+
+// wordFeeds hands the words of the picked streams out in runs. A held stream is cut in
+// place. A stream that is not held is read again out of the archive, and one walk of the
+// archive serves a chain of such streams: each stream whose member comes later in the archive
+// than the previous one of its chain (in output order), so a NEFF whose streams are listed
+// in about archive order is read again once or twice, not once per stream (the 256 MB file's
+// ten streams take two walks). A walk blocks when its stream's feedChunks chunks are out; a
+// chain's walk starts when the listing reaches the stream before its first.
+type wordFeeds struct {
+	picked      []*inspect.ProgramStream
+	archive     io.ReaderAt
+	size        int64
+	maxInflated int64
+	feeds       []*feed // per picked stream; nil when it is held
+	chains      [][]int // picked indexes, in output order
+	chainOf     []int   // per picked stream: its chain, or -1
+	started     []bool  // per chain
+	done        chan struct{}
+	stopOnce    sync.Once
+	wg          sync.WaitGroup
+}
+
+const (
+	feedWords  = jobWords // 128 KiB a chunk
+	feedChunks = jobsInFlight + 2
+)
+
+type feed struct {
+	started   bool // read on its own (not by a chain's walk): started
+	path      string
+	want      int // words
+	got       int // bytes taken
+	out, free chan *feedChunk
+	cur       *feedChunk
+}
+
+type feedChunk struct {
+	first, n int
+	words    []byte
+	used     int
+}
+
+func startFeeds(f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) *wordFeeds {
+	x := &wordFeeds{picked: picked, archive: archive, feeds: make([]*feed, len(picked)), chainOf: make([]int, len(picked)),
+		done: make(chan struct{})}
+	if f != nil {
+		x.size, x.maxInflated = f.Size, f.Budget.Limit(budget.Inflate)
+	}
+	at := map[string]int{} // archive index of each path's first member, as neff.ReadMember finds it
+	if f != nil && f.Archive != nil && archive != nil {
+		for i, m := range f.Archive.Members {
+			if _, ok := at[m.Path]; !ok {
+				at[m.Path] = i
+			}
+		}
+	}
+	var last []int // archive index of each chain's last stream
+	for k, s := range picked {
+		x.chainOf[k] = -1
+		if s.ISA == nil || s.ISA.Held() {
+			continue
+		}
+		fd := &feed{path: s.Member, want: s.ISA.Len(), out: make(chan *feedChunk, feedChunks), free: make(chan *feedChunk, feedChunks)}
+		for range feedChunks {
+			fd.free <- &feedChunk{words: make([]byte, feedWords*isa.WordSize)}
+		}
+		x.feeds[k] = fd
+		pos, ok := at[s.Member]
+		if !ok {
+			continue // read through the stream's own source
+		}
+		best := -1 // the chain ending latest before pos: chains stay few
+		for c, l := range last {
+			if l < pos && (best < 0 || l > last[best]) {
+				best = c
+			}
+		}
+		if best < 0 {
+			best = len(x.chains)
+			x.chains, last = append(x.chains, nil), append(last, 0)
+		}
+		x.chains[best], last[best] = append(x.chains[best], k), pos
+		x.chainOf[k] = best
+	}
+	x.started = make([]bool, len(x.chains))
+	return x
+}
+
+// start begins reading stream k's words, unless they are read already.
+func (x *wordFeeds) start(k int) {
+	fd := x.feeds[k]
+	if fd == nil {
+		return
+	}
+	c := x.chainOf[k]
+	if c < 0 {
+		if !fd.started {
+			fd.started = true
+			x.wg.Add(1)
+			go x.alone(k)
+		}
+		return
+	}
+	if !x.started[c] {
+		x.started[c] = true
+		x.wg.Add(1)
+		go x.walk(x.chains[c])
+	}
+}
+
+// alone reads stream k through its own source (isa.Stream.Words: one pass of its member).
+func (x *wordFeeds) alone(k int) {
+	defer x.wg.Done()
+	fd := x.feeds[k]
+	for _, w := range x.picked[k].ISA.Words() {
+		if !fd.put(w, x.done) {
+			break
+		}
+	}
+	fd.finish(x.done)
+}
+
+// walk reads the archive once for a chain of streams, stopping after the last.
+func (x *wordFeeds) walk(chain []int) {
+	defer x.wg.Done()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-x.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	next := 0
+	for next < len(chain) && x.feeds[chain[next]].want == 0 {
+		x.feeds[chain[next]].finish(x.done)
+		next++
+	}
+	if next < len(chain) {
+		neff.Open(x.archive, x.size, neff.Options{
+			Keep:        func(string, int64) bool { return false },
+			MaxInflated: x.maxInflated,
+			Context:     ctx,
+			Visit: func(m *neff.Member, off int64, chunk []byte) {
+				if next >= len(chain) {
+					return
+				}
+				fd := x.feeds[chain[next]]
+				if m.Path != fd.path {
+					return
+				}
+				if !fd.put(chunk, x.done) {
+					next = len(chain)
+					cancel()
+					return
+				}
+				for next < len(chain) && x.feeds[chain[next]].complete() {
+					x.feeds[chain[next]].finish(x.done)
+					if next++; next == len(chain) {
+						cancel() // the rest of the archive is not needed
+					}
+				}
+			},
+		})
+	}
+	for ; next < len(chain); next++ { // the archive ended first (truncated), or a stop
+		x.feeds[chain[next]].finish(x.done)
+	}
+}
+
+func (fd *feed) complete() bool { return fd.got == fd.want*isa.WordSize }
+
+// put takes the next bytes of the stream (the words past want are not taken); false after a
+// stop.
+func (fd *feed) put(b []byte, done <-chan struct{}) bool {
+	for len(b) > 0 && fd.got < fd.want*isa.WordSize {
+		if fd.cur == nil {
+			select {
+			case fd.cur = <-fd.free:
+			case <-done:
+				return false
+			}
+			fd.cur.first, fd.cur.used = fd.got/isa.WordSize, 0
+		}
+		k := copy(fd.cur.words[fd.cur.used:], b[:min(len(b), fd.want*isa.WordSize-fd.got)])
+		fd.cur.used += k
+		fd.got += k
+		b = b[k:]
+		if fd.cur.used == len(fd.cur.words) || fd.complete() {
+			if !fd.send(done) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (fd *feed) send(done <-chan struct{}) bool {
+	ch := fd.cur
+	fd.cur = nil
+	if ch.n = ch.used / isa.WordSize; ch.n == 0 {
+		fd.free <- ch
+		return true
+	}
+	select {
+	case fd.out <- ch:
+		return true
+	case <-done:
+		return false
+	}
+}
+
+// finish hands over the last whole words taken and ends the stream.
+func (fd *feed) finish(done <-chan struct{}) {
+	if fd.cur != nil {
+		fd.send(done)
+	}
+	close(fd.out)
+}
+
+// each calls fn with the runs of stream k's words in order (release gives a run back) until
+// fn returns false; it starts the reads of stream k and of the next stream that is not held.
+func (x *wordFeeds) each(k int, fn func(first, n int, words []byte, release func()) bool) {
+	x.start(k)
+	for next := k + 1; next < len(x.picked); next++ {
+		if x.feeds[next] != nil {
+			x.start(next)
+			break
+		}
+	}
+	s := x.picked[k]
+	if s.ISA == nil {
+		return
+	}
+	fd := x.feeds[k]
+	if fd == nil {
+		for first := 0; first < s.ISA.Len(); first += jobWords {
+			if !fn(first, min(jobWords, s.ISA.Len()-first), nil, func() {}) {
+				return
+			}
+		}
+		return
+	}
+	for ch := range fd.out {
+		if !fn(ch.first, ch.n, ch.words[:ch.n*isa.WordSize], func() { fd.free <- ch }) {
+			return
+		}
+	}
+}
+
+// stop ends the reads still running and waits for them.
+func (x *wordFeeds) stop() {
+	x.stopOnce.Do(func() { close(x.done) })
+	x.wg.Wait()
+}
 
 // rawStdout is the writer under the CLI's termWriter, for output that is escaped as it is
 // encoded (disasm --json); any other writer is returned as is.
@@ -368,120 +731,4 @@ func rawStdout(w io.Writer) io.Writer {
 		return tw.w
 	}
 	return w
-}
-
-// wordFeeds hands writeDisasmJSON the words of the picked streams in order. A held stream is
-// walked in place; a stream that is not held is read by a goroutine (one pass out of the
-// archive, isa.Stream.Words) into feedChunks chunks of feedWords words that go round between
-// it and the encoder, and the reader of the next such stream starts when a stream starts, so
-// its inflate up to its member overlaps the encoding.
-type wordFeeds struct {
-	picked  []*inspect.ProgramStream
-	readers map[int]*feedReader
-}
-
-const (
-	feedWords  = 4096 // 256 KiB a chunk
-	feedChunks = 4
-)
-
-type feedChunk struct {
-	first, n int
-	words    []byte
-}
-
-type feedReader struct {
-	out, free chan *feedChunk
-	done      chan struct{}
-}
-
-func startFeeds(picked []*inspect.ProgramStream) *wordFeeds {
-	return &wordFeeds{picked: picked, readers: map[int]*feedReader{}}
-}
-
-func (f *wordFeeds) reader(k int) *feedReader {
-	if rd := f.readers[k]; rd != nil {
-		return rd
-	}
-	rd := &feedReader{out: make(chan *feedChunk, feedChunks), free: make(chan *feedChunk, feedChunks), done: make(chan struct{})}
-	for range feedChunks {
-		rd.free <- &feedChunk{words: make([]byte, feedWords*isa.WordSize)}
-	}
-	f.readers[k] = rd
-	st := f.picked[k].ISA
-	go func() {
-		defer close(rd.out)
-		var ch *feedChunk
-		for i, w := range st.Words() {
-			if ch == nil {
-				select {
-				case ch = <-rd.free:
-				case <-rd.done:
-					return
-				}
-				ch.first, ch.n = i, 0
-			}
-			copy(ch.words[ch.n*isa.WordSize:], w)
-			if ch.n++; ch.n == feedWords {
-				select {
-				case rd.out <- ch:
-				case <-rd.done:
-					return
-				}
-				ch = nil
-			}
-		}
-		if ch != nil {
-			select {
-			case rd.out <- ch:
-			case <-rd.done:
-			}
-		}
-	}()
-	return rd
-}
-
-func streamed(s *inspect.ProgramStream) bool { return s.ISA != nil && !s.ISA.Held() }
-
-// each calls fn for every word of stream k in order until fn returns false.
-func (f *wordFeeds) each(k int, fn func(i int, word []byte) bool) {
-	s := f.picked[k]
-	for next := k + 1; next < len(f.picked); next++ {
-		if streamed(f.picked[next]) {
-			f.reader(next)
-			break
-		}
-	}
-	if s.ISA == nil {
-		return
-	}
-	if !streamed(s) {
-		for i, w := range s.ISA.Words() {
-			if !fn(i, w) {
-				return
-			}
-		}
-		return
-	}
-	rd := f.reader(k)
-	defer func() {
-		close(rd.done)
-		delete(f.readers, k)
-	}()
-	for ch := range rd.out {
-		for j := range ch.n {
-			if !fn(ch.first+j, ch.words[j*isa.WordSize:(j+1)*isa.WordSize:(j+1)*isa.WordSize]) {
-				return
-			}
-		}
-		rd.free <- ch
-	}
-}
-
-// stop ends the readers still running (after a write error).
-func (f *wordFeeds) stop() {
-	for k, rd := range f.readers {
-		close(rd.done)
-		delete(f.readers, k)
-	}
 }

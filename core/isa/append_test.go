@@ -12,17 +12,23 @@ import (
 func checkAppendFields(t *testing.T, w *[WordSize]byte, where string) {
 	t.Helper()
 	in := Decode(w[:], 0)
-	fs, buf := AppendFields(nil, nil, w)
-	if len(fs) != len(in.Fields) {
-		t.Fatalf("%s: %d fields, Decode has %d", where, len(fs), len(in.Fields))
+	fixed := FixedFieldsOf(w[0])
+	runs := AppendUndocumentedRuns(nil, w)
+	if len(fixed)+len(runs) != len(in.Fields) || FixedFields(w[0]) != len(fixed) {
+		t.Fatalf("%s: %d fixed fields and %d runs, Decode has %d fields", where, len(fixed), len(runs), len(in.Fields))
 	}
-	if n := FixedFields(w[0]); n > len(fs) || fs[n-1].Name != in.Fields[n-1].Name {
-		t.Fatalf("%s: FixedFields %d", where, n)
-	}
-	for k, f := range fs {
-		d := in.Fields[k]
-		if text := string(buf[f.Start:f.End]); f.Name != d.Name || f.Off != d.Off || f.Width != d.Width || text != d.Text {
-			t.Fatalf("%s field %d: %q +%d/%d %q, Decode %q +%d/%d %q", where, k, f.Name, f.Off, f.Width, text, d.Name, d.Off, d.Width, d.Text)
+	for k, d := range in.Fields {
+		var name, text string
+		var off, width int
+		if k < len(fixed) {
+			f := fixed[k]
+			name, off, width, text = f.Name, f.Off, f.Width, string(AppendFixedText([]byte("x"), w, k)[1:])
+		} else {
+			r := runs[k-len(fixed)]
+			name, off, width, text = RunName(r.Off, r.End), r.Off, r.End-r.Off, string(AppendHexBytes(nil, w[r.Off:r.End]))
+		}
+		if name != d.Name || off != d.Off || width != d.Width || text != d.Text {
+			t.Fatalf("%s field %d: %q +%d/%d %q, Decode %q +%d/%d %q", where, k, name, off, width, text, d.Name, d.Off, d.Width, d.Text)
 		}
 	}
 	if got := string(AppendSummary([]byte("x"), w)); got != "x"+Summary(in) {
@@ -81,8 +87,16 @@ func TestAppendFieldsRandomWords(t *testing.T) {
 func TestAppendFieldsAllocs(t *testing.T) {
 	w := (*[WordSize]byte)(bytes.Repeat([]byte{0x5A}, WordSize))
 	w[0] = 0x21
-	fs, buf := AppendFields(nil, nil, w)
-	if n := testing.AllocsPerRun(100, func() { fs, buf = AppendFields(fs[:0], buf[:0], w) }); n != 0 {
+	var buf []byte
+	var runs []Run
+	n := testing.AllocsPerRun(100, func() {
+		buf = buf[:0]
+		for k := range FixedFieldsOf(w[0]) {
+			buf = AppendFixedText(buf, w, k)
+		}
+		runs = AppendUndocumentedRuns(runs[:0], w)
+	})
+	if n != 0 {
 		t.Fatalf("%v allocations per word", n)
 	}
 }
@@ -96,5 +110,36 @@ func TestSecondWordLengthText(t *testing.T) {
 	f, _ := in.Field("word length")
 	if in.PartOf != 0 || f.Text != string(AppendSecondWordLength(nil, 0)) {
 		t.Fatalf("part of %d, word length %q", in.PartOf, f.Text)
+	}
+}
+
+// TestByteOnlyFields: a ByteOnly field's text does not change with the other bytes of the word.
+func TestByteOnlyFields(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 7))
+	for op := range 256 {
+		for k, f := range FixedFieldsOf(uint8(op)) {
+			if !f.ByteOnly {
+				continue
+			}
+			for v := range 256 {
+				var want string
+				for try := range 4 {
+					var w [WordSize]byte
+					for b := range w {
+						w[b] = uint8(r.Uint32())
+					}
+					w[0], w[f.Off] = uint8(op), uint8(v)
+					if f.Off == 0 && v != op {
+						continue
+					}
+					got := string(AppendFixedText(nil, &w, k))
+					if try == 0 {
+						want = got
+					} else if got != want {
+						t.Fatalf("op %#x %s = %#x: %q, then %q", op, f.Name, v, want, got)
+					}
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/neffscope/neffscope/core/inspect"
+)
+
+// BenchmarkDisasmJSONEncode: the encoder alone (one goroutine) over every word of
+// matmul_small, whose streams the generated big NEFFs repeat: ns and bytes per instruction.
+func BenchmarkDisasmJSONEncode(b *testing.B) {
+	p := realNEFFs(&testing.T{})[0]
+	f, fh, err := openFile(p, inspect.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fh.Close()
+	type word struct {
+		s *inspect.ProgramStream
+		i int
+	}
+	var words []word
+	for _, s := range f.Program.Streams {
+		for i := 0; s.ISA != nil && i < s.ISA.Len(); i++ {
+			words = append(words, word{s, i})
+		}
+	}
+	e := &jsonEncoder{p: f.Program}
+	buf := make([]byte, 0, 1<<16)
+	size := 0
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		w := words[k%len(words)]
+		buf = e.appendInstruction(buf[:0], w.s, w.i, w.s.ISA.Word(w.i))
+		size += len(buf)
+	}
+	b.ReportMetric(float64(size)/float64(b.N), "B/inst")
+}
