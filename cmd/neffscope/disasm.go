@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
@@ -124,37 +123,18 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: no stream matches --sg %q --engine %q\n", *sg, *engine)
 		return 1
 	}
-	w := bufio.NewWriterSize(stdout, 1<<20)
-	defer w.Flush()
 	if *asJSON {
-		// Streamed one instruction at a time: a stream of a million words must not be held
-		// as a million structs before the first byte is written.
+		// Streamed in runs of words (disasmpipe.go): a stream of a million words is never
+		// held as structs, and its JSON is written as it is made.
 		if err := writeDisasmJSON(rawStdout(stdout), f, fh, picked); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 1
 		}
 		return exitFor(f)
 	}
-	for _, s := range picked {
-		fmt.Fprintf(w, "; %s %s  %s  (%d bytes)\n", s.Core.Name, s.Engine.Name, s.Member, s.Size)
-		if s.ISA == nil {
-			fmt.Fprintln(w, "; stream bytes not available")
-			continue
-		}
-		for i, in := range s.ISA.All() {
-			fmt.Fprintf(w, "%7d  %06x  %02x %-28s %s", i, in.Offset, in.Opcode, in.Name, isa.Summary(in))
-			if sync := isa.SyncText(in); sync != "" {
-				fmt.Fprintf(w, "  [%s]", sync)
-			}
-			if r := f.Program.Resolve(s, i, s.ISA.Word(i)).String(); r != "" {
-				fmt.Fprintf(w, "  ; %s", r)
-			}
-			if src := f.Program.Source.Source(s.Member, i); src != nil {
-				fmt.Fprintf(w, "  ; %s", src.Text())
-			}
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintln(w)
+	if err := writeDisasmText(stdout, f, fh, picked); err != nil {
+		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return 1
 	}
 	return exitFor(f)
 }

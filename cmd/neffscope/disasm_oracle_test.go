@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
@@ -92,19 +93,38 @@ var archives = map[*inspect.File]io.ReaderAt{}
 
 func checkAgainstOracleFrom(t *testing.T, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream, keep bool) (int64, []byte) {
 	t.Helper()
-	ref, err := os.Create(filepath.Join(t.TempDir(), "oracle.json"))
+	return compareWriters(t,
+		func(w io.Writer) error { return oracleDisasmJSON(w, f, picked) },
+		func(w io.Writer) error { return writeDisasmJSON(w, f, archive, picked) }, keep)
+}
+
+// checkTextAgainstOracle is checkAgainstOracle for the text listing.
+func checkTextAgainstOracle(t *testing.T, f *inspect.File, picked []*inspect.ProgramStream) {
+	t.Helper()
+	compareWriters(t,
+		func(w io.Writer) error { return oracleDisasmText(w, f, picked) },
+		func(w io.Writer) error {
+			tw := &termWriter{w: w}
+			defer tw.Flush()
+			return writeDisasmText(tw, f, archives[f], picked)
+		}, false)
+}
+
+func compareWriters(t *testing.T, oracle, fast func(io.Writer) error, keep bool) (int64, []byte) {
+	t.Helper()
+	ref, err := os.Create(filepath.Join(t.TempDir(), "oracle.out"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ref.Close()
-	if err := oracleDisasmJSON(ref, f, picked); err != nil {
+	if err := oracle(ref); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ref.Seek(0, io.SeekStart); err != nil {
 		t.Fatal(err)
 	}
 	cw := &compareWriter{ref: ref, keep: keep}
-	if err := writeDisasmJSON(cw, f, archive, picked); err != nil && cw.diff == "" {
+	if err := fast(cw); err != nil && cw.diff == "" {
 		t.Fatal(err)
 	}
 	if cw.diff == "" {
@@ -116,6 +136,64 @@ func checkAgainstOracleFrom(t *testing.T, f *inspect.File, archive io.ReaderAt, 
 		t.Fatal(cw.diff)
 	}
 	return cw.n, cw.kept
+}
+
+// oracleDisasmText is the text listing as runDisasm printed it before the fast path (its
+// output went through the CLI's termWriter).
+func oracleDisasmText(out io.Writer, f *inspect.File, picked []*inspect.ProgramStream) error {
+	tw := &termWriter{w: out}
+	defer tw.Flush()
+	w := bufio.NewWriterSize(tw, 1<<20)
+	defer w.Flush()
+	for _, s := range picked {
+		fmt.Fprintf(w, "; %s %s  %s  (%d bytes)\n", s.Core.Name, s.Engine.Name, s.Member, s.Size)
+		if s.ISA == nil {
+			fmt.Fprintln(w, "; stream bytes not available")
+			continue
+		}
+		for i, in := range s.ISA.All() {
+			fmt.Fprintf(w, "%7d  %06x  %02x %-28s %s", i, in.Offset, in.Opcode, in.Name, isa.Summary(in))
+			if sync := isa.SyncText(in); sync != "" {
+				fmt.Fprintf(w, "  [%s]", sync)
+			}
+			if r := f.Program.Resolve(s, i, s.ISA.Word(i)).String(); r != "" {
+				fmt.Fprintf(w, "  ; %s", r)
+			}
+			if src := f.Program.Source.Source(s.Member, i); src != nil {
+				fmt.Fprintf(w, "  ; %s", src.Text())
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// TestResolveOnlyJoinedOpcodes: Program.Resolve says nothing of a word whose opcode is not in
+// resolvedOps (the listings skip the call for those), whatever its other bytes.
+func TestResolveOnlyJoinedOpcodes(t *testing.T) {
+	f := openForTest(t, realNEFFs(t)[0])
+	rnd := rand.New(rand.NewPCG(13, 5))
+	for _, s := range f.Program.Streams {
+		if s.ISA == nil {
+			continue
+		}
+		for op := range 256 {
+			if resolvedOps[op] {
+				continue
+			}
+			for range 20 {
+				w := make([]byte, isa.WordSize)
+				for k := range w {
+					w[k] = byte(rnd.Uint32())
+				}
+				w[0] = byte(op)
+				if r := f.Program.Resolve(s, rnd.IntN(s.ISA.Len()), w); r != (inspect.Resolved{}) {
+					t.Fatalf("opcode %#x: Resolve gives %+v", op, r)
+				}
+			}
+		}
+	}
 }
 
 // compareWriter checks what is written against ref.
@@ -166,16 +244,23 @@ func TestDisasmJSONMatchesOracle(t *testing.T) {
 			f := openForTest(t, p)
 			n, _ := checkAgainstOracle(t, f, f.Program.Streams, false)
 			t.Logf("%d bytes of JSON", n)
+			checkTextAgainstOracle(t, f, f.Program.Streams)
 		})
 	}
 	p := realNEFFs(t)[0]
 	var want bytes.Buffer
-	if err := oracleDisasmJSON(&want, openForTest(t, p), openForTest(t, p).Program.Streams); err != nil {
+	of := openForTest(t, p)
+	if err := oracleDisasmJSON(&want, of, of.Program.Streams); err != nil {
 		t.Fatal(err)
 	}
 	out, errs, rc := runCLI(t, "disasm", "--json", p)
 	if rc != 0 || out != want.String() {
 		t.Fatalf("CLI: rc %d (%s), output equal to the oracle: %v", rc, errs, out == want.String())
+	}
+	want.Reset()
+	oracleDisasmText(&want, of, of.Program.Streams)
+	if out, errs, rc = runCLI(t, "disasm", p); rc != 0 || out != want.String() {
+		t.Fatalf("CLI text: rc %d (%s), output equal to the oracle: %v", rc, errs, out == want.String())
 	}
 }
 
@@ -250,6 +335,9 @@ func TestDisasmJSONStreamed(t *testing.T) {
 		if err := writeDisasmJSON(h, f, archive, picked); err != nil {
 			t.Fatal(err)
 		}
+		if err := writeDisasmText(h, f, archive, picked); err != nil {
+			t.Fatal(err)
+		}
 		return h.Sum(nil)
 	}
 	want := sum(nil, heldCopy)
@@ -304,6 +392,7 @@ func TestDisasmJSONRandomWords(t *testing.T) {
 		picked = append(picked, &c)
 	}
 	checkAgainstOracle(t, f, picked, false)
+	checkTextAgainstOracle(t, f, picked)
 }
 
 // TestDisasmJSONHostileNames: names from the file (core, engine, activation set, function
@@ -319,6 +408,7 @@ func TestDisasmJSONHostileNames(t *testing.T) {
 			s.Engine.ActivationSets[j].Name = hostile[(k+j+2)%len(hostile)]
 		}
 	}
+	checkTextAgainstOracle(t, f, f.Program.Streams)
 	_, out := checkAgainstOracle(t, f, f.Program.Streams, true)
 	for _, want := range []string{`"set":"\u003cscript\u003e\u0026amp;\u003c/script\u003e"`, `\u202e bidi`, `\u0085 nel`, `\ufffd invalid`, `del\x7f`} {
 		if !bytes.Contains(out, []byte(want)) {
