@@ -169,45 +169,6 @@ func oracleDisasmText(out io.Writer, f *inspect.File, picked []*inspect.ProgramS
 	return nil
 }
 
-// TestResolveDMAIgnoresIndex: Program.Resolve's answer for a DMA word (0xC1, 0xD4) is the same
-// at any index, so the listings may keep it by word (resolveCache).
-func TestResolveDMAIgnoresIndex(t *testing.T) {
-	f := openForTest(t, realNEFFs(t)[0])
-	rnd := rand.New(rand.NewPCG(13, 6))
-	checked := 0
-	for _, s := range f.Program.Streams {
-		if s.ISA == nil {
-			continue
-		}
-		var words [][]byte
-		for i := range s.ISA.Len() {
-			if w := s.ISA.Word(i); w[0] == 0xC1 || w[0] == 0xD4 {
-				words = append(words, w)
-			}
-		}
-		for _, op := range []byte{0xC1, 0xD4} {
-			for range 50 {
-				w := make([]byte, isa.WordSize)
-				for k := range w {
-					w[k] = byte(rnd.Uint32())
-				}
-				w[0] = op
-				words = append(words, w)
-			}
-		}
-		for _, w := range words {
-			want := f.Program.Resolve(s, 0, w)
-			for range 5 {
-				if got := f.Program.Resolve(s, rnd.IntN(s.ISA.Len()+10), w); got != want {
-					t.Fatalf("%s %#x: %+v at one index, %+v at another", s.Member, w[0], want, got)
-				}
-			}
-			checked++
-		}
-	}
-	t.Logf("%d DMA words", checked)
-}
-
 // TestResolveOnlyJoinedOpcodes: Program.Resolve says nothing of a word whose opcode is not in
 // resolvedOps (the listings skip the call for those), whatever its other bytes.
 func TestResolveOnlyJoinedOpcodes(t *testing.T) {

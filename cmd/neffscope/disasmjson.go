@@ -96,35 +96,6 @@ type jsonEncoder struct {
 	tmp     []byte
 	lastSrc *inspect.Source
 	srcJSON []byte // `,"source":{...}` of lastSrc
-	dma     resolveCache
-}
-
-// resolveCache keeps Program.Resolve's answers for DMA words (0xC1, 0xD4), which depend on the
-// stream and the word's bytes alone, not on its index (TestResolveDMAIgnoresIndex): a DMA word
-// recurs, and its join formats several strings. At most resolveCacheMax are kept.
-type resolveCache map[resolveKey]inspect.Resolved
-
-type resolveKey struct {
-	s    *inspect.ProgramStream
-	word [isa.WordSize]byte
-}
-
-const resolveCacheMax = 1 << 13
-
-func (c *resolveCache) resolve(p *inspect.Program, s *inspect.ProgramStream, i int, word []byte) inspect.Resolved {
-	if *c == nil {
-		*c = resolveCache{}
-	}
-	k := resolveKey{s, [isa.WordSize]byte(word)}
-	r, ok := (*c)[k]
-	if !ok {
-		if len(*c) >= resolveCacheMax {
-			clear(*c)
-		}
-		r = p.Resolve(s, i, word)
-		(*c)[k] = r
-	}
-	return r
 }
 
 // appendText appends a field text as a JSON string: text appends it raw, and it is escaped
@@ -218,7 +189,7 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 		b = append(b, '}')
 		b = append(b, plan.layout[1:]...)
 	case 0xC1, 0xD4:
-		res := e.dma.resolve(e.p, s, i, word)
+		res := e.p.Resolve(s, i, word)
 		b = append(b, `},"dma":{"queue":`...)
 		b = appendJSONString(b, res.Queue)
 		b = append(b, `,"block":`...)

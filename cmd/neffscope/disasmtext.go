@@ -59,7 +59,6 @@ type textEncoder struct {
 	names   [256]string
 	lastSrc *inspect.Source
 	srcText string
-	dma     resolveCache
 }
 
 // resolvedOps are the opcodes Program.Resolve joins (SetIndexOf, FuncCodeOf, BlockIDOf,
@@ -104,13 +103,7 @@ func (e *textEncoder) appendWord(b []byte, s *inspect.ProgramStream, i int, word
 		b = append(isa.AppendSyncText(b[:n], w), ']')
 	}
 	if resolvedOps[op] {
-		var r string
-		if op == 0xC1 || op == 0xD4 {
-			r = e.dma.resolve(e.p, s, i, word).String()
-		} else {
-			r = e.p.Resolve(s, i, word).String()
-		}
-		if r != "" {
+		if r := e.p.Resolve(s, i, word).String(); r != "" {
 			b = append(append(b, "  ; "...), r...)
 		}
 	}
