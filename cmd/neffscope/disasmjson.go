@@ -40,7 +40,7 @@ type planKey struct {
 	field      int    // index in isa.FixedFieldsOf
 	wordLength bool   // the "word length" field, whose text a second word replaces
 	// byteOnly: the text depends on the byte at off alone (isa.FixedField.ByteOnly); texts
-	// keeps each value's JSON string once made.
+	// keeps each value's `"key":"text"` once made.
 	byteOnly bool
 	off      int
 	texts    *[256][]byte
@@ -144,7 +144,8 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 		b = append(isa.AppendHexBytes(b, w[r.Off:r.End]), '"')
 	}
 	n := 0
-	for _, k := range plan.keys {
+	for ki := range plan.keys {
+		k := &plan.keys[ki]
 		for n < len(runs) && isa.RunName(runs[n].Off, runs[n].End) < k.name {
 			run(runs[n])
 			n++
@@ -158,19 +159,18 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 			b = append(b, ',')
 		}
 		first = false
-		b = append(b, k.key...)
 		switch {
 		case k.wordLength && partOf >= 0:
 			// As Stream.Instruction: the +0x01 byte of a second word is no word length.
-			b = e.appendText(b, func(b []byte) []byte { return isa.AppendSecondWordLength(b, partOf) })
+			b = e.appendText(append(b, k.key...), func(b []byte) []byte { return isa.AppendSecondWordLength(b, partOf) })
 		case k.byteOnly:
-			t := &k.texts[w[k.off]]
+			t := &k.texts[w[k.off]] // `"key":"text"`
 			if *t == nil {
-				*t = e.appendText(nil, func(b []byte) []byte { return isa.AppendFixedText(b, w, k.field) })
+				*t = e.appendText(append([]byte(nil), k.key...), func(b []byte) []byte { return isa.AppendFixedText(b, w, k.field) })
 			}
 			b = append(b, *t...)
 		default:
-			b = e.appendText(b, func(b []byte) []byte { return isa.AppendFixedText(b, w, k.field) })
+			b = e.appendText(append(b, k.key...), func(b []byte) []byte { return isa.AppendFixedText(b, w, k.field) })
 		}
 	}
 	for ; n < len(runs); n++ {
