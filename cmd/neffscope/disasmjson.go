@@ -39,11 +39,11 @@ type planKey struct {
 	key        []byte // `"name":`
 	field      int    // index in isa.FixedFieldsOf
 	wordLength bool   // the "word length" field, whose text a second word replaces
-	// byteOnly: the text depends on the byte at off alone (isa.FixedField.ByteOnly); texts
-	// keeps each value's `"key":"text"` once made.
+	// byteOnly: the text depends on the byte at off alone (isa.FixedField.ByteOnly); the
+	// encoder keeps each value's `"key":"text"` once made, by textID (shared by the opcodes).
 	byteOnly bool
 	off      int
-	texts    *[256][]byte
+	textID   int
 }
 
 func newOpPlan(op uint8) *opPlan {
@@ -65,10 +65,7 @@ func newOpPlan(op uint8) *opPlan {
 	}
 	for name, k := range last {
 		pk := planKey{name: name, key: append(appendJSONString(nil, name), ':'), field: k, wordLength: name == "word length",
-			byteOnly: fixed[k].ByteOnly, off: fixed[k].Off}
-		if pk.byteOnly {
-			pk.texts = new([256][]byte)
-		}
+			byteOnly: fixed[k].ByteOnly, off: fixed[k].Off, textID: fixed[k].TextID}
 		p.keys = append(p.keys, pk)
 	}
 	slices.SortFunc(p.keys, func(a, b planKey) int { return strings.Compare(a.name, b.name) })
@@ -95,7 +92,8 @@ type jsonEncoder struct {
 	runs    []isa.Run
 	tmp     []byte
 	lastSrc *inspect.Source
-	srcJSON []byte // `,"source":{...}` of lastSrc
+	srcJSON []byte         // `,"source":{...}` of lastSrc
+	texts   []*[256][]byte // by isa.FixedField.TextID: `"key":"text"` of each byte value
 }
 
 // appendText appends a field text as a JSON string: text appends it raw, and it is escaped
@@ -164,7 +162,15 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 			// As Stream.Instruction: the +0x01 byte of a second word is no word length.
 			b = e.appendText(append(b, k.key...), func(b []byte) []byte { return isa.AppendSecondWordLength(b, partOf) })
 		case k.byteOnly:
-			t := &k.texts[w[k.off]] // `"key":"text"`
+			if e.texts == nil {
+				e.texts = make([]*[256][]byte, isa.TextIDs())
+			}
+			tab := e.texts[k.textID]
+			if tab == nil {
+				tab = new([256][]byte)
+				e.texts[k.textID] = tab
+			}
+			t := &tab[w[k.off]]
 			if *t == nil {
 				*t = e.appendText(append([]byte(nil), k.key...), func(b []byte) []byte { return isa.AppendFixedText(b, w, k.field) })
 			}

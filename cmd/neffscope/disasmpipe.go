@@ -33,7 +33,7 @@ type wordEncoder interface {
 //
 // The words are cut into jobs of up to jobWords instructions; one goroutine per core (at most
 // four) encodes jobs and this one writes them in order, with at most jobsInFlight jobs (their
-// words and their output) alive at once: about 16 MiB whatever the file.
+// words and their output: ~1 MiB each for real code, ~3 MiB for random words) alive at once.
 func writeDisasm(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream, format disasmFormat) error {
 	feeds := startFeeds(f, archive, picked)
 	defer feeds.stop()
@@ -102,8 +102,8 @@ func writeDisasm(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*in
 }
 
 const (
-	jobWords     = 2048
-	jobsInFlight = 6
+	jobWords     = 1024
+	jobsInFlight = 4
 )
 
 // job is a run of words of one stream and what they print as, after the bytes that go before
@@ -160,7 +160,7 @@ type wordFeeds struct {
 }
 
 const (
-	feedWords  = jobWords // 128 KiB a chunk
+	feedWords  = jobWords // 64 KiB a chunk
 	feedChunks = jobsInFlight + 2
 )
 

@@ -17,17 +17,32 @@ import (
 type FixedField struct {
 	Name       string
 	Off, Width int // Width 0: a descriptor that does not fit the word
-	// ByteOnly says the field's text is a function of the opcode and the byte at Off alone,
-	// so a caller may keep the 256 texts of each.
+	// ByteOnly says the field's text is a function of the byte at Off alone, so a caller may
+	// keep the 256 texts of each; TextID (0 ≤ TextID < TextIDs()) is then the same for every
+	// such field of any opcode with the same name and the same texts (the header's and sync
+	// band's fields are one per name for all 256 opcodes).
 	ByteOnly bool
+	TextID   int
 	spec     *fieldSpec
 	desc     *descSpec
 }
 
+// textIDs numbers the one-byte field specs, in the order fixedIndex meets them.
+var textIDs = map[*fieldSpec]int{}
+
 // fixedIndex lists each opcode's fixed fields in Decode's order.
 var fixedIndex = func() (index [256][]FixedField) {
 	field := func(f *fieldSpec) FixedField {
-		return FixedField{Name: f.Name, Off: int(f.Off), Width: int(f.Width), ByteOnly: byteOnly(f), spec: f}
+		ff := FixedField{Name: f.Name, Off: int(f.Off), Width: int(f.Width), ByteOnly: byteOnly(f), spec: f}
+		if ff.ByteOnly {
+			id, ok := textIDs[f]
+			if !ok {
+				id = len(textIDs)
+				textIDs[f] = id
+			}
+			ff.TextID = id
+		}
+		return ff
 	}
 	var generic []FixedField
 	for i := range headerFields {
@@ -60,11 +75,14 @@ var fixedIndex = func() (index [256][]FixedField) {
 }()
 
 // byteOnly: a one-byte field whose text (appendFieldText) reads no other byte of the word
-// than its own and the opcode (kWordLen reads w[0]; kImm0, which reads +0x0F, is 4 bytes wide,
-// but is excluded all the same). TestByteOnlyFields checks it.
+// than its own (kWordLen also reads the opcode; kImm0, which reads +0x0F, is 4 bytes wide, but
+// is excluded all the same). TestByteOnlyFields checks it.
 func byteOnly(f *fieldSpec) bool {
-	return f.Width == 1 && f.Off < WordSize && f.Kind != kImm0 && f.Kind != kASCII && f.Kind != kSyncBand
+	return f.Width == 1 && f.Off < WordSize && f.Kind != kWordLen && f.Kind != kImm0 && f.Kind != kASCII && f.Kind != kSyncBand
 }
+
+// TextIDs is how many FixedField.TextID there are.
+func TextIDs() int { return len(textIDs) }
 
 // coveredMask has bit i set where byte i of a word of the opcode is documented.
 var coveredMask = func() (m [256]uint64) {

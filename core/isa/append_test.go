@@ -113,13 +113,29 @@ func TestSecondWordLengthText(t *testing.T) {
 	}
 }
 
-// TestByteOnlyFields: a ByteOnly field's text does not change with the other bytes of the word.
+// TestByteOnlyFields: a ByteOnly field's text does not change with the other bytes of the word
+// (the opcode among them), and fields with one TextID have one name and the same texts.
 func TestByteOnlyFields(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 7))
+	type seen struct {
+		name  string
+		texts [256]string
+	}
+	byID := map[int]*seen{}
 	for op := range 256 {
 		for k, f := range FixedFieldsOf(uint8(op)) {
 			if !f.ByteOnly {
 				continue
+			}
+			if f.TextID < 0 || f.TextID >= TextIDs() {
+				t.Fatalf("op %#x %s: TextID %d of %d", op, f.Name, f.TextID, TextIDs())
+			}
+			prev := byID[f.TextID]
+			if prev == nil {
+				prev = &seen{name: f.Name}
+				byID[f.TextID] = prev
+			} else if prev.name != f.Name {
+				t.Fatalf("TextID %d names %s and %s", f.TextID, prev.name, f.Name)
 			}
 			for v := range 256 {
 				var want string
@@ -128,15 +144,25 @@ func TestByteOnlyFields(t *testing.T) {
 					for b := range w {
 						w[b] = uint8(r.Uint32())
 					}
-					w[0], w[f.Off] = uint8(op), uint8(v)
+					w[0] = uint8(op)
+					if try > 0 { // another opcode with this field at k, if one comes up
+						if o := uint8(r.Uint32()); FixedFields(o) > k && FixedFieldsOf(o)[k].ByteOnly && FixedFieldsOf(o)[k].TextID == f.TextID {
+							w[0] = o
+						}
+					}
+					w[f.Off] = uint8(v)
 					if f.Off == 0 && v != op {
 						continue
 					}
 					got := string(AppendFixedText(nil, &w, k))
 					if try == 0 {
 						want = got
+						if prev.texts[v] != "" && prev.texts[v] != got {
+							t.Fatalf("TextID %d (%s) = %#x: %q for one opcode, %q for %#x", f.TextID, f.Name, v, prev.texts[v], got, op)
+						}
+						prev.texts[v] = got
 					} else if got != want {
-						t.Fatalf("op %#x %s = %#x: %q, then %q", op, f.Name, v, want, got)
+						t.Fatalf("op %#x %s = %#x: %q, then %q (opcode %#x)", op, f.Name, v, want, got, w[0])
 					}
 				}
 			}
