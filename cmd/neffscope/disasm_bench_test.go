@@ -4,13 +4,17 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // BenchmarkDisasmJSONEncode: the encoder alone (one goroutine) over every word of
 // matmul_small, whose streams the generated big NEFFs repeat: ns and bytes per instruction.
 func BenchmarkDisasmJSONEncode(b *testing.B) {
-	p := realNEFFs(&testing.T{})[0]
-	f, fh, err := openFile(p, inspect.Options{})
+	paths := realfiles.Glob("nkipy/matmul_small.neff")
+	if len(paths) == 0 {
+		b.Skip(realfiles.Missing("nkipy/matmul_small.neff"))
+	}
+	f, fh, err := openFile(paths[0], inspect.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
