@@ -1,0 +1,446 @@
+package dbg
+
+import (
+	"errors"
+	"io"
+	"math"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// A Compact is what the source joins need of one .dbg member, read in one pass as the member
+// streams past (Scanner), without its bytes or its tree (issue 13): per record its first
+// parent id (asm: the backend record a word came from), and for backend and penguin records
+// the id, the BIR name (interned) and the kernel attributes (interned: a member names few
+// files, lines and kernels), plus each record's length and a checkpoint of offsets, so any
+// record's span is known and its bytes can be read back. The member's own view (every field
+// as a node) is built on demand from its bytes (DecodeView). Columns are held in fixed blocks,
+// so what a Compact holds is what it costs (Held), charged as it grows.
+type Compact struct {
+	Member      string
+	Kind        Kind
+	Engine      string
+	Size        int64
+	Description string
+	PointsTo    string
+	EngineCode  uint64
+	HasEngine   bool
+	KernelFiles []string
+	KernelNames []string
+	Coverage    Coverage
+	// Root is the member's content node without its children (value, detail, span, and every
+	// finding of its tree, which the children built on demand do not repeat); RootChildren is
+	// how many children DecodeView gives it.
+	Root         *doc.Node
+	RootChildren int
+	// N is the number of records of field 3 (every one: a Compact keeps no cap but its budget).
+	N int
+
+	first  col32 // first parent id + 1 (0: no parent; wideMark: in wide)
+	ids    col32 // record id (wideMark: in wide)
+	names  col32 // index of the record's BIR name (ends)
+	tuples col32 // index of the record's kernel attributes (Tuples)
+	lens   col8  // record length (255: in long)
+	ckpt   []int64
+	wide   map[wideKey]uint64
+	long   map[int]int64
+	arena  []byte
+	ends   col32
+	Tuples []Tuple
+	// build state: interning tables (dropped at the end of the scan)
+	nameIdx  map[string]uint32
+	tupleIdx map[Tuple]uint32
+}
+
+// Tuple is a record's kernel attributes as written (kernel_file and kernel_name are indexes into
+// the member's fields 5 and 7; Has… says whether the record has the attribute at all).
+type Tuple struct {
+	File, Line, Kernel          string
+	HasFile, HasLine, HasKernel bool
+}
+
+type wideKey struct {
+	col byte
+	i   int
+}
+
+const (
+	wideMark  = math.MaxUint32
+	ckptEvery = 64
+	colBlock  = 1 << 14
+	// maxInterned bounds the distinct BIR names looked up for sharing (past it a new name is
+	// stored again, not looked up: the lookup table would cost more than it saves).
+	maxInterned = 1 << 16
+	mapEntry    = 64 // bytes a map entry costs, about
+)
+
+// col32 and col8 are append-only columns in fixed blocks (no doubling, no copy on growth).
+type col32 struct {
+	b [][]uint32
+	n int
+}
+
+func (c *col32) add(v uint32) {
+	if c.n%colBlock == 0 {
+		c.b = append(c.b, make([]uint32, colBlock))
+	}
+	c.b[c.n/colBlock][c.n%colBlock] = v
+	c.n++
+}
+func (c *col32) at(i int) uint32     { return c.b[i/colBlock][i%colBlock] }
+func (c *col32) set(i int, v uint32) { c.b[i/colBlock][i%colBlock] = v }
+func (c *col32) bytes() int64        { return int64(len(c.b))*colBlock*4 + int64(cap(c.b))*24 }
+
+type col8 struct {
+	b [][]uint8
+	n int
+}
+
+func (c *col8) add(v uint8) {
+	if c.n%colBlock == 0 {
+		c.b = append(c.b, make([]uint8, colBlock))
+	}
+	c.b[c.n/colBlock][c.n%colBlock] = v
+	c.n++
+}
+func (c *col8) at(i int) uint8 { return c.b[i/colBlock][i%colBlock] }
+func (c *col8) bytes() int64   { return int64(len(c.b))*colBlock + int64(cap(c.b))*24 }
+
+// Held is the bytes the Compact holds (its columns, tables and strings).
+func (c *Compact) Held() int64 {
+	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes()
+	n += int64(cap(c.ckpt))*8 + int64(cap(c.arena)) + int64(len(c.wide)+len(c.long)+len(c.nameIdx)+len(c.tupleIdx))*mapEntry
+	n += int64(cap(c.Tuples)) * 64
+	for _, t := range c.Tuples {
+		n += int64(len(t.File) + len(t.Line) + len(t.Kernel))
+	}
+	for _, s := range c.KernelFiles {
+		n += int64(len(s)) + 16
+	}
+	for _, s := range c.KernelNames {
+		n += int64(len(s)) + 16
+	}
+	return n + 512
+}
+
+// keeps says which columns a kind needs.
+func (c *Compact) keepsFirst() bool  { return c.Kind == KindAsm || c.Kind == KindBackend }
+func (c *Compact) keepsRecord() bool { return c.Kind == KindBackend || c.Kind == KindPenguin }
+
+func (c *Compact) record(r *Record) {
+	i := c.N
+	c.N++
+	if i%ckptEvery == 0 {
+		c.ckpt = append(c.ckpt, r.Off)
+	}
+	if r.Len >= 255 {
+		c.lens.add(255)
+		if c.long == nil {
+			c.long = map[int]int64{}
+		}
+		c.long[i] = r.Len
+	} else {
+		c.lens.add(uint8(r.Len))
+	}
+	if c.keepsFirst() {
+		if len(r.Parents) == 0 {
+			c.first.add(0)
+		} else if p := r.Parents[0]; p < wideMark-1 {
+			c.first.add(uint32(p + 1))
+		} else {
+			c.first.add(wideMark)
+			c.setWide('f', i, p)
+		}
+	}
+	if !c.keepsRecord() {
+		return
+	}
+	if r.ID < wideMark {
+		c.ids.add(uint32(r.ID))
+	} else {
+		c.ids.add(wideMark)
+		c.setWide('i', i, r.ID)
+	}
+	if c.Kind == KindBackend {
+		c.names.add(c.intern(r.Name))
+	}
+	var t Tuple
+	for _, a := range r.Attrs {
+		switch {
+		case a.Key == "kernel_file" && !t.HasFile:
+			t.File, t.HasFile = a.Value, true
+		case a.Key == "kernel_line" && !t.HasLine:
+			t.Line, t.HasLine = a.Value, true
+		case a.Key == "kernel_name" && !t.HasKernel:
+			t.Kernel, t.HasKernel = a.Value, true
+		}
+	}
+	k, ok := c.tupleIdx[t]
+	if !ok {
+		k = uint32(len(c.Tuples))
+		c.Tuples = append(c.Tuples, t)
+		c.tupleIdx[t] = k
+	}
+	c.tuples.add(k)
+}
+
+func (c *Compact) setWide(col byte, i int, v uint64) {
+	if c.wide == nil {
+		c.wide = map[wideKey]uint64{}
+	}
+	c.wide[wideKey{col, i}] = v
+}
+
+func (c *Compact) intern(name string) uint32 {
+	if k, ok := c.nameIdx[name]; ok {
+		return k
+	}
+	c.arena = append(c.arena, name...)
+	k := uint32(c.ends.n)
+	c.ends.add(uint32(len(c.arena)))
+	if len(c.nameIdx) < maxInterned {
+		c.nameIdx[name] = k
+	}
+	return k
+}
+
+// First is record i's first parent id (asm: the backend record of word i), ok false when the
+// record names none.
+func (c *Compact) First(i int) (uint64, bool) {
+	if i < 0 || i >= c.first.n {
+		return 0, false
+	}
+	switch v := c.first.at(i); v {
+	case 0:
+		return 0, false
+	case wideMark:
+		return c.wide[wideKey{'f', i}], true
+	default:
+		return uint64(v - 1), true
+	}
+}
+
+// ID is record i's id (backend and penguin members).
+func (c *Compact) ID(i int) uint64 {
+	if v := c.ids.at(i); v != wideMark {
+		return uint64(v)
+	}
+	return c.wide[wideKey{'i', i}]
+}
+
+// Name is record i's BIR name (backend members).
+func (c *Compact) Name(i int) string {
+	k := int(c.names.at(i))
+	lo := uint32(0)
+	if k > 0 {
+		lo = c.ends.at(k - 1)
+	}
+	return string(c.arena[lo:c.ends.at(k)])
+}
+
+// Attrs is record i's kernel attributes (backend and penguin members).
+func (c *Compact) Attrs(i int) *Tuple { return &c.Tuples[c.tuples.at(i)] }
+
+// Span is record i's bytes in the member.
+func (c *Compact) Span(i int) (off, n int64) {
+	if i < 0 || i >= c.N {
+		return 0, 0
+	}
+	at := i / ckptEvery * ckptEvery
+	off = c.ckpt[i/ckptEvery]
+	for ; at < i; at++ {
+		off += c.recLen(at)
+	}
+	return off, c.recLen(i)
+}
+
+func (c *Compact) recLen(i int) int64 {
+	if v := c.lens.at(i); v != 255 {
+		return int64(v)
+	}
+	return c.long[i]
+}
+
+// DropFirst releases the first-parent column once the joins have read it (backend members),
+// and returns the bytes freed.
+func (c *Compact) DropFirst() int64 {
+	n := c.first.bytes()
+	c.first = col32{}
+	for k := range c.wide {
+		if k.col == 'f' {
+			delete(c.wide, k)
+			n += mapEntry
+		}
+	}
+	return n
+}
+
+// A Scanner builds a member's Compact from its bytes as they stream past, in order (Write),
+// with the same decoder as Decode: the same records, coverage and findings. It holds one
+// top-level field at a time (a record: tens of bytes), and the first fields' tree while it
+// counts the root's children (at most maxNodes nodes).
+type Scanner struct {
+	d      *decoder
+	c      *Compact
+	buf    []byte
+	bufOff int64 // member offset of buf[0]
+	got    int64
+	broken bool // a top-level wire error: the decoder has accounted for the rest of the member
+	// Grow, if set, is asked before the scan holds n more bytes; when it says no, the scan
+	// stops and Close returns nil.
+	Grow    func(n int64) bool
+	charged int64
+	failed  bool
+}
+
+// NewScanner starts the scan of a member of size bytes.
+func NewScanner(member string, size int64) *Scanner {
+	d := newDecoder(member, member, size, 0)
+	d.b = nil
+	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size, nameIdx: map[string]uint32{}, tupleIdx: map[Tuple]uint32{}}
+	d.onRecord = c.record
+	return &Scanner{d: d, c: c}
+}
+
+// Scan builds the Compact of a member held in memory.
+func Scan(member string, b []byte) *Compact {
+	s := NewScanner(member, int64(len(b)))
+	s.Write(b)
+	return s.Close()
+}
+
+// Charged is what the scan has asked Grow for so far.
+func (s *Scanner) Charged() int64 { return s.charged }
+
+// Failed says whether Grow refused the scan.
+func (s *Scanner) Failed() bool { return s.failed }
+
+// Write takes the member's next bytes.
+func (s *Scanner) Write(p []byte) {
+	if s.failed {
+		return
+	}
+	s.got += int64(len(p))
+	if s.broken {
+		return
+	}
+	if len(s.buf) == 0 {
+		// Parse straight out of p; keep only the unfinished field.
+		s.drain(p, false)
+	} else {
+		s.buf = append(s.buf, p...)
+		s.drain(s.buf, false)
+	}
+	s.charge()
+}
+
+// drain reads every complete top-level field of b (which starts at s.bufOff) and keeps the
+// rest in s.buf.
+func (s *Scanner) drain(b []byte, final bool) {
+	size := s.c.Size
+	shp := shape(kindShape(s.c.Kind))
+	more := !final && s.bufOff+int64(len(b)) < size
+	for len(b) > 0 && !s.broken {
+		num, typ, n := protowire.ConsumeTag(b)
+		end := int64(-1)
+		wait := false
+		if n < 0 {
+			wait = more && truncated(n)
+		} else if m := protowire.ConsumeFieldValue(num, typ, b[n:]); m >= 0 {
+			end = s.bufOff + int64(n+m)
+		} else if more && truncated(m) {
+			wait = true
+			if typ == protowire.BytesType {
+				// A length that runs past the member will never be met: an error now.
+				if l, k := protowire.ConsumeVarint(b[n:]); k > 0 && l > uint64(size-s.bufOff-int64(n+k)) {
+					wait = false
+				}
+			}
+		}
+		if wait {
+			break
+		}
+		s.d.b, s.d.base = b, s.bufOff
+		if end < 0 {
+			// A wire error: the decoder reports it and accounts for the rest of the member.
+			s.d.message(s.d.f.Root, shp, s.bufOff, size, 0, nil)
+			s.broken = true
+			b = nil
+			break
+		}
+		s.d.message(s.d.f.Root, shp, s.bufOff, end, 0, nil)
+		b = b[end-s.bufOff:]
+		s.bufOff = end
+	}
+	s.d.b = nil
+	if len(b) == 0 {
+		s.buf = s.buf[:0]
+		if cap(s.buf) > 1<<20 {
+			s.buf = nil // after one big field
+		}
+		return
+	}
+	if len(s.buf) > 0 && &b[0] == &s.buf[0] {
+		return
+	}
+	s.buf = append(s.buf[:0], b...)
+}
+
+func truncated(n int) bool { return errors.Is(protowire.ParseError(n), io.ErrUnexpectedEOF) }
+
+func (s *Scanner) charge() {
+	held := s.c.Held() + int64(cap(s.buf)) + int64(s.d.nodes)*400
+	if held <= s.charged {
+		return
+	}
+	if s.Grow != nil && !s.Grow(held-s.charged) {
+		s.failed = true
+		s.c, s.buf, s.d = nil, nil, nil
+		return
+	}
+	s.charged = held
+}
+
+// Close ends the scan and returns the Compact: nil when Grow refused it or the member's bytes
+// did not all come.
+func (s *Scanner) Close() *Compact {
+	if s.failed || s.got < s.c.Size {
+		return nil
+	}
+	if !s.broken && len(s.buf) > 0 {
+		s.drain(s.buf, true)
+	}
+	d, c := s.d, s.c
+	f := d.f
+	root := f.Root
+	if d.cut >= 0 {
+		root.Infof(d.span(d.cut, c.Size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
+	}
+	c.RootChildren = len(root.Children)
+	if d.nrec > 0 {
+		c.RootChildren++
+	}
+	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root)}
+	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine
+	c.KernelFiles, c.KernelNames, c.Coverage = f.KernelFiles, f.KernelNames, f.Coverage
+	c.nameIdx, c.tupleIdx = nil, nil
+	s.buf, s.d = nil, nil
+	return c
+}
+
+// RecordsIn decodes the records of field 3 that lie in b, the bytes of member at offset off
+// (from a record's start), as Decode reads them: the records table's rows served by range.
+func RecordsIn(member string, b []byte, off int64, want int) []Record {
+	d := newDecoder(member, member, off+int64(len(b)), want)
+	d.b, d.base = b, off
+	d.records = true
+	d.message(nil, shape(kindShape(d.f.Kind)), off, off+int64(len(b)), 0, nil)
+	return d.f.Records
+}
+
+// RecordRowsAt is the records table's rows for records recs of a member, the first of them
+// record first.
+func RecordRowsAt(kind Kind, member string, recs []Record, first int) *doc.Table {
+	return recordRows(kind, member, recs, first)
+}
