@@ -162,9 +162,7 @@ func (c *Compact) record(r *Record) {
 		c.ids.add(wideMark)
 		c.setWide('i', i, r.ID)
 	}
-	if c.Kind == KindBackend {
-		c.names.add(c.intern(r.Name))
-	}
+	c.names.add(c.intern(r.Name))
 	var t Tuple
 	for _, a := range r.Attrs {
 		switch {
@@ -229,7 +227,7 @@ func (c *Compact) ID(i int) uint64 {
 	return c.wide[wideKey{'i', i}]
 }
 
-// Name is record i's BIR name (backend members).
+// Name is record i's name (backend members: the BIR instruction; penguin: the tensor).
 func (c *Compact) Name(i int) string {
 	k := int(c.names.at(i))
 	lo := uint32(0)

@@ -298,18 +298,15 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	// Streams too big to hold are indexed as they pass (and read again on demand).
 	indexers := map[*neff.Member]*isa.Indexer{}
-	// .dbg members not held because the memory limit leaves no room to decode them.
+	// .dbg members not mapped because the memory limit leaves no room to scan them (each is
+	// scanned as it streams past: sourcescan.go).
 	var dbgSkipped []string
+	scans := newDbgScans(f.Budget)
 	nopt := neff.Options{
 		Keep: func(p string, size int64) bool {
-			if _, _, ok := dbg.Match(p); ok {
-				// Debug info (decoded, about six times its bytes) may take at most half of
-				// the memory left, so the manifests after it in the archive still fit: the
-				// model matters more than its source lines.
-				if size*(1+dbgDecodeCost) > f.Budget.Left(budget.Memory)/2 {
-					dbgSkipped = append(dbgSkipped, p)
-					return false
-				}
+			if _, _, ok := dbg.Match(p); ok && !scans.admits(p, size) {
+				dbgSkipped = append(dbgSkipped, p)
+				return false
 			}
 			return keepInMemory(p, size)
 		},
@@ -319,6 +316,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		FileHash:   fileHash,
 		OnDemand:   func(p string, _ int64) bool { return maybeStream(p) },
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
+			scans.visit(m, off, chunk)
 			x := indexers[m]
 			if x == nil {
 				if off != 0 || m.Data != nil || !maybeStream(m.Path) {
@@ -370,7 +368,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 				return x.Stream(memberWords{f, m})
 			}
 			return nil
-		})
+		}, scans)
 		f.Program = prog
 		front := []*doc.Node{}
 		if ov := prog.Model.Overview; ov != nil {
@@ -400,6 +398,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		n.Add(prog.memberContent(m, f.Budget))
 		return false
 	})
+	dbgSkipped = append(dbgSkipped, scans.refused...)
 	if len(dbgSkipped) > 0 {
 		var total, first int64
 		for i, p := range dbgSkipped {
@@ -410,7 +409,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 				}
 			}
 		}
-		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): decoding them takes about six times their size, more than half of what the memory limit (%s) leaves; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about half their size (asm members more), more than half of what the memory limit (%s) leaves; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
 	}
 	addOverview(f, root)
 	return root

@@ -50,7 +50,7 @@ const resolvedColumn = "resolved"
 
 // newProgram resolves a NEFF's program. indexed returns the index of a stream that was not
 // held (nil when it was not indexed either).
-func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream) *Program {
+func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream, scans *dbgScans) *Program {
 	ms := manifest.NewMemberSet()
 	files := map[string][]byte{}
 	for _, m := range a.Members {
@@ -101,7 +101,7 @@ func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream) *Progra
 		}
 		p.Streams = append(p.Streams, ps)
 	}
-	p.Source = newSourceIndex(a, p)
+	p.Source = newSourceIndex(a, p, scans)
 	return p
 }
 
@@ -351,14 +351,7 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 		return nil
 	}
 	if kind, member := doc.ParseRef(ref); kind == doc.RefRecords {
-		d, err := f.dbgFor(member)
-		if err != nil {
-			return nil, 0, err
-		}
-		if err := fit(len(d.Records)); err != nil {
-			return nil, len(d.Records), err
-		}
-		return d.RecordRows(from, to), len(d.Records), nil
+		return f.dbgRows(member, from, to, fit)
 	}
 	s, err := f.streamFor(ref)
 	if err != nil {
