@@ -36,6 +36,10 @@ type Compact struct {
 	RootChildren int
 	// N is the number of records of field 3 (every one: a Compact keeps no cap but its budget).
 	N int
+	// Reserved is memory counted in Held for the joins to come (backend members: the id
+	// lookup and each record's resolved attributes, JoinCost bytes a record); the joins spend
+	// it and lower it as they free what they built.
+	Reserved int64
 
 	first  col32 // first parent id + 1 (0: no parent; wideMark: in wide)
 	ids    col32 // record id (wideMark: in wide)
@@ -51,6 +55,7 @@ type Compact struct {
 	// build state: interning tables (dropped at the end of the scan)
 	nameIdx  map[string]uint32
 	tupleIdx map[Tuple]uint32
+	mapped   bool
 }
 
 // Tuple is a record's kernel attributes as written (kernel_file and kernel_name are indexes into
@@ -83,14 +88,21 @@ type col32 struct {
 
 func (c *col32) add(v uint32) {
 	if c.n%colBlock == 0 {
-		c.b = append(c.b, make([]uint32, colBlock))
+		c.b = append(c.b, make([]uint32, 0, min(colBlock, max(16, c.n))))
 	}
-	c.b[c.n/colBlock][c.n%colBlock] = v
+	k := len(c.b) - 1
+	c.b[k] = append(c.b[k], v) // the first block grows to colBlock; the others are made full size
 	c.n++
 }
 func (c *col32) at(i int) uint32     { return c.b[i/colBlock][i%colBlock] }
 func (c *col32) set(i int, v uint32) { c.b[i/colBlock][i%colBlock] = v }
-func (c *col32) bytes() int64        { return int64(len(c.b))*colBlock*4 + int64(cap(c.b))*24 }
+func (c *col32) bytes() int64 {
+	n := int64(cap(c.b)) * 24
+	for _, b := range c.b {
+		n += int64(cap(b)) * 4
+	}
+	return n
+}
 
 type col8 struct {
 	b [][]uint8
@@ -99,13 +111,20 @@ type col8 struct {
 
 func (c *col8) add(v uint8) {
 	if c.n%colBlock == 0 {
-		c.b = append(c.b, make([]uint8, colBlock))
+		c.b = append(c.b, make([]uint8, 0, min(colBlock, max(16, c.n))))
 	}
-	c.b[c.n/colBlock][c.n%colBlock] = v
+	k := len(c.b) - 1
+	c.b[k] = append(c.b[k], v)
 	c.n++
 }
 func (c *col8) at(i int) uint8 { return c.b[i/colBlock][i%colBlock] }
-func (c *col8) bytes() int64   { return int64(len(c.b))*colBlock + int64(cap(c.b))*24 }
+func (c *col8) bytes() int64 {
+	n := int64(cap(c.b)) * 24
+	for _, b := range c.b {
+		n += int64(cap(b))
+	}
+	return n
+}
 
 // Held is the bytes the Compact holds (its columns, tables and strings).
 func (c *Compact) Held() int64 {
@@ -121,8 +140,13 @@ func (c *Compact) Held() int64 {
 	for _, s := range c.KernelNames {
 		n += int64(len(s)) + 16
 	}
-	return n + 512
+	return n + 512 + c.Reserved
 }
+
+// JoinCost is what the source join needs per backend record (an id lookup entry, its id while
+// the lookup is sorted, its resolved attributes): reserved by the scan, so the join, which runs
+// when the archive walk is over and the budget fullest, never finds it taken.
+const JoinCost = 16
 
 // keeps says which columns a kind needs.
 func (c *Compact) keepsFirst() bool  { return c.Kind == KindAsm || c.Kind == KindBackend }
@@ -155,6 +179,9 @@ func (c *Compact) record(r *Record) {
 	}
 	if !c.keepsRecord() {
 		return
+	}
+	if c.Kind == KindBackend {
+		c.Reserved += JoinCost
 	}
 	if r.ID < wideMark {
 		c.ids.add(uint32(r.ID))
@@ -258,6 +285,29 @@ func (c *Compact) recLen(i int) int64 {
 		return int64(v)
 	}
 	return c.long[i]
+}
+
+// MapFirst rewrites the first-parent column in place (asm members: each word's backend record,
+// fn's result, 0 none) and returns nothing: read it back with Mapped. It costs no memory.
+func (c *Compact) MapFirst(fn func(i int, parent uint64, ok bool) uint32) {
+	for i := 0; i < c.first.n; i++ {
+		p, ok := c.First(i)
+		c.first.set(i, fn(i, p, ok))
+	}
+	for k := range c.wide {
+		if k.col == 'f' {
+			delete(c.wide, k)
+		}
+	}
+	c.mapped = true
+}
+
+// Mapped is word i's value after MapFirst (0 past the records).
+func (c *Compact) Mapped(i int) uint32 {
+	if !c.mapped || i < 0 || i >= c.first.n {
+		return 0
+	}
+	return c.first.at(i)
 }
 
 // DropFirst releases the first-parent column once the joins have read it (backend members),

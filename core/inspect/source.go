@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
@@ -74,11 +73,20 @@ type SourceIndex struct {
 
 // streamSources is one stream's words mapped to their backend records.
 type streamSources struct {
-	ps   *ProgramStream
-	asm  *dbg.Compact
-	set  *backendSet
-	pos  int      // index in SourceIndex.order
-	word []uint32 // per word: backend record (its index in set) + 1, 0 none
+	ps    *ProgramStream
+	asm   *dbg.Compact
+	set   *backendSet
+	pos   int // index in SourceIndex.order
+	words int
+}
+
+// rec is word i's backend record (its number in s.set), ok false when it has none.
+func (s *streamSources) rec(i int) (int, bool) {
+	if i < 0 || i >= s.words {
+		return 0, false
+	}
+	v := s.asm.Mapped(i)
+	return int(v) - 1, v != 0
 }
 
 // backendSet is one subgraph directory's backend members, their records numbered in member
@@ -88,6 +96,15 @@ type backendSet struct {
 	starts  []int    // first record number of each member
 	attrs   []uint32 // per record: index in SourceIndex.attrs + 1, 0 not resolved yet
 	ix      []uint32 // record numbers sorted by id (the join's lookup; dropped after it)
+	scans   *dbgScans
+}
+
+// spend gives back n bytes a record of what the backend scans reserved for the join.
+func (b *backendSet) spend(n int64) {
+	for _, c := range b.members {
+		c.Reserved -= n * int64(c.N)
+		b.scans.release(n * int64(c.N))
+	}
 }
 
 func (b *backendSet) at(j int) (*dbg.Compact, int) {
@@ -219,10 +236,13 @@ func (x *SourceIndex) Source(member string, i int) *Source {
 		return nil
 	}
 	s := x.streams[member]
-	if s == nil || i < 0 || i >= len(s.word) || s.word[i] == 0 {
+	if s == nil {
 		return nil
 	}
-	j := int(s.word[i] - 1)
+	j, ok := s.rec(i)
+	if !ok {
+		return nil
+	}
 	c, r := s.set.at(j)
 	a := &x.attrs[s.set.attrs[j]-1]
 	off, n := c.Span(r)
@@ -231,10 +251,14 @@ func (x *SourceIndex) Source(member string, i int) *Source {
 
 // line returns the kernel line of word i of a stream (nil: none).
 func (x *SourceIndex) line(s *streamSources, i int) *lineAgg {
-	if s == nil || i < 0 || i >= len(s.word) || s.word[i] == 0 {
+	if s == nil {
 		return nil
 	}
-	a := &x.attrs[s.set.attrs[s.word[i]-1]-1]
+	j, ok := s.rec(i)
+	if !ok {
+		return nil
+	}
+	a := &x.attrs[s.set.attrs[j]-1]
 	if a.Line == 0 {
 		return nil
 	}
@@ -259,7 +283,7 @@ func (x *SourceIndex) Lines() []*SourceLine {
 	}
 	by := map[*lineAgg]*SourceLine{}
 	for _, s := range x.order {
-		for i := range s.word {
+		for i := range s.words {
 			if l := x.line(s, i); l != nil {
 				sl := by[l]
 				if sl == nil {
@@ -326,7 +350,7 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		}
 		dir := path.Dir(mp)
 		if sets[dir] == nil {
-			sets[dir] = &backendSet{}
+			sets[dir] = &backendSet{scans: scans}
 		}
 		b := sets[dir]
 		b.starts = append(b.starts, len(b.attrs))
@@ -334,14 +358,8 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		b.attrs = append(b.attrs, make([]uint32, c.N)...)
 	}
 	// The join's id lookup: record numbers sorted by id (first in member order among equals).
-	for dir, b := range sets {
-		n := int64(len(b.attrs))
-		if !scans.take(n*16, "the source join of "+dir) {
-			x.Node.Warnf(nil, "source lines of %s are not mapped: the memory limit (%s) leaves no room for the join of its %d backend records; raise it: neffscope %s N", dir, budget.Human(budget.Memory, scans.limit()), n, budget.Memory.Flag())
-			delete(sets, dir)
-			b.members = nil
-			continue
-		}
+	// Its memory was reserved by the backend scans (dbg.JoinCost a record).
+	for _, b := range sets {
 		ids := make([]uint64, len(b.attrs))
 		for j := range ids {
 			ids[j] = b.id(j)
@@ -356,7 +374,7 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 			}
 			return cmp.Compare(i, k)
 		})
-		scans.release(n * 8) // ids
+		b.spend(8) // the ids
 	}
 	for _, ps := range p.Streams {
 		asmPath := path.Join(path.Dir(ps.Member), "debug_info_asm_"+ps.Engine.Name+".dbg")
@@ -369,11 +387,7 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		if set == nil {
 			set = &backendSet{} // no backend member: every word's id is missing
 		}
-		if !scans.take(int64(words)*4, "the source join of "+ps.Member) {
-			x.Node.Warnf(doc.In(asmPath, 0, 0), "source lines of %s are not mapped: the memory limit (%s) leaves no room for its %d words; raise it: neffscope %s N", ps.Member, budget.Human(budget.Memory, scans.limit()), words, budget.Memory.Flag())
-			continue
-		}
-		s := &streamSources{ps: ps, asm: asm, set: set, pos: len(x.order), word: make([]uint32, words)}
+		s := &streamSources{ps: ps, asm: asm, set: set, pos: len(x.order), words: words}
 		x.streams[ps.Member] = s
 		x.order = append(x.order, s)
 		if asm.N != words {
@@ -381,10 +395,10 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		}
 		penguin := penguinFor(penguins, ps.Core.Name)
 		missing, firstMissing := 0, -1
-		for i := range s.word {
-			id, ok := asm.First(i)
-			if !ok {
-				continue
+		// Each word's backend record replaces its first parent id, in place (no memory).
+		asm.MapFirst(func(i int, id uint64, ok bool) uint32 {
+			if !ok || i >= words {
+				return 0
 			}
 			j, ok := set.lookup(id)
 			if !ok {
@@ -392,12 +406,11 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 					firstMissing = i
 				}
 				missing++
-				continue
+				return 0
 			}
 			if set.attrs[j] == 0 {
 				set.attrs[j] = x.resolve(set, j, penguin) + 1
 			}
-			s.word[i] = uint32(j + 1)
 			x.WithSource++
 			at := &x.attrs[set.attrs[j]-1]
 			if at.Line > 0 {
@@ -411,23 +424,28 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 				}
 				l.add(s, i)
 			}
-		}
+			return uint32(j + 1)
+		})
 		x.Words += words
 		if missing > 0 {
 			off, n := asm.Span(firstMissing)
 			x.Node.Warnf(doc.In(asmPath, off, n), "%s: %d words (first: word %d) name a backend id that no debug_info_backend_*.dbg of %s holds; they have no source.", asmPath, missing, firstMissing, path.Dir(asmPath))
 		}
 	}
-	// What the join no longer needs: the lookups, the asm and backend first-parent columns.
+	// What the join no longer needs: the lookups and the backend first-parent columns.
 	for _, b := range sets {
-		scans.release(int64(len(b.ix)) * 4)
+		b.spend(4) // the lookup
 		b.ix = nil
 		for _, c := range b.members {
 			scans.release(c.DropFirst())
 		}
 	}
-	for _, s := range x.order {
-		scans.release(s.asm.DropFirst())
+	for _, b := range sets {
+		for _, c := range b.members {
+			// what the scan reserved past the records' resolved attributes
+			scans.release(max(0, c.Reserved-int64(c.N)*4))
+			c.Reserved = min(c.Reserved, int64(c.N)*4)
+		}
 	}
 	for _, l := range x.lines {
 		for _, ls := range l.per {

@@ -41,17 +41,29 @@ type dbgScans struct {
 	scans   map[*neff.Member]*dbg.Scanner
 	admit   map[string]bool
 	refused []string // scans the budget stopped midway, in archive order
+	// admitted sums the estimated cost of the members admitted
+	admitted int64
 }
+
+// dbgShare: the scans may take at most 1/dbgShare of the memory limit in all (8: on the
+// 32 MB real-shaped NEFF a quarter already left sg00/def.json too little to find its streams).
+const dbgShare = 8
 
 func newDbgScans(b *budget.Budget) *dbgScans {
 	return &dbgScans{b: b, scans: map[*neff.Member]*dbg.Scanner{}, admit: map[string]bool{}}
 }
 
 // admits decides, before a member streams past, whether it is scanned: its estimated cost may
-// take at most half of the memory left, so the manifests after it still fit (the model matters
-// more than its source lines).
+// take at most half of the memory left and the scans together an eighth of the limit, so the
+// manifests after them still fit (the model matters more than its source lines).
 func (s *dbgScans) admits(p string, size int64) bool {
-	ok := dbgCost(p, size) <= s.b.Left(budget.Memory)/2
+	// All scans together may take at most dbgShare of the limit: the manifests that follow
+	// (def.json: tens of MB of JSON on a big NEFF) need the rest to find the model's streams.
+	cost := dbgCost(p, size)
+	ok := cost <= s.b.Left(budget.Memory)/2 && s.admitted+cost <= s.b.Limit(budget.Memory)/dbgShare
+	if ok {
+		s.admitted += cost
+	}
 	s.admit[p] = ok
 	return ok
 }
