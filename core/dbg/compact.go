@@ -1,9 +1,11 @@
 package dbg
 
 import (
+	"cmp"
 	"errors"
 	"io"
-	"math"
+	"slices"
+	"sort"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -36,26 +38,24 @@ type Compact struct {
 	RootChildren int
 	// N is the number of records of field 3 (every one: a Compact keeps no cap but its budget).
 	N int
-	// Reserved is memory counted in Held for the joins to come (backend members: the id
-	// lookup and each record's resolved attributes, JoinCost bytes a record); the joins spend
-	// it and lower it as they free what they built.
-	Reserved int64
 
-	first  col32 // first parent id + 1 (0: no parent; wideMark: in wide)
-	ids    col32 // record id (wideMark: in wide)
-	names  col32 // index of the record's BIR name (ends)
-	tuples col32 // index of the record's kernel attributes (Tuples)
-	lens   col8  // record length (255: in long)
+	first  pcol // first parent id + 1 (0: no parent)
+	ids    pcol // record id
+	names  pcol // index of the record's name (ends)
+	tuples pcol // index of the record's kernel attributes (Tuples)
+	lens   pcol // record length
 	ckpt   []int64
-	wide   map[wideKey]uint64
-	long   map[int]int64
 	arena  []byte
-	ends   col32
+	ends   pcol
 	Tuples []Tuple
+	// the id lookup (backend and penguin): record numbers in id order, the ids in that order,
+	// and the first id of each of their blocks
+	byID    pcol
+	idOrder pcol
+	idFirst []uint64
 	// build state: interning tables (dropped at the end of the scan)
 	nameIdx  map[string]uint32
 	tupleIdx map[Tuple]uint32
-	mapped   bool
 }
 
 // Tuple is a record's kernel attributes as written (kernel_file and kernel_name are indexes into
@@ -65,71 +65,18 @@ type Tuple struct {
 	HasFile, HasLine, HasKernel bool
 }
 
-type wideKey struct {
-	col byte
-	i   int
-}
-
 const (
-	wideMark  = math.MaxUint32
 	ckptEvery = 64
-	colBlock  = 1 << 14
-	// maxInterned bounds the distinct BIR names looked up for sharing (past it a new name is
+	// maxInterned bounds the distinct names looked up for sharing (past it a new name is
 	// stored again, not looked up: the lookup table would cost more than it saves).
 	maxInterned = 1 << 16
 	mapEntry    = 64 // bytes a map entry costs, about
 )
 
-// col32 and col8 are append-only columns in fixed blocks (no doubling, no copy on growth).
-type col32 struct {
-	b [][]uint32
-	n int
-}
-
-func (c *col32) add(v uint32) {
-	if c.n%colBlock == 0 {
-		c.b = append(c.b, make([]uint32, 0, min(colBlock, max(16, c.n))))
-	}
-	k := len(c.b) - 1
-	c.b[k] = append(c.b[k], v) // the first block grows to colBlock; the others are made full size
-	c.n++
-}
-func (c *col32) at(i int) uint32     { return c.b[i/colBlock][i%colBlock] }
-func (c *col32) set(i int, v uint32) { c.b[i/colBlock][i%colBlock] = v }
-func (c *col32) bytes() int64 {
-	n := int64(cap(c.b)) * 24
-	for _, b := range c.b {
-		n += int64(cap(b)) * 4
-	}
-	return n
-}
-
-type col8 struct {
-	b [][]uint8
-	n int
-}
-
-func (c *col8) add(v uint8) {
-	if c.n%colBlock == 0 {
-		c.b = append(c.b, make([]uint8, 0, min(colBlock, max(16, c.n))))
-	}
-	k := len(c.b) - 1
-	c.b[k] = append(c.b[k], v)
-	c.n++
-}
-func (c *col8) at(i int) uint8 { return c.b[i/colBlock][i%colBlock] }
-func (c *col8) bytes() int64 {
-	n := int64(cap(c.b)) * 24
-	for _, b := range c.b {
-		n += int64(cap(b))
-	}
-	return n
-}
-
 // Held is the bytes the Compact holds (its columns, tables and strings).
 func (c *Compact) Held() int64 {
-	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes()
-	n += int64(cap(c.ckpt))*8 + int64(cap(c.arena)) + int64(len(c.wide)+len(c.long)+len(c.nameIdx)+len(c.tupleIdx))*mapEntry
+	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes() + c.byID.bytes() + c.idOrder.bytes()
+	n += int64(cap(c.ckpt))*8 + int64(cap(c.idFirst))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
 	n += int64(cap(c.Tuples)) * 64
 	for _, t := range c.Tuples {
 		n += int64(len(t.File) + len(t.Line) + len(t.Kernel))
@@ -140,13 +87,8 @@ func (c *Compact) Held() int64 {
 	for _, s := range c.KernelNames {
 		n += int64(len(s)) + 16
 	}
-	return n + 512 + c.Reserved
+	return n + 512
 }
-
-// JoinCost is what the source join needs per backend record (an id lookup entry, its id while
-// the lookup is sorted, its resolved attributes): reserved by the scan, so the join, which runs
-// when the archive walk is over and the budget fullest, never finds it taken.
-const JoinCost = 16
 
 // keeps says which columns a kind needs.
 func (c *Compact) keepsFirst() bool  { return c.Kind == KindAsm || c.Kind == KindBackend }
@@ -158,38 +100,19 @@ func (c *Compact) record(r *Record) {
 	if i%ckptEvery == 0 {
 		c.ckpt = append(c.ckpt, r.Off)
 	}
-	if r.Len >= 255 {
-		c.lens.add(255)
-		if c.long == nil {
-			c.long = map[int]int64{}
-		}
-		c.long[i] = r.Len
-	} else {
-		c.lens.add(uint8(r.Len))
-	}
+	c.lens.add(uint64(r.Len))
 	if c.keepsFirst() {
 		if len(r.Parents) == 0 {
 			c.first.add(0)
-		} else if p := r.Parents[0]; p < wideMark-1 {
-			c.first.add(uint32(p + 1))
 		} else {
-			c.first.add(wideMark)
-			c.setWide('f', i, p)
+			c.first.add(r.Parents[0] + 1) // a parent id of 2^64-1 reads as none (hostile only)
 		}
 	}
 	if !c.keepsRecord() {
 		return
 	}
-	if c.Kind == KindBackend {
-		c.Reserved += JoinCost
-	}
-	if r.ID < wideMark {
-		c.ids.add(uint32(r.ID))
-	} else {
-		c.ids.add(wideMark)
-		c.setWide('i', i, r.ID)
-	}
-	c.names.add(c.intern(r.Name))
+	c.ids.add(r.ID)
+	c.names.add(uint64(c.intern(r.Name)))
 	var t Tuple
 	for _, a := range r.Attrs {
 		switch {
@@ -207,14 +130,7 @@ func (c *Compact) record(r *Record) {
 		c.Tuples = append(c.Tuples, t)
 		c.tupleIdx[t] = k
 	}
-	c.tuples.add(k)
-}
-
-func (c *Compact) setWide(col byte, i int, v uint64) {
-	if c.wide == nil {
-		c.wide = map[wideKey]uint64{}
-	}
-	c.wide[wideKey{col, i}] = v
+	c.tuples.add(uint64(k))
 }
 
 func (c *Compact) intern(name string) uint32 {
@@ -223,7 +139,7 @@ func (c *Compact) intern(name string) uint32 {
 	}
 	c.arena = append(c.arena, name...)
 	k := uint32(c.ends.n)
-	c.ends.add(uint32(len(c.arena)))
+	c.ends.add(uint64(len(c.arena)))
 	if len(c.nameIdx) < maxInterned {
 		c.nameIdx[name] = k
 	}
@@ -236,28 +152,17 @@ func (c *Compact) First(i int) (uint64, bool) {
 	if i < 0 || i >= c.first.n {
 		return 0, false
 	}
-	switch v := c.first.at(i); v {
-	case 0:
-		return 0, false
-	case wideMark:
-		return c.wide[wideKey{'f', i}], true
-	default:
-		return uint64(v - 1), true
-	}
+	v := c.first.at(i)
+	return v - 1, v != 0
 }
 
 // ID is record i's id (backend and penguin members).
-func (c *Compact) ID(i int) uint64 {
-	if v := c.ids.at(i); v != wideMark {
-		return uint64(v)
-	}
-	return c.wide[wideKey{'i', i}]
-}
+func (c *Compact) ID(i int) uint64 { return c.ids.at(i) }
 
 // Name is record i's name (backend members: the BIR instruction; penguin: the tensor).
 func (c *Compact) Name(i int) string {
 	k := int(c.names.at(i))
-	lo := uint32(0)
+	lo := uint64(0)
 	if k > 0 {
 		lo = c.ends.at(k - 1)
 	}
@@ -267,6 +172,9 @@ func (c *Compact) Name(i int) string {
 // Attrs is record i's kernel attributes (backend and penguin members).
 func (c *Compact) Attrs(i int) *Tuple { return &c.Tuples[c.tuples.at(i)] }
 
+// TupleIndex is the index of record i's kernel attributes in Tuples.
+func (c *Compact) TupleIndex(i int) int { return int(c.tuples.at(i)) }
+
 // Span is record i's bytes in the member.
 func (c *Compact) Span(i int) (off, n int64) {
 	if i < 0 || i >= c.N {
@@ -275,53 +183,56 @@ func (c *Compact) Span(i int) (off, n int64) {
 	at := i / ckptEvery * ckptEvery
 	off = c.ckpt[i/ckptEvery]
 	for ; at < i; at++ {
-		off += c.recLen(at)
+		off += int64(c.lens.at(at))
 	}
-	return off, c.recLen(i)
+	return off, int64(c.lens.at(i))
 }
 
-func (c *Compact) recLen(i int) int64 {
-	if v := c.lens.at(i); v != 255 {
-		return int64(v)
-	}
-	return c.long[i]
-}
-
-// MapFirst rewrites the first-parent column in place (asm members: each word's backend record,
-// fn's result, 0 none) and returns nothing: read it back with Mapped. It costs no memory.
-func (c *Compact) MapFirst(fn func(i int, parent uint64, ok bool) uint32) {
-	for i := 0; i < c.first.n; i++ {
-		p, ok := c.First(i)
-		c.first.set(i, fn(i, p, ok))
-	}
-	for k := range c.wide {
-		if k.col == 'f' {
-			delete(c.wide, k)
+// Lookup finds the first record (in member order) with id (backend and penguin members).
+func (c *Compact) Lookup(id uint64) (int, bool) {
+	b := sort.Search(len(c.idFirst), func(b int) bool { return c.idFirst[b] >= id })
+	for k := max(b-1, 0) * pblock; k < min((b+1)*pblock, c.idOrder.n); k++ {
+		switch v := c.idOrder.at(k); {
+		case v == id:
+			return int(c.byID.at(k)), true
+		case v > id:
+			return 0, false
 		}
 	}
-	c.mapped = true
+	return 0, false
 }
 
-// Mapped is word i's value after MapFirst (0 past the records).
-func (c *Compact) Mapped(i int) uint32 {
-	if !c.mapped || i < 0 || i >= c.first.n {
-		return 0
+// buildLookup sorts the record numbers by id (first in member order among equal ids); its
+// transient cost is what grow is asked for first.
+func (c *Compact) buildLookup(grow func(int64) bool) bool {
+	if !c.keepsRecord() || c.N == 0 {
+		return true
 	}
-	return c.first.at(i)
-}
-
-// DropFirst releases the first-parent column once the joins have read it (backend members),
-// and returns the bytes freed.
-func (c *Compact) DropFirst() int64 {
-	n := c.first.bytes()
-	c.first = col32{}
-	for k := range c.wide {
-		if k.col == 'f' {
-			delete(c.wide, k)
-			n += mapEntry
+	if grow != nil && !grow(int64(c.N)*12) {
+		return false
+	}
+	ids := make([]uint64, c.N)
+	for i := range ids {
+		ids[i] = c.ids.at(i)
+	}
+	perm := make([]uint32, c.N)
+	for i := range perm {
+		perm[i] = uint32(i)
+	}
+	slices.SortFunc(perm, func(a, b uint32) int {
+		if x := cmp.Compare(ids[a], ids[b]); x != 0 {
+			return x
 		}
+		return cmp.Compare(a, b)
+	})
+	for k, i := range perm {
+		if k%pblock == 0 {
+			c.idFirst = append(c.idFirst, ids[i])
+		}
+		c.idOrder.add(ids[i])
+		c.byID.add(uint64(i))
 	}
-	return n
+	return true
 }
 
 // A Scanner builds a member's Compact from its bytes as they stream past, in order (Write),
@@ -468,6 +379,17 @@ func (s *Scanner) Close() *Compact {
 	c.RootChildren = len(root.Children)
 	if d.nrec > 0 {
 		c.RootChildren++
+	}
+	grow := func(n int64) bool {
+		if s.Grow != nil && !s.Grow(n) {
+			return false
+		}
+		s.charged += n
+		return true
+	}
+	if !c.buildLookup(grow) {
+		s.failed = true
+		return nil
 	}
 	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root)}
 	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine

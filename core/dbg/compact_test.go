@@ -45,6 +45,9 @@ func sameAsDecode(t *testing.T, name, member string, b []byte, c *Compact) {
 			}
 		}
 		if c.keepsRecord() {
+			if j, ok := c.Lookup(r.ID); !ok || f.Records[j].ID != r.ID || j > i || f.ByID(r.ID) != &f.Records[j] {
+				t.Fatalf("%s %s record %d: Lookup(%d) = %d %v", name, member, i, r.ID, j, ok)
+			}
 			if c.ID(i) != r.ID {
 				t.Fatalf("%s %s record %d: id %d, Decode %d", name, member, i, c.ID(i), r.ID)
 			}

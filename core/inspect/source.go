@@ -1,9 +1,7 @@
 package inspect
 
 import (
-	"cmp"
 	"path"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,8 +25,8 @@ type Source struct {
 	Via     string `json:"via,omitempty"`
 	Backend uint64 `json:"backend_id"`
 	// backend is the record's member and span (the bytes behind the BIR name).
-	backend    string
-	bOff, bLen int64
+	backend string
+	rec     int
 }
 
 // Text is the listing form: "file.py:42 inst.329-wait-0" (the file's base name).
@@ -47,10 +45,11 @@ func (s *Source) Text() string {
 }
 
 // SourceIndex answers (stream, word) → source and (file, line) → words, for one NEFF. It holds
-// what the joins need and no more (issue 13): each .dbg member's Compact (dbg.Scan: first
-// parent ids, interned names and kernel attributes, record spans), per word the backend record
-// it came from (4 bytes), per backend record its resolved attributes (4 bytes), and per kernel
-// line its counts per stream and its words as ranges. Everything else is read on demand.
+// what the joins need and no more (issue 13): each .dbg member's Compact (dbg.Scan: packed
+// columns of first parent ids, ids, interned names and kernel attributes, record lengths, and
+// an id lookup), and per kernel line its counts per stream and its words as ranges. A word's
+// source is joined when asked (asm record → first parent → backend lookup), so nothing is
+// held per word beyond its asm record's packed columns; the aggregates are one pass at open.
 type SourceIndex struct {
 	// Members are the scanned .dbg members by path.
 	Members map[string]*dbg.Compact
@@ -59,11 +58,12 @@ type SourceIndex struct {
 	// Words, WithSource and WithLine count instruction words over every stream with debug info.
 	Words, WithSource, WithLine int
 	Node                        *doc.Node
-	attrs                       []srcAttrs // resolved kernel attributes, shared by backend records
-	attrIdx                     map[srcAttrs]uint32
-	lines                       []*lineAgg // kernel lines, in the order the words first name them
-	sorted                      []*lineAgg // by file, line, kernel
-	lineOf                      map[lineID]*lineAgg
+	// attrCache holds resolved kernel attributes by (member, attribute tuple), for the records
+	// whose line needs no penguin parent (the others are resolved each time: cheap).
+	attrCache map[attrKey]srcAttrs
+	lines     []*lineAgg // kernel lines, in the order the words first name them
+	sorted    []*lineAgg // by file, line, kernel
+	lineOf    map[lineID]*lineAgg
 	// view caches the last member tree built on demand (dbgView).
 	view struct {
 		member string
@@ -71,59 +71,46 @@ type SourceIndex struct {
 	}
 }
 
-// streamSources is one stream's words mapped to their backend records.
+// streamSources is one stream with its asm debug info and the backend members its ids name.
 type streamSources struct {
-	ps    *ProgramStream
-	asm   *dbg.Compact
-	set   *backendSet
-	pos   int // index in SourceIndex.order
-	words int
+	ps      *ProgramStream
+	asm     *dbg.Compact
+	set     *backendSet
+	penguin *dbg.Compact
+	pos     int // index in SourceIndex.order
+	words   int
 }
 
-// rec is word i's backend record (its number in s.set), ok false when it has none.
-func (s *streamSources) rec(i int) (int, bool) {
-	if i < 0 || i >= s.words {
-		return 0, false
-	}
-	v := s.asm.Mapped(i)
-	return int(v) - 1, v != 0
-}
-
-// backendSet is one subgraph directory's backend members, their records numbered in member
-// order (asm ids may point into any of them: ids are unique across them).
+// backendSet is one subgraph directory's backend members, in path order (asm ids may point
+// into any of them: ids are unique across them; the first member holding one wins).
 type backendSet struct {
 	members []*dbg.Compact
-	starts  []int    // first record number of each member
-	attrs   []uint32 // per record: index in SourceIndex.attrs + 1, 0 not resolved yet
-	ix      []uint32 // record numbers sorted by id (the join's lookup; dropped after it)
-	scans   *dbgScans
 }
 
-// spend gives back n bytes a record of what the backend scans reserved for the join.
-func (b *backendSet) spend(n int64) {
+func (b *backendSet) lookup(id uint64) (*dbg.Compact, int, bool) {
 	for _, c := range b.members {
-		c.Reserved -= n * int64(c.N)
-		b.scans.release(n * int64(c.N))
+		if r, ok := c.Lookup(id); ok {
+			return c, r, true
+		}
 	}
+	return nil, 0, false
 }
 
-func (b *backendSet) at(j int) (*dbg.Compact, int) {
-	k := sort.Search(len(b.starts), func(k int) bool { return b.starts[k] > j }) - 1
-	return b.members[k], j - b.starts[k]
-}
-
-func (b *backendSet) id(j int) uint64 {
-	c, r := b.at(j)
-	return c.ID(r)
-}
-
-// lookup finds the first record (in member order) with id.
-func (b *backendSet) lookup(id uint64) (int, bool) {
-	k := sort.Search(len(b.ix), func(k int) bool { return b.id(int(b.ix[k])) >= id })
-	if k < len(b.ix) && b.id(int(b.ix[k])) == id {
-		return int(b.ix[k]), true
+// rec is word i's backend record (its member and record number), ok false when it has none.
+func (s *streamSources) rec(i int) (*dbg.Compact, int, bool) {
+	if i < 0 || i >= s.words {
+		return nil, 0, false
 	}
-	return 0, false
+	id, ok := s.asm.First(i)
+	if !ok {
+		return nil, 0, false
+	}
+	return s.set.lookup(id)
+}
+
+type attrKey struct {
+	c     *dbg.Compact
+	tuple int
 }
 
 // srcAttrs is a backend record's resolved file, line and kernel.
@@ -239,14 +226,12 @@ func (x *SourceIndex) Source(member string, i int) *Source {
 	if s == nil {
 		return nil
 	}
-	j, ok := s.rec(i)
+	c, r, ok := s.rec(i)
 	if !ok {
 		return nil
 	}
-	c, r := s.set.at(j)
-	a := &x.attrs[s.set.attrs[j]-1]
-	off, n := c.Span(r)
-	return &Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, bOff: off, bLen: n}
+	a := x.attrsOf(s, c, r)
+	return &Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, rec: r}
 }
 
 // line returns the kernel line of word i of a stream (nil: none).
@@ -254,15 +239,40 @@ func (x *SourceIndex) line(s *streamSources, i int) *lineAgg {
 	if s == nil {
 		return nil
 	}
-	j, ok := s.rec(i)
+	c, r, ok := s.rec(i)
 	if !ok {
 		return nil
 	}
-	a := &x.attrs[s.set.attrs[j]-1]
+	a := x.attrsOf(s, c, r)
 	if a.Line == 0 {
 		return nil
 	}
 	return x.lineOf[lineID{a.File, a.Kernel, a.Line}]
+}
+
+// attrsOf resolves backend record r's kernel attributes, with the penguin fallback (findings
+// about them go on the source node, once per member).
+func (x *SourceIndex) attrsOf(s *streamSources, c *dbg.Compact, r int) srcAttrs {
+	k := attrKey{c, c.TupleIndex(r)}
+	if a, ok := x.attrCache[k]; ok {
+		return a
+	}
+	file, line, kernel := kernelAttrs(c, r, x.Node)
+	a := srcAttrs{File: file, Line: line, Kernel: kernel}
+	if line > 0 || s.penguin == nil {
+		if len(x.attrCache) < 1<<16 {
+			x.attrCache[k] = a
+		}
+		return a
+	}
+	if p, ok := c.First(r); ok {
+		if pr, ok := s.penguin.Lookup(p); ok {
+			if pf, pl, _ := kernelAttrs(s.penguin, pr, x.Node); pl > 0 {
+				a.File, a.Line, a.Via = pf, pl, "penguin"
+			}
+		}
+	}
+	return a
 }
 
 // asmRecord returns the span of asm record i of a stream's debug info.
@@ -319,9 +329,10 @@ func (x *SourceIndex) WordsAt(file string, line int) map[string][]int {
 // general rule, so their tree is built on demand without reading the archive again.
 func keepDbg(string, int64) bool { return false }
 
-// newSourceIndex joins the scanned .dbg members and maps each stream's words to sources.
+// newSourceIndex joins the scanned .dbg members: one pass over every word counts the words
+// with a source and a line and builds the kernel lines.
 func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
-	x := &SourceIndex{Members: map[string]*dbg.Compact{}, streams: map[string]*streamSources{}, attrIdx: map[srcAttrs]uint32{}, lineOf: map[lineID]*lineAgg{}}
+	x := &SourceIndex{Members: map[string]*dbg.Compact{}, streams: map[string]*streamSources{}, attrCache: map[attrKey]srcAttrs{}, lineOf: map[lineID]*lineAgg{}}
 	var penguins []*dbg.Compact
 	var paths []string
 	for _, m := range a.Members {
@@ -336,46 +347,20 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		}
 	}
 	sort.Strings(paths)
+	sets := map[string]*backendSet{}
 	for _, mp := range paths {
-		if c := x.Members[mp]; c.Kind == dbg.KindPenguin {
+		switch c := x.Members[mp]; c.Kind {
+		case dbg.KindPenguin:
 			penguins = append(penguins, c)
+		case dbg.KindBackend:
+			dir := path.Dir(mp)
+			if sets[dir] == nil {
+				sets[dir] = &backendSet{}
+			}
+			sets[dir].members = append(sets[dir].members, c)
 		}
 	}
 	x.Node = &doc.Node{Kind: doc.KindSource, Label: "source", Detail: "kernel source lines and the instructions each produced, per engine (from the compiler's .dbg debug info)"}
-	sets := map[string]*backendSet{}
-	for _, mp := range paths {
-		c := x.Members[mp]
-		if c.Kind != dbg.KindBackend {
-			continue
-		}
-		dir := path.Dir(mp)
-		if sets[dir] == nil {
-			sets[dir] = &backendSet{scans: scans}
-		}
-		b := sets[dir]
-		b.starts = append(b.starts, len(b.attrs))
-		b.members = append(b.members, c)
-		b.attrs = append(b.attrs, make([]uint32, c.N)...)
-	}
-	// The join's id lookup: record numbers sorted by id (first in member order among equals).
-	// Its memory was reserved by the backend scans (dbg.JoinCost a record).
-	for _, b := range sets {
-		ids := make([]uint64, len(b.attrs))
-		for j := range ids {
-			ids[j] = b.id(j)
-		}
-		b.ix = make([]uint32, len(ids))
-		for j := range b.ix {
-			b.ix[j] = uint32(j)
-		}
-		slices.SortFunc(b.ix, func(i, k uint32) int {
-			if c := cmp.Compare(ids[i], ids[k]); c != 0 {
-				return c
-			}
-			return cmp.Compare(i, k)
-		})
-		b.spend(8) // the ids
-	}
 	for _, ps := range p.Streams {
 		asmPath := path.Join(path.Dir(ps.Member), "debug_info_asm_"+ps.Engine.Name+".dbg")
 		asm := x.Members[asmPath]
@@ -387,32 +372,28 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		if set == nil {
 			set = &backendSet{} // no backend member: every word's id is missing
 		}
-		s := &streamSources{ps: ps, asm: asm, set: set, pos: len(x.order), words: words}
+		s := &streamSources{ps: ps, asm: asm, set: set, penguin: penguinFor(penguins, ps.Core.Name), pos: len(x.order), words: words}
 		x.streams[ps.Member] = s
 		x.order = append(x.order, s)
 		if asm.N != words {
 			x.Node.Warnf(doc.In(asmPath, 0, 0), "%s has %d records but %s has %d words: the asm debug info has one record per 64-byte word (neff.md §4.7), so the two do not belong together; words past the shorter one have no source.", asmPath, asm.N, ps.Member, words)
 		}
-		penguin := penguinFor(penguins, ps.Core.Name)
 		missing, firstMissing := 0, -1
-		// Each word's backend record replaces its first parent id, in place (no memory).
-		asm.MapFirst(func(i int, id uint64, ok bool) uint32 {
-			if !ok || i >= words {
-				return 0
+		for i := range min(words, asm.N) {
+			id, ok := asm.First(i)
+			if !ok {
+				continue
 			}
-			j, ok := set.lookup(id)
+			c, r, ok := set.lookup(id)
 			if !ok {
 				if missing == 0 {
 					firstMissing = i
 				}
 				missing++
-				return 0
-			}
-			if set.attrs[j] == 0 {
-				set.attrs[j] = x.resolve(set, j, penguin) + 1
+				continue
 			}
 			x.WithSource++
-			at := &x.attrs[set.attrs[j]-1]
+			at := x.attrsOf(s, c, r)
 			if at.Line > 0 {
 				x.WithLine++
 				id := lineID{at.File, at.Kernel, at.Line}
@@ -424,27 +405,11 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 				}
 				l.add(s, i)
 			}
-			return uint32(j + 1)
-		})
+		}
 		x.Words += words
 		if missing > 0 {
 			off, n := asm.Span(firstMissing)
 			x.Node.Warnf(doc.In(asmPath, off, n), "%s: %d words (first: word %d) name a backend id that no debug_info_backend_*.dbg of %s holds; they have no source.", asmPath, missing, firstMissing, path.Dir(asmPath))
-		}
-	}
-	// What the join no longer needs: the lookups and the backend first-parent columns.
-	for _, b := range sets {
-		b.spend(4) // the lookup
-		b.ix = nil
-		for _, c := range b.members {
-			scans.release(c.DropFirst())
-		}
-	}
-	for _, b := range sets {
-		for _, c := range b.members {
-			// what the scan reserved past the records' resolved attributes
-			scans.release(max(0, c.Reserved-int64(c.N)*4))
-			c.Reserved = min(c.Reserved, int64(c.N)*4)
 		}
 	}
 	for _, l := range x.lines {
@@ -465,41 +430,6 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 	})
 	x.fillNode(p)
 	return x
-}
-
-// resolve reads backend record j's kernel attributes, with the penguin fallback, and returns
-// the index of the result in x.attrs.
-func (x *SourceIndex) resolve(set *backendSet, j int, penguin *dbg.Compact) uint32 {
-	c, r := set.at(j)
-	file, line, kernel := kernelAttrs(c, r, x.Node)
-	var a srcAttrs
-	if line == 0 && penguin != nil {
-		if p, ok := c.First(r); ok {
-			if pr, ok := penguinByID(penguin, p); ok {
-				if pf, pl, _ := kernelAttrs(penguin, pr, x.Node); pl > 0 {
-					file, line, a.Via = pf, pl, "penguin"
-				}
-			}
-		}
-	}
-	a.File, a.Line, a.Kernel = file, line, kernel
-	k, ok := x.attrIdx[a]
-	if !ok {
-		k = uint32(len(x.attrs))
-		x.attrs = append(x.attrs, a)
-		x.attrIdx[a] = k
-	}
-	return k
-}
-
-// penguinByID finds a penguin record by id (penguin members are small: a linear search).
-func penguinByID(c *dbg.Compact, id uint64) (int, bool) {
-	for i := 0; i < c.N; i++ {
-		if c.ID(i) == id {
-			return i, true
-		}
-	}
-	return 0, false
 }
 
 // penguinFor picks the penguin member for a subgraph (unknowns dbg.penguin-subgraph-suffix).
@@ -737,7 +667,12 @@ func (p *Program) sourceNode(s *ProgramStream, i int) *doc.Node {
 		}
 	}
 	n.Detail = "from the compiler's debug info: asm record " + strconv.Itoa(i) + " → backend record " + strconv.FormatUint(src.Backend, 10)
-	n.Field("bir", src.BIR, doc.In(src.backend, src.bOff, src.bLen)).Explain("the BIR instruction this word was generated from")
+	var bir *doc.Span
+	if c := p.Source.Members[src.backend]; c != nil {
+		bir = doc.In(src.backend, 0, 0)
+		bir.Offset, bir.Length = c.Span(src.rec)
+	}
+	n.Field("bir", src.BIR, bir).Explain("the BIR instruction this word was generated from")
 	if src.File != "" {
 		n.Field("file", src.File, nil)
 	}

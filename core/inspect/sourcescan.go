@@ -15,13 +15,13 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 )
 
-// dbgScanCost is what the joins hold of a .dbg member, per byte of it, by kind (measured on
-// the real-shaped NEFFs of internal/bigneff and the real files, Go heap after the open: an asm
-// record, ~6.6 bytes a word, keeps its first parent and its length, 5.1 bytes, and its word's
-// join entry, 4 bytes; a backend record, ~59 bytes, keeps its id, name, attributes and length
-// through the join, 17 bytes, then 13 bytes and its resolved attributes, 4). In per cent; the
-// budget is charged what a scan really holds, this is the estimate a member is admitted on.
-var dbgScanCost = map[dbg.Kind]int64{dbg.KindAsm: 140, dbg.KindBackend: 40}
+// dbgScanCost is what a scan holds of a .dbg member, per byte of it, by kind, in per cent
+// (measured on the real-shaped NEFFs of internal/bigneff, dbg.Compact.Held after the scan: an asm
+// record, ~6.6 bytes a word, keeps its first parent and its length in packed columns, ~2.9
+// bytes; a backend record, ~59 bytes, keeps its id, name, attributes, length, first parent and
+// its place in the id lookup, ~7.5 bytes). The budget is charged what a scan really holds, as it
+// grows; this is the estimate a member is admitted on.
+var dbgScanCost = map[dbg.Kind]int64{dbg.KindAsm: 55, dbg.KindBackend: 15}
 
 const dbgScanCostOther = 50
 
@@ -45,16 +45,18 @@ type dbgScans struct {
 	admitted int64
 }
 
-// dbgShare: the scans may take at most 1/dbgShare of the memory limit in all (8: on the
-// 32 MB real-shaped NEFF a quarter already left sg00/def.json too little to find its streams).
-const dbgShare = 8
+// dbgShare: the scans may take at most 1/dbgShare of the memory limit in all (the debug info
+// of one subgraph comes before its def.json in the archive: on the 32 MB real-shaped NEFF
+// 8 MiB of scans before sg00/def.json still leave it room to find the model's streams, 16 do
+// not).
+const dbgShare = 4
 
 func newDbgScans(b *budget.Budget) *dbgScans {
 	return &dbgScans{b: b, scans: map[*neff.Member]*dbg.Scanner{}, admit: map[string]bool{}}
 }
 
 // admits decides, before a member streams past, whether it is scanned: its estimated cost may
-// take at most half of the memory left and the scans together an eighth of the limit, so the
+// take at most half of the memory left and the scans together a quarter of the limit, so the
 // manifests after them still fit (the model matters more than its source lines).
 func (s *dbgScans) admits(p string, size int64) bool {
 	// All scans together may take at most dbgShare of the limit: the manifests that follow
