@@ -298,25 +298,17 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	// Streams too big to hold are indexed as they pass (and read again on demand).
 	indexers := map[*neff.Member]*isa.Indexer{}
-	// .dbg members not mapped because the memory limit leaves no room to scan them (each is
-	// scanned as it streams past: sourcescan.go).
-	var dbgSkipped []string
-	scans := newDbgScans(f.Budget)
+	// The .dbg members are scanned once the model is resolved, with what it leaves of the
+	// memory limit (sourcescan.go).
+	scans := newDbgScans(f, opt.Context)
 	nopt := neff.Options{
-		Keep: func(p string, size int64) bool {
-			if _, _, ok := dbg.Match(p); ok && !scans.admits(p, size) {
-				dbgSkipped = append(dbgSkipped, p)
-				return false
-			}
-			return keepInMemory(p, size)
-		},
+		Keep:       keepInMemory,
 		KeepBudget: 256 << 20,
 		Budget:     f.Budget,
 		Context:    opt.Context,
 		FileHash:   fileHash,
 		OnDemand:   func(p string, _ int64) bool { return maybeStream(p) },
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
-			scans.visit(m, off, chunk)
 			x := indexers[m]
 			if x == nil {
 				if off != 0 || m.Data != nil || !maybeStream(m.Path) {
@@ -398,8 +390,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		n.Add(prog.memberContent(m, f.Budget))
 		return false
 	})
-	dbgSkipped = append(dbgSkipped, scans.refused...)
-	if len(dbgSkipped) > 0 {
+	if dbgSkipped := scans.skipped; len(dbgSkipped) > 0 {
 		var total, first int64
 		for i, p := range dbgSkipped {
 			if m := a.Member(p); m != nil {
@@ -409,7 +400,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 				}
 			}
 		}
-		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about half their size (asm members more), more than half of what the memory limit (%s) leaves; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about %s (a fifth of their size), more than half of what the memory limit (%s) leaves after the model; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(scans.skippedCost), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
 	}
 	addOverview(f, root)
 	return root

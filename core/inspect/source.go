@@ -334,17 +334,10 @@ func keepDbg(string, int64) bool { return false }
 func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 	x := &SourceIndex{Members: map[string]*dbg.Compact{}, streams: map[string]*streamSources{}, attrCache: map[attrKey]srcAttrs{}, lineOf: map[lineID]*lineAgg{}}
 	var penguins []*dbg.Compact
+	x.Members = scans.run(a)
 	var paths []string
-	for _, m := range a.Members {
-		if _, _, ok := dbg.Match(m.Path); !ok || m.Truncated {
-			continue
-		}
-		if c := scans.result(m); c != nil {
-			if x.Members[m.Path] == nil {
-				paths = append(paths, m.Path)
-			}
-			x.Members[m.Path] = c
-		}
+	for mp := range x.Members {
+		paths = append(paths, mp)
 	}
 	sort.Strings(paths)
 	sets := map[string]*backendSet{}

@@ -6,7 +6,9 @@ package inspect
 // (held when small, read back out of the archive otherwise), by the "dbg:" expander.
 
 import (
+	"context"
 	"fmt"
+	"path"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -35,103 +37,126 @@ func dbgCost(p string, size int64) int64 {
 	return size * c / 100
 }
 
-// dbgScans runs the scans of one open.
+// dbgScans runs the scans of one open. They run once the model is resolved (newSourceIndex),
+// with what it leaves of the memory limit: the model matters more than its source lines, and
+// the manifests' parse, after the archive walk, takes half of what is left then. Members held
+// (small ones) are scanned from memory; the others in one more pass over the archive.
 type dbgScans struct {
-	b       *budget.Budget
-	scans   map[*neff.Member]*dbg.Scanner
-	admit   map[string]bool
-	refused []string // scans the budget stopped midway, in archive order
-	// admitted sums the estimated cost of the members admitted
-	admitted int64
+	f   *File
+	ctx context.Context
+	// skipped lists the members not mapped for the memory limit (archive order), and
+	// skippedCost what mapping them would take.
+	skipped     []string
+	skippedCost int64
 }
 
-// dbgShare: the scans may take at most 1/dbgShare of the memory limit in all (the debug info
-// of one subgraph comes before its def.json in the archive: on the 32 MB real-shaped NEFF
-// 8 MiB of scans before sg00/def.json still leave it room to find the model's streams, 16 do
-// not).
-const dbgShare = 4
-
-func newDbgScans(b *budget.Budget) *dbgScans {
-	return &dbgScans{b: b, scans: map[*neff.Member]*dbg.Scanner{}, admit: map[string]bool{}}
+func newDbgScans(f *File, ctx context.Context) *dbgScans {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &dbgScans{f: f, ctx: ctx}
 }
 
-// admits decides, before a member streams past, whether it is scanned: its estimated cost may
-// take at most half of the memory left and the scans together a quarter of the limit, so the
-// manifests after them still fit (the model matters more than its source lines).
-func (s *dbgScans) admits(p string, size int64) bool {
-	// All scans together may take at most dbgShare of the limit: the manifests that follow
-	// (def.json: tens of MB of JSON on a big NEFF) need the rest to find the model's streams.
-	cost := dbgCost(p, size)
-	ok := cost <= s.b.Left(budget.Memory)/2 && s.admitted+cost <= s.b.Limit(budget.Memory)/dbgShare
-	if ok {
-		s.admitted += cost
-	}
-	s.admit[p] = ok
-	return ok
-}
-
-// visit feeds a member's bytes to its scan.
-func (s *dbgScans) visit(m *neff.Member, off int64, chunk []byte) {
-	sc := s.scans[m]
-	if sc == nil {
-		if off != 0 || !s.admit[m.Path] {
-			return
-		}
-		if _, _, ok := dbg.Match(m.Path); !ok {
-			return
-		}
-		sc = dbg.NewScanner(m.Path, m.Size)
-		where := "debug info " + strconv.Quote(m.Path)
-		sc.Grow = func(n int64) bool { return s.b.Take(budget.Memory, n, where) }
-		s.scans[m] = sc
-	}
-	if sc.Failed() {
-		return
-	}
-	sc.Write(chunk)
-	if sc.Failed() {
-		s.b.Release(budget.Memory, sc.Charged())
-		s.refused = append(s.refused, m.Path)
-	}
-}
-
-// result is a member's Compact (nil: not scanned, refused, or cut short).
-func (s *dbgScans) result(m *neff.Member) *dbg.Compact {
+// run scans the .dbg members of a, a directory at a time (sgNN/, debug_info/): a directory's
+// members are mapped together or not at all, while their estimated cost fits in half of what
+// the memory limit leaves. It returns the Compacts by path.
+func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
+	out := map[string]*dbg.Compact{}
 	if s == nil {
-		return nil
+		return out
 	}
-	sc := s.scans[m]
-	if sc == nil || sc.Failed() {
-		return nil
+	b := s.f.Budget
+	var dirs []string
+	byDir := map[string][]*neff.Member{}
+	for _, m := range a.Members {
+		if _, _, ok := dbg.Match(m.Path); !ok || m.Truncated {
+			continue
+		}
+		d := path.Dir(m.Path)
+		if byDir[d] == nil {
+			dirs = append(dirs, d)
+		}
+		byDir[d] = append(byDir[d], m)
 	}
-	delete(s.scans, m)
-	c := sc.Close()
-	if c == nil {
-		s.b.Release(budget.Memory, sc.Charged())
-		return nil
+	room := b.Left(budget.Memory) / 2
+	var admitted int64
+	scans := map[int64]*dbg.Scanner{} // by data offset in the tar
+	var later []*neff.Member
+	for _, d := range dirs {
+		var cost int64
+		for _, m := range byDir[d] {
+			cost += dbgCost(m.Path, m.Size)
+		}
+		if admitted+cost > room {
+			for _, m := range byDir[d] {
+				s.skipped = append(s.skipped, m.Path)
+			}
+			s.skippedCost += cost
+			continue
+		}
+		admitted += cost
+		for _, m := range byDir[d] {
+			sc := dbg.NewScanner(m.Path, m.Size)
+			where := "debug info " + strconv.Quote(m.Path)
+			sc.Grow = func(n int64) bool { return b.Take(budget.Memory, n, where) }
+			scans[m.DataOffset] = sc
+			if m.Data != nil {
+				sc.Write(m.Data)
+			} else {
+				later = append(later, m)
+			}
+		}
 	}
-	// Settle the charge on what the Compact holds (the scan's buffers are gone).
-	if h := c.Held(); h < sc.Charged() {
-		s.b.Release(budget.Memory, sc.Charged()-h)
+	if len(later) > 0 {
+		s.reread(later, scans)
 	}
-	return c
+	for _, d := range dirs {
+		for _, m := range byDir[d] {
+			sc := scans[m.DataOffset]
+			if sc == nil {
+				continue
+			}
+			c := sc.Close()
+			if c == nil {
+				// refused by the budget midway (or the member did not come again whole)
+				b.Release(budget.Memory, sc.Charged())
+				s.skipped = append(s.skipped, m.Path)
+				s.skippedCost += dbgCost(m.Path, m.Size)
+				continue
+			}
+			// Settle the charge on what the Compact holds (the scan's buffers are gone).
+			if h := c.Held(); h < sc.Charged() {
+				b.Release(budget.Memory, sc.Charged()-h)
+			}
+			out[m.Path] = c
+		}
+	}
+	return out
 }
 
-func (s *dbgScans) take(n int64, where string) bool {
-	return s == nil || s.b.Take(budget.Memory, n, where)
-}
-
-func (s *dbgScans) release(n int64) {
-	if s != nil {
-		s.b.Release(budget.Memory, n)
+// reread streams the archive once more and feeds the members not held to their scans; it stops
+// after the last of them.
+func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	last := ms[len(ms)-1].DataOffset
+	for _, m := range ms {
+		last = max(last, m.DataOffset)
 	}
-}
-
-func (s *dbgScans) limit() int64 {
-	if s == nil {
-		return 0
-	}
-	return s.b.Limit(budget.Memory)
+	neff.Open(s.f.r, s.f.Size, neff.Options{
+		Context:     ctx,
+		MaxInflated: s.f.Budget.Limit(budget.Inflate),
+		Visit: func(m *neff.Member, off int64, chunk []byte) {
+			sc := scans[m.DataOffset]
+			if sc == nil || sc.Failed() {
+				return
+			}
+			sc.Write(chunk)
+			if m.DataOffset == last && off+int64(len(chunk)) >= m.Size {
+				cancel()
+			}
+		},
+	})
 }
 
 func init() { expanders[doc.RefDbg] = expandDbg }
