@@ -251,7 +251,7 @@ func metricsTable(d *jdoc) {
 		return
 	}
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"metric", "value", "unit"}}
-	for _, it := range d.v.Items {
+	for _, it := range items(d.v) {
 		vs := ""
 		if val := it.Get("Value"); val != nil {
 			vs = val.Str // a number's literal text, or a string's value
@@ -270,8 +270,8 @@ func tensorMapTable(d *jdoc) {
 		return
 	}
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"tensor", "kind", "dtype", "tf_shape", "sim_shape", "const", "layer"}}
-	for i, name := range d.v.Keys {
-		e := d.v.Items[i]
+	for m := range d.v.All() {
+		name, e := m.Key, m.V
 		if e.Kind != jsonspan.Object || e.Get("dtype") == nil {
 			continue
 		}
@@ -282,7 +282,7 @@ func tensorMapTable(d *jdoc) {
 			isConst = strconv.FormatBool(c.Bool)
 		}
 		t.Rows = append(t.Rows, []string{name, str(e.Get("kind")), str(e.Get("dtype")), fmtShape(tf), fmtShape(sim), isConst, str(e.Get("layer_name"))})
-		t.RowSpans = append(t.RowSpans, *d.keySpan(d.v, name))
+		t.RowSpans = append(t.RowSpans, *doc.In(d.path, m.KeyStart, e.End-m.KeyStart))
 	}
 	d.tree.Table = t
 }
@@ -322,11 +322,11 @@ func klirTree(d *jdoc) *doc.Node {
 				parent.Add(n)
 				walk(n, f.Get("children"), depth+1)
 			default:
-				parent.Add(jsonspan.Tree(it, key, d.path, 1000))
+				parent.Add(d.forest.Tree(it, key, 1000))
 			}
 		}
 	}
-	for i, core := range d.v.Items {
+	for i, core := range items(d.v) {
 		n := &doc.Node{Kind: doc.KindLNC, Key: strconv.Itoa(i), Label: "logical core " + fmtInt(intOr(core.Get("lnc"), -1)), Span: d.span(core)}
 		root.Add(n)
 		walk(n, core.Get("info"), 0)
