@@ -25,7 +25,7 @@ func (f *File) jsonNode(b []byte, label, source string) *doc.Node {
 	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: source, LazyOver: jsonLazyOver})
 	var n *doc.Node
 	if v != nil {
-		fo := jsonspan.NewForest(source)
+		fo := jsonspan.NewForest(source, b, jsonLazyOver)
 		if f.forests == nil {
 			f.forests = map[string]*jsonspan.Forest{}
 		}
@@ -47,7 +47,19 @@ func (f *File) jsonNode(b []byte, label, source string) *doc.Node {
 	return n
 }
 
-func init() { expanders[doc.RefJSON] = expandJSON }
+func init() {
+	expanders[doc.RefJSON] = expandJSON
+	expanders[doc.RefKlir] = func(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
+		if f.Program == nil || f.Program.Model == nil {
+			return nil, 0, fmt.Errorf("%s: the file has no klir debug info", NotFound)
+		}
+		kids, total, err := f.Program.Model.KlirChildren(stub.Ref, from, to)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %v", NotFound, err)
+		}
+		return kids, total, nil
+	}
+}
 
 // expandJSON builds the children of a JSON stub from the forest that made it.
 func expandJSON(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {

@@ -82,7 +82,8 @@ func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 		attrs := maps.Clone(n.Attrs)
 		delete(attrs, doc.AttrMore)
 		c.Attrs = attrs
-		if kind, _ := doc.ParseRef(n.Ref); kind == doc.RefJSON {
+		// A JSON or klir node has no ref when held.
+		if kind, _ := doc.ParseRef(n.Ref); kind == doc.RefJSON || kind == doc.RefKlir {
 			c.Ref = ""
 		}
 	}

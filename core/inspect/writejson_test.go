@@ -34,7 +34,7 @@ func expandAll(t *testing.T, f *File, n *doc.Node) {
 		if len(n.Attrs) == 0 {
 			n.Attrs = nil
 		}
-		if k, _ := doc.ParseRef(n.Ref); k == doc.RefJSON {
+		if k, _ := doc.ParseRef(n.Ref); k == doc.RefJSON || k == doc.RefKlir {
 			n.Ref = ""
 		}
 		n.Children = kids

@@ -402,26 +402,6 @@ func decodeKey(b []byte, start int64) string {
 	return s
 }
 
-// At parses the value that starts at byte off of a lazy container's input (an offset a
-// stub's ref names), under the same rules. It returns nil when no value starts there.
-func (v *Value) At(off int64, depth int) *Value {
-	if v == nil || v.lazy == nil {
-		return nil
-	}
-	src := v.lazy.src
-	opt := src.opt
-	opt.Budget, opt.MaxMemory = nil, 0
-	if off < 0 || off >= int64(len(src.b)) {
-		return nil
-	}
-	p := &parser{b: src.b, pos: int(off), line: 1 + countLines(src.b[:off]), opt: opt, source: src}
-	w := p.value(depth)
-	if p.err != nil {
-		return nil
-	}
-	return w
-}
-
 func countLines(b []byte) int {
 	n := 0
 	for _, c := range b {

@@ -69,7 +69,7 @@ func TestLazyEqualsEager(t *testing.T) {
 		}
 		break
 	}
-	if w := lv.At(lv.Get("v17").Start, 2); w == nil || w.Get("var_id").Str != "17" || w.Line != ev.Items[17].Line {
+	if w := NewForest("m", src, 4096).ValueAt(lv.Get("v17").Start, 2); w == nil || w.Get("var_id").Str != "17" || w.Line != ev.Items[17].Line {
 		t.Fatalf("At: %+v", w)
 	}
 }

@@ -170,6 +170,9 @@ type Forest struct {
 	// Notes are details set by a resolver on values whose node is not held, by value start.
 	Notes map[int64]string
 	stubs map[int64]stub
+	// b and lazyOver are the input and its parse's LazyOver, for ValueAt.
+	b        []byte
+	lazyOver int64
 }
 
 type stub struct {
@@ -181,9 +184,29 @@ type stub struct {
 // maxDetailDepth is the deepest key path Detail is asked about.
 const maxDetailDepth = 64
 
-// NewForest starts the tree of one input (source: a member path, "" for the opened file).
-func NewForest(source string) *Forest {
-	return &Forest{Source: source, stubs: map[int64]stub{}}
+// NewForest starts the tree of one input b (source: a member path, "" for the opened file),
+// parsed with Options.LazyOver lazyOver.
+func NewForest(source string, b []byte, lazyOver int64) *Forest {
+	return &Forest{Source: source, stubs: map[int64]stub{}, b: b, lazyOver: lazyOver}
+}
+
+// ValueAt parses the value that starts at byte off of the input (as deep as depth in it),
+// under the lazy rule of the first parse; nil when none starts there.
+func (f *Forest) ValueAt(off int64, depth int) *Value {
+	if off < 0 || off >= int64(len(f.b)) {
+		return nil
+	}
+	opt := Options{LazyOver: f.lazyOver}
+	if Eager {
+		opt.LazyOver = 0
+	}
+	opt.MaxDepth = DefaultMaxDepth
+	p := &parser{b: f.b, pos: int(off), line: 1 + countLines(f.b[:off]), opt: opt}
+	v := p.value(depth)
+	if p.err != nil {
+		return nil
+	}
+	return v
 }
 
 // Tree builds v's tree holding at most budget nodes (<= 0: 200,000); the rest are stubs.

@@ -56,7 +56,7 @@ func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc 
 	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path, MaxMemory: bud.Left(budget.Memory) / 2, LazyOver: lazyOver})
 	d.v = v
 	d.nodes = make(map[*jsonspan.Value]*doc.Node, min(bud.Used(budget.Values)-before, treeBudget)) // sized once: no regrowth
-	d.forest = jsonspan.NewForest(path)
+	d.forest = jsonspan.NewForest(path, b, lazyOver)
 	if v != nil {
 		d.noted = hasMeanings(kind)
 		if d.noted {
