@@ -19,6 +19,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/dvetable"
 	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
@@ -68,6 +69,9 @@ type File struct {
 	Budget *budget.Budget
 	// links maps what a listing row can lead to (linkKey forms) to node links (Overview).
 	links map[string]string
+	// forests build the JSON nodes not held (stubs with json: refs) of JSON that is not a
+	// manifest (those are the Program's Model.Forests), by source ("" for the file itself).
+	forests map[string]*jsonspan.Forest
 }
 
 // decoder is one row of the registry.
@@ -387,7 +391,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		if m == nil {
 			return false
 		}
-		n.Add(prog.memberContent(m, f.Budget))
+		n.Add(prog.memberContent(f, m))
 		return false
 	})
 	if dbgSkipped := scans.skipped; len(dbgSkipped) > 0 {
@@ -416,7 +420,8 @@ func looksLikeNEFF(a *neff.Archive) bool {
 }
 
 // memberContent decodes one member's bytes for the tree.
-func (p *Program) memberContent(m *neff.Member, b *budget.Budget) *doc.Node {
+func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
+	b := f.Budget
 	if p != nil {
 		if t := p.Model.MemberTrees[m.Path]; t != nil {
 			t.Label, t.Key = "content", "" // its path is the member's; keys stay one segment
@@ -436,7 +441,7 @@ func (p *Program) memberContent(m *neff.Member, b *budget.Budget) *doc.Node {
 	}
 	switch {
 	case isJSONName(m.Path) && m.Data != nil:
-		return jsonNode(m.Data, "content", m.Path, b)
+		return f.jsonNode(m.Data, "content", m.Path)
 	case isJSONName(m.Path):
 		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		if m.Size > 64<<20 {
@@ -495,7 +500,7 @@ func decodeJSON(f *File, opt Options) *doc.Node {
 	}
 	b := make([]byte, f.Size)
 	n, _ := f.r.ReadAt(b, 0)
-	node := jsonNode(b[:n], f.Name, "", f.Budget)
+	node := f.jsonNode(b[:n], f.Name, "")
 	node.Ref = doc.FileRef
 	return node
 }

@@ -351,6 +351,15 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 		return nil
 	}
 	if kind, member := doc.ParseRef(ref); kind == doc.RefRecords {
+		// A def.json's var table too big to hold is served like records.
+		if f.Program != nil {
+			if c := f.Program.Model.CoreOfDef(member); c != nil {
+				if err := fit(c.VarCount()); err != nil {
+					return nil, c.VarCount(), err
+				}
+				return c.VarRows(from, to), c.VarCount(), nil
+			}
+		}
 		return f.dbgRows(member, from, to, fit)
 	}
 	s, err := f.streamFor(ref)
