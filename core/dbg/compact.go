@@ -280,6 +280,7 @@ func (s *Scanner) Write(p []byte) {
 	if s.failed {
 		return
 	}
+	p = p[:min(int64(len(p)), max(0, s.c.Size-s.got))] // never past the member's size
 	s.got += int64(len(p))
 	if s.broken {
 		return

@@ -108,7 +108,11 @@ type File struct {
 	Root *doc.Node
 	byID map[uint64]int32
 	src  string // span source of the records (the member path, "" for a file opened alone)
+	nrec int    // records of field 3 (Records keeps at most a cap of them)
 }
+
+// RecordCount is the number of records of field 3, kept or not.
+func (f *File) RecordCount() int { return f.nrec }
 
 // Limits that keep hostile input bounded in memory.
 const (
@@ -212,6 +216,7 @@ func newDecoder(member, src string, size int64, keep int) *decoder {
 // (count records in all).
 func (d *decoder) finish(size int64, count int) *File {
 	f := d.f
+	f.nrec = d.nrec
 	if d.cut >= 0 {
 		f.Root.Infof(d.span(d.cut, size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
 	}

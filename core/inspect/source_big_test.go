@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/internal/bigneff"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
@@ -52,8 +53,21 @@ func TestSourceBigUnderDefaultBudget(t *testing.T) {
 		t.Fatal("no source mapped")
 	}
 	var held int64
-	for _, c := range x.Members {
+	for m, c := range x.Members {
 		held += c.Held()
+		// Each scan read its member once, whole: the records its full decode reads.
+		b, err := f.memberBytes(m, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := dbg.DecodeView(m, b); c.N != d.RecordCount() || c.Coverage != d.Coverage {
+			t.Errorf("%s: the scan read %d records (%+v), the member has %d (%+v)", m, c.N, c.Coverage, d.RecordCount(), d.Coverage)
+		}
+	}
+	for _, s := range x.order {
+		if s.asm.N != s.words {
+			t.Errorf("%s: %d asm records for %d words", s.ps.Member, s.asm.N, s.words)
+		}
 	}
 	// The same mapping as without limits.
 	r2, _ := os.Open(p)

@@ -140,14 +140,16 @@ func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	last := ms[len(ms)-1].DataOffset
+	want := map[int64]*dbg.Scanner{} // only these: the members held were scanned from memory
 	for _, m := range ms {
 		last = max(last, m.DataOffset)
+		want[m.DataOffset] = scans[m.DataOffset]
 	}
 	neff.Open(s.f.r, s.f.Size, neff.Options{
 		Context:     ctx,
 		MaxInflated: s.f.Budget.Limit(budget.Inflate),
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
-			sc := scans[m.DataOffset]
+			sc := want[m.DataOffset]
 			if sc == nil || sc.Failed() {
 				return
 			}
