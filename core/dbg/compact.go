@@ -190,12 +190,17 @@ func (c *Compact) Span(i int) (off, n int64) {
 
 // Lookup finds the first record (in member order) with id (backend and penguin members).
 func (c *Compact) Lookup(id uint64) (int, bool) {
+	// the first block whose first id is ≥ id; the first occurrence is in it or the one before
 	b := sort.Search(len(c.idFirst), func(b int) bool { return c.idFirst[b] >= id })
-	for k := max(b-1, 0) * pblock; k < min((b+1)*pblock, c.idOrder.n); k++ {
-		switch v := c.idOrder.at(k); {
-		case v == id:
-			return int(c.byID.at(k)), true
-		case v > id:
+	for _, k := range []int{b - 1, b} {
+		if k < 0 || k >= len(c.idFirst) {
+			continue
+		}
+		vs := c.idOrder.block(k)
+		if j := sort.Search(len(vs), func(j int) bool { return vs[j] >= id }); j < len(vs) {
+			if vs[j] == id {
+				return int(c.byID.at(k*pblock + j)), true
+			}
 			return 0, false
 		}
 	}

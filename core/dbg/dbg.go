@@ -275,9 +275,13 @@ type recordSink struct {
 // (nil: past the node budget, count only). depth is the nesting level (the table's shapes are at
 // most three deep; generic length-delimited fields are never parsed as messages).
 func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, sink *recordSink) {
-	counts := map[protowire.Number]int{}
-	if depth == 0 && d.top != nil {
+	// Field counts name the nodes (f5[2], instruction[3]): not needed past the node budget.
+	var counts map[protowire.Number]int
+	switch {
+	case depth == 0 && d.top != nil:
 		counts = d.top
+	case parent != nil:
+		counts = map[protowire.Number]int{}
 	}
 	for off := lo; off < hi; {
 		num, typ, n := protowire.ConsumeTag(d.at(off, hi))
@@ -291,8 +295,11 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 			return
 		}
 		end := off + int64(n) + int64(vn)
-		k := counts[num]
-		counts[num]++
+		k := 0
+		if counts != nil {
+			k = counts[num]
+			counts[num]++
+		}
 		f := s.field(num)
 		if f != nil && f.Type.wire() != typ {
 			d.f.Root.Warnf(d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)

@@ -99,6 +99,17 @@ func (c *pcol) at(i int) uint64 {
 	return c.cache[i%pblock]
 }
 
+// block returns the values of block b (valid until the next call on c).
+func (c *pcol) block(b int) []uint64 {
+	if b == len(c.starts) {
+		return c.cur
+	}
+	if b != c.cached {
+		c.decode(b)
+	}
+	return c.cache
+}
+
 func (c *pcol) decode(b int) {
 	s := c.starts[b]
 	enc := c.chunks[s>>16][s&0xffff:]
