@@ -13,9 +13,7 @@ type pcol struct {
 	n      int      // values
 	cur    []uint64 // the block being filled (not yet encoded)
 	cache  []uint64 // the last block decoded
-	cached int      // its number (-1: none)
-	curBuf [pblock]uint64
-	decBuf [pblock]uint64
+	cached int      // its number + 1 (0: none)
 }
 
 const (
@@ -24,11 +22,7 @@ const (
 )
 
 func (c *pcol) add(v uint64) {
-	if c.cur == nil {
-		c.cur = c.curBuf[:0]
-		c.cached = -1
-	}
-	c.cur = append(c.cur, v)
+	c.cur = append(c.cur, v) // grows to one block, then is reused
 	c.n++
 	if len(c.cur) == pblock {
 		c.flush()
@@ -93,7 +87,7 @@ func (c *pcol) at(i int) uint64 {
 	if b == len(c.starts) {
 		return c.cur[i%pblock]
 	}
-	if b != c.cached {
+	if b+1 != c.cached {
 		c.decode(b)
 	}
 	return c.cache[i%pblock]
@@ -104,7 +98,7 @@ func (c *pcol) block(b int) []uint64 {
 	if b == len(c.starts) {
 		return c.cur
 	}
-	if b != c.cached {
+	if b+1 != c.cached {
 		c.decode(b)
 	}
 	return c.cache
@@ -116,7 +110,10 @@ func (c *pcol) decode(b int) {
 	mode, n := enc[0], int(enc[1])
 	v, k := protowire.ConsumeVarint(enc[2:])
 	enc = enc[2+k:]
-	out := append(c.decBuf[:0], v)
+	if c.cache == nil {
+		c.cache = make([]uint64, 0, pblock)
+	}
+	out := append(c.cache[:0], v)
 	switch mode {
 	case 1:
 		var d uint64
@@ -145,12 +142,12 @@ func (c *pcol) decode(b int) {
 			enc = enc[k:]
 		}
 	}
-	c.cache, c.cached = out, b
+	c.cache, c.cached = out, b+1
 }
 
 // bytes is what the column holds.
 func (c *pcol) bytes() int64 {
-	n := int64(cap(c.starts))*4 + int64(cap(c.chunks))*24 + 2*pblock*8 + 64
+	n := int64(cap(c.starts))*4 + int64(cap(c.chunks))*24 + int64(cap(c.cur)+cap(c.cache))*8 + 96
 	for _, ch := range c.chunks {
 		n += int64(cap(ch))
 	}
