@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"iter"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -239,13 +238,6 @@ func fmtInt(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// items yields v's items with their index, nil-safe, built or lazy (jsonspan.Value.All).
-func items(v *jsonspan.Value) iter.Seq2[int, *jsonspan.Value] {
-	return func(yield func(int, *jsonspan.Value) bool) {
-		for it := range v.All() {
-			if !yield(it.Index, it.V) {
-				return
-			}
-		}
-	}
-}
+// items is v's items, nil-safe; a lazy container's are built (jsonspan.Value.List): the one
+// container too big for that, def.json's var object, is read with Each.
+func items(v *jsonspan.Value) []*jsonspan.Value { return v.List() }
