@@ -73,10 +73,14 @@ func (l Limits) WithDefaults(def Limits) Limits {
 // can say "limit" rather than "not found".
 var ErrLimit = errors.New("past a limit")
 
-// Estimated costs of decoded structure, charged to Memory (measured on the Go heap: a JSON
-// value with its tree node and index entry, a member with its document nodes, one row).
+// Estimated costs of decoded structure, charged to Memory (measured on the Go heap): a JSON
+// value built (166 B per value on a klir tree, a def.json and attn_v6's def.json: the Value,
+// its slot in its parent, its key), a JSON tree node held (271–273 B per node on the same
+// files, plus its entry in the value→node index), a member with its document nodes, one row.
+// Lazy JSON containers (jsonspan.Options.LazyOver) cost neither: their values are not built.
 const (
-	ValueCost  = 600
+	ValueCost  = 170
+	NodeCost   = 330
 	MemberCost = 2048
 	RowCost    = 400
 )

@@ -68,6 +68,7 @@ func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc 
 		}
 		d.tree = d.forest.Tree(v, path, treeBudget)
 		d.index(v, d.tree)
+		bud.Take(budget.Memory, int64(len(d.nodes))*budget.NodeCost, path)
 		if m := meaningOf(kind, nil); m != nil && d.tree != nil && d.tree.Detail == "" {
 			d.tree.Detail = m.detail()
 		}
