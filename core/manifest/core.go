@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
@@ -184,6 +185,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			}
 		}
 		c.Vars = append(c.Vars, v)
+		r.budget.Take(budget.Memory, budget.VarCost, c.DefPath)
 		c.varByName[name] = v
 		if v.ID >= 0 {
 			if other := c.varByID[v.ID]; other != nil {
