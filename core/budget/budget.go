@@ -79,12 +79,12 @@ var ErrLimit = errors.New("past a limit")
 // files, plus its entry in the value→node index), a member with its document nodes, one row.
 // Lazy JSON containers (jsonspan.Options.LazyOver) cost neither: their values are not built.
 const (
-	ValueCost  = 170
-	NodeCost   = 330
+	ValueCost = 170
+	NodeCost  = 330
 	// VarCost is one def.json variable in the model (manifest.Var with its name, span and
 	// index entries: 32–37 MB of heap for 145,000 vars of a real-shaped def.json, ~250 B,
 	// plus the two lookup maps).
-	VarCost = 320
+	VarCost    = 320
 	MemberCost = 2048
 	RowCost    = 400
 )
