@@ -13,7 +13,7 @@ import (
 // demand (as manifests are: manifest.lazyOver), and jsonTreeBudget the nodes its tree holds.
 const (
 	jsonLazyOver   = 64 << 10
-	jsonTreeBudget = 10000
+	jsonTreeBudget = 2000
 	// jsonPageBudget is the nodes one page of a stub's children may hold below them.
 	jsonPageBudget = 20000
 )

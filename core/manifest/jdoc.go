@@ -33,7 +33,7 @@ const maxNoteDepth = 64
 // treeBudget bounds the nodes one member's tree holds; past it, and for every lazy
 // container, the tree has stubs whose children are built on demand (nothing is cut). The
 // values built are bounded by the open's budget, which the parse is charged to.
-const treeBudget = 10000
+const treeBudget = 2000
 
 // lazyOver is the size past which a JSON container of more than 64 items is parsed on demand
 // (jsonspan.Options.LazyOver): a def.json's var object of tens of MB is checked in one pass

@@ -291,7 +291,7 @@ func tensorMapTable(d *jdoc) {
 // klirHeld is the nodes the klir source tree holds; a func or iteration whose children do not
 // fit is a stub (klir:<member>@<offset of its children list>), built on demand a page at a
 // time (Model.KlirChildren), so nothing is cut however big the tree.
-const klirHeld = 5000
+const klirHeld = 2000
 
 // klirPage is the nodes one page of a stub's children may hold below them.
 const klirPage = 20000
