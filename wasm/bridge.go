@@ -479,7 +479,7 @@ func (b *bridge) docJSON(r *request) (any, error) {
 	}
 	// Written as the CLI writes it: stubs' children built as the writer reaches them.
 	var out bytes.Buffer
-	if err := f.WriteJSON(&out); err != nil {
+	if _, err := f.WriteJSON(&out); err != nil {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
 	}
 	return object("json", buffer(out.Bytes())), nil
