@@ -312,9 +312,14 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
 			// Written as it walks: stubs' children are built a page at a time, never held.
-			if err := f.WriteJSON(stdout); err != nil {
+			stubs, err := f.WriteJSON(stdout)
+			if err != nil {
 				fmt.Fprintf(stderr, "neffscope inspect: %s: %v\n", f.Name, err)
 				return 2
+			}
+			if stubs > 0 {
+				fmt.Fprintf(stderr, "neffscope inspect: %s: %d nodes were left as stubs (their \"more\" attribute counts their children): expanding them would pass the values limit (%d nodes); raise it: neffscope inspect --json --max-values N\n", safe(f.Name), stubs, f.Budget.Limit(budget.Values))
+				return 1
 			}
 		} else {
 			printTree(stdout, f, f.Doc.Root, 0)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
@@ -12,7 +13,7 @@ import (
 // demand (as manifests are: manifest.lazyOver), and jsonTreeBudget the nodes its tree holds.
 const (
 	jsonLazyOver   = 64 << 10
-	jsonTreeBudget = 10000
+	jsonTreeBudget = 2000
 	// jsonPageBudget is the nodes one page of a stub's children may hold below them.
 	jsonPageBudget = 20000
 )
@@ -31,6 +32,9 @@ func (f *File) jsonNode(b []byte, label, source string) *doc.Node {
 		}
 		f.forests[source] = fo
 		n = fo.Tree(v, label, jsonTreeBudget)
+		held := 0
+		n.Walk(func([]string, *doc.Node) bool { held++; return true })
+		bud.Take(budget.Memory, int64(held)*budget.NodeCost, source)
 	} else {
 		n = &doc.Node{Kind: doc.KindBytes, Label: label, Span: doc.In(source, 0, int64(len(b)))}
 	}

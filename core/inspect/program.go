@@ -25,6 +25,9 @@ type Program struct {
 	// Source maps instruction words to kernel source lines through the .dbg members.
 	Source *SourceIndex
 	// joinFindings counts join problems per kind, reported once per stream.
+
+	// uses caches VarUses per core for var nodes built on demand (expandRecords).
+	uses map[*manifest.Core]map[int64][]VarUse
 }
 
 // ProgramStream is one engine stream with its place in the program.
@@ -446,6 +449,19 @@ func dmaVarID(c *manifest.Core, a isa.DmaAddr) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// varUses is VarUses, computed once per core for the var nodes built on demand.
+func (p *Program) varUses(c *manifest.Core) map[int64][]VarUse {
+	if p.uses == nil {
+		p.uses = map[*manifest.Core]map[int64][]VarUse{}
+	}
+	u, ok := p.uses[c]
+	if !ok {
+		u = p.VarUses(c)
+		p.uses[c] = u
+	}
+	return u
 }
 
 // VarUses lists, per var id, the 0xD4 words of a core's streams that name the var, in stream

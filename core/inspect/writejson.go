@@ -8,23 +8,30 @@ import (
 	"io"
 	"maps"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 )
 
 // WriteJSON writes the Document as `neffscope inspect --json` prints it — encoding/json with a
 // one-space indent and a final newline — as if every node were held: a stub's children are
 // built a page at a time as the writer reaches them, written, and dropped, so the output of a
-// member with millions of JSON values takes no more memory than one page of it.
-func (f *File) WriteJSON(w io.Writer) error {
+// member with millions of JSON values takes no more memory than one page of it. The nodes it
+// builds are bounded by the values limit (budget.Values: a 60 KB file can hold a 60 MiB JSON
+// array, 30 million nodes): past it, stubs are written as stubs (their "more" attribute
+// counts their children), and WriteJSON returns how many were left so.
+func (f *File) WriteJSON(w io.Writer) (stubs int, err error) {
 	if f.Doc == nil {
-		return fmt.Errorf("the file has no document")
+		return 0, fmt.Errorf("the file has no document")
 	}
-	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20)}
+	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values)}
+	if jw.left <= 0 {
+		jw.left = 1 << 62
+	}
 	d := *f.Doc
 	d.Root = sentinel
 	head, err := json.MarshalIndent(&d, "", " ")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := jw.splice(head, "", func(prefix string) error {
 		if f.Doc.Root == nil {
@@ -33,15 +40,19 @@ func (f *File) WriteJSON(w io.Writer) error {
 		}
 		return jw.node(f.Doc.Root, prefix, 0)
 	}); err != nil {
-		return err
+		return jw.stubs, err
 	}
 	jw.w.WriteByte('\n')
-	return jw.w.Flush()
+	return jw.stubs, jw.w.Flush()
 }
 
 type jsonWriter struct {
 	f *File
 	w *bufio.Writer
+	// left is how many more nodes stubs may be expanded into; stubs counts those written
+	// as stubs once it ran out.
+	left  int64
+	stubs int
 }
 
 // sentinel stands for what the writer puts in its place (a node's children, the root).
@@ -77,7 +88,17 @@ func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 	total := ChildCount(n)
 	c := *n
 	c.Children = nil
+	if IsStub(n) && int64(total) > jw.left {
+		jw.stubs++
+		b, err := json.MarshalIndent(&c, prefix, " ")
+		if err != nil {
+			return err
+		}
+		_, err = jw.w.Write(b)
+		return err
+	}
 	if IsStub(n) {
+		jw.left -= int64(total)
 		// Written as the node would be if it were held.
 		attrs := maps.Clone(n.Attrs)
 		delete(attrs, doc.AttrMore)

@@ -66,7 +66,7 @@ func TestWriteJSONEqualsEagerDocument(t *testing.T) {
 		t.Run(p[strings.LastIndexByte(p, '/')+1:], func(t *testing.T) {
 			f := openPath(t, p)
 			var got bytes.Buffer
-			if err := f.WriteJSON(&got); err != nil {
+			if _, err := f.WriteJSON(&got); err != nil {
 				t.Fatal(err)
 			}
 			e := openEager(t, p)

@@ -586,11 +586,12 @@ func (v *Value) Get(key string) *Value {
 	}
 	if v.lazy != nil {
 		var last *Value
-		for it := range v.All() {
+		v.Each(0, func(it Item) bool {
 			if it.Key == key {
 				last = it.V
 			}
-		}
+			return true
+		})
 		return last
 	}
 	for i := len(v.Keys) - 1; i >= 0; i-- {
@@ -607,10 +608,12 @@ func (v *Value) Index(i int) *Value {
 		return nil
 	}
 	if v.lazy != nil {
-		for it := range v.From(i) {
-			return it.V
-		}
-		return nil
+		var w *Value
+		v.Each(i, func(it Item) bool {
+			w = it.V
+			return false
+		})
+		return w
 	}
 	return v.Items[i]
 }

@@ -11,10 +11,9 @@ package jsonspan
 
 import (
 	"hash/maphash"
+	"sort"
 
 	"github.com/neffscope/neffscope/core/budget"
-	"iter"
-	"slices"
 )
 
 // lazyMinItems is the item count a container must pass to be lazy: a big container of few
@@ -80,48 +79,58 @@ func (v *Value) Dups() ([]Dup, int) {
 	return v.lazy.dups, v.lazy.ndup
 }
 
-// All yields v's items in order, built or lazy alike. Items of a lazy container are parsed
-// again on every call (each under the lazy rule), so a caller keeps only what it needs.
-func (v *Value) All() iter.Seq[Item] {
-	return func(yield func(Item) bool) {
-		if v == nil || (v.Kind != Object && v.Kind != Array) {
+// Each calls fn with v's items from index from on, in order, until fn returns false; built
+// or lazy alike. A lazy container's items are parsed again on every call (each under the
+// lazy rule), so a caller keeps only what it needs; from is found from the nearest mark.
+func (v *Value) Each(from int, fn func(Item) bool) {
+	if v == nil || (v.Kind != Object && v.Kind != Array) {
+		return
+	}
+	if v.lazy != nil {
+		v.lazyItems(from, fn)
+		return
+	}
+	var last func(string, int) int
+	if v.Kind == Object && len(v.Keys) > 1 {
+		last = lastIndex(v)
+	}
+	for i := max(from, 0); i < len(v.Items); i++ {
+		item := Item{Index: i, KeyStart: -1, V: v.Items[i]}
+		if v.Kind == Object {
+			item.Key, item.KeyStart = v.Keys[i], v.KeyStart[i]
+			item.Repeated = last != nil && last(item.Key, i) != i
+		}
+		if !fn(item) {
 			return
 		}
-		if v.lazy == nil {
-			var last func(string, int) int
-			if v.Kind == Object && len(v.Keys) > 1 {
-				last = lastIndex(v)
-			}
-			for i, it := range v.Items {
-				item := Item{Index: i, KeyStart: -1, V: it}
-				if v.Kind == Object {
-					item.Key, item.KeyStart = v.Keys[i], v.KeyStart[i]
-					item.Repeated = last != nil && last(item.Key, i) != i
-				}
-				if !yield(item) {
-					return
-				}
-			}
-			return
-		}
-		v.lazyItems(0, yield)
 	}
 }
 
-// From yields v's items from index from on (a lazy container still parses past the ones
-// before it: O(bytes before from)).
-func (v *Value) From(from int) iter.Seq[Item] {
-	return func(yield func(Item) bool) {
-		if v.IsLazy() {
-			v.lazyItems(from, yield)
-			return
+// Members returns v's items with their keys; a lazy container's are all built (Each keeps
+// only one at a time).
+func (v *Value) Members() []Item {
+	var out []Item
+	v.Each(0, func(it Item) bool {
+		out = append(out, it)
+		return true
+	})
+	return out
+}
+
+// List returns v's items (Items, or a lazy container's all built).
+func (v *Value) List() []*Value {
+	if v == nil || v.lazy == nil {
+		if v == nil {
+			return nil
 		}
-		for it := range v.All() {
-			if it.Index >= from && !yield(it) {
-				return
-			}
-		}
+		return v.Items
 	}
+	out := make([]*Value, 0, v.lazy.n)
+	v.Each(0, func(it Item) bool {
+		out = append(out, it.V)
+		return true
+	})
+	return out
 }
 
 // lazyItems re-parses a lazy container's items, yielding those from index from on.
@@ -168,7 +177,8 @@ func (v *Value) lazyItems(from int, yield func(Item) bool) {
 			}
 			p.pos++
 			p.space()
-			_, item.Repeated = slices.BinarySearch(l.rep, int32(i))
+			k := sort.Search(len(l.rep), func(k int) bool { return l.rep[k] >= int32(i) })
+			item.Repeated = k < len(l.rep) && l.rep[k] == int32(i)
 		}
 		if skip {
 			if p.scanValue(l.depth+1) < 0 {
@@ -354,7 +364,7 @@ func repeats(b []byte, keys []keyAt) (rep []int32, dups []Dup, ndup int) {
 	for i, k := range keys {
 		hs[i] = k.h
 	}
-	slices.Sort(hs)
+	sort.Slice(hs, func(i, j int) bool { return hs[i] < hs[j] })
 	var twice map[uint64]bool
 	for i := 1; i < len(hs); i++ {
 		if hs[i] == hs[i-1] {
@@ -380,7 +390,7 @@ func repeats(b []byte, keys []keyAt) (rep []int32, dups []Dup, ndup int) {
 			last[k] = keys[i].start
 		}
 	}
-	slices.Sort(rep)
+	sort.Slice(rep, func(i, j int) bool { return rep[i] < rep[j] })
 	for _, i := range rep[:min(len(rep), maxDups)] {
 		ks := keys[i].start
 		dups = append(dups, Dup{KeyStart: ks, LastKeyStart: last[rawString(b, ks)], Key: decodeKey(b, ks)})

@@ -47,7 +47,7 @@ func TestLazyEqualsEager(t *testing.T) {
 		t.Fatalf("var: eager %d [%d,%d) line %d, lazy %d [%d,%d) line %d", ev.Len(), ev.Start, ev.End, ev.Line, lv.Len(), lv.Start, lv.End, lv.Line)
 	}
 	i := 0
-	for it := range lv.All() {
+	for _, it := range lv.Members() {
 		e := ev.Items[i]
 		if it.Index != i || it.Key != ev.Keys[i] || it.KeyStart != ev.KeyStart[i] || it.V.Start != e.Start || it.V.End != e.End || it.V.Line != e.Line {
 			t.Fatalf("item %d: %+v vs eager key %q at %d, [%d,%d) line %d", i, it, ev.Keys[i], ev.KeyStart[i], e.Start, e.End, e.Line)
@@ -63,12 +63,12 @@ func TestLazyEqualsEager(t *testing.T) {
 	if lv.Get("v4999").Get("var_id").Str != "4999" || lv.Get("nope") != nil {
 		t.Fatal("Get on a lazy object")
 	}
-	for it := range lv.From(4998) {
+	lv.Each(4998, func(it Item) bool {
 		if it.Index != 4998 || it.Key != "v4998" {
-			t.Fatalf("From: %+v", it)
+			t.Fatalf("Each from 4998: %+v", it)
 		}
-		break
-	}
+		return false
+	})
 	if w := NewForest("m", src, 4096).ValueAt(lv.Get("v17").Start, 2); w == nil || w.Get("var_id").Str != "17" || w.Line != ev.Items[17].Line {
 		t.Fatalf("At: %+v", w)
 	}
@@ -86,10 +86,7 @@ func TestLazySyntaxError(t *testing.T) {
 	if !v.IsLazy() || v.Len() != 2001 {
 		t.Fatalf("partial lazy array: lazy %v, %d items", v.IsLazy(), v.Len())
 	}
-	n := 0
-	for range v.All() {
-		n++
-	}
+	n := len(v.List())
 	if n != 2001 {
 		t.Fatalf("All after an error yielded %d", n)
 	}
@@ -115,7 +112,7 @@ func TestLazyRepeatedKeys(t *testing.T) {
 	var want map[string]any
 	json.Unmarshal([]byte(b.String()), &want)
 	rep := 0
-	for it := range v.All() {
+	for _, it := range v.Members() {
 		if it.Repeated {
 			rep++
 			continue

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
@@ -49,7 +50,7 @@ func (r *resolver) core(c *Core) {
 		d.errorf(top, "%s has no runtime_statebuffer_reservation, which the runtime requires on cayman (%s): it refuses the NEFF unless NEURON_RT_ALLOW_LEGACY_NEFF=1", c.DefPath, r.m.KelfPaths)
 	}
 	// Debug members def.json names: the runtime does not need them, so a missing one is a warning.
-	for m := range top.All() {
+	for _, m := range top.Members() {
 		if k := m.Key; k == "dma_dbg" || strings.HasSuffix(k, "_dbg") {
 			for _, it := range items(m.V) {
 				if name, ok := it.Text(); ok {
@@ -118,7 +119,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		pointer *jsonspan.Value
 	}
 	var later []refs
-	for m := range vv.All() {
+	vv.Each(0, func(m jsonspan.Item) bool {
 		name, e := m.Key, m.V
 		v := &Var{Name: name, ID: -1, Size: -1, Span: doc.In(d.path, m.KeyStart, e.End-m.KeyStart)}
 		if m.Repeated {
@@ -126,7 +127,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		}
 		if e.Kind != jsonspan.Object {
 			d.errorf(e, "%s var %q is a %s, not an object", c.DefPath, name, e.Kind)
-			continue
+			return true
 		}
 		tv := e.Get("type")
 		v.Type = str(tv)
@@ -184,6 +185,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			}
 		}
 		c.Vars = append(c.Vars, v)
+		r.budget.Take(budget.Memory, budget.VarCost, c.DefPath)
 		c.varByName[name] = v
 		if v.ID >= 0 {
 			if other := c.varByID[v.ID]; other != nil {
@@ -192,7 +194,8 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 				c.varByID[v.ID] = v
 			}
 		}
-	}
+		return true
+	})
 	if outputs == 0 && len(c.Vars) > 0 {
 		d.errorf(vv, "%s defines no output variable; the runtime requires at least one", c.DefPath)
 	}
@@ -244,7 +247,7 @@ func (r *resolver) queues(c *Core, d *jdoc) {
 		return
 	}
 	c.queueVal = map[string]*jsonspan.Value{}
-	for m := range qv.All() {
+	for _, m := range qv.Members() {
 		name, e := m.Key, m.V
 		c.queueVal[name] = e
 		q := &Queue{Name: name, Span: doc.In(d.path, m.KeyStart, e.End-m.KeyStart), NumQueues: -1}

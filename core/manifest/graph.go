@@ -207,7 +207,7 @@ func parseSignature(d *jdoc, g graph) *Signature {
 		if obj == nil || obj.Kind != jsonspan.Object {
 			return nil
 		}
-		for m := range obj.All() {
+		for _, m := range obj.Members() {
 			name, e := m.Key, m.V
 			shape, _ := ints(e.Get("shape"))
 			out = append(out, &SignatureTensor{Name: name, ID: intOr(e.Get("id"), -1), DType: str(e.Get("dtype")), Shape: shape, Span: doc.In(d.path, m.KeyStart, e.End-m.KeyStart)})

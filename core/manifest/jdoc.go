@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"iter"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -34,7 +33,7 @@ const maxNoteDepth = 64
 // treeBudget bounds the nodes one member's tree holds; past it, and for every lazy
 // container, the tree has stubs whose children are built on demand (nothing is cut). The
 // values built are bounded by the open's budget, which the parse is charged to.
-const treeBudget = 10000
+const treeBudget = 2000
 
 // lazyOver is the size past which a JSON container of more than 64 items is parsed on demand
 // (jsonspan.Options.LazyOver): a def.json's var object of tens of MB is checked in one pass
@@ -69,6 +68,7 @@ func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc 
 		}
 		d.tree = d.forest.Tree(v, path, treeBudget)
 		d.index(v, d.tree)
+		bud.Take(budget.Memory, int64(len(d.nodes))*budget.NodeCost, path)
 		if m := meaningOf(kind, nil); m != nil && d.tree != nil && d.tree.Detail == "" {
 			d.tree.Detail = m.detail()
 		}
@@ -239,13 +239,6 @@ func fmtInt(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// items yields v's items with their index, nil-safe, built or lazy (jsonspan.Value.All).
-func items(v *jsonspan.Value) iter.Seq2[int, *jsonspan.Value] {
-	return func(yield func(int, *jsonspan.Value) bool) {
-		for it := range v.All() {
-			if !yield(it.Index, it.V) {
-				return
-			}
-		}
-	}
-}
+// items is v's items, nil-safe; a lazy container's are built (jsonspan.Value.List): the one
+// container too big for that, def.json's var object, is read with Each.
+func items(v *jsonspan.Value) []*jsonspan.Value { return v.List() }

@@ -295,7 +295,7 @@ func sortedKeys(v *jsonspan.Value) []string {
 		return nil
 	}
 	var k []string
-	for m := range v.All() {
+	for _, m := range v.Members() {
 		k = append(k, m.Key)
 	}
 	sort.Strings(k)

@@ -271,7 +271,7 @@ func tensorMapTable(d *jdoc) {
 		return
 	}
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"tensor", "kind", "dtype", "tf_shape", "sim_shape", "const", "layer"}}
-	for m := range d.v.All() {
+	for _, m := range d.v.Members() {
 		name, e := m.Key, m.V
 		if e.Kind != jsonspan.Object || e.Get("dtype") == nil {
 			continue
@@ -291,7 +291,7 @@ func tensorMapTable(d *jdoc) {
 // klirHeld is the nodes the klir source tree holds; a func or iteration whose children do not
 // fit is a stub (klir:<member>@<offset of its children list>), built on demand a page at a
 // time (Model.KlirChildren), so nothing is cut however big the tree.
-const klirHeld = 5000
+const klirHeld = 2000
 
 // klirPage is the nodes one page of a stub's children may hold below them.
 const klirPage = 20000
@@ -381,12 +381,13 @@ func (m *Model) KlirChildren(ref string, from, to int) ([]*doc.Node, int, error)
 	total := list.Len()
 	k := &klirBuilder{path: rest[:at], forest: fo, left: klirPage}
 	var kids []*doc.Node
-	for it := range list.From(from) {
+	list.Each(from, func(it jsonspan.Item) bool {
 		if it.Index >= to {
-			break
+			return false
 		}
 		k.left--
 		kids = append(kids, k.item(it.V, it.Index, 1))
-	}
+		return true
+	})
 	return kids, total, nil
 }
