@@ -21,7 +21,11 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # open's allocations 15% (jsonspan no longer formats a budget location per value, manifest maps
 # are sized once), so the page opens attn_v6 as fast as before it (866 vs 877 ms in all).
 # Measured with: go test -run '^$' -bench 'Page/open-attn' -benchtime 20x ./e2e/
-WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 internal/byteorder github.com/neffscope/neffscope/core/jsonspan
+# core/jsonspan left the list in session 6: the lazy JSON (its check pass and the stub trees)
+# made its inlined code 8 KB of brotli, and parse speed without inlining was within the
+# run-to-run noise (native, -gcflags=core/jsonspan=-l: 20 MB def.json 540 vs 550 MB/s, attn_v6's
+# def.json 100-135 vs 112-129 MB/s, 3 runs each on a shared 2-core machine).
+WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 

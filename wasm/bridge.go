@@ -533,11 +533,12 @@ func (b *bridge) docJSON(r *request) (any, error) {
 	if err := b.ensureMemberHashes(f); err != nil {
 		return nil, err
 	}
-	out, err := f.Doc.JSON()
-	if err != nil {
+	// Written as the CLI writes it: stubs' children built as the writer reaches them.
+	var out bytes.Buffer
+	if _, err := f.WriteJSON(&out); err != nil {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
 	}
-	return object("json", buffer(append(out, '\n'))), nil
+	return object("json", buffer(out.Bytes())), nil
 }
 
 // diff → {node} or, with format "json", {json} as `neffscope diff --json A B` prints it

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -125,93 +123,20 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: no stream matches --sg %q --engine %q\n", *sg, *engine)
 		return 1
 	}
-	w := bufio.NewWriterSize(stdout, 1<<20)
-	defer w.Flush()
 	if *asJSON {
-		// Streamed one instruction at a time: a stream of a million words must not be held
-		// as a million structs before the first byte is written.
-		if err := writeDisasmJSON(w, f, picked); err != nil {
+		// Streamed in runs of words (disasmpipe.go): a stream of a million words is never
+		// held as structs, and its JSON is written as it is made.
+		if err := writeDisasmJSON(rawStdout(stdout), f, fh, picked); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 1
 		}
 		return exitFor(f)
 	}
-	for _, s := range picked {
-		fmt.Fprintf(w, "; %s %s  %s  (%d bytes)\n", s.Core.Name, s.Engine.Name, s.Member, s.Size)
-		if s.ISA == nil {
-			fmt.Fprintln(w, "; stream bytes not available")
-			continue
-		}
-		for i, in := range s.ISA.All() {
-			fmt.Fprintf(w, "%7d  %06x  %02x %-28s %s", i, in.Offset, in.Opcode, in.Name, isa.Summary(in))
-			if sync := isa.SyncText(in); sync != "" {
-				fmt.Fprintf(w, "  [%s]", sync)
-			}
-			if r := f.Program.Resolve(s, i, s.ISA.Word(i)).String(); r != "" {
-				fmt.Fprintf(w, "  ; %s", r)
-			}
-			if src := f.Program.Source.Source(s.Member, i); src != nil {
-				fmt.Fprintf(w, "  ; %s", src.Text())
-			}
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintln(w)
+	if err := writeDisasmText(stdout, f, fh, picked); err != nil {
+		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return 1
 	}
 	return exitFor(f)
-}
-
-// writeDisasmJSON writes the disasmJSON contract incrementally.
-func writeDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStream) error {
-	bw := &errWriter{w: w}
-	bw.str("{\n \"streams\": [")
-	for k, s := range picked {
-		if k > 0 {
-			bw.str(",")
-		}
-		count := 0
-		if s.ISA != nil {
-			count = s.ISA.Len()
-		}
-		head, _ := json.Marshal(struct {
-			Subgraph string `json:"subgraph"`
-			Engine   string `json:"engine"`
-			Member   string `json:"member"`
-			Count    int    `json:"count"`
-		}{s.Core.Name, s.Engine.Name, s.Member, count})
-		bw.str("\n  ")
-		bw.write(head[:len(head)-1])
-		bw.str(",\"instructions\": [")
-		if s.ISA != nil {
-			for i, in := range s.ISA.All() {
-				ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap(), Source: wordSource(f.Program, s, i)}
-				r := f.Program.Resolve(s, i, s.ISA.Word(i))
-				switch in.Opcode {
-				case 0x21, 0x23:
-					ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
-				case 0xC1:
-					ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
-				case 0xD4:
-					ij.DMA = &dmaJSON{Queue: r.Queue, Src: r.Src, Dst: r.Dst}
-				}
-				ij.Layout = in.Layout()
-				if in.PartOf >= 0 {
-					ij.PartOf = &in.PartOf
-				}
-				b, err := json.Marshal(ij)
-				if err != nil {
-					return err
-				}
-				if i > 0 {
-					bw.str(",")
-				}
-				bw.str("\n   ")
-				bw.write(b)
-			}
-		}
-		bw.str("]}")
-	}
-	bw.str("\n ]\n}\n")
-	return bw.err
 }
 
 type errWriter struct {

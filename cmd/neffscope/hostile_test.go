@@ -155,8 +155,9 @@ func TestHostileRSS(t *testing.T) {
 		for _, args := range [][]string{{"info", "--json", p}, {"inspect", "--json", p}} {
 			_, rc, rss := runSub(t, args...)
 			t.Logf("%s %s: rc %d, peak RSS %d MiB", c, args[0], rc, rss)
-			if rss > 256 {
-				t.Errorf("%s %s: peak RSS %d MiB > 256", c, args[0], rss)
+			// Twice the 256 MiB memory limit: decoded structure plus the collector's headroom.
+			if rss > 512 {
+				t.Errorf("%s %s: peak RSS %d MiB > 512", c, args[0], rss)
 			}
 		}
 	}

@@ -311,19 +311,26 @@ func printInfo(w io.Writer, f *inspect.File) {
 func runInspect(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
-			// Encoder, not MarshalIndent: one copy of a large document less in memory.
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", " ")
-			enc.Encode(f.Doc)
+			// Written as it walks: stubs' children are built a page at a time, never held.
+			stubs, err := f.WriteJSON(stdout)
+			if err != nil {
+				fmt.Fprintf(stderr, "neffscope inspect: %s: %v\n", f.Name, err)
+				return 2
+			}
+			if stubs > 0 {
+				fmt.Fprintf(stderr, "neffscope inspect: %s: %d nodes were left as stubs (their \"more\" attribute counts their children): expanding them would pass the values limit (%d nodes); raise it: neffscope inspect --json --max-values N\n", safe(f.Name), stubs, f.Budget.Limit(budget.Values))
+				return 1
+			}
 		} else {
-			printTree(stdout, f.Doc.Root, 0)
+			printTree(stdout, f, f.Doc.Root, 0)
 		}
 		return exitFor(f)
 	})
 }
 
-// printTree prints the document as an indented outline.
-func printTree(w io.Writer, n *doc.Node, depth int) {
+// printTree prints the document as an indented outline (a stub's children built a page at a
+// time as it goes).
+func printTree(w io.Writer, f *inspect.File, n *doc.Node, depth int) {
 	if n == nil {
 		return
 	}
@@ -338,8 +345,22 @@ func printTree(w io.Writer, n *doc.Node, depth int) {
 	for _, f := range n.Findings {
 		fmt.Fprintf(w, "%s  ! %s: %s\n", strings.Repeat("  ", depth), f.Severity, safeMsg(f.Message))
 	}
-	for _, c := range n.Children {
-		printTree(w, c, depth+1)
+	if !inspect.IsStub(n) {
+		for _, c := range n.Children {
+			printTree(w, f, c, depth+1)
+		}
+		return
+	}
+	total := inspect.ChildCount(n)
+	for from := 0; from < total; from += 1024 {
+		kids, _, err := f.ChildrenOf(n, from, from+1024)
+		if err != nil {
+			fmt.Fprintf(w, "%s  ! error: %s\n", strings.Repeat("  ", depth), safeMsg(err.Error()))
+			return
+		}
+		for _, c := range kids {
+			printTree(w, f, c, depth+1)
+		}
 	}
 }
 

@@ -40,10 +40,14 @@ type Limits struct {
 	Rows    int64 `json:"rows,omitempty"`
 }
 
-// Native keeps a native open under 256 MiB of RSS whatever the file (decoded structure costs
-// about twice its estimate once the garbage collector's headroom is counted).
+// Native bounds a native open whatever the file. Memory is 256 MiB since issue 13: a
+// real-shaped NEFF with tens of MB of JSON manifests holds their bytes (the resolver and the
+// lazy JSON trees read them) and its model (~320 B a def.json variable); the 32 MB
+// real-shaped NEFF needs ~150 MiB of it to open with nothing left out, and the former 64 MiB
+// refused its second def.json. RSS stays under about twice the limit (the garbage
+// collector's headroom).
 func Native() Limits {
-	return Limits{Inflate: 8 << 30, Memory: 64 << 20, Values: 1_000_000, Members: 200_000, Rows: 2_000_000}
+	return Limits{Inflate: 8 << 30, Memory: 256 << 20, Values: 1_000_000, Members: 200_000, Rows: 2_000_000}
 }
 
 // Page suits the browser worker, whose wasm heap must also hold the page's copies; the page
@@ -51,7 +55,7 @@ func Native() Limits {
 // native figure: what is inflated is streamed, not held, so it bounds only time, and the page
 // shows progress and Cancel (a 1 GB NEFF of engine streams inflates to ~7 GB of tar).
 func Page() Limits {
-	return Limits{Inflate: 8 << 30, Memory: 64 << 20, Values: 600_000, Members: 100_000, Rows: 1_000_000}
+	return Limits{Inflate: 8 << 30, Memory: 256 << 20, Values: 600_000, Members: 100_000, Rows: 1_000_000}
 }
 
 func (l Limits) get(k Kind) int64 {
@@ -73,10 +77,18 @@ func (l Limits) WithDefaults(def Limits) Limits {
 // can say "limit" rather than "not found".
 var ErrLimit = errors.New("past a limit")
 
-// Estimated costs of decoded structure, charged to Memory (measured on the Go heap: a JSON
-// value with its tree node and index entry, a member with its document nodes, one row).
+// Estimated costs of decoded structure, charged to Memory (measured on the Go heap): a JSON
+// value built (166 B per value on a klir tree, a def.json and attn_v6's def.json: the Value,
+// its slot in its parent, its key), a JSON tree node held (271–273 B per node on the same
+// files, plus its entry in the value→node index), a member with its document nodes, one row.
+// Lazy JSON containers (jsonspan.Options.LazyOver) cost neither: their values are not built.
 const (
-	ValueCost  = 600
+	ValueCost = 170
+	NodeCost  = 330
+	// VarCost is one def.json variable in the model (manifest.Var with its name, span and
+	// index entries: 32–37 MB of heap for 145,000 vars of a real-shaped def.json, ~250 B,
+	// plus the two lookup maps).
+	VarCost    = 320
 	MemberCost = 2048
 	RowCost    = 400
 )

@@ -108,7 +108,11 @@ type File struct {
 	Root *doc.Node
 	byID map[uint64]int32
 	src  string // span source of the records (the member path, "" for a file opened alone)
+	nrec int    // records of field 3 (Records keeps at most a cap of them)
 }
+
+// RecordCount is the number of records of field 3, kept or not.
+func (f *File) RecordCount() int { return f.nrec }
 
 // Limits that keep hostile input bounded in memory.
 const (
@@ -140,7 +144,8 @@ func (f *File) ByID(id uint64) *Record {
 type decoder struct {
 	f     *File
 	src   string // span source: the member path, or "" for a file opened alone
-	b     []byte
+	b     []byte // the member's bytes from offset base on (a whole member, or one top-level field of a scan)
+	base  int64
 	nodes int
 	cut   int64 // first field offset not shown as a node (-1: all shown)
 	// explained marks the table fields whose meaning a node has shown already: later nodes of
@@ -148,6 +153,22 @@ type decoder struct {
 	explained map[*Field]bool
 	records   bool     // typed records still collected
 	emit      SpanFunc // Spans: every field's span, class and depth (nil when decoding)
+	keep      int      // typed records kept at most (File.Records)
+	nrec      int      // records of field 3 seen
+	// onRecord, when set, receives each record of field 3 as it is read (a scan: no typed
+	// records are kept); the record is reused after it returns.
+	onRecord func(r *Record)
+	tmp      Record
+	top      map[protowire.Number]int // field counts of the top-level message (kept across a scan's calls)
+}
+
+// at returns the bytes of [lo, hi) that the decoder holds (a scan holds one top-level field, or
+// less at a wire error: what lies past them reads as missing, like the end of the member).
+func (d *decoder) at(lo, hi int64) []byte {
+	lo, hi = lo-d.base, hi-d.base
+	lo = max(0, min(lo, int64(len(d.b))))
+	hi = max(lo, min(hi, int64(len(d.b))))
+	return d.b[lo:hi]
 }
 
 // Decode reads a .dbg member. It never fails: wire errors are findings at their byte offset and
@@ -158,12 +179,28 @@ func Decode(member string, b []byte) *File { return decode(member, member, b) }
 func DecodeFile(name string, b []byte) *File { return decode(name, "", b) }
 
 func decode(member, src string, b []byte) *File {
+	d := newDecoder(member, src, int64(len(b)), maxRecords)
+	d.b = b
+	d.message(d.f.Root, shape(kindShape(d.f.Kind)), 0, int64(len(b)), 0, nil)
+	return d.finish(int64(len(b)), len(d.f.Records))
+}
+
+// DecodeView is Decode keeping only the records the records table shows (its first rows): the
+// member's tree for its own view, without the typed records the joins need (see Scan).
+func DecodeView(member string, b []byte) *File {
+	d := newDecoder(member, member, int64(len(b)), maxRows)
+	d.b = b
+	d.message(d.f.Root, shape(kindShape(d.f.Kind)), 0, int64(len(b)), 0, nil)
+	return d.finish(int64(len(b)), d.nrec)
+}
+
+func newDecoder(member, src string, size int64, keep int) *decoder {
 	kind, engine, _ := Match(member)
 	f := &File{Member: member, Kind: kind, Engine: engine, src: src}
-	d := &decoder{f: f, src: src, b: b, cut: -1, records: true, explained: map[*Field]bool{}}
+	d := &decoder{f: f, src: src, cut: -1, records: true, explained: map[*Field]bool{}, keep: keep, top: map[protowire.Number]int{}}
 	shape := shape(kindShape(kind))
-	f.Root = &doc.Node{Kind: doc.KindProtobuf, Label: "content", Value: strconv.Itoa(len(b)) + " B",
-		Span: d.span(0, int64(len(b))), Ref: "member:" + member}
+	f.Root = &doc.Node{Kind: doc.KindProtobuf, Label: "content", Value: strconv.FormatInt(size, 10) + " B",
+		Span: d.span(0, size), Ref: "member:" + member}
 	if src == "" {
 		f.Root.Ref = "file:"
 	}
@@ -172,15 +209,22 @@ func decode(member, src string, b []byte) *File {
 	} else {
 		f.Root.Detail = "protobuf wire format (kind not recognised by name: every field shown generically)"
 	}
-	d.message(f.Root, shape, 0, int64(len(b)), 0, nil)
+	return d
+}
+
+// finish adds the root's closing findings, the kernel-name notes and the records table
+// (count records in all).
+func (d *decoder) finish(size int64, count int) *File {
+	f := d.f
+	f.nrec = d.nrec
 	if d.cut >= 0 {
-		f.Root.Infof(d.span(d.cut, int64(len(b))-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", member, maxNodes, d.cut)
+		f.Root.Infof(d.span(d.cut, size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
 	}
-	if !d.records {
-		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", member, maxRecords, maxRecords)
+	if !d.records && d.keep == maxRecords {
+		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", f.Member, maxRecords, maxRecords)
 	}
 	f.nameIndexes()
-	if t := recordsTable(f, src); t != nil {
+	if t := recordsTable(f, d.src, count); t != nil {
 		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)
 	}
 	f.Findings = collect(f.Root)
@@ -231,21 +275,31 @@ type recordSink struct {
 // (nil: past the node budget, count only). depth is the nesting level (the table's shapes are at
 // most three deep; generic length-delimited fields are never parsed as messages).
 func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, sink *recordSink) {
-	counts := map[protowire.Number]int{}
+	// Field counts name the nodes (f5[2], instruction[3]): not needed past the node budget.
+	var counts map[protowire.Number]int
+	switch {
+	case depth == 0 && d.top != nil:
+		counts = d.top
+	case parent != nil:
+		counts = map[protowire.Number]int{}
+	}
 	for off := lo; off < hi; {
-		num, typ, n := protowire.ConsumeTag(d.b[off:hi])
+		num, typ, n := protowire.ConsumeTag(d.at(off, hi))
 		if n < 0 {
 			d.broken(parent, off, hi, "field tag", protowire.ParseError(n))
 			return
 		}
-		vn := protowire.ConsumeFieldValue(num, typ, d.b[off+int64(n):hi])
+		vn := protowire.ConsumeFieldValue(num, typ, d.at(off+int64(n), hi))
 		if vn < 0 {
 			d.broken(parent, off, hi, "field "+itoa(int64(num))+" ("+wireName(typ)+")", protowire.ParseError(vn))
 			return
 		}
 		end := off + int64(n) + int64(vn)
-		k := counts[num]
-		counts[num]++
+		k := 0
+		if counts != nil {
+			k = counts[num]
+			counts[num]++
+		}
 		f := s.field(num)
 		if f != nil && f.Type.wire() != typ {
 			d.f.Root.Warnf(d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
@@ -313,7 +367,7 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 	if !d.room(parent, off) {
 		return
 	}
-	v := d.b[off+tagLen : end]
+	v := d.at(off+tagLen, end)
 	n := &doc.Node{Kind: doc.KindProtobuf, Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
 	switch typ {
 	case protowire.VarintType:
@@ -427,7 +481,7 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 // known shows a field the table names, and fills the typed view. Past the node budget the
 // field is only read (typed view, coverage, findings on the root), not rendered.
 func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, depth int, sink *recordSink) {
-	v := d.b[off+tagLen : end]
+	v := d.at(off+tagLen, end)
 	cov := &d.f.Coverage.Named
 	if !f.Named() {
 		cov = &d.f.Coverage.Unknown
@@ -493,11 +547,16 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		var child *recordSink
 		switch {
 		case depth == 0 && f.Num == 3:
-			// a record of field 3: the typed view keeps it
-			if d.records && len(d.f.Records) < maxRecords {
+			// a record of field 3: the typed view keeps it (a scan hands it on)
+			d.nrec++
+			switch {
+			case d.onRecord != nil:
+				d.tmp = Record{Off: off, Len: end - off, Attrs: d.tmp.Attrs[:0]}
+				child = &recordSink{rec: &d.tmp}
+			case d.records && len(d.f.Records) < d.keep:
 				d.f.Records = append(d.f.Records, Record{Off: off, Len: end - off})
 				child = &recordSink{rec: &d.f.Records[len(d.f.Records)-1]}
-			} else {
+			default:
 				d.records = false
 			}
 		case f.Msg == "attr" && sink != nil && sink.rec != nil:
@@ -506,6 +565,9 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
 		if child != nil && child.attr != nil {
 			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
+		}
+		if child != nil && child.attr == nil && child.rec == &d.tmp && d.onRecord != nil {
+			defer d.onRecord(&d.tmp) // after the node's value is set from it
 		}
 		if show {
 			n.Kind = doc.KindMessage
@@ -592,18 +654,18 @@ func recordValue(k Kind, r *Record) string {
 
 // recordsTable is the records node: its table holds the first maxRows records (the Document
 // stays bounded); its Ref serves any range of them (File.RecordRows).
-func recordsTable(f *File, src string) *doc.Node {
-	if len(f.Records) == 0 {
+func recordsTable(f *File, src string, count int) *doc.Node {
+	if count == 0 {
 		return nil
 	}
 	label := "records"
 	if f.Kind == KindAsm {
 		label = "words"
 	}
-	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(len(f.Records)), Table: f.RecordRows(0, maxRows),
+	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(count), Table: f.RecordRows(0, maxRows),
 		Detail: "every record of field 3 (the tree below shows them field by field)", Ref: doc.RecordsRef(src)}
-	if len(f.Records) > maxRows {
-		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(len(f.Records)) + " records of field 3 (the rest by range: rows of " + n.Ref + ")"
+	if count > maxRows {
+		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(count) + " records of field 3 (the rest by range: rows of " + n.Ref + ")"
 	}
 	return n
 }
@@ -611,18 +673,23 @@ func recordsTable(f *File, src string) *doc.Node {
 // RecordRows is rows [from, to) of the records table (clamped to the records kept), each row's
 // span its record's bytes.
 func (f *File) RecordRows(from, to int) *doc.Table {
+	from, to = max(from, 0), min(to, len(f.Records))
+	return recordRows(f.Kind, f.src, f.Records[from:max(from, to)], from)
+}
+
+// recordRows is the records table's rows of recs, the first of them record first.
+func recordRows(kind Kind, src string, recs []Record, first int) *doc.Table {
 	var t *doc.Table
-	if f.Kind == KindAsm {
+	if kind == KindAsm {
 		t = &doc.Table{Columns: []string{"word", "offset in stream", "backend ids"}}
 	} else {
 		t = &doc.Table{Columns: []string{"index", "id", "name", "parent ids", "attributes"}}
 	}
-	from, to = max(from, 0), min(to, len(f.Records))
-	t.Rows = make([][]string, 0, max(to-from, 0))
-	t.RowSpans = make([]doc.Span, 0, max(to-from, 0))
-	for i := from; i < to; i++ {
-		r := &f.Records[i]
-		if f.Kind == KindAsm {
+	t.Rows = make([][]string, 0, len(recs))
+	t.RowSpans = make([]doc.Span, 0, len(recs))
+	for k := range recs {
+		r, i := &recs[k], first+k
+		if kind == KindAsm {
 			t.Rows = append(t.Rows, []string{strconv.Itoa(i), "0x" + strconv.FormatInt(int64(i)*64, 16), listText(r.Parents, maxParents)})
 		} else {
 			var attrs []string
@@ -631,7 +698,7 @@ func (f *File) RecordRows(from, to int) *doc.Table {
 			}
 			t.Rows = append(t.Rows, []string{strconv.Itoa(i), strconv.FormatUint(r.ID, 10), r.Name, listText(r.Parents, maxParents), strings.Join(attrs, " ")})
 		}
-		t.RowSpans = append(t.RowSpans, doc.Span{Source: f.src, Offset: r.Off, Length: r.Len})
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: src, Offset: r.Off, Length: r.Len})
 	}
 	return t
 }

@@ -19,7 +19,12 @@ const (
 	RefHeader   RefKind = "header"    // "header:<field>": a NEFF header field (finding parts)
 	RefNCFWText RefKind = "ncfw-text" // "ncfw-text": the text of an emulated libncfw context
 	RefJSON     RefKind = "json"      // "json:<source>@<offset>": a JSON container whose children are built on demand (a stub, AttrMore)
+	RefKlir     RefKind = "klir"      // "klir:<member>@<offset>": a klir source-tree list (the JSON list at offset) built on demand (a stub)
+	RefDbg      RefKind = "dbg"       // "dbg:<member>": a .dbg member's content tree, built on demand from its bytes (a stub, AttrMore)
 )
+
+// DbgRef names the content tree of the .dbg member at path, built on demand.
+func DbgRef(path string) string { return string(RefDbg) + ":" + path }
 
 // MemberRef names the bytes of the member at path.
 func MemberRef(path string) string { return string(RefMember) + ":" + path }
@@ -57,7 +62,7 @@ func ParseRef(s string) (RefKind, string) {
 		return RefNone, s
 	}
 	switch kind := RefKind(k); kind {
-	case RefMember, RefStream, RefRecords, RefFile, RefPWP, RefHeader, RefJSON:
+	case RefMember, RefStream, RefRecords, RefFile, RefPWP, RefHeader, RefJSON, RefKlir, RefDbg:
 		return kind, rest
 	}
 	return RefNone, s

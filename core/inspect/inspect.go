@@ -19,6 +19,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/dvetable"
 	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
@@ -75,6 +76,9 @@ type File struct {
 	Budget *budget.Budget
 	// links maps what a listing row can lead to (linkKey forms) to node links (Overview).
 	links map[string]string
+	// forests build the JSON nodes not held (stubs with json: refs) of JSON that is not a
+	// manifest (those are the Program's Model.Forests), by source ("" for the file itself).
+	forests map[string]*jsonspan.Forest
 }
 
 // decoder is one row of the registry.
@@ -305,21 +309,11 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	// Streams too big to hold are indexed as they pass (and read again on demand).
 	indexers := map[*neff.Member]*isa.Indexer{}
-	// .dbg members not held because the memory limit leaves no room to decode them.
-	var dbgSkipped []string
+	// The .dbg members are scanned once the model is resolved, with what it leaves of the
+	// memory limit (sourcescan.go).
+	scans := newDbgScans(f, opt.Context)
 	nopt := neff.Options{
-		Keep: func(p string, size int64) bool {
-			if _, _, ok := dbg.Match(p); ok {
-				// Debug info (decoded, about six times its bytes) may take at most half of
-				// the memory left, so the manifests after it in the archive still fit: the
-				// model matters more than its source lines.
-				if size*(1+dbgDecodeCost) > f.Budget.Left(budget.Memory)/2 {
-					dbgSkipped = append(dbgSkipped, p)
-					return false
-				}
-			}
-			return keepInMemory(p, size)
-		},
+		Keep:           keepInMemory,
 		KeepBudget:     256 << 20,
 		Budget:         f.Budget,
 		Context:        opt.Context,
@@ -379,7 +373,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 				return x.Stream(memberWords{f, m})
 			}
 			return nil
-		})
+		}, scans)
 		f.Program = prog
 		front := []*doc.Node{}
 		if ov := prog.Model.Overview; ov != nil {
@@ -406,10 +400,10 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		if m == nil {
 			return false
 		}
-		n.Add(prog.memberContent(m, f.Budget))
+		n.Add(prog.memberContent(f, m))
 		return false
 	})
-	if len(dbgSkipped) > 0 {
+	if dbgSkipped := scans.skipped; len(dbgSkipped) > 0 {
 		var total, first int64
 		for i, p := range dbgSkipped {
 			if m := a.Member(p); m != nil {
@@ -419,7 +413,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 				}
 			}
 		}
-		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): decoding them takes about six times their size, more than half of what the memory limit (%s) leaves; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about %s (a fifth of their size), more than half of what the memory limit (%s) leaves after the model; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(scans.skippedCost), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
 	}
 	addOverview(f, root)
 	return root
@@ -435,7 +429,8 @@ func looksLikeNEFF(a *neff.Archive) bool {
 }
 
 // memberContent decodes one member's bytes for the tree.
-func (p *Program) memberContent(m *neff.Member, b *budget.Budget) *doc.Node {
+func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
+	b := f.Budget
 	if p != nil {
 		if t := p.Model.MemberTrees[m.Path]; t != nil {
 			t.Label, t.Key = "content", "" // its path is the member's; keys stay one segment
@@ -455,7 +450,7 @@ func (p *Program) memberContent(m *neff.Member, b *budget.Budget) *doc.Node {
 	}
 	switch {
 	case isJSONName(m.Path) && m.Data != nil:
-		return jsonNode(m.Data, "content", m.Path, b)
+		return f.jsonNode(m.Data, "content", m.Path)
 	case isJSONName(m.Path):
 		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		if m.Size > 64<<20 {
@@ -514,7 +509,7 @@ func decodeJSON(f *File, opt Options) *doc.Node {
 	}
 	b := make([]byte, f.Size)
 	n, _ := f.r.ReadAt(b, 0)
-	node := jsonNode(b[:n], f.Name, "", f.Budget)
+	node := f.jsonNode(b[:n], f.Name, "")
 	node.Ref = doc.FileRef
 	return node
 }

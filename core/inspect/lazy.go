@@ -111,6 +111,12 @@ func (f *File) Node(path []string) (*doc.Node, error) {
 	return n, nil
 }
 
+// ChildrenOf returns the children [from, to) of n (a node of this file's document, held or
+// built) and how many it has.
+func (f *File) ChildrenOf(n *doc.Node, from, to int) ([]*doc.Node, int, error) {
+	return f.children(n, from, to)
+}
+
 // Children returns the children [from, to) of the node at path and how many it has.
 func (f *File) Children(path []string, from, to int) ([]*doc.Node, int, error) {
 	n, err := f.Node(path)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
 )
 
@@ -141,39 +140,23 @@ func (it *MemoryItem) add(name string, n int64, span *doc.Span) {
 
 // scratchpad is the high-water mark of the virtual vars, max(backing_variable_off + size), per
 // backing area (fabric_path or backing_buf, "main" when neither), summed over the areas. The
-// offset is not in manifest.Var, so def.json's var object is read again here.
+// offset is not in manifest.Var, read from each var's backing_variable_off and area (manifest.Var).
 func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 	it := &MemoryItem{Category: "scratchpad", Method: "max(backing_variable_off + size) over the def.json vars of type virtual, per backing area, summed; " +
 		"the runtime holds one shared scratchpad per logical core, the largest any loaded NEFF needs, rounded up to its page (64 MiB by default)"}
-	m := f.Archive.Member(c.DefPath)
-	if m == nil || m.Data == nil {
-		return it
-	}
-	root, err := jsonspan.ParseWith(m.Data, jsonspan.Options{Budget: f.Budget, Where: m.Path})
-	if err != nil {
-		return it
-	}
-	vars := root.Get("var")
-	if vars == nil {
-		return it
-	}
 	tops := map[string]*MemoryPart{}
 	var areas []string
-	for i, name := range vars.Keys {
-		v := vars.Items[i]
-		if t, _ := v.Get("type").Text(); t != "virtual" {
+	for _, v := range c.Vars {
+		if v.Type != "virtual" {
 			continue
 		}
-		off, ok1 := v.Get("backing_variable_off").Int()
-		size, ok2 := v.Get("size").Int()
-		if !ok1 || !ok2 || off < 0 || size < 0 {
+		name, off, size := v.Name, v.Backing, v.Size
+		if off < 0 || size < 0 {
 			continue
 		}
-		area, ok := v.Get("fabric_path").Text()
-		if !ok {
-			if area, ok = v.Get("backing_buf").Text(); !ok {
-				area = "main"
-			}
+		area := v.Area
+		if area == "" {
+			area = "main"
 		}
 		it.Count++
 		top := tops[area]
@@ -181,7 +164,7 @@ func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 			areas = append(areas, area)
 		}
 		if end := off + size; top == nil || end > top.Bytes {
-			tops[area] = &MemoryPart{Name: fmt.Sprintf("%s: %s (offset %d + size %d)", area, name, off, size), Bytes: end, Span: &doc.Span{Source: m.Path, Offset: v.Start, Length: v.End - v.Start}}
+			tops[area] = &MemoryPart{Name: fmt.Sprintf("%s: %s (offset %d + size %d)", area, name, off, size), Bytes: end, Span: &doc.Span{Source: c.DefPath, Offset: v.ValueOff, Length: v.Span.Offset + v.Span.Length - v.ValueOff}}
 		}
 	}
 	for _, a := range areas {

@@ -254,47 +254,88 @@ func linkVars(p *Program, root *doc.Node) {
 		if vars == nil || len(vars.Children) > 0 {
 			continue
 		}
+		if len(c.Vars) > varNodesHeld {
+			// Too many to hold: a stub, its var nodes built on demand (expandVars) from the
+			// ref that also pages its table (records:<def.json>).
+			vars.SetAttr(doc.AttrMore, strconv.Itoa(len(c.Vars)))
+			continue
+		}
 		uses := p.VarUses(c)
-		defDir := path.Dir(c.DefPath) + "/"
 		for _, v := range c.Vars {
-			n := &doc.Node{Kind: doc.KindField, Key: v.Name, Label: v.Name, Span: v.Span}
-			n.SetAttr(AttrVar, v.Name).SetAttr(AttrVarID, "")
-			var what []string
-			if v.Type != "" {
-				what = append(what, v.Type)
-			}
-			if v.ID >= 0 {
-				n.SetAttr(AttrVarID, strconv.FormatInt(v.ID, 10))
-				what = append(what, "var_id "+strconv.FormatInt(v.ID, 10))
-			}
-			if v.Size >= 0 {
-				what = append(what, neff.HumanSize(v.Size))
-			}
-			if e := root.Find("members", defDir, path.Base(c.DefPath), "content", "var", v.Name); e != nil {
-				n.Link = doc.NodeLink("members", defDir, path.Base(c.DefPath), "content", "var", v.Name)
-			}
-			var us []VarUse
-			if v.ID >= 0 {
-				us = uses[v.ID]
-			}
-			t := &doc.Table{Columns: []string{"stream", "#", "opcode", "as", "address"}, Rows: [][]string{}}
-			for k, u := range us {
-				if k == maxVarUses {
-					n.Infof(nil, "%s: only the first %d of %d instructions that name it are listed.", v.Name, maxVarUses, len(us))
-					break
-				}
-				t.Rows = append(t.Rows, []string{u.Stream.Member, strconv.Itoa(u.Index), "PseudoDmaDirect2d", u.Role, u.Addr})
-				t.RowSpans = append(t.RowSpans, doc.Span{Source: u.Stream.Member, Offset: int64(u.Index) * isa.WordSize, Length: isa.WordSize})
-			}
-			if len(t.Rows) > 0 {
-				n.Table = t
-			}
-			what = append(what, plural(len(us), "instruction"))
-			n.Value = strings.Join(what, " · ")
-			n.Detail = "def.json var " + v.Name + " of " + c.Name + ": its entry in " + c.DefPath + ", and the PseudoDmaDirect2d (0xD4) instructions whose source or destination address names it"
-			vars.Add(n)
+			vars.Add(varNode(c, v, uses, func(path ...string) bool { return root.Find(path...) != nil }))
 		}
 	}
+}
+
+// varNodesHeld is the most var nodes a core's vars node holds (as manifest's var table).
+const varNodesHeld = 2000
+
+// varNode is the node of one def.json var: its entry and the 0xD4 instructions that name it.
+// has says whether a node path exists (the link to the var's def.json entry).
+func varNode(c *manifest.Core, v *manifest.Var, uses map[int64][]VarUse, has func(...string) bool) *doc.Node {
+	defDir := path.Dir(c.DefPath) + "/"
+	n := &doc.Node{Kind: doc.KindField, Key: v.Name, Label: v.Name, Span: v.Span}
+	n.SetAttr(AttrVar, v.Name).SetAttr(AttrVarID, "")
+	var what []string
+	if v.Type != "" {
+		what = append(what, v.Type)
+	}
+	if v.ID >= 0 {
+		n.SetAttr(AttrVarID, strconv.FormatInt(v.ID, 10))
+		what = append(what, "var_id "+strconv.FormatInt(v.ID, 10))
+	}
+	if v.Size >= 0 {
+		what = append(what, neff.HumanSize(v.Size))
+	}
+	entry := []string{"members", defDir, path.Base(c.DefPath), "content", "var", v.Name}
+	if has(entry...) {
+		n.Link = doc.NodeLink(entry...)
+	}
+	var us []VarUse
+	if v.ID >= 0 {
+		us = uses[v.ID]
+	}
+	t := &doc.Table{Columns: []string{"stream", "#", "opcode", "as", "address"}, Rows: [][]string{}}
+	for k, u := range us {
+		if k == maxVarUses {
+			n.Infof(nil, "%s: only the first %d of %d instructions that name it are listed.", v.Name, maxVarUses, len(us))
+			break
+		}
+		t.Rows = append(t.Rows, []string{u.Stream.Member, strconv.Itoa(u.Index), "PseudoDmaDirect2d", u.Role, u.Addr})
+		t.RowSpans = append(t.RowSpans, doc.Span{Source: u.Stream.Member, Offset: int64(u.Index) * isa.WordSize, Length: isa.WordSize})
+	}
+	if len(t.Rows) > 0 {
+		n.Table = t
+	}
+	what = append(what, plural(len(us), "instruction"))
+	n.Value = strings.Join(what, " · ")
+	n.Detail = "def.json var " + v.Name + " of " + c.Name + ": its entry in " + c.DefPath + ", and the PseudoDmaDirect2d (0xD4) instructions whose source or destination address names it"
+	return n
+}
+
+func init() { expanders[doc.RefRecords] = expandRecords }
+
+// expandRecords builds the children of a records: stub: a core's var nodes (the one records
+// ref that is a stub; a .dbg member's records are rows only).
+func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
+	_, member := doc.ParseRef(stub.Ref)
+	var c *manifest.Core
+	if f.Program != nil {
+		c = f.Program.Model.CoreOfDef(member)
+	}
+	if c == nil {
+		return nil, 0, fmt.Errorf("%s: %q names no def.json", NotFound, member)
+	}
+	uses := f.Program.varUses(c)
+	// Every var is a key of def.json's var object (a repeated name: the last one, which the
+	// runtime keeps); looking each up under the stub would parse the object once per var.
+	has := func(...string) bool { return true }
+	from, to = clampRange(from, to, len(c.Vars))
+	kids := make([]*doc.Node, 0, to-from)
+	for _, v := range c.Vars[from:to] {
+		kids = append(kids, varNode(c, v, uses, has))
+	}
+	return kids, len(c.Vars), nil
 }
 
 func section(ov *doc.Node, key, label string) *doc.Node {

@@ -25,6 +25,9 @@ type Program struct {
 	// Source maps instruction words to kernel source lines through the .dbg members.
 	Source *SourceIndex
 	// joinFindings counts join problems per kind, reported once per stream.
+
+	// uses caches VarUses per core for var nodes built on demand (expandRecords).
+	uses map[*manifest.Core]map[int64][]VarUse
 }
 
 // ProgramStream is one engine stream with its place in the program.
@@ -50,7 +53,7 @@ const resolvedColumn = "resolved"
 
 // newProgram resolves a NEFF's program. indexed returns the index of a stream that was not
 // held (nil when it was not indexed either).
-func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream) *Program {
+func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream, scans *dbgScans) *Program {
 	ms := manifest.NewMemberSet()
 	files := map[string][]byte{}
 	for _, m := range a.Members {
@@ -101,7 +104,7 @@ func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream) *Progra
 		}
 		p.Streams = append(p.Streams, ps)
 	}
-	p.Source = newSourceIndex(a, p)
+	p.Source = newSourceIndex(a, p, scans)
 	return p
 }
 
@@ -351,14 +354,16 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 		return nil
 	}
 	if kind, member := doc.ParseRef(ref); kind == doc.RefRecords {
-		d, err := f.dbgFor(member)
-		if err != nil {
-			return nil, 0, err
+		// A def.json's var table too big to hold is served like records.
+		if f.Program != nil {
+			if c := f.Program.Model.CoreOfDef(member); c != nil {
+				if err := fit(c.VarCount()); err != nil {
+					return nil, c.VarCount(), err
+				}
+				return c.VarRows(from, to), c.VarCount(), nil
+			}
 		}
-		if err := fit(len(d.Records)); err != nil {
-			return nil, len(d.Records), err
-		}
-		return d.RecordRows(from, to), len(d.Records), nil
+		return f.dbgRows(member, from, to, fit)
 	}
 	s, err := f.streamFor(ref)
 	if err != nil {
@@ -444,6 +449,19 @@ func dmaVarID(c *manifest.Core, a isa.DmaAddr) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// varUses is VarUses, computed once per core for the var nodes built on demand.
+func (p *Program) varUses(c *manifest.Core) map[int64][]VarUse {
+	if p.uses == nil {
+		p.uses = map[*manifest.Core]map[int64][]VarUse{}
+	}
+	u, ok := p.uses[c]
+	if !ok {
+		u = p.VarUses(c)
+		p.uses[c] = u
+	}
+	return u
 }
 
 // VarUses lists, per var id, the 0xD4 words of a core's streams that name the var, in stream

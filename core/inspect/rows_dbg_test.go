@@ -18,22 +18,22 @@ func TestDbgRecordsByRange(t *testing.T) {
 		for member, d := range f.Program.Source.Members {
 			ref := doc.RecordsRef(member)
 			var node *doc.Node
-			f.Doc.Root.Walk(func(_ []string, n *doc.Node) bool {
+			f.Walk(nil, func(_ []string, n *doc.Node) bool {
 				if n.Ref == ref && n.Table != nil {
 					node = n
 				}
 				return node == nil
 			})
-			if len(d.Records) == 0 {
+			if d.N == 0 {
 				continue
 			}
 			if node == nil {
 				t.Errorf("%s %s: no records table with ref %q", p, member, ref)
 				continue
 			}
-			all, total, err := f.Rows(ref, 0, len(d.Records))
-			if err != nil || total != len(d.Records) || len(all.Rows) != total || len(all.RowSpans) != total {
-				t.Fatalf("%s %s: Rows: %v, total %d, %d rows, want %d", p, member, err, total, len(all.Rows), len(d.Records))
+			all, total, err := f.Rows(ref, 0, d.N)
+			if err != nil || total != d.N || len(all.Rows) != total || len(all.RowSpans) != total {
+				t.Fatalf("%s %s: Rows: %v, total %d, %d rows, want %d", p, member, err, total, len(all.Rows), d.N)
 			}
 			for i, r := range node.Table.Rows {
 				if !slices.Equal(r, all.Rows[i]) || node.Table.RowSpans[i] != all.RowSpans[i] {
@@ -74,7 +74,7 @@ func TestLooseDbgRecordsByRange(t *testing.T) {
 	}
 	loose := openBytes("debug_info_backend_Pool.dbg", b)
 	rows, n, err := loose.Rows(doc.RecordsRef(""), 0, 5)
-	want := len(f.Program.Source.Members[member].Records)
+	want := f.Program.Source.Members[member].N
 	if err != nil || n != want || len(rows.Rows) != min(5, want) {
 		t.Fatalf("loose: %v, total %d (want %d), %d rows", err, n, want, len(rows.Rows))
 	}

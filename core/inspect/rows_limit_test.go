@@ -42,7 +42,7 @@ func TestRowsLimitPerRequest(t *testing.T) {
 	// .dbg records are rows too.
 	dbg := false
 	for member, d := range f.Program.Source.Members {
-		if len(d.Records) > 5 {
+		if d.N > 5 {
 			dbg = true
 			if _, _, err := f.Rows(doc.RecordsRef(member), 0, 6); err == nil || !strings.Contains(err.Error(), "rows limit") {
 				t.Errorf("6 records of %s under a limit of 5: %v", member, err)

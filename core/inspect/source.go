@@ -1,13 +1,11 @@
 package inspect
 
 import (
-	"fmt"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
@@ -27,8 +25,8 @@ type Source struct {
 	Via     string `json:"via,omitempty"`
 	Backend uint64 `json:"backend_id"`
 	// backend is the record's member and span (the bytes behind the BIR name).
-	backend    string
-	bOff, bLen int64
+	backend string
+	rec     int
 }
 
 // Text is the listing form: "file.py:42 inst.329-wait-0" (the file's base name).
@@ -46,25 +44,168 @@ func (s *Source) Text() string {
 	return f + ":" + strconv.Itoa(s.Line) + " " + s.BIR
 }
 
-// SourceIndex answers (stream, word) → source and (file, line) → words, for one NEFF.
+// SourceIndex answers (stream, word) → source and (file, line) → words, for one NEFF. It holds
+// what the joins need and no more (issue 13): each .dbg member's Compact (dbg.Scan: packed
+// columns of first parent ids, ids, interned names and kernel attributes, record lengths, and
+// an id lookup), and per kernel line its counts per stream and its words as ranges. A word's
+// source is joined when asked (asm record → first parent → backend lookup), so nothing is
+// held per word beyond its asm record's packed columns; the aggregates are one pass at open.
 type SourceIndex struct {
-	// Members are the decoded .dbg members by path.
-	Members map[string]*dbg.File
+	// Members are the scanned .dbg members by path.
+	Members map[string]*dbg.Compact
 	streams map[string]*streamSources
 	order   []*streamSources
 	// Words, WithSource and WithLine count instruction words over every stream with debug info.
 	Words, WithSource, WithLine int
 	Node                        *doc.Node
-	// lineKey is the key of the line node (model › source › lines) of each word, by stream.
-	lineKey map[string]map[int]string
+	// attrCache holds resolved kernel attributes by (member, attribute tuple), for the records
+	// whose line needs no penguin parent (the others are resolved each time: cheap).
+	attrCache map[attrKey]srcAttrs
+	lines     []*lineAgg // kernel lines, in the order the words first name them
+	sorted    []*lineAgg // by file, line, kernel
+	lineOf    map[lineID]*lineAgg
+	// view caches the last member tree built on demand (dbgView).
+	view struct {
+		member string
+		kids   []*doc.Node
+	}
 }
 
-// streamSources is one stream's words mapped to their sources.
+// streamSources is one stream with its asm debug info and the backend members its ids name.
 type streamSources struct {
-	ps   *ProgramStream
-	asm  *dbg.File
-	srcs []Source
-	word []int32 // per word: index into srcs, -1 none
+	ps      *ProgramStream
+	asm     *dbg.Compact
+	set     *backendSet
+	penguin *dbg.Compact
+	pos     int // index in SourceIndex.order
+	words   int
+}
+
+// backendSet is one subgraph directory's backend members, in path order (asm ids may point
+// into any of them: ids are unique across them; the first member holding one wins).
+type backendSet struct {
+	members []*dbg.Compact
+}
+
+func (b *backendSet) lookup(id uint64) (*dbg.Compact, int, bool) {
+	for _, c := range b.members {
+		if r, ok := c.Lookup(id); ok {
+			return c, r, true
+		}
+	}
+	return nil, 0, false
+}
+
+// rec is word i's backend record (its member and record number), ok false when it has none.
+func (s *streamSources) rec(i int) (*dbg.Compact, int, bool) {
+	if i < 0 || i >= s.words {
+		return nil, 0, false
+	}
+	id, ok := s.asm.First(i)
+	if !ok {
+		return nil, 0, false
+	}
+	return s.set.lookup(id)
+}
+
+type attrKey struct {
+	c     *dbg.Compact
+	tuple int
+}
+
+// srcAttrs is a backend record's resolved file, line and kernel.
+type srcAttrs struct {
+	File, Kernel, Via string
+	Line              int
+}
+
+type lineID struct {
+	file, kernel string
+	line         int
+}
+
+// lineAgg is one kernel line: its words per stream, counted, and the first maxLineWords of
+// them (in stream order) as ranges (AttrWords).
+type lineAgg struct {
+	lineID
+	per    []*lineStream
+	listed int
+	cut    bool
+	// the first word not listed (its stream's position and index; pos -1: all listed)
+	offPos, offWord int
+	key             string // the line node's key
+	skip            bool   // the current stream's words are not listed (the line was full before it)
+}
+
+type lineStream struct {
+	s               *streamSources
+	count, first    int
+	ranges          strings.Builder
+	runFrom, runTo  int
+	runs, listedNow int
+}
+
+func (l *lineAgg) add(s *streamSources, w int) {
+	var ls *lineStream
+	if n := len(l.per); n > 0 && l.per[n-1].s == s {
+		ls = l.per[n-1]
+	} else {
+		ls = &lineStream{s: s, first: w, runFrom: -1}
+		l.per = append(l.per, ls)
+		l.skip = l.listed >= maxLineWords
+	}
+	ls.count++
+	if l.skip || l.offPos >= 0 {
+		return
+	}
+	if l.listed >= maxLineWords {
+		l.cut = true
+		l.offPos, l.offWord = s.pos, w
+		return
+	}
+	l.listed++
+	ls.listedNow++
+	if ls.runFrom >= 0 && w == ls.runTo+1 {
+		ls.runTo = w
+		return
+	}
+	ls.flush()
+	ls.runFrom, ls.runTo = w, w
+}
+
+func (ls *lineStream) flush() {
+	if ls.runFrom < 0 {
+		return
+	}
+	if ls.runs > 0 {
+		ls.ranges.WriteByte(',')
+	}
+	ls.runs++
+	ls.ranges.WriteString(strconv.Itoa(ls.runFrom))
+	if ls.runTo > ls.runFrom {
+		ls.ranges.WriteByte('-')
+		ls.ranges.WriteString(strconv.Itoa(ls.runTo))
+	}
+	ls.runFrom = -1
+}
+
+// listedWord says whether word w of stream s is among the words a line node lists.
+func (l *lineAgg) listedWord(s *streamSources, w int) bool {
+	if l.offPos < 0 {
+		// every word up to the cap, and none of a stream that began after the line was full
+		for _, ls := range l.per {
+			if ls.s == s {
+				return ls.listedNow > 0
+			}
+		}
+		return false
+	}
+	for _, ls := range l.per {
+		if ls.s == s && ls.listedNow == 0 {
+			return false
+		}
+	}
+	return s.pos < l.offPos || s.pos == l.offPos && w < l.offWord
 }
 
 // SourceLine is one kernel source line and the words it produced.
@@ -82,58 +223,91 @@ func (x *SourceIndex) Source(member string, i int) *Source {
 		return nil
 	}
 	s := x.streams[member]
-	if s == nil || i < 0 || i >= len(s.word) || s.word[i] < 0 {
+	if s == nil {
 		return nil
 	}
-	return &s.srcs[s.word[i]]
+	c, r, ok := s.rec(i)
+	if !ok {
+		return nil
+	}
+	a := x.attrsOf(s, c, r)
+	return &Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, rec: r}
+}
+
+// line returns the kernel line of word i of a stream (nil: none).
+func (x *SourceIndex) line(s *streamSources, i int) *lineAgg {
+	if s == nil {
+		return nil
+	}
+	c, r, ok := s.rec(i)
+	if !ok {
+		return nil
+	}
+	a := x.attrsOf(s, c, r)
+	if a.Line == 0 {
+		return nil
+	}
+	return x.lineOf[lineID{a.File, a.Kernel, a.Line}]
+}
+
+// attrsOf resolves backend record r's kernel attributes, with the penguin fallback (findings
+// about them go on the source node, once per member).
+func (x *SourceIndex) attrsOf(s *streamSources, c *dbg.Compact, r int) srcAttrs {
+	k := attrKey{c, c.TupleIndex(r)}
+	if a, ok := x.attrCache[k]; ok {
+		return a
+	}
+	file, line, kernel := kernelAttrs(c, r, x.Node)
+	a := srcAttrs{File: file, Line: line, Kernel: kernel}
+	if line > 0 || s.penguin == nil {
+		if len(x.attrCache) < 1<<16 {
+			x.attrCache[k] = a
+		}
+		return a
+	}
+	if p, ok := c.First(r); ok {
+		if pr, ok := s.penguin.Lookup(p); ok {
+			if pf, pl, _ := kernelAttrs(s.penguin, pr, x.Node); pl > 0 {
+				a.File, a.Line, a.Via = pf, pl, "penguin"
+			}
+		}
+	}
+	return a
 }
 
 // asmRecord returns the span of asm record i of a stream's debug info.
 func (x *SourceIndex) asmRecord(member string, i int) *doc.Span {
 	s := x.streams[member]
-	if s == nil || s.asm == nil || i < 0 || i >= len(s.asm.Records) {
+	if s == nil || s.asm == nil || i < 0 || i >= s.asm.N {
 		return nil
 	}
-	r := &s.asm.Records[i]
-	return doc.In(s.asm.Member, r.Off, r.Len)
+	off, n := s.asm.Span(i)
+	return doc.In(s.asm.Member, off, n)
 }
 
-// Lines lists every kernel source line with its words per stream, by file then line.
+// Lines lists every kernel source line with its words per stream, by file then line. It walks
+// every word (the index keeps counts and ranges, not lists): for tests and tools, not opens.
 func (x *SourceIndex) Lines() []*SourceLine {
 	if x == nil {
 		return nil
 	}
-	type key struct {
-		file, kernel string
-		line         int
-	}
-	by := map[key]*SourceLine{}
-	var out []*SourceLine
+	by := map[*lineAgg]*SourceLine{}
 	for _, s := range x.order {
-		for i, k := range s.word {
-			if k < 0 || s.srcs[k].Line == 0 {
-				continue
+		for i := range s.words {
+			if l := x.line(s, i); l != nil {
+				sl := by[l]
+				if sl == nil {
+					sl = &SourceLine{File: l.file, Line: l.line, Kernel: l.kernel, Words: map[string][]int{}}
+					by[l] = sl
+				}
+				sl.Words[s.ps.Member] = append(sl.Words[s.ps.Member], i)
 			}
-			src := &s.srcs[k]
-			kk := key{src.File, src.Kernel, src.Line}
-			l := by[kk]
-			if l == nil {
-				l = &SourceLine{File: src.File, Line: src.Line, Kernel: src.Kernel, Words: map[string][]int{}}
-				by[kk] = l
-				out = append(out, l)
-			}
-			l.Words[s.ps.Member] = append(l.Words[s.ps.Member], i)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].File != out[j].File {
-			return out[i].File < out[j].File
-		}
-		if out[i].Line != out[j].Line {
-			return out[i].Line < out[j].Line
-		}
-		return out[i].Kernel < out[j].Kernel
-	})
+	out := make([]*SourceLine, 0, len(x.sorted))
+	for _, l := range x.sorted {
+		out = append(out, by[l])
+	}
 	return out
 }
 
@@ -150,57 +324,36 @@ func (x *SourceIndex) WordsAt(file string, line int) map[string][]int {
 	return out
 }
 
-// dbgDecodeCost is what a decoded .dbg member's records cost on the heap, per byte of it.
-const dbgDecodeCost = 5
+// keepDbg says whether a .dbg member's bytes are held (keepInMemory): never for the joins,
+// which scan every member as it streams past (dbgScans); small members are held by the
+// general rule, so their tree is built on demand without reading the archive again.
+func keepDbg(string, int64) bool { return false }
 
-// keepDbg says whether a .dbg member is held for decoding (keepInMemory).
-func keepDbg(p string, size int64) bool {
-	_, _, ok := dbg.Match(p)
-	return ok && size <= 64<<20
-}
-
-// newSourceIndex decodes every .dbg member held and maps each stream's words to sources.
-func newSourceIndex(a *neff.Archive, p *Program) *SourceIndex {
-	x := &SourceIndex{Members: map[string]*dbg.File{}, streams: map[string]*streamSources{}}
-	var penguins []*dbg.File
-	for _, m := range a.Members {
-		kind, _, ok := dbg.Match(m.Path)
-		if !ok || m.Data == nil || m.Truncated {
-			continue
-		}
-		// Decoded records cost about five times their bytes (measured: 4.6× for an asm
-		// member, 5.7× for a backend one); past the memory limit the member stays bytes.
-		if !a.Budget.Take(budget.Memory, dbgDecodeCost*int64(len(m.Data)), "debug info "+strconv.Quote(m.Path)) {
-			continue
-		}
-		f := dbg.Decode(m.Path, m.Data)
-		x.Members[m.Path] = f
-		if kind == dbg.KindPenguin {
-			penguins = append(penguins, f)
+// newSourceIndex joins the scanned .dbg members: one pass over every word counts the words
+// with a source and a line and builds the kernel lines.
+func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
+	x := &SourceIndex{Members: map[string]*dbg.Compact{}, streams: map[string]*streamSources{}, attrCache: map[attrKey]srcAttrs{}, lineOf: map[lineID]*lineAgg{}}
+	var penguins []*dbg.Compact
+	x.Members = scans.run(a)
+	var paths []string
+	for mp := range x.Members {
+		paths = append(paths, mp)
+	}
+	sort.Strings(paths)
+	sets := map[string]*backendSet{}
+	for _, mp := range paths {
+		switch c := x.Members[mp]; c.Kind {
+		case dbg.KindPenguin:
+			penguins = append(penguins, c)
+		case dbg.KindBackend:
+			dir := path.Dir(mp)
+			if sets[dir] == nil {
+				sets[dir] = &backendSet{}
+			}
+			sets[dir].members = append(sets[dir].members, c)
 		}
 	}
 	x.Node = &doc.Node{Kind: doc.KindSource, Label: "source", Detail: "kernel source lines and the instructions each produced, per engine (from the compiler's .dbg debug info)"}
-	// Backend records by id, per subgraph directory: asm ids may point into any of the
-	// subgraph's backend members (ids are unique across them).
-	type at struct {
-		f *dbg.File
-		r *dbg.Record
-	}
-	byDir := map[string]map[uint64]at{}
-	for mp, f := range x.Members {
-		if f.Kind != dbg.KindBackend {
-			continue
-		}
-		dir := path.Dir(mp)
-		if byDir[dir] == nil {
-			byDir[dir] = map[uint64]at{}
-		}
-		for i := range f.Records {
-			if _, dup := byDir[dir][f.Records[i].ID]; !dup {
-				byDir[dir][f.Records[i].ID] = at{f, &f.Records[i]}
-			}
-		}
-	}
 	for _, ps := range p.Streams {
 		asmPath := path.Join(path.Dir(ps.Member), "debug_info_asm_"+ps.Engine.Name+".dbg")
 		asm := x.Members[asmPath]
@@ -208,23 +361,23 @@ func newSourceIndex(a *neff.Archive, p *Program) *SourceIndex {
 			continue
 		}
 		words := int(ps.Size / isa.WordSize)
-		s := &streamSources{ps: ps, asm: asm, word: make([]int32, words)}
+		set := sets[path.Dir(asmPath)]
+		if set == nil {
+			set = &backendSet{} // no backend member: every word's id is missing
+		}
+		s := &streamSources{ps: ps, asm: asm, set: set, penguin: penguinFor(penguins, ps.Core.Name), pos: len(x.order), words: words}
 		x.streams[ps.Member] = s
 		x.order = append(x.order, s)
-		if len(asm.Records) != words {
-			x.Node.Warnf(doc.In(asmPath, 0, 0), "%s has %d records but %s has %d words: the asm debug info has one record per 64-byte word (neff.md §4.7), so the two do not belong together; words past the shorter one have no source.", asmPath, len(asm.Records), ps.Member, words)
+		if asm.N != words {
+			x.Node.Warnf(doc.In(asmPath, 0, 0), "%s has %d records but %s has %d words: the asm debug info has one record per 64-byte word (neff.md §4.7), so the two do not belong together; words past the shorter one have no source.", asmPath, asm.N, ps.Member, words)
 		}
-		penguin := penguinFor(penguins, ps.Core.Name)
-		seen := map[*dbg.Record]int32{}
-		backends := byDir[path.Dir(asmPath)]
 		missing, firstMissing := 0, -1
-		for i := range s.word {
-			s.word[i] = -1
-			if i >= len(asm.Records) || len(asm.Records[i].Parents) == 0 {
+		for i := range min(words, asm.N) {
+			id, ok := asm.First(i)
+			if !ok {
 				continue
 			}
-			id := asm.Records[i].Parents[0]
-			b, ok := backends[id]
+			c, r, ok := set.lookup(id)
 			if !ok {
 				if missing == 0 {
 					firstMissing = i
@@ -232,33 +385,48 @@ func newSourceIndex(a *neff.Archive, p *Program) *SourceIndex {
 				missing++
 				continue
 			}
-			k, ok := seen[b.r]
-			if !ok {
-				k = int32(len(s.srcs))
-				s.srcs = append(s.srcs, sourceOf(b.f, b.r, penguin, x.Node))
-				seen[b.r] = k
-			}
-			s.word[i] = k
-		}
-		if missing > 0 {
-			x.Node.Warnf(doc.In(asmPath, asm.Records[firstMissing].Off, asm.Records[firstMissing].Len), "%s: %d words (first: word %d) name a backend id that no debug_info_backend_*.dbg of %s holds; they have no source.", asmPath, missing, firstMissing, path.Dir(asmPath))
-		}
-		for _, k := range s.word {
-			x.Words++
-			if k >= 0 {
-				x.WithSource++
-				if s.srcs[k].Line > 0 {
-					x.WithLine++
+			x.WithSource++
+			at := x.attrsOf(s, c, r)
+			if at.Line > 0 {
+				x.WithLine++
+				id := lineID{at.File, at.Kernel, at.Line}
+				l := x.lineOf[id]
+				if l == nil {
+					l = &lineAgg{lineID: id, offPos: -1}
+					x.lineOf[id] = l
+					x.lines = append(x.lines, l)
 				}
+				l.add(s, i)
 			}
+		}
+		x.Words += words
+		if missing > 0 {
+			off, n := asm.Span(firstMissing)
+			x.Node.Warnf(doc.In(asmPath, off, n), "%s: %d words (first: word %d) name a backend id that no debug_info_backend_*.dbg of %s holds; they have no source.", asmPath, missing, firstMissing, path.Dir(asmPath))
 		}
 	}
+	for _, l := range x.lines {
+		for _, ls := range l.per {
+			ls.flush()
+		}
+	}
+	x.sorted = append([]*lineAgg(nil), x.lines...)
+	sort.SliceStable(x.sorted, func(i, j int) bool {
+		a, b := x.sorted[i], x.sorted[j]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return a.kernel < b.kernel
+	})
 	x.fillNode(p)
 	return x
 }
 
 // penguinFor picks the penguin member for a subgraph (unknowns dbg.penguin-subgraph-suffix).
-func penguinFor(ps []*dbg.File, core string) *dbg.File {
+func penguinFor(ps []*dbg.Compact, core string) *dbg.Compact {
 	if len(ps) == 1 {
 		return ps[0]
 	}
@@ -272,46 +440,39 @@ func penguinFor(ps []*dbg.File, core string) *dbg.File {
 	return nil
 }
 
-// sourceOf reads a backend record's name and kernel attributes.
-func sourceOf(f *dbg.File, r *dbg.Record, penguin *dbg.File, report *doc.Node) Source {
-	s := Source{BIR: r.Name, Backend: r.ID, backend: f.Member, bOff: r.Off, bLen: r.Len}
-	file, line, kernel := kernelAttrs(f, r, report)
-	if line == 0 && penguin != nil && len(r.Parents) > 0 {
-		if pr := penguin.ByID(r.Parents[0]); pr != nil {
-			if pf, pl, _ := kernelAttrs(penguin, pr, report); pl > 0 {
-				file, line, s.Via = pf, pl, "penguin"
-			}
-		}
-	}
-	s.File, s.Line, s.Kernel = file, line, kernel
-	return s
-}
-
-// kernelAttrs resolves kernel_file / kernel_line / kernel_name of a record through its member's
+// kernelAttrs resolves kernel_file / kernel_line / kernel_name of record r through its member's
 // own lists (fields 5 and 7; unknowns dbg.kernel-file-index).
-func kernelAttrs(f *dbg.File, r *dbg.Record, report *doc.Node) (file string, line int, kernel string) {
-	if v, ok := r.Attr("kernel_line"); ok {
-		line, _ = strconv.Atoi(v)
+func kernelAttrs(c *dbg.Compact, r int, report *doc.Node) (file string, line int, kernel string) {
+	t := c.Attrs(r)
+	if t.HasLine {
+		line, _ = strconv.Atoi(t.Line)
 	}
-	index := func(key string, list []string) string {
-		v, ok := r.Attr(key)
-		if !ok {
+	index := func(key, v string, has bool, list []string) string {
+		if !has {
 			return ""
 		}
 		i, err := strconv.Atoi(v)
 		if err != nil || i < 0 || i >= len(list) {
 			// One finding per member: a bad table would otherwise give one per record.
 			for _, fd := range report.Findings {
-				if strings.HasPrefix(fd.Message, f.Member+": record ") {
+				if strings.HasPrefix(fd.Message, c.Member+": record ") {
 					return v
 				}
 			}
-			report.Infof(doc.In(f.Member, r.Off, r.Len), "%s: record %d (%s) has %s %q, which is not an index of its %d entries; shown raw.", f.Member, r.ID, r.Name, key, v, len(list))
+			off, n := c.Span(r)
+			report.Infof(doc.In(c.Member, off, n), "%s: record %d (%s) has %s %q, which is not an index of its %d entries; shown raw.", c.Member, c.ID(r), recordName(c, r), key, v, len(list))
 			return v
 		}
 		return list[i]
 	}
-	return index("kernel_file", f.KernelFiles), line, index("kernel_name", f.KernelNames)
+	return index("kernel_file", t.File, t.HasFile, c.KernelFiles), line, index("kernel_name", t.Kernel, t.HasKernel, c.KernelNames)
+}
+
+func recordName(c *dbg.Compact, r int) string {
+	if c.Kind == dbg.KindBackend {
+		return c.Name(r)
+	}
+	return ""
 }
 
 // fillNode builds the "source" node: coverage, then one row per kernel line with the words it
@@ -343,25 +504,22 @@ func (x *SourceIndex) fillNode(p *Program) {
 		t.Columns = append(t.Columns, e+" first")
 	}
 	keys := map[string]int{}
-	for _, l := range x.Lines() {
-		row := []string{l.File, strconv.Itoa(l.Line), l.Kernel}
+	for _, l := range x.sorted {
+		row := []string{l.file, strconv.Itoa(l.line), l.kernel}
 		counts := make([]int, len(engines))
 		firsts := make([]string, len(engines))
 		var span doc.Span
 		first := -1
-		for _, s := range x.order {
-			ws := l.Words[s.ps.Member]
-			if len(ws) == 0 {
-				continue
-			}
+		for _, ls := range l.per {
+			s := ls.s
 			e := indexOf(engines, s.ps.Engine.Name)
-			counts[e] += len(ws)
+			counts[e] += ls.count
 			if firsts[e] == "" {
-				firsts[e] = s.ps.Core.Name + " #" + strconv.Itoa(ws[0])
+				firsts[e] = s.ps.Core.Name + " #" + strconv.Itoa(ls.first)
 			}
 			if first < 0 {
-				first = ws[0]
-				span = doc.Span{Source: s.ps.Member, Offset: int64(ws[0]) * isa.WordSize, Length: isa.WordSize}
+				first = ls.first
+				span = doc.Span{Source: s.ps.Member, Offset: int64(ls.first) * isa.WordSize, Length: isa.WordSize}
 			}
 		}
 		for _, c := range counts {
@@ -397,14 +555,15 @@ const maxLineWords = 1 << 16
 
 // lineNode is one kernel line as a node: its words per stream (AttrWords) for the page's
 // source view, and the key an instruction's source field links to.
-func (x *SourceIndex) lineNode(l *SourceLine, keys map[string]int, engines []string, counts []int) *doc.Node {
-	key := path.Base(l.File) + ":" + strconv.Itoa(l.Line)
-	if l.File == "" {
-		key = "?:" + strconv.Itoa(l.Line)
+func (x *SourceIndex) lineNode(l *lineAgg, keys map[string]int, engines []string, counts []int) *doc.Node {
+	key := path.Base(l.file) + ":" + strconv.Itoa(l.line)
+	if l.file == "" {
+		key = "?:" + strconv.Itoa(l.line)
 	}
 	if keys[key]++; keys[key] > 1 {
 		key += " (" + strconv.Itoa(keys[key]) + ")"
 	}
+	l.key = key
 	n := &doc.Node{Kind: doc.KindField, Key: key, Label: key}
 	var parts []string
 	for i, e := range engines {
@@ -420,52 +579,26 @@ func (x *SourceIndex) lineNode(l *SourceLine, keys map[string]int, engines []str
 	if len(parts) > 0 {
 		n.Value += ": " + strings.Join(parts, ", ")
 	}
-	n.Detail = l.File + " line " + strconv.Itoa(l.Line)
-	if l.Kernel != "" {
-		n.Detail += " (kernel " + l.Kernel + ")"
+	n.Detail = l.file + " line " + strconv.Itoa(l.line)
+	if l.kernel != "" {
+		n.Detail += " (kernel " + l.kernel + ")"
 	}
-	n.SetAttr(AttrSourceFile, l.File).SetAttr(AttrSourceLine, strconv.Itoa(l.Line)).SetAttr(AttrKernel, l.Kernel)
+	n.SetAttr(AttrSourceFile, l.file).SetAttr(AttrSourceLine, strconv.Itoa(l.line)).SetAttr(AttrKernel, l.kernel)
+	if l.cut {
+		n.SetAttr(AttrWordsCut, "true")
+	}
 	var b strings.Builder
-	listed := 0
-	for _, s := range x.order {
-		ws := l.Words[s.ps.Member]
-		if len(ws) == 0 || listed >= maxLineWords {
+	for _, ls := range l.per {
+		if ls.listedNow == 0 {
 			continue
 		}
-		if len(ws) > maxLineWords-listed {
-			ws = ws[:maxLineWords-listed]
-			n.SetAttr(AttrWordsCut, "true")
-		}
-		listed += len(ws)
 		if b.Len() > 0 {
 			b.WriteByte(';')
 		}
-		b.WriteString(s.ps.Member)
+		b.WriteString(ls.s.ps.Member)
 		b.WriteByte(':')
-		for i := 0; i < len(ws); {
-			j := i
-			for j+1 < len(ws) && ws[j+1] == ws[j]+1 {
-				j++
-			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Itoa(ws[i]))
-			if j > i {
-				b.WriteByte('-')
-				b.WriteString(strconv.Itoa(ws[j]))
-			}
-			i = j + 1
-		}
-		for _, w := range ws {
-			if x.lineKey == nil {
-				x.lineKey = map[string]map[int]string{}
-			}
-			if x.lineKey[s.ps.Member] == nil {
-				x.lineKey[s.ps.Member] = map[int]string{}
-			}
-			x.lineKey[s.ps.Member][w] = key
-		}
+		b.WriteString(ls.ranges.String())
+		ls.ranges = strings.Builder{}
 	}
 	n.SetAttr(AttrWords, b.String())
 	return n
@@ -480,17 +613,25 @@ func indexOf(xs []string, s string) int {
 	return -1
 }
 
-// dbgContent is the content node of a .dbg member (nil when the member is not debug info).
+// dbgContent is the content node of a .dbg member (nil when the member is not debug info): a
+// stub whose children (the member's tree, every field as a node) are built from its bytes on
+// demand (dbgView).
 func (p *Program) dbgContent(m *neff.Member) *doc.Node {
 	if p == nil || p.Source == nil {
 		return nil
 	}
-	f := p.Source.Members[m.Path]
-	if f == nil {
+	c := p.Source.Members[m.Path]
+	if c == nil {
 		return nil
 	}
-	f.Root.Label = "content"
-	return f.Root
+	n := *c.Root
+	n.Label = "content"
+	n.Ref = doc.MemberRef(m.Path)
+	if c.RootChildren > 0 {
+		n.Ref = doc.DbgRef(m.Path)
+		n.SetAttr(doc.AttrMore, strconv.Itoa(c.RootChildren))
+	}
+	return &n
 }
 
 // addSourceColumn appends the "source" column to listing rows [from, …) of a stream.
@@ -512,12 +653,19 @@ func (p *Program) sourceNode(s *ProgramStream, i int) *doc.Node {
 		return nil
 	}
 	n := &doc.Node{Kind: doc.KindField, Label: "source", Value: src.Text(), Span: p.Source.asmRecord(s.Member, i)}
-	if key, ok := p.Source.lineKey[s.Member][i]; ok {
-		// The line's row in the source view, with every instruction it produced.
-		n.Link = doc.NodeLink("model", "source", SourceLines, key)
+	if ss := p.Source.streams[s.Member]; ss != nil {
+		if l := p.Source.line(ss, i); l != nil && l.key != "" && l.listedWord(ss, i) {
+			// The line's row in the source view, with every instruction it produced.
+			n.Link = doc.NodeLink("model", "source", SourceLines, l.key)
+		}
 	}
 	n.Detail = "from the compiler's debug info: asm record " + strconv.Itoa(i) + " → backend record " + strconv.FormatUint(src.Backend, 10)
-	n.Field("bir", src.BIR, doc.In(src.backend, src.bOff, src.bLen)).Explain("the BIR instruction this word was generated from")
+	var bir *doc.Span
+	if c := p.Source.Members[src.backend]; c != nil {
+		bir = doc.In(src.backend, 0, 0)
+		bir.Offset, bir.Length = c.Span(src.rec)
+	}
+	n.Field("bir", src.BIR, bir).Explain("the BIR instruction this word was generated from")
 	if src.File != "" {
 		n.Field("file", src.File, nil)
 	}
@@ -556,20 +704,6 @@ func decodeDbg(f *File, opt Options) *doc.Node {
 	f.dbg = d
 	d.Root.Label = f.Name
 	return d.Root
-}
-
-// dbgFor finds the decoded .dbg member a "records:<member>" ref names ("": the .dbg file
-// opened alone).
-func (f *File) dbgFor(member string) (*dbg.File, error) {
-	if member == "" && f.dbg != nil {
-		return f.dbg, nil
-	}
-	if f.Program != nil && f.Program.Source != nil {
-		if d := f.Program.Source.Members[member]; d != nil {
-			return d, nil
-		}
-	}
-	return nil, fmt.Errorf("%s has no decoded .dbg member %q", f.Name, member)
 }
 
 // DbgCoverage sums, per .dbg member kind, how the members' bytes are explained (named field,

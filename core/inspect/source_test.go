@@ -44,11 +44,11 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 		var penguin *dbg.File
 		for m, d := range x.Members {
 			if d.Kind == dbg.KindPenguin && strings.HasSuffix(m, "_sg000000") {
-				penguin = d
+				penguin = fullDecode(t, f, m)
 			}
 		}
 		for _, s := range f.Program.Streams {
-			asm := x.Members[filepath.Dir(s.Member)+"/debug_info_asm_"+s.Engine.Name+".dbg"]
+			asm := fullDecode(t, f, filepath.Dir(s.Member)+"/debug_info_asm_"+s.Engine.Name+".dbg")
 			if asm == nil || len(asm.Records) != s.ISA.Len() {
 				t.Fatalf("%s %s: asm debug info missing or not one record per word", p, s.Member)
 			}
@@ -96,7 +96,7 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 				} else if src.Line > 0 && penguin != nil {
 					// Where the backend record names a line itself, its penguin parent (if it
 					// names one) must agree: the evidence for the penguin fallback.
-					be := x.Members[src.backend]
+					be := fullDecode(t, f, src.backend)
 					if r := be.ByID(src.Backend); r != nil && len(r.Parents) > 0 {
 						if pr := penguin.ByID(r.Parents[0]); pr != nil {
 							if v, ok := pr.Attr("kernel_line"); ok {
@@ -138,6 +138,20 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 
 func itoaInt(v int) string { return strconv.Itoa(v) }
 
+// fullDecode is the full decode of a .dbg member of an opened NEFF (nil: no such member), the
+// reference the compact joins are checked against.
+func fullDecode(t *testing.T, f *File, member string) *dbg.File {
+	t.Helper()
+	if f.Archive.Member(member) == nil {
+		return nil
+	}
+	b, err := f.memberBytes(member, 1<<30)
+	if err != nil {
+		t.Fatalf("%s: %v", member, err)
+	}
+	return dbg.Decode(member, b)
+}
+
 // TestSourceMatmulSmallByHand: facts read off matmul_small with a protowire dump: PE word 7
 // comes from backend record 155 "I-72-0-wait-0", test_spike_async.py line 58; the source table
 // lists line 58 with its words per engine; WordsAt finds that word.
@@ -167,15 +181,19 @@ func TestSourceMatmulSmallByHand(t *testing.T) {
 	if m == nil {
 		t.Fatal("no members node")
 	}
-	var content *doc.Node
-	m.Walk(func(_ []string, n *doc.Node) bool {
-		if n.Ref == "member:sg00/debug_info_backend_PE.dbg" && n.Kind == "protobuf" {
-			content = n
+	var content []string
+	f.Walk(nil, func(p []string, n *doc.Node) bool {
+		if n.Ref == doc.DbgRef("sg00/debug_info_backend_PE.dbg") && n.Kind == "protobuf" {
+			content = p
 		}
-		return true
+		return content == nil
 	})
-	if content == nil || content.Find("instruction[3]", "name").Value != `"I-72-0-wait-0"` {
-		t.Fatalf("backend member content %+v", content)
+	if content == nil {
+		t.Fatal("no content stub for the backend member")
+	}
+	name, err := f.Node(append(content, "instruction[3]", "name"))
+	if err != nil || name.Value != `"I-72-0-wait-0"` {
+		t.Fatalf("backend member content: %v %+v", err, name)
 	}
 }
 

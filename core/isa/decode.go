@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"sync"
 )
 
 // WordSize is the size of every modern engine instruction word (neff.md §4.1) [REAL].
@@ -242,7 +243,7 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 	case kOpcode:
 		dst = append(dst, opcodeTable[uint8(raw)].Name...)
 		dst = append(dst, " ("...)
-		dst = append(dst, hex2(uint8(raw))...)
+		dst = appendHexWidth(append(dst, '0', 'x'), raw&0xFF, 2) // hex2, without its string
 		return append(dst, ')')
 	case kSyncBand:
 		if raw == 0 {
@@ -262,7 +263,7 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 	case kAccFlags:
 		return appendAccFlags(dst, raw)
 	case kUnknown, kBytes:
-		return append(dst, hexBytes(w[f.Off:min(int(f.Off)+int(f.Width), WordSize)])...)
+		return appendHexBytes(dst, w[f.Off:min(int(f.Off)+int(f.Width), WordSize)])
 	}
 	return appendHex(dst, raw)
 }
@@ -473,7 +474,18 @@ func decodeDescriptor(w *[WordSize]byte, d *descSpec, scratch *[]byte) Field {
 // appendUndocumented adds one field per run of non-zero bytes that no table explains, so
 // every byte of a word is either decoded or shown raw.
 func appendUndocumented(fields []Field, w *[WordSize]byte, covered *[64]bool) []Field {
-	for i := 0; i < WordSize; {
+	for i, j := nextUndocumented(w, covered, 0); i < WordSize; i, j = nextUndocumented(w, covered, j) {
+		fields = append(fields, Field{Name: undocumentedName(i, j), Group: GroupUndocumented, Off: i, Width: j - i,
+			Raw: leUint(w[i:j], j-i), Text: hexBytes(w[i:j])})
+	}
+	return fields
+}
+
+// nextUndocumented returns the first run [i, j) of non-zero bytes no table explains at or
+// after from (runs separated only by undocumented zero bytes are joined); i is WordSize when
+// there is none.
+func nextUndocumented(w *[WordSize]byte, covered *[64]bool, from int) (int, int) {
+	for i := from; i < WordSize; {
 		if covered[i] || w[i] == 0 {
 			i++
 			continue
@@ -497,25 +509,37 @@ func appendUndocumented(fields []Field, w *[WordSize]byte, covered *[64]bool) []
 			}
 			break
 		}
-		name := "unknown " + hex2(uint8(i)) + ".." + hex2(uint8(j-1))
-		raw := leUint(w[i:j], j-i)
-		fields = append(fields, Field{Name: name, Group: GroupUndocumented, Off: i, Width: j - i, Raw: raw,
-			Text: hexBytes(w[i:j])})
-		i = j
+		return i, j
 	}
-	return fields
+	return WordSize, WordSize
 }
 
-func hexBytes(b []byte) string {
+// undocumentedName is the name of the undocumented run [i, j): "unknown 0x0c..0x0f".
+func undocumentedName(i, j int) string { return undocumentedNames()[i][j-1] }
+
+// undocumentedNames holds every run name, built once, so naming a run allocates nothing.
+var undocumentedNames = sync.OnceValue(func() *[WordSize][WordSize]string {
+	var t [WordSize][WordSize]string
+	for i := range WordSize {
+		for j := i; j < WordSize; j++ {
+			t[i][j] = "unknown " + hex2(uint8(i)) + ".." + hex2(uint8(j))
+		}
+	}
+	return &t
+})
+
+func hexBytes(b []byte) string { return string(appendHexBytes(make([]byte, 0, 3*len(b)), b)) }
+
+// appendHexBytes renders bytes as hex pairs, a space after every fourth byte.
+func appendHexBytes(out []byte, b []byte) []byte {
 	const hexdigits = "0123456789abcdef"
-	out := make([]byte, 0, 3*len(b))
 	for i, c := range b {
 		if i > 0 && i%4 == 0 {
 			out = append(out, ' ')
 		}
 		out = append(out, hexdigits[c>>4], hexdigits[c&15])
 	}
-	return string(out)
+	return out
 }
 
 // appendSync renders the sync band for a listing row, e.g. "wait S[8]>=16, inc S[4]".

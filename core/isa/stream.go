@@ -316,7 +316,7 @@ func (s *Stream) instruction(w []byte, i int) Instruction {
 	if in.PartOf = s.PartOf(i); in.PartOf >= 0 {
 		for k := range in.Fields {
 			if in.Fields[k].Name == "word length" {
-				in.Fields[k].Text = "not a word length: second word of the two-word instruction at #" + strconv.Itoa(in.PartOf)
+				in.Fields[k].Text = string(appendSecondWordLength(nil, in.PartOf))
 			}
 		}
 	}

@@ -51,6 +51,9 @@ type Value struct {
 	// Flat: an array or object nested deeper than Options.MaxDepth; its bytes were checked
 	// for balance but its items not read (Items is empty, Len counts nothing).
 	Flat bool
+	// lazy is set for a container parsed on demand (Options.LazyOver, lazy.go): Items, Keys
+	// and KeyStart are empty; All, Get, Index and Len read its items from the input.
+	lazy *lazyInfo
 }
 
 // Error says where parsing stopped.
@@ -84,7 +87,15 @@ type Options struct {
 	// the parse stops as if the budget had refused (and the refusal is recorded), so one big
 	// member cannot starve the members read after it.
 	MaxMemory int64
+	// LazyOver, if set, makes a container lazy when its bytes pass it and it has more than
+	// 64 items: it is checked but not built, and its items are parsed again from the input
+	// when asked (lazy.go). The input must then stay unchanged while the Values are used.
+	LazyOver int64
 }
+
+// Eager turns laziness off: no container is lazy and a Forest holds every node. It is for
+// tests that hold the lazy document to the eager one; nothing else sets it.
+var Eager bool
 
 // DefaultMaxDepth is the stated nesting limit: deeper arrays and objects are shown flat.
 const DefaultMaxDepth = 100
@@ -95,6 +106,9 @@ func Parse(b []byte) (*Value, error) { return ParseWith(b, Options{}) }
 // ParseWith parses b. On error the returned Value holds everything read before the error
 // (nil only if nothing was).
 func ParseWith(b []byte, opt Options) (*Value, error) {
+	if Eager {
+		opt.LazyOver = 0
+	}
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = DefaultMaxDepth
 	}
@@ -123,6 +137,10 @@ type parser struct {
 	opt  Options
 	err  *Error
 	mem  int64 // memory charged by this parse
+	// taken counts the values charged to the budget (a container that turns lazy gives its
+	// items' back); source is the input lazy containers re-parse from.
+	taken  int64
+	source *source
 }
 
 // take charges one value to the budget; where is only worked out for a refusal (it is a
@@ -141,6 +159,7 @@ func (p *parser) take(b *budget.Budget) bool {
 	}
 	b.Take(budget.Values, 1, "")
 	b.Take(budget.Memory, budget.ValueCost, "")
+	p.taken++
 	return true
 }
 
@@ -195,6 +214,7 @@ func (p *parser) value(depth int) *Value {
 		v.End = int64(p.pos)
 		return v
 	}
+	taken := p.taken
 	switch c := p.b[p.pos]; {
 	case c == '{':
 		v.Kind = Object
@@ -234,6 +254,10 @@ func (p *parser) value(depth int) *Value {
 			if p.err != nil || !p.next('}', "object") {
 				break
 			}
+			if p.lazyNow(v) {
+				p.goLazy(v, depth, taken)
+				break
+			}
 		}
 	case c == '[':
 		v.Kind = Array
@@ -253,6 +277,10 @@ func (p *parser) value(depth int) *Value {
 				v.Items = append(v.Items, item)
 			}
 			if p.err != nil || !p.next(']', "array") {
+				break
+			}
+			if p.lazyNow(v) {
+				p.goLazy(v, depth, taken)
 				break
 			}
 		}
@@ -289,6 +317,11 @@ func (p *parser) value(depth int) *Value {
 	}
 	v.End = int64(p.pos)
 	return v
+}
+
+// lazyNow says whether the container being built has grown past Options.LazyOver.
+func (p *parser) lazyNow(v *Value) bool {
+	return p.opt.LazyOver > 0 && len(v.Items) > lazyMinItems && int64(p.pos)-v.Start > p.opt.LazyOver
 }
 
 func (p *parser) where() string {
@@ -551,6 +584,16 @@ func (v *Value) Get(key string) *Value {
 	if v == nil || v.Kind != Object {
 		return nil
 	}
+	if v.lazy != nil {
+		var last *Value
+		v.Each(0, func(it Item) bool {
+			if it.Key == key {
+				last = it.V
+			}
+			return true
+		})
+		return last
+	}
 	for i := len(v.Keys) - 1; i >= 0; i-- {
 		if v.Keys[i] == key {
 			return v.Items[i]
@@ -561,8 +604,16 @@ func (v *Value) Get(key string) *Value {
 
 // Index returns an array item or nil.
 func (v *Value) Index(i int) *Value {
-	if v == nil || v.Kind != Array || i < 0 || i >= len(v.Items) {
+	if v == nil || v.Kind != Array || i < 0 || i >= v.Len() {
 		return nil
+	}
+	if v.lazy != nil {
+		var w *Value
+		v.Each(i, func(it Item) bool {
+			w = it.V
+			return false
+		})
+		return w
 	}
 	return v.Items[i]
 }
@@ -571,6 +622,9 @@ func (v *Value) Index(i int) *Value {
 func (v *Value) Len() int {
 	if v == nil {
 		return 0
+	}
+	if v.lazy != nil {
+		return v.lazy.n
 	}
 	return len(v.Items)
 }

@@ -2,6 +2,7 @@ package jsonspan
 
 import (
 	"encoding/json"
+	"github.com/neffscope/neffscope/core/doc"
 	"strings"
 	"testing"
 )
@@ -71,9 +72,16 @@ func TestDepthBounded(t *testing.T) {
 
 func TestBudget(t *testing.T) {
 	v, _ := Parse([]byte(`[` + strings.Repeat(`1,`, 999) + `1]`))
-	n := Tree(v, "big", "", 100)
-	if len(n.Children) != 99 || len(n.Findings) != 1 {
-		t.Fatalf("budget: %d children, %d findings", len(n.Children), len(n.Findings))
+	// Past the budget the array is a stub: nothing is cut, its children come page by page.
+	f := NewForest("", nil, 0)
+	n := f.Tree(v, "big", 100)
+	if len(n.Children) != 0 || n.Attrs[doc.AttrMore] != "1000" || len(n.Findings) != 0 {
+		t.Fatalf("budget: %d children, more %q, %d findings", len(n.Children), n.Attrs[doc.AttrMore], len(n.Findings))
+	}
+	_, off, ok := ParseRef(n.Ref)
+	kids, total, err := f.Children(off, 990, 2000, 100)
+	if !ok || err != nil || total != 1000 || len(kids) != 10 || kids[9].PathKey() != "999" || kids[9].Value != "1" {
+		t.Fatalf("children of the stub: %v %v total %d, %d kids", ok, err, total, len(kids))
 	}
 }
 

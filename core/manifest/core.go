@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
@@ -35,9 +36,9 @@ func (r *resolver) core(c *Core) {
 	c.RankWorldSize = intOr(top.Get("#rank_world_size"), 0)
 	c.CCStreams = intOr(top.Get("cc_streams").Get("num_streams"), 0)
 	if rg := top.Get("replica_groups"); rg != nil {
-		for _, g := range rg.Items {
+		for _, g := range items(rg) {
 			var grp [][]int64
-			for _, sub := range g.Items {
+			for _, sub := range items(g) {
 				ids, _ := ints(sub)
 				grp = append(grp, ids)
 			}
@@ -49,9 +50,9 @@ func (r *resolver) core(c *Core) {
 		d.errorf(top, "%s has no runtime_statebuffer_reservation, which the runtime requires on cayman (%s): it refuses the NEFF unless NEURON_RT_ALLOW_LEGACY_NEFF=1", c.DefPath, r.m.KelfPaths)
 	}
 	// Debug members def.json names: the runtime does not need them, so a missing one is a warning.
-	for i, k := range top.Keys {
-		if k == "dma_dbg" || strings.HasSuffix(k, "_dbg") {
-			for _, it := range top.Items[i].Items {
+	for _, m := range top.Members() {
+		if k := m.Key; k == "dma_dbg" || strings.HasSuffix(k, "_dbg") {
+			for _, it := range items(m.V) {
 				if name, ok := it.Text(); ok {
 					p := joinSG(c.Dir, name)
 					r.a.ref(p, c.DefPath+" "+k)
@@ -72,7 +73,7 @@ func (r *resolver) core(c *Core) {
 		}
 	}
 	if ul := top.Get("ucode_lib"); ul != nil {
-		for _, lib := range ul.Items {
+		for _, lib := range items(ul) {
 			lv := lib.Get("library")
 			if name, ok := lv.Text(); ok {
 				p := joinSG(c.Dir, name)
@@ -110,15 +111,23 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		return
 	}
 	outputs := 0
-	for i, name := range vv.Keys {
-		e := vv.Items[i]
-		v := &Var{Name: name, ID: -1, Size: -1, Span: d.keySpan(vv, name)}
-		if i > 0 && vv.Get(name) != e {
+	// One pass over the var object (it may be lazy: tens of MB, parsed item by item); what
+	// the reference checks need afterwards is kept per var.
+	type refs struct {
+		name    string
+		list    []*jsonspan.Value
+		pointer *jsonspan.Value
+	}
+	var later []refs
+	vv.Each(0, func(m jsonspan.Item) bool {
+		name, e := m.Key, m.V
+		v := &Var{Name: name, ID: -1, Size: -1, Span: doc.In(d.path, m.KeyStart, e.End-m.KeyStart)}
+		if m.Repeated {
 			d.warnf(e, "%s var %q is defined twice; the runtime keeps the last definition", c.DefPath, name)
 		}
 		if e.Kind != jsonspan.Object {
 			d.errorf(e, "%s var %q is a %s, not an object", c.DefPath, name, e.Kind)
-			continue
+			return true
 		}
 		tv := e.Get("type")
 		v.Type = str(tv)
@@ -139,6 +148,12 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			d.warnf(e, "%s var %q (%s) has no size; the runtime requires one for %s variables", c.DefPath, name, v.Type, v.Type)
 		}
 		v.DType = str(e.Get("dtype"))
+		v.Backing, v.ValueOff = intOr(e.Get("backing_variable_off"), -1), e.Start
+		if a, ok := e.Get("fabric_path").Text(); ok {
+			v.Area = a
+		} else if a, ok := e.Get("backing_buf").Text(); ok {
+			v.Area = a
+		}
 		v.Shape, _ = ints(e.Get("shape"))
 		if v.Shape == nil {
 			v.Shape, _ = ints(e.Get("internal_shape"))
@@ -152,6 +167,13 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		if lv := e.Get("list"); lv != nil {
 			v.List, _ = ints(lv)
 		}
+		if lv, rv := e.Get("list"), e.Get("referenced_var_id"); lv != nil || rv != nil {
+			rf := refs{name: name, pointer: rv}
+			for _, it := range items(lv) {
+				rf.list = append(rf.list, it)
+			}
+			later = append(later, rf)
+		}
 		if fv := e.Get("file_name"); fv != nil {
 			v.FileName = str(fv)
 			v.FilePath = joinSG(c.Dir, v.FileName)
@@ -163,6 +185,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			}
 		}
 		c.Vars = append(c.Vars, v)
+		r.budget.Take(budget.Memory, budget.VarCost, c.DefPath)
 		c.varByName[name] = v
 		if v.ID >= 0 {
 			if other := c.varByID[v.ID]; other != nil {
@@ -171,7 +194,8 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 				c.varByID[v.ID] = v
 			}
 		}
-	}
+		return true
+	})
 	if outputs == 0 && len(c.Vars) > 0 {
 		d.errorf(vv, "%s defines no output variable; the runtime requires at least one", c.DefPath)
 	}
@@ -190,10 +214,10 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		d.errorf(vv, "%s var_ids are not dense 0..%d: %d ids, largest %d, missing %s: the runtime refuses the NEFF (\"Unexpected var_ids set! max=%d, size=%d\")", c.DefPath, n-1, n, maxID, strings.Join(gaps, ", "), maxID, n)
 	}
 	// References between variables: dge-table lists and pointers name var_ids.
-	for i, name := range vv.Keys {
-		e := vv.Items[i]
-		if lv := e.Get("list"); lv != nil {
-			for _, it := range lv.Items {
+	for _, rf := range later {
+		name := rf.name
+		{
+			for _, it := range rf.list {
 				id, ok := it.Int()
 				if !ok {
 					continue
@@ -205,7 +229,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 				}
 			}
 		}
-		if rv := e.Get("referenced_var_id"); rv != nil {
+		if rv := rf.pointer; rv != nil {
 			if id, ok := rv.Int(); ok && c.varByID[id] == nil {
 				d.errorf(rv, "%s pointer var %q references var_id %d, which no variable of %s has", c.DefPath, name, id, c.DefPath)
 			}
@@ -222,9 +246,11 @@ func (r *resolver) queues(c *Core, d *jdoc) {
 		d.errorf(qv, "%s dma_queue is a %s, not an object", c.DefPath, qv.Kind)
 		return
 	}
-	for i, name := range qv.Keys {
-		e := qv.Items[i]
-		q := &Queue{Name: name, Span: d.keySpan(qv, name), NumQueues: -1}
+	c.queueVal = map[string]*jsonspan.Value{}
+	for _, m := range qv.Members() {
+		name, e := m.Key, m.V
+		c.queueVal[name] = e
+		q := &Queue{Name: name, Span: doc.In(d.path, m.KeyStart, e.End-m.KeyStart), NumQueues: -1}
 		q.Type = str(e.Get("type"))
 		q.Owner = str(e.Get("owner"))
 		q.NumQueues = intOr(e.Get("num_queues"), -1)
@@ -247,9 +273,8 @@ func (r *resolver) queues(c *Core, d *jdoc) {
 // checkQueueOwners: libnrt refuses a queue whose owner is not an engine token, and an owner
 // that names an engine def.json does not define points nowhere.
 func (r *resolver) checkQueueOwners(c *Core, d *jdoc) {
-	qv := d.v.Get("dma_queue")
 	for _, q := range c.Queues {
-		e := qv.Get(q.Name)
+		e := c.queueVal[q.Name]
 		ov := e.Get("owner")
 		switch _, known := engineKey(q.Owner); {
 		case ov == nil:
@@ -368,7 +393,7 @@ func (r *resolver) dmaBlocks(c *Core, e *Engine, ej *jdoc) {
 		ej.errorf(dv, "%s dma is a %s, not a list of blocks", ej.path, dv.Kind)
 		return
 	}
-	for i, bv := range dv.Items {
+	for i, bv := range items(dv) {
 		b := &DMABlock{Index: i, ID: -1, Semaphore: -1, Span: ej.span(bv)}
 		if bv.Kind != jsonspan.Object {
 			ej.errorf(bv, "%s dma[%d] is a %s, not a block object", ej.path, i, bv.Kind)
@@ -462,7 +487,7 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 		ej.errorf(sv, "%s activation_function_sets is a %s, not a list of set names", ej.path, sv.Kind)
 		return
 	}
-	for i, it := range sv.Items {
+	for i, it := range items(sv) {
 		name, ok := it.Text()
 		if !ok {
 			ej.errorf(it, "%s activation_function_sets[%d] is a %s, not a set name", ej.path, i, it.Kind)
@@ -521,7 +546,7 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 }
 
 func (r *resolver) dveTables(c *Core, e *Engine, ej *jdoc, dt *jsonspan.Value) {
-	for i, tv := range dt.Items {
+	for i, tv := range items(dt) {
 		for _, kind := range sortedKeys(tv) {
 			v := tv.Get(kind)
 			name, ok := v.Text()
@@ -550,11 +575,25 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// varTableHeld is the most variables a core's var table holds in the document; a bigger
+// one is served by range (Core.VarRows, the records:<def.json> ref) like a listing.
+const varTableHeld = 2000
+
+// varTable is the var table, or nil when it is served by range (varTableHeld).
 func varTable(c *Core) *doc.Table {
+	c.varsByID = append([]*Var(nil), c.Vars...)
+	sort.SliceStable(c.varsByID, func(i, j int) bool { return c.varsByID[i].ID < c.varsByID[j].ID })
+	if len(c.Vars) > varTableHeld {
+		return nil
+	}
+	return c.VarRows(0, len(c.Vars))
+}
+
+// VarRows is rows [from, to) of the var table, by var_id (clamped).
+func (c *Core) VarRows(from, to int) *doc.Table {
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"var_id", "name", "type", "size", "dtype", "shape", "file"}}
-	vars := append([]*Var(nil), c.Vars...)
-	sort.SliceStable(vars, func(i, j int) bool { return vars[i].ID < vars[j].ID })
-	for _, v := range vars {
+	from, to = max(0, min(from, len(c.varsByID))), max(0, min(to, len(c.varsByID)))
+	for _, v := range c.varsByID[from:max(from, to)] {
 		shape := ""
 		if v.Shape != nil {
 			shape = fmtShape(v.Shape)

@@ -3,6 +3,7 @@ package manifest
 import (
 	"math"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
 
@@ -91,7 +92,7 @@ func parseGraph(d *jdoc) graph {
 		}
 	}
 	if heads := top.Get("heads"); heads != nil {
-		for k, h := range heads.Items {
+		for k, h := range items(heads) {
 			trip, good := ints(h)
 			if !good || len(trip) < 2 {
 				d.errorf(h, "heads[%d] is not a [node, output index, version] triple", k)
@@ -143,7 +144,15 @@ func nodesOf(v *jsonspan.Value) []*jsonspan.Value {
 	if v == nil || v.Kind != jsonspan.Array {
 		return nil
 	}
-	return v.Items
+	if !v.IsLazy() {
+		return v.Items
+	}
+	// Nodes are looked up by index: a lazy list is built once here.
+	out := make([]*jsonspan.Value, 0, v.Len())
+	for _, it := range items(v) {
+		out = append(out, it)
+	}
+	return out
 }
 
 // listAttr reads attrs.<name> = ["<tag>", [...]] and returns the inner list.
@@ -198,10 +207,10 @@ func parseSignature(d *jdoc, g graph) *Signature {
 		if obj == nil || obj.Kind != jsonspan.Object {
 			return nil
 		}
-		for i, name := range obj.Keys {
-			e := obj.Items[i]
+		for _, m := range obj.Members() {
+			name, e := m.Key, m.V
 			shape, _ := ints(e.Get("shape"))
-			out = append(out, &SignatureTensor{Name: name, ID: intOr(e.Get("id"), -1), DType: str(e.Get("dtype")), Shape: shape, Span: d.keySpan(obj, name)})
+			out = append(out, &SignatureTensor{Name: name, ID: intOr(e.Get("id"), -1), DType: str(e.Get("dtype")), Shape: shape, Span: doc.In(d.path, m.KeyStart, e.End-m.KeyStart)})
 		}
 		return out
 	}

@@ -17,7 +17,10 @@ type jdoc struct {
 	v     *jsonspan.Value
 	tree  *doc.Node
 	nodes map[*jsonspan.Value]*doc.Node
-	noted bool // the kind has key notes, so paths are tracked while indexing
+	// forest builds the nodes the tree does not hold (stubs) on demand; it outlives the
+	// resolve (Model.Forests).
+	forest *jsonspan.Forest
+	noted  bool // the kind has key notes, so paths are tracked while indexing
 	// budget is the open's; once it has refused something, the checks' errors and warnings
 	// are held back (held counts them): what looks missing may be in what was not read.
 	budget *budget.Budget
@@ -27,9 +30,18 @@ type jdoc struct {
 // maxNoteDepth is the deepest key path the meaning table is matched at (klir trees nest).
 const maxNoteDepth = 64
 
-// treeBudget bounds the rows one member's tree makes (jsonspan summarises past it); the
-// whole file's values are bounded by the open's budget, which the parse is charged to.
-const treeBudget = 200000
+// treeBudget bounds the nodes one member's tree holds; past it, and for every lazy
+// container, the tree has stubs whose children are built on demand (nothing is cut). The
+// values built are bounded by the open's budget, which the parse is charged to.
+const treeBudget = 2000
+
+// lazyOver is the size past which a JSON container of more than 64 items is parsed on demand
+// (jsonspan.Options.LazyOver): a def.json's var object of tens of MB is checked in one pass
+// and read item by item, never held as a tree.
+const lazyOver = 64 << 10
+
+// maxNotes bounds the details kept for values whose node is not held.
+const maxNotes = 100000
 
 // ResolveWith is Resolve with the open's budget charged for every JSON value parsed; past it,
 // members are resolved as far as they were parsed and the budget's finding says which limit.
@@ -40,13 +52,23 @@ func ResolveWith(members Members, facts HeaderFacts, b *budget.Budget) *Model {
 func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc {
 	d := &jdoc{path: path, kind: kind, budget: bud}
 	before := bud.Used(budget.Values)
-	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path, MaxMemory: bud.Left(budget.Memory) / 2})
+	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path, MaxMemory: bud.Left(budget.Memory) / 2, LazyOver: lazyOver})
 	d.v = v
 	d.nodes = make(map[*jsonspan.Value]*doc.Node, min(bud.Used(budget.Values)-before, treeBudget)) // sized once: no regrowth
+	d.forest = jsonspan.NewForest(path, b, lazyOver)
 	if v != nil {
-		d.tree = jsonspan.Tree(v, path, path, treeBudget)
 		d.noted = hasMeanings(kind)
-		d.index(v, d.tree, nil)
+		if d.noted {
+			d.forest.Detail = func(p []string) string {
+				if m := meaningOf(kind, p); m != nil {
+					return m.detail()
+				}
+				return ""
+			}
+		}
+		d.tree = d.forest.Tree(v, path, treeBudget)
+		d.index(v, d.tree)
+		bud.Take(budget.Memory, int64(len(d.nodes))*budget.NodeCost, path)
 		if m := meaningOf(kind, nil); m != nil && d.tree != nil && d.tree.Detail == "" {
 			d.tree.Detail = m.detail()
 		}
@@ -72,31 +94,21 @@ func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc 
 	return d
 }
 
-// index pairs every value with its tree node and names the values the table of key meanings
-// (meanings.go) knows: their node's Detail says what they mean.
-func (d *jdoc) index(v *jsonspan.Value, n *doc.Node, path []string) {
+// index pairs every held value with its tree node (the forest has named what the table of
+// key meanings knows), so findings and details land on the field they are about.
+func (d *jdoc) index(v *jsonspan.Value, n *doc.Node) {
 	if v == nil || n == nil {
 		return
 	}
 	d.nodes[v] = n
-	if d.noted && len(path) > 0 && n.Detail == "" {
-		if m := meaningOf(d.kind, path); m != nil {
-			n.Detail = m.detail()
-		}
+	if v.IsLazy() || len(n.Children) == 0 {
+		return // a leaf, or a stub: its values are built on demand
 	}
 	for i, it := range v.Items {
 		if i >= len(n.Children) {
-			break // past the tree budget
+			break
 		}
-		var sub []string
-		if d.noted && len(path) < maxNoteDepth {
-			seg := "*"
-			if v.Kind == jsonspan.Object {
-				seg = v.Keys[i]
-			}
-			sub = append(path[:len(path):len(path)], seg)
-		}
-		d.index(it, n.Children[i], sub)
+		d.index(it, n.Children[i])
 	}
 }
 
@@ -114,19 +126,6 @@ func (d *jdoc) span(v *jsonspan.Value) *doc.Span {
 		return doc.In(d.path, 0, 0)
 	}
 	return doc.In(d.path, v.Start, v.Len64())
-}
-
-// keySpan is the bytes of obj's member key: from the key to the end of its value.
-func (d *jdoc) keySpan(obj *jsonspan.Value, key string) *doc.Span {
-	if obj == nil || obj.Kind != jsonspan.Object {
-		return d.span(obj)
-	}
-	for i := len(obj.Keys) - 1; i >= 0; i-- {
-		if obj.Keys[i] == key {
-			return doc.In(d.path, obj.KeyStart[i], obj.Items[i].End-obj.KeyStart[i])
-		}
-	}
-	return d.span(obj)
 }
 
 func (d *jdoc) errorf(v *jsonspan.Value, format string, args ...any) {
@@ -156,10 +155,15 @@ func (d *jdoc) infof(v *jsonspan.Value, format string, args ...any) {
 	d.node(v).Infof(d.span(v), format, args...)
 }
 
-// explain sets the Detail of v's node.
+// explain sets the Detail of v's node, or keeps it for when the node is built on demand.
 func (d *jdoc) explain(v *jsonspan.Value, format string, args ...any) {
 	if n := d.nodes[v]; n != nil {
 		n.Detail = fmt.Sprintf(format, args...)
+	} else if v != nil && len(d.forest.Notes) < maxNotes {
+		if d.forest.Notes == nil {
+			d.forest.Notes = map[int64]string{}
+		}
+		d.forest.Notes[v.Start] = fmt.Sprintf(format, args...)
 	}
 }
 
@@ -186,10 +190,13 @@ func ints(v *jsonspan.Value) ([]int64, bool) {
 	if v == nil || v.Kind != jsonspan.Array {
 		return nil, false
 	}
-	n := min(len(v.Items), maxListItems)
+	n := min(v.Len(), maxListItems)
 	out := make([]int64, 0, n)
 	ok := true
-	for _, it := range v.Items[:n] {
+	for i, it := range items(v) {
+		if i >= n {
+			break
+		}
 		x, good := it.Int()
 		if !good {
 			ok = false
@@ -206,7 +213,7 @@ func strs(v *jsonspan.Value) []string {
 		return nil
 	}
 	var out []string
-	for _, it := range v.Items {
+	for _, it := range items(v) {
 		if s, ok := it.Text(); ok {
 			out = append(out, s)
 		}
@@ -232,10 +239,6 @@ func fmtInt(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// items is v's items, nil-safe.
-func items(v *jsonspan.Value) []*jsonspan.Value {
-	if v == nil {
-		return nil
-	}
-	return v.Items
-}
+// items is v's items, nil-safe; a lazy container's are built (jsonspan.Value.List): the one
+// container too big for that, def.json's var object, is read with Each.
+func items(v *jsonspan.Value) []*jsonspan.Value { return v.List() }

@@ -318,14 +318,23 @@ func hasMeanings(kind string) bool {
 // meaningOf finds the row for a key path in a member kind (nil when none). Array positions
 // arrive as "*".
 func meaningOf(kind string, path []string) *KeyMeaning {
-	for i := range KeyMeanings {
-		m := &KeyMeanings[i]
-		if m.Kind == kind && segsMatch(meaningSegs[i], path) {
-			return m
+	for _, i := range meaningsOfKind[kind] {
+		if segsMatch(meaningSegs[i], path) {
+			return &KeyMeanings[i]
 		}
 	}
 	return nil
 }
+
+// meaningsOfKind lists the rows of KeyMeanings per member kind, in table order: every held
+// JSON node is looked up, and scanning the whole table for each was a third of attn_v6's open.
+var meaningsOfKind = func() map[string][]int {
+	by := map[string][]int{}
+	for i, m := range KeyMeanings {
+		by[m.Kind] = append(by[m.Kind], i)
+	}
+	return by
+}()
 
 // meaningSegs holds each KeyMeanings pattern split once ("" → no segments: the member itself).
 // Every JSON value of every manifest is looked up, so the lookup must not split patterns: it

@@ -7,7 +7,10 @@
 // package.
 package manifest
 
-import "github.com/neffscope/neffscope/core/doc"
+import (
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
+)
 
 // HeaderFacts are what the container decoder read from the 1024-byte header, for the
 // cross-checks (spec neff.md §1.1). Present is false when there is no header (loose members).
@@ -52,6 +55,8 @@ type Model struct {
 	Overview    *doc.Node
 	MemberTrees map[string]*doc.Node
 	MemberOrder []string
+	// Forests build the nodes of those trees that are not held (stubs), by member path.
+	Forests map[string]*jsonspan.Forest
 }
 
 // Tensor is one model input or output.
@@ -105,8 +110,12 @@ type Core struct {
 	QueueSpan *doc.Span
 	Node      *doc.Node // this core's node in the overview
 
-	varByName   map[string]*Var
-	varByID     map[int64]*Var
+	varByName map[string]*Var
+	varByID   map[int64]*Var
+	// queueVal is each dma_queue entry's JSON, for the owner checks after the engines.
+	queueVal map[string]*jsonspan.Value
+	// varsByID is Vars sorted by var_id (the var table's order).
+	varsByID    []*Var
 	queueByName map[string]*Queue
 }
 
@@ -123,6 +132,12 @@ type Var struct {
 	Alignment int64
 	List      []int64 // dge-table / list entries (var ids)
 	Span      *doc.Span
+	// Backing is backing_variable_off (-1 when absent) and Area the backing area it is in
+	// (fabric_path, else backing_buf, else "" when neither); ValueOff is where the var's value
+	// (after its key) starts in def.json.
+	Backing  int64
+	Area     string
+	ValueOff int64
 }
 
 // Queue is one def.json dma_queue entry.
@@ -313,6 +328,22 @@ func (m *Model) Core(name string) *Core {
 	}
 	return nil
 }
+
+// CoreOfDef returns the core whose def.json is at path, or nil.
+func (m *Model) CoreOfDef(path string) *Core {
+	if m == nil {
+		return nil
+	}
+	for _, c := range m.Cores {
+		if c.DefPath == path {
+			return c
+		}
+	}
+	return nil
+}
+
+// VarCount is how many rows the var table has.
+func (c *Core) VarCount() int { return len(c.varsByID) }
 
 // Findings collects every finding of the overview and the member trees, in tree order.
 func (m *Model) Findings() []doc.Finding {

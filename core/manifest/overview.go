@@ -98,6 +98,9 @@ func (r *resolver) overview() {
 		}
 		if c.VarTable != nil {
 			cn.Add(&doc.Node{Kind: doc.KindVars, Key: "vars", Label: "variables", Value: strconv.Itoa(len(c.Vars)), Table: c.VarTable, Span: c.VarSpan, Detail: "def.json var, by var_id"})
+		} else if len(c.Vars) > 0 {
+			// Too many to hold: the table is paged like a listing (records:<def.json>).
+			cn.Add(&doc.Node{Kind: doc.KindVars, Key: "vars", Label: "variables", Value: strconv.Itoa(len(c.Vars)), Ref: doc.RecordsRef(c.DefPath), Span: c.VarSpan, Detail: "def.json var, by var_id (" + strconv.Itoa(len(c.Vars)) + " rows, served a page at a time)"})
 		}
 		if c.QueueTable != nil {
 			cn.Add(&doc.Node{Kind: doc.KindQueues, Key: "dma_queues", Label: "DMA queues", Value: strconv.Itoa(len(c.Queues)), Table: c.QueueTable, Span: c.QueueSpan})

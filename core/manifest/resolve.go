@@ -33,7 +33,7 @@ func resolve(members Members, facts HeaderFacts, b *budget.Budget) *Model {
 	r := &resolver{
 		a:     newArchive(members),
 		facts: facts,
-		m:     &Model{Arch: -1, MemberTrees: map[string]*doc.Node{}, FeatureBits: facts.FeatureBits},
+		m:     &Model{Arch: -1, MemberTrees: map[string]*doc.Node{}, Forests: map[string]*jsonspan.Forest{}, FeatureBits: facts.FeatureBits},
 		root:  &doc.Node{Kind: doc.KindModel, Key: "model", Label: "Model"},
 		docs:  map[string]*jdoc{},
 	}
@@ -79,6 +79,7 @@ func (r *resolver) load(path, kind string) *jdoc {
 	d := newJDoc(path, kind, b, size, r.budget)
 	r.docs[path] = d
 	r.m.MemberTrees[path] = d.tree
+	r.m.Forests[path] = d.forest
 	r.m.MemberOrder = append(r.m.MemberOrder, path)
 	return d
 }
@@ -221,7 +222,7 @@ func (r *resolver) kelfs(refs []kelfRef) {
 			d.errorf(top, "%s has no graphs list, so no core can be found; neffscope falls back to the sgNN/def.json members it finds by name", k.path)
 			continue
 		}
-		for i, gv := range graphs.Items {
+		for i, gv := range items(graphs) {
 			def := str(gv.Get("definition"))
 			name := str(gv.Get("name"))
 			if def == "" {
@@ -293,7 +294,10 @@ func sortedKeys(v *jsonspan.Value) []string {
 	if v == nil || v.Kind != jsonspan.Object {
 		return nil
 	}
-	k := append([]string(nil), v.Keys...)
+	var k []string
+	for _, m := range v.Members() {
+		k = append(k, m.Key)
+	}
 	sort.Strings(k)
 	return k
 }

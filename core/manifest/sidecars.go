@@ -38,7 +38,8 @@ func (r *resolver) sidecars() {
 	}
 	for _, p := range r.a.matching(matcher(klirPattern)) {
 		if d := r.load(p, "klir"); d != nil && d.v != nil {
-			if src := klirTree(d); src != nil {
+			// A root too big to hold is a stub: the raw JSON is browsable, the source tree left out.
+			if src := klirTree(d); src != nil && d.tree.Attrs[doc.AttrMore] == "" {
 				d.tree.Children = append([]*doc.Node{src}, d.tree.Children...)
 			}
 		}
@@ -251,7 +252,7 @@ func metricsTable(d *jdoc) {
 		return
 	}
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"metric", "value", "unit"}}
-	for _, it := range d.v.Items {
+	for _, it := range items(d.v) {
 		vs := ""
 		if val := it.Get("Value"); val != nil {
 			vs = val.Str // a number's literal text, or a string's value
@@ -270,8 +271,8 @@ func tensorMapTable(d *jdoc) {
 		return
 	}
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"tensor", "kind", "dtype", "tf_shape", "sim_shape", "const", "layer"}}
-	for i, name := range d.v.Keys {
-		e := d.v.Items[i]
+	for _, m := range d.v.Members() {
+		name, e := m.Key, m.V
 		if e.Kind != jsonspan.Object || e.Get("dtype") == nil {
 			continue
 		}
@@ -282,13 +283,18 @@ func tensorMapTable(d *jdoc) {
 			isConst = strconv.FormatBool(c.Bool)
 		}
 		t.Rows = append(t.Rows, []string{name, str(e.Get("kind")), str(e.Get("dtype")), fmtShape(tf), fmtShape(sim), isConst, str(e.Get("layer_name"))})
-		t.RowSpans = append(t.RowSpans, *d.keySpan(d.v, name))
+		t.RowSpans = append(t.RowSpans, *doc.In(d.path, m.KeyStart, e.End-m.KeyStart))
 	}
 	d.tree.Table = t
 }
 
-// klirBudget bounds the source tree's nodes.
-const klirBudget = 100000
+// klirHeld is the nodes the klir source tree holds; a func or iteration whose children do not
+// fit is a stub (klir:<member>@<offset of its children list>), built on demand a page at a
+// time (Model.KlirChildren), so nothing is cut however big the tree.
+const klirHeld = 2000
+
+// klirPage is the nodes one page of a stub's children may hold below them.
+const klirPage = 20000
 
 // klirTree renders a *.klir.debuginfo.json as a source tree: per logical core, functions with
 // their file and line, loop iterations, and instructions with their source line (spec §3.6).
@@ -297,39 +303,91 @@ func klirTree(d *jdoc) *doc.Node {
 		return nil
 	}
 	root := &doc.Node{Kind: doc.KindSourceTree, Key: "source", Label: "source tree", Detail: "NKI instructions by source function, loop iteration and line"}
-	left := klirBudget
-	var walk func(parent *doc.Node, list *jsonspan.Value, depth int)
-	walk = func(parent *doc.Node, list *jsonspan.Value, depth int) {
-		for i, it := range items(list) {
-			if left <= 0 || depth > 200 {
-				parent.Warnf(d.span(list), "the source tree is cut here (%d nodes shown); the raw JSON below has everything", klirBudget)
-				return
-			}
-			left--
-			key := strconv.Itoa(i)
-			switch {
-			case it.Get("inst") != nil:
-				in := it.Get("inst")
-				parent.Add(&doc.Node{Kind: doc.KindInst, Key: key, Label: str(in.Get("name")), Value: "line " + fmtInt(intOr(in.Get("line"), -1)), Span: d.span(it)})
-			case it.Get("func") != nil:
-				f := it.Get("func")
-				n := &doc.Node{Kind: doc.KindFunc, Key: key, Label: str(f.Get("name")), Value: fmt.Sprintf("%s:%s", str(f.Get("file")), fmtInt(intOr(f.Get("line"), -1))), Span: d.span(it)}
-				parent.Add(n)
-				walk(n, f.Get("children"), depth+1)
-			case it.Get("iter") != nil:
-				f := it.Get("iter")
-				n := &doc.Node{Kind: doc.KindIter, Key: key, Label: str(f.Get("var")) + " = " + str(f.Get("val")), Value: "line " + fmtInt(intOr(f.Get("line"), -1)), Span: d.span(it)}
-				parent.Add(n)
-				walk(n, f.Get("children"), depth+1)
-			default:
-				parent.Add(jsonspan.Tree(it, key, d.path, 1000))
-			}
-		}
+	k := &klirBuilder{path: d.path, forest: d.forest, left: klirHeld}
+	if jsonspan.Eager {
+		k.left = 1 << 40
 	}
-	for i, core := range d.v.Items {
-		n := &doc.Node{Kind: doc.KindLNC, Key: strconv.Itoa(i), Label: "logical core " + fmtInt(intOr(core.Get("lnc"), -1)), Span: d.span(core)}
+	for i, core := range items(d.v) {
+		n := &doc.Node{Kind: doc.KindLNC, Key: strconv.Itoa(i), Label: "logical core " + fmtInt(intOr(core.Get("lnc"), -1)), Span: doc.In(d.path, core.Start, core.Len64())}
 		root.Add(n)
-		walk(n, core.Get("info"), 0)
+		k.children(n, core.Get("info"), 0)
 	}
 	return root
+}
+
+// klirBuilder makes source-tree nodes from klir JSON lists, holding at most left of them.
+type klirBuilder struct {
+	path   string
+	forest *jsonspan.Forest
+	left   int
+}
+
+// children gives n the nodes of list's items, or makes n a stub when they do not fit.
+func (k *klirBuilder) children(n *doc.Node, list *jsonspan.Value, depth int) {
+	count := list.Len()
+	if count == 0 {
+		return
+	}
+	if count > k.left || depth > 200 {
+		n.Ref = string(doc.RefKlir) + ":" + k.path + "@" + strconv.FormatInt(list.Start, 10)
+		n.SetAttr(doc.AttrMore, strconv.Itoa(count))
+		return
+	}
+	k.left -= count
+	for i, it := range items(list) {
+		n.Add(k.item(it, i, depth))
+	}
+}
+
+// item is the node of one entry of a klir list.
+func (k *klirBuilder) item(it *jsonspan.Value, i, depth int) *doc.Node {
+	key := strconv.Itoa(i)
+	span := doc.In(k.path, it.Start, it.Len64())
+	switch {
+	case it.Get("inst") != nil:
+		in := it.Get("inst")
+		return &doc.Node{Kind: doc.KindInst, Key: key, Label: str(in.Get("name")), Value: "line " + fmtInt(intOr(in.Get("line"), -1)), Span: span}
+	case it.Get("func") != nil:
+		f := it.Get("func")
+		n := &doc.Node{Kind: doc.KindFunc, Key: key, Label: str(f.Get("name")), Value: fmt.Sprintf("%s:%s", str(f.Get("file")), fmtInt(intOr(f.Get("line"), -1))), Span: span}
+		k.children(n, f.Get("children"), depth+1)
+		return n
+	case it.Get("iter") != nil:
+		f := it.Get("iter")
+		n := &doc.Node{Kind: doc.KindIter, Key: key, Label: str(f.Get("var")) + " = " + str(f.Get("val")), Value: "line " + fmtInt(intOr(f.Get("line"), -1)), Span: span}
+		k.children(n, f.Get("children"), depth+1)
+		return n
+	}
+	return k.forest.Tree(it, key, 1000)
+}
+
+// KlirChildren builds the children [from, to) of a klir source-tree stub (its ref) and says
+// how many it has.
+func (m *Model) KlirChildren(ref string, from, to int) ([]*doc.Node, int, error) {
+	kind, rest := doc.ParseRef(ref)
+	at := strings.LastIndexByte(rest, '@')
+	if kind != doc.RefKlir || at < 0 {
+		return nil, 0, fmt.Errorf("%q is not a klir ref", ref)
+	}
+	off, err := strconv.ParseInt(rest[at+1:], 10, 64)
+	fo := m.Forests[rest[:at]]
+	if err != nil || fo == nil {
+		return nil, 0, fmt.Errorf("no klir debug info %q is held", rest[:at])
+	}
+	list := fo.ValueAt(off, 1)
+	if list == nil || list.Kind != jsonspan.Array {
+		return nil, 0, fmt.Errorf("no list starts at byte %d of %s", off, rest[:at])
+	}
+	total := list.Len()
+	k := &klirBuilder{path: rest[:at], forest: fo, left: klirPage}
+	var kids []*doc.Node
+	list.Each(from, func(it jsonspan.Item) bool {
+		if it.Index >= to {
+			return false
+		}
+		k.left--
+		kids = append(kids, k.item(it.V, it.Index, 1))
+		return true
+	})
+	return kids, total, nil
 }

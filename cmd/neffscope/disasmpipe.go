@@ -1,0 +1,395 @@
+package main
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/neff"
+)
+
+// disasmFormat is the frame of a listing (text or JSON) around its instructions.
+type disasmFormat interface {
+	begin(b []byte) []byte
+	streamHead(b []byte, k int, s *inspect.ProgramStream) []byte
+	streamEnd(b []byte, s *inspect.ProgramStream) []byte
+	end(b []byte) []byte
+	encoder(p *inspect.Program) wordEncoder // one per goroutine
+}
+
+// wordEncoder appends word i of a stream, with what separates it from the word before.
+type wordEncoder interface {
+	appendWord(b []byte, s *inspect.ProgramStream, i int, word []byte) []byte
+}
+
+// writeDisasm writes the listing of the picked streams of f in format. archive is the file f
+// was opened from (size f.Size): the streams that are not held are read out of it again (nil:
+// each through its own source, one archive pass per stream).
+//
+// The words are cut into jobs of up to jobWords instructions; one goroutine per core (at most
+// four) encodes jobs and this one writes them in order, with at most jobsInFlight jobs (their
+// words and their output: ~1 MiB each for real code, ~3 MiB for random words) alive at once.
+func writeDisasm(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream, format disasmFormat) error {
+	feeds := startFeeds(f, archive, picked)
+	defer feeds.stop()
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
+	pool := make(chan *job, jobsInFlight)
+	for range jobsInFlight {
+		pool <- &job{ready: make(chan struct{}, 1)}
+	}
+	work := make(chan *job, jobsInFlight)
+	order := make(chan *job, jobsInFlight)
+	var stopped atomic.Bool
+	for range workers {
+		go func() {
+			e := format.encoder(f.Program)
+			for j := range work {
+				j.encode(e)
+				j.ready <- struct{}{}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		defer close(order)
+		send := func(j *job) {
+			order <- j
+			work <- j
+		}
+		j := <-pool
+		j.reset()
+		j.head = format.begin(j.head)
+		for k, s := range picked {
+			if stopped.Load() {
+				break
+			}
+			j.head = format.streamHead(j.head, k, s)
+			feeds.each(k, func(first, n int, words []byte, release func()) bool {
+				if stopped.Load() {
+					release()
+					return false
+				}
+				j.s, j.first, j.n, j.words, j.release = s, first, n, words, release
+				send(j)
+				j = <-pool
+				j.reset()
+				return true
+			})
+			j.head = format.streamEnd(j.head, s)
+		}
+		j.head = format.end(j.head)
+		send(j)
+	}()
+	var err error
+	for j := range order {
+		<-j.ready
+		if err == nil {
+			if _, err = w.Write(j.out); err != nil {
+				stopped.Store(true)
+			}
+		}
+		if j.release != nil {
+			j.release()
+		}
+		pool <- j
+	}
+	return err
+}
+
+const (
+	jobWords     = 1024
+	jobsInFlight = 4
+)
+
+// job is a run of words of one stream and what they print as, after the bytes that go before
+// it (the end of the stream before, the head of this one).
+type job struct {
+	s        *inspect.ProgramStream
+	first, n int
+	words    []byte // the n words; nil: read them from s.ISA (held in memory)
+	release  func() // gives the words back to their feed
+	head     []byte
+	out      []byte
+	ready    chan struct{}
+}
+
+func (j *job) reset() {
+	j.s, j.first, j.n, j.words, j.release = nil, 0, 0, nil, nil
+	j.head, j.out = j.head[:0], j.out[:0]
+}
+
+func (j *job) encode(e wordEncoder) {
+	b := append(j.out[:0], j.head...)
+	for k := range j.n {
+		i := j.first + k
+		var word []byte
+		if j.words != nil {
+			word = j.words[k*isa.WordSize : (k+1)*isa.WordSize : (k+1)*isa.WordSize]
+		} else {
+			word = j.s.ISA.Word(i)
+		}
+		b = e.appendWord(b, j.s, i, word)
+	}
+	j.out = b
+}
+
+// wordFeeds hands the words of the picked streams out in runs. A held stream is cut in
+// place. A stream that is not held is read again out of the archive, and one walk of the
+// archive serves a chain of such streams: each stream whose member comes later in the archive
+// than the previous one of its chain (in output order), so a NEFF whose streams are listed
+// in about archive order is read again once or twice, not once per stream (the 256 MB file's
+// ten streams take two walks). A walk blocks when its stream's feedChunks chunks are out; a
+// chain's walk starts when the listing reaches the stream before its first.
+type wordFeeds struct {
+	picked      []*inspect.ProgramStream
+	archive     io.ReaderAt
+	size        int64
+	maxInflated int64
+	feeds       []*feed // per picked stream; nil when it is held
+	chains      [][]int // picked indexes, in output order
+	chainOf     []int   // per picked stream: its chain, or -1
+	started     []bool  // per chain
+	done        chan struct{}
+	stopOnce    sync.Once
+	wg          sync.WaitGroup
+}
+
+const (
+	feedWords  = jobWords // 64 KiB a chunk
+	feedChunks = jobsInFlight + 2
+)
+
+type feed struct {
+	started   bool // read on its own (not by a chain's walk): started
+	path      string
+	want      int // words
+	got       int // bytes taken
+	out, free chan *feedChunk
+	cur       *feedChunk
+}
+
+type feedChunk struct {
+	first, n int
+	words    []byte
+	used     int
+}
+
+func startFeeds(f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) *wordFeeds {
+	x := &wordFeeds{picked: picked, archive: archive, feeds: make([]*feed, len(picked)), chainOf: make([]int, len(picked)),
+		done: make(chan struct{})}
+	if f != nil {
+		x.size, x.maxInflated = f.Size, f.Budget.Limit(budget.Inflate)
+	}
+	at := map[string]int{} // archive index of each path's first member, as neff.ReadMember finds it
+	if f != nil && f.Archive != nil && archive != nil {
+		for i, m := range f.Archive.Members {
+			if _, ok := at[m.Path]; !ok {
+				at[m.Path] = i
+			}
+		}
+	}
+	var last []int // archive index of each chain's last stream
+	for k, s := range picked {
+		x.chainOf[k] = -1
+		if s.ISA == nil || s.ISA.Held() {
+			continue
+		}
+		fd := &feed{path: s.Member, want: s.ISA.Len(), out: make(chan *feedChunk, feedChunks), free: make(chan *feedChunk, feedChunks)}
+		for range feedChunks {
+			fd.free <- &feedChunk{words: make([]byte, feedWords*isa.WordSize)}
+		}
+		x.feeds[k] = fd
+		pos, ok := at[s.Member]
+		if !ok {
+			continue // read through the stream's own source
+		}
+		best := -1 // the chain ending latest before pos: chains stay few
+		for c, l := range last {
+			if l < pos && (best < 0 || l > last[best]) {
+				best = c
+			}
+		}
+		if best < 0 {
+			best = len(x.chains)
+			x.chains, last = append(x.chains, nil), append(last, 0)
+		}
+		x.chains[best], last[best] = append(x.chains[best], k), pos
+		x.chainOf[k] = best
+	}
+	x.started = make([]bool, len(x.chains))
+	return x
+}
+
+// start begins reading stream k's words, unless they are read already.
+func (x *wordFeeds) start(k int) {
+	fd := x.feeds[k]
+	if fd == nil {
+		return
+	}
+	c := x.chainOf[k]
+	if c < 0 {
+		if !fd.started {
+			fd.started = true
+			x.wg.Add(1)
+			go x.alone(k)
+		}
+		return
+	}
+	if !x.started[c] {
+		x.started[c] = true
+		x.wg.Add(1)
+		go x.walk(x.chains[c])
+	}
+}
+
+// alone reads stream k through its own source (isa.Stream.Words: one pass of its member).
+func (x *wordFeeds) alone(k int) {
+	defer x.wg.Done()
+	fd := x.feeds[k]
+	for _, w := range x.picked[k].ISA.Words() {
+		if !fd.put(w, x.done) {
+			break
+		}
+	}
+	fd.finish(x.done)
+}
+
+// walk reads the archive once for a chain of streams, stopping after the last.
+func (x *wordFeeds) walk(chain []int) {
+	defer x.wg.Done()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-x.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	next := 0
+	for next < len(chain) && x.feeds[chain[next]].want == 0 {
+		x.feeds[chain[next]].finish(x.done)
+		next++
+	}
+	if next < len(chain) {
+		neff.Open(x.archive, x.size, neff.Options{
+			Keep:        func(string, int64) bool { return false },
+			MaxInflated: x.maxInflated,
+			Context:     ctx,
+			Visit: func(m *neff.Member, off int64, chunk []byte) {
+				if next >= len(chain) {
+					return
+				}
+				fd := x.feeds[chain[next]]
+				if m.Path != fd.path {
+					return
+				}
+				if !fd.put(chunk, x.done) {
+					next = len(chain)
+					cancel()
+					return
+				}
+				for next < len(chain) && x.feeds[chain[next]].complete() {
+					x.feeds[chain[next]].finish(x.done)
+					if next++; next == len(chain) {
+						cancel() // the rest of the archive is not needed
+					}
+				}
+			},
+		})
+	}
+	for ; next < len(chain); next++ { // the archive ended first (truncated), or a stop
+		x.feeds[chain[next]].finish(x.done)
+	}
+}
+
+func (fd *feed) complete() bool { return fd.got == fd.want*isa.WordSize }
+
+// put takes the next bytes of the stream (the words past want are not taken); false after a
+// stop.
+func (fd *feed) put(b []byte, done <-chan struct{}) bool {
+	for len(b) > 0 && fd.got < fd.want*isa.WordSize {
+		if fd.cur == nil {
+			select {
+			case fd.cur = <-fd.free:
+			case <-done:
+				return false
+			}
+			fd.cur.first, fd.cur.used = fd.got/isa.WordSize, 0
+		}
+		k := copy(fd.cur.words[fd.cur.used:], b[:min(len(b), fd.want*isa.WordSize-fd.got)])
+		fd.cur.used += k
+		fd.got += k
+		b = b[k:]
+		if fd.cur.used == len(fd.cur.words) || fd.complete() {
+			if !fd.send(done) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (fd *feed) send(done <-chan struct{}) bool {
+	ch := fd.cur
+	fd.cur = nil
+	if ch.n = ch.used / isa.WordSize; ch.n == 0 {
+		fd.free <- ch
+		return true
+	}
+	select {
+	case fd.out <- ch:
+		return true
+	case <-done:
+		return false
+	}
+}
+
+// finish hands over the last whole words taken and ends the stream.
+func (fd *feed) finish(done <-chan struct{}) {
+	if fd.cur != nil {
+		fd.send(done)
+	}
+	close(fd.out)
+}
+
+// each calls fn with the runs of stream k's words in order (release gives a run back) until
+// fn returns false; it starts the reads of stream k and of the next stream that is not held.
+func (x *wordFeeds) each(k int, fn func(first, n int, words []byte, release func()) bool) {
+	x.start(k)
+	for next := k + 1; next < len(x.picked); next++ {
+		if x.feeds[next] != nil {
+			x.start(next)
+			break
+		}
+	}
+	s := x.picked[k]
+	if s.ISA == nil {
+		return
+	}
+	fd := x.feeds[k]
+	if fd == nil {
+		for first := 0; first < s.ISA.Len(); first += jobWords {
+			if !fn(first, min(jobWords, s.ISA.Len()-first), nil, func() {}) {
+				return
+			}
+		}
+		return
+	}
+	for ch := range fd.out {
+		if !fn(ch.first, ch.n, ch.words[:ch.n*isa.WordSize], func() { fd.free <- ch }) {
+			return
+		}
+	}
+}
+
+// stop ends the reads still running and waits for them.
+func (x *wordFeeds) stop() {
+	x.stopOnce.Do(func() { close(x.done) })
+	x.wg.Wait()
+}

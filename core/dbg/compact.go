@@ -1,0 +1,422 @@
+package dbg
+
+import (
+	"cmp"
+	"errors"
+	"io"
+	"slices"
+	"sort"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// A Compact is what the source joins need of one .dbg member, read in one pass as the member
+// streams past (Scanner), without its bytes or its tree (issue 13): per record its first
+// parent id (asm: the backend record a word came from), and for backend and penguin records
+// the id, the BIR name (interned) and the kernel attributes (interned: a member names few
+// files, lines and kernels), plus each record's length and a checkpoint of offsets, so any
+// record's span is known and its bytes can be read back. The member's own view (every field
+// as a node) is built on demand from its bytes (DecodeView). Columns are held in fixed blocks,
+// so what a Compact holds is what it costs (Held), charged as it grows.
+type Compact struct {
+	Member      string
+	Kind        Kind
+	Engine      string
+	Size        int64
+	Description string
+	PointsTo    string
+	EngineCode  uint64
+	HasEngine   bool
+	KernelFiles []string
+	KernelNames []string
+	Coverage    Coverage
+	// Root is the member's content node without its children (value, detail, span, and every
+	// finding of its tree, which the children built on demand do not repeat); RootChildren is
+	// how many children DecodeView gives it.
+	Root         *doc.Node
+	RootChildren int
+	// N is the number of records of field 3 (every one: a Compact keeps no cap but its budget).
+	N int
+
+	first  pcol // first parent id + 1 (0: no parent)
+	ids    pcol // record id
+	names  pcol // index of the record's name (ends)
+	tuples pcol // index of the record's kernel attributes (Tuples)
+	lens   pcol // record length
+	ckpt   []int64
+	arena  []byte
+	ends   pcol
+	Tuples []Tuple
+	// the id lookup (backend and penguin): record numbers in id order, the ids in that order,
+	// and the first id of each of their blocks
+	byID    pcol
+	idOrder pcol
+	idFirst []uint64
+	// build state: interning tables (dropped at the end of the scan)
+	nameIdx  map[string]uint32
+	tupleIdx map[Tuple]uint32
+}
+
+// Tuple is a record's kernel attributes as written (kernel_file and kernel_name are indexes into
+// the member's fields 5 and 7; Has… says whether the record has the attribute at all).
+type Tuple struct {
+	File, Line, Kernel          string
+	HasFile, HasLine, HasKernel bool
+}
+
+const (
+	ckptEvery = 64
+	// maxInterned bounds the distinct names looked up for sharing (past it a new name is
+	// stored again, not looked up: the lookup table would cost more than it saves).
+	maxInterned = 1 << 16
+	mapEntry    = 64 // bytes a map entry costs, about
+)
+
+// Held is the bytes the Compact holds (its columns, tables and strings).
+func (c *Compact) Held() int64 {
+	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes() + c.byID.bytes() + c.idOrder.bytes()
+	n += int64(cap(c.ckpt))*8 + int64(cap(c.idFirst))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
+	n += int64(cap(c.Tuples)) * 64
+	for _, t := range c.Tuples {
+		n += int64(len(t.File) + len(t.Line) + len(t.Kernel))
+	}
+	for _, s := range c.KernelFiles {
+		n += int64(len(s)) + 16
+	}
+	for _, s := range c.KernelNames {
+		n += int64(len(s)) + 16
+	}
+	return n + 512
+}
+
+// keeps says which columns a kind needs.
+func (c *Compact) keepsFirst() bool  { return c.Kind == KindAsm || c.Kind == KindBackend }
+func (c *Compact) keepsRecord() bool { return c.Kind == KindBackend || c.Kind == KindPenguin }
+
+func (c *Compact) record(r *Record) {
+	i := c.N
+	c.N++
+	if i%ckptEvery == 0 {
+		c.ckpt = append(c.ckpt, r.Off)
+	}
+	c.lens.add(uint64(r.Len))
+	if c.keepsFirst() {
+		if len(r.Parents) == 0 {
+			c.first.add(0)
+		} else {
+			c.first.add(r.Parents[0] + 1) // a parent id of 2^64-1 reads as none (hostile only)
+		}
+	}
+	if !c.keepsRecord() {
+		return
+	}
+	c.ids.add(r.ID)
+	c.names.add(uint64(c.intern(r.Name)))
+	var t Tuple
+	for _, a := range r.Attrs {
+		switch {
+		case a.Key == "kernel_file" && !t.HasFile:
+			t.File, t.HasFile = a.Value, true
+		case a.Key == "kernel_line" && !t.HasLine:
+			t.Line, t.HasLine = a.Value, true
+		case a.Key == "kernel_name" && !t.HasKernel:
+			t.Kernel, t.HasKernel = a.Value, true
+		}
+	}
+	k, ok := c.tupleIdx[t]
+	if !ok {
+		k = uint32(len(c.Tuples))
+		c.Tuples = append(c.Tuples, t)
+		c.tupleIdx[t] = k
+	}
+	c.tuples.add(uint64(k))
+}
+
+func (c *Compact) intern(name string) uint32 {
+	if k, ok := c.nameIdx[name]; ok {
+		return k
+	}
+	c.arena = append(c.arena, name...)
+	k := uint32(c.ends.n)
+	c.ends.add(uint64(len(c.arena)))
+	if len(c.nameIdx) < maxInterned {
+		c.nameIdx[name] = k
+	}
+	return k
+}
+
+// First is record i's first parent id (asm: the backend record of word i), ok false when the
+// record names none.
+func (c *Compact) First(i int) (uint64, bool) {
+	if i < 0 || i >= c.first.n {
+		return 0, false
+	}
+	v := c.first.at(i)
+	return v - 1, v != 0
+}
+
+// ID is record i's id (backend and penguin members).
+func (c *Compact) ID(i int) uint64 { return c.ids.at(i) }
+
+// Name is record i's name (backend members: the BIR instruction; penguin: the tensor).
+func (c *Compact) Name(i int) string {
+	k := int(c.names.at(i))
+	lo := uint64(0)
+	if k > 0 {
+		lo = c.ends.at(k - 1)
+	}
+	return string(c.arena[lo:c.ends.at(k)])
+}
+
+// Attrs is record i's kernel attributes (backend and penguin members).
+func (c *Compact) Attrs(i int) *Tuple { return &c.Tuples[c.tuples.at(i)] }
+
+// TupleIndex is the index of record i's kernel attributes in Tuples.
+func (c *Compact) TupleIndex(i int) int { return int(c.tuples.at(i)) }
+
+// Span is record i's bytes in the member.
+func (c *Compact) Span(i int) (off, n int64) {
+	if i < 0 || i >= c.N {
+		return 0, 0
+	}
+	at := i / ckptEvery * ckptEvery
+	off = c.ckpt[i/ckptEvery]
+	for ; at < i; at++ {
+		off += int64(c.lens.at(at))
+	}
+	return off, int64(c.lens.at(i))
+}
+
+// Lookup finds the first record (in member order) with id (backend and penguin members).
+func (c *Compact) Lookup(id uint64) (int, bool) {
+	// the first block whose first id is ≥ id; the first occurrence is in it or the one before
+	b := sort.Search(len(c.idFirst), func(b int) bool { return c.idFirst[b] >= id })
+	for _, k := range []int{b - 1, b} {
+		if k < 0 || k >= len(c.idFirst) {
+			continue
+		}
+		vs := c.idOrder.block(k)
+		if j := sort.Search(len(vs), func(j int) bool { return vs[j] >= id }); j < len(vs) {
+			if vs[j] == id {
+				return int(c.byID.at(k*pblock + j)), true
+			}
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// buildLookup sorts the record numbers by id (first in member order among equal ids); its
+// transient cost is what grow is asked for first.
+func (c *Compact) buildLookup(grow func(int64) bool) bool {
+	if !c.keepsRecord() || c.N == 0 {
+		return true
+	}
+	if grow != nil && !grow(int64(c.N)*12) {
+		return false
+	}
+	ids := make([]uint64, c.N)
+	for i := range ids {
+		ids[i] = c.ids.at(i)
+	}
+	perm := make([]uint32, c.N)
+	for i := range perm {
+		perm[i] = uint32(i)
+	}
+	slices.SortFunc(perm, func(a, b uint32) int {
+		if x := cmp.Compare(ids[a], ids[b]); x != 0 {
+			return x
+		}
+		return cmp.Compare(a, b)
+	})
+	for k, i := range perm {
+		if k%pblock == 0 {
+			c.idFirst = append(c.idFirst, ids[i])
+		}
+		c.idOrder.add(ids[i])
+		c.byID.add(uint64(i))
+	}
+	return true
+}
+
+// A Scanner builds a member's Compact from its bytes as they stream past, in order (Write),
+// with the same decoder as Decode: the same records, coverage and findings. It holds one
+// top-level field at a time (a record: tens of bytes), and the first fields' tree while it
+// counts the root's children (at most maxNodes nodes).
+type Scanner struct {
+	d      *decoder
+	c      *Compact
+	buf    []byte
+	bufOff int64 // member offset of buf[0]
+	got    int64
+	broken bool // a top-level wire error: the decoder has accounted for the rest of the member
+	// Grow, if set, is asked before the scan holds n more bytes; when it says no, the scan
+	// stops and Close returns nil.
+	Grow    func(n int64) bool
+	charged int64
+	failed  bool
+}
+
+// NewScanner starts the scan of a member of size bytes.
+func NewScanner(member string, size int64) *Scanner {
+	d := newDecoder(member, member, size, 0)
+	d.b = nil
+	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size, nameIdx: map[string]uint32{}, tupleIdx: map[Tuple]uint32{}}
+	d.onRecord = c.record
+	return &Scanner{d: d, c: c}
+}
+
+// Scan builds the Compact of a member held in memory.
+func Scan(member string, b []byte) *Compact {
+	s := NewScanner(member, int64(len(b)))
+	s.Write(b)
+	return s.Close()
+}
+
+// Charged is what the scan has asked Grow for so far.
+func (s *Scanner) Charged() int64 { return s.charged }
+
+// Failed says whether Grow refused the scan.
+func (s *Scanner) Failed() bool { return s.failed }
+
+// Write takes the member's next bytes.
+func (s *Scanner) Write(p []byte) {
+	if s.failed {
+		return
+	}
+	p = p[:min(int64(len(p)), max(0, s.c.Size-s.got))] // never past the member's size
+	s.got += int64(len(p))
+	if s.broken {
+		return
+	}
+	if len(s.buf) == 0 {
+		// Parse straight out of p; keep only the unfinished field.
+		s.drain(p, false)
+	} else {
+		s.buf = append(s.buf, p...)
+		s.drain(s.buf, false)
+	}
+	s.charge()
+}
+
+// drain reads every complete top-level field of b (which starts at s.bufOff) and keeps the
+// rest in s.buf.
+func (s *Scanner) drain(b []byte, final bool) {
+	size := s.c.Size
+	shp := shape(kindShape(s.c.Kind))
+	more := !final && s.bufOff+int64(len(b)) < size
+	for len(b) > 0 && !s.broken {
+		num, typ, n := protowire.ConsumeTag(b)
+		end := int64(-1)
+		wait := false
+		if n < 0 {
+			wait = more && truncated(n)
+		} else if m := protowire.ConsumeFieldValue(num, typ, b[n:]); m >= 0 {
+			end = s.bufOff + int64(n+m)
+		} else if more && truncated(m) {
+			wait = true
+			if typ == protowire.BytesType {
+				// A length that runs past the member will never be met: an error now.
+				if l, k := protowire.ConsumeVarint(b[n:]); k > 0 && l > uint64(size-s.bufOff-int64(n+k)) {
+					wait = false
+				}
+			}
+		}
+		if wait {
+			break
+		}
+		s.d.b, s.d.base = b, s.bufOff
+		if end < 0 {
+			// A wire error: the decoder reports it and accounts for the rest of the member.
+			s.d.message(s.d.f.Root, shp, s.bufOff, size, 0, nil)
+			s.broken = true
+			b = nil
+			break
+		}
+		s.d.message(s.d.f.Root, shp, s.bufOff, end, 0, nil)
+		b = b[end-s.bufOff:]
+		s.bufOff = end
+	}
+	s.d.b = nil
+	if len(b) == 0 {
+		s.buf = s.buf[:0]
+		if cap(s.buf) > 1<<20 {
+			s.buf = nil // after one big field
+		}
+		return
+	}
+	if len(s.buf) > 0 && &b[0] == &s.buf[0] {
+		return
+	}
+	s.buf = append(s.buf[:0], b...)
+}
+
+func truncated(n int) bool { return errors.Is(protowire.ParseError(n), io.ErrUnexpectedEOF) }
+
+func (s *Scanner) charge() {
+	held := s.c.Held() + int64(cap(s.buf)) + int64(s.d.nodes)*400
+	if held <= s.charged {
+		return
+	}
+	if s.Grow != nil && !s.Grow(held-s.charged) {
+		s.failed = true
+		s.c, s.buf, s.d = nil, nil, nil
+		return
+	}
+	s.charged = held
+}
+
+// Close ends the scan and returns the Compact: nil when Grow refused it or the member's bytes
+// did not all come.
+func (s *Scanner) Close() *Compact {
+	if s.failed || s.got < s.c.Size {
+		return nil
+	}
+	if !s.broken && len(s.buf) > 0 {
+		s.drain(s.buf, true)
+	}
+	d, c := s.d, s.c
+	f := d.f
+	root := f.Root
+	if d.cut >= 0 {
+		root.Infof(d.span(d.cut, c.Size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
+	}
+	c.RootChildren = len(root.Children)
+	if d.nrec > 0 {
+		c.RootChildren++
+	}
+	grow := func(n int64) bool {
+		if s.Grow != nil && !s.Grow(n) {
+			return false
+		}
+		s.charged += n
+		return true
+	}
+	if !c.buildLookup(grow) {
+		s.failed = true
+		return nil
+	}
+	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root)}
+	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine
+	c.KernelFiles, c.KernelNames, c.Coverage = f.KernelFiles, f.KernelNames, f.Coverage
+	c.nameIdx, c.tupleIdx = nil, nil
+	s.buf, s.d = nil, nil
+	return c
+}
+
+// RecordsIn decodes the records of field 3 that lie in b, the bytes of member at offset off
+// (from a record's start), as Decode reads them: the records table's rows served by range.
+func RecordsIn(member string, b []byte, off int64, want int) []Record {
+	d := newDecoder(member, member, off+int64(len(b)), want)
+	d.b, d.base = b, off
+	d.records = true
+	d.message(nil, shape(kindShape(d.f.Kind)), off, off+int64(len(b)), 0, nil)
+	return d.f.Records
+}
+
+// RecordRowsAt is the records table's rows for records recs of a member, the first of them
+// record first.
+func RecordRowsAt(kind Kind, member string, recs []Record, first int) *doc.Table {
+	return recordRows(kind, member, recs, first)
+}

@@ -1,0 +1,155 @@
+package dbg
+
+import "google.golang.org/protobuf/encoding/protowire"
+
+// pcol is an append-only column of uint64 values, packed in blocks of pblock values: each
+// block is the first value and the deltas after it, in the smallest of three forms (one
+// constant delta; deltas in -8..7, two to a byte; zigzag varints). The debug info's columns are
+// mostly runs (+1 ids, repeated attributes, small record lengths), so a value costs about a
+// byte or less; any value reads back by decoding its block (one block cached).
+type pcol struct {
+	chunks [][]byte // encoded blocks, in chunks of pchunk bytes
+	starts []uint32 // per block: chunk<<16 | offset
+	n      int      // values
+	cur    []uint64 // the block being filled (not yet encoded)
+	cache  []uint64 // the last block decoded
+	cached int      // its number + 1 (0: none)
+}
+
+const (
+	pblock = 128
+	pchunk = 1 << 16
+)
+
+func (c *pcol) add(v uint64) {
+	c.cur = append(c.cur, v) // grows to one block, then is reused
+	c.n++
+	if len(c.cur) == pblock {
+		c.flush()
+	}
+}
+
+// flush encodes the block being filled.
+func (c *pcol) flush() {
+	vs := c.cur
+	var enc []byte
+	first := protowire.AppendVarint(nil, vs[0])
+	constant, nibble := true, true
+	for i := 1; i < len(vs); i++ {
+		d := int64(vs[i] - vs[i-1])
+		if i > 1 && d != int64(vs[1]-vs[0]) {
+			constant = false
+		}
+		if d < -8 || d > 7 {
+			nibble = false
+		}
+	}
+	head := func(mode byte) []byte { return append([]byte{mode, byte(len(vs))}, first...) }
+	switch {
+	case constant:
+		enc = head(1)
+		if len(vs) > 1 {
+			enc = protowire.AppendVarint(enc, protowire.EncodeZigZag(int64(vs[1]-vs[0])))
+		}
+	case nibble:
+		enc = head(2)
+		for i := 1; i < len(vs); i += 2 {
+			b := byte(int64(vs[i]-vs[i-1]) & 15)
+			if i+1 < len(vs) {
+				b |= byte(int64(vs[i+1]-vs[i])&15) << 4
+			}
+			enc = append(enc, b)
+		}
+	default:
+		enc = head(0)
+		for i := 1; i < len(vs); i++ {
+			enc = protowire.AppendVarint(enc, protowire.EncodeZigZag(int64(vs[i]-vs[i-1])))
+		}
+	}
+	k := len(c.chunks) - 1
+	if k < 0 || len(c.chunks[k])+len(enc) > pchunk {
+		c.chunks = append(c.chunks, make([]byte, 0, min(pchunk, max(256, 4*len(enc)*(len(c.starts)+1)))))
+		k++
+	}
+	if len(c.chunks[k])+len(enc) > cap(c.chunks[k]) {
+		grown := make([]byte, len(c.chunks[k]), min(pchunk, max(2*cap(c.chunks[k]), len(c.chunks[k])+len(enc))))
+		copy(grown, c.chunks[k])
+		c.chunks[k] = grown
+	}
+	c.starts = append(c.starts, uint32(k)<<16|uint32(len(c.chunks[k])))
+	c.chunks[k] = append(c.chunks[k], enc...)
+	c.cur = c.cur[:0]
+}
+
+// at returns value i.
+func (c *pcol) at(i int) uint64 {
+	b := i / pblock
+	if b == len(c.starts) {
+		return c.cur[i%pblock]
+	}
+	if b+1 != c.cached {
+		c.decode(b)
+	}
+	return c.cache[i%pblock]
+}
+
+// block returns the values of block b (valid until the next call on c).
+func (c *pcol) block(b int) []uint64 {
+	if b == len(c.starts) {
+		return c.cur
+	}
+	if b+1 != c.cached {
+		c.decode(b)
+	}
+	return c.cache
+}
+
+func (c *pcol) decode(b int) {
+	s := c.starts[b]
+	enc := c.chunks[s>>16][s&0xffff:]
+	mode, n := enc[0], int(enc[1])
+	v, k := protowire.ConsumeVarint(enc[2:])
+	enc = enc[2+k:]
+	if c.cache == nil {
+		c.cache = make([]uint64, 0, pblock)
+	}
+	out := append(c.cache[:0], v)
+	switch mode {
+	case 1:
+		var d uint64
+		if n > 1 {
+			z, _ := protowire.ConsumeVarint(enc)
+			d = uint64(protowire.DecodeZigZag(z))
+		}
+		for len(out) < n {
+			v += d
+			out = append(out, v)
+		}
+	case 2:
+		for i := 0; len(out) < n; i++ {
+			d := int64(enc[i/2]>>(4*(i%2))) & 15
+			if d > 7 {
+				d -= 16
+			}
+			v += uint64(d)
+			out = append(out, v)
+		}
+	default:
+		for len(out) < n {
+			z, k := protowire.ConsumeVarint(enc)
+			v += uint64(protowire.DecodeZigZag(z))
+			out = append(out, v)
+			enc = enc[k:]
+		}
+	}
+	c.cache, c.cached = out, b+1
+}
+
+// bytes is what the column holds.
+func (c *pcol) bytes() int64 {
+	n := int64(cap(c.starts))*4 + int64(cap(c.chunks))*24 + int64(cap(c.cur)+cap(c.cache))*8 + 96
+	for _, ch := range c.chunks {
+		n += int64(cap(ch))
+	}
+	return n
+}

@@ -1,0 +1,264 @@
+package inspect
+
+// The .dbg members of a NEFF are scanned as they stream past the archive walk (dbg.Scanner):
+// their bytes are not held for the joins, only what the joins need (dbg.Compact), charged to
+// the open's memory budget as it grows. A member's own tree is built on demand, from its bytes
+// (held when small, read back out of the archive otherwise), by the "dbg:" expander.
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strconv"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/dbg"
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff"
+)
+
+// dbgScanCost is what a scan holds of a .dbg member, per byte of it, by kind, in per cent
+// (measured on the real-shaped NEFFs of internal/bigneff, dbg.Compact.Held after the scan: an asm
+// record, ~6.6 bytes a word, keeps its first parent and its length in packed columns, ~2.9
+// bytes; a backend record, ~59 bytes, keeps its id, name, attributes, length, first parent and
+// its place in the id lookup, ~7.5 bytes). The budget is charged what a scan really holds, as it
+// grows; this is the estimate a member is admitted on.
+var dbgScanCost = map[dbg.Kind]int64{dbg.KindAsm: 55, dbg.KindBackend: 15}
+
+const dbgScanCostOther = 50
+
+// dbgCost is the estimated cost of scanning and joining a member of size bytes.
+func dbgCost(p string, size int64) int64 {
+	kind, _, _ := dbg.Match(p)
+	c, ok := dbgScanCost[kind]
+	if !ok {
+		c = dbgScanCostOther
+	}
+	return size * c / 100
+}
+
+// dbgScans runs the scans of one open. They run once the model is resolved (newSourceIndex),
+// with what it leaves of the memory limit: the model matters more than its source lines, and
+// the manifests' parse, after the archive walk, takes half of what is left then. Members held
+// (small ones) are scanned from memory; the others in one more pass over the archive.
+type dbgScans struct {
+	f   *File
+	ctx context.Context
+	// skipped lists the members not mapped for the memory limit (archive order), and
+	// skippedCost what mapping them would take.
+	skipped     []string
+	skippedCost int64
+}
+
+func newDbgScans(f *File, ctx context.Context) *dbgScans {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &dbgScans{f: f, ctx: ctx}
+}
+
+// run scans the .dbg members of a, a directory at a time (sgNN/, debug_info/): a directory's
+// members are mapped together or not at all, while their estimated cost fits in half of what
+// the memory limit leaves. It returns the Compacts by path.
+func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
+	out := map[string]*dbg.Compact{}
+	if s == nil {
+		return out
+	}
+	b := s.f.Budget
+	var dirs []string
+	byDir := map[string][]*neff.Member{}
+	for _, m := range a.Members {
+		if _, _, ok := dbg.Match(m.Path); !ok || m.Truncated {
+			continue
+		}
+		d := path.Dir(m.Path)
+		if byDir[d] == nil {
+			dirs = append(dirs, d)
+		}
+		byDir[d] = append(byDir[d], m)
+	}
+	room := b.Left(budget.Memory) / 2
+	var admitted int64
+	scans := map[int64]*dbg.Scanner{} // by data offset in the tar
+	var later []*neff.Member
+	for _, d := range dirs {
+		var cost int64
+		for _, m := range byDir[d] {
+			cost += dbgCost(m.Path, m.Size)
+		}
+		if admitted+cost > room {
+			for _, m := range byDir[d] {
+				s.skipped = append(s.skipped, m.Path)
+			}
+			s.skippedCost += cost
+			continue
+		}
+		admitted += cost
+		for _, m := range byDir[d] {
+			sc := dbg.NewScanner(m.Path, m.Size)
+			where := "debug info " + strconv.Quote(m.Path)
+			sc.Grow = func(n int64) bool { return b.Take(budget.Memory, n, where) }
+			scans[m.DataOffset] = sc
+			if m.Data != nil {
+				sc.Write(m.Data)
+			} else {
+				later = append(later, m)
+			}
+		}
+	}
+	if len(later) > 0 {
+		s.reread(later, scans)
+	}
+	for _, d := range dirs {
+		for _, m := range byDir[d] {
+			sc := scans[m.DataOffset]
+			if sc == nil {
+				continue
+			}
+			c := sc.Close()
+			if c == nil {
+				// refused by the budget midway (or the member did not come again whole)
+				b.Release(budget.Memory, sc.Charged())
+				s.skipped = append(s.skipped, m.Path)
+				s.skippedCost += dbgCost(m.Path, m.Size)
+				continue
+			}
+			// Settle the charge on what the Compact holds (the scan's buffers are gone).
+			if h := c.Held(); h < sc.Charged() {
+				b.Release(budget.Memory, sc.Charged()-h)
+			}
+			out[m.Path] = c
+		}
+	}
+	return out
+}
+
+// reread streams the archive once more and feeds the members not held to their scans; it stops
+// after the last of them.
+func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	last := ms[len(ms)-1].DataOffset
+	want := map[int64]*dbg.Scanner{} // only these: the members held were scanned from memory
+	for _, m := range ms {
+		last = max(last, m.DataOffset)
+		want[m.DataOffset] = scans[m.DataOffset]
+	}
+	neff.Open(s.f.r, s.f.Size, neff.Options{
+		Context:     ctx,
+		MaxInflated: s.f.Budget.Limit(budget.Inflate),
+		Visit: func(m *neff.Member, off int64, chunk []byte) {
+			sc := want[m.DataOffset]
+			if sc == nil || sc.Failed() {
+				return
+			}
+			sc.Write(chunk)
+			if m.DataOffset == last && off+int64(len(chunk)) >= m.Size {
+				cancel()
+			}
+		},
+	})
+}
+
+func init() { expanders[doc.RefDbg] = expandDbg }
+
+// expandDbg builds the children of a .dbg member's content stub: its tree, from its bytes.
+func expandDbg(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
+	_, member := doc.ParseRef(stub.Ref)
+	kids, err := f.dbgView(member)
+	if err != nil {
+		return nil, 0, err
+	}
+	from, to = clampRange(from, to, len(kids))
+	return kids[from:to], len(kids), nil
+}
+
+// maxDbgView bounds a member whose tree is built on demand (its bytes are held meanwhile).
+const maxDbgView = 256 << 20
+
+// dbgView returns the children of a member's content tree (the last one built is kept).
+func (f *File) dbgView(member string) ([]*doc.Node, error) {
+	x := f.sourceIndex()
+	if x == nil || x.Members[member] == nil {
+		return nil, fmt.Errorf("%s: %s has no scanned .dbg member %q", NotFound, f.Name, member)
+	}
+	if x.view.member == member {
+		return x.view.kids, nil
+	}
+	b, err := f.memberBytes(member, maxDbgView)
+	if err != nil {
+		return nil, err
+	}
+	v := dbg.DecodeView(member, b)
+	// The member's findings are on its content node (the scan found them all): not again here.
+	for _, c := range v.Root.Children {
+		c.Walk(func(_ []string, n *doc.Node) bool {
+			n.Findings = nil
+			return true
+		})
+	}
+	x.view.member, x.view.kids = member, v.Root.Children
+	return v.Root.Children, nil
+}
+
+func (f *File) sourceIndex() *SourceIndex {
+	if f.Program == nil {
+		return nil
+	}
+	return f.Program.Source
+}
+
+// memberBytes returns a whole member's bytes: held, or read back out of the archive.
+func (f *File) memberBytes(member string, most int64) ([]byte, error) {
+	m := f.Archive.Member(member)
+	if m == nil {
+		return nil, fmt.Errorf("%s: %s has no member %q", NotFound, f.Name, member)
+	}
+	if m.Data != nil && !m.Truncated {
+		return m.Data, nil
+	}
+	if m.Size > most {
+		return nil, fmt.Errorf("%w: %s is %s, more than the %s neffscope reads back to build a .dbg member's tree", budget.ErrLimit, member, neff.HumanSize(m.Size), neff.HumanSize(most))
+	}
+	buf := limitedBuffer{max: m.Size, b: make([]byte, 0, m.Size)}
+	if err := neff.ReadMemberLimit(f.r, f.Size, member, 0, m.Size, &buf, f.Budget.Limit(budget.Inflate)); err != nil {
+		return nil, fmt.Errorf("reading %s again out of the archive: %w", member, err)
+	}
+	return buf.b, nil
+}
+
+// dbgRows serves rows [from, to) of a .dbg member's records table ("records:<member>"; "" the
+// .dbg file opened alone): the records are decoded from their bytes, read back for the range.
+func (f *File) dbgRows(member string, from, to int, fit func(total int) error) (*doc.Table, int, error) {
+	if member == "" && f.dbg != nil {
+		d := f.dbg
+		if err := fit(len(d.Records)); err != nil {
+			return nil, len(d.Records), err
+		}
+		return d.RecordRows(from, to), len(d.Records), nil
+	}
+	x := f.sourceIndex()
+	var c *dbg.Compact
+	if x != nil {
+		c = x.Members[member]
+	}
+	if c == nil {
+		return nil, 0, fmt.Errorf("%s has no decoded .dbg member %q", f.Name, member)
+	}
+	if err := fit(c.N); err != nil {
+		return nil, c.N, err
+	}
+	from, to = clampRange(from, to, c.N)
+	if from == to {
+		return dbg.RecordRowsAt(c.Kind, member, nil, from), c.N, nil
+	}
+	lo, _ := c.Span(from)
+	last, n := c.Span(to - 1)
+	b, err := f.Bytes(member, lo, last+n-lo)
+	if err != nil {
+		return nil, c.N, fmt.Errorf("reading %s again out of the archive: %w", member, err)
+	}
+	recs := dbg.RecordsIn(member, b, lo, to-from)
+	return dbg.RecordRowsAt(c.Kind, member, recs, from), c.N, nil
+}

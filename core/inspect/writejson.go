@@ -1,0 +1,144 @@
+package inspect
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// WriteJSON writes the Document as `neffscope inspect --json` prints it — encoding/json with a
+// one-space indent and a final newline — as if every node were held: a stub's children are
+// built a page at a time as the writer reaches them, written, and dropped, so the output of a
+// member with millions of JSON values takes no more memory than one page of it. The nodes it
+// builds are bounded by the values limit (budget.Values: a 60 KB file can hold a 60 MiB JSON
+// array, 30 million nodes): past it, stubs are written as stubs (their "more" attribute
+// counts their children), and WriteJSON returns how many were left so.
+func (f *File) WriteJSON(w io.Writer) (stubs int, err error) {
+	if f.Doc == nil {
+		return 0, fmt.Errorf("the file has no document")
+	}
+	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values)}
+	if jw.left <= 0 {
+		jw.left = 1 << 62
+	}
+	d := *f.Doc
+	d.Root = sentinel
+	head, err := json.MarshalIndent(&d, "", " ")
+	if err != nil {
+		return 0, err
+	}
+	if err := jw.splice(head, "", func(prefix string) error {
+		if f.Doc.Root == nil {
+			_, err := jw.w.WriteString("null")
+			return err
+		}
+		return jw.node(f.Doc.Root, prefix, 0)
+	}); err != nil {
+		return jw.stubs, err
+	}
+	jw.w.WriteByte('\n')
+	return jw.stubs, jw.w.Flush()
+}
+
+type jsonWriter struct {
+	f *File
+	w *bufio.Writer
+	// left is how many more nodes stubs may be expanded into; stubs counts those written
+	// as stubs once it ran out.
+	left  int64
+	stubs int
+}
+
+// sentinel stands for what the writer puts in its place (a node's children, the root).
+var sentinel = &doc.Node{Kind: "\x00neffscope-splice\x00"}
+
+var sentinelText = []byte(`"kind": "\u0000neffscope-splice\u0000"`)
+
+// splice writes b (a marshalled value holding the sentinel once) with the sentinel object
+// replaced by what fill writes; fill gets the indent of the sentinel's lines.
+func (jw *jsonWriter) splice(b []byte, _ string, fill func(prefix string) error) error {
+	at := bytes.Index(b, sentinelText)
+	if at < 0 {
+		_, err := jw.w.Write(b)
+		return err
+	}
+	open := bytes.LastIndexByte(b[:at], '{')
+	closing := at + bytes.IndexByte(b[at:], '}')
+	nl := bytes.LastIndexByte(b[:open], '\n')
+	line := b[nl+1 : open]
+	prefix := string(line[:len(line)-len(bytes.TrimLeft(line, " "))]) // the line's indent
+	if _, err := jw.w.Write(b[:open]); err != nil {
+		return err
+	}
+	if err := fill(prefix); err != nil {
+		return err
+	}
+	_, err := jw.w.Write(b[closing+1:])
+	return err
+}
+
+// node writes n (at indent prefix), its children built when n is a stub.
+func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
+	total := ChildCount(n)
+	c := *n
+	c.Children = nil
+	if IsStub(n) && int64(total) > jw.left {
+		jw.stubs++
+		b, err := json.MarshalIndent(&c, prefix, " ")
+		if err != nil {
+			return err
+		}
+		_, err = jw.w.Write(b)
+		return err
+	}
+	if IsStub(n) {
+		jw.left -= int64(total)
+		// Written as the node would be if it were held.
+		attrs := maps.Clone(n.Attrs)
+		delete(attrs, doc.AttrMore)
+		c.Attrs = attrs
+		// A JSON or klir node has no ref when held.
+		if kind, _ := doc.ParseRef(n.Ref); kind == doc.RefJSON || kind == doc.RefKlir {
+			c.Ref = ""
+		}
+	}
+	if total > 0 {
+		c.Children = []*doc.Node{sentinel}
+	}
+	b, err := json.MarshalIndent(&c, prefix, " ")
+	if err != nil {
+		return err
+	}
+	if total == 0 {
+		_, err := jw.w.Write(b)
+		return err
+	}
+	return jw.splice(b, prefix, func(kidPrefix string) error {
+		for from := 0; from < total; from += childPage {
+			kids, _, err := jw.f.children(n, from, from+childPage)
+			if err != nil {
+				return err
+			}
+			for i, k := range kids {
+				if from+i > 0 {
+					if _, err := jw.w.WriteString(",\n" + kidPrefix); err != nil {
+						return err
+					}
+				}
+				if err := jw.node(k, kidPrefix, depth+1); err != nil {
+					return err
+				}
+			}
+			if len(kids) == 0 {
+				break
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,145 @@
+package jsonspan
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/budget"
+)
+
+// bigDef is a def.json-like object: a few top keys and one "var" object of n small objects.
+func bigDef(n int) []byte {
+	var b strings.Builder
+	b.WriteString("{\n  \"name\": \"x\",\n  \"var\": {\n")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `    "v%d": {"type": "virtual", "size": %d, "var_id": %d, "ops": []}`, i, i*64, i)
+	}
+	b.WriteString("\n  },\n  \"tail\": [1, 2, 3]\n}\n")
+	return []byte(b.String())
+}
+
+// A lazy parse gives the same items, keys, spans and lines as the eager one, builds only
+// the container's span, and charges the budget for what it built.
+func TestLazyEqualsEager(t *testing.T) {
+	src := bigDef(5000)
+	eager, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bud := budget.New(budget.Limits{})
+	lazy, err := ParseWith(src, Options{LazyOver: 4096, Budget: bud})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lazy.IsLazy() || !lazy.Get("var").IsLazy() || lazy.Get("tail").IsLazy() {
+		t.Fatalf("lazy: root %v var %v tail %v", lazy.IsLazy(), lazy.Get("var").IsLazy(), lazy.Get("tail").IsLazy())
+	}
+	if got := bud.Used(budget.Values); got > 20 {
+		t.Fatalf("the lazy parse kept %d values charged", got)
+	}
+	ev, lv := eager.Get("var"), lazy.Get("var")
+	if ev.Len() != lv.Len() || lv.Len() != 5000 || ev.Start != lv.Start || ev.End != lv.End || ev.Line != lv.Line {
+		t.Fatalf("var: eager %d [%d,%d) line %d, lazy %d [%d,%d) line %d", ev.Len(), ev.Start, ev.End, ev.Line, lv.Len(), lv.Start, lv.End, lv.Line)
+	}
+	i := 0
+	for _, it := range lv.Members() {
+		e := ev.Items[i]
+		if it.Index != i || it.Key != ev.Keys[i] || it.KeyStart != ev.KeyStart[i] || it.V.Start != e.Start || it.V.End != e.End || it.V.Line != e.Line {
+			t.Fatalf("item %d: %+v vs eager key %q at %d, [%d,%d) line %d", i, it, ev.Keys[i], ev.KeyStart[i], e.Start, e.End, e.Line)
+		}
+		if a, b := it.V.Get("size"), e.Get("size"); a.Str != b.Str || a.Start != b.Start {
+			t.Fatalf("item %d size %+v vs %+v", i, a, b)
+		}
+		i++
+	}
+	if i != 5000 {
+		t.Fatalf("All yielded %d items", i)
+	}
+	if lv.Get("v4999").Get("var_id").Str != "4999" || lv.Get("nope") != nil {
+		t.Fatal("Get on a lazy object")
+	}
+	lv.Each(4998, func(it Item) bool {
+		if it.Index != 4998 || it.Key != "v4998" {
+			t.Fatalf("Each from 4998: %+v", it)
+		}
+		return false
+	})
+	if w := NewForest("m", src, 4096).ValueAt(lv.Get("v17").Start, 2); w == nil || w.Get("var_id").Str != "17" || w.Line != ev.Items[17].Line {
+		t.Fatalf("At: %+v", w)
+	}
+}
+
+// A syntax error inside a lazy container is found by the check pass at its exact byte, and
+// the items before it are still listed.
+func TestLazySyntaxError(t *testing.T) {
+	src := []byte(`[` + strings.Repeat(`"abcdefgh",`, 2000) + `1,,2]`)
+	_, eerr := Parse(src)
+	v, err := ParseWith(src, Options{LazyOver: 1024})
+	if err == nil || eerr == nil || err.Error() != eerr.Error() {
+		t.Fatalf("lazy error %v, eager %v", err, eerr)
+	}
+	if !v.IsLazy() || v.Len() != 2001 {
+		t.Fatalf("partial lazy array: lazy %v, %d items", v.IsLazy(), v.Len())
+	}
+	n := len(v.List())
+	if n != 2001 {
+		t.Fatalf("All after an error yielded %d", n)
+	}
+}
+
+// Repeated keys of a lazy object are found (by hash, then bytes) and marked on the item that
+// JSON readers ignore.
+func TestLazyRepeatedKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 3000 {
+		fmt.Fprintf(&b, `"k%d": %d,`, i%1000, i)
+	}
+	b.WriteString(`"end": 0}`)
+	v, err := ParseWith([]byte(b.String()), Options{LazyOver: 1024})
+	if err != nil || !v.IsLazy() {
+		t.Fatalf("%v lazy %v", err, v.IsLazy())
+	}
+	dups, n := v.Dups()
+	if n != 2000 || len(dups) != maxDups || dups[0].Key != "k0" {
+		t.Fatalf("dups %d %+v", n, dups)
+	}
+	var want map[string]any
+	json.Unmarshal([]byte(b.String()), &want)
+	rep := 0
+	for _, it := range v.Members() {
+		if it.Repeated {
+			rep++
+			continue
+		}
+		if fmt.Sprint(want[it.Key]) != it.V.Str {
+			t.Fatalf("%s: kept %s, encoding/json keeps %v", it.Key, it.V.Str, want[it.Key])
+		}
+	}
+	if rep != 2000 || v.Get("k5").Str != "2005" {
+		t.Fatalf("repeated %d, k5 %s", rep, v.Get("k5").Str)
+	}
+}
+
+// A million-value member parses lazily in bounded memory: the budget of values is charged
+// only for what is built (the first 64 KiB, given back when the array turns lazy), so
+// nothing is cut.
+func TestLazyMillionValues(t *testing.T) {
+	src := []byte(`[` + strings.Repeat(`0,`, 999_999) + `0]`)
+	bud := budget.New(budget.Limits{Values: 100_000})
+	v, err := ParseWith(src, Options{LazyOver: 64 << 10, Budget: bud})
+	if err != nil || v.Len() != 1_000_000 {
+		t.Fatalf("%v: %d items", err, v.Len())
+	}
+	if v.Index(999_999).Str != "0" || v.Index(1_000_000) != nil {
+		t.Fatal("last item")
+	}
+	if bud.Used(budget.Values) != 1 || bud.First() != nil {
+		t.Fatalf("values charged %d, refusal %+v", bud.Used(budget.Values), bud.First())
+	}
+}
