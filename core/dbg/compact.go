@@ -192,11 +192,12 @@ func (c *Compact) Span(i int) (off, n int64) {
 func (c *Compact) Lookup(id uint64) (int, bool) {
 	// the first block whose first id is ≥ id; the first occurrence is in it or the one before
 	b := sort.Search(len(c.idFirst), func(b int) bool { return c.idFirst[b] >= id })
+	var buf [pblock]uint64
 	for _, k := range []int{b - 1, b} {
 		if k < 0 || k >= len(c.idFirst) {
 			continue
 		}
-		vs := c.idOrder.block(k)
+		vs := c.idOrder.block(k, &buf)
 		if j := sort.Search(len(vs), func(j int) bool { return vs[j] >= id }); j < len(vs) {
 			if vs[j] == id {
 				return int(c.byID.at(k*pblock + j)), true

@@ -1,13 +1,19 @@
 package dbg
 
-import "google.golang.org/protobuf/encoding/protowire"
+import (
+	"sync"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
 
 // pcol is an append-only column of uint64 values, packed in blocks of pblock values: each
 // block is the first value and the deltas after it, in the smallest of three forms (one
 // constant delta; deltas in -8..7, two to a byte; zigzag varints). The debug info's columns are
 // mostly runs (+1 ids, repeated attributes, small record lengths), so a value costs about a
-// byte or less; any value reads back by decoding its block (one block cached).
+// byte or less; any value reads back by decoding its block (one block cached). Reads are safe
+// for concurrent use (disasm encodes on every core): the cache is behind mu.
 type pcol struct {
+	mu     sync.Mutex
 	chunks [][]byte // encoded blocks, in chunks of pchunk bytes
 	starts []uint32 // per block: chunk<<16 | offset
 	n      int      // values
@@ -84,6 +90,8 @@ func (c *pcol) flush() {
 // at returns value i.
 func (c *pcol) at(i int) uint64 {
 	b := i / pblock
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if b == len(c.starts) {
 		return c.cur[i%pblock]
 	}
@@ -93,15 +101,18 @@ func (c *pcol) at(i int) uint64 {
 	return c.cache[i%pblock]
 }
 
-// block returns the values of block b (valid until the next call on c).
-func (c *pcol) block(b int) []uint64 {
-	if b == len(c.starts) {
-		return c.cur
+// block copies the values of block b into buf and returns them.
+func (c *pcol) block(b int, buf *[pblock]uint64) []uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	src := c.cur
+	if b != len(c.starts) {
+		if b+1 != c.cached {
+			c.decode(b)
+		}
+		src = c.cache
 	}
-	if b+1 != c.cached {
-		c.decode(b)
-	}
-	return c.cache
+	return buf[:copy(buf[:], src)]
 }
 
 func (c *pcol) decode(b int) {
