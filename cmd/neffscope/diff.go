@@ -70,7 +70,8 @@ func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string,
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return nil, false
 		}
-		fh.Close()
+		// Left open for the command's life: streams and stubs are read again on demand.
+		_ = fh
 		files = append(files, f)
 	}
 	return files, true

@@ -217,8 +217,9 @@ func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr 
 			rc = max(rc, 1)
 			continue
 		}
-		fh.Close()
+		// Closed after show: printing builds stubs' children, which reads the file again.
 		rc = max(rc, show(f, *asJSON))
+		fh.Close()
 	}
 	return rc
 }

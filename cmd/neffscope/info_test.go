@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/bigneff"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -181,4 +182,23 @@ func TestDisasm(t *testing.T) {
 			t.Errorf("%d Activate instructions, want 136", acts)
 		}
 	})
+}
+
+// inspect reads the file again while it prints (a stub's children: a .dbg member's tree that
+// the open did not hold), so the file stays open until the output is written.
+func TestInspectReadsStubsAfterTheOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.neff")
+	if _, err := bigneff.Generate(path, bigneff.Options{Size: 4 << 20, DefJSON: 2_000_000, DebugJSON: 2_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"inspect", "--json", path}, {"inspect", path}} {
+		var out, errb bytes.Buffer
+		rc := run(args, &out, &errb)
+		if rc != 0 || errb.Len() > 0 {
+			t.Fatalf("%v: rc %d, stderr %s", args, rc, errb.String())
+		}
+		if !strings.Contains(out.String(), "debug_info_backend_PE.dbg") || out.Len() < 10<<20 {
+			t.Errorf("%v: %d bytes of output", args, out.Len())
+		}
+	}
 }
