@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
@@ -60,6 +61,8 @@ type SourceIndex struct {
 	Node                        *doc.Node
 	// attrCache holds resolved kernel attributes by (member, attribute tuple), for the records
 	// whose line needs no penguin parent (the others are resolved each time: cheap).
+	// mu guards attrCache and the findings attrsOf adds: disasm joins on every core.
+	mu        sync.Mutex
 	attrCache map[attrKey]srcAttrs
 	lines     []*lineAgg // kernel lines, in the order the words first name them
 	sorted    []*lineAgg // by file, line, kernel
@@ -223,28 +226,29 @@ func (x *SourceIndex) Source(member string, i int) *Source {
 		return nil
 	}
 	s := x.streams[member]
-	if s == nil {
-		return nil
-	}
-	c, r, ok := s.rec(i)
+	c, r, a, ok := x.word(s, i)
 	if !ok {
 		return nil
 	}
-	a := x.attrsOf(s, c, r)
 	return &Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, rec: r}
+}
+
+// word joins word i of a stream to its backend record and that record's kernel attributes.
+func (x *SourceIndex) word(s *streamSources, i int) (*dbg.Compact, int, srcAttrs, bool) {
+	if s == nil {
+		return nil, 0, srcAttrs{}, false
+	}
+	c, r, ok := s.rec(i)
+	if !ok {
+		return nil, 0, srcAttrs{}, false
+	}
+	return c, r, x.attrsOf(s, c, r), true
 }
 
 // line returns the kernel line of word i of a stream (nil: none).
 func (x *SourceIndex) line(s *streamSources, i int) *lineAgg {
-	if s == nil {
-		return nil
-	}
-	c, r, ok := s.rec(i)
-	if !ok {
-		return nil
-	}
-	a := x.attrsOf(s, c, r)
-	if a.Line == 0 {
+	_, _, a, ok := x.word(s, i)
+	if !ok || a.Line == 0 {
 		return nil
 	}
 	return x.lineOf[lineID{a.File, a.Kernel, a.Line}]
@@ -253,6 +257,8 @@ func (x *SourceIndex) line(s *streamSources, i int) *lineAgg {
 // attrsOf resolves backend record r's kernel attributes, with the penguin fallback (findings
 // about them go on the source node, once per member).
 func (x *SourceIndex) attrsOf(s *streamSources, c *dbg.Compact, r int) srcAttrs {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	k := attrKey{c, c.TupleIndex(r)}
 	if a, ok := x.attrCache[k]; ok {
 		return a

@@ -148,10 +148,9 @@ func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
 	neff.Open(s.f.r, s.f.Size, neff.Options{
 		Context:     ctx,
 		MaxInflated: s.f.Budget.Limit(budget.Inflate),
-		// This walk only feeds the scanners: no member's SHA-256, and the payload's digest is
-		// not checked again (a placeholder of the right size stands for it).
+		// This walk only feeds the scanners: no member's SHA-256, no payload hash.
 		NoMemberHashes: true,
-		PayloadDigest:  placeholderDigest,
+		NoPayloadHash:  true,
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
 			sc := want[m.DataOffset]
 			if sc == nil || sc.Failed() {
@@ -265,12 +264,4 @@ func (f *File) dbgRows(member string, from, to int, fit func(total int) error) (
 	}
 	recs := dbg.RecordsIn(member, b, lo, to-from)
 	return dbg.RecordRowsAt(c.Kind, member, recs, from), c.N, nil
-}
-
-// placeholderDigest stands for the payload's digest in a walk that checks nothing.
-func placeholderDigest(algo string) []byte {
-	if algo == "sha256" {
-		return make([]byte, 32)
-	}
-	return make([]byte, 16)
 }

@@ -33,7 +33,7 @@ func (f *File) WriteJSON(w io.Writer) (stubs int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := jw.splice(head, "", func(prefix string) error {
+	if err := jw.splice(head, func(prefix string) error {
 		if f.Doc.Root == nil {
 			_, err := jw.w.WriteString("null")
 			return err
@@ -62,7 +62,7 @@ var sentinelText = []byte(`"kind": "\u0000neffscope-splice\u0000"`)
 
 // splice writes b (a marshalled value holding the sentinel once) with the sentinel object
 // replaced by what fill writes; fill gets the indent of the sentinel's lines.
-func (jw *jsonWriter) splice(b []byte, _ string, fill func(prefix string) error) error {
+func (jw *jsonWriter) splice(b []byte, fill func(prefix string) error) error {
 	at := bytes.Index(b, sentinelText)
 	if at < 0 {
 		_, err := jw.w.Write(b)
@@ -119,7 +119,7 @@ func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 		_, err := jw.w.Write(b)
 		return err
 	}
-	return jw.splice(b, prefix, func(kidPrefix string) error {
+	return jw.splice(b, func(kidPrefix string) error {
 		for from := 0; from < total; from += childPage {
 			kids, _, err := jw.f.children(n, from, from+childPage)
 			if err != nil {

@@ -73,8 +73,9 @@ type Options struct {
 	// noHash skips the payload hash and the members' SHA-256 (ReadMember: a member read again
 	// for its bytes needs neither, and hashing every member before it is most of the cost).
 	noHash bool
-	// noPayloadHash skips only the payload hash (HashMembers).
-	noPayloadHash bool
+	// NoPayloadHash skips the payload hash (and so the integrity verdict): a walk that only
+	// feeds Visit (HashMembers, the .dbg scan's second walk).
+	NoPayloadHash bool
 }
 
 // Progress reports where a read is.
@@ -438,7 +439,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	default:
 		hasher, a.Payload.HashAlgo = md5.New(), "md5"
 	}
-	if opt.PayloadDigest != nil || opt.noPayloadHash {
+	if opt.PayloadDigest != nil || opt.NoPayloadHash {
 		hasher = discardHash{} // another party hashes the payload (or nobody needs it)
 	}
 	a.MemberHashesSkipped = opt.NoMemberHashes && !opt.noHash
@@ -511,7 +512,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		a.Complete = false
 		return
 	}
-	if !opt.noHash && !opt.noPayloadHash {
+	if !opt.noHash && !opt.NoPayloadHash {
 		sum := hasher.Sum(nil)
 		if opt.PayloadDigest != nil {
 			sum = a.payloadDigest(r, length, opt)

@@ -40,7 +40,7 @@ func (a *Archive) HashMembers(r io.ReaderAt, opt HashOptions) ([]MemberHash, err
 		MaxInflated:   opt.MaxInflated,
 		Context:       opt.Context,
 		Progress:      opt.Progress,
-		noPayloadHash: true,
+		NoPayloadHash: true,
 	}
 	if opt.Pause != nil {
 		next := int64(pauseEvery)
