@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Kind names one limit.
@@ -94,9 +95,10 @@ const (
 )
 
 // Budget counts what one open has spent. A nil *Budget grants everything, so decoders used
-// outside an open (tests, tools) need no budget. It is not safe for concurrent use: an open
-// decodes on one goroutine.
+// outside an open (tests, tools) need no budget. It is safe for concurrent use: the .dbg scans
+// of an open charge it from their own goroutine while the archive walk charges the members.
 type Budget struct {
+	mu     sync.Mutex
 	limits Limits
 	used   [nKinds]int64
 	first  *Exceeded
@@ -134,6 +136,8 @@ func (b *Budget) Used(k Kind) int64 {
 	if b == nil {
 		return 0
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	return b.used[k]
 }
 
@@ -142,6 +146,8 @@ func (b *Budget) Left(k Kind) int64 {
 	if b == nil {
 		return 1 << 62
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	return max(0, b.limits.get(k)-b.used[k])
 }
 
@@ -151,6 +157,8 @@ func (b *Budget) Take(k Kind, n int64, where string) bool {
 	if b == nil {
 		return true
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if n < 0 || b.used[k]+n > b.limits.get(k) || b.used[k]+n < b.used[k] {
 		b.refuse(k, where)
 		return false
@@ -161,17 +169,25 @@ func (b *Budget) Take(k Kind, n int64, where string) bool {
 
 // Can says whether n of k would fit, spending nothing.
 func (b *Budget) Can(k Kind, n int64) bool {
-	return b == nil || (n >= 0 && b.used[k]+n <= b.limits.get(k))
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return n >= 0 && b.used[k]+n <= b.limits.get(k)
 }
 
 // Refuse records that k ran out at where (for decoders that count on their own, like a
 // limited reader).
 func (b *Budget) Refuse(k Kind, where string) {
 	if b != nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
 		b.refuse(k, where)
 	}
 }
 
+// refuse is called with b.mu held.
 func (b *Budget) refuse(k Kind, where string) {
 	if !b.hit[k] {
 		b.hit[k] = true
@@ -184,6 +200,8 @@ func (b *Budget) refuse(k Kind, where string) {
 // Release gives back n of k (memory freed when a member's bytes are dropped).
 func (b *Budget) Release(k Kind, n int64) {
 	if b != nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
 		b.used[k] = max(0, b.used[k]-n)
 	}
 }
@@ -193,12 +211,19 @@ func (b *Budget) First() *Exceeded {
 	if b == nil {
 		return nil
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	return b.first
 }
 
 // Hit lists every limit that refused something, first refusal first.
 func (b *Budget) Hit() []Kind {
-	if b == nil || b.first == nil {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.first == nil {
 		return nil
 	}
 	out := []Kind{b.first.Kind}

@@ -309,8 +309,8 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	}
 	// Streams too big to hold are indexed as they pass (and read again on demand).
 	indexers := map[*neff.Member]*isa.Indexer{}
-	// The .dbg members are scanned once the model is resolved, with what it leaves of the
-	// memory limit (sourcescan.go).
+	// The .dbg members are scanned as they stream past, on a goroutine of their own, up to a
+	// share of the memory limit; the rest once the model is resolved (sourcescan.go).
 	scans := newDbgScans(f, opt.Context)
 	nopt := neff.Options{
 		Keep:           keepInMemory,
@@ -322,6 +322,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		NoMemberHashes: opt.DeferMemberHashes,
 		PayloadDigest:  opt.PayloadDigest,
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
+			scans.visit(m, off, chunk)
 			x := indexers[m]
 			if x == nil {
 				if off != 0 || m.Data != nil || !maybeStream(m.Path) {
@@ -346,6 +347,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		}
 	}
 	a := neff.Open(f.r, f.Size, nopt)
+	scans.wait()
 	f.Archive = a
 	if fileHash != nil && a.Complete {
 		f.Doc.SHA256 = hex.EncodeToString(fileHash.Sum(nil))

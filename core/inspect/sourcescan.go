@@ -37,10 +37,12 @@ func dbgCost(p string, size int64) int64 {
 	return size * c / 100
 }
 
-// dbgScans runs the scans of one open. They run once the model is resolved (newSourceIndex),
-// with what it leaves of the memory limit: the model matters more than its source lines, and
-// the manifests' parse, after the archive walk, takes half of what is left then. Members held
-// (small ones) are scanned from memory; the others in one more pass over the archive.
+// dbgScans runs the scans of one open. Most run in the open's one archive walk (visit), on a
+// goroutine of their own, so the scan overlaps the inflate on the other CPU core and no member
+// is read twice; they may hold up to a quarter of the memory limit then (walkShare), the model
+// resolved after the walk matters more than its source lines. A directory the walk did not
+// admit whole is mapped once the model is resolved (run), with half of what it leaves: from
+// the members held, the others in one more pass over the archive.
 type dbgScans struct {
 	f   *File
 	ctx context.Context
@@ -48,23 +50,109 @@ type dbgScans struct {
 	// skippedCost what mapping them would take.
 	skipped     []string
 	skippedCost int64
+
+	// the walk's scans, by data offset in the tar, and what they were admitted on
+	walk     map[int64]*dbg.Scanner
+	admitted int64
+	refused  map[string]bool // directories the walk stopped admitting
+	jobs     chan dbgChunk
+	free     chan []byte
+	done     chan struct{}
+	cur      *neff.Member // the member visit is in, and its scan (nil: not scanned)
+	curScan  *dbg.Scanner
+}
+
+// walkShare is the part of the memory limit the walk's scans may be admitted on (1/walkShare).
+const walkShare = 4
+
+// dbgChunk is one chunk of a member's bytes on its way to the scan goroutine.
+type dbgChunk struct {
+	sc *dbg.Scanner
+	b  []byte
 }
 
 func newDbgScans(f *File, ctx context.Context) *dbgScans {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &dbgScans{f: f, ctx: ctx}
+	return &dbgScans{f: f, ctx: ctx, walk: map[int64]*dbg.Scanner{}, refused: map[string]bool{}}
 }
 
-// run scans the .dbg members of a, a directory at a time (sgNN/, debug_info/): a directory's
-// members are mapped together or not at all, while their estimated cost fits in half of what
-// the memory limit leaves. It returns the Compacts by path.
+// visit is the archive walk's Visit for .dbg members: it admits a member at its first chunk
+// and hands a copy of each chunk to the scan goroutine (the walk reuses its buffers).
+func (s *dbgScans) visit(m *neff.Member, off int64, chunk []byte) {
+	if m != s.cur {
+		s.cur, s.curScan = m, nil
+		if off == 0 {
+			s.curScan = s.admit(m)
+		}
+	}
+	sc := s.curScan
+	if sc == nil {
+		return
+	}
+	if s.jobs == nil {
+		s.jobs, s.free, s.done = make(chan dbgChunk, 8), make(chan []byte, 10), make(chan struct{})
+		for range cap(s.free) {
+			s.free <- nil
+		}
+		go func() {
+			defer close(s.done)
+			for j := range s.jobs {
+				j.sc.Write(j.b)
+				s.free <- j.b
+			}
+		}()
+	}
+	b := <-s.free
+	b = append(b[:0], chunk...)
+	s.jobs <- dbgChunk{sc, b}
+}
+
+// admit starts the walk's scan of m, or says no (nil): not a .dbg member, its directory already
+// refused, or past the walk's share of the memory limit (the directory is then left to run).
+func (s *dbgScans) admit(m *neff.Member) *dbg.Scanner {
+	if _, _, ok := dbg.Match(m.Path); !ok {
+		return nil
+	}
+	d := path.Dir(m.Path)
+	if s.refused[d] {
+		return nil
+	}
+	b := s.f.Budget
+	cost := dbgCost(m.Path, m.Size)
+	if s.admitted+cost > b.Limit(budget.Memory)/walkShare && b.Limit(budget.Memory) > 0 {
+		s.refused[d] = true
+		return nil
+	}
+	s.admitted += cost
+	sc := dbg.NewScanner(m.Path, m.Size)
+	where := "debug info " + strconv.Quote(m.Path)
+	sc.Grow = func(n int64) bool { return b.Take(budget.Memory, n, where) }
+	s.walk[m.DataOffset] = sc
+	return sc
+}
+
+// wait ends the walk's scans: every chunk handed over has been scanned when it returns.
+func (s *dbgScans) wait() {
+	if s != nil && s.jobs != nil {
+		close(s.jobs)
+		<-s.done
+		s.jobs = nil
+	}
+}
+
+// run finishes the scans of a, a directory at a time (sgNN/, debug_info/): a directory's
+// members are mapped together or not at all. The walk's scans of a directory it admitted whole
+// are kept; the rest of a directory is scanned while its estimated cost fits in half of what
+// the memory limit leaves (or the directory is dropped, the walk's scans with it). It returns
+// the Compacts by path.
 func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
 	out := map[string]*dbg.Compact{}
 	if s == nil {
 		return out
 	}
+	s.wait()
 	b := s.f.Budget
 	var dirs []string
 	byDir := map[string][]*neff.Member{}
@@ -85,17 +173,26 @@ func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
 	for _, d := range dirs {
 		var cost int64
 		for _, m := range byDir[d] {
-			cost += dbgCost(m.Path, m.Size)
+			if s.walk[m.DataOffset] == nil {
+				cost += dbgCost(m.Path, m.Size)
+			}
 		}
 		if admitted+cost > room {
 			for _, m := range byDir[d] {
 				s.skipped = append(s.skipped, m.Path)
+				s.skippedCost += dbgCost(m.Path, m.Size)
+				if sc := s.walk[m.DataOffset]; sc != nil {
+					b.Release(budget.Memory, sc.Charged())
+				}
 			}
-			s.skippedCost += cost
 			continue
 		}
 		admitted += cost
 		for _, m := range byDir[d] {
+			if sc := s.walk[m.DataOffset]; sc != nil {
+				scans[m.DataOffset] = sc
+				continue
+			}
 			sc := dbg.NewScanner(m.Path, m.Size)
 			where := "debug info " + strconv.Quote(m.Path)
 			sc.Grow = func(n int64) bool { return b.Take(budget.Memory, n, where) }
@@ -107,6 +204,7 @@ func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
 			}
 		}
 	}
+	s.walk = nil
 	if len(later) > 0 {
 		s.reread(later, scans)
 	}

@@ -141,6 +141,8 @@ type parser struct {
 	// items' back); source is the input lazy containers re-parse from.
 	taken  int64
 	source *source
+	// scratch is the check pass's buffers by depth (scanNested).
+	scratch []scratch
 }
 
 // take charges one value to the budget; where is only worked out for a refusal (it is a
@@ -213,6 +215,19 @@ func (p *parser) value(depth int) *Value {
 		p.skipNested()
 		v.End = int64(p.pos)
 		return v
+	}
+	if c := p.b[p.pos]; c == '{' || c == '[' {
+		if k, ok := p.source.recall(p.pos); ok {
+			// checked already, as part of the lazy container this parse re-reads
+			v.Kind = Array
+			if c == '{' {
+				v.Kind = Object
+			}
+			v.lazy = k.info
+			p.pos, p.line = k.end, k.line
+			v.End = int64(p.pos)
+			return v
+		}
 	}
 	taken := p.taken
 	switch c := p.b[p.pos]; {

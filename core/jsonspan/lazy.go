@@ -12,6 +12,7 @@ package jsonspan
 import (
 	"hash/maphash"
 	"sort"
+	"sync"
 
 	"github.com/neffscope/neffscope/core/budget"
 )
@@ -25,6 +26,47 @@ const lazyMinItems = 64
 type source struct {
 	b   []byte
 	opt Options // without a budget: a re-parse builds one item at a time, bounded by LazyOver
+
+	// checked holds, by start offset, the containers nested in a lazy one that are lazy in
+	// turn, as its check pass found them: a re-parse that reaches one makes it lazy from this
+	// without checking its bytes again, so a member nested N lazy levels deep is read once,
+	// not N times (a klir tree, a def.json's variables).
+	mu      sync.Mutex
+	checked map[int]checked
+}
+
+// checked is a nested lazy container as a check pass left it: what it keeps, and where it
+// ends.
+type checked struct {
+	info      *lazyInfo
+	end, line int
+}
+
+// maxChecked bounds the nested lazy containers a source remembers (past it they are checked
+// again when reached, as before).
+const maxChecked = 1 << 16
+
+// remember keeps a nested lazy container found by a check pass.
+func (s *source) remember(start int, c checked) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.checked == nil {
+		s.checked = map[int]checked{}
+	}
+	if len(s.checked) < maxChecked {
+		s.checked[start] = c
+	}
+}
+
+// recall is the nested lazy container that starts at start, if a check pass found it.
+func (s *source) recall(start int) (checked, bool) {
+	if s == nil {
+		return checked{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.checked[start]
+	return c, ok
 }
 
 // lazyInfo is what a lazy container keeps instead of its items.
@@ -138,7 +180,7 @@ func (v *Value) lazyItems(from int, yield func(Item) bool) {
 	l := v.lazy
 	opt := l.src.opt
 	opt.Budget, opt.MaxMemory = nil, 0
-	p := &parser{b: l.src.b, pos: int(v.Start) + 1, line: v.Line, opt: opt}
+	p := &parser{b: l.src.b, pos: int(v.Start) + 1, line: v.Line, opt: opt, source: l.src}
 	closing := byte(']')
 	if v.Kind == Object {
 		closing = '}'
@@ -218,7 +260,7 @@ func (p *parser) goLazy(v *Value, depth int, takenBefore int64) {
 	if v.Kind == Object {
 		keys = make([]keyAt, 0, 1024)
 	}
-	l.n = p.scanItems(v.Kind, depth, &keys, &l.marks)
+	l.n = p.scanItems(v.Kind, depth, &keys, &l.marks, nil)
 	if len(keys) > 1 {
 		l.rep, l.dups, l.ndup = repeats(p.b, keys)
 	}
@@ -241,12 +283,15 @@ type keyAt struct {
 var keySeed = maphash.MakeSeed()
 
 // scanItems checks the container at p.pos (its opening byte) to its close, building nothing,
-// and returns its item count; keys, when not nil, collects each object key's hash.
-func (p *parser) scanItems(kind Kind, depth int, keys *[]keyAt, marks *[]mark) int {
+// and returns its item count; keys, when not nil, collects each object key's hash, and marks
+// the start of every markEvery-th item. lazy, when not nil, is set if a parse building the
+// container would have turned it lazy (lazyNow, at the same points).
+func (p *parser) scanItems(kind Kind, depth int, keys *[]keyAt, marks *[]mark, lazy *bool) int {
 	closing := byte(']')
 	if kind == Object {
 		closing = '}'
 	}
+	start := p.pos
 	p.pos++
 	p.space()
 	if p.pos < len(p.b) && p.b[p.pos] == closing {
@@ -289,7 +334,47 @@ func (p *parser) scanItems(kind Kind, depth int, keys *[]keyAt, marks *[]mark) i
 		if p.err != nil || !p.next(closing, kind.String()) {
 			return n
 		}
+		if lazy != nil && !*lazy && n > lazyMinItems && p.pos-start > int(p.opt.LazyOver) {
+			*lazy = true
+		}
 	}
+}
+
+// scanNested checks a container nested in one being checked (scanValue). When it would be
+// lazy in a parse that reached it, what a lazy container keeps is worked out in the same pass
+// and remembered by the source (the keys and marks are gathered in buffers kept per depth).
+func (p *parser) scanNested(kind Kind, depth int) {
+	if p.opt.LazyOver <= 0 {
+		p.scanItems(kind, depth, nil, nil, nil)
+		return
+	}
+	for len(p.scratch) <= depth {
+		p.scratch = append(p.scratch, scratch{})
+	}
+	sc := p.scratch[depth]
+	p.scratch[depth] = scratch{} // a deeper container at this depth cannot be inside this one
+	keys, marks := sc.keys[:0], sc.marks[:0]
+	start := p.pos
+	var lazy bool
+	var kp *[]keyAt
+	if kind == Object {
+		kp = &keys
+	}
+	n := p.scanItems(kind, depth, kp, &marks, &lazy)
+	if lazy && p.err == nil {
+		l := &lazyInfo{src: p.src(), n: n, depth: depth, marks: append([]mark(nil), marks...)}
+		if len(keys) > 1 {
+			l.rep, l.dups, l.ndup = repeats(p.b, keys)
+		}
+		p.src().remember(start, checked{info: l, end: p.pos, line: p.line})
+	}
+	p.scratch[depth] = scratch{keys: keys, marks: marks}
+}
+
+// scratch is the key and mark buffers of a check pass at one depth.
+type scratch struct {
+	keys  []keyAt
+	marks []mark
 }
 
 // scanValue checks one value at p.pos without building it; it returns -1 on an error (p.err
@@ -308,7 +393,7 @@ func (p *parser) scanValue(depth int) int {
 			if c == '{' {
 				kind = Object
 			}
-			p.scanItems(kind, depth, nil, nil)
+			p.scanNested(kind, depth)
 		}
 	case c == '"':
 		p.skipStr()

@@ -143,3 +143,85 @@ func TestLazyMillionValues(t *testing.T) {
 		t.Fatalf("values charged %d, refusal %+v", bud.Used(budget.Values), bud.First())
 	}
 }
+
+// nested is a klir-like tree: lists of objects whose "children" are lists again, wide enough
+// at several levels to be lazy; one nested object repeats a key.
+func nested(depth, width int, b *strings.Builder) {
+	b.WriteString("[")
+	for i := range width {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		if depth == 0 {
+			fmt.Fprintf(b, `{"inst": {"name": "op%d", "line": %d}}`, i, i)
+			continue
+		}
+		fmt.Fprintf(b, `{"func": {"name": "f%d", "dup": 1, "children": `, i)
+		nested(depth-1, width, b)
+		b.WriteString(`, "dup": 2}}`)
+	}
+	b.WriteString("]")
+}
+
+// sameTree walks a lazy value and its eager twin together, every item at every depth.
+func sameTree(t *testing.T, path string, l, e *Value) int {
+	t.Helper()
+	if l.Kind != e.Kind || l.Start != e.Start || l.End != e.End || l.Line != e.Line || l.Str != e.Str || l.Len() != e.Len() {
+		t.Fatalf("%s: lazy %v [%d,%d) line %d %q len %d, eager %v [%d,%d) line %d %q len %d", path, l.Kind, l.Start, l.End, l.Line, l.Str, l.Len(), e.Kind, e.Start, e.End, e.Line, e.Str, e.Len())
+	}
+	n := 1
+	var eitems []Item
+	e.Each(0, func(it Item) bool { eitems = append(eitems, it); return true })
+	i := 0
+	l.Each(0, func(it Item) bool {
+		ei := eitems[i]
+		if it.Key != ei.Key || it.KeyStart != ei.KeyStart || it.Repeated != ei.Repeated {
+			t.Fatalf("%s[%d]: lazy key %q at %d repeated %v, eager %q at %d repeated %v", path, i, it.Key, it.KeyStart, it.Repeated, ei.Key, ei.KeyStart, ei.Repeated)
+		}
+		n += sameTree(t, fmt.Sprintf("%s/%d", path, i), it.V, ei.V)
+		i++
+		return true
+	})
+	return n
+}
+
+// Containers nested in a lazy one are lazy in turn when reached, checked once: the source
+// remembers them from the outer check pass, and the tree read through them is the eager one
+// (spans, lines, keys, repeated keys, pages from marks).
+func TestLazyNestedCheckedOnce(t *testing.T) {
+	var b strings.Builder
+	nested(2, 70, &b) // 70³ leaves, 12 MB
+	src := []byte(b.String())
+	eager, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := ParseWith(src, Options{LazyOver: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lazy.IsLazy() {
+		t.Fatal("the top list is not lazy")
+	}
+	if got := len(lazy.lazy.src.checked); got != 70 {
+		t.Fatalf("the check pass remembered %d nested lazy containers, want the 70 children lists of the top list's items (theirs are too small to be lazy)", got)
+	}
+	first := lazy.Index(7).Get("func").Get("children")
+	if !first.IsLazy() {
+		t.Fatal("a nested children list is not lazy")
+	}
+	if k, ok := lazy.lazy.src.recall(int(first.Start)); !ok || k.info != first.lazy {
+		t.Fatal("the nested list was checked again instead of recalled")
+	}
+	if n := sameTree(t, "", lazy, eager); n < 70*70*70 {
+		t.Fatalf("walked %d values", n)
+	}
+	// a page deep in a nested list, from its marks
+	deep := lazy.Index(69).Get("func").Get("children")
+	deep.Each(65, func(it Item) bool {
+		if it.Index != 65 || it.V.Get("func").Get("name").Str != "f65" {
+			t.Fatalf("Each from 65: %+v", it)
+		}
+		return false
+	})
+}

@@ -293,6 +293,11 @@ func tensorMapTable(d *jdoc) {
 // time (Model.KlirChildren), so nothing is cut however big the tree.
 const klirHeld = 2000
 
+// klirList is the most items a list of the tree may have to be built with the tree: a longer
+// one (a kernel of thousands of functions) is a stub whose pages are built when shown, so
+// the open parses none of it (real trees have lists of under 100).
+const klirList = 256
+
 // klirPage is the nodes one page of a stub's children may hold below them.
 const klirPage = 20000
 
@@ -303,9 +308,9 @@ func klirTree(d *jdoc) *doc.Node {
 		return nil
 	}
 	root := &doc.Node{Kind: doc.KindSourceTree, Key: "source", Label: "source tree", Detail: "NKI instructions by source function, loop iteration and line"}
-	k := &klirBuilder{path: d.path, forest: d.forest, left: klirHeld}
+	k := &klirBuilder{path: d.path, forest: d.forest, left: klirHeld, list: klirList}
 	if jsonspan.Eager {
-		k.left = 1 << 40
+		k.left, k.list = 1<<40, 1<<40
 	}
 	for i, core := range items(d.v) {
 		n := &doc.Node{Kind: doc.KindLNC, Key: strconv.Itoa(i), Label: "logical core " + fmtInt(intOr(core.Get("lnc"), -1)), Span: doc.In(d.path, core.Start, core.Len64())}
@@ -320,6 +325,7 @@ type klirBuilder struct {
 	path   string
 	forest *jsonspan.Forest
 	left   int
+	list   int // the longest list built in place (klirList)
 }
 
 // children gives n the nodes of list's items, or makes n a stub when they do not fit.
@@ -328,7 +334,7 @@ func (k *klirBuilder) children(n *doc.Node, list *jsonspan.Value, depth int) {
 	if count == 0 {
 		return
 	}
-	if count > k.left || depth > 200 {
+	if count > k.left || count > k.list || depth > 200 {
 		n.Ref = string(doc.RefKlir) + ":" + k.path + "@" + strconv.FormatInt(list.Start, 10)
 		n.SetAttr(doc.AttrMore, strconv.Itoa(count))
 		return
@@ -379,7 +385,7 @@ func (m *Model) KlirChildren(ref string, from, to int) ([]*doc.Node, int, error)
 		return nil, 0, fmt.Errorf("no list starts at byte %d of %s", off, rest[:at])
 	}
 	total := list.Len()
-	k := &klirBuilder{path: rest[:at], forest: fo, left: klirPage}
+	k := &klirBuilder{path: rest[:at], forest: fo, left: klirPage, list: klirList}
 	var kids []*doc.Node
 	list.Each(from, func(it jsonspan.Item) bool {
 		if it.Index >= to {
