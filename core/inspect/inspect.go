@@ -312,6 +312,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	// The .dbg members are scanned as they stream past, on a goroutine of their own, up to a
 	// share of the memory limit; the rest once the model is resolved (sourcescan.go).
 	scans := newDbgScans(f, opt.Context)
+	defer scans.wait() // whatever path the open ends on (run waits for them before the joins)
 	nopt := neff.Options{
 		Keep:           keepInMemory,
 		KeepBudget:     256 << 20,
@@ -347,7 +348,6 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		}
 	}
 	a := neff.Open(f.r, f.Size, nopt)
-	scans.wait()
 	f.Archive = a
 	if fileHash != nil && a.Complete {
 		f.Doc.SHA256 = hex.EncodeToString(fileHash.Sum(nil))

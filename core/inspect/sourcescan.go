@@ -52,7 +52,7 @@ type dbgScans struct {
 	skippedCost int64
 
 	// the walk's scans, by data offset in the tar, and what they were admitted on
-	walk     map[int64]*dbg.Scanner
+	walk     map[int64]*walkScan
 	admitted int64
 	refused  map[string]bool // directories the walk stopped admitting
 	jobs     chan dbgChunk
@@ -60,6 +60,15 @@ type dbgScans struct {
 	done     chan struct{}
 	cur      *neff.Member // the member visit is in, and its scan (nil: not scanned)
 	curScan  *dbg.Scanner
+}
+
+// walkScan is a scan of the walk. Its estimated cost is taken from the budget when it is
+// admitted, in archive order, and its growth is drawn from that first: the model is resolved
+// while the scans finish, and what each gets of the budget does not depend on which runs first.
+type walkScan struct {
+	sc       *dbg.Scanner
+	reserved int64 // what is left of the estimate taken
+	charged  int64 // what the budget was charged for it in all
 }
 
 // walkShare is the part of the memory limit the walk's scans may be admitted on (1/walkShare).
@@ -75,7 +84,7 @@ func newDbgScans(f *File, ctx context.Context) *dbgScans {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &dbgScans{f: f, ctx: ctx, walk: map[int64]*dbg.Scanner{}, refused: map[string]bool{}}
+	return &dbgScans{f: f, ctx: ctx, walk: map[int64]*walkScan{}, refused: map[string]bool{}}
 }
 
 // visit is the archive walk's Visit for .dbg members: it admits a member at its first chunk
@@ -121,16 +130,29 @@ func (s *dbgScans) admit(m *neff.Member) *dbg.Scanner {
 	}
 	b := s.f.Budget
 	cost := dbgCost(m.Path, m.Size)
-	if s.admitted+cost > b.Limit(budget.Memory)/walkShare && b.Limit(budget.Memory) > 0 {
+	if b != nil && s.admitted+cost > b.Limit(budget.Memory)/walkShare || !b.Can(budget.Memory, cost) {
 		s.refused[d] = true
 		return nil
 	}
-	s.admitted += cost
-	sc := dbg.NewScanner(m.Path, m.Size)
 	where := "debug info " + strconv.Quote(m.Path)
-	sc.Grow = func(n int64) bool { return b.Take(budget.Memory, n, where) }
-	s.walk[m.DataOffset] = sc
-	return sc
+	b.Take(budget.Memory, cost, where)
+	s.admitted += cost
+	w := &walkScan{sc: dbg.NewScanner(m.Path, m.Size), reserved: cost, charged: cost}
+	w.sc.Grow = func(n int64) bool {
+		if n <= w.reserved {
+			w.reserved -= n
+			return true
+		}
+		more := n - w.reserved
+		if !b.Take(budget.Memory, more, where) {
+			return false
+		}
+		w.reserved = 0
+		w.charged += more
+		return true
+	}
+	s.walk[m.DataOffset] = w
+	return w.sc
 }
 
 // wait ends the walk's scans: every chunk handed over has been scanned when it returns.
@@ -169,6 +191,7 @@ func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
 	room := b.Left(budget.Memory) / 2
 	var admitted int64
 	scans := map[int64]*dbg.Scanner{} // by data offset in the tar
+	walked := map[*dbg.Scanner]*walkScan{}
 	var later []*neff.Member
 	for _, d := range dirs {
 		var cost int64
@@ -181,16 +204,17 @@ func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
 			for _, m := range byDir[d] {
 				s.skipped = append(s.skipped, m.Path)
 				s.skippedCost += dbgCost(m.Path, m.Size)
-				if sc := s.walk[m.DataOffset]; sc != nil {
-					b.Release(budget.Memory, sc.Charged())
+				if w := s.walk[m.DataOffset]; w != nil {
+					b.Release(budget.Memory, w.charged)
 				}
 			}
 			continue
 		}
 		admitted += cost
 		for _, m := range byDir[d] {
-			if sc := s.walk[m.DataOffset]; sc != nil {
-				scans[m.DataOffset] = sc
+			if w := s.walk[m.DataOffset]; w != nil {
+				scans[m.DataOffset] = w.sc
+				walked[w.sc] = w
 				continue
 			}
 			sc := dbg.NewScanner(m.Path, m.Size)
@@ -215,16 +239,20 @@ func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
 				continue
 			}
 			c := sc.Close()
+			held := sc.Charged() // what the budget holds for the scan (Close may have grown it)
+			if w := walked[sc]; w != nil {
+				held = w.charged
+			}
 			if c == nil {
 				// refused by the budget midway (or the member did not come again whole)
-				b.Release(budget.Memory, sc.Charged())
+				b.Release(budget.Memory, held)
 				s.skipped = append(s.skipped, m.Path)
 				s.skippedCost += dbgCost(m.Path, m.Size)
 				continue
 			}
 			// Settle the charge on what the Compact holds (the scan's buffers are gone).
-			if h := c.Held(); h < sc.Charged() {
-				b.Release(budget.Memory, sc.Charged()-h)
+			if h := c.Held(); h < held {
+				b.Release(budget.Memory, held-h)
 			}
 			out[m.Path] = c
 		}
