@@ -62,18 +62,19 @@ let nextToken = 1;
  * its sha-256 and its payload's MD5, which the core takes where it checks the integrity (the
  * digests call; the open waits there for them); known: a sha-256 already known (a reopen after
  * the worker restarted: the core hashes the payload itself). With deferMembers the members'
- * sha-256 are left out of the open (hashMembers adds them after). It resolves with the core's
+ * sha-256 are left out of the open (hashMembers adds them after); with partial false the core
+ * sends no partial overviews ('overview' events). It resolves with the core's
  * answer plus sha256 (the fingerprint the core accepted, or '') and memberHashes (whether the
  * Document has the members' sha-256).
  * @param {File} file
  * @param {{onEvent?: (event: string, data: any) => void} | null} hooks
  * @param {string} [known]
- * @param {{deferMembers?: boolean}} [how]
+ * @param {{deferMembers?: boolean, partial?: boolean}} [how]
  * @returns {Promise<any>}
  */
 export async function openWithFingerprint(file, hooks, known, how) {
   const defer = !!(how && how.deferMembers) && core.mode === 'worker';
-  const args = { file, name: file.name, memberHashes: defer ? false : undefined };
+  const args = { file, name: file.name, memberHashes: defer ? false : undefined, partial: how && how.partial === false ? false : undefined };
   if (known) {
     const r = await call('open', Object.assign(args, { fingerprint: false }), hooks);
     r.sha256 = (await call('setFingerprint', { handle: r.handle, sha256: known })).set ? known : '';

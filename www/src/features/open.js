@@ -6,18 +6,55 @@ import { call, cancel, core } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
 import { $, toast } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
-import { addDocs, makeState, state } from '../state/docs.js';
+import { addDocs, makeState, renderDocument, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
 import { memberHashText, renderDetail } from '../views/detail.js';
 import { applyMemberSums } from '../lib/membersums.js';
 import { select } from '../state/selection.js';
 import { renderSummary } from '../views/summary.js';
-import { unpackDocument } from '../wire.js';
+import { overviewHide, overviewPartial } from '../views/overview.js';
+import { unpackDocument, unpackNode } from '../wire.js';
 
 // Opening files.
 
 export let opening = null;
-export let lastOpen = null; // {size, headerMs, totalMs} of the last file opened, for benchmarks
+export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, …} of the last file opened, for benchmarks
+
+// The partial overview (the core's 'overview' events) is drawn for a file over SMALL_FILE
+// bytes, at once. A small NEFF (issue 13: ≤ 2 MB, fully open in ≤ 200 ms with the worker warm)
+// gets none: its real overview just appears, with no partial one flashing before it.
+const SMALL_FILE = 2 << 20;
+
+/**
+ * showPartial draws the open's latest partial overview in the overview's place, with the
+ * panes up and the progress card docked in a corner; it stamps token.overviewMs (pick → the
+ * first overview painted: the frame after it was drawn).
+ * @param {any} token the open
+ * @param {File} file
+ * @param {number} t0
+ */
+function showPartial(token, file, t0) {
+  if (opening !== token || !token.partial) return;
+  if (!token.partialShown) {
+    token.partialShown = true;
+    $('welcome').hidden = true;
+    $('panes').hidden = false;
+    $('progress').classList.add('docked');
+    // The content pane shows the overview alone until the document is there.
+    for (const id of ['plot-view', 'ctx-view', 'listing', 'json-view', 'hex-wrap', 'source-view', 'content-empty']) {
+      const e = document.getElementById(id);
+      if (e) e.hidden = true;
+    }
+    $('content-title').textContent = file.name;
+    if (!state) $('detail').replaceChildren();
+    requestAnimationFrame(() => {
+      if (token.overviewMs === undefined) token.overviewMs = performance.now() - t0;
+      if (token.measure && token.measure.overviewMs === undefined) token.measure.overviewMs = token.overviewMs;
+    });
+  }
+  token.partialDrawn = token.partial;
+  overviewPartial(token.partial, file.name);
+}
 
 /**
  * showProgress shows the progress bar for file (or a group: its count and total size), with Cancel.
@@ -75,13 +112,19 @@ export async function openFile(file) {
     const r = await openWithFingerprint(file, {
       onEvent: (event, data) => {
         if (event === 'progress') { onProgress(file, t0, data); return; }
+        if (event === 'overview' && opening === token) {
+          if (file.size <= SMALL_FILE) return;
+          token.partial = unpackNode(data);
+          showPartial(token, file, t0);
+          return;
+        }
         if (event !== 'header' || opening !== token) return;
         token.headerMs = performance.now() - t0;
         // The header arrives before the payload is read: show who the file is at once.
         renderSummary(unpackDocument(data), true);
         $('welcome').hidden = true;
       },
-    }, undefined, { deferMembers: true });
+    }, undefined, { deferMembers: true, partial: file.size > SMALL_FILE });
     if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
@@ -91,10 +134,13 @@ export async function openFile(file) {
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
     if (!r.memberHashes && doc.kind === 'neff') st.memberHashes = { state: 'computing', done: 0, total: 0 };
-    lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
+    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partial: !!token.partialShown, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
     addDocs([st], 0, Math.round(tDecoded - t0));
     lastOpen.renderMs = performance.now() - tDecoded;
     lastOpen.totalMs = performance.now() - t0;
+    const measured = token.measure = lastOpen;
+    // No partial overview was painted: the first overview is this one (the frame after it).
+    if (measured.overviewMs === undefined) requestAnimationFrame(() => { measured.overviewMs = performance.now() - t0; });
     document.body.dataset.state = 'open';
     libRemember(st, 'open', [file]);
     if (st.memberHashes) hashMembers(st, lastOpen);
@@ -104,10 +150,15 @@ export async function openFile(file) {
     if (e.code === 'cancelled') toast('Cancelled reading ' + file.name, 'info');
     else toast('Could not open ' + file.name + ': ' + e.message);
     document.body.dataset.state = state && state.handle ? 'open' : 'empty';
+    if (token.partialShown) {
+      // The partial overview goes: the document shown before comes back, or the welcome.
+      if (state && state.doc) renderDocument(0);
+      else { overviewHide(); $('panes').hidden = true; $('welcome').hidden = false; }
+    }
     if (state && state.doc) renderSummary(state.doc, false);
     return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open ' + file.name + ': ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
-    if (opening === token) { opening = null; $('progress').hidden = true; }
+    if (opening === token) { opening = null; $('progress').hidden = true; $('progress').classList.remove('docked'); }
   }
 }
 
