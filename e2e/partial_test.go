@@ -106,6 +106,7 @@ func TestPartialOverviewOnBigFile(t *testing.T) {
 	if len(seen.Last.Cells) == 0 || len(finalCells) != 10 {
 		t.Errorf("engine cells: partial %v, final %v (want the 10 streams of two cores)", seen.Last.Cells, finalCells)
 	}
+	t.Logf("the overview was scrolled to %.0f during the open", scrolled)
 	if scrolled > 0 {
 		if got := eval[float64](p, `document.getElementById('overview-view').scrollTop`); got != scrolled {
 			t.Errorf("the overview was scrolled to %.0f during the open, to %.0f after it", scrolled, got)

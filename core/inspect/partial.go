@@ -91,7 +91,12 @@ func (b *partialBuilder) build(p Progress) *doc.Node {
 		key = append(key, m.Path)
 		read[kind] = true
 	}
-	if k := strings.Join(key, "\x00"); b.model == nil || k != b.key {
+	switch k := strings.Join(key, "\x00"); {
+	case len(key) == 0:
+		// Nothing to resolve yet (the header's partial overview): no resolver run, which
+		// costs more than the rest of the partial overview in wasm.
+		b.model, b.key, b.read = &manifest.Model{Arch: -1}, "", read
+	case b.model == nil || k != b.key:
 		h := a.Header
 		facts := manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
 			RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits, NeffVersionMajor: h.NeffVersionMajor}

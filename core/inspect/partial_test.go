@@ -112,4 +112,3 @@ func TestPartialOverviewAgrees(t *testing.T) {
 		})
 	}
 }
-

@@ -26,6 +26,27 @@ export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, …} of the
 const SMALL_FILE = 2 << 20;
 
 /**
+ * preparePanes puts the panes up for a file whose partial overview will show (from its header
+ * on, so their first layout is done while the core reads on): the content pane empty but for
+ * the overview to come.
+ * @param {any} token the open
+ * @param {File} file
+ */
+function preparePanes(token, file) {
+  if (token.panes) return;
+  token.panes = true;
+  $('welcome').hidden = true;
+  $('panes').hidden = false;
+  for (const id of ['plot-view', 'ctx-view', 'listing', 'json-view', 'hex-wrap', 'source-view', 'content-empty']) {
+    const e = document.getElementById(id);
+    if (e) e.hidden = true;
+  }
+  overviewHide();
+  $('content-title').textContent = file.name;
+  if (!state) $('detail').replaceChildren();
+}
+
+/**
  * showPartial draws the open's latest partial overview in the overview's place, with the
  * panes up and the progress card docked in a corner; it stamps token.overviewMs (pick → the
  * first overview painted: the frame after it was drawn).
@@ -37,22 +58,16 @@ function showPartial(token, file, t0) {
   if (opening !== token || !token.partial) return;
   if (!token.partialShown) {
     token.partialShown = true;
-    $('welcome').hidden = true;
-    $('panes').hidden = false;
+    preparePanes(token, file);
     $('progress').classList.add('docked');
-    // The content pane shows the overview alone until the document is there.
-    for (const id of ['plot-view', 'ctx-view', 'listing', 'json-view', 'hex-wrap', 'source-view', 'content-empty']) {
-      const e = document.getElementById(id);
-      if (e) e.hidden = true;
-    }
-    $('content-title').textContent = file.name;
-    if (!state) $('detail').replaceChildren();
-    requestAnimationFrame(() => {
+    // Stamped after the frame that shows it (a task queued from the frame's callback runs
+    // once it is painted).
+    requestAnimationFrame(() => setTimeout(() => {
       if (token.overviewMs === undefined) token.overviewMs = performance.now() - t0;
       if (token.measure && token.measure.overviewMs === undefined) token.measure.overviewMs = token.overviewMs;
-    });
+      token.firstView();
+    }, 0));
   }
-  token.partialDrawn = token.partial;
   overviewPartial(token.partial, file.name);
 }
 
@@ -108,12 +123,17 @@ export async function openFile(file) {
   opening = token;
   document.body.dataset.state = 'opening';
   showProgress(file);
+  // A big file's hash worker starts once the first overview is up (or after a second): until
+  // then the two CPU cores go to the core's open and to drawing the page.
+  const big = file.size > SMALL_FILE;
+  const firstView = new Promise((resolve) => { token.firstView = resolve; setTimeout(resolve, 1000); });
   try {
     const r = await openWithFingerprint(file, {
       onEvent: (event, data) => {
         if (event === 'progress') { onProgress(file, t0, data); return; }
         if (event === 'overview' && opening === token) {
           if (file.size <= SMALL_FILE) return;
+          if (token.partialEventMs === undefined) token.partialEventMs = performance.now() - t0;
           token.partial = unpackNode(data);
           showPartial(token, file, t0);
           return;
@@ -123,8 +143,9 @@ export async function openFile(file) {
         // The header arrives before the payload is read: show who the file is at once.
         renderSummary(unpackDocument(data), true);
         $('welcome').hidden = true;
+        if (file.size > SMALL_FILE) preparePanes(token, file);
       },
-    }, undefined, { deferMembers: true, partial: file.size > SMALL_FILE });
+    }, undefined, { deferMembers: true, partial: file.size > SMALL_FILE, hashAfter: big ? firstView : undefined });
     if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
@@ -134,13 +155,13 @@ export async function openFile(file) {
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
     if (!r.memberHashes && doc.kind === 'neff') st.memberHashes = { state: 'computing', done: 0, total: 0 };
-    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partial: !!token.partialShown, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
+    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partialEventMs: token.partialEventMs, partial: !!token.partialShown, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
     addDocs([st], 0, Math.round(tDecoded - t0));
     lastOpen.renderMs = performance.now() - tDecoded;
     lastOpen.totalMs = performance.now() - t0;
     const measured = token.measure = lastOpen;
     // No partial overview was painted: the first overview is this one (the frame after it).
-    if (measured.overviewMs === undefined) requestAnimationFrame(() => { measured.overviewMs = performance.now() - t0; });
+    if (measured.overviewMs === undefined) requestAnimationFrame(() => setTimeout(() => { if (measured.overviewMs === undefined) measured.overviewMs = performance.now() - t0; }, 0));
     document.body.dataset.state = 'open';
     libRemember(st, 'open', [file]);
     if (st.memberHashes) hashMembers(st, lastOpen);
@@ -150,7 +171,7 @@ export async function openFile(file) {
     if (e.code === 'cancelled') toast('Cancelled reading ' + file.name, 'info');
     else toast('Could not open ' + file.name + ': ' + e.message);
     document.body.dataset.state = state && state.handle ? 'open' : 'empty';
-    if (token.partialShown) {
+    if (token.panes) {
       // The partial overview goes: the document shown before comes back, or the welcome.
       if (state && state.doc) renderDocument(0);
       else { overviewHide(); $('panes').hidden = true; $('welcome').hidden = false; }

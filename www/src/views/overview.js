@@ -133,9 +133,12 @@ function focusKey(el) {
 
 function draw(v, ov, title) {
   // What a redraw keeps: the scroll position, and the focused answer when it is there again.
-  const top = v.scrollTop;
+  // (Only from a partial overview on show: reading the scroll position of a view just shown
+  // would lay the page out at once, for nothing to keep.)
+  const keep = v.dataset.partial === 'true' && v.childElementCount > 0;
+  const top = keep ? v.scrollTop : 0;
   const act = document.activeElement;
-  const key = act && v.contains(act) && act !== v ? focusKey(act) : null;
+  const key = keep && act && v.contains(act) && act !== v ? focusKey(act) : null;
   const partial = !!(ov.attrs && ov.attrs.partial === 'true');
   v.replaceChildren();
   if (partial) { v.dataset.partial = 'true'; v.setAttribute('aria-busy', 'true'); } else { delete v.dataset.partial; v.removeAttribute('aria-busy'); }
@@ -189,7 +192,7 @@ function draw(v, ov, title) {
   if (s.memory) pendingOr(renderMemory)(card('Device memory (static estimate)', 'memory', true), s.memory);
   if (s.source) pendingOr(renderSource)(card('Kernel source', 'source'), s.source);
   roving(v);
-  v.scrollTop = top;
+  if (top) v.scrollTop = top;
   if (key) {
     const again = /** @type {HTMLElement | null} */ (v.querySelector(key));
     if (again) { again.tabIndex = 0; again.focus({ preventScroll: true }); }
