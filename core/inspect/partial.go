@@ -39,8 +39,14 @@ const (
 )
 
 // partialJSONMax bounds the manifests the partial overview parses (neff.json, kelf-*.json,
-// info.json): a few KB in real files; a big one waits for the open.
-const partialJSONMax = 4 << 20
+// info.json): a few KB in real files; a big one waits for the open. partialManifests bounds
+// how many (a real NEFF has one kelf per node), and partialCellsMax the streams its grid lists:
+// a hostile archive of many members costs each partial overview no more than a real one.
+const (
+	partialJSONMax   = 4 << 20
+	partialManifests = 16
+	partialCellsMax  = 1024
+)
 
 // PartialOverview builds the partial overview of a NEFF from its archive as read so far (the
 // header, a.Members) and where the read is. Built from a complete archive, it shows what the
@@ -86,6 +92,9 @@ func (b *partialBuilder) build(p Progress) *doc.Node {
 		kind := partialManifest(m.Path)
 		if kind == "" || m.Size > partialJSONMax || m.Truncated || m.Data == nil || int64(len(m.Data)) != m.Size {
 			continue
+		}
+		if len(key) == partialManifests {
+			break
 		}
 		ms.Add(m.Path, m.Size, m.Data)
 		key = append(key, m.Path)
@@ -135,8 +144,12 @@ func (b *partialBuilder) build(p Progress) *doc.Node {
 	}
 
 	// The grid: each stream's count from its size, the mix when the open ends.
-	words = append(words, enginesSection(ov, partialCells(members, m))...)
+	cells, more := partialCells(members, m)
+	words = append(words, enginesSection(ov, cells)...)
 	eng := ov.Child(OverviewEngines)
+	if more {
+		eng.Infof(nil, "the partial overview lists the first %d streams; the overview lists them all", partialCellsMax)
+	}
 	if p.Phase != "done" {
 		eng.SetAttr(AttrPending, "more streams may follow")
 		eng.Detail = "each count is the stream's size in 64-byte words; the opcode mix follows when the open ends"
@@ -184,7 +197,8 @@ func (b *partialBuilder) build(p Progress) *doc.Node {
 // partialCells is the grid of the streams listed so far, named by the members' paths the way
 // real NEFFs name them (sgNN/<Engine>.bin; the manifests confirm it when the open ends), in the
 // overview's order: by core (the kelf's order when read), then by engine in libnrt's order.
-func partialCells(members []*neff.Member, m *manifest.Model) []engineCell {
+// more says that streams past partialCellsMax were left out.
+func partialCells(members []*neff.Member, m *manifest.Model) (cells []engineCell, more bool) {
 	coreOf := map[string]string{} // directory → core name
 	rank := map[string]int{}
 	if m != nil {
@@ -197,7 +211,6 @@ func partialCells(members []*neff.Member, m *manifest.Model) []engineCell {
 	for i, e := range manifest.EngineKeys {
 		engRank[e.Name] = i
 	}
-	var cells []engineCell
 	seen := map[string]bool{}
 	for _, x := range members {
 		dir, base := path.Split(x.Path)
@@ -205,6 +218,10 @@ func partialCells(members []*neff.Member, m *manifest.Model) []engineCell {
 		eng := strings.TrimSuffix(base, ".bin")
 		if _, ok := engRank[eng]; !ok || dir == "" || strings.Contains(dir, "/") || !maybeStream(x.Path) || seen[x.Path] {
 			continue
+		}
+		if len(cells) == partialCellsMax {
+			more = true
+			break
 		}
 		seen[x.Path] = true
 		core := coreOf[dir]
@@ -222,5 +239,5 @@ func partialCells(members []*neff.Member, m *manifest.Model) []engineCell {
 		}
 		return engRank[cells[i].engine] < engRank[cells[j].engine]
 	})
-	return cells
+	return cells, more
 }

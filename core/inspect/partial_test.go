@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -111,4 +113,28 @@ func TestPartialOverviewAgrees(t *testing.T) {
 			t.Logf("%d partial overviews; the overview: %s", len(partials), ov.Value)
 		})
 	}
+}
+
+// TestPartialOverviewManyMembers: an archive of many members, each one an engine stream by its
+// path, costs a partial overview its bounded grid, not one cell per member.
+func TestPartialOverviewManyMembers(t *testing.T) {
+	var ms []neffbuild.Member
+	for i := range 3000 {
+		ms = append(ms, neffbuild.Member{Path: fmt.Sprintf("sg%04d/PE.bin", i), Data: make([]byte, 64)})
+	}
+	data := neffbuild.Bytes(ms, neffbuild.Options{Name: "many.neff"})
+	var last *doc.Node
+	n := 0
+	Open("many.neff", bytes.NewReader(data), int64(len(data)), Options{OnPartial: func(ov *doc.Node) { last = ov; n++ }})
+	if last == nil {
+		t.Fatal("no partial overview")
+	}
+	eng := last.Child(OverviewEngines)
+	if len(eng.Children) != partialCellsMax || len(eng.Findings) != 1 {
+		t.Errorf("%d engine cells and findings %v, want %d and one finding saying so", len(eng.Children), eng.Findings, partialCellsMax)
+	}
+	if got := last.Child(OverviewReading).Attrs[AttrMembers]; got != "3000" {
+		t.Errorf("the last partial overview lists %s members, want 3000", got)
+	}
+	t.Logf("%d partial overviews", n)
 }
