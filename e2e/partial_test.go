@@ -22,7 +22,8 @@ const watchPartialJS = `(() => {
 		const field = (f) => { const b = v.querySelector('[data-section="model"] [data-field="' + f + '"]'); return b ? b.textContent : ''; };
 		const cells = {};
 		for (const b of v.querySelectorAll('.ov-eng')) cells[b.dataset.core + ' ' + b.dataset.engine] = b.dataset.count;
-		return {ms: performance.now(), state: document.body.dataset.state, target: field('target'), compiler: field('compiler'), cores: field('cores'),
+		const grid = v.querySelector('.ov-grid');
+		return {ms: performance.now(), state: document.body.dataset.state, gridTop: grid ? grid.getBoundingClientRect().top : -1, target: field('target'), compiler: field('compiler'), cores: field('cores'),
 			cells, io: (v.querySelector('[data-section="io"]') || {textContent: ''}).textContent, filling: (document.getElementById('ov-filling') || {textContent: ''}).textContent};
 	};
 	let wasPartial = false;
@@ -39,7 +40,7 @@ const watchPartialJS = `(() => {
 })()`
 
 type partialSnap struct {
-	MS                                          float64
+	MS, GridTop                                 float64
 	State, Target, Compiler, Cores, IO, Filling string
 	Cells                                       map[string]string
 }
@@ -111,6 +112,11 @@ func TestPartialOverviewOnBigFile(t *testing.T) {
 		if got := eval[float64](p, `document.getElementById('overview-view').scrollTop`); got != scrolled {
 			t.Errorf("the overview was scrolled to %.0f during the open, to %.0f after it", scrolled, got)
 		}
+	}
+	// No layout jump: the answers' grid stays where it was (the tab strip and the head line
+	// were there already).
+	if top := eval[float64](p, `document.querySelector('#overview-view .ov-grid').getBoundingClientRect().top`); top-seen.Last.GridTop > 8 || seen.Last.GridTop-top > 8 {
+		t.Errorf("the overview's grid moved from y=%.0f (partial) to y=%.0f", seen.Last.GridTop, top)
 	}
 	if eval[bool](p, `document.getElementById('progress').classList.contains('docked')`) {
 		t.Error("the progress card is still docked after the open")

@@ -4,7 +4,7 @@
 
 import { call, cancel, core } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
-import { $, toast } from '../dom.js';
+import { $, el, toast } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
 import { addDocs, makeState, renderDocument, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
@@ -43,7 +43,18 @@ function preparePanes(token, file) {
   }
   overviewHide();
   $('content-title').textContent = file.name;
-  if (!state) $('detail').replaceChildren();
+  if (!state) {
+    $('detail').replaceChildren();
+    // The tab strip the document will have, its tab a placeholder: the panes do not move
+    // down when the document replaces the partial overview.
+    const tab = el('span', 'doc-tab opening', file.name + ' · opening…');
+    tab.setAttribute('aria-disabled', 'true');
+    const wrap = el('span', 'doc-tab-wrap');
+    wrap.appendChild(tab);
+    $('doc-tabs').replaceChildren(wrap);
+    $('doc-tabs').hidden = false;
+    $('tabbar').hidden = false;
+  }
 }
 
 /**
@@ -174,7 +185,7 @@ export async function openFile(file) {
     if (token.panes) {
       // The partial overview goes: the document shown before comes back, or the welcome.
       if (state && state.doc) renderDocument(0);
-      else { overviewHide(); $('panes').hidden = true; $('welcome').hidden = false; }
+      else { overviewHide(); $('panes').hidden = true; $('tabbar').hidden = true; $('doc-tabs').replaceChildren(); $('welcome').hidden = false; }
     }
     if (state && state.doc) renderSummary(state.doc, false);
     return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open ' + file.name + ': ' + e.message, cancelled: e.code === 'cancelled' };

@@ -148,9 +148,11 @@ function draw(v, ov, title) {
   if (ov.value) head.appendChild(el('span', 'ov-sub muted', ov.value));
   const reading = sec('reading');
   if (partial) {
-    const r = el('span', 'ov-filling', 'filling in' + (reading && reading.value ? ' · ' + reading.value : ''));
+    const a = (reading && reading.attrs) || {};
+    const what = a.phase === 'padding' || a.phase === 'done' ? 'decoding' : 'filling in';
+    const r = el('span', 'ov-filling', what + (a.members ? ' · ' + fmtInt(Number(a.members)) + ' members · ' + fmtSize(Number(a.bytes) || 0) : ''));
     r.id = 'ov-filling';
-    r.title = ov.detail || '';
+    r.title = (reading && reading.value ? reading.value + '\n' : '') + (ov.detail || '');
     head.appendChild(r);
   }
   v.appendChild(head);
