@@ -389,7 +389,8 @@ func (b *bridge) file(r *request, name string) (*inspect.File, error) {
 	return f, nil
 }
 
-// open → {handle, doc, ms, crossings, wasmBytes, fingerprinted}; events progress and header.
+// open → {handle, doc, ms, crossings, wasmBytes, fingerprinted}; events progress, header and
+// overview (the partial overview, inspect.Options.OnPartial).
 // It runs on its own goroutine: with digests, it waits where it checks the payload's
 // integrity for the page's digests call (hashes.go), which the worker can only deliver then.
 func (b *bridge) open(_ context.Context, r *request) (any, error) {
@@ -435,6 +436,13 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 		opt.OnHeader = func(d *doc.Document) {
 			if enc, err := d.MarshalMsg(nil); err == nil {
 				r.event("header", buffer(enc))
+			}
+		}
+	}
+	if r.emit.Type() == js.TypeFunction && !(r.has("partial") && !r.args.Get("partial").Bool()) {
+		opt.OnPartial = func(n *doc.Node) {
+			if enc, err := n.MarshalMsg(nil); err == nil {
+				r.event("overview", buffer(enc))
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/dbg"
@@ -32,6 +33,15 @@ type Options struct {
 	Progress func(Progress)
 	// OnHeader, for NEFFs, receives the document with only the header decoded, as soon as it is.
 	OnHeader func(*doc.Document)
+	// OnPartial, for NEFFs, receives a partial overview (PartialOverview: what the overview
+	// can say from the header and the members listed so far) while the archive is read: once
+	// right after the header, then at most every PartialEvery as members stream past, and
+	// once when the walk over the archive ends; never after Open returns. It is called on the
+	// goroutine that runs Open.
+	OnPartial func(*doc.Node)
+	// PartialEvery is the least time between two OnPartial calls (0: 200 ms; negative: no
+	// least time, a call at every chunk of the walk, for tests).
+	PartialEvery time.Duration
 	// MaxInflated bounds decompression (0: Limits.Inflate).
 	MaxInflated int64
 	// Limits is the whole-file budget of the open (zero fields: budget.Native()); past it,
@@ -303,6 +313,8 @@ func (f writerFunc) Write(p []byte) (int, error) {
 func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
 
 func decodeNEFF(f *File, opt Options) *doc.Node {
+	partial := &partialHook{emit: opt.OnPartial, every: opt.PartialEvery}
+	defer partial.stop()
 	var fileHash hash.Hash
 	if opt.Fingerprint {
 		fileHash = sha256.New()
@@ -323,6 +335,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		NoMemberHashes: opt.DeferMemberHashes,
 		PayloadDigest:  opt.PayloadDigest,
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
+			partial.maybe(false)
 			scans.visit(m, off, chunk)
 			x := indexers[m]
 			if x == nil {
@@ -335,16 +348,28 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 			x.Write(chunk)
 		},
 	}
-	if opt.Progress != nil {
+	if opt.Progress != nil || opt.OnPartial != nil {
 		nopt.Progress = func(p neff.Progress) {
-			opt.Progress(Progress{Phase: p.Phase, Done: p.Done, Total: p.Total, Inflated: p.Inflated})
+			pr := Progress{Phase: p.Phase, Done: p.Done, Total: p.Total, Inflated: p.Inflated}
+			if opt.Progress != nil {
+				opt.Progress(pr)
+			}
+			partial.progress = pr
+			partial.maybe(p.Phase != "payload") // the walk has ended: every member is listed
 		}
 	}
-	if opt.OnHeader != nil {
+	if opt.OnHeader != nil || opt.OnPartial != nil {
 		nopt.OnHeader = func(a *neff.Archive) {
-			d := &doc.Document{Model: doc.ModelVersion, File: f.Name, Size: f.Size, Kind: doc.KindNEFF}
-			d.Root = a.Node(f.Name)
-			opt.OnHeader(d)
+			if opt.OnHeader != nil {
+				d := &doc.Document{Model: doc.ModelVersion, File: f.Name, Size: f.Size, Kind: doc.KindNEFF}
+				d.Root = a.Node(f.Name)
+				opt.OnHeader(d)
+			}
+			if opt.OnPartial != nil && looksLikeNEFF(a) {
+				partial.b = &partialBuilder{a: a}
+				partial.progress = Progress{Phase: "header"}
+				partial.maybe(true)
+			}
 		}
 	}
 	a := neff.Open(f.r, f.Size, nopt)
@@ -420,6 +445,38 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	addOverview(f, root)
 	return root
 }
+
+// partialHook calls Options.OnPartial, throttled, from the archive walk's hooks (all on the
+// goroutine running Open).
+type partialHook struct {
+	emit     func(*doc.Node)
+	every    time.Duration
+	b        *partialBuilder // nil until the header is read (and never for a file that is no NEFF)
+	progress Progress
+	last     time.Time
+	ended    bool // the walk has ended and its partial was sent: no more
+}
+
+func (h *partialHook) maybe(force bool) {
+	if h == nil || h.b == nil || h.emit == nil || h.ended {
+		return
+	}
+	every := h.every
+	if every == 0 {
+		every = 200 * time.Millisecond
+	}
+	now := time.Now()
+	if !force && now.Sub(h.last) < every {
+		return
+	}
+	h.last = now
+	if h.progress.Phase != "payload" && h.progress.Phase != "header" {
+		h.ended = true
+	}
+	h.emit(h.b.build(h.progress))
+}
+
+func (h *partialHook) stop() { h.b = nil }
 
 // addOverview puts the overview first among the root's children: the landing view.
 func addOverview(f *File, root *doc.Node) {

@@ -398,31 +398,49 @@ func overviewIO(ov *doc.Node, m *manifest.Model, find func(...string) *doc.Node,
 
 // overviewEngines is the cores × engines grid: one cell per stream, with its count and mix.
 func overviewEngines(ov *doc.Node, p *Program, memberLink func(string) string) []string {
+	cells := make([]engineCell, 0, len(p.Streams))
+	for _, ps := range p.Streams {
+		c := engineCell{core: ps.Core.Name, engine: ps.Engine.Name, member: ps.Member, size: ps.Size, count: ps.Count, link: memberLink(ps.Member)}
+		if ps.ISA != nil {
+			c.count = int64(ps.ISA.Len())
+			cs := ps.ISA.Counts()
+			sort.SliceStable(cs, func(i, j int) bool { return cs[i].Count > cs[j].Count })
+			for _, x := range cs {
+				c.mix = append(c.mix, fmt.Sprintf("%s %d", x.Name, x.Count))
+			}
+		}
+		cells = append(cells, c)
+	}
+	return enginesSection(ov, cells)
+}
+
+// engineCell is one stream of the cores × engines grid: what the overview and the partial
+// overview (partial.go, from the stream's size alone) both show.
+type engineCell struct {
+	core, engine, member string
+	size, count          int64
+	mix                  []string // "" while not known (the partial overview)
+	link                 string
+}
+
+// enginesSection adds the instructions section: one engine node per cell and their table.
+func enginesSection(ov *doc.Node, cells []engineCell) []string {
 	s := section(ov, OverviewEngines, "instructions")
 	t := &doc.Table{Columns: []string{"core", "engine", "instructions", "opcode mix"}, Rows: [][]string{}}
 	var total int64
-	for _, ps := range p.Streams {
-		count := ps.Count
-		var mix []string
-		if ps.ISA != nil {
-			count = int64(ps.ISA.Len())
-			cs := ps.ISA.Counts()
-			sort.SliceStable(cs, func(i, j int) bool { return cs[i].Count > cs[j].Count })
-			for _, c := range cs {
-				mix = append(mix, fmt.Sprintf("%s %d", c.Name, c.Count))
-			}
-		}
-		total += max(count, 0)
-		cell := &doc.Node{Kind: doc.KindEngine, Key: ps.Core.Name + " " + ps.Engine.Name, Label: ps.Engine.Name, Value: strconv.FormatInt(max(count, 0), 10),
-			Link: memberLink(ps.Member), Span: doc.In(ps.Member, 0, ps.Size)}
-		cell.SetAttr(AttrCore, ps.Core.Name).SetAttr(AttrEngine, ps.Engine.Name).SetAttr(AttrCount, cell.Value).SetAttr(AttrMix, strings.Join(mix, ", "))
-		cell.Detail = ps.Member
+	for _, c := range cells {
+		count := max(c.count, 0)
+		total += count
+		cell := &doc.Node{Kind: doc.KindEngine, Key: c.core + " " + c.engine, Label: c.engine, Value: strconv.FormatInt(count, 10),
+			Link: c.link, Span: doc.In(c.member, 0, c.size)}
+		cell.SetAttr(AttrCore, c.core).SetAttr(AttrEngine, c.engine).SetAttr(AttrCount, cell.Value).SetAttr(AttrMix, strings.Join(c.mix, ", "))
+		cell.Detail = c.member
 		s.Add(cell)
-		t.Rows = append(t.Rows, []string{ps.Core.Name, ps.Engine.Name, cell.Value, cell.Attrs[AttrMix]})
+		t.Rows = append(t.Rows, []string{c.core, c.engine, cell.Value, cell.Attrs[AttrMix]})
 		t.RowLinks = append(t.RowLinks, cell.Link)
 	}
 	s.Table = t
-	s.Value = fmt.Sprintf("%d in %d streams", total, len(p.Streams))
+	s.Value = fmt.Sprintf("%d in %d streams", total, len(cells))
 	return []string{plural(int(total), "instruction")}
 }
 

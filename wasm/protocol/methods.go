@@ -17,6 +17,7 @@ var (
 var Events = []Event{
 	{Name: "progress", Type: "Progress", Doc: "how far an open is, at most every 40 ms and at every phase change"},
 	{Name: "header", Type: "ArrayBuffer", Doc: "the Document with only the header (msgpack), as soon as the header is read"},
+	{Name: "overview", Type: "ArrayBuffer", Doc: "a partial overview (a doc.Node, msgpack; attrs.partial \"true\"): what the header and the members listed so far tell, right after the header, then at most every 200 ms while the archive is read, and once when the walk ends"},
 	{Name: "hits", Type: "Array<SearchHit>", Doc: "a batch of search hits, in document order, as the walk finds them"},
 }
 
@@ -103,6 +104,7 @@ var Methods = []Method{
 			{Name: "fingerprint", Type: "boolean", Optional: true, Doc: "false: do not hash the whole file; the page sends its sha-256 with setFingerprint"},
 			{Name: "digests", Type: "number", Optional: true, Doc: "a token: the page sends the payload's MD5 and the file's sha-256 with digests; the open waits for them at the integrity check (60 s at most)"},
 			{Name: "memberHashes", Type: "boolean", Optional: true, Doc: "false: no members' sha-256 (hashMembers adds them)"},
+			{Name: "partial", Type: "boolean", Optional: true, Doc: "false: no overview events (the partial overview is not built)"},
 			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
 			{Name: "maxMemory", Type: "number", Optional: true, Doc: "bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)"},
 			{Name: "maxValues", Type: "number", Optional: true, Doc: "JSON values indexed over the whole file (default: sized to the worker)"},
@@ -112,7 +114,7 @@ var Methods = []Method{
 		Result: []Field{handle, docBuf, msDoc,
 			{Name: "crossings", Type: "number", Doc: "reads of the file made (one per 4 MiB slice, or fewer)"}, wasm,
 			{Name: "fingerprinted", Type: "boolean", Doc: "whether the Document took the digests' sha-256"}},
-		Events: []string{"progress", "header"},
+		Events: []string{"progress", "header", "overview"},
 	},
 	{
 		Name: "digests", Doc: "Give a waiting open the page's digests.",

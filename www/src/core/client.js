@@ -199,8 +199,9 @@ export function createTransport(send) {
   /**
    * request sends method with its named args; it resolves with the result's fields or
    * rejects with a CoreError. hooks.onEvent(event, data) gets the request's events before it
-   * settles: 'progress' ({phase, done, total, inflated, read}) and 'header' (an ArrayBuffer:
-   * a msgpack Document with only the header).
+   * settles: 'progress' ({phase, done, total, inflated, read}), 'header' (an ArrayBuffer:
+   * a msgpack Document with only the header) and 'overview' (an ArrayBuffer: a msgpack Node,
+   * the partial overview while the archive is read).
    * @param {string} method
    * @param {object} [args]
    * @param {{onEvent?: (event: string, data: any) => void}} [hooks]

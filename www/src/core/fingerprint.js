@@ -43,16 +43,21 @@ export function hashStop() {
 
 /**
  * pageDigests asks the hash worker for file's sha-256 and its payload's MD5, or null without
- * workers.
+ * workers; with after, the worker starts reading once it settles.
  * @param {File} file
+ * @param {Promise<any>} [after]
  * @returns {Promise<{sha256: string | null, md5: string | null} | null> | null}
  */
-function pageDigests(file) {
+function pageDigests(file, after) {
   if (core.mode !== 'worker' || !file) return null;
   let w;
   try { w = hashWorker(); } catch (e) { return null; }
   const id = hasher.next++;
-  return new Promise((resolve) => { hasher.pending.set(id, resolve); w.postMessage({ id, file }); });
+  return new Promise((resolve) => {
+    hasher.pending.set(id, resolve);
+    const send = () => { if (hasher.worker === w) w.postMessage({ id, file }); };
+    if (after) after.then(send, send); else send();
+  });
 }
 
 let nextToken = 1;
@@ -62,25 +67,28 @@ let nextToken = 1;
  * its sha-256 and its payload's MD5, which the core takes where it checks the integrity (the
  * digests call; the open waits there for them); known: a sha-256 already known (a reopen after
  * the worker restarted: the core hashes the payload itself). With deferMembers the members'
- * sha-256 are left out of the open (hashMembers adds them after). It resolves with the core's
+ * sha-256 are left out of the open (hashMembers adds them after); with partial false the core
+ * sends no partial overviews ('overview' events); with hashAfter the hash worker starts when it
+ * settles (the core waits for the digests only at the end of the payload, and until the first
+ * view is up the CPU is better spent on it). It resolves with the core's
  * answer plus sha256 (the fingerprint the core accepted, or '') and memberHashes (whether the
  * Document has the members' sha-256).
  * @param {File} file
  * @param {{onEvent?: (event: string, data: any) => void} | null} hooks
  * @param {string} [known]
- * @param {{deferMembers?: boolean}} [how]
+ * @param {{deferMembers?: boolean, partial?: boolean, hashAfter?: Promise<any>}} [how]
  * @returns {Promise<any>}
  */
 export async function openWithFingerprint(file, hooks, known, how) {
   const defer = !!(how && how.deferMembers) && core.mode === 'worker';
-  const args = { file, name: file.name, memberHashes: defer ? false : undefined };
+  const args = { file, name: file.name, memberHashes: defer ? false : undefined, partial: how && how.partial === false ? false : undefined };
   if (known) {
     const r = await call('open', Object.assign(args, { fingerprint: false }), hooks);
     r.sha256 = (await call('setFingerprint', { handle: r.handle, sha256: known })).set ? known : '';
     r.memberHashes = !defer;
     return r;
   }
-  const fp = pageDigests(file);
+  const fp = pageDigests(file, how && how.hashAfter);
   if (!fp) {
     const r = await call('open', args, hooks);
     r.sha256 = '';

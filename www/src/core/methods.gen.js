@@ -123,6 +123,7 @@
  * @property {boolean} [fingerprint] - false: do not hash the whole file; the page sends its sha-256 with setFingerprint
  * @property {number} [digests] - a token: the page sends the payload's MD5 and the file's sha-256 with digests; the open waits for them at the integrity check (60 s at most)
  * @property {boolean} [memberHashes] - false: no members' sha-256 (hashMembers adds them)
+ * @property {boolean} [partial] - false: no overview events (the partial overview is not built)
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
  * @property {number} [maxMemory] - bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)
  * @property {number} [maxValues] - JSON values indexed over the whole file (default: sized to the worker)
@@ -516,7 +517,7 @@
 
 /** Every method, in the core's table order. */
 export const METHODS = Object.freeze([
-  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header'] },
+  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'partial', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header', 'overview'] },
   { name: 'digests', doc: 'Give a waiting open the page\'s digests.', args: ['token', 'md5', 'sha256'], required: ['token'], events: [] },
   { name: 'hashMembers', doc: 'Compute the members\' sha-256 an open left out; the Document takes them.', args: ['handle'], required: ['handle'], events: ['progress'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },
@@ -550,6 +551,7 @@ export const METHODS = Object.freeze([
 export const EVENTS = Object.freeze({
   progress: 'Progress', // how far an open is, at most every 40 ms and at every phase change
   header: 'ArrayBuffer', // the Document with only the header (msgpack), as soon as the header is read
+  overview: 'ArrayBuffer', // a partial overview (a doc.Node, msgpack; attrs.partial "true"): what the header and the members listed so far tell, right after the header, then at most every 200 ms while the archive is read, and once when the walk ends
   hits: 'Array<SearchHit>', // a batch of search hits, in document order, as the walk finds them
 });
 

@@ -4,20 +4,83 @@
 
 import { call, cancel, core } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
-import { $, toast } from '../dom.js';
+import { $, el, toast } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
-import { addDocs, makeState, state } from '../state/docs.js';
+import { addDocs, makeState, renderDocument, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
 import { memberHashText, renderDetail } from '../views/detail.js';
 import { applyMemberSums } from '../lib/membersums.js';
 import { select } from '../state/selection.js';
 import { renderSummary } from '../views/summary.js';
-import { unpackDocument } from '../wire.js';
+import { overviewHide, overviewPartial } from '../views/overview.js';
+import { unpackDocument, unpackNode } from '../wire.js';
 
 // Opening files.
 
 export let opening = null;
-export let lastOpen = null; // {size, headerMs, totalMs} of the last file opened, for benchmarks
+export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, …} of the last file opened, for benchmarks
+
+// The partial overview (the core's 'overview' events) is drawn for a file over SMALL_FILE
+// bytes, at once. A small NEFF (issue 13: ≤ 2 MB, fully open in ≤ 200 ms with the worker warm)
+// gets none: its real overview just appears, with no partial one flashing before it.
+const SMALL_FILE = 2 << 20;
+
+/**
+ * preparePanes puts the panes up for a file whose partial overview will show (from its header
+ * on, so their first layout is done while the core reads on): the content pane empty but for
+ * the overview to come.
+ * @param {any} token the open
+ * @param {File} file
+ */
+function preparePanes(token, file) {
+  if (token.panes) return;
+  token.panes = true;
+  $('welcome').hidden = true;
+  $('panes').hidden = false;
+  for (const id of ['plot-view', 'ctx-view', 'listing', 'json-view', 'hex-wrap', 'source-view', 'content-empty']) {
+    const e = document.getElementById(id);
+    if (e) e.hidden = true;
+  }
+  overviewHide();
+  $('content-title').textContent = file.name;
+  if (!state) {
+    $('detail').replaceChildren();
+    // The tab strip the document will have, its tab a placeholder: the panes do not move
+    // down when the document replaces the partial overview.
+    const tab = el('span', 'doc-tab opening', file.name + ' · opening…');
+    tab.setAttribute('aria-disabled', 'true');
+    const wrap = el('span', 'doc-tab-wrap');
+    wrap.appendChild(tab);
+    $('doc-tabs').replaceChildren(wrap);
+    $('doc-tabs').hidden = false;
+    $('tabbar').hidden = false;
+  }
+}
+
+/**
+ * showPartial draws the open's latest partial overview in the overview's place, with the
+ * panes up and the progress card docked in a corner; it stamps token.overviewMs (pick → the
+ * first overview painted: the frame after it was drawn).
+ * @param {any} token the open
+ * @param {File} file
+ * @param {number} t0
+ */
+function showPartial(token, file, t0) {
+  if (opening !== token || !token.partial) return;
+  if (!token.partialShown) {
+    token.partialShown = true;
+    preparePanes(token, file);
+    $('progress').classList.add('docked');
+    // Stamped after the frame that shows it (a task queued from the frame's callback runs
+    // once it is painted).
+    requestAnimationFrame(() => setTimeout(() => {
+      if (token.overviewMs === undefined) token.overviewMs = performance.now() - t0;
+      if (token.measure && token.measure.overviewMs === undefined) token.measure.overviewMs = token.overviewMs;
+      token.firstView();
+    }, 0));
+  }
+  overviewPartial(token.partial, file.name);
+}
 
 /**
  * showProgress shows the progress bar for file (or a group: its count and total size), with Cancel.
@@ -71,17 +134,29 @@ export async function openFile(file) {
   opening = token;
   document.body.dataset.state = 'opening';
   showProgress(file);
+  // A big file's hash worker starts once the first overview is up (or after a second): until
+  // then the two CPU cores go to the core's open and to drawing the page.
+  const big = file.size > SMALL_FILE;
+  const firstView = new Promise((resolve) => { token.firstView = resolve; setTimeout(resolve, 1000); });
   try {
     const r = await openWithFingerprint(file, {
       onEvent: (event, data) => {
         if (event === 'progress') { onProgress(file, t0, data); return; }
+        if (event === 'overview' && opening === token) {
+          if (file.size <= SMALL_FILE) return;
+          if (token.partialEventMs === undefined) token.partialEventMs = performance.now() - t0;
+          token.partial = unpackNode(data);
+          showPartial(token, file, t0);
+          return;
+        }
         if (event !== 'header' || opening !== token) return;
         token.headerMs = performance.now() - t0;
         // The header arrives before the payload is read: show who the file is at once.
         renderSummary(unpackDocument(data), true);
         $('welcome').hidden = true;
+        if (file.size > SMALL_FILE) preparePanes(token, file);
       },
-    }, undefined, { deferMembers: true });
+    }, undefined, { deferMembers: true, partial: file.size > SMALL_FILE, hashAfter: big ? firstView : undefined });
     if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
@@ -91,10 +166,13 @@ export async function openFile(file) {
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
     if (!r.memberHashes && doc.kind === 'neff') st.memberHashes = { state: 'computing', done: 0, total: 0 };
-    lastOpen = { size: file.size, headerMs: token.headerMs, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
+    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partialEventMs: token.partialEventMs, partial: !!token.partialShown, coreMs: r.ms, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
     addDocs([st], 0, Math.round(tDecoded - t0));
     lastOpen.renderMs = performance.now() - tDecoded;
     lastOpen.totalMs = performance.now() - t0;
+    const measured = token.measure = lastOpen;
+    // No partial overview was painted: the first overview is this one (the frame after it).
+    if (measured.overviewMs === undefined) requestAnimationFrame(() => setTimeout(() => { if (measured.overviewMs === undefined) measured.overviewMs = performance.now() - t0; }, 0));
     document.body.dataset.state = 'open';
     libRemember(st, 'open', [file]);
     if (st.memberHashes) hashMembers(st, lastOpen);
@@ -104,10 +182,15 @@ export async function openFile(file) {
     if (e.code === 'cancelled') toast('Cancelled reading ' + file.name, 'info');
     else toast('Could not open ' + file.name + ': ' + e.message);
     document.body.dataset.state = state && state.handle ? 'open' : 'empty';
+    if (token.panes) {
+      // The partial overview goes: the document shown before comes back, or the welcome.
+      if (state && state.doc) renderDocument(0);
+      else { overviewHide(); $('panes').hidden = true; $('tabbar').hidden = true; $('doc-tabs').replaceChildren(); $('welcome').hidden = false; }
+    }
     if (state && state.doc) renderSummary(state.doc, false);
     return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open ' + file.name + ': ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
-    if (opening === token) { opening = null; $('progress').hidden = true; }
+    if (opening === token) { opening = null; $('progress').hidden = true; $('progress').classList.remove('docked'); }
   }
 }
 

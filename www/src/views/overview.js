@@ -96,7 +96,9 @@ export function overviewHide() {
 let shown = null;
 
 /**
- * overviewShow draws the overview node ov (once per node) and shows it.
+ * overviewShow draws the overview node ov (once per node) and shows it. When a partial
+ * overview was on show (overviewPartial), the real one takes its place keeping the scroll
+ * position and the focused answer.
  * @param {import('../wire.js').Node} ov
  */
 export function overviewShow(ov) {
@@ -104,11 +106,55 @@ export function overviewShow(ov) {
   v.hidden = false;
   if (shown === ov && v.childElementCount) return;
   shown = ov;
+  draw(v, ov, state.doc.file);
+}
+
+/**
+ * overviewPartial draws a partial overview (the core's 'overview' event while the archive is
+ * read: attrs.partial, pending sections) in the overview's place; the real one replaces it.
+ * @param {import('../wire.js').Node} ov
+ * @param {string} title the file's name
+ */
+export function overviewPartial(ov, title) {
+  const v = view();
+  v.hidden = false;
+  shown = ov;
+  draw(v, ov, title);
+}
+
+// focusKey names the answer el is (its card and its data-* marks), to find it again in a
+// redrawn overview.
+function focusKey(el) {
+  const card = el.closest('[data-section]');
+  if (!card) return null;
+  const marks = Object.entries(el.dataset).filter(([k]) => k !== 'link').map(([k, x]) => '[data-' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()) + '="' + CSS.escape(x) + '"]').join('');
+  return '[data-section="' + CSS.escape(/** @type {HTMLElement} */ (card).dataset.section || '') + '"] ' + (el.tagName.toLowerCase()) + marks;
+}
+
+function draw(v, ov, title) {
+  // What a redraw keeps: the scroll position, and the focused answer when it is there again.
+  // (Only from a partial overview on show: reading the scroll position of a view just shown
+  // would lay the page out at once, for nothing to keep.)
+  const keep = v.dataset.partial === 'true' && v.childElementCount > 0;
+  const top = keep ? v.scrollTop : 0;
+  const act = document.activeElement;
+  const key = keep && act && v.contains(act) && act !== v ? focusKey(act) : null;
+  const partial = !!(ov.attrs && ov.attrs.partial === 'true');
   v.replaceChildren();
+  if (partial) { v.dataset.partial = 'true'; v.setAttribute('aria-busy', 'true'); } else { delete v.dataset.partial; v.removeAttribute('aria-busy'); }
   const sec = (key) => (ov.kids || []).find((c) => c.key === key);
   const head = el('div', 'ov-head');
-  head.appendChild(el('h2', 'ov-title', state.doc.file));
+  head.appendChild(el('h2', 'ov-title', title));
   if (ov.value) head.appendChild(el('span', 'ov-sub muted', ov.value));
+  const reading = sec('reading');
+  if (partial) {
+    const a = (reading && reading.attrs) || {};
+    const what = a.phase === 'padding' || a.phase === 'done' ? 'decoding' : 'filling in';
+    const r = el('span', 'ov-filling', what + (a.members ? ' · ' + fmtInt(Number(a.members)) + ' members · ' + fmtSize(Number(a.bytes) || 0) : ''));
+    r.id = 'ov-filling';
+    r.title = (reading && reading.value ? reading.value + '\n' : '') + (ov.detail || '');
+    head.appendChild(r);
+  }
   v.appendChild(head);
   const grid = el('div', 'ov-grid');
   v.appendChild(grid);
@@ -126,19 +172,33 @@ export function overviewShow(ov) {
     model: sec('model'), io: sec('io'), engines: sec('engines'), act: sec('activation'), dma: sec('dma'),
     memory: sec('memory'), source: sec('source'), verdict: sec('verdict'), findings: sec('findings'),
   };
+  // A section the partial overview does not know yet says what it waits for.
+  const pendingOr = (render) => (box, n, ...rest) => {
+    if (n.attrs && n.attrs.pending && !(n.kids || []).length && !n.table) {
+      box.classList.add('pending');
+      box.appendChild(el('p', 'ov-sum muted ov-pending', n.value || '…'));
+      return;
+    }
+    render(box, n, ...rest);
+  };
   // The answers users open a NEFF for come first; findings lead only when they are not all info.
   const serious = s.findings && s.findings.attrs && s.findings.attrs.cause || s.findings && (s.findings.kids || []).some((g) => (g.table.rows || []).some((r) => r[0] !== 'info'));
   if (s.model) renderModel(card('Model', 'model'), s.model);
   if (s.verdict) renderVerdict(card('Integrity and runtime', 'verdict'), s.verdict);
   if (s.findings && serious) renderFindingsCard(card('Findings', 'findings', true), s.findings);
-  if (s.io) renderRows(card('Inputs and outputs', 'io', true), s.io, 'io');
+  if (s.io) pendingOr(renderRows)(card('Inputs and outputs', 'io', true), s.io, 'io');
   if (s.engines) renderEngines(card('Instructions · cores × engines', 'engines', true), s.engines);
-  if (s.act) renderActivation(card('Activation functions', 'activation', true), s.act);
-  if (s.findings && !serious) renderFindingsCard(card('Findings', 'findings', true), s.findings);
-  if (s.dma) renderRows(card('DMA queues', 'dma', true), s.dma, 'dma');
-  if (s.memory) renderMemory(card('Device memory (static estimate)', 'memory', true), s.memory);
-  if (s.source) renderSource(card('Kernel source', 'source'), s.source);
+  if (s.act) pendingOr(renderActivation)(card('Activation functions', 'activation', true), s.act);
+  if (s.findings && !serious) pendingOr(renderFindingsCard)(card('Findings', 'findings', true), s.findings);
+  if (s.dma) pendingOr(renderRows)(card('DMA queues', 'dma', true), s.dma, 'dma');
+  if (s.memory) pendingOr(renderMemory)(card('Device memory (static estimate)', 'memory', true), s.memory);
+  if (s.source) pendingOr(renderSource)(card('Kernel source', 'source'), s.source);
   roving(v);
+  if (top) v.scrollTop = top;
+  if (key) {
+    const again = /** @type {HTMLElement | null} */ (v.querySelector(key));
+    if (again) { again.tabIndex = 0; again.focus({ preventScroll: true }); }
+  }
 }
 
 // renderSource is the answer "Source: N kernel lines in K files", a link to the source view,
@@ -200,6 +260,7 @@ function renderModel(box, n) {
     const b = linkButton(c.link, 'ov-value', c.value || '');
     b.dataset.field = c.key || c.label;
     if (c.detail) b.title = c.detail;
+    if (c.attrs && c.attrs.pending) b.classList.add('ov-pending');
     dd.appendChild(b);
     if (c.key === 'target' && c.attrs && c.attrs.instances) dd.appendChild(el('span', 'muted ov-note', ' ' + c.attrs.target + ' · ' + c.attrs.instances));
     dl.appendChild(dd);
@@ -210,7 +271,8 @@ function renderModel(box, n) {
 function renderVerdict(box, n) {
   for (const c of n.kids || []) {
     const ok = c.attrs && c.attrs.ok === 'true';
-    const row = el('div', 'ov-verdict ' + (ok ? 'good' : c.value === 'not checked' ? 'warn' : 'bad'));
+    const pending = !!(c.attrs && c.attrs.pending);
+    const row = el('div', 'ov-verdict ' + (pending ? 'pending' : ok ? 'good' : c.value === 'not checked' ? 'warn' : 'bad'));
     row.dataset.field = c.key || c.label;
     const b = linkButton(c.link, 'ov-chip', c.label + ': ' + c.value);
     row.appendChild(b);
@@ -253,7 +315,7 @@ function renderRows(box, n, key) {
 // the opcode mix on hover.
 function renderEngines(box, n) {
   const cells = (n.kids || []).filter((c) => c.kind === 'engine' && c.attrs);
-  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
+  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value + (n.attrs && n.attrs.pending ? ' so far · ' + n.attrs.pending : '')));
   const cores = [], engines = [];
   for (const c of cells) {
     if (!cores.includes(c.attrs.core)) cores.push(c.attrs.core);

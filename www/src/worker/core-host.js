@@ -8,7 +8,7 @@
 //
 // Protocol (wasm/protocol declares every method; www/src/core/methods.gen.js is its page view):
 //   page → host: {id, method, args} — args is one object of named arguments;
-//   host → page: {id, type: 'event', event: 'progress'|'header', data},
+//   host → page: {id, type: 'event', event: 'progress'|'header'|'overview'|'hits', data},
 //                {id, type: 'result', result}, {id, type: 'error', error: {code, message}};
 //   once: {type: 'ready', version, model, methods, ms} or {type: 'fatal', error: {code, message}}.
 // The host is a generic forwarder to neffscopeCore.call: it knows no method. It only reads a
