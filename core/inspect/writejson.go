@@ -23,7 +23,8 @@ func (f *File) WriteJSON(w io.Writer) (stubs int, err error) {
 	if f.Doc == nil {
 		return 0, fmt.Errorf("the file has no document")
 	}
-	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values)}
+	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values), feed: newDbgFeed(f)}
+	defer jw.feed.stop()
 	if jw.left <= 0 {
 		jw.left = 1 << 62
 	}
@@ -53,6 +54,8 @@ type jsonWriter struct {
 	// as stubs once it ran out.
 	left  int64
 	stubs int
+	// feed reads the .dbg members not held in as few archive walks as the output allows.
+	feed *dbgFeed
 }
 
 // sentinel stands for what the writer puts in its place (a node's children, the root).
@@ -119,6 +122,7 @@ func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 		_, err := jw.w.Write(b)
 		return err
 	}
+	jw.prime(n)
 	return jw.splice(b, func(kidPrefix string) error {
 		for from := 0; from < total; from += childPage {
 			kids, _, err := jw.f.children(n, from, from+childPage)
@@ -141,4 +145,21 @@ func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 		}
 		return nil
 	})
+}
+
+// prime builds the tree of a .dbg member's content stub from the bytes the feed read, when
+// they are not the tree built last (dbgView then serves the stub's pages from it).
+func (jw *jsonWriter) prime(n *doc.Node) {
+	kind, member := doc.ParseRef(n.Ref)
+	if kind != doc.RefDbg || !IsStub(n) || jw.feed == nil {
+		return
+	}
+	x := jw.f.sourceIndex()
+	if x == nil || x.Members[member] == nil || x.view.member == member {
+		return
+	}
+	if b, ok := jw.feed.take(member); ok {
+		jw.f.setDbgView(member, b)
+		jw.feed.release(int64(len(b)))
+	}
 }
