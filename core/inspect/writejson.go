@@ -89,62 +89,72 @@ func (jw *jsonWriter) splice(b []byte, fill func(prefix string) error) error {
 // node writes n (at indent prefix), its children built when n is a stub.
 func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 	total := ChildCount(n)
-	c := *n
-	c.Children = nil
+	attrs, ref := n.Attrs, n.Ref
 	if IsStub(n) && int64(total) > jw.left {
 		jw.stubs++
-		b, err := json.MarshalIndent(&c, prefix, " ")
-		if err != nil {
-			return err
-		}
-		_, err = jw.w.Write(b)
-		return err
-	}
-	if IsStub(n) {
+		total = 0 // written as the stub it is
+	} else if IsStub(n) {
 		jw.left -= int64(total)
 		// Written as the node would be if it were held.
-		attrs := maps.Clone(n.Attrs)
-		delete(attrs, doc.AttrMore)
-		c.Attrs = attrs
+		if len(attrs) == 1 {
+			attrs = nil
+		} else {
+			attrs = maps.Clone(n.Attrs)
+			delete(attrs, doc.AttrMore)
+		}
 		// A JSON or klir node has no ref when held.
 		if kind, _ := doc.ParseRef(n.Ref); kind == doc.RefJSON || kind == doc.RefKlir {
-			c.Ref = ""
+			ref = ""
 		}
 	}
+	ind := prefix + " "
+	b := appendNodeHead(jw.w.AvailableBuffer(), n, attrs, ind)
 	if total > 0 {
-		c.Children = []*doc.Node{sentinel}
+		b = appendKey(b, ind, "children", false)
+		b = append(b, "[\n"...)
+		b = append(b, ind...)
+		b = append(b, ' ')
+		if _, err := jw.w.Write(b); err != nil {
+			return err
+		}
+		if err := jw.children(n, total, ind+" ", depth); err != nil {
+			return err
+		}
+		b = append(jw.w.AvailableBuffer(), '\n')
+		b = append(b, ind...)
+		b = append(b, ']')
 	}
-	b, err := json.MarshalIndent(&c, prefix, " ")
+	b, err := appendNodeTail(b, n, ref, prefix, ind)
 	if err != nil {
 		return err
 	}
-	if total == 0 {
-		_, err := jw.w.Write(b)
-		return err
-	}
+	_, err = jw.w.Write(b)
+	return err
+}
+
+// children writes n's children (total of them, built a page at a time when n is a stub), each
+// on its own line at indent kidPrefix (the first line is begun).
+func (jw *jsonWriter) children(n *doc.Node, total int, kidPrefix string, depth int) error {
 	jw.prime(n)
-	return jw.splice(b, func(kidPrefix string) error {
-		for from := 0; from < total; from += childPage {
-			kids, _, err := jw.f.children(n, from, from+childPage)
-			if err != nil {
+	for from := 0; from < total; from += childPage {
+		kids, _, err := jw.f.children(n, from, from+childPage)
+		if err != nil {
+			return err
+		}
+		for i, k := range kids {
+			if from+i > 0 { // the first one's line is begun
+				jw.w.WriteString(",\n")
+				jw.w.WriteString(kidPrefix)
+			}
+			if err := jw.node(k, kidPrefix, depth+1); err != nil {
 				return err
 			}
-			for i, k := range kids {
-				if from+i > 0 {
-					if _, err := jw.w.WriteString(",\n" + kidPrefix); err != nil {
-						return err
-					}
-				}
-				if err := jw.node(k, kidPrefix, depth+1); err != nil {
-					return err
-				}
-			}
-			if len(kids) == 0 {
-				break
-			}
 		}
-		return nil
-	})
+		if len(kids) == 0 {
+			break
+		}
+	}
+	return nil
 }
 
 // prime builds the tree of a .dbg member's content stub from the bytes the feed read, when
