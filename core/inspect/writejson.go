@@ -10,6 +10,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
 )
 
 // WriteJSON writes the Document as `neffscope inspect --json` prints it — encoding/json with a
@@ -56,6 +57,10 @@ type jsonWriter struct {
 	stubs int
 	// feed reads the .dbg members not held in as few archive walks as the output allows.
 	feed *dbgFeed
+	// frames are the JSON stubs being written, outermost first; bases the stubs each
+	// forest knew before the writer asked it for any (see sweep).
+	frames []*jsonFrame
+	bases  map[*jsonspan.Forest]jsonspan.StubSet
 }
 
 // sentinel stands for what the writer puts in its place (a node's children, the root).
@@ -136,10 +141,18 @@ func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 // on its own line at indent kidPrefix (the first line is begun).
 func (jw *jsonWriter) children(n *doc.Node, total int, kidPrefix string, depth int) error {
 	jw.prime(n)
+	fr := jw.pushJSON(n)
+	defer jw.popJSON(fr)
 	for from := 0; from < total; from += childPage {
+		if fr != nil && from > 0 {
+			jw.sweep(fr)
+		}
 		kids, _, err := jw.f.children(n, from, from+childPage)
 		if err != nil {
 			return err
+		}
+		if fr != nil {
+			fr.page = jsonStubsIn(kids, fr.page[:0])
 		}
 		for i, k := range kids {
 			if from+i > 0 { // the first one's line is begun
@@ -172,4 +185,101 @@ func (jw *jsonWriter) prime(n *doc.Node) {
 		jw.f.setDbgView(member, b)
 		jw.feed.release(int64(len(b)))
 	}
+}
+
+// A JSON forest remembers every stub its Children calls make (with their parsed values), so
+// a ref names one container for the life of the open; the writer makes every nested stub of
+// a member and asks for each once, which would leave the forest holding the whole member
+// parsed (hundreds of MB for two 20 MB def.json). Between pages of a JSON stub it drops the
+// stubs made since it started, but for those still to be written: the JSON stubs it is inside
+// and the stubs among their current pages. What the forest knew before is kept.
+type jsonFrame struct {
+	fo   *jsonspan.Forest
+	off  int64
+	page []int64 // the stubs among the current page's nodes (at any depth)
+}
+
+// sweepOver is how many stubs a forest may gain before the writer drops them.
+var sweepOver = 4096 // a var so tests can sweep small forests
+
+func (jw *jsonWriter) pushJSON(n *doc.Node) *jsonFrame {
+	source, off, ok := jsonspan.ParseRef(n.Ref)
+	if !ok || !IsStub(n) {
+		return nil
+	}
+	fo := jw.f.forest(source)
+	if fo == nil {
+		return nil
+	}
+	if jw.bases == nil {
+		jw.bases = map[*jsonspan.Forest]jsonspan.StubSet{}
+	}
+	if jw.bases[fo] == nil {
+		jw.bases[fo] = fo.Stubs()
+	}
+	fr := &jsonFrame{fo: fo, off: off}
+	jw.frames = append(jw.frames, fr)
+	return fr
+}
+
+func (jw *jsonWriter) popJSON(fr *jsonFrame) {
+	if fr == nil {
+		return
+	}
+	jw.sweep(fr)
+	jw.frames = jw.frames[:len(jw.frames)-1]
+}
+
+// sweep drops the stubs fr's forest made since the writer began, but for those of the frames
+// being written, once there are more than sweepOver of them.
+func (jw *jsonWriter) sweep(fr *jsonFrame) {
+	base := jw.bases[fr.fo]
+	pending := 0
+	for _, g := range jw.frames {
+		pending += 1 + len(g.page)
+	}
+	if fr.fo.StubCount() <= len(base)+pending+sweepOver {
+		return
+	}
+	var added []int64
+	for _, g := range jw.frames {
+		if g.fo != fr.fo {
+			continue
+		}
+		for _, off := range append(g.page, g.off) {
+			if _, ok := base[off]; !ok {
+				base[off] = struct{}{}
+				added = append(added, off)
+			}
+		}
+	}
+	fr.fo.ForgetExcept(base)
+	for _, off := range added {
+		delete(base, off)
+	}
+}
+
+// jsonStubsIn appends the offsets of the JSON stubs among kids and their held descendants.
+func jsonStubsIn(kids []*doc.Node, out []int64) []int64 {
+	for _, k := range kids {
+		if k == nil {
+			continue
+		}
+		if IsStub(k) {
+			if _, off, ok := jsonspan.ParseRef(k.Ref); ok {
+				out = append(out, off)
+			}
+		}
+		out = jsonStubsIn(k.Children, out)
+	}
+	return out
+}
+
+// forest is the forest that built the JSON of source (as expandJSON finds it).
+func (f *File) forest(source string) *jsonspan.Forest {
+	fo := f.forests[source]
+	if fo == nil && f.Program != nil && f.Program.Model != nil {
+		fo = f.Program.Model.Forests[source]
+	}
+	return fo
 }
