@@ -143,11 +143,15 @@ func (jw *jsonWriter) children(n *doc.Node, total int, kidPrefix string, depth i
 	jw.prime(n)
 	fr := jw.pushJSON(n)
 	defer jw.popJSON(fr)
-	for from := 0; from < total; from += childPage {
+	page := childPage
+	if fr != nil {
+		page = jsonWritePage
+	}
+	for from := 0; from < total; from += page {
 		if fr != nil && from > 0 {
-			jw.sweep(fr)
+			jw.sweep(fr.fo)
 		}
-		kids, _, err := jw.f.children(n, from, from+childPage)
+		kids, _, err := jw.f.children(n, from, from+page)
 		if err != nil {
 			return err
 		}
@@ -199,8 +203,14 @@ type jsonFrame struct {
 	page []int64 // the stubs among the current page's nodes (at any depth)
 }
 
-// sweepOver is how many stubs a forest may gain before the writer drops them.
-var sweepOver = 4096 // a var so tests can sweep small forests
+// jsonWritePage is how many children of a JSON stub the writer builds at a time: each is
+// parsed whole, and the ones past the page's node budget are stubs that hold their parsed
+// values until the next sweep (a page of 1,024 items of the klir debug info held ~190 MB).
+const jsonWritePage = 64
+
+// sweepOver is how many stubs a forest may gain (over a quarter of what it knew before, or
+// this) before the writer drops them.
+var sweepOver = 64 // a var so tests can sweep small forests
 
 func (jw *jsonWriter) pushJSON(n *doc.Node) *jsonFrame {
 	source, off, ok := jsonspan.ParseRef(n.Ref)
@@ -226,24 +236,24 @@ func (jw *jsonWriter) popJSON(fr *jsonFrame) {
 	if fr == nil {
 		return
 	}
-	jw.sweep(fr)
 	jw.frames = jw.frames[:len(jw.frames)-1]
+	jw.sweep(fr.fo)
 }
 
-// sweep drops the stubs fr's forest made since the writer began, but for those of the frames
-// being written, once there are more than sweepOver of them.
-func (jw *jsonWriter) sweep(fr *jsonFrame) {
-	base := jw.bases[fr.fo]
+// sweep drops the stubs fo made since the writer began, but for those of the frames being
+// written (the stubs they are, and the stubs among their current pages).
+func (jw *jsonWriter) sweep(fo *jsonspan.Forest) {
+	base := jw.bases[fo]
 	pending := 0
 	for _, g := range jw.frames {
 		pending += 1 + len(g.page)
 	}
-	if fr.fo.StubCount() <= len(base)+pending+sweepOver {
+	if fo.StubCount() <= len(base)+pending+max(sweepOver, len(base)/4) {
 		return
 	}
 	var added []int64
 	for _, g := range jw.frames {
-		if g.fo != fr.fo {
+		if g.fo != fo {
 			continue
 		}
 		for _, off := range append(g.page, g.off) {
@@ -253,7 +263,7 @@ func (jw *jsonWriter) sweep(fr *jsonFrame) {
 			}
 		}
 	}
-	fr.fo.ForgetExcept(base)
+	fo.ForgetExcept(base)
 	for _, off := range added {
 		delete(base, off)
 	}
