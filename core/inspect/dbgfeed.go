@@ -1,3 +1,5 @@
+//go:build !js
+
 package inspect
 
 // WriteJSON writes the tree of every .dbg member (a dbg: stub), and the members that are not

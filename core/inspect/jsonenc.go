@@ -3,8 +3,9 @@ package inspect
 // An append encoder for doc.Node with one-space indent: byte for byte what encoding/json's
 // MarshalIndent prints (field order and omitempty rules of doc.Node's tags, HTML-safe string
 // escaping, sorted attribute keys), without reflection or the intermediate compact copy that
-// MarshalIndent re-indents, so WriteJSON allocates next to nothing per node. Series (float
-// curves, rare) still go through encoding/json. TestNodeEncoderEqualsMarshalIndent holds it
+// MarshalIndent re-indents, so WriteJSON allocates next to nothing for most nodes. A node's
+// table, curves and findings (rarer, and more code to encode by hand than the wasm's size
+// budget likes) still go through encoding/json. TestNodeEncoderEqualsMarshalIndent holds it
 // to encoding/json on every node of the real NEFFs and on strings of every escape class.
 
 import (
@@ -48,24 +49,25 @@ func appendNodeHead(b []byte, n *doc.Node, attrs map[string]string, ind string) 
 	return b
 }
 
+// nodeTail is the fields of a node after its children that are rare and structured (a
+// table, curves, findings), encoded by encoding/json with doc.Node's tags.
+type nodeTail struct {
+	Table    *doc.Table    `json:"table,omitempty"`
+	Series   []doc.Series  `json:"series,omitempty"`
+	Findings []doc.Finding `json:"findings,omitempty"`
+}
+
 // appendNodeTail appends n's fields after "children" (table, series, findings, ref, link; ref
 // stands for n.Ref) and its closing brace at prefix.
 func appendNodeTail(b []byte, n *doc.Node, ref, prefix, ind string) ([]byte, error) {
-	if n.Table != nil {
-		b = appendKey(b, ind, "table", false)
-		b = appendTable(b, n.Table, ind)
-	}
-	if len(n.Series) > 0 {
-		b = appendKey(b, ind, "series", false)
-		s, err := json.MarshalIndent(n.Series, ind, " ")
+	if n.Table != nil || len(n.Series) > 0 || len(n.Findings) > 0 {
+		t, err := json.MarshalIndent(&nodeTail{n.Table, n.Series, n.Findings}, prefix, " ")
 		if err != nil {
 			return b, err
 		}
-		b = append(b, s...)
-	}
-	if len(n.Findings) > 0 {
-		b = appendKey(b, ind, "findings", false)
-		b = appendFindings(b, n.Findings, ind)
+		// "{\n<ind>field...\n<prefix>}": its fields, as they stand in the node
+		b = append(b, ',')
+		b = append(b, t[1:len(t)-len(prefix)-2]...)
 	}
 	if ref != "" {
 		b = appendKey(b, ind, "ref", false)
@@ -128,109 +130,6 @@ func appendSpan(b []byte, s *doc.Span, ind string) []byte {
 	b = strconv.AppendInt(b, s.Offset, 10)
 	b = appendKey(b, in, "length", false)
 	b = strconv.AppendInt(b, s.Length, 10)
-	b = append(b, '\n')
-	b = append(b, ind...)
-	return append(b, '}')
-}
-
-func appendFindings(b []byte, fs []doc.Finding, ind string) []byte {
-	in := ind + " "
-	in2 := in + " "
-	b = append(b, '[')
-	for i := range fs {
-		f := &fs[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '\n')
-		b = append(b, in...)
-		b = append(b, '{')
-		b = appendKey(b, in2, "severity", true)
-		b = appendJSONString(b, f.Severity)
-		b = appendKey(b, in2, "message", false)
-		b = appendJSONString(b, f.Message)
-		if f.Span != nil {
-			b = appendKey(b, in2, "span", false)
-			b = appendSpan(b, f.Span, in2)
-		}
-		b = append(b, '\n')
-		b = append(b, in...)
-		b = append(b, '}')
-	}
-	b = append(b, '\n')
-	b = append(b, ind...)
-	return append(b, ']')
-}
-
-// appendStrings appends a []string (nil: null) at indent ind.
-func appendStrings(b []byte, ss []string, ind string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	if len(ss) == 0 {
-		return append(b, '[', ']')
-	}
-	in := ind + " "
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '\n')
-		b = append(b, in...)
-		b = appendJSONString(b, s)
-	}
-	b = append(b, '\n')
-	b = append(b, ind...)
-	return append(b, ']')
-}
-
-func appendTable(b []byte, t *doc.Table, ind string) []byte {
-	in := ind + " "
-	b = append(b, '{')
-	b = appendKey(b, in, "columns", true)
-	b = appendStrings(b, t.Columns, in)
-	b = appendKey(b, in, "rows", false)
-	switch {
-	case t.Rows == nil:
-		b = append(b, "null"...)
-	case len(t.Rows) == 0:
-		b = append(b, '[', ']')
-	default:
-		in2 := in + " "
-		b = append(b, '[')
-		for i, r := range t.Rows {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '\n')
-			b = append(b, in2...)
-			b = appendStrings(b, r, in2)
-		}
-		b = append(b, '\n')
-		b = append(b, in...)
-		b = append(b, ']')
-	}
-	if len(t.RowSpans) > 0 {
-		b = appendKey(b, in, "row_spans", false)
-		in2 := in + " "
-		b = append(b, '[')
-		for i := range t.RowSpans {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '\n')
-			b = append(b, in2...)
-			b = appendSpan(b, &t.RowSpans[i], in2)
-		}
-		b = append(b, '\n')
-		b = append(b, in...)
-		b = append(b, ']')
-	}
-	if len(t.RowLinks) > 0 {
-		b = appendKey(b, in, "row_links", false)
-		b = appendStrings(b, t.RowLinks, in)
-	}
 	b = append(b, '\n')
 	b = append(b, ind...)
 	return append(b, '}')
