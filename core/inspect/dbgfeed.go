@@ -80,7 +80,7 @@ func newDbgFeed(f *File) *dbgFeed {
 				m := f.Archive.Member(member)
 				// Only what memberBytes would read out of the archive, and only where the path
 				// names one member (ReadMember reads the first of a repeated path).
-				if m != nil && (m.Data == nil || m.Truncated) && !m.Truncated && m.Size > 0 && m.Size <= maxDbgView && count[member] == 1 {
+				if m != nil && m.Data == nil && !m.Truncated && m.Size > 0 && m.Size <= maxDbgView && count[member] == 1 {
 					order = append(order, m)
 				}
 			}
