@@ -313,7 +313,9 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
 			// Written as it walks: stubs' children are built a page at a time, never held.
+			restore := roomToWrite()
 			stubs, err := f.WriteJSON(stdout)
+			restore()
 			if err != nil {
 				fmt.Fprintf(stderr, "neffscope inspect: %s: %v\n", f.Name, err)
 				return 2

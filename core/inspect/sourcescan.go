@@ -319,6 +319,13 @@ func (f *File) dbgView(member string) ([]*doc.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	return f.setDbgView(member, b), nil
+}
+
+// setDbgView builds the children of a member's content tree from its bytes b and keeps them
+// as the last one built (b is not kept).
+func (f *File) setDbgView(member string, b []byte) []*doc.Node {
+	x := f.sourceIndex()
 	v := dbg.DecodeView(member, b)
 	// The member's findings are on its content node (the scan found them all): not again here.
 	for _, c := range v.Root.Children {
@@ -328,7 +335,7 @@ func (f *File) dbgView(member string) ([]*doc.Node, error) {
 		})
 	}
 	x.view.member, x.view.kids = member, v.Root.Children
-	return v.Root.Children, nil
+	return v.Root.Children
 }
 
 func (f *File) sourceIndex() *SourceIndex {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/jsonspan"
 )
 
 // WriteJSON writes the Document as `neffscope inspect --json` prints it — encoding/json with a
@@ -23,7 +24,8 @@ func (f *File) WriteJSON(w io.Writer) (stubs int, err error) {
 	if f.Doc == nil {
 		return 0, fmt.Errorf("the file has no document")
 	}
-	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values)}
+	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values), feed: newDbgFeed(f)}
+	defer jw.feed.stop()
 	if jw.left <= 0 {
 		jw.left = 1 << 62
 	}
@@ -53,6 +55,12 @@ type jsonWriter struct {
 	// as stubs once it ran out.
 	left  int64
 	stubs int
+	// feed reads the .dbg members not held in as few archive walks as the output allows.
+	feed *dbgFeed
+	// frames are the JSON stubs being written, outermost first; bases the stubs each
+	// forest knew before the writer asked it for any (see sweep).
+	frames []*jsonFrame
+	bases  map[*jsonspan.Forest]jsonspan.StubSet
 }
 
 // sentinel stands for what the writer puts in its place (a node's children, the root).
@@ -86,59 +94,202 @@ func (jw *jsonWriter) splice(b []byte, fill func(prefix string) error) error {
 // node writes n (at indent prefix), its children built when n is a stub.
 func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 	total := ChildCount(n)
-	c := *n
-	c.Children = nil
+	attrs, ref := n.Attrs, n.Ref
 	if IsStub(n) && int64(total) > jw.left {
 		jw.stubs++
-		b, err := json.MarshalIndent(&c, prefix, " ")
-		if err != nil {
-			return err
-		}
-		_, err = jw.w.Write(b)
-		return err
-	}
-	if IsStub(n) {
+		total = 0 // written as the stub it is
+	} else if IsStub(n) {
 		jw.left -= int64(total)
 		// Written as the node would be if it were held.
-		attrs := maps.Clone(n.Attrs)
-		delete(attrs, doc.AttrMore)
-		c.Attrs = attrs
+		if len(attrs) == 1 {
+			attrs = nil
+		} else {
+			attrs = maps.Clone(n.Attrs)
+			delete(attrs, doc.AttrMore)
+		}
 		// A JSON or klir node has no ref when held.
 		if kind, _ := doc.ParseRef(n.Ref); kind == doc.RefJSON || kind == doc.RefKlir {
-			c.Ref = ""
+			ref = ""
 		}
 	}
+	ind := prefix + " "
+	b := appendNodeHead(jw.w.AvailableBuffer(), n, attrs, ind)
 	if total > 0 {
-		c.Children = []*doc.Node{sentinel}
+		b = appendKey(b, ind, "children", false)
+		b = append(b, "[\n"...)
+		b = append(b, ind...)
+		b = append(b, ' ')
+		if _, err := jw.w.Write(b); err != nil {
+			return err
+		}
+		if err := jw.children(n, total, ind+" ", depth); err != nil {
+			return err
+		}
+		b = append(jw.w.AvailableBuffer(), '\n')
+		b = append(b, ind...)
+		b = append(b, ']')
 	}
-	b, err := json.MarshalIndent(&c, prefix, " ")
+	b, err := appendNodeTail(b, n, ref, prefix, ind)
 	if err != nil {
 		return err
 	}
-	if total == 0 {
-		_, err := jw.w.Write(b)
-		return err
+	_, err = jw.w.Write(b)
+	return err
+}
+
+// children writes n's children (total of them, built a page at a time when n is a stub), each
+// on its own line at indent kidPrefix (the first line is begun).
+func (jw *jsonWriter) children(n *doc.Node, total int, kidPrefix string, depth int) error {
+	jw.prime(n)
+	fr := jw.pushJSON(n)
+	defer jw.popJSON(fr)
+	page := childPage
+	if fr != nil {
+		page = jsonWritePage
 	}
-	return jw.splice(b, func(kidPrefix string) error {
-		for from := 0; from < total; from += childPage {
-			kids, _, err := jw.f.children(n, from, from+childPage)
-			if err != nil {
+	for from := 0; from < total; from += page {
+		if fr != nil && from > 0 {
+			jw.sweep(fr.fo)
+		}
+		kids, _, err := jw.f.children(n, from, from+page)
+		if err != nil {
+			return err
+		}
+		if fr != nil {
+			fr.page = jsonStubsIn(kids, fr.page[:0])
+		}
+		for i, k := range kids {
+			if from+i > 0 { // the first one's line is begun
+				jw.w.WriteString(",\n")
+				jw.w.WriteString(kidPrefix)
+			}
+			if err := jw.node(k, kidPrefix, depth+1); err != nil {
 				return err
 			}
-			for i, k := range kids {
-				if from+i > 0 {
-					if _, err := jw.w.WriteString(",\n" + kidPrefix); err != nil {
-						return err
-					}
-				}
-				if err := jw.node(k, kidPrefix, depth+1); err != nil {
-					return err
-				}
-			}
-			if len(kids) == 0 {
-				break
+		}
+		if len(kids) == 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// prime builds the tree of a .dbg member's content stub from the bytes the feed read, when
+// they are not the tree built last (dbgView then serves the stub's pages from it).
+func (jw *jsonWriter) prime(n *doc.Node) {
+	kind, member := doc.ParseRef(n.Ref)
+	if kind != doc.RefDbg || !IsStub(n) || jw.feed == nil {
+		return
+	}
+	x := jw.f.sourceIndex()
+	if x == nil || x.Members[member] == nil || x.view.member == member {
+		return
+	}
+	if b, ok := jw.feed.take(member); ok {
+		jw.f.setDbgView(member, b)
+		jw.feed.release(int64(len(b)))
+	}
+}
+
+// A JSON forest remembers every stub its Children calls make (with their parsed values), so
+// a ref names one container for the life of the open; the writer makes every nested stub of
+// a member and asks for each once, which would leave the forest holding the whole member
+// parsed (hundreds of MB for two 20 MB def.json). Between pages of a JSON stub it drops the
+// stubs made since it started, but for those still to be written: the JSON stubs it is inside
+// and the stubs among their current pages. What the forest knew before is kept.
+type jsonFrame struct {
+	fo   *jsonspan.Forest
+	off  int64
+	page []int64 // the stubs among the current page's nodes (at any depth)
+}
+
+// jsonWritePage is how many children of a JSON stub the writer builds at a time: each is
+// parsed whole, and the ones past the page's node budget are stubs that hold their parsed
+// values until the next sweep (a page of 1,024 items of the klir debug info held ~190 MB).
+const jsonWritePage = 64
+
+// sweepOver is how many stubs a forest may gain (over a quarter of what it knew before, or
+// this) before the writer drops them.
+var sweepOver = 64 // a var so tests can sweep small forests
+
+func (jw *jsonWriter) pushJSON(n *doc.Node) *jsonFrame {
+	source, off, ok := jsonspan.ParseRef(n.Ref)
+	if !ok || !IsStub(n) {
+		return nil
+	}
+	fo := jw.f.forest(source)
+	if fo == nil {
+		return nil
+	}
+	if jw.bases == nil {
+		jw.bases = map[*jsonspan.Forest]jsonspan.StubSet{}
+	}
+	if jw.bases[fo] == nil {
+		jw.bases[fo] = fo.Stubs()
+	}
+	fr := &jsonFrame{fo: fo, off: off}
+	jw.frames = append(jw.frames, fr)
+	return fr
+}
+
+func (jw *jsonWriter) popJSON(fr *jsonFrame) {
+	if fr == nil {
+		return
+	}
+	jw.frames = jw.frames[:len(jw.frames)-1]
+	jw.sweep(fr.fo)
+}
+
+// sweep drops the stubs fo made since the writer began, but for those of the frames being
+// written (the stubs they are, and the stubs among their current pages).
+func (jw *jsonWriter) sweep(fo *jsonspan.Forest) {
+	base := jw.bases[fo]
+	pending := 0
+	for _, g := range jw.frames {
+		pending += 1 + len(g.page)
+	}
+	if fo.StubCount() <= len(base)+pending+max(sweepOver, len(base)/4) {
+		return
+	}
+	var added []int64
+	for _, g := range jw.frames {
+		if g.fo != fo {
+			continue
+		}
+		for _, off := range append(g.page, g.off) {
+			if _, ok := base[off]; !ok {
+				base[off] = struct{}{}
+				added = append(added, off)
 			}
 		}
-		return nil
-	})
+	}
+	fo.ForgetExcept(base)
+	for _, off := range added {
+		delete(base, off)
+	}
+}
+
+// jsonStubsIn appends the offsets of the JSON stubs among kids and their held descendants.
+func jsonStubsIn(kids []*doc.Node, out []int64) []int64 {
+	for _, k := range kids {
+		if k == nil {
+			continue
+		}
+		if IsStub(k) {
+			if _, off, ok := jsonspan.ParseRef(k.Ref); ok {
+				out = append(out, off)
+			}
+		}
+		out = jsonStubsIn(k.Children, out)
+	}
+	return out
+}
+
+// forest is the forest that built the JSON of source (as expandJSON finds it).
+func (f *File) forest(source string) *jsonspan.Forest {
+	fo := f.forests[source]
+	if fo == nil && f.Program != nil && f.Program.Model != nil {
+		fo = f.Program.Model.Forests[source]
+	}
+	return fo
 }

@@ -1,0 +1,192 @@
+package inspect
+
+// An append encoder for doc.Node with one-space indent: byte for byte what encoding/json's
+// MarshalIndent prints (field order and omitempty rules of doc.Node's tags, HTML-safe string
+// escaping, sorted attribute keys), without reflection or the intermediate compact copy that
+// MarshalIndent re-indents, so WriteJSON allocates next to nothing for most nodes. A node's
+// table, curves and findings (rarer, and more code to encode by hand than the wasm's size
+// budget likes) still go through encoding/json. TestNodeEncoderEqualsMarshalIndent holds it
+// to encoding/json on every node of the real NEFFs and on strings of every escape class.
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// appendNodeHead appends n's opening brace and its fields before "children" (kind, key, label,
+// value, detail, attrs, span) at indent ind (the node's prefix plus one space); attrs stands
+// for n.Attrs.
+func appendNodeHead(b []byte, n *doc.Node, attrs map[string]string, ind string) []byte {
+	b = append(b, '{')
+	b = appendKey(b, ind, "kind", true)
+	b = appendJSONString(b, n.Kind)
+	if n.Key != "" {
+		b = appendKey(b, ind, "key", false)
+		b = appendJSONString(b, n.Key)
+	}
+	b = appendKey(b, ind, "label", false)
+	b = appendJSONString(b, n.Label)
+	if n.Value != "" {
+		b = appendKey(b, ind, "value", false)
+		b = appendJSONString(b, n.Value)
+	}
+	if n.Detail != "" {
+		b = appendKey(b, ind, "detail", false)
+		b = appendJSONString(b, n.Detail)
+	}
+	if len(attrs) > 0 {
+		b = appendKey(b, ind, "attrs", false)
+		b = appendAttrs(b, attrs, ind)
+	}
+	if n.Span != nil {
+		b = appendKey(b, ind, "span", false)
+		b = appendSpan(b, n.Span, ind)
+	}
+	return b
+}
+
+// nodeTail is the fields of a node after its children that are rare and structured (a
+// table, curves, findings), encoded by encoding/json with doc.Node's tags.
+type nodeTail struct {
+	Table    *doc.Table    `json:"table,omitempty"`
+	Series   []doc.Series  `json:"series,omitempty"`
+	Findings []doc.Finding `json:"findings,omitempty"`
+}
+
+// appendNodeTail appends n's fields after "children" (table, series, findings, ref, link; ref
+// stands for n.Ref) and its closing brace at prefix.
+func appendNodeTail(b []byte, n *doc.Node, ref, prefix, ind string) ([]byte, error) {
+	if n.Table != nil || len(n.Series) > 0 || len(n.Findings) > 0 {
+		t, err := json.MarshalIndent(&nodeTail{n.Table, n.Series, n.Findings}, prefix, " ")
+		if err != nil {
+			return b, err
+		}
+		// "{\n<ind>field...\n<prefix>}": its fields, as they stand in the node
+		b = append(b, ',')
+		b = append(b, t[1:len(t)-len(prefix)-2]...)
+	}
+	if ref != "" {
+		b = appendKey(b, ind, "ref", false)
+		b = appendJSONString(b, ref)
+	}
+	if n.Link != "" {
+		b = appendKey(b, ind, "link", false)
+		b = appendJSONString(b, n.Link)
+	}
+	b = append(b, '\n')
+	b = append(b, prefix...)
+	return append(b, '}'), nil
+}
+
+// appendKey appends `,\n<ind>"key": ` (no comma before the first).
+func appendKey(b []byte, ind, key string, first bool) []byte {
+	if !first {
+		b = append(b, ',')
+	}
+	b = append(b, '\n')
+	b = append(b, ind...)
+	b = append(b, '"')
+	b = append(b, key...)
+	return append(b, '"', ':', ' ')
+}
+
+func appendAttrs(b []byte, attrs map[string]string, ind string) []byte {
+	keys := make([]string, 0, len(attrs))
+	for k := range attrs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	in := ind + " "
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		b = append(b, in...)
+		b = appendJSONString(b, k)
+		b = append(b, ':', ' ')
+		b = appendJSONString(b, attrs[k])
+	}
+	b = append(b, '\n')
+	b = append(b, ind...)
+	return append(b, '}')
+}
+
+func appendSpan(b []byte, s *doc.Span, ind string) []byte {
+	in := ind + " "
+	b = append(b, '{')
+	first := true
+	if s.Source != "" {
+		b = appendKey(b, in, "source", true)
+		b = appendJSONString(b, s.Source)
+		first = false
+	}
+	b = appendKey(b, in, "offset", first)
+	b = strconv.AppendInt(b, s.Offset, 10)
+	b = appendKey(b, in, "length", false)
+	b = strconv.AppendInt(b, s.Length, 10)
+	b = append(b, '\n')
+	b = append(b, ind...)
+	return append(b, '}')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString is encoding/json's string encoding with HTML escaping (what Marshal does):
+// <, > and & as \u00XX, control bytes as \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd,
+// U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
