@@ -10,6 +10,7 @@ package jsonspan
 // manifest parses exactly as it always did.
 
 import (
+	"bytes"
 	"hash/maphash"
 	"sort"
 	"sync"
@@ -497,12 +498,6 @@ func decodeKey(b []byte, start int64) string {
 	return s
 }
 
-func countLines(b []byte) int {
-	n := 0
-	for _, c := range b {
-		if c == '\n' {
-			n++
-		}
-	}
-	return n
-}
+// countLines counts b's newlines (bytes.Count: vectorised, a stub's line from the start of a
+// 30 MB member is found in milliseconds).
+func countLines(b []byte) int { return bytes.Count(b, []byte{'\n'}) }

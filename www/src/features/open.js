@@ -21,7 +21,9 @@ export let opening = null;
 export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, …} of the last file opened, for benchmarks
 
 // The partial overview (the core's 'overview' events) is drawn for a file over SMALL_FILE
-// bytes, at once. A small NEFF (issue 13: ≤ 2 MB, fully open in ≤ 200 ms with the worker warm)
+// bytes, at once, when no document is shown (over a document the progress card shows as
+// before: a cancel then leaves that document as it was, with nothing to redraw, and nothing
+// for the core to reopen in the worker that replaced the cancelled one). A small NEFF (issue 13: ≤ 2 MB, fully open in ≤ 200 ms with the worker warm)
 // gets none: its real overview just appears, with no partial one flashing before it.
 const SMALL_FILE = 2 << 20;
 
@@ -137,13 +139,14 @@ export async function openFile(file) {
   // A big file's hash worker starts once the first overview is up (or after a second): until
   // then the two CPU cores go to the core's open and to drawing the page.
   const big = file.size > SMALL_FILE;
+  const partial = big && !state;
   const firstView = new Promise((resolve) => { token.firstView = resolve; setTimeout(resolve, 1000); });
   try {
     const r = await openWithFingerprint(file, {
       onEvent: (event, data) => {
         if (event === 'progress') { onProgress(file, t0, data); return; }
         if (event === 'overview' && opening === token) {
-          if (file.size <= SMALL_FILE) return;
+          if (!partial) return;
           if (token.partialEventMs === undefined) token.partialEventMs = performance.now() - t0;
           token.partial = unpackNode(data);
           showPartial(token, file, t0);
@@ -154,9 +157,9 @@ export async function openFile(file) {
         // The header arrives before the payload is read: show who the file is at once.
         renderSummary(unpackDocument(data), true);
         $('welcome').hidden = true;
-        if (file.size > SMALL_FILE) preparePanes(token, file);
+        if (partial) preparePanes(token, file);
       },
-    }, undefined, { deferMembers: true, partial: file.size > SMALL_FILE, hashAfter: big ? firstView : undefined });
+    }, undefined, { deferMembers: true, partial, hashAfter: big ? firstView : undefined });
     if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
