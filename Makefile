@@ -99,10 +99,10 @@ test-js:
 	node --test www/src/lib/*.test.js www/src/core/*.test.js www/src/worker/*.test.js www/test/*.test.js
 
 test-core: $(TESTSUMMARY)
-	$(TEST_RUN) -name core -- $(GO) test -json ./core/... ./cmd/... ./scripts/... ./internal/... ./wasm/protocol/...
+	$(TEST_RUN) -name core -- $(GO) test -json -timeout 40m ./core/... ./cmd/... ./scripts/... ./internal/... ./wasm/protocol/...
 
 test-wasm: $(TESTSUMMARY)
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json $(WASM_GCFLAGS) $(WASM_TEST_PKGS)
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json -timeout 40m $(WASM_GCFLAGS) $(WASM_TEST_PKGS)
 
 test-browser: dist $(TESTSUMMARY)
 	$(TEST_RUN) -name e2e -- $(GO) test -json -count=1 ./e2e/...
