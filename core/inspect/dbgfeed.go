@@ -19,7 +19,6 @@ import (
 	"context"
 	"sync"
 
-	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
 )
@@ -201,52 +200,46 @@ func (d *dbgFeed) start(w *feedWalk) {
 				return false
 			}
 		}
-		neff.Open(d.f.r, d.f.Size, neff.Options{
-			Context:        ctx,
-			MaxInflated:    d.f.Budget.Limit(budget.Inflate),
-			NoMemberHashes: true,
-			NoPayloadHash:  true,
-			Visit: func(m *neff.Member, off int64, chunk []byte) {
-				for k < len(w.members) && ctx.Err() == nil {
-					want := w.members[k]
-					if m.DataOffset < want.DataOffset {
-						return
-					}
-					if m.DataOffset > want.DataOffset || m.Path != want.Path {
-						// passed it without reading it whole
-						if cur != nil {
-							drop()
-						}
-						if !deliver(nil) {
-							cancel()
-							return
-						}
-						continue
-					}
-					if off == 0 && cur == nil {
-						if !d.hold(want.Size) {
-							cancel()
-							return
-						}
-						cur, charged = make([]byte, 0, want.Size), want.Size
-					}
-					if cur == nil || off != int64(len(cur)) || int64(len(cur)+len(chunk)) > want.Size {
-						if cur != nil {
-							drop()
-						}
-						return // not read from its start, or longer than listed: delivered as nil when passed
-					}
-					cur = append(cur, chunk...)
-					if int64(len(cur)) == want.Size {
-						b := cur
-						cur, charged = nil, 0
-						if !deliver(b) || k == len(w.members) {
-							cancel()
-						}
-					}
+		d.f.feedWalk(ctx, func(m *neff.Member, off int64, chunk []byte) {
+			for k < len(w.members) && ctx.Err() == nil {
+				want := w.members[k]
+				if m.DataOffset < want.DataOffset {
 					return
 				}
-			},
+				if m.DataOffset > want.DataOffset || m.Path != want.Path {
+					// passed it without reading it whole
+					if cur != nil {
+						drop()
+					}
+					if !deliver(nil) {
+						cancel()
+						return
+					}
+					continue
+				}
+				if off == 0 && cur == nil {
+					if !d.hold(want.Size) {
+						cancel()
+						return
+					}
+					cur, charged = make([]byte, 0, want.Size), want.Size
+				}
+				if cur == nil || off != int64(len(cur)) || int64(len(cur)+len(chunk)) > want.Size {
+					if cur != nil {
+						drop()
+					}
+					return // not read from its start, or longer than listed: delivered as nil when passed
+				}
+				cur = append(cur, chunk...)
+				if int64(len(cur)) == want.Size {
+					b := cur
+					cur, charged = nil, 0
+					if !deliver(b) || k == len(w.members) {
+						cancel()
+					}
+				}
+				return
+			}
 		})
 		if cur != nil {
 			drop()

@@ -271,22 +271,27 @@ func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
 		last = max(last, m.DataOffset)
 		want[m.DataOffset] = scans[m.DataOffset]
 	}
-	neff.Open(s.f.r, s.f.Size, neff.Options{
-		Context:     ctx,
-		MaxInflated: s.f.Budget.Limit(budget.Inflate),
-		// This walk only feeds the scanners: no member's SHA-256, no payload hash.
+	s.f.feedWalk(ctx, func(m *neff.Member, off int64, chunk []byte) {
+		sc := want[m.DataOffset]
+		if sc == nil || sc.Failed() {
+			return
+		}
+		sc.Write(chunk)
+		if m.DataOffset == last && off+int64(len(chunk)) >= m.Size {
+			cancel()
+		}
+	})
+}
+
+// feedWalk streams the archive once more only to feed visit: no member's SHA-256, no payload
+// hash (the .dbg scans of members not held, the .dbg members read back for inspect --json).
+func (f *File) feedWalk(ctx context.Context, visit func(m *neff.Member, off int64, chunk []byte)) {
+	neff.Open(f.r, f.Size, neff.Options{
+		Context:        ctx,
+		MaxInflated:    f.Budget.Limit(budget.Inflate),
 		NoMemberHashes: true,
 		NoPayloadHash:  true,
-		Visit: func(m *neff.Member, off int64, chunk []byte) {
-			sc := want[m.DataOffset]
-			if sc == nil || sc.Failed() {
-				return
-			}
-			sc.Write(chunk)
-			if m.DataOffset == last && off+int64(len(chunk)) >= m.Size {
-				cancel()
-			}
-		},
+		Visit:          visit,
 	})
 }
 
