@@ -457,6 +457,8 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 			f.Doc.SHA256, fingerprinted = sum, true
 		}
 	}
+	opened := ms(start)
+	tEncode := time.Now()
 	h, enc, err := b.keep(f, 0)
 	if err != nil {
 		return nil, err
@@ -464,7 +466,12 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	b.mu.Lock()
 	b.readers[h] = rd
 	b.mu.Unlock()
-	return object("handle", h, "doc", buffer(enc), "ms", ms(start), "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted), nil
+	var waited float64
+	if dw != nil {
+		waited = float64(dw.waited.Microseconds()) / 1000
+	}
+	return object("handle", h, "doc", buffer(enc), "ms", opened, "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted,
+		"digestWaitMs", waited, "encodeMs", ms(tEncode)), nil
 }
 
 // setFingerprint → {set}: the file's sha-256, computed by the page, becomes the Document's

@@ -39,14 +39,16 @@ func (b *bridge) waitDigests(token int) (*digestWaiter, func()) {
 }
 
 type digestWaiter struct {
-	ch   chan pageDigests
-	got  pageDigests
-	have bool
+	ch     chan pageDigests
+	got    pageDigests
+	have   bool
+	waited time.Duration // in payload, for the open's digestWaitMs
 }
 
 // payload is inspect.Options.PayloadDigest: the page's MD5, waited for.
 func (w *digestWaiter) payload(algo string) []byte {
 	if algo == "md5" && !w.have {
+		defer func(t time.Time) { w.waited += time.Since(t) }(time.Now())
 		select {
 		case w.got = <-w.ch:
 			w.have = true

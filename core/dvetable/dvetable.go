@@ -119,6 +119,7 @@ func allZero(b []byte) bool {
 func hexBytes(b []byte) string {
 	const digits = "0123456789abcdef"
 	var s strings.Builder
+	s.Grow(len(b)*2 + len(b)/4)
 	for i, c := range b {
 		if i > 0 && i%4 == 0 {
 			s.WriteByte(' ')

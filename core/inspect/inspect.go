@@ -417,8 +417,14 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		// they are what users look for.
 		root.Children = append(root.Children[:1], append(front, root.Children[1:]...)...)
 	}
-	// Member content: the manifests' typed trees, disassembled streams, JSON as trees, the rest as bytes.
-	root.Walk(func(_ []string, n *doc.Node) bool {
+	// Member content: the manifests' typed trees, disassembled streams, JSON as trees, the rest
+	// as bytes. Member nodes are all under the archive's node (walking the model and the
+	// activation tables too was a fortieth of a small open).
+	members := root.Child("members")
+	if members == nil {
+		members = root
+	}
+	members.Walk(func(_ []string, n *doc.Node) bool {
 		if n.Kind != doc.KindMember {
 			return true
 		}

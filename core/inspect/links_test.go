@@ -196,28 +196,42 @@ func TestActivationRecordsOwnTheirBytes(t *testing.T) {
 		sets++
 		for _, key := range []string{"bkt", "ctrl"} {
 			g := set.Child(key)
-			if g == nil || g.Table == nil {
-				t.Fatalf("%s has no %s table", set.Key, key)
+			if g == nil || !IsStub(g) {
+				t.Fatalf("%s has no %s records stub", set.Key, key)
 			}
-			if len(g.Children) != len(g.Table.Rows) {
-				t.Errorf("%s %s: %d record nodes for %d rows", set.Key, key, len(g.Children), len(g.Table.Rows))
+			// The records are built on demand: as nodes (Children) and as rows (Rows), the
+			// same ref, the same spans.
+			setPath := []string{"activation", set.PathKey(), key}
+			kids, total, err := f.Children(setPath, 0, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, rtotal, err := f.Rows(g.Ref, 0, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(kids) != total || total != ChildCount(g) || rtotal != total || len(rows.Rows) != total || total == 0 {
+				t.Fatalf("%s %s: %d of %d record nodes, %d of %d rows, stub says %d", set.Key, key, len(kids), total, len(rows.Rows), rtotal, ChildCount(g))
 			}
 			src := g.Span.Source
-			stride := g.Span.Length / int64(len(g.Children))
-			for i, r := range g.Children {
+			stride := g.Span.Length / int64(total)
+			for i, r := range kids {
 				want := doc.Span{Source: src, Offset: int64(i) * stride, Length: stride}
-				if r.Span == nil || *r.Span != want || *r.Span != g.Table.RowSpans[i] {
+				if r.Span == nil || *r.Span != want || *r.Span != rows.RowSpans[i] {
 					t.Fatalf("%s %s record %d: span %v, want %v", set.Key, key, i, r.Span, want)
 				}
 			}
 			// Locate: the last byte of a record in the middle, and the first of the last one.
-			for _, i := range []int{len(g.Children) / 2, len(g.Children) - 1} {
+			for _, i := range []int{total / 2, total - 1} {
 				off := int64(i)*stride + stride - 1
 				p, err := f.Locate(src, off)
 				if err != nil {
 					t.Fatal(err)
 				}
-				n := f.Doc.Root.Find(p...)
+				n, err := f.Node(p)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if n == nil || n.Span == nil || n.Span.Length > stride || off < n.Span.Offset || off >= n.Span.Offset+n.Span.Length {
 					t.Errorf("%s byte %d lands on %v (%v), not inside record %d", src, off, p, n.Span, i)
 				}

@@ -315,8 +315,8 @@ func varNode(c *manifest.Core, v *manifest.Var, uses map[int64][]VarUse, has fun
 
 func init() { expanders[doc.RefRecords] = expandRecords }
 
-// expandRecords builds the children of a records: stub: a core's var nodes (the one records
-// ref that is a stub; a .dbg member's records are rows only).
+// expandRecords builds the children of a records: stub: a core's var nodes, or an activation
+// set's bucket or ctrl records (a .dbg member's records are rows only).
 func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 	_, member := doc.ParseRef(stub.Ref)
 	var c *manifest.Core
@@ -324,7 +324,10 @@ func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, err
 		c = f.Program.Model.CoreOfDef(member)
 	}
 	if c == nil {
-		return nil, 0, fmt.Errorf("%s: %q names no def.json", NotFound, member)
+		if kids, total, ok := f.actRecords(member, from, to); ok {
+			return kids, total, nil
+		}
+		return nil, 0, fmt.Errorf("%s: %q names no def.json and no activation blob", NotFound, member)
 	}
 	uses := f.Program.varUses(c)
 	// Every var is a key of def.json's var object (a repeated name: the last one, which the

@@ -335,7 +335,8 @@ func (f *File) streamFor(ref string) (*ProgramStream, error) {
 
 // Rows returns rows [from, to) of a table served by range: a stream's listing (ref
 // "stream:<member>", with the joins in the last column and each row's span its 64-byte word),
-// or a .dbg member's records (ref "records:<member>", each row's span its record). One request
+// or the records of a .dbg member, a def.json's vars or an activation set's bucket / ctrl blob
+// (ref "records:<member>", each row's span its record). One request
 // may materialise at most the budget's rows limit (--max-rows, the page's maxRows), and its
 // rows (budget.RowCost each) at most the memory limit: past either it is refused with an error
 // naming the limit, never cut short silently.
@@ -361,6 +362,15 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 					return nil, c.VarCount(), err
 				}
 				return c.VarRows(from, to), c.VarCount(), nil
+			}
+		}
+		if f.bundle() != nil {
+			if _, total, ok := f.actRows(member, 0, 0); ok {
+				if err := fit(total); err != nil {
+					return nil, total, err
+				}
+				t, _, _ := f.actRows(member, from, to)
+				return t, total, nil
 			}
 		}
 		return f.dbgRows(member, from, to, fit)

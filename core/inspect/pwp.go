@@ -53,19 +53,58 @@ func activationNode(b *pwp.Bundle) *doc.Node {
 	return n
 }
 
+// bundle is the activation tables of the file: a NEFF's, or the loose ones opened.
+func (f *File) bundle() *pwp.Bundle {
+	if f.act != nil {
+		return f.act
+	}
+	if f.Program != nil {
+		return f.Program.Act
+	}
+	return nil
+}
+
+// actRecords serves a records:<blob> ref of an activation set's bucket or ctrl blob: its record
+// nodes [from, to) (rows false) or its table rows, and how many records it has; ok false when
+// member is no set's blob.
+func (f *File) actRecords(member string, from, to int) (kids []*doc.Node, total int, ok bool) {
+	b := f.bundle()
+	if b == nil {
+		return nil, 0, false
+	}
+	s, bkt := b.Records(member)
+	if s == nil {
+		return nil, 0, false
+	}
+	if bkt {
+		return pwp.BucketRecords(s, from, to), len(s.Buckets), true
+	}
+	return pwp.ControlRecords(s, from, to), len(s.Controls), true
+}
+
+// actRows is the table rows [from, to) of an activation blob's records (see actRecords).
+func (f *File) actRows(member string, from, to int) (t *doc.Table, total int, ok bool) {
+	b := f.bundle()
+	if b == nil {
+		return nil, 0, false
+	}
+	s, bkt := b.Records(member)
+	if s == nil {
+		return nil, 0, false
+	}
+	if bkt {
+		return pwp.BucketRows(s, from, to), len(s.Buckets), true
+	}
+	return pwp.ControlRows(s, from, to), len(s.Controls), true
+}
+
 // function finds the function a "pwp:" ref names.
 func (f *File) function(ref string) (*pwp.Function, error) {
 	profile, name, ok := doc.ParsePWPRef(ref)
 	if !ok {
 		return nil, fmt.Errorf("%q is not an activation-function reference (pwp:<profile>#<function>)", ref)
 	}
-	var b *pwp.Bundle
-	if f.Program != nil {
-		b = f.Program.Act
-	}
-	if f.act != nil {
-		b = f.act
-	}
+	b := f.bundle()
 	if b == nil {
 		return nil, fmt.Errorf("%s has no activation tables", f.Name)
 	}

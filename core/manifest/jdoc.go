@@ -35,6 +35,18 @@ const maxNoteDepth = 64
 // values built are bounded by the open's budget, which the parse is charged to.
 const treeBudget = 2000
 
+// treeBudgetOf is the nodes a member kind's tree holds. The activation tables' JSON (the
+// roster and each set's profile) holds fewer: their meaning is shown decoded under the
+// document's activation node, and their raw trees were half the nodes of a small NEFF's
+// document (the rest of each is a stub, one click away).
+func treeBudgetOf(kind string) int64 {
+	switch kind {
+	case "act_info", "act_profile":
+		return 256
+	}
+	return treeBudget
+}
+
 // lazyOver is the size past which a JSON container of more than 64 items is parsed on demand
 // (jsonspan.Options.LazyOver): a def.json's var object of tens of MB is checked in one pass
 // and read item by item, never held as a tree.
@@ -54,7 +66,7 @@ func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc 
 	before := bud.Used(budget.Values)
 	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path, MaxMemory: bud.Left(budget.Memory) / 2, LazyOver: lazyOver})
 	d.v = v
-	d.nodes = make(map[*jsonspan.Value]*doc.Node, min(bud.Used(budget.Values)-before, treeBudget)) // sized once: no regrowth
+	d.nodes = make(map[*jsonspan.Value]*doc.Node, min(bud.Used(budget.Values)-before, treeBudgetOf(kind))) // sized once: no regrowth
 	d.forest = jsonspan.NewForest(path, b, lazyOver)
 	if v != nil {
 		d.noted = hasMeanings(kind)
@@ -66,7 +78,7 @@ func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc 
 				return ""
 			}
 		}
-		d.tree = d.forest.Tree(v, path, treeBudget)
+		d.tree = d.forest.Tree(v, path, int(treeBudgetOf(kind)))
 		d.index(v, d.tree)
 		bud.Take(budget.Memory, int64(len(d.nodes))*budget.NodeCost, path)
 		if m := meaningOf(kind, nil); m != nil && d.tree != nil && d.tree.Detail == "" {

@@ -318,7 +318,24 @@ func hasMeanings(kind string) bool {
 // meaningOf finds the row for a key path in a member kind (nil when none). Array positions
 // arrive as "*".
 func meaningOf(kind string, path []string) *KeyMeaning {
-	for _, i := range meaningsOfKind[kind] {
+	idx := meaningIndex[kind]
+	if idx == nil {
+		return nil
+	}
+	last := ""
+	if len(path) > 0 {
+		last = path[len(path)-1]
+	}
+	// The rows whose pattern ends in this literal key and the rows that end in a wildcard,
+	// merged in table order: the first that matches wins, as in a scan of the whole table.
+	lit, wild := idx.byLast[last], idx.wild
+	for len(lit) > 0 || len(wild) > 0 {
+		var i int
+		if len(wild) == 0 || len(lit) > 0 && lit[0] < wild[0] {
+			i, lit = lit[0], lit[1:]
+		} else {
+			i, wild = wild[0], wild[1:]
+		}
 		if segsMatch(meaningSegs[i], path) {
 			return &KeyMeanings[i]
 		}
@@ -326,12 +343,32 @@ func meaningOf(kind string, path []string) *KeyMeaning {
 	return nil
 }
 
-// meaningsOfKind lists the rows of KeyMeanings per member kind, in table order: every held
-// JSON node is looked up, and scanning the whole table for each was a third of attn_v6's open.
-var meaningsOfKind = func() map[string][]int {
-	by := map[string][]int{}
+// kindMeanings indexes a member kind's rows of KeyMeanings, in table order, by the last segment
+// of their pattern ("" for the member itself) when it is a literal key, the others in wild:
+// every held JSON node is looked up, and trying each of the kind's rows in turn was a tenth
+// of a small NEFF's open in the page.
+type kindMeanings struct {
+	byLast map[string][]int
+	wild   []int
+}
+
+var meaningIndex = func() map[string]*kindMeanings {
+	by := map[string]*kindMeanings{}
 	for i, m := range KeyMeanings {
-		by[m.Kind] = append(by[m.Kind], i)
+		k := by[m.Kind]
+		if k == nil {
+			k = &kindMeanings{byLast: map[string][]int{}}
+			by[m.Kind] = k
+		}
+		last := ""
+		if m.Path != "" {
+			last = m.Path[strings.LastIndexByte(m.Path, '/')+1:]
+		}
+		if strings.HasPrefix(last, "*") {
+			k.wild = append(k.wild, i)
+		} else {
+			k.byLast[last] = append(k.byLast[last], i)
+		}
 	}
 	return by
 }()

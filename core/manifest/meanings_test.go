@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -89,3 +90,44 @@ func TestRealKeysHaveMeanings(t *testing.T) {
 }
 
 var jsonKind = map[string]bool{doc.KindManifest: true, doc.KindObject: true, doc.KindArray: true, doc.KindString: true, doc.KindNumber: true, doc.KindBool: true, doc.KindNull: true}
+
+// meaningOf's index finds what a scan of the whole table in order finds, for paths made from
+// every pattern (wildcards filled in several ways) and their neighbours.
+func TestMeaningIndexMatchesTableScan(t *testing.T) {
+	scan := func(kind string, path []string) *KeyMeaning {
+		for i := range KeyMeanings {
+			if KeyMeanings[i].Kind == kind && segsMatch(meaningSegs[i], path) {
+				return &KeyMeanings[i]
+			}
+		}
+		return nil
+	}
+	fills := [][]string{{"x"}, {"*"}, {"a", "b"}, {}}
+	checked := 0
+	for i, m := range KeyMeanings {
+		for _, fill := range fills {
+			var path []string
+			for _, seg := range meaningSegs[i] {
+				switch {
+				case seg == "**":
+					path = append(path, fill...)
+				case seg == "*":
+					path = append(path, "*")
+				case strings.HasPrefix(seg, "*"):
+					path = append(path, "pe"+seg[1:])
+				default:
+					path = append(path, seg)
+				}
+			}
+			for _, p := range [][]string{path, append(append([]string{}, path...), "extra"), path[:max(0, len(path)-1)]} {
+				if got, want := meaningOf(m.Kind, p), scan(m.Kind, p); got != want {
+					t.Errorf("%s %q: index finds %v, the table scan %v", m.Kind, p, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no paths checked")
+	}
+}

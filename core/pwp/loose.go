@@ -113,7 +113,18 @@ func Sniff(name string, b []byte) string {
 
 // fileKind classifies a JSON file by its top-level keys.
 func fileKind(b []byte) string {
-	v, _ := jsonspan.ParseWith(b, jsonspan.Options{Lenient: true})
+	v, _ := parseLenient(b)
+	return kindOf(v)
+}
+
+// parseLenient is the one parse of an activation-table JSON file that its sniff and its
+// decoder share (each parsing it again was a sixth of a small NEFF's open in the page).
+func parseLenient(b []byte) (*jsonspan.Value, error) {
+	return jsonspan.ParseWith(b, jsonspan.Options{Lenient: true})
+}
+
+// kindOf classifies a parsed JSON file by its top-level keys.
+func kindOf(v *jsonspan.Value) string {
 	switch {
 	case v.Get("act_func_sets") != nil:
 		return "roster"
@@ -144,13 +155,15 @@ func OpenFiles(files map[string][]byte) *Bundle {
 	var profiles []string
 	rosterByDir := map[string]*Roster{}
 	used := map[string]bool{}
+	decoded := map[string]*Profile{}
 	for _, n := range names {
 		if !strings.HasSuffix(strings.ToLower(n), ".json") {
 			continue
 		}
-		switch fileKind(files[n]) {
+		root, err := parseLenient(files[n])
+		switch kindOf(root) {
 		case "roster":
-			r := DecodeRoster(n, files[n])
+			r := decodeRoster(n, files[n], root, err)
 			b.Rosters = append(b.Rosters, r)
 			b.Findings = append(b.Findings, r.Findings...)
 			if _, ok := rosterByDir[dirOf(n)]; !ok {
@@ -159,11 +172,11 @@ func OpenFiles(files map[string][]byte) *Bundle {
 			used[n] = true
 		case "profile":
 			profiles = append(profiles, n)
+			decoded[n] = decodeProfile(n, files[n], root, err)
 			used[n] = true
 		case "engine":
-			v, _ := jsonspan.ParseWith(files[n], jsonspan.Options{Lenient: true})
 			var order []string
-			for _, it := range v.Get("activation_function_sets").Items {
+			for _, it := range root.Get("activation_function_sets").Items {
 				if s, ok := it.Text(); ok {
 					order = append(order, s)
 				}
@@ -208,7 +221,7 @@ func OpenFiles(files map[string][]byte) *Bundle {
 	}
 	for _, pn := range profiles {
 		dir := dirOf(pn)
-		prof := DecodeProfile(pn, files[pn]) // only for the blob names; NewSet decodes again with spans
+		prof := decoded[pn]
 		var rs *RosterSet
 		if r := rosterFor(dir); r != nil {
 			for _, s := range r.Sets {
@@ -226,7 +239,7 @@ func OpenFiles(files map[string][]byte) *Bundle {
 		if cb != nil {
 			used[cp] = true
 		}
-		b.Sets = append(b.Sets, NewSet(SetFiles{ProfilePath: pn, Profile: files[pn], BktPath: bp, Bkt: bb, CtrlPath: cp, Ctrl: cb, Roster: rs}))
+		b.Sets = append(b.Sets, NewSet(SetFiles{ProfilePath: pn, Profile: files[pn], BktPath: bp, Bkt: bb, CtrlPath: cp, Ctrl: cb, Roster: rs, decoded: prof}))
 	}
 	// Sets an engine JSON uses must be present.
 	for _, dir := range sortedKeys(b.LoadOrders) {

@@ -168,8 +168,25 @@ func TestViews(t *testing.T) {
 	if got := string(prof[sp.Offset : sp.Offset+sp.Length]); got != "3240472" {
 		t.Errorf("span of large_pos_signal_mantissa_threshold reads %q", got)
 	}
-	if bt := n.Find("bkt").Table; len(bt.Rows) != 941 || !strings.HasPrefix(bt.Rows[777][6], "exp_400p pos_small") {
-		t.Errorf("bucket table: %d rows, row 777 %v", len(bt.Rows), bt.Rows[777])
+	// The bucket and ctrl records are a stub: their rows and nodes are built by range.
+	bkt := n.Find("bkt")
+	if bkt.Table != nil || len(bkt.Children) != 0 || bkt.Attrs[doc.AttrMore] != "941" || bkt.Ref != doc.RecordsRef(s.BktSource) {
+		t.Errorf("bucket group: table %v, %d children, more %q, ref %q", bkt.Table != nil, len(bkt.Children), bkt.Attrs[doc.AttrMore], bkt.Ref)
+	}
+	if bt := BucketRows(s, 770, 5000); len(bt.Rows) != 941-770 || !strings.HasPrefix(bt.Rows[7][6], "exp_400p pos_small") || bt.Rows[7][0] != "777" || bt.RowSpans[7].Offset != 777*32 {
+		t.Errorf("bucket rows from 770: %d rows, row 777 %v %+v", len(bt.Rows), bt.Rows[7], bt.RowSpans[7])
+	}
+	if r := BucketRecords(s, 777, 778); len(r) != 1 || r[0].Key != "777" || r[0].Span.Offset != 777*32 || !strings.HasPrefix(r[0].Detail, "bucket record of exp_400p pos_small") {
+		t.Errorf("bucket record 777: %+v", r)
+	}
+	if ct := ControlRows(s, 44, 45); len(ct.Rows) != 1 || ct.Rows[0][1] != "0x0001b1a8" || ct.RowSpans[0].Offset != 44*32 {
+		t.Errorf("ctrl row 44: %+v", ct)
+	}
+	if r := ControlRecords(s, -5, 2); len(r) != 2 || r[1].Span.Offset != 32 || r[1].Span.Source != s.CtrlSource {
+		t.Errorf("ctrl records 0..2: %+v", r)
+	}
+	if g, bkt := (&Bundle{Sets: []*Set{s}}).Records(s.CtrlSource); g != s || bkt {
+		t.Errorf("Records(%s) = %v, %v", s.CtrlSource, g, bkt)
 	}
 	em := n.Find("functions", "identity_1p", "exp-maps").Table
 	if len(em.Rows) != 1 || em.Rows[0][0] != "-127" || em.Rows[0][1] != "[52, 53]" || em.Rows[0][2] != "[781, 781]" {

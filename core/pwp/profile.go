@@ -183,9 +183,14 @@ func (f finder) add(sev string, span *doc.Span, format string, args ...any) {
 
 // DecodeProfile decodes a <set>.json. It never fails: what it could not read is a finding.
 func DecodeProfile(source string, b []byte) *Profile {
+	root, err := parseLenient(b)
+	return decodeProfile(source, b, root, err)
+}
+
+// decodeProfile decodes a <set>.json parsed already (parseLenient).
+func decodeProfile(source string, b []byte, root *jsonspan.Value, err error) *Profile {
 	p := &Profile{Source: source, Spans: map[string]*doc.Span{}}
 	fd := finder{source, &p.Findings}
-	root, err := jsonspan.ParseWith(b, jsonspan.Options{Lenient: true})
 	if err != nil {
 		off := int64(0)
 		if je, ok := err.(*jsonspan.Error); ok {

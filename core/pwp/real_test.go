@@ -19,15 +19,21 @@ var realSetDirs = map[string]string{
 
 func loadRealSet(t testing.TB, name string) *Set {
 	t.Helper()
+	return NewSet(setFilesOf(t, name))
+}
+
+// setFilesOf is what NewSet decodes a real set from.
+func setFilesOf(t testing.TB, name string) SetFiles {
+	t.Helper()
 	dir := realSetDirs[name]
 	read := func(f string) []byte { return realfiles.Read(t, dir+"/"+f) }
 	roster := DecodeRoster("sg00/act_info.json", read("act_info.json"))
-	return NewSet(SetFiles{
+	return SetFiles{
 		ProfilePath: "sg00/" + name + ".json", Profile: read(name + ".json"),
 		BktPath: "sg00/" + name + "_bkt.bin", Bkt: read(name + "_bkt.bin"),
 		CtrlPath: "sg00/" + name + "_ctrl.bin", Ctrl: read(name + "_ctrl.bin"),
 		Roster: roster.Set(name),
-	})
+	}
 }
 
 // haveSet reports whether a real set's files can be found, logging the check that needs it

@@ -77,9 +77,14 @@ var rosterSetKeys = []string{"name", "bkt_bin", "ctrl_bin", "profile_json", "act
 
 // DecodeRoster decodes act_info.json. It never fails: problems are findings.
 func DecodeRoster(source string, b []byte) *Roster {
+	root, err := parseLenient(b)
+	return decodeRoster(source, b, root, err)
+}
+
+// decodeRoster decodes an act_info.json parsed already (parseLenient).
+func decodeRoster(source string, b []byte, root *jsonspan.Value, err error) *Roster {
 	r := &Roster{Source: source, Span: doc.In(source, 0, int64(len(b)))}
 	fd := finder{source, &r.Findings}
-	root, err := jsonspan.ParseWith(b, jsonspan.Options{Lenient: true})
 	if err != nil {
 		off := int64(0)
 		if je, ok := err.(*jsonspan.Error); ok {

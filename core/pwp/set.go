@@ -1,10 +1,13 @@
 package pwp
 
 import (
+	"bytes"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/neffscope/neffscope/core/doc"
 )
@@ -144,6 +147,66 @@ type Set struct {
 	// Findings covers the profile, the blobs and the set-level joins; per-function findings
 	// are on each Function. AllFindings gathers both.
 	Findings []doc.Finding
+	// inputs are the profile and blob bytes the set was decoded from: what its functions
+	// evaluate to depends on nothing else (tablesDigest, the sweep cache's key).
+	inputs     [3][]byte
+	digestOnce sync.Once
+	canon      *[3][]byte
+}
+
+// tablesKey names the bytes a set was decoded from: each input's length and CRC-32. SHA-256
+// and hash/maphash each took a fortieth of a small open in wasm; CRC-32 runs at memory speed
+// there, and a match is checked byte for byte (canonical), so a collision costs a sweep,
+// never a wrong answer.
+type tablesKey [3]struct {
+	n   int
+	crc uint32
+}
+
+// canonicalInputs maps a tablesKey to the first inputs seen with it (at most canonicalMax,
+// then it starts afresh).
+var canonicalInputs = struct {
+	sync.Mutex
+	m map[tablesKey]*[3][]byte
+}{m: map[tablesKey]*[3][]byte{}}
+
+const canonicalMax = 256
+
+// canonical is the one copy, in this process, of the bytes the set was decoded from (profile,
+// bkt, ctrl): sets decoded from equal bytes share it, so its address identifies what their
+// functions evaluate to (the sweep cache's key).
+func (s *Set) canonical() *[3][]byte {
+	s.digestOnce.Do(func() {
+		var key tablesKey
+		for k, b := range s.inputs {
+			key[k].n, key[k].crc = len(b), crc32.ChecksumIEEE(b)
+			if b == nil {
+				key[k].n = -1 // a missing blob is not an empty one
+			}
+		}
+		canonicalInputs.Lock()
+		defer canonicalInputs.Unlock()
+		if c := canonicalInputs.m[key]; c != nil && sameInputs(c, &s.inputs) {
+			s.canon = c
+			return
+		}
+		if len(canonicalInputs.m) >= canonicalMax {
+			clear(canonicalInputs.m)
+		}
+		s.canon = &s.inputs
+		canonicalInputs.m[key] = s.canon
+	})
+	return s.canon
+}
+
+// sameInputs reports whether two sets were decoded from the same bytes.
+func sameInputs(a, b *[3][]byte) bool {
+	for k := range a {
+		if (a[k] == nil) != (b[k] == nil) || !bytes.Equal(a[k], b[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Function finds a function by bare (exp) or full (exp_400p) name, or by its decimal func_id
@@ -187,19 +250,24 @@ type SetFiles struct {
 	CtrlPath    string
 	Ctrl        []byte // nil = the blob is missing
 	Roster      *RosterSet
+	decoded     *Profile // Profile decoded already (OpenFiles), or nil
 }
 
 // NewSet decodes and joins one set. It never fails: problems are findings on the set or on a
 // function, and every function whose table is unusable evaluates to an error, not a panic.
 func NewSet(in SetFiles) *Set {
-	s := &Set{Name: in.Name, Roster: in.Roster, ProfilePath: in.ProfilePath, BktSource: in.BktPath, CtrlSource: in.CtrlPath}
+	s := &Set{Name: in.Name, Roster: in.Roster, ProfilePath: in.ProfilePath, BktSource: in.BktPath, CtrlSource: in.CtrlPath,
+		inputs: [3][]byte{in.Profile, in.Bkt, in.Ctrl}}
 	if s.Name == "" && in.Roster != nil {
 		s.Name = in.Roster.Name
 	}
 	if s.Name == "" {
 		s.Name = strings.TrimSuffix(path.Base(in.ProfilePath), ".json")
 	}
-	p := DecodeProfile(in.ProfilePath, in.Profile)
+	p := in.decoded
+	if p == nil {
+		p = DecodeProfile(in.ProfilePath, in.Profile)
+	}
 	s.Profile = p
 	s.Findings = append(s.Findings, p.Findings...)
 	fd := finder{in.ProfilePath, &s.Findings}

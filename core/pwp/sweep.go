@@ -3,6 +3,7 @@ package pwp
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/neffscope/neffscope/core/doc"
 )
@@ -130,12 +131,31 @@ func Grid(lo, hi float64, n int) []float32 {
 
 // Sweep compares the function with its reference on n evenly spread points of [lo, hi].
 // n is capped at 1<<26.
+// A sweep's result is remembered (sweepCache): the same sets ship in almost every NEFF.
 func (f *Function) Sweep(lo, hi float64, n int, o Options) ErrorStats {
 	n = min(n, MaxSweepPoints)
 	var st ErrorStats
 	ref := f.Reference()
 	if ref == nil || n <= 0 {
 		return st
+	}
+	var key sweepKey
+	if f.Set != nil && n <= sweepCachedPoints {
+		key = sweepKey{tables: f.Set.canonical(), meta: f.Meta.Index, name: f.Name, lo: lo, hi: hi, n: n, o: o}
+		sweepCache.Lock()
+		cached, ok := sweepCache.m[key]
+		sweepCache.Unlock()
+		if ok {
+			return cached
+		}
+		defer func() {
+			sweepCache.Lock()
+			if len(sweepCache.m) >= sweepCacheMax {
+				clear(sweepCache.m)
+			}
+			sweepCache.m[key] = st
+			sweepCache.Unlock()
+		}()
 	}
 	// Evaluate in chunks so a large n does not need n floats of memory.
 	const chunk = 1 << 14
@@ -154,6 +174,30 @@ func (f *Function) Sweep(lo, hi float64, n int, o Options) ErrorStats {
 	}
 	return st
 }
+
+// sweepCache remembers Sweep's results by what they depend on: the bytes the set was decoded
+// from, the function, the range, the points and the options. The compiler ships the same
+// activation sets in almost every NEFF, and the overview sweeps every function of every set
+// loaded (a tenth of a small NEFF's open in the page), so a page or a scan that opens many
+// files sweeps each table once.
+var sweepCache = struct {
+	sync.Mutex
+	m map[sweepKey]ErrorStats
+}{m: map[sweepKey]ErrorStats{}}
+
+type sweepKey struct {
+	tables *[3][]byte // Set.canonical: the bytes the function's set was decoded from
+	meta   int
+	name   string
+	lo, hi float64
+	n      int
+	o      Options
+}
+
+const (
+	sweepCacheMax     = 1 << 12 // entries; the map starts afresh when full
+	sweepCachedPoints = 1 << 16 // larger sweeps are asked for once, by a person
+)
 
 // MaxSweepPoints bounds the points one Sweep evaluates (a larger n is cut to it).
 const MaxSweepPoints = 1 << 26

@@ -18,13 +18,6 @@ const (
 	KindOctaves  = doc.KindPWPOctaves
 )
 
-// maxTableRows bounds the bucket / ctrl tables of one set view (HW tables hold 2048 buckets).
-const maxTableRows = 1 << 16
-
-// maxRecordNodes bounds the bucket and ctrl records given a node each (beyond it a byte
-// belongs to the table node; real sets have about a thousand buckets).
-const maxRecordNodes = 1 << 13
-
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // RosterNode renders a roster: one child per set with its functions as a table.
@@ -124,10 +117,24 @@ func profileLen(p *Profile) int64 {
 
 func bitsCell(f float32) string { return Hex8(math.Float32bits(f)) + " " + FormatFloat32(f) }
 
+// The bucket and ctrl records of a set are a stub (issue 13): the group carries its record
+// count and a records:<blob> ref, and its record nodes and table rows are built on demand
+// (BucketRecords, BucketRows, ControlRecords, ControlRows). Building the two tables of every
+// set was a quarter of a small NEFF's open, for a view few users open.
+
 func bucketsNode(s *Set) *doc.Node {
 	n := &doc.Node{Kind: doc.KindGroup, Key: "bkt", Label: s.BktSource, Value: fmt.Sprintf("%d records × 32 B", len(s.Buckets)),
 		Span: doc.In(s.BktSource, 0, int64(len(s.Buckets)*BucketSize)), Ref: doc.MemberRef(s.BktSource)}
 	n.Detail = "polynomial buckets: f ≈ d0 + d1·t + d2·t² + d3·t³ with t = v − x; 12 zero bytes of padding"
+	if len(s.Buckets) > 0 {
+		n.Ref = doc.RecordsRef(s.BktSource)
+		n.SetAttr(doc.AttrMore, itoa(len(s.Buckets)))
+	}
+	return n
+}
+
+// bucketOwners names, per bucket, the function (and saturation slot) that uses it.
+func bucketOwners(s *Set) []string {
 	owner := make([]string, len(s.Buckets))
 	for _, f := range s.Functions {
 		for i := max(0, f.BktStart); i < min(f.BktEnd, len(owner)); i++ {
@@ -139,32 +146,60 @@ func bucketsNode(s *Set) *doc.Node {
 			}
 		}
 	}
-	t := &doc.Table{Columns: []string{"#", "d0", "d1", "d2", "d3", "x", "function"}}
-	for i, b := range s.Buckets {
-		if i >= maxTableRows {
-			n.Infof(n.Span, "only the first %d bucket rows are tabled", maxTableRows)
-			break
-		}
+	return owner
+}
+
+// BucketColumns are the columns of BucketRows.
+var BucketColumns = []string{"#", "d0", "d1", "d2", "d3", "x", "function"}
+
+// BucketRows is rows [from, to) of a set's bucket table (clamped), each row's span its record.
+func BucketRows(s *Set, from, to int) *doc.Table {
+	from, to = clamp(from, to, len(s.Buckets))
+	owner := bucketOwners(s)
+	t := &doc.Table{Columns: BucketColumns, Rows: make([][]string, 0, to-from), RowSpans: make([]doc.Span, 0, to-from)}
+	for i := from; i < to; i++ {
+		b := s.Buckets[i]
 		t.Rows = append(t.Rows, []string{itoa(i), bitsCell(b.D0), bitsCell(b.D1), bitsCell(b.D2), bitsCell(b.D3), bitsCell(b.X), owner[i]})
 		t.RowSpans = append(t.RowSpans, *s.bktSpan(i))
-		if i < maxRecordNodes {
-			// One node per record, so a byte of the blob belongs to its bucket (the smallest
-			// owner), not to the whole table.
-			c := n.Add(&doc.Node{Kind: KindBucket, Key: itoa(i), Label: "bucket " + itoa(i), Span: s.bktSpan(i), Value: bucketText(b)})
-			c.SetAttr(doc.AttrBucket, itoa(i))
-			if owner[i] != "" {
-				c.Detail = "bucket record of " + owner[i]
-			}
-		}
 	}
-	n.Table = t
-	return n
+	return t
+}
+
+// BucketRecords is the record nodes [from, to) of a set's buckets (clamped): one node per
+// record, so a byte of the blob belongs to its bucket (the smallest owner), not to the table.
+func BucketRecords(s *Set, from, to int) []*doc.Node {
+	from, to = clamp(from, to, len(s.Buckets))
+	owner := bucketOwners(s)
+	kids := make([]*doc.Node, 0, to-from)
+	for i := from; i < to; i++ {
+		c := &doc.Node{Kind: KindBucket, Key: itoa(i), Label: "bucket " + itoa(i), Span: s.bktSpan(i), Value: bucketText(s.Buckets[i])}
+		c.SetAttr(doc.AttrBucket, itoa(i))
+		if owner[i] != "" {
+			c.Detail = "bucket record of " + owner[i]
+		}
+		kids = append(kids, c)
+	}
+	return kids
+}
+
+func clamp(from, to, n int) (int, int) {
+	from = max(0, min(from, n))
+	return from, max(from, min(to, n))
 }
 
 func controlsNode(s *Set) *doc.Node {
 	n := &doc.Node{Kind: doc.KindGroup, Key: "ctrl", Label: s.CtrlSource, Value: fmt.Sprintf("%d words, stride %d B", len(s.Controls), s.CtrlStride),
 		Span: doc.In(s.CtrlSource, 0, int64(len(s.Controls)*s.CtrlStride)), Ref: doc.MemberRef(s.CtrlSource)}
 	n.Detail = "octave control words: bkt_base [10:0], extract_lsb [15:11], extract_size [23:16]"
+	if len(s.Controls) > 0 {
+		n.Ref = doc.RecordsRef(s.CtrlSource)
+		n.SetAttr(doc.AttrMore, itoa(len(s.Controls)))
+	}
+	return n
+}
+
+// controlOwners names, per ctrl word, the function octave that uses it.
+func controlOwners(s *Set) []string {
 	owner := make([]string, len(s.Controls))
 	for _, f := range s.Functions {
 		for _, o := range f.Octaves {
@@ -173,23 +208,54 @@ func controlsNode(s *Set) *doc.Node {
 			}
 		}
 	}
-	t := &doc.Table{Columns: []string{"#", "word", "bkt_base", "extract_lsb", "extract_size", "function / octave"}}
-	for i, c := range s.Controls {
-		if i >= maxTableRows {
-			break
-		}
+	return owner
+}
+
+// ControlColumns are the columns of ControlRows.
+var ControlColumns = []string{"#", "word", "bkt_base", "extract_lsb", "extract_size", "function / octave"}
+
+// ControlRows is rows [from, to) of a set's ctrl table (clamped), each row's span its word.
+func ControlRows(s *Set, from, to int) *doc.Table {
+	from, to = clamp(from, to, len(s.Controls))
+	owner := controlOwners(s)
+	t := &doc.Table{Columns: ControlColumns, Rows: make([][]string, 0, to-from), RowSpans: make([]doc.Span, 0, to-from)}
+	for i := from; i < to; i++ {
+		c := s.Controls[i]
 		t.Rows = append(t.Rows, []string{itoa(i), "0x" + Hex8(c.Word), itoa(c.Base), itoa(c.ExtractLSB), itoa(c.Size), owner[i]})
 		t.RowSpans = append(t.RowSpans, *s.ctrlSpan(i))
-		if i < maxRecordNodes {
-			r := n.Add(&doc.Node{Kind: doc.KindField, Key: itoa(i), Label: "ctrl " + itoa(i), Span: s.ctrlSpan(i),
-				Value: "0x" + Hex8(c.Word) + ": bkt_base " + itoa(c.Base) + ", extract_lsb " + itoa(c.ExtractLSB) + ", extract_size " + itoa(c.Size)})
-			if owner[i] != "" {
-				r.Detail = "ctrl record of " + owner[i]
-			}
+	}
+	return t
+}
+
+// ControlRecords is the record nodes [from, to) of a set's ctrl words (clamped).
+func ControlRecords(s *Set, from, to int) []*doc.Node {
+	from, to = clamp(from, to, len(s.Controls))
+	owner := controlOwners(s)
+	kids := make([]*doc.Node, 0, to-from)
+	for i := from; i < to; i++ {
+		c := s.Controls[i]
+		r := &doc.Node{Kind: doc.KindField, Key: itoa(i), Label: "ctrl " + itoa(i), Span: s.ctrlSpan(i),
+			Value: "0x" + Hex8(c.Word) + ": bkt_base " + itoa(c.Base) + ", extract_lsb " + itoa(c.ExtractLSB) + ", extract_size " + itoa(c.Size)}
+		if owner[i] != "" {
+			r.Detail = "ctrl record of " + owner[i]
+		}
+		kids = append(kids, r)
+	}
+	return kids
+}
+
+// Records is what a records:<blob> ref of a bundle names: the set whose bucket (bkt true) or
+// ctrl blob is member, or nil.
+func (b *Bundle) Records(member string) (s *Set, bkt bool) {
+	for _, s := range b.Sets {
+		if s.BktSource == member && len(s.Buckets) > 0 {
+			return s, true
+		}
+		if s.CtrlSource == member && len(s.Controls) > 0 {
+			return s, false
 		}
 	}
-	n.Table = t
-	return n
+	return nil, false
 }
 
 // FunctionNode renders one function: the 30-field record, the octave table, the four

@@ -113,7 +113,9 @@ var Methods = []Method{
 		},
 		Result: []Field{handle, docBuf, msDoc,
 			{Name: "crossings", Type: "number", Doc: "reads of the file made (one per 4 MiB slice, or fewer)"}, wasm,
-			{Name: "fingerprinted", Type: "boolean", Doc: "whether the Document took the digests' sha-256"}},
+			{Name: "fingerprinted", Type: "boolean", Doc: "whether the Document took the digests' sha-256"},
+			{Name: "digestWaitMs", Type: "number", Doc: "milliseconds of ms the open waited for the page's digests"},
+			{Name: "encodeMs", Type: "number", Doc: "milliseconds encoding the Document (after ms)"}},
 		Events: []string{"progress", "header", "overview"},
 	},
 	{

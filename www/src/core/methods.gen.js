@@ -140,6 +140,8 @@
  * @property {number} crossings - reads of the file made (one per 4 MiB slice, or fewer)
  * @property {number} wasmBytes - the wasm linear memory's size after the call (0 when unknown)
  * @property {boolean} fingerprinted - whether the Document took the digests' sha-256
+ * @property {number} digestWaitMs - milliseconds of ms the open waited for the page's digests
+ * @property {number} encodeMs - milliseconds encoding the Document (after ms)
  */
 
 /**

@@ -5,6 +5,7 @@
 import { call, core } from '../core/client.js';
 import { $, el } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
+import { unfetched } from '../lib/lazy.js';
 import { isMemberRef, memberPath } from '../lib/refs.js';
 import { jsonTree, mainTree } from '../views/content.js';
 import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
@@ -92,7 +93,7 @@ export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCa
  * @property {Map<string, Node>} [members] sources by path, built on first use (findMember)
  * @property {number} [openMs] the core's time to open it (a libncfw context)
  * @property {boolean} [stored] a library entry shown without its bytes (they were not kept)
- * @property {Map<string, {bounds: number[], owners: (Node | null)[]}>} [spanIdx] the span index per source (ownerAt)
+ * @property {Map<string, {bounds: number[], owners: (Node | null)[], stubs: {n: Node, off: number, end: number}[]}>} [spanIdx] the span index per source (ownerAt, stubAt)
  * @property {Map<Node, Promise<Node[]>>} [fetching] children fetches in flight, by stub (ensureKids)
  */
 
@@ -405,16 +406,17 @@ function spanIndex(d, src) {
   const spans = [];
   for (const [n, rec] of d.info) {
     const s = n.span;
-    if (s && (s.src || '') === src && s.len > 0) spans.push({ n, off: s.off, end: s.off + s.len, len: s.len, depth: rec.path.length });
+    if (s && (s.src || '') === src && s.len > 0) spans.push({ n, off: s.off, end: s.off + s.len, len: s.len, depth: rec.path.length, stub: unfetched(n) });
   }
   spans.sort((a, b) => a.off - b.off);
   const cuts = new Set();
   for (const s of spans) { cuts.add(s.off); cuts.add(s.end); }
   const bounds = [...cuts].sort((a, b) => a - b);
   const owners = [];
-  // heap: best first (shortest, then deepest)
+  // heap: best first (shortest, then a stub not fetched yet — what it holds may be smaller,
+  // and the core is asked —, then deepest)
   const heap = [];
-  const better = (a, b) => a.len < b.len || (a.len === b.len && a.depth > b.depth);
+  const better = (a, b) => a.len < b.len || (a.len === b.len && (a.stub !== b.stub ? a.stub : a.depth > b.depth));
   const push = (x) => {
     heap.push(x);
     for (let i = heap.length - 1; i > 0;) {
@@ -447,7 +449,20 @@ function spanIndex(d, src) {
     while (heap.length && heap[0].end <= at) pop(); // closed spans leave lazily
     owners.push(heap.length ? heap[0].n : null);
   }
-  return { bounds, owners };
+  return { bounds, owners, stubs: spans.filter((x) => x.stub) };
+}
+
+/**
+ * stubAt: a stub whose children the page has not all fetched holds byte off of source src, so
+ * a node smaller than ownerAt's may be below it (the core's locate knows).
+ * @param {string} src
+ * @param {number} off
+ */
+export function stubAt(src, off) {
+  if (!state) return false;
+  ownerAt(src, off); // builds the index
+  const idx = state.spanIdx && state.spanIdx.get(src || '');
+  return !!idx && idx.stubs.some((x) => x.off <= off && off < x.end && unfetched(x.n));
 }
 
 /**

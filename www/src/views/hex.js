@@ -7,7 +7,7 @@ import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
 import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
-import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, state } from '../state/docs.js';
+import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, state, stubAt } from '../state/docs.js';
 import { unfetched } from '../lib/lazy.js';
 import { isStreamRef } from '../lib/refs.js';
 import { handleOf, locateNode } from '../state/lazy.js';
@@ -360,7 +360,7 @@ function hexPickByte(off) {
   const stream = streamOf(hex.source);
   if (stream) { instructionPick(stream, Math.floor(off / 64)); return; }
   const owner = ownerOf(hex.source, off);
-  if (owner && !unfetched(owner)) { select(owner, 'hex'); return; }
+  if (owner && !unfetched(owner) && !stubAt(hex.source, off)) { select(owner, 'hex'); return; }
   // Below a stub (or no node the page holds): the core places the byte and the page builds
   // the path to it; the page's own answer stands if the core has none.
   const st = state, src = hex.source, seq = ++pickSeq;
