@@ -105,7 +105,7 @@ test-wasm: $(TESTSUMMARY)
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json -timeout 40m $(WASM_GCFLAGS) $(WASM_TEST_PKGS)
 
 test-browser: dist $(TESTSUMMARY)
-	$(TEST_RUN) -name e2e -- $(GO) test -json -count=1 ./e2e/...
+	$(TEST_RUN) -name e2e -- $(GO) test -json -count=1 -timeout 30m ./e2e/...
 
 ## bench: speed and memory figures (README "Measured" quotes them): core benchmarks, the
 ## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (issue 13's table;

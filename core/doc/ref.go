@@ -21,7 +21,29 @@ const (
 	RefJSON     RefKind = "json"      // "json:<source>@<offset>": a JSON container whose children are built on demand (a stub, AttrMore)
 	RefKlir     RefKind = "klir"      // "klir:<member>@<offset>": a klir source-tree list (the JSON list at offset) built on demand (a stub)
 	RefDbg      RefKind = "dbg"       // "dbg:<member>": a .dbg member's content tree, built on demand from its bytes (a stub, AttrMore)
+	RefPWPPart  RefKind = "pwp-part"  // "pwp-part:<profile>#<function>#<part>": a part of an activation function's node (its record, its saturation slots) built on demand (a stub)
 )
+
+// PWPPartRef names part (e.g. "record") of the node of function in the set whose profile is
+// the member at profile.
+func PWPPartRef(profile, function, part string) string {
+	return string(RefPWPPart) + ":" + profile + "#" + function + "#" + part
+}
+
+// ParsePWPPartRef splits a pwp-part ref into the profile, the function and the part.
+func ParsePWPPartRef(s string) (profile, function, part string, ok bool) {
+	kind, rest := ParseRef(s)
+	i := strings.LastIndexByte(rest, '#')
+	if kind != RefPWPPart || i < 0 {
+		return "", "", "", false
+	}
+	rest, part = rest[:i], rest[i+1:]
+	j := strings.LastIndexByte(rest, '#')
+	if j < 0 {
+		return "", "", "", false
+	}
+	return rest[:j], rest[j+1:], part, true
+}
 
 // DbgRef names the content tree of the .dbg member at path, built on demand.
 func DbgRef(path string) string { return string(RefDbg) + ":" + path }
@@ -62,7 +84,7 @@ func ParseRef(s string) (RefKind, string) {
 		return RefNone, s
 	}
 	switch kind := RefKind(k); kind {
-	case RefMember, RefStream, RefRecords, RefFile, RefPWP, RefHeader, RefJSON, RefKlir, RefDbg:
+	case RefMember, RefStream, RefRecords, RefFile, RefPWP, RefHeader, RefJSON, RefKlir, RefDbg, RefPWPPart:
 		return kind, rest
 	}
 	return RefNone, s

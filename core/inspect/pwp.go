@@ -53,6 +53,27 @@ func activationNode(b *pwp.Bundle) *doc.Node {
 	return n
 }
 
+func init() { expanders[doc.RefPWPPart] = expandPWPPart }
+
+// expandPWPPart builds the children of a pwp-part: stub: a part of an activation function's
+// node (pwp.FunctionPart).
+func expandPWPPart(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
+	profile, name, part, ok := doc.ParsePWPPartRef(stub.Ref)
+	if !ok {
+		return nil, 0, fmt.Errorf("%s: %q is not a pwp-part reference", NotFound, stub.Ref)
+	}
+	fn, err := f.function(doc.PWPRef(profile, name))
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %v", NotFound, err)
+	}
+	kids, ok := pwp.FunctionPart(fn, part)
+	if !ok {
+		return nil, 0, fmt.Errorf("%s: activation function %s has no part %q", NotFound, name, part)
+	}
+	from, to = clampRange(from, to, len(kids))
+	return kids[from:to], len(kids), nil
+}
+
 // bundle is the activation tables of the file: a NEFF's, or the loose ones opened.
 func (f *File) bundle() *pwp.Bundle {
 	if f.act != nil {

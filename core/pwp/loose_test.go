@@ -1,6 +1,7 @@
 package pwp
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -147,6 +148,21 @@ func TestViews(t *testing.T) {
 	fn := n.Find("functions", "exp_400p")
 	if fn == nil || fn.Kind != KindFunction {
 		t.Fatal("no exp node")
+	}
+	// The record and the saturation slots are stubs: their children are built by FunctionPart.
+	for _, part := range []string{PartRecord, PartSaturation} {
+		g := fn.Find(part)
+		if g == nil || len(g.Children) != 0 || g.Attrs[doc.AttrMore] == "" || !strings.HasPrefix(g.Ref, "pwp-part:") {
+			t.Fatalf("%s: %+v, want a stub", part, g)
+		}
+		kids, ok := FunctionPart(s.Function("exp_400p"), part)
+		if !ok || strconv.Itoa(len(kids)) != g.Attrs[doc.AttrMore] {
+			t.Fatalf("%s: %d children built, the stub says %s", part, len(kids), g.Attrs[doc.AttrMore])
+		}
+		g.Children, g.Attrs = kids, nil
+	}
+	if _, ok := FunctionPart(s.Function("exp_400p"), "nope"); ok {
+		t.Error("a part of no known name was built")
 	}
 	if v := fn.Find("record", "fnan_result").Value; v != "0x7fc00000 = NaN" {
 		t.Errorf("fnan_result shows %q", v)

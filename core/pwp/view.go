@@ -274,7 +274,46 @@ func FunctionNode(f *Function) *doc.Node {
 	if f.Prelu {
 		n.Field("evaluation", "v > 0 ? v : alpha·v", nil).Detail = "parametric_relu's slots hold operand selectors, not coefficients (spec §7.4)"
 	}
-	rec := n.Add(&doc.Node{Kind: doc.KindGroup, Key: "record", Label: "profile_meta_data", Value: fmt.Sprintf("[%d]", f.Meta.Index), Span: f.Meta.Span})
+	// The record's fields and the saturation slots' buckets are stubs, built on demand
+	// (FunctionPart): they were most of every function's nodes, and of a small NEFF's document.
+	rec := n.Add(&doc.Node{Kind: doc.KindGroup, Key: PartRecord, Label: "profile_meta_data", Value: fmt.Sprintf("[%d]", f.Meta.Index), Span: f.Meta.Span,
+		Ref: doc.PWPPartRef(s.ProfilePath, f.Name, PartRecord)})
+	rec.SetAttr(doc.AttrMore, itoa(len(ProfileFields)))
+	n.Add(OctaveNode(f))
+	n.Add(expMapNode(f))
+	sat := n.Add(&doc.Node{Kind: doc.KindGroup, Key: PartSaturation, Label: "saturation slots", Value: fmt.Sprintf("bkt %d..%d", f.Slots[0], f.Slots[0]+3),
+		Ref: doc.PWPPartRef(s.ProfilePath, f.Name, PartSaturation)})
+	sat.SetAttr(doc.AttrMore, itoa(len(f.Slots)))
+	return n
+}
+
+// The parts of a function's node built on demand (FunctionPart).
+const (
+	PartRecord     = "record"     // the 30 fields of its profile_meta_data record
+	PartSaturation = "saturation" // its four saturation slots' bucket records
+)
+
+// FunctionPart builds the children of part of f's node (PartRecord, PartSaturation); ok is
+// false for a part of no known name.
+func FunctionPart(f *Function, part string) (kids []*doc.Node, ok bool) {
+	switch part {
+	case PartRecord:
+		return recordFields(f), true
+	case PartSaturation:
+		s := f.Set
+		for k, bi := range f.Slots {
+			bn := BucketNode(s, bi)
+			bn.Key, bn.Label = slotNames[k], slotNames[k]+" (bkt "+itoa(bi)+")"
+			kids = append(kids, bn)
+		}
+		return kids, true
+	}
+	return nil, false
+}
+
+// recordFields is the fields of f's profile_meta_data record.
+func recordFields(f *Function) []*doc.Node {
+	rec := &doc.Node{}
 	for i, pf := range ProfileFields {
 		v := ""
 		switch pf.kind {
@@ -293,15 +332,7 @@ func FunctionNode(f *Function) *doc.Node {
 		c := rec.Field(pf.Key, v, f.Meta.Spans[i])
 		c.Detail = pf.Group + ": " + pf.Meaning
 	}
-	n.Add(OctaveNode(f))
-	n.Add(expMapNode(f))
-	sat := n.Add(&doc.Node{Kind: doc.KindGroup, Key: "saturation", Label: "saturation slots", Value: fmt.Sprintf("bkt %d..%d", f.Slots[0], f.Slots[0]+3)})
-	for k, bi := range f.Slots {
-		bn := BucketNode(s, bi)
-		bn.Key, bn.Label = slotNames[k], slotNames[k]+" (bkt "+itoa(bi)+")"
-		sat.Add(bn)
-	}
-	return n
+	return rec.Children
 }
 
 // OctaveNode renders the octave table of a function.
