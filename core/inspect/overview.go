@@ -324,8 +324,8 @@ func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, err
 		c = f.Program.Model.CoreOfDef(member)
 	}
 	if c == nil {
-		if kids, total, ok := f.actRecords(member, from, to); ok {
-			return kids, total, nil
+		if blob, ok := f.actBlob(member); ok {
+			return blob.Nodes(from, to), blob.Len(), nil
 		}
 		return nil, 0, fmt.Errorf("%s: %q names no def.json and no activation blob", NotFound, member)
 	}

@@ -364,14 +364,11 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 				return c.VarRows(from, to), c.VarCount(), nil
 			}
 		}
-		if f.bundle() != nil {
-			if _, total, ok := f.actRows(member, 0, 0); ok {
-				if err := fit(total); err != nil {
-					return nil, total, err
-				}
-				t, _, _ := f.actRows(member, from, to)
-				return t, total, nil
+		if blob, ok := f.actBlob(member); ok {
+			if err := fit(blob.Len()); err != nil {
+				return nil, blob.Len(), err
 			}
+			return blob.Rows(from, to), blob.Len(), nil
 		}
 		return f.dbgRows(member, from, to, fit)
 	}

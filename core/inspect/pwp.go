@@ -85,38 +85,12 @@ func (f *File) bundle() *pwp.Bundle {
 	return nil
 }
 
-// actRecords serves a records:<blob> ref of an activation set's bucket or ctrl blob: its record
-// nodes [from, to) (rows false) or its table rows, and how many records it has; ok false when
-// member is no set's blob.
-func (f *File) actRecords(member string, from, to int) (kids []*doc.Node, total int, ok bool) {
-	b := f.bundle()
-	if b == nil {
-		return nil, 0, false
+// actBlob is the activation blob a records:<blob> ref names (ok false: no set's blob).
+func (f *File) actBlob(member string) (pwp.Blob, bool) {
+	if b := f.bundle(); b != nil {
+		return b.Records(member)
 	}
-	s, bkt := b.Records(member)
-	if s == nil {
-		return nil, 0, false
-	}
-	if bkt {
-		return pwp.BucketRecords(s, from, to), len(s.Buckets), true
-	}
-	return pwp.ControlRecords(s, from, to), len(s.Controls), true
-}
-
-// actRows is the table rows [from, to) of an activation blob's records (see actRecords).
-func (f *File) actRows(member string, from, to int) (t *doc.Table, total int, ok bool) {
-	b := f.bundle()
-	if b == nil {
-		return nil, 0, false
-	}
-	s, bkt := b.Records(member)
-	if s == nil {
-		return nil, 0, false
-	}
-	if bkt {
-		return pwp.BucketRows(s, from, to), len(s.Buckets), true
-	}
-	return pwp.ControlRows(s, from, to), len(s.Controls), true
+	return pwp.Blob{}, false
 }
 
 // function finds the function a "pwp:" ref names.

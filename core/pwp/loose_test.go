@@ -201,8 +201,8 @@ func TestViews(t *testing.T) {
 	if r := ControlRecords(s, -5, 2); len(r) != 2 || r[1].Span.Offset != 32 || r[1].Span.Source != s.CtrlSource {
 		t.Errorf("ctrl records 0..2: %+v", r)
 	}
-	if g, bkt := (&Bundle{Sets: []*Set{s}}).Records(s.CtrlSource); g != s || bkt {
-		t.Errorf("Records(%s) = %v, %v", s.CtrlSource, g, bkt)
+	if g, ok := (&Bundle{Sets: []*Set{s}}).Records(s.CtrlSource); !ok || g.Set != s || g.Bkt || g.Len() != len(s.Controls) {
+		t.Errorf("Records(%s) = %+v, %v", s.CtrlSource, g, ok)
 	}
 	em := n.Find("functions", "identity_1p", "exp-maps").Table
 	if len(em.Rows) != 1 || em.Rows[0][0] != "-127" || em.Rows[0][1] != "[52, 53]" || em.Rows[0][2] != "[781, 781]" {

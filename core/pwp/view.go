@@ -244,18 +244,49 @@ func ControlRecords(s *Set, from, to int) []*doc.Node {
 	return kids
 }
 
-// Records is what a records:<blob> ref of a bundle names: the set whose bucket (bkt true) or
-// ctrl blob is member, or nil.
-func (b *Bundle) Records(member string) (s *Set, bkt bool) {
+// Blob is one of a set's record blobs (its buckets or its ctrl words), what a records:<blob>
+// ref names: its records are built by range, as nodes or as table rows.
+type Blob struct {
+	Set *Set
+	Bkt bool // the bucket blob, else the ctrl blob
+}
+
+// Len is how many records the blob has.
+func (b Blob) Len() int {
+	if b.Bkt {
+		return len(b.Set.Buckets)
+	}
+	return len(b.Set.Controls)
+}
+
+// Nodes is the record nodes [from, to) (clamped).
+func (b Blob) Nodes(from, to int) []*doc.Node {
+	if b.Bkt {
+		return BucketRecords(b.Set, from, to)
+	}
+	return ControlRecords(b.Set, from, to)
+}
+
+// Rows is the table rows [from, to) (clamped).
+func (b Blob) Rows(from, to int) *doc.Table {
+	if b.Bkt {
+		return BucketRows(b.Set, from, to)
+	}
+	return ControlRows(b.Set, from, to)
+}
+
+// Records is the blob a records:<blob> ref of a bundle names, if member is a set's bucket or
+// ctrl blob.
+func (b *Bundle) Records(member string) (Blob, bool) {
 	for _, s := range b.Sets {
 		if s.BktSource == member && len(s.Buckets) > 0 {
-			return s, true
+			return Blob{s, true}, true
 		}
 		if s.CtrlSource == member && len(s.Controls) > 0 {
-			return s, false
+			return Blob{s, false}, true
 		}
 	}
-	return nil, false
+	return Blob{}, false
 }
 
 // FunctionNode renders one function: the 30-field record, the octave table, the four
