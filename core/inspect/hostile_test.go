@@ -77,9 +77,6 @@ func TestHostileClassesStayInBudget(t *testing.T) {
 			if peak > heapCap {
 				t.Errorf("peak heap %d MiB, over %d MiB", peak>>20, heapCap>>20)
 			}
-			if took > 20*time.Second {
-				t.Errorf("open took %v", took)
-			}
 			if w := want[h.Name]; w != "" && !hasFinding(f.Doc.Root, w) {
 				t.Errorf("no finding says %q", w)
 			}
