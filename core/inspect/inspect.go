@@ -53,6 +53,10 @@ type Options struct {
 	// Go's SHA-256 in wasm was most of a big open); File.HashMembers and ApplyMemberHashes
 	// add them afterwards, making the Document the one a hashing open gives.
 	DeferMemberHashes bool
+	// DeferSource, for NEFFs, leaves the .dbg members' scan and the source-line joins out of
+	// the open (info prints neither; the page shows the overview first): File.IndexSource and
+	// ApplySource add them afterwards, making the Document the one an eager open gives.
+	DeferSource bool
 	// PayloadDigest, for NEFFs, supplies the payload's hash computed by another party
 	// (neff.Options.PayloadDigest): the open does not hash the payload itself.
 	PayloadDigest func(algo string) []byte
@@ -86,6 +90,8 @@ type File struct {
 	Budget *budget.Budget
 	// links maps what a listing row can lead to (linkKey forms) to node links (Overview).
 	links map[string]string
+	// sourcePending: the open had DeferSource and the NEFF has .dbg members to map.
+	sourcePending bool
 	// forests build the JSON nodes not held (stubs with json: refs) of JSON that is not a
 	// manifest (those are the Program's Model.Forests), by source ("" for the file itself).
 	forests map[string]*jsonspan.Forest
@@ -323,7 +329,10 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	indexers := map[*neff.Member]*isa.Indexer{}
 	// The .dbg members are scanned as they stream past, on a goroutine of their own, up to a
 	// share of the memory limit; the rest once the model is resolved (sourcescan.go).
-	scans := newDbgScans(f, opt.Context)
+	var scans *dbgScans
+	if !opt.DeferSource {
+		scans = newDbgScans(f, opt.Context)
+	}
 	defer scans.wait() // whatever path the open ends on (run waits for them before the joins)
 	nopt := neff.Options{
 		Keep:           keepInMemory,
@@ -436,17 +445,10 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		n.Add(prog.memberContent(f, m))
 		return false
 	})
-	if dbgSkipped := scans.skipped; len(dbgSkipped) > 0 {
-		var total, first int64
-		for i, p := range dbgSkipped {
-			if m := a.Member(p); m != nil {
-				total += m.Size
-				if i == 0 {
-					first = m.Size
-				}
-			}
-		}
-		root.Warnf(doc.In(dbgSkipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about %s (a fifth of their size), more than half of what the memory limit (%s) leaves after the model; they are shown as bytes. To map them, raise it: neffscope %s N", dbgSkipped[0], len(dbgSkipped)-1, neff.HumanSize(total), neff.HumanSize(scans.skippedCost), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+	if scans != nil {
+		warnDbgSkipped(f, root, scans.skipped, scans.skippedCost)
+	} else if prog != nil {
+		f.sourcePending = hasDbgMembers(a)
 	}
 	addOverview(f, root)
 	return root

@@ -125,6 +125,10 @@ const overviewSweepPoints = 1025
 // name nodes of root by path. It never fails; a file with no program still gets its verdict
 // and findings.
 func Overview(f *File, root *doc.Node) *doc.Node {
+	// The var nodes first: their findings are the document's, and the walk below counts them.
+	if f != nil && f.Program != nil {
+		linkVars(f.Program, root)
+	}
 	// One walk keeps the paths of the nodes the overview links to: members, activation sets
 	// and functions, and nodes with findings (a document holds every member's JSON tree, so
 	// keeping every path would cost more than the rest of the overview).
@@ -208,10 +212,6 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		}
 	}
 
-	if f != nil && f.Program != nil {
-		linkVars(f.Program, root)
-	}
-
 	ov := &doc.Node{Kind: doc.KindOverview, Key: "overview", Label: "overview", Detail: "the answers first: each item links to its detail"}
 	var p *Program
 	if f != nil {
@@ -227,6 +227,12 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		overviewDMA(ov, p, find, link)
 		overviewMemory(ov, f)
 		overviewSource(ov, find, link)
+		if f.sourcePending {
+			s := section(ov, OverviewSource, "kernel source")
+			s.Value = "mapping source lines…"
+			s.Detail = "the .dbg debug info is read after the open; this answer fills in when it is done"
+			s.SetAttr(AttrPending, "the .dbg debug info")
+		}
 	}
 	if f != nil && f.Archive != nil {
 		overviewVerdict(ov, f.Archive, find, link)

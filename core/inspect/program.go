@@ -104,7 +104,9 @@ func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream, scans *
 		}
 		p.Streams = append(p.Streams, ps)
 	}
-	p.Source = newSourceIndex(a, p, scans)
+	if scans != nil { // nil: the open defers the source lines (File.IndexSource)
+		p.Source = newSourceIndex(a, p, scans)
+	}
 	return p
 }
 

@@ -1,6 +1,8 @@
 package inspect
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -90,6 +92,23 @@ func TestSourceBigUnderDefaultBudget(t *testing.T) {
 	if x.Node.Value != y.Node.Value {
 		t.Errorf("source node %q, unlimited %q", x.Node.Value, y.Node.Value)
 	}
+	// Mapped after a deferred open (the members not held read back out of the archive, through
+	// a reader of its own): the same Document.
+	r3, _ := os.Open(p)
+	defer r3.Close()
+	d := Open("big.neff", r, st.FileSize, Options{DeferSource: true})
+	ms, err := d.IndexSource(context.Background(), r3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.ApplySource(ms)
+	fb, _ := f.Doc.MarshalMsg(nil)
+	db, _ := d.Doc.MarshalMsg(nil)
+	if !bytes.Equal(fb, db) {
+		t.Errorf("mapped after a deferred open, the Document differs from an eager open's")
+		diffFirst(t, f.Doc.Root, d.Doc.Root, nil)
+	}
+	d = nil
 	// The heap the index holds, measured: the open with it, then without it.
 	g, y = nil, nil
 	runtime.GC()

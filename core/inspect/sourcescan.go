@@ -8,6 +8,7 @@ package inspect
 import (
 	"context"
 	"fmt"
+	"io"
 	"path"
 	"strconv"
 
@@ -46,6 +47,7 @@ func dbgCost(p string, size int64) int64 {
 type dbgScans struct {
 	f   *File
 	ctx context.Context
+	r   io.ReaderAt // what the members not held are read back from (nil: the open's reader)
 	// skipped lists the members not mapped for the memory limit (archive order), and
 	// skippedCost what mapping them would take.
 	skipped     []string
@@ -90,6 +92,9 @@ func newDbgScans(f *File, ctx context.Context) *dbgScans {
 // visit is the archive walk's Visit for .dbg members: it admits a member at its first chunk
 // and hands a copy of each chunk to the scan goroutine (the walk reuses its buffers).
 func (s *dbgScans) visit(m *neff.Member, off int64, chunk []byte) {
+	if s == nil {
+		return
+	}
 	if m != s.cur {
 		s.cur, s.curScan = m, nil
 		if off == 0 {
@@ -271,7 +276,7 @@ func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
 		last = max(last, m.DataOffset)
 		want[m.DataOffset] = scans[m.DataOffset]
 	}
-	s.f.feedWalk(ctx, func(m *neff.Member, off int64, chunk []byte) {
+	s.f.feedWalkFrom(s.r, ctx, func(m *neff.Member, off int64, chunk []byte) {
 		sc := want[m.DataOffset]
 		if sc == nil || sc.Failed() {
 			return
@@ -286,7 +291,15 @@ func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
 // feedWalk streams the archive once more only to feed visit: no member's SHA-256, no payload
 // hash (the .dbg scans of members not held, the .dbg members read back for inspect --json).
 func (f *File) feedWalk(ctx context.Context, visit func(m *neff.Member, off int64, chunk []byte)) {
-	neff.Open(f.r, f.Size, neff.Options{
+	f.feedWalkFrom(nil, ctx, visit)
+}
+
+// feedWalkFrom is feedWalk reading the file through r (nil: the open's reader).
+func (f *File) feedWalkFrom(r io.ReaderAt, ctx context.Context, visit func(m *neff.Member, off int64, chunk []byte)) {
+	if r == nil {
+		r = f.r
+	}
+	neff.Open(r, f.Size, neff.Options{
 		Context:        ctx,
 		MaxInflated:    f.Budget.Limit(budget.Inflate),
 		NoMemberHashes: true,

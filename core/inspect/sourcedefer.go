@@ -1,0 +1,120 @@
+package inspect
+
+// An open with Options.DeferSource leaves out the .dbg scans and the source-line joins: info
+// prints neither, and the page shows the overview first (they were a third of a small NEFF's
+// open in wasm, half of a big one's natively). IndexSource maps them afterwards, in one more
+// pass over the archive for the members not held, and ApplySource puts them in the Document as
+// an eager open would have: the model's source node, the .dbg members' content, the findings
+// and the overview's source answer.
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/dbg"
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff"
+)
+
+// SourcePending says whether an open NEFF's source lines are still to be mapped (the open had
+// Options.DeferSource and the NEFF has .dbg members).
+func (f *File) SourcePending() bool { return f.sourcePending }
+
+// MappedSource is what IndexSource mapped, for ApplySource.
+type MappedSource struct {
+	x           *SourceIndex
+	skipped     []string
+	skippedCost int64
+}
+
+// IndexSource maps the source lines an open with DeferSource left out, reading the members not
+// held back out of the archive through r (nil: the open's reader; a caller running it beside
+// other calls gives it a reader of its own). It changes nothing: ApplySource does. Members
+// are admitted on half of what the memory limit leaves, as an eager open's second pass does.
+func (f *File) IndexSource(ctx context.Context, r io.ReaderAt) (*MappedSource, error) {
+	if !f.sourcePending || f.Program == nil {
+		return nil, errors.New("nothing to map: the open mapped the source lines, or the file has no .dbg members")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	scans := newDbgScans(f, ctx)
+	scans.r = r
+	x := newSourceIndex(f.Archive, f.Program, scans)
+	if err := ctx.Err(); err != nil {
+		// A scan cut short would read as refused by the budget: give its memory back.
+		for _, c := range x.Members {
+			f.Budget.Release(budget.Memory, c.Held())
+		}
+		return nil, err
+	}
+	return &MappedSource{x: x, skipped: scans.skipped, skippedCost: scans.skippedCost}, nil
+}
+
+// ApplySource puts what IndexSource mapped in the Document; SourcePending is false after.
+func (f *File) ApplySource(s *MappedSource) {
+	if s == nil || !f.sourcePending {
+		return
+	}
+	f.sourcePending = false
+	p := f.Program
+	p.Source = s.x
+	root := f.Doc.Root
+	if ov := p.Model.Overview; ov != nil && len(p.Streams) > 0 {
+		ov.Add(s.x.Node)
+	}
+	if members := root.Child("members"); members != nil {
+		members.Walk(func(_ []string, n *doc.Node) bool {
+			if n.Kind != doc.KindMember {
+				return true
+			}
+			_, mp := doc.ParseRef(n.Ref)
+			m := f.Archive.Member(mp)
+			if m == nil {
+				return false
+			}
+			if t := p.dbgContent(m); t != nil {
+				for i, c := range n.Children {
+					if c.Label == "content" {
+						n.Children[i] = t
+					}
+				}
+			}
+			return false
+		})
+	}
+	warnDbgSkipped(f, root, s.skipped, s.skippedCost)
+	if len(root.Children) > 0 && root.Children[0].Kind == doc.KindOverview {
+		rest := *root
+		rest.Children = root.Children[1:]
+		root.Children[0] = Overview(f, &rest)
+	}
+}
+
+func hasDbgMembers(a *neff.Archive) bool {
+	for _, m := range a.Members {
+		if _, _, ok := dbg.Match(m.Path); ok && !m.Truncated {
+			return true
+		}
+	}
+	return false
+}
+
+// warnDbgSkipped says, on the root, which .dbg members the memory limit left unmapped.
+func warnDbgSkipped(f *File, root *doc.Node, skipped []string, cost int64) {
+	if len(skipped) == 0 {
+		return
+	}
+	var total, first int64
+	for i, p := range skipped {
+		if m := f.Archive.Member(p); m != nil {
+			total += m.Size
+			if i == 0 {
+				first = m.Size
+			}
+		}
+	}
+	root.Warnf(doc.In(skipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about %s (a fifth of their size), more than half of what the memory limit (%s) leaves after the model; they are shown as bytes. To map them, raise it: neffscope %s N", skipped[0], len(skipped)-1, neff.HumanSize(total), neff.HumanSize(cost), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+}
