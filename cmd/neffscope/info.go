@@ -57,6 +57,18 @@ type InfoJSON struct {
 	Model *ModelJSON `json:"model,omitempty"`
 	// Memory is the static device-memory budget per core (absent without a program).
 	Memory *inspect.MemoryBudget `json:"memory,omitempty"`
+	// DebugInfo is present when the NEFF has .dbg members: info leaves their scan out, so the
+	// findings above do not include their checks (mapped false).
+	DebugInfo *DebugInfoJSON `json:"debugInfo,omitempty"`
+}
+
+// DebugInfoJSON is `info --json`'s "debugInfo": the .dbg members and whether they were read.
+type DebugInfoJSON struct {
+	Members int   `json:"members"`
+	Bytes   int64 `json:"bytes"`
+	// Mapped: the members were scanned and joined to source lines (their findings are in
+	// findings); info never maps them — `neffscope inspect` does.
+	Mapped bool `json:"mapped"`
 }
 
 // ModelJSON is `info --json`'s "model": inputs, outputs, and instruction words per subgraph
@@ -182,6 +194,9 @@ func infoJSON(f *inspect.File) InfoJSON {
 		out.Model = modelJSON(f.Program)
 	}
 	out.Memory = inspect.Memory(f)
+	if n, size := inspect.DbgMembers(a); n > 0 {
+		out.DebugInfo = &DebugInfoJSON{Members: n, Bytes: size, Mapped: !f.SourcePending()}
+	}
 	return out
 }
 
@@ -211,7 +226,9 @@ func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr 
 	}
 	rc := 0
 	for _, p := range fs.Args() {
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: fingerprint})
+		// info prints no source lines: it leaves the .dbg scans out (half of a big open) and
+		// says so under the members.
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: fingerprint, DeferSource: name == "info"})
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			rc = max(rc, 1)
@@ -293,6 +310,9 @@ func printInfo(w io.Writer, f *inspect.File) {
 				note = fmt.Sprintf("  TRUNCATED at byte %d", m.Read)
 			}
 			fmt.Fprintf(w, "  %*d  %s%s\n", width, m.Size, safe(m.Path), note)
+		}
+		if n, size := inspect.DbgMembers(a); n > 0 && f.SourcePending() {
+			fmt.Fprintf(w, "Debug info: %d .dbg members (%s) not read by info; 'neffscope inspect' maps them to kernel source lines and checks them.\n", n, neff.HumanSize(size))
 		}
 	}
 	fs := f.Doc.Findings()

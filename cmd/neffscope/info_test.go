@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,5 +201,86 @@ func TestInspectReadsStubsAfterTheOpen(t *testing.T) {
 		if !strings.Contains(out.String(), "debug_info_backend_PE.dbg") || out.Len() < 10<<20 {
 			t.Errorf("%v: %d bytes of output", args, out.Len())
 		}
+	}
+}
+
+// info leaves the .dbg members' scan out of its open (it prints no source lines): it says so,
+// in text and in --json, and its findings are the full open's less those on the .dbg members
+// and the source mapping — nothing else is lost.
+func TestInfoLeavesDebugInfoOut(t *testing.T) {
+	for _, p := range realNEFFs(t) {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			out, errs, rc := runCLI(t, "info", "--json", p)
+			if rc != 0 {
+				t.Fatalf("rc %d: %s", rc, errs)
+			}
+			var info InfoJSON
+			if err := json.Unmarshal([]byte(out), &info); err != nil {
+				t.Fatal(err)
+			}
+			var n int
+			var size int64
+			for _, m := range info.Members {
+				if b := filepath.Base(m.Path); strings.HasPrefix(b, "debug_info_") && strings.Contains(b, ".dbg") {
+					n++
+					size += m.Size
+				}
+			}
+			if n == 0 {
+				if info.DebugInfo != nil {
+					t.Errorf("debugInfo %+v on a NEFF without .dbg members", info.DebugInfo)
+				}
+				return
+			}
+			if d := info.DebugInfo; d == nil || d.Members != n || d.Bytes != size || d.Mapped {
+				t.Errorf("debugInfo %+v, want %d members, %d bytes, not mapped", d, n, size)
+			}
+			text, _, _ := runCLI(t, "info", p)
+			if !strings.Contains(text, fmt.Sprintf("Debug info: %d .dbg members", n)) || !strings.Contains(text, "'neffscope inspect' maps them") {
+				t.Errorf("the text does not say the debug info was not read:\n%s", text)
+			}
+			// The full open's findings, from inspect --json.
+			full, _, _ := runCLI(t, "inspect", "--json", p)
+			var d struct {
+				Root json.RawMessage `json:"root"`
+			}
+			json.Unmarshal([]byte(full), &d)
+			want := map[string]int{}
+			collectFindings(t, d.Root, want)
+			got := map[string]int{}
+			for _, f := range info.Findings {
+				got[f.Severity+" "+f.Message]++
+			}
+			for k, c := range got {
+				if want[k] < c {
+					t.Errorf("info has a finding the full open lacks: %s", k)
+				}
+			}
+			for k, c := range want {
+				if got[k] < c && !strings.Contains(k, ".dbg") && !strings.Contains(k, "source line") {
+					t.Errorf("info lost a finding that is not the debug info's: %s", k)
+				}
+			}
+		})
+	}
+}
+
+// collectFindings counts every finding (severity and message) in an inspect --json node tree.
+func collectFindings(t *testing.T, raw json.RawMessage, into map[string]int) {
+	var n struct {
+		Findings []struct {
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+		} `json:"findings"`
+		Children []json.RawMessage `json:"children"`
+	}
+	if err := json.Unmarshal(raw, &n); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range n.Findings {
+		into[f.Severity+" "+f.Message]++
+	}
+	for _, c := range n.Children {
+		collectFindings(t, c, into)
 	}
 }

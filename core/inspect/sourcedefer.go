@@ -94,12 +94,22 @@ func (f *File) ApplySource(s *MappedSource) {
 }
 
 func hasDbgMembers(a *neff.Archive) bool {
+	n, _ := DbgMembers(a)
+	return n > 0
+}
+
+// DbgMembers counts the whole .dbg members of a and their bytes (what IndexSource reads).
+func DbgMembers(a *neff.Archive) (n int, size int64) {
+	if a == nil {
+		return 0, 0
+	}
 	for _, m := range a.Members {
 		if _, _, ok := dbg.Match(m.Path); ok && !m.Truncated {
-			return true
+			n++
+			size += m.Size
 		}
 	}
-	return false
+	return n, size
 }
 
 // warnDbgSkipped says, on the root, which .dbg members the memory limit left unmapped.

@@ -237,7 +237,7 @@ func profileOpen(path, out string) {
 		fail(err)
 	}
 	start := time.Now()
-	file := inspect.Open(filepath.Base(path), f, st.Size(), inspect.Options{})
+	file := inspect.Open(filepath.Base(path), f, st.Size(), inspect.Options{DeferSource: true})
 	pprof.StopCPUProfile()
 	pf.Close()
 	fmt.Printf("opened %s (%s) in %.2f s; profile in %s (go tool pprof -top %s)\n", path, file.Doc.Kind, time.Since(start).Seconds(), out, out)
