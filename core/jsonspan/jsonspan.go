@@ -143,7 +143,37 @@ type parser struct {
 	source *source
 	// scratch is the check pass's buffers by depth (scanNested).
 	scratch []scratch
+	// stack holds the items of the containers being built (built, pop).
+	stack []built
+	// short interns short strings (keys, enum-like values, small numbers): a def.json's
+	// 100,000 variables repeat the same dozen keys and values (intern).
+	short map[string]string
 }
+
+// intern returns b as a string, sharing one copy of a short string seen before in this parse.
+func (p *parser) intern(b []byte) string {
+	if len(b) > maxInterned {
+		return string(b)
+	}
+	if s, ok := p.short[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(p.short) < maxInternedStrings {
+		if p.short == nil {
+			p.short = make(map[string]string, 64)
+		}
+		p.short[s] = s
+	}
+	return s
+}
+
+// maxInterned and maxInternedStrings bound the intern table: the repeated keys and values come
+// early (every variable has them), so the first strings seen are the ones worth keeping.
+const (
+	maxInterned        = 24
+	maxInternedStrings = 512
+)
 
 // take charges one value to the budget; where is only worked out for a refusal (it is a
 // formatted string, and a parse asks millions of times).
@@ -183,16 +213,21 @@ func (p *parser) fail(format string, args ...any) {
 }
 
 func (p *parser) space() {
-	for p.pos < len(p.b) {
-		switch p.b[p.pos] {
-		case '\n':
-			p.line++
-		case ' ', '\t', '\r':
-		default:
-			return
+	// Locals, not p.pos and p.line: indented JSON is a third spaces, and the compiler keeps
+	// locals in registers where it must store through p on every byte.
+	b, i, line := p.b, p.pos, p.line
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c > ' ' {
+			break
 		}
-		p.pos++
+		if c == '\n' {
+			line++
+		} else if c != ' ' && c != '\t' && c != '\r' {
+			break
+		}
 	}
+	p.pos, p.line = i, line
 }
 
 func (p *parser) value(depth int) *Value {
@@ -230,6 +265,7 @@ func (p *parser) value(depth int) *Value {
 		}
 	}
 	taken := p.taken
+	base := len(p.stack)
 	switch c := p.b[p.pos]; {
 	case c == '{':
 		v.Kind = Object
@@ -262,14 +298,13 @@ func (p *parser) value(depth int) *Value {
 			p.space()
 			item := p.value(depth + 1)
 			if item != nil {
-				v.Keys = append(v.Keys, key)
-				v.KeyStart = append(v.KeyStart, ks)
-				v.Items = append(v.Items, item)
+				p.stack = append(p.stack, built{key: key, keyStart: ks, v: item})
 			}
 			if p.err != nil || !p.next('}', "object") {
 				break
 			}
-			if p.lazyNow(v) {
+			if p.lazyNow(v, len(p.stack)-base) {
+				p.drop(base)
 				p.goLazy(v, depth, taken)
 				break
 			}
@@ -289,12 +324,13 @@ func (p *parser) value(depth int) *Value {
 			}
 			item := p.value(depth + 1)
 			if item != nil {
-				v.Items = append(v.Items, item)
+				p.stack = append(p.stack, built{v: item})
 			}
 			if p.err != nil || !p.next(']', "array") {
 				break
 			}
-			if p.lazyNow(v) {
+			if p.lazyNow(v, len(p.stack)-base) {
+				p.drop(base)
 				p.goLazy(v, depth, taken)
 				break
 			}
@@ -310,7 +346,7 @@ func (p *parser) value(depth int) *Value {
 		start := p.pos
 		if p.number() {
 			v.Kind = Number
-			v.Str = string(p.b[start:p.pos])
+			v.Str = p.intern(p.b[start:p.pos])
 		} else if p.opt.Lenient {
 			p.err = nil
 			p.pos = start
@@ -330,13 +366,49 @@ func (p *parser) value(depth int) *Value {
 			return nil
 		}
 	}
+	if len(p.stack) > base {
+		p.pop(v, base)
+	}
 	v.End = int64(p.pos)
 	return v
 }
 
-// lazyNow says whether the container being built has grown past Options.LazyOver.
-func (p *parser) lazyNow(v *Value) bool {
-	return p.opt.LazyOver > 0 && len(v.Items) > lazyMinItems && int64(p.pos)-v.Start > p.opt.LazyOver
+// built is one item of a container being parsed, on the parser's stack until the container
+// closes: its Keys, KeyStart and Items are then allocated once at their final length (grown
+// by appends they took ~12 allocations a small object, and up to twice the room).
+type built struct {
+	key      string
+	keyStart int64
+	v        *Value
+}
+
+// pop moves the items above base on the stack into v.
+func (p *parser) pop(v *Value, base int) {
+	items := p.stack[base:]
+	v.Items = make([]*Value, len(items))
+	if v.Kind == Object {
+		v.Keys = make([]string, len(items))
+		v.KeyStart = make([]int64, len(items))
+	}
+	for i, it := range items {
+		v.Items[i] = it.v
+		if v.Kind == Object {
+			v.Keys[i], v.KeyStart[i] = it.key, it.keyStart
+		}
+	}
+	p.drop(base)
+}
+
+// drop truncates the stack to base, clearing what it held so the values can be collected.
+func (p *parser) drop(base int) {
+	clear(p.stack[base:])
+	p.stack = p.stack[:base]
+}
+
+// lazyNow says whether the container being built, n items so far, has grown past
+// Options.LazyOver.
+func (p *parser) lazyNow(v *Value, n int) bool {
+	return p.opt.LazyOver > 0 && n > lazyMinItems && int64(p.pos)-v.Start > p.opt.LazyOver
 }
 
 func (p *parser) where() string {
@@ -500,18 +572,18 @@ func (p *parser) str() (string, bool) {
 	p.pos++ // opening quote
 	start := p.pos
 	// Fast path: no escapes.
-	for p.pos < len(p.b) {
-		c := p.b[p.pos]
+	i, b := p.pos, p.b
+	for ; i < len(b); i++ {
+		c := b[i]
 		if c == '"' {
-			s := string(p.b[start:p.pos])
-			p.pos++
-			return s, true
+			p.pos = i + 1
+			return p.intern(b[start:i]), true
 		}
 		if c == '\\' || c < 0x20 {
 			break
 		}
-		p.pos++
 	}
+	p.pos = i
 	buf := append([]byte(nil), p.b[start:p.pos]...)
 	for p.pos < len(p.b) {
 		c := p.b[p.pos]

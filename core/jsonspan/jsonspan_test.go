@@ -5,6 +5,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSpansPointAtValues(t *testing.T) {
@@ -100,5 +101,70 @@ func FuzzParse(f *testing.F) {
 		if (err == nil) != json.Valid(b) {
 			t.Fatalf("verdict differs from encoding/json on %q: %v", b, err)
 		}
+		if err == nil {
+			sameValues(t, b)
+		}
 	})
+}
+
+// sameValues checks valid JSON's values, parsed eagerly and lazily (every container past 16
+// bytes and 64 items read back item by item), against encoding/json's.
+func sameValues(t *testing.T, b []byte) {
+	t.Helper()
+	if !utf8.Valid(b) {
+		return // encoding/json decodes bad bytes as U+FFFD; jsonspan keeps them (the spans point at them)
+	}
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
+	var want any
+	if err := d.Decode(&want); err != nil {
+		return
+	}
+	w, _ := json.Marshal(want)
+	for _, opt := range []Options{{}, {LazyOver: 16}} {
+		v, err := ParseWith(b, opt)
+		if err != nil {
+			t.Fatalf("%+v: %v", opt, err)
+		}
+		got, _ := json.Marshal(asAny(v))
+		if string(got) != string(w) {
+			t.Fatalf("%+v: values differ from encoding/json's on %q:\n got %s\nwant %s", opt, b, got, w)
+		}
+	}
+}
+
+// asAny is v as encoding/json decodes it with UseNumber (an object's last repeated key wins).
+func asAny(v *Value) any {
+	switch v.Kind {
+	case Object:
+		m := map[string]any{}
+		v.Each(0, func(it Item) bool { m[it.Key] = asAny(it.V); return true })
+		return m
+	case Array:
+		a := []any{}
+		v.Each(0, func(it Item) bool { a = append(a, asAny(it.V)); return true })
+		return a
+	case String:
+		return v.Str
+	case Number:
+		return json.Number(v.Str)
+	case Bool:
+		return v.Bool
+	}
+	return nil
+}
+
+// Wide and nested containers (lazy ones among them) give encoding/json's values.
+func TestValuesMatchEncodingJSON(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"a":[`)
+	for i := range 300 {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`{"k":"v","n":` + strings.Repeat("1", i%7+1) + `,"l":[1,2,{"x":"\u00e9"}],"k":"last"}`)
+	}
+	sb.WriteString(`],"b":{"c":null,"d":true,"e":"type","f":"type"}}`)
+	sameValues(t, []byte(sb.String()))
+	sameValues(t, defVars(500))
 }

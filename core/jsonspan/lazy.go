@@ -424,21 +424,19 @@ func (p *parser) scanValue(depth int) int {
 // skipStr passes over a quoted string at p.pos, checking it as str does, decoding nothing.
 func (p *parser) skipStr() bool {
 	open := p.pos
-	p.pos++
-	for p.pos < len(p.b) {
-		c := p.b[p.pos]
+	for i, b := open+1, p.b; i < len(b); i++ {
+		c := b[i]
 		if c == '"' {
-			p.pos++
+			p.pos = i + 1
 			return true
 		}
 		if c == '\\' || c < 0x20 {
 			// Escapes are rare; str checks them (and reports a bad byte) exactly.
-			p.pos = open
 			_, ok := p.str()
 			return ok
 		}
-		p.pos++
 	}
+	p.pos = len(p.b)
 	p.fail("the input ends inside a string")
 	return false
 }
