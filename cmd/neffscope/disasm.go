@@ -123,6 +123,10 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: no stream matches --sg %q --engine %q\n", *sg, *engine)
 		return 1
 	}
+	// The writers hold a bounded window of words over what the open left live; without room
+	// above it the collector ran back to back (114 collections, a fifth of the CPU, for the
+	// 32 MB real-shaped NEFF's disasm --json).
+	defer roomToWrite()()
 	if *asJSON {
 		// Streamed in runs of words (disasmpipe.go): a stream of a million words is never
 		// held as structs, and its JSON is written as it is made.

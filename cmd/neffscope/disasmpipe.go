@@ -281,6 +281,9 @@ func (x *wordFeeds) walk(chain []int) {
 			Keep:        func(string, int64) bool { return false },
 			MaxInflated: x.maxInflated,
 			Context:     ctx,
+			// The open checked the payload and hashed the members: this walk only feeds words.
+			NoPayloadHash:  true,
+			NoMemberHashes: true,
 			Visit: func(m *neff.Member, off int64, chunk []byte) {
 				if next >= len(chain) {
 					return

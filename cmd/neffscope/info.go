@@ -40,6 +40,7 @@ func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error)
 	if opt.Limits == (budget.Limits{}) {
 		opt.Limits = cliLimits
 	}
+	roomToHold(opt.Limits.Memory)
 	return inspect.Open(path, fh, st.Size(), opt), fh, nil
 }
 
