@@ -156,6 +156,11 @@ type Archive struct {
 	// Budget is the open's budget (Options.Budget), for the decoders that read on.
 	Budget *budget.Budget
 
+	// index is the seek index into the gzip payload taken during the walk (gzindex.go), which
+	// ReadMember resumes from; nil when the payload is not gzip or the walk only fed Visit
+	// (Options.NoPayloadHash) or served ReadMemberLimit.
+	index *gzIndex
+
 	// byPath indexes Members by path (the last one wins), built on first lookup.
 	byPath  map[string]*Member
 	indexed int
@@ -456,8 +461,12 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	case len(peek) >= 2 && peek[0] == 0x1f && peek[1] == 0x8b:
 		a.Payload.Encoding = "gzip"
 		var err error
-		gz, err = newGzipReader(cr.Reader)
+		if !opt.noHash && !opt.NoPayloadHash {
+			a.index = newGzIndex(opt.Budget)
+		}
+		gz, err = newGzipReader(cr.Reader, a.index)
 		if err != nil {
+			a.index = nil
 			a.report("payload", doc.Error, doc.At(HeaderSize, min(length, 10)), "the payload starts with the gzip magic but its gzip header is unreadable: %v. The file is damaged.", err)
 			break
 		}
