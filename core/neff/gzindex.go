@@ -128,6 +128,12 @@ func (a *Archive) Checkpoints() (n int, bytes int64) {
 	return len(a.index.points), bytes
 }
 
+// CanSeek says whether ReadMember reads a member without walking the archive before it: the
+// payload is gzip with a seek index, or a plain tar.
+func (a *Archive) CanSeek() bool {
+	return a != nil && (a.index != nil || a.Payload.Encoding == "tar")
+}
+
 // firstMember is the first member with the path: the one the full walk of ReadMemberLimit
 // reads (Member gives the last, as libnrt's map keeps it).
 func (a *Archive) firstMember(path string) *Member {
