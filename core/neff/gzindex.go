@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"slices"
 
@@ -45,6 +46,11 @@ type gzCheckpoint struct {
 	in     int64
 	bit    uint8
 	window []byte
+	// crc is the CRC-32 of the tar's bytes [0, out), set (crcOK) once the gzip reader has
+	// handed them over (gzipReader.Read); a read-back checks each stretch it inflates between
+	// two checkpoints against them, so a file changed since the open fails the read.
+	crc   uint32
+	crcOK bool
 }
 
 // gzIndex is the seek index of a gzip payload.
@@ -56,11 +62,17 @@ type gzIndex struct {
 	budget  *budget.Budget
 	held    int64 // bytes charged to budget
 	full    bool  // the budget refused a checkpoint: the index grows no more
+	// pending is the first point whose crc is not set yet.
+	pending int
+	// end and endCRC: the tar's length and CRC-32, set (ended) when the gzip trailer matched.
+	end    int64
+	endCRC uint32
+	ended  bool
 }
 
 func newGzIndex(b *budget.Budget) *gzIndex {
 	// The first checkpoint is the start of the deflate data: no window, nothing to skip.
-	return &gzIndex{spacing: indexSpacing, next: indexSpacing, points: []gzCheckpoint{{}}, budget: b}
+	return &gzIndex{spacing: indexSpacing, next: indexSpacing, points: []gzCheckpoint{{crcOK: true}}, pending: 1, budget: b}
 }
 
 // due says whether the index takes a checkpoint at a block end at tar offset out (the
@@ -103,17 +115,36 @@ func (x *gzIndex) thin() {
 	x.held -= freed
 	x.spacing *= 2
 	x.next = x.points[len(x.points)-1].out + x.spacing
+	x.pending = 0
+	for x.pending < len(x.points) && x.points[x.pending].crcOK {
+		x.pending++
+	}
 }
 
-// at returns the last checkpoint at or before tar offset off.
-func (x *gzIndex) at(off int64) gzCheckpoint {
+// handed records the CRC-32 at the checkpoints that lie within p, the tar's bytes
+// [at, at+len(p)) handed over by the gzip reader, d being the CRC of [0, at); it returns the
+// CRC of [0, at+len(p)).
+func (x *gzIndex) handed(d uint32, at int64, p []byte) uint32 {
+	done := int64(0)
+	for x.pending < len(x.points) && x.points[x.pending].out <= at+int64(len(p)) {
+		k := x.points[x.pending].out - at
+		d = crc32.Update(d, crc32.IEEETable, p[done:k])
+		done = k
+		x.points[x.pending].crc, x.points[x.pending].crcOK = d, true
+		x.pending++
+	}
+	return crc32.Update(d, crc32.IEEETable, p[done:])
+}
+
+// at returns the index of the last checkpoint at or before tar offset off.
+func (x *gzIndex) at(off int64) int {
 	i, _ := slices.BinarySearchFunc(x.points, off, func(p gzCheckpoint, off int64) int {
 		if p.out <= off {
 			return -1
 		}
 		return 1
 	})
-	return x.points[max(i-1, 0)]
+	return max(i-1, 0)
 }
 
 // Checkpoints says how many resumption points the open's seek index holds and the bytes they
@@ -171,33 +202,56 @@ func (a *Archive) ReadMember(r io.ReaderAt, path string, off, n int64, w io.Writ
 		return nil
 	}
 	from, to := m.DataOffset+lo, m.DataOffset+end
-	var src io.Reader
-	pos := from
 	if a.Payload.Encoding == "tar" {
-		src = io.NewSectionReader(r, HeaderSize+from, a.Payload.Available-from)
-	} else {
-		cp := a.index.at(from)
-		if to-cp.out > maxInflated {
-			return fmt.Errorf("%w: reading member %q back would inflate %d bytes, more than the limit of %d", budget.ErrLimit, path, to-cp.out, maxInflated)
-		}
-		at := a.index.start + cp.in
-		br := bufio.NewReaderSize(io.NewSectionReader(r, HeaderSize+at, a.Payload.Available-at), 64<<10)
-		src = inflate.NewReaderOpts(br, inflate.WithResumeFrom(inflate.InflateCheckpoint{
-			UncompressedOffset: cp.out, CompressedOffset: cp.in, BitOffset: cp.bit, Window: cp.window}))
-		pos = cp.out
+		_, err := io.Copy(w, io.NewSectionReader(r, HeaderSize+from, to-from))
+		return err
 	}
-	buf := make([]byte, min(streamBufBytes, to-pos))
-	for pos < to {
-		k := min(int64(len(buf)), to-pos)
+	x := a.index
+	i := x.at(from)
+	cp := x.points[i]
+	// Inflate from cp to the first checkpoint at or past `to` (or the tar's end), so every
+	// stretch read is checked against the CRC-32 the open saw; a stretch with no CRC at its
+	// end (a payload damaged after the last checkpoint) is read unchecked, as the walk does.
+	stop := to
+	j := i + 1
+	for j < len(x.points) && x.points[j].out < to {
+		j++
+	}
+	if j < len(x.points) && x.points[j].crcOK {
+		stop = x.points[j].out
+	} else if j == len(x.points) && x.ended {
+		stop = x.end
+	}
+	if stop-cp.out > maxInflated {
+		return fmt.Errorf("%w: reading member %q back would inflate %d bytes, more than the limit of %d", budget.ErrLimit, path, stop-cp.out, maxInflated)
+	}
+	at := x.start + cp.in
+	br := bufio.NewReaderSize(io.NewSectionReader(r, HeaderSize+at, a.Payload.Available-at), 64<<10)
+	src := inflate.NewReaderOpts(br, inflate.WithResumeFrom(inflate.InflateCheckpoint{
+		UncompressedOffset: cp.out, CompressedOffset: cp.in, BitOffset: cp.bit, Window: cp.window}))
+	changed := func(pos int64) error {
+		return fmt.Errorf("member %q read again differs from what the open read (tar bytes before %d): the file has changed since it was opened", path, pos)
+	}
+	d, check := cp.crc, cp.crcOK
+	next := i + 1 // the next checkpoint to check the CRC at
+	buf := make([]byte, min(streamBufBytes, stop-cp.out))
+	for pos := cp.out; pos < stop; {
+		k := min(int64(len(buf)), stop-pos)
 		if pos < from {
 			k = min(k, from-pos)
+		} else if pos < to {
+			k = min(k, to-pos)
+		}
+		if next < len(x.points) {
+			k = min(k, x.points[next].out-pos)
 		}
 		got, err := io.ReadFull(src, buf[:k])
 		if readInflated != nil {
 			readInflated(int64(got))
 		}
-		if pos >= from && got > 0 {
-			if _, werr := w.Write(buf[:got]); werr != nil {
+		d = crc32.Update(d, crc32.IEEETable, buf[:got])
+		if pos >= from && pos < to && got > 0 {
+			if _, werr := w.Write(buf[:min(int64(got), to-pos)]); werr != nil {
 				return werr
 			}
 		}
@@ -206,8 +260,21 @@ func (a *Archive) ReadMember(r io.ReaderAt, path string, off, n int64, w io.Writ
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
+			// The open inflated this stretch without error (checkpoints are only taken where it
+			// did), so the file has changed, or was damaged past the last checkpoint.
 			return fmt.Errorf("member %q could not be read again at its byte %d (the open read it whole: has the file changed since?): %w", path, max(pos-m.DataOffset, 0), err)
 		}
+		if next < len(x.points) && pos == x.points[next].out {
+			if p := x.points[next]; check && p.crcOK && d != p.crc {
+				return changed(pos)
+			}
+			check = x.points[next].crcOK
+			d = x.points[next].crc
+			next++
+		}
+	}
+	if check && stop == x.end && x.ended && next == len(x.points) && d != x.endCRC {
+		return changed(stop)
 	}
 	return nil
 }

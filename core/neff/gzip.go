@@ -29,6 +29,8 @@ type gzipReader struct {
 	err     error
 	// headerLen is the gzip header's length: the deflate data starts at that payload byte.
 	headerLen int64
+	x         *gzIndex // the seek index taken (nil: none)
+	total     int64    // tar bytes handed over
 }
 
 // The errors of compress/gzip, with the same text (the findings quote them).
@@ -105,6 +107,7 @@ func newGzipReader(br *bufio.Reader, x *gzIndex) (*gzipReader, error) {
 	}
 	g.headerLen = cr.n
 	if x != nil {
+		g.x = x
 		x.start = cr.n
 		g.fl = inflate.NewReaderOpts(br, inflate.WithCheckpoints(x.due, x.take))
 	} else {
@@ -152,8 +155,13 @@ func (g *gzipReader) Read(p []byte) (int, error) {
 		return 0, g.err
 	}
 	n, err := g.fl.Read(p)
-	g.digest = crc32.Update(g.digest, crc32.IEEETable, p[:n])
+	if g.x != nil {
+		g.digest = g.x.handed(g.digest, g.total, p[:n])
+	} else {
+		g.digest = crc32.Update(g.digest, crc32.IEEETable, p[:n])
+	}
 	g.size += uint32(n)
+	g.total += int64(n)
 	if err != io.EOF {
 		g.err = err
 		return n, err
@@ -167,6 +175,9 @@ func (g *gzipReader) Read(p []byte) (int, error) {
 	if binary.LittleEndian.Uint32(t[:4]) != g.digest || binary.LittleEndian.Uint32(t[4:]) != g.size {
 		g.err = errGzipChecksum
 		return n, g.err
+	}
+	if g.x != nil {
+		g.x.end, g.x.endCRC, g.x.ended = g.total, g.digest, true
 	}
 	g.err = io.EOF
 	return n, io.EOF
