@@ -457,16 +457,20 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	peek, _ := cr.Peek(512)
 	var tarStream io.Reader
 	var gz *gzipReader
+	// The seek index grows during the walk and is published when it ends, so a ReadMember
+	// running beside the walk (through OnHeader's archive) never sees it half made.
+	var index *gzIndex
+	defer func() { a.index = index }()
 	switch {
 	case len(peek) >= 2 && peek[0] == 0x1f && peek[1] == 0x8b:
 		a.Payload.Encoding = "gzip"
 		var err error
 		if !opt.noHash && !opt.NoPayloadHash {
-			a.index = newGzIndex(opt.Budget)
+			index = newGzIndex(opt.Budget)
 		}
-		gz, err = newGzipReader(cr.Reader, a.index)
+		gz, err = newGzipReader(cr.Reader, index)
 		if err != nil {
-			a.index = nil
+			index = nil
 			a.report("payload", doc.Error, doc.At(HeaderSize, min(length, 10)), "the payload starts with the gzip magic but its gzip header is unreadable: %v. The file is damaged.", err)
 			break
 		}
