@@ -79,8 +79,10 @@ func TestWriteJSONReadsDbgMembersInFewWalks(t *testing.T) {
 	e, ce := openCounted(t, p)
 	ce.walks.Store(0)
 	expandAll(t, e, e.Doc.Root)
-	if n := ce.walks.Load(); n < int64(planned) {
-		t.Errorf("the one-at-a-time expansion took %d walks for %d members", n, planned)
+	// Each member on its own: a walk from the archive's start each, or none at all when the
+	// open's seek index serves them (neff.Archive.ReadMember).
+	if n := ce.walks.Load(); e.Archive.CanSeek() && n != 0 || !e.Archive.CanSeek() && n < int64(planned) {
+		t.Errorf("the one-at-a-time expansion took %d walks for %d members (seek index: %v)", n, planned, e.Archive.CanSeek())
 	}
 	want := marshalDoc(t, e.Doc)
 	if !bytes.Equal(got.Bytes(), want) {

@@ -187,16 +187,17 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 		hi := min(lo+n, int64(len(m.Data)))
 		return m.Data[lo:hi], nil
 	}
-	// A member not held in memory is streamed out of the archive again. One pass fetches a
-	// window around the request, so scrolling a hex view through a large member costs one
-	// decompression per window, not one per page.
+	// A member not held in memory is read out of the archive again, the inflate resuming at
+	// the open's seek index checkpoint before it (neff.Archive.ReadMember). One read fetches
+	// a window around the request, so scrolling a hex view through a large member costs one
+	// read per window, not one per page.
 	w := &f.window
 	if w.source != source || off < w.off || off+n > w.off+int64(len(w.data)) && w.off+int64(len(w.data)) < m.Size {
 		start := max(0, off-memberWindow/4)
 		size := max(n, memberWindow)
 		var buf limitedBuffer
 		buf.max = size
-		if err := neff.ReadMember(f.r, f.Size, source, start, size, &buf); err != nil {
+		if err := f.Archive.ReadMember(f.r, source, start, size, &buf, 0); err != nil {
 			return nil, err
 		}
 		*w = cachedWindow{source: source, off: start, data: buf.b}
@@ -295,7 +296,7 @@ func (w memberWords) ReadAt(p []byte, off int64) (int, error) {
 
 func (w memberWords) Scan(fn func([]byte) bool) error {
 	stop := errors.New("stop")
-	err := neff.ReadMemberLimit(w.f.r, w.f.Size, w.m.Path, 0, w.m.Size, writerFunc(func(p []byte) error {
+	err := w.f.Archive.ReadMember(w.f.r, w.m.Path, 0, w.m.Size, writerFunc(func(p []byte) error {
 		if !fn(p) {
 			return stop
 		}

@@ -156,6 +156,11 @@ type Archive struct {
 	// Budget is the open's budget (Options.Budget), for the decoders that read on.
 	Budget *budget.Budget
 
+	// index is the seek index into the gzip payload taken during the walk (gzindex.go), which
+	// ReadMember resumes from; nil when the payload is not gzip or the walk only fed Visit
+	// (Options.NoPayloadHash) or served ReadMemberLimit.
+	index *gzIndex
+
 	// byPath indexes Members by path (the last one wins), built on first lookup.
 	byPath  map[string]*Member
 	indexed int
@@ -452,12 +457,20 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	peek, _ := cr.Peek(512)
 	var tarStream io.Reader
 	var gz *gzipReader
+	// The seek index grows during the walk and is published when it ends, so a ReadMember
+	// running beside the walk (through OnHeader's archive) never sees it half made.
+	var index *gzIndex
+	defer func() { a.index = index }()
 	switch {
 	case len(peek) >= 2 && peek[0] == 0x1f && peek[1] == 0x8b:
 		a.Payload.Encoding = "gzip"
 		var err error
-		gz, err = newGzipReader(cr.Reader)
+		if !opt.noHash && !opt.NoPayloadHash {
+			index = newGzIndex(opt.Budget)
+		}
+		gz, err = newGzipReader(cr.Reader, index)
 		if err != nil {
+			index = nil
 			a.report("payload", doc.Error, doc.At(HeaderSize, min(length, 10)), "the payload starts with the gzip magic but its gzip header is unreadable: %v. The file is damaged.", err)
 			break
 		}
