@@ -292,11 +292,24 @@ func TestDisasmJSONStreamed(t *testing.T) {
 	if len(streamed) < 2 || held == nil {
 		t.Fatalf("want two streamed streams and a held one (streamed %d, held %v)", len(streamed), held != nil)
 	}
-	// The later member first: two walks of the archive, one started ahead of its turn.
+	// The later member first. With the open's seek index each stream is read from the
+	// checkpoint before it (no walk from the archive's start); without, two walks of the
+	// archive, one started ahead of its turn.
 	picked := []*inspect.ProgramStream{streamed[len(streamed)-1], held, streamed[0]}
+	if !f.Archive.CanSeek() {
+		t.Fatal("the open made no seek index")
+	}
+	for _, seek := range []bool{true, false} {
+		seekAlone = seek
+		checkFeeds(t, f, picked, map[bool]int{true: 0, false: 2}[seek])
+	}
+	seekAlone = true
+}
+
+func checkFeeds(t *testing.T, f *inspect.File, picked []*inspect.ProgramStream, walks int) {
 	feeds := startFeeds(f, archives[f], picked)
-	if len(feeds.chains) != 2 {
-		t.Errorf("%d walks of the archive, want 2", len(feeds.chains))
+	if len(feeds.chains) != walks {
+		t.Errorf("%d walks of the archive, want %d", len(feeds.chains), walks)
 	}
 	for k, s := range picked {
 		n := 0

@@ -179,6 +179,10 @@ type feedChunk struct {
 	used     int
 }
 
+// seekAlone: read each stream alone where the archive can seek (a var so the tests also drive
+// the chained walks a payload without a seek index takes).
+var seekAlone = true
+
 func startFeeds(f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) *wordFeeds {
 	x := &wordFeeds{picked: picked, archive: archive, feeds: make([]*feed, len(picked)), chainOf: make([]int, len(picked)),
 		done: make(chan struct{})}
@@ -186,7 +190,9 @@ func startFeeds(f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramS
 		x.size, x.maxInflated = f.Size, f.Budget.Limit(budget.Inflate)
 	}
 	at := map[string]int{} // archive index of each path's first member, as neff.ReadMember finds it
-	if f != nil && f.Archive != nil && archive != nil {
+	// With the open's seek index each stream is read from the checkpoint before it (alone):
+	// chains of streams sharing one walk from the archive's start are for payloads without one.
+	if f != nil && f.Archive != nil && archive != nil && !(seekAlone && f.Archive.CanSeek()) {
 		for i, m := range f.Archive.Members {
 			if _, ok := at[m.Path]; !ok {
 				at[m.Path] = i
