@@ -11,6 +11,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/wasm/protocol"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // pausingReader is a reader of its own for a background call (indexSource): before each read
@@ -109,69 +110,48 @@ func (b *bridge) ensureSource(f *inspect.File) error {
 }
 
 // sourcePatch is what ApplySource changed in f's Document: the overview, the model's source
-// node, the .dbg members' content nodes and the root's findings.
+// node, the root's findings (the root without its children) and the .dbg members' content
+// nodes (one msgpack array; each names its member by its ref), each msgpack.
 func sourcePatch(f *inspect.File, start time.Time) (any, error) {
 	root := f.Doc.Root
-	out := []any{"mapped", true}
+	var ov, src []byte
 	if len(root.Children) > 0 && root.Children[0].Kind == doc.KindOverview {
-		enc, err := root.Children[0].MarshalMsg(nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, "overview", buffer(enc))
+		ov, _ = root.Children[0].MarshalMsg(nil)
 	}
 	if model := root.Child("model"); model != nil {
 		for _, c := range model.Children {
 			if c.Kind == doc.KindSource {
-				enc, err := c.MarshalMsg(nil)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, "source", buffer(enc))
-				break
+				src, _ = c.MarshalMsg(nil)
 			}
 		}
 	}
-	contents := []any{}
+	var contents []*doc.Node
+	var walk func(n *doc.Node)
+	walk = func(n *doc.Node) {
+		for _, c := range n.Children {
+			if c.Kind != doc.KindMember {
+				walk(c)
+				continue
+			}
+			_, mp := doc.ParseRef(c.Ref)
+			if _, _, ok := dbg.Match(mp); ok {
+				for _, k := range c.Children {
+					if k.Label == "content" {
+						contents = append(contents, k)
+					}
+				}
+			}
+		}
+	}
 	if members := root.Child("members"); members != nil {
-		var werr error
-		members.Walk(func(p []string, n *doc.Node) bool {
-			if n.Kind != doc.KindMember {
-				return true
-			}
-			_, mp := doc.ParseRef(n.Ref)
-			if _, _, ok := dbg.Match(mp); !ok {
-				return false
-			}
-			for _, c := range n.Children {
-				if c.Label != "content" {
-					continue
-				}
-				enc, err := c.MarshalMsg(nil)
-				if err != nil {
-					werr = err
-					return false
-				}
-				path := make([]any, 0, len(p)+1)
-				path = append(path, members.PathKey())
-				for _, k := range p {
-					path = append(path, k)
-				}
-				contents = append(contents, object("path", path, "member", mp, "node", buffer(enc)))
-			}
-			return false
-		})
-		if werr != nil {
-			return nil, werr
-		}
+		walk(members)
 	}
-	out = append(out, "contents", contents)
+	enc := msgp.AppendArrayHeader(nil, uint32(len(contents)))
+	for _, c := range contents {
+		enc, _ = c.MarshalMsg(enc)
+	}
 	bare := *root
 	bare.Children = nil
-	enc, err := bare.MarshalMsg(nil)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, "findings", buffer(enc), "ms", ms(start))
-	return object(out...), nil
+	fb, _ := bare.MarshalMsg(nil)
+	return object("mapped", true, "overview", buffer(ov), "source", buffer(src), "contents", buffer(enc), "findings", buffer(fb), "ms", ms(start)), nil
 }

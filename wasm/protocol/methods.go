@@ -76,10 +76,6 @@ var Types = []Typedef{
 	{Name: "MemberSum", Doc: "a member's sha-256", Fields: []Field{
 		{Name: "path", Type: "string", Doc: "its path"}, {Name: "sha256", Type: "string", Doc: "hex ('' if truncated)"},
 		{Name: "detail", Type: "string", Doc: "its node's detail"}}},
-	{Name: "SourceContent", Doc: "a .dbg member's content node after indexSource", Fields: []Field{
-		{Name: "path", Type: "Array<string>", Doc: "the member node's path keys from the root"},
-		{Name: "member", Type: "string", Doc: "the member's path in the archive"},
-		{Name: "node", Type: "ArrayBuffer", Doc: "its new content node (the child with label content), msgpack"}}},
 	{Name: "SearchHit", Doc: "one node a search found: its path and what a result list shows of it", Fields: []Field{
 		{Name: "path", Type: "Array<string>", Doc: "its path keys from the root"},
 		{Name: "kind", Type: "string", Doc: "its kind"},
@@ -108,7 +104,7 @@ var Methods = []Method{
 			{Name: "fingerprint", Type: "boolean", Optional: true, Doc: "false: do not hash the whole file; the page sends its sha-256 with setFingerprint"},
 			{Name: "digests", Type: "number", Optional: true, Doc: "a token: the page sends the payload's MD5 and the file's sha-256 with digests; the open waits for them at the integrity check (60 s at most)"},
 			{Name: "memberHashes", Type: "boolean", Optional: true, Doc: "false: no members' sha-256 (hashMembers adds them)"},
-			{Name: "deferSource", Type: "boolean", Optional: true, Doc: "true: the .dbg scans and the source-line joins are left out of the open (indexSource adds them; the overview's kernel source answer is attrs.pending until then)"},
+			{Name: "deferSource", Type: "boolean", Optional: true, Doc: "true: no .dbg scans and source joins (indexSource adds them)"},
 			{Name: "partial", Type: "boolean", Optional: true, Doc: "false: no overview events (the partial overview is not built)"},
 			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
 			{Name: "maxMemory", Type: "number", Optional: true, Doc: "bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)"},
@@ -121,7 +117,7 @@ var Methods = []Method{
 			{Name: "fingerprinted", Type: "boolean", Doc: "whether the Document took the digests' sha-256"},
 			{Name: "digestWaitMs", Type: "number", Doc: "milliseconds of ms the open waited for the page's digests"},
 			{Name: "encodeMs", Type: "number", Doc: "milliseconds encoding the Document (after ms)"},
-			{Name: "sourcePending", Type: "boolean", Doc: "whether the source lines are still to be mapped (deferSource, and the NEFF has .dbg members): call indexSource"}},
+			{Name: "sourcePending", Type: "boolean", Doc: "the source lines are to be mapped: call indexSource"}},
 		Events: []string{"progress", "header", "overview"},
 	},
 	{
@@ -138,14 +134,14 @@ var Methods = []Method{
 		Events: []string{"progress"},
 	},
 	{
-		Name: "indexSource", Doc: "Map the source lines an open with deferSource left out (the archive read again for the .dbg members not held); the Document takes them, and the result says what changed in it, so the page patches its copy.",
+		Name: "indexSource", Doc: "Map the source lines an open with deferSource left out; the Document takes them. The answer is what changed since the open, to patch the page's copy.",
 		Args: []Field{handle},
 		Result: []Field{
-			{Name: "mapped", Type: "boolean", Doc: "false: the open left nothing out (no deferSource, or no .dbg members), and the other fields are absent; true: the Document has the source lines (mapped by this call or, when a call needed them first, before it), and the fields say what changed since the open"},
-			{Name: "overview", Type: "ArrayBuffer", Optional: true, Doc: "the new overview node (the root's child with key overview), msgpack: it replaces the old one"},
-			{Name: "source", Type: "ArrayBuffer", Optional: true, Doc: "the model's source node (kind source), msgpack: appended to the root's child with key model; absent when the model gets none (no instruction streams)"},
-			{Name: "contents", Type: "Array<SourceContent>", Optional: true, Doc: "the .dbg members' new content nodes, in archive order"},
-			{Name: "findings", Type: "ArrayBuffer", Optional: true, Doc: "the root node without its children (its findings and attrs), msgpack: the root's findings become these"},
+			{Name: "mapped", Type: "boolean", Doc: "false: the open left nothing out (the other fields are absent)"},
+			{Name: "overview", Type: "ArrayBuffer", Optional: true, Doc: "the new overview node (msgpack)"},
+			{Name: "source", Type: "ArrayBuffer", Optional: true, Doc: "the model's source node, appended to model (msgpack; empty: none)"},
+			{Name: "contents", Type: "ArrayBuffer", Optional: true, Doc: "the .dbg members' new content nodes, in document order, each naming its member by ref (a msgpack array)"},
+			{Name: "findings", Type: "ArrayBuffer", Optional: true, Doc: "the root without its children: its findings (msgpack)"},
 			msDoc},
 		Events: []string{"progress"},
 	},

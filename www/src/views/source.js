@@ -292,5 +292,11 @@ export function lineOfLink(link) {
 export function sourceOpen() {
   const s = sourceNode();
   if (s) select(s, 'link');
+  else if (state && state.sourceWait) {
+    // The source lines are still being mapped: the view opens once they are.
+    const st = state;
+    st.sourceWait.then(() => { if (state === st && sourceNode()) sourceOpen(); }, () => {});
+    return true;
+  }
   return !!s;
 }
