@@ -110,6 +110,17 @@ func TestIndexSourceGivesTheEagerDocument(t *testing.T) {
 	if mapped == 0 {
 		t.Error("no real NEFF had source lines to map")
 	}
+	// A NEFF without .dbg members has nothing to map: the open is the eager one.
+	file, _ := generated()
+	native := inspect.Open("g.neff", bytes.NewReader(file), int64(len(file)), inspect.Options{Fingerprint: true, Limits: budget.Page()})
+	want, _ := native.Doc.MarshalMsg(nil)
+	r := c.must("open", map[string]any{"file": u8(file), "name": "g.neff", "deferSource": true})
+	if r.Get("sourcePending").Bool() || !bytes.Equal(jsBytes(r.Get("doc")), want) {
+		t.Errorf("a NEFF without debug info: sourcePending %v, Document as the eager open's %v", r.Get("sourcePending").Bool(), bytes.Equal(jsBytes(r.Get("doc")), want))
+	}
+	if c.must("indexSource", map[string]any{"handle": r.Get("handle")}).Get("mapped").Bool() {
+		t.Error("a NEFF without debug info: indexSource mapped something")
+	}
 }
 
 // patchSource applies indexSource's answer to d as the page does (www/src/lib/sourcepatch.js).
