@@ -14,21 +14,30 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// pausingReader is a reader of its own for a background call (indexSource): before each read
-// it lets the page's calls in, and while an open or another call runs it waits for it, as
-// hashMembers' pause does; it reports how far it has read.
+// pausingReader is a reader of its own for a background call (indexSource): every 4 MiB it
+// reads it lets the page's calls in, and while an open or another call runs it waits for it,
+// as hashMembers' pause does; it reports how far it has read.
 type pausingReader struct {
 	b        *bridge
 	src      *jsReaderAt
 	progress func(inspect.Progress)
+	since    int64 // bytes read since the last pause
 }
 
+// pauseEvery is how much a background reader reads between pauses (a sleep in wasm is a
+// setTimeout: at least a few ms, so not one per read).
+const pauseEvery = 4 << 20
+
 func (p *pausingReader) ReadAt(buf []byte, off int64) (int, error) {
-	time.Sleep(time.Millisecond)
+	if p.since >= pauseEvery {
+		p.since = 0
+		time.Sleep(time.Millisecond)
+	}
 	for p.b.opening.Load() > 0 || p.b.busy.Load() > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}
 	n, err := p.src.ReadAt(buf, off)
+	p.since += int64(n)
 	if p.progress != nil {
 		p.progress(inspect.Progress{Phase: "source", Done: off + int64(n), Total: p.src.size})
 	}

@@ -11,6 +11,7 @@ import { reindex, state } from '../state/docs.js';
 import { ensurePath } from '../state/lazy.js';
 import { select } from '../state/selection.js';
 import { jsonTree, mainTree } from '../views/content.js';
+import { renderDetail } from '../views/detail.js';
 import { listing, listingRefresh, listingSelect } from '../views/listing.js';
 import { overviewRedraw } from '../views/overview.js';
 import { renderFindings, renderSummary, setFindingsOpen } from '../views/summary.js';
@@ -50,7 +51,14 @@ export function mapSource(st, measure, t0) {
   st.sourceWait = new Promise((resolve) => { settle = resolve; });
   st.sourceFailed = undefined;
   const started = typeof t0 === 'number' ? t0 : performance.now();
-  return (held || Promise.resolve()).then(() => call('indexSource', { handle: st.handle })).then(async (r) => {
+  // A big NEFF's .dbg members are read again from the archive: the overview's pending answer
+  // says how far (the core's progress events: the file's bytes read so far).
+  const onEvent = (/** @type {string} */ event, /** @type {any} */ p) => {
+    if (event !== 'progress' || state !== st || !st.sourceWait || !p.total) return;
+    const line = document.querySelector('#overview-view [data-section="source"] .ov-pending');
+    if (line) line.textContent = 'mapping source lines… ' + Math.min(100, Math.floor((100 * p.done) / p.total)) + '% of the file read again';
+  };
+  return (held || Promise.resolve()).then(() => call('indexSource', { handle: st.handle }, { onEvent })).then(async (r) => {
     if (r.mapped) {
       const node = (/** @type {ArrayBuffer | undefined} */ b) => (b && b.byteLength ? unpackNode(b) : null);
       const contents = r.contents && r.contents.byteLength ? unpack(r.contents) : [];
@@ -117,6 +125,8 @@ async function patchShown(st, patch) {
   const listed = await listingRefresh();
   if (state !== st) return;
   if (sel && !st.info.has(sel) && listed && listing.selected >= 0) await listingSelect(listing.selected);
+  // The overview (where an open lands) is drawn again in place: its detail, and the view.
+  else if (sel && st.info.has(sel) && sel.kind === 'overview') renderDetail(sel);
   else if (sel && st.info.has(sel)) select(sel, 'hash');
   else if (selPath) {
     const n = await ensurePath(selPath, st);
