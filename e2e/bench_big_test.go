@@ -25,7 +25,7 @@ func BenchmarkPageBig(b *testing.B) {
 		b.Run(fmt.Sprintf("open-real-%dMiB", mib), func(b *testing.B) {
 			path := bigRealNEFF(b, mib)
 			p := newSlowPage(b, siteURL, 30*time.Minute)
-			var overview, header, total, heap, hashes float64
+			var overview, header, total, heap, hashes, source float64
 			b.ResetTimer()
 			for range b.N {
 				eval[chromedp.Void](p, watchOpenJS)
@@ -39,7 +39,10 @@ func BenchmarkPageBig(b *testing.B) {
 				header += eval[float64](p, `neffscope.lastOpen.headerMs || 0`)
 				total += eval[float64](p, `neffscope.lastOpen.totalMs`)
 				heap = max(heap, eval[float64](p, `clearInterval(window.bigOpen.timer), window.bigOpen.heapPeak`))
-				// The members' sha-256, computed after the open (off its critical path).
+				// The source lines, mapped after the open (pick → painted), then the members'
+				// sha-256, computed after them (off the open's critical path).
+				p.waitLong(`!neffscope.lastOpen.sourcePending || neffscope.lastOpen.sourceMs > 0`, "the source lines", 25*time.Minute)
+				source += eval[float64](p, `neffscope.lastOpen.sourceMs || neffscope.lastOpen.totalMs`)
 				p.waitLong(`neffscope.lastOpen.memberHashMs > 0 || !neffscope.state.memberHashes`, "the members' sha-256", 25*time.Minute)
 				hashes += eval[float64](p, `neffscope.lastOpen.memberHashMs || 0`)
 			}
@@ -48,6 +51,7 @@ func BenchmarkPageBig(b *testing.B) {
 			b.ReportMetric(header/n, "ms-to-header")
 			b.ReportMetric(overview/n, "ms-to-overview")
 			b.ReportMetric(total/n, "ms-total")
+			b.ReportMetric(source/n, "ms-source")
 			b.ReportMetric(hashes/n, "ms-member-hashes-after")
 			b.ReportMetric(eval[float64](p, `neffscope.lastOpen.wasmBytes`)/(1<<20), "MiB-wasm-memory")
 			b.ReportMetric(heap/(1<<20), "MiB-page-heap-peak")

@@ -146,7 +146,9 @@ func TestSmallNEFFNoPartialFlicker(t *testing.T) {
 
 // BenchmarkPageSmallWarm opens small real NEFFs in the page with the worker warm (one open
 // first, not timed): issue 13's "a small real NEFF fully open ≤ 200 ms warm", and where the
-// time goes (lastOpen: the core's open, the msgpack decode, the render).
+// time goes (lastOpen: the core's open, the msgpack decode, the render). ms-total is the pick →
+// the Document painted without its source lines (mapped after the open since 2026-12-03:
+// indexSource), ms-source the pick → them painted, ms-source-core the core's time mapping them.
 //
 //	make dist && go test -run '^$' -bench PageSmallWarm -benchtime 5x ./e2e/
 func BenchmarkPageSmallWarm(b *testing.B) {
@@ -162,11 +164,14 @@ func BenchmarkPageSmallWarm(b *testing.B) {
 				p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{mustAbs(path)}))
 				p.waitOpen()
 				p.waitFor(`neffscope.lastOpen.overviewMs > 0`, "the overview's time")
+				// The source lines, when the open left them out, are mapped after it (sourceMs:
+				// the pick → them painted; a page without it mapped them in the open).
+				p.waitFor(`!neffscope.lastOpen.sourcePending || neffscope.lastOpen.sourceMs > 0`, "the source lines")
 				// What follows an open (the members' sha-256, the library's two puts) ends before
 				// the next pick, as it does when a person picks the next file.
 				p.waitFor(`neffscope.lastOpen.memberHashMs > 0`, "the members' sha-256")
 				time.Sleep(500 * time.Millisecond)
-				return eval[map[string]float64](p, `(({overviewMs, headerMs, resultMs, totalMs, coreMs, digestWaitMs, encodeMs, decodeMs, renderMs, wasmBytes}) => ({overviewMs, headerMs, resultMs, totalMs, coreMs, digestWaitMs, encodeMs, decodeMs, renderMs, wasmBytes}))(neffscope.lastOpen)`)
+				return eval[map[string]float64](p, `(({overviewMs, headerMs, resultMs, totalMs, coreMs, digestWaitMs, encodeMs, decodeMs, renderMs, wasmBytes, sourceMs, sourceCoreMs}) => ({overviewMs, headerMs, resultMs, totalMs, coreMs, digestWaitMs, encodeMs, decodeMs, renderMs, wasmBytes, sourceMs: sourceMs || totalMs, sourceCoreMs: sourceCoreMs || 0}))(neffscope.lastOpen)`)
 			}
 			open() // the worker warms up
 			sum := map[string]float64{}
@@ -180,6 +185,8 @@ func BenchmarkPageSmallWarm(b *testing.B) {
 			n := float64(b.N)
 			b.ReportMetric(sum["overviewMs"]/n, "ms-overview")
 			b.ReportMetric(sum["totalMs"]/n, "ms-total")
+			b.ReportMetric(sum["sourceMs"]/n, "ms-source")
+			b.ReportMetric(sum["sourceCoreMs"]/n, "ms-source-core")
 			b.ReportMetric(sum["headerMs"]/n, "ms-header")
 			b.ReportMetric(sum["resultMs"]/n, "ms-result")
 			b.ReportMetric(sum["coreMs"]/n, "ms-core")

@@ -57,6 +57,9 @@ type bridge struct {
 	// digests, the channels opens wait on for the page's digests, by token (hashes.go).
 	readers map[int]*jsReaderAt
 	digests map[int]chan pageDigests
+	// deferred marks the opens whose source lines were left out (deferSource): indexSource
+	// answers them with what the mapping changed, whoever mapped it (source.go).
+	deferred map[int]bool
 	// opening counts the opens running, busy the sync calls (a background hashMembers waits
 	// while either runs).
 	opening, busy atomic.Int32
@@ -89,11 +92,12 @@ func (b *bridge) long(run func(ctx context.Context, r *request) (any, error)) ha
 
 // register installs globalThis.neffscopeCore and returns the bridge (tests release it).
 func register() *bridge {
-	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}, readers: map[int]*jsReaderAt{}, digests: map[int]chan pageDigests{}}
+	b := &bridge{files: map[int]*inspect.File{}, contexts: map[int]*contextBytes{}, readers: map[int]*jsReaderAt{}, digests: map[int]chan pageDigests{}, deferred: map[int]bool{}}
 	b.handlers = map[string]handler{
 		"open":           b.long(b.open),
 		"digests":        b.sync(b.digestsCall),
 		"hashMembers":    b.long(b.hashMembers),
+		"indexSource":    b.long(b.indexSource),
 		"setFingerprint": b.sync(b.setFingerprint),
 		"bytes":          b.sync(b.bytes),
 		"rows":           b.sync(b.rows),
@@ -420,6 +424,10 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	if r.has("memberHashes") && !r.args.Get("memberHashes").Bool() {
 		opt.DeferMemberHashes = true
 	}
+	// deferSource: true — the .dbg scans and source joins are left out; indexSource adds them.
+	if r.has("deferSource") && r.args.Get("deferSource").Bool() {
+		opt.DeferSource = true
+	}
 	var dw *digestWaiter
 	if r.has("digests") {
 		token, err := r.int("digests")
@@ -465,13 +473,16 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	}
 	b.mu.Lock()
 	b.readers[h] = rd
+	if f.SourcePending() {
+		b.deferred[h] = true
+	}
 	b.mu.Unlock()
 	var waited float64
 	if dw != nil {
 		waited = float64(dw.waited.Microseconds()) / 1000
 	}
 	return object("handle", h, "doc", buffer(enc), "ms", opened, "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted,
-		"digestWaitMs", waited, "encodeMs", ms(tEncode)), nil
+		"digestWaitMs", waited, "encodeMs", ms(tEncode), "sourcePending", f.SourcePending()), nil
 }
 
 // setFingerprint → {set}: the file's sha-256, computed by the page, becomes the Document's
@@ -548,6 +559,9 @@ func (b *bridge) docJSON(r *request) (any, error) {
 	if err := b.ensureMemberHashes(f); err != nil {
 		return nil, err
 	}
+	if err := b.ensureSource(f); err != nil {
+		return nil, err
+	}
 	// Written as the CLI writes it: stubs' children built as the writer reaches them.
 	var out bytes.Buffer
 	if _, err := f.WriteJSON(&out); err != nil {
@@ -570,6 +584,9 @@ func (b *bridge) diff(r *request) (any, error) {
 	}
 	for _, f := range []*inspect.File{fa, fb} {
 		if err := b.ensureMemberHashes(f); err != nil {
+			return nil, err
+		}
+		if err := b.ensureSource(f); err != nil {
 			return nil, err
 		}
 	}
@@ -1024,6 +1041,9 @@ func (b *bridge) compare(r *request) (any, error) {
 		if err := b.ensureMemberHashes(f); err != nil {
 			return nil, err
 		}
+		if err := b.ensureSource(f); err != nil {
+			return nil, err
+		}
 		files[i] = f
 	}
 	return encodeNode(inspect.Compare(files))
@@ -1088,6 +1108,7 @@ func (b *bridge) close(r *request) (any, error) {
 	delete(b.files, int(h))
 	delete(b.contexts, int(h))
 	delete(b.readers, int(h))
+	delete(b.deferred, int(h))
 	return object(), nil
 }
 

@@ -324,6 +324,11 @@ func (b *bridge) libPut(ctx context.Context, r *request) (any, error) {
 	if f.Doc.SHA256 == "" {
 		return nil, errors.New("this file has no sha-256 (it was not read to the end), so the library cannot keep it")
 	}
+	// The library keeps the whole Document: source lines still to be mapped are mapped first
+	// (the page puts an entry only after indexSource, so this is a guard).
+	if err := b.ensureSource(f); err != nil {
+		return nil, err
+	}
 	enc, err := f.Doc.MarshalMsg(nil)
 	if err != nil {
 		return nil, err

@@ -449,7 +449,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if scans != nil {
 		warnDbgSkipped(f, root, scans.skipped, scans.skippedCost)
 	} else if prog != nil {
-		f.sourcePending = hasDbgMembers(a)
+		mapSourceIfNoDebugInfo(f, prog, opt.Context)
 	}
 	addOverview(f, root)
 	return root

@@ -93,6 +93,25 @@ func (f *File) ApplySource(s *MappedSource) {
 	}
 }
 
+// mapSourceIfNoDebugInfo ends a deferred open's source part: pending when the NEFF has .dbg
+// members to map; without any, the (empty) mapping is done at once, as an eager open does it
+// (the model's source node saying there is no debug info, the overview's answer), since it
+// reads nothing.
+func mapSourceIfNoDebugInfo(f *File, p *Program, ctx context.Context) {
+	f.sourcePending = true
+	if hasDbgMembers(f.Archive) {
+		return
+	}
+	// (ApplySource's part of it: the Document's root is not set yet, nor its overview built.)
+	if s, err := f.IndexSource(ctx, nil); err == nil {
+		p.Source = s.x
+		if ov := p.Model.Overview; ov != nil && len(p.Streams) > 0 {
+			ov.Add(s.x.Node)
+		}
+	}
+	f.sourcePending = false
+}
+
 func hasDbgMembers(a *neff.Archive) bool {
 	n, _ := DbgMembers(a)
 	return n > 0

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -21,6 +22,22 @@ func TestDeferredSourceGivesTheSameDocument(t *testing.T) {
 	paths := realfiles.Glob("*/*.neff")
 	if len(paths) == 0 {
 		paths = []string{realfiles.Path(t, "nkipy/matmul_small.neff")}
+	}
+	// A NEFF without .dbg members: nothing to map, so the deferred open maps it at once (the
+	// source node says there is no debug info) and is the eager open's.
+	{
+		b := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{Name: "nodebug.neff"})
+		want := Open("nodebug.neff", bytes.NewReader(b), int64(len(b)), Options{})
+		got := Open("nodebug.neff", bytes.NewReader(b), int64(len(b)), Options{DeferSource: true})
+		wb, _ := want.Doc.MarshalMsg(nil)
+		gb, _ := got.Doc.MarshalMsg(nil)
+		if got.SourcePending() || !bytes.Equal(wb, gb) {
+			t.Errorf("a NEFF without debug info: pending %v, the deferred open's Document differs from the eager one's: %v", got.SourcePending(), !bytes.Equal(wb, gb))
+			diffFirst(t, want.Doc.Root, got.Doc.Root, nil)
+		}
+		if got.Doc.Root.Find("model", "source") == nil {
+			t.Error("a NEFF without debug info: no source node (it says there is no debug info)")
+		}
 	}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)

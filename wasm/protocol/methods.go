@@ -104,6 +104,7 @@ var Methods = []Method{
 			{Name: "fingerprint", Type: "boolean", Optional: true, Doc: "false: do not hash the whole file; the page sends its sha-256 with setFingerprint"},
 			{Name: "digests", Type: "number", Optional: true, Doc: "a token: the page sends the payload's MD5 and the file's sha-256 with digests; the open waits for them at the integrity check (60 s at most)"},
 			{Name: "memberHashes", Type: "boolean", Optional: true, Doc: "false: no members' sha-256 (hashMembers adds them)"},
+			{Name: "deferSource", Type: "boolean", Optional: true, Doc: "true: no .dbg scans and source joins (indexSource adds them)"},
 			{Name: "partial", Type: "boolean", Optional: true, Doc: "false: no overview events (the partial overview is not built)"},
 			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
 			{Name: "maxMemory", Type: "number", Optional: true, Doc: "bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)"},
@@ -115,7 +116,8 @@ var Methods = []Method{
 			{Name: "crossings", Type: "number", Doc: "reads of the file made (one per 4 MiB slice, or fewer)"}, wasm,
 			{Name: "fingerprinted", Type: "boolean", Doc: "whether the Document took the digests' sha-256"},
 			{Name: "digestWaitMs", Type: "number", Doc: "milliseconds of ms the open waited for the page's digests"},
-			{Name: "encodeMs", Type: "number", Doc: "milliseconds encoding the Document (after ms)"}},
+			{Name: "encodeMs", Type: "number", Doc: "milliseconds encoding the Document (after ms)"},
+			{Name: "sourcePending", Type: "boolean", Doc: "the source lines are to be mapped: call indexSource"}},
 		Events: []string{"progress", "header", "overview"},
 	},
 	{
@@ -129,6 +131,18 @@ var Methods = []Method{
 		Name: "hashMembers", Doc: "Compute the members' sha-256 an open left out; the Document takes them.",
 		Args:   []Field{handle},
 		Result: []Field{{Name: "members", Type: "Array<MemberSum>", Doc: "in archive order"}},
+		Events: []string{"progress"},
+	},
+	{
+		Name: "indexSource", Doc: "Map the source lines an open with deferSource left out; the Document takes them. The answer is what changed since the open, to patch the page's copy.",
+		Args: []Field{handle},
+		Result: []Field{
+			{Name: "mapped", Type: "boolean", Doc: "false: the open left nothing out (the other fields are absent)"},
+			{Name: "overview", Type: "ArrayBuffer", Optional: true, Doc: "the new overview node (msgpack)"},
+			{Name: "source", Type: "ArrayBuffer", Optional: true, Doc: "the model's source node, appended to model (msgpack; empty: none)"},
+			{Name: "contents", Type: "ArrayBuffer", Optional: true, Doc: "the .dbg members' new content nodes, in document order, each naming its member by ref (a msgpack array)"},
+			{Name: "findings", Type: "ArrayBuffer", Optional: true, Doc: "the root without its children: its findings (msgpack)"},
+			msDoc},
 		Events: []string{"progress"},
 	},
 	{

@@ -3,6 +3,7 @@
 
 import { core } from './core/client.js';
 import { allowedOrigins, embedded, messagesSeen } from './features/embed.js';
+import { holdSource } from './features/mapsource.js';
 import { lastOpen } from './features/open.js';
 import { docs, state, switchDoc } from './state/docs.js';
 import { hashWrites } from './state/selection.js';
@@ -34,6 +35,8 @@ export function installDebugSurface() {
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot,
     switchDoc,
+    // holdSource() holds the source mapping of the next opens back until the function it returns is called.
+    holdSource,
     get layout() { return layoutState(); },
     get diff() {
       const n = diff.node;

@@ -67,7 +67,8 @@ let nextToken = 1;
  * its sha-256 and its payload's MD5, which the core takes where it checks the integrity (the
  * digests call; the open waits there for them); known: a sha-256 already known (a reopen after
  * the worker restarted: the core hashes the payload itself). With deferMembers the members'
- * sha-256 are left out of the open (hashMembers adds them after); with partial false the core
+ * sha-256 are left out of the open (hashMembers adds them after), with deferSource the source
+ * lines (indexSource maps them after: the answer's sourcePending); with partial false the core
  * sends no partial overviews ('overview' events); with hashAfter the hash worker starts when it
  * settles (the core waits for the digests only at the end of the payload, and until the first
  * view is up the CPU is better spent on it). It resolves with the core's
@@ -76,12 +77,12 @@ let nextToken = 1;
  * @param {File} file
  * @param {{onEvent?: (event: string, data: any) => void} | null} hooks
  * @param {string} [known]
- * @param {{deferMembers?: boolean, partial?: boolean, hashAfter?: Promise<any>}} [how]
+ * @param {{deferMembers?: boolean, deferSource?: boolean, partial?: boolean, hashAfter?: Promise<any>}} [how]
  * @returns {Promise<any>}
  */
 export async function openWithFingerprint(file, hooks, known, how) {
   const defer = !!(how && how.deferMembers) && core.mode === 'worker';
-  const args = { file, name: file.name, memberHashes: defer ? false : undefined, partial: how && how.partial === false ? false : undefined };
+  const args = { file, name: file.name, memberHashes: defer ? false : undefined, deferSource: defer && how && how.deferSource ? true : undefined, partial: how && how.partial === false ? false : undefined };
   if (known) {
     const r = await call('open', Object.assign(args, { fingerprint: false }), hooks);
     r.sha256 = (await call('setFingerprint', { handle: r.handle, sha256: known })).set ? known : '';

@@ -123,6 +123,7 @@
  * @property {boolean} [fingerprint] - false: do not hash the whole file; the page sends its sha-256 with setFingerprint
  * @property {number} [digests] - a token: the page sends the payload's MD5 and the file's sha-256 with digests; the open waits for them at the integrity check (60 s at most)
  * @property {boolean} [memberHashes] - false: no members' sha-256 (hashMembers adds them)
+ * @property {boolean} [deferSource] - true: no .dbg scans and source joins (indexSource adds them)
  * @property {boolean} [partial] - false: no overview events (the partial overview is not built)
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
  * @property {number} [maxMemory] - bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)
@@ -142,6 +143,7 @@
  * @property {boolean} fingerprinted - whether the Document took the digests' sha-256
  * @property {number} digestWaitMs - milliseconds of ms the open waited for the page's digests
  * @property {number} encodeMs - milliseconds encoding the Document (after ms)
+ * @property {boolean} sourcePending - the source lines are to be mapped: call indexSource
  */
 
 /**
@@ -168,6 +170,23 @@
  * the result of hashMembers
  * @typedef {Object} HashMembersResult
  * @property {Array<MemberSum>} members - in archive order
+ */
+
+/**
+ * the args of indexSource: Map the source lines an open with deferSource left out; the Document takes them. The answer is what changed since the open, to patch the page's copy.
+ * @typedef {Object} IndexSourceArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ */
+
+/**
+ * the result of indexSource
+ * @typedef {Object} IndexSourceResult
+ * @property {boolean} mapped - false: the open left nothing out (the other fields are absent)
+ * @property {ArrayBuffer} [overview] - the new overview node (msgpack)
+ * @property {ArrayBuffer} [source] - the model's source node, appended to model (msgpack; empty: none)
+ * @property {ArrayBuffer} [contents] - the .dbg members' new content nodes, in document order, each naming its member by ref (a msgpack array)
+ * @property {ArrayBuffer} [findings] - the root without its children: its findings (msgpack)
+ * @property {number} ms - the core's time for the call, in milliseconds
  */
 
 /**
@@ -514,14 +533,15 @@
  * @typedef {Object} LibClearResult
  */
 
-/** @typedef {'open'|'digests'|'hashMembers'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
 export const METHODS = Object.freeze([
-  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'partial', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header', 'overview'] },
+  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'deferSource', 'partial', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header', 'overview'] },
   { name: 'digests', doc: 'Give a waiting open the page\'s digests.', args: ['token', 'md5', 'sha256'], required: ['token'], events: [] },
   { name: 'hashMembers', doc: 'Compute the members\' sha-256 an open left out; the Document takes them.', args: ['handle'], required: ['handle'], events: ['progress'] },
+  { name: 'indexSource', doc: 'Map the source lines an open with deferSource left out; the Document takes them. The answer is what changed since the open, to patch the page\'s copy.', args: ['handle'], required: ['handle'], events: ['progress'] },
   { name: 'setFingerprint', doc: 'Give an open file the sha-256 the page computed; ignored for a NEFF whose archive was not read to its end.', args: ['handle', 'sha256'], required: ['handle', 'sha256'], events: [] },
   { name: 'bytes', doc: 'Bytes of the file or of a member, at most 16 MiB a call.', args: ['handle', 'source', 'off', 'n'], required: ['handle', 'off', 'n'], events: [] },
   { name: 'rows', doc: 'Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.', args: ['handle', 'ref', 'from', 'to'], required: ['handle', 'ref', 'from', 'to'], events: [] },

@@ -137,13 +137,15 @@ function pickTarget(r) {
 
 function sourceKey(e) {
   if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS' || !state) return;
-  if (!sourceOpen()) return;
+  const focusLine = () => {
+    const v = document.getElementById('source-view');
+    const b = v && /** @type {HTMLElement | null} */ (v.querySelector('.src-line[tabindex="0"]') || v.querySelector('.src-line'));
+    if (!b) return;
+    if (narrow.matches) showPane('content');
+    b.focus();
+  };
+  if (!sourceOpen(focusLine)) return;
   e.preventDefault();
-  const v = document.getElementById('source-view');
-  const b = v && /** @type {HTMLElement | null} */ (v.querySelector('.src-line[tabindex="0"]') || v.querySelector('.src-line'));
-  if (!b) return;
-  if (narrow.matches) showPane('content');
-  b.focus();
 }
 
 export function keyboardInit() {

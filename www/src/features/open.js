@@ -10,6 +10,7 @@ import { addDocs, makeState, renderDocument, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
 import { memberHashText, renderDetail } from '../views/detail.js';
 import { applyMemberSums } from '../lib/membersums.js';
+import { mapSource } from './mapsource.js';
 import { select } from '../state/selection.js';
 import { renderSummary } from '../views/summary.js';
 import { overviewHide, overviewPartial } from '../views/overview.js';
@@ -18,7 +19,7 @@ import { unpackDocument, unpackNode } from '../wire.js';
 // Opening files.
 
 export let opening = null;
-export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, …} of the last file opened, for benchmarks
+export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, sourceMs, …} of the last file opened, for benchmarks
 
 // The partial overview (the core's 'overview' events) is drawn for a file over SMALL_FILE
 // bytes, at once, when no document is shown (over a document the progress card shows as
@@ -159,7 +160,7 @@ export async function openFile(file) {
         $('welcome').hidden = true;
         if (partial) preparePanes(token, file);
       },
-    }, undefined, { deferMembers: true, partial, hashAfter: big ? firstView : undefined });
+    }, undefined, { deferMembers: true, deferSource: true, partial, hashAfter: big ? firstView : undefined });
     if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
@@ -169,16 +170,33 @@ export async function openFile(file) {
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
     if (!r.memberHashes && doc.kind === 'neff') st.memberHashes = { state: 'computing', done: 0, total: 0 };
-    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partialEventMs: token.partialEventMs, partial: !!token.partialShown, resultMs: tResult - t0, coreMs: r.ms, digestWaitMs: r.digestWaitMs, encodeMs: r.encodeMs, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0 };
+    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partialEventMs: token.partialEventMs, partial: !!token.partialShown, resultMs: tResult - t0, coreMs: r.ms, digestWaitMs: r.digestWaitMs, encodeMs: r.encodeMs, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0, sourcePending: !!r.sourcePending, sourceMs: 0 };
+    // The source lines the open left out are mapped by the worker while this thread draws the
+    // Document (the page patches it when they come: features/mapsource.js); the members'
+    // sha-256 after them, the library's entry once the Document has them.
+    const mapped = r.sourcePending ? mapSource(st, lastOpen, t0) : null;
     addDocs([st], 0, Math.round(tDecoded - t0));
     lastOpen.renderMs = performance.now() - tDecoded;
     lastOpen.totalMs = performance.now() - t0;
     const measured = token.measure = lastOpen;
     // No partial overview was painted: the first overview is this one (the frame after it).
-    if (measured.overviewMs === undefined) requestAnimationFrame(() => setTimeout(() => { if (measured.overviewMs === undefined) measured.overviewMs = performance.now() - t0; }, 0));
+    if (measured.overviewMs === undefined || !mapped) {
+      requestAnimationFrame(() => setTimeout(() => {
+        const now = performance.now() - t0;
+        if (measured.overviewMs === undefined) measured.overviewMs = now;
+        if (!mapped) measured.sourceMs = now; // the source lines came with the open
+      }, 0));
+    }
     document.body.dataset.state = 'open';
-    libRemember(st, 'open', [file]);
-    if (st.memberHashes) hashMembers(st, lastOpen);
+    if (mapped) {
+      mapped.then(() => {
+        libRemember(st, 'open', [file]);
+        if (st.memberHashes) hashMembers(st, measured);
+      });
+    } else {
+      libRemember(st, 'open', [file]);
+      if (st.memberHashes) hashMembers(st, lastOpen);
+    }
     return { ok: true, name: doc.file, kind: doc.kind };
   } catch (e) {
     if (opening !== token) return superseded;

@@ -95,6 +95,8 @@ export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCa
  * @property {boolean} [stored] a library entry shown without its bytes (they were not kept)
  * @property {Map<string, {bounds: number[], owners: (Node | null)[], stubs: {n: Node, off: number, end: number}[]}>} [spanIdx] the span index per source (ownerAt, stubAt)
  * @property {Map<Node, Promise<Node[]>>} [fetching] children fetches in flight, by stub (ensureKids)
+ * @property {Promise<void>} [sourceWait] while the core maps the source lines the open left out (features/mapsource.js): settles when the Document has them
+ * @property {string} [sourceFailed] why the source lines could not be mapped
  */
 
 /** @type {DocState | null} the document on show */
@@ -148,6 +150,18 @@ export function spliceKids(d, n, kids) {
     if (r.worst >= w) break;
     r.worst = w;
   }
+  d.spanIdx = undefined;
+  d.members = undefined;
+}
+
+/**
+ * reindex indexes d's Document again after it changed in place (the source lines mapped after
+ * the open): info, byPath, findings; the span index and the member map are rebuilt on next use.
+ * Nodes adopted outside the tree (an instruction's fields) are forgotten.
+ * @param {DocState} d
+ */
+export function reindex(d) {
+  Object.assign(d, indexDoc(d.doc));
   d.spanIdx = undefined;
   d.members = undefined;
 }

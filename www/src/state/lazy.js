@@ -100,6 +100,15 @@ async function findKid(d, n, key) {
  */
 export async function ensurePath(path, d = state) {
   if (!d || !path) return null;
+  const n = await walkPath(path, d);
+  // A path under a .dbg member whose source lines are still being mapped exists only once
+  // they are: wait for them, then look again.
+  if (n || !d.sourceWait) return n;
+  await d.sourceWait.catch(() => {});
+  return walkPath(path, d);
+}
+
+async function walkPath(path, d) {
   let n = d.doc.root;
   for (let i = 0; i < path.length; i++) {
     const c = d.byPath.get(path.slice(0, i + 1).join('/'));
@@ -112,8 +121,9 @@ export async function ensurePath(path, d = state) {
 }
 
 /**
- * stubOnPath: the deepest node of path the page holds is a stub not fully fetched, so only
- * the core can say whether the rest of the path exists.
+ * stubOnPath: the deepest node of path the page holds is a stub not fully fetched, or the
+ * source lines are still being mapped, so only the core can say whether the rest of the path
+ * exists.
  * @param {DocState} d
  * @param {string[] | null} path
  */
@@ -122,7 +132,8 @@ export function stubOnPath(d, path) {
   let n = d.doc.root;
   for (let i = 0; i < path.length; i++) {
     const c = d.byPath.get(path.slice(0, i + 1).join('/'));
-    if (!c || d.info.get(c).parent !== n) return isStub(n) && (n.kids || []).length < childCount(n);
+    // (or the source lines are still being mapped: the path may lie under a .dbg member's content)
+    if (!c || d.info.get(c).parent !== n) return !!d.sourceWait || isStub(n) && (n.kids || []).length < childCount(n);
     n = c;
   }
   return false;

@@ -54,7 +54,7 @@ export function fetchBlock(idx) {
   let b = listing.blocks.get(idx);
   if (b) return b;
   const ref = listing.ref;
-  b = { rows: null, spans: null, links: null };
+  b = { rows: null, spans: null, links: null, cols: null };
   b.promise = ensureHandle()
     .then((h) => call('rows', { handle: h, ref, from: idx * LIST_BLOCK, to: (idx + 1) * LIST_BLOCK }))
     .then((r) => {
@@ -62,6 +62,7 @@ export function fetchBlock(idx) {
       b.rows = t.rows || [];
       b.spans = t.rspans || [];
       b.links = t.rlinks || null;
+      b.cols = t.cols || [];
       if (ref === listing.ref) {
         if (!listing.cols.length) listing.cols = t.cols || [];
         if (listing.total !== r.total) {
@@ -75,6 +76,27 @@ export function fetchBlock(idx) {
     .catch((e) => { listing.blocks.delete(idx); toast('Listing ' + refMember(ref) + ': ' + e.message); });
   listing.blocks.set(idx, b);
   return b;
+}
+
+/**
+ * listingRefresh fetches the rows on screen again (the source lines were mapped after the
+ * open: rows fetched before lack their source column), keeping the scroll position; the old
+ * rows stay until the new ones are drawn. It resolves once they are (false: no instruction
+ * listing is shown).
+ * @returns {Promise<boolean>}
+ */
+export async function listingRefresh() {
+  if ($('listing').hidden || !isStreamRef(listing.ref) || !listing.total) return false;
+  const key = listing.key;
+  listing.blocks.clear();
+  const top = Math.floor(toVirtual($('listing-scroll'), listing.full) / LIST_ROW);
+  await fetchBlock(Math.floor(Math.max(0, Math.min(listing.total - 1, top)) / LIST_BLOCK)).promise;
+  if (listing.key !== key) return false;
+  const b = listing.blocks.get(Math.floor(Math.max(0, Math.min(listing.total - 1, top)) / LIST_BLOCK));
+  if (b && b.cols) listing.cols = b.cols;
+  $('listing-head').dataset.ref = '';
+  listingRender();
+  return true;
 }
 
 // colClass names a listing column's cell class from its title (widths live in style.css).

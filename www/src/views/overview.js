@@ -122,6 +122,17 @@ export function overviewPartial(ov, title) {
   draw(v, ov, title);
 }
 
+/**
+ * overviewRedraw draws the overview on show again after its node changed in place (the source
+ * lines mapped after the open), keeping the scroll position and the focused answer; one not
+ * on show is drawn again when it next shows.
+ */
+export function overviewRedraw() {
+  const v = view();
+  if (v.hidden || !shown || !state) { shown = null; return; }
+  draw(v, shown, state.doc.file, true);
+}
+
 // focusKey names the answer el is (its card and its data-* marks), to find it again in a
 // redrawn overview.
 function focusKey(el) {
@@ -131,11 +142,11 @@ function focusKey(el) {
   return '[data-section="' + CSS.escape(/** @type {HTMLElement} */ (card).dataset.section || '') + '"] ' + (el.tagName.toLowerCase()) + marks;
 }
 
-function draw(v, ov, title) {
+function draw(v, ov, title, redraw = false) {
   // What a redraw keeps: the scroll position, and the focused answer when it is there again.
-  // (Only from a partial overview on show: reading the scroll position of a view just shown
-  // would lay the page out at once, for nothing to keep.)
-  const keep = v.dataset.partial === 'true' && v.childElementCount > 0;
+  // (Only from a partial overview on show, or a redraw of the one on show: reading the scroll
+  // position of a view just shown would lay the page out at once, for nothing to keep.)
+  const keep = (redraw || v.dataset.partial === 'true') && v.childElementCount > 0;
   const top = keep ? v.scrollTop : 0;
   const act = document.activeElement;
   const key = keep && act && v.contains(act) && act !== v ? focusKey(act) : null;

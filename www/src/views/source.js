@@ -287,10 +287,18 @@ export function lineOfLink(link) {
 }
 
 /**
- * sourceOpen shows the source view (the keyboard's shortcut and the overview's answer).
+ * sourceOpen shows the source view (the keyboard's shortcut and the overview's answer), then
+ * calls shown; false when the document has no source view. While the source lines are still
+ * being mapped it does so once they are.
+ * @param {() => void} [shown]
  */
-export function sourceOpen() {
+export function sourceOpen(shown) {
   const s = sourceNode();
-  if (s) select(s, 'link');
+  if (s) { select(s, 'link'); if (shown) shown(); }
+  else if (state && state.sourceWait) {
+    const st = state;
+    st.sourceWait.then(() => { if (state === st && sourceNode()) sourceOpen(shown); }, () => {});
+    return true;
+  }
   return !!s;
 }

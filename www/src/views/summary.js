@@ -153,6 +153,12 @@ export function renderFindings() {
       list.appendChild(li);
     }
   } else all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
+  // The source lines are mapped after the open: the findings of that mapping come then.
+  if (state.sourceWait || state.sourceFailed) {
+    const note = el('li', 'finding-note muted', state.sourceWait ? 'Source lines are still being mapped from the .dbg debug info: findings about it may follow.' : 'The source lines could not be mapped (' + state.sourceFailed + '): findings about the .dbg debug info are missing.');
+    note.id = 'findings-pending';
+    list.appendChild(note);
+  }
   rovingList(list, '.finding');
   const counts = { error: 0, warning: 0, info: 0 };
   all.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });

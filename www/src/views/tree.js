@@ -166,6 +166,13 @@ export class TreeView {
     }
   }
   toggle(n) { if (this.expanded.has(n)) this.collapse(n); else this.expand(n); }
+  // refresh builds n's row group again after its children changed (the source lines mapped
+  // after the open); a collapsed n shows them when expanded.
+  refresh(n) {
+    if (!this.expanded.has(n)) return;
+    this.collapse(n);
+    this.expand(n);
+  }
   // reveal expands n's ancestors (within this tree) so its row exists; false if n is not here.
   reveal(n) {
     const chain = [];

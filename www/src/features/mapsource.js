@@ -1,0 +1,138 @@
+// @ts-check
+// The source lines an open left out (deferSource: the .dbg scans and the source joins were a
+// third of a small NEFF's open in wasm): the core maps them in the background (indexSource)
+// and answers with what changed; the page patches its Document in place (lib/sourcepatch.js)
+// and redraws what shows source lines, keeping the selection, the scroll positions and focus.
+
+import { call } from '../core/client.js';
+import { $ } from '../dom.js';
+import { applySourcePatch } from '../lib/sourcepatch.js';
+import { reindex, state } from '../state/docs.js';
+import { ensurePath } from '../state/lazy.js';
+import { select } from '../state/selection.js';
+import { jsonTree, mainTree } from '../views/content.js';
+import { renderDetail } from '../views/detail.js';
+import { listing, listingRefresh, listingSelect } from '../views/listing.js';
+import { overviewRedraw } from '../views/overview.js';
+import { renderFindings, renderSummary, setFindingsOpen } from '../views/summary.js';
+import { unpack, unpackNode } from '../wire.js';
+
+/** @typedef {import('../state/docs.js').DocState} DocState */
+
+/** @type {Promise<void> | null} while the browser tests hold the mapping back (holdSource) */
+let held = null;
+
+/**
+ * holdSource keeps the next mappings from starting until the function it returns is called:
+ * the browser tests (e2e/) use it, through globalThis.neffscope, to act on a Document whose
+ * source lines are pending, whatever the machine's speed.
+ * @returns {() => void}
+ */
+export function holdSource() {
+  /** @type {() => void} */
+  let release = () => {};
+  held = new Promise((resolve) => { release = resolve; });
+  const mine = held;
+  return () => { if (held === mine) held = null; release(); };
+}
+
+/**
+ * mapSource asks the core to map st's source lines (st.sourceWait is set at once and settles
+ * when its Document has them, or they failed) and patches st's Document with the answer.
+ * measure (lastOpen) gets sourceMs: t0 → the mapped lines painted.
+ * @param {DocState} st
+ * @param {any} [measure]
+ * @param {number} [t0] the pick (performance.now())
+ * @returns {Promise<boolean>} whether the lines were mapped
+ */
+export function mapSource(st, measure, t0) {
+  /** @type {() => void} */
+  let settle = () => {};
+  st.sourceWait = new Promise((resolve) => { settle = resolve; });
+  st.sourceFailed = undefined;
+  const started = typeof t0 === 'number' ? t0 : performance.now();
+  // A big NEFF's .dbg members are read again from the archive: the overview's pending answer
+  // says how far (the core's progress events: the file's bytes read so far).
+  const onEvent = (/** @type {string} */ event, /** @type {any} */ p) => {
+    if (event !== 'progress' || state !== st || !st.sourceWait || !p.total) return;
+    const line = document.querySelector('#overview-view [data-section="source"] .ov-pending');
+    if (line) line.textContent = 'mapping source lines… ' + Math.min(100, Math.floor((100 * p.done) / p.total)) + '% of the file read again';
+  };
+  return (held || Promise.resolve()).then(() => call('indexSource', { handle: st.handle }, { onEvent })).then(async (r) => {
+    if (r.mapped) {
+      const node = (/** @type {ArrayBuffer | undefined} */ b) => (b && b.byteLength ? unpackNode(b) : null);
+      const contents = r.contents && r.contents.byteLength ? unpack(r.contents) : [];
+      const patch = { overview: node(r.overview), source: node(r.source), contents: Array.isArray(contents) ? contents : [], findings: node(r.findings) };
+      await patchShown(st, patch);
+    } else finish(st);
+    settle();
+    if (measure) painted(() => { measure.sourceMs = performance.now() - started; measure.sourceCoreMs = r.ms; });
+    return !!r.mapped;
+  }, (e) => {
+    st.sourceFailed = e.message || String(e);
+    finish(st);
+    settle();
+    return false;
+  });
+}
+
+// painted runs f once the frame drawn after now is on screen.
+function painted(f) {
+  requestAnimationFrame(() => setTimeout(f, 0));
+}
+
+// finish ends the pending state; the findings list drops its note when st is on show.
+function finish(st) {
+  st.sourceWait = undefined;
+  if (state === st) keepFindingsOpen(renderFindings);
+}
+
+function keepFindingsOpen(draw) {
+  const open = $('findings-toggle').getAttribute('aria-expanded') === 'true';
+  draw();
+  if (open) setFindingsOpen(true);
+}
+
+/**
+ * patchShown puts patch into st's Document and, when st is on show, redraws what changed:
+ * the summary and findings, the tree rows of the nodes that changed, the overview, the
+ * listing's rows (fetched again: the ones fetched before lack their source column) and the
+ * selection's detail (an instruction is fetched again: its source field); the selection, the
+ * scroll positions and the focus stay.
+ * @param {DocState} st
+ * @param {import('../lib/sourcepatch.js').SourcePatch} patch
+ */
+async function patchShown(st, patch) {
+  const shown = state === st;
+  const sel = st.selected || null;
+  const selRec = sel ? st.info.get(sel) : null;
+  const selPath = selRec ? selRec.path : null;
+  // The scroll positions and the focus, to put back after the redraw.
+  const scrolled = shown ? Array.from(document.querySelectorAll('#panes *')).filter((x) => x.scrollTop > 0).map((x) => [x, x.scrollTop]) : [];
+  const active = document.activeElement;
+  const { changed } = applySourcePatch(st.doc, patch);
+  reindex(st);
+  st.sourceWait = undefined;
+  if (!shown) return;
+  renderSummary(st.doc, false);
+  keepFindingsOpen(renderFindings);
+  // (The root changed only its findings: its rows stay, expanded as they were.)
+  for (const n of changed) if (n !== st.doc.root) mainTree.refresh(n);
+  if (jsonTree.root && changed.includes(jsonTree.root)) jsonTree.clear();
+  // An instruction of the listing (a node adopted outside the tree, forgotten by reindex) is
+  // fetched again; any other selection is shown again, by identity or, when it lay in what
+  // was replaced, by path.
+  const listed = await listingRefresh();
+  if (state !== st) return;
+  if (sel && !st.info.has(sel) && listed && listing.selected >= 0) await listingSelect(listing.selected);
+  // The overview (where an open lands) is drawn again in place: its detail, and the view.
+  else if (sel && st.info.has(sel) && sel.kind === 'overview') renderDetail(sel);
+  else if (sel && st.info.has(sel)) select(sel, 'hash');
+  else if (selPath) {
+    const n = await ensurePath(selPath, st);
+    if (n && state === st && st.selected === sel) select(n, 'hash');
+  }
+  overviewRedraw();
+  for (const [x, top] of scrolled) if (/** @type {Element} */ (x).isConnected) /** @type {Element} */ (x).scrollTop = /** @type {number} */ (top);
+  if (active instanceof HTMLElement && active.isConnected && document.activeElement !== active) active.focus({ preventScroll: true });
+}
