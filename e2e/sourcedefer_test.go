@@ -222,3 +222,25 @@ func TestPathUnderDbgWaitsForTheMapping(t *testing.T) {
 	eval[chromedp.Void](p, `window.releaseSource()`)
 	p.waitFor(`(() => { const s = neffscope.state; const r = s.selected && s.info.get(s.selected); return r && r.path.join('/') === `+jsString(strings.Join(target, "/"))+`; })()`, "the node "+strings.Join(target, " › "))
 }
+
+// A NEFF whose debug info is small and held (matmul_small: 10 KB of .dbg) gets its source
+// lines in the open itself (deferSourceOver): nothing pending, no second redraw, the
+// overview's answer the eager open's at once.
+func TestSmallDebugInfoMappedInTheOpen(t *testing.T) {
+	data := readReal(t)
+	f := inspect.Open("matmul_small.neff", bytes.NewReader(data), int64(len(data)), inspect.Options{})
+	want := "Source: " + f.Doc.Root.Find("overview", inspect.OverviewSource).Value
+	p := newPage(t, siteURL)
+	p.openWithPicker(realNEFF)
+	p.waitFor(`neffscope.lastOpen && neffscope.lastOpen.totalMs > 0 && neffscope.lastOpen.sourceMs > 0`, "the open")
+	if !eval[bool](p, `neffscope.lastOpen.sourcePending === false && neffscope.lastOpen.sourceCoreMs === undefined`) {
+		t.Errorf("lastOpen: %v; want the source lines with the open", eval[map[string]any](p, `neffscope.lastOpen`))
+	}
+	p.waitFor(`document.querySelector('#overview-view .ov-source')`, "the overview's source answer")
+	if got := eval[string](p, `document.querySelector('#overview-view .ov-source').textContent`); got != want {
+		t.Errorf("the overview's source answer says %q, want %q", got, want)
+	}
+	if eval[bool](p, `!!document.getElementById('findings-pending') || !!document.querySelector('#overview-view [data-section="source"].pending')`) {
+		t.Error("the page says the source lines are still being mapped")
+	}
+}

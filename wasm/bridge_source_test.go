@@ -50,7 +50,9 @@ func TestIndexSourceGivesTheEagerDocument(t *testing.T) {
 		}
 		name := filepath.Base(rn.path)
 		lim := budget.Page()
-		args := map[string]any{"file": u8(data), "name": name, "deferSource": true}
+		// deferSourceOver 0: deferred whatever the size (by default up to 64 KiB of .dbg are
+		// mapped in the open: TestSmallDebugInfoMappedInTheOpen).
+		args := map[string]any{"file": u8(data), "name": name, "deferSource": true, "deferSourceOver": 0}
 		if rn.memory > 0 {
 			lim.Memory = rn.memory
 			args["maxMemory"] = rn.memory
@@ -186,7 +188,7 @@ func TestJSONMapsPendingSource(t *testing.T) {
 	if _, err := native.WriteJSON(&want); err != nil {
 		t.Fatal(err)
 	}
-	r := c.must("open", map[string]any{"file": u8(data), "name": "matmul_small.neff", "deferSource": true})
+	r := c.must("open", map[string]any{"file": u8(data), "name": "matmul_small.neff", "deferSource": true, "deferSourceOver": 0})
 	if !r.Get("sourcePending").Bool() {
 		t.Fatal("matmul_small: no source pending")
 	}
@@ -203,5 +205,31 @@ func TestJSONMapsPendingSource(t *testing.T) {
 	// The page's indexSource after that still gets what changed.
 	if !c.must("indexSource", map[string]any{"handle": r.Get("handle")}).Get("mapped").Bool() {
 		t.Error("indexSource after json: mapped false; the page would keep its pending Document")
+	}
+}
+
+// By default a deferred open maps up to 64 KiB of .dbg, all held, in the open all the same:
+// the Document the eager open gives, nothing pending; more stays deferred.
+func TestSmallDebugInfoMappedInTheOpen(t *testing.T) {
+	c := core(t)
+	for _, p := range append(realfiles.Glob("*/*.neff"), realfiles.Path(t, "nkipy/matmul_small.neff")) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(p)
+		native := inspect.Open(name, bytes.NewReader(data), int64(len(data)), inspect.Options{Fingerprint: true, Limits: budget.Page()})
+		_, dbgBytes := inspect.DbgMembers(native.Archive)
+		r := c.must("open", map[string]any{"file": u8(data), "name": name, "deferSource": true})
+		if pending := r.Get("sourcePending").Bool(); pending != (dbgBytes > 64<<10) {
+			t.Errorf("%s (%d B of .dbg): sourcePending %v", name, dbgBytes, pending)
+		} else if !pending {
+			want, _ := native.Doc.MarshalMsg(nil)
+			got, _ := decodeDoc(t, r.Get("doc")).MarshalMsg(nil)
+			if !bytes.Equal(want, got) {
+				t.Errorf("%s: mapped in the open, the Document differs from the eager open's", name)
+			}
+		}
+		c.must("close", map[string]any{"handle": r.Get("handle")})
 	}
 }

@@ -57,6 +57,10 @@ type Options struct {
 	// the open (info prints neither; the page shows the overview first): File.IndexSource and
 	// ApplySource add them afterwards, making the Document the one an eager open gives.
 	DeferSource bool
+	// DeferSourceOver, with DeferSource, maps the source lines in the open after all when the
+	// NEFF's .dbg members are all held and hold at most this many bytes (0: always deferred):
+	// a few KB cost the page less to map than a second redraw (matmul_small: 10 KB).
+	DeferSourceOver int64
 	// PayloadDigest, for NEFFs, supplies the payload's hash computed by another party
 	// (neff.Options.PayloadDigest): the open does not hash the payload itself.
 	PayloadDigest func(algo string) []byte
@@ -133,6 +137,7 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 		if d.match(name, head, size) {
 			f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: d.kind}
 			f.Doc.Root = d.decode(f, opt)
+			f.mapSmallSource(opt)
 			break
 		}
 	}

@@ -112,6 +112,25 @@ func mapSourceIfNoDebugInfo(f *File, p *Program, ctx context.Context) {
 	f.sourcePending = false
 }
 
+// mapSmallSource maps a deferred open's source lines at once when its .dbg members are all
+// held and small (Options.DeferSourceOver), and nothing has hit a limit yet.
+func (f *File) mapSmallSource(opt Options) {
+	if !f.sourcePending || opt.DeferSourceOver <= 0 || f.Budget.First() != nil {
+		return
+	}
+	for _, m := range f.Archive.Members {
+		if _, _, ok := dbg.Match(m.Path); ok && !m.Truncated && m.Data == nil {
+			return // read back out of the archive: the background's work
+		}
+	}
+	if _, size := DbgMembers(f.Archive); size > opt.DeferSourceOver {
+		return
+	}
+	if s, err := f.IndexSource(opt.Context, nil); err == nil {
+		f.ApplySource(s)
+	}
+}
+
 func hasDbgMembers(a *neff.Archive) bool {
 	n, _ := DbgMembers(a)
 	return n > 0

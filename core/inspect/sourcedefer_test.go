@@ -46,6 +46,20 @@ func TestDeferredSourceGivesTheSameDocument(t *testing.T) {
 		}
 		name := filepath.Base(p)
 		want := Open(name, bytes.NewReader(b), int64(len(b)), Options{})
+		// Small debug info is mapped in the open after all (DeferSourceOver): the eager open's
+		// Document, nothing pending; bigger debug info stays deferred.
+		_, dbgBytes := DbgMembers(want.Archive)
+		small := Open(name, bytes.NewReader(b), int64(len(b)), Options{DeferSource: true, DeferSourceOver: 64 << 10})
+		if small.SourcePending() != (dbgBytes > 64<<10) {
+			t.Errorf("%s (%d B of .dbg): pending %v with DeferSourceOver 64 KiB", name, dbgBytes, small.SourcePending())
+		} else if !small.SourcePending() {
+			wb, _ := want.Doc.MarshalMsg(nil)
+			sb, _ := small.Doc.MarshalMsg(nil)
+			if !bytes.Equal(wb, sb) {
+				t.Errorf("%s: mapped in the open (DeferSourceOver), the Document differs from the eager one's", name)
+				diffFirst(t, want.Doc.Root, small.Doc.Root, nil)
+			}
+		}
 		got := Open(name, bytes.NewReader(b), int64(len(b)), Options{DeferSource: true})
 		if !got.SourcePending() {
 			t.Fatalf("%s: a deferred open says its source lines are mapped", name)

@@ -105,6 +105,7 @@ var Methods = []Method{
 			{Name: "digests", Type: "number", Optional: true, Doc: "a token: the page sends the payload's MD5 and the file's sha-256 with digests; the open waits for them at the integrity check (60 s at most)"},
 			{Name: "memberHashes", Type: "boolean", Optional: true, Doc: "false: no members' sha-256 (hashMembers adds them)"},
 			{Name: "deferSource", Type: "boolean", Optional: true, Doc: "true: no .dbg scans and source joins (indexSource adds them)"},
+			{Name: "deferSourceOver", Type: "number", Optional: true, Doc: "with deferSource: the .dbg bytes (all held) up to which the open maps them all the same (default 65536; 0: always deferred)"},
 			{Name: "partial", Type: "boolean", Optional: true, Doc: "false: no overview events (the partial overview is not built)"},
 			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
 			{Name: "maxMemory", Type: "number", Optional: true, Doc: "bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)"},

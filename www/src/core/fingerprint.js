@@ -77,12 +77,12 @@ let nextToken = 1;
  * @param {File} file
  * @param {{onEvent?: (event: string, data: any) => void} | null} hooks
  * @param {string} [known]
- * @param {{deferMembers?: boolean, deferSource?: boolean, partial?: boolean, hashAfter?: Promise<any>}} [how]
+ * @param {{deferMembers?: boolean, deferSource?: boolean, deferSourceOver?: number, partial?: boolean, hashAfter?: Promise<any>}} [how]
  * @returns {Promise<any>}
  */
 export async function openWithFingerprint(file, hooks, known, how) {
   const defer = !!(how && how.deferMembers) && core.mode === 'worker';
-  const args = { file, name: file.name, memberHashes: defer ? false : undefined, deferSource: defer && how && how.deferSource ? true : undefined, partial: how && how.partial === false ? false : undefined };
+  const args = { file, name: file.name, memberHashes: defer ? false : undefined, deferSource: defer && how && how.deferSource ? true : undefined, deferSourceOver: defer && how && how.deferSource ? how.deferSourceOver : undefined, partial: how && how.partial === false ? false : undefined };
   if (known) {
     const r = await call('open', Object.assign(args, { fingerprint: false }), hooks);
     r.sha256 = (await call('setFingerprint', { handle: r.handle, sha256: known })).set ? known : '';

@@ -23,7 +23,8 @@ import { unpack, unpackNode } from '../wire.js';
 let held = null;
 
 /**
- * holdSource keeps the next mappings from starting until the function it returns is called:
+ * holdSource keeps the next mappings from starting until the function it returns is called, and
+ * makes the opens meanwhile defer them whatever their size (sourceHeld):
  * the browser tests (e2e/) use it, through globalThis.neffscope, to act on a Document whose
  * source lines are pending, whatever the machine's speed.
  * @returns {() => void}
@@ -34,6 +35,15 @@ export function holdSource() {
   held = new Promise((resolve) => { release = resolve; });
   const mine = held;
   return () => { if (held === mine) held = null; release(); };
+}
+
+/**
+ * sourceHeld: the tests hold the mapping back, so the next open defers it whatever the size of
+ * the debug info (the core maps a few KB in the open otherwise: deferSourceOver).
+ * @returns {boolean}
+ */
+export function sourceHeld() {
+  return held !== null;
 }
 
 /**

@@ -10,7 +10,7 @@ import { addDocs, makeState, renderDocument, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
 import { memberHashText, renderDetail } from '../views/detail.js';
 import { applyMemberSums } from '../lib/membersums.js';
-import { mapSource } from './mapsource.js';
+import { mapSource, sourceHeld } from './mapsource.js';
 import { select } from '../state/selection.js';
 import { renderSummary } from '../views/summary.js';
 import { overviewHide, overviewPartial } from '../views/overview.js';
@@ -160,7 +160,7 @@ export async function openFile(file) {
         $('welcome').hidden = true;
         if (partial) preparePanes(token, file);
       },
-    }, undefined, { deferMembers: true, deferSource: true, partial, hashAfter: big ? firstView : undefined });
+    }, undefined, { deferMembers: true, deferSource: true, deferSourceOver: sourceHeld() ? 0 : undefined, partial, hashAfter: big ? firstView : undefined });
     if (opening !== token) return superseded;
     const tResult = performance.now();
     const doc = unpackDocument(r.doc);
