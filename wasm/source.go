@@ -81,11 +81,18 @@ func (b *bridge) indexSource(ctx context.Context, r *request) (any, error) {
 			src.progress = throttledProgress(r, src.src)
 		}
 	}
+	// Between pieces of CPU work (scans, joins) the mapping pauses as its reader does.
+	pause := func() {
+		time.Sleep(time.Millisecond)
+		for b.opening.Load() > 0 || b.busy.Load() > 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	var m *inspect.MappedSource
 	if src != nil {
-		m, err = f.IndexSource(ctx, src)
+		m, err = f.IndexSourceWith(ctx, src, pause)
 	} else {
-		m, err = f.IndexSource(ctx, nil)
+		m, err = f.IndexSourceWith(ctx, nil, pause)
 	}
 	if err != nil {
 		return nil, protocol.Wrap(protocol.Failed, err)

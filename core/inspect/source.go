@@ -379,6 +379,9 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		}
 		missing, firstMissing := 0, -1
 		for i := range min(words, asm.N) {
+			if i%yieldWords == 0 && i > 0 {
+				scans.yield()
+			}
 			id, ok := asm.First(i)
 			if !ok {
 				continue

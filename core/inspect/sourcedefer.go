@@ -34,6 +34,14 @@ type MappedSource struct {
 // other calls gives it a reader of its own). It changes nothing: ApplySource does. Members
 // are admitted on half of what the memory limit leaves, as an eager open's second pass does.
 func (f *File) IndexSource(ctx context.Context, r io.ReaderAt) (*MappedSource, error) {
+	return f.IndexSourceWith(ctx, r, nil)
+}
+
+// IndexSourceWith is IndexSource calling pause (when not nil) between pieces of its work:
+// every 512 KiB of a .dbg member scanned, every scan closed, every 32,768 words joined. The
+// page's worker has one thread, and its other calls are answered only while it pauses (a 32
+// MB file's mapping held the worker ~15 s without one: a listing clicked meanwhile waited).
+func (f *File) IndexSourceWith(ctx context.Context, r io.ReaderAt, pause func()) (*MappedSource, error) {
 	if !f.sourcePending || f.Program == nil {
 		return nil, errors.New("nothing to map: the open mapped the source lines, or the file has no .dbg members")
 	}
@@ -41,7 +49,7 @@ func (f *File) IndexSource(ctx context.Context, r io.ReaderAt) (*MappedSource, e
 		ctx = context.Background()
 	}
 	scans := newDbgScans(f, ctx)
-	scans.r = r
+	scans.r, scans.pause = r, pause
 	x := newSourceIndex(f.Archive, f.Program, scans)
 	if err := ctx.Err(); err != nil {
 		// A scan cut short would read as refused by the budget: give its memory back.

@@ -144,3 +144,28 @@ func diffFirst(t *testing.T, a, b *doc.Node, path []string) bool {
 	t.Errorf("first difference at %v: eager %d children %+v\ndeferred %d children %+v", path, len(a.Children), a2, len(b.Children), b2)
 	return true
 }
+
+// IndexSourceWith pauses between pieces of its work (the page's worker answers its other calls
+// only there): at least once per .dbg member scanned, and the mapping is IndexSource's.
+func TestIndexSourcePauses(t *testing.T) {
+	b, err := os.ReadFile(realfiles.Path(t, "nkipy/matmul_small.neff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Open("m.neff", bytes.NewReader(b), int64(len(b)), Options{})
+	got := Open("m.neff", bytes.NewReader(b), int64(len(b)), Options{DeferSource: true})
+	pauses := 0
+	m, err := got.IndexSourceWith(context.Background(), nil, func() { pauses++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.ApplySource(m)
+	if n, _ := DbgMembers(got.Archive); pauses < n {
+		t.Errorf("%d pauses for %d .dbg members", pauses, n)
+	}
+	wb, _ := want.Doc.MarshalMsg(nil)
+	gb, _ := got.Doc.MarshalMsg(nil)
+	if !bytes.Equal(wb, gb) {
+		t.Error("the paused mapping's Document differs from the eager open's")
+	}
+}
