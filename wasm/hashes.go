@@ -113,6 +113,21 @@ func (b *bridge) digestsCall(r *request) (any, error) {
 	return object("used", used), nil
 }
 
+// pause lets the page's calls in, for a background call (hashMembers, indexSource): in wasm a
+// sleep returns the one thread to the page's events; then, while an open or another call
+// runs, it waits for it (waitIdle).
+func (b *bridge) pause() {
+	time.Sleep(time.Millisecond)
+	b.waitIdle()
+}
+
+// waitIdle waits while an open or a sync call runs.
+func (b *bridge) waitIdle() {
+	for b.opening.Load() > 0 || b.busy.Load() > 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // hashMembers → {members}: the members' sha-256 an open with memberHashes: false left out,
 // computed by reading the archive again, on its own goroutine, pausing every few MiB so the
 // page's other calls are answered meanwhile; events progress. The Document takes them too.
@@ -131,14 +146,7 @@ func (b *bridge) hashMembers(ctx context.Context, r *request) (any, error) {
 		if rd != nil {
 			src = newJSReaderAt(rd.readJS, rd.size, rd.chunk) // its own read-ahead buffer
 		}
-		// Pause: let the page's calls in; while an open or another call runs, wait for it.
-		pause := func() {
-			time.Sleep(time.Millisecond)
-			for b.opening.Load() > 0 || b.busy.Load() > 0 {
-				time.Sleep(20 * time.Millisecond)
-			}
-		}
-		opt := neff.HashOptions{Context: ctx, Pause: pause}
+		opt := neff.HashOptions{Context: ctx, Pause: b.pause}
 		if src != nil {
 			tp := throttledProgress(r, src)
 			opt.Progress = func(p neff.Progress) {

@@ -31,10 +31,9 @@ const pauseEvery = 4 << 20
 func (p *pausingReader) ReadAt(buf []byte, off int64) (int, error) {
 	if p.since >= pauseEvery {
 		p.since = 0
-		time.Sleep(time.Millisecond)
-	}
-	for p.b.opening.Load() > 0 || p.b.busy.Load() > 0 {
-		time.Sleep(20 * time.Millisecond)
+		p.b.pause()
+	} else {
+		p.b.waitIdle()
 	}
 	n, err := p.src.ReadAt(buf, off)
 	p.since += int64(n)
@@ -69,11 +68,8 @@ func (b *bridge) indexSource(ctx context.Context, r *request) (any, error) {
 		defer b.mu.Unlock()
 		return sourcePatch(f, start)
 	}
-	// Wait for an open or a sync call in flight before taking the CPU (a small NEFF's .dbg
-	// members are held: the mapping reads nothing, and runs in one go).
-	for b.opening.Load() > 0 || b.busy.Load() > 0 {
-		time.Sleep(20 * time.Millisecond)
-	}
+	// Wait for an open or a sync call in flight before taking the CPU.
+	b.waitIdle()
 	var src *pausingReader
 	if rd != nil {
 		src = &pausingReader{b: b, src: newJSReaderAt(rd.readJS, rd.size, rd.chunk)} // its own read-ahead buffer
@@ -82,17 +78,11 @@ func (b *bridge) indexSource(ctx context.Context, r *request) (any, error) {
 		}
 	}
 	// Between pieces of CPU work (scans, joins) the mapping pauses as its reader does.
-	pause := func() {
-		time.Sleep(time.Millisecond)
-		for b.opening.Load() > 0 || b.busy.Load() > 0 {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
 	var m *inspect.MappedSource
 	if src != nil {
-		m, err = f.IndexSourceWith(ctx, src, pause)
+		m, err = f.IndexSourceWith(ctx, src, b.pause)
 	} else {
-		m, err = f.IndexSourceWith(ctx, nil, pause)
+		m, err = f.IndexSourceWith(ctx, nil, b.pause)
 	}
 	if err != nil {
 		return nil, protocol.Wrap(protocol.Failed, err)

@@ -137,7 +137,6 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 		if d.match(name, head, size) {
 			f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: d.kind}
 			f.Doc.Root = d.decode(f, opt)
-			f.mapSmallSource(opt)
 			break
 		}
 	}
@@ -409,6 +408,11 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		return root
 	}
 	var prog *Program
+	if scans == nil && mapsInOpen(f, opt) {
+		// Deferred, but nothing to read again and little to scan: the eager open's mapping,
+		// from the members held.
+		scans = newDbgScans(f, opt.Context)
+	}
 	if len(a.Members) > 0 {
 		prog = newProgram(a, func(m *neff.Member) *isa.Stream {
 			if x := indexers[m]; x != nil {
@@ -454,7 +458,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if scans != nil {
 		warnDbgSkipped(f, root, scans.skipped, scans.skippedCost)
 	} else if prog != nil {
-		mapSourceIfNoDebugInfo(f, prog, opt.Context)
+		f.sourcePending = true
 	}
 	addOverview(f, root)
 	return root

@@ -101,47 +101,23 @@ func (f *File) ApplySource(s *MappedSource) {
 	}
 }
 
-// mapSourceIfNoDebugInfo ends a deferred open's source part: pending when the NEFF has .dbg
-// members to map; without any, the (empty) mapping is done at once, as an eager open does it
-// (the model's source node saying there is no debug info, the overview's answer), since it
-// reads nothing.
-func mapSourceIfNoDebugInfo(f *File, p *Program, ctx context.Context) {
-	f.sourcePending = true
-	if hasDbgMembers(f.Archive) {
-		return
+// mapsInOpen says whether a deferred open maps the source lines all the same: the NEFF has
+// no .dbg members (nothing to read), or they are all held and hold at most
+// Options.DeferSourceOver bytes, and no limit has been reached.
+func mapsInOpen(f *File, opt Options) bool {
+	n, size := DbgMembers(f.Archive)
+	if n == 0 {
+		return true
 	}
-	// (ApplySource's part of it: the Document's root is not set yet, nor its overview built.)
-	if s, err := f.IndexSource(ctx, nil); err == nil {
-		p.Source = s.x
-		if ov := p.Model.Overview; ov != nil && len(p.Streams) > 0 {
-			ov.Add(s.x.Node)
-		}
-	}
-	f.sourcePending = false
-}
-
-// mapSmallSource maps a deferred open's source lines at once when its .dbg members are all
-// held and small (Options.DeferSourceOver), and nothing has hit a limit yet.
-func (f *File) mapSmallSource(opt Options) {
-	if !f.sourcePending || opt.DeferSourceOver <= 0 || f.Budget.First() != nil {
-		return
+	if opt.DeferSourceOver <= 0 || size > opt.DeferSourceOver || f.Budget.First() != nil {
+		return false
 	}
 	for _, m := range f.Archive.Members {
 		if _, _, ok := dbg.Match(m.Path); ok && !m.Truncated && m.Data == nil {
-			return // read back out of the archive: the background's work
+			return false // read back out of the archive: the background's work
 		}
 	}
-	if _, size := DbgMembers(f.Archive); size > opt.DeferSourceOver {
-		return
-	}
-	if s, err := f.IndexSource(opt.Context, nil); err == nil {
-		f.ApplySource(s)
-	}
-}
-
-func hasDbgMembers(a *neff.Archive) bool {
-	n, _ := DbgMembers(a)
-	return n > 0
+	return true
 }
 
 // DbgMembers counts the whole .dbg members of a and their bytes (what IndexSource reads).

@@ -188,15 +188,12 @@ export async function openFile(file) {
       }, 0));
     }
     document.body.dataset.state = 'open';
-    if (mapped) {
-      mapped.then(() => {
-        libRemember(st, 'open', [file]);
-        if (st.memberHashes) hashMembers(st, measured);
-      });
-    } else {
+    const afterSource = () => {
       libRemember(st, 'open', [file]);
-      if (st.memberHashes) hashMembers(st, lastOpen);
-    }
+      if (st.memberHashes) hashMembers(st, measured);
+    };
+    if (mapped) mapped.then(afterSource);
+    else afterSource();
     return { ok: true, name: doc.file, kind: doc.kind };
   } catch (e) {
     if (opening !== token) return superseded;
