@@ -155,7 +155,7 @@ export function renderFindings() {
   } else all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
   // The source lines are mapped after the open: the findings of that mapping come then.
   if (state.sourceWait || state.sourceFailed) {
-    const note = el('li', 'finding-note muted', state.sourceWait ? 'Source lines are still being mapped from the .dbg debug info: findings about it may follow.' : 'The source lines could not be mapped (' + state.sourceFailed + '): findings about the .dbg debug info are missing.');
+    const note = el('li', 'finding-note muted', state.sourceWait ? 'Source lines are still being mapped from the .dbg debug info: findings about it may follow.' : 'The source lines could not be mapped (' + state.sourceFailed + '): findings about the .dbg debug info are missing. Open the file again to map them, or run neffscope inspect on it.');
     note.id = 'findings-pending';
     list.appendChild(note);
   }
