@@ -41,7 +41,9 @@ func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error)
 		opt.Limits = cliLimits
 	}
 	roomToHold(opt.Limits.Memory)
-	return inspect.Open(path, fh, st.Size(), opt), fh, nil
+	f := inspect.Open(path, fh, st.Size(), opt)
+	heapProfileAfterOpen()
+	return f, fh, nil
 }
 
 // InfoJSON is the stable `info --json` contract (issue 2): field names follow spec neff.md §1.1.

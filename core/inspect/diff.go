@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"sort"
@@ -49,7 +50,7 @@ func Diff(a, b *File) *doc.Node {
 		return root
 	}
 	header, headerChanged := diffHeader(&a.Archive.Header, &b.Archive.Header)
-	members, counts := diffMembers(root, a.Archive, b.Archive, a.Budget.Limits())
+	members, counts := diffMembers(root, a, b, a.Budget.Limits())
 	instr, streamsChanged := diffInstructions(a, b)
 	model, modelChanged := diffModel(a.Program, b.Program)
 	if why := recompileNode(a, b); why != nil {
@@ -197,7 +198,8 @@ func limitWhat(k budget.Kind) string {
 	return k.String()
 }
 
-func diffMembers(root *doc.Node, a, b *neff.Archive, lim budget.Limits) (*doc.Node, map[string]int) {
+func diffMembers(root *doc.Node, fa, fb *File, lim budget.Limits) (*doc.Node, map[string]int) {
+	a, b := fa.Archive, fb.Archive
 	n := &doc.Node{Kind: doc.KindDiffSection, Label: "members"}
 	n.Table = &doc.Table{Columns: []string{"change", "path", "size a", "size b", "sha256 a", "sha256 b"}}
 	counts := map[string]int{}
@@ -235,7 +237,7 @@ func diffMembers(root *doc.Node, a, b *neff.Archive, lim budget.Limits) (*doc.No
 			c := n.Add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
 			c.Key = p
 			if isJSONName(p) {
-				diffJSONMember(c, ma, mb, lim)
+				diffJSONMember(c, fa, fb, ma, mb, lim)
 			}
 		default:
 			counts[diffIdentical]++
@@ -251,21 +253,28 @@ func diffMembers(root *doc.Node, a, b *neff.Archive, lim budget.Limits) (*doc.No
 // Both versions are parsed under one budget with the open's limits (lim), so two big members
 // cost what one open may spend, not gigabytes (two 60 MiB [0,0,…] members took 2.4 GB and
 // more); past a limit the member is compared by SHA-256 only and a finding says which limit.
-func diffJSONMember(n *doc.Node, ma, mb *neff.Member, lim budget.Limits) {
-	if ma.Data == nil || mb.Data == nil {
-		n.Infof(nil, "JSON member %s is larger than neffscope holds in memory (64 MiB) in one of the files; it is compared by SHA-256 only.", ma.Path)
+func diffJSONMember(n *doc.Node, fa, fb *File, ma, mb *neff.Member, lim budget.Limits) {
+	da, errA := fa.memberBytes(ma.Path, manifest.MaxJSONMember)
+	db, errB := fb.memberBytes(mb.Path, manifest.MaxJSONMember)
+	if err := errors.Join(errA, errB); err != nil {
+		n.Infof(nil, "JSON member %s is compared by SHA-256 only: %v.", ma.Path, err)
 		return
 	}
+	diffJSON(n, ma.Path, da, db, lim)
+}
+
+// diffJSON lists the JSON paths whose values differ between two versions a and b of member p.
+func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
 	bud := budget.New(lim)
-	va, errA := jsonspan.ParseWith(ma.Data, jsonspan.Options{Budget: bud, Where: "a: " + ma.Path})
+	va, errA := jsonspan.ParseWith(a, jsonspan.Options{Budget: bud, Where: "a: " + p})
 	var vb *jsonspan.Value
 	var errB error
 	if errA == nil {
-		vb, errB = jsonspan.ParseWith(mb.Data, jsonspan.Options{Budget: bud, Where: "b: " + mb.Path})
+		vb, errB = jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: "b: " + p})
 	}
 	if e := bud.First(); e != nil {
 		n.Warnf(nil, "JSON member %s is too big to compare value by value: the two versions need more than the %s limit allows (%s %s, reached at %s), so it is compared by SHA-256 only. If the files are trusted, raise it: neffscope diff %s N.",
-			ma.Path, e.Kind, budget.Human(e.Kind, e.Limit), limitWhat(e.Kind), e.Where, e.Kind.Flag())
+			p, e.Kind, budget.Human(e.Kind, e.Limit), limitWhat(e.Kind), e.Where, e.Kind.Flag())
 		return
 	}
 	if errA != nil || errB != nil || va == nil || vb == nil {
@@ -273,7 +282,7 @@ func diffJSONMember(n *doc.Node, ma, mb *neff.Member, lim budget.Limits) {
 		if err == nil {
 			err = errB
 		}
-		n.Infof(nil, "JSON member %s does not parse in one of the files (%v), so it is compared by SHA-256 only.", ma.Path, err)
+		n.Infof(nil, "JSON member %s does not parse in one of the files (%v), so it is compared by SHA-256 only.", p, err)
 		return
 	}
 	d := &jsonDiffer{out: n}
@@ -284,7 +293,7 @@ func diffJSONMember(n *doc.Node, ma, mb *neff.Member, lim budget.Limits) {
 	}
 	if d.found > MaxJSONDifferences {
 		n.Detail = fmt.Sprintf("%d JSON paths differ; the first %d are listed", d.found, MaxJSONDifferences)
-		n.Infof(nil, "JSON member %s has %d differences; only the first %d are listed.", ma.Path, d.found, MaxJSONDifferences)
+		n.Infof(nil, "JSON member %s has %d differences; only the first %d are listed.", p, d.found, MaxJSONDifferences)
 	}
 }
 

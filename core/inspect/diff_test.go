@@ -9,7 +9,6 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 	"github.com/neffscope/neffscope/internal/repack"
@@ -301,7 +300,7 @@ func FuzzDiffJSON(f *testing.F) {
 	f.Add([]byte(`{"a": 1, "a": 2}`), []byte(`"s"`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		n := &doc.Node{Kind: DiffChanged, Label: "m.json"}
-		diffJSONMember(n, &neff.Member{Path: "m.json", Data: a}, &neff.Member{Path: "m.json", Data: b}, budget.Limits{Values: 10_000, Memory: 4 << 20})
+		diffJSON(n, "m.json", a, b, budget.Limits{Values: 10_000, Memory: 4 << 20})
 		if len(n.Children) > MaxJSONDifferences {
 			t.Fatalf("%d differences listed, cap %d", len(n.Children), MaxJSONDifferences)
 		}

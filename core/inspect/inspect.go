@@ -99,6 +99,11 @@ type File struct {
 	// forests build the JSON nodes not held (stubs with json: refs) of JSON that is not a
 	// manifest (those are the Program's Model.Forests), by source ("" for the file itself).
 	forests map[string]*jsonspan.Forest
+	// resident holds the JSON members read back, about one at a time (jsonResident).
+	resident *jsonspan.Resident
+	// readBackCharged is what the open charged for the JSON members it read back (given back
+	// when it lets them go).
+	readBackCharged int64
 }
 
 // decoder is one row of the registry.
@@ -248,13 +253,14 @@ func matchNEFF(name string, head []byte, size int64) bool {
 	return (h.PkgVersion == 1 || h.PkgVersion == 2) && h.HeaderSize == neff.HeaderSize
 }
 
-// keepInMemory says which members a NEFF open holds: every JSON member (decoded into trees),
-// the engine streams and activation blobs under sgNN/ (disassembled and evaluated), and small
-// binaries (so the hex view needs no second pass). Large weights are streamed again on demand.
+// keepInMemory says which members a NEFF open holds: the JSON members up to jsonHoldMax (the
+// bigger ones are read back when resolved, one at a time, and again when browsed), the engine
+// streams and activation blobs under sgNN/ (disassembled and evaluated), and small binaries (so
+// the hex view needs no second pass). Large weights are streamed again on demand.
 func keepInMemory(p string, size int64) bool {
 	switch {
 	case isJSONName(p):
-		return size <= 64<<20
+		return size <= jsonHoldMax
 	case maybeStream(p):
 		return size <= streamHoldMax
 	case strings.HasSuffix(p, ".bin"):
@@ -264,6 +270,13 @@ func keepInMemory(p string, size int64) bool {
 	}
 	return size <= 1<<20 || manifest.Wanted(p, size)
 }
+
+// jsonHoldMax is the largest JSON member the archive walk holds. A bigger one (up to
+// manifest.MaxJSONMember) is read back through the seek index when the manifests are resolved
+// or the member's tree is built, and let go when the next one needs the room
+// (manifest.ResidentJSON): the real-shaped 32 MB NEFF's two 20 MB def.json and 30 MB klir
+// JSON were 70 MB held for the life of the open.
+var jsonHoldMax int64 = 1 << 20
 
 // streamHoldMax is the largest instruction stream an open holds in memory. A larger one is
 // indexed as it streams past (counts, table loads, two-word pairs) and its words are read from
@@ -414,7 +427,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		scans = newDbgScans(f, opt.Context)
 	}
 	if len(a.Members) > 0 {
-		prog = newProgram(a, func(m *neff.Member) *isa.Stream {
+		prog = newProgram(f, func(m *neff.Member) *isa.Stream {
 			if x := indexers[m]; x != nil {
 				return x.Stream(memberWords{f, m})
 			}
@@ -461,7 +474,28 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		f.sourcePending = true
 	}
 	addOverview(f, root)
+	// The JSON members read back are let go (read again when browsed), and their charge given
+	// back: what the open holds is what it holds from now on.
+	f.jsonResident().LetGoAll()
+	if prog != nil {
+		f.readBackCharged += prog.Model.ReadBackCharged
+	}
+	f.Budget.Release(budget.Memory, f.readBackCharged)
+	f.readBackCharged = 0
 	return root
+}
+
+// jsonResident is the set of the JSON members read back (the model's, which the generic JSON
+// members share).
+func (f *File) jsonResident() *jsonspan.Resident {
+	if f.resident == nil {
+		if f.Program != nil && f.Program.Model.Resident != nil {
+			f.resident = f.Program.Model.Resident
+		} else {
+			f.resident = jsonspan.NewResident(manifest.ResidentJSON)
+		}
+	}
+	return f.resident
 }
 
 // partialHook calls Options.OnPartial, throttled, from the archive walk's hooks (all on the
@@ -527,7 +561,15 @@ func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
 	}
 	switch {
 	case isJSONName(m.Path) && m.Data != nil:
-		return f.jsonNode(m.Data, "content", m.Path)
+		return f.jsonNode(m.Data, nil, "content", m.Path)
+	case isJSONName(m.Path) && m.Size <= manifest.MaxJSONMember && !m.Truncated && b.First() == nil && b.Take(budget.Memory, m.Size, m.Path):
+		// Read back (jsonHoldMax); charged until the open ends, as the model's are.
+		f.readBackCharged += m.Size
+		in := f.jsonResident().Input(m.Size, func() ([]byte, error) { return f.memberBytes(m.Path, manifest.MaxJSONMember) })
+		if data, err := in.Bytes(); err == nil {
+			return f.jsonNode(data, in, "content", m.Path)
+		}
+		fallthrough
 	case isJSONName(m.Path):
 		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		if m.Size > 64<<20 {
@@ -586,7 +628,7 @@ func decodeJSON(f *File, opt Options) *doc.Node {
 	}
 	b := make([]byte, f.Size)
 	n, _ := f.r.ReadAt(b, 0)
-	node := f.jsonNode(b[:n], f.Name, "")
+	node := f.jsonNode(b[:n], nil, f.Name, "")
 	node.Ref = doc.FileRef
 	return node
 }

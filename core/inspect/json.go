@@ -21,12 +21,15 @@ const (
 // jsonNode parses JSON bytes into a tree whose spans index source ("" for a loose file); big
 // containers are stubs built on demand (the forest is kept in f.forests). Broken JSON keeps
 // the part read before the error, with a finding at the error.
-func (f *File) jsonNode(b []byte, label, source string) *doc.Node {
+func (f *File) jsonNode(b []byte, in *jsonspan.Input, label, source string) *doc.Node {
 	bud := f.Budget
-	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: source, LazyOver: jsonLazyOver})
+	if in == nil {
+		in = jsonspan.NewInput(b)
+	}
+	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: source, LazyOver: jsonLazyOver, Input: in})
 	var n *doc.Node
 	if v != nil {
-		fo := jsonspan.NewForest(source, b, jsonLazyOver)
+		fo := jsonspan.NewForestOver(source, in, jsonLazyOver)
 		if f.forests == nil {
 			f.forests = map[string]*jsonspan.Forest{}
 		}

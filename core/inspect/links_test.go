@@ -124,8 +124,8 @@ func TestVariableLinks(t *testing.T) {
 		}
 		for _, v := range c.Vars {
 			n := vars.Child(v.Name)
-			if n.Span == nil || *n.Span != *v.Span {
-				t.Errorf("%s var %s: span %v, want the def.json entry %v", c.Name, v.Name, n.Span, v.Span)
+			if n.Span == nil || *n.Span != *v.Entry(c.DefPath) {
+				t.Errorf("%s var %s: span %v, want the def.json entry %v", c.Name, v.Name, n.Span, v.Entry(c.DefPath))
 			}
 			entry := linkNode(t, f, n.Link)
 			if entry.Span == nil || entry.Span.Source != c.DefPath {

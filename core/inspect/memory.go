@@ -94,9 +94,9 @@ func Memory(f *File) *MemoryBudget {
 		for _, v := range c.Vars {
 			switch v.Type {
 			case "file":
-				consts.add(v.Name, max(v.Size, 0), v.Span)
+				consts.add(v.Name, max(v.Size, 0), v.Entry(c.DefPath))
 			case "input", "output":
-				tensors.add(v.Name, max(v.Size, 0), v.Span)
+				tensors.add(v.Name, max(v.Size, 0), v.Entry(c.DefPath))
 				io[v.Name] = true
 			}
 		}
@@ -164,7 +164,7 @@ func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 			areas = append(areas, area)
 		}
 		if end := off + size; top == nil || end > top.Bytes {
-			tops[area] = &MemoryPart{Name: fmt.Sprintf("%s: %s (offset %d + size %d)", area, name, off, size), Bytes: end, Span: &doc.Span{Source: c.DefPath, Offset: v.ValueOff, Length: v.Span.Offset + v.Span.Length - v.ValueOff}}
+			tops[area] = &MemoryPart{Name: fmt.Sprintf("%s: %s (offset %d + size %d)", area, name, off, size), Bytes: end, Span: &doc.Span{Source: c.DefPath, Offset: v.ValueOff, Length: int64(v.End) - v.ValueOff}}
 		}
 	}
 	for _, a := range areas {

@@ -280,7 +280,7 @@ const varNodesHeld = 2000
 // has says whether a node path exists (the link to the var's def.json entry).
 func varNode(c *manifest.Core, v *manifest.Var, uses map[int64][]VarUse, has func(...string) bool) *doc.Node {
 	defDir := path.Dir(c.DefPath) + "/"
-	n := &doc.Node{Kind: doc.KindField, Key: v.Name, Label: v.Name, Span: v.Span}
+	n := &doc.Node{Kind: doc.KindField, Key: v.Name, Label: v.Name, Span: v.Entry(c.DefPath)}
 	n.SetAttr(AttrVar, v.Name).SetAttr(AttrVarID, "")
 	var what []string
 	if v.Type != "" {

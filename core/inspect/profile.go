@@ -202,11 +202,7 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 			factor = fmt.Sprintf("%.2f", float64(l.bytes)/float64(l.v.Size))
 		}
 		reloads.Table.Rows = append(reloads.Table.Rows, []string{l.core.Name, l.v.Name, l.v.Type, itoa(l.v.Size), itoa(l.static), itoa(l.direct2d), itoa(l.bytes), factor})
-		var s doc.Span
-		if l.v.Span != nil {
-			s = *l.v.Span
-		}
-		reloads.Table.RowSpans = append(reloads.Table.RowSpans, s)
+		reloads.Table.RowSpans = append(reloads.Table.RowSpans, *l.v.Entry(l.core.DefPath))
 	}
 	reloads.Value = fmt.Sprintf("%d tensors loaded into SBUF", len(loads))
 	reloads.Detail = "a load is a DMA whose destination is the state buffer and whose source is the tensor; reload factor = bytes loaded by static descriptors / tensor size (1.00: read once)"

@@ -53,8 +53,10 @@ const resolvedColumn = "resolved"
 
 // newProgram resolves a NEFF's program. indexed returns the index of a stream that was not
 // held (nil when it was not indexed either).
-func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream, scans *dbgScans) *Program {
+func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans) *Program {
+	a := f.Archive
 	ms := manifest.NewMemberSet()
+	ms.SetReader(func(p string) ([]byte, error) { return f.memberBytes(p, manifest.MaxJSONMember) })
 	files := map[string][]byte{}
 	for _, m := range a.Members {
 		data := m.Data
@@ -70,8 +72,10 @@ func newProgram(a *neff.Archive, indexed func(*neff.Member) *isa.Stream, scans *
 	// The activation tables: the roster, the engine JSONs' set lists and each listed set's files.
 	for _, c := range p.Model.Cores {
 		addFile := func(name string) {
-			if m := a.Member(name); m != nil && m.Data != nil && !m.Truncated {
-				files[name] = m.Data
+			if m := a.Member(name); m != nil && !m.Truncated && (m.Data != nil || isJSONName(name)) {
+				if b, err := f.memberBytes(name, manifest.MaxJSONMember); err == nil {
+					files[name] = b
+				}
 			}
 		}
 		addFile(path.Join(c.Dir, "act_info.json"))

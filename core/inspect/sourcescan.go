@@ -427,7 +427,7 @@ func (f *File) memberBytes(member string, most int64) ([]byte, error) {
 		return m.Data, nil
 	}
 	if m.Size > most {
-		return nil, fmt.Errorf("%w: %s is %s, more than the %s neffscope reads back to build a .dbg member's tree", budget.ErrLimit, member, neff.HumanSize(m.Size), neff.HumanSize(most))
+		return nil, fmt.Errorf("%w: %s is %s, more than the %s neffscope reads back at once", budget.ErrLimit, member, neff.HumanSize(m.Size), neff.HumanSize(most))
 	}
 	buf := limitedBuffer{max: m.Size, b: make([]byte, 0, m.Size)}
 	if err := f.Archive.ReadMember(f.r, member, 0, m.Size, &buf, f.Budget.Limit(budget.Inflate)); err != nil {

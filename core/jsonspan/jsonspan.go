@@ -91,6 +91,9 @@ type Options struct {
 	// 64 items: it is checked but not built, and its items are parsed again from the input
 	// when asked (lazy.go). The input must then stay unchanged while the Values are used.
 	LazyOver int64
+	// Input, if set, holds the bytes parsed (b must be its bytes): the lazy containers read
+	// them again through it, so a reloadable Input may let them go in between (input.go).
+	Input *Input
 }
 
 // Eager turns laziness off: no container is lazy and a Forest holds every node. It is for

@@ -25,7 +25,7 @@ const lazyMinItems = 64
 
 // source is the input a lazy container's items are parsed from again.
 type source struct {
-	b   []byte
+	in  *Input
 	opt Options // without a budget: a re-parse builds one item at a time, bounded by LazyOver
 
 	// checked holds, by start offset, the containers nested in a lazy one that are lazy in
@@ -181,7 +181,11 @@ func (v *Value) lazyItems(from int, yield func(Item) bool) {
 	l := v.lazy
 	opt := l.src.opt
 	opt.Budget, opt.MaxMemory = nil, 0
-	p := &parser{b: l.src.b, pos: int(v.Start) + 1, line: v.Line, opt: opt, source: l.src}
+	b, err := l.src.in.Bytes()
+	if err != nil || int64(len(b)) < v.End {
+		return // let go and not read again (Forest.Children says why)
+	}
+	p := &parser{b: b, pos: int(v.Start) + 1, line: v.Line, opt: opt, source: l.src}
 	closing := byte(']')
 	if v.Kind == Object {
 		closing = '}'
@@ -270,7 +274,11 @@ func (p *parser) goLazy(v *Value, depth int, takenBefore int64) {
 // src is the parse's input for lazy re-parses (one per parse).
 func (p *parser) src() *source {
 	if p.source == nil {
-		p.source = &source{b: p.b, opt: p.opt}
+		in := p.opt.Input
+		if in == nil {
+			in = NewInput(p.b)
+		}
+		p.source = &source{in: in, opt: p.opt}
 	}
 	return p.source
 }

@@ -91,9 +91,11 @@ type Forest struct {
 	// Notes are details set by a resolver on values whose node is not held, by value start.
 	Notes map[int64]string
 	stubs map[int64]stub
-	// b and lazyOver are the input and its parse's LazyOver, for ValueAt.
-	b        []byte
+	// in and lazyOver are the input and its parse's LazyOver, for ValueAt; src is what the
+	// containers ValueAt finds lazy read their items from.
+	in       *Input
 	lazyOver int64
+	src      *source
 }
 
 type stub struct {
@@ -108,21 +110,40 @@ const maxDetailDepth = 64
 // NewForest starts the tree of one input b (source: a member path, "" for the opened file),
 // parsed with Options.LazyOver lazyOver.
 func NewForest(source string, b []byte, lazyOver int64) *Forest {
-	return &Forest{Source: source, stubs: map[int64]stub{}, b: b, lazyOver: lazyOver}
+	return NewForestOver(source, NewInput(b), lazyOver)
 }
 
-// ValueAt parses the value that starts at byte off of the input (as deep as depth in it),
-// under the lazy rule of the first parse; nil when none starts there.
-func (f *Forest) ValueAt(off int64, depth int) *Value {
-	if off < 0 || off >= int64(len(f.b)) {
-		return nil
-	}
-	opt := Options{LazyOver: f.lazyOver}
+// NewForestOver is NewForest over an Input (the one its parse was given: Options.Input), so
+// the bytes may be let go between the pages asked for.
+func NewForestOver(name string, in *Input, lazyOver int64) *Forest {
+	opt := Options{LazyOver: lazyOver, MaxDepth: DefaultMaxDepth, Input: in}
 	if Eager {
 		opt.LazyOver = 0
 	}
-	opt.MaxDepth = DefaultMaxDepth
-	p := &parser{b: f.b, pos: int(off), line: 1 + countLines(f.b[:off]), opt: opt}
+	return &Forest{Source: name, stubs: map[int64]stub{}, in: in, lazyOver: lazyOver, src: &source{in: in, opt: opt}}
+}
+
+// Input is the bytes the forest reads again.
+func (f *Forest) Input() *Input { return f.in }
+
+// Ready reads the input again if it was let go, and says why it cannot be.
+func (f *Forest) Ready() error {
+	_, err := f.in.Bytes()
+	if err != nil {
+		return fmt.Errorf("reading %s again: %w", f.Source, err)
+	}
+	return nil
+}
+
+// ValueAt parses the value that starts at byte off of the input (as deep as depth in it),
+// under the lazy rule of the first parse; nil when none starts there (or the input cannot be
+// read again: Ready says why).
+func (f *Forest) ValueAt(off int64, depth int) *Value {
+	b, err := f.in.Bytes()
+	if err != nil || off < 0 || off >= int64(len(b)) {
+		return nil
+	}
+	p := &parser{b: b, pos: int(off), line: 1 + countLines(b[:off]), opt: f.src.opt, source: f.src}
 	v := p.value(depth)
 	if p.err != nil {
 		return nil
@@ -164,6 +185,9 @@ func (f *Forest) Children(off int64, from, to, budget int) ([]*doc.Node, int, er
 	s, ok := f.stubs[off]
 	if !ok {
 		return nil, 0, fmt.Errorf("no JSON container of %s is a stub at byte %d", f.Source, off)
+	}
+	if err := f.Ready(); err != nil {
+		return nil, s.v.Len(), err
 	}
 	total := s.v.Len()
 	if from >= to || from >= total {

@@ -121,7 +121,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 	var later []refs
 	vv.Each(0, func(m jsonspan.Item) bool {
 		name, e := m.Key, m.V
-		v := &Var{Name: name, ID: -1, Size: -1, Span: doc.In(d.path, m.KeyStart, e.End-m.KeyStart)}
+		v := &Var{Name: name, ID: -1, Size: -1, KeyStart: int32(m.KeyStart), End: int32(e.End)}
 		if m.Repeated {
 			d.warnf(e, "%s var %q is defined twice; the runtime keeps the last definition", c.DefPath, name)
 		}
@@ -603,7 +603,7 @@ func (c *Core) VarRows(from, to int) *doc.Table {
 			file = "var_ids " + fmtShape(v.List)
 		}
 		t.Rows = append(t.Rows, []string{fmtInt(v.ID), v.Name, v.Type, fmtInt(v.Size), v.DType, shape, file})
-		t.RowSpans = append(t.RowSpans, *v.Span)
+		t.RowSpans = append(t.RowSpans, *v.Entry(c.DefPath))
 	}
 	return t
 }

@@ -61,13 +61,17 @@ func ResolveWith(members Members, facts HeaderFacts, b *budget.Budget) *Model {
 	return resolve(members, facts, b)
 }
 
-func newJDoc(path, kind string, b []byte, size int64, bud *budget.Budget) *jdoc {
+// newJDoc parses member path (b its bytes; in, if not nil, the reloadable Input holding them).
+func newJDoc(path, kind string, b []byte, in *jsonspan.Input, size int64, bud *budget.Budget) *jdoc {
 	d := &jdoc{path: path, kind: kind, budget: bud}
+	if in == nil {
+		in = jsonspan.NewInput(b)
+	}
 	before := bud.Used(budget.Values)
-	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path, MaxMemory: bud.Left(budget.Memory) / 2, LazyOver: lazyOver})
+	v, err := jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: path, MaxMemory: bud.Left(budget.Memory) / 2, LazyOver: lazyOver, Input: in})
 	d.v = v
 	d.nodes = make(map[*jsonspan.Value]*doc.Node, min(bud.Used(budget.Values)-before, treeBudgetOf(kind))) // sized once: no regrowth
-	d.forest = jsonspan.NewForest(path, b, lazyOver)
+	d.forest = jsonspan.NewForestOver(path, in, lazyOver)
 	if v != nil {
 		d.noted = hasMeanings(kind)
 		if d.noted {

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"sort"
 	"strings"
 )
@@ -18,6 +19,19 @@ type Members interface {
 	// preview and say so.
 	Bytes(path string) ([]byte, bool)
 }
+
+// MemberReader is what a Members may also do: read a member it does not hold, whole. A NEFF
+// open holds no JSON member over 1 MiB; the resolver reads each when it gets to it, lets its
+// bytes go when it needs room for the next (ResidentJSON), and reads it again when its tree
+// is browsed.
+type MemberReader interface {
+	ReadMember(path string) ([]byte, error)
+}
+
+// ResidentJSON is the most bytes of JSON members read back (MemberReader) that a Model holds at
+// once, least recently used let go first (the one being read is always held): the two 20 MB
+// def.json and the 30 MB klir JSON of the real-shaped 32 MB NEFF are read one after the other.
+const ResidentJSON = 32 << 20
 
 // MaxJSONMember bounds how large a JSON member Wanted asks the caller to hold. The largest
 // real one is 150 KB (a klir debug-info tree); 64 MiB leaves a wide margin and still bounds
@@ -47,7 +61,22 @@ type MemberSet struct {
 	order []string
 	size  map[string]int64
 	data  map[string][]byte
+	read  func(path string) ([]byte, error)
 }
+
+// SetReader gives the set a MemberReader: read reads a member whose bytes were not added.
+func (s *MemberSet) SetReader(read func(path string) ([]byte, error)) { s.read = read }
+
+// ReadMember implements MemberReader (an error when the set has no reader).
+func (s *MemberSet) ReadMember(path string) ([]byte, error) {
+	if s.read == nil {
+		return nil, errNotHeld
+	}
+	return s.read(path)
+}
+
+// errNotHeld: the member's bytes were not handed over and there is no way to read them.
+var errNotHeld = errors.New("not held")
 
 // NewMemberSet makes an empty set.
 func NewMemberSet() *MemberSet {
@@ -145,6 +174,19 @@ func (a *archive) bytes(p string) ([]byte, bool) {
 		return nil, false
 	}
 	return a.src.Bytes(r)
+}
+
+// reader is how to read member p when its bytes were not handed over (nil: there is none).
+func (a *archive) reader(p string) func() ([]byte, error) {
+	r, ok := a.real[normPath(p)]
+	mr, can := a.src.(MemberReader)
+	if !ok || !can {
+		return nil
+	}
+	if ms, set := mr.(*MemberSet); set && ms.read == nil {
+		return nil
+	}
+	return func() ([]byte, error) { return mr.ReadMember(r) }
 }
 
 // ref notes that member p is referred to by "who" (e.g. "sg00/def.json var x").

@@ -57,6 +57,13 @@ type Model struct {
 	MemberOrder []string
 	// Forests build the nodes of those trees that are not held (stubs), by member path.
 	Forests map[string]*jsonspan.Forest
+	// Resident holds the bytes of the JSON members read back rather than handed over
+	// (MemberReader), about one member at a time; an open lets them all go once it is done
+	// with them (Resident.LetGoAll), and a forest reads its member again when browsed.
+	Resident *jsonspan.Resident
+	// ReadBackCharged is the memory the resolve charged to the budget for the members it read
+	// back: what the open gives back once it lets them go.
+	ReadBackCharged int64
 }
 
 // Tensor is one model input or output.
@@ -131,13 +138,22 @@ type Var struct {
 	FilePath  string // resolved member path ("" when no file)
 	Alignment int64
 	List      []int64 // dge-table / list entries (var ids)
-	Span      *doc.Span
+	// KeyStart and End bound the var's entry in def.json, its key to its value's end (Entry):
+	// 32-bit offsets (a def.json is at most MaxJSONMember), not a *doc.Span, so a Var stays in
+	// the 192-byte size class (a def.json may hold 100,000 vars).
+	KeyStart, End int32
 	// Backing is backing_variable_off (-1 when absent) and Area the backing area it is in
 	// (fabric_path, else backing_buf, else "" when neither); ValueOff is where the var's value
 	// (after its key) starts in def.json.
 	Backing  int64
 	Area     string
 	ValueOff int64
+}
+
+// Entry is the span of the var's entry (its key to its value's end) in def (its core's
+// DefPath).
+func (v *Var) Entry(def string) *doc.Span {
+	return doc.In(def, int64(v.KeyStart), int64(v.End)-int64(v.KeyStart))
 }
 
 // Queue is one def.json dma_queue entry.

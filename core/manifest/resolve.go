@@ -22,6 +22,8 @@ type resolver struct {
 	// unread lists the JSON manifests whose bytes were not handed over: what they would
 	// refer to cannot be told from what nothing refers to.
 	unread []string
+	// resident holds the JSON members read back (archive.reader) about one at a time.
+	resident *jsonspan.Resident
 }
 
 // Resolve reads the manifest chain out of members, the way libnrt does (spec neff.md §2.4 D,
@@ -37,6 +39,8 @@ func resolve(members Members, facts HeaderFacts, b *budget.Budget) *Model {
 		root:  &doc.Node{Kind: doc.KindModel, Key: "model", Label: "Model"},
 		docs:  map[string]*jdoc{},
 	}
+	r.resident = jsonspan.NewResident(ResidentJSON)
+	r.m.Resident = r.resident
 	r.budget = b
 	r.m.Overview = r.root
 
@@ -66,6 +70,21 @@ func (r *resolver) load(path, kind string) *jdoc {
 	}
 	b, ok := r.a.bytes(path)
 	size := r.a.size(path)
+	var in *jsonspan.Input
+	if read := r.a.reader(path); !ok && read != nil && size <= MaxJSONMember && r.budget.Take(budget.Memory, size, path) {
+		// Not held: read now, let go when the next needs the room, read again when browsed.
+		// The budget is charged as if it stayed held until the open ends (ReadBackCharged).
+		r.m.ReadBackCharged += size
+		in = r.resident.Input(size, read)
+		var err error
+		if b, err = in.Bytes(); err != nil {
+			r.unread = append(r.unread, path)
+			r.root.Errorf(doc.In(path, 0, max(size, 0)), "%s (%d bytes) could not be read out of the archive: %v; what it defines is not shown", path, size, err)
+			r.docs[path] = nil
+			return nil
+		}
+		ok = true
+	}
 	if !ok {
 		r.unread = append(r.unread, path)
 		if e := r.budget.First(); e != nil {
@@ -76,7 +95,7 @@ func (r *resolver) load(path, kind string) *jdoc {
 		r.docs[path] = nil
 		return nil
 	}
-	d := newJDoc(path, kind, b, size, r.budget)
+	d := newJDoc(path, kind, b, in, size, r.budget)
 	r.docs[path] = d
 	r.m.MemberTrees[path] = d.tree
 	r.m.Forests[path] = d.forest

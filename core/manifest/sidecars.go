@@ -380,6 +380,9 @@ func (m *Model) KlirChildren(ref string, from, to int) ([]*doc.Node, int, error)
 	if err != nil || fo == nil {
 		return nil, 0, fmt.Errorf("no klir debug info %q is held", rest[:at])
 	}
+	if err := fo.Ready(); err != nil {
+		return nil, 0, err
+	}
 	list := fo.ValueAt(off, 1)
 	if list == nil || list.Kind != jsonspan.Array {
 		return nil, 0, fmt.Errorf("no list starts at byte %d of %s", off, rest[:at])
