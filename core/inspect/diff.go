@@ -1,8 +1,8 @@
 package inspect
 
 import (
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
