@@ -25,7 +25,11 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # made its inlined code 8 KB of brotli, and parse speed without inlining was within the
 # run-to-run noise (native, -gcflags=core/jsonspan=-l: 20 MB def.json 540 vs 550 MB/s, attn_v6's
 # def.json 100-135 vs 112-129 MB/s, 3 runs each on a shared 2-core machine).
-WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder
+# core/neff/internal/inflate (session 10's fork of klauspost's inflate, which replaced
+# compress/flate in the open) joined it in session 11: it had been left out, so the open's
+# inflate ran without inlining (the 32 MB real-shaped open's archive walk in wasm under Node,
+# BenchmarkOpenRealShaped: 3.15 → 2.5 s; the wasm 4.8 KB smaller raw).
+WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder github.com/neffscope/neffscope/core/neff/internal/inflate
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 

@@ -148,34 +148,40 @@ type parser struct {
 	scratch []scratch
 	// stack holds the items of the containers being built (built, pop).
 	stack []built
+	// arena, if set, is where pop and value put what they build (EachTransient).
+	arena *arena
 	// short interns short strings (keys, enum-like values, small numbers): a def.json's
 	// 100,000 variables repeat the same dozen keys and values (intern).
-	short map[string]string
+	short *[internSlots]string
 }
 
-// intern returns b as a string, sharing one copy of a short string seen before in this parse.
+// intern returns b as a string, sharing one copy of a short string seen before in this parse:
+// a direct-mapped table by an FNV-1a hash of its bytes, the last string seen in each slot kept
+// (a map's hash was a tenth of the open in wasm, which has no hardware hash).
 func (p *parser) intern(b []byte) string {
 	if len(b) > maxInterned {
 		return string(b)
 	}
-	if s, ok := p.short[string(b)]; ok {
-		return s
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	if p.short == nil {
+		p.short = new([internSlots]string)
+	}
+	slot := &p.short[h%internSlots]
+	if *slot == string(b) && len(b) > 0 {
+		return *slot
 	}
 	s := string(b)
-	if len(p.short) < maxInternedStrings {
-		if p.short == nil {
-			p.short = make(map[string]string, 64)
-		}
-		p.short[s] = s
-	}
+	*slot = s
 	return s
 }
 
-// maxInterned and maxInternedStrings bound the intern table: the repeated keys and values come
-// early (every variable has them), so the first strings seen are the ones worth keeping.
+// maxInterned and internSlots bound the intern table.
 const (
-	maxInterned        = 24
-	maxInternedStrings = 512
+	maxInterned = 24
+	internSlots = 512
 )
 
 // take charges one value to the budget; where is only worked out for a refusal (it is a
@@ -233,18 +239,37 @@ func (p *parser) space() {
 	p.pos, p.line = i, line
 }
 
+// value parses the value at p.pos (nil when none could be).
 func (p *parser) value(depth int) *Value {
+	v, ok := p.parse(depth)
+	if !ok {
+		return nil
+	}
+	if p.arena != nil {
+		slot := &p.arena.values(1)[0]
+		*slot = v
+		return slot
+	}
+	return &v
+}
+
+// parse parses the value at p.pos. A container's items are parsed into the parser's
+// stack and moved into one slab of Values when it closes (pop): a Value allocated per item was
+// most of a parse's allocations, which in wasm (one thread, no hardware hash) were over half
+// of opening the real-shaped 32 MB NEFF. It returns the Value, not a pointer: a pointer
+// passed down a recursion escapes to the heap.
+func (p *parser) parse(depth int) (v Value, ok bool) {
 	if p.pos >= len(p.b) {
 		p.fail("unexpected end of input, a value was expected")
-		return nil
+		return v, false
 	}
 	if b := p.opt.Budget; b != nil && !p.take(b) {
 		if p.err == nil {
 			p.err = &Error{Offset: int64(p.pos), Line: p.line, Msg: "the budget of JSON values is spent", Limit: true}
 		}
-		return nil
+		return v, false
 	}
-	v := &Value{Start: int64(p.pos), Line: p.line}
+	v = Value{Start: int64(p.pos), Line: p.line}
 	if c := p.b[p.pos]; depth >= p.opt.MaxDepth && (c == '{' || c == '[') {
 		v.Kind, v.Flat = Object, true
 		if c == '[' {
@@ -252,7 +277,7 @@ func (p *parser) value(depth int) *Value {
 		}
 		p.skipNested()
 		v.End = int64(p.pos)
-		return v
+		return v, true
 	}
 	if c := p.b[p.pos]; c == '{' || c == '[' {
 		if k, ok := p.source.recall(p.pos); ok {
@@ -264,7 +289,7 @@ func (p *parser) value(depth int) *Value {
 			v.lazy = k.info
 			p.pos, p.line = k.end, k.line
 			v.End = int64(p.pos)
-			return v
+			return v, true
 		}
 	}
 	taken := p.taken
@@ -299,16 +324,16 @@ func (p *parser) value(depth int) *Value {
 			}
 			p.pos++
 			p.space()
-			item := p.value(depth + 1)
-			if item != nil {
+			// Parsed into a local, then pushed: the nested items grow the stack under it.
+			if item, ok := p.parse(depth + 1); ok {
 				p.stack = append(p.stack, built{key: key, keyStart: ks, v: item})
 			}
 			if p.err != nil || !p.next('}', "object") {
 				break
 			}
-			if p.lazyNow(v, len(p.stack)-base) {
+			if p.lazyNow(&v, len(p.stack)-base) {
 				p.drop(base)
-				p.goLazy(v, depth, taken)
+				p.goLazy(&v, depth, taken)
 				break
 			}
 		}
@@ -325,16 +350,15 @@ func (p *parser) value(depth int) *Value {
 			if p.pos >= len(p.b) && p.opt.Lenient {
 				break
 			}
-			item := p.value(depth + 1)
-			if item != nil {
+			if item, ok := p.parse(depth + 1); ok {
 				p.stack = append(p.stack, built{v: item})
 			}
 			if p.err != nil || !p.next(']', "array") {
 				break
 			}
-			if p.lazyNow(v, len(p.stack)-base) {
+			if p.lazyNow(&v, len(p.stack)-base) {
 				p.drop(base)
-				p.goLazy(v, depth, taken)
+				p.goLazy(&v, depth, taken)
 				break
 			}
 		}
@@ -353,7 +377,7 @@ func (p *parser) value(depth int) *Value {
 		} else if p.opt.Lenient {
 			p.err = nil
 			p.pos = start
-			p.bare(v)
+			p.bare(&v)
 		}
 	case p.word("true"):
 		v.Kind, v.Bool = Bool, true
@@ -363,17 +387,17 @@ func (p *parser) value(depth int) *Value {
 		v.Kind = Null
 	default:
 		if p.opt.Lenient {
-			p.bare(v)
+			p.bare(&v)
 		} else {
 			p.fail("unexpected %s where a value was expected", describe(c))
-			return nil
+			return v, false
 		}
 	}
 	if len(p.stack) > base {
-		p.pop(v, base)
+		p.pop(&v, base)
 	}
 	v.End = int64(p.pos)
-	return v
+	return v, true
 }
 
 // built is one item of a container being parsed, on the parser's stack until the container
@@ -382,19 +406,29 @@ func (p *parser) value(depth int) *Value {
 type built struct {
 	key      string
 	keyStart int64
-	v        *Value
+	v        Value
 }
 
-// pop moves the items above base on the stack into v.
+// pop moves the items above base on the stack into v: their Values into one slab.
 func (p *parser) pop(v *Value, base int) {
 	items := p.stack[base:]
-	v.Items = make([]*Value, len(items))
-	if v.Kind == Object {
-		v.Keys = make([]string, len(items))
-		v.KeyStart = make([]int64, len(items))
+	n := len(items)
+	var slab []Value
+	if a := p.arena; a != nil {
+		slab, v.Items = a.values(n), a.pointers(n)
+		if v.Kind == Object {
+			v.Keys, v.KeyStart = a.strings(n), a.offsets(n)
+		}
+	} else {
+		slab, v.Items = make([]Value, n), make([]*Value, n)
+		if v.Kind == Object {
+			v.Keys, v.KeyStart = make([]string, n), make([]int64, n)
+		}
 	}
-	for i, it := range items {
-		v.Items[i] = it.v
+	for i := range items {
+		it := &items[i]
+		slab[i] = it.v
+		v.Items[i] = &slab[i]
 		if v.Kind == Object {
 			v.Keys[i], v.KeyStart[i] = it.key, it.keyStart
 		}
@@ -754,3 +788,35 @@ func (v *Value) Float() (float64, bool) {
 
 // Len64 is End-Start.
 func (v *Value) Len64() int64 { return v.End - v.Start }
+
+// arena is memory a transient parse (EachTransient) builds its values in, reset for every
+// item: it grows to what the largest item needs and is then reused. A slice it hands out
+// stays valid until the reset (a new chunk is taken when one is full; the old one lives on
+// for whatever still refers to it).
+type arena struct {
+	vals      []Value
+	ptrs      []*Value
+	strs      []string
+	offsets64 []int64
+}
+
+// reset makes the arena's memory free for the next item.
+func (a *arena) reset() {
+	a.vals, a.ptrs, a.strs, a.offsets64 = a.vals[:0], a.ptrs[:0], a.strs[:0], a.offsets64[:0]
+}
+
+func (a *arena) values(n int) []Value    { return take(&a.vals, n) }
+func (a *arena) pointers(n int) []*Value { return take(&a.ptrs, n) }
+func (a *arena) strings(n int) []string  { return take(&a.strs, n) }
+func (a *arena) offsets(n int) []int64   { return take(&a.offsets64, n) }
+
+// take hands out the next n elements of *buf, taking a new chunk when it is full.
+func take[T any](buf *[]T, n int) []T {
+	b := *buf
+	if len(b)+n > cap(b) {
+		b = make([]T, 0, max(2*cap(b), n, 64))
+	}
+	s := b[len(b) : len(b)+n : len(b)+n]
+	*buf = b[:len(b)+n]
+	return s
+}

@@ -108,7 +108,8 @@ func FuzzParse(f *testing.F) {
 }
 
 // sameValues checks valid JSON's values, parsed eagerly and lazily (every container past 16
-// bytes and 64 items read back item by item), against encoding/json's.
+// bytes and 64 items read back item by item, by Each and by EachTransient), against
+// encoding/json's.
 func sameValues(t *testing.T, b []byte) {
 	t.Helper()
 	if !utf8.Valid(b) {
@@ -126,23 +127,31 @@ func sameValues(t *testing.T, b []byte) {
 		if err != nil {
 			t.Fatalf("%+v: %v", opt, err)
 		}
-		got, _ := json.Marshal(asAny(v))
+		got, _ := json.Marshal(asAny(v, false))
 		if string(got) != string(w) {
 			t.Fatalf("%+v: values differ from encoding/json's on %q:\n got %s\nwant %s", opt, b, got, w)
+		}
+		if got, _ = json.Marshal(asAny(v, true)); string(got) != string(w) {
+			t.Fatalf("%+v: values read by EachTransient differ from encoding/json's on %q:\n got %s\nwant %s", opt, b, got, w)
 		}
 	}
 }
 
-// asAny is v as encoding/json decodes it with UseNumber (an object's last repeated key wins).
-func asAny(v *Value) any {
+// asAny is v as encoding/json decodes it with UseNumber (an object's last repeated key wins),
+// its containers read by Each or (transient) EachTransient.
+func asAny(v *Value, transient bool) any {
+	each := v.Each
+	if transient {
+		each = v.EachTransient
+	}
 	switch v.Kind {
 	case Object:
 		m := map[string]any{}
-		v.Each(0, func(it Item) bool { m[it.Key] = asAny(it.V); return true })
+		each(0, func(it Item) bool { m[it.Key] = asAny(it.V, transient); return true })
 		return m
 	case Array:
 		a := []any{}
-		v.Each(0, func(it Item) bool { a = append(a, asAny(it.V)); return true })
+		each(0, func(it Item) bool { a = append(a, asAny(it.V, transient)); return true })
 		return a
 	case String:
 		return v.Str

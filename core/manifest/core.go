@@ -111,15 +111,24 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		return
 	}
 	outputs := 0
-	// One pass over the var object (it may be lazy: tens of MB, parsed item by item); what
-	// the reference checks need afterwards is kept per var.
+	// One pass over the var object (it may be lazy: tens of MB, parsed item by item, into
+	// memory reused from var to var: nothing handed to this function outlives its call); what
+	// the reference checks need afterwards is copied out per var.
 	type refs struct {
 		name    string
-		list    []*jsonspan.Value
+		list    []jsonspan.Value
 		pointer *jsonspan.Value
 	}
 	var later []refs
-	vv.Each(0, func(m jsonspan.Item) bool {
+	// Sized once (no rehashing as they grow), for as many vars as the budget lets the model hold.
+	if n := min(int64(vv.Len()), 1<<20); n > 0 {
+		if r.budget != nil {
+			n = min(n, r.budget.Left(budget.Memory)/budget.VarCost)
+		}
+		c.varByName, c.varByID = make(map[string]*Var, n), make(map[int64]*Var, n)
+		c.Vars = make([]*Var, 0, n)
+	}
+	vv.EachTransient(0, func(m jsonspan.Item) bool {
 		name, e := m.Key, m.V
 		v := &Var{Name: name, ID: -1, Size: -1, KeyStart: int32(m.KeyStart), End: int32(e.End)}
 		if m.Repeated {
@@ -168,9 +177,9 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			v.List, _ = ints(lv)
 		}
 		if lv, rv := e.Get("list"), e.Get("referenced_var_id"); lv != nil || rv != nil {
-			rf := refs{name: name, pointer: rv}
+			rf := refs{name: name, pointer: rv.Clone()}
 			for _, it := range items(lv) {
-				rf.list = append(rf.list, it)
+				rf.list = append(rf.list, *it) // a list of numbers: each Value whole
 			}
 			later = append(later, rf)
 		}
@@ -217,7 +226,8 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 	for _, rf := range later {
 		name := rf.name
 		{
-			for _, it := range rf.list {
+			for k := range rf.list {
+				it := &rf.list[k]
 				id, ok := it.Int()
 				if !ok {
 					continue

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/internal/realfiles"
+)
+
+// BenchmarkOpenRealShaped opens the real-shaped 32 MB NEFF (testdata/gen, written by
+// `go run ./scripts/benchneff -shape real -sizes 32 -gen-only`; skipped when it is not there)
+// in wasm under Node, as the page's worker opens it (its budget, the source lines and the
+// members' SHA-256 left for later), and reports where the open's time goes: the archive walk
+// (to the last member listed) and the rest (the manifests' resolve, the Document).
+//
+//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_GCFLAGS) -run '^$' -bench OpenRealShaped ./wasm/
+func BenchmarkOpenRealShaped(b *testing.B) {
+	root, err := realfiles.RepoRoot()
+	if err != nil {
+		b.Skip(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "testdata", "gen", "real-v1-32mib.neff"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var walk, rest time.Duration
+	b.SetBytes(int64(len(data)))
+	for range b.N {
+		var calls int
+		r := newJSReaderAt(sliceFunc(data, &calls), int64(len(data)), 0)
+		start := time.Now()
+		var walked time.Time
+		opt := inspect.Options{Limits: budget.Page(), DeferSource: true, DeferSourceOver: 64 << 10, DeferMemberHashes: true,
+			Progress: func(p inspect.Progress) {
+				if p.Phase != "payload" && walked.IsZero() {
+					walked = time.Now()
+				}
+			}}
+		f := inspect.Open("real.neff", r, int64(len(data)), opt)
+		end := time.Now()
+		if f.Program == nil || f.Budget.First() != nil {
+			b.Fatalf("the open is not complete: %v", f.Budget.First())
+		}
+		if walked.IsZero() {
+			walked = end
+		}
+		walk += walked.Sub(start)
+		rest += end.Sub(walked)
+	}
+	b.ReportMetric(float64(walk.Milliseconds())/float64(b.N), "ms-walk")
+	b.ReportMetric(float64(rest.Milliseconds())/float64(b.N), "ms-resolve-and-document")
+}
