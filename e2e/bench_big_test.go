@@ -25,7 +25,7 @@ func BenchmarkPageBig(b *testing.B) {
 		b.Run(fmt.Sprintf("open-real-%dMiB", mib), func(b *testing.B) {
 			path := bigRealNEFF(b, mib)
 			p := newSlowPage(b, siteURL, 30*time.Minute)
-			var overview, header, total, heap, hashes, source, core, wait, encode, render float64
+			var overview, header, total, heap, hashes, source, core, walk, wait, encode, render float64
 			b.ResetTimer()
 			for range b.N {
 				eval[chromedp.Void](p, watchOpenJS)
@@ -41,6 +41,7 @@ func BenchmarkPageBig(b *testing.B) {
 				// Where the total goes: the core's open in the worker (its wait for the
 				// payload MD5 apart), the Document's msgpack encoding, the page's render.
 				core += eval[float64](p, `neffscope.lastOpen.coreMs || 0`)
+				walk += eval[float64](p, `neffscope.lastOpen.walkMs || 0`)
 				wait += eval[float64](p, `neffscope.lastOpen.digestWaitMs || 0`)
 				encode += eval[float64](p, `neffscope.lastOpen.encodeMs || 0`)
 				render += eval[float64](p, `neffscope.lastOpen.renderMs || 0`)
@@ -58,6 +59,7 @@ func BenchmarkPageBig(b *testing.B) {
 			b.ReportMetric(overview/n, "ms-to-overview")
 			b.ReportMetric(total/n, "ms-total")
 			b.ReportMetric(core/n, "ms-core")
+			b.ReportMetric(walk/n, "ms-core-walk")
 			b.ReportMetric(wait/n, "ms-core-digest-wait")
 			b.ReportMetric(encode/n, "ms-encode")
 			b.ReportMetric(render/n, "ms-render")

@@ -460,6 +460,17 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 		}
 	}
 	start := time.Now()
+	// walkMs: where the archive walk ends (the first progress past the payload's).
+	var walked float64
+	progress := opt.Progress
+	opt.Progress = func(p inspect.Progress) {
+		if walked == 0 && p.Phase != "payload" && p.Phase != "header" {
+			walked = ms(start)
+		}
+		if progress != nil {
+			progress(p)
+		}
+	}
 	b.opening.Add(1)
 	defer b.opening.Add(-1)
 	f := inspect.Open(name, rd, rd.size, opt)
@@ -487,7 +498,7 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 		waited = float64(dw.waited.Microseconds()) / 1000
 	}
 	return object("handle", h, "doc", buffer(enc), "ms", opened, "crossings", rd.crossings, "wasmBytes", b.wasmBytes(), "fingerprinted", fingerprinted,
-		"digestWaitMs", waited, "encodeMs", ms(tEncode), "sourcePending", f.SourcePending()), nil
+		"digestWaitMs", waited, "walkMs", walked, "encodeMs", ms(tEncode), "sourcePending", f.SourcePending()), nil
 }
 
 // setFingerprint → {set}: the file's sha-256, computed by the page, becomes the Document's

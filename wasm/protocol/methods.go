@@ -117,6 +117,7 @@ var Methods = []Method{
 			{Name: "crossings", Type: "number", Doc: "reads of the file made (one per 4 MiB slice, or fewer)"}, wasm,
 			{Name: "fingerprinted", Type: "boolean", Doc: "whether the Document took the digests' sha-256"},
 			{Name: "digestWaitMs", Type: "number", Doc: "milliseconds of ms the open waited for the page's digests"},
+			{Name: "walkMs", Type: "number", Doc: "milliseconds of ms the archive walk took (to the last member listed; the rest is the manifests' resolve and the Document)"},
 			{Name: "encodeMs", Type: "number", Doc: "milliseconds encoding the Document (after ms)"},
 			{Name: "sourcePending", Type: "boolean", Doc: "the source lines are to be mapped: call indexSource"}},
 		Events: []string{"progress", "header", "overview"},

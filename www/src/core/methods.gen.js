@@ -143,6 +143,7 @@
  * @property {number} wasmBytes - the wasm linear memory's size after the call (0 when unknown)
  * @property {boolean} fingerprinted - whether the Document took the digests' sha-256
  * @property {number} digestWaitMs - milliseconds of ms the open waited for the page's digests
+ * @property {number} walkMs - milliseconds of ms the archive walk took (to the last member listed; the rest is the manifests' resolve and the Document)
  * @property {number} encodeMs - milliseconds encoding the Document (after ms)
  * @property {boolean} sourcePending - the source lines are to be mapped: call indexSource
  */

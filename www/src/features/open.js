@@ -170,7 +170,7 @@ export async function openFile(file) {
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
     if (!r.memberHashes && doc.kind === 'neff') st.memberHashes = { state: 'computing', done: 0, total: 0 };
-    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partialEventMs: token.partialEventMs, partial: !!token.partialShown, resultMs: tResult - t0, coreMs: r.ms, digestWaitMs: r.digestWaitMs, encodeMs: r.encodeMs, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0, sourcePending: !!r.sourcePending, sourceMs: 0 };
+    lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partialEventMs: token.partialEventMs, partial: !!token.partialShown, resultMs: tResult - t0, coreMs: r.ms, digestWaitMs: r.digestWaitMs, walkMs: r.walkMs, encodeMs: r.encodeMs, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0, sourcePending: !!r.sourcePending, sourceMs: 0 };
     // The source lines the open left out are mapped by the worker while this thread draws the
     // Document (the page patches it when they come: features/mapsource.js); the members'
     // sha-256 after them, the library's entry once the Document has them.
