@@ -171,5 +171,9 @@ func FuzzDecode(f *testing.F) {
 		if nodes > maxNodes+10 {
 			t.Fatalf("%d nodes", nodes)
 		}
+		// The scan (records reused, their strings into the bytes) reads what Decode reads.
+		if _, _, ok := Match(member); ok {
+			sameAsDecode(t, "fuzz", member, b, scanChunks(member, b, 7))
+		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -45,9 +46,15 @@ type Compact struct {
 	tuples pcol // index of the record's kernel attributes (Tuples)
 	lens   pcol // record length
 	ckpt   []int64
-	arena  []byte
-	ends   pcol
-	Tuples []Tuple
+	// gapAt lists the records (by number, past each block's first) that do not start where
+	// the one before ended, and gapLen how far past it they start: a top-level field other
+	// than a record lay between them (none in the real members; a hostile one may have many).
+	gapAt   []int32
+	gapLen  []int64
+	prevEnd int64
+	arena   []byte
+	ends    pcol
+	Tuples  []Tuple
 	// the id lookup (backend and penguin): record numbers in id order, the ids in that order,
 	// and the first id of each of their blocks
 	byID    pcol
@@ -56,6 +63,10 @@ type Compact struct {
 	// build state: interning tables (dropped at the end of the scan)
 	nameIdx  map[string]uint32
 	tupleIdx map[Tuple]uint32
+	// lastT is the tuple of the last record kept (lastTuple its index; haveLast once set).
+	lastT     Tuple
+	lastTuple uint32
+	haveLast  bool
 }
 
 // Tuple is a record's kernel attributes as written (kernel_file and kernel_name are indexes into
@@ -76,7 +87,7 @@ const (
 // Held is the bytes the Compact holds (its columns, tables and strings).
 func (c *Compact) Held() int64 {
 	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes() + c.byID.bytes() + c.idOrder.bytes()
-	n += int64(cap(c.ckpt))*8 + int64(cap(c.idFirst))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
+	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
 	n += int64(cap(c.Tuples)) * 64
 	for _, t := range c.Tuples {
 		n += int64(len(t.File) + len(t.Line) + len(t.Kernel))
@@ -99,7 +110,10 @@ func (c *Compact) record(r *Record) {
 	c.N++
 	if i%ckptEvery == 0 {
 		c.ckpt = append(c.ckpt, r.Off)
+	} else if r.Off != c.prevEnd {
+		c.gapAt, c.gapLen = append(c.gapAt, int32(i)), append(c.gapLen, r.Off-c.prevEnd)
 	}
+	c.prevEnd = r.Off + r.Len
 	c.lens.add(uint64(r.Len))
 	if c.keepsFirst() {
 		if len(r.Parents) == 0 {
@@ -124,12 +138,19 @@ func (c *Compact) record(r *Record) {
 			t.Kernel, t.HasKernel = a.Value, true
 		}
 	}
-	k, ok := c.tupleIdx[t]
+	// The record's strings point into the scan's bytes: a new tuple is copied. Runs of
+	// records share a tuple (one kernel line, many words), so the last one is tried first.
+	k, ok := c.lastTuple, c.haveLast && t == c.lastT
 	if !ok {
+		k, ok = c.tupleIdx[t]
+	}
+	if !ok {
+		t = Tuple{File: strings.Clone(t.File), Line: strings.Clone(t.Line), Kernel: strings.Clone(t.Kernel), HasFile: t.HasFile, HasLine: t.HasLine, HasKernel: t.HasKernel}
 		k = uint32(len(c.Tuples))
 		c.Tuples = append(c.Tuples, t)
 		c.tupleIdx[t] = k
 	}
+	c.lastT, c.lastTuple, c.haveLast = c.Tuples[k], k, true
 	c.tuples.add(uint64(k))
 }
 
@@ -141,7 +162,7 @@ func (c *Compact) intern(name string) uint32 {
 	k := uint32(c.ends.n)
 	c.ends.add(uint64(len(c.arena)))
 	if len(c.nameIdx) < maxInterned {
-		c.nameIdx[name] = k
+		c.nameIdx[strings.Clone(name)] = k // name points into the scan's bytes
 	}
 	return k
 }
@@ -180,10 +201,13 @@ func (c *Compact) Span(i int) (off, n int64) {
 	if i < 0 || i >= c.N {
 		return 0, 0
 	}
-	at := i / ckptEvery * ckptEvery
+	first := i / ckptEvery * ckptEvery
 	off = c.ckpt[i/ckptEvery]
-	for ; at < i; at++ {
+	for at := first; at < i; at++ {
 		off += int64(c.lens.at(at))
+	}
+	for k := sort.Search(len(c.gapAt), func(k int) bool { return int(c.gapAt[k]) > first }); k < len(c.gapAt) && int(c.gapAt[k]) <= i; k++ {
+		off += c.gapLen[k]
 	}
 	return off, int64(c.lens.at(i))
 }

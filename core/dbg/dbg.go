@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -156,10 +157,14 @@ type decoder struct {
 	keep      int      // typed records kept at most (File.Records)
 	nrec      int      // records of field 3 seen
 	// onRecord, when set, receives each record of field 3 as it is read (a scan: no typed
-	// records are kept); the record is reused after it returns.
+	// records are kept); the record is reused after it returns, and its strings point into
+	// the bytes being scanned: what is kept must be copied (strings.Clone).
 	onRecord func(r *Record)
 	tmp      Record
-	top      map[protowire.Number]int // field counts of the top-level message (kept across a scan's calls)
+	// sinks are a scan's record and attribute sinks by depth, reused record after record
+	// (one allocation per message and attribute was most of a scan's garbage).
+	sinks [maxSinkDepth]recordSink
+	top   map[protowire.Number]int // field counts of the top-level message (kept across a scan's calls)
 }
 
 // at returns the bytes of [lo, hi) that the decoder holds (a scan holds one top-level field, or
@@ -269,6 +274,30 @@ func (d *decoder) span(off, n int64) *doc.Span {
 type recordSink struct {
 	rec  *Record
 	attr *Attr
+	a    Attr // what attr points at in a scan's reused sinks
+}
+
+// maxSinkDepth is how deep a scan's sinks are reused (the table's shapes are at most three
+// deep); deeper ones are allocated.
+const maxSinkDepth = 4
+
+// sinkAt is a sink for a message at depth: a scan's reused one, else a new one.
+func (d *decoder) sinkAt(depth int) *recordSink {
+	if d.onRecord != nil && depth < maxSinkDepth {
+		s := &d.sinks[depth]
+		*s = recordSink{}
+		return s
+	}
+	return &recordSink{}
+}
+
+// scanText is c as a string: in a scan, one pointing into c (valid until the record is handed
+// over: onRecord copies what it keeps), else a copy.
+func (d *decoder) scanText(c []byte) string {
+	if d.onRecord != nil && len(c) > 0 {
+		return unsafe.String(&c[0], len(c))
+	}
+	return string(c)
 }
 
 // message walks b[lo:hi] as a message of shape s (nil: generic), adding field nodes to parent
@@ -398,7 +427,7 @@ func guessBytes(c []byte) string {
 	if printable(c) {
 		return doc.Quote(string(c), maxText)
 	}
-	if xs, ok := packed(c, maxListed+1); ok {
+	if xs, ok := packed(nil, c, maxListed+1); ok {
 		return "varints? " + listText(xs, maxListed)
 	}
 	return hexText(c, 32)
@@ -418,7 +447,7 @@ func printable(b []byte) bool {
 
 // packed reads a packed varint list, keeping at most keep values; ok is false when the bytes
 // are not whole varints.
-func packed(c []byte, keep int) (xs []uint64, ok bool) {
+func packed(xs []uint64, c []byte, keep int) ([]uint64, bool) {
 	for len(c) > 0 {
 		x, n := protowire.ConsumeVarint(c)
 		if n < 0 {
@@ -523,16 +552,30 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		if !utf8.Valid(c) {
 			at.Infof(d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
 		}
-		d.text(f, string(c), sink)
+		if sink != nil {
+			d.text(f, d.scanText(c), sink)
+		} else {
+			d.text(f, string(c), sink)
+		}
 	case Packed:
 		*cov += end - off
 		c, _ := protowire.ConsumeBytes(v)
-		xs, ok := packed(c, maxParents)
+		// Only a record's parents are kept (the rest is checked, not stored); a scan's
+		// record reuses its slice.
+		var buf []uint64
+		keep := 0
 		if f.Num == 3 && sink != nil && sink.rec != nil {
+			keep = maxParents
+			if sink.rec == &d.tmp && sink.attr == nil {
+				buf = d.tmp.Parents[:0]
+			}
+		}
+		xs, ok := packed(buf, c, keep)
+		if keep > 0 {
 			sink.rec.Parents = xs
 		}
 		if show {
-			shown, _ := packed(c, maxListed+1)
+			shown, _ := packed(nil, c, maxListed+1)
 			n.Value = listText(shown, maxListed)
 			if cnt := countVarints(c); cnt > maxListed {
 				n.Value += " (" + strconv.Itoa(cnt) + " values)"
@@ -551,8 +594,9 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 			d.nrec++
 			switch {
 			case d.onRecord != nil:
-				d.tmp = Record{Off: off, Len: end - off, Attrs: d.tmp.Attrs[:0]}
-				child = &recordSink{rec: &d.tmp}
+				d.tmp = Record{Off: off, Len: end - off, Attrs: d.tmp.Attrs[:0], Parents: d.tmp.Parents[:0]}
+				child = d.sinkAt(depth)
+				child.rec = &d.tmp
 			case d.records && len(d.f.Records) < d.keep:
 				d.f.Records = append(d.f.Records, Record{Off: off, Len: end - off})
 				child = &recordSink{rec: &d.f.Records[len(d.f.Records)-1]}
@@ -560,7 +604,8 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 				d.records = false
 			}
 		case f.Msg == "attr" && sink != nil && sink.rec != nil:
-			child = &recordSink{rec: sink.rec, attr: &Attr{}}
+			child = d.sinkAt(depth)
+			child.rec, child.attr = sink.rec, &child.a
 		}
 		d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
 		if child != nil && child.attr != nil {

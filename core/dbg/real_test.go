@@ -194,7 +194,7 @@ func rawBackend(b []byte) []rawRecord {
 					}
 				} else {
 					s, _ := protowire.ConsumeBytes(v)
-					xs, _ := packed(s, 1<<20)
+					xs, _ := packed(nil, s, 1<<20)
 					switch k {
 					case 4:
 						r.f4 = xs

@@ -378,6 +378,7 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 			x.Node.Warnf(doc.In(asmPath, 0, 0), "%s has %d records but %s has %d words: the asm debug info has one record per 64-byte word (neff.md §4.7), so the two do not belong together; words past the shorter one have no source.", asmPath, asm.N, ps.Member, words)
 		}
 		missing, firstMissing := 0, -1
+		var last *lineAgg
 		for i := range min(words, asm.N) {
 			if i%yieldWords == 0 && i > 0 {
 				scans.yield()
@@ -398,12 +399,17 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 			at := x.attrsOf(s, c, r)
 			if at.Line > 0 {
 				x.WithLine++
+				// Runs of words share a line: the last one is tried before the map (whose
+				// hash of two strings a word was a tenth of the join in wasm).
 				id := lineID{at.File, at.Kernel, at.Line}
-				l := x.lineOf[id]
-				if l == nil {
-					l = &lineAgg{lineID: id, offPos: -1}
-					x.lineOf[id] = l
-					x.lines = append(x.lines, l)
+				l := last
+				if l == nil || l.lineID != id {
+					if l = x.lineOf[id]; l == nil {
+						l = &lineAgg{lineID: id, offPos: -1}
+						x.lineOf[id] = l
+						x.lines = append(x.lines, l)
+					}
+					last = l
 				}
 				l.add(s, i)
 			}

@@ -11,7 +11,6 @@ package jsonspan
 
 import (
 	"bytes"
-	"hash/maphash"
 	"sort"
 	"sync"
 
@@ -326,7 +325,16 @@ type keyAt struct {
 	start int64
 }
 
-var keySeed = maphash.MakeSeed()
+// keyHash is FNV-1a of a key's raw bytes: repeats confirms equal hashes byte for byte, so a
+// collision costs a comparison, never a wrong answer (hash/maphash was a tenth of the check
+// pass in wasm, which has no hardware hash).
+func keyHash(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
+}
 
 // scanItems checks the container at p.pos (its opening byte) to its close, building nothing,
 // and returns its item count; keys, when not nil, collects each object key's hash, and marks
@@ -363,7 +371,7 @@ func (p *parser) scanItems(kind Kind, depth int, keys *[]keyAt, marks *[]mark, l
 				return n
 			}
 			if keys != nil {
-				*keys = append(*keys, keyAt{maphash.Bytes(keySeed, p.b[ks+1:p.pos-1]), int64(ks)})
+				*keys = append(*keys, keyAt{keyHash(p.b[ks+1 : p.pos-1]), int64(ks)})
 			}
 			p.space()
 			if p.pos >= len(p.b) || p.b[p.pos] != ':' {
