@@ -40,13 +40,24 @@ func TestHostileClassesSurvive(t *testing.T) {
 		if ms.HeapInuse > 256<<20 {
 			t.Errorf("%s: wasm heap in use %d MiB", h.Name, ms.HeapInuse>>20)
 		}
-		if h.Name == "json-many" && !hasText(d.Root, "--max-values") && !hasText(d.Root, "--max-memory") {
-			t.Errorf("%s: no finding names the limit", h.Name)
+		// json-many's arrays are lazy past 4,096 items (checked, not built): they open whole
+		// within this small budget, as stubs, and no limit is reached.
+		if h.Name == "json-many" && (hasText(d.Root, "--max-values") || hasText(d.Root, "--max-memory") || !hasStub(d.Root)) {
+			t.Errorf("%s: a limit was reached, or its arrays are not stubs", h.Name)
 		}
 		c.must("close", map[string]any{"handle": res.Get("handle").Int()})
 		// The core still answers.
 		c.must("contextArches", map[string]any{"size": 17638})
 	}
+}
+
+func hasStub(n *doc.Node) bool {
+	stub := false
+	n.Walk(func(_ []string, c *doc.Node) bool {
+		stub = stub || c.Attrs[doc.AttrMore] != ""
+		return !stub
+	})
+	return stub
 }
 
 func hasText(n *doc.Node, s string) bool {
@@ -86,12 +97,7 @@ func TestIssueReproductionsWithPageDefaults(t *testing.T) {
 		if hasText(d.Root, "raise it: neffscope --max-") {
 			t.Errorf("%s: a limit was reached: the lazy JSON should fit", h.Name)
 		}
-		stub := false
-		d.Root.Walk(func(_ []string, n *doc.Node) bool {
-			stub = stub || n.Attrs[doc.AttrMore] != ""
-			return !stub
-		})
-		if !stub {
+		if !hasStub(d.Root) {
 			t.Errorf("%s: no JSON stub: the big arrays are held or cut", h.Name)
 		}
 		c.must("close", map[string]any{"handle": res.Get("handle").Int()})

@@ -443,10 +443,17 @@ func (p *parser) drop(base int) {
 }
 
 // lazyNow says whether the container being built, n items so far, has grown past
-// Options.LazyOver.
+// Options.LazyOver, or past lazyMaxItems items.
 func (p *parser) lazyNow(v *Value, n int) bool {
-	return p.opt.LazyOver > 0 && n > lazyMinItems && int64(p.pos)-v.Start > p.opt.LazyOver
+	return p.opt.LazyOver > 0 && n > lazyMinItems && (int64(p.pos)-v.Start > p.opt.LazyOver || n > lazyMaxItems)
 }
+
+// lazyMaxItems is the most items a container of a lazy parse builds before it is made lazy
+// whatever its bytes: its items wait on the parser's stack as whole Values (~150 B each), and
+// a [0,0,…] array reached 64 KiB after 32,768 of them (a stack of 5 MB grown by doubling, per
+// member: 50 such members took the wasm heap past 700 MiB). A container of more items than a
+// member's tree holds (2,000 nodes) is a stub either way.
+const lazyMaxItems = 4096
 
 func (p *parser) where() string {
 	if p.opt.Where != "" {
