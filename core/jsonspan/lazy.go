@@ -124,27 +124,20 @@ func (v *Value) Dups() ([]Dup, int) {
 // Each calls fn with v's items from index from on, in order, until fn returns false; built
 // or lazy alike. A lazy container's items are parsed again on every call (each under the
 // lazy rule), so a caller keeps only what it needs; from is found from the nearest mark.
-func (v *Value) Each(from int, fn func(Item) bool) {
-	if v == nil || (v.Kind != Object && v.Kind != Array) {
-		return
-	}
-	if v.lazy != nil {
-		v.lazyItems(from, fn, false)
-		return
-	}
-	v.builtItems(from, fn)
-}
+func (v *Value) Each(from int, fn func(Item) bool) { v.each(from, fn, false) }
 
 // EachTransient is Each for a caller that keeps no Value it is handed (nor any reached from
 // it) past its call of fn (Clone what must stay): a lazy container's items are parsed into
 // memory reused from one item to the next instead of allocated value by value. A def.json's
 // 100,000 variables went through Each at ~14 allocations each, most of their resolve in wasm.
-func (v *Value) EachTransient(from int, fn func(Item) bool) {
+func (v *Value) EachTransient(from int, fn func(Item) bool) { v.each(from, fn, true) }
+
+func (v *Value) each(from int, fn func(Item) bool, transient bool) {
 	if v == nil || (v.Kind != Object && v.Kind != Array) {
 		return
 	}
 	if v.lazy != nil {
-		v.lazyItems(from, fn, true)
+		v.lazyItems(from, fn, transient)
 		return
 	}
 	v.builtItems(from, fn)
