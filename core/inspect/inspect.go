@@ -99,10 +99,9 @@ type File struct {
 	// forests build the JSON nodes not held (stubs with json: refs) of JSON that is not a
 	// manifest (those are the Program's Model.Forests), by source ("" for the file itself).
 	forests map[string]*jsonspan.Forest
-	// resident holds the JSON members read back, about one at a time (jsonResident).
-	resident *jsonspan.Resident
-	// readBackCharged is what the open charged for the JSON members it read back (given back
-	// when it lets them go).
+	// resident holds the JSON members read back (readBackJSON), about one at a time;
+	// readBackCharged is what the open charged for them (given back when it lets them go).
+	resident        *jsonspan.Resident
 	readBackCharged int64
 }
 
@@ -274,9 +273,33 @@ func keepInMemory(p string, size int64) bool {
 // jsonHoldMax is the largest JSON member the archive walk holds. A bigger one (up to
 // manifest.MaxJSONMember) is read back through the seek index when the manifests are resolved
 // or the member's tree is built, and let go when the next one needs the room
-// (manifest.ResidentJSON): the real-shaped 32 MB NEFF's two 20 MB def.json and 30 MB klir
-// JSON were 70 MB held for the life of the open.
+// (jsonResidentMax): the real-shaped 32 MB NEFF's two 20 MB def.json and 30 MB klir JSON
+// were 70 MB held for the life of the open.
 var jsonHoldMax int64 = 1 << 20
+
+// jsonResidentMax is the most bytes of the JSON members read back that a file holds at once,
+// least recently used let go first (the one being read is always held): the two 20 MB
+// def.json and the 30 MB klir JSON of the real-shaped 32 MB NEFF are read one after the other.
+const jsonResidentMax = 32 << 20
+
+// readBackJSON reads a JSON member the open did not hold (jsonHoldMax) into a reloadable
+// Input on the file's set, read now: the manifests' resolver (manifest.JSONReader) and the
+// generic JSON members ask for them here. It is charged to the budget as if held until the
+// open ends (refused: an error wrapping budget.ErrLimit).
+func (f *File) readBackJSON(path string, size int64) (*jsonspan.Input, error) {
+	if !f.Budget.Take(budget.Memory, size, path) {
+		return nil, fmt.Errorf("%w: %s (%s) does not fit in the memory left", budget.ErrLimit, path, neff.HumanSize(size))
+	}
+	f.readBackCharged += size
+	if f.resident == nil {
+		f.resident = jsonspan.NewResident(jsonResidentMax)
+	}
+	in := f.resident.Input(size, func() ([]byte, error) { return f.memberBytes(path, manifest.MaxJSONMember) })
+	if _, err := in.Bytes(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
 
 // streamHoldMax is the largest instruction stream an open holds in memory. A larger one is
 // indexed as it streams past (counts, table loads, two-word pairs) and its words are read from
@@ -476,26 +499,10 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	addOverview(f, root)
 	// The JSON members read back are let go (read again when browsed), and their charge given
 	// back: what the open holds is what it holds from now on.
-	f.jsonResident().LetGoAll()
-	if prog != nil {
-		f.readBackCharged += prog.Model.ReadBackCharged
-	}
+	f.resident.LetGoAll()
 	f.Budget.Release(budget.Memory, f.readBackCharged)
 	f.readBackCharged = 0
 	return root
-}
-
-// jsonResident is the set of the JSON members read back (the model's, which the generic JSON
-// members share).
-func (f *File) jsonResident() *jsonspan.Resident {
-	if f.resident == nil {
-		if f.Program != nil && f.Program.Model.Resident != nil {
-			f.resident = f.Program.Model.Resident
-		} else {
-			f.resident = jsonspan.NewResident(manifest.ResidentJSON)
-		}
-	}
-	return f.resident
 }
 
 // partialHook calls Options.OnPartial, throttled, from the archive walk's hooks (all on the
@@ -562,12 +569,11 @@ func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
 	switch {
 	case isJSONName(m.Path) && m.Data != nil:
 		return f.jsonNode(m.Data, nil, "content", m.Path)
-	case isJSONName(m.Path) && m.Size <= manifest.MaxJSONMember && !m.Truncated && b.First() == nil && b.Take(budget.Memory, m.Size, m.Path):
-		// Read back (jsonHoldMax); charged until the open ends, as the model's are.
-		f.readBackCharged += m.Size
-		in := f.jsonResident().Input(m.Size, func() ([]byte, error) { return f.memberBytes(m.Path, manifest.MaxJSONMember) })
-		if data, err := in.Bytes(); err == nil {
-			return f.jsonNode(data, in, "content", m.Path)
+	case isJSONName(m.Path) && m.Size <= manifest.MaxJSONMember && !m.Truncated && b.First() == nil:
+		if in, err := f.readBackJSON(m.Path, m.Size); err == nil {
+			if data, err := in.Bytes(); err == nil {
+				return f.jsonNode(data, in, "content", m.Path)
+			}
 		}
 		fallthrough
 	case isJSONName(m.Path):

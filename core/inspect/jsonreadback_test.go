@@ -38,7 +38,7 @@ func TestJSONMembersReadBack(t *testing.T) {
 				t.Fatalf("%s %s: %d bytes held", p, m.Path, len(m.Data))
 			}
 		}
-		if n := back.jsonResident().HeldBytes(); n != 0 {
+		if n := back.resident.HeldBytes(); n != 0 {
 			t.Fatalf("%s: %d bytes of JSON held after the open", p, n)
 		}
 		var a, b bytes.Buffer
@@ -98,11 +98,11 @@ func TestBigJSONMemberReadBack(t *testing.T) {
 	if err != nil || total != 300_000 || len(kids) != 10 || kids[9].Value != strconv.Itoa(299_999*7) {
 		t.Fatalf("children: %v, total %d, %d kids", err, total, len(kids))
 	}
-	if n := f.jsonResident().HeldBytes(); n == 0 {
+	if n := f.resident.HeldBytes(); n == 0 {
 		t.Fatal("the member read back is not held while browsed")
 	}
 	// The file changes under the open: the member's bytes cannot be read back the same.
-	f.jsonResident().LetGoAll()
+	f.resident.LetGoAll()
 	for i := len(data) / 3; i < 2*len(data)/3; i++ {
 		data[i] ^= 0x5A
 	}

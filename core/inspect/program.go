@@ -56,7 +56,7 @@ const resolvedColumn = "resolved"
 func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans) *Program {
 	a := f.Archive
 	ms := manifest.NewMemberSet()
-	ms.SetReader(func(p string) ([]byte, error) { return f.memberBytes(p, manifest.MaxJSONMember) })
+	ms.SetReader(f.readBackJSON)
 	files := map[string][]byte{}
 	for _, m := range a.Members {
 		data := m.Data

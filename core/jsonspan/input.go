@@ -145,6 +145,9 @@ func (r *Resident) LetGoAll() {
 
 // HeldBytes is the bytes the set holds now.
 func (r *Resident) HeldBytes() int64 {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var n int64

@@ -91,11 +91,10 @@ type Forest struct {
 	// Notes are details set by a resolver on values whose node is not held, by value start.
 	Notes map[int64]string
 	stubs map[int64]stub
-	// in and lazyOver are the input and its parse's LazyOver, for ValueAt; src is what the
-	// containers ValueAt finds lazy read their items from.
-	in       *Input
-	lazyOver int64
-	src      *source
+	// in is the input, for ValueAt; src (its parse's options) is what the containers ValueAt
+	// finds lazy read their items from.
+	in  *Input
+	src *source
 }
 
 type stub struct {
@@ -120,7 +119,7 @@ func NewForestOver(name string, in *Input, lazyOver int64) *Forest {
 	if Eager {
 		opt.LazyOver = 0
 	}
-	return &Forest{Source: name, stubs: map[int64]stub{}, in: in, lazyOver: lazyOver, src: &source{in: in, opt: opt}}
+	return &Forest{Source: name, stubs: map[int64]stub{}, in: in, src: &source{in: in, opt: opt}}
 }
 
 // Input is the bytes the forest reads again.
@@ -130,7 +129,7 @@ func (f *Forest) Input() *Input { return f.in }
 func (f *Forest) Ready() error {
 	_, err := f.in.Bytes()
 	if err != nil {
-		return fmt.Errorf("reading %s again: %w", f.Source, err)
+		return fmt.Errorf("reading %s again out of the archive: %w; if the file changed since it was opened, open it again", f.Source, err)
 	}
 	return nil
 }

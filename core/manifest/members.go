@@ -1,9 +1,10 @@
 package manifest
 
 import (
-	"errors"
 	"sort"
 	"strings"
+
+	"github.com/neffscope/neffscope/core/jsonspan"
 )
 
 // Members is the archive as the manifest chain sees it: every member's path and size, and the
@@ -20,18 +21,14 @@ type Members interface {
 	Bytes(path string) ([]byte, bool)
 }
 
-// MemberReader is what a Members may also do: read a member it does not hold, whole. A NEFF
-// open holds no JSON member over 1 MiB; the resolver reads each when it gets to it, lets its
-// bytes go when it needs room for the next (ResidentJSON), and reads it again when its tree
-// is browsed.
-type MemberReader interface {
-	ReadMember(path string) ([]byte, error)
+// JSONReader is what a Members may also do: give a JSON member whose bytes it does not hold
+// as a reloadable jsonspan.Input, read now (the caller's Resident set lets it go and reads it
+// again as it needs). A NEFF open holds no JSON member over 1 MiB; the resolver asks for each
+// when it gets to it. A nil Input with a nil error: the member cannot be read back; an error
+// wrapping budget.ErrLimit: the budget refused it.
+type JSONReader interface {
+	ReadJSON(path string, size int64) (*jsonspan.Input, error)
 }
-
-// ResidentJSON is the most bytes of JSON members read back (MemberReader) that a Model holds at
-// once, least recently used let go first (the one being read is always held): the two 20 MB
-// def.json and the 30 MB klir JSON of the real-shaped 32 MB NEFF are read one after the other.
-const ResidentJSON = 32 << 20
 
 // MaxJSONMember bounds how large a JSON member Wanted asks the caller to hold. The largest
 // real one is 150 KB (a klir debug-info tree); 64 MiB leaves a wide margin and still bounds
@@ -61,22 +58,21 @@ type MemberSet struct {
 	order []string
 	size  map[string]int64
 	data  map[string][]byte
-	read  func(path string) ([]byte, error)
+	read  func(path string, size int64) (*jsonspan.Input, error)
 }
 
-// SetReader gives the set a MemberReader: read reads a member whose bytes were not added.
-func (s *MemberSet) SetReader(read func(path string) ([]byte, error)) { s.read = read }
+// SetReader gives the set a JSONReader: read gives a JSON member whose bytes were not added.
+func (s *MemberSet) SetReader(read func(path string, size int64) (*jsonspan.Input, error)) {
+	s.read = read
+}
 
-// ReadMember implements MemberReader (an error when the set has no reader).
-func (s *MemberSet) ReadMember(path string) ([]byte, error) {
+// ReadJSON implements JSONReader (nil, nil when the set has no reader).
+func (s *MemberSet) ReadJSON(path string, size int64) (*jsonspan.Input, error) {
 	if s.read == nil {
-		return nil, errNotHeld
+		return nil, nil
 	}
-	return s.read(path)
+	return s.read(path, size)
 }
-
-// errNotHeld: the member's bytes were not handed over and there is no way to read them.
-var errNotHeld = errors.New("not held")
 
 // NewMemberSet makes an empty set.
 func NewMemberSet() *MemberSet {
@@ -176,17 +172,15 @@ func (a *archive) bytes(p string) ([]byte, bool) {
 	return a.src.Bytes(r)
 }
 
-// reader is how to read member p when its bytes were not handed over (nil: there is none).
-func (a *archive) reader(p string) func() ([]byte, error) {
+// readJSON reads JSON member p when its bytes were not handed over (JSONReader; nil, nil when
+// the Members cannot).
+func (a *archive) readJSON(p string, size int64) (*jsonspan.Input, error) {
 	r, ok := a.real[normPath(p)]
-	mr, can := a.src.(MemberReader)
+	jr, can := a.src.(JSONReader)
 	if !ok || !can {
-		return nil
+		return nil, nil
 	}
-	if ms, set := mr.(*MemberSet); set && ms.read == nil {
-		return nil
-	}
-	return func() ([]byte, error) { return mr.ReadMember(r) }
+	return jr.ReadJSON(r, size)
 }
 
 // ref notes that member p is referred to by "who" (e.g. "sg00/def.json var x").

@@ -57,13 +57,6 @@ type Model struct {
 	MemberOrder []string
 	// Forests build the nodes of those trees that are not held (stubs), by member path.
 	Forests map[string]*jsonspan.Forest
-	// Resident holds the bytes of the JSON members read back rather than handed over
-	// (MemberReader), about one member at a time; an open lets them all go once it is done
-	// with them (Resident.LetGoAll), and a forest reads its member again when browsed.
-	Resident *jsonspan.Resident
-	// ReadBackCharged is the memory the resolve charged to the budget for the members it read
-	// back: what the open gives back once it lets them go.
-	ReadBackCharged int64
 }
 
 // Tensor is one model input or output.

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -22,8 +23,6 @@ type resolver struct {
 	// unread lists the JSON manifests whose bytes were not handed over: what they would
 	// refer to cannot be told from what nothing refers to.
 	unread []string
-	// resident holds the JSON members read back (archive.reader) about one at a time.
-	resident *jsonspan.Resident
 }
 
 // Resolve reads the manifest chain out of members, the way libnrt does (spec neff.md §2.4 D,
@@ -39,8 +38,6 @@ func resolve(members Members, facts HeaderFacts, b *budget.Budget) *Model {
 		root:  &doc.Node{Kind: doc.KindModel, Key: "model", Label: "Model"},
 		docs:  map[string]*jdoc{},
 	}
-	r.resident = jsonspan.NewResident(ResidentJSON)
-	r.m.Resident = r.resident
 	r.budget = b
 	r.m.Overview = r.root
 
@@ -71,19 +68,21 @@ func (r *resolver) load(path, kind string) *jdoc {
 	b, ok := r.a.bytes(path)
 	size := r.a.size(path)
 	var in *jsonspan.Input
-	if read := r.a.reader(path); !ok && read != nil && size <= MaxJSONMember && r.budget.Take(budget.Memory, size, path) {
-		// Not held: read now, let go when the next needs the room, read again when browsed.
-		// The budget is charged as if it stayed held until the open ends (ReadBackCharged).
-		r.m.ReadBackCharged += size
-		in = r.resident.Input(size, read)
+	if !ok && size <= MaxJSONMember {
+		// Not held: read back now (the reader lets it go and reads it again as it needs); a
+		// limit's refusal is the not-read finding below.
 		var err error
-		if b, err = in.Bytes(); err != nil {
+		in, err = r.a.readJSON(path, size)
+		if err == nil && in != nil {
+			b, err = in.Bytes()
+		}
+		if err != nil && !errors.Is(err, budget.ErrLimit) {
 			r.unread = append(r.unread, path)
-			r.root.Errorf(doc.In(path, 0, max(size, 0)), "%s (%d bytes) could not be read out of the archive: %v; what it defines is not shown", path, size, err)
+			r.root.Errorf(doc.In(path, 0, max(size, 0)), "%s (%d bytes) could not be read out of the archive: %v; what it defines is not shown. If the file changed since it was opened, open it again", path, size, err)
 			r.docs[path] = nil
 			return nil
 		}
-		ok = true
+		ok = err == nil && in != nil
 	}
 	if !ok {
 		r.unread = append(r.unread, path)
