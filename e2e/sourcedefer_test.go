@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
@@ -242,5 +243,35 @@ func TestSmallDebugInfoMappedInTheOpen(t *testing.T) {
 	}
 	if eval[bool](p, `!!document.getElementById('findings-pending') || !!document.querySelector('#overview-view [data-section="source"].pending')`) {
 		t.Error("the page says the source lines are still being mapped")
+	}
+}
+
+// A byte picked by offset while the source lines are being mapped keeps its highlight when the
+// mapping lands: the page draws the same selection again (its source fields) without undoing
+// the one-byte highlight and the hex cursor the pick put there.
+func TestPickedByteKeptWhenSourceLands(t *testing.T) {
+	p := newPage(t, siteURL)
+	eval[chromedp.Void](p, `window.releaseSource = neffscope.holdSource()`)
+	p.openWithPicker(realNEFF)
+	p.waitFor(`neffscope.lastOpen && neffscope.lastOpen.totalMs > 0 && neffscope.lastOpen.sourcePending === true`, "the open, its source lines held back")
+	p.expand(`#tree [data-path="members/sg00/"]`)
+	p.clickRow(`#tree [data-ref="member:sg00/def.json"]`)
+	p.waitFor(`neffscope.hex.source === 'sg00/def.json'`, "def.json in the hex view")
+	p.do(slash.action)
+	p.waitFor(`document.activeElement && document.activeElement.id === 'search'`, "/ to focus the search box")
+	p.do(chromedp.KeyEvent("@2000"))
+	p.waitFor(`neffscope.search.q === '@2000' && document.querySelectorAll('#search-results .sr[data-kind="offset"]').length === 2`, "the offset results of @2000")
+	p.press(kb.ArrowDown)
+	p.press(kb.Enter)
+	const picked = `neffscope.hex.hl && neffscope.hex.hl.src === 'sg00/def.json' && neffscope.hex.hl.off === 2000 && neffscope.hex.hl.len === 1 && neffscope.hex.cursor === 2000`
+	p.waitFor(picked, "byte 2,000 of def.json highlighted")
+	sel := p.selPath()
+	eval[chromedp.Void](p, `window.releaseSource()`)
+	p.waitFor(`neffscope.lastOpen.sourceMs > 0`, "the source lines mapped")
+	if !eval[bool](p, picked) {
+		t.Errorf("after the mapping landed the hex view highlights %s, cursor %d; want byte 2000 of sg00/def.json", eval[string](p, `JSON.stringify(neffscope.hex.hl)`), eval[int](p, `neffscope.hex.cursor`))
+	}
+	if got := p.selPath(); got != sel {
+		t.Errorf("after the mapping landed the selection is %q, want %q", got, sel)
 	}
 }

@@ -11,6 +11,7 @@ import { reindex, state } from '../state/docs.js';
 import { ensurePath } from '../state/lazy.js';
 import { select } from '../state/selection.js';
 import { jsonTree, mainTree } from '../views/content.js';
+import { hexKeep } from '../views/hex.js';
 import { renderDetail } from '../views/detail.js';
 import { listing, listingRefresh, listingSelect } from '../views/listing.js';
 import { overviewRedraw } from '../views/overview.js';
@@ -137,7 +138,9 @@ async function patchShown(st, patch) {
   if (sel && !st.info.has(sel) && listed && listing.selected >= 0) await listingSelect(listing.selected);
   // The overview (where an open lands) is drawn again in place: its detail, and the view.
   else if (sel && st.info.has(sel) && sel.kind === 'overview') renderDetail(sel);
-  else if (sel && st.info.has(sel)) select(sel, 'hash');
+  // A selection the user made while the listing was fetched again stands (it was made on the
+  // patched Document); the same selection is drawn again with the bytes it had highlighted.
+  else if (sel && st.info.has(sel)) { if (st.selected === sel) { const keep = hexKeep(); select(sel, 'hash'); keep(); } }
   else if (selPath) {
     const n = await ensurePath(selPath, st);
     if (n && state === st && st.selected === sel) select(n, 'hash');

@@ -117,6 +117,21 @@ export function hexShow(source, hl, scroll, marks) {
   hexRender();
 }
 
+/**
+ * hexKeep notes what the hex view shows of its bytes (the highlight, the field marks, the
+ * cursor); the function it returns puts them back if the view still shows the same bytes. A
+ * redraw of the same selection (a background patch) must not undo a byte the user picked.
+ * @returns {() => void}
+ */
+export function hexKeep() {
+  const { key, hl, marks, cursor } = hex;
+  return () => {
+    if (!key || key !== hex.key || $('hex-wrap').hidden) return;
+    hex.cursor = cursor;
+    hexShow(hex.source, hl, false, marks);
+  };
+}
+
 function hexScrollTo(off) {
   const row = Math.floor(off / HEX_ROW);
   const viewRows = Math.floor(hex.scroller.clientHeight / hex.rowH);
