@@ -44,9 +44,11 @@ js:
 
 ## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, its data
 ## segments merged so it compresses better (scripts/wasmpack), and precompressed copies the
-## dev server hands to browsers that accept them.
+## dev server hands to browsers that accept them. The worker warms up on www/warm/ (the
+## repository's real matmul_small.neff with its LICENSE and NOTICE; core-host.js says why).
 wasm: js
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
+	mkdir -p www/warm && cp testdata/real/nkipy/matmul_small.neff testdata/real/nkipy/LICENSE testdata/real/nkipy/NOTICE www/warm/
 	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
 	$(GO) run ./scripts/wasmpack www/neffscope.wasm
 	$(GO) run ./scripts/compress www/neffscope.wasm
@@ -140,4 +142,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf dist www/app.js www/worker.js www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js
+	rm -rf dist www/app.js www/worker.js www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js www/warm

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -62,4 +63,34 @@ func BenchmarkOpenRealShaped(b *testing.B) {
 	b.ReportMetric(float64(walk.Milliseconds())/float64(b.N), "ms-walk")
 	b.ReportMetric(float64(rest.Milliseconds())/float64(b.N), "ms-resolve-and-document")
 	b.ReportMetric(float64(source.Milliseconds())/float64(b.N), "ms-source")
+}
+
+// BenchmarkOpenRealSmall opens the small real NEFFs (matmul_small in the repository, attn_v6
+// from ../shared) in wasm under Node with the page's worker options: the core's share of issue
+// 13's "a small real NEFF fully open ≤ 200 ms warm" (the page's lastOpen.coreMs).
+//
+//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_GCFLAGS) -run '^$' -bench OpenRealSmall ./wasm/
+func BenchmarkOpenRealSmall(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as main sets it for the worker
+	for _, rel := range []string{"nkipy/matmul_small.neff", "nki-moe/attn_v6.neff"} {
+		b.Run(filepath.Base(rel), func(b *testing.B) {
+			path, ok := realfiles.Find(rel)
+			if !ok {
+				b.Skip(realfiles.Missing(rel))
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			for range b.N {
+				var calls int
+				r := newJSReaderAt(sliceFunc(data, &calls), int64(len(data)), 0)
+				opt := inspect.Options{Limits: budget.Page(), DeferSource: true, DeferSourceOver: 64 << 10, DeferMemberHashes: true}
+				if f := inspect.Open(filepath.Base(path), r, int64(len(data)), opt); f.Program == nil {
+					b.Fatal("no program")
+				}
+			}
+		})
+	}
 }

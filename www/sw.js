@@ -21,6 +21,7 @@ const SHELL = [
   'wasm_exec.js',
   'neffscope.wasm',
   'vendor/msgpack/msgpack.min.js',
+  'warm/matmul_small.neff',
 ];
 const shellURLs = new Set(SHELL.map((p) => new URL(p, self.registration.scope).href));
 

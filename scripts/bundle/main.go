@@ -114,7 +114,7 @@ func copySite(src, dst string) (int, error) {
 }
 
 // shellFiles are the files sw.js keeps for offline use (its SHELL list, less the page's "./").
-var shellFiles = []string{"index.html", "app.js", "worker.js", "style.css", "wasm_exec.js", "neffscope.wasm", "vendor/msgpack/msgpack.min.js"}
+var shellFiles = []string{"index.html", "app.js", "worker.js", "style.css", "wasm_exec.js", "neffscope.wasm", "vendor/msgpack/msgpack.min.js", "warm/matmul_small.neff"}
 
 // swBuild is the line of sw.js that names its cache.
 var swBuild = regexp.MustCompile(`(?m)^const BUILD = '[^']*';$`)
@@ -206,6 +206,25 @@ func Single(www string) ([]byte, error) {
 	tags.WriteString(`<script type="application/octet-stream" id="wasm-data">`)
 	tags.WriteString(base64.StdEncoding.EncodeToString(gz.Bytes()))
 	tags.WriteString("</script>\n")
+	// The worker's warm-up NEFF (core-host.js), raw (it is gzip already), and beside it, as
+	// text, the licence and notice it is distributed under.
+	warm, err := os.ReadFile(filepath.Join(www, "warm", "matmul_small.neff"))
+	if err != nil {
+		return nil, fmt.Errorf("%v (run `make wasm`: it copies the warm-up NEFF)", err)
+	}
+	tags.WriteString(`<script type="application/octet-stream" id="warm-data">`)
+	tags.WriteString(base64.StdEncoding.EncodeToString(warm))
+	tags.WriteString("</script>\n")
+	for _, name := range []string{"NOTICE", "LICENSE"} {
+		text, err := read("warm/" + name)
+		if err != nil {
+			return nil, fmt.Errorf("%v (run `make wasm`: it copies the warm-up NEFF's %s)", err, name)
+		}
+		if err := safeInline("warm/"+name, text, "script"); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&tags, "<script type=\"text/plain\" id=\"warm-%s\">warm-data is matmul_small.neff, written by the AWS Neuron compiler, from aws-neuron/nkipy, Apache-2.0:\n%s</script>\n", strings.ToLower(name), text)
+	}
 	for _, s := range scripts {
 		if err := safeInline(s.id, s.src, "script"); err != nil {
 			return nil, err

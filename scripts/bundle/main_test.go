@@ -40,6 +40,9 @@ func site(t *testing.T, app string) map[string]string {
 		"wasm_exec.js":                  "globalThis.Go = class {};",
 		"vendor/msgpack/msgpack.min.js": "var MessagePack = {};",
 		"neffscope.wasm":                "\x00asm\x01\x00\x00\x00 a fake module",
+		"warm/matmul_small.neff":        "\x01\x00 a fake NEFF",
+		"warm/LICENSE":                  "Apache License 2.0 (fake)",
+		"warm/NOTICE":                   "Copyright (fake)",
 	}
 }
 
@@ -95,6 +98,20 @@ func TestSingleInlinesEverythingUnderAHashedCSP(t *testing.T) {
 	raw, _ := io.ReadAll(zr)
 	if string(raw) != files["neffscope.wasm"] {
 		t.Errorf("embedded wasm inflates to %q", raw)
+	}
+	// The worker's warm-up NEFF is carried as base64, with its licence and notice as text.
+	warm := regexp.MustCompile(`<script type="application/octet-stream" id="warm-data">([^<]*)</script>`).FindStringSubmatch(html)
+	if warm == nil {
+		t.Fatal("no embedded warm-up NEFF")
+	}
+	if b, err := base64.StdEncoding.DecodeString(warm[1]); err != nil || string(b) != files["warm/matmul_small.neff"] {
+		t.Errorf("embedded warm-up NEFF decodes to %q (%v)", b, err)
+	}
+	for _, name := range []string{"LICENSE", "NOTICE"} {
+		re := regexp.MustCompile(`(?s)<script type="text/plain" id="warm-` + strings.ToLower(name) + `">([^<]*)</script>`)
+		if m := re.FindStringSubmatch(html); m == nil || !strings.HasSuffix(m[1], files["warm/"+name]) {
+			t.Errorf("the warm-up NEFF's %s is not in the single file", name)
+		}
 	}
 }
 

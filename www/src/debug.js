@@ -20,7 +20,7 @@ import { search } from './views/search.js';
 export function installDebugSurface() {
   globalThis.neffscope = {
     get state() { return state; },
-    get core() { return { mode: core.mode, ready: core.ready }; },
+    get core() { return { mode: core.mode, ready: core.ready, warm: core.warm }; },
     get lastOpen() { return lastOpen; },
     get docs() { return docs.map((d) => ({ file: d.doc.file, kind: d.doc.kind, current: d === state })); },
     get hex() { return { source: hex.source, hl: hex.hl && { off: hex.hl.off, len: hex.hl.len, src: hex.hl.src || '' }, cursor: hex.cursor }; },

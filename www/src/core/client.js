@@ -18,6 +18,8 @@ export const core = {
   ready: false,
   readyWaiters: [],
   started: 0,
+  /** @type {{opens: number, ms: number, stopped: boolean, error?: string} | null} the worker's warm-up, once it ended */
+  warm: null,
 };
 
 let wasmBytesPromise = null;
@@ -33,6 +35,27 @@ function inflateEmbeddedWasm() {
     })();
   }
   return wasmBytesPromise;
+}
+
+/** @type {((doc: ArrayBuffer) => void)[]} */
+const warmHooks = [];
+
+/**
+ * onWarm runs f with the Document of the worker's last warm-up open (core-host.js), when the
+ * warm-up ends: the page decodes it once so its own first decode is not a cold one.
+ * @param {(doc: ArrayBuffer) => void} f
+ */
+export function onWarm(f) { warmHooks.push(f); }
+
+// embeddedWarm gives the single file's warm-up NEFF (base64, id warm-data) as bytes, or
+// undefined when the page has none: the worker then skips its warm-up.
+function embeddedWarm() {
+  const e = document.getElementById('warm-data');
+  if (!e) return undefined;
+  const bin = atob((e.textContent || '').replace(/\s+/g, ''));
+  const u8 = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+  return u8.buffer;
 }
 
 function setCoreStatus(state, text, title) {
@@ -62,13 +85,17 @@ export function newWorker(name, prelude) {
 export function startCore() {
   core.gen++;
   core.ready = false;
+  core.warm = null;
   core.started = performance.now();
   setCoreStatus('starting', 'core starting…');
   let w;
   try {
     w = newWorker('', ['self.NEFFSCOPE_WAIT_FOR_WASM = true;\n', single ? $('wasm-exec-src').textContent : '', '\n']);
     if (single) {
-      inflateEmbeddedWasm().then((buf) => { const copy = buf.slice(0); w.postMessage({ type: 'init', wasm: copy }, [copy]); })
+      inflateEmbeddedWasm().then((buf) => {
+        const copy = buf.slice(0), warm = embeddedWarm();
+        w.postMessage({ type: 'init', wasm: copy, warm }, warm ? [copy, warm] : [copy]);
+      })
         .catch((e) => fallbackToMainThread('the embedded wasm could not be inflated: ' + e.message));
     }
   } catch (e) {
@@ -146,6 +173,11 @@ function onCoreMessage(msg) {
       toast('Running without a Web Worker: ' + core.fallbackReason + '. Large files will freeze the page while they are read.', 'warning');
     }
     core.readyWaiters.splice(0).forEach((f) => f());
+    return;
+  }
+  if (msg.type === 'warm') {
+    core.warm = { opens: msg.opens, ms: msg.ms, stopped: !!msg.stopped, error: msg.error };
+    if (msg.doc) for (const f of warmHooks) f(msg.doc);
     return;
   }
   if (msg.type === 'fatal') {

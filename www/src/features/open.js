@@ -2,7 +2,7 @@
 // Opening files: one NEFF (with progress, the header first, cancel) or several dropped together.
 // Each open adds its documents as tabs beside those already open.
 
-import { call, cancel, core } from '../core/client.js';
+import { call, cancel, core, onWarm } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
 import { $, el, toast } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
@@ -116,6 +116,10 @@ export function onProgress(file, t0, p) {
 
 /** @type {File | null} the last file opened, for Reopen after the core died (core/client.js) */
 let lastFile = null;
+// The worker's warm-up Document, decoded once and dropped: the first file's decode then runs
+// on JIT-compiled code (matmul_small's first decode took 70–170 ms cold, 15–50 after).
+onWarm((doc) => { try { unpackDocument(doc); } catch (e) { /* only a warm-up */ } });
+
 if (typeof window !== 'undefined') window.addEventListener('neffscope:reopen', () => { if (lastFile) openFile(lastFile); });
 
 /**

@@ -10,11 +10,71 @@
 //   page → host: {id, method, args} — args is one object of named arguments;
 //   host → page: {id, type: 'event', event: 'progress'|'header'|'overview'|'hits', data},
 //                {id, type: 'result', result}, {id, type: 'error', error: {code, message}};
-//   once: {type: 'ready', version, model, methods, ms} or {type: 'fatal', error: {code, message}}.
+//   once: {type: 'ready', version, model, methods, ms} or {type: 'fatal', error: {code, message}};
+//   after ready, once: {type: 'warm', opens, ms, stopped} (the warm-up below).
 // The host is a generic forwarder to neffscopeCore.call: it knows no method. It only reads a
 // Blob argument into bytes where FileReaderSync is missing (the core reads Blobs itself in a
 // worker), and transfers the ArrayBuffers of a result instead of copying them.
 // Cancel is the page terminating the worker and starting a new one.
+
+// The warm-up. V8 compiles a wasm's functions lazily, at a baseline tier, and optimizes the hot
+// ones only after they have run a while: the first open after a load ran 3–6× slower than the
+// next (matmul_small: the core 540 ms, then 90–120). So while the worker is idle after its start
+// it opens a small real NEFF it was given (warm/matmul_small.neff) WARM_OPENS times as the page
+// opens a file (then maps its source, hashes its members, closes it): the user's first open
+// runs at the speed of a later one. It stops before the next open once a request carrying a
+// file arrives, which then waits for at most the one warm open in progress.
+const WARM_OPENS = 3;
+
+// carriesFile says whether a request's args hold a file (a Blob, bytes, or a list of them).
+function carriesFile(args) {
+  if (!args || typeof args !== 'object') return false;
+  const isFile = (v) => (typeof Blob !== 'undefined' && v instanceof Blob) || ArrayBuffer.isView(v) || v instanceof ArrayBuffer;
+  return Object.values(args).some((v) => isFile(v) || (Array.isArray(v) && v.some(isFile)));
+}
+
+/**
+ * runWarmUp is the warm-up: src (a URL, or the NEFF's bytes) opened WARM_OPENS times through
+ * core.call as the page opens a file, its source mapped, its members hashed, closed, until
+ * stop() says a file was asked for; then post({type: 'warm', opens, ms, stopped, doc, error}).
+ * @param {{call: (method: string, args: object, emit: Function) => Promise<any>}} core
+ * @param {string | ArrayBuffer | ArrayBufferView} src
+ * @param {() => boolean} stop
+ * @param {(msg: object, transfer?: Transferable[]) => void} post
+ * @param {() => number} now
+ */
+export async function runWarmUp(core, src, stop, post, now) {
+  const t0 = now();
+  const quiet = () => {};
+  let opens = 0;
+  try {
+    let bytes = src;
+    if (typeof src === 'string') {
+      const r = await fetch(src);
+      if (!r.ok) throw new Error('loading ' + src + ': HTTP ' + r.status);
+      bytes = new Uint8Array(await r.arrayBuffer());
+    } else if (src instanceof ArrayBuffer) bytes = new Uint8Array(src);
+    // As a Blob where the worker can read one (FileReaderSync): the path a picked file takes.
+    const file = typeof Blob !== 'undefined' && typeof FileReaderSync !== 'undefined' ? new Blob([/** @type {Uint8Array} */ (bytes)]) : bytes;
+    let doc = null;
+    while (opens < WARM_OPENS && !stop()) {
+      const r = await core.call('open', { file, name: 'warm.neff', memberHashes: false, deferSource: true, deferSourceOver: 0 }, quiet);
+      doc = r.doc;
+      try {
+        await core.call('indexSource', { handle: r.handle }, quiet);
+        await core.call('hashMembers', { handle: r.handle }, quiet);
+      } finally {
+        await core.call('close', { handle: r.handle }, quiet);
+      }
+      opens++;
+    }
+    // The last Document goes along: the page decodes it once, to warm its own decoder.
+    post({ type: 'warm', opens, ms: now() - t0, stopped: opens < WARM_OPENS, doc }, doc instanceof ArrayBuffer ? [doc] : []);
+  } catch (e) {
+    // A warm-up that cannot run (no file, offline without it) costs the page nothing.
+    post({ type: 'warm', opens, ms: now() - t0, stopped: true, error: String(e && e.message || e) });
+  }
+}
 
 // createCoreHost wires the protocol to the Go core. post(msg, transfer) sends to the page.
 /** @param {(msg: object, transfer?: Transferable[]) => void} post */
@@ -24,7 +84,13 @@ export function createCoreHost(post) {
   const started = now();
   const fatal = (message) => post({ type: 'fatal', error: { code: 'internal', message } });
 
-  async function start(wasmSource) {
+  /**
+   * start loads the wasm and starts the core; warmSource (a URL or the bytes of a small NEFF;
+   * none: no warm-up) is opened while the worker is idle after it (the warm-up above).
+   * @param {string | ArrayBuffer | ArrayBufferView} wasmSource
+   * @param {string | ArrayBuffer | ArrayBufferView} [warmSource]
+   */
+  async function start(wasmSource, warmSource) {
     try {
       if (typeof Go === 'undefined') throw new Error('wasm_exec.js did not load');
       const go = new Go();
@@ -48,10 +114,16 @@ export function createCoreHost(post) {
       if (!core) throw new Error('the wasm started but did not register neffscopeCore');
       core.memory = result.instance.exports.mem; // the core reports its size (wasmBytes)
       post({ type: 'ready', version: core.version, model: core.model, methods: Array.from(core.methods), ms: now() - started });
+      if (warmSource) warmed = warmUp(warmSource);
     } catch (e) {
       fatal('the neffscope core could not start: ' + (e && e.message || e));
     }
   }
+
+  let fileAsked = false; // a request carrying a file came: the warm-up stops
+  /** @type {Promise<void> | null} the warm-up, settled when it ends */
+  let warmed = null;
+  const warmUp = (src) => runWarmUp(core, src, () => fileAsked, post, now);
 
   // Without FileReaderSync (the page fallback) the core cannot read a Blob in slices, so a
   // Blob argument, or a Blob in an array argument, is read whole first; its bytes keep its name.
@@ -85,6 +157,7 @@ export function createCoreHost(post) {
   }
 
   async function handle(msg) {
+    if (carriesFile(msg.args)) fileAsked = true;
     const id = msg.id;
     try {
       if (!core) throw { code: 'unavailable', message: 'the neffscope core is not ready yet' };
@@ -100,8 +173,11 @@ export function createCoreHost(post) {
     }
   }
 
-  return { start, handle };
+  return { start, handle, warmed: () => warmed };
 }
+
+// WARM_NEFF is the small real NEFF the site's worker warms up on (`make wasm` puts it there).
+const WARM_NEFF = 'warm/matmul_small.neff';
 
 // serveWorker runs the core host as this worker's message loop. The site's worker loads
 // wasm_exec.js itself; the single-file build's Blob worker has it prepended and is told to
@@ -115,13 +191,13 @@ export function serveWorker() {
     const msg = ev.data;
     if (msg && msg.type === 'init') {
       // The single-file build hands over the inflated wasm bytes.
-      host.start(msg.wasm).then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
+      host.start(msg.wasm, msg.warm).then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
       return;
     }
     if (!ready) { queue.push(msg); return; }
     host.handle(msg);
   };
   if (!self.NEFFSCOPE_WAIT_FOR_WASM) {
-    host.start('neffscope.wasm').then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
+    host.start('neffscope.wasm', WARM_NEFF).then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
   }
 }

@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
+)
+
+// The worker warms the core up after it starts (core-host.js runWarmUp): it opens the small
+// real NEFF it was given (the site: warm/matmul_small.neff; the single file: embedded) three
+// times as the page opens a file, and closes it. Nothing of it reaches the page: no document,
+// no library entry, the welcome screen stays; a file opened after it opens as usual.
+func TestWorkerWarmsUp(t *testing.T) {
+	for _, c := range []struct{ name, url string }{{"site", siteURL}, {"single file", singleURL}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPage(t, c.url)
+			p.waitFor(`neffscope.core.warm !== null`, "the warm-up to end")
+			w := eval[map[string]any](p, `neffscope.core.warm`)
+			if w["opens"] != float64(3) || w["stopped"] != false || w["error"] != nil {
+				t.Errorf("the warm-up: %v, want 3 opens, not stopped, no error", w)
+			}
+			if got := eval[string](p, `document.body.dataset.state || ''`); got == "open" {
+				t.Errorf("the page's state after the warm-up is %q: the warm-up showed a document", got)
+			}
+			if n := eval[int](p, `neffscope.libRefresh().then(() => neffscope.library.entries.length)`); n != 0 {
+				t.Errorf("the library holds %d entries after the warm-up, want none", n)
+			}
+			p.openWithPicker(realNEFF)
+			if got := eval[string](p, `neffscope.state.doc.file`); got != "matmul_small.neff" {
+				t.Errorf("the file opened after the warm-up is %q", got)
+			}
+		})
+	}
+}
+
+// BenchmarkPageSmallFirst opens a small real NEFF as the first file of a freshly loaded page:
+// "after warm-up" picks it once the worker's warm-up has ended (a person who picks a file a
+// second or two after the page shows), "at load" as soon as the core is ready (the open then
+// waits for the warm open in progress). ms-total is lastOpen.totalMs.
+//
+//	make dist && go test -run '^$' -bench PageSmallFirst -benchtime 5x ./e2e/
+func BenchmarkPageSmallFirst(b *testing.B) {
+	for _, rel := range []string{"nkipy/matmul_small.neff", "nki-moe/attn_v6.neff"} {
+		for _, when := range []string{"after-warm-up", "at-load"} {
+			b.Run(strings.TrimSuffix(rel[strings.LastIndex(rel, "/")+1:], ".neff")+"/"+when, func(b *testing.B) {
+				path, ok := realfiles.Find(rel)
+				if !ok {
+					b.Skip(realfiles.Missing(rel))
+				}
+				var total, core, render float64
+				for range b.N {
+					p := newPage(b, siteURL)
+					if when == "after-warm-up" {
+						p.waitFor(`neffscope.core.warm !== null`, "the warm-up to end")
+						time.Sleep(100 * time.Millisecond)
+					}
+					p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{mustAbs(path)}))
+					p.waitOpen()
+					p.waitFor(`neffscope.lastOpen && neffscope.lastOpen.totalMs > 0`, "the open's time")
+					m := eval[map[string]float64](p, `(({totalMs, coreMs, renderMs}) => ({totalMs, coreMs, renderMs}))(neffscope.lastOpen)`)
+					total += m["totalMs"]
+					core += m["coreMs"]
+					render += m["renderMs"]
+				}
+				n := float64(b.N)
+				b.ReportMetric(total/n, "ms-total")
+				b.ReportMetric(core/n, "ms-core")
+				b.ReportMetric(render/n, "ms-render")
+			})
+		}
+	}
+}
