@@ -22,8 +22,8 @@
 // next (matmul_small: the core 540 ms, then 90–120). So while the worker is idle after its start
 // it opens a small real NEFF it was given (warm/matmul_small.neff) WARM_OPENS times as the page
 // opens a file (then maps its source, hashes its members, closes it): the user's first open
-// runs at the speed of a later one. It stops before the next open once a request carrying a
-// file arrives, which then waits for at most the one warm open in progress.
+// runs at the speed of a later one. Once a request carrying a file arrives it stops before its
+// next call, so that request waits for at most the one call in progress.
 const WARM_OPENS = 3;
 
 // carriesFile says whether a request's args hold a file (a Blob, bytes, or a list of them).
@@ -61,8 +61,9 @@ export async function runWarmUp(core, src, stop, post, now) {
       const r = await core.call('open', { file, name: 'warm.neff', memberHashes: false, deferSource: true, deferSourceOver: 0 }, quiet);
       doc = r.doc;
       try {
-        await core.call('indexSource', { handle: r.handle }, quiet);
-        await core.call('hashMembers', { handle: r.handle }, quiet);
+        // (A file asked for meanwhile waits for these too: skip them.)
+        if (!stop()) await core.call('indexSource', { handle: r.handle }, quiet);
+        if (!stop()) await core.call('hashMembers', { handle: r.handle }, quiet);
       } finally {
         await core.call('close', { handle: r.handle }, quiet);
       }
