@@ -56,10 +56,11 @@ type Compact struct {
 	ends    pcol
 	Tuples  []Tuple
 	// the id lookup (backend and penguin): record numbers in id order, the ids in that order,
-	// and the first id of each of their blocks
+	// and the first and last id of each of their blocks
 	byID    pcol
 	idOrder pcol
 	idFirst []uint64
+	idLast  []uint64
 	// build state: interning tables (dropped at the end of the scan)
 	nameIdx  map[string]uint32
 	tupleIdx map[Tuple]uint32
@@ -87,7 +88,7 @@ const (
 // Held is the bytes the Compact holds (its columns, tables and strings).
 func (c *Compact) Held() int64 {
 	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes() + c.byID.bytes() + c.idOrder.bytes()
-	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
+	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst)+cap(c.idLast))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
 	n += int64(cap(c.Tuples)) * 64
 	for _, t := range c.Tuples {
 		n += int64(len(t.File) + len(t.Line) + len(t.Kernel))
@@ -214,20 +215,25 @@ func (c *Compact) Span(i int) (off, n int64) {
 
 // Lookup finds the first record (in member order) with id (backend and penguin members).
 func (c *Compact) Lookup(id uint64) (int, bool) {
-	// the first block whose first id is ≥ id; the first occurrence is in it or the one before
-	b := sort.Search(len(c.idFirst), func(b int) bool { return c.idFirst[b] >= id })
+	n := len(c.idLast)
+	if n == 0 || id < c.idFirst[0] || id > c.idLast[n-1] {
+		return 0, false
+	}
+	// The ids are sorted: id's first occurrence is in the first block whose last id is ≥ id.
+	// Only that block is decoded, so a run of lookups of nearby ids (a stream's words, in
+	// order) decodes each block once (the column caches one): deciding between this block and
+	// the one before by decoding both alternated the cache, two decodes per lookup.
+	k := sort.Search(n, func(b int) bool { return c.idLast[b] >= id })
+	switch {
+	case c.idFirst[k] == id:
+		return int(c.byID.at(k * pblock)), true
+	case c.idFirst[k] > id:
+		return 0, false
+	}
 	var buf [pblock]uint64
-	for _, k := range []int{b - 1, b} {
-		if k < 0 || k >= len(c.idFirst) {
-			continue
-		}
-		vs := c.idOrder.block(k, &buf)
-		if j := sort.Search(len(vs), func(j int) bool { return vs[j] >= id }); j < len(vs) {
-			if vs[j] == id {
-				return int(c.byID.at(k*pblock + j)), true
-			}
-			return 0, false
-		}
+	vs := c.idOrder.block(k, &buf)
+	if j := sort.Search(len(vs), func(j int) bool { return vs[j] >= id }); j < len(vs) && vs[j] == id {
+		return int(c.byID.at(k*pblock + j)), true
 	}
 	return 0, false
 }
@@ -258,6 +264,9 @@ func (c *Compact) buildLookup(grow func(int64) bool) bool {
 	for k, i := range perm {
 		if k%pblock == 0 {
 			c.idFirst = append(c.idFirst, ids[i])
+		}
+		if k%pblock == pblock-1 || k == len(perm)-1 {
+			c.idLast = append(c.idLast, ids[i])
 		}
 		c.idOrder.add(ids[i])
 		c.byID.add(uint64(i))

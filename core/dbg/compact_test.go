@@ -168,3 +168,48 @@ func TestScanHostile(t *testing.T) {
 		t.Error("a refused scan returned a compact")
 	}
 }
+
+// Lookup finds the first record (in member order) of every id, and no record for an id that is
+// not there, over ids that repeat across the lookup's blocks (runs longer than a block, runs
+// ending on a block's edge), are out of order, and lie below, between and above the held ones.
+func TestLookupFirstOccurrence(t *testing.T) {
+	shapes := map[string][]uint64{}
+	var runs, edge, mixed []uint64
+	for id := uint64(10); len(runs) < 5*pblock; id += 2 {
+		for k := 0; k < int(id%7)*60+1; k++ { // runs of 1 to 361 records
+			runs = append(runs, id)
+		}
+	}
+	for id := uint64(0); len(edge) < 4*pblock; id++ {
+		for k := 0; k < pblock/2; k++ { // every other run ends on a block's edge
+			edge = append(edge, id*3)
+		}
+	}
+	for i := range 3*pblock + 17 {
+		mixed = append(mixed, uint64((i*7919)%500)) // out of order, with repeats
+	}
+	shapes["runs"], shapes["edge"], shapes["mixed"] = runs, edge, mixed
+	shapes["one"] = []uint64{42}
+	for name, ids := range shapes {
+		c := &Compact{Kind: KindBackend, N: len(ids)}
+		for _, id := range ids {
+			c.ids.add(id)
+		}
+		if !c.buildLookup(nil) {
+			t.Fatalf("%s: buildLookup refused", name)
+		}
+		first := map[uint64]int{}
+		for i, id := range ids {
+			if _, ok := first[id]; !ok {
+				first[id] = i
+			}
+		}
+		for id := uint64(0); id < 1200; id++ {
+			want, has := first[id]
+			got, ok := c.Lookup(id)
+			if ok != has || ok && got != want {
+				t.Fatalf("%s: Lookup(%d) = %d %v, want %d %v", name, id, got, ok, want, has)
+			}
+		}
+	}
+}

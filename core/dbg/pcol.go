@@ -2,6 +2,7 @@ package dbg
 
 import (
 	"sync"
+	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -10,21 +11,26 @@ import (
 // block is the first value and the deltas after it, in the smallest of three forms (one
 // constant delta; deltas in -8..7, two to a byte; zigzag varints). The debug info's columns are
 // mostly runs (+1 ids, repeated attributes, small record lengths), so a value costs about a
-// byte or less; any value reads back by decoding its block (one block cached). Reads are safe
-// for concurrent use (disasm encodes on every core): the cache is behind mu.
+// byte or less; any value reads back by decoding its block (the last pways blocks decoded are
+// cached). Reads are safe for concurrent use (disasm encodes runs of one stream on every core):
+// the cache is behind mu, and has a way per reader so that readers of different blocks do not
+// take turns decoding (with one block cached, two goroutines on neighbouring runs of words
+// decoded a block at nearly every read: a third of disasm --json's time).
 type pcol struct {
 	mu     sync.Mutex
 	chunks [][]byte // encoded blocks, in chunks of pchunk bytes
 	starts []uint32 // per block: chunk<<16 | offset
 	n      int      // values
 	cur    []uint64 // the block being filled (not yet encoded)
-	cache  []uint64 // the last block decoded
-	cached int      // its number + 1 (0: none)
+	cache  []uint64 // pways decoded blocks, pblock values each (allocated on the first read)
+	tags   [pways]int
+	next   int // the way the next decode replaces
 }
 
 const (
 	pblock = 128
 	pchunk = 1 << 16
+	pways  = 4 // cached blocks: disasm's encoders (jobsInFlight) and a lookup's own block
 )
 
 func (c *pcol) add(v uint64) {
@@ -95,10 +101,7 @@ func (c *pcol) at(i int) uint64 {
 	if b == len(c.starts) {
 		return c.cur[i%pblock]
 	}
-	if b+1 != c.cached {
-		c.decode(b)
-	}
-	return c.cache[i%pblock]
+	return c.cached(b)[i%pblock]
 }
 
 // block copies the values of block b into buf and returns them.
@@ -107,24 +110,41 @@ func (c *pcol) block(b int, buf *[pblock]uint64) []uint64 {
 	defer c.mu.Unlock()
 	src := c.cur
 	if b != len(c.starts) {
-		if b+1 != c.cached {
-			c.decode(b)
-		}
-		src = c.cache
+		src = c.cached(b)
 	}
 	return buf[:copy(buf[:], src)]
 }
 
-func (c *pcol) decode(b int) {
+// cached is encoded block b's values, decoded now unless a way holds them (c.mu held).
+func (c *pcol) cached(b int) []uint64 {
+	if c.cache == nil {
+		c.cache = make([]uint64, pways*pblock)
+	}
+	for w, t := range c.tags {
+		if t == b+1 {
+			return c.cache[w*pblock : w*pblock+c.blockLen(b)]
+		}
+	}
+	w := c.next
+	c.next = (c.next + 1) % pways
+	c.tags[w] = b + 1
+	return c.decode(b, c.cache[w*pblock:w*pblock:w*pblock+pblock])
+}
+
+// blockLen is how many values encoded block b holds.
+func (c *pcol) blockLen(b int) int {
+	s := c.starts[b]
+	return int(c.chunks[s>>16][s&0xffff+1])
+}
+
+// decode appends block b's values to out (room for pblock) and returns them.
+func (c *pcol) decode(b int, out []uint64) []uint64 {
 	s := c.starts[b]
 	enc := c.chunks[s>>16][s&0xffff:]
 	mode, n := enc[0], int(enc[1])
 	v, k := protowire.ConsumeVarint(enc[2:])
 	enc = enc[2+k:]
-	if c.cache == nil {
-		c.cache = make([]uint64, 0, pblock)
-	}
-	out := append(c.cache[:0], v)
+	out = append(out, v)
 	switch mode {
 	case 1:
 		var d uint64
@@ -153,12 +173,12 @@ func (c *pcol) decode(b int) {
 			enc = enc[k:]
 		}
 	}
-	c.cache, c.cached = out, b+1
+	return out
 }
 
 // bytes is what the column holds.
 func (c *pcol) bytes() int64 {
-	n := int64(cap(c.starts))*4 + int64(cap(c.chunks))*24 + int64(cap(c.cur)+cap(c.cache))*8 + 96
+	n := int64(cap(c.starts))*4 + int64(cap(c.chunks))*24 + int64(cap(c.cur)+cap(c.cache))*8 + int64(unsafe.Sizeof(*c))
 	for _, ch := range c.chunks {
 		n += int64(cap(ch))
 	}
