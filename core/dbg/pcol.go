@@ -1,7 +1,7 @@
 package dbg
 
 import (
-	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -12,19 +12,24 @@ import (
 // constant delta; deltas in -8..7, two to a byte; zigzag varints). The debug info's columns are
 // mostly runs (+1 ids, repeated attributes, small record lengths), so a value costs about a
 // byte or less; any value reads back by decoding its block (the last pways blocks decoded are
-// cached). Reads are safe for concurrent use (disasm encodes runs of one stream on every core):
-// the cache is behind mu, and has a way per reader so that readers of different blocks do not
-// take turns decoding (with one block cached, two goroutines on neighbouring runs of words
-// decoded a block at nearly every read: a third of disasm --json's time).
+// cached). Reads are safe for concurrent use once the column is built (disasm encodes runs of
+// one stream on every core) and take no lock: a decoded block is never written again, and the
+// ways are swapped atomically. With one block cached behind a mutex, two encoders on
+// neighbouring runs of words took turns decoding and then queued on the mutex's cache line:
+// half of disasm --json's time.
 type pcol struct {
-	mu     sync.Mutex
 	chunks [][]byte // encoded blocks, in chunks of pchunk bytes
 	starts []uint32 // per block: chunk<<16 | offset
 	n      int      // values
 	cur    []uint64 // the block being filled (not yet encoded)
-	cache  []uint64 // pways decoded blocks, pblock values each (allocated on the first read)
-	tags   [pways]int
-	next   int // the way the next decode replaces
+	ways   [pways]atomic.Pointer[pdecoded]
+	next   atomic.Uint32 // the way the next decode replaces
+}
+
+// pdecoded is a decoded block: block b's values.
+type pdecoded struct {
+	b    int
+	vals []uint64
 }
 
 const (
@@ -96,8 +101,6 @@ func (c *pcol) flush() {
 // at returns value i.
 func (c *pcol) at(i int) uint64 {
 	b := i / pblock
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if b == len(c.starts) {
 		return c.cur[i%pblock]
 	}
@@ -106,8 +109,6 @@ func (c *pcol) at(i int) uint64 {
 
 // block copies the values of block b into buf and returns them.
 func (c *pcol) block(b int, buf *[pblock]uint64) []uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	src := c.cur
 	if b != len(c.starts) {
 		src = c.cached(b)
@@ -115,26 +116,16 @@ func (c *pcol) block(b int, buf *[pblock]uint64) []uint64 {
 	return buf[:copy(buf[:], src)]
 }
 
-// cached is encoded block b's values, decoded now unless a way holds them (c.mu held).
+// cached is encoded block b's values (not to be written), decoded now unless a way holds them.
 func (c *pcol) cached(b int) []uint64 {
-	if c.cache == nil {
-		c.cache = make([]uint64, pways*pblock)
-	}
-	for w, t := range c.tags {
-		if t == b+1 {
-			return c.cache[w*pblock : w*pblock+c.blockLen(b)]
+	for w := range c.ways {
+		if d := c.ways[w].Load(); d != nil && d.b == b {
+			return d.vals
 		}
 	}
-	w := c.next
-	c.next = (c.next + 1) % pways
-	c.tags[w] = b + 1
-	return c.decode(b, c.cache[w*pblock:w*pblock:w*pblock+pblock])
-}
-
-// blockLen is how many values encoded block b holds.
-func (c *pcol) blockLen(b int) int {
-	s := c.starts[b]
-	return int(c.chunks[s>>16][s&0xffff+1])
+	vals := c.decode(b, make([]uint64, 0, pblock))
+	c.ways[c.next.Add(1)%pways].Store(&pdecoded{b: b, vals: vals})
+	return vals
 }
 
 // decode appends block b's values to out (room for pblock) and returns them.
@@ -178,7 +169,12 @@ func (c *pcol) decode(b int, out []uint64) []uint64 {
 
 // bytes is what the column holds.
 func (c *pcol) bytes() int64 {
-	n := int64(cap(c.starts))*4 + int64(cap(c.chunks))*24 + int64(cap(c.cur)+cap(c.cache))*8 + int64(unsafe.Sizeof(*c))
+	n := int64(cap(c.starts))*4 + int64(cap(c.chunks))*24 + int64(cap(c.cur))*8 + int64(unsafe.Sizeof(*c))
+	for w := range c.ways {
+		if d := c.ways[w].Load(); d != nil {
+			n += int64(cap(d.vals))*8 + 32
+		}
+	}
 	for _, ch := range c.chunks {
 		n += int64(cap(ch))
 	}
