@@ -27,9 +27,7 @@ let wasmBytesPromise = null;
 function inflateEmbeddedWasm() {
   if (!wasmBytesPromise) {
     wasmBytesPromise = (async () => {
-      const bin = atob(single.textContent.replace(/\s+/g, ''));
-      const gz = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
+      const gz = base64Bytes(single.textContent || '');
       const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
       return new Response(stream).arrayBuffer();
     })();
@@ -52,10 +50,15 @@ export function onWarm(f) { warmHooks.push(f); }
 function embeddedWarm() {
   const e = document.getElementById('warm-data');
   if (!e) return undefined;
-  const bin = atob((e.textContent || '').replace(/\s+/g, ''));
+  return base64Bytes(e.textContent || '').buffer;
+}
+
+// base64Bytes decodes the base64 text of an embedded data script (whitespace ignored).
+function base64Bytes(text) {
+  const bin = atob(text.replace(/\s+/g, ''));
   const u8 = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
-  return u8.buffer;
+  return u8;
 }
 
 function setCoreStatus(state, text, title) {

@@ -140,8 +140,13 @@ async function patchShown(st, patch) {
   else if (sel && st.info.has(sel) && sel.kind === 'overview') renderDetail(sel);
   // A selection the user made while the listing was fetched again stands (it was made on the
   // patched Document); the same selection is drawn again with the bytes it had highlighted.
-  else if (sel && st.info.has(sel)) { if (st.selected === sel) { const keep = hexKeep(); select(sel, 'hash'); keep(); } }
-  else if (selPath) {
+  else if (sel && st.info.has(sel)) {
+    if (st.selected === sel) {
+      const keep = hexKeep();
+      select(sel, 'hash');
+      keep();
+    }
+  } else if (selPath) {
     const n = await ensurePath(selPath, st);
     if (n && state === st && st.selected === sel) select(n, 'hash');
   }

@@ -31,10 +31,12 @@
 const WARM_OPENS = 3;
 const WARM_AFTER_MS = 1000;
 
+const isBlob = (v) => typeof Blob !== 'undefined' && v instanceof Blob;
+
 // carriesFile says whether a request's args hold a file (a Blob, bytes, or a list of them).
 function carriesFile(args) {
   if (!args || typeof args !== 'object') return false;
-  const isFile = (v) => (typeof Blob !== 'undefined' && v instanceof Blob) || ArrayBuffer.isView(v) || v instanceof ArrayBuffer;
+  const isFile = (v) => isBlob(v) || ArrayBuffer.isView(v) || v instanceof ArrayBuffer;
   return Object.values(args).some((v) => isFile(v) || (Array.isArray(v) && v.some(isFile)));
 }
 
@@ -136,7 +138,6 @@ export function createCoreHost(post) {
 
   // Without FileReaderSync (the page fallback) the core cannot read a Blob in slices, so a
   // Blob argument, or a Blob in an array argument, is read whole first; its bytes keep its name.
-  const isBlob = (v) => typeof Blob !== 'undefined' && v instanceof Blob;
   async function bytesOf(blob) {
     const u8 = new Uint8Array(await blob.arrayBuffer());
     if (blob.name) u8.name = blob.name;
