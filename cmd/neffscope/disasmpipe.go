@@ -111,7 +111,7 @@ const (
 type job struct {
 	s        *inspect.ProgramStream
 	first, n int
-	words    []byte // the n words; nil: read them from s.ISA (held in memory)
+	words    []byte // the n words; nil: read them from s.ISA (held whole)
 	release  func() // gives the words back to their feed
 	head     []byte
 	out      []byte
@@ -138,8 +138,9 @@ func (j *job) encode(e wordEncoder) {
 	j.out = b
 }
 
-// wordFeeds hands the words of the picked streams out in runs. A held stream is cut in
-// place. A stream that is not held is read again out of the archive, and one walk of the
+// wordFeeds hands the words of the picked streams out in runs. A stream held whole is cut in
+// place, one held compressed decoded by a feed of its own. A stream that is not held is read
+// again out of the archive, and one walk of the
 // archive serves a chain of such streams: each stream whose member comes later in the archive
 // than the previous one of its chain (in output order), so a NEFF whose streams are listed
 // in about archive order is read again once or twice, not once per stream (the 256 MB file's
@@ -150,7 +151,7 @@ type wordFeeds struct {
 	archive     io.ReaderAt
 	size        int64
 	maxInflated int64
-	feeds       []*feed // per picked stream; nil when it is held
+	feeds       []*feed // per picked stream; nil when it is held whole
 	chains      [][]int // picked indexes, in output order
 	chainOf     []int   // per picked stream: its chain, or -1
 	started     []bool  // per chain
@@ -202,7 +203,7 @@ func startFeeds(f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramS
 	var last []int // archive index of each chain's last stream
 	for k, s := range picked {
 		x.chainOf[k] = -1
-		if s.ISA == nil || s.ISA.Held() {
+		if s.ISA == nil || s.ISA.InPlace() {
 			continue
 		}
 		fd := &feed{path: s.Member, want: s.ISA.Len(), out: make(chan *feedChunk, feedChunks), free: make(chan *feedChunk, feedChunks)}
@@ -211,8 +212,8 @@ func startFeeds(f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramS
 		}
 		x.feeds[k] = fd
 		pos, ok := at[s.Member]
-		if !ok {
-			continue // read through the stream's own source
+		if !ok || s.ISA.Held() {
+			continue // read through the stream's own source (held compressed: from memory)
 		}
 		best := -1 // the chain ending latest before pos: chains stay few
 		for c, l := range last {
@@ -368,7 +369,7 @@ func (fd *feed) finish(done <-chan struct{}) {
 }
 
 // each calls fn with the runs of stream k's words in order (release gives a run back) until
-// fn returns false; it starts the reads of stream k and of the next stream that is not held.
+// fn returns false; it starts the reads of stream k and of the next stream not held whole.
 func (x *wordFeeds) each(k int, fn func(first, n int, words []byte, release func()) bool) {
 	x.start(k)
 	for next := k + 1; next < len(x.picked); next++ {

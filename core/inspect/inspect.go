@@ -12,6 +12,7 @@ import (
 	"hash"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,6 +104,9 @@ type File struct {
 	// readBackCharged is what the open charged for them (given back when it lets them go).
 	resident        *jsonspan.Resident
 	readBackCharged int64
+	// packed holds the engine streams up to streamHoldMax compressed (neff.Packed): the
+	// open's joins walk them, the listing and the hex view read them, and none is held whole.
+	packed map[*neff.Member]*neff.Packed
 }
 
 // decoder is one row of the registry.
@@ -195,6 +199,14 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 		hi := min(lo+n, int64(len(m.Data)))
 		return m.Data[lo:hi], nil
 	}
+	if pk := f.packed[m]; pk != nil {
+		b := make([]byte, min(n, max(0, pk.Size()-off)))
+		k, err := pk.ReadAt(b, off)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		return b[:k], nil
+	}
 	// A member not held in memory is read out of the archive again, the inflate resuming at
 	// the open's seek index checkpoint before it (neff.Archive.ReadMember). One read fetches
 	// a window around the request, so scrolling a hex view through a large member costs one
@@ -252,16 +264,17 @@ func matchNEFF(name string, head []byte, size int64) bool {
 	return (h.PkgVersion == 1 || h.PkgVersion == 2) && h.HeaderSize == neff.HeaderSize
 }
 
-// keepInMemory says which members a NEFF open holds: the JSON members up to jsonHoldMax (the
-// bigger ones are read back when resolved, one at a time, and again when browsed), the engine
-// streams and activation blobs under sgNN/ (disassembled and evaluated), and small binaries (so
-// the hex view needs no second pass). Large weights are streamed again on demand.
+// keepInMemory says which members a NEFF open holds whole: the JSON members up to jsonHoldMax
+// (the bigger ones are read back when resolved, one at a time, and again when browsed), the
+// activation blobs under sgNN/ (evaluated), and small binaries (so the hex view needs no
+// second pass). The engine streams are never held whole: up to streamHoldMax they are held
+// compressed (File.packed), past it read again on demand, as are large weights.
 func keepInMemory(p string, size int64) bool {
 	switch {
 	case isJSONName(p):
 		return size <= jsonHoldMax
 	case maybeStream(p):
-		return size <= streamHoldMax
+		return false
 	case strings.HasSuffix(p, ".bin"):
 		return size <= 64<<20
 	case keepDbg(p, size):
@@ -301,10 +314,11 @@ func (f *File) readBackJSON(path string, size int64) (*jsonspan.Input, error) {
 	return in, nil
 }
 
-// streamHoldMax is the largest instruction stream an open holds in memory. A larger one is
-// indexed as it streams past (counts, table loads, two-word pairs) and its words are read from
-// the file again when a listing asks for them, so a NEFF of hundreds of MB of streams opens in
-// bounded memory (issue 13).
+// streamHoldMax is the largest instruction stream an open holds in memory (compressed, as
+// neff.Packed: the real-shaped 32 MB NEFF's 20 MB of such streams take ~0.3 MB, real code
+// about a quarter of its size). A larger one is indexed as it streams past (counts, table
+// loads, two-word pairs) and its words are read from the file again when a listing asks for
+// them, so a NEFF of hundreds of MB of streams opens in bounded memory (issue 13).
 var streamHoldMax int64 = 8 << 20 // a var so tests can force the on-demand path
 
 // maybeStream says whether a member may be an engine instruction stream (the manifests say
@@ -348,6 +362,66 @@ func (w memberWords) Scan(fn func([]byte) bool) error {
 	return err
 }
 
+// streamPacker packs the engine streams up to streamHoldMax into File.packed as the walk
+// hands them over (one member at a time, in order), charging what they hold to the open's
+// budget; a stream the budget refuses is let go, and read again on demand like a big one.
+type streamPacker struct {
+	f       *File
+	m       *neff.Member
+	pk      *neff.Packed
+	charged int64
+}
+
+func (s *streamPacker) visit(m *neff.Member, off int64, chunk []byte) {
+	if off == 0 {
+		s.end()
+		if m.Size <= streamHoldMax {
+			s.m, s.pk, s.charged = m, &neff.Packed{}, 0
+		}
+	}
+	if m != s.m {
+		return
+	}
+	s.pk.Write(chunk)
+	if !s.charge() {
+		return
+	}
+	if off+int64(len(chunk)) >= m.Size {
+		s.end()
+	}
+}
+
+// charge takes from the budget what the packed bytes hold beyond what it took; refused, it
+// gives back what it took and drops the member.
+func (s *streamPacker) charge() bool {
+	h := s.pk.Held()
+	if h <= s.charged {
+		return true
+	}
+	if !s.f.Budget.Take(budget.Memory, h-s.charged, "member "+strconv.Quote(s.m.Path)) {
+		s.f.Budget.Release(budget.Memory, s.charged)
+		s.m, s.pk = nil, nil
+		return false
+	}
+	s.charged = h
+	return true
+}
+
+// end closes the member being packed and files it.
+func (s *streamPacker) end() {
+	if s.pk == nil {
+		return
+	}
+	s.pk.Close()
+	if s.charge() {
+		if s.f.packed == nil {
+			s.f.packed = map[*neff.Member]*neff.Packed{}
+		}
+		s.f.packed[s.m] = s.pk
+	}
+	s.m, s.pk = nil, nil
+}
+
 type writerFunc func([]byte) error
 
 func (f writerFunc) Write(p []byte) (int, error) {
@@ -366,8 +440,10 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if opt.Fingerprint {
 		fileHash = sha256.New()
 	}
-	// Streams too big to hold are indexed as they pass (and read again on demand).
+	// Streams are indexed as they pass; those up to streamHoldMax are packed as they pass, the
+	// bigger ones read again on demand.
 	indexers := map[*neff.Member]*isa.Indexer{}
+	packing := &streamPacker{f: f}
 	// The .dbg members are scanned as they stream past, on a goroutine of their own, up to a
 	// share of the memory limit; the rest once the model is resolved (sourcescan.go).
 	var scans *dbgScans
@@ -396,6 +472,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 				indexers[m] = x
 			}
 			x.Write(chunk)
+			packing.visit(m, off, chunk)
 		},
 	}
 	if opt.Progress != nil || opt.OnPartial != nil {
@@ -423,6 +500,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		}
 	}
 	a := neff.Open(f.r, f.Size, nopt)
+	packing.end() // the last member may end the walk cut short
 	f.Archive = a
 	if fileHash != nil && a.Complete {
 		f.Doc.SHA256 = hex.EncodeToString(fileHash.Sum(nil))
@@ -452,6 +530,9 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if len(a.Members) > 0 {
 		prog = newProgram(f, func(m *neff.Member) *isa.Stream {
 			if x := indexers[m]; x != nil {
+				if pk := f.packed[m]; pk != nil {
+					return x.Stream(pk)
+				}
 				return x.Stream(memberWords{f, m})
 			}
 			return nil

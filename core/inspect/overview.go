@@ -464,8 +464,7 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 		if ps.ISA == nil || !ps.ISA.Held() {
 			continue // a stream not held is not walked at open (see streamNode)
 		}
-		for i := range ps.ISA.Len() {
-			w := ps.ISA.Word(i)
+		for i, w := range ps.ISA.Words() {
 			if w[0] != 0x21 && w[0] != 0x23 {
 				continue
 			}

@@ -298,8 +298,7 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 		n.Infof(n.Span, "%s (%s) is more than an open holds in memory (%s), so its listing is read from the file on demand (each jump far into it reads the archive again) and its joins are not checked here; 'neffscope disasm' checks them in one pass.", m.Path, neff.HumanSize(m.Size), neff.HumanSize(streamHoldMax))
 		return n
 	}
-	for i := range ps.ISA.Len() {
-		w := ps.ISA.Word(i)
+	for i, w := range ps.ISA.Words() {
 		switch w[0] {
 		case 0x21, 0x23, 0xC1, 0xD4:
 		default:
@@ -488,8 +487,7 @@ func (p *Program) VarUses(c *manifest.Core) map[int64][]VarUse {
 		if ps.Core != c || ps.ISA == nil || !ps.ISA.Held() {
 			continue // a stream not held is not walked at open (see streamNode)
 		}
-		for i := range ps.ISA.Len() {
-			w := ps.ISA.Word(i)
+		for i, w := range ps.ISA.Words() {
 			if w[0] != 0xD4 {
 				continue
 			}

@@ -426,6 +426,13 @@ func (f *File) memberBytes(member string, most int64) ([]byte, error) {
 	if m.Data != nil && !m.Truncated {
 		return m.Data, nil
 	}
+	if pk := f.packed[m]; pk != nil && !m.Truncated {
+		b := make([]byte, pk.Size())
+		if _, err := pk.ReadAt(b, 0); err != nil {
+			return nil, fmt.Errorf("reading %s out of memory: %w", member, err)
+		}
+		return b, nil
+	}
 	if m.Size > most {
 		return nil, fmt.Errorf("%w: %s is %s, more than the %s neffscope reads back at once", budget.ErrLimit, member, neff.HumanSize(m.Size), neff.HumanSize(most))
 	}

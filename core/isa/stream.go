@@ -13,11 +13,12 @@ import (
 
 // Stream is one engine instruction stream, decoded on demand, so a listing of a million words
 // costs one pass of opcode counting up front and a few hundred decodes per screen. Its bytes
-// are either held (NewStream) or read from a WordSource when asked for (Indexer.Stream): a
-// stream larger than an open holds is indexed as it streams past and never held whole.
+// are either held whole (NewStream) or read from a WordSource when asked for (Indexer.Stream):
+// a stream an open keeps compressed in memory (neff.Packed), or one larger than it holds,
+// read from the file again, is indexed as it streams past and never held whole.
 type Stream struct {
 	Member string // tar member path (e.g. "sg00/Activation.bin"); "" for a loose file
-	data   []byte // the words when held; nil when they are read from src
+	data   []byte // the words when held whole; nil when they are read from src
 	src    WordSource
 	size   int64 // bytes in the stream
 	n      int
@@ -31,13 +32,14 @@ type Stream struct {
 	resolveColumn string
 	resolve       Resolver
 
-	mu      sync.Mutex // guards the read window of a stream that is not held
+	mu      sync.Mutex // guards the read window of a stream that is not held whole
 	win     []byte
 	winOff  int64
 	readErr error
 }
 
-// WordSource serves the bytes of a stream that is not held in memory.
+// WordSource serves the bytes of a stream that is not held whole. One whose InMemory method
+// says true (neff.Packed) makes the stream Held.
 type WordSource interface {
 	// ReadAt reads the stream's bytes at off, as io.ReaderAt does.
 	ReadAt(p []byte, off int64) (int, error)
@@ -49,6 +51,10 @@ type WordSource interface {
 // readWindow is how much of a stream that is not held one read fetches: a screen of the
 // listing and its neighbours cost one read.
 const readWindow = 1 << 20
+
+// memoryWindow is the window of a stream held compressed: a decode costs little, so a random
+// word decodes a block or two, not a megabyte.
+const memoryWindow = 64 << 10
 
 // tableLoad is an ActivationTableLoad (0x23) seen in the stream.
 type tableLoad struct {
@@ -201,9 +207,19 @@ func (x *Indexer) finish() *Stream {
 	return s
 }
 
-// Held says whether the stream's bytes are in memory (a pass over every word is then cheap;
-// otherwise each pass reads the stream again).
-func (s *Stream) Held() bool { return s.data != nil || s.src == nil }
+// Held says whether the stream's bytes are in memory, whole or compressed (a pass over every
+// word is then cheap; otherwise each pass reads the stream again).
+func (s *Stream) Held() bool { return s.InPlace() || s.inMemory() }
+
+// InPlace says whether the stream's words are slices of one buffer held whole: any goroutine
+// may read any word without a decode (a compressed source serves a pass best through Words).
+func (s *Stream) InPlace() bool { return s.data != nil || s.src == nil }
+
+// inMemory says the source serves its bytes from memory (neff.Packed), not from the file.
+func (s *Stream) inMemory() bool {
+	m, ok := s.src.(interface{ InMemory() bool })
+	return ok && m.InMemory()
+}
 
 // Err is the first error reading a stream that is not held (its words read as zeros after it).
 func (s *Stream) Err() error {
@@ -212,14 +228,18 @@ func (s *Stream) Err() error {
 	return s.readErr
 }
 
-// fetch returns word i of a stream that is not held, through a cached window.
+// fetch returns word i of a stream that is not held whole, through a cached window.
 func (s *Stream) fetch(i int) []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	off := int64(i) * WordSize
 	if s.win == nil || off < s.winOff || off+WordSize > s.winOff+int64(len(s.win)) {
-		start := max(0, off-readWindow/4) / WordSize * WordSize
-		buf := make([]byte, min(readWindow, s.size-start))
+		window := int64(readWindow)
+		if s.inMemory() {
+			window = memoryWindow
+		}
+		start := max(0, off-window/4) / WordSize * WordSize
+		buf := make([]byte, min(window, s.size-start))
 		n, err := s.src.ReadAt(buf, start)
 		if n < len(buf) && s.readErr == nil {
 			if err == nil {
@@ -233,11 +253,11 @@ func (s *Stream) fetch(i int) []byte {
 	return s.win[off-s.winOff : off-s.winOff+WordSize : off-s.winOff+WordSize]
 }
 
-// Words iterates over every word in order: a held stream's slices, or one pass reading a
-// stream that is not held (the slice is valid only until the next step).
+// Words iterates over every word in order: the slices of a stream held whole, or one pass
+// over its source (the slice is valid only until the next step).
 func (s *Stream) Words() iter.Seq2[int, []byte] {
 	return func(yield func(int, []byte) bool) {
-		if s.Held() {
+		if s.InPlace() {
 			for i := 0; i < s.n; i++ {
 				if !yield(i, s.data[i*WordSize:(i+1)*WordSize:(i+1)*WordSize]) {
 					return
