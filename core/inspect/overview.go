@@ -307,7 +307,7 @@ func varNode(c *manifest.Core, v *manifest.Var, uses map[int64][]VarUse, has fun
 			n.Infof(nil, "%s: only the first %d of %d instructions that name it are listed.", v.Name, maxVarUses, len(us))
 			break
 		}
-		t.Rows = append(t.Rows, []string{u.Stream.Member, strconv.Itoa(u.Index), "PseudoDmaDirect2d", u.Role, u.Addr})
+		t.Rows = append(t.Rows, []string{u.Stream.Member, strconv.Itoa(int(u.Index)), "PseudoDmaDirect2d", u.Role(), u.Addr()})
 		t.RowSpans = append(t.RowSpans, doc.Span{Source: u.Stream.Member, Offset: int64(u.Index) * isa.WordSize, Length: isa.WordSize})
 	}
 	if len(t.Rows) > 0 {

@@ -436,12 +436,33 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 }
 
 // VarUse is one PseudoDmaDirect2d (0xD4) word that names a def.json variable as its source
-// or destination.
+// or destination. It is 16 bytes: a big model's uses are millions (what it shows is read
+// from the word again when asked).
 type VarUse struct {
 	Stream *ProgramStream
-	Index  int
-	Role   string // "src" or "dst"
-	Addr   string // the address as the listing's resolved column shows it
+	Index  int32
+	Dst    bool // the destination address names the var; else the source
+}
+
+// Role is "src" or "dst".
+func (u VarUse) Role() string {
+	if u.Dst {
+		return "dst"
+	}
+	return "src"
+}
+
+// Addr is the address as the listing's resolved column shows it.
+func (u VarUse) Addr() string {
+	src, dst, ok := isa.Direct2dAddrs(u.Stream.ISA.Word(int(u.Index)))
+	if !ok {
+		return ""
+	}
+	if u.Dst {
+		src = dst
+	}
+	name, _ := dmaAddrName(u.Stream.Core, src, nil)
+	return name
 }
 
 // dmaVarID is the def.json var id a PseudoDmaDirect2d address names (tag 0x10: by id; tag
@@ -495,14 +516,11 @@ func (p *Program) VarUses(c *manifest.Core) map[int64][]VarUse {
 			if !ok {
 				continue
 			}
-			for _, a := range []struct {
-				role string
-				addr isa.DmaAddr
-			}{{"src", src}, {"dst", dst}} {
-				if id, ok := dmaVarID(c, a.addr); ok {
-					name, _ := dmaAddrName(c, a.addr, nil)
-					out[id] = append(out[id], VarUse{Stream: ps, Index: i, Role: a.role, Addr: name})
-				}
+			if id, ok := dmaVarID(c, src); ok {
+				out[id] = append(out[id], VarUse{Stream: ps, Index: int32(i)})
+			}
+			if id, ok := dmaVarID(c, dst); ok {
+				out[id] = append(out[id], VarUse{Stream: ps, Index: int32(i), Dst: true})
 			}
 		}
 	}
