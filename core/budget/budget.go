@@ -43,10 +43,10 @@ type Limits struct {
 
 // Native bounds a native open whatever the file. Memory is 256 MiB since issue 13: a
 // real-shaped NEFF with tens of MB of JSON manifests holds their bytes (the resolver and the
-// lazy JSON trees read them) and its model (~320 B a def.json variable); the 32 MB
-// real-shaped NEFF needs ~150 MiB of it to open with nothing left out, and the former 64 MiB
-// refused its second def.json. RSS stays under about twice the limit (the garbage
-// collector's headroom).
+// lazy JSON trees read them) and its model (~100 B a def.json variable, VarCost); the 32 MB
+// real-shaped NEFF charges 52 MiB of it (82 MiB at 320 B a variable) and opens with nothing
+// left out (the 64 MiB limit before issue 13 refused its second def.json). RSS stays under
+// about twice the limit (the garbage collector's headroom).
 func Native() Limits {
 	return Limits{Inflate: 8 << 30, Memory: 256 << 20, Values: 1_000_000, Members: 200_000, Rows: 2_000_000}
 }
@@ -86,10 +86,12 @@ var ErrLimit = errors.New("past a limit")
 const (
 	ValueCost = 170
 	NodeCost  = 330
-	// VarCost is one def.json variable in the model (manifest.Var with its name, span and
-	// index entries: 32–37 MB of heap for 145,000 vars of a real-shaped def.json, ~250 B,
-	// plus the two lookup maps).
-	VarCost    = 320
+	// VarCost is one def.json variable in the model: its 64-byte manifest.Var, its name's
+	// bytes, its slots in the name and id indexes (manifest/varindex.go). Measured on the 32 MB
+	// real-shaped NEFF's 145,438 vars: 14.6 MB live after `info` (NEFFSCOPE_MEMPROFILE with
+	// GODEBUG=memprofilerate=1, (*resolver).vars cumulative), 103 B a var. A var whose
+	// attributes no other shares (a file, a list, its own shape) costs ~150 B more.
+	VarCost    = 104
 	MemberCost = 2048
 	RowCost    = 400
 )

@@ -91,8 +91,8 @@ func Memory(f *File) *MemoryBudget {
 		consts := &MemoryItem{Category: "model constants", Method: "sizes of the def.json vars of type file (weights and constants loaded with the NEFF)"}
 		tensors := &MemoryItem{Category: "tensors", Method: "sizes of the def.json input and output vars (the I/O tensors the application allocates, not the NEFF)"}
 		io := map[string]bool{}
-		for _, v := range c.Vars {
-			switch v.Type {
+		for i := range c.Vars {
+			switch v := &c.Vars[i]; v.Type {
 			case "file":
 				consts.add(v.Name, max(v.Size, 0), v.Entry(c.DefPath))
 			case "input", "output":
@@ -146,7 +146,8 @@ func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 		"the runtime holds one shared scratchpad per logical core, the largest any loaded NEFF needs, rounded up to its page (64 MiB by default)"}
 	tops := map[string]*MemoryPart{}
 	var areas []string
-	for _, v := range c.Vars {
+	for i := range c.Vars {
+		v := &c.Vars[i]
 		if v.Type != "virtual" {
 			continue
 		}
@@ -164,7 +165,7 @@ func scratchpad(f *File, c *manifest.Core) *MemoryItem {
 			areas = append(areas, area)
 		}
 		if end := off + size; top == nil || end > top.Bytes {
-			tops[area] = &MemoryPart{Name: fmt.Sprintf("%s: %s (offset %d + size %d)", area, name, off, size), Bytes: end, Span: &doc.Span{Source: c.DefPath, Offset: v.ValueOff, Length: int64(v.End) - v.ValueOff}}
+			tops[area] = &MemoryPart{Name: fmt.Sprintf("%s: %s (offset %d + size %d)", area, name, off, size), Bytes: end, Span: &doc.Span{Source: c.DefPath, Offset: int64(v.ValueOff), Length: int64(v.End - v.ValueOff)}}
 		}
 	}
 	for _, a := range areas {

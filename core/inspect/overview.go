@@ -267,8 +267,8 @@ func linkVars(p *Program, root *doc.Node) {
 			continue
 		}
 		uses := p.VarUses(c)
-		for _, v := range c.Vars {
-			vars.Add(varNode(c, v, uses, func(path ...string) bool { return root.Find(path...) != nil }))
+		for i := range c.Vars {
+			vars.Add(varNode(c, &c.Vars[i], uses, func(path ...string) bool { return root.Find(path...) != nil }))
 		}
 	}
 }
@@ -341,8 +341,8 @@ func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, err
 	has := func(...string) bool { return true }
 	from, to = clampRange(from, to, len(c.Vars))
 	kids := make([]*doc.Node, 0, to-from)
-	for _, v := range c.Vars[from:to] {
-		kids = append(kids, varNode(c, v, uses, has))
+	for i := from; i < to; i++ {
+		kids = append(kids, varNode(c, &c.Vars[i], uses, has))
 	}
 	return kids, len(c.Vars), nil
 }

@@ -216,8 +216,13 @@ func addrVar(c *manifest.Core, a isa.DmaAddr) *manifest.Var {
 	case isa.DmaTagVar:
 		return c.VarByID(int64(a.ID))
 	case isa.DmaTagDGE:
-		for _, v := range c.Vars {
-			if v.Type == "dge-table" && int(a.ID) < len(v.List) {
+		if t := c.DGETable(); t != nil && int(a.ID) < len(t.List) {
+			return c.VarByID(t.List[a.ID])
+		}
+		// An index past the first dge-table's list: a later dge-table var (a broken def.json
+		// has two) may hold it.
+		for i := range c.Vars {
+			if v := &c.Vars[i]; v.Type == "dge-table" && int(a.ID) < len(v.List) {
 				return c.VarByID(v.List[a.ID])
 			}
 		}

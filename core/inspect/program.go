@@ -237,13 +237,7 @@ func dmaAddrName(c *manifest.Core, a isa.DmaAddr, probs []string) (string, []str
 		}
 		return fmt.Sprintf("var %d%s", a.ID, off), append(probs, fmt.Sprintf("var id %d is not in %s's var table", a.ID, c.DefPath))
 	case isa.DmaTagDGE:
-		var table *manifest.Var
-		for _, v := range c.Vars {
-			if v.Type == "dge-table" {
-				table = v
-				break
-			}
-		}
+		table := c.DGETable()
 		switch {
 		case table == nil:
 			return fmt.Sprintf("dge[%d]%s", a.ID, off), append(probs, fmt.Sprintf("%s has no dge-table var for DGE index %d", c.DefPath, a.ID))
@@ -472,13 +466,8 @@ func dmaVarID(c *manifest.Core, a isa.DmaAddr) (int64, bool) {
 	case isa.DmaTagVar:
 		return int64(a.ID), c.VarByID(int64(a.ID)) != nil
 	case isa.DmaTagDGE:
-		for _, v := range c.Vars {
-			if v.Type == "dge-table" {
-				if int(a.ID) < len(v.List) && c.VarByID(v.List[a.ID]) != nil {
-					return v.List[a.ID], true
-				}
-				return 0, false
-			}
+		if t := c.DGETable(); t != nil && int(a.ID) < len(t.List) && c.VarByID(t.List[a.ID]) != nil {
+			return t.List[a.ID], true
 		}
 	}
 	return 0, false

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -20,7 +19,7 @@ var varTypesNeedingSize = map[string]bool{"input": true, "output": true, "tmp-bu
 
 // core reads one sgNN/def.json and its engines.
 func (r *resolver) core(c *Core) {
-	c.varByName, c.varByID, c.queueByName = map[string]*Var{}, map[int64]*Var{}, map[string]*Queue{}
+	c.queueByName = map[string]*Queue{}
 	d := r.load(c.DefPath, "def.json")
 	if d == nil || d.v == nil {
 		return
@@ -120,17 +119,19 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		pointer *jsonspan.Value
 	}
 	var later []refs
-	// Sized once (no rehashing as they grow), for as many vars as the budget lets the model hold.
-	if n := min(int64(vv.Len()), 1<<20); n > 0 {
-		if r.budget != nil {
-			n = min(n, r.budget.Left(budget.Memory)/budget.VarCost)
-		}
-		c.varByName, c.varByID = make(map[string]*Var, n), make(map[int64]*Var, n)
-		c.Vars = make([]*Var, 0, n)
+	// Sized once (no growing as they are read), for as many vars as the budget lets the model
+	// hold; ids past that size go to the id index's map.
+	n := min(int64(vv.Len()), 1<<20)
+	if r.budget != nil {
+		n = max(0, min(n, r.budget.Left(budget.Memory)/budget.VarCost))
 	}
+	c.Vars = make([]Var, 0, n)
+	ids := newIDIndex(int(n))
+	var attrs attrsTable
+	dge := noVar
 	vv.EachTransient(0, func(m jsonspan.Item) bool {
 		name, e := m.Key, m.V
-		v := &Var{Name: name, ID: -1, Size: -1, KeyStart: int32(m.KeyStart), End: int32(e.End)}
+		v := Var{Name: name, ID: -1, Size: -1, KeyStart: int32(m.KeyStart), End: int32(e.End), ValueOff: int32(e.Start)}
 		if m.Repeated {
 			d.warnf(e, "%s var %q is defined twice; the runtime keeps the last definition", c.DefPath, name)
 		}
@@ -138,12 +139,13 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			d.errorf(e, "%s var %q is a %s, not an object", c.DefPath, name, e.Kind)
 			return true
 		}
+		var a VarAttrs
 		tv := e.Get("type")
-		v.Type = str(tv)
+		a.Type = str(tv)
 		if tv == nil {
 			d.errorf(e, "%s var %q has no type: the runtime refuses the NEFF", c.DefPath, name)
 		}
-		if v.Type == "output" {
+		if a.Type == "output" {
 			outputs++
 		}
 		idv := e.Get("var_id")
@@ -153,28 +155,28 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			d.errorf(e, "%s var %q has no integer var_id: the runtime refuses the NEFF", c.DefPath, name)
 		}
 		v.Size = intOr(e.Get("size"), -1)
-		if v.Size < 0 && varTypesNeedingSize[v.Type] {
-			d.warnf(e, "%s var %q (%s) has no size; the runtime requires one for %s variables", c.DefPath, name, v.Type, v.Type)
+		if v.Size < 0 && varTypesNeedingSize[a.Type] {
+			d.warnf(e, "%s var %q (%s) has no size; the runtime requires one for %s variables", c.DefPath, name, a.Type, a.Type)
 		}
-		v.DType = str(e.Get("dtype"))
-		v.Backing, v.ValueOff = intOr(e.Get("backing_variable_off"), -1), e.Start
-		if a, ok := e.Get("fabric_path").Text(); ok {
-			v.Area = a
-		} else if a, ok := e.Get("backing_buf").Text(); ok {
-			v.Area = a
+		a.DType = str(e.Get("dtype"))
+		v.Backing = intOr(e.Get("backing_variable_off"), -1)
+		if s, ok := e.Get("fabric_path").Text(); ok {
+			a.Area = s
+		} else if s, ok := e.Get("backing_buf").Text(); ok {
+			a.Area = s
 		}
-		v.Shape, _ = ints(e.Get("shape"))
-		if v.Shape == nil {
-			v.Shape, _ = ints(e.Get("internal_shape"))
+		a.Shape, _ = ints(e.Get("shape"))
+		if a.Shape == nil {
+			a.Shape, _ = ints(e.Get("internal_shape"))
 		}
 		if al := e.Get("alignment"); al != nil {
-			v.Alignment = intOr(al, 0)
-			if v.Alignment <= 0 || v.Alignment&(v.Alignment-1) != 0 {
+			a.Alignment = intOr(al, 0)
+			if a.Alignment <= 0 || a.Alignment&(a.Alignment-1) != 0 {
 				d.warnf(al, "%s var %q alignment %s is not a power of 2; the runtime refuses it", c.DefPath, name, al.Str)
 			}
 		}
 		if lv := e.Get("list"); lv != nil {
-			v.List, _ = ints(lv)
+			a.List, _ = ints(lv)
 		}
 		if lv, rv := e.Get("list"), e.Get("referenced_var_id"); lv != nil || rv != nil {
 			rf := refs{name: name, pointer: rv.Clone()}
@@ -184,39 +186,43 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			later = append(later, rf)
 		}
 		if fv := e.Get("file_name"); fv != nil {
-			v.FileName = str(fv)
-			v.FilePath = joinSG(c.Dir, v.FileName)
-			r.a.ref(v.FilePath, c.DefPath+" var "+name)
-			if !r.a.has(v.FilePath) {
-				r.missing(d, fv, "the file of var "+strconv.Quote(name), v.FilePath, "the runtime cannot load that variable's initial bytes and refuses the NEFF")
+			a.FileName = str(fv)
+			a.FilePath = joinSG(c.Dir, a.FileName)
+			r.a.ref(a.FilePath, c.DefPath+" var "+name)
+			if !r.a.has(a.FilePath) {
+				r.missing(d, fv, "the file of var "+strconv.Quote(name), a.FilePath, "the runtime cannot load that variable's initial bytes and refuses the NEFF")
 			} else {
-				d.explain(fv, "member %s (%d bytes)", v.FilePath, r.a.size(v.FilePath))
+				d.explain(fv, "member %s (%d bytes)", a.FilePath, r.a.size(a.FilePath))
 			}
+		}
+		v.VarAttrs = attrs.intern(&a)
+		i := len(c.Vars)
+		if dge == noVar && a.Type == "dge-table" {
+			dge = i
 		}
 		c.Vars = append(c.Vars, v)
 		r.budget.Take(budget.Memory, budget.VarCost, c.DefPath)
-		c.varByName[name] = v
 		if v.ID >= 0 {
-			if other := c.varByID[v.ID]; other != nil {
-				d.errorf(idv, "%s var %q has var_id %d, already used by var %q: ids must be unique", c.DefPath, name, v.ID, other.Name)
-			} else {
-				c.varByID[v.ID] = v
+			if other := ids.add(v.ID, i); other != i {
+				d.errorf(idv, "%s var %q has var_id %d, already used by var %q: ids must be unique", c.DefPath, name, v.ID, c.Vars[other].Name)
 			}
 		}
 		return true
 	})
+	c.varIDs = ids
+	packVarNames(c.Vars)
+	c.varNames = newNameIndex(c.Vars)
+	if dge != noVar {
+		c.dgeTable = &c.Vars[dge]
+	}
 	if outputs == 0 && len(c.Vars) > 0 {
 		d.errorf(vv, "%s defines no output variable; the runtime requires at least one", c.DefPath)
 	}
 	// Dense ids 0..N-1 (libnrt: "Unexpected var_ids set! max=%u, size=%lu").
-	var maxID int64 = -1
-	for id := range c.varByID {
-		maxID = max(maxID, id)
-	}
-	if n := int64(len(c.varByID)); maxID+1 != n {
+	if n, maxID := int64(ids.count), ids.max; maxID+1 != n {
 		var gaps []string
 		for id := int64(0); id <= maxID && len(gaps) < 10; id++ {
-			if c.varByID[id] == nil {
+			if ids.find(id) == noVar {
 				gaps = append(gaps, strconv.FormatInt(id, 10))
 			}
 		}
@@ -232,7 +238,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 				if !ok {
 					continue
 				}
-				if t := c.varByID[id]; t == nil {
+				if t := c.VarByID(id); t == nil {
 					d.errorf(it, "%s var %q lists var_id %d, which no variable of %s has (a dangling reference)", c.DefPath, name, id, c.DefPath)
 				} else {
 					d.explain(it, "var %s (%s)", t.Name, t.Type)
@@ -240,10 +246,30 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 			}
 		}
 		if rv := rf.pointer; rv != nil {
-			if id, ok := rv.Int(); ok && c.varByID[id] == nil {
+			if id, ok := rv.Int(); ok && c.VarByID(id) == nil {
 				d.errorf(rv, "%s pointer var %q references var_id %d, which no variable of %s has", c.DefPath, name, id, c.DefPath)
 			}
 		}
+	}
+}
+
+// packVarNames copies the vars' names into one string, each Name a substring of it: one
+// allocation instead of one a var.
+func packVarNames(vars []Var) {
+	total := 0
+	for i := range vars {
+		total += len(vars[i].Name)
+	}
+	var b strings.Builder
+	b.Grow(total)
+	for i := range vars {
+		b.WriteString(vars[i].Name)
+	}
+	all, off := b.String(), 0
+	for i := range vars {
+		n := len(vars[i].Name)
+		vars[i].Name = all[off : off+n]
+		off += n
 	}
 }
 
@@ -591,8 +617,7 @@ const varTableHeld = 2000
 
 // varTable is the var table, or nil when it is served by range (varTableHeld).
 func varTable(c *Core) *doc.Table {
-	c.varsByID = append([]*Var(nil), c.Vars...)
-	sort.SliceStable(c.varsByID, func(i, j int) bool { return c.varsByID[i].ID < c.varsByID[j].ID })
+	c.varsByID = byIDOrder(c.Vars, &c.varIDs)
 	if len(c.Vars) > varTableHeld {
 		return nil
 	}
@@ -603,7 +628,8 @@ func varTable(c *Core) *doc.Table {
 func (c *Core) VarRows(from, to int) *doc.Table {
 	t := &doc.Table{Rows: [][]string{}, Columns: []string{"var_id", "name", "type", "size", "dtype", "shape", "file"}}
 	from, to = max(0, min(from, len(c.varsByID))), max(0, min(to, len(c.varsByID)))
-	for _, v := range c.varsByID[from:max(from, to)] {
+	for _, i := range c.varsByID[from:max(from, to)] {
+		v := &c.Vars[i]
 		shape := ""
 		if v.Shape != nil {
 			shape = fmtShape(v.Shape)

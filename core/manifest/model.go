@@ -94,8 +94,10 @@ type Core struct {
 	Dir     string // directory of its def.json, e.g. "sg00"; member names in it are relative to this
 	DefPath string
 	// Engines in libnrt order (pe, act, pool, dve, sp); an engine def.json omits is absent.
-	Engines  []*Engine
-	Vars     []*Var
+	Engines []*Engine
+	// Vars are def.json's variables in file order, held by value (varindex.go); a *Var into it
+	// stays valid (nothing appends after the resolve).
+	Vars     []Var
 	Queues   []*Queue
 	Features []string // def.json neff_features
 	// RankWorldSize is def.json #rank_world_size (0 when absent); ReplicaGroups the raw
@@ -110,37 +112,46 @@ type Core struct {
 	QueueSpan *doc.Span
 	Node      *doc.Node // this core's node in the overview
 
-	varByName map[string]*Var
-	varByID   map[int64]*Var
+	varNames nameIndex
+	varIDs   idIndex
+	// varsByID is Vars' indexes sorted by var_id (the var table's order).
+	varsByID []int32
+	// dgeTable is the first var of type dge-table (the list 0xD4 DGE addresses index), or nil.
+	dgeTable *Var
 	// queueVal is each dma_queue entry's JSON, for the owner checks after the engines.
-	queueVal map[string]*jsonspan.Value
-	// varsByID is Vars sorted by var_id (the var table's order).
-	varsByID    []*Var
+	queueVal    map[string]*jsonspan.Value
 	queueByName map[string]*Queue
 }
 
-// Var is one def.json variable.
+// Var is one def.json variable. Its fields most vars repeat are in the *VarAttrs it shares
+// with the vars alike (v.Type reads v.VarAttrs.Type); a Var is 64 bytes, so a def.json of
+// 100,000 vars holds 6.4 MB of them.
 type Var struct {
-	Name      string
-	Type      string
-	ID        int64 // -1 when absent
-	Size      int64 // -1 when absent
-	DType     string
-	Shape     []int64
+	Name string // a substring of one string holding all the core's var names
+	*VarAttrs
+	ID   int64 // -1 when absent
+	Size int64 // -1 when absent
+	// Backing is backing_variable_off (-1 when absent).
+	Backing int64
+	// KeyStart and End bound the var's entry in def.json, its key to its value's end (Entry);
+	// ValueOff is where its value (after the key) starts. 32-bit offsets: a def.json is at
+	// most MaxJSONMember.
+	KeyStart, End, ValueOff int32
+}
+
+// VarAttrs are a var's fields besides its name, id, size, backing offset and place: shared,
+// never written after the resolve (vars with equal attributes hold the same *VarAttrs).
+type VarAttrs struct {
+	Type  string
+	DType string
+	Shape []int64
+	// Area is the backing area the var is in (fabric_path, else backing_buf, else "" when
+	// neither).
+	Area      string
 	FileName  string // as written (relative to the core's directory)
 	FilePath  string // resolved member path ("" when no file)
 	Alignment int64
 	List      []int64 // dge-table / list entries (var ids)
-	// KeyStart and End bound the var's entry in def.json, its key to its value's end (Entry):
-	// 32-bit offsets (a def.json is at most MaxJSONMember), not a *doc.Span, so a Var stays in
-	// the 192-byte size class (a def.json may hold 100,000 vars).
-	KeyStart, End int32
-	// Backing is backing_variable_off (-1 when absent) and Area the backing area it is in
-	// (fabric_path, else backing_buf, else "" when neither); ValueOff is where the var's value
-	// (after its key) starts in def.json.
-	Backing  int64
-	Area     string
-	ValueOff int64
 }
 
 // Entry is the span of the var's entry (its key to its value's end) in def (its core's
@@ -274,7 +285,10 @@ func (c *Core) Var(name string) *Var {
 	if c == nil {
 		return nil
 	}
-	return c.varByName[name]
+	if i := c.varNames.find(c.Vars, name); i != noVar {
+		return &c.Vars[i]
+	}
+	return nil
 }
 
 // VarByID returns a variable by var_id, or nil.
@@ -282,7 +296,19 @@ func (c *Core) VarByID(id int64) *Var {
 	if c == nil {
 		return nil
 	}
-	return c.varByID[id]
+	if i := c.varIDs.find(id); i != noVar {
+		return &c.Vars[i]
+	}
+	return nil
+}
+
+// DGETable returns the core's first var of type dge-table (def.json order), or nil: the list
+// a PseudoDmaDirect2d DGE address indexes, looked up for every such word.
+func (c *Core) DGETable() *Var {
+	if c == nil {
+		return nil
+	}
+	return c.dgeTable
 }
 
 // Queue returns a DMA queue by name, or nil.
