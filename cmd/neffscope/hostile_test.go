@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,7 +17,7 @@ import (
 // (NEFFSCOPE_MAIN=1), so its peak RSS can be measured without building it.
 func TestMain(m *testing.M) {
 	if os.Getenv("NEFFSCOPE_MAIN") == "1" {
-		debug.SetMemoryLimit(160 << 20)
+		tuneCollector()
 		os.Exit(run(strings.Split(os.Getenv("NEFFSCOPE_ARGS"), "\x1f"), os.Stdout, os.Stderr))
 	}
 	if g := os.Getenv("NEFFSCOPE_GEN"); g != "" { // name, output path: a class, written by a child

@@ -40,7 +40,6 @@ func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error)
 	if opt.Limits == (budget.Limits{}) {
 		opt.Limits = cliLimits
 	}
-	roomToHold(opt.Limits.Memory)
 	f := inspect.Open(path, fh, st.Size(), opt)
 	heapProfileAfterOpen()
 	return f, fh, nil
