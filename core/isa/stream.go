@@ -26,8 +26,10 @@ type Stream struct {
 	first  [256]int // index of the first word with each opcode
 	loads  []tableLoad
 	finds  []doc.Finding
-	// seconds lists, in order, the 0xDA words that continue the 0xD4 before them (neff.md §4.7).
-	seconds []int
+	// seconds has bit i set when word i is a 0xDA that continues the 0xD4 before it (neff.md
+	// §4.7), up to the last such word: a bit per word, not an index per pair (a 1 GB NEFF's
+	// 5.3 M pairs took 42 MB as a list of ints).
+	seconds []uint64
 
 	resolveColumn string
 	resolve       Resolver
@@ -56,10 +58,12 @@ const readWindow = 1 << 20
 // word decodes a block or two, not a megabyte.
 const memoryWindow = 64 << 10
 
-// tableLoad is an ActivationTableLoad (0x23) seen in the stream.
+// tableLoad is an ActivationTableLoad (0x23) seen in the stream: 8 bytes (a word index fits in
+// 32 bits, the set index is a byte), as a 1 GB NEFF's streams hold 2.6 M of them (42 MB as two
+// ints each).
 type tableLoad struct {
-	index int
-	set   int
+	index int32
+	set   int32
 }
 
 // Resolver supplies an extra listing column for a word (core/inspect uses it for the resolved
@@ -156,12 +160,15 @@ func (x *Indexer) word(w []byte) bool {
 	}
 	s.counts[op]++
 	if set, ok := SetIndexOf(w); ok {
-		s.loads = append(s.loads, tableLoad{index: i, set: set})
+		s.loads = append(s.loads, tableLoad{index: int32(i), set: int32(set)})
 	}
 	second := op == 0xDA && x.prevStarts
 	x.prevStarts = StartsTwoWord(w)
 	if second {
-		s.seconds = append(s.seconds, i) // a valid second word: its +0x01 is not a word length
+		for len(s.seconds) <= i>>6 { // a valid second word: its +0x01 is not a word length
+			s.seconds = append(s.seconds, 0)
+		}
+		s.seconds[i>>6] |= 1 << (i & 63)
 		return true
 	}
 	if w[1] != 0x10 && !(op == 0xE3 && w[1] == 0x11) {
@@ -346,16 +353,7 @@ func (s *Stream) instruction(w []byte, i int) Instruction {
 // PartOf is the index of the 0xD4 word that word i continues (two-word 0xD4+0xDA, neff.md
 // §4.7), or -1 when word i is an instruction of its own.
 func (s *Stream) PartOf(i int) int {
-	lo, hi := 0, len(s.seconds)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if s.seconds[m] < i {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(s.seconds) && s.seconds[lo] == i {
+	if i >= 0 && i>>6 < len(s.seconds) && s.seconds[i>>6]&(1<<(i&63)) != 0 {
 		return i - 1
 	}
 	return -1
@@ -393,7 +391,7 @@ func (s *Stream) ResidentSet(i int) (set, loadIndex int, ok bool) {
 	lo, hi := 0, len(s.loads) // first load with index >= i
 	for lo < hi {
 		m := (lo + hi) / 2
-		if s.loads[m].index < i {
+		if int(s.loads[m].index) < i {
 			lo = m + 1
 		} else {
 			hi = m
@@ -403,7 +401,7 @@ func (s *Stream) ResidentSet(i int) (set, loadIndex int, ok bool) {
 		return 0, -1, false
 	}
 	l := s.loads[lo-1]
-	return l.set, l.index, true
+	return int(l.set), int(l.index), true
 }
 
 // SetResolver adds a listing column filled by r (nil removes it).
