@@ -8,6 +8,13 @@ test('fmtInt groups thousands with commas', () => {
   assert.equal(fmtInt(-1000), '-1,000');
 });
 
+test('fmtInt writes what en-US toLocaleString writes, for integers of every length and the rest', () => {
+  const xs = [0, -0, 1, -1, 12, 999, 1000, -999999, 1000000, 2 ** 31, -(2 ** 40), Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER,
+    2 ** 60, 1e21, 1.5, -1234.5678, NaN, Infinity, '65536', '12.5', 'x'];
+  for (let d = 1, x = 7; d <= 16; d++, x = x * 10 + (d % 10)) xs.push(x, -x);
+  for (const x of xs) assert.equal(fmtInt(x), Number(x).toLocaleString('en-US'), String(x));
+});
+
 test('fmtSize picks binary units at each power of 1024', () => {
   assert.equal(fmtSize(0), '0 B');
   assert.equal(fmtSize(1023), '1023 B');
