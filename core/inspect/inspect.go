@@ -391,14 +391,17 @@ func (s *streamPacker) visit(m *neff.Member, off int64, chunk []byte) {
 	}
 }
 
-// charge takes from the budget what the packed bytes hold beyond what it took; refused, it
-// gives back what it took and drops the member.
+// charge takes from the budget what the packed bytes hold beyond what it took; when that does
+// not fit, it gives back what it took and drops the member. It asks first (Can): a stream
+// served on demand is no loss, so it must not count as the limit reached (a refused Take is
+// a finding, and holds back the manifest checks that read absence as an error), as the walk's
+// on-demand members never did.
 func (s *streamPacker) charge() bool {
 	h := s.pk.Held()
 	if h <= s.charged {
 		return true
 	}
-	if !s.f.Budget.Take(budget.Memory, h-s.charged, "member "+strconv.Quote(s.m.Path)) {
+	if !s.f.Budget.Can(budget.Memory, h-s.charged) || !s.f.Budget.Take(budget.Memory, h-s.charged, "member "+strconv.Quote(s.m.Path)) {
 		s.f.Budget.Release(budget.Memory, s.charged)
 		s.m, s.pk = nil, nil
 		return false
