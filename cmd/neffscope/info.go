@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 	"text/tabwriter"
 
@@ -210,13 +211,16 @@ func commonFlags(fs *flag.FlagSet) *int64 {
 // forEachFile parses the flags shared by the commands that read whole files (--json,
 // --max-inflate), opens each FILE argument and hands it to show, which returns its exit code;
 // the worst code wins.
-func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr io.Writer, show func(f *inspect.File, asJSON bool) int) int {
+func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr io.Writer, flags func(fs *flag.FlagSet), show func(f *inspect.File, asJSON bool) int) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, jsonHelp)
 	maxInflate := commonFlags(fs)
+	if flags != nil {
+		flags(fs)
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: neffscope %s [--json] FILE...\n", name)
+		fmt.Fprintf(stderr, "usage: neffscope %s [flags] FILE...\n", name)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -244,12 +248,16 @@ func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr 
 }
 
 func runInfo(args []string, stdout, stderr io.Writer) int {
-	return forEachFile("info", "print one JSON object per file (the stable contract for scripts)", false, args, stderr, func(f *inspect.File, asJSON bool) int {
+	var opt infoOptions
+	flags := func(fs *flag.FlagSet) {
+		fs.BoolVar(&opt.members, "members", false, "list every member with its size (by default they are summarised by kind)")
+	}
+	return forEachFile("info", "print one JSON object per file (the stable contract for scripts)", false, args, stderr, flags, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
 			b, _ := json.MarshalIndent(infoJSON(f), "", "  ")
 			fmt.Fprintf(stdout, "%s\n", b)
 		} else {
-			printInfo(stdout, f)
+			printInfo(stdout, f, opt)
 		}
 		if doc.Worst(f.Doc.Findings()) == doc.Error {
 			return 1
@@ -258,7 +266,12 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	})
 }
 
-func printInfo(w io.Writer, f *inspect.File) {
+// infoOptions are info's own flags.
+type infoOptions struct {
+	members bool // list every member, not a summary by kind
+}
+
+func printInfo(w io.Writer, f *inspect.File, opt infoOptions) {
 	fmt.Fprintf(w, "%s  (%s, %s)\n", f.Name, neff.HumanSize(f.Size), f.Doc.Kind)
 	a := f.Archive
 	if a != nil {
@@ -276,7 +289,7 @@ func printInfo(w io.Writer, f *inspect.File) {
 			bv = "(empty)"
 		}
 		row("Build Version", safe(bv))
-		row("Number of Neuron cores", fmt.Sprint(h.NumTPB))
+		row("Number of Neuron cores", coresText(h.NumTPB, h.LNCSize))
 		row("Requested cores", fmt.Sprint(h.RequestedTPBCount))
 		row("LNC size", fmt.Sprint(h.LNCSize))
 		row("Hash", fmt.Sprintf("%s  (%s %s)", h.StoredDigest(), strings.ToUpper(a.Payload.HashAlgo), a.Payload.Integrity))
@@ -299,19 +312,23 @@ func printInfo(w io.Writer, f *inspect.File) {
 		}
 		if f.Program != nil {
 			printModel(w, f.Program)
-			printMemory(w, inspect.Memory(f))
+			printMemory(w, inspect.Memory(f), false)
 		}
-		fmt.Fprintf(w, "Members (%d):\n", len(a.Members))
-		width := 1
-		for _, m := range a.Members {
-			width = max(width, len(fmt.Sprint(m.Size)))
-		}
-		for _, m := range a.Members {
-			note := ""
-			if m.Truncated {
-				note = fmt.Sprintf("  TRUNCATED at byte %d", m.Read)
+		if opt.members {
+			fmt.Fprintf(w, "Members (%d):\n", len(a.Members))
+			width := 1
+			for _, m := range a.Members {
+				width = max(width, len(fmt.Sprint(m.Size)))
 			}
-			fmt.Fprintf(w, "  %*d  %s%s\n", width, m.Size, safe(m.Path), note)
+			for _, m := range a.Members {
+				note := ""
+				if m.Truncated {
+					note = fmt.Sprintf("  TRUNCATED at byte %d", m.Read)
+				}
+				fmt.Fprintf(w, "  %*d  %s%s\n", width, m.Size, safe(m.Path), note)
+			}
+		} else {
+			printMemberSummary(w, f)
 		}
 		if n, size := inspect.DbgMembers(a); n > 0 && f.SourcePending() {
 			fmt.Fprintf(w, "Debug info: %d .dbg members (%s) not read by info; 'neffscope inspect' maps them to kernel source lines and checks them.\n", n, neff.HumanSize(size))
@@ -332,7 +349,7 @@ func printInfo(w io.Writer, f *inspect.File) {
 }
 
 func runInspect(args []string, stdout, stderr io.Writer) int {
-	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(f *inspect.File, asJSON bool) int {
+	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, nil, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
 			// Written as it walks: stubs' children are built a page at a time, never held.
 			restore := roomToWrite()
@@ -422,10 +439,13 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// ioShown is how many inputs (and outputs) info lists before it counts the rest.
+const ioShown = 12
+
 // printModel prints the program summary: target, inputs and outputs, cores and engines.
 func printModel(w io.Writer, p *inspect.Program) {
 	m := p.Model
-	fmt.Fprintf(w, "Model: target %q (%s), %d core(s)", m.Target, safe(m.ArchName), len(m.Cores))
+	fmt.Fprintf(w, "Model: target %q (%s), %s", m.Target, safe(m.ArchName), subgraphsText(len(m.Cores)))
 	if m.Info != nil && m.Info.ToolVersion != "" {
 		fmt.Fprintf(w, ", compiled by neuronx-cc %s", m.Info.ToolVersion)
 	}
@@ -435,7 +455,13 @@ func printModel(w io.Writer, p *inspect.Program) {
 		title string
 		ts    []*manifest.Tensor
 	}{{"input", m.Inputs}, {"output", m.Outputs}} {
-		for _, t := range group.ts {
+		// A screen, not a dump: past ioShown tensors of a kind the rest are counted
+		// ('info --json' has them all).
+		for i, t := range group.ts {
+			if i == ioShown-1 && len(group.ts) > ioShown {
+				fmt.Fprintf(tw, "  %s\t… %d more\t\t\t('info --json' lists them)\n", group.title, len(group.ts)-i)
+				break
+			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%v\t%d bytes\n", group.title, safe(t.Name), safe(t.DType), t.Shape, t.Bytes)
 		}
 	}
@@ -457,4 +483,104 @@ func printModel(w io.Writer, p *inspect.Program) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// coresText is the header's num_tpb with what it counts: at LNC 2 one logical NeuronCore is two
+// physical cores fused (spec neff.md §1.1: lnc_size), so a file that says 1 core has two
+// subgraphs, one per physical core (§2.4).
+func coresText(tpb, lnc uint32) string {
+	if lnc <= 1 {
+		return fmt.Sprint(tpb)
+	}
+	return fmt.Sprintf("%d logical (LNC %d: %d physical)", tpb, lnc, uint64(tpb)*uint64(lnc))
+}
+
+// subgraphsText says how many sgNN subgraphs the model has: one per physical NeuronCore.
+func subgraphsText(n int) string {
+	if n == 1 {
+		return "1 subgraph (one physical core)"
+	}
+	return fmt.Sprintf("%d subgraphs (one per physical core)", n)
+}
+
+// memberClass is one line of info's member summary.
+type memberClass struct {
+	label   string
+	members int
+	bytes   int64
+	trunc   int
+}
+
+// printMemberSummary prints the members by kind, a line each, and the truncated ones by name
+// (what a reader must not miss); --members lists them all.
+func printMemberSummary(w io.Writer, f *inspect.File) {
+	a := f.Archive
+	order := []string{"instruction streams", "engine JSON", "activation tables", "debug info", "manifests and other JSON", "other binaries"}
+	classes := map[string]*memberClass{}
+	var truncated []string
+	var total int64
+	for _, m := range a.Members {
+		label := classOfMember(f, m.Path)
+		c := classes[label]
+		if c == nil {
+			c = &memberClass{label: label}
+			classes[label] = c
+		}
+		c.members++
+		c.bytes += m.Size
+		total += m.Size
+		if m.Truncated {
+			c.trunc++
+			truncated = append(truncated, fmt.Sprintf("%s (at byte %d of %d)", safe(m.Path), m.Read, m.Size))
+		}
+	}
+	fmt.Fprintf(w, "Members: %d, %s in all ('info --members' lists them)\n", len(a.Members), neff.HumanSize(total))
+	nw, bw := 1, 1
+	for _, c := range classes {
+		nw = max(nw, len(fmt.Sprint(c.members)))
+		bw = max(bw, len(neff.HumanSize(c.bytes)))
+	}
+	for _, label := range order {
+		if c := classes[label]; c != nil {
+			fmt.Fprintf(w, "  %*d  %-*s  %s\n", nw, c.members, bw, neff.HumanSize(c.bytes), label)
+		}
+	}
+	const shown = 5
+	for i, t := range truncated {
+		if i == shown {
+			fmt.Fprintf(w, "  … and %d more truncated\n", len(truncated)-shown)
+			break
+		}
+		fmt.Fprintf(w, "  TRUNCATED %s\n", t)
+	}
+}
+
+// classOfMember sorts a member into info's summary classes, by what the open made of it.
+func classOfMember(f *inspect.File, p string) string {
+	lower := strings.ToLower(p)
+	if f.Program != nil {
+		if ps := f.Program.Stream(p); ps != nil {
+			return "instruction streams"
+		}
+		for _, c := range f.Program.Model.Cores {
+			for _, e := range c.Engines {
+				if e.JSONPath == p {
+					return "engine JSON"
+				}
+				base := path.Base(p)
+				for _, s := range e.ActivationSets {
+					if base == s.Name+".json" || base == s.Name+"_bkt.bin" || base == s.Name+"_ctrl.bin" {
+						return "activation tables"
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case strings.HasSuffix(lower, ".dbg") || strings.Contains(lower, ".dbg_") || strings.HasSuffix(lower, ".debuginfo.json") || strings.HasPrefix(lower, "debug_info/"):
+		return "debug info"
+	case strings.HasSuffix(lower, ".json"):
+		return "manifests and other JSON"
+	}
+	return "other binaries"
 }

@@ -284,3 +284,53 @@ func collectFindings(t *testing.T, raw json.RawMessage, into map[string]int) {
 		collectFindings(t, c, into)
 	}
 }
+
+// TestInfoFitsAScreen: info on every real NEFF is one screen (at most 60 lines), its member
+// summary adds up to the member count, --members lists every member, and the header's core
+// count and the model's subgraphs say the same thing.
+func TestInfoFitsAScreen(t *testing.T) {
+	for _, p := range realfiles.Glob("*/*.neff") {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			out, _, rc := runCLI(t, "info", p)
+			lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+			if rc != 0 || len(lines) > 60 {
+				t.Fatalf("rc %d, %d lines:\n%s", rc, len(lines), out)
+			}
+			js, _, _ := runCLI(t, "info", "--json", p)
+			var d InfoJSON
+			if err := json.Unmarshal([]byte(js), &d); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, fmt.Sprintf("Members: %d,", len(d.Members))) {
+				t.Errorf("no summary of %d members:\n%s", len(d.Members), out)
+			}
+			sum := 0
+			inSummary := false
+			for _, l := range lines {
+				if strings.HasPrefix(l, "Members:") {
+					inSummary = true
+					continue
+				}
+				if inSummary {
+					var n int
+					if _, err := fmt.Sscanf(strings.TrimSpace(l), "%d", &n); err != nil || !strings.HasPrefix(l, "  ") {
+						break
+					}
+					sum += n
+				}
+			}
+			if sum != len(d.Members) {
+				t.Errorf("the summary's classes add up to %d members, not %d", sum, len(d.Members))
+			}
+			all, _, _ := runCLI(t, "info", "--members", p)
+			for _, m := range d.Members {
+				if !strings.Contains(all, " "+m.Path+"\n") {
+					t.Errorf("--members does not list %s", m.Path)
+				}
+			}
+			if d.Header != nil && d.Header.LNCSize == 2 && !strings.Contains(out, "1 logical (LNC 2: 2 physical)") {
+				t.Errorf("the header's core count does not say it is logical:\n%s", out)
+			}
+		})
+	}
+}

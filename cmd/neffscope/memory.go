@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -10,8 +11,9 @@ import (
 )
 
 // printMemory prints the static device-memory budget as the runtime's memory table: one block
-// per core, one row per category, and the method under it.
-func printMemory(w io.Writer, mb *inspect.MemoryBudget) {
+// per core, one row per category, and the method under it (withMethod; info leaves it to
+// 'neffscope memory', to stay one screen).
+func printMemory(w io.Writer, mb *inspect.MemoryBudget, withMethod bool) {
 	if mb == nil {
 		return
 	}
@@ -24,10 +26,38 @@ func printMemory(w io.Writer, mb *inspect.MemoryBudget) {
 		}
 		tw.Flush()
 	}
+	if !withMethod {
+		fmt.Fprintln(w, "  ('neffscope memory' says how each figure is made)")
+		return
+	}
 	fmt.Fprintf(w, "  method: %s\n", mb.Method)
 	if len(mb.Cores) > 0 {
 		for _, it := range mb.Cores[0].Items {
 			fmt.Fprintf(w, "    %s: %s\n", it.Category, it.Method)
 		}
 	}
+}
+
+func init() {
+	commands["memory"] = command{"the static device-memory budget in the runtime's categories, and how each figure is made", runMemory}
+}
+
+// runMemory prints the budget with its method (info prints it without), or as JSON: the same
+// object as info --json's "memory".
+func runMemory(args []string, stdout, stderr io.Writer) int {
+	return forEachFile("memory", "print the budget as one JSON object per file", false, args, stderr, nil, func(f *inspect.File, asJSON bool) int {
+		mb := inspect.Memory(f)
+		if asJSON {
+			b, _ := json.MarshalIndent(mb, "", "  ")
+			fmt.Fprintf(stdout, "%s\n", b)
+			return 0
+		}
+		fmt.Fprintf(stdout, "%s\n", safe(f.Name))
+		if mb == nil {
+			fmt.Fprintln(stdout, "  no program: the file has no def.json the budget could be read from")
+			return 1
+		}
+		printMemory(stdout, mb, true)
+		return 0
+	})
 }
