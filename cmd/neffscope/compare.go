@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -20,6 +21,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the comparison tree as JSON")
 	all := fs.Bool("all", false, "print the facts that agree too")
+	width := fs.Int("width", 120, "fit the table in this many columns (long values are elided in the middle; --json keeps them whole)")
 	files, ok := openInputs(fs, args, stderr, "usage: neffscope compare [--json] [--all] A.neff B.neff [C.neff…]\n\nexit status: 0 all the same, 1 some differ (or an error finding printed), 2 trouble", 2, 0, nil)
 	if !ok {
 		return 2
@@ -41,20 +43,30 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		fmt.Fprintln(stdout, c.Value)
+		fmt.Fprint(stdout, wrap(c.Value, *width, ""))
 		for _, f := range c.Child("files").Children {
-			fmt.Fprintf(stdout, "  %s: %s\n", f.Label, f.Value)
+			fmt.Fprint(stdout, wrap(fmt.Sprintf("  %s: %s", f.Label, f.Value), *width, "      "))
 		}
 		for _, fd := range c.Findings {
 			fmt.Fprintf(stdout, "%s: %s\n", fd.Severity, fd.Message)
 		}
 		fmt.Fprintln(stdout)
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, joinTab(facts.Table.Columns))
+		var rows [][]string
 		for _, r := range facts.Table.Rows {
 			if *all || r[len(r)-2] != "" {
-				fmt.Fprintln(tw, joinTab(clipCells(r, 48)))
+				rows = append(rows, r)
 			}
+		}
+		cols := facts.Table.Columns
+		if !*all {
+			// Every row shown differs: the "differs" column would say "yes" on each.
+			cols, rows = dropColumn(cols, len(cols)-2), dropColumnRows(rows, len(cols)-2)
+		}
+		widths := fitColumns(cols, rows, *width, 2)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, joinTab(fitCells(cols, widths)))
+		for _, r := range rows {
+			fmt.Fprintln(tw, joinTab(fitCells(r, widths)))
 		}
 		tw.Flush()
 	}
@@ -64,14 +76,103 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// clipCells shortens long cells for the terminal (--json keeps them whole).
-func clipCells(r []string, n int) []string {
+// elide shortens s to n runes by cutting its middle: the ends of a path or a hash tell values
+// apart, and --json keeps them whole.
+func elide(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n || n < 5 {
+		return s
+	}
+	head := (n - 1) / 2
+	return string(rs[:head]) + "…" + string(rs[len(rs)-(n-1-head):])
+}
+
+// fitColumns gives each column a width so that the table, with gap spaces between columns,
+// fits in total: each column wants its widest cell; while the sum is over, the widest column
+// gives up one rune (none goes below 8, or its header).
+func fitColumns(header []string, rows [][]string, total, gap int) []int {
+	w := make([]int, len(header))
+	for i, h := range header {
+		w[i] = len([]rune(h))
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			if i < len(w) {
+				w[i] = max(w[i], len([]rune(c)))
+			}
+		}
+	}
+	// Value columns give way first, down to 12 runes (a short hash); then any column, to 8.
+	floor := func(i int) int { return max(8, len([]rune(header[i]))) }
+	sum := func() int {
+		s := gap * (len(w) - 1)
+		for _, x := range w {
+			s += x
+		}
+		return s
+	}
+	shrink := func(first, least int) bool {
+		widest := -1
+		for i := first; i < len(w); i++ {
+			if w[i] > max(least, floor(i)) && (widest < 0 || w[i] > w[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return false
+		}
+		w[widest]--
+		return true
+	}
+	for sum() > total && shrink(1, 12) {
+	}
+	for sum() > total && shrink(0, 8) {
+	}
+	return w
+}
+
+// wrap breaks s into lines of at most n runes at spaces, the lines after the first indented.
+func wrap(s string, n int, indent string) string {
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Split(s, " ") {
+		wl := len([]rune(word))
+		if i > 0 {
+			if line+1+wl > n {
+				b.WriteString("\n" + indent)
+				line = len(indent)
+			} else {
+				b.WriteByte(' ')
+				line++
+			}
+		}
+		b.WriteString(word)
+		line += wl
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// fitCells elides each cell to its column's width.
+func fitCells(r []string, widths []int) []string {
 	out := make([]string, len(r))
 	for i, c := range r {
-		if rs := []rune(c); len(rs) > n {
-			c = string(rs[:n-1]) + "…"
+		if i < len(widths) {
+			c = elide(c, widths[i])
 		}
 		out[i] = c
+	}
+	return out
+}
+
+func dropColumn(r []string, i int) []string {
+	return append(append([]string{}, r[:i]...), r[i+1:]...)
+}
+
+func dropColumnRows(rows [][]string, i int) [][]string {
+	out := make([][]string, len(rows))
+	for k, r := range rows {
+		out[k] = dropColumn(r, i)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestMultiFileCommandsExitOnFileErrors: diff, compare and profile print the error findings of
@@ -43,5 +44,31 @@ func TestMultiFileCommandsExitOnFileErrors(t *testing.T) {
 		if _, _, rc := runCLI(t, args...); rc != 2 {
 			t.Errorf("%v: rc %d, want 2", args, rc)
 		}
+	}
+}
+
+// TestCompareFitsWidth: compare's text fits 120 columns (the default --width) on the real
+// NEFFs, whatever their path lengths, and still names every differing fact.
+func TestCompareFitsWidth(t *testing.T) {
+	ps := realfiles.Glob("*/*.neff")
+	if len(ps) < 3 {
+		t.Skip("fewer than three real NEFFs at hand")
+	}
+	out, _, rc := runCLI(t, append([]string{"compare"}, ps[:3]...)...)
+	if rc != 1 {
+		t.Fatalf("rc %d for three different NEFFs", rc)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 120 {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+	for _, fact := range []string{"size", "uuid", "instructions PE"} {
+		if !strings.Contains(out, "\n"+fact+" ") {
+			t.Errorf("fact %q is missing:\n%s", fact, out)
+		}
+	}
+	if e := elide("abcdefghijklmnop", 9); e != "abcd…mnop" {
+		t.Errorf("elide: %q", e)
 	}
 }
