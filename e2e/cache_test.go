@@ -119,8 +119,8 @@ func TestCacheFolderTable(t *testing.T) {
 	real := readReal(t)
 	native := inspect.NewScanRecord(inspect.Open("m.neff", bytes.NewReader(real), int64(len(real)), inspect.Options{Fingerprint: true}), "m.neff", nil)
 	first := byPath[order[1]]
-	if first.Compiler != native.Compiler || first.Target != native.Target || first.Compiler == "" {
-		t.Errorf("compiler %q target %q; want %q %q", first.Compiler, first.Target, native.Compiler, native.Target)
+	if first.Compiler != native.Compiler || first.Target != native.Instance || first.Compiler == "" {
+		t.Errorf("compiler %q device %q; want %q %q", first.Compiler, first.Target, native.Compiler, native.Instance)
 	}
 	var total int64
 	for e, n := range native.Instructions {
@@ -141,8 +141,8 @@ func TestCacheFolderTable(t *testing.T) {
 	if d := byPath[order[1]].Dup + byPath[order[3]].Dup; d != "" {
 		t.Errorf("duplicates marked on the first and the repacked NEFF: %q", d)
 	}
-	if byPath[order[3]].Target != "sunda" {
-		t.Errorf("the repacked NEFF's target %q, want sunda", byPath[order[3]].Target)
+	if byPath[order[3]].Target != "Trn1/Inf2" {
+		t.Errorf("the repacked NEFF's device %q, want Trn1/Inf2", byPath[order[3]].Target)
 	}
 	if f := byPath[order[0]].Findings; !strings.Contains(f, "err") {
 		t.Errorf("broken.neff's findings %q: want errors", f)

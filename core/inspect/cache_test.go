@@ -138,7 +138,7 @@ func TestScanRecordOfGenerated(t *testing.T) {
 	f := openBytes("x/model.neff", neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{}))
 	f.Doc.SHA256 = "ab"
 	r := NewScanRecord(f, "x/model.neff", nil)
-	if r.Cache != nil || r.Compiler != "0.0.0+neffscope" || r.Target != "sunda" || r.Subgraphs != 1 || r.NeffVersion != "2.0" || r.SHA256 != "ab" {
+	if r.Cache != nil || r.Compiler != "0.0.0+neffscope" || r.Target != "sunda" || r.Instance != "Trn1/Inf2" || r.Subgraphs != 1 || r.NeffVersion != "2.0" || r.SHA256 != "ab" {
 		t.Errorf("%+v", r)
 	}
 	var total int64
@@ -154,5 +154,40 @@ func TestScanRecordOfGenerated(t *testing.T) {
 	u := UnreadableRecord("c/MODULE_1+d41d8cd9/model.neff", 0, []string{"model.neff", "model.done"}, "cannot open")
 	if !u.HasError() || u.Cache == nil || u.Cache.State != CacheFailed || u.Problems[0].Severity != doc.Error {
 		t.Errorf("unreadable: %+v", u)
+	}
+}
+
+// TestSameCompiler: a cache directory may carry all of tool_version's fields or only the
+// leading ones (neuronxcc-2.21 for 2.21.18209.0); a different field is another compiler.
+func TestSameCompiler(t *testing.T) {
+	for _, c := range []struct {
+		dir, tool string
+		same      bool
+	}{
+		{"2.21", "2.21.18209.0", true},
+		{"2.21.18209.0", "2.21.18209.0+ab12", true},
+		{"2.15.128.0+56dc5a86", "2.15.128.0+56dc5a86", true},
+		{"2.2", "2.21.18209.0", false},
+		{"2.21.18209.0", "2.21", false},
+		{"2.22", "2.21.18209.0", false},
+	} {
+		if got := sameCompiler(c.dir, c.tool); got != c.same {
+			t.Errorf("sameCompiler(%q, %q) = %v", c.dir, c.tool, got)
+		}
+	}
+}
+
+// TestScanRecordCauseFirst: a cache entry cut short names the truncation before the errors it
+// caused (a missing neff.json says "rebuild the NEFF", which the truncation explains).
+func TestScanRecordCauseFirst(t *testing.T) {
+	b := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	cut := b[:len(b)*2/3]
+	f := openBytes("c/neuronxcc-2.21/MODULE_1+d41d8cd9/model.neff", cut)
+	r := NewScanRecord(f, "c/neuronxcc-2.21/MODULE_1+d41d8cd9/model.neff", []string{"model.neff", "model.done"})
+	if len(r.Problems) == 0 || !r.HasError() {
+		t.Fatalf("a cut file has no problem: %+v", r)
+	}
+	if cause, why := rootCause(f); cause != CauseTruncated || r.Problems[0].Message != why {
+		t.Errorf("first problem %q, cause %q", r.Problems[0].Message, cause)
 	}
 }

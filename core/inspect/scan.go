@@ -16,9 +16,11 @@ type ScanRecord struct {
 	SHA256      string `json:"sha256"`
 	UUID        string `json:"uuid"`
 	NeffVersion string `json:"neff_version"`
-	// Compiler is info.json tool_version; Target kelf-N.json target.
+	// Compiler is info.json tool_version; Target kelf-N.json target; Instance the device
+	// family it runs on (Trn1/Inf2, Trn2; "" for an unknown target).
 	Compiler  string `json:"compiler"`
 	Target    string `json:"target"`
+	Instance  string `json:"instance"`
 	Subgraphs int    `json:"subgraphs"`
 	// Instructions is 64-byte words per engine (PE, Activation, Pool, DVE, SP), summed over
 	// subgraphs.
@@ -57,6 +59,10 @@ const maxScanProblems = 5
 func NewScanRecord(f *File, p string, siblings []string) *ScanRecord {
 	r := &ScanRecord{Path: p, Size: f.Size, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
 		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
+	// The one fact that explains the rest (a file cut short) comes before what it caused.
+	if cause, why := rootCause(f); cause != "" {
+		r.addProblem(doc.Error, why)
+	}
 	if f.Doc != nil {
 		r.SHA256 = f.Doc.SHA256
 		for _, fd := range f.Doc.Findings() {
@@ -76,7 +82,7 @@ func NewScanRecord(f *File, p string, siblings []string) *ScanRecord {
 	}
 	if f.Program != nil {
 		m := f.Program.Model
-		r.Target = m.Target
+		r.Target, r.Instance = m.Target, m.Instance
 		r.Subgraphs = len(m.Cores)
 		if m.Info != nil {
 			r.Compiler = m.Info.ToolVersion
@@ -119,16 +125,27 @@ func (r *ScanRecord) checkKey(f *File, dir CacheKey) {
 	}
 }
 
-// sameCompiler compares a cache directory's version with tool_version: directories carry the
-// version's leading fields ("2.15.128.0+56dc5a86"), tool_version the same.
+// sameCompiler compares a cache directory's version with tool_version. Directories carry the
+// version's leading fields: all of them ("2.15.128.0+56dc5a86") or only major.minor
+// ("neuronxcc-2.21" for tool_version 2.21.18209.0), so the directory's dotted fields must be
+// the leading fields of tool_version's; a build suffix after '+' is ignored.
 func sameCompiler(dir, tool string) bool {
-	trim := func(s string) string {
+	fields := func(s string) []string {
 		if i := strings.IndexByte(s, '+'); i >= 0 {
-			return s[:i]
+			s = s[:i]
 		}
-		return s
+		return strings.Split(s, ".")
 	}
-	return trim(dir) == trim(tool)
+	d, t := fields(dir), fields(tool)
+	if len(d) > len(t) {
+		return false
+	}
+	for i := range d {
+		if d[i] != t[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Report adds the scan's own finding to a record (counted with the file's).

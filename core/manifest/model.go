@@ -27,10 +27,12 @@ type HeaderFacts struct {
 // Model is a resolved NEFF program.
 type Model struct {
 	// Target is kelf-N.json `target`; Arch the libnrt arch number (2 sunda, 3 cayman, 4
-	// mariana, 0 any, -1 unknown); ArchName says it in words.
+	// mariana, 0 any, -1 unknown); ArchName says it in words, Instance as the device family
+	// (Trn1/Inf2, Trn2; "" when the target is unknown).
 	Target   string
 	Arch     int
 	ArchName string
+	Instance string
 	// KelfPaths are the KELF descriptor members the __kelf nodes name, in node order.
 	KelfPaths []string
 	// KelfVersion is the first KELF descriptor's version ("0.5"), logged by the runtime only.

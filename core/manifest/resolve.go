@@ -222,7 +222,7 @@ func (r *resolver) kelfs(refs []kelfRef) {
 		if r.m.Target == "" || r.m.Arch < 0 {
 			r.m.Target = target
 			if tg, ok := lookupTarget(target); ok && (t != nil || target == "") {
-				r.m.Arch, r.m.ArchName = tg.Arch, tg.Devices
+				r.m.Arch, r.m.ArchName, r.m.Instance = tg.Arch, tg.Devices, tg.Instance
 				if t != nil {
 					d.explain(t, "arch %d: %s", tg.Arch, tg.Devices)
 				}

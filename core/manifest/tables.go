@@ -32,19 +32,21 @@ type Target struct {
 	Target  string
 	Arch    int
 	Devices string
+	// Instance is the device family a user knows the target by (AWS instance names).
+	Instance string
 }
 
 // Targets maps kelf-N.json `target` to the arch. Anything else is rejected by libnrt with
 // "Invalid target" (status 2).
 var Targets = []Target{
-	{"sunda", 2, "sunda: Trn1 / Inf2"},
-	{"v2", 2, "sunda: Trn1 / Inf2"},
-	{"cayman", 3, "cayman: Trn2"},
-	{"v3", 3, "cayman: Trn2"},
-	{"mariana", 4, "mariana: gen-4"},
-	{"v4", 4, "mariana: gen-4"},
-	{"*", 0, "any: whatever device loads it"},
-	{"", 2, "sunda (an empty target defaults to sunda)"},
+	{"sunda", 2, "sunda: Trn1 / Inf2", "Trn1/Inf2"},
+	{"v2", 2, "sunda: Trn1 / Inf2", "Trn1/Inf2"},
+	{"cayman", 3, "cayman: Trn2", "Trn2"},
+	{"v3", 3, "cayman: Trn2", "Trn2"},
+	{"mariana", 4, "mariana: gen-4", "gen-4"},
+	{"v4", 4, "mariana: gen-4", "gen-4"},
+	{"*", 0, "any: whatever device loads it", "any"},
+	{"", 2, "sunda (an empty target defaults to sunda)", "Trn1/Inf2"},
 }
 
 func lookupTarget(s string) (Target, bool) {

@@ -340,7 +340,7 @@ const COLS = [
   { key: 'sel', label: '', title: 'Select rows to open or compare' },
   { key: 'path', label: 'path' },
   { key: 'compiler', label: 'compiler', title: 'info.json tool_version' },
-  { key: 'target', label: 'target', title: 'the kelf target' },
+  { key: 'target', label: 'device', title: 'the device family the kelf target runs on (the target itself on hover)' },
   { key: 'size', label: 'size', num: true },
   { key: 'instructions', label: 'instructions', num: true, title: 'instruction words, all engines and subgraphs (per engine on hover)' },
   { key: 'state', label: 'state', title: 'the cache entry: done (model.done beside it), incomplete (neither model.done nor model.log), failed (model.log, or the NEFF has an error)' },
@@ -349,12 +349,14 @@ const COLS = [
   { key: 'open', label: '' },
 ];
 
+/** @param {any} rec the device family ("Trn2"), or the kelf target where none is known. */
+const deviceOf = (rec) => (rec && (rec.instance || rec.target)) || '';
 const total = (rec) => Object.values(rec.instructions || {}).reduce((a, n) => a + n, 0);
 const stateOf = (row) => (row.status !== 'done' ? row.status : row.rec.cache ? row.rec.cache.state : '');
 const sortValue = {
   path: (r) => r.path,
   compiler: (r) => (r.rec && r.rec.compiler) || '',
-  target: (r) => (r.rec && r.rec.target) || '',
+  target: (r) => deviceOf(r.rec),
   size: (r) => r.size,
   instructions: (r) => (r.rec ? total(r.rec) : -1),
   state: (r) => stateOf(r),
@@ -372,7 +374,7 @@ function visible() {
     else if (cache.state === 'none') { if (!rec || rec.cache) return false; }
     else if (cache.state && stateOf(r) !== cache.state) return false;
     if (!q) return true;
-    const text = [r.path, rec && rec.compiler, rec && rec.target, stateOf(r), rec && rec.cache && rec.cache.module, rec && rec.sha256,
+    const text = [r.path, rec && rec.compiler, rec && rec.target, rec && rec.instance, stateOf(r), rec && rec.cache && rec.cache.module, rec && rec.sha256,
       ...(rec ? rec.problems.map((p) => p.message) : [])].join('\n').toLowerCase();
     return text.includes(q);
   });
@@ -541,7 +543,9 @@ function renderRows() {
     p.title = r.path + (rec && rec.sha256 ? '\nsha-256 ' + rec.sha256 : '') + (rec && rec.cache ? '\n' + rec.cache.module + '+' + rec.cache.flags_hash + (rec.cache.flags ? ' (' + rec.cache.flags + ')' : '') : '');
     tr.appendChild(p);
     tr.appendChild(el('td', 'cache-compiler', rec ? rec.compiler || '—' : ''));
-    tr.appendChild(el('td', 'cache-target', rec ? rec.target || '—' : ''));
+    const dev = el('td', 'cache-target', rec ? deviceOf(rec) || '—' : '');
+    if (rec && rec.target) dev.title = 'kelf target "' + rec.target + '"';
+    tr.appendChild(dev);
     tr.appendChild(el('td', 'num', r.file ? fmtSize(r.size) : '—'));
     const ins = el('td', 'num cache-instr', rec && total(rec) ? fmtInt(total(rec)) : rec ? '—' : '');
     if (rec) ins.title = Object.entries(rec.instructions).map(([e, n]) => e + ' ' + fmtInt(n)).join('\n') || 'no instruction streams';
