@@ -33,7 +33,7 @@ WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all js wasm wasm-size serve dist test test-core test-wasm test-js test-browser bench fuzz generate vet clean
+.PHONY: all js wasm wasm-size serve dist release test test-core test-wasm test-js test-browser bench fuzz generate vet clean
 
 all: wasm
 
@@ -67,6 +67,22 @@ dist: wasm
 	rm -rf dist && mkdir -p dist
 	$(GO) run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
 
+## release: the CLI cross-built for linux, macOS and windows on amd64 and arm64 (static, no cgo)
+## beside neffscope.html, with SHA256SUMS, in dist/release/: ready to attach to a release.
+## make test does not run it.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+release: dist
+	rm -rf dist/release && mkdir -p dist/release
+	@for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	  echo "building neffscope-$(VERSION)-$$os-$$arch$$ext"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' \
+	    -o dist/release/neffscope-$(VERSION)-$$os-$$arch$$ext ./cmd/neffscope || exit 1; \
+	done
+	cp dist/neffscope.html dist/release/
+	cd dist/release && sha256sum * > SHA256SUMS && cat SHA256SUMS
+
 ## generate: msgp's codec of the Document (core/doc/doc_gen.go) and the page's view of the
 ## worker protocol (www/src/core/methods.gen.js, from wasm/protocol); tests fail when stale.
 generate:
@@ -75,6 +91,9 @@ generate:
 vet:
 	$(GO) vet ./...
 	$(WASM_ENV) $(GO) vet ./wasm/... ./core/...
+	@# make release cross-builds the CLI: keep it building where it is not tested.
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/neffscope
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/neffscope
 
 ## test: every test — vet, the core natively (real files from testdata/real/, and from
 ## ../shared/testdata-real where it is beside the clone), the wasm bridge and core under Node,
