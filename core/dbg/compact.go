@@ -31,7 +31,9 @@ type Compact struct {
 	HasEngine   bool
 	KernelFiles []string
 	KernelNames []string
-	Coverage    Coverage
+	// Stack is the stack-frame member's frames (nil for other kinds).
+	Stack    *StackFrames
+	Coverage Coverage
 	// Root is the member's content node without its children (value, detail, span, and every
 	// finding of its tree, which the children built on demand do not repeat); RootChildren is
 	// how many children DecodeView gives it.
@@ -99,7 +101,7 @@ func (c *Compact) Held() int64 {
 	for _, s := range c.KernelNames {
 		n += int64(len(s)) + 16
 	}
-	return n + 512
+	return n + c.Stack.held() + 512
 }
 
 // keeps says which columns a kind needs.
@@ -389,7 +391,7 @@ func (s *Scanner) drain(b []byte, final bool) {
 func truncated(n int) bool { return errors.Is(protowire.ParseError(n), io.ErrUnexpectedEOF) }
 
 func (s *Scanner) charge() {
-	held := s.c.Held() + int64(cap(s.buf)) + int64(s.d.nodes)*400
+	held := s.c.Held() + s.d.f.Stack.held() + int64(cap(s.buf)) + int64(s.d.nodes)*400
 	if held <= s.charged {
 		return
 	}
@@ -420,6 +422,9 @@ func (s *Scanner) Close() *Compact {
 	if d.nrec > 0 {
 		c.RootChildren++
 	}
+	if f.Stack.shown() {
+		c.RootChildren++
+	}
 	grow := func(n int64) bool {
 		if s.Grow != nil && !s.Grow(n) {
 			return false
@@ -433,7 +438,7 @@ func (s *Scanner) Close() *Compact {
 	}
 	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root)}
 	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine
-	c.KernelFiles, c.KernelNames, c.Coverage = f.KernelFiles, f.KernelNames, f.Coverage
+	c.KernelFiles, c.KernelNames, c.Coverage, c.Stack = f.KernelFiles, f.KernelNames, f.Coverage, f.Stack
 	c.nameIdx, c.tupleIdx = nil, nil
 	s.buf, s.d = nil, nil
 	return c
@@ -450,7 +455,7 @@ func RecordsIn(member string, b []byte, off int64, want int) []Record {
 }
 
 // RecordRowsAt is the records table's rows for records recs of a member, the first of them
-// record first.
-func RecordRowsAt(kind Kind, member string, recs []Record, first int) *doc.Table {
-	return recordRows(kind, member, recs, first)
+// record first (st: the NEFF's stack frames, for an hlo member's; nil when none).
+func RecordRowsAt(kind Kind, member string, recs []Record, first int, st *StackFrames) *doc.Table {
+	return recordRows(kind, member, recs, first, st)
 }
