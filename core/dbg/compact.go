@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -41,6 +42,10 @@ type Compact struct {
 	RootChildren int
 	// N is the number of records of field 3 (every one: a Compact keeps no cap but its budget).
 	N int
+	// Numbered counts the backend records named I-<n>-… that have a parent, and Renumbered
+	// those of them whose first parent is not n: the penguin fallback holds only where every
+	// one's parent is its own number (core/inspect source.go, unknowns dbg.penguin-fallback).
+	Numbered, Renumbered int
 
 	first  pcol // first parent id + 1 (0: no parent)
 	ids    pcol // record id
@@ -128,6 +133,12 @@ func (c *Compact) record(r *Record) {
 	if !c.keepsRecord() {
 		return
 	}
+	if n, ok := birNumber(r.Name); ok && c.Kind == KindBackend && len(r.Parents) > 0 {
+		c.Numbered++
+		if r.Parents[0] != n {
+			c.Renumbered++
+		}
+	}
 	c.ids.add(r.ID)
 	c.names.add(uint64(c.intern(r.Name)))
 	var t Tuple
@@ -155,6 +166,18 @@ func (c *Compact) record(r *Record) {
 	}
 	c.lastT, c.lastTuple, c.haveLast = c.Tuples[k], k, true
 	c.tuples.add(uint64(k))
+}
+
+// birNumber is n of a BIR name "I-<n>" or "I-<n>-…" (the penguin instruction it was lowered
+// from, where the compiler numbers them so: 2.18/2.21 cs149, nkipy).
+func birNumber(name string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(name, "I-")
+	if !ok {
+		return 0, false
+	}
+	digits, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, err == nil
 }
 
 func (c *Compact) intern(name string) uint32 {
