@@ -441,6 +441,7 @@ func (s *Scanner) Close() *Compact {
 	if d.cut >= 0 {
 		root.Infof(d.span(d.cut, c.Size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
 	}
+	d.stackCut()
 	c.RootChildren = len(root.Children)
 	if d.nrec > 0 {
 		c.RootChildren++

@@ -246,6 +246,7 @@ func (d *decoder) finish(size int64, count int) *File {
 	if !d.records && d.keep == maxRecords {
 		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", f.Member, maxRecords, maxRecords)
 	}
+	d.stackCut()
 	f.nameIndexes()
 	if t := recordsTable(f, d.src, count, d.stacks); t != nil {
 		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)

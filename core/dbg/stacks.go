@@ -151,22 +151,35 @@ func (s *StackFrames) framesTable() *doc.Node {
 	return n
 }
 
-// stackEntry starts a file location or a frame of the stack-frame list being read (nil when
-// the list is full).
+// stackEntry starts a file location or a frame of the stack-frame lists being read (none
+// when its list is full).
 func (d *decoder) stackEntry(msg string) {
 	s := d.f.Stack
 	d.stackAt = nil
-	switch {
-	case msg == "xla_file_location" && len(s.Locations) < maxRecords:
+	switch msg {
+	case "xla_file_location":
+		if len(s.Locations) >= maxRecords {
+			s.Cut = true
+			return
+		}
 		s.Locations = append(s.Locations, FileLocation{})
 		l := &s.Locations[len(s.Locations)-1]
 		d.stackAt = []*uint64{&l.File, &l.Function, &l.Line, &l.Column}
-	case msg == "xla_stack_frame" && len(s.Frames) < maxRecords:
+	case "xla_stack_frame":
+		if len(s.Frames) >= maxRecords {
+			s.Cut = true
+			return
+		}
 		s.Frames = append(s.Frames, StackFrame{})
 		f := &s.Frames[len(s.Frames)-1]
 		d.stackAt = []*uint64{&f.Location, &f.Parent}
-	default:
-		s.Cut = true
+	}
+}
+
+// stackCut warns, on the member's root, when a stack-frame list was longer than is kept.
+func (d *decoder) stackCut() {
+	if s := d.f.Stack; s != nil && s.Cut {
+		d.f.Root.Warnf(d.f.Root.Span, "%s: a list of its stack frame index has more than %d entries; only the first %d of each are kept (frames past them do not resolve).", d.f.Member, maxRecords, maxRecords)
 	}
 }
 
