@@ -301,7 +301,8 @@ func FunctionNode(f *Function) *doc.Node {
 		Value: fmt.Sprintf("func_id %d, %s, %s", f.ID, role, f.Symmetry.Class())}
 	n.Field("symmetry", f.Symmetry.Class(), f.Meta.Spans[FieldSymmetryEn]).Detail = f.Symmetry.Describe()
 	if d, ok := f.Domain(); ok {
-		n.SetAttr(doc.AttrDomain, d.Attr())
+		lo, hi := d.Window()
+		n.SetAttr(doc.AttrDomain, d.Attr()).SetAttr(doc.AttrWindow, Domain{Lo: lo, Hi: hi}.Attr())
 		n.Field("domain", d.String(), nil).Detail = "the input range the table is meant to be right on (catalog, confidence " + d.Confidence + "): " + d.Evidence
 	}
 	n.Field("bkt block", fmt.Sprintf("%d..%d", f.BktStart, f.BktEnd-1), doc.In(s.BktSource, int64(f.BktStart*BucketSize), int64(max(0, f.BktEnd-f.BktStart)*BucketSize)))
