@@ -108,3 +108,28 @@ func TestEvaluateOutsideTheDomain(t *testing.T) {
 		}
 	}
 }
+
+// TestVarUsesCapIsAViewLimit: a var named by more instructions than its node lists says so on
+// the node (view_limit, naming the core), not as a finding. matmul_small's uses of one var,
+// repeated past the cap.
+func TestVarUsesCapIsAViewLimit(t *testing.T) {
+	f := openRealBytes(t, "nkipy/matmul_small.neff")
+	c := f.Program.Model.Core("sg00")
+	uses := f.Program.VarUses(c)
+	for id, us := range uses {
+		if len(us) == 0 {
+			continue
+		}
+		v := c.VarByID(id)
+		many := map[int64][]VarUse{id: nil}
+		for len(many[id]) <= maxVarUses {
+			many[id] = append(many[id], us...)
+		}
+		n := varNode(c, v, many, func(...string) bool { return false })
+		if n.Table == nil || len(n.Table.Rows) != maxVarUses || len(n.Findings) != 0 || !strings.Contains(n.Attrs[doc.AttrViewLimit], c.Name) {
+			t.Errorf("var %s with %d uses: %d rows, findings %v, attrs %v", v.Name, len(many[id]), len(n.Table.Rows), n.Findings, n.Attrs)
+		}
+		return
+	}
+	t.Fatal("no var of matmul_small's sg00 is named by an instruction")
+}

@@ -194,7 +194,18 @@ const stubWords = 2
 // outputWriters says which cores can write the outputs: each core when every one moves data,
 // else the ones that do, naming the stubs.
 func outputWriters(cores []*Core) string {
-	var working, stubs []string
+	working, stubs := dataMovers(cores)
+	switch {
+	case len(stubs) == 0:
+		return fmt.Sprintf("with %d cores each core writes its own", len(cores))
+	case len(working) == 0:
+		return "no core has a DMA block or more than " + strconv.Itoa(stubWords) + " instructions in an engine"
+	}
+	return fmt.Sprintf("only %s moves data: %s has at most %d instructions an engine and no DMA block", strings.Join(working, ", "), strings.Join(stubs, ", "), stubWords)
+}
+
+// dataMovers splits the cores into those that move data and the stubs (stubWords).
+func dataMovers(cores []*Core) (working, stubs []string) {
 	for _, c := range cores {
 		stub := true
 		for _, e := range c.Engines {
@@ -208,13 +219,7 @@ func outputWriters(cores []*Core) string {
 			working = append(working, c.Name)
 		}
 	}
-	switch {
-	case len(stubs) == 0:
-		return fmt.Sprintf("with %d cores each core writes its own", len(cores))
-	case len(working) == 0:
-		return "no core has a DMA block or more than " + strconv.Itoa(stubWords) + " instructions in an engine"
-	}
-	return fmt.Sprintf("only %s moves data: %s has at most %d instructions an engine and no DMA block", strings.Join(working, ", "), strings.Join(stubs, ", "), stubWords)
+	return working, stubs
 }
 
 // crossCheckFeatures compares def.json neff_features with the header's feature_bits
