@@ -149,6 +149,11 @@ func TestActivationFunctionPlotAndEvaluate(t *testing.T) {
 	p.openWithPicker(realNEFF)
 	p.openFunction("activation/"+neffSet, "exp_400p")
 	checkPlot(t, p)
+	// The plot opens on the window the core puts on the function node (attrs.window: exp's
+	// table range, all reals, clipped to [−8, 8]), not on a guess from its name.
+	if got := eval[string](p, `neffscope.plot.lo + ',' + neffscope.plot.hi`); got != "-8,8" {
+		t.Errorf("the plot opens on [%s], want exp's window -8,8", got)
+	}
 	if got := eval[string](p, `document.querySelector('#detail h3:last-of-type') && Array.from(document.querySelectorAll('#detail h3')).map(h => h.textContent).join('|')`); !strings.Contains(got, "Octaves") {
 		t.Errorf("the function's detail has no octave table: %q", got)
 	}

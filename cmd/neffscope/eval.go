@@ -164,6 +164,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	for i, x := range xs {
 		y, tr := f.EvaluateWith(x, opt)
 		fmt.Fprintf(stdout, "%08x %08x %s %s\n", math.Float32bits(x), math.Float32bits(y), pwp.FormatFloat32(y), tr)
+		if dom, ok := f.Domain(); ok && !dom.Contains(float64(x)) {
+			fmt.Fprintf(stderr, "neffscope eval: %s(%s): outside the table's range %s\n", f.Name, xText[i], dom)
+		}
 		if tr.Err != nil {
 			fmt.Fprintf(stderr, "neffscope eval: %s(%s): %v\n", f.Name, xText[i], tr.Err)
 			code = 1
@@ -184,6 +187,18 @@ func runSweep(f *pwp.Function, args []string, opt pwp.Options, stdout, stderr io
 	if ref == nil {
 		fmt.Fprintf(stderr, "neffscope eval: %s has no reference function to compare with\n", f.Name)
 		return 1
+	}
+	// The error is measured only where the table is meant to be right (its catalog domain).
+	if dom, ok := f.Domain(); ok {
+		clo, chi := max(lo, dom.Lo), min(hi, dom.Hi)
+		if clo > chi {
+			fmt.Fprintf(stdout, "%s (set %s): [%g, %g] is outside the table's range %s; no error figure\n", f.Name, f.Set.Name, lo, hi, dom)
+			return 1
+		}
+		if clo != lo || chi != hi {
+			fmt.Fprintf(stdout, "%s (set %s): [%g, %g] reaches outside the table's range %s; the sweep covers [%g, %g]\n", f.Name, f.Set.Name, lo, hi, dom, clo, chi)
+			lo, hi = clo, chi
+		}
 	}
 	st := f.Sweep(lo, hi, n, opt)
 	points := fmt.Sprintf("%d points", n)

@@ -199,3 +199,20 @@ func TestEvalEveryRealNEFF(t *testing.T) {
 		t.Errorf("only %d NEFFs carried activation sets, want %d", withSets, want)
 	}
 }
+
+// TestEvalOutsideTheDomain: ln's table is right on [2^−64, 2^64] (catalog domain): a sweep of
+// negative inputs gives no error figure, one reaching past the domain is measured inside it.
+func TestEvalOutsideTheDomain(t *testing.T) {
+	realNEFF, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "ln_400p's domain")
+	if !ok {
+		return
+	}
+	out, _, code := runCmd(t, "eval", "--func", "ln", "--sweep", "-2", "-1", "100", realNEFF)
+	if code != 1 || strings.Contains(out, "max ulp error") {
+		t.Errorf("sweep outside the domain: exit %d\n%s", code, out)
+	}
+	out, _, code = runCmd(t, "eval", "--func", "ln", "--sweep", "-2", "2", "100", realNEFF)
+	if code != 0 || !strings.Contains(out, "max ulp error") || strings.Contains(out, "at x=-") {
+		t.Errorf("sweep reaching past the domain: exit %d\n%s", code, out)
+	}
+}

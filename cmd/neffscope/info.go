@@ -387,6 +387,9 @@ func printTree(w io.Writer, f *inspect.File, n *doc.Node, depth int) {
 	for _, f := range n.Findings {
 		fmt.Fprintf(w, "%s  ! %s: %s\n", strings.Repeat("  ", depth), f.Severity, safeMsg(f.Message))
 	}
+	if v := n.Attrs[doc.AttrViewLimit]; v != "" { // a limit of this view, not a finding
+		fmt.Fprintf(w, "%s  (view: %s)\n", strings.Repeat("  ", depth), safeMsg(v))
+	}
 	if !inspect.IsStub(n) {
 		for _, c := range n.Children {
 			printTree(w, f, c, depth+1)

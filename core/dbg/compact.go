@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -439,7 +440,7 @@ func (s *Scanner) Close() *Compact {
 	f := d.f
 	root := f.Root
 	if d.cut >= 0 {
-		root.Infof(d.span(d.cut, c.Size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
+		root.SetAttr(doc.AttrViewLimit, cutNote(d.cut))
 	}
 	d.stackCut()
 	c.RootChildren = len(root.Children)
@@ -460,7 +461,7 @@ func (s *Scanner) Close() *Compact {
 		s.failed = true
 		return nil
 	}
-	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root)}
+	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root), Attrs: maps.Clone(root.Attrs)}
 	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine
 	c.KernelFiles, c.KernelNames, c.Coverage, c.Stack = f.KernelFiles, f.KernelNames, f.Coverage, f.Stack
 	c.nameIdx, c.tupleIdx = nil, nil

@@ -7,6 +7,7 @@
 package dbg
 
 import (
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -235,13 +236,19 @@ func newDecoder(member, src string, size int64, keep int) *decoder {
 	return d
 }
 
+// cutNote is the root's view limit when the tree stops at maxNodes fields (a limit of the
+// tree, not a fault of the file: doc.AttrViewLimit, not a finding).
+func cutNote(cut int64) string {
+	return fmt.Sprintf("the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one", maxNodes, cut)
+}
+
 // finish adds the root's closing findings, the kernel-name notes and the records table
 // (count records in all).
 func (d *decoder) finish(size int64, count int) *File {
 	f := d.f
 	f.nrec = d.nrec
 	if d.cut >= 0 {
-		f.Root.Infof(d.span(d.cut, size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
+		f.Root.SetAttr(doc.AttrViewLimit, cutNote(d.cut))
 	}
 	if !d.records && d.keep == maxRecords {
 		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", f.Member, maxRecords, maxRecords)

@@ -39,6 +39,18 @@ const (
 	// not hold. A front end asks the core for them (inspect.File.Children, the page's
 	// `children` call) by the node's path; they are built on demand from the node's Ref.
 	AttrMore = "more"
+
+	// AttrDomain: an activation function's table range "lo,hi" (decimal), from the catalog
+	// (pwp.Domain): the function node, its overview row. Outside it a front end says "outside
+	// the table's range" and gives no error figure.
+	AttrDomain = "domain"
+	// AttrWindow: the part of AttrDomain "lo,hi" the page's plot opens on and the overview
+	// measures the error on (pwp.Domain.Window): the function node.
+	AttrWindow = "window"
+	// AttrViewLimit: what this node's view leaves out, in words (e.g. a .dbg tree that shows
+	// its first 1500 fields). A limit of display is not a finding (the file is not at fault):
+	// a front end shows it as a note in the pane that shows the node.
+	AttrViewLimit = "view_limit"
 )
 
 // Values of AttrIntegrity.

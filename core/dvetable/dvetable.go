@@ -7,6 +7,7 @@
 package dvetable
 
 import (
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -95,7 +96,7 @@ func Decode(member, src string, b []byte) *doc.Node {
 		}
 	}
 	if shown == maxShown {
-		n.Infof(n.Span, "%s: the first %d non-zero rows are shown; the rest are in the hex view.", member, maxShown)
+		n.SetAttr(doc.AttrViewLimit, fmt.Sprintf("the first %d non-zero rows are shown; the rest are in the hex view", maxShown))
 	}
 	return n
 }

@@ -293,7 +293,7 @@ func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
 	}
 	if d.found > MaxJSONDifferences {
 		n.Detail = fmt.Sprintf("%d JSON paths differ; the first %d are listed", d.found, MaxJSONDifferences)
-		n.Infof(nil, "JSON member %s has %d differences; only the first %d are listed.", p, d.found, MaxJSONDifferences)
+		n.SetAttr(doc.AttrViewLimit, n.Detail)
 	}
 }
 

@@ -94,7 +94,7 @@ const (
 	AttrUsed      = "used"      // activation row: "called" (an Activate names it) or "loaded"
 	AttrMaxAbs    = "max_abs"   // activation row: worst absolute error on the sweep
 	AttrMaxULP    = "max_ulp"   // activation row: worst error in fp32 ulps on the sweep
-	AttrRange     = "range"     // activation row: the sweep's input range "lo,hi"
+	AttrRange     = "range"     // activation row: the sweep's input range "lo,hi" (inside doc.AttrDomain)
 	AttrBytes     = "bytes"     // memory item, DMA row: bytes
 	AttrCause     = "cause"     // cause group: one of the Cause* values
 	AttrOK        = "ok"        // verdict items: "true" or "false"
@@ -304,7 +304,7 @@ func varNode(c *manifest.Core, v *manifest.Var, uses map[int64][]VarUse, has fun
 	t := &doc.Table{Columns: []string{"stream", "#", "opcode", "as", "address"}, Rows: [][]string{}}
 	for k, u := range us {
 		if k == maxVarUses {
-			n.Infof(nil, "%s: only the first %d of %d instructions that name it are listed.", v.Name, maxVarUses, len(us))
+			n.SetAttr(doc.AttrViewLimit, fmt.Sprintf("only the first %d of the %d instructions of %s that name it are listed", maxVarUses, len(us), c.Name))
 			break
 		}
 		t.Rows = append(t.Rows, []string{u.Stream.Member, strconv.Itoa(int(u.Index)), "PseudoDmaDirect2d", u.Role(), u.Addr()})
@@ -541,15 +541,22 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 					fnode.SetAttr(AttrUsed, "loaded")
 				}
 				fnode.Link = link(fnNodes[doc.PWPRef(set.ProfilePath, fn.Name)])
-				lo, hi := sweepRange(fn.Bare)
-				fnode.SetAttr(AttrRange, fmtFloat(lo)+","+fmtFloat(hi))
-				if fn.Reference() == nil {
+				dom, known := fn.Domain()
+				switch {
+				case fn.Reference() == nil:
 					fnode.Value = "no reference function"
-				} else {
+				case !known:
+					fnode.Value = "no domain in the catalog"
+					fnode.Detail = "the catalog does not list " + fn.Bare + ", so the range its table is right on is unknown and no error is measured"
+				default:
+					// The error is measured where the table is meant to be right: its domain,
+					// clipped to the window the plot opens on (sin_4p is right on [−π, π] only).
+					lo, hi := dom.Window()
+					fnode.SetAttr(AttrRange, fmtFloat(lo)+","+fmtFloat(hi)).SetAttr(doc.AttrDomain, dom.Attr())
 					st := fn.Sweep(lo, hi, overviewSweepPoints, opt)
 					fnode.SetAttr(AttrMaxAbs, fmtFloat(st.MaxAbs)).SetAttr(AttrMaxULP, fmtFloat(st.MaxULP))
 					fnode.Value = fmt.Sprintf("max abs %.3g, %.3g ulp", st.MaxAbs, st.MaxULP)
-					fnode.Detail = fmt.Sprintf("worst error against the float64 %s on %d points of [%s, %s]", fn.Bare, st.N, fmtFloat(lo), fmtFloat(hi))
+					fnode.Detail = fmt.Sprintf("worst error against the float64 %s on %d points of [%s, %s], inside the table's range %s", fn.Bare, st.N, fmtFloat(lo), fmtFloat(hi), dom)
 				}
 				sn.Add(fnode)
 			}
@@ -579,17 +586,6 @@ func coreSet(p *Program, c *manifest.Core, name string) *pwp.Set {
 		}
 	}
 	return p.Act.Set(name)
-}
-
-// sweepRange is the input range the page's plot opens on: positive for functions defined
-// there only.
-func sweepRange(bare string) (float64, float64) {
-	for _, pre := range []string{"ln", "log", "natural_log", "reciprocal_sqrt", "rsqrt", "sqrt", "reciprocal", "inverse"} {
-		if strings.HasPrefix(bare, pre) {
-			return 1.0 / 16, 16
-		}
-	}
-	return -8, 8
 }
 
 func fmtFloat(v float64) string {

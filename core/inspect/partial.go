@@ -148,7 +148,7 @@ func (b *partialBuilder) build(p Progress) *doc.Node {
 	words = append(words, enginesSection(ov, cells)...)
 	eng := ov.Child(OverviewEngines)
 	if more {
-		eng.Infof(nil, "the partial overview lists the first %d streams; the overview lists them all", partialCellsMax)
+		eng.SetAttr(doc.AttrViewLimit, fmt.Sprintf("the partial overview lists the first %d streams; the overview lists them all", partialCellsMax))
 	}
 	if p.Phase != "done" {
 		eng.SetAttr(AttrPending, "more streams may follow")

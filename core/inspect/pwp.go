@@ -131,10 +131,16 @@ func (f *File) Evaluate(ref string, x float32, mode string) (*doc.Node, error) {
 		n.Span = doc.In(fn.Set.BktSource, off, pwp.BucketSize)
 		n.Field("bucket record", fmt.Sprintf("%s bytes %d..%d", fn.Set.BktSource, off, off+pwp.BucketSize), n.Span).Detail = "the 32-byte record (d0..d3, x) this input used"
 	}
+	dom, known := fn.Domain()
+	outside := known && !dom.Contains(float64(x))
+	if outside {
+		// Past its range the table is not meant to follow the function: no error figure.
+		n.Field("domain", "outside the table's range "+dom.String(), nil).SetAttr(doc.AttrDomain, dom.Attr()).Detail = dom.Evidence
+	}
 	if ref, ok := pwp.References[fn.Bare]; ok {
 		want := ref(float64(x), 0)
 		n.Field("true value", fmt.Sprintf("%.9g", want), nil).Detail = "float64 reference of " + fn.Bare
-		if want != 0 && !math.IsNaN(want) && !math.IsInf(want, 0) {
+		if !outside && want != 0 && !math.IsNaN(want) && !math.IsInf(want, 0) {
 			n.Field("relative error", fmt.Sprintf("%.3g", math.Abs((float64(y)-want)/want)), nil)
 		}
 	}

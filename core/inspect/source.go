@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"maps"
 	"path"
 	"sort"
 	"strconv"
@@ -674,6 +675,7 @@ func (p *Program) dbgContent(m *neff.Member) *doc.Node {
 		return nil
 	}
 	n := *c.Root
+	n.Attrs = maps.Clone(n.Attrs) // the Compact's root is shared: set attrs on a copy
 	n.Label = "content"
 	n.Ref = doc.MemberRef(m.Path)
 	if c.RootChildren > 0 {

@@ -182,9 +182,44 @@ func (r *resolver) crossCheckIO() {
 	}
 	for name, n := range seen {
 		if n > 1 {
-			nd.tree.Infof(nil, "%d graph outputs are named %q (heads list one per output index of the device node; with %d cores each core writes its own)", n, name, len(r.m.Cores))
+			nd.tree.Infof(nil, "%d graph outputs are named %q (heads list one per output index of the device node; %s)", n, name, outputWriters(r.m.Cores))
 		}
 	}
+}
+
+// stubWords: a core whose engines hold at most this many instructions each and no DMA block
+// is a stub (the second core of most LNC=2 NEFFs): it moves no data.
+const stubWords = 2
+
+// outputWriters says which cores can write the outputs: each core when every one moves data,
+// else the ones that do, naming the stubs.
+func outputWriters(cores []*Core) string {
+	working, stubs := dataMovers(cores)
+	switch {
+	case len(stubs) == 0:
+		return fmt.Sprintf("with %d cores each core writes its own", len(cores))
+	case len(working) == 0:
+		return "no core has a DMA block or more than " + strconv.Itoa(stubWords) + " instructions in an engine"
+	}
+	return fmt.Sprintf("only %s moves data: %s has at most %d instructions an engine and no DMA block", strings.Join(working, ", "), strings.Join(stubs, ", "), stubWords)
+}
+
+// dataMovers splits the cores into those that move data and the stubs (stubWords).
+func dataMovers(cores []*Core) (working, stubs []string) {
+	for _, c := range cores {
+		stub := true
+		for _, e := range c.Engines {
+			if e.Instructions < 0 || e.Instructions > stubWords || len(e.DMABlocks) > 0 { // < 0: no stream, unknown
+				stub = false
+			}
+		}
+		if stub {
+			stubs = append(stubs, c.Name)
+		} else {
+			working = append(working, c.Name)
+		}
+	}
+	return working, stubs
 }
 
 // crossCheckFeatures compares def.json neff_features with the header's feature_bits

@@ -208,7 +208,7 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 		t := &treeBuilder{rd: rd, left: maxTreeNodes}
 		root.Add(t.node(top, r.RootKey, r.RootKey, -1))
 		if t.cut > 0 {
-			root.Warnf(nil, "%d values beyond the first %d are not shown as tree rows", t.cut, maxTreeNodes)
+			root.SetAttr(doc.AttrViewLimit, fmt.Sprintf("%d values beyond the first %d are not shown as tree rows", t.cut, maxTreeNodes))
 		}
 	}
 	root.Findings = append(root.Findings, d.Findings...)

@@ -135,50 +135,54 @@ type CatalogFunction struct {
 	LUT map[int]int
 	// CtrlWords = declared octaves over both regions [DERIVED, §10.3].
 	CtrlWords int
+	// Domain is the input range the table is meant to be right on, with its evidence
+	// (domain.go): the overview measures the error there, and the page and the CLI say
+	// "outside the table's range" past it.
+	Domain Domain
 }
 
 // Functions is the function catalog. Codes: WIKI .rodata remap, verified on real bundles for
 // 1, 7, 29, 36, 128 and on real profiles for every resident (confidence high for those, medium
 // otherwise). LUT sizes: DERIVED (high where a real blob exists: exp, tanh, ln 400, rsqrt).
 var Functions = []CatalogFunction{
-	{"identity", "Identity", 0, 1, map[int]int{1: 0}, 2},
-	{"square", "Square", 1, 30, map[int]int{1: 0}, 1},
-	{"relu", "Relu", 2, 2, map[int]int{1: 0}, 2},
-	{"leaky_relu", "Lrelu", 3, 3, map[int]int{1: 0}, 2},
-	{"parametric_relu", "Prelu", 4, 4, map[int]int{1: 0}, 0},
-	{"sigmoid", "Sigmoid", 5, 5, map[int]int{40: 796}, 11},
-	{"tanh", "Tanh", 6, 6, map[int]int{4: 104}, 17},
-	{"exp", "Exp", 7, 7, map[int]int{400: 777}, 52},
-	{"softplus", "Softplus", 8, 9, map[int]int{40: 828}, 41},
-	{"sqrt", "Sqrt", 9, 8, map[int]int{65536: 1113}, 234},
-	{"reciprocal_sqrt", "Rsqrt", 10, 29, map[int]int{40000: 1202}, 185},
+	{"identity", "Identity", 0, 1, map[int]int{1: 0}, 2, domainAll},
+	{"square", "Square", 1, 30, map[int]int{1: 0}, 1, domainFolded},
+	{"relu", "Relu", 2, 2, map[int]int{1: 0}, 2, domainAll},
+	{"leaky_relu", "Lrelu", 3, 3, map[int]int{1: 0}, 2, domainAll},
+	{"parametric_relu", "Prelu", 4, 4, map[int]int{1: 0}, 0, domainPrelu},
+	{"sigmoid", "Sigmoid", 5, 5, map[int]int{40: 796}, 11, domainNoTable},
+	{"tanh", "Tanh", 6, 6, map[int]int{4: 104}, 17, domainFolded},
+	{"exp", "Exp", 7, 7, map[int]int{400: 777}, 52, domainAll},
+	{"softplus", "Softplus", 8, 9, map[int]int{40: 828}, 41, domainNoTable},
+	{"sqrt", "Sqrt", 9, 8, map[int]int{65536: 1113}, 234, domainNoTablePos},
+	{"reciprocal_sqrt", "Rsqrt", 10, 29, map[int]int{40000: 1202}, 185, domainRsqrt},
 	// ln: §10.3 [CONFLICT] resolved by the real natural_log_exp_and_others (ln_400p = 513).
-	{"ln", "Ln", 11, 10, map[int]int{40: 1219, 400: 513}, 128},
-	{"erf", "Erf", 12, 21, map[int]int{4: 66}, 7},
-	{"sin", "Sin", 13, 19, map[int]int{4: 55}, 13},
-	{"arctan", "Arctan", 14, 28, map[int]int{4: 168}, 27},
-	{"sign", "Sign", 15, 31, map[int]int{1: 0}, 1},
-	{"gelu", "Gelu", 16, 23, map[int]int{4: 504}, 21},
-	{"mish", "Mish", 17, 24, map[int]int{4: 1099}, 24},
-	{"gelu_apprx_tanh", "Gelu_apprx_tanh", 18, 25, map[int]int{40: 945}, 20},
-	{"gelu_apprx_sigmoid", "Gelu_apprx_sigmoid", 19, 26, map[int]int{40: 1042}, 23},
-	{"derivative_gelu_apprx_sigmoid", "Derivative_Gelu_apprx_sigmoid", 20, 38, map[int]int{4096: 1283}, 13},
-	{"derivative_gelu", "Derivative_Gelu", 21, 32, map[int]int{40: 115}, 9},
-	{"derivative_erf", "Derivative_Erf", 22, 22, map[int]int{400: 466}, 10},
-	{"copy", "Copy", 23, 128, map[int]int{1: 0}, 2},
-	{"abs", "Abs", 24, 33, map[int]int{1: 0}, 2},
-	{"reciprocal", "Reciprocal", 25, 129, map[int]int{400: 1016}, 85},
-	{"abs_reciprocal_sqrt", "Abs_reciprocal_sqrt", 26, 34, map[int]int{40000: 1202}, 185},
-	{"silu", "Silu", 27, 36, map[int]int{32: 908}, 25},
-	{"derivative_silu", "Derivative_silu", 28, 37, map[int]int{32: 1008}, 12},
-	{"is_finite", "Is_finite", 29, 35, map[int]int{1: 0}, 1},
+	{"ln", "Ln", 11, 10, map[int]int{40: 1219, 400: 513}, 128, domainLn},
+	{"erf", "Erf", 12, 21, map[int]int{4: 66}, 7, domainNoTable},
+	{"sin", "Sin", 13, 19, map[int]int{4: 55}, 13, domainSin},
+	{"arctan", "Arctan", 14, 28, map[int]int{4: 168}, 27, domainNoTable},
+	{"sign", "Sign", 15, 31, map[int]int{1: 0}, 1, domainFolded},
+	{"gelu", "Gelu", 16, 23, map[int]int{4: 504}, 21, domainNoTable},
+	{"mish", "Mish", 17, 24, map[int]int{4: 1099}, 24, domainNoTable},
+	{"gelu_apprx_tanh", "Gelu_apprx_tanh", 18, 25, map[int]int{40: 945}, 20, domainNoTable},
+	{"gelu_apprx_sigmoid", "Gelu_apprx_sigmoid", 19, 26, map[int]int{40: 1042}, 23, domainNoTable},
+	{"derivative_gelu_apprx_sigmoid", "Derivative_Gelu_apprx_sigmoid", 20, 38, map[int]int{4096: 1283}, 13, domainNoTable},
+	{"derivative_gelu", "Derivative_Gelu", 21, 32, map[int]int{40: 115}, 9, domainNoTable},
+	{"derivative_erf", "Derivative_Erf", 22, 22, map[int]int{400: 466}, 10, domainNoTable},
+	{"copy", "Copy", 23, 128, map[int]int{1: 0}, 2, domainAll},
+	{"abs", "Abs", 24, 33, map[int]int{1: 0}, 2, domainAll},
+	{"reciprocal", "Reciprocal", 25, 129, map[int]int{400: 1016}, 85, domainNoTableRecip},
+	{"abs_reciprocal_sqrt", "Abs_reciprocal_sqrt", 26, 34, map[int]int{40000: 1202}, 185, domainNoTableRecip},
+	{"silu", "Silu", 27, 36, map[int]int{32: 908}, 25, domainNoTable},
+	{"derivative_silu", "Derivative_silu", 28, 37, map[int]int{32: 1008}, 12, domainNoTable},
+	{"is_finite", "Is_finite", 29, 35, map[int]int{1: 0}, 1, domainFolded},
 	// Not in the BIR enum but in the rosters (codes REAL where given).
-	{"memset_zero", "", -1, 130, map[int]int{1: 0}, 1},
-	{"derivative_relu", "", -1, 12, map[int]int{1: 0}, 2},
-	{"derivative_leaky_relu", "", -1, 13, map[int]int{1: 0}, 2},
-	{"derivative_identity", "", -1, 11, map[int]int{1: 0}, 2},
-	{"derivative_sigmoid", "", -1, -1, map[int]int{40: 797}, 11},
-	{"derivative_tanh", "", -1, -1, map[int]int{400: 397}, 12},
+	{"memset_zero", "", -1, 130, map[int]int{1: 0}, 1, domainFolded},
+	{"derivative_relu", "", -1, 12, map[int]int{1: 0}, 2, domainAll},
+	{"derivative_leaky_relu", "", -1, 13, map[int]int{1: 0}, 2, domainAll},
+	{"derivative_identity", "", -1, 11, map[int]int{1: 0}, 2, domainAll},
+	{"derivative_sigmoid", "", -1, -1, map[int]int{40: 797}, 11, domainNoTable},
+	{"derivative_tanh", "", -1, -1, map[int]int{400: 397}, 12, domainNoTable},
 }
 
 // CatalogFunctionNamed returns the catalog row of a bare function name, or nil.

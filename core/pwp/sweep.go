@@ -252,7 +252,8 @@ func (p *Plot) Series() []doc.Series {
 const maxBoundaries = 2048
 
 // Sample evaluates n points evenly spread over [lo, hi] (n capped at 1<<20) and returns the
-// curves (emulated, true, abs/rel/ulp error; error curves are NaN where not comparable),
+// curves (emulated, true, abs/rel/ulp error; error curves are NaN where not comparable or
+// outside the function's Domain),
 // the octave and section boundaries inside [lo, hi] and the saturation intervals.
 func (f *Function) Sample(lo, hi float64, n int, o Options) *Plot {
 	n = max(0, min(n, 1<<20))
@@ -267,6 +268,7 @@ func (f *Function) Sample(lo, hi float64, n int, o Options) *Plot {
 		s.X, s.Y = make([]float64, 0, n), make([]float64, 0, n)
 	}
 	ref := f.Reference()
+	dom, known := f.Domain()
 	for _, x := range Grid(lo, hi, n) {
 		xf := float64(x)
 		y, tr := f.EvaluateWith(x, o)
@@ -277,7 +279,8 @@ func (f *Function) Sample(lo, hi float64, n int, o Options) *Plot {
 		r, a, rl, u := math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		if ref != nil {
 			r = ref(xf, float64(o.Alpha))
-			if ea, er, eu, skip, mis := pointError(y, r); !skip && !mis && tr.Path != PathError {
+			// No error figure outside the table's range: the table is not meant to be right there.
+			if ea, er, eu, skip, mis := pointError(y, r); !skip && !mis && tr.Path != PathError && (!known || dom.Contains(xf)) {
 				a, rl, u = ea, er, eu
 			}
 		}

@@ -61,4 +61,8 @@ var Unknowns = []doc.Unknown{
 		Question:   "Is the operand affine in·scale + bias one rounding or two?",
 		Assumption: "Not part of Evaluate (which takes the affine's result); callers emulating an instruction use two float32 roundings.",
 		Confidence: "medium"},
+	{ID: "pwp.domain-no-table", Spec: "activation.md §5 notes, §10.3, §13",
+		Question:   "On what input range is each function's table meant to be right, for the functions with no real table (sigmoid, softplus, sqrt, erf, arctan, gelu*, mish, silu*, reciprocal, abs_reciprocal_sqrt, derivative_*)?",
+		Assumption: "The float64 reference's domain (catalog Domain, confidence low); reciprocal and abs_reciprocal_sqrt take reciprocal_sqrt's real bounds 2^−87..2^97. The overview measures the error on that domain clipped to [−8, 8] (to [1/16, 16] for positive domains).",
+		Confidence: "low"},
 }

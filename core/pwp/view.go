@@ -300,6 +300,11 @@ func FunctionNode(f *Function) *doc.Node {
 	n := &doc.Node{Kind: KindFunction, Key: f.Name, Label: f.Name, Span: f.Meta.Span, Findings: f.Findings,
 		Value: fmt.Sprintf("func_id %d, %s, %s", f.ID, role, f.Symmetry.Class())}
 	n.Field("symmetry", f.Symmetry.Class(), f.Meta.Spans[FieldSymmetryEn]).Detail = f.Symmetry.Describe()
+	if d, ok := f.Domain(); ok {
+		lo, hi := d.Window()
+		n.SetAttr(doc.AttrDomain, d.Attr()).SetAttr(doc.AttrWindow, Domain{Lo: lo, Hi: hi}.Attr())
+		n.Field("domain", d.String(), nil).Detail = "the input range the table is meant to be right on (catalog, confidence " + d.Confidence + "): " + d.Evidence
+	}
 	n.Field("bkt block", fmt.Sprintf("%d..%d", f.BktStart, f.BktEnd-1), doc.In(s.BktSource, int64(f.BktStart*BucketSize), int64(max(0, f.BktEnd-f.BktStart)*BucketSize)))
 	n.Field("ctrl block", fmt.Sprintf("%d..%d", f.CtrlStart, f.CtrlEnd-1), doc.In(s.CtrlSource, int64(f.CtrlStart*s.CtrlStride), int64(max(0, f.CtrlEnd-f.CtrlStart)*s.CtrlStride)))
 	if f.Prelu {

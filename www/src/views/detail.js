@@ -290,6 +290,12 @@ export function renderDetail(n) {
   box.appendChild(el('div', 'd-path muted', pathOf(n).join(' › ') || state.doc.file));
   if (n.value) box.appendChild(el('pre', 'd-value', n.value));
   if (n.detail) box.appendChild(el('p', 'd-detail', n.detail));
+  // A limit of what a view shows (attrs.view_limit) is a note here, not a finding.
+  if (n.attrs && n.attrs.view_limit) {
+    const note = el('p', 'd-view-limit muted', n.attrs.view_limit);
+    note.setAttribute('role', 'note');
+    box.appendChild(note);
+  }
   if (n.link && linkFollowable(n.link)) {
     // A node that leads elsewhere (an engine's stream → the member with its listing).
     const a = el('button', 'd-link link', 'Go to ' + n.link.split('/').map(decodeURIComponent).join(' › '));

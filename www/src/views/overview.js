@@ -327,6 +327,7 @@ function renderRows(box, n, key) {
 function renderEngines(box, n) {
   const cells = (n.kids || []).filter((c) => c.kind === 'engine' && c.attrs);
   if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value + (n.attrs && n.attrs.pending ? ' so far · ' + n.attrs.pending : '')));
+  if (n.attrs && n.attrs.view_limit) box.appendChild(el('p', 'ov-sum muted', n.attrs.view_limit));
   const cores = [], engines = [];
   for (const c of cells) {
     if (!cores.includes(c.attrs.core)) cores.push(c.attrs.core);

@@ -114,6 +114,12 @@ export class TreeView {
       more.style.marginLeft = level * 14 + 22 + 'px';
       more.addEventListener('click', (e) => { e.stopPropagation(); more.remove(); this.appendChildren(g, n, level, to); });
       frag.appendChild(more);
+    } else if (n.attrs && n.attrs.view_limit) {
+      // What the core's tree of n leaves out (attrs.view_limit): a note after its last row.
+      const note = el('div', 'view-limit muted', n.attrs.view_limit);
+      note.setAttribute('role', 'note');
+      note.style.marginLeft = level * 14 + 22 + 'px';
+      frag.appendChild(note);
     }
     g.appendChild(frag);
   }

@@ -26,10 +26,20 @@ const MAX_ABS_X = 3.4e38;
 export const plot = {
   key: '', fn: null, ref: '', lo: -8, hi: 8, home: [-8, 8], data: null, seq: 0, timer: 0,
   err: 'rel', ylog: 'auto', mode: '', marker: null, geom: null, timing: null, drag: null, waiters: [],
+  /** @type {number[] | null} the function's table range [lo, hi] (attrs.domain) */
+  domain: null,
 };
-// Functions defined for positive inputs only start on a positive range (exp and the rest on
-// [-8, 8]); the user zooms and pans from there.
-const POSITIVE_DOMAIN = /^(ln|log|natural_log|reciprocal_sqrt|rsqrt|sqrt|reciprocal|inverse)/;
+// A function node carries its table's range (attrs.domain, from the core's catalog) and the
+// part of it the plot opens on (attrs.window); the user zooms and pans from there. A function
+// the catalog does not list opens on [-8, 8].
+const DEFAULT_HOME = [-8, 8];
+
+/** rangeAttr reads a "lo,hi" attr into [lo, hi], or null. */
+function rangeAttr(v) {
+  const r = String(v || '').split(',').map(Number);
+  return r.length === 2 && r[0] < r[1] ? r : null;
+}
+const homeOf = (fn) => rangeAttr(fn.attrs && fn.attrs.window) || DEFAULT_HOME;
 
 export function svg(tag, attrs, cls) {
   const e = document.createElementNS(SVGNS, tag);
@@ -79,7 +89,7 @@ export function plotShow(fn) {
   if (from) {
     // The NEFF does not record the inputs an Activate sees (they are a tensor's values at run
     // time): the plot opens on the function's default range, and says so.
-    const home = POSITIVE_DOMAIN.test(fn.label) ? [1 / 16, 16] : [-8, 8];
+    const home = homeOf(fn);
     plotNote('From ' + from + ' (Activate): the NEFF does not record the input range this instruction sees, so the plot shows ' + fn.label + "'s default range [" + fmtNum(home[0]) + ', ' + fmtNum(home[1]) + '].');
     if (plot.key === key) { plot.lo = home[0]; plot.hi = home[1]; plotInputs(); plotDraw(); plotFetch(); return; }
   } else plotNote('');
@@ -87,7 +97,8 @@ export function plotShow(fn) {
   plot.key = key;
   plot.fn = fn;
   plot.ref = fn.ref;
-  plot.home = POSITIVE_DOMAIN.test(fn.label) ? [1 / 16, 16] : [-8, 8];
+  plot.home = homeOf(fn);
+  plot.domain = rangeAttr(fn.attrs && fn.attrs.domain);
   plot.lo = plot.home[0];
   plot.hi = plot.home[1];
   plot.data = null;
@@ -193,10 +204,11 @@ function plotHover(e) {
     ['x', fmtFull(d.x[i]) + '  0x' + f32hex(d.x[i])],
     ['emulated', fmtFull(d.emu[i]) + '  0x' + f32hex(d.emu[i])],
     ['true', fmtFull(d.tru[i])],
-    ['abs error', fmtNum(d.err.abs[i])],
-    ['rel error', fmtNum(d.err.rel[i])],
-    ['ulp error', fmtNum(d.err.ulp[i])],
   ];
+  // Past the table's range the core gives no error figure (NaN): say why instead.
+  const dom = plot.domain;
+  if (dom && (d.x[i] < dom[0] || d.x[i] > dom[1])) rows.push(['error', "outside the table's range [" + fmtNum(dom[0]) + ', ' + fmtNum(dom[1]) + ']']);
+  else rows.push(['abs error', fmtNum(d.err.abs[i])], ['rel error', fmtNum(d.err.rel[i])], ['ulp error', fmtNum(d.err.ulp[i])]);
   const oct = nearestBelow(d.octaves, d.x[i]);
   if (oct) rows.push(['octave', oct.label]);
   const sat = d.sats.find((s) => d.x[i] >= Math.min(s.from, s.to) && d.x[i] <= Math.max(s.from, s.to));
