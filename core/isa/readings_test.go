@@ -77,7 +77,7 @@ func direct2d(tag0 uint8, sem uint8) []byte {
 func TestDirect2dFields(t *testing.T) {
 	in := Decode(direct2d(DmaTagDGE, 24), 0)
 	for name, want := range map[string]string{"addr0": "dge[1]+0x8000", "addr1": "SB:0x37c00", "queue semaphore": "S[24]",
-		"src partitions": "128", "dst dtype": "fp16", "unknown 0x0e": "1000"} {
+		"src num elem[0]": "128", "dst dtype": "fp16", "sem increment": "16", "dge op": "0", "src bound reg": "none"} {
 		if f, ok := in.Field(name); !ok || f.Text != want {
 			t.Errorf("%s = %q, want %q", name, f.Text, want)
 		}
@@ -97,10 +97,10 @@ func TestTwoWordDirect2d(t *testing.T) {
 	lone := newWord(0xDA)
 	lone[1] = 0x00
 	var b []byte
-	b = append(b, direct2d(DmaTagExtended, 8)...) // #0
-	b = append(b, second...)                      // #1: part of #0
-	b = append(b, direct2d(DmaTagDGE, 9)...)      // #2
-	b = append(b, lone...)                        // #3: not after a two-word 0xD4
+	b = append(b, direct2d(DmaTagDGEReg, 8)...) // #0
+	b = append(b, second...)                    // #1: part of #0
+	b = append(b, direct2d(DmaTagDGE, 9)...)    // #2
+	b = append(b, lone...)                      // #3: not after a two-word 0xD4
 	s := NewStream("sg00/Pool.bin", b)
 	if s.PartOf(1) != 0 || s.PartOf(0) != -1 || s.PartOf(3) != -1 {
 		t.Fatalf("part of: %d %d %d", s.PartOf(0), s.PartOf(1), s.PartOf(3))
