@@ -224,13 +224,14 @@ func TestRegisterValue(t *testing.T) {
 	words := [][]byte{
 		load,                     // #0: R1 = SBUF[0x2000]
 		alu(6, 1, 2, 0x10),       // #1: R2 = R1 × 16
-		alu(4, 2, 2, 0xFFFFFFF0), // #2: R2 = R2 - 16 (uint32 wraps)
+		alu(4, 2, 2, 0xFFFFFFF0), // #2: R2 = R2 + 0xfffffff0
 		alu(6, 9, 3, 0),          // #3: R3 = 0
 		alu(4, 3, 3, 0x500),      // #4: R3 = 0x500
 		alu(5, 1, 4, 1),          // #5: R4 = R1 - 1: not followed
 		alu(4, 12, 5, 8),         // #6: R5 = R12 + 8, R12 unknown
-		newWord(0xA7),            // #7: Move clobbers
-		newWord(0xA4),            // #8: the DMA would be here
+		alu(4, 3, 6, 0xFFFFFF00), // #7: R6 = 0x500 + 0xffffff00 = 0x400 (uint32 wraps)
+		newWord(0xA7),            // #8: Move clobbers
+		newWord(0xA4),            // #9: the DMA would be here
 	}
 	word := func(j int) []byte { return words[j] }
 	for _, c := range []struct {
@@ -243,7 +244,8 @@ func TestRegisterValue(t *testing.T) {
 		{5, 3, RegValue{Reg: 3, Known: true, Static: true, Base: 0x500, Writer: 4, From: 9}, "0x500"},
 		{7, 4, RegValue{Reg: 4, Writer: 5}, "R4 (written at #5 by an op not followed)"},
 		{7, 5, RegValue{Reg: 5, Known: true, Base: 8, Scale: 1, From: 12, Writer: 6}, "0x8 + R12"},
-		{8, 3, RegValue{Reg: 3, Writer: -1}, "R3 (no AluOp or PseudoTensorLoad writes it in the 64 words before)"},
+		{8, 6, RegValue{Reg: 6, Known: true, Static: true, Base: 0x400, Writer: 7, From: 9}, "0x400"},
+		{9, 3, RegValue{Reg: 3, Writer: -1}, "R3 (no AluOp or PseudoTensorLoad writes it in the 64 words before)"},
 	} {
 		got := RegisterValue(word, c.at, c.reg)
 		if got != c.want || got.String() != c.text {
