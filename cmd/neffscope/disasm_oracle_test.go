@@ -396,7 +396,7 @@ func TestDisasmJSONRandomWords(t *testing.T) {
 				w[0x23] = byte(rnd.IntN(3))
 			}
 			if w[0] == 0xD4 && rnd.IntN(2) == 0 && i+1 < n {
-				w[0x17] = isa.DmaTagExtended
+				w[0x17] = isa.DmaTagDGEReg
 				b[(i+1)*isa.WordSize] = 0xDA
 			}
 		}

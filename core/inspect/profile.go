@@ -20,8 +20,9 @@ import (
 //   - "dma": per core and DMA queue, the blocks, descriptors and bytes the engine JSONs list
 //     (static DMA) and the PseudoDmaDirect2d (0xD4) words issued on it (dynamic DMA);
 //   - "reloads": per core and tensor (var), how many times it is copied into the state buffer
-//     (SBUF), by static descriptors and by 0xD4 words, and the bytes that moves against the
-//     tensor's size (the reload factor);
+//     (SBUF), by static descriptors and by 0xD4 words (a register-offset 0xD4 counts against
+//     the var its DGE index names), and the bytes that moves against the tensor's size (the
+//     reload factor);
 //   - "hlo": hlo_stats.json's figures.
 func Profile(f *File) *doc.Node {
 	root := &doc.Node{Kind: doc.KindProfile, Label: "static profile"}
@@ -70,12 +71,13 @@ type queueUse struct {
 }
 
 type varLoads struct {
-	core      *manifest.Core
-	v         *manifest.Var
-	static    int64
-	bytes     int64
-	direct2d  int64
-	firstDesc *doc.Span
+	core          *manifest.Core
+	v             *manifest.Var
+	static        int64
+	bytes         int64 // by static descriptors
+	direct2d      int64
+	direct2dBytes int64
+	firstDesc     *doc.Span
 }
 
 // dmaProfile walks every engine's DMA blocks and every 0xD4 word; with heldOnly, only the
@@ -161,7 +163,10 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 			u.engines[ps.Engine.Name] = true
 			if dv := addrVar(ps.Core, dst); dv != nil && dv.Type == "state-buffer" {
 				if sv := addrVar(ps.Core, src); sv != nil && sv.Type != "state-buffer" {
-					load(ps.Core, sv).direct2d++
+					l := load(ps.Core, sv)
+					l.direct2d++
+					n, _ := isa.Direct2dSrcBytes(w)
+					l.direct2dBytes += n
 				}
 			}
 		}
@@ -190,29 +195,31 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 		bytes += u.bytes
 	}
 	dma.Value = fmt.Sprintf("%d descriptors, %s in static DMA blocks", descs, humanBytes(bytes))
-	dma.Detail = "static: the engine JSONs' dma blocks (bytes = product of from_sizes × from_dtype size); dynamic: 0xD4 words, counted per queue by their semaphore"
+	dma.Detail = "static: the engine JSONs' dma blocks (bytes = product of from_sizes, which are bytes: neff.md §3.5); dynamic: 0xD4 words, counted per queue by their semaphore"
 
 	sort.SliceStable(loads, func(i, j int) bool {
 		return loads[i].static+loads[i].direct2d > loads[j].static+loads[j].direct2d
 	})
-	reloads = &doc.Node{Kind: doc.KindProfileSection, Label: "reloads", Table: &doc.Table{Columns: []string{"core", "var", "type", "size", "loads (static)", "loads (0xD4)", "bytes loaded (static)", "reload factor"}}}
+	reloads = &doc.Node{Kind: doc.KindProfileSection, Label: "reloads", Table: &doc.Table{Columns: []string{"core", "var", "type", "size", "loads (static)", "loads (0xD4)", "bytes loaded (static)", "bytes loaded (0xD4)", "reload factor"}}}
 	for _, l := range loads {
 		factor := ""
-		if l.v.Size > 0 && l.bytes > 0 {
-			factor = fmt.Sprintf("%.2f", float64(l.bytes)/float64(l.v.Size))
+		if moved := l.bytes + l.direct2dBytes; l.v.Size > 0 && moved > 0 {
+			factor = fmt.Sprintf("%.2f", float64(moved)/float64(l.v.Size))
 		}
-		reloads.Table.Rows = append(reloads.Table.Rows, []string{l.core.Name, l.v.Name, l.v.Type, itoa(l.v.Size), itoa(l.static), itoa(l.direct2d), itoa(l.bytes), factor})
+		reloads.Table.Rows = append(reloads.Table.Rows, []string{l.core.Name, l.v.Name, l.v.Type, itoa(l.v.Size), itoa(l.static), itoa(l.direct2d), itoa(l.bytes), itoa(l.direct2dBytes), factor})
 		reloads.Table.RowSpans = append(reloads.Table.RowSpans, *l.v.Entry(l.core.DefPath))
 	}
 	reloads.Value = fmt.Sprintf("%d tensors loaded into SBUF", len(loads))
-	reloads.Detail = "a load is a DMA whose destination is the state buffer and whose source is the tensor; reload factor = bytes loaded by static descriptors / tensor size (1.00: read once)"
+	reloads.Detail = "a load is a DMA whose destination is the state buffer and whose source is the tensor (a 0xD4 whose offset is a register counts against the var its DGE index names); " +
+		"bytes: a static descriptor moves product(from_sizes) bytes (neff.md §3.5), a 0xD4 num_elem[0] × num_elem[1] × src elem size (a broadcast, step 0, reads the same bytes once per partition); " +
+		"reload factor = bytes loaded / tensor size (1.00: read once)"
 	return dma, reloads, skipped
 }
 
-// addrVar is the def.json var a 0xD4 address names (tag 0x10 by id, tag 0x20 through the
-// dge-table), or nil.
+// addrVar is the def.json var a 0xD4 address names (tag bit 0x10 by id, bit 0x20 through the
+// dge-table, either with a register offset), or nil.
 func addrVar(c *manifest.Core, a isa.DmaAddr) *manifest.Var {
-	switch a.Tag {
+	switch a.Base() {
 	case isa.DmaTagVar:
 		return c.VarByID(int64(a.ID))
 	case isa.DmaTagDGE:
@@ -230,24 +237,15 @@ func addrVar(c *manifest.Core, a isa.DmaAddr) *manifest.Var {
 	return nil
 }
 
-// descBytes is a descriptor's payload: the product of from_sizes (elements) times the size of
-// from_dtype (unknowns inspect.dma-desc-bytes).
+// descBytes is a descriptor's payload: the product of from_sizes, which are bytes (neff.md
+// §3.5; unknowns inspect.dma-desc-bytes).
 func descBytes(d *manifest.DMADesc) (int64, bool) {
 	if len(d.FromSizes) == 0 {
 		return 0, false
 	}
-	var el int64
-	for _, t := range manifest.DTypes {
-		if t.Name == d.FromDType {
-			el = t.Bytes
-		}
-	}
-	if el == 0 {
-		return 0, false
-	}
-	n := el
+	n := int64(1)
 	for _, s := range d.FromSizes {
-		if s < 0 || s > 1<<40 {
+		if s < 0 || s > 1<<40 || n > 1<<40 {
 			return 0, false
 		}
 		n *= s
@@ -286,8 +284,8 @@ func hloProfile(f *File) *doc.Node {
 var profileUnknowns = []doc.Unknown{
 	{ID: "inspect.dma-desc-bytes", Spec: "neff.md §3.5 (engine JSON dma)",
 		Question:   "Whether from_sizes count elements or bytes.",
-		Assumption: "Elements: bytes = product(from_sizes) × size of from_dtype (on cs149 stream_256k a [4000, 128] float32 copy is then 2,048,000 B, a_vec's whole row block).",
-		Confidence: "medium"},
+		Assumption: "Bytes, as neff.md §3.5 says: a descriptor moves product(from_sizes) bytes. Summed so, every output and weight var's descriptors equal its size on the real NEFFs (cs149 stream_256k: a_vec, b_vec, out 1,024,000 = 2 × 512,000; transpose_1024: a_tensor, out 4,194,304 in 64; file_pool_*: W, bias, the identity constant and X_out exactly), and no descriptor reaches past its var; read as elements × dtype size, 40 of them overrun their var (54 with the MoE NEFFs of neff.md §8.1).",
+		Confidence: "high"},
 	{ID: "inspect.memory-budget", Spec: "issue 14 (memory budget)",
 		Question: "How the runtime sizes a loaded NEFF's device memory.",
 		Assumption: "Per core: model code = the .bin members under the core's directory; model constants = the file vars; scratchpad = max(backing_variable_off + size) over virtual vars per backing area, summed (the runtime rounds the shared scratchpad up to a 64 MiB page and keeps the largest over loaded NEFFs); " +

@@ -86,7 +86,7 @@ func containsRow(rows [][]string, want []string) bool {
 	return false
 }
 
-// A generated NEFF whose SP engine loads input0 (64 uint8) into SBUF twice: reload factor 2.
+// A generated NEFF whose SP engine loads input0 (64 bytes) into SBUF twice: reload factor 2.
 func TestProfileStaticReloads(t *testing.T) {
 	var ms []neffbuild.Member
 	for _, m := range neffbuild.Sample() {
@@ -101,7 +101,7 @@ func TestProfileStaticReloads(t *testing.T) {
 	f := openBytes("reload.neff", neffbuild.Bytes(ms, neffbuild.Options{}))
 	p := Profile(f)
 	r := tableRows(t, p, "reloads")
-	if len(r) != 1 || r[0][1] != "input0" || r[0][4] != "2" || r[0][6] != "128" || r[0][7] != "2.00" {
+	if len(r) != 1 || r[0][1] != "input0" || r[0][4] != "2" || r[0][6] != "128" || r[0][7] != "0" || r[0][8] != "2.00" {
 		t.Errorf("reloads %v", r)
 	}
 	d := tableRows(t, p, "dma")

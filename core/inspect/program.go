@@ -209,8 +209,8 @@ func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 	}
 	if src, dst, ok := isa.Direct2dAddrs(word); ok { // 0xD4 PseudoDmaDirect2d
 		var probs []string
-		r.Src, probs = dmaAddrName(ps.Core, src, probs)
-		r.Dst, probs = dmaAddrName(ps.Core, dst, probs)
+		r.Src, probs = dmaAddrName(ps, i, src, false, probs)
+		r.Dst, probs = dmaAddrName(ps, i, dst, true, probs)
 		sem, _ := isa.Direct2dSemaphore(word)
 		if q := dynamicQueue(ps.Core, e, int64(sem)); q != nil {
 			r.Queue = q.Name
@@ -222,18 +222,24 @@ func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 	return r
 }
 
-// dmaAddrName joins a PseudoDmaDirect2d address with def.json's vars (unknowns
-// isa.direct2d-addresses): tag 0x10 names a var by id (var 0, SB, is the state buffer), tag
-// 0x20 indexes the core's dge-table var, whose list holds var ids.
-func dmaAddrName(c *manifest.Core, a isa.DmaAddr, probs []string) (string, []string) {
+// dmaAddrName joins address a of PseudoDmaDirect2d word i (its destination when dst) with
+// def.json's vars (unknowns isa.direct2d-addresses): tag bit 0x10 names a var by id (var 0,
+// SB, is the state buffer), bit 0x20 indexes the core's dge-table var, whose list holds var
+// ids; with bit 0x08 the offset is a register's value (regOffset).
+func dmaAddrName(ps *ProgramStream, i int, a isa.DmaAddr, dst bool, probs []string) (string, []string) {
+	c := ps.Core
 	off := fmt.Sprintf("+0x%x", a.Offset)
-	switch a.Tag {
+	var v *manifest.Var
+	if reg, ok := a.OffsetReg(); ok {
+		off = regOffset(ps, i, reg, dst)
+	}
+	switch a.Base() {
 	case isa.DmaTagVar:
-		if v := c.VarByID(int64(a.ID)); v != nil {
-			if v.Type == "state-buffer" {
+		if v = c.VarByID(int64(a.ID)); v != nil {
+			if v.Type == "state-buffer" && a.Tag == isa.DmaTagVar {
 				return v.Name + ":" + fmt.Sprintf("0x%x", a.Offset), probs
 			}
-			return v.Name + off, probs
+			return v.Name + off, boundProblem(ps, i, v, dst, probs)
 		}
 		return fmt.Sprintf("var %d%s", a.ID, off), append(probs, fmt.Sprintf("var id %d is not in %s's var table", a.ID, c.DefPath))
 	case isa.DmaTagDGE:
@@ -244,14 +250,69 @@ func dmaAddrName(c *manifest.Core, a isa.DmaAddr, probs []string) (string, []str
 		case int(a.ID) >= len(table.List):
 			return fmt.Sprintf("dge[%d]%s", a.ID, off), append(probs, fmt.Sprintf("DGE index %d is outside %s's list (%d entries)", a.ID, table.Name, len(table.List)))
 		}
-		if v := c.VarByID(table.List[a.ID]); v != nil {
-			return v.Name + off, probs
+		if v = c.VarByID(table.List[a.ID]); v != nil {
+			return v.Name + off, boundProblem(ps, i, v, dst, probs)
 		}
 		return fmt.Sprintf("var %d%s", table.List[a.ID], off), append(probs, fmt.Sprintf("%s[%d] = var id %d, which is not in %s's var table", table.Name, a.ID, table.List[a.ID], c.DefPath))
-	case isa.DmaTagExtended:
-		return "(in the 0xDA word)", probs
 	}
 	return fmt.Sprintf("tag 0x%02x id %d%s", a.Tag, a.ID, off), probs
+}
+
+// regOffset is the offset of a PseudoDmaDirect2d address taken from register reg: the value
+// the AluOp chain before word i gives it (unknowns isa.register-chain), and where that is not
+// a constant, its range: the bound register (+0x26 source, +0x27 destination) and, for the
+// source, the 0xDA word's src_bound_size_bytes.
+func regOffset(ps *ProgramStream, i int, reg uint32, dst bool) string {
+	val := isa.RegisterValue(ps.ISA.Word, i, reg)
+	var b strings.Builder
+	b.WriteString("+")
+	if val.Known {
+		fmt.Fprintf(&b, "R%d = %s", reg, val)
+	} else {
+		b.WriteString(val.String())
+	}
+	if val.Static {
+		return b.String()
+	}
+	var rng []string
+	if size, ok := srcBoundSize(ps, i); ok && !dst {
+		rng = append(rng, fmt.Sprintf("src_bound_size_bytes %d", size))
+	}
+	if sr, dr, sOn, dOn, ok := isa.Direct2dBoundRegs(ps.ISA.Word(i)); ok {
+		r, on := sr, sOn
+		if dst {
+			r, on = dr, dOn
+		}
+		if on {
+			rng = append(rng, fmt.Sprintf("bound R%d", r))
+		} else {
+			rng = append(rng, "no bound register")
+		}
+	}
+	if len(rng) > 0 {
+		fmt.Fprintf(&b, " (range: %s)", strings.Join(rng, ", "))
+	}
+	return b.String()
+}
+
+// srcBoundSize is the src_bound_size_bytes of the 0xDA word that continues 0xD4 word i.
+func srcBoundSize(ps *ProgramStream, i int) (uint32, bool) {
+	if ps.ISA.PartOf(i+1) != i {
+		return 0, false
+	}
+	return isa.ExtensionBoundSize(ps.ISA.Word(i + 1))
+}
+
+// boundProblem says when a register-offset source's src_bound_size_bytes is not the size of
+// the var it resolves to (they are equal in every word seen, neff.md §8.1).
+func boundProblem(ps *ProgramStream, i int, v *manifest.Var, dst bool, probs []string) []string {
+	if dst {
+		return probs
+	}
+	if size, ok := srcBoundSize(ps, i); ok && v.Size >= 0 && int64(size) != v.Size {
+		probs = append(probs, fmt.Sprintf("src_bound_size_bytes %d (the 0xDA word) is not the size of %s (%d)", size, v.Name, v.Size))
+	}
+	return probs
 }
 
 // dynamicQueue is the engine's own dynamic DMA queue whose semaphore set holds sem.
@@ -416,7 +477,7 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 					continue
 				}
 				v := s.Core.VarByID(id)
-				name, _ := dmaAddrName(s.Core, a.addr, nil)
+				name, _ := dmaAddrName(s, i, a.addr, a.role == "dst", nil)
 				fv := j.Field(a.role+" var", name, nil)
 				fv.Link = doc.NodeLink("model", "cores", s.Core.Name, "vars", v.Name)
 				fv.Detail = "def.json var " + v.Name + " (var_id " + fmt.Sprint(id) + "): its entry and every instruction that names it"
@@ -455,14 +516,14 @@ func (u VarUse) Addr() string {
 	if u.Dst {
 		src = dst
 	}
-	name, _ := dmaAddrName(u.Stream.Core, src, nil)
+	name, _ := dmaAddrName(u.Stream, int(u.Index), src, u.Dst, nil)
 	return name
 }
 
-// dmaVarID is the def.json var id a PseudoDmaDirect2d address names (tag 0x10: by id; tag
-// 0x20: through the core's dge-table list), or false.
+// dmaVarID is the def.json var id a PseudoDmaDirect2d address names (tag bit 0x10: by id;
+// bit 0x20: through the core's dge-table list; either with a register offset), or false.
 func dmaVarID(c *manifest.Core, a isa.DmaAddr) (int64, bool) {
-	switch a.Tag {
+	switch a.Base() {
 	case isa.DmaTagVar:
 		return int64(a.ID), c.VarByID(int64(a.ID)) != nil
 	case isa.DmaTagDGE:

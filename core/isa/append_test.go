@@ -103,7 +103,7 @@ func TestAppendFieldsAllocs(t *testing.T) {
 
 func TestSecondWordLengthText(t *testing.T) {
 	w := make([]byte, 2*WordSize)
-	w[0], w[0x17], w[1] = 0xD4, DmaTagExtended, 0x10
+	w[0], w[0x17], w[1] = 0xD4, DmaTagDGEReg, 0x10
 	w[WordSize] = 0xDA
 	s := NewStream("sg00/SP.bin", w)
 	in := s.Instruction(1)

@@ -262,6 +262,10 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 		return appendDmaAddr(dst, raw)
 	case kAccFlags:
 		return appendAccFlags(dst, raw)
+	case kRegister:
+		return appendRegister(dst, raw)
+	case kBoundReg:
+		return appendBoundReg(dst, raw)
 	case kUnknown, kBytes:
 		return appendHexBytes(dst, w[f.Off:min(int(f.Off)+int(f.Width), WordSize)])
 	}

@@ -36,6 +36,8 @@ const (
 	kScale     // Activate's "scale": a float, unless its bits are address-shaped (ScaleText)
 	kDmaAddr   // PseudoDmaDirect2d address: tag (byte 7) | var id or DGE-table index (bytes 4..6) | offset (bytes 0..3)
 	kAccFlags  // PE accumulate flags: bit 0 start, bit 1 stop
+	kRegister  // an engine register number: R31
+	kBoundReg  // PseudoDmaDirect2d bound register: bit 7 enables, bits 6..0 the register (0xBD = R61)
 	kUnknown   // a byte range whose meaning is not known (name starts with "unknown"): hex
 )
 
@@ -166,37 +168,66 @@ var ldweightsFields = append(peControl[:len(peControl):len(peControl)],
 var matmulFields = append(peControl[:len(peControl):len(peControl)],
 	fieldSpec{"accumulate", 0x2B, 1, kAccFlags})
 
-// direct2dFields is PseudoDmaDirect2d (0xD4), from all 354 real words and def.json
-// (unknowns isa.direct2d-addresses, isa.direct2d-geometry) [INF from REAL]:
+// direct2dFields is PseudoDmaDirect2d (0xD4). Names are the public DMA struct's (issue 26,
+// neff.md §8.1), each value counted on all 354 real words of testdata-real (attn_v6 344,
+// matmul_small 10) and def.json (unknowns isa.direct2d-addresses, isa.direct2d-geometry):
 //   - +0x0D is a semaphore of the engine's own dynamic DMA queue (Pool words 8..23 or 24..39 =
 //     qPoolDynamic's semaphore_set, SP words 40..55 = qSPDynamicHW's), used round robin;
-//   - addr0 (source) and addr1 (destination) are tag | id | offset: tag 0x10 names a def.json
-//     var id (0 = SB, the state buffer: the offset is an SBUF address), tag 0x20 an index into
-//     the core's dge-table var (matmul_small: 0 → x, 1 → y, 2 → output0), tag 0x28 says a
-//     0xDA word follows (two-word instruction, unknowns isa.two-word-direct2d);
-//   - after each address, an access pattern: partition step (u32; 0 broadcasts one DRAM row
-//     to every partition, 0x40000 in SBUF), element step (u32, 1), partitions (u16, 128), a
-//     second count (u16, 1) and the element count (u16); the destination's ends with two dtype
-//     tags (equal except in 2 attn_v6 words that cast fp32 → fp16).
+//     +0x0E sem_increment is what completion adds to it (16 in 354/354; NKI's DMA overview:
+//     completion is an increment of 16); +0x0F dge_op is 0 in 354/354;
+//   - addr0 (source) and addr1 (destination) are tag | id | offset: tag bit 0x10 a def.json
+//     var id (0 = SB, the state buffer: the offset is an SBUF address), bit 0x20 an index into
+//     the core's dge-table var (matmul_small: 0 → x, 1 → y, 2 → output0), bit 0x08 a register
+//     number in place of the offset (tag 0x28: a 0xDA word follows);
+//   - after each address the struct's generic access pattern, in bytes: step_elem[0] (0 when
+//     one DRAM row is broadcast to every partition, 0x40000 in SBUF), step_elem[1] (1),
+//     num_elem[0] (128: partitions when that side is SBUF), num_elem[1] (1), and elem_size,
+//     the bytes of one element (row): matmul_small's output DMA moves 64 values as 256 on its
+//     fp32 SBUF side and 128 on its fp16 DRAM side (2/2 words; the other 352 have equal bytes
+//     on both sides); +0x26/+0x27 the bound registers (0 = none in 354/354; 0xBD = R61 enabled
+//     on MoE NEFFs not in testdata-real); the two dtype tags at +0x3E/+0x3F.
 var direct2dFields = []fieldSpec{
 	{"unknown 0x0c", 0x0C, 1, kUnknown},
 	{"queue semaphore", 0x0D, 1, kSemaphore},
-	{"unknown 0x0e", 0x0E, 2, kUnknown},
+	{"sem increment", 0x0E, 1, kU8},
+	{"dge op", 0x0F, 1, kU8},
 	{"addr0", 0x10, 8, kDmaAddr},
-	{"src partition step", 0x18, 4, kU32},
-	{"src elem step", 0x1C, 4, kU32},
-	{"src partitions", 0x20, 2, kU16},
-	{"src count1", 0x22, 2, kU16},
-	{"src elems", 0x24, 2, kU16},
-	{"unknown 0x26", 0x26, 2, kUnknown},
+	{"src step elem[0]", 0x18, 4, kU32},
+	{"src step elem[1]", 0x1C, 4, kU32},
+	{"src num elem[0]", 0x20, 2, kU16},
+	{"src num elem[1]", 0x22, 2, kU16},
+	{"src elem size", 0x24, 2, kU16},
+	{"src bound reg", 0x26, 1, kBoundReg},
+	{"dst bound reg", 0x27, 1, kBoundReg},
 	{"addr1", 0x28, 8, kDmaAddr},
-	{"dst partition step", 0x30, 4, kU32},
-	{"dst elem step", 0x34, 4, kU32},
-	{"dst partitions", 0x38, 2, kU16},
-	{"dst count1", 0x3A, 2, kU16},
-	{"dst elems", 0x3C, 2, kU16},
+	{"dst step elem[0]", 0x30, 4, kU32},
+	{"dst step elem[1]", 0x34, 4, kU32},
+	{"dst num elem[0]", 0x38, 2, kU16},
+	{"dst num elem[1]", 0x3A, 2, kU16},
+	{"dst elem size", 0x3C, 2, kU16},
 	{"src dtype", 0x3E, 1, kDtype},
 	{"dst dtype", 0x3F, 1, kDtype},
+}
+
+// aluOpFields is 0xA8 AluOp: Dst = Src op Imm on engine registers (register chains,
+// registers.go). Counted on two torch-xla MoE NEFFs (2.23, Trn2) that are not in
+// testdata-real: the op is 6 (mult) in 1,824/1,824 words the compiler's .dbg names reg-mul and
+// 4 (add) in 880/880 named reg-add; the dtype 9 (uint32). No real file here has one.
+var aluOpFields = []fieldSpec{
+	{"alu op", 0x0C, 1, kALU},
+	{"dtype", 0x0D, 1, kDtype},
+	{"src register", 0x10, 4, kRegister},
+	{"dst register", 0x14, 4, kRegister},
+	{"immediate", 0x18, 4, kImm32},
+}
+
+// tensorLoadFields is 0xCE PseudoTensorLoad: loads a register from the state buffer. On the
+// same MoE NEFFs the SBUF address is where an SP DMA put the expert ids, and the register is
+// the one the AluOps after it read.
+var tensorLoadFields = []fieldSpec{
+	{"dtype", 0x0C, 1, kDtype},
+	{"sbuf address", 0x14, 4, kHex},
+	{"dst register", 0x20, 4, kRegister},
 }
 
 // layouts is the field-map table, one row per opcode the spec documents. Opcodes without a
@@ -298,12 +329,21 @@ var layouts = []layout{
 		{"dst offset", 0x38, 8, kU64},
 	}, Summary: []string{"collective", "alu op", "dtype", "input var", "output var", "num elements"},
 		Source: "neff.md §4.5 (fixture pe.bin) [OBS]", Confidence: "medium"},
-	{Opcode: 0xD4, Fields: direct2dFields, Summary: []string{"addr0", "addr1", "queue semaphore"},
-		Source:     "neff.md §4.4, §4.7 (8-byte addresses at +0x10 and +0x28); every field checked on all 354 real words and def.json (isa.direct2d-addresses, isa.direct2d-geometry) [INF from REAL]",
+	{Opcode: 0xA8, Fields: aluOpFields, Summary: []string{"alu op", "dst register", "src register", "immediate"},
+		Source:     "issue 26, neff.md §8.1: counted on two MoE NEFFs not in testdata-real (op 6 in 1,824/1,824 .dbg reg-mul words, 4 in 880/880 reg-add, dtype 9); the ALU enum of §4.4; no word here [INF from REAL elsewhere]",
 		Confidence: "medium"},
-	{Opcode: 0xDA, Fields: []fieldSpec{{"unknown extension", 0x0C, 52, kUnknown}}, Summary: []string{},
-		Source:     "neff.md §4.7: the second word of a two-word 0xD4 (whose addr0 tag is 0x28); no real word at hand (isa.two-word-direct2d) [REAL per spec]",
-		Confidence: "low"},
+	{Opcode: 0xCE, Fields: tensorLoadFields, Summary: []string{"dst register", "sbuf address", "dtype"},
+		Source:     "issue 26, neff.md §8.1: counted on two MoE NEFFs not in testdata-real (.dbg tensor-load words; the address is where an SP DMA put the expert ids, the register the one the AluOps read; dtype 9); no word here [INF from REAL elsewhere]",
+		Confidence: "medium"},
+	{Opcode: 0xD4, Fields: direct2dFields, Summary: []string{"addr0", "addr1", "queue semaphore"},
+		Source:     "neff.md §4.4, §4.7, §8.1 (8-byte addresses at +0x10 and +0x28; the public struct's names: sem_increment, dge_op, step_elem[2], num_elem[2], elem_size in bytes, bound registers); every value counted on all 354 real words and def.json (isa.direct2d-addresses, isa.direct2d-geometry) [INF from REAL]",
+		Confidence: "medium"},
+	{Opcode: 0xDA, Fields: []fieldSpec{
+		{"src bound size bytes", 0x0C, 4, kU32},
+		{"unknown extension", 0x10, 48, kUnknown},
+	}, Summary: []string{"src bound size bytes"},
+		Source:     "neff.md §4.7, §8.1: the second word of a two-word 0xD4 (addr0 tag 0x28); +0x0C src_bound_size_bytes equals the source var's size in 912/912 words of two MoE NEFFs not in testdata-real (width 4 assumed: the sizes are < 4 GiB); no word here (isa.two-word-direct2d)",
+		Confidence: "medium"},
 }
 
 // summaryRef is a resolved summary entry.

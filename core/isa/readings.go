@@ -70,18 +70,23 @@ func appendScale(dst []byte, bits uint32) []byte {
 	return append(dst, " (address-shaped, not a float; its form is unknown)"...)
 }
 
-// Tags of a PseudoDmaDirect2d address (unknowns isa.direct2d-addresses).
+// Tag bits of a PseudoDmaDirect2d address (byte 7; unknowns isa.direct2d-addresses): the
+// public struct's VAR_ID, ADDR_TBL and OFFSET_REG bits. Real words carry 0x10 and 0x20; 0x28
+// (table | offset register) is counted on MoE NEFFs that are not in testdata-real.
 const (
-	DmaTagVar      = 0x10 // a def.json var id (0 = SB: the offset is an SBUF address)
-	DmaTagDGE      = 0x20 // an index into the core's dge-table var
-	DmaTagExtended = 0x28 // the address continues in a 0xDA word (two-word instruction)
+	DmaTagVar       = 0x10 // the id is a def.json var id (0 = SB: the offset is an SBUF address)
+	DmaTagDGE       = 0x20 // the id is an index into the core's dge-table var (the DGE index)
+	DmaTagOffsetReg = 0x08 // the low u32 is a register number: the offset is that register's value
+	// DmaTagDGEReg (0x28) is a table index with a register offset: a 0xDA PseudoExtension
+	// word follows (two-word instruction, neff.md §4.7).
+	DmaTagDGEReg = DmaTagDGE | DmaTagOffsetReg
 )
 
 // DmaAddr is a PseudoDmaDirect2d address split into its parts.
 type DmaAddr struct {
 	Tag    uint8
-	ID     uint32 // var id (tag 0x10) or DGE-table index (tag 0x20)
-	Offset uint32
+	ID     uint32 // var id (tag bit 0x10) or DGE-table index (tag bit 0x20)
+	Offset uint32 // a byte offset, or with tag bit 0x08 a register number (OffsetReg)
 }
 
 // SplitDmaAddr splits an 8-byte PseudoDmaDirect2d address: offset in bytes 0..3, id in
@@ -90,11 +95,20 @@ func SplitDmaAddr(v uint64) DmaAddr {
 	return DmaAddr{Tag: uint8(v >> 56), ID: uint32(v>>32) & 0xFFFFFF, Offset: uint32(v)}
 }
 
+// Base is the tag without the offset-register bit: DmaTagVar, DmaTagDGE, or another value
+// no table explains.
+func (a DmaAddr) Base() uint8 { return a.Tag &^ DmaTagOffsetReg }
+
+// OffsetReg is the register whose value is the offset, when the tag has bit 0x08.
+func (a DmaAddr) OffsetReg() (uint32, bool) {
+	return a.Offset, a.Tag&DmaTagOffsetReg != 0 && (a.Base() == DmaTagVar || a.Base() == DmaTagDGE)
+}
+
 func appendDmaAddr(dst []byte, v uint64) []byte {
 	a := SplitDmaAddr(v)
-	switch a.Tag {
+	switch a.Base() {
 	case DmaTagVar:
-		if a.ID == 0 {
+		if a.ID == 0 && a.Tag == DmaTagVar {
 			dst = append(dst, "SB:"...)
 			return appendHex(dst, uint64(a.Offset))
 		}
@@ -104,17 +118,45 @@ func appendDmaAddr(dst []byte, v uint64) []byte {
 		dst = append(dst, "dge["...)
 		dst = strconv.AppendUint(dst, uint64(a.ID), 10)
 		dst = append(dst, ']')
-	case DmaTagExtended:
-		dst = append(dst, "extended (0xDA word follows) id "...)
-		dst = strconv.AppendUint(dst, uint64(a.ID), 10)
 	default:
 		dst = append(dst, "tag "...)
 		dst = append(dst, hex2(a.Tag)...)
 		dst = append(dst, " id "...)
 		dst = strconv.AppendUint(dst, uint64(a.ID), 10)
+		dst = append(dst, '+')
+		return appendHex(dst, uint64(a.Offset))
 	}
 	dst = append(dst, '+')
+	if r, ok := a.OffsetReg(); ok {
+		return appendRegister(dst, uint64(r))
+	}
 	return appendHex(dst, uint64(a.Offset))
+}
+
+// appendRegister renders a register number: R31; a number past R63 is shown raw.
+func appendRegister(dst []byte, r uint64) []byte {
+	if r > registerIDMax {
+		dst = append(dst, "register "...)
+		return appendHex(dst, r)
+	}
+	dst = append(dst, 'R')
+	return strconv.AppendUint(dst, r, 10)
+}
+
+// boundRegEnabled is the enable bit of a PseudoDmaDirect2d bound-register byte (+0x26/+0x27):
+// 0xBD is R61, enabled.
+const boundRegEnabled = 0x80
+
+// appendBoundReg renders a bound-register byte: "none" (0), R61 (0xBD), else raw.
+func appendBoundReg(dst []byte, raw uint64) []byte {
+	switch {
+	case raw == 0:
+		return append(dst, "none"...)
+	case raw&boundRegEnabled != 0:
+		return appendRegister(dst, raw&^boundRegEnabled)
+	}
+	dst = appendHex(dst, raw)
+	return append(dst, " (enable bit clear)"...)
 }
 
 func appendAccFlags(dst []byte, raw uint64) []byte {
@@ -147,10 +189,39 @@ func Direct2dSemaphore(word []byte) (uint8, bool) {
 	return word[0x0D], true
 }
 
+// Direct2dBoundRegs reads a PseudoDmaDirect2d word's bound-register bytes (+0x26 source,
+// +0x27 destination): register number and whether the bound check is enabled (bit 7).
+func Direct2dBoundRegs(word []byte) (src, dst uint8, srcOn, dstOn, ok bool) {
+	if len(word) < WordSize || word[0] != 0xD4 {
+		return 0, 0, false, false, false
+	}
+	return word[0x26] &^ boundRegEnabled, word[0x27] &^ boundRegEnabled, word[0x26]&boundRegEnabled != 0, word[0x27]&boundRegEnabled != 0, true
+}
+
+// Direct2dSrcBytes is the bytes a PseudoDmaDirect2d word reads at its source: num_elem[0] ×
+// num_elem[1] × src_elem_size (+0x20, +0x22, +0x24; all in bytes but the counts). A step of 0
+// (a broadcast) reads the same bytes again for each count.
+func Direct2dSrcBytes(word []byte) (int64, bool) {
+	if len(word) < WordSize || word[0] != 0xD4 {
+		return 0, false
+	}
+	u16 := func(o int) int64 { return int64(binary.LittleEndian.Uint16(word[o:])) }
+	return u16(0x20) * u16(0x22) * u16(0x24), true
+}
+
 // StartsTwoWord says whether a word is a 0xD4 whose addr0 tag (+0x17) is 0x28: the first word
 // of a two-word 0xD4+0xDA instruction (neff.md §4.7).
 func StartsTwoWord(word []byte) bool {
-	return len(word) >= WordSize && word[0] == 0xD4 && word[0x17] == DmaTagExtended
+	return len(word) >= WordSize && word[0] == 0xD4 && word[0x17] == DmaTagDGEReg
+}
+
+// ExtensionBoundSize reads a 0xDA PseudoExtension word's src_bound_size_bytes (+0x0C): the
+// size of the source var its 0xD4 reads through a register offset.
+func ExtensionBoundSize(word []byte) (uint32, bool) {
+	if len(word) < WordSize || word[0] != 0xDA {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint32(word[0x0C:]), true
 }
 
 // LayoutSpan is one field's place in its word, for `disasm --json`'s "layout": Field is the

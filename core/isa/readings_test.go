@@ -77,7 +77,7 @@ func direct2d(tag0 uint8, sem uint8) []byte {
 func TestDirect2dFields(t *testing.T) {
 	in := Decode(direct2d(DmaTagDGE, 24), 0)
 	for name, want := range map[string]string{"addr0": "dge[1]+0x8000", "addr1": "SB:0x37c00", "queue semaphore": "S[24]",
-		"src partitions": "128", "dst dtype": "fp16", "unknown 0x0e": "1000"} {
+		"src num elem[0]": "128", "dst dtype": "fp16", "sem increment": "16", "dge op": "0", "src bound reg": "none"} {
 		if f, ok := in.Field(name); !ok || f.Text != want {
 			t.Errorf("%s = %q, want %q", name, f.Text, want)
 		}
@@ -97,10 +97,10 @@ func TestTwoWordDirect2d(t *testing.T) {
 	lone := newWord(0xDA)
 	lone[1] = 0x00
 	var b []byte
-	b = append(b, direct2d(DmaTagExtended, 8)...) // #0
-	b = append(b, second...)                      // #1: part of #0
-	b = append(b, direct2d(DmaTagDGE, 9)...)      // #2
-	b = append(b, lone...)                        // #3: not after a two-word 0xD4
+	b = append(b, direct2d(DmaTagDGEReg, 8)...) // #0
+	b = append(b, second...)                    // #1: part of #0
+	b = append(b, direct2d(DmaTagDGE, 9)...)    // #2
+	b = append(b, lone...)                      // #3: not after a two-word 0xD4
 	s := NewStream("sg00/Pool.bin", b)
 	if s.PartOf(1) != 0 || s.PartOf(0) != -1 || s.PartOf(3) != -1 {
 		t.Fatalf("part of: %d %d %d", s.PartOf(0), s.PartOf(1), s.PartOf(3))
@@ -170,6 +170,86 @@ func TestLayoutCoversRealWords(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDmaAddrTagBits: the tag's bits are var id 0x10, table 0x20, register offset 0x08; with
+// 0x08 the low u32 is a register number.
+func TestDmaAddrTagBits(t *testing.T) {
+	for _, c := range []struct {
+		v    uint64
+		base uint8
+		reg  uint32
+		isR  bool
+		text string
+	}{
+		{uint64(DmaTagDGEReg)<<56 | 3<<32 | 31, DmaTagDGE, 31, true, "dge[3]+R31"},
+		{uint64(DmaTagVar|DmaTagOffsetReg)<<56 | 5<<32 | 2, DmaTagVar, 2, true, "var 5+R2"},
+		{uint64(DmaTagVar|DmaTagOffsetReg)<<56 | 7, DmaTagVar, 7, true, "var 0+R7"},
+		{uint64(DmaTagDGE)<<56 | 1<<32 | 0x8000, DmaTagDGE, 0, false, "dge[1]+0x8000"},
+		{uint64(DmaTagVar)<<56 | 0x37c00, DmaTagVar, 0, false, "SB:0x37c00"},
+		{uint64(0x48)<<56 | 9, 0x40, 0, false, "tag 0x48 id 0+0x9"},
+	} {
+		a := SplitDmaAddr(c.v)
+		r, isR := a.OffsetReg()
+		if a.Base() != c.base || isR != c.isR || (isR && r != c.reg) {
+			t.Errorf("%#x: base %#x reg %d %v", c.v, a.Base(), r, isR)
+		}
+		if got := string(appendDmaAddr(nil, c.v)); got != c.text {
+			t.Errorf("%#x: %q, want %q", c.v, got, c.text)
+		}
+	}
+	for raw, want := range map[uint64]string{0: "none", 0xBD: "R61", 0x80: "R0", 0x3D: "0x3d (enable bit clear)"} {
+		if got := string(appendBoundReg(nil, raw)); got != want {
+			t.Errorf("bound reg %#x: %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestRegisterValue follows a register back through PseudoTensorLoad and AluOps: mult and add
+// are computed (uint32 wraps), another op or a clobbering word leaves it unknown.
+func TestRegisterValue(t *testing.T) {
+	alu := func(op byte, src, dst, imm uint32) []byte {
+		w := newWord(0xA8)
+		w[0x0C], w[0x0D] = op, 9
+		binary.LittleEndian.PutUint32(w[0x10:], src)
+		binary.LittleEndian.PutUint32(w[0x14:], dst)
+		binary.LittleEndian.PutUint32(w[0x18:], imm)
+		return w
+	}
+	load := newWord(0xCE)
+	binary.LittleEndian.PutUint32(load[0x14:], 0x2000)
+	binary.LittleEndian.PutUint32(load[0x20:], 1)
+	words := [][]byte{
+		load,                     // #0: R1 = SBUF[0x2000]
+		alu(6, 1, 2, 0x10),       // #1: R2 = R1 × 16
+		alu(4, 2, 2, 0xFFFFFFF0), // #2: R2 = R2 + 0xfffffff0
+		alu(6, 9, 3, 0),          // #3: R3 = 0
+		alu(4, 3, 3, 0x500),      // #4: R3 = 0x500
+		alu(5, 1, 4, 1),          // #5: R4 = R1 - 1: not followed
+		alu(4, 12, 5, 8),         // #6: R5 = R12 + 8, R12 unknown
+		alu(4, 3, 6, 0xFFFFFF00), // #7: R6 = 0x500 + 0xffffff00 = 0x400 (uint32 wraps)
+		newWord(0xA7),            // #8: Move clobbers
+		newWord(0xA4),            // #9: the DMA would be here
+	}
+	word := func(j int) []byte { return words[j] }
+	for _, c := range []struct {
+		at   int
+		reg  uint32
+		want RegValue
+		text string
+	}{
+		{3, 2, RegValue{Reg: 2, Known: true, Base: 0xFFFFFFF0, Scale: 0x10, Loaded: true, Load: 0x2000, LoadAt: 0, Writer: 2}, "0xfffffff0 + 0x10 × SBUF[0x2000] (loaded at #0)"},
+		{5, 3, RegValue{Reg: 3, Known: true, Static: true, Base: 0x500, Writer: 4, From: 9}, "0x500"},
+		{7, 4, RegValue{Reg: 4, Writer: 5}, "R4 (written at #5 by an op not followed)"},
+		{7, 5, RegValue{Reg: 5, Known: true, Base: 8, Scale: 1, From: 12, Writer: 6}, "0x8 + R12"},
+		{8, 6, RegValue{Reg: 6, Known: true, Static: true, Base: 0x400, Writer: 7, From: 9}, "0x400"},
+		{9, 3, RegValue{Reg: 3, Writer: -1}, "R3 (no AluOp or PseudoTensorLoad writes it in the 64 words before)"},
+	} {
+		got := RegisterValue(word, c.at, c.reg)
+		if got != c.want || got.String() != c.text {
+			t.Errorf("R%d at #%d: %+v %q, want %+v %q", c.reg, c.at, got, got.String(), c.want, c.text)
 		}
 	}
 }

@@ -124,7 +124,7 @@ func TestRealEvidence(t *testing.T) {
 					}
 				case 0xD4: // isa.direct2d-addresses: tags 0x10 / 0x20
 					for _, tag := range []byte{w[0x17], w[0x2F]} {
-						if tag != DmaTagVar && tag != DmaTagDGE && tag != DmaTagExtended {
+						if tag != DmaTagVar && tag != DmaTagDGE && tag != DmaTagDGEReg {
 							t.Errorf("%s: Direct2d tag %#x", at, tag)
 						}
 					}
