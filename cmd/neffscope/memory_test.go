@@ -60,7 +60,9 @@ func TestMemoryTextMatchesJSON(t *testing.T) {
 		if rc != 0 {
 			t.Fatalf("%s: rc %d", p, rc)
 		}
-		fig := func(b int64, over, atLeast bool) string { return inspect.MemoryFigure(b, over, atLeast, neff.HumanSize) }
+		fig := func(b int64, over, atLeast bool) string {
+			return inspect.MemoryFigure(b, over, atLeast, neff.HumanSize)
+		}
 		if !strings.Contains(out, "Device memory (static estimate, "+fig(mb.Total, mb.Overflow, mb.AtLeast)+" in all):") {
 			t.Errorf("%s: the total %d is not in the text:\n%s", p, mb.Total, out)
 		}
