@@ -253,7 +253,7 @@ func ioTensors(cores []*manifest.Core) *MemoryItem {
 func modelCode(f *File, c *manifest.Core) *MemoryItem {
 	it := &MemoryItem{Category: "model code", Bound: BoundAtLeast, Method: "at least: each engine's instruction stream, plus the bucket and control tables of the activation sets the Activation engine lists (what the runtime's activation-table region holds; how it lays them out is not known) " +
 		"and the DVE tables its DVE engine lists; the runtime adds a preamble and postamble to every engine's stream at load, which the file does not hold " +
-		"(a runtime record: 77–104 words of 64 B per engine, neff.md §8.2), so the figure is a lower bound (unknowns inspect.memory-code)"}
+		"(a runtime record: 77–104 instruction words per engine, neff.md §8.2), so the figure is a lower bound (unknowns inspect.memory-code)"}
 	for _, e := range c.Engines {
 		if e.StreamPath != "" && e.StreamSize >= 0 {
 			it.add(e.StreamPath, e.StreamSize, &doc.Span{Source: e.StreamPath, Length: e.StreamSize})
@@ -434,7 +434,7 @@ func MemoryNode(mb *MemoryBudget) *doc.Node {
 var memoryUnknowns = []doc.Unknown{
 	{ID: "inspect.memory-code", Spec: "neff.md §4.1, §8.2 (memory as the runtime counts it)",
 		Question:   "How large the preamble and postamble are that the runtime adds to each engine's stream, and how it lays out the activation-table region.",
-		Assumption: "Not in the file, so model code is a lower bound: the streams, the activation sets' bucket and control tables and the DVE tables as the file holds them. One runtime record of a 2-core Trn2 NEFF adds 77–104 words per engine and an activation-table region of 83,968 B on sg00; that NEFF is not among the shared files (attn_v6, whose two sets hold 83,456 B of bucket and 96,416 B of bucket and control tables, is of the same size).",
+		Assumption: "Not in the file, so model code is a lower bound: the streams, the activation sets' bucket and control tables and the DVE tables as the file holds them. One runtime record of a 2-core Trn2 NEFF adds 77–104 instruction words per engine and an activation-table region of 83,968 B on sg00; that NEFF is not among the shared files (attn_v6, whose two sets hold 83,456 B of bucket and 96,416 B of bucket and control tables, is of the same order).",
 		Confidence: "medium"},
 	{ID: "inspect.memory-dma-rings", Spec: "neff.md §8.2 (memory as the runtime counts it)",
 		Question:   "How the runtime sizes its DMA rings: io rings per NEFF and runtime rings per core.",
