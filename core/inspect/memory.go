@@ -26,9 +26,9 @@ const (
 
 // Bounds: how a figure relates to what the runtime allocates.
 const (
-	// BoundSum is the file's own sizes summed, as the runtime counts them (a runtime record
-	// matched it for constants and scratchpad, neff.md §8.2).
-	BoundSum = "sum"
+	// BoundDeclared is worked out from the sizes the file declares, as the runtime counts them
+	// (a runtime record matched it for constants and scratchpad, neff.md §8.2).
+	BoundDeclared = "declared"
 	// BoundAtLeast is a lower bound: the runtime adds what the file does not hold.
 	BoundAtLeast = "at least"
 )
@@ -78,7 +78,7 @@ type MemoryItem struct {
 	// Bytes is math.MaxInt64 when Overflow: the sum passed it.
 	Bytes    int64 `json:"bytes"`
 	Overflow bool  `json:"overflow,omitempty"`
-	// Bound is BoundSum or BoundAtLeast; Method says why.
+	// Bound is BoundDeclared or BoundAtLeast; Method says why.
 	Bound string `json:"bound"`
 	// Count is how many things were summed (vars, streams, descriptors).
 	Count  int64  `json:"count"`
@@ -152,7 +152,7 @@ func Memory(f *File) *MemoryBudget {
 	mb.NEFF.sum(&overAt)
 	for _, c := range f.Program.Model.Cores {
 		cm := &CoreMemory{Core: c.Name}
-		consts := &MemoryItem{Category: "model constants", Bound: BoundSum, Method: "sizes of the def.json vars of type file (weights and constants loaded with the NEFF), per core: a runtime record counts them on each core (neff.md §8.2)"}
+		consts := &MemoryItem{Category: "model constants", Bound: BoundDeclared, Method: "sizes of the def.json vars of type file (weights and constants loaded with the NEFF), per core: a runtime record counts them on each core (neff.md §8.2)"}
 		for i := range c.Vars {
 			if v := &c.Vars[i]; v.Type == "file" {
 				consts.add(v.Name, max(v.Size, 0), v.Entry(c.DefPath))
@@ -206,7 +206,7 @@ func (cm *CoreMemory) sum(overAt *[]string) {
 // runtime allocates them once (a runtime record of a 2-core NEFF: tensors on sg00, 0 on sg01).
 // A var is known by its name; if cores disagree on its size, the largest counts.
 func ioTensors(cores []*manifest.Core) *MemoryItem {
-	it := &MemoryItem{Category: "tensors", Bound: BoundSum, Method: "sizes of the def.json input and output vars, each name once per NEFF: every core's def.json lists them but the runtime allocates them once " +
+	it := &MemoryItem{Category: "tensors", Bound: BoundDeclared, Method: "sizes of the def.json input and output vars, each name once per NEFF: every core's def.json lists them but the runtime allocates them once " +
 		"(a runtime record of a 2-core Trn2 NEFF shows them under sg00 and 0 B under sg01, neff.md §8.2); the application allocates them, not the NEFF"}
 	type tensor struct {
 		part    MemoryPart
@@ -343,7 +343,7 @@ func (it *MemoryItem) add(name string, n int64, span *doc.Span) {
 // backing area (fabric_path or backing_buf, "main" when neither), summed over the areas. The
 // offset is not in manifest.Var, read from each var's backing_variable_off and area (manifest.Var).
 func scratchpad(c *manifest.Core) *MemoryItem {
-	it := &MemoryItem{Category: "scratchpad", Bound: BoundSum, Method: "max(backing_variable_off + size) over the def.json vars of type virtual, per backing area, summed; " +
+	it := &MemoryItem{Category: "scratchpad", Bound: BoundDeclared, Method: "max(backing_variable_off + size) over the def.json vars of type virtual, per backing area, summed; " +
 		"the runtime holds one shared scratchpad per logical core, the largest any loaded NEFF needs, rounded up to its page (64 MiB by default)"}
 	tops := map[string]*MemoryPart{}
 	var areas []string

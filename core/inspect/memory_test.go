@@ -30,7 +30,7 @@ func TestMemoryRealNEFFs(t *testing.T) {
 	if len(mb.Cores) != 2 || mb.NEFF == nil || mb.NEFF.Core != MemoryGroupNEFF {
 		t.Fatalf("%d cores, NEFF group %+v", len(mb.Cores), mb.NEFF)
 	}
-	if it := memoryItems(mb.NEFF.Items)["tensors"]; it == nil || it.Bytes != 65536*2+32768 || it.Count != 3 || it.Bound != BoundSum {
+	if it := memoryItems(mb.NEFF.Items)["tensors"]; it == nil || it.Bytes != 65536*2+32768 || it.Count != 3 || it.Bound != BoundDeclared {
 		t.Errorf("tensors %+v", it)
 	}
 	total := mb.NEFF.Total
