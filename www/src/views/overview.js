@@ -402,6 +402,8 @@ function renderMemory(box, n) {
   const tb = linkButton(pathLink(n), 'ov-cell', n.value || '');
   total.appendChild(tb);
   box.appendChild(total);
+  // The budget's own findings (a sum past 2⁶³ B) stand beside the figures they explain.
+  for (const f of n.finds || []) box.appendChild(el('p', 'ov-why sev-' + f.sev, f.msg));
   const most = Math.max(1, ...(n.kids || []).map((c) => (c.kids || []).reduce((a, x) => a + (Number(x.attrs && x.attrs.bytes) || 0), 0)));
   // One colour per category, whichever group (per NEFF, a core) it is in.
   const hue = new Map();
