@@ -24,8 +24,16 @@ func printMemory(w io.Writer, mb *inspect.MemoryBudget, withMethod bool) {
 	block := func(label string, total string, items []*inspect.MemoryItem) {
 		fmt.Fprintf(w, "  %s  %s\n", label, total)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		row := func(indent string, it *inspect.MemoryItem) {
+			fmt.Fprintf(tw, "%s%s\t%s\t%d summed\t\n", indent, it.Category, fig(it.Bytes, it.Overflow, it.Bound == inspect.BoundAtLeast), it.Count)
+		}
 		for _, it := range items {
-			fmt.Fprintf(tw, "    %s\t%s\t%d summed\t\n", it.Category, fig(it.Bytes, it.Overflow, it.Bound == inspect.BoundAtLeast), it.Count)
+			row("    ", it)
+			if withMethod { // info stays one screen: the split is 'neffscope memory''s
+				for _, sub := range it.Sub {
+					row("      ", sub)
+				}
+			}
 		}
 		tw.Flush()
 	}
@@ -46,6 +54,9 @@ func printMemory(w io.Writer, mb *inspect.MemoryBudget, withMethod bool) {
 	if len(mb.Cores) > 0 {
 		for _, it := range mb.Cores[0].Items {
 			fmt.Fprintf(w, "    %s: %s\n", it.Category, it.Method)
+			for _, sub := range it.Sub {
+				fmt.Fprintf(w, "      %s: %s\n", sub.Category, sub.Method)
+			}
 		}
 	}
 }

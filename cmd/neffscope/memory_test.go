@@ -42,6 +42,14 @@ func memoryRows(t *testing.T, out string) (groups map[string]string, rows map[st
 	return groups, rows
 }
 
+func subItems(items []*inspect.MemoryItem) []*inspect.MemoryItem {
+	var out []*inspect.MemoryItem
+	for _, it := range items {
+		out = append(out, it.Sub...)
+	}
+	return out
+}
+
 // On every real NEFF, 'memory' and 'memory --json' say the same: each group's and row's figure
 // once, as the JSON's bytes, bound and overflow make it; the two-core files list their I/O
 // tensors once, in the per-NEFF group.
@@ -75,7 +83,7 @@ func TestMemoryTextMatchesJSON(t *testing.T) {
 			if groups[g.Core] != fig(g.Total, g.Overflow, g.AtLeast) {
 				t.Errorf("%s %s: text %q, JSON %d", p, g.Core, groups[g.Core], g.Total)
 			}
-			for _, it := range g.Items {
+			for _, it := range append(append([]*inspect.MemoryItem{}, g.Items...), subItems(g.Items)...) {
 				want := []string{fig(it.Bytes, it.Overflow, it.Bound == inspect.BoundAtLeast), fmt.Sprintf("%d summed", it.Count)}
 				if got := rows[g.Core+"/"+it.Category]; strings.Join(got, "|") != strings.Join(want, "|") {
 					t.Errorf("%s %s %s: text %q, JSON %q", p, g.Core, it.Category, got, want)

@@ -84,7 +84,10 @@ type MemoryItem struct {
 	Count  int64  `json:"count"`
 	Method string `json:"method"`
 	// Parts are the things summed: var names or member paths, with where they are written.
+	// An item with Sub has its parts there.
 	Parts []MemoryPart `json:"parts"`
+	// Sub splits the figure where its parts differ in what is known of them (model code).
+	Sub []*MemoryItem `json:"sub,omitempty"`
 }
 
 // MemoryPart is one summed thing.
@@ -247,19 +250,21 @@ func ioTensors(cores []*manifest.Core) *MemoryItem {
 	return it
 }
 
-// modelCode is the bytes the runtime copies to the device as code that the file holds: each
-// engine's stream, the activation tables of the sets its Activation engine lists, and the DVE
-// tables. A lower bound: the runtime adds a preamble and postamble to every engine's stream.
+// modelCode is the code the runtime copies to the device that the file holds, in three parts
+// (Sub): each engine's stream, the activation tables of the sets the Activation engine lists,
+// and the DVE tables. A lower bound: the runtime adds a preamble and postamble to every stream.
 func modelCode(f *File, c *manifest.Core) *MemoryItem {
-	it := &MemoryItem{Category: "model code", Bound: BoundAtLeast, Method: "at least: each engine's instruction stream, plus the bucket and control tables of the activation sets the Activation engine lists (what the runtime's activation-table region holds; how it lays them out is not known) " +
-		"and the DVE tables its DVE engine lists; the runtime adds a preamble and postamble to every engine's stream at load, which the file does not hold " +
-		"(a runtime record: 77–104 instruction words per engine, neff.md §8.2), so the figure is a lower bound (unknowns inspect.memory-code)"}
+	streams := &MemoryItem{Category: "engine streams", Bound: BoundAtLeast, Method: "at least: each engine's instruction stream as the file holds it; the runtime adds a preamble and postamble to every stream at load, " +
+		"which the file does not hold (a runtime record: 77–104 instruction words per engine, neff.md §8.2; unknowns inspect.memory-code)"}
+	act := &MemoryItem{Category: "activation tables", Bound: BoundDeclared, Method: "the bucket and control tables of the activation sets the Activation engine lists, as the file holds them: what the runtime's activation-table region holds; " +
+		"how the runtime lays them out there is not known (a runtime record: 83,968 B on sg00 of a NEFF not among these files; unknowns inspect.memory-code)"}
+	dve := &MemoryItem{Category: "DVE tables", Bound: BoundDeclared, Method: "the DVE tables the DVE engine lists, as the file holds them; the runtime record does not say under which category the runtime counts them (unknowns inspect.memory-code)"}
 	for _, e := range c.Engines {
 		if e.StreamPath != "" && e.StreamSize >= 0 {
-			it.add(e.StreamPath, e.StreamSize, &doc.Span{Source: e.StreamPath, Length: e.StreamSize})
+			streams.add(e.StreamPath, e.StreamSize, &doc.Span{Source: e.StreamPath, Length: e.StreamSize})
 		}
 	}
-	member := func(path string) {
+	member := func(it *MemoryItem, path string) {
 		if path == "" {
 			return
 		}
@@ -269,12 +274,23 @@ func modelCode(f *File, c *manifest.Core) *MemoryItem {
 	}
 	for _, e := range c.Engines {
 		for _, s := range e.ActivationSets {
-			member(s.BktPath)
-			member(s.CtrlPath)
+			member(act, s.BktPath)
+			member(act, s.CtrlPath)
 		}
 		for _, t := range e.DVETables {
-			member(t.Path)
+			member(dve, t.Path)
 		}
+	}
+	it := &MemoryItem{Category: "model code", Bound: BoundAtLeast, Sub: []*MemoryItem{streams, act, dve}, Method: "at least: the engine streams, the activation tables and the DVE tables as the file holds them; " +
+		"the runtime adds a preamble and postamble to every stream, which the file does not hold (unknowns inspect.memory-code)"}
+	for _, sub := range it.Sub {
+		var o bool
+		it.Bytes, o = addBytes(it.Bytes, sub.Bytes)
+		it.Overflow = it.Overflow || o || sub.Overflow
+		it.Count += sub.Count
+	}
+	if it.Overflow {
+		it.Bytes = math.MaxInt64
 	}
 	return it
 }
@@ -418,10 +434,9 @@ func MemoryNode(mb *MemoryBudget) *doc.Node {
 				exact = "more than 2⁶³"
 			}
 			cn.Table.Rows = append(cn.Table.Rows, []string{it.Category, exact, it.Bound, itoa(it.Count), it.Method})
-			in := cn.Add(&doc.Node{Kind: doc.KindMemoryItem, Label: it.Category, Value: MemoryFigure(it.Bytes, it.Overflow, it.Bound == BoundAtLeast, humanBytes), Detail: it.Method})
-			in.SetAttr(AttrBytes, itoa(it.Bytes))
-			for _, p := range it.Parts {
-				in.Add(&doc.Node{Kind: doc.KindField, Label: p.Name, Value: itoa(p.Bytes), Span: p.Span})
+			in := itemNode(cn, it)
+			for _, sub := range it.Sub {
+				itemNode(in, sub)
 			}
 		}
 	}
@@ -431,10 +446,20 @@ func MemoryNode(mb *MemoryBudget) *doc.Node {
 	return n
 }
 
+// itemNode adds a figure's node to parent: its value, AttrBytes and the parts it sums.
+func itemNode(parent *doc.Node, it *MemoryItem) *doc.Node {
+	in := parent.Add(&doc.Node{Kind: doc.KindMemoryItem, Label: it.Category, Value: MemoryFigure(it.Bytes, it.Overflow, it.Bound == BoundAtLeast, humanBytes), Detail: it.Method})
+	in.SetAttr(AttrBytes, itoa(it.Bytes))
+	for _, p := range it.Parts {
+		in.Add(&doc.Node{Kind: doc.KindField, Label: p.Name, Value: itoa(p.Bytes), Span: p.Span})
+	}
+	return in
+}
+
 var memoryUnknowns = []doc.Unknown{
 	{ID: "inspect.memory-code", Spec: "neff.md §4.1, §8.2 (memory as the runtime counts it)",
-		Question:   "How large the preamble and postamble are that the runtime adds to each engine's stream, and how it lays out the activation-table region.",
-		Assumption: "Not in the file, so model code is a lower bound: the streams, the activation sets' bucket and control tables and the DVE tables as the file holds them. One runtime record of a 2-core Trn2 NEFF adds 77–104 instruction words per engine and an activation-table region of 83,968 B on sg00; that NEFF is not among the shared files (attn_v6, whose two sets hold 83,456 B of bucket and 96,416 B of bucket and control tables, is of the same order).",
+		Question:   "How large the preamble and postamble are that the runtime adds to each engine's stream, how it lays out the activation-table region, and under which category it counts the DVE tables.",
+		Assumption: "Not in the file, so model code is a lower bound: the streams, the activation sets' bucket and control tables and the DVE tables as the file holds them, all under model code. One runtime record of a 2-core Trn2 NEFF adds 77–104 instruction words per engine and an activation-table region of 83,968 B on sg00; that NEFF is not among the shared files (attn_v6, whose two sets hold 83,456 B of bucket and 96,416 B of bucket and control tables, is of the same order).",
 		Confidence: "medium"},
 	{ID: "inspect.memory-dma-rings", Spec: "neff.md §8.2 (memory as the runtime counts it)",
 		Question:   "How the runtime sizes its DMA rings: io rings per NEFF and runtime rings per core.",

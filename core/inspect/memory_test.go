@@ -51,6 +51,15 @@ func TestMemoryRealNEFFs(t *testing.T) {
 		if code.Bytes != bins || code.Count != 11 || code.Bound != BoundAtLeast || !c.AtLeast {
 			t.Errorf("%s code %d B of %d parts (%s), .bin members %d B", c.Core, code.Bytes, code.Count, code.Bound, bins)
 		}
+		// Its split: 29 instruction words in the five streams, exp_and_others' 30,112 + 2,848 B
+		// of tables, the four cayman DVE tables (4,096 + 4,096 + 16,384 + 1,024 B).
+		split := memoryItems(code.Sub)
+		if s := split["engine streams"]; s.Bytes != 29*64 || s.Count != 5 || s.Bound != BoundAtLeast {
+			t.Errorf("%s streams %+v", c.Core, s)
+		}
+		if a, d := split["activation tables"], split["DVE tables"]; a.Bytes != 30112+2848 || a.Count != 2 || d.Bytes != 25600 || d.Count != 4 || len(code.Parts) != 0 || len(a.Parts) != 2 {
+			t.Errorf("%s activation tables %+v, DVE tables %+v", c.Core, a, d)
+		}
 		if got["model constants"].Bytes != 32768 || got["scratchpad"].Bytes != 0 || got["dma rings"].Bytes != 0 || got["dma rings"].Bound != BoundAtLeast {
 			t.Errorf("%s: %+v %+v %+v", c.Core, got["model constants"], got["scratchpad"], got["dma rings"])
 		}
