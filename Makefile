@@ -7,33 +7,14 @@ GOROOT   := $(shell $(GO) env GOROOT)
 WASM_ENV := GOOS=js GOARCH=wasm
 # go_js_wasm_exec (runs GOOS=js tests under Node) lives here.
 WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
-# The wasm build compiles without inlining everywhere except the code that runs over every
-# byte of an open: math/bits, the SHA-256, MD5 and CRC-32 blocks, inflate,
-# byte order and the JSON scanner. Inlining elsewhere (document building, fmt, reflect,
-# encoding/json, msgp, the library) bought no measurable speed and cost ~64 KB of brotli'd
-# wasm: with it the wasm is 1,221,290 B, over the 1,200,000 B budget; without it 1,198,307 B
-# (README "Size of the wasm"). Measured under Node: the 32 MiB open 66 MB/s both ways, PWP
-# evaluation 18.5 M/s both ways, attn_v6's manifest chain within the run-to-run noise.
-# The runtime is compiled without inlining too since session 5: its inline trees are most of
-# the pc-value tables, and dropping them saves ~33 KB brotli (1,225,130 → 1,191,972 B), which
-# keeps the wasm under budget once the on-demand instruction streams landed. It costs ~11% of
-# core time opening attn_v6 in Chromium (442 → 490 ms, 20 opens each); the same change cut the
-# open's allocations 15% (jsonspan no longer formats a budget location per value, manifest maps
-# are sized once), so the page opens attn_v6 as fast as before it (866 vs 877 ms in all).
-# Measured with: go test -run '^$' -bench 'Page/open-attn' -benchtime 20x ./e2e/
-# core/jsonspan left the list in session 6: the lazy JSON (its check pass and the stub trees)
-# made its inlined code 8 KB of brotli, and parse speed without inlining was within the
-# run-to-run noise (native, -gcflags=core/jsonspan=-l: 20 MB def.json 540 vs 550 MB/s, attn_v6's
-# def.json 100-135 vs 112-129 MB/s, 3 runs each on a shared 2-core machine).
-# core/neff/internal/inflate (session 10's fork of klauspost's inflate, which replaced
-# compress/flate in the open) joined it in session 11: it had been left out, so the open's
-# inflate ran without inlining (the 32 MB real-shaped open's archive walk in wasm under Node,
-# BenchmarkOpenRealShaped: 3.15 → 2.5 s; the wasm 4.8 KB smaller raw).
+# The wasm build compiles without inlining except the code that runs over every byte of an
+# open (hashes, inflate, byte order): docs/performance.md "Inlining in the wasm" has the
+# measurements behind the list.
 WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 compress/flate internal/byteorder github.com/neffscope/neffscope/core/neff/internal/inflate
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all js wasm wasm-size serve dist test test-core test-wasm test-js test-browser bench fuzz generate vet clean
+.PHONY: all js wasm wasm-size serve dist release test test-core test-wasm test-js test-browser bench fuzz generate vet clean
 
 all: wasm
 
@@ -67,6 +48,22 @@ dist: wasm
 	rm -rf dist && mkdir -p dist
 	$(GO) run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
 
+## release: the CLI cross-built for linux, macOS and windows on amd64 and arm64 (static, no cgo)
+## beside neffscope.html, with SHA256SUMS, in dist/release/: ready to attach to a release.
+## make test does not run it.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+release: dist
+	rm -rf dist/release && mkdir -p dist/release
+	@for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	  echo "building neffscope-$(VERSION)-$$os-$$arch$$ext"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' \
+	    -o dist/release/neffscope-$(VERSION)-$$os-$$arch$$ext ./cmd/neffscope || exit 1; \
+	done
+	cp dist/neffscope.html dist/release/
+	cd dist/release && sha256sum * > SHA256SUMS && cat SHA256SUMS
+
 ## generate: msgp's codec of the Document (core/doc/doc_gen.go) and the page's view of the
 ## worker protocol (www/src/core/methods.gen.js, from wasm/protocol); tests fail when stale.
 generate:
@@ -75,6 +72,9 @@ generate:
 vet:
 	$(GO) vet ./...
 	$(WASM_ENV) $(GO) vet ./wasm/... ./core/...
+	@# make release cross-builds the CLI: keep it building where it is not tested.
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/neffscope
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/neffscope
 
 ## test: every test — vet, the core natively (real files from testdata/real/, and from
 ## ../shared/testdata-real where it is beside the clone), the wasm bridge and core under Node,
@@ -113,7 +113,7 @@ test-wasm: $(TESTSUMMARY)
 test-browser: dist $(TESTSUMMARY)
 	$(TEST_RUN) -name e2e -- $(GO) test -json -count=1 -timeout 30m ./e2e/...
 
-## bench: speed and memory figures (README "Measured" quotes them): core benchmarks, the
+## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks, the
 ## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (issue 13's table;
 ## generated once into testdata/gen), the wasm open under Node, and the page in Chromium.
 BENCH_CORE := OpenSmall|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet

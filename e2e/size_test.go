@@ -22,7 +22,7 @@ import (
 // MiB), so 1,295,000 B. Session 13 held the engine streams it walks compressed (neff.Packed,
 // klauspost/compress/s2: +14.1 KB, 1,304,410 B; the 32 MB file's held streams 20 MB → 0.3 MB;
 // compress/flate, linked anyway, packs 3x and unpacks 6x slower in wasm), so 1,310,000 B.
-// Makefile's WASM_GCFLAGS and README "Size of the wasm" say how it is kept there.
+// Makefile's WASM_GCFLAGS and docs/performance.md "Size of the wasm" say how it is kept there.
 const wasmBudget = 1_310_000
 
 // TestWasmWithinBudget: the brotli'd wasm make dist ships is within the budget.
@@ -32,7 +32,7 @@ func TestWasmWithinBudget(t *testing.T) {
 		t.Fatalf("no brotli'd wasm in dist/site (run make dist): %v", err)
 	}
 	if st.Size() > wasmBudget {
-		t.Errorf("dist/site/neffscope.wasm.br is %d B, over the %d B budget by %d B: see README \"Size of the wasm\" for where the bytes go (make wasm-size)", st.Size(), wasmBudget, st.Size()-wasmBudget)
+		t.Errorf("dist/site/neffscope.wasm.br is %d B, over the %d B budget by %d B: see docs/performance.md \"Size of the wasm\" for where the bytes go (make wasm-size)", st.Size(), wasmBudget, st.Size()-wasmBudget)
 	}
 	t.Logf("neffscope.wasm.br: %d B of %d B", st.Size(), wasmBudget)
 }

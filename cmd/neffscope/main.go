@@ -26,7 +26,7 @@ var commands = map[string]command{}
 
 func main() {
 	tuneCollector()
-	// NEFFSCOPE_CPUPROFILE=FILE profiles the command (where the README's figures come from).
+	// NEFFSCOPE_CPUPROFILE=FILE profiles the command (where docs/performance.md's figures come from).
 	if p := os.Getenv("NEFFSCOPE_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil && pprof.StartCPUProfile(f) == nil {
 			rc := run(os.Args[1:], os.Stdout, os.Stderr)
@@ -55,7 +55,7 @@ func tuneCollector() {
 }
 
 // heapProfileAfterOpen writes, when NEFFSCOPE_MEMPROFILE=FILE is set, what an open left live
-// (after a collection): where the README's memory figures come from.
+// (after a collection): where docs/performance.md's memory figures come from.
 func heapProfileAfterOpen() {
 	p := os.Getenv("NEFFSCOPE_MEMPROFILE")
 	if p == "" {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -31,7 +32,9 @@ type Compact struct {
 	HasEngine   bool
 	KernelFiles []string
 	KernelNames []string
-	Coverage    Coverage
+	// Stack is the stack-frame member's frames (nil for other kinds).
+	Stack    *StackFrames
+	Coverage Coverage
 	// Root is the member's content node without its children (value, detail, span, and every
 	// finding of its tree, which the children built on demand do not repeat); RootChildren is
 	// how many children DecodeView gives it.
@@ -39,6 +42,10 @@ type Compact struct {
 	RootChildren int
 	// N is the number of records of field 3 (every one: a Compact keeps no cap but its budget).
 	N int
+	// Numbered counts the backend records named I-<n>-… that have a parent, and Renumbered
+	// those of them whose first parent is not n: the penguin fallback holds only where every
+	// one's parent is its own number (core/inspect source.go, unknowns dbg.penguin-fallback).
+	Numbered, Renumbered int
 
 	first  pcol // first parent id + 1 (0: no parent)
 	ids    pcol // record id
@@ -99,7 +106,7 @@ func (c *Compact) Held() int64 {
 	for _, s := range c.KernelNames {
 		n += int64(len(s)) + 16
 	}
-	return n + 512
+	return n + c.Stack.held() + 512
 }
 
 // keeps says which columns a kind needs.
@@ -125,6 +132,12 @@ func (c *Compact) record(r *Record) {
 	}
 	if !c.keepsRecord() {
 		return
+	}
+	if n, ok := birNumber(r.Name); ok && c.Kind == KindBackend && len(r.Parents) > 0 {
+		c.Numbered++
+		if r.Parents[0] != n {
+			c.Renumbered++
+		}
 	}
 	c.ids.add(r.ID)
 	c.names.add(uint64(c.intern(r.Name)))
@@ -153,6 +166,18 @@ func (c *Compact) record(r *Record) {
 	}
 	c.lastT, c.lastTuple, c.haveLast = c.Tuples[k], k, true
 	c.tuples.add(uint64(k))
+}
+
+// birNumber is n of a BIR name "I-<n>" or "I-<n>-…" (the penguin instruction it was lowered
+// from, where the compiler numbers them so: 2.18/2.21 cs149, nkipy).
+func birNumber(name string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(name, "I-")
+	if !ok {
+		return 0, false
+	}
+	digits, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, err == nil
 }
 
 func (c *Compact) intern(name string) uint32 {
@@ -389,7 +414,7 @@ func (s *Scanner) drain(b []byte, final bool) {
 func truncated(n int) bool { return errors.Is(protowire.ParseError(n), io.ErrUnexpectedEOF) }
 
 func (s *Scanner) charge() {
-	held := s.c.Held() + int64(cap(s.buf)) + int64(s.d.nodes)*400
+	held := s.c.Held() + s.d.f.Stack.held() + int64(cap(s.buf)) + int64(s.d.nodes)*400
 	if held <= s.charged {
 		return
 	}
@@ -416,8 +441,12 @@ func (s *Scanner) Close() *Compact {
 	if d.cut >= 0 {
 		root.Infof(d.span(d.cut, c.Size-d.cut), "%s: the tree shows the first %d fields; the fields from byte %d on are decoded and counted (records table, coverage) but not shown one by one.", f.Member, maxNodes, d.cut)
 	}
+	d.stackCut()
 	c.RootChildren = len(root.Children)
 	if d.nrec > 0 {
+		c.RootChildren++
+	}
+	if f.Stack.shown() {
 		c.RootChildren++
 	}
 	grow := func(n int64) bool {
@@ -433,7 +462,7 @@ func (s *Scanner) Close() *Compact {
 	}
 	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root)}
 	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine
-	c.KernelFiles, c.KernelNames, c.Coverage = f.KernelFiles, f.KernelNames, f.Coverage
+	c.KernelFiles, c.KernelNames, c.Coverage, c.Stack = f.KernelFiles, f.KernelNames, f.Coverage, f.Stack
 	c.nameIdx, c.tupleIdx = nil, nil
 	s.buf, s.d = nil, nil
 	return c
@@ -450,7 +479,7 @@ func RecordsIn(member string, b []byte, off int64, want int) []Record {
 }
 
 // RecordRowsAt is the records table's rows for records recs of a member, the first of them
-// record first.
-func RecordRowsAt(kind Kind, member string, recs []Record, first int) *doc.Table {
-	return recordRows(kind, member, recs, first)
+// record first (st: the NEFF's stack frames, for an hlo member's; nil when none).
+func RecordRowsAt(kind Kind, member string, recs []Record, first int, st *StackFrames) *doc.Table {
+	return recordRows(kind, member, recs, first, st)
 }

@@ -63,6 +63,10 @@ type Record struct {
 	Attrs   []Attr
 	Off     int64 // span of the whole field in the member
 	Len     int64
+	// StackFrame is field 8 (hlo records): a 1-based frame of the stack-frame member, 0 none.
+	StackFrame uint64
+	// TransposeCode is field 6 (3: a PE transpose; 1 and 2: unknown), 0 when absent.
+	TransposeCode uint64
 }
 
 // Attr returns the value of attribute key.
@@ -103,13 +107,17 @@ type File struct {
 	Records     []Record
 	KernelFiles []string
 	KernelNames []string
-	Coverage    Coverage
-	Findings    []doc.Finding
+	// Stack is the stack-frame member's field 6 (nil for other kinds, or when absent).
+	Stack    *StackFrames
+	Coverage Coverage
+	Findings []doc.Finding
 	// Root is the member's content node: every field with its span (bounded, see maxNodes).
 	Root *doc.Node
 	byID map[uint64]int32
 	src  string // span source of the records (the member path, "" for a file opened alone)
 	nrec int    // records of field 3 (Records keeps at most a cap of them)
+	// stacks is the NEFF's stack frames an hlo member's records are resolved through.
+	stacks *StackFrames
 }
 
 // RecordCount is the number of records of field 3, kept or not.
@@ -165,6 +173,11 @@ type decoder struct {
 	// (one allocation per message and attribute was most of a scan's garbage).
 	sinks [maxSinkDepth]recordSink
 	top   map[protowire.Number]int // field counts of the top-level message (kept across a scan's calls)
+	// stacks resolves hlo records' stack_frame_id in the view (the stack-frame member's
+	// field 6, from another member; nil: shown as numbers).
+	stacks *StackFrames
+	// stackAt points at the fields of the stack-frame entry being read (by field number - 1).
+	stackAt []*uint64
 }
 
 // at returns the bytes of [lo, hi) that the decoder holds (a scan holds one top-level field, or
@@ -192,9 +205,14 @@ func decode(member, src string, b []byte) *File {
 
 // DecodeView is Decode keeping only the records the records table shows (its first rows): the
 // member's tree for its own view, without the typed records the joins need (see Scan).
-func DecodeView(member string, b []byte) *File {
+func DecodeView(member string, b []byte) *File { return DecodeViewStacks(member, b, nil) }
+
+// DecodeViewStacks is DecodeView with the NEFF's stack frames (StackFrames of its stack-frame
+// member), which an hlo member's stack_frame_id fields and records table are resolved through.
+func DecodeViewStacks(member string, b []byte, st *StackFrames) *File {
 	d := newDecoder(member, member, int64(len(b)), maxRows)
 	d.b = b
+	d.stacks, d.f.stacks = st, st
 	d.message(d.f.Root, shape(kindShape(d.f.Kind)), 0, int64(len(b)), 0, nil)
 	return d.finish(int64(len(b)), d.nrec)
 }
@@ -228,8 +246,12 @@ func (d *decoder) finish(size int64, count int) *File {
 	if !d.records && d.keep == maxRecords {
 		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", f.Member, maxRecords, maxRecords)
 	}
+	d.stackCut()
 	f.nameIndexes()
-	if t := recordsTable(f, d.src, count); t != nil {
+	if t := recordsTable(f, d.src, count, d.stacks); t != nil {
+		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)
+	}
+	if t := f.Stack.framesTable(); t != nil {
 		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)
 	}
 	f.Findings = collect(f.Root)
@@ -542,6 +564,9 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 			if e := EngineName(x); f.Name == "engine" && e != "" {
 				n.Value += " (" + e + ")"
 			}
+			if fr, ok := d.stacks.Frame(x); ok && f.Name == "stack_frame_id" {
+				n.Value += " → " + fr.Text()
+			}
 		}
 	case String:
 		*cov += end - off
@@ -606,8 +631,13 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		case f.Msg == "attr" && sink != nil && sink.rec != nil:
 			child = d.sinkAt(depth)
 			child.rec, child.attr = sink.rec, &child.a
+		case depth == 0 && f.Msg == "xla_stack_frames" && d.f.Stack == nil:
+			d.f.Stack = &StackFrames{}
+		case depth > 0 && sink == nil && d.f.Stack != nil:
+			d.stackEntry(f.Msg)
 		}
 		d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
+		d.stackAt = nil
 		if child != nil && child.attr != nil {
 			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
 		}
@@ -646,10 +676,17 @@ func (d *decoder) room(parent *doc.Node, off int64) bool {
 
 func (d *decoder) varint(f *Field, x uint64, sink *recordSink) {
 	switch {
+	case sink == nil && d.stackAt != nil:
+		d.stackValue(f.Num, x)
 	case sink == nil && f.Name == "engine":
 		d.f.EngineCode, d.f.HasEngine = x, true
-	case sink != nil && sink.attr == nil && f.Num == 1:
+	case sink == nil || sink.attr != nil:
+	case f.Num == 1:
 		sink.rec.ID = x
+	case f.Num == 6:
+		sink.rec.TransposeCode = x
+	case f.Num == 8:
+		sink.rec.StackFrame = x
 	}
 }
 
@@ -665,6 +702,8 @@ func (d *decoder) text(f *Field, s string, sink *recordSink) {
 			d.f.KernelFiles = append(d.f.KernelFiles, s)
 		case "kernel_names":
 			d.f.KernelNames = append(d.f.KernelNames, s)
+		case "file_names", "function_names":
+			d.stackName(f.Name, s)
 		}
 	case sink.attr != nil:
 		if f.Num == 1 {
@@ -699,7 +738,7 @@ func recordValue(k Kind, r *Record) string {
 
 // recordsTable is the records node: its table holds the first maxRows records (the Document
 // stays bounded); its Ref serves any range of them (File.RecordRows).
-func recordsTable(f *File, src string, count int) *doc.Node {
+func recordsTable(f *File, src string, count int, st *StackFrames) *doc.Node {
 	if count == 0 {
 		return nil
 	}
@@ -707,7 +746,7 @@ func recordsTable(f *File, src string, count int) *doc.Node {
 	if f.Kind == KindAsm {
 		label = "words"
 	}
-	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(count), Table: f.RecordRows(0, maxRows),
+	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(count), Table: recordRows(f.Kind, f.src, f.Records[:min(maxRows, len(f.Records))], 0, st),
 		Detail: "every record of field 3 (the tree below shows them field by field)", Ref: doc.RecordsRef(src)}
 	if count > maxRows {
 		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(count) + " records of field 3 (the rest by range: rows of " + n.Ref + ")"
@@ -719,16 +758,21 @@ func recordsTable(f *File, src string, count int) *doc.Node {
 // span its record's bytes.
 func (f *File) RecordRows(from, to int) *doc.Table {
 	from, to = max(from, 0), min(to, len(f.Records))
-	return recordRows(f.Kind, f.src, f.Records[from:max(from, to)], from)
+	return recordRows(f.Kind, f.src, f.Records[from:max(from, to)], from, f.stacks)
 }
 
-// recordRows is the records table's rows of recs, the first of them record first.
-func recordRows(kind Kind, src string, recs []Record, first int) *doc.Table {
+// recordRows is the records table's rows of recs, the first of them record first. An hlo
+// member's table, given the NEFF's stack frames, has a column more: each record's frame.
+func recordRows(kind Kind, src string, recs []Record, first int, st *StackFrames) *doc.Table {
 	var t *doc.Table
 	if kind == KindAsm {
 		t = &doc.Table{Columns: []string{"word", "offset in stream", "backend ids"}}
 	} else {
 		t = &doc.Table{Columns: []string{"index", "id", "name", "parent ids", "attributes"}}
+	}
+	frames := kind == KindHLO && st != nil && len(st.Frames) > 0
+	if frames {
+		t.Columns = append(t.Columns, "stack frame")
 	}
 	t.Rows = make([][]string, 0, len(recs))
 	t.RowSpans = make([]doc.Span, 0, len(recs))
@@ -741,7 +785,11 @@ func recordRows(kind Kind, src string, recs []Record, first int) *doc.Table {
 			for _, a := range r.Attrs {
 				attrs = append(attrs, a.Key+"="+a.Value)
 			}
-			t.Rows = append(t.Rows, []string{strconv.Itoa(i), strconv.FormatUint(r.ID, 10), r.Name, listText(r.Parents, maxParents), strings.Join(attrs, " ")})
+			row := []string{strconv.Itoa(i), strconv.FormatUint(r.ID, 10), r.Name, listText(r.Parents, maxParents), strings.Join(attrs, " ")}
+			if frames {
+				row = append(row, frameText(st, r.StackFrame))
+			}
+			t.Rows = append(t.Rows, row)
 		}
 		t.RowSpans = append(t.RowSpans, doc.Span{Source: src, Offset: r.Off, Length: r.Len})
 	}

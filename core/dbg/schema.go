@@ -73,8 +73,10 @@ func (s *Shape) field(n protowire.Number) *Field {
 // Evidence strings name the real files that settled a row (spec neff.md §4.7; the seven NEFFs
 // of shared/testdata-real: 66 backend, 55 asm, 7 penguin, 2 hlo, 2 pttf, 2 stack-frame files).
 const (
-	evAll     = "every .dbg member of the real NEFFs (shared/testdata-real, neuronx-cc 2.18–2.23)"
-	evParents = "names agree along the chain: backend I-87-0 → penguin 87 \"…$87[p_78]\"; hlo \"%op0 = dot\" → pttf 5 \"hlo__dot_op0\"; penguin $71 → hlo 2 \"%op0 = dot\" (matmul_small)"
+	evAll       = "every .dbg member of the real NEFFs (shared/testdata-real, neuronx-cc 2.18–2.23)"
+	evXLAStacks = "the field numbers, wire types and 1-based ids of XLA's StackFrameIndexProto (openxla/xla xla/service/hlo.proto: \"All reference ids in sub-protos are 1-based positions of the entity in the flat array\")"
+	evTranspose = "spec neff.md §8.1: 3 ⇔ the PE word's +0x22 is 1 in 54,052/54,052 Trn2 words. shared/testdata-real (core/inspect TestSourceOnRealNEFFs): Trn2 216/216 Ldweights/Matmul words of code-3 records have +0x22 = 1 and 667/667 others 0; 3 only on PE backend records (184) and 6 penguin records, 1 on every other record; 2 not seen here. Trn1 (2.18 sunda): 228 words of code-3 PE records have +0x22 = 0 (that byte marks no transpose there)"
+	evParents   = "names agree along the chain: backend I-87-0 → penguin 87 \"…$87[p_78]\"; hlo \"%op0 = dot\" → pttf 5 \"hlo__dot_op0\"; penguin $71 → hlo 2 \"%op0 = dot\" (matmul_small)"
 )
 
 // shapeTable is the data table: kind-specific file shapes and the record shapes they hold. (A
@@ -114,7 +116,25 @@ var shapeTable = [...]Shape{
 	}},
 	{Key: "stack_frame_index", Name: "stack frame index", Fields: []Field{
 		{Num: 1, Name: "description", Type: String, Meaning: "what the file holds, in English", Confidence: "high", Evidence: evAll},
-		{Num: 6, Name: "file_paths", Type: String, Meaning: "framework source file paths (empty in both real files)", Confidence: "low", Evidence: "spec neff.md §4.7; only empty values seen", Unknown: "dbg.stack-frame-fields"},
+		{Num: 6, Name: "stack_frames", Type: Message, Msg: "xla_stack_frames", Meaning: "the framework's stack frame index: file paths, function names, file locations and frames, each a flat list that the others name by 1-based position", Confidence: "high", Evidence: evXLAStacks + "; spec neff.md §8.1 (field 6 is a message 6.1–6.4, and the frame an hlo record's field 8 names gives its source_file:source_line in 12/12 records of a torch-xla NEFF outside shared/testdata-real); empty in both real files here (matmul_small, attn_v6)"},
+	}},
+	// Field 6 of the stack-frame member is XLA's StackFrameIndexProto (openxla/xla
+	// xla/service/hlo.proto): the same four lists with the same numbers and wire types.
+	{Key: "xla_stack_frames", Name: "stack frame index (XLA StackFrameIndexProto)", Fields: []Field{
+		{Num: 1, Name: "file_names", Type: String, Meaning: "source file paths; a file location's file_name_id is a 1-based position here", Confidence: "high", Evidence: evXLAStacks},
+		{Num: 2, Name: "function_names", Type: String, Meaning: "function names; a file location's function_name_id is a 1-based position here", Confidence: "high", Evidence: evXLAStacks},
+		{Num: 3, Name: "file_location", Type: Message, Msg: "xla_file_location", Meaning: "one source position: file, function, line, column", Confidence: "high", Evidence: evXLAStacks},
+		{Num: 4, Name: "stack_frame", Type: Message, Msg: "xla_stack_frame", Meaning: "one frame: its file location and the frame that called it; an hlo record's stack_frame_id is a 1-based position here", Confidence: "high", Evidence: evXLAStacks},
+	}},
+	{Key: "xla_file_location", Name: "file location", Fields: []Field{
+		{Num: 1, Name: "file_name_id", Type: Varint, Meaning: "1-based position in file_names (0: none)", Confidence: "high", Evidence: evXLAStacks},
+		{Num: 2, Name: "function_name_id", Type: Varint, Meaning: "1-based position in function_names (0: none)", Confidence: "high", Evidence: evXLAStacks},
+		{Num: 3, Name: "line", Type: Varint, Meaning: "line number in the file", Confidence: "high", Evidence: evXLAStacks},
+		{Num: 4, Name: "column", Type: Varint, Meaning: "column number in the line", Confidence: "high", Evidence: evXLAStacks},
+	}},
+	{Key: "xla_stack_frame", Name: "stack frame", Fields: []Field{
+		{Num: 1, Name: "file_location_id", Type: Varint, Meaning: "1-based position in file_location (0: none)", Confidence: "high", Evidence: evXLAStacks},
+		{Num: 2, Name: "parent_frame_id", Type: Varint, Meaning: "1-based position of the calling frame in stack_frame (0: the outermost frame)", Confidence: "high", Evidence: evXLAStacks},
 	}},
 	// One record shape serves the backend, penguin, hlo and pttf levels: the same numbers carry
 	// the same kinds of values at every level.
@@ -124,8 +144,9 @@ var shapeTable = [...]Shape{
 		{Num: 3, Name: "parent_ids", Type: Packed, Meaning: "ids of the records this one came from, in the member top-level field 2 names (one level up)", Confidence: "high", Evidence: evParents},
 		{Num: 4, Name: "dependency_ids", Type: Packed, Meaning: "ids of records of the same level this one depends on (penguin/hlo: its operands)", Confidence: "medium", Evidence: "hlo \"%op0 = dot(%x, %y)\" lists 0, 1 (%x, %y); penguin $87 lists $86, $76; of backend records' 44,825 ids, 32,577 resolve in the subgraph's backend members", Unknown: "dbg.record-dependencies"},
 		{Num: 5, Name: "unknown_related_ids", Type: Packed, Meaning: "ids of backend records of the same subgraph, another relation than field 4 (not its inverse)", Confidence: "low", Evidence: "all 25,600 ids of the real backend records resolve in the subgraph's backend members; none is field 4's inverse", Unknown: "dbg.record-dependencies"},
-		{Num: 6, Name: "unknown_6", Type: Varint, Meaning: "a small code: 1 or 3", Confidence: "low", Evidence: "1 in 23,113 backend records, 3 in 184", Unknown: "dbg.record-field-6"},
+		{Num: 6, Name: "transpose_code", Type: Varint, Meaning: "3 marks a transpose (on Trn2 the PE words' transpose byte +0x22 is 1); 1 and 2 also occur, meaning unknown", Confidence: "medium", Evidence: evTranspose, Unknown: "dbg.record-field-6"},
 		{Num: 7, Name: "attribute", Type: Message, Msg: "attr", Meaning: "a key/value attribute (kernel_file, kernel_line, kernel_name, dma_queue, op_type, source_file, source_line)", Confidence: "high", Evidence: evAll},
+		{Num: 8, Name: "stack_frame_id", Type: Varint, Meaning: "hlo records: 1-based position of the record's innermost frame in the stack-frame member's stack_frame list (0: none); that frame's file location is the record's source_file:source_line", Confidence: "high", Evidence: "XLA OpMetadata.stack_frame_id is 1-based into StackFrameIndexProto.stack_frames (openxla/xla hlo.proto, xla_data.proto); spec neff.md §8.1: 12/12 hlo records of a torch-xla NEFF outside shared/testdata-real; no real file here has it"},
 		{Num: 9, Name: "unknown_dependency_kinds", Type: Packed, Meaning: "one small code (2, 3, 4) per entry of field 4", Confidence: "medium", Evidence: "its length equals field 4's in all 1,271 backend records that have it", Unknown: "dbg.record-dependencies"},
 		{Num: 10, Name: "unknown_related_kinds", Type: Packed, Meaning: "one small code (1, 2, 4) per entry of field 5", Confidence: "medium", Evidence: "its length equals field 5's in all 1,744 backend records that have it", Unknown: "dbg.record-dependencies"},
 	}},

@@ -58,7 +58,10 @@ type SourceIndex struct {
 	order   []*streamSources
 	// Words, WithSource and WithLine count instruction words over every stream with debug info.
 	Words, WithSource, WithLine int
-	Node                        *doc.Node
+	// PenguinFallback says whether a backend record without a line takes its penguin parent's
+	// (decided per file: penguinFallback).
+	PenguinFallback bool
+	Node            *doc.Node
 	// attrCache holds resolved kernel attributes by (member, attribute tuple), for the records
 	// whose line needs no penguin parent (the others are resolved each time: cheap).
 	// mu guards attrCache and the findings attrsOf adds: disasm joins on every core.
@@ -360,6 +363,11 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		}
 	}
 	x.Node = &doc.Node{Kind: doc.KindSource, Label: "source", Detail: "kernel source lines and the instructions each produced, per engine (from the compiler's .dbg debug info)"}
+	var lineSource, lineSourceWhy string
+	x.PenguinFallback, lineSource, lineSourceWhy = penguinFallback(x.Members, len(penguins) > 0)
+	if !x.PenguinFallback {
+		penguins = nil
+	}
 	for _, ps := range p.Streams {
 		asmPath := path.Join(path.Dir(ps.Member), "debug_info_asm_"+ps.Engine.Name+".dbg")
 		asm := x.Members[asmPath]
@@ -436,8 +444,32 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		}
 		return a.kernel < b.kernel
 	})
-	x.fillNode(p)
+	x.fillNode(p, lineSource, lineSourceWhy)
 	return x
+}
+
+// penguinFallback decides, for one NEFF, whether a backend record that names no line takes its
+// penguin parent's (unknowns dbg.penguin-fallback): only where every backend record named
+// I-<n>-… has penguin parent n, i.e. the penguin record is that instruction's own (2.18/2.21
+// cs149, nkipy). torch-xla NEFFs name theirs inst.<n> under one penguin record for the whole
+// custom-call: its line is the call's, not the kernel's. It also says which source the lines
+// come from, and why, for the source node.
+func penguinFallback(members map[string]*dbg.Compact, havePenguin bool) (ok bool, value, why string) {
+	numbered, renumbered := 0, 0
+	for _, c := range members {
+		numbered += c.Numbered
+		renumbered += c.Renumbered
+	}
+	const own = "the backend records' kernel_line"
+	switch {
+	case !havePenguin:
+		return false, own, "no penguin member to fall back on"
+	case numbered == 0:
+		return false, own + " only", "the penguin fallback is not used: no backend record is named I-<n>-…, so no penguin parent can be checked to be the instruction's own (torch-xla NEFFs hang every instruction under one penguin record)"
+	case renumbered > 0:
+		return false, own + " only", "the penguin fallback is not used: " + strconv.Itoa(renumbered) + " of the " + strconv.Itoa(numbered) + " backend records named I-<n>-… have a penguin parent other than n"
+	}
+	return true, own + ", else the penguin parent's", "where a backend record names no line, its penguin parent's is used (marked via penguin): each of the " + strconv.Itoa(numbered) + " backend records named I-<n>-… has penguin parent n"
 }
 
 // penguinFor picks the penguin member for a subgraph (unknowns dbg.penguin-subgraph-suffix).
@@ -490,9 +522,9 @@ func recordName(c *dbg.Compact, r int) string {
 	return ""
 }
 
-// fillNode builds the "source" node: coverage, then one row per kernel line with the words it
-// produced per engine.
-func (x *SourceIndex) fillNode(p *Program) {
+// fillNode builds the "source" node: coverage, where the lines come from, then one row per
+// kernel line with the words it produced per engine.
+func (x *SourceIndex) fillNode(p *Program, lineSource, lineSourceWhy string) {
 	n := x.Node
 	if len(x.Members) == 0 {
 		n.Value = "no debug info"
@@ -502,6 +534,7 @@ func (x *SourceIndex) fillNode(p *Program) {
 	n.Value = strconv.Itoa(x.WithLine) + " of " + strconv.Itoa(x.Words) + " words with a source line"
 	n.Field("words with a BIR instruction", strconv.Itoa(x.WithSource)+" of "+strconv.Itoa(x.Words), nil)
 	n.Field("words with a kernel line", strconv.Itoa(x.WithLine)+" of "+strconv.Itoa(x.Words), nil)
+	n.Field(SourceLineFrom, lineSource, nil).Explain("%s", lineSourceWhy)
 	var engines []string
 	seen := map[string]bool{}
 	for _, s := range x.order {
@@ -554,9 +587,10 @@ func (x *SourceIndex) fillNode(p *Program) {
 // Keys and attrs of the source node's lines (model › source › lines › <file:line>).
 const (
 	SourceLines    = "lines"
-	AttrSourceFile = "file"   // a line node: the kernel file path as the debug info names it
-	AttrSourceLine = "line"   // a line node: the line number
-	AttrKernel     = "kernel" // a line node: the kernel (function) name
+	SourceLineFrom = "line source" // which records the lines come from (penguinFallback)
+	AttrSourceFile = "file"        // a line node: the kernel file path as the debug info names it
+	AttrSourceLine = "line"        // a line node: the line number
+	AttrKernel     = "kernel"      // a line node: the kernel (function) name
 	// AttrWords lists a line's instruction words per stream: "member:ranges;member:ranges",
 	// ranges "a-b,c" of word indexes in stream order (at most maxLineWords words in all).
 	AttrWords = "words"

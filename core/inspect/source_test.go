@@ -25,12 +25,24 @@ func realSourceNEFFs(t *testing.T) []string {
 }
 
 // TestSourceOnRealNEFFs: every word whose asm record names a backend id gets that record's
-// source; the listing's source column and the instruction node carry it; where a backend
-// record and its penguin parent both name a line, they agree; no warning or error.
+// source; the listing's source column and the instruction node carry it. The penguin fallback
+// is decided per file by its rule (every backend record named I-<n>-… has penguin parent n),
+// which the test checks again on the full decodes: where it holds, a backend record's line and
+// its penguin parent's agree wherever both name one; where it does not (attn_v6, torch-xla), no
+// word takes a penguin line. Record field 6 is 3 exactly on the PE words whose transpose byte
+// (+0x22) is 1. No warning or error. Each member is decoded once.
 func TestSourceOnRealNEFFs(t *testing.T) {
 	var words, withRecord, withSource, withLine, viaPenguin, agree, disagree, pairs int
+	// PE matmul words by target and by (field 6 = 3, +0x22 = 1): the rule is checked on Trn2
+	// (cayman), where neff.md §8.1 found it; other targets are counted and logged.
+	type peKey struct {
+		target         string
+		code3, byteSet bool
+	}
+	pe := map[peKey]int{}
 	for _, p := range realSourceNEFFs(t) {
 		f := openPath(t, p)
+		name := filepath.Base(p)
 		x := f.Program.Source
 		if x == nil || len(x.Members) == 0 {
 			t.Errorf("%s: no debug info decoded", p)
@@ -38,17 +50,53 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 		}
 		for _, fd := range f.Doc.Findings() {
 			if fd.Severity != doc.Info {
-				t.Errorf("%s: %s finding: %s", filepath.Base(p), fd.Severity, fd.Message)
+				t.Errorf("%s: %s finding: %s", name, fd.Severity, fd.Message)
 			}
+		}
+		decoded := map[string]*dbg.File{}
+		decode := func(m string) *dbg.File {
+			d, ok := decoded[m]
+			if !ok {
+				d = fullDecode(t, f, m)
+				decoded[m] = d
+			}
+			return d
 		}
 		var penguin *dbg.File
-		for m, d := range x.Members {
-			if d.Kind == dbg.KindPenguin && strings.HasSuffix(m, "_sg000000") {
-				penguin = fullDecode(t, f, m)
+		numbered, renumbered := 0, 0
+		for m, c := range x.Members {
+			switch c.Kind {
+			case dbg.KindPenguin:
+				if strings.HasSuffix(m, "_sg000000") {
+					penguin = decode(m)
+				}
+			case dbg.KindBackend:
+				for _, r := range decode(m).Records {
+					rest, ok := strings.CutPrefix(r.Name, "I-")
+					digits, _, _ := strings.Cut(rest, "-")
+					n, err := strconv.ParseUint(digits, 10, 64)
+					if ok && err == nil && len(r.Parents) > 0 {
+						numbered++
+						if r.Parents[0] != n {
+							renumbered++
+						}
+					}
+				}
 			}
 		}
+		fallback := penguin != nil && numbered > 0 && renumbered == 0
+		if x.PenguinFallback != fallback {
+			t.Errorf("%s: penguin fallback %v; %d backend records named I-<n>-…, %d with another parent", name, x.PenguinFallback, numbered, renumbered)
+		}
+		if name == "attn_v6.neff" && x.PenguinFallback {
+			t.Errorf("%s (torch-xla): the penguin fallback is used", name)
+		}
+		if fn := f.Doc.Root.Find("model", "source", SourceLineFrom); fn == nil || fn.Value == "" || fn.Detail == "" {
+			t.Errorf("%s: no %q field on the source node", name, SourceLineFrom)
+		}
+		t.Logf("%s: penguin fallback %v (%d backend records named I-<n>-…, %d with another parent)", name, x.PenguinFallback, numbered, renumbered)
 		for _, s := range f.Program.Streams {
-			asm := fullDecode(t, f, filepath.Dir(s.Member)+"/debug_info_asm_"+s.Engine.Name+".dbg")
+			asm := decode(filepath.Dir(s.Member) + "/debug_info_asm_" + s.Engine.Name + ".dbg")
 			if asm == nil || len(asm.Records) != s.ISA.Len() {
 				t.Fatalf("%s %s: asm debug info missing or not one record per word", p, s.Member)
 			}
@@ -62,7 +110,7 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 				if len(asm.Records[i].Parents) > 0 {
 					withRecord++
 					if src == nil || src.BIR == "" {
-						t.Errorf("%s %s #%d: asm record names backend %d but no source", filepath.Base(p), s.Member, i, asm.Records[i].Parents[0])
+						t.Errorf("%s %s #%d: asm record names backend %d but no source", name, s.Member, i, asm.Records[i].Parents[0])
 						continue
 					}
 				}
@@ -82,29 +130,45 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 						t.Errorf("%s #%d: implausible source %s:%d", s.Member, i, src.File, src.Line)
 					}
 				}
-				if w := s.ISA.Word(i); w[0] == 0xDA {
+				w := s.ISA.Word(i)
+				if w[0] == 0xDA {
 					// 0xDA PseudoExtension: the second word of a 0xD4 (neff.md §4.7); the debug
 					// info gives both words the same BIR instruction.
 					prev := x.Source(s.Member, i-1)
 					if i == 0 || s.ISA.Word(i - 1)[0] != 0xD4 || prev == nil || prev.Backend != src.Backend {
-						t.Errorf("%s %s #%d: 0xDA not paired with the 0xD4 before it (source %+v, before %+v)", filepath.Base(p), s.Member, i, src, prev)
+						t.Errorf("%s %s #%d: 0xDA not paired with the 0xD4 before it (source %+v, before %+v)", name, s.Member, i, src, prev)
 					}
 					pairs++
 				}
+				r := decode(src.backend).ByID(src.Backend)
+				if r == nil {
+					t.Fatalf("%s %s #%d: backend record %d not in %s", name, s.Member, i, src.Backend, src.backend)
+				}
+				if s.Engine.Name == "PE" && (w[0] == 0x01 || w[0] == 0x02) {
+					// Ldweights / Matmul: on Trn2, record field 6 is 3 exactly when the
+					// transpose byte is 1.
+					k := peKey{f.Program.Model.Target, r.TransposeCode == 3, w[0x22] == 1}
+					pe[k]++
+					if k.target == "cayman" && k.code3 != k.byteSet && pe[k] <= 3 {
+						t.Errorf("%s %s #%d: record %d field 6 = %d, +0x22 = %d", name, s.Member, i, r.ID, r.TransposeCode, w[0x22])
+					}
+				} else if r.TransposeCode == 3 {
+					pe[peKey{target: "off PE matmuls", code3: true}]++
+				}
 				if src.Via == "penguin" {
 					viaPenguin++
-				} else if src.Line > 0 && penguin != nil {
-					// Where the backend record names a line itself, its penguin parent (if it
-					// names one) must agree: the evidence for the penguin fallback.
-					be := fullDecode(t, f, src.backend)
-					if r := be.ByID(src.Backend); r != nil && len(r.Parents) > 0 {
-						if pr := penguin.ByID(r.Parents[0]); pr != nil {
-							if v, ok := pr.Attr("kernel_line"); ok {
-								if v == itoaInt(src.Line) {
-									agree++
-								} else {
-									disagree++
-								}
+					if !x.PenguinFallback {
+						t.Errorf("%s %s #%d: line via penguin where the fallback does not hold", name, s.Member, i)
+					}
+				} else if src.Line > 0 && penguin != nil && x.PenguinFallback && len(r.Parents) > 0 {
+					// Where the fallback holds and the backend record names a line itself, its
+					// penguin parent (if it names one) must agree.
+					if pr := penguin.ByID(r.Parents[0]); pr != nil {
+						if v, ok := pr.Attr("kernel_line"); ok {
+							if v == itoaInt(src.Line) {
+								agree++
+							} else {
+								disagree++
 							}
 						}
 					}
@@ -126,13 +190,19 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 		}
 	next:
 	}
-	t.Logf("%d words; %d with an asm record naming a backend id; %d with a source (BIR name); %d with a kernel line (%d via penguin); backend/penguin lines agree %d, disagree %d; %d 0xD4+0xDA pairs share their BIR instruction",
+	t.Logf("%d words; %d with an asm record naming a backend id; %d with a source (BIR name); %d with a kernel line (%d via penguin); where the fallback holds, backend/penguin lines agree %d, disagree %d; %d 0xD4+0xDA pairs share their BIR instruction",
 		words, withRecord, withSource, withLine, viaPenguin, agree, disagree, pairs)
+	for k, n := range pe {
+		t.Logf("PE Ldweights/Matmul words, %s: field 6 = 3 %v, +0x22 = 1 %v: %d", k.target, k.code3, k.byteSet, n)
+	}
 	if withSource != withRecord {
 		t.Errorf("%d words name a backend record, %d got a source", withRecord, withSource)
 	}
 	if disagree != 0 {
-		t.Errorf("backend and penguin lines disagree on %d words: the penguin fallback is wrong", disagree)
+		t.Errorf("backend and penguin lines disagree on %d words where the fallback holds", disagree)
+	}
+	if pe[peKey{"cayman", true, true}] == 0 {
+		t.Error("no Trn2 PE transpose word: record field 6 = 3 is unchecked")
 	}
 }
 

@@ -398,7 +398,7 @@ func (f *File) dbgView(member string) ([]*doc.Node, error) {
 // as the last one built (b is not kept).
 func (f *File) setDbgView(member string, b []byte) []*doc.Node {
 	x := f.sourceIndex()
-	v := dbg.DecodeView(member, b)
+	v := dbg.DecodeViewStacks(member, b, x.stackFrames())
 	// The member's findings are on its content node (the scan found them all): not again here.
 	for _, c := range v.Root.Children {
 		c.Walk(func(_ []string, n *doc.Node) bool {
@@ -408,6 +408,17 @@ func (f *File) setDbgView(member string, b []byte) []*doc.Node {
 	}
 	x.view.member, x.view.kids = member, v.Root.Children
 	return v.Root.Children
+}
+
+// stackFrames is the NEFF's stack frames (its stack-frame member's field 6), which an hlo
+// member's stack_frame_id fields name; nil when it has none.
+func (x *SourceIndex) stackFrames() *dbg.StackFrames {
+	for _, c := range x.Members {
+		if c.Kind == dbg.KindStackFrames && c.Stack != nil {
+			return c.Stack
+		}
+	}
+	return nil
 }
 
 func (f *File) sourceIndex() *SourceIndex {
@@ -466,7 +477,7 @@ func (f *File) dbgRows(member string, from, to int, fit func(total int) error) (
 	}
 	from, to = clampRange(from, to, c.N)
 	if from == to {
-		return dbg.RecordRowsAt(c.Kind, member, nil, from), c.N, nil
+		return dbg.RecordRowsAt(c.Kind, member, nil, from, x.stackFrames()), c.N, nil
 	}
 	lo, _ := c.Span(from)
 	last, n := c.Span(to - 1)
@@ -475,5 +486,5 @@ func (f *File) dbgRows(member string, from, to int, fit func(total int) error) (
 		return nil, c.N, fmt.Errorf("reading %s again out of the archive: %w", member, err)
 	}
 	recs := dbg.RecordsIn(member, b, lo, to-from)
-	return dbg.RecordRowsAt(c.Kind, member, recs, from), c.N, nil
+	return dbg.RecordRowsAt(c.Kind, member, recs, from, x.stackFrames()), c.N, nil
 }

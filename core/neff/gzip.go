@@ -16,7 +16,7 @@ import (
 // (klauspost/compress/flate's inflater, forked: see its inflate.go), then the trailer's CRC-32
 // and ISIZE, checked against what was inflated. It replaces gzip.Reader so the open can hand
 // the inflater its checkpoint hooks: the seek index (gzindex.go) is taken from them. Both
-// builds use it (README, Dependencies).
+// builds use it (docs/dependencies.md).
 // The header parse follows Go's compress/gzip (BSD licence, as klauspost/compress's copy).
 type gzipReader struct {
 	r       *bufio.Reader

@@ -4,7 +4,7 @@
 import { $, toast } from '../dom.js';
 import { openFiles } from './open.js';
 
-// Embedding (README "Embedding"): ?url= opens a file on load; a host page drives the viewer
+// Embedding (docs/embedding.md): ?url= opens a file on load; a host page drives the viewer
 // with postMessage, Perfetto-style: it posts 'PING' until the viewer answers 'PONG', then
 // posts {buffer: ArrayBuffer, name: string}; the viewer answers that message with
 // {type: 'loaded', name, kind} or {type: 'error', message}, to the origin that sent it.
