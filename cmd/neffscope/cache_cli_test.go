@@ -107,10 +107,13 @@ func TestInfoShowsMemory(t *testing.T) {
 				Core  string `json:"core"`
 				Total int64  `json:"total"`
 			} `json:"cores"`
+			NEFF struct {
+				Total int64 `json:"total"`
+			} `json:"neff"`
 			Total int64 `json:"total"`
 		} `json:"memory"`
 	}
-	if err := json.Unmarshal([]byte(js), &v); err != nil || len(v.Memory.Cores) != 2 || v.Memory.Total != v.Memory.Cores[0].Total+v.Memory.Cores[1].Total || v.Memory.Total == 0 {
+	if err := json.Unmarshal([]byte(js), &v); err != nil || len(v.Memory.Cores) != 2 || v.Memory.Total != v.Memory.NEFF.Total+v.Memory.Cores[0].Total+v.Memory.Cores[1].Total || v.Memory.Total == 0 {
 		t.Errorf("%v %+v", err, v.Memory)
 	}
 }

@@ -10,30 +10,53 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 )
 
-// printMemory prints the static device-memory budget as the runtime's memory table: one block
-// per core, one row per category, and the method under it (withMethod; info leaves it to
-// 'neffscope memory', to stay one screen).
+// printMemory prints the static device-memory budget as the runtime's memory table: the
+// per-NEFF figures, then one block per core, one row per category with its figure once, and
+// the method under it (withMethod; info leaves it to 'neffscope memory', to stay one screen).
 func printMemory(w io.Writer, mb *inspect.MemoryBudget, withMethod bool) {
 	if mb == nil {
 		return
 	}
-	fmt.Fprintf(w, "Device memory (static estimate, %s in all):\n", neff.HumanSize(mb.Total))
-	for _, c := range mb.Cores {
-		fmt.Fprintf(w, "  %s  %s\n", c.Core, neff.HumanSize(c.Total))
+	fig := func(bytes int64, over, atLeast bool) string {
+		return inspect.MemoryFigure(bytes, over, atLeast, neff.HumanSize)
+	}
+	fmt.Fprintf(w, "Device memory (static estimate, %s in all):\n", fig(mb.Total, mb.Overflow, mb.AtLeast))
+	block := func(label string, total string, items []*inspect.MemoryItem) {
+		fmt.Fprintf(w, "  %s  %s\n", label, total)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, it := range c.Items {
-			fmt.Fprintf(tw, "    %s\t%d B\t%s\t%d summed\t\n", it.Category, it.Bytes, neff.HumanSize(it.Bytes), it.Count)
+		row := func(indent string, it *inspect.MemoryItem) {
+			fmt.Fprintf(tw, "%s%s\t%s\t%d summed\t\n", indent, it.Category, fig(it.Bytes, it.Overflow, it.Bound == inspect.BoundAtLeast), it.Count)
+		}
+		for _, it := range items {
+			row("    ", it)
+			if withMethod { // info stays one screen: the split is 'neffscope memory''s
+				for _, sub := range it.Sub {
+					row("      ", sub)
+				}
+			}
 		}
 		tw.Flush()
+	}
+	for _, c := range append([]*inspect.CoreMemory{mb.NEFF}, mb.Cores...) {
+		block(safe(c.Core), fig(c.Total, c.Overflow, c.AtLeast), c.Items)
+	}
+	for _, fd := range mb.Findings {
+		fmt.Fprintf(w, "  %s %s: %s\n", fd.Severity, fd.Code, fd.Message)
 	}
 	if !withMethod {
 		fmt.Fprintln(w, "  ('neffscope memory' says how each figure is made)")
 		return
 	}
 	fmt.Fprintf(w, "  method: %s\n", mb.Method)
+	for _, it := range mb.NEFF.Items {
+		fmt.Fprintf(w, "    %s: %s\n", it.Category, it.Method)
+	}
 	if len(mb.Cores) > 0 {
 		for _, it := range mb.Cores[0].Items {
 			fmt.Fprintf(w, "    %s: %s\n", it.Category, it.Method)
+			for _, sub := range it.Sub {
+				fmt.Fprintf(w, "      %s: %s\n", sub.Category, sub.Method)
+			}
 		}
 	}
 }

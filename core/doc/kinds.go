@@ -86,7 +86,7 @@ const (
 	KindProfile        = "profile"         // the static engine profile of a NEFF
 	KindProfileSection = "profile-section" // one table of the profile (engines, opcodes, dma, reloads, hlo)
 	KindMemory         = "memory"          // the static device-memory budget
-	KindMemoryCore     = "memory-core"     // one core's budget
+	KindMemoryCore     = "memory-core"     // one core's budget, or the per-NEFF figures
 	KindMemoryItem     = "memory-item"     // one line of a core's budget, with the vars it sums
 	KindCompare        = "compare"         // an N-way comparison of NEFFs
 	KindCompareSection = "compare-section" // one table of the comparison

@@ -638,22 +638,8 @@ func overviewMemory(ov *doc.Node, f *File) {
 	if mb == nil {
 		return
 	}
-	n := MemoryNode(mb)
+	n := MemoryNode(mb) // its figures carry AttrBytes for the bars
 	n.Key = OverviewMemory
-	for _, c := range n.Children {
-		for _, it := range c.Children {
-			for _, cm := range mb.Cores {
-				if cm.Core != c.Label {
-					continue
-				}
-				for _, x := range cm.Items {
-					if x.Category == it.Label {
-						it.SetAttr(AttrBytes, strconv.FormatInt(x.Bytes, 10))
-					}
-				}
-			}
-		}
-	}
 	ov.Add(n)
 }
 

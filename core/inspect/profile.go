@@ -288,10 +288,10 @@ var profileUnknowns = []doc.Unknown{
 		Confidence: "high"},
 	{ID: "inspect.memory-budget", Spec: "issue 14 (memory budget)",
 		Question: "How the runtime sizes a loaded NEFF's device memory.",
-		Assumption: "Per core: model code = the .bin members under the core's directory; model constants = the file vars; scratchpad = max(backing_variable_off + size) over virtual vars per backing area, summed (the runtime rounds the shared scratchpad up to a 64 MiB page and keeps the largest over loaded NEFFs); " +
-			"dma rings = 16 B × (product(from_sizes[1:]) + product(to_sizes[1:]) + 2 × 16 semaphore descriptors) per static transfer, none for DGE; tensors = the I/O vars. " +
-			"Method from the public estimator jinhuang12/vllm-neuron neff_memory.py, which cites neuronx-cc's analyze_neff_artifacts.py for the descriptor counts and reports 1347 MiB estimated against 1305.8 MiB held by runtime 2.34 on a 15-graph load; " +
-			"not checked against a device here, and gathered transfers (from_arr) are not counted.",
+		Assumption: "Per NEFF: tensors = the I/O vars, each name once (inspect.memory-tensors). Per core: model code = the engine streams, the activation sets' tables and the DVE tables, at least (inspect.memory-code); model constants = the file vars; scratchpad = max(backing_variable_off + size) over virtual vars per backing area, summed (the runtime rounds the shared scratchpad up to a 64 MiB page and keeps the largest over loaded NEFFs); " +
+			"dma rings, at least = 16 B × (product(from_sizes[1:]) + product(to_sizes[1:]) + 2 × 16 semaphore descriptors) per static transfer, none for DGE (inspect.memory-dma-rings). " +
+			"Constants and scratchpad matched a runtime record of a 2-core Trn2 NEFF exactly (neff.md §8.2). Descriptor counts from the public estimator jinhuang12/vllm-neuron neff_memory.py, which cites neuronx-cc's analyze_neff_artifacts.py for them and reports 1347 MiB estimated against 1305.8 MiB held by runtime 2.34 on a 15-graph load; " +
+			"gathered transfers (from_arr) are not counted.",
 		Confidence: "medium"},
 }
 

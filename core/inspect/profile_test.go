@@ -128,46 +128,8 @@ func TestProfileStaticReloads(t *testing.T) {
 	if it := items["model code"]; it.Bytes != code || it.Count != 5 {
 		t.Errorf("code %+v, streams %d", it, code)
 	}
-	if it := items["tensors"]; it.Bytes != 128 || len(it.Parts) != 2 || it.Parts[0].Span == nil {
+	if it := mb.NEFF.Items[0]; it.Category != "tensors" || it.Bytes != 128 || len(it.Parts) != 2 || it.Parts[0].Span == nil {
 		t.Errorf("tensors %+v", it)
-	}
-}
-
-func TestMemoryRealNEFFs(t *testing.T) {
-	f := openRealBytes(t, "nkipy/matmul_small.neff")
-	mb := Memory(f)
-	if len(mb.Cores) != 2 {
-		t.Fatalf("%d cores", len(mb.Cores))
-	}
-	for _, c := range mb.Cores {
-		got := map[string]int64{}
-		for _, it := range c.Items {
-			got[it.Category] = it.Bytes
-		}
-		// def.json: identity_82 (file, 32768 B), x, y (65536 each), output0 (32768); code is
-		// every .bin of the core: 29 instruction words and the exp_and_others tables.
-		var code int64
-		for _, m := range f.Archive.Members {
-			if strings.HasPrefix(m.Path, c.Core+"/") && strings.HasSuffix(m.Path, ".bin") {
-				code += m.Size
-			}
-		}
-		if got["model constants"] != 32768 || got["tensors"] != 65536*2+32768 || got["scratchpad"] != 0 || got["model code"] != code || code <= 58/2*64 || got["dma rings"] != 0 {
-			t.Errorf("%s: %v", c.Core, got)
-		}
-	}
-	n := MemoryNode(mb)
-	if n.Child("sg00") == nil || n.Child("sg00").Child("model constants").Children[0].Label != "identity_82_sg0000" {
-		t.Errorf("memory node: %+v", n.Child("sg00"))
-	}
-	// attn_v6 has 20 virtual vars of 8 bytes at backing offset 0: the high-water mark is 8.
-	if _, ok := realfiles.Optional(t, "nki-moe/attn_v6.neff", "the scratchpad high-water mark"); ok {
-		mb := Memory(openRealBytes(t, "nki-moe/attn_v6.neff"))
-		for _, it := range mb.Cores[0].Items {
-			if it.Category == "scratchpad" && (it.Bytes != 8 || it.Count != 20 || len(it.Parts) != 1 || it.Parts[0].Span == nil) {
-				t.Errorf("attn_v6 scratchpad %+v", it)
-			}
-		}
 	}
 }
 

@@ -21,6 +21,7 @@ func Unknowns() []doc.Unknown {
 	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, cacheUnknowns, profileUnknowns} {
 		all = append(all, part...)
 	}
+	all = append(all, memoryUnknowns...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
 	return all
 }

@@ -403,19 +403,26 @@ function renderMemory(box, n) {
   const tb = linkButton(pathLink(n), 'ov-cell', n.value || '');
   total.appendChild(tb);
   box.appendChild(total);
+  // The budget's own findings (a sum past 2⁶³ B) stand beside the figures they explain.
+  for (const f of n.finds || []) box.appendChild(el('p', 'ov-why sev-' + f.sev, f.msg));
   const most = Math.max(1, ...(n.kids || []).map((c) => (c.kids || []).reduce((a, x) => a + (Number(x.attrs && x.attrs.bytes) || 0), 0)));
+  // One colour per category, whichever group (per NEFF, a core) it is in.
+  const hue = new Map();
+  for (const g of n.kids || []) for (const it of g.kids || []) if (!hue.has(it.label)) hue.set(it.label, hue.size);
   for (const core of n.kids || []) {
     const row = el('div', 'ov-mem');
     row.dataset.core = core.label;
     row.appendChild(linkButton(pathLink(core), 'ov-core', core.label));
     const bar = el('div', 'ov-mem-bar');
-    (core.kids || []).forEach((it, i) => {
+    (core.kids || []).forEach((it) => {
       const bytes = Number(it.attrs && it.attrs.bytes) || 0;
       if (!bytes) return;
-      const seg = linkButton(pathLink(it), 'ov-mem-seg m' + i);
+      const seg = linkButton(pathLink(it), 'ov-mem-seg m' + hue.get(it.label));
       seg.style.width = (100 * bytes / most) + '%';
-      seg.title = it.label + ': ' + fmtSize(bytes);
-      seg.setAttribute('aria-label', it.label + ' ' + fmtSize(bytes));
+      // The figure's own value says "at least" or "more than 2⁶³ B" where the bytes alone would not.
+      const size = it.value || fmtSize(bytes);
+      seg.title = it.label + ': ' + size;
+      seg.setAttribute('aria-label', it.label + ' ' + size);
       bar.appendChild(seg);
     });
     row.appendChild(bar);
@@ -423,11 +430,10 @@ function renderMemory(box, n) {
     box.appendChild(row);
   }
   const legend = el('div', 'ov-legend muted');
-  const first = (n.kids || [])[0];
-  ((first && first.kids) || []).forEach((it, i) => {
+  hue.forEach((i, label) => {
     const k = el('span', 'ov-key');
     k.appendChild(el('i', 'ov-sw m' + i));
-    k.appendChild(document.createTextNode(it.label));
+    k.appendChild(document.createTextNode(label));
     legend.appendChild(k);
   });
   box.appendChild(legend);
