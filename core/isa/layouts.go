@@ -102,7 +102,8 @@ var (
 )
 
 // familyBControl is Family B's control band +0x0C..+0x0F (neff.md §4.4) [OBS]; which nibble of
-// +0x0C is in0 is not documented (unknowns isa.familyB-dtype-nibbles).
+// +0x0C is in0 is not documented, and no real word here tells (both nibbles are equal in all
+// 260; unknowns isa.familyB-dtype-nibbles).
 var familyBControl = []fieldSpec{
 	{"in0 dtype", 0x0C, 1, kDtypeLo},
 	{"in1 dtype", 0x0C, 1, kDtypeHi},
@@ -257,7 +258,7 @@ var layouts = []layout{
 		Source:  "neff.md §4.5; activation.md §11.2 (gen-4) [OBS; descriptor offsets INF]", Confidence: "low"},
 	{Opcode: 0x41, Family: "B", Fields: familyBControl, Descs: familyB,
 		Summary: []string{"alu op", "dst", "in0", "in1"},
-		Source:  "neff.md §4.4 family B [OBS, REAL offsets]", Confidence: "high"},
+		Source:  "neff.md §4.4 family B [OBS, REAL offsets]; which +0x0C nibble is in0 is a guess: both are fp32 (0xAA) in all 260 real words here, and one kernel elsewhere reads an fp16-written bias tile as fp32 (neff.md §8.1; isa.familyB-dtype-nibbles)", Confidence: "medium"},
 	{Opcode: 0x51, Family: "B", Fields: familyBControl, Descs: familyB,
 		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]", Confidence: "medium"},
 	{Opcode: 0x43, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
