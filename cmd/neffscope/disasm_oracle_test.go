@@ -52,13 +52,11 @@ func oracleDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStr
 			for i, in := range s.ISA.All() {
 				ij := instJSON{Index: i, Offset: in.Offset, Opcode: in.Opcode, Name: in.Name, Fields: in.FieldMap(), Source: wordSource(f.Program, s, i)}
 				r := f.Program.Resolve(s, i, s.ISA.Word(i))
-				switch in.Opcode {
-				case 0x21, 0x23:
+				switch isa.JoinOf(in.Opcode) {
+				case isa.JoinActivation:
 					ij.Activation = &actJSON{Set: r.Set, Function: r.Function}
-				case 0xC1:
-					ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block}
-				case 0xD4:
-					ij.DMA = &dmaJSON{Queue: r.Queue, Src: r.Src, Dst: r.Dst}
+				case isa.JoinDMA:
+					ij.DMA = &dmaJSON{Queue: r.Queue, Block: r.Block, Src: r.Src, Dst: r.Dst}
 				}
 				ij.Layout = in.Layout()
 				if in.PartOf >= 0 {
@@ -170,7 +168,7 @@ func oracleDisasmText(out io.Writer, f *inspect.File, picked []*inspect.ProgramS
 }
 
 // TestResolveOnlyJoinedOpcodes: Program.Resolve says nothing of a word whose opcode is not in
-// resolvedOps (the listings skip the call for those), whatever its other bytes.
+// isa's table of joins (the listings skip the call for those), whatever its other bytes.
 func TestResolveOnlyJoinedOpcodes(t *testing.T) {
 	f := openForTest(t, realNEFFs(t)[0])
 	rnd := rand.New(rand.NewPCG(13, 5))
@@ -179,7 +177,7 @@ func TestResolveOnlyJoinedOpcodes(t *testing.T) {
 			continue
 		}
 		for op := range 256 {
-			if resolvedOps[op] {
+			if isa.JoinOf(uint8(op)) != isa.JoinNone {
 				continue
 			}
 			for range 20 {

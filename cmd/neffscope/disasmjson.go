@@ -183,8 +183,8 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 		run(runs[n])
 	}
 
-	switch op {
-	case 0x21, 0x23:
+	switch isa.JoinOf(op) {
+	case isa.JoinActivation:
 		res := e.p.Resolve(s, i, word)
 		b = append(b, `},"activation":{"set":`...)
 		b = appendJSONString(b, res.Set)
@@ -194,23 +194,19 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 		}
 		b = append(b, '}')
 		b = append(b, plan.layout[1:]...)
-	case 0xC1, 0xD4:
+	case isa.JoinDMA:
 		res := e.p.Resolve(s, i, word)
 		b = append(b, `},"dma":{"queue":`...)
 		b = appendJSONString(b, res.Queue)
 		b = append(b, `,"block":`...)
-		if op == 0xC1 {
-			b = appendJSONString(b, res.Block)
-		} else {
-			b = append(b, `""`...)
-			if res.Src != "" {
-				b = append(b, `,"src":`...)
-				b = appendJSONString(b, res.Src)
-			}
-			if res.Dst != "" {
-				b = append(b, `,"dst":`...)
-				b = appendJSONString(b, res.Dst)
-			}
+		b = appendJSONString(b, res.Block)
+		if res.Src != "" {
+			b = append(b, `,"src":`...)
+			b = appendJSONString(b, res.Src)
+		}
+		if res.Dst != "" {
+			b = append(b, `,"dst":`...)
+			b = appendJSONString(b, res.Dst)
 		}
 		b = append(b, '}')
 		b = append(b, plan.layout[1:]...)

@@ -61,10 +61,6 @@ type textEncoder struct {
 	srcText string
 }
 
-// resolvedOps are the opcodes Program.Resolve joins (SetIndexOf, FuncCodeOf, BlockIDOf,
-// Direct2dAddrs); for any other word it returns nothing (TestResolveOnlyJoinedOpcodes).
-var resolvedOps = [256]bool{0x21: true, 0x23: true, 0x25: true, 0xC1: true, 0xD4: true}
-
 // appendWord is, for word i, what this printed:
 //
 //	"%7d  %06x  %02x %-28s %s" (index, offset, opcode, name, isa.Summary), "  [%s]" with
@@ -102,7 +98,7 @@ func (e *textEncoder) appendWord(b []byte, s *inspect.ProgramStream, i int, word
 	} else {
 		b = append(isa.AppendSyncText(b[:n], w), ']')
 	}
-	if resolvedOps[op] {
+	if isa.JoinOf(op) != isa.JoinNone { // Resolve joins nothing else (TestResolveOnlyJoinedOpcodes)
 		if r := e.p.Resolve(s, i, word).String(); r != "" {
 			b = append(append(b, "  ; "...), r...)
 		}

@@ -40,9 +40,7 @@ func (f *File) rowLinks(ps *ProgramStream, t *doc.Table, from int) {
 			break
 		}
 		w := ps.ISA.Word(i)
-		switch w[0] {
-		case 0x21, 0x23, 0xC1, 0xD4:
-		default:
+		if isa.JoinOf(w[0]) == isa.JoinNone {
 			continue
 		}
 		r := f.Program.Resolve(ps, i, w)
@@ -465,7 +463,7 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 			continue // a stream not held is not walked at open (see streamNode)
 		}
 		for i, w := range ps.ISA.Words() {
-			if w[0] != 0x21 && w[0] != 0x23 {
+			if isa.JoinOf(w[0]) != isa.JoinActivation {
 				continue
 			}
 			r := p.Resolve(ps, i, w)
@@ -478,7 +476,7 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 				byCore[ps.Core.Name] = u
 				order = append(order, ps.Core.Name)
 			}
-			if w[0] == 0x23 {
+			if _, load := isa.SetIndexOf(w); load {
 				u.loads[r.Set]++
 			} else if r.Function != "" {
 				u.calls[r.Set+"\x00"+r.Function]++

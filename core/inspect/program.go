@@ -150,6 +150,9 @@ func (r Resolved) String() string {
 // Resolve joins instruction i (its word) of a stream with the manifests and tables.
 func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 	var r Resolved
+	if len(word) < isa.WordSize || isa.JoinOf(word[0]) == isa.JoinNone { // the one list of joins
+		return r
+	}
 	e := ps.Engine
 	if idx, ok := isa.SetIndexOf(word); ok { // 0x23 ActivationTableLoad
 		if s := e.ActivationSet(idx); s != nil {
@@ -354,9 +357,7 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 		return n
 	}
 	for i, w := range ps.ISA.Words() {
-		switch w[0] {
-		case 0x21, 0x23, 0xC1, 0xD4:
-		default:
+		if isa.JoinOf(w[0]) == isa.JoinNone {
 			continue
 		}
 		r := p.Resolve(ps, i, w)

@@ -152,10 +152,10 @@ func holdsImmediate(w *[WordSize]byte, f *fieldSpec, raw uint64) bool {
 		return false
 	}
 	switch f.Kind {
-	case kImm32, kF32:
+	case kImm32, kF32, kFill:
 		return true
 	case kScale:
-		return ScaleIsFloat(uint32(raw))
+		return w[0x0D] != 1 && ScaleIsFloat(uint32(raw))
 	case kImm0:
 		return w[0x0F] == 1 // inline float32 (neff.md §4.5)
 	}
@@ -257,6 +257,10 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 	case kImm32:
 		return strconv.AppendUint(dst, raw, 10)
 	case kScale:
+		if w[0x0D] == 1 { // the scale source (neff.md §8.1)
+			dst = append(dst, "pointer to a scale tensor at SBUF "...)
+			return appendHex(dst, raw)
+		}
 		return appendScale(dst, uint32(raw))
 	case kDmaAddr:
 		return appendDmaAddr(dst, raw)
@@ -266,6 +270,12 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 		return appendRegister(dst, raw)
 	case kBoundReg:
 		return appendBoundReg(dst, raw)
+	case kQuadMask:
+		return appendQuadMask(dst, raw)
+	case kScaleSrc:
+		return appendScaleSource(dst, raw)
+	case kFill:
+		return appendFill(dst, uint32(raw), w[0x20])
 	case kUnknown, kBytes:
 		return appendHexBytes(dst, w[f.Off:min(int(f.Off)+int(f.Width), WordSize)])
 	}

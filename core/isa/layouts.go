@@ -35,9 +35,12 @@ const (
 	kImm32     // a 32-bit immediate: shown as uint, and every reading in the node (ImmediateText)
 	kScale     // Activate's "scale": a float, unless its bits are address-shaped (ScaleText)
 	kDmaAddr   // PseudoDmaDirect2d address: tag (byte 7) | var id or DGE-table index (bytes 4..6) | offset (bytes 0..3)
-	kAccFlags  // PE accumulate flags: bit 0 start, bit 1 stop
 	kRegister  // an engine register number: R31
 	kBoundReg  // PseudoDmaDirect2d bound register: bit 7 enables, bits 6..0 the register (0xBD = R61)
+	kAccFlags  // PE accumulate flags: bit 0 start, bit 1 stop, bit 2 accumulate
+	kQuadMask  // PE row/column group: a mask of the array's four 32-wide quadrants
+	kScaleSrc  // Activate's scale source (+0x0D): 0 the float at +0x24, 1 an SBUF pointer there
+	kFill      // Memset's fill value: bits in the dtype at +0x20
 	kUnknown   // a byte range whose meaning is not known (name starts with "unknown"): hex
 )
 
@@ -101,7 +104,8 @@ var (
 )
 
 // familyBControl is Family B's control band +0x0C..+0x0F (neff.md §4.4) [OBS]; which nibble of
-// +0x0C is in0 is not documented (unknowns isa.familyB-dtype-nibbles).
+// +0x0C is in0 is not documented, and no real word here tells (both nibbles are equal in all
+// 260; unknowns isa.familyB-dtype-nibbles).
 var familyBControl = []fieldSpec{
 	{"in0 dtype", 0x0C, 1, kDtypeLo},
 	{"in1 dtype", 0x0C, 1, kDtypeHi},
@@ -119,10 +123,12 @@ var familyCControl = []fieldSpec{
 }
 
 // activateFields is Activate 0x21 (neff.md §4.5, activation.md §11.2) [OBS; REAL for
-// +0x20..+0x24 in 2.18/2.23 words].
+// +0x20..+0x24 in 2.18/2.23 words]. +0x0D selects the scale's source: 1 exactly in the 256
+// words whose +0x24 is an SBUF pointer to a scale tensor (neff.md §8.1, files outside the
+// shared set); 0 with a float scale in all 3,796 Activate words here.
 var activateFields = []fieldSpec{
 	{"imm1 ap ctrl", 0x0C, 1, kU8},
-	{"imm0 ap ctrl", 0x0D, 1, kU8},
+	{"scale source", 0x0D, 1, kScaleSrc},
 	{"accumulator", 0x0E, 1, kAccCmd},
 	{"imm0 source", 0x0F, 1, kImm0Src},
 	{"in dtype", 0x20, 1, kDtypeLo},
@@ -130,43 +136,53 @@ var activateFields = []fieldSpec{
 	{"out dtype", 0x21, 1, kDtype},
 	{"active channels", 0x22, 1, kU8},
 	{"func", 0x23, 1, kActFunc},
-	{"scale", 0x24, 4, kScale}, // a float (1.0, -1.0, sqrt 2) or address-shaped (unknowns isa.activate-scale)
+	{"scale", 0x24, 4, kScale}, // a float (1.0, -1.0, sqrt 2), or an SBUF pointer per +0x0D (unknowns isa.activate-scale)
 	{"imm0", 0x28, 4, kImm0},
 	{"imm1", 0x2C, 4, kF32}, // prelu alpha when func == 4
 }
 
 // peControl is the PE control band +0x20..+0x2F shared by Ldweights (0x01) and Matmul (0x02),
-// read off every real word (unknowns isa.pe-control-band) [INF from REAL]:
+// checked on all 41,071 real PE words here (20,533 Ldweights, 20,538 Matmul; unknowns
+// isa.pe-control-band) and on the spec's wider count (neff.md §8.1, 134,428 words):
 //   - +0x20 is the dtype tag of the model's data in every word (0x0A in the fp32 NEFFs, 0x07 in
 //     the fp16 ones, 0x06 bf16 in attn_v6);
-//   - +0x21 is non-zero only when +0x20 is fp32: Ldweights alternate 1 and 2, Matmul 3 (or 2);
+//   - +0x21 is a mode, not a pass count: non-zero exactly when +0x20 is fp32 (41,071/41,071):
+//     Ldweights alternate 1 and 2, Matmul 3 (2 in 72 words of file_pool_2_float32);
 //   - +0x22 is 1 in every word of transpose_1024 (a transpose by identity matmul) and in the
 //     identity-transposes of attn_v6 and matmul_small, 0 elsewhere;
 //   - +0x26 / +0x27 are 0x80 (128, the PE array's rows and columns) except in a few words
 //     (1 row, 2 columns) at the edges of a tiled loop;
-//   - +0x2C / +0x2D are 0x0F in every word; +0x2E is 2.18-only (Ldweights 2 or 0x0F,
-//     Matmul 0x10) and 0 in 2.21/2.23.
+//   - +0x2C / +0x2D are the row group and column group: masks of the PE array's four 32-row
+//     (32-column) quadrants the tile uses, 0x0F = all four, no tiling. NKI's nc_matmul tiles
+//     rows and columns 2×64 or 4×32; a public description of the encoder packs
+//     colGroup<<8 | rowGroup at +0x2C from a {1,2,4,8} / {3,12} / 0x0F table. Every real file
+//     uses full tiles: 0x0F in 41,071/41,071 words here, even where rows is 1.
 var peControl = []fieldSpec{
 	{"dtype", 0x20, 1, kDtype},
-	{"fp32 passes", 0x21, 1, kHex},
+	{"fp32 mode", 0x21, 1, kHex},
 	{"transpose", 0x22, 1, kU8},
 	{"rows", 0x26, 1, kU8},
 	{"columns", 0x27, 1, kU8},
-	{"unknown 0x2c", 0x2C, 1, kUnknown},
-	{"unknown 0x2d", 0x2D, 1, kUnknown},
-	{"unknown 0x2e", 0x2E, 1, kUnknown},
+	{"row group", 0x2C, 1, kQuadMask},
+	{"column group", 0x2D, 1, kQuadMask},
 }
 
-// ldweightsFields adds the slot where family A has dst: zero in all 20,533 real Ldweights
-// words (unknowns isa.ldweights-slots) [REAL].
+// ldweightsFields adds +0x2E, which only Trn1 (sunda, CoreV2) words set: 0x0F in all 4,034
+// words of file_pool_1_float16, 0x02 in all 16,060 of file_pool_2_float32, 0 in the 439
+// Trn2 words; what it selects is not known. And the slot where family A has dst: zero in all
+// 20,533 real Ldweights words (unknowns isa.ldweights-slots) [REAL].
 var ldweightsFields = append(peControl[:len(peControl):len(peControl)],
+	fieldSpec{"unknown 0x2e", 0x2E, 1, kUnknown},
 	fieldSpec{"unused slot", 0x30, 16, kBytes})
 
-// matmulFields adds the accumulate flags: bit 0 starts a PSUM accumulation group, bit 1 ends
-// it. matmul_small's single matmuls carry 3 and its chain 1 … 2; the 2.18 chains 1 then 0s
+// matmulFields adds the accumulate flags (bit 0 starts a PSUM accumulation group, bit 1 ends
+// it, bit 2 accumulates into it: neff.md §8.1; matmul_small's single matmuls carry 3 and its
+// chain 1 … 2; the 2.18 chains 1 then 0s; no word here sets bit 2) and +0x2E, a Trn1 (sunda,
+// CoreV2) byte: 0x10 in 20,094/20,094 sunda Matmul words, 0 in all 444 Trn2 (cayman) words
 // (unknowns isa.pe-control-band) [INF from REAL].
 var matmulFields = append(peControl[:len(peControl):len(peControl)],
-	fieldSpec{"accumulate", 0x2B, 1, kAccFlags})
+	fieldSpec{"accumulate", 0x2B, 1, kAccFlags},
+	fieldSpec{"trn1 mode", 0x2E, 1, kHex})
 
 // direct2dFields is PseudoDmaDirect2d (0xD4). Names are the public DMA struct's (issue 26,
 // neff.md §8.1), each value counted on all 354 real words of testdata-real (attn_v6 344,
@@ -234,14 +250,14 @@ var tensorLoadFields = []fieldSpec{
 // row show header, sync band and raw bytes only (isa.family-membership).
 var layouts = []layout{
 	{Opcode: 0x01, Family: "A", Fields: ldweightsFields, Descs: familyA[:1], Summary: []string{"src", "dtype"},
-		Source:     "neff.md §4.4 family A src; control band and the zero slot at +0x30 from all 20,533 real Ldweights words (isa.pe-control-band, isa.ldweights-slots) [INF from REAL]",
+		Source:     "neff.md §4.4 family A src; control band and the zero slot at +0x30 from all 20,533 real Ldweights words (isa.pe-control-band, isa.ldweights-slots) [INF from REAL]; +0x21 fp32 mode non-zero iff fp32 (20,533/20,533: 1/2 alternating); +0x2C/+0x2D row/column group = 0x0F (all quadrants) in 20,533/20,533, read per NKI nc_matmul tiling and the encoder's colGroup<<8|rowGroup (neff.md §8.1); +0x2E (sunda only: 0x0F or 0x02) unknown",
 		Confidence: "medium"},
 	{Opcode: 0x02, Family: "A", Fields: matmulFields, Descs: familyA, Summary: []string{"src", "dst", "dtype", "accumulate"},
-		Source:     "neff.md §4.4 family A (Matmul); control band from all 20,538 real Matmul words (isa.pe-control-band) [OBS offsets, INF band]",
+		Source:     "neff.md §4.4 family A (Matmul); control band from all 20,538 real Matmul words (isa.pe-control-band) [OBS offsets, INF band]; +0x21 fp32 mode non-zero iff fp32 (20,538/20,538: 3, or 2 in 72); +0x2C/+0x2D row/column group = 0x0F in 20,538/20,538 (NKI nc_matmul tiling, the encoder's colGroup<<8|rowGroup; neff.md §8.1); +0x2E trn1 mode 0x10 in 20,094/20,094 sunda words, 0 in 444/444 cayman; +0x2B accumulate bits start/stop/accumulate (neff.md §8.1; bit 2 unseen here)",
 		Confidence: "medium"},
 	{Opcode: 0x21, Family: "A", Fields: activateFields, Descs: familyA,
 		Summary:  []string{"func", "src", "dst", "in dtype", "out dtype"},
-		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]", Confidence: "high"},
+		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]; +0x0D scale source: 1 ⇔ +0x24 is an SBUF pointer to a scale tensor in 256/256 words (neff.md §8.1), 0 with a float scale in 3,796/3,796 words here", Confidence: "high"},
 	{Opcode: 0x22, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
 		Source: "neff.md §4.4 (Activation uses family A) [OBS]", Confidence: "medium"},
 	{Opcode: 0x23, Fields: []fieldSpec{{"set index", 0x23, 1, kU8}}, Summary: []string{"set index"},
@@ -273,7 +289,7 @@ var layouts = []layout{
 		Source:  "neff.md §4.5; activation.md §11.2 (gen-4) [OBS; descriptor offsets INF]", Confidence: "low"},
 	{Opcode: 0x41, Family: "B", Fields: familyBControl, Descs: familyB,
 		Summary: []string{"alu op", "dst", "in0", "in1"},
-		Source:  "neff.md §4.4 family B [OBS, REAL offsets]", Confidence: "high"},
+		Source:  "neff.md §4.4 family B [OBS, REAL offsets]; which +0x0C nibble is in0 is a guess: both are fp32 (0xAA) in all 260 real words here, and one kernel elsewhere reads an fp16-written bias tile as fp32 (neff.md §8.1; isa.familyB-dtype-nibbles)", Confidence: "medium"},
 	{Opcode: 0x51, Family: "B", Fields: familyBControl, Descs: familyB,
 		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]", Confidence: "medium"},
 	{Opcode: 0x43, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
@@ -302,7 +318,7 @@ var layouts = []layout{
 		{"out count", 0x1C, 4, kU32}, // = out count[0] in all 330 real words (isa.memset-out-rank)
 		{"dtype", 0x20, 1, kDtype},   // real Memset words: fp32 at +0x20, 0 at +0x21 (isa.familyC-control-band)
 		{"active channels", 0x22, 1, kU8},
-		{"value", 0x28, 4, kImm32}, // the fill value's bits in the out dtype: -1e9 (0xCE6E6B28), bf16 1.0 (0x3F80)
+		{"value", 0x28, 4, kFill}, // the fill value in the dtype at +0x20: -1e9 (fp32 0xCE6E6B28), bf16 1.0 (0x3F80)
 	}, Descs: familyC[1:], Summary: []string{"out", "dtype", "value"},
 		Source: "neff.md §4.4 family C (Memset); out read as 4D per real bytes; count and value from real words (isa.memset-out-rank) [OBS, REAL]", Confidence: "medium"},
 	{Opcode: 0x7E, Family: "C", Descs: familyC, Summary: []string{"in", "out"},

@@ -159,18 +159,87 @@ func appendBoundReg(dst []byte, raw uint64) []byte {
 	return append(dst, " (enable bit clear)"...)
 }
 
+// accFlagNames are Matmul's accumulate bits (+0x2B, neff.md §8.1).
+var accFlagNames = [3]string{"start", "stop", "accumulate"}
+
 func appendAccFlags(dst []byte, raw uint64) []byte {
+	if raw == 0 {
+		return append(dst, "continue"...)
+	}
+	if raw > 7 {
+		return appendHex(dst, raw)
+	}
+	sep := false
+	for b, name := range accFlagNames {
+		if raw&(1<<b) != 0 {
+			if sep {
+				dst = append(dst, '+')
+			}
+			dst, sep = append(dst, name...), true
+		}
+	}
+	return dst
+}
+
+// appendQuadMask renders a PE row or column group (Matmul/Ldweights +0x2C/+0x2D): a mask of
+// the array's four 32-row (32-column) quadrants; 0x0F is all four, an untiled matmul.
+func appendQuadMask(dst []byte, raw uint64) []byte {
+	dst = appendHex(dst, raw)
+	switch {
+	case raw == 0x0F:
+		return append(dst, " (all quadrants, untiled)"...)
+	case raw == 0 || raw > 0x0F:
+		return dst
+	}
+	dst = append(dst, " (quadrant"...)
+	if raw&(raw-1) != 0 {
+		dst = append(dst, 's')
+	}
+	for q := range 4 {
+		if raw&(1<<q) != 0 {
+			dst = append(dst, ' ')
+			dst = strconv.AppendInt(dst, int64(q), 10)
+		}
+	}
+	return append(dst, ')')
+}
+
+// appendScaleSource renders Activate's scale source (+0x0D, neff.md §8.1).
+func appendScaleSource(dst []byte, raw uint64) []byte {
 	switch raw {
 	case 0:
-		return append(dst, "continue"...)
+		return append(dst, "immediate"...)
 	case 1:
-		return append(dst, "start"...)
-	case 2:
-		return append(dst, "stop"...)
-	case 3:
-		return append(dst, "start+stop"...)
+		return append(dst, "SBUF pointer"...)
 	}
 	return appendHex(dst, raw)
+}
+
+// appendFill renders Memset's fill value (+0x28) in the word's dtype (+0x20): the compiler
+// writes -1e9 as fp32 bits 0xCE6E6B28 and a bf16 1.0 as 0x3F80.
+func appendFill(dst []byte, bits uint32, dtype uint8) []byte {
+	switch dtype {
+	case 6: // bf16
+		return appendF32(dst, bits<<16)
+	case 7: // fp16
+		return strconv.AppendFloat(dst, float64(fp16(uint16(bits))), 'g', -1, 32)
+	case 10: // fp32
+		return appendF32(dst, bits)
+	case 2: // int8
+		return strconv.AppendInt(dst, int64(int8(bits)), 10)
+	case 4: // int16
+		return strconv.AppendInt(dst, int64(int16(bits)), 10)
+	case 8: // int32
+		return strconv.AppendInt(dst, int64(int32(bits)), 10)
+	case 3: // uint8
+		return strconv.AppendUint(dst, uint64(uint8(bits)), 10)
+	case 5: // uint16
+		return strconv.AppendUint(dst, uint64(uint16(bits)), 10)
+	case 9: // uint32
+		return strconv.AppendUint(dst, uint64(bits), 10)
+	}
+	dst = appendHex(dst, uint64(bits))
+	return append(dst, " (bits; dtype not readable)"...)
 }
 
 // Direct2dAddrs reads a PseudoDmaDirect2d (0xD4) word's source and destination addresses.

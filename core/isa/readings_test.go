@@ -253,3 +253,48 @@ func TestRegisterValue(t *testing.T) {
 		}
 	}
 }
+
+// The named PE, Activate and Memset bytes of neff.md §8.1 render their meaning.
+func TestEvidenceFieldTexts(t *testing.T) {
+	mm := newWord(0x02)
+	mm[0x20], mm[0x21], mm[0x2B], mm[0x2C], mm[0x2D], mm[0x2E] = 10, 3, 5, 0x0F, 0x03, 0x10
+	act := activateWord(7, 0x100, 0x200)
+	act[0x0D] = 1
+	binary.LittleEndian.PutUint32(act[0x24:], 0x810000)
+	fill := func(dtype byte, bits uint32) []byte {
+		w := newWord(0x49)
+		w[0x20] = dtype
+		binary.LittleEndian.PutUint32(w[0x28:], bits)
+		return w
+	}
+	for _, c := range []struct {
+		word       []byte
+		field      string
+		want       string
+		immediates bool
+	}{
+		{mm, "fp32 mode", "0x3", false},
+		{mm, "accumulate", "start+accumulate", false},
+		{mm, "row group", "0xf (all quadrants, untiled)", false},
+		{mm, "column group", "0x3 (quadrants 0 1)", false},
+		{mm, "trn1 mode", "0x10", false},
+		{act, "scale source", "SBUF pointer", false},
+		{act, "scale", "pointer to a scale tensor at SBUF 0x810000", false},
+		{fill(10, 3463342888), "value", "-1e+09", true},
+		{fill(6, 16256), "value", "1", true},
+		{fill(8, 0xFFFFFFFF), "value", "-1", true},
+	} {
+		f, ok := Decode(c.word, 0).Field(c.field)
+		if !ok || f.Text != c.want || (f.Immediate != "") != c.immediates {
+			t.Errorf("%#x %s: %q (immediate %q), want %q", c.word[0], c.field, f.Text, f.Immediate, c.want)
+		}
+	}
+	if f, _ := Decode(mm, 0).Field("unknown 0x2e"); f.Name != "" {
+		t.Errorf("Matmul +0x2E is named: %+v", f)
+	}
+	ld := newWord(0x01)
+	ld[0x2E] = 2
+	if f, ok := Decode(ld, 0).Field("unknown 0x2e"); !ok || f.Group != GroupUndocumented {
+		t.Errorf("Ldweights +0x2E should stay unknown: %+v", f)
+	}
+}

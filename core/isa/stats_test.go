@@ -98,7 +98,22 @@ func TestRealEvidence(t *testing.T) {
 				if w[4] != 0x05 && (w[8]|w[9]|w[10]|w[11]) != 0 {
 					t.Errorf("%s: sync value without wait mode 0x05", at)
 				}
+				if w[0] == 0x01 || w[0] == 0x02 { // isa.pe-control-band
+					if (w[0x21] != 0) != (w[0x20] == 10) {
+						t.Errorf("%s: PE fp32 mode %#x with dtype %#x", at, w[0x21], w[0x20])
+					}
+					if w[0x2C] != 0x0F || w[0x2D] != 0x0F {
+						t.Errorf("%s: PE row/column group %#x/%#x, not all quadrants", at, w[0x2C], w[0x2D])
+					}
+					if w[0] == 0x02 && w[0x2E] != 0 && w[0x2E] != 0x10 || w[0x2B] > 3 {
+						t.Errorf("%s: Matmul trn1 mode %#x, accumulate %#x", at, w[0x2E], w[0x2B])
+					}
+				}
 				switch w[0] {
+				case 0x41: // isa.familyB-dtype-nibbles: both nibbles equal in every real word
+					if w[0x0C]>>4 != w[0x0C]&0x0F {
+						t.Logf("%s: TensorTensor dtype nibbles %#x differ", at, w[0x0C])
+					}
 				case 0x01: // isa.ldweights-slots
 					for _, c := range w[0x30:] {
 						if c != 0 {
@@ -132,7 +147,10 @@ func TestRealEvidence(t *testing.T) {
 					if w[0x20] != 0 && (w[0x20] != 0x05 || w[0x22]|w[0x23] != 0) {
 						t.Errorf("%s: second band % x", at, w[0x20:0x28])
 					}
-				case 0x21: // isa.activate-scale: every real scale reads as a float
+				case 0x21: // isa.activate-scale: every real scale reads as a float, scale source 0
+					if w[0x0D] != 0 {
+						t.Errorf("%s: scale source %#x", at, w[0x0D])
+					}
 					if !ScaleIsFloat(uint32(w[0x24]) | uint32(w[0x25])<<8 | uint32(w[0x26])<<16 | uint32(w[0x27])<<24) {
 						t.Logf("%s: address-shaped scale % x", at, w[0x24:0x28])
 					}
