@@ -95,9 +95,9 @@ const dmaBlockIncrement = 16
 type effect uint8
 
 const (
-	effNone effect = iota
-	effOrder        // the model cannot follow the order or the counts past it (OrderUnknown)
-	effHidden       // its completion may update semaphores the model cannot name (HiddenUpdate)
+	effNone   effect = iota
+	effOrder         // the model cannot follow the order or the counts past it (OrderUnknown)
+	effHidden        // its completion may update semaphores the model cannot name (HiddenUpdate)
 )
 
 // opcodeEffect lists the opcodes the model does not follow. None occurs in a real file here

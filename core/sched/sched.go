@@ -422,7 +422,9 @@ func (r *reader) add(u update) {
 // growth is about what append adds to a slice of capacity n (charged before it grows).
 func growth(n int) int { return max(n, 64) }
 
-func le32(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+func le32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
 
 // dynamicQueues maps each semaphore of the engine's own dynamic DMA queues (def.json
 // dma_queue) to the queue's name: a 0xD4's +0x0D is one of them (neff.md §4.7).
