@@ -13,6 +13,7 @@ package sched
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/isa"
@@ -234,8 +235,8 @@ type reader struct {
 }
 
 const (
-	waitBytes   = 32 // sizeof(Wait)
-	updateBytes = 20
+	waitBytes   = int64(unsafe.Sizeof(Wait{}))
+	updateBytes = int64(unsafe.Sizeof(update{}))
 )
 
 func (r *reader) take(n int64, where string) bool {

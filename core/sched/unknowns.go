@@ -1,0 +1,24 @@
+package sched
+
+import "github.com/neffscope/neffscope/core/doc"
+
+// Unknowns lists what the sync model assumes where the evidence stops (neff.md §8.3); the code
+// that relies on a row names its ID.
+var Unknowns = []doc.Unknown{
+	{ID: "sched.completion-order", Spec: "neff.md §8.3; issue 28",
+		Question:   "Whether a semaphore's increments arrive in the program order of the engine that issues them: DMA blocks on different queues, or 0xD4 transfers, may complete out of order.",
+		Assumption: "Count increments in program order: the producer of a wait for value v is the update at which the running count first reaches v (issue 28's definition). On the seven shared NEFFs every semaphore has producers on one engine and all 10,803 first-band waits resolve so; a wait that a later-issued DMA could satisfy first is not flagged.",
+		Confidence: "medium"},
+	{ID: "sched.dma-increment", Spec: "neff.md §8.1, §8.3",
+		Question:   "What a DMA completion adds to its semaphore: 16 per 0xC1 block (the NKI DMA overview), +0x0E for a 0xD4 (16 in every real word).",
+		Assumption: "A 0xC1 trigger adds 16 to its engine-JSON block's semaphore once, when the block completes; a 0xD4 adds its +0x0E to its +0x0D. Every DMA-fed wait of the real files waits for a multiple of 16 (3,294 of 3,294) and resolves.",
+		Confidence: "medium"},
+	{ID: "sched.unmodelled-sync", Spec: "neff.md §8.3",
+		Question:   "What resets (0xB0, 0xC5), barriers (0xC3, 0xD5, 0xD8), branches and function calls, semaphore polls, collectives, other DMA forms and remote (LNC2) semaphores do to the counts: none occurs in a real file here.",
+		Assumption: "Not modelled: a core holding one has its waits undecided (sync.order-unknown), or no lint from a missing update (sync.hidden-update). opcodeEffects lists them. Remote semaphores of a DMA block are not read.",
+		Confidence: "low"},
+	{ID: "sched.second-band-count", Spec: "neff.md §4.5; issue 28",
+		Question:   "How many EventSemaphore (0xA0) words carry a second wait at +0x20: issue 28 says 293 in the real files, a count of these files' words finds 15.",
+		Assumption: "Read the second band like the first wherever its wait mode is non-zero: 15 waits in the seven shared NEFFs, all resolved; the issue's 10,803 counts first bands only.",
+		Confidence: "medium"},
+}
