@@ -4,7 +4,18 @@ import "github.com/neffscope/neffscope/core/sched"
 
 // Sched builds the sync model (core/sched) of the file's program: each core's streams read
 // once more, through the open's budget (nil when the file has no program).
-func (f *File) Sched() *sched.Model {
+func (f *File) Sched() *sched.Model { return f.schedWith(sched.Options{}) }
+
+// Memmap is Sched with the memory model: every SBUF and PSUM access, each space's peak and the
+// mem.* lints (nil when the file has no program).
+func (f *File) Memmap() *sched.Model {
+	if f.Program == nil || f.Program.Model == nil {
+		return nil
+	}
+	return f.schedWith(sched.Options{Memory: true, Target: f.Program.Model.Target})
+}
+
+func (f *File) schedWith(opt sched.Options) *sched.Model {
 	if f.Program == nil || f.Program.Model == nil {
 		return nil
 	}
@@ -18,5 +29,5 @@ func (f *File) Sched() *sched.Model {
 		}
 		cores = append(cores, in)
 	}
-	return sched.Build(cores, f.Budget)
+	return sched.BuildWith(cores, f.Budget, opt)
 }

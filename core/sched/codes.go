@@ -17,6 +17,10 @@ const (
 	DMAUnresolved
 	Unread
 	Limit
+	MemUnsync
+	MemOutOfBounds
+	MemSelfAlias
+	MemUnknownOperands
 	nCodes
 )
 
@@ -51,6 +55,10 @@ var Codes = [nCodes]CodeInfo{
 	{DMAUnresolved, "sync.dma-unresolved", ClassUndecided, "a PseudoDMATrigger (0xC1) whose block, or the block's semaphore, is not in the engine JSON: what it increments is unknown"},
 	{Unread, "sync.unread", ClassUndecided, "an engine stream could not be read (missing, cut, or a read error): its waits and updates are unknown"},
 	{Limit, "sync.limit", ClassUndecided, "the memory budget refused the model's tables: the rest of the core is not modelled"},
+	{MemUnsync, "mem.unsync", ClassLint, "two accesses overlap, at least one writes, and neither happens before the other"},
+	{MemOutOfBounds, "mem.out-of-bounds", ClassLint, "a box outside its space: past the last partition or past a partition's bytes"},
+	{MemSelfAlias, "mem.self-alias", ClassLint, "an instruction's output overlaps its own input where the engine does not allow it (not given yet: which engines allow it is not known)"},
+	{MemUnknownOperands, "mem.unknown-operands", ClassUndecided, "an instruction or DMA whose operands the model cannot place (an opcode without an operand row, a register or indirect address, a pattern it does not read): its accesses are left out, so a race through them is not seen"},
 }
 
 func (c Code) String() string {

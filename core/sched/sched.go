@@ -109,8 +109,18 @@ type Core struct {
 	// Steps is the number of steps the schedule takes (the last instruction's step + 1).
 	Steps int32
 
+	// The memory model (Options.Memory): every access, its boxes, the accesses the model
+	// could not place, each space's usage and the memory lints.
+	Accesses  []Access
+	Boxes     []Box
+	MemIssues []Issue
+	SBUF      Usage
+	PSUM      Usage
+	MemLints  []MemLint
+
 	updates []update
 	queueIx map[string]int16
+	target  string
 }
 
 // update is one increment: the instruction whose completion adds amount to sem.
@@ -119,6 +129,7 @@ type update struct {
 	sem    int32
 	amount uint32
 	queue  int16
+	dma    bool // a DMA transfer's completion (0xC1, 0xD4), not the instruction's
 }
 
 // Lints are the waits with a lint code, in core order.
@@ -195,19 +206,30 @@ func (c *Core) total(sem int32) uint64 {
 	return t
 }
 
-// Build reads each core's streams once and builds its model. The tables are charged to b
+// Options says what to model beyond the sync graph.
+type Options struct {
+	// Memory adds every SBUF and PSUM access, each space's peak and the mem.* lints.
+	Memory bool
+	// Target is the chip (kelf target: sunda, cayman), which sizes SBUF's partitions.
+	Target string
+}
+
+// Build reads each core's streams once and builds its sync model. The tables are charged to b
 // (nil: not charged); a refusal leaves the rest of the core undecided (Limit).
-func Build(cores []CoreInput, b *budget.Budget) *Model {
+func Build(cores []CoreInput, b *budget.Budget) *Model { return BuildWith(cores, b, Options{}) }
+
+// BuildWith is Build with options.
+func BuildWith(cores []CoreInput, b *budget.Budget, opt Options) *Model {
 	m := &Model{}
 	for _, in := range cores {
-		m.Cores = append(m.Cores, buildCore(in, b))
+		m.Cores = append(m.Cores, buildCore(in, b, opt))
 	}
 	return m
 }
 
-func buildCore(in CoreInput, b *budget.Budget) *Core {
-	c := &Core{Name: in.Core.Name, queueIx: map[string]int16{}}
-	r := &reader{c: c, b: b, core: in.Core}
+func buildCore(in CoreInput, b *budget.Budget, opt Options) *Core {
+	c := &Core{Name: in.Core.Name, queueIx: map[string]int16{}, target: opt.Target}
+	r := &reader{c: c, b: b, core: in.Core, mem: opt.Memory}
 	for _, s := range in.Streams {
 		c.Engines = append(c.Engines, Engine{Name: s.Engine.Name, Member: s.Member})
 	}
@@ -217,6 +239,9 @@ func buildCore(in CoreInput, b *budget.Budget) *Core {
 	r.release()
 	c.resolve(r.orderUnknown, r.hidden)
 	c.schedule()
+	if opt.Memory {
+		c.memory(r.orderUnknown)
+	}
 	return c
 }
 
@@ -232,6 +257,8 @@ type reader struct {
 	orderUnknown bool // an effOrder instruction or an unread stream: every wait undecided
 	hidden       bool // an effHidden instruction or an unresolved trigger: no lint from absence
 	issueAt      map[[2]int]int
+	mem          bool
+	scratch      []Box
 }
 
 const (
@@ -333,7 +360,13 @@ func (r *reader) stream(k int16, s StreamInput) {
 			if name, ok := dyn[sem]; ok {
 				q = r.queue(name)
 			}
-			r.add(update{at: at, sem: sem, amount: inc, queue: q})
+			r.add(update{at: at, sem: sem, amount: inc, queue: q, dma: true})
+			if r.mem {
+				r.direct2d(at, w)
+			}
+		}
+		if r.mem && op != 0xD4 && op != 0xC1 {
+			r.operands(at, w)
 		}
 		switch effectOf[op] {
 		case effOrder:
@@ -401,7 +434,10 @@ func (r *reader) trigger(at At, e *manifest.Engine, w []byte) {
 		r.issue(DMAUnresolved, at, "PseudoDMATrigger block "+strconv.FormatUint(uint64(id), 10)+" on queue "+strconv.Quote(q))
 		return
 	}
-	r.add(update{at: at, sem: int32(blk.Semaphore), amount: dmaBlockIncrement, queue: r.queue(blk.Queue)})
+	r.add(update{at: at, sem: int32(blk.Semaphore), amount: dmaBlockIncrement, queue: r.queue(blk.Queue), dma: true})
+	if r.mem {
+		r.block(at, blk)
+	}
 }
 
 func (r *reader) addWait(w Wait) {
