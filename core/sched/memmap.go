@@ -288,7 +288,11 @@ func (c *Core) clock() *hbClock {
 
 // dmaUpdate is the DMA update of trigger at on semaphore sem.
 func (h *hbClock) dmaUpdate(at At, sem int32) int32 {
-	if t, ok := h.trigger[at]; ok && h.c.updates[t].sem == sem {
+	t, ok := h.trigger[at]
+	if !ok {
+		return -1 // not a DMA trigger
+	}
+	if h.c.updates[t].sem == sem {
 		return t
 	}
 	for k, u := range h.c.updates { // a trigger with more than one DMA update (not seen)

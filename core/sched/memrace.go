@@ -1,9 +1,12 @@
 package sched
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // maxMemLints is the most memory lints a core keeps (a broken file could pair every access).
-const maxMemLints = 10000
+const maxMemLints = 1000
 
 // memory checks the accesses: boxes out of bounds, then (when the order is known) each space
 // swept in an order consistent with happens-before for overlaps neither side of which happens
@@ -33,7 +36,7 @@ func (c *Core) memory(orderUnknown bool) {
 }
 
 // segPage is the bytes of a band one segment list covers.
-const segPage = 2048
+const segPage = 256
 
 // seg is a byte range of one band of partitions: its last write and the reads since.
 type seg struct {
@@ -41,14 +44,20 @@ type seg struct {
 	w        int32 // access, -1: not written
 	wKey     int64
 	lastRead int64
-	readers  []int32
+	readers  int32 // the reads since the write: a chain in sweep.chain, -1 for none
+}
+
+// readNode is one read in a chain; chains are never changed, only extended at the front, so
+// the two halves of a split segment share theirs.
+type readNode struct {
+	access, next int32
 }
 
 type sweep struct {
 	c    *Core
 	h    *hbClock
-	seen map[[2]int32]bool
-	keys []int64
+	seen  map[[2]int32]bool
+	chain []readNode
 }
 
 // live is bytes of a band live from one key to another, written by access at.
@@ -168,12 +177,12 @@ func (s *sweep) apply(segs []seg, lives []live, lo, hi uint32, xi int32, key int
 	j := i
 	for ; j < len(segs) && segs[j].lo < hi; j++ {
 		if segs[j].lo > at {
-			fill = append(fill, seg{lo: at, hi: segs[j].lo, w: -1, lastRead: -1})
+			fill = append(fill, seg{lo: at, hi: segs[j].lo, w: -1, lastRead: -1, readers: -1})
 		}
 		at = segs[j].hi
 	}
 	if at < hi {
-		fill = append(fill, seg{lo: at, hi: hi, w: -1, lastRead: -1})
+		fill = append(fill, seg{lo: at, hi: hi, w: -1, lastRead: -1, readers: -1})
 	}
 	if len(fill) > 0 {
 		mid := make([]seg, 0, j-i+len(fill))
@@ -191,19 +200,26 @@ func (s *sweep) apply(segs []seg, lives []live, lo, hi uint32, xi int32, key int
 			s.check(g.w, xi, g.lo, g.hi, p0, p1)
 		}
 		if !x.Write {
-			if n := len(g.readers); n == 0 || g.readers[n-1] != xi {
-				g.readers = append(g.readers, xi)
+			if len(s.c.MemLints) >= maxMemLints {
+				// Past the cap no race is reported: the reads are not kept, only the peak's.
+			} else if g.readers < 0 || s.chain[g.readers].access != xi {
+				s.chain = append(s.chain, readNode{xi, g.readers})
+				g.readers = int32(len(s.chain) - 1)
 			}
 			g.lastRead = key
 			continue
 		}
-		for _, r := range g.readers {
-			s.check(r, xi, g.lo, g.hi, p0, p1)
+		for r := g.readers; r >= 0 && len(s.c.MemLints) < maxMemLints; r = s.chain[r].next {
+			s.check(s.chain[r].access, xi, g.lo, g.hi, p0, p1)
 		}
 		if g.w >= 0 && g.lastRead > g.wKey {
 			lives = addLive(lives, live{g.wKey, g.lastRead, uint64(g.hi - g.lo), g.w})
 		}
-		g.w, g.wKey, g.readers, g.lastRead = xi, key, g.readers[:0], -1
+	}
+	if x.Write && j > i {
+		// The range now holds one write and no read: one segment.
+		segs[i] = seg{lo: segs[i].lo, hi: segs[j-1].hi, w: xi, wKey: key, lastRead: -1, readers: -1}
+		segs = append(segs[:i+1], segs[j:]...)
 	}
 	return segs, lives
 }
@@ -227,7 +243,6 @@ func splitAt(segs []seg, p uint32) []seg {
 	g := segs[i]
 	right := g
 	right.lo = p
-	right.readers = append([]int32(nil), g.readers...)
 	segs[i].hi = p
 	segs = append(segs, seg{})
 	copy(segs[i+2:], segs[i+1:])
@@ -241,16 +256,57 @@ func splitAt(segs []seg, p uint32) []seg {
 func (s *sweep) check(a, b int32, lo, hi uint32, p0, p1 uint16) {
 	c := s.c
 	x, y := &c.Accesses[a], &c.Accesses[b]
-	if x.At == y.At && x.DMA == y.DMA || !x.Write && !y.Write {
+	if len(c.MemLints) >= maxMemLints || x.At == y.At && x.DMA == y.DMA || !x.Write && !y.Write {
 		return
 	}
 	if s.h.before(x, y) {
 		return
 	}
 	pair := [2]int32{a, b}
-	if s.seen[pair] || len(c.MemLints) >= maxMemLints {
+	if s.seen[pair] {
 		return
 	}
 	s.seen[pair] = true
 	c.MemLints = append(c.MemLints, MemLint{Code: MemUnsync, Access: b, Other: a, OtherIsWrite: x.Write, Box: Box{Offset: lo, Bytes: hi - lo, Count: 1, Partition: p0, Parts: p1 - p0}})
+}
+
+// accessRef says which instruction (or its DMA transfer) an access is, and what it does.
+func (c *Core) accessRef(a *Access) string {
+	s := c.Ref(a.At)
+	if a.DMA {
+		s += "'s DMA"
+	}
+	if a.Write {
+		return s + " writes"
+	}
+	return s + " reads"
+}
+
+// boxText says where a box is: "SBUF partitions 0..127, bytes 0x4000..0x41ff".
+func boxText(space Space, b Box) string {
+	s := space.String() + " partitions " + strconv.Itoa(int(b.Partition)) + ".." + strconv.Itoa(int(b.Partition)+int(b.Parts)-1) +
+		", bytes 0x" + strconv.FormatUint(uint64(b.Offset), 16) + "..0x" + strconv.FormatUint(uint64(b.Offset)+uint64(b.Bytes)-1, 16)
+	if b.Count > 1 {
+		s += " ×" + strconv.Itoa(int(b.Count)) + " every " + strconv.Itoa(int(b.Stride)) + " bytes"
+	}
+	return s
+}
+
+// MemMessage says in words what a memory lint means.
+func (c *Core) MemMessage(l MemLint) string {
+	a := &c.Accesses[l.Access]
+	switch l.Code {
+	case MemUnsync:
+		o := &c.Accesses[l.Other]
+		return c.accessRef(a) + " " + boxText(a.Space, l.Box) + ", which " + c.accessRef(o)[len(c.Ref(o.At)):] +
+			" at " + c.Ref(o.At) + ", and neither waits for the other: the result depends on timing"
+	case MemOutOfBounds:
+		limit := c.SBUF.PartitionBytes
+		if a.Space == PSUM {
+			limit = c.PSUM.PartitionBytes
+		}
+		return c.accessRef(a) + " " + boxText(a.Space, l.Box) + ", outside " + a.Space.String() + " (" + strconv.Itoa(Partitions) +
+			" partitions of " + strconv.FormatUint(uint64(limit), 10) + " bytes)"
+	}
+	return c.accessRef(a) + ": " + Codes[l.Code].Meaning
 }

@@ -13,8 +13,9 @@ type operandSlot struct {
 	Rank  uint8
 	Write bool
 	// Dtype: the byte holding the tag, and which nibble (0 whole byte, 1 low, 2 high);
-	// DtypeFixed, when non-zero, is the tag itself.
-	DtypeOff, DtypeNibble, DtypeFixed uint8
+	// DtypeFixed, when non-zero, is the tag itself, unless the byte at PassOff is 1: then the
+	// tag at DtypeOff passes through.
+	DtypeOff, DtypeNibble, DtypeFixed, PassOff uint8
 }
 
 type operandRow struct {
@@ -28,25 +29,28 @@ type operandRow struct {
 const dtypeFP32 = 10
 
 var operandRows = []operandRow{
-	{0x01, []operandSlot{{"src", 0x10, 3, false, 0x20, 0, 0}}, 0x26,
+	{0x01, []operandSlot{{"src", 0x10, 3, false, 0x20, 0, 0, 0}}, 0x26,
 		"Ldweights: family A src, dtype +0x20, rows +0x26 (isa.pe-control-band); reads rows backwards (negative steps) [INF from REAL: 20,533 words within their partitions]", "medium"},
-	{0x02, []operandSlot{{"src", 0x10, 3, false, 0x20, 0, 0}, {"dst", 0x30, 3, true, 0, 0, dtypeFP32}}, 0x26,
-		"Matmul: family A, PSUM dst taken as fp32 (the accumulation) [INF from REAL: 20,538 words within PSUM's 16 KiB]; an accumulating matmul also reads dst, on its own engine", "medium"},
-	{0x21, []operandSlot{{"src", 0x10, 3, false, 0x20, 1, 0}, {"dst", 0x30, 3, true, 0x21, 0, 0}}, 0x22,
+	// A transposing matmul (+0x22 = 1, isa.pe-control-band) writes its input dtype: in
+	// matmul_small two transposes write PSUM 0x800 and 0x900 and one Copy reads 0x800..0x9ff
+	// as int32; the others accumulate fp32 (the Copy after them reads fp32).
+	{0x02, []operandSlot{{"src", 0x10, 3, false, 0x20, 0, 0, 0}, {"dst", 0x30, 3, true, 0x20, 0, dtypeFP32, 0x22}}, 0x26,
+		"Matmul: family A; PSUM dst fp32, or the input dtype when transposing [INF from REAL: 20,538 words within PSUM's 16 KiB; the copies after them]; an accumulating matmul also reads dst, on its own engine", "medium"},
+	{0x21, []operandSlot{{"src", 0x10, 3, false, 0x20, 1, 0, 0}, {"dst", 0x30, 3, true, 0x21, 0, 0, 0}}, 0x22,
 		"Activate: neff.md §4.5 (in dtype low nibble +0x20, out dtype +0x21, active channels +0x22) [OBS, REAL]", "high"},
 	// neff.md §4.4 puts family B's dst at +0x10 and its inputs at +0x20 and +0x30; the data
 	// flow of the real files says otherwise: in stream_256k_fd1k (Trn1 and Trn2) the DMAs
 	// write a_vec and b_vec where +0x10 and +0x20 point, and the output DMA reads where +0x30
 	// points; every TensorTensor of the real files reads so without a race.
-	{0x41, []operandSlot{{"in0", 0x10, 3, false, 0x0C, 1, 0}, {"in1", 0x20, 3, false, 0x0C, 2, 0}, {"dst", 0x30, 3, true, 0x0D, 0, 0}}, 0x0F,
+	{0x41, []operandSlot{{"in0", 0x10, 3, false, 0x0C, 1, 0, 0}, {"in1", 0x20, 3, false, 0x0C, 2, 0, 0}, {"dst", 0x30, 3, true, 0x0D, 0, 0, 0}}, 0x0F,
 		"TensorTensor: family B slots with dst at +0x30, not +0x10 as neff.md §4.4 says [INF from REAL data flow]; dtype nibbles isa.familyB-dtype-nibbles", "medium"},
-	{0x42, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0}}, 0x22,
+	{0x42, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0, 0}}, 0x22,
 		"Reduce: family C (isa.familyC-control-band) [INF from REAL]", "medium"},
-	{0x46, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0}}, 0x22,
+	{0x46, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0, 0}}, 0x22,
 		"Copy: family C [OBS, REAL]", "high"},
-	{0x47, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0}}, 0x22,
+	{0x47, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0, 0}}, 0x22,
 		"Cast: family C (isa.cast-reciprocal-family) [INF from REAL]", "medium"},
-	{0x49, []operandSlot{{"out", 0x2C, 4, true, 0x20, 0, 0}}, 0x22,
+	{0x49, []operandSlot{{"out", 0x2C, 4, true, 0x20, 0, 0, 0}}, 0x22,
 		"Memset: family C out, dtype +0x20 (isa.memset-out-rank) [OBS, REAL]", "medium"},
 }
 
@@ -63,7 +67,7 @@ var elemBytes = [256]uint8{1: 8, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 2, 8: 4, 9: 4,
 
 func (s *operandSlot) dtype(w []byte) uint8 {
 	switch {
-	case s.DtypeFixed != 0:
+	case s.DtypeFixed != 0 && (s.PassOff == 0 || w[s.PassOff] != 1):
 		return s.DtypeFixed
 	case s.DtypeNibble == 1:
 		return w[s.DtypeOff] & 15

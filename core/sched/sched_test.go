@@ -99,7 +99,13 @@ func viaOp(c *sched.Core, w sched.Wait) uint8 {
 // (edit gets a copy of each member; word i of a stream is at i*64).
 func mutated(t *testing.T, edit func(path string, b []byte) []byte) *inspect.File {
 	t.Helper()
-	src := realfiles.Read(t, "nkipy/matmul_small.neff")
+	return mutatedFrom(t, "nkipy/matmul_small.neff", edit)
+}
+
+// mutatedFrom is mutated on another real NEFF.
+func mutatedFrom(t *testing.T, rel string, edit func(path string, b []byte) []byte) *inspect.File {
+	t.Helper()
+	src := realfiles.Read(t, rel)
 	members, err := neff.ReadMembers(bytes.NewReader(src), int64(len(src)), nil)
 	if err != nil {
 		t.Fatal(err)
