@@ -170,3 +170,49 @@ func TestSyncDeadlock(t *testing.T) {
 }
 
 func itoaTest(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// On every real NEFF, `memmap --json` is issue 28's contract: per core sbuf and psum (capacity,
+// peak, where), every access with engine, index, space, write and its boxes, and no lint.
+func TestMemmapJSONOnRealNEFFs(t *testing.T) {
+	paths := realfiles.Glob("*/*.neff")
+	if len(paths) == 0 {
+		t.Skip(realfiles.Missing("*/*.neff"))
+	}
+	for _, p := range paths {
+		out, errs, code := runCmd(t, "memmap", "--json", p)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", p, code, errs)
+		}
+		var got struct {
+			Cores []map[string]any `json:"cores"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Cores) == 0 {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, c := range got.Cores {
+			if k := keysOf(c); k != "accesses,core,lints,psum,sbuf,undecided" {
+				t.Errorf("%s: core keys %s", p, k)
+			}
+			for _, space := range []string{"sbuf", "psum"} {
+				if k := keysOf(c[space].(map[string]any)); k != "partition_bytes,partitions,peak_at,peak_bytes" {
+					t.Errorf("%s: %s keys %s", p, space, k)
+				}
+			}
+			if ls := c["lints"].([]any); len(ls) != 0 {
+				t.Errorf("%s %v: lints %v", p, c["core"], ls)
+			}
+			for _, a := range c["accesses"].([]any) {
+				a := a.(map[string]any)
+				if k := strings.Replace(keysOf(a), "dma,", "", 1); k != "boxes,engine,index,space,write" {
+					t.Fatalf("%s: access keys %s", p, k)
+				}
+				for _, b := range a["boxes"].([]any) {
+					k := keysOf(b.(map[string]any))
+					if k != "bytes,offset,partition,partitions" && k != "bytes,count,offset,partition,partitions,stride" {
+						t.Fatalf("%s: box keys %s", p, k)
+					}
+				}
+			}
+		}
+	}
+}

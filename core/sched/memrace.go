@@ -54,8 +54,8 @@ type readNode struct {
 }
 
 type sweep struct {
-	c    *Core
-	h    *hbClock
+	c     *Core
+	h     *hbClock
 	seen  map[[2]int32]bool
 	chain []readNode
 }
