@@ -21,6 +21,7 @@ const (
 	MemOutOfBounds
 	MemSelfAlias
 	MemUnknownOperands
+	MemLimit
 	nCodes
 )
 
@@ -59,6 +60,7 @@ var Codes = [nCodes]CodeInfo{
 	{MemOutOfBounds, "mem.out-of-bounds", ClassLint, "a box outside its space: past the last partition or past a partition's bytes"},
 	{MemSelfAlias, "mem.self-alias", ClassLint, "an instruction's output overlaps its own input where the engine does not allow it (not given yet: which engines allow it is not known)"},
 	{MemUnknownOperands, "mem.unknown-operands", ClassUndecided, "an instruction or DMA whose operands the model cannot place (an opcode without an operand row, a register or indirect address, a pattern it does not read): its accesses are left out, so a race through them is not seen"},
+	{MemLimit, "mem.limit", ClassUndecided, "the memory model stopped at a limit: its sweep's work (boxes times their repeats; the accesses from the one named on are not checked for races nor counted in the peak), or the lints it keeps"},
 }
 
 func (c Code) String() string {

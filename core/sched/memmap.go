@@ -2,6 +2,7 @@ package sched
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -48,7 +49,7 @@ var noMemory = [256]bool{0x23: true, 0xA0: true, 0xA4: true, 0xA7: true, 0xA8: t
 func (r *reader) memIssue(at At, what string) {
 	c := r.c
 	for k := range c.MemIssues {
-		if c.MemIssues[k].At.Engine == at.Engine {
+		if c.MemIssues[k].At.Engine == at.Engine && c.MemIssues[k].Code == MemUnknownOperands {
 			c.MemIssues[k].Count++
 			return
 		}
@@ -72,6 +73,21 @@ func (r *reader) addAccess(a Access, boxes []Box) {
 	c.Boxes = append(c.Boxes, boxes...)
 	a.BoxTo = int32(len(c.Boxes))
 	c.Accesses = append(c.Accesses, a)
+}
+
+// reserveAccesses grows the access and box tables once for a stream, by its opcode counts
+// (each operand an access, 0xD4 up to two sides, 0xC1 a block of a few descriptors).
+func (r *reader) reserveAccesses(s *isa.Stream) {
+	n := 2*s.Count(0xD4) + 2*s.Count(0xC1)
+	for _, row := range operandRows {
+		n += s.Count(row.Opcode) * len(row.Slots)
+	}
+	c := r.c
+	if n == 0 || !r.take(int64(n)*(accessBytes+boxBytes), "memory model") {
+		return
+	}
+	c.Accesses = slices.Grow(c.Accesses, n)
+	c.Boxes = slices.Grow(c.Boxes, n)
 }
 
 // operands places an instruction's operands (operandRows).
@@ -197,13 +213,13 @@ type hbClock struct {
 	// and their clocks; dma: per update that is a DMA transfer, its lane, sequence and clock.
 	waitIdx [][]int32
 	waitVC  [][][]int32
-	dmaLane map[int32][2]int32 // update index → lane, seq
-	dmaVC   map[int32][]int32
+	dmaLane [][2]int32 // per update: its lane and sequence (DMA updates only)
+	dmaVC   [][]int32  // per update: the clock of its transfer (DMA updates only)
 	trigger map[At]int32 // the trigger's update index
 }
 
 func (c *Core) clock() *hbClock {
-	h := &hbClock{c: c, lanes: map[int32]int{}, dmaLane: map[int32][2]int32{}, dmaVC: map[int32][]int32{}, trigger: map[At]int32{}}
+	h := &hbClock{c: c, lanes: map[int32]int{}, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
 	ne := len(c.Engines)
 	// A lane is a DMA queue: its transfers complete in the order they are triggered (in
 	// stream_256k_fd1k, DVE waits only for b_vec's block and reads a_vec's, triggered before
@@ -227,6 +243,10 @@ func (c *Core) clock() *hbClock {
 	h.dims = ne + len(h.lanes)
 	h.waitIdx = make([][]int32, ne)
 	h.waitVC = make([][][]int32, ne)
+	for k := range c.Engines {
+		n := c.Engines[k].waitTo - c.Engines[k].waitFrom
+		h.waitIdx[k], h.waitVC[k] = make([]int32, 0, n), make([][]int32, 0, n)
+	}
 	// Nodes in an order consistent with happens-before: by step, a DMA transfer just after its
 	// trigger (every wait it satisfies runs at least a step later).
 	type node struct {
@@ -234,7 +254,7 @@ func (c *Core) clock() *hbClock {
 		at  At
 		upd int32 // the DMA update, or -1 for a waiting instruction
 	}
-	var nodes []node
+	nodes := make([]node, 0, len(c.Waits)+len(c.updates))
 	for k := range c.Engines {
 		e := &c.Engines[k]
 		last := int32(-1)
@@ -255,8 +275,14 @@ func (c *Core) clock() *hbClock {
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].key < nodes[j].key })
 	laneLast := make([][]int32, len(h.lanes))
 	laneSeq := make([]int32, len(h.lanes))
+	slab := make([]int32, len(nodes)*h.dims)
+	for i := range slab {
+		slab[i] = -1
+	}
 	for _, n := range nodes {
-		vc := h.vcOf(n.at)
+		vc := slab[:h.dims:h.dims]
+		slab = slab[h.dims:]
+		h.joinAt(vc, n.at)
 		if n.upd >= 0 {
 			ls := h.dmaLane[n.upd]
 			ls[1] = laneSeq[ls[0]]
@@ -278,7 +304,7 @@ func (c *Core) clock() *hbClock {
 				join(vc, h.dmaVC[t]) // set: the transfer's node comes before every wait it satisfies
 				continue
 			}
-			join(vc, h.vcOf(w.Producer))
+			h.joinAt(vc, w.Producer)
 		}
 		h.waitIdx[n.at.Engine] = append(h.waitIdx[n.at.Engine], n.at.Index)
 		h.waitVC[n.at.Engine] = append(h.waitVC[n.at.Engine], vc)
@@ -309,18 +335,13 @@ func join(dst, src []int32) {
 	}
 }
 
-// vcOf is a fresh copy of instruction at's clock.
-func (h *hbClock) vcOf(at At) []int32 {
-	vc := make([]int32, h.dims)
-	for i := range vc {
-		vc[i] = -1
-	}
+// joinAt joins instruction at's clock into dst.
+func (h *hbClock) joinAt(dst []int32, at At) {
 	idx := h.waitIdx[at.Engine]
 	if j := sort.Search(len(idx), func(j int) bool { return idx[j] > at.Index }); j > 0 {
-		copy(vc, h.waitVC[at.Engine][j-1])
+		join(dst, h.waitVC[at.Engine][j-1])
 	}
-	vc[at.Engine] = at.Index
-	return vc
+	dst[at.Engine] = max(dst[at.Engine], at.Index)
 }
 
 // before says whether access a happens before access b.

@@ -8,6 +8,10 @@ import (
 // maxMemLints is the most memory lints a core keeps (a broken file could pair every access).
 const maxMemLints = 1000
 
+// maxSweepWork is how many byte runs (a box's repeats, cut at segment pages) one space's
+// sweep visits: a hostile or broken stream can ask for billions.
+const maxSweepWork = 1 << 23
+
 // memory checks the accesses: boxes out of bounds, then (when the order is known) each space
 // swept in an order consistent with happens-before for overlaps neither side of which happens
 // before the other, and for the live bytes' peak.
@@ -20,8 +24,8 @@ func (c *Core) memory(orderUnknown bool) {
 			limit = c.PSUM.PartitionBytes
 		}
 		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
-			if int(b.Partition)+int(b.Parts) > Partitions || b.Parts == 0 || (limit != 0 && uint64(b.Offset)+uint64(b.Count-1)*uint64(b.Stride)+uint64(b.Bytes) > uint64(limit)) {
-				c.MemLints = append(c.MemLints, MemLint{Code: MemOutOfBounds, Access: int32(k), Other: -1, Box: b})
+			if outside(b, limit) {
+				c.addMemLint(MemLint{Code: MemOutOfBounds, Access: int32(k), Other: -1, Box: b})
 				break
 			}
 		}
@@ -37,6 +41,22 @@ func (c *Core) memory(orderUnknown bool) {
 
 // segPage is the bytes of a band one segment list covers.
 const segPage = 256
+
+// addMemLint keeps a lint, up to maxMemLints; the first one past says so (mem.limit).
+func (c *Core) addMemLint(l MemLint) {
+	if len(c.MemLints) < maxMemLints {
+		c.MemLints = append(c.MemLints, l)
+		if len(c.MemLints) == maxMemLints {
+			c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[l.Access].At, Count: 1, What: "(memory lints past " + strconv.Itoa(maxMemLints) + " are not kept)"})
+		}
+	}
+}
+
+// outside says whether a box leaves its space (limit: a partition's bytes, 0 when unknown).
+func outside(b Box, limit uint32) bool {
+	return int(b.Partition)+int(b.Parts) > Partitions || b.Parts == 0 ||
+		(limit != 0 && uint64(b.Offset)+uint64(b.Count-1)*uint64(b.Stride)+uint64(b.Bytes) > uint64(limit))
+}
 
 // seg is a byte range of one band of partitions: its last write and the reads since.
 type seg struct {
@@ -83,10 +103,23 @@ func (s *sweep) run(space Space) (uint64, int32) {
 	c := s.c
 	var order []int32
 	bounds := map[uint16]bool{0: true, Partitions: true}
+	limit := c.SBUF.PartitionBytes
+	if space == PSUM {
+		limit = c.PSUM.PartitionBytes
+	}
+	if limit == 0 {
+		limit = 1 << partShift
+	}
+next:
 	for k := range c.Accesses {
 		a := &c.Accesses[k]
 		if a.Space != space || s.key(a) < 0 {
 			continue
+		}
+		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+			if outside(b, limit) {
+				continue next // a lint of its own; not placed
+			}
 		}
 		order = append(order, int32(k))
 		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
@@ -117,9 +150,17 @@ func (s *sweep) run(space Space) (uint64, int32) {
 		bands[bi] = make([][]seg, npages)
 	}
 	lives := make([][]live, len(bands))
+	work := 0
 	for _, xi := range order {
 		x := &c.Accesses[xi]
 		key := s.key(x)
+		for _, b := range c.Boxes[x.BoxFrom:x.BoxTo] {
+			work += int(b.Count) * int(b.Bytes/segPage+2)
+		}
+		if work > maxSweepWork {
+			c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: x.At, Count: 1, What: space.String() + " sweep"})
+			break
+		}
 		for _, b := range c.Boxes[x.BoxFrom:x.BoxTo] {
 			first := sort.Search(len(edges), func(i int) bool { return edges[i] >= b.Partition })
 			for bi := first; bi < len(bands) && edges[bi] < b.Partition+b.Parts; bi++ {
@@ -267,7 +308,7 @@ func (s *sweep) check(a, b int32, lo, hi uint32, p0, p1 uint16) {
 		return
 	}
 	s.seen[pair] = true
-	c.MemLints = append(c.MemLints, MemLint{Code: MemUnsync, Access: b, Other: a, OtherIsWrite: x.Write, Box: Box{Offset: lo, Bytes: hi - lo, Count: 1, Partition: p0, Parts: p1 - p0}})
+	c.addMemLint(MemLint{Code: MemUnsync, Access: b, Other: a, OtherIsWrite: x.Write, Box: Box{Offset: lo, Bytes: hi - lo, Count: 1, Partition: p0, Parts: p1 - p0}})
 }
 
 // accessRef says which instruction (or its DMA transfer) an access is, and what it does.

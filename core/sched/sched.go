@@ -338,6 +338,9 @@ func (r *reader) stream(k int16, s StreamInput) {
 		e.Len = 0
 		return
 	}
+	if r.mem {
+		r.reserveAccesses(s.ISA)
+	}
 	e.ops = make([]uint8, n)
 	e.steps = make([]int32, n)
 	dyn := dynamicQueues(r.core, s.Engine)
