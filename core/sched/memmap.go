@@ -213,8 +213,8 @@ type hbClock struct {
 	// and their clocks; dma: per update that is a DMA transfer, its lane, sequence and clock.
 	waitIdx [][]int32
 	waitVC  [][][]int32
-	dmaLane [][2]int32 // per update: its lane and sequence (DMA updates only)
-	dmaVC   [][]int32  // per update: the clock of its transfer (DMA updates only)
+	dmaLane [][2]int32   // per update: its lane and sequence (DMA updates only)
+	dmaVC   [][]int32    // per update: the clock of its transfer (DMA updates only)
 	trigger map[At]int32 // the trigger's update index
 }
 
