@@ -11,6 +11,7 @@ import (
 	"github.com/neffscope/neffscope/core/ncfw"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
+	"github.com/neffscope/neffscope/core/sched"
 )
 
 // Unknowns is the one table of every assumption the core makes where the spec marks a point
@@ -18,7 +19,7 @@ import (
 // them, and this joins them, sorted by ID.
 func Unknowns() []doc.Unknown {
 	var all []doc.Unknown
-	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, cacheUnknowns, profileUnknowns} {
+	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, sched.Unknowns, cacheUnknowns, profileUnknowns} {
 		all = append(all, part...)
 	}
 	all = append(all, memoryUnknowns...)

@@ -88,6 +88,8 @@ func runReal(c realConfig) {
 		info := c.run(c.runs, bin, "info", p)
 		insp := c.run(c.runs, bin, "inspect", "--json", p)
 		dis := c.run(c.runs, bin, "disasm", "--json", p)
+		syn := c.run(c.runs, bin, "sync", "--json", p)
+		mem := c.run(c.runs, bin, "memmap", "--json", p)
 		verdict := func(ok bool, m measure) string {
 			if m.killed != "" {
 				return "MISS (" + m.killed + ")"
@@ -105,6 +107,8 @@ func runReal(c realConfig) {
 			row{name, "info", "info FILE", info, "≤ floor, RSS ≤ 64 MiB", verdict(info.wall <= floor.wall && info.rss <= rssTarget, info)},
 			row{name, "inspect --json", "inspect --json FILE", insp, "RSS ≤ 64 MiB", verdict(insp.rss <= rssTarget, insp)},
 			row{name, "disasm --json", "disasm --json FILE", dis, "≤ 4× info, RSS ≤ 64 MiB", verdict(dis.wall <= 4*info.wall && dis.rss <= rssTarget, dis)},
+			row{name, "sync --json", "sync --json FILE", syn, "≤ 3× info, RSS ≤ 256 MiB (issue 28)", verdict(syn.wall <= 3*info.wall && syn.rss <= 256<<20, syn)},
+			row{name, "memmap --json", "memmap --json FILE", mem, "≤ 3× info, RSS ≤ 256 MiB (issue 28)", verdict(mem.wall <= 3*info.wall && mem.rss <= 256<<20, mem)},
 		)
 		fmt.Printf("measured %s\n", name)
 	}

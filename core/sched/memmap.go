@@ -1,0 +1,379 @@
+package sched
+
+import (
+	"encoding/binary"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/manifest"
+)
+
+// Access is one operand of an instruction, or one side of a DMA transfer, that touches SBUF or
+// PSUM: its boxes are Core.Boxes[BoxFrom:BoxTo].
+type Access struct {
+	At At
+	// DMA: the transfer a trigger (0xC1, 0xD4) starts, which runs after the trigger and
+	// before the semaphore it increments reaches the waits it satisfies.
+	DMA            bool
+	Space          Space
+	Write          bool
+	BoxFrom, BoxTo int32
+}
+
+// MemLint is a memory lint: the access it is about, and the other one (-1: none).
+type MemLint struct {
+	Code         Code
+	Access       int32
+	Other        int32
+	Box          Box // the overlap, or the box out of bounds
+	OtherIsWrite bool
+}
+
+// Usage is a space's capacity and its peak: the most bytes of one partition live at once
+// (written and read again later), in the order of the schedule, and the access that reached it.
+type Usage struct {
+	Partitions     int
+	PartitionBytes uint32
+	PeakBytes      uint64
+	PeakAt         int32 // an access index, -1 when nothing is live
+}
+
+// noMemory lists the opcodes of the real files that touch neither SBUF nor PSUM through an
+// operand (tables, sync, registers, labels), so they are not counted as unknown operands.
+// 0xC1 and 0xD4 place their transfers from the engine JSON and their own fields.
+var noMemory = [256]bool{0x23: true, 0xA0: true, 0xA4: true, 0xA7: true, 0xA8: true, 0xB1: true, 0xCC: true, 0xC1: true, 0xD4: true}
+
+// memIssue records an access the model cannot place (the first per engine, counted).
+func (r *reader) memIssue(at At, what string) {
+	c := r.c
+	for k := range c.MemIssues {
+		if c.MemIssues[k].At.Engine == at.Engine && c.MemIssues[k].Code == MemUnknownOperands {
+			c.MemIssues[k].Count++
+			return
+		}
+	}
+	c.MemIssues = append(c.MemIssues, Issue{Code: MemUnknownOperands, At: at, Count: 1, What: what})
+}
+
+func (r *reader) addAccess(a Access, boxes []Box) {
+	c := r.c
+	need := int64(len(boxes)) * int64(boxBytes)
+	if len(c.Accesses) == cap(c.Accesses) {
+		need += int64(growth(cap(c.Accesses))) * accessBytes
+	}
+	if len(c.Boxes)+len(boxes) > cap(c.Boxes) {
+		need += int64(growth(cap(c.Boxes))) * boxBytes
+	}
+	if !r.take(need, "memory model") {
+		return
+	}
+	a.BoxFrom = int32(len(c.Boxes))
+	c.Boxes = append(c.Boxes, boxes...)
+	a.BoxTo = int32(len(c.Boxes))
+	c.Accesses = append(c.Accesses, a)
+}
+
+// reserveAccesses grows the access and box tables once for a stream, by its opcode counts
+// (each operand an access, 0xD4 up to two sides, 0xC1 a block of a few descriptors).
+func (r *reader) reserveAccesses(s *isa.Stream) {
+	n := 2*s.Count(0xD4) + 2*s.Count(0xC1)
+	for _, row := range operandRows {
+		n += s.Count(row.Opcode) * len(row.Slots)
+	}
+	c := r.c
+	if n == 0 || !r.take(int64(n)*(accessBytes+boxBytes), "memory model") {
+		return
+	}
+	c.Accesses = slices.Grow(c.Accesses, n)
+	c.Boxes = slices.Grow(c.Boxes, n)
+}
+
+// operands places an instruction's operands (operandRows).
+func (r *reader) operands(at At, w []byte) {
+	row := operandIndex[w[0]]
+	if row == nil {
+		if !noMemory[w[0]] {
+			r.memIssue(at, isa.OpcodeName(w[0]))
+		}
+		return
+	}
+	parts := uint16(w[row.PartsOff])
+	for k := range row.Slots {
+		s := &row.Slots[k]
+		space, boxes, ok := descriptorBoxes(r.scratch[:0], w, s, parts)
+		r.scratch = boxes[:0]
+		if !ok {
+			r.memIssue(at, isa.OpcodeName(w[0])+" "+s.Name)
+			continue
+		}
+		r.addAccess(Access{At: at, Space: space, Write: s.Write}, boxes)
+	}
+}
+
+// stateBuffer says whether var id names the state buffer (def.json type "state-buffer").
+func stateBuffer(c *manifest.Core, id int64) bool {
+	v := c.VarByID(id)
+	return v != nil && v.VarAttrs != nil && v.Type == "state-buffer"
+}
+
+// direct2d places a PseudoDmaDirect2d's SBUF sides (neff.md §4.7, §8.1): address tag 0x10 var
+// id (or 0x20 a DGE-table index) | byte offset, then partition step (1 << 18 in SBUF), element
+// step, partitions, a second count and the bytes of one element (row).
+func (r *reader) direct2d(at At, w []byte) {
+	src, dst, _ := isa.Direct2dAddrs(w)
+	for k, side := range []isa.DmaAddr{src, dst} {
+		id := int64(-1)
+		switch side.Tag {
+		case isa.DmaTagVar:
+			id = int64(side.ID)
+		case isa.DmaTagDGE:
+			if t := r.core.DGETable(); t != nil && int(side.ID) < len(t.List) {
+				id = t.List[side.ID]
+			}
+		}
+		if id < 0 {
+			if side.Tag != isa.DmaTagVar && side.Tag != isa.DmaTagDGE {
+				r.memIssue(at, "PseudoDmaDirect2d address tag 0x"+strconv.FormatUint(uint64(side.Tag), 16))
+			}
+			continue
+		}
+		if !stateBuffer(r.core, id) {
+			continue
+		}
+		base := 0x18 + 0x18*k
+		pstep := binary.LittleEndian.Uint32(w[base:])
+		estep := binary.LittleEndian.Uint32(w[base+4:])
+		parts := binary.LittleEndian.Uint16(w[base+8:])
+		count1 := binary.LittleEndian.Uint16(w[base+10:])
+		bytes := binary.LittleEndian.Uint16(w[base+12:])
+		if pstep != 1<<partShift || estep != 1 || count1 != 1 || side.Offset > 1<<25 {
+			r.memIssue(at, "PseudoDmaDirect2d SBUF side")
+			continue
+		}
+		off := uint32(side.Offset)
+		r.addAccess(Access{At: at, DMA: true, Space: SBUF, Write: k == 1},
+			[]Box{{Offset: off & partOffset, Bytes: uint32(bytes), Count: 1, Partition: uint16(off >> partShift), Parts: parts}})
+	}
+}
+
+// block places a 0xC1 block's descriptors' SBUF sides (engine JSON dma[].desc[], neff.md
+// §3.5, §8.1): off is start partition << 18 | byte offset, sizes and steps are bytes,
+// innermost first, and the partitions are the dimension whose step is 1 << 18.
+func (r *reader) block(at At, b *manifest.DMABlock) {
+	for _, d := range b.Descs {
+		for k, side := range []struct {
+			name         string
+			off          int64
+			sizes, steps []int64
+		}{{d.From, d.FromOff, d.FromSizes, d.FromSteps}, {d.To, d.ToOff, d.ToSizes, d.ToSteps}} {
+			v := r.core.Var(side.name)
+			if v == nil || v.VarAttrs == nil || v.Type != "state-buffer" {
+				continue
+			}
+			parts := int64(1)
+			var steps, counts []int64
+			ok := len(side.sizes) == len(side.steps) && side.off >= 0 && side.off < 1<<25
+			for j := 0; ok && j < len(side.steps); j++ {
+				if side.steps[j] == 1<<partShift && parts == 1 {
+					parts = side.sizes[j]
+					continue
+				}
+				steps, counts = append(steps, side.steps[j]), append(counts, side.sizes[j])
+			}
+			if ok && parts > 0 && parts < 1<<16 {
+				// A byte dimension with step 1 is a run of that many bytes.
+				var boxes []Box
+				boxes, ok = patternBoxes(r.scratch[:0], uint16(side.off>>partShift), uint16(parts), side.off&partOffset, steps, counts, 1, maxBoxes)
+				if ok {
+					r.scratch = boxes[:0]
+					r.addAccess(Access{At: at, DMA: true, Space: SBUF, Write: k == 1}, boxes)
+					continue
+				}
+			}
+			r.memIssue(at, "PseudoDMATrigger descriptor")
+		}
+	}
+}
+
+const (
+	accessBytes = 20
+	boxBytes    = 20
+)
+
+// hbClock is the model's happens-before as vector clocks: a component per engine (the last
+// index of that engine that happens before) and one per DMA lane (a semaphore DMA transfers
+// increment: its transfers complete in trigger order, the model's counting rule).
+type hbClock struct {
+	c     *Core
+	dims  int
+	lanes map[int32]int // queue (or -2 - semaphore) → lane
+	// waitsAt: per engine, the indexes of its instructions with a resolved wait, in order,
+	// and their clocks; dma: per update that is a DMA transfer, its lane, sequence and clock.
+	waitIdx [][]int32
+	waitVC  [][][]int32
+	dmaLane [][2]int32   // per update: its lane and sequence (DMA updates only)
+	dmaVC   [][]int32    // per update: the clock of its transfer (DMA updates only)
+	trigger map[At]int32 // the trigger's update index
+}
+
+func (c *Core) clock() *hbClock {
+	h := &hbClock{c: c, lanes: map[int32]int{}, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
+	ne := len(c.Engines)
+	// A lane is a DMA queue: its transfers complete in the order they are triggered (in
+	// stream_256k_fd1k, DVE waits only for b_vec's block and reads a_vec's, triggered before
+	// it on the same queue). A 0xD4 whose queue is not named has a lane per semaphore.
+	for k, u := range c.updates {
+		if !u.dma {
+			continue
+		}
+		lane := int32(u.queue)
+		if u.queue < 0 {
+			lane = -2 - u.sem
+		}
+		l, ok := h.lanes[lane]
+		if !ok {
+			l = len(h.lanes)
+			h.lanes[lane] = l
+		}
+		h.dmaLane[int32(k)] = [2]int32{int32(l), -1}
+		h.trigger[u.at] = int32(k)
+	}
+	h.dims = ne + len(h.lanes)
+	h.waitIdx = make([][]int32, ne)
+	h.waitVC = make([][][]int32, ne)
+	for k := range c.Engines {
+		n := c.Engines[k].waitTo - c.Engines[k].waitFrom
+		h.waitIdx[k], h.waitVC[k] = make([]int32, 0, n), make([][]int32, 0, n)
+	}
+	// Nodes in an order consistent with happens-before: by step, a DMA transfer just after its
+	// trigger (every wait it satisfies runs at least a step later).
+	type node struct {
+		key int64
+		at  At
+		upd int32 // the DMA update, or -1 for a waiting instruction
+	}
+	nodes := make([]node, 0, len(c.Waits)+len(c.updates))
+	for k := range c.Engines {
+		e := &c.Engines[k]
+		last := int32(-1)
+		for j := e.waitFrom; j < e.waitTo; j++ {
+			w := &c.Waits[j]
+			if w.Code != OK || !w.Producer.Valid() || w.Index == last || e.steps[w.Index] < 0 {
+				continue
+			}
+			last = w.Index
+			nodes = append(nodes, node{2 * int64(e.steps[w.Index]), w.At, -1})
+		}
+	}
+	for k, u := range c.updates {
+		if u.dma && c.Engines[u.at.Engine].steps[u.at.Index] >= 0 {
+			nodes = append(nodes, node{2*int64(c.Engines[u.at.Engine].steps[u.at.Index]) + 1, u.at, int32(k)})
+		}
+	}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].key < nodes[j].key })
+	laneLast := make([][]int32, len(h.lanes))
+	laneSeq := make([]int32, len(h.lanes))
+	slab := make([]int32, len(nodes)*h.dims)
+	for i := range slab {
+		slab[i] = -1
+	}
+	for _, n := range nodes {
+		vc := slab[:h.dims:h.dims]
+		slab = slab[h.dims:]
+		h.joinAt(vc, n.at)
+		if n.upd >= 0 {
+			ls := h.dmaLane[n.upd]
+			ls[1] = laneSeq[ls[0]]
+			laneSeq[ls[0]]++
+			h.dmaLane[n.upd] = ls
+			join(vc, laneLast[ls[0]])
+			vc[ne+int(ls[0])] = ls[1]
+			h.dmaVC[n.upd] = vc
+			laneLast[ls[0]] = vc
+			continue
+		}
+		e := &c.Engines[n.at.Engine]
+		for j := sort.Search(int(e.waitTo-e.waitFrom), func(j int) bool { return c.Waits[e.waitFrom+int32(j)].Index >= n.at.Index }) + int(e.waitFrom); j < int(e.waitTo) && c.Waits[j].Index == n.at.Index; j++ {
+			w := &c.Waits[j]
+			if w.Code != OK || !w.Producer.Valid() {
+				continue
+			}
+			if t := h.dmaUpdate(w.Producer, w.Sem); t >= 0 {
+				join(vc, h.dmaVC[t]) // set: the transfer's node comes before every wait it satisfies
+				continue
+			}
+			h.joinAt(vc, w.Producer)
+		}
+		h.waitIdx[n.at.Engine] = append(h.waitIdx[n.at.Engine], n.at.Index)
+		h.waitVC[n.at.Engine] = append(h.waitVC[n.at.Engine], vc)
+	}
+	return h
+}
+
+// dmaUpdate is the DMA update of trigger at on semaphore sem.
+func (h *hbClock) dmaUpdate(at At, sem int32) int32 {
+	t, ok := h.trigger[at]
+	if !ok {
+		return -1 // not a DMA trigger
+	}
+	if h.c.updates[t].sem == sem {
+		return t
+	}
+	for k, u := range h.c.updates { // a trigger with more than one DMA update (not seen)
+		if u.dma && u.at == at && u.sem == sem {
+			return int32(k)
+		}
+	}
+	return -1
+}
+
+func join(dst, src []int32) {
+	for i := range src {
+		dst[i] = max(dst[i], src[i])
+	}
+}
+
+// joinAt joins instruction at's clock into dst.
+func (h *hbClock) joinAt(dst []int32, at At) {
+	idx := h.waitIdx[at.Engine]
+	if j := sort.Search(len(idx), func(j int) bool { return idx[j] > at.Index }); j > 0 {
+		join(dst, h.waitVC[at.Engine][j-1])
+	}
+	dst[at.Engine] = max(dst[at.Engine], at.Index)
+}
+
+// before says whether access a happens before access b.
+func (h *hbClock) before(a, b *Access) bool {
+	comp, pos := int(a.At.Engine), a.At.Index
+	if a.DMA {
+		t, ok := h.trigger[a.At]
+		if !ok {
+			return false
+		}
+		ls := h.dmaLane[t]
+		comp, pos = len(h.c.Engines)+int(ls[0]), ls[1]
+	}
+	return h.component(b, comp) >= pos
+}
+
+// component is one component of access b's clock.
+func (h *hbClock) component(b *Access, comp int) int32 {
+	if b.DMA {
+		t, ok := h.trigger[b.At]
+		if !ok || h.dmaVC[t] == nil {
+			return -1
+		}
+		return h.dmaVC[t][comp]
+	}
+	if comp == int(b.At.Engine) {
+		return b.At.Index
+	}
+	idx := h.waitIdx[b.At.Engine]
+	j := sort.Search(len(idx), func(j int) bool { return idx[j] > b.At.Index })
+	if j == 0 {
+		return -1
+	}
+	return h.waitVC[b.At.Engine][j-1][comp]
+}

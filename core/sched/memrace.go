@@ -1,0 +1,353 @@
+package sched
+
+import (
+	"sort"
+	"strconv"
+)
+
+// maxMemLints is the most memory lints a core keeps (a broken file could pair every access).
+const maxMemLints = 1000
+
+// maxSweepWork is how many byte runs (a box's repeats, cut at segment pages) one space's
+// sweep visits: a hostile or broken stream can ask for billions.
+const maxSweepWork = 1 << 23
+
+// memory checks the accesses: boxes out of bounds, then (when the order is known) each space
+// swept in an order consistent with happens-before for overlaps neither side of which happens
+// before the other, and for the live bytes' peak.
+func (c *Core) memory(orderUnknown bool) {
+	c.SBUF = Usage{Partitions: Partitions, PartitionBytes: sbufPartBytes[c.target], PeakAt: -1}
+	c.PSUM = Usage{Partitions: Partitions, PartitionBytes: psumPartBytes, PeakAt: -1}
+	for k, a := range c.Accesses {
+		limit := c.SBUF.PartitionBytes
+		if a.Space == PSUM {
+			limit = c.PSUM.PartitionBytes
+		}
+		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+			if outside(b, limit) {
+				c.addMemLint(MemLint{Code: MemOutOfBounds, Access: int32(k), Other: -1, Box: b})
+				break
+			}
+		}
+	}
+	if orderUnknown {
+		return // the sync model's undecided points say why
+	}
+	h := c.clock()
+	s := &sweep{c: c, h: h, seen: map[[2]int32]bool{}}
+	c.SBUF.PeakBytes, c.SBUF.PeakAt = s.run(SBUF)
+	c.PSUM.PeakBytes, c.PSUM.PeakAt = s.run(PSUM)
+}
+
+// segPage is the bytes of a band one segment list covers.
+const segPage = 256
+
+// addMemLint keeps a lint, up to maxMemLints; the first one past says so (mem.limit).
+func (c *Core) addMemLint(l MemLint) {
+	if len(c.MemLints) < maxMemLints {
+		c.MemLints = append(c.MemLints, l)
+		if len(c.MemLints) == maxMemLints {
+			c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[l.Access].At, Count: 1, What: "(memory lints past " + strconv.Itoa(maxMemLints) + " are not kept)"})
+		}
+	}
+}
+
+// outside says whether a box leaves its space (limit: a partition's bytes, 0 when unknown).
+func outside(b Box, limit uint32) bool {
+	return int(b.Partition)+int(b.Parts) > Partitions || b.Parts == 0 ||
+		(limit != 0 && uint64(b.Offset)+uint64(b.Count-1)*uint64(b.Stride)+uint64(b.Bytes) > uint64(limit))
+}
+
+// seg is a byte range of one band of partitions: its last write and the reads since.
+type seg struct {
+	lo, hi   uint32
+	w        int32 // access, -1: not written
+	wKey     int64
+	lastRead int64
+	readers  int32 // the reads since the write: a chain in sweep.chain, -1 for none
+}
+
+// readNode is one read in a chain; chains are never changed, only extended at the front, so
+// the two halves of a split segment share theirs.
+type readNode struct {
+	access, next int32
+}
+
+type sweep struct {
+	c     *Core
+	h     *hbClock
+	seen  map[[2]int32]bool
+	chain []readNode
+}
+
+// live is bytes of a band live from one key to another, written by access at.
+type live struct {
+	from, to int64
+	bytes    uint64
+	at       int32
+}
+
+func (s *sweep) key(a *Access) int64 {
+	st := s.c.Engines[a.At.Engine].steps[a.At.Index]
+	if st < 0 {
+		return -1
+	}
+	k := 2 * int64(st)
+	if a.DMA {
+		k++
+	}
+	return k
+}
+
+func (s *sweep) run(space Space) (uint64, int32) {
+	c := s.c
+	var order []int32
+	bounds := map[uint16]bool{0: true, Partitions: true}
+	limit := c.SBUF.PartitionBytes
+	if space == PSUM {
+		limit = c.PSUM.PartitionBytes
+	}
+	if limit == 0 {
+		limit = 1 << partShift
+	}
+next:
+	for k := range c.Accesses {
+		a := &c.Accesses[k]
+		if a.Space != space || s.key(a) < 0 {
+			continue
+		}
+		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+			if outside(b, limit) {
+				continue next // a lint of its own; not placed
+			}
+		}
+		order = append(order, int32(k))
+		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+			bounds[min(b.Partition, Partitions)] = true
+			bounds[min(b.Partition+b.Parts, Partitions)] = true
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		return s.key(&c.Accesses[order[i]]) < s.key(&c.Accesses[order[j]])
+	})
+	var edges []uint16
+	for p := range bounds {
+		edges = append(edges, p)
+	}
+	sort.Slice(edges, func(i, j int) bool { return edges[i] < edges[j] })
+	// Each band's bytes are cut in pages of their own segment lists, so splitting a segment
+	// moves only its page's.
+	var end uint32
+	for _, xi := range order {
+		a := &c.Accesses[xi]
+		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+			end = max(end, b.end())
+		}
+	}
+	npages := int(end/segPage) + 1
+	bands := make([][][]seg, len(edges)-1)
+	for bi := range bands {
+		bands[bi] = make([][]seg, npages)
+	}
+	lives := make([][]live, len(bands))
+	work := 0
+	for _, xi := range order {
+		x := &c.Accesses[xi]
+		key := s.key(x)
+		for _, b := range c.Boxes[x.BoxFrom:x.BoxTo] {
+			work += int(b.Count) * int(b.Bytes/segPage+2)
+		}
+		if work > maxSweepWork {
+			c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: x.At, Count: 1, What: space.String() + " sweep"})
+			break
+		}
+		for _, b := range c.Boxes[x.BoxFrom:x.BoxTo] {
+			first := sort.Search(len(edges), func(i int) bool { return edges[i] >= b.Partition })
+			for bi := first; bi < len(bands) && edges[bi] < b.Partition+b.Parts; bi++ {
+				for r := uint32(0); r < b.Count; r++ {
+					lo := b.Offset + r*b.Stride
+					hi := lo + b.Bytes
+					for pg := lo / segPage; pg*segPage < hi; pg++ {
+						pages := bands[bi]
+						pages[pg], lives[bi] = s.apply(pages[pg], lives[bi], max(lo, pg*segPage), min(hi, (pg+1)*segPage), xi, key, edges[bi], edges[bi+1])
+					}
+				}
+			}
+		}
+	}
+	var peak uint64
+	peakAt := int32(-1)
+	for bi := range bands {
+		for _, page := range bands[bi] {
+			for _, g := range page {
+				if g.w >= 0 && g.lastRead > g.wKey {
+					lives[bi] = addLive(lives[bi], live{g.wKey, g.lastRead, uint64(g.hi - g.lo), g.w})
+				}
+			}
+		}
+		type ev struct {
+			key   int64
+			delta int64
+			at    int32
+		}
+		var evs []ev
+		for _, l := range lives[bi] {
+			evs = append(evs, ev{2 * l.from, int64(l.bytes), l.at}, ev{2*l.to + 1, -int64(l.bytes), l.at})
+		}
+		sort.Slice(evs, func(i, j int) bool { return evs[i].key < evs[j].key })
+		var cur int64
+		for _, e := range evs {
+			cur += e.delta
+			if e.delta > 0 && uint64(cur) > peak {
+				peak, peakAt = uint64(cur), e.at
+			}
+		}
+	}
+	return peak, peakAt
+}
+
+// apply has access xi (at key) touch bytes [lo, hi) of one band: it checks the overlap with
+// the last write and the reads since, then records itself.
+func (s *sweep) apply(segs []seg, lives []live, lo, hi uint32, xi int32, key int64, p0, p1 uint16) ([]seg, []live) {
+	segs = splitAt(segs, lo)
+	segs = splitAt(segs, hi)
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].hi > lo })
+	// Fill the gaps in [lo, hi) with unwritten segments.
+	var fill []seg
+	at := lo
+	j := i
+	for ; j < len(segs) && segs[j].lo < hi; j++ {
+		if segs[j].lo > at {
+			fill = append(fill, seg{lo: at, hi: segs[j].lo, w: -1, lastRead: -1, readers: -1})
+		}
+		at = segs[j].hi
+	}
+	if at < hi {
+		fill = append(fill, seg{lo: at, hi: hi, w: -1, lastRead: -1, readers: -1})
+	}
+	if len(fill) > 0 {
+		mid := make([]seg, 0, j-i+len(fill))
+		mid = append(mid, segs[i:j]...)
+		mid = append(mid, fill...)
+		sort.Slice(mid, func(a, b int) bool { return mid[a].lo < mid[b].lo })
+		tail := append([]seg(nil), segs[j:]...)
+		segs = append(append(segs[:i], mid...), tail...)
+		j = i + len(mid)
+	}
+	x := &s.c.Accesses[xi]
+	for k := i; k < j; k++ {
+		g := &segs[k]
+		if g.w >= 0 {
+			s.check(g.w, xi, g.lo, g.hi, p0, p1)
+		}
+		if !x.Write {
+			if len(s.c.MemLints) >= maxMemLints {
+				// Past the cap no race is reported: the reads are not kept, only the peak's.
+			} else if g.readers < 0 || s.chain[g.readers].access != xi {
+				s.chain = append(s.chain, readNode{xi, g.readers})
+				g.readers = int32(len(s.chain) - 1)
+			}
+			g.lastRead = key
+			continue
+		}
+		for r := g.readers; r >= 0 && len(s.c.MemLints) < maxMemLints; r = s.chain[r].next {
+			s.check(s.chain[r].access, xi, g.lo, g.hi, p0, p1)
+		}
+		if g.w >= 0 && g.lastRead > g.wKey {
+			lives = addLive(lives, live{g.wKey, g.lastRead, uint64(g.hi - g.lo), g.w})
+		}
+	}
+	if x.Write && j > i {
+		// The range now holds one write and no read: one segment.
+		segs[i] = seg{lo: segs[i].lo, hi: segs[j-1].hi, w: xi, wKey: key, lastRead: -1, readers: -1}
+		segs = append(segs[:i+1], segs[j:]...)
+	}
+	return segs, lives
+}
+
+// addLive adds l, merged into the last interval when it is the same one (a write's bytes
+// come to it segment by segment).
+func addLive(lives []live, l live) []live {
+	if n := len(lives); n > 0 && lives[n-1].from == l.from && lives[n-1].to == l.to && lives[n-1].at == l.at {
+		lives[n-1].bytes += l.bytes
+		return lives
+	}
+	return append(lives, l)
+}
+
+// splitAt splits the segment holding p inside it in two.
+func splitAt(segs []seg, p uint32) []seg {
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].hi > p })
+	if i == len(segs) || segs[i].lo >= p {
+		return segs
+	}
+	g := segs[i]
+	right := g
+	right.lo = p
+	segs[i].hi = p
+	segs = append(segs, seg{})
+	copy(segs[i+2:], segs[i+1:])
+	segs[i+1] = right
+	return segs
+}
+
+// check gives mem.unsync when earlier access a and access b (one of them a write) are of
+// different instructions and a does not happen before b (b cannot happen before a: the
+// sweep's order is consistent with happens-before).
+func (s *sweep) check(a, b int32, lo, hi uint32, p0, p1 uint16) {
+	c := s.c
+	x, y := &c.Accesses[a], &c.Accesses[b]
+	if len(c.MemLints) >= maxMemLints || x.At == y.At && x.DMA == y.DMA || !x.Write && !y.Write {
+		return
+	}
+	if s.h.before(x, y) {
+		return
+	}
+	pair := [2]int32{a, b}
+	if s.seen[pair] {
+		return
+	}
+	s.seen[pair] = true
+	c.addMemLint(MemLint{Code: MemUnsync, Access: b, Other: a, OtherIsWrite: x.Write, Box: Box{Offset: lo, Bytes: hi - lo, Count: 1, Partition: p0, Parts: p1 - p0}})
+}
+
+// accessRef says which instruction (or its DMA transfer) an access is, and what it does.
+func (c *Core) accessRef(a *Access) string {
+	s := c.Ref(a.At)
+	if a.DMA {
+		s += "'s DMA"
+	}
+	if a.Write {
+		return s + " writes"
+	}
+	return s + " reads"
+}
+
+// boxText says where a box is: "SBUF partitions 0..127, bytes 0x4000..0x41ff".
+func boxText(space Space, b Box) string {
+	s := space.String() + " partitions " + strconv.Itoa(int(b.Partition)) + ".." + strconv.Itoa(int(b.Partition)+int(b.Parts)-1) +
+		", bytes 0x" + strconv.FormatUint(uint64(b.Offset), 16) + "..0x" + strconv.FormatUint(uint64(b.Offset)+uint64(b.Bytes)-1, 16)
+	if b.Count > 1 {
+		s += " ×" + strconv.Itoa(int(b.Count)) + " every " + strconv.Itoa(int(b.Stride)) + " bytes"
+	}
+	return s
+}
+
+// MemMessage says in words what a memory lint means.
+func (c *Core) MemMessage(l MemLint) string {
+	a := &c.Accesses[l.Access]
+	switch l.Code {
+	case MemUnsync:
+		o := &c.Accesses[l.Other]
+		return c.accessRef(a) + " " + boxText(a.Space, l.Box) + ", which " + c.accessRef(o)[len(c.Ref(o.At)):] +
+			" at " + c.Ref(o.At) + ", and neither waits for the other: the result depends on timing"
+	case MemOutOfBounds:
+		limit := c.SBUF.PartitionBytes
+		if a.Space == PSUM {
+			limit = c.PSUM.PartitionBytes
+		}
+		return c.accessRef(a) + " " + boxText(a.Space, l.Box) + ", outside " + a.Space.String() + " (" + strconv.Itoa(Partitions) +
+			" partitions of " + strconv.FormatUint(uint64(limit), 10) + " bytes)"
+	}
+	return c.accessRef(a) + ": " + Codes[l.Code].Meaning
+}

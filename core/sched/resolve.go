@@ -1,0 +1,160 @@
+package sched
+
+import "sort"
+
+// semUpdates is one semaphore's updates: indexes into Core.updates in program order of their
+// engine (the reader appends engine by engine), with the running count after each.
+type semUpdates struct {
+	ix      []int32
+	cum     []uint64
+	engines uint64 // bit per producing engine (engines past 63 share the top bit)
+	tainted bool   // an update with an unconfirmed mode
+}
+
+// resolve finds each wait's producer and gives the lints that follow from the counts alone
+// (no-producer, unreachable, multi-producer); schedule finds the cycles.
+func (c *Core) resolve(orderUnknown, hidden bool) {
+	sems := map[int32]*semUpdates{}
+	for k, u := range c.updates {
+		s := sems[u.sem]
+		if s == nil {
+			s = &semUpdates{}
+			sems[u.sem] = s
+		}
+		if u.queue == unknownModeQueue {
+			s.tainted = true
+			continue
+		}
+		var prev uint64
+		if n := len(s.cum); n > 0 {
+			prev = s.cum[n-1]
+		}
+		s.ix = append(s.ix, int32(k))
+		s.cum = append(s.cum, prev+uint64(u.amount))
+		s.engines |= 1 << min(uint(u.at.Engine), 63)
+	}
+	for k := range c.Waits {
+		w := &c.Waits[k]
+		if w.Code != OK {
+			continue // an unconfirmed wait mode
+		}
+		s := sems[w.Sem]
+		switch {
+		case orderUnknown:
+			w.Code = OrderUnknown
+		case s != nil && s.tainted:
+			w.Code = UnknownMode
+		case w.Value == 0: // holds from the start
+		case s == nil || len(s.ix) == 0:
+			w.Code = NoProducer
+		case s.engines&(s.engines-1) != 0:
+			w.Code = MultiProducer
+			first := c.updates[s.ix[0]].at.Engine
+			for _, ix := range s.ix {
+				if u := c.updates[ix]; u.at.Engine != first {
+					w.Other = u.at
+					break
+				}
+			}
+		default:
+			j := sort.Search(len(s.cum), func(i int) bool { return s.cum[i] >= uint64(w.Value) })
+			if j == len(s.cum) {
+				w.Code = Unreachable
+				w.Other = c.updates[s.ix[len(s.ix)-1]].at
+				break
+			}
+			u := c.updates[s.ix[j]]
+			w.Producer, w.Queue = u.at, u.queue
+		}
+		if hidden && (w.Code == NoProducer || w.Code == Unreachable) {
+			w.Code = HiddenUpdate // what seems never to come may come from what is not modelled
+		}
+	}
+}
+
+// schedule runs the engines in the model's order: an instruction runs one step after the word
+// before it on its engine and after the producer of each of its waits. An instruction that can
+// never run is part of, or stuck behind, a deadlock: the waits of each cycle found get the
+// lint sync.cycle, are set aside, and the run goes on. A wait without a producer does not
+// hold its engine back (its own code says why).
+func (c *Core) schedule() {
+	ne := len(c.Engines)
+	ptr := make([]int, ne)
+	wp := make([]int32, ne) // next wait of each engine
+	blocked := make([]int32, ne)
+	for k := range c.Engines {
+		wp[k] = c.Engines[k].waitFrom
+		for i := range c.Engines[k].steps {
+			c.Engines[k].steps[i] = -1
+		}
+	}
+	var last int32 = -1
+	for {
+		progress := false
+		for k := range c.Engines {
+			e := &c.Engines[k]
+			blocked[k] = -1
+			for ptr[k] < len(e.steps) {
+				i := ptr[k]
+				var s int32
+				if i > 0 {
+					s = e.steps[i-1] + 1
+				}
+				ok := true
+				for j := wp[k]; j < e.waitTo && c.Waits[j].Index == int32(i); j++ {
+					w := &c.Waits[j]
+					if w.Code != OK || !w.Producer.Valid() {
+						continue
+					}
+					p := w.Producer
+					if ptr[p.Engine] <= int(p.Index) {
+						blocked[k] = j
+						ok = false
+						break
+					}
+					s = max(s, c.Engines[p.Engine].steps[p.Index]+1)
+				}
+				if !ok {
+					break
+				}
+				for wp[k] < e.waitTo && c.Waits[wp[k]].Index == int32(i) {
+					wp[k]++
+				}
+				e.steps[i] = s
+				last = max(last, s)
+				ptr[k]++
+				progress = true
+			}
+		}
+		if progress {
+			continue
+		}
+		start := -1
+		for k := range c.Engines {
+			if blocked[k] >= 0 {
+				start = k
+				break
+			}
+		}
+		if start < 0 {
+			break // every engine ran to its end
+		}
+		// Every engine left is blocked on a producer of an engine that is blocked too: follow
+		// them into their cycle.
+		seen := make([]int, ne)
+		k := start
+		for n := 1; seen[k] == 0; n++ {
+			seen[k] = n
+			k = int(c.Waits[blocked[k]].Producer.Engine)
+		}
+		for first := k; ; {
+			w := &c.Waits[blocked[k]]
+			w.Code, w.Other = Cycle, w.Producer
+			k = int(w.Producer.Engine)
+			if k == first {
+				break
+			}
+		}
+	}
+	c.Steps = last + 1
+}
