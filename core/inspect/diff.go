@@ -59,7 +59,10 @@ func Diff(a, b *File) *doc.Node {
 		root.Add(why)
 	}
 	// What changed in the kernel first, then the bytes.
-	root.Add(lines, words, header, members, instr, model)
+	if lines != nil {
+		root.Add(lines, words)
+	}
+	root.Add(header, members, instr, model)
 
 	var parts []string
 	if linesChanged > 0 {

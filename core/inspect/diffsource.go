@@ -217,7 +217,8 @@ type srcRow struct {
 }
 
 // diffSource builds the "source lines" and "source instructions" sections and returns how
-// many lines differ and the first one's name.
+// many lines differ and the first one's name. Both are nil when neither file has source lines
+// to compare (no .dbg debug info, or no program).
 func diffSource(fa, fb *File) (*doc.Node, *doc.Node, int, string) {
 	n := &doc.Node{Kind: doc.KindDiffSection, Key: DiffSourceLines, Label: DiffSourceLines,
 		Detail: "kernel source lines whose instructions differ: words per engine, opcodes, or bytes outside the sync band (which the scheduler renumbers); lines match by file base name, kernel and line number"}
@@ -234,6 +235,9 @@ func diffSource(fa, fb *File) (*doc.Node, *doc.Node, int, string) {
 		case f.Program.Source == nil || len(f.Program.Source.Members) == 0:
 			missing = append(missing, f.Name+" has no .dbg debug info")
 		}
+	}
+	if len(missing) == 2 && !fa.sourcePending && !fb.sourcePending {
+		return nil, nil, 0, "" // neither has source lines: nothing to say
 	}
 	if len(missing) > 0 {
 		n.Value = "not compared: " + strings.Join(missing, "; ")
