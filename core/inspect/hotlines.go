@@ -165,3 +165,62 @@ func overviewHot(ov *doc.Node, f *File) {
 	}
 	s.Table = t
 }
+
+// maxSourceFacts bounds the source-line facts of an N-way compare.
+const maxSourceFacts = 30
+
+// sourceFacts are compare's "source" facts: per kernel line (base name, line, kernel), the
+// instruction words it produced in each file ("—": not in that file), for the lines with the
+// most words in any file. They come from the counts the source index keeps (no pass over the
+// words), so a line with the same count but other operands does not show here: diff's
+// source lines section compares the words themselves.
+func sourceFacts(files []*File) []factRow {
+	type key struct {
+		name, kernel string
+	}
+	counts := map[key][]string{}
+	most := map[key]int32{}
+	var keys []key
+	any := false
+	for i, f := range files {
+		h := HotLinesOf(f)
+		for _, l := range h.Lines {
+			k := key{l.Name(), l.Kernel}
+			if counts[k] == nil {
+				counts[k] = make([]string, len(files))
+				for j := range counts[k] {
+					counts[k][j] = "—"
+				}
+				keys = append(keys, k)
+			}
+			counts[k][i] = strconv.Itoa(int(l.Total))
+			most[k] = max(most[k], l.Total)
+			any = true
+		}
+	}
+	if !any {
+		return nil
+	}
+	for i, f := range files {
+		if f.sourcePending {
+			for _, k := range keys {
+				counts[k][i] = "pending"
+			}
+		}
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		if most[keys[i]] != most[keys[j]] {
+			return most[keys[i]] > most[keys[j]]
+		}
+		return keys[i].name < keys[j].name
+	})
+	rows := make([]factRow, 0, min(len(keys), maxSourceFacts))
+	for _, k := range keys[:min(len(keys), maxSourceFacts)] {
+		name := "source " + k.name
+		if k.kernel != "" {
+			name += " (" + k.kernel + ")"
+		}
+		rows = append(rows, factRow{name: name, values: counts[k]})
+	}
+	return rows
+}

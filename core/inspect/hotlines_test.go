@@ -123,3 +123,42 @@ func TestHotLinesPending(t *testing.T) {
 		t.Errorf("matmul_small's one kernel line: %s words, want 20", got)
 	}
 }
+
+// compare's source facts: per kernel line, its words in each file, "—" where a file has no
+// such line; a file whose lines differ is the odd one.
+func TestCompareSourceFacts(t *testing.T) {
+	const one, other = "cs149-trn1/file_pool_1_float16.neff", "cs149-trn1/file_pool_2_float32.neff"
+	if !realfiles.Has(one) || !realfiles.Has(other) {
+		t.Skip(realfiles.Missing(other))
+	}
+	a, c := openRealBytes(t, one), openRealBytes(t, other)
+	n := Compare([]*File{a, openRealBytes(t, one), c})
+	facts := map[string][]string{}
+	for _, r := range n.Child("facts").Table.Rows {
+		facts[r[0]] = r[1:]
+	}
+	ha, hc := HotLinesOf(a), HotLinesOf(c)
+	seen := 0
+	for _, l := range hc.Lines {
+		r, ok := facts["source "+l.Name()]
+		if !ok {
+			continue
+		}
+		seen++
+		inA := "—"
+		for _, x := range ha.Lines {
+			if x.Name() == l.Name() && x.Kernel == l.Kernel {
+				inA = strconv.Itoa(int(x.Total))
+			}
+		}
+		if r[0] != inA || r[1] != inA || r[2] != strconv.Itoa(int(l.Total)) {
+			t.Errorf("source %s: %v, want %s %s %d", l.Name(), r, inA, inA, l.Total)
+		}
+		if (inA != r[2]) != (r[4] == "C") {
+			t.Errorf("source %s: odd ones %q", l.Name(), r[4])
+		}
+	}
+	if seen == 0 || facts["source "+hc.Lines[0].Name()] == nil {
+		t.Errorf("no source facts for b's lines (hottest %s): %v", hc.Lines[0].Name(), facts)
+	}
+}
