@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands["diff"] = command{"compare two NEFFs: header, members by sha-256, JSON by path, instruction counts", runDiff}
+	commands["diff"] = command{"compare two NEFFs: kernel source lines, header, members by sha-256, JSON by path, instruction counts", runDiff}
 }
 
 // runDiff exits like diff(1): 0 identical, 1 different (or an error finding printed: a file

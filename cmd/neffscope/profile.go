@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands["profile"] = command{"static engine profile: instruction mix, DMA per queue, SBUF reloads, HLO stats", runProfile}
+	commands["profile"] = command{"static engine profile: instruction mix, DMA per queue, SBUF reloads, HLO stats (--by-line: per source line)", runProfile}
 }
 
 // runProfile exits 1 when an error finding was printed (the file's own errors, such as a limit

@@ -142,7 +142,7 @@ func TestDiffPrintsSourceLineFirst(t *testing.T) {
 		t.Fatalf("rc %d: %s", rc, errs)
 	}
 	lines := strings.Split(out, "\n")
-	if !strings.HasPrefix(lines[1], "source: 1 kernel line differ (first test_spike_async.py:58)") {
+	if !strings.HasPrefix(lines[1], "source: 1 kernel line differs (first test_spike_async.py:58)") {
 		t.Errorf("summary %q", lines[1])
 	}
 	i := strings.Index(out, "\nsource lines (1 changed")

@@ -66,7 +66,11 @@ func Diff(a, b *File) *doc.Node {
 
 	var parts []string
 	if linesChanged > 0 {
-		parts = append(parts, fmt.Sprintf("source: %s differ (first %s)", plural(linesChanged, "kernel line"), firstLine))
+		verb := "differ"
+		if linesChanged == 1 {
+			verb = "differs"
+		}
+		parts = append(parts, fmt.Sprintf("source: %s %s (first %s)", plural(linesChanged, "kernel line"), verb, firstLine))
 	}
 	if counts[DiffChanged]+counts[DiffAdded]+counts[DiffRemoved] > 0 {
 		parts = append(parts, fmt.Sprintf("%d members changed, %d added, %d removed", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved]))

@@ -105,7 +105,7 @@ func TestDiffSourceOneLineChange(t *testing.T) {
 		if c.Key != want || c.Attrs[AttrSourceFile] != pick.file || c.Attrs[AttrSourceLine] != strconv.Itoa(pick.line) || c.Attrs[AttrWhy] != tc.why || c.Attrs[AttrDelta] != "+0" {
 			t.Errorf("%s: first row %s %v, want %s (%s)", tc.name, c.Key, c.Attrs, want, tc.why)
 		}
-		if !strings.HasPrefix(d.Value, "source: 1 kernel line differ (first "+want+")") {
+		if !strings.HasPrefix(d.Value, "source: 1 kernel line differs (first "+want+")") {
 			t.Errorf("%s: summary %q", tc.name, d.Value)
 		}
 		words := d.Child(DiffSourceWords)
