@@ -464,8 +464,11 @@ func wordsOf(p *Program, want map[lineID]bool) map[lineID]map[string][]lineWord 
 	out := map[lineID]map[string][]lineWord{}
 	x := p.Source
 	for _, s := range x.order {
+		if s.ps.ISA == nil {
+			continue // lineSigs did not count it either
+		}
 		engine := s.ps.Engine.Name
-		for i := range s.words {
+		for i := range min(s.words, s.ps.ISA.Len()) {
 			l := x.line(s, i)
 			if l == nil || !want[l.lineID] {
 				continue
@@ -509,6 +512,9 @@ func sourceWords(n *doc.Node, fa, fb *File, rows []srcRow) {
 			return "", "", "", nil
 		}
 		word := w.s.ps.ISA.Word(w.i)
+		if word == nil {
+			return "", "", "", nil
+		}
 		in := w.s.ps.ISA.Instruction(w.i)
 		return w.s.ps.Member, strconv.Itoa(w.i), strings.TrimSpace(opName(word[0]) + " " + isa.Summary(in)), word
 	}
