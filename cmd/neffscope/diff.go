@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands["diff"] = command{"compare two NEFFs: header, members by sha-256, JSON by path, instruction counts", runDiff}
+	commands["diff"] = command{"compare two NEFFs: kernel source lines, header, members by sha-256, JSON by path, instruction counts", runDiff}
 }
 
 // runDiff exits like diff(1): 0 identical, 1 different (or an error finding printed: a file
@@ -128,6 +128,7 @@ func printDiff(w io.Writer, d *doc.Node) {
 	for _, f := range d.Findings {
 		fmt.Fprintf(w, "%s: %s\n", f.Severity, f.Message)
 	}
+	printSourceDiff(w, d)
 	members := d.Child("members")
 	if members != nil && len(members.Children) > 0 {
 		fmt.Fprintf(w, "\nmembers (%s):\n", members.Value)
@@ -206,4 +207,44 @@ func sameCountsOtherBytes(in *doc.Node) []string {
 		}
 	}
 	return out
+}
+
+// maxSourceRowsPrinted bounds the source-line rows the text diff prints (--json has them all).
+const maxSourceRowsPrinted = 40
+
+// printSourceDiff prints the kernel lines that differ and their first differing words: what
+// changed in the kernel, before which bytes changed.
+func printSourceDiff(w io.Writer, d *doc.Node) {
+	src := d.Child(inspect.DiffSourceLines)
+	if src == nil || src.Table == nil || len(src.Table.Rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nsource lines (%s):\n", src.Value)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  %s\n", joinTab(src.Table.Columns))
+	for i, r := range src.Table.Rows {
+		if i == maxSourceRowsPrinted {
+			fmt.Fprintf(tw, "  … %d more (neffscope diff --json lists them)\n", len(src.Table.Rows)-i)
+			break
+		}
+		fmt.Fprintf(tw, "  %s\n", joinTab(r))
+	}
+	tw.Flush()
+	for _, f := range src.Findings {
+		fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
+	}
+	words := d.Child(inspect.DiffSourceWords)
+	if words == nil || len(words.Children) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nsource instructions (%s):\n", words.Value)
+	for _, c := range words.Children {
+		fmt.Fprintf(w, "  %s\n", c.Label)
+		if a := c.Child("a"); a != nil {
+			fmt.Fprintf(w, "    - %s: %s\n", a.Detail, a.Value)
+		}
+		if b := c.Child("b"); b != nil {
+			fmt.Fprintf(w, "    + %s: %s\n", b.Detail, b.Value)
+		}
+	}
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -12,7 +15,7 @@ import (
 )
 
 func init() {
-	commands["profile"] = command{"static engine profile: instruction mix, DMA per queue, SBUF reloads, HLO stats", runProfile}
+	commands["profile"] = command{"static engine profile: instruction mix, DMA per queue, SBUF reloads, HLO stats (--by-line: per source line)", runProfile}
 }
 
 // runProfile exits 1 when an error finding was printed (the file's own errors, such as a limit
@@ -21,11 +24,16 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the profile tree (tables) as JSON")
 	asCSV := fs.Bool("csv", false, "print every table as CSV: each row starts with its section (engines, opcodes, dma, reloads, hlo)")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope profile [--json | --csv] FILE", 1, 1, func() bool { return !*asJSON || !*asCSV })
+	byLine := fs.Bool("by-line", false, "instead, the kernel source lines × engines: instruction words each line produced, most first")
+	top := fs.Int("top", 30, "with --by-line: how many lines (0: all)")
+	files, ok := openInputs(fs, args, stderr, "usage: neffscope profile [--json | --csv] [--by-line [--top N]] FILE", 1, 1, func() bool { return (!*asJSON || !*asCSV) && *top >= 0 })
 	if !ok {
 		return 2
 	}
 	f := files[0]
+	if *byLine {
+		return profileByLine(f, *top, *asJSON, *asCSV, stdout, stderr)
+	}
 	p := inspect.Profile(f)
 	addFileErrors(p, files)
 	switch {
@@ -87,4 +95,94 @@ func joinTab(s []string) string {
 		out += x
 	}
 	return out
+}
+
+// profileByLine prints the hot lines (inspect.HotLinesOf): one row per kernel source line, its
+// words per engine and in all, most first, the first top (0: all). Exit 1 when the open
+// reported an error (the counts are of what it decoded) or the table was refused, 2 on trouble.
+func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr io.Writer) int {
+	h := inspect.HotLinesOf(f)
+	errs := &doc.Node{}
+	addFileErrors(errs, []*inspect.File{f})
+	switch {
+	case h.Refused != "":
+		errs.Errorf(nil, "%s: the source lines are not ranked: the table does not fit in what the %s limit leaves.", f.Name, h.Refused)
+	case f.Program == nil || f.Program.Source == nil || len(f.Program.Source.Members) == 0:
+		errs.Infof(nil, "%s has no .dbg debug info, so its instructions cannot be traced to kernel source lines.", f.Name)
+	}
+	all := len(h.Lines)
+	if top > 0 && top < all {
+		h.Lines = h.Lines[:top]
+	}
+	cols := append([]string{"line", "file", "kernel", "total"}, h.Engines...)
+	row := func(l *inspect.HotLine) []string {
+		r := []string{l.Name(), l.File, l.Kernel, strconv.Itoa(int(l.Total))}
+		for _, c := range l.PerEngine {
+			r = append(r, strconv.Itoa(int(c)))
+		}
+		return r
+	}
+	switch {
+	case asJSON:
+		out := struct {
+			File     string `json:"file"`
+			AllLines int    `json:"lines_in_all"` // every kernel line, before --top
+			*inspect.HotLines
+			Findings []doc.Finding `json:"findings,omitempty"`
+		}{f.Name, all, h, errs.Findings}
+		b, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+	case asCSV:
+		cw := csv.NewWriter(stdout)
+		cw.Write(cols)
+		for i := range h.Lines {
+			cw.Write(csvSafe(row(&h.Lines[i])))
+		}
+		cw.Flush()
+		for _, fd := range errs.Findings {
+			fmt.Fprintf(stderr, "%s: %s\n", fd.Severity, fd.Message)
+		}
+	default:
+		shown := ""
+		if len(h.Lines) < all {
+			shown = fmt.Sprintf(", the top %d", len(h.Lines))
+		}
+		fmt.Fprintf(stdout, "%s: %d instruction words on %d kernel source lines%s\n", f.Name, h.Words, all, shown)
+		if len(h.Lines) > 0 {
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+			// The file column repeats the line's path: people read the base name in "line".
+			fmt.Fprintf(tw, "%s\t%s\t\n", joinTab(cols[:1]), joinTab(append([]string{"total"}, h.Engines...)))
+			for i := range h.Lines {
+				r := row(&h.Lines[i])
+				fmt.Fprintf(tw, "%s\t%s\t\n", r[0], joinTab(r[3:]))
+			}
+			tw.Flush()
+		}
+		for _, fd := range errs.Findings {
+			fmt.Fprintf(stdout, "%s: %s\n", fd.Severity, fd.Message)
+		}
+	}
+	if treeHasError(errs) {
+		return 1
+	}
+	return 0
+}
+
+// csvSafe guards cells a spreadsheet would run as a formula (=, +, @, tab, CR, or - not
+// starting a number), as the page's CSV does (www/src/lib/csv.js): a kernel path or name comes
+// from the file, which may be hostile. encoding/csv does the quoting.
+func csvSafe(r []string) []string {
+	for i, s := range r {
+		if s == "" {
+			continue
+		}
+		if strings.ContainsRune("=+@\t\r", rune(s[0])) || s[0] == '-' && (len(s) == 1 || !strings.ContainsRune("0123456789.", rune(s[1]))) {
+			r[i] = "'" + s
+		}
+	}
+	return r
 }

@@ -174,6 +174,7 @@ func compareFacts(files []*File) []factRow {
 			return "—"
 		}))
 	}
+	rows = append(rows, sourceFacts(files)...) // hotlines.go
 	mp := sortedKeys(members)
 	sort.Strings(mp)
 	for _, p := range mp {

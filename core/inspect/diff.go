@@ -33,7 +33,8 @@ const (
 
 // Diff compares two opened files side by side: the NEFF header field by field, members by
 // SHA-256, changed JSON members path by path, instruction counts per engine stream, and the
-// resolved model. Its sections are "header", "members", "instructions" and "model"; its Value
+// resolved model. Its sections are "source lines" and "source instructions" (what changed in
+// the kernel, per line: diffsource.go), "header", "members", "instructions" and "model"; its Value
 // is a one-line summary. Each section's children are the differences; its table lists every
 // row of both files (header fields, members, streams, model facts), equal ones included, for a
 // side-by-side view. Spans are left out: a difference is about two files at once.
@@ -53,12 +54,24 @@ func Diff(a, b *File) *doc.Node {
 	members, counts := diffMembers(root, a, b, a.Budget.Limits())
 	instr, streamsChanged := diffInstructions(a, b)
 	model, modelChanged := diffModel(a.Program, b.Program)
+	lines, words, linesChanged, firstLine := diffSource(a, b)
 	if why := recompileNode(a, b); why != nil {
 		root.Add(why)
+	}
+	// What changed in the kernel first, then the bytes.
+	if lines != nil {
+		root.Add(lines, words)
 	}
 	root.Add(header, members, instr, model)
 
 	var parts []string
+	if linesChanged > 0 {
+		verb := "differ"
+		if linesChanged == 1 {
+			verb = "differs"
+		}
+		parts = append(parts, fmt.Sprintf("source: %s %s (first %s)", plural(linesChanged, "kernel line"), verb, firstLine))
+	}
 	if counts[DiffChanged]+counts[DiffAdded]+counts[DiffRemoved] > 0 {
 		parts = append(parts, fmt.Sprintf("%d members changed, %d added, %d removed", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved]))
 	}

@@ -231,6 +231,7 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 			s.Detail = "the .dbg debug info is read after the open; this answer fills in when it is done"
 			s.SetAttr(AttrPending, "the .dbg debug info")
 		}
+		overviewHot(ov, f) // hotlines.go
 	}
 	if f != nil && f.Archive != nil {
 		overviewVerdict(ov, f.Archive, find, link)
