@@ -7,16 +7,10 @@ import { $, el } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
 import { unfetched } from '../lib/lazy.js';
 import { isMemberRef, memberPath } from '../lib/refs.js';
-import { jsonTree, mainTree } from '../views/content.js';
-import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
-import { hexForget } from '../views/hex.js';
-import { overviewHide } from '../views/overview.js';
-import { plotForget } from '../views/plot/plot.js';
-import { search, searchClose } from '../views/search.js';
-import { field, renderFindings, renderSummary } from '../views/summary.js';
+import { diff } from './comparison.js';
+import { emit } from './events.js';
 import { ensurePath, stubOnPath } from './lazy.js';
 import { hashTarget, hashWanted, select } from './selection.js';
-import { docTab, showEmpty, tabsRendered } from '../views/tabs.js';
 
 // The document and its index.
 
@@ -98,6 +92,14 @@ export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCa
  * @property {Promise<void>} [sourceWait] while the core maps the source lines the open left out (features/mapsource.js): settles when the Document has them
  * @property {string} [sourceFailed] why the source lines could not be mapped
  */
+
+/** @type {any} the open in flight (features/open.js sets it), or null */
+export let opening = null;
+/**
+ * setOpening records the open in flight (null: none).
+ * @param {any} token
+ */
+export function setOpening(token) { opening = token; }
 
 /** @type {DocState | null} the document on show */
 export let state = null;
@@ -268,7 +270,7 @@ export function makeState(doc, extra) {
  * closeDocs forgets every open document and closes their handles in the core.
  */
 export function closeDocs() {
-  diffForget();
+  emit('diffForget', {});
   for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
   docs = [];
 }
@@ -293,7 +295,7 @@ export function showDocs(list, i, ms) {
  * @param {number} ms
  */
 export function addDocs(list, i, ms) {
-  hideDiffView();
+  emit('diffHide', {});
   for (const st of list) {
     const j = docs.findIndex((d) => d.doc.sha256 && d.doc.sha256 === st.doc.sha256 && d.doc.file === st.doc.file && d.doc.kind === st.doc.kind);
     if (j < 0) { docs.push(st); continue; }
@@ -305,7 +307,7 @@ export function addDocs(list, i, ms) {
 }
 
 function dropHandle(d) {
-  if (diff.a === d || diff.b === d) diffForget();
+  if (diff.a === d || diff.b === d) emit('diffForget', {});
   if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
 }
 
@@ -320,9 +322,9 @@ export function closeDoc(d) {
   dropHandle(d);
   docs.splice(i, 1);
   if (d !== state) { renderTabs(); return; }
-  if (docs.length) { state = docs[Math.min(i, docs.length - 1)]; hideDiffView(); renderDocument(0); return; }
+  if (docs.length) { state = docs[Math.min(i, docs.length - 1)]; emit('diffHide', {}); renderDocument(0); return; }
   state = null;
-  showEmpty();
+  emit('empty', {});
 }
 
 /**
@@ -341,23 +343,31 @@ export function replaceDoc(prev, next) {
  * @param {number} i
  */
 export function switchDoc(i) {
-  if (diff.shown && docs[i] === state) { hideDiffView(); renderTabs(); return; }
-  hideDiffView();
+  if (diff.shown && docs[i] === state) { emit('diffHide', {}); renderTabs(); return; }
+  emit('diffHide', {});
   if (!docs[i] || docs[i] === state) return;
   state = docs[i];
   renderDocument(0);
 }
 
 /**
- * renderTabs draws the tab strip (one tab per open document, and the comparison's).
+ * renderTabs has the tab strip drawn again (views/tabs.js: one tab per open document, and the
+ * comparison's).
  */
 export function renderTabs() {
-  const nav = $('doc-tabs');
-  nav.replaceChildren();
-  nav.hidden = !docs.length;
-  docs.forEach((d, i) => nav.appendChild(docTab(d, i, d === state, () => switchDoc(i), () => closeDoc(d))));
-  diffTabs(nav);
-  tabsRendered(nav, state, diff.shown);
+  emit('redrawTabs', {});
+}
+
+/**
+ * field: the node at path (keys) under doc's root, or null.
+ * @param {import('../wire.js').Document} doc
+ * @param {...string} path
+ * @returns {Node | null}
+ */
+export function field(doc, ...path) {
+  let n = doc.root;
+  for (const k of path) { n = n && (n.kids || []).find((c) => keyOf(c) === k); }
+  return n || null;
 }
 
 /**
@@ -374,17 +384,7 @@ export function renderDocument(ms) {
   fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
   renderTabs();
   $('search-box').hidden = false;
-  if (search.q) searchClose();
-  renderSummary(doc, false);
-  renderFindings();
-  // The top of the tree and the member list open; everything else expands on demand.
-  const openKinds = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
-  mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
-  hexForget();
-  plotForget();
-  overviewHide();
-  jsonTree.clear();
-  $('json-view').hidden = true;
+  emit('document', { doc }); // the search, summary, findings, trees and content panes start anew
   const linked = hashTarget(location.hash);
   if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
   // A NEFF lands on its overview (the answers); the header is one click away in the tree.

@@ -1,31 +1,24 @@
 // @ts-check
-// Selection: select() is the hub every view calls; the URL hash follows it and back/forward
-// follow the hash.
+// Selection: select() is the hub every view calls; the panes follow it by the 'select' event,
+// the URL hash follows it, and back/forward follow the hash.
 
-import { embedded } from '../features/embed.js';
-import { updateExport } from '../features/export.js';
-import { opening } from '../features/open.js';
+import { embedded } from '../config.js';
 import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from '../lib/hash.js';
-import { mainTree, renderContent } from '../views/content.js';
-import { renderDetail } from '../views/detail.js';
-import { lib, libRestore } from '../views/library.js';
-import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
+import { docs, pathOf, renderDocument, setCurrent, state } from './docs.js';
+import { emit } from './events.js';
 import { ensurePath, stubOnPath } from './lazy.js';
 
 /**
  * select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
- * finding, a table row, the summary): the detail and content panes follow, and the URL hash.
+ * finding, a table row, the summary): the panes follow (the 'select' event: the detail, the
+ * trees and the content, the export buttons), and the URL hash.
  * @param {import('../wire.js').Node} n
  * @param {string} [from] who asked: 'tree', 'json', 'hex', 'table', 'search', 'hash', 'open', …
  * @param {import('../wire.js').Span} [spanOverride] bytes to highlight instead of n's
  */
 export function select(n, from, spanOverride) {
   setSelected(n);
-  // The main tree shows members as leaves: a node inside one selects its member row there.
-  if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
-  renderDetail(n);
-  renderContent(n, from, spanOverride);
-  updateExport();
+  emit('select', { n, from, spanOverride });
   if (from !== 'hash') recordHash(n, from === 'open');
 }
 
@@ -120,7 +113,7 @@ export function applyHash() {
       return;
     }
     const { f } = parseHash(location.hash);
-    if (f && f !== fingerprint(state) && lib.ok && !opening) libRestore(f, true);
+    if (f && f !== fingerprint(state)) emit('hashUnknown', { f }); // the library may hold it
     return;
   }
   if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }

@@ -7,9 +7,9 @@
 
 import { call, cancel, core } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
-import { embedded } from '../features/embed.js';
-import { download } from '../features/export.js';
-import { onProgress, showProgress } from '../features/open.js';
+import { embedded } from '../config.js';
+import { download } from '../lib/download.js';
+import { onProgress, showProgress } from './progress.js';
 import { fmtInt, fmtSize } from '../lib/format.js';
 import { docs, makeState, renderTabs, showDocs, state, switchDoc } from '../state/docs.js';
 import { unpackDocument } from '../wire.js';

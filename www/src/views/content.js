@@ -4,7 +4,8 @@
 import { $ } from '../dom.js';
 import { childCount } from '../lib/lazy.js';
 import { isStreamRef, memberPath, refIn } from '../lib/refs.js';
-import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
+import { contentRootOf, memberOf, parentOf, spanOf, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { ctxShow } from './context.js';
 import { fieldMarks, hexShow } from './hex.js';
@@ -26,7 +27,21 @@ export let mainTree = null;
 export function contentInit() {
   mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n)));
   jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
+  on('select', ({ n, from, spanOverride }) => {
+    // The main tree shows members as leaves: a node inside one selects its member row there.
+    if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
+    renderContent(n, from, spanOverride);
+  });
+  on('document', ({ doc }) => {
+    // The top of the tree and the member list open; everything else expands on demand.
+    mainTree.setRoot(doc.root, (n) => n === doc.root || OPEN_KINDS.has(n.kind) && parentOf(n) === doc.root);
+    overviewHide();
+    jsonTree.clear();
+    $('json-view').hidden = true;
+  });
 }
+
+const OPEN_KINDS = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
 
 /**
  * renderContent shows what n's member holds (JSON tree, listing, plot or context) and the

@@ -2,10 +2,11 @@
 // The detail pane: the selected node's fields, tables and findings, renderers by kind.
 
 import { $, el } from '../dom.js';
-import { download } from '../features/export.js';
+import { download } from '../lib/download.js';
 import { tableCSV } from '../lib/csv.js';
 import { fileStem, fmtInt, spanText } from '../lib/format.js';
 import { kindOf, pathOf, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { mainTree } from './content.js';
 import { renderContextOffer } from './context.js';
@@ -270,6 +271,13 @@ export function findingItem(f, node) {
   li.addEventListener('click', () => select(node, 'finding', f.span));
   li.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(node, 'finding', f.span); });
   return li;
+}
+
+/**
+ * detailInit: the detail pane follows the selection.
+ */
+export function detailInit() {
+  on('select', ({ n }) => renderDetail(n));
 }
 
 /**

@@ -11,6 +11,7 @@ import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, state
 import { unfetched } from '../lib/lazy.js';
 import { isStreamRef } from '../lib/refs.js';
 import { handleOf, locateNode } from '../state/lazy.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { ctxHexClick } from './context.js';
 import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
@@ -32,6 +33,7 @@ export const hex = {
  * hexInit wires the hex view's scroller (rows are rebuilt on scroll and resize).
  */
 export function hexInit() {
+  on('document', hexForget);
   hex.scroller = $('hex');
   hex.rowsEl = $('hex-rows');
   hex.spacer = $('hex-spacer');

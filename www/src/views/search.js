@@ -9,6 +9,7 @@ import { parseOffsetQuery } from '../lib/offsets.js';
 import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
 import { kindOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { ensurePath, handleOf, locateNode } from '../state/lazy.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { unpackTable } from '../wire.js';
 import { fieldMarks, hex, hexShow, instructionPick, ownerOf, streamOf } from './hex.js';
@@ -290,6 +291,7 @@ async function searchPick(i) {
 }
 
 export function searchInit() {
+  on('document', () => { if (search.q) searchClose(); });
   const input = $('search');
   input.addEventListener('input', () => {
     clearTimeout(search.timer);

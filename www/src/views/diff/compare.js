@@ -3,15 +3,15 @@
 
 import { call, core } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
-import { embedded } from '../../features/embed.js';
-import { onProgress, showProgress } from '../../features/open.js';
+import { embedded } from '../../config.js';
+import { onProgress, showProgress } from '../progress.js';
 import { fmtSize } from '../../lib/format.js';
-import { docs, findMember, keyOf, makeState, renderDocument, renderTabs, setCurrent, state, switchDoc } from '../../state/docs.js';
+import { docs, field, findMember, keyOf, makeState, renderDocument, renderTabs, setCurrent, state, switchDoc } from '../../state/docs.js';
+import { diff } from '../../state/comparison.js';
 import { select } from '../../state/selection.js';
 import { unpackDocument, unpackNode } from '../../wire.js';
 import { mainTree } from '../content.js';
 import { search, searchClose } from '../search.js';
-import { field } from '../summary.js';
 import { cacheHide, cacheTabs, shortName } from '../cache.js';
 import { compareMany, hideMany } from './many.js';
 import { diffRender } from './render.js';
@@ -21,7 +21,7 @@ import { diffRender } from './render.js';
 // comparison has a tab of its own; every member in it jumps to that member in A or B.
 
 export const DIFF_ROWS = 2000; // rows built per member group before a "show more"
-export const diff = { a: null, b: null, node: null, shown: false, hideSame: false, seq: 0, error: '' };
+export { diff };
 export const CHANGE_MARK = { changed: '≠', added: '+', removed: '−', operands: '≈' };
 export const CHANGE_TITLE = { changed: 'differs', added: 'only in B', removed: 'only in A', operands: 'same opcode counts, other operands' };
 const isNEFF = (d) => !!(d && d.doc && d.doc.kind === 'neff');

@@ -6,7 +6,7 @@
 
 import { call } from '../../core/client.js';
 import { $, el } from '../../dom.js';
-import { download } from '../../features/export.js';
+import { download } from '../../lib/download.js';
 import { tableCSV } from '../../lib/csv.js';
 import { fmtInt, fmtSize } from '../../lib/format.js';
 import { docs, renderTabs, state, switchDoc } from '../../state/docs.js';

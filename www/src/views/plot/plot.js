@@ -7,6 +7,7 @@ import { $, el, toast } from '../../dom.js';
 import { f32hex, fmtFull, fmtInt, fmtNum, spanText } from '../../lib/format.js';
 import { isPwpRef } from '../../lib/refs.js';
 import { parentOf, state } from '../../state/docs.js';
+import { on } from '../../state/events.js';
 import { unpackNode } from '../../wire.js';
 import { renderDetail } from '../detail.js';
 import { ensureHandle, fieldMarks, hexShow } from '../hex.js';
@@ -222,6 +223,7 @@ function nearestBelow(list, x) {
 }
 
 export function plotInit() {
+  on('document', plotForget);
   const p = $('plot');
   p.addEventListener('wheel', (e) => {
     if (!plot.geom) return;
