@@ -4,9 +4,9 @@
 
 import { embedded } from '../config.js';
 import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from '../lib/hash.js';
-import { docs, pathOf, renderDocument, setCurrent, state } from './docs.js';
+import { docs, pathOf, state } from './store.js';
 import { emit } from './events.js';
-import { ensurePath, stubOnPath } from './lazy.js';
+import { ensurePath } from './lazy.js';
 
 /**
  * select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
@@ -27,7 +27,12 @@ export function select(n, from, spanOverride) {
 // entry, so back and forward walk the selections; a hash naming an open file's fingerprint
 // selects its node, now or when that file is opened again (a link or a reload).
 
-const fingerprint = (d) => (d && d.doc ? fingerprintOf(d.doc.sha256) : '');
+/**
+ * docFingerprint: the fingerprint of document d in the URL hash ('' for none).
+ * @param {import('./store.js').DocState | null} d
+ */
+export const docFingerprint = (d) => (d && d.doc ? fingerprintOf(d.doc.sha256) : '');
+const fingerprint = docFingerprint;
 
 function hashFor(n) {
   return formHash(fingerprint(state), pathOf(n));
@@ -36,7 +41,7 @@ function hashFor(n) {
 /**
  * hashTarget finds the open document and node a hash names, or null.
  * @param {string} h
- * @returns {{d: import('./docs.js').DocState, node: import('../wire.js').Node} | null}
+ * @returns {{d: import('./store.js').DocState, node: import('../wire.js').Node} | null}
  */
 export function hashTarget(h) {
   const { f, n } = parseHash(h);
@@ -53,7 +58,7 @@ export function hashTarget(h) {
  * or bad encoding), whether or not the page holds that node yet; null when no open document
  * has the hash's fingerprint.
  * @param {string} h
- * @returns {{d: import('./docs.js').DocState, path: string[] | null} | null}
+ * @returns {{d: import('./store.js').DocState, path: string[] | null} | null}
  */
 export function hashWanted(h) {
   const { f, n } = parseHash(h);
@@ -97,27 +102,6 @@ function recordHash(n, replace) {
     if (replace) history.replaceState(null, '', h);
     else { history.pushState(null, '', h); hashWrites++; }
   } catch (e) { /* some file:// contexts refuse: the page works without the hash */ }
-}
-
-/**
- * applyHash follows a hash that changed under the page (back/forward, an edited URL).
- */
-export function applyHash() {
-  const t = hashTarget(location.hash);
-  if (!t) {
-    // A node under a stub: the core builds the path first.
-    const want = hashWanted(location.hash);
-    if (want && stubOnPath(want.d, want.path)) {
-      if (want.d !== state) { setCurrent(want.d); renderDocument(0); return; } // it follows the hash
-      followPath(want.path, 'hash');
-      return;
-    }
-    const { f } = parseHash(location.hash);
-    if (f && f !== fingerprint(state)) emit('hashUnknown', { f }); // the library may hold it
-    return;
-  }
-  if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
-  if (state.selected !== t.node) select(t.node, 'hash');
 }
 
 /**
