@@ -12,6 +12,9 @@
  * @property {{}} empty the last document was closed
  * @property {{}} diffHide the comparison view is to be left (another document shows)
  * @property {{}} diffForget the comparison is to be dropped (one of its documents closed)
+ * @property {{view: string}} pageView a full view ('diff', 'many', 'cache'; '' none) is to show: the others hide
+ * @property {{}} diffRender the comparison (views/diff/) is to be drawn again
+ * @property {{list: any[]}} compareMany the open documents of list are to be compared (views/diff/many.js)
  * @property {{f: string}} hashUnknown the URL hash names a file that is not open (f: its fingerprint)
  */
 

@@ -12,9 +12,8 @@ import { select } from '../../state/selection.js';
 import { unpackDocument, unpackNode } from '../../wire.js';
 import { mainTree } from '../content.js';
 import { search, searchClose } from '../search.js';
-import { cacheHide, cacheTabs, shortName } from '../cache.js';
-import { compareMany, hideMany } from './many.js';
-import { diffRender } from './render.js';
+import { emit } from '../../state/events.js';
+import { shortName } from '../fullview.js';
 
 // Comparing two NEFFs (inspect.Diff in the core): the current document against another open
 // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
@@ -87,7 +86,6 @@ export function diffTabs(nav) {
     nav.appendChild(t);
     nav.hidden = false;
   }
-  cacheTabs(nav); // the cache's tab and the N-way comparison's (views/cache.js)
   updateCompare();
 }
 
@@ -128,7 +126,7 @@ export function openCompareMenu() {
   const all = docs.filter(isNEFF);
   if (all.length >= 3) {
     menu.appendChild(el('div', 'menu-sep'));
-    const item = menuItem('All ' + all.length + ' open NEFFs', 'one table of what differs', () => compareMany(all));
+    const item = menuItem('All ' + all.length + ' open NEFFs', 'one table of what differs', () => emit('compareMany', { list: all }));
     item.id = 'compare-all';
     menu.appendChild(item);
   }
@@ -191,7 +189,7 @@ export async function compare(a, b) {
     if (seq !== diff.seq) return;
     diff.error = e.message;
   }
-  if (diff.shown) diffRender();
+  if (diff.shown) emit('diffRender', {});
   diff.ms = performance.now() - t0; // core diff, transfer, decode and render: for tests
 }
 
@@ -201,13 +199,12 @@ function showDiffView() {
   if (!diff.a || !diff.b) return;
   closeCompareMenu(false);
   if (search.q) searchClose();
-  cacheHide();
-  hideMany();
+  emit('pageView', { view: 'diff' });
   diff.shown = true;
   document.body.dataset.view = 'diff';
   $('diff-view').hidden = false;
   renderTabs();
-  diffRender();
+  emit('diffRender', {});
   $('diff-body').focus({ preventScroll: true });
 }
 

@@ -8,6 +8,7 @@ import { tableCSV } from '../../lib/csv.js';
 import { fileStem, fmtInt } from '../../lib/format.js';
 import { keyOf, renderTabs, state } from '../../state/docs.js';
 import { on } from '../../state/events.js';
+import { compareMany, hideMany } from './many.js';
 import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, diffForget, DIFF_ROWS, diffJump, diffSides, diffTabs, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
 
 export function diffRender() {
@@ -380,6 +381,9 @@ export function diffInit() {
   on('tabs', (strip) => { diffTabs(strip.nav); strip.diffShown = diff.shown; });
   on('diffHide', hideDiffView);
   on('diffForget', diffForget);
+  on('diffRender', diffRender);
+  on('compareMany', ({ list }) => compareMany(list));
+  on('pageView', ({ view }) => { if (view !== 'diff') hideDiffView(); if (view !== 'many') hideMany(); });
   $('compare-button').addEventListener('click', () => { if ($('compare-menu').hidden) openCompareMenu(); else closeCompareMenu(true); });
   $('compare-menu').addEventListener('keydown', compareMenuKey);
   document.addEventListener('mousedown', (e) => { if (!$('compare').contains(/** @type {Node} */ (e.target))) closeCompareMenu(false); });
