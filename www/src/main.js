@@ -24,6 +24,7 @@ import { listingInit } from './views/listing.js';
 import { plotInit } from './views/plot/plot.js';
 import { searchInit } from './views/search.js';
 import { setFindingsOpen, summaryInit } from './views/summary.js';
+import { sourceInit } from './views/source.js';
 import { tabsInit } from './views/tabs.js';
 
 // wire connects the page's controls and window events to the views.
@@ -37,6 +38,7 @@ function wire() {
   hexKeyInit();
   $('detail').tabIndex = -1; // a place for the focus when the pane is rebuilt (detailRefocus)
   listingInit();
+  sourceInit();
   plotInit();
   ctxInit();
   themeInit();

@@ -7,11 +7,12 @@ import { call, core } from '../core/client.js';
 import { $ } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
 import { parseHash } from '../lib/hash.js';
+import { unpackDocument } from '../wire.js';
 import { diff } from './comparison.js';
 import { emit } from './events.js';
 import { ensurePath, stubOnPath } from './lazy.js';
 import { docFingerprint, followPath, hashTarget, hashWanted, select } from './selection.js';
-import { docs, field, setCurrent, setDocs, state } from './store.js';
+import { docs, field, makeState, setCurrent, setDocs, state } from './store.js';
 
 export * from './store.js';
 
@@ -163,4 +164,18 @@ export function applyHash() {
   }
   if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
   if (state.selected !== t.node) select(t.node, 'hash');
+}
+
+// contextState opens file in the core as a raw libncfw context for arch (and model).
+export async function contextState(file, arch, model) {
+  const r = await call('openContext', { file, name: file.name, arch, model });
+  const st = makeState(unpackDocument(r.doc), { file, handle: r.handle, gen: core.gen, context: { arch, model } });
+  st.reopen = contextReopen(st);
+  st.openMs = r.ms;
+  return st;
+}
+
+// contextReopen: how a libncfw context document opens again in a new core (its reopen).
+export function contextReopen(st) {
+  return async () => (await call('openContext', { file: st.file, name: st.file.name, arch: st.context.arch, model: st.context.model || '' })).handle;
 }

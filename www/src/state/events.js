@@ -6,6 +6,10 @@
  * The events and what each carries.
  * @typedef {object} Events
  * @property {{n: import('../wire.js').Node, from?: string, spanOverride?: import('../wire.js').Span}} select a node was selected (state/selection.js select)
+ * @property {{n: import('../wire.js').Node}} detail the detail pane is to show n without selecting it (an instruction, a context's field)
+ * @property {{off: number}} contextByte a byte of a libncfw context's text was picked in the hex view (views/context.js places it)
+ * @property {{stream: import('../wire.js').Node, i: number}} pickInstruction instruction i of stream is to be shown in the listing
+ * @property {{line: import('../wire.js').Node | null}} instructionLine the listing's instruction came from this source line (views/source.js marks it)
  * @property {{doc: import('../wire.js').Document}} document the current document is shown anew (renderDocument), before its landing selection
  * @property {{nav: HTMLElement, diffShown: boolean}} tabs the tab strip was rebuilt with the documents' tabs; a subscriber may add its own tabs (and set diffShown)
  * @property {{}} redrawTabs the tab strip is to be drawn again (the open documents changed)

@@ -276,6 +276,18 @@ export function field(doc, ...path) {
   return n || null;
 }
 
+// adopt indexes a node fetched on demand (an instruction's fields) under parent, so the
+// detail pane and the hex view treat it like any node of the document.
+export function adopt(n, parent, key) {
+  const base = pathOf(parent).concat(key);
+  (function walk(m, p, path) {
+    state.info.set(m, { parent: p, path, worst: 0 });
+    if (m.span && state.spanIdx) state.spanIdx.delete(m.span.src || ''); // rebuilt with the new node
+    (m.kids || []).forEach((c) => walk(c, m, path.concat(keyOf(c))));
+  })(n, parent, base);
+  return n;
+}
+
 // ---- the span index: which node owns a byte, built once per document and source ----
 
 /**

@@ -13,20 +13,19 @@ import { listingHide, listingShow } from './listing.js';
 import { overviewHide, overviewOf, overviewShow } from './overview.js';
 import { functionOf, plotShow } from './plot/plot.js';
 import { sourceHide, sourceOf, sourceShow } from './source.js';
-import { TreeView } from './tree.js';
+import { jsonTree, mainTree, setTrees, TreeView } from './tree.js';
 
 // Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
 
-export let jsonTree = null;
-export let mainTree = null;
+export { jsonTree, mainTree };
 
 /**
  * contentInit builds the two trees: the document's (members are leaves there: their content
  * has its own tree) and the member content's.
  */
 export function contentInit() {
-  mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n)));
-  jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
+  setTrees(new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n))),
+    new TreeView($('json-tree'), (n) => select(n, 'json')));
   on('select', ({ n, from, spanOverride }) => {
     // The main tree shows members as leaves: a node inside one selects its member row there.
     if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);

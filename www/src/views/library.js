@@ -6,10 +6,9 @@ import { $, el, toast } from '../dom.js';
 import { embedded, params } from '../config.js';
 import { fmtSize } from '../lib/format.js';
 import { parseHash } from '../lib/hash.js';
-import { addDocs, makeState, opening, state } from '../state/docs.js';
+import { addDocs, contextState, makeState, opening, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { unpackDocument } from '../wire.js';
-import { contextState } from './context.js';
 
 // Library: recent files kept in IndexedDB by the core (wasm/library.go). Each entry holds
 // the Document and, when the file fits the cap below, its bytes, so a reload, a discarded

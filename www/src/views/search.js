@@ -12,8 +12,8 @@ import { ensurePath, handleOf, locateNode } from '../state/lazy.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { unpackTable } from '../wire.js';
-import { fieldMarks, hex, hexShow, instructionPick, ownerOf, streamOf } from './hex.js';
-import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
+import { fieldMarks, hex, hexShow, ownerOf, streamOf } from './hex.js';
+import { fetchBlock, instructionPick, listing, listingScrollTo, listingSelect } from './listing.js';
 
 // Search (Ctrl+K or /): the core walks the document (search: key, label, value, detail; stubs
 // built as it goes) and streams its hits here in batches; "more results" goes on from where a

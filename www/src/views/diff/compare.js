@@ -10,7 +10,7 @@ import { docs, field, findMember, keyOf, makeState, renderDocument, renderTabs, 
 import { diff } from '../../state/comparison.js';
 import { select } from '../../state/selection.js';
 import { unpackDocument, unpackNode } from '../../wire.js';
-import { mainTree } from '../content.js';
+import { mainTree } from '../tree.js';
 import { search, searchClose } from '../search.js';
 import { emit } from '../../state/events.js';
 import { shortName } from '../fullview.js';
