@@ -43,6 +43,19 @@ export function contentInit() {
 const OPEN_KINDS = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
 
 /**
+ * CONTENT_VIEWS: the panes a node may call for above its member's content and bytes, in the
+ * pane's order: of(n) names what the pane shows for n (null: the pane hides), show shows it.
+ * A new pane is one row, as a new detail section is one row of DETAIL_RENDERERS.
+ * @type {{name: string, of: (n: import('../wire.js').Node) => any, show: (v: any, n: import('../wire.js').Node) => void, hide: () => void}[]}
+ */
+const CONTENT_VIEWS = [
+  // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
+  { name: 'overview', of: overviewOf, show: (ov) => overviewShow(ov), hide: overviewHide },
+  { name: 'source', of: sourceOf, show: (sv, n) => sourceShow(sv, n), hide: sourceHide }, // the kernel source (views/source.js)
+  { name: 'plot', of: functionOf, show: (fnode) => plotShow(fnode), hide: () => { $('plot-view').hidden = true; } },
+];
+
+/**
  * renderContent shows what n's member holds (JSON tree, listing, plot or context) and the
  * bytes of n (or spanOverride) in the hex view.
  * @param {import('../wire.js').Node} n
@@ -52,14 +65,11 @@ const OPEN_KINDS = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set'
 export function renderContent(n, from, spanOverride) {
   if (state.doc.kind === 'ncfw-context' && state.doc.root.kind === 'ncfw-context') { ctxShow(n, from); return; }
   $('ctx-view').hidden = true;
-  // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
-  const ov = overviewOf(n);
-  if (ov) overviewShow(ov); else overviewHide();
-  const sv = sourceOf(n); // the kernel source view (views/source.js)
-  if (sv) sourceShow(sv, n); else sourceHide();
-  const fnode = functionOf(n);
-  if (fnode) plotShow(fnode);
-  else $('plot-view').hidden = true;
+  let panes = false;
+  for (const cv of CONTENT_VIEWS) {
+    const v = cv.of(n);
+    if (v) { cv.show(v, n); panes = true; } else cv.hide();
+  }
   let jroot = contentRootOf(n);
   const jv = $('json-view');
   const member = memberOf(n);
@@ -78,7 +88,7 @@ export function renderContent(n, from, spanOverride) {
     jv.hidden = true;
     jsonTree.clear();
   }
-  $('content').classList.toggle('split', !!jroot || !!stream || !!fnode || !!ov || !!sv);
+  $('content').classList.toggle('split', !!jroot || !!stream || panes);
   const title = member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file;
   $('content-title').textContent = title;
   const span = spanOverride || spanOf(n);
