@@ -94,7 +94,8 @@ if (typeof window !== 'undefined') window.addEventListener('neffscope:reopen', (
 
 /**
  * What an open came to (the embedding host is told): the documents opened, or why not.
- * @typedef {{ok: true, name: string, kind: string} | {ok: false, message: string, cancelled?: boolean}} OpenResult
+ * ok: the documents opened (name, kind); else message says why (cancelled: the user's cancel).
+ * @typedef {{ok: boolean, name?: string, kind?: string, message?: string, cancelled?: boolean}} OpenResult
  */
 
 /**

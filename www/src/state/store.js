@@ -84,6 +84,9 @@ export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCa
  * @property {Map<Node, Promise<Node[]>>} [fetching] children fetches in flight, by stub (ensureKids)
  * @property {Promise<void>} [sourceWait] while the core maps the source lines the open left out (features/mapsource.js): settles when the Document has them
  * @property {string} [sourceFailed] why the source lines could not be mapped
+ * @property {{state: string, done?: number, total?: number, message?: string} | null} [memberHashes] the members' sha-256 the open left out, while features/open.js computes them
+ * @property {() => void} [hashMembers] computes them again (after a failure)
+ * @property {any} [cacheRow] the compile cache's row it was opened from (views/cache.js)
  */
 
 /** @type {any} the open in flight (features/open.js sets it), or null */
@@ -297,7 +300,7 @@ export function adopt(n, parent, key) {
  * search per lookup instead of a scan of every node.
  * @param {DocState} d
  * @param {string} src
- * @returns {{bounds: number[], owners: (Node | null)[]}}
+ * @returns {{bounds: number[], owners: (Node | null)[], stubs: {n: Node, off: number, end: number}[]}}
  */
 function spanIndex(d, src) {
   const spans = [];

@@ -233,7 +233,7 @@ function lineBar() {
   go.addEventListener('click', () => follow(pathLink(line)));
   bar.appendChild(go);
   bar.appendChild(el('span', 'muted line-pos', (k >= 0 ? fmtInt(k + 1) + ' of ' : '') + fmtInt(words.length) + ' instruction' + (words.length === 1 ? '' : 's') + ' of this line'));
-  for (const [dir, text, title] of [[-1, '◀ prev', 'Previous instruction of this line (p)'], [1, 'next ▶', 'Next instruction of this line (n)']]) {
+  for (const [dir, text, title] of /** @type {[number, string, string][]} */ ([[-1, '◀ prev', 'Previous instruction of this line (p)'], [1, 'next ▶', 'Next instruction of this line (n)']])) {
     const b = el('button', 'button small line-step', text);
     /** @type {HTMLButtonElement} */ (b).type = 'button';
     b.dataset.dir = String(dir);
