@@ -14,7 +14,7 @@ WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all js wasm wasm-size serve dist release test test-core test-wasm test-js test-browser bench fuzz generate vet clean
+.PHONY: all js wasm wasm-size serve dist release test test-core test-wasm test-js test-browser typecheck bench fuzz generate vet clean
 
 all: wasm
 
@@ -90,6 +90,7 @@ test: $(TESTSUMMARY)
 	@rm -f $(TEST_CACHE)/*.counts $(TEST_CACHE)/*.json
 	@status=0; \
 	$(MAKE) --no-print-directory vet || status=1; \
+	$(MAKE) --no-print-directory typecheck || status=1; \
 	for t in test-core test-wasm test-browser; do $(MAKE) --no-print-directory $$t || status=1; done; \
 	{ $(MAKE) --no-print-directory test-js 2>&1 || echo "# make test-js failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
 	$(TESTSUMMARY) total -dir $(TEST_CACHE) || status=1; \
@@ -103,6 +104,16 @@ $(TESTSUMMARY): $(wildcard scripts/testsummary/*.go)
 ## under node --test (Node 20; no npm packages).
 test-js:
 	node --test www/src/lib/*.test.js www/src/core/*.test.js www/src/worker/*.test.js www/test/*.test.js
+
+## typecheck: the page's JSDoc types (www/src/jsconfig.json) checked by the TypeScript that
+## tools/tsc/package-lock.json pins, installed there with npm ci on first use; 0 errors.
+TSC := tools/tsc/node_modules/.bin/tsc
+typecheck: $(TSC)
+	$(TSC) --noEmit -p www/src/jsconfig.json
+
+$(TSC): tools/tsc/package.json tools/tsc/package-lock.json
+	cd tools/tsc && npm ci --no-audit --no-fund
+	@touch $@
 
 test-core: $(TESTSUMMARY)
 	$(TEST_RUN) -name core -- $(GO) test -json -timeout 40m ./core/... ./cmd/... ./scripts/... ./internal/... ./wasm/protocol/...

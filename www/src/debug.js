@@ -2,7 +2,8 @@
 // globalThis.neffscope: the read-only surface the browser tests (e2e/) and the console use.
 
 import { core } from './core/client.js';
-import { allowedOrigins, embedded, messagesSeen } from './features/embed.js';
+import { embedded } from './config.js';
+import { allowedOrigins, messagesSeen } from './features/embed.js';
 import { holdSource } from './features/mapsource.js';
 import { lastOpen } from './features/open.js';
 import { docs, state, switchDoc } from './state/docs.js';

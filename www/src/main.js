@@ -5,15 +5,17 @@
 import { cancel, single, startCore } from './core/client.js';
 import { installDebugSurface } from './debug.js';
 import { $ } from './dom.js';
-import { embedded, setupEmbedding } from './features/embed.js';
-import { copyLink, exportJSON, exportMember } from './features/export.js';
+import { embedded } from './config.js';
+import { setupEmbedding } from './features/embed.js';
+import { copyLink, exportInit, exportJSON, exportMember } from './features/export.js';
 import { keyboardInit } from './features/keyboard.js';
-import { openFiles, opening } from './features/open.js';
+import { openFile, openFiles } from './features/open.js';
+import { applyHash, opening } from './state/docs.js';
 import { themeInit } from './features/theme.js';
-import { applyHash } from './state/selection.js';
 import { cacheInit } from './views/cache.js';
 import { contentInit } from './views/content.js';
 import { ctxInit } from './views/context.js';
+import { detailInit } from './views/detail.js';
 import { diffInit } from './views/diff/render.js';
 import { hexInit, hexKeyInit } from './views/hex.js';
 import { layoutInit } from './views/layout.js';
@@ -21,25 +23,31 @@ import { libBoot, libInit } from './views/library.js';
 import { listingInit } from './views/listing.js';
 import { plotInit } from './views/plot/plot.js';
 import { searchInit } from './views/search.js';
-import { setFindingsOpen } from './views/summary.js';
+import { setFindingsOpen, summaryInit } from './views/summary.js';
+import { sourceInit } from './views/source.js';
 import { tabsInit } from './views/tabs.js';
 
 // wire connects the page's controls and window events to the views.
 function wire() {
+  // The order of the inits is the order the views follow a new document and a selection.
+  detailInit();
+  searchInit();
+  summaryInit();
   contentInit();
   hexInit();
   hexKeyInit();
   $('detail').tabIndex = -1; // a place for the focus when the pane is rebuilt (detailRefocus)
   listingInit();
+  sourceInit();
   plotInit();
   ctxInit();
-  searchInit();
   themeInit();
-  libInit();
+  libInit({ openFile, openFiles });
   diffInit();
   layoutInit();
   tabsInit();
   keyboardInit();
+  exportInit();
   cacheInit(); // a folder (compile cache) picked or dropped: the cache table (views/cache.js)
 
   $('file-input').addEventListener('change', (e) => {

@@ -52,3 +52,94 @@ test('only core/ talks to the workers, and only wire.js decodes msgpack', () => 
     if (m.name !== 'wire.js') assert.ok(!m.text.includes('MessagePack.decode'), m.name + ' decodes msgpack itself');
   }
 });
+
+// The page's floors, lowest first: a module may import its own floor or one below, never one
+// above, and no import circle may close. A module's floor is its directory's (files at the top
+// of www/src are named one by one).
+const FLOORS = ['lib', 'core', 'state', 'views', 'features', 'main'];
+const FLOOR_OF = [
+  // [path prefix under www/src, floor]
+  ['lib/', 'lib'], ['dom.js', 'lib'], ['wire.js', 'lib'], ['roles.js', 'lib'], ['config.js', 'lib'],
+  ['core/', 'core'], ['worker/', 'core'],
+  ['state/', 'state'],
+  ['views/', 'views'],
+  ['features/', 'features'],
+  ['main.js', 'main'], ['debug.js', 'main'],
+];
+
+function floorOf(name) {
+  const row = FLOOR_OF.find(([prefix]) => (prefix.endsWith('/') ? name.startsWith(prefix) : name === prefix));
+  return row ? FLOORS.indexOf(row[1]) : -1;
+}
+
+// Static imports only: `import … from '…'`, `import '…'` and `export … from '…'` at a line's
+// start (JSDoc's import('…') types are not loaded and do not count).
+function importsOf(m) {
+  const out = [];
+  const re = /^(?:import|export)\s(?:[^'"`;]*?\sfrom\s)?['"]([^'"]+)['"]/gm;
+  for (const [, spec] of m.text.matchAll(re)) {
+    if (!spec.startsWith('.')) continue;
+    const target = relative(SRC, join(SRC, m.name, '..', spec)).split('\\').join('/');
+    if (target.startsWith('..')) continue; // vendored code outside www/src
+    out.push(target);
+  }
+  return out;
+}
+
+const graph = new Map(all.map((m) => [m.name.split('\\').join('/'), importsOf(m)]));
+
+test('every module has a floor', () => {
+  for (const name of graph.keys()) assert.ok(floorOf(name) >= 0, name + ' has no floor in FLOOR_OF');
+});
+
+test('no module imports a module of a higher floor (' + FLOORS.join(' < ') + ')', () => {
+  const up = [];
+  for (const [from, tos] of graph) {
+    for (const to of tos) {
+      if (floorOf(to) > floorOf(from)) up.push(from + ' (' + FLOORS[floorOf(from)] + ') -> ' + to + ' (' + FLOORS[floorOf(to)] + ')');
+    }
+  }
+  assert.deepEqual(up, [], up.length + ' imports run up a floor');
+});
+
+test('no import circle', () => {
+  // Tarjan's strongly connected components: any component of two or more modules (or one that
+  // imports itself) is a circle; each is reported with a cycle through it.
+  let index = 0;
+  const idx = new Map(), low = new Map(), onStack = new Set(), stack = [], circles = [];
+  const visit = (v) => {
+    idx.set(v, index); low.set(v, index); index++;
+    stack.push(v); onStack.add(v);
+    for (const w of graph.get(v) || []) {
+      if (!graph.has(w)) continue;
+      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
+      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) !== idx.get(v)) return;
+    const comp = [];
+    let w;
+    do { w = stack.pop(); onStack.delete(w); comp.push(w); } while (w !== v);
+    if (comp.length > 1 || (graph.get(v) || []).includes(v)) circles.push(comp);
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  const report = circles.map((comp) => cycleIn(comp).join(' -> ') + ' (' + comp.length + ' modules: ' + comp.sort().join(', ') + ')');
+  assert.deepEqual(report, [], circles.length + ' import circles');
+});
+
+// cycleIn: one cycle through the component's first module, by breadth-first search back to it.
+function cycleIn(comp) {
+  const inComp = new Set(comp), start = comp[0], prev = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift();
+    for (const w of graph.get(v) || []) {
+      if (w === start) {
+        const path = [start];
+        for (let x = v; x !== start; x = prev.get(x)) path.splice(1, 0, x);
+        return path.concat(start);
+      }
+      if (inComp.has(w) && !prev.has(w)) { prev.set(w, v); queue.push(w); }
+    }
+  }
+  return [start];
+}

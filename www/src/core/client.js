@@ -3,13 +3,13 @@
 // that the core on this page. Every request goes through call(); every failure is a CoreError.
 
 import { $, toast } from '../dom.js';
-import { hashStop, hashWorker } from './fingerprint.js';
+import { hashStop, hashWorker } from './hasher.js';
 import { METHODS } from './methods.gen.js';
+import { newWorker, single } from './workers.js';
 
 const METHOD_NAMES = new Set(METHODS.map((m) => m.name));
 
-// present in the single-file build (and no document at all under node --test)
-export const single = typeof document !== 'undefined' ? document.getElementById('wasm-data') : null;
+export { newWorker, single };
 export const core = {
   mode: 'none', // 'worker' | 'main'
   worker: null,
@@ -66,19 +66,6 @@ function setCoreStatus(state, text, title) {
   s.dataset.state = state;
   s.textContent = text;
   s.title = title || '';
-}
-
-/**
- * newWorker starts worker.js (named name: its role). The single-file build has no worker.js
- * to load: the worker is a Blob of prelude (what the site's worker loads itself) and the code.
- * @param {string} name
- * @param {string[]} prelude
- * @returns {Worker}
- */
-export function newWorker(name, prelude) {
-  const opts = name ? { name } : undefined;
-  if (!single) return new Worker('worker.js', opts);
-  return new Worker(URL.createObjectURL(new Blob(prelude.concat([$('worker-src').textContent]), { type: 'text/javascript' })), opts);
 }
 
 /**

@@ -1,6 +1,7 @@
 // @ts-check
 // Embedding: ?url= opens a file on load; a host page drives the viewer with postMessage.
 
+import { embedded, params } from '../config.js';
 import { $, toast } from '../dom.js';
 import { openFiles } from './open.js';
 
@@ -13,8 +14,6 @@ import { openFiles } from './open.js';
 // with the allow= that would accept it. ?mode=embedded hides the open button and turns file
 // drop off.
 
-export const params = new URLSearchParams(location.search);
-export const embedded = params.get('mode') === 'embedded';
 
 // allowedOrigins: this page's origin (not the opaque 'null' of file://) and those of ?allow=.
 export const allowedOrigins = new Set();

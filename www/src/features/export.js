@@ -2,35 +2,19 @@
 // Export: the Document as JSON, the selected member's bytes, a link to this page.
 
 import { call } from '../core/client.js';
-import { $, el, toast } from '../dom.js';
+import { $, toast } from '../dom.js';
+import { download, exporting } from '../lib/download.js';
 import { fileStem } from '../lib/format.js';
 import { memberPath } from '../lib/refs.js';
 import { memberOf, sourceSize, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { ensureHandle } from '../views/hex.js';
 
 // Export: the Document as JSON (byte for byte what `neffscope inspect --json` prints), a
 // table as CSV, the selected member's bytes, and a link to this page.
 
-export function download(parts, name, type) {
-  const url = URL.createObjectURL(new Blob(parts, { type: type || 'application/octet-stream' }));
-  const a = el('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60000);
-}
-
-// exportBusy keeps a second click from starting a second download while one is read.
-let exportBusy = false;
-export async function exporting(what, fn) {
-  if (exportBusy || !state) return;
-  exportBusy = true;
-  try { await fn(); } catch (e) { toast('Could not export ' + what + ': ' + (e && e.message || e)); } finally { exportBusy = false; }
-}
-
 export function exportJSON() {
+  if (!state) return Promise.resolve();
   return exporting('the document', async () => {
     const st = state;
     const r = await call('json', { handle: await ensureHandle() });
@@ -68,7 +52,14 @@ export async function copyLink() {
   }
 }
 
-export function updateExport() {
+/**
+ * exportInit: the export buttons follow the selection.
+ */
+export function exportInit() {
+  on('select', updateExport);
+}
+
+function updateExport() {
   $('export').hidden = !state;
   $('export-member').disabled = !(state && state.selected && memberOf(state.selected));
 }

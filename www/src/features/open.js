@@ -5,8 +5,8 @@
 import { call, cancel, core, onWarm } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
 import { $, el, toast } from '../dom.js';
-import { fmtSize } from '../lib/format.js';
-import { addDocs, makeState, renderDocument, state } from '../state/docs.js';
+import { onProgress, showProgress } from '../views/progress.js';
+import { addDocs, makeState, opening, renderDocument, setOpening, state } from '../state/docs.js';
 import { libRemember } from '../views/library.js';
 import { memberHashText, renderDetail } from '../views/detail.js';
 import { applyMemberSums } from '../lib/membersums.js';
@@ -18,7 +18,6 @@ import { unpackDocument, unpackNode } from '../wire.js';
 
 // Opening files.
 
-export let opening = null;
 export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, sourceMs, …} of the last file opened, for benchmarks
 
 // The partial overview (the core's 'overview' events) is drawn for a file over SMALL_FILE
@@ -85,35 +84,6 @@ function showPartial(token, file, t0) {
   overviewPartial(token.partial, file.name);
 }
 
-/**
- * showProgress shows the progress bar for file (or a group: its count and total size), with Cancel.
- * @param {{name: string, size: number}} file
- */
-export function showProgress(file) {
-  $('progress').hidden = false;
-  $('progress-title').textContent = 'Reading ' + file.name;
-  $('progress-bar').style.width = '0%';
-  $('progress-text').textContent = fmtSize(file.size) + ' · starting…';
-  $('cancel').disabled = core.mode !== 'worker';
-}
-
-/**
- * onProgress updates the progress bar from the core's progress event.
- * @param {File} file
- * @param {number} t0 when the open started (performance.now())
- * @param {{phase: string, done: number, total: number, inflated: number, read: number}} p
- */
-export function onProgress(file, t0, p) {
-  const secs = (performance.now() - t0) / 1000;
-  const read = p.read || p.done;
-  const frac = file.size ? Math.min(1, read / file.size) : 1;
-  $('progress-bar').style.width = (frac * 100).toFixed(1) + '%';
-  const parts = [p.phase, fmtSize(read) + ' of ' + fmtSize(file.size)];
-  if (secs > 0.05) parts.push((read / (1 << 20) / secs).toFixed(1) + ' MB/s');
-  if (p.inflated) parts.push(fmtSize(p.inflated) + ' inflated');
-  $('progress-text').textContent = parts.join(' · ');
-}
-
 /** @type {File | null} the last file opened, for Reopen after the core died (core/client.js) */
 let lastFile = null;
 // The worker's warm-up Document, decoded once and dropped: the first file's decode then runs
@@ -124,7 +94,8 @@ if (typeof window !== 'undefined') window.addEventListener('neffscope:reopen', (
 
 /**
  * What an open came to (the embedding host is told): the documents opened, or why not.
- * @typedef {{ok: true, name: string, kind: string} | {ok: false, message: string, cancelled?: boolean}} OpenResult
+ * ok: the documents opened (name, kind); else message says why (cancelled: the user's cancel).
+ * @typedef {{ok: boolean, name?: string, kind?: string, message?: string, cancelled?: boolean}} OpenResult
  */
 
 /**
@@ -138,7 +109,7 @@ export async function openFile(file) {
   if (opening) cancel();
   const t0 = performance.now();
   const token = {};
-  opening = token;
+  setOpening(token);
   document.body.dataset.state = 'opening';
   showProgress(file);
   // A big file's hash worker starts once the first overview is up (or after a second): until
@@ -212,7 +183,7 @@ export async function openFile(file) {
     if (state && state.doc) renderSummary(state.doc, false);
     return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open ' + file.name + ': ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
-    if (opening === token) { opening = null; $('progress').hidden = true; $('progress').classList.remove('docked'); }
+    if (opening === token) { setOpening(null); $('progress').hidden = true; $('progress').classList.remove('docked'); }
   }
 }
 
@@ -271,7 +242,7 @@ export async function openFiles(files) {
   if (opening) cancel();
   const t0 = performance.now();
   const token = {};
-  opening = token;
+  setOpening(token);
   document.body.dataset.state = 'opening';
   const total = files.reduce((a, f) => a + f.size, 0);
   showProgress({ name: files.length + ' files', size: total });
@@ -302,6 +273,6 @@ export async function openFiles(files) {
     document.body.dataset.state = state && state.handle ? 'open' : 'empty';
     return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open the ' + files.length + ' files: ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
-    if (opening === token) { opening = null; $('progress').hidden = true; }
+    if (opening === token) { setOpening(null); $('progress').hidden = true; }
   }
 }

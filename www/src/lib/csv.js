@@ -2,7 +2,7 @@
 // CSV (RFC 4180) of a document table, for the tables' CSV buttons.
 
 /**
- * csvCell quotes per RFC 4180. A cell a spreadsheet would run as a formula (=, +, @, or - not
+ * csvCell quotes per RFC 4180. A cell a spreadsheet would run as a formula (=, +, `@`, or - not
  * starting a number; the text may come from a hostile file) gets a leading apostrophe.
  * @param {unknown} v
  */

@@ -6,7 +6,7 @@
 
 /**
  * parseOffsetQuery reads q (trimmed) as a byte offset. explicit: the query can only be an
- * offset (hex, or with @), so one past the end deserves a note. Digits beyond what a double
+ * offset (hex, or with `@`), so one past the end deserves a note. Digits beyond what a double
  * holds exactly give Infinity (past any end).
  * @param {string} q
  * @returns {{off: number, explicit: boolean} | null}

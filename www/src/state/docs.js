@@ -1,276 +1,30 @@
 // @ts-check
-// The open documents: their index (node → parent, path, worst finding), the current one
-// (state, written only here via setCurrent), the tabs, and rendering a document.
+// Showing the open documents: the tabs' list changing (open, add, close, switch) and rendering
+// the document on show; the views follow by events (state/events.js). The documents and their
+// index are state/store.js's, re-exported here.
 
 import { call, core } from '../core/client.js';
-import { $, el } from '../dom.js';
+import { $ } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
-import { unfetched } from '../lib/lazy.js';
-import { isMemberRef, memberPath } from '../lib/refs.js';
-import { jsonTree, mainTree } from '../views/content.js';
-import { diff, diffForget, diffTabs, hideDiffView } from '../views/diff/compare.js';
-import { hexForget } from '../views/hex.js';
-import { overviewHide } from '../views/overview.js';
-import { plotForget } from '../views/plot/plot.js';
-import { search, searchClose } from '../views/search.js';
-import { field, renderFindings, renderSummary } from '../views/summary.js';
+import { parseHash } from '../lib/hash.js';
+import { unpackDocument } from '../wire.js';
+import { diff } from './comparison.js';
+import { emit } from './events.js';
 import { ensurePath, stubOnPath } from './lazy.js';
-import { hashTarget, hashWanted, select } from './selection.js';
-import { docTab, showEmpty, tabsRendered } from '../views/tabs.js';
+import { docFingerprint, followPath, hashTarget, hashWanted, select } from './selection.js';
+import { docs, field, makeState, setCurrent, setDocs, state } from './store.js';
 
-// The document and its index.
+export * from './store.js';
 
-const JSON_KINDS = new Set(['object', 'array', 'string', 'number', 'bool', 'null']);
-export const SEV_RANK = { info: 1, warning: 2, error: 3 };
-
-// KINDS: how each node kind looks in a tree. Unknown kinds get the default row.
-const KINDS = {
-  neff: { glyph: '◆', title: 'NEFF file' },
-  header: { glyph: 'H', title: 'header' },
-  payload: { glyph: 'P', title: 'payload' },
-  verdict: { glyph: '✓', title: 'runtime verdict' },
-  archive: { glyph: '▦', title: 'archive' },
-  dir: { glyph: '▸', title: 'directory' },
-  member: { glyph: '▤', title: 'archive member' },
-  field: { glyph: '•', title: 'field' },
-  flag: { glyph: '⚑', title: 'flag bit' },
-  padding: { glyph: '░', title: 'padding' },
-  bytes: { glyph: '01', title: 'bytes' },
-  object: { glyph: '{}', title: 'JSON object' },
-  array: { glyph: '[]', title: 'JSON array' },
-  string: { glyph: '"', title: 'JSON string' },
-  number: { glyph: '#', title: 'JSON number' },
-  bool: { glyph: 'b', title: 'JSON boolean' },
-  null: { glyph: '∅', title: 'JSON null' },
-};
-Object.assign(KINDS, {
-  manifest: { glyph: '{}', title: 'manifest (JSON)' },
-  model: { glyph: 'M', title: 'model' },
-  overview: { glyph: '★', title: 'overview' },
-  answer: { glyph: '▸', title: 'overview answer' },
-  cause: { glyph: '!', title: 'root cause' },
-  instructions: { glyph: '≡', title: 'instruction stream' },
-  table: { glyph: '▦', title: 'table' },
-  npy: { glyph: 'N', title: 'NumPy array' },
-  'pwp-bundle': { glyph: 'ƒ', title: 'activation tables' },
-  'pwp-roster': { glyph: 'R', title: 'activation roster (act_info.json)' },
-  'pwp-roster-set': { glyph: 'S', title: 'roster set' },
-  'pwp-set': { glyph: 'S', title: 'activation set' },
-  'pwp-function': { glyph: 'ƒ', title: 'activation function' },
-  'pwp-octaves': { glyph: '≡', title: 'octaves' },
-  'pwp-bucket': { glyph: 'B', title: 'bucket record (32 bytes)' },
-  'pwp-eval': { glyph: '=', title: 'evaluation' },
-  'ncfw-context': { glyph: 'C', title: 'libncfw collective context' },
-  'ncfw-arches': { glyph: 'A', title: 'arches' },
-  'ncfw-text': { glyph: 'T', title: 'printed text' },
-  'ncfw-dump': { glyph: 'D', title: 'libncfw ctx_log dump' },
-  group: { glyph: '▣', title: 'group' },
-});
-/**
- * kindOf: how a node kind looks in a tree; kinds without a row (new decoders) get their initial.
- * @param {string} k
- * @returns {{glyph: string, title: string}}
- */
-export const kindOf = (k) => KINDS[k] || { glyph: (k || '?').charAt(0).toUpperCase(), title: k };
-
-/** @typedef {import('../wire.js').Node} Node */
-
-/**
- * One open document (a tab) and what the page derives from it.
- * @typedef {object} DocState
- * @property {import('../wire.js').Document} doc
- * @property {number} uid page-unique (table memory keys)
- * @property {File} [file] the file it was opened from
- * @property {File[]} [files] the files opened together (a group)
- * @property {number} [handle] the core's handle for it
- * @property {number} [gen] the core generation the handle belongs to (older ones are void)
- * @property {() => Promise<number>} [reopen] opens it again in a new core, resolves with the handle
- * @property {{arch: number, model: string}} [context] a libncfw context's emulation settings
- * @property {Map<Node, {parent: Node | null, path: string[], worst: number}>} info
- * @property {Map<string, Node>} byPath nodes by path (keys joined by '/')
- * @property {{f: import('../wire.js').Finding, node: Node}[]} findings
- * @property {Node} [selected]
- * @property {Map<string, Node>} [members] sources by path, built on first use (findMember)
- * @property {number} [openMs] the core's time to open it (a libncfw context)
- * @property {boolean} [stored] a library entry shown without its bytes (they were not kept)
- * @property {Map<string, {bounds: number[], owners: (Node | null)[], stubs: {n: Node, off: number, end: number}[]}>} [spanIdx] the span index per source (ownerAt, stubAt)
- * @property {Map<Node, Promise<Node[]>>} [fetching] children fetches in flight, by stub (ensureKids)
- * @property {Promise<void>} [sourceWait] while the core maps the source lines the open left out (features/mapsource.js): settles when the Document has them
- * @property {string} [sourceFailed] why the source lines could not be mapped
- */
-
-/** @type {DocState | null} the document on show */
-export let state = null;
-/**
- * setCurrent makes d the document on show (this module is the only writer of state).
- * @param {DocState} d
- */
-export function setCurrent(d) { state = d; }
-
-/**
- * keyOf: a node's path segment among its siblings (key, else label).
- * @param {Node} n
- */
-export const keyOf = (n) => n.key || n.label || '';
-
-// indexTree adds n and its held subtree to idx (info, byPath, findings) under parent at path.
-function indexTree(idx, n, parent, path) {
-  const rec = { parent, path, worst: 0 };
-  idx.info.set(n, rec);
-  idx.byPath.set(path.join('/'), n);
-  for (const f of n.finds || []) {
-    idx.findings.push({ f, node: n });
-    rec.worst = Math.max(rec.worst, SEV_RANK[f.sev] || 0);
-  }
-  for (const c of n.kids || []) {
-    indexTree(idx, c, n, path.concat(keyOf(c)));
-    rec.worst = Math.max(rec.worst, idx.info.get(c).worst);
-  }
-}
-
-/**
- * spliceKids appends kids (fetched from the core) to n's children in document d and indexes
- * them like held ones: parent, path, worst finding (carried up to n's ancestors), findings.
- * The span index and the member map are rebuilt on next use.
- * @param {DocState} d
- * @param {Node} n
- * @param {Node[]} kids
- */
-export function spliceKids(d, n, kids) {
-  const rec = d.info.get(n);
-  if (!rec) return;
-  if (!n.kids) n.kids = [];
-  for (const c of kids) {
-    n.kids.push(c);
-    indexTree(d, c, n, rec.path.concat(keyOf(c)));
-    rec.worst = Math.max(rec.worst, d.info.get(c).worst);
-  }
-  for (let p = rec.parent, w = rec.worst; p; p = d.info.get(p).parent) {
-    const r = d.info.get(p);
-    if (r.worst >= w) break;
-    r.worst = w;
-  }
-  d.spanIdx = undefined;
-  d.members = undefined;
-}
-
-/**
- * reindex indexes d's Document again after it changed in place (the source lines mapped after
- * the open): info, byPath, findings; the span index and the member map are rebuilt on next use.
- * Nodes adopted outside the tree (an instruction's fields) are forgotten.
- * @param {DocState} d
- */
-export function reindex(d) {
-  Object.assign(d, indexDoc(d.doc));
-  d.spanIdx = undefined;
-  d.members = undefined;
-}
-
-function indexDoc(doc) {
-  const idx = { info: new Map(), byPath: new Map(), findings: [] };
-  indexTree(idx, doc.root, null, []);
-  return idx;
-}
-
-/**
- * pathOf: the keys from the root to n in the current document.
- * @param {Node} n
- * @returns {string[]}
- */
-export const pathOf = (n) => state.info.get(n).path;
-/**
- * parentOf: n's parent in the current document (null for the root).
- * @param {Node} n
- * @returns {Node | null}
- */
-export const parentOf = (n) => state.info.get(n).parent;
-
-/**
- * memberOf returns the member node n belongs to (itself included), or null.
- * @param {Node} n
- * @returns {Node | null}
- */
-export function memberOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'member' && isMemberRef(m.ref)) return m;
-  return null;
-}
-/**
- * contentRootOf returns the decoded content of the member n belongs to (a JSON tree today;
- * instruction listings and tables from later decoders plug in the same way), which the
- * content pane shows as its own tree above the bytes. null when the member is only bytes.
- * @param {Node} n
- * @returns {Node | null}
- */
-export function contentRootOf(n) {
-  const m = memberOf(n);
-  if (!m) return null;
-  return (m.kids || []).find((c) => !(c.kind === 'bytes' && !(c.kids && c.kids.length))) || null;
-}
-/**
- * spanOf: n's bytes, or (inherited, len 0) where its nearest ancestor with a span starts.
- * @param {Node} n
- * @returns {import('../wire.js').Span | null}
- */
-export function spanOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.span) return m === n ? m.span : { src: m.span.src, off: m.span.off, len: 0, inherited: true };
-  return null;
-}
-/**
- * sourceSize: how many bytes a source has ('' = the file; a member path = its size).
- * @param {string} src
- * @returns {number}
- */
-export function sourceSize(src) {
-  if (!src) return state.doc.size;
-  const m = findMember(src);
-  if (m && m.span) return m.span.len;
-  // Files dropped together: a source is one of them, by name.
-  const f = (state.files || []).find((x) => x.name === src);
-  return f ? f.size : 0;
-}
-/**
- * findMember: the node whose bytes are source src (an archive member, or a loose file of a
- * group), or null.
- * @param {string} src
- * @returns {Node | null}
- */
-export function findMember(src) {
-  if (!state.members) {
-    state.members = new Map();
-    // Archive members first; loose files joined into one document (activation blobs) are
-    // sources too, named by a node whose Ref is "member:<file>".
-    for (const n of state.info.keys()) if (n.kind === 'member' && isMemberRef(n.ref)) state.members.set(memberPath(n.ref), n);
-    for (const n of state.info.keys()) {
-      const p = memberPath(n.ref);
-      if (p !== null && n.span && !state.members.has(p)) state.members.set(p, n);
-    }
-  }
-  return state.members.get(src) || null;
-}
-
-// ---- several documents: a drop of several files gives one per group (tabs) ----
-
-/** @type {DocState[]} the documents of the last open (the tabs) */
-export let docs = [];
-let uidNext = 1;
-
-/**
- * makeState indexes doc and adds extra (file, handle, gen, …).
- * @param {import('../wire.js').Document} doc
- * @param {Partial<DocState>} [extra]
- * @returns {DocState}
- */
-export function makeState(doc, extra) {
-  return Object.assign({ doc, uid: uidNext++ }, extra, indexDoc(doc));
-}
+/** @typedef {import('./store.js').DocState} DocState */
 
 /**
  * closeDocs forgets every open document and closes their handles in the core.
  */
 export function closeDocs() {
-  diffForget();
+  emit('diffForget', {});
   for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
-  docs = [];
+  setDocs([]);
 }
 
 /**
@@ -280,8 +34,8 @@ export function closeDocs() {
  * @param {number} ms
  */
 export function showDocs(list, i, ms) {
-  docs = list;
-  state = list[i];
+  setDocs(list);
+  setCurrent(list[i]);
   renderDocument(ms);
 }
 
@@ -293,19 +47,19 @@ export function showDocs(list, i, ms) {
  * @param {number} ms
  */
 export function addDocs(list, i, ms) {
-  hideDiffView();
+  emit('diffHide', {});
   for (const st of list) {
     const j = docs.findIndex((d) => d.doc.sha256 && d.doc.sha256 === st.doc.sha256 && d.doc.file === st.doc.file && d.doc.kind === st.doc.kind);
     if (j < 0) { docs.push(st); continue; }
     dropHandle(docs[j]);
     docs[j] = st;
   }
-  state = list[i];
+  setCurrent(list[i]);
   renderDocument(ms);
 }
 
 function dropHandle(d) {
-  if (diff.a === d || diff.b === d) diffForget();
+  if (diff.a === d || diff.b === d) emit('diffForget', {});
   if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
 }
 
@@ -320,9 +74,9 @@ export function closeDoc(d) {
   dropHandle(d);
   docs.splice(i, 1);
   if (d !== state) { renderTabs(); return; }
-  if (docs.length) { state = docs[Math.min(i, docs.length - 1)]; hideDiffView(); renderDocument(0); return; }
-  state = null;
-  showEmpty();
+  if (docs.length) { setCurrent(docs[Math.min(i, docs.length - 1)]); emit('diffHide', {}); renderDocument(0); return; }
+  setCurrent(null);
+  emit('empty', {});
 }
 
 /**
@@ -332,8 +86,8 @@ export function closeDoc(d) {
  */
 export function replaceDoc(prev, next) {
   const i = docs.indexOf(prev);
-  if (i >= 0) docs[i] = next; else docs = [next];
-  state = next;
+  if (i >= 0) docs[i] = next; else setDocs([next]);
+  setCurrent(next);
 }
 
 /**
@@ -341,23 +95,19 @@ export function replaceDoc(prev, next) {
  * @param {number} i
  */
 export function switchDoc(i) {
-  if (diff.shown && docs[i] === state) { hideDiffView(); renderTabs(); return; }
-  hideDiffView();
+  if (diff.shown && docs[i] === state) { emit('diffHide', {}); renderTabs(); return; }
+  emit('diffHide', {});
   if (!docs[i] || docs[i] === state) return;
-  state = docs[i];
+  setCurrent(docs[i]);
   renderDocument(0);
 }
 
 /**
- * renderTabs draws the tab strip (one tab per open document, and the comparison's).
+ * renderTabs has the tab strip drawn again (views/tabs.js: one tab per open document, and the
+ * comparison's).
  */
 export function renderTabs() {
-  const nav = $('doc-tabs');
-  nav.replaceChildren();
-  nav.hidden = !docs.length;
-  docs.forEach((d, i) => nav.appendChild(docTab(d, i, d === state, () => switchDoc(i), () => closeDoc(d))));
-  diffTabs(nav);
-  tabsRendered(nav, state, diff.shown);
+  emit('redrawTabs', {});
 }
 
 /**
@@ -374,17 +124,7 @@ export function renderDocument(ms) {
   fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
   renderTabs();
   $('search-box').hidden = false;
-  if (search.q) searchClose();
-  renderSummary(doc, false);
-  renderFindings();
-  // The top of the tree and the member list open; everything else expands on demand.
-  const openKinds = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
-  mainTree.setRoot(doc.root, (n) => n === doc.root || openKinds.has(n.kind) && parentOf(n) === doc.root);
-  hexForget();
-  plotForget();
-  overviewHide();
-  jsonTree.clear();
-  $('json-view').hidden = true;
+  emit('document', { doc }); // the search, summary, findings, trees and content panes start anew
   const linked = hashTarget(location.hash);
   if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
   // A NEFF lands on its overview (the answers); the header is one click away in the tree.
@@ -405,97 +145,37 @@ export function renderDocument(ms) {
   select(first, 'open');
 }
 
-// ---- the span index: which node owns a byte, built once per document and source ----
-
 /**
- * spanIndex builds, for one source, the elementary intervals between every span boundary and
- * the most specific node owning each (the shortest span; at equal length the deeper node), by
- * one sweep over the sorted spans with a heap of the open ones: O(n log n) once, then a binary
- * search per lookup instead of a scan of every node.
- * @param {DocState} d
- * @param {string} src
- * @returns {{bounds: number[], owners: (Node | null)[]}}
+ * applyHash follows a hash that changed under the page (back/forward, an edited URL).
  */
-function spanIndex(d, src) {
-  const spans = [];
-  for (const [n, rec] of d.info) {
-    const s = n.span;
-    if (s && (s.src || '') === src && s.len > 0) spans.push({ n, off: s.off, end: s.off + s.len, len: s.len, depth: rec.path.length, stub: unfetched(n) });
-  }
-  spans.sort((a, b) => a.off - b.off);
-  const cuts = new Set();
-  for (const s of spans) { cuts.add(s.off); cuts.add(s.end); }
-  const bounds = [...cuts].sort((a, b) => a - b);
-  const owners = [];
-  // heap: best first (shortest, then a stub not fetched yet — what it holds may be smaller,
-  // and the core is asked —, then deepest)
-  const heap = [];
-  const better = (a, b) => a.len < b.len || (a.len === b.len && (a.stub !== b.stub ? a.stub : a.depth > b.depth));
-  const push = (x) => {
-    heap.push(x);
-    for (let i = heap.length - 1; i > 0;) {
-      const p = (i - 1) >> 1;
-      if (!better(heap[i], heap[p])) break;
-      [heap[i], heap[p]] = [heap[p], heap[i]];
-      i = p;
+export function applyHash() {
+  const t = hashTarget(location.hash);
+  if (!t) {
+    // A node under a stub: the core builds the path first.
+    const want = hashWanted(location.hash);
+    if (want && stubOnPath(want.d, want.path)) {
+      if (want.d !== state) { setCurrent(want.d); renderDocument(0); return; } // it follows the hash
+      followPath(want.path, 'hash');
+      return;
     }
-  };
-  const pop = () => {
-    const top = heap[0], last = heap.pop();
-    if (heap.length) {
-      heap[0] = last;
-      for (let i = 0; ;) {
-        const l = 2 * i + 1, r = l + 1;
-        let m = i;
-        if (l < heap.length && better(heap[l], heap[m])) m = l;
-        if (r < heap.length && better(heap[r], heap[m])) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m], heap[i]];
-        i = m;
-      }
-    }
-    return top;
-  };
-  let k = 0;
-  for (let b = 0; b < bounds.length - 1; b++) {
-    const at = bounds[b];
-    while (k < spans.length && spans[k].off <= at) push(spans[k++]);
-    while (heap.length && heap[0].end <= at) pop(); // closed spans leave lazily
-    owners.push(heap.length ? heap[0].n : null);
+    const { f } = parseHash(location.hash);
+    if (f && f !== docFingerprint(state)) emit('hashUnknown', { f }); // the library may hold it
+    return;
   }
-  return { bounds, owners, stubs: spans.filter((x) => x.stub) };
+  if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
+  if (state.selected !== t.node) select(t.node, 'hash');
 }
 
-/**
- * stubAt: a stub whose children the page has not all fetched holds byte off of source src, so
- * a node smaller than ownerAt's may be below it (the core's locate knows).
- * @param {string} src
- * @param {number} off
- */
-export function stubAt(src, off) {
-  if (!state) return false;
-  ownerAt(src, off); // builds the index
-  const idx = state.spanIdx && state.spanIdx.get(src || '');
-  return !!idx && idx.stubs.some((x) => x.off <= off && off < x.end && unfetched(x.n));
+// contextState opens file in the core as a raw libncfw context for arch (and model).
+export async function contextState(file, arch, model) {
+  const r = await call('openContext', { file, name: file.name, arch, model });
+  const st = makeState(unpackDocument(r.doc), { file, handle: r.handle, gen: core.gen, context: { arch, model } });
+  st.reopen = contextReopen(st);
+  st.openMs = r.ms;
+  return st;
 }
 
-/**
- * ownerAt finds the most specific node whose span holds byte off of source src (null: none).
- * @param {string} src
- * @param {number} off
- * @returns {Node | null}
- */
-export function ownerAt(src, off) {
-  if (!state) return null;
-  if (!state.spanIdx) state.spanIdx = new Map();
-  let idx = state.spanIdx.get(src || '');
-  if (!idx) { idx = spanIndex(state, src || ''); state.spanIdx.set(src || '', idx); }
-  const { bounds, owners } = idx;
-  let lo = 0, hi = bounds.length - 1; // find the last bound <= off
-  if (hi < 1 || off < bounds[0] || off >= bounds[hi]) return null;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (bounds[mid] <= off) lo = mid; else hi = mid;
-  }
-  return owners[lo];
+// contextReopen: how a libncfw context document opens again in a new core (its reopen).
+export function contextReopen(st) {
+  return async () => (await call('openContext', { file: st.file, name: st.file.name, arch: st.context.arch, model: st.context.model || '' })).handle;
 }

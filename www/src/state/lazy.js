@@ -1,16 +1,16 @@
 // @ts-check
 // The lazy document in the page: a stub's children are fetched from the core (children) a page
-// at a time and spliced into the node, indexed like held ones (docs.js spliceKids), so
+// at a time and spliced into the node, indexed like held ones (store.js spliceKids), so
 // selection, detail, breadcrumbs and the hex view work on them unchanged. ensurePath is the one
 // way a navigation by path (URL hash, links, search hits, located bytes) reaches a node.
 
 import { call, core } from '../core/client.js';
 import { childCount, FETCH_MAX, fetchRange, indexKey, isStub, pageEnd } from '../lib/lazy.js';
 import { unpack } from '../wire.js';
-import { keyOf, spliceKids, state } from './docs.js';
+import { keyOf, spliceKids, state } from './store.js';
 
 /** @typedef {import('../wire.js').Node} Node */
-/** @typedef {import('./docs.js').DocState} DocState */
+/** @typedef {import('./store.js').DocState} DocState */
 
 /**
  * handleOf returns d's handle in the core, opening its file again first when the worker was

@@ -1,31 +1,24 @@
 // @ts-check
-// Selection: select() is the hub every view calls; the URL hash follows it and back/forward
-// follow the hash.
+// Selection: select() is the hub every view calls; the panes follow it by the 'select' event,
+// the URL hash follows it, and back/forward follow the hash.
 
-import { embedded } from '../features/embed.js';
-import { updateExport } from '../features/export.js';
-import { opening } from '../features/open.js';
+import { embedded } from '../config.js';
 import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from '../lib/hash.js';
-import { mainTree, renderContent } from '../views/content.js';
-import { renderDetail } from '../views/detail.js';
-import { lib, libRestore } from '../views/library.js';
-import { docs, memberOf, pathOf, renderDocument, setCurrent, state } from './docs.js';
-import { ensurePath, stubOnPath } from './lazy.js';
+import { docs, pathOf, state } from './store.js';
+import { emit } from './events.js';
+import { ensurePath } from './lazy.js';
 
 /**
  * select is the one place a selection happens, whoever asked (tree, JSON view, hex, a
- * finding, a table row, the summary): the detail and content panes follow, and the URL hash.
+ * finding, a table row, the summary): the panes follow (the 'select' event: the detail, the
+ * trees and the content, the export buttons), and the URL hash.
  * @param {import('../wire.js').Node} n
  * @param {string} [from] who asked: 'tree', 'json', 'hex', 'table', 'search', 'hash', 'open', …
  * @param {import('../wire.js').Span} [spanOverride] bytes to highlight instead of n's
  */
 export function select(n, from, spanOverride) {
   setSelected(n);
-  // The main tree shows members as leaves: a node inside one selects its member row there.
-  if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
-  renderDetail(n);
-  renderContent(n, from, spanOverride);
-  updateExport();
+  emit('select', { n, from, spanOverride });
   if (from !== 'hash') recordHash(n, from === 'open');
 }
 
@@ -34,7 +27,12 @@ export function select(n, from, spanOverride) {
 // entry, so back and forward walk the selections; a hash naming an open file's fingerprint
 // selects its node, now or when that file is opened again (a link or a reload).
 
-const fingerprint = (d) => (d && d.doc ? fingerprintOf(d.doc.sha256) : '');
+/**
+ * docFingerprint: the fingerprint of document d in the URL hash ('' for none).
+ * @param {import('./store.js').DocState | null} d
+ */
+export const docFingerprint = (d) => (d && d.doc ? fingerprintOf(d.doc.sha256) : '');
+const fingerprint = docFingerprint;
 
 function hashFor(n) {
   return formHash(fingerprint(state), pathOf(n));
@@ -43,7 +41,7 @@ function hashFor(n) {
 /**
  * hashTarget finds the open document and node a hash names, or null.
  * @param {string} h
- * @returns {{d: import('./docs.js').DocState, node: import('../wire.js').Node} | null}
+ * @returns {{d: import('./store.js').DocState, node: import('../wire.js').Node} | null}
  */
 export function hashTarget(h) {
   const { f, n } = parseHash(h);
@@ -60,7 +58,7 @@ export function hashTarget(h) {
  * or bad encoding), whether or not the page holds that node yet; null when no open document
  * has the hash's fingerprint.
  * @param {string} h
- * @returns {{d: import('./docs.js').DocState, path: string[] | null} | null}
+ * @returns {{d: import('./store.js').DocState, path: string[] | null} | null}
  */
 export function hashWanted(h) {
   const { f, n } = parseHash(h);
@@ -104,27 +102,6 @@ function recordHash(n, replace) {
     if (replace) history.replaceState(null, '', h);
     else { history.pushState(null, '', h); hashWrites++; }
   } catch (e) { /* some file:// contexts refuse: the page works without the hash */ }
-}
-
-/**
- * applyHash follows a hash that changed under the page (back/forward, an edited URL).
- */
-export function applyHash() {
-  const t = hashTarget(location.hash);
-  if (!t) {
-    // A node under a stub: the core builds the path first.
-    const want = hashWanted(location.hash);
-    if (want && stubOnPath(want.d, want.path)) {
-      if (want.d !== state) { setCurrent(want.d); renderDocument(0); return; } // it follows the hash
-      followPath(want.path, 'hash');
-      return;
-    }
-    const { f } = parseHash(location.hash);
-    if (f && f !== fingerprint(state) && lib.ok && !opening) libRestore(f, true);
-    return;
-  }
-  if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
-  if (state.selected !== t.node) select(t.node, 'hash');
 }
 
 /**

@@ -7,14 +7,16 @@
 
 import { call, cancel, core } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
-import { embedded } from '../features/embed.js';
-import { download } from '../features/export.js';
-import { onProgress, showProgress } from '../features/open.js';
+import { embedded } from '../config.js';
+import { download } from '../lib/download.js';
+import { onProgress, showProgress } from './progress.js';
 import { fmtInt, fmtSize } from '../lib/format.js';
 import { docs, makeState, renderTabs, showDocs, state, switchDoc } from '../state/docs.js';
 import { unpackDocument } from '../wire.js';
-import { compare, hideDiffView } from './diff/compare.js';
-import { compareMany, hideMany, manyTab } from './diff/many.js';
+import { on, emit } from '../state/events.js';
+import { compare } from './diff/compare.js';
+import { compareMany, manyTab } from './diff/many.js';
+import { shortName, viewEl } from './fullview.js';
 
 // MAX_ENTRIES bounds the files one folder may list (a walk past it stops and says so);
 // MAX_ROWS the table rows built at once (the filter narrows the rest).
@@ -27,14 +29,6 @@ const dirOf = (p) => (p.lastIndexOf('/') >= 0 ? p.slice(0, p.lastIndexOf('/')) :
 const baseOf = (p) => p.slice(p.lastIndexOf('/') + 1);
 // rel is a row's path inside the folder (the table's title names the folder).
 const rel = (p) => (cache.name && p.startsWith(cache.name + '/') ? p.slice(cache.name.length + 1) : p);
-
-// shortName names a document opened from a folder by its entry: "MODULE_…+…/model.neff" in a
-// cache, the last two path parts elsewhere; other documents by their file name.
-export function shortName(d) {
-  const f = d.doc.file || '';
-  if (!d.cacheRow || !f.includes('/')) return f;
-  return f.split('/').slice(-2).join('/');
-}
 
 // pathCell fills a cell with a path that may break after each '/', the file name in full tone.
 function pathCell(td, p) {
@@ -77,24 +71,12 @@ export const cache = {
   shownFor: null, // the document current when the view was shown: another one means leave
 };
 
-// viewEl returns the page's <main> for id (cache-view or many-view), made on first use: these
-// views add themselves to the page, beside the diff view.
-export function viewEl(id) {
-  let v = $(id);
-  if (v) return v;
-  v = el('main', 'cache-view');
-  v.id = id;
-  v.hidden = true;
-  v.setAttribute('aria-label', id === 'cache-view' ? 'Compile cache' : 'Comparison');
-  const after = $('diff-view') || $('panes');
-  after.parentNode.insertBefore(v, after.nextSibling);
-  return v;
-}
-
 // ---- getting the files: the directory picker, <input webkitdirectory>, or a dropped folder ----
 
 // cacheInit adds the "Open folder…" control and takes folder drops (main.js calls it once).
 export function cacheInit() {
+  on('tabs', ({ nav }) => cacheTabs(nav));
+  on('pageView', ({ view }) => { if (view !== 'cache') cacheHide(); });
   adoptStyle();
   const input = /** @type {HTMLInputElement} */ (el('input', 'visually-hidden'));
   input.type = 'file';
@@ -280,8 +262,7 @@ function progress(row, read) {
 
 export function cacheShow() {
   if (!cache.rows.length && !cache.name) return;
-  hideDiffView();
-  hideMany();
+  emit('pageView', { view: 'cache' });
   cache.shown = true;
   cache.shownFor = state;
   document.body.dataset.view = 'cache';
@@ -301,14 +282,13 @@ export function cacheHide() {
 
 // back returns from the cache or comparison view to the document, or the welcome screen.
 function back() {
-  cacheHide();
-  hideMany();
+  emit('pageView', { view: '' });
   if (state && docs.includes(state)) switchDoc(docs.indexOf(state));
   else $('welcome').hidden = false;
   renderTabs();
 }
 
-// cacheTabs: renderTabs' hook (through diffTabs) — the cache's tab and the N-way comparison's;
+// cacheTabs: the tab strip's hook (the 'tabs' event, after the comparison's) — the cache's tab and the N-way comparison's;
 // picking a document's tab leaves these views.
 export function cacheTabs(nav) {
   // Another document became current (a file opened, a tab picked): show it, not the table.
@@ -318,7 +298,7 @@ export function cacheTabs(nav) {
     const d = docs[Number(b.dataset.index)];
     const text = d && d.cacheRow && Array.from(b.childNodes).find((c) => c.nodeType === Node.TEXT_NODE);
     if (text) text.textContent = shortName(d);
-    b.addEventListener('click', () => { if (cache.shown || document.body.dataset.view === 'many') { cacheHide(); hideMany(); if (!b.classList.contains('many-tab')) { const i = Number(b.dataset.index); if (docs[i]) switchDoc(i); } renderTabs(); } });
+    b.addEventListener('click', () => { if (cache.shown || document.body.dataset.view === 'many') { emit('pageView', { view: '' }); if (!b.classList.contains('many-tab')) { const i = Number(b.dataset.index); if (docs[i]) switchDoc(i); } renderTabs(); } });
   });
   manyTab(nav);
   if (!cache.name) return;

@@ -4,7 +4,8 @@
 import { $ } from '../dom.js';
 import { childCount } from '../lib/lazy.js';
 import { isStreamRef, memberPath, refIn } from '../lib/refs.js';
-import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
+import { contentRootOf, memberOf, parentOf, spanOf, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { ctxShow } from './context.js';
 import { fieldMarks, hexShow } from './hex.js';
@@ -12,21 +13,47 @@ import { listingHide, listingShow } from './listing.js';
 import { overviewHide, overviewOf, overviewShow } from './overview.js';
 import { functionOf, plotShow } from './plot/plot.js';
 import { sourceHide, sourceOf, sourceShow } from './source.js';
-import { TreeView } from './tree.js';
+import { jsonTree, mainTree, setTrees, TreeView } from './tree.js';
 
 // Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
 
-export let jsonTree = null;
-export let mainTree = null;
+export { jsonTree, mainTree };
 
 /**
  * contentInit builds the two trees: the document's (members are leaves there: their content
  * has its own tree) and the member content's.
  */
 export function contentInit() {
-  mainTree = new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n)));
-  jsonTree = new TreeView($('json-tree'), (n) => select(n, 'json'));
+  setTrees(new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n))),
+    new TreeView($('json-tree'), (n) => select(n, 'json')));
+  on('select', ({ n, from, spanOverride }) => {
+    // The main tree shows members as leaves: a node inside one selects its member row there.
+    if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
+    renderContent(n, from, spanOverride);
+  });
+  on('document', ({ doc }) => {
+    // The top of the tree and the member list open; everything else expands on demand.
+    mainTree.setRoot(doc.root, (n) => n === doc.root || OPEN_KINDS.has(n.kind) && parentOf(n) === doc.root);
+    overviewHide();
+    jsonTree.clear();
+    $('json-view').hidden = true;
+  });
 }
+
+const OPEN_KINDS = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
+
+/**
+ * CONTENT_VIEWS: the panes a node may call for above its member's content and bytes, in the
+ * pane's order: of(n) names what the pane shows for n (null: the pane hides), show shows it.
+ * A new pane is one row, as a new detail section is one row of DETAIL_RENDERERS.
+ * @type {{name: string, of: (n: import('../wire.js').Node) => any, show: (v: any, n: import('../wire.js').Node) => void, hide: () => void}[]}
+ */
+const CONTENT_VIEWS = [
+  // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
+  { name: 'overview', of: overviewOf, show: (ov) => overviewShow(ov), hide: overviewHide },
+  { name: 'source', of: sourceOf, show: (sv, n) => sourceShow(sv, n), hide: sourceHide }, // the kernel source (views/source.js)
+  { name: 'plot', of: functionOf, show: (fnode) => plotShow(fnode), hide: () => { $('plot-view').hidden = true; } },
+];
 
 /**
  * renderContent shows what n's member holds (JSON tree, listing, plot or context) and the
@@ -38,14 +65,11 @@ export function contentInit() {
 export function renderContent(n, from, spanOverride) {
   if (state.doc.kind === 'ncfw-context' && state.doc.root.kind === 'ncfw-context') { ctxShow(n, from); return; }
   $('ctx-view').hidden = true;
-  // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
-  const ov = overviewOf(n);
-  if (ov) overviewShow(ov); else overviewHide();
-  const sv = sourceOf(n); // the kernel source view (views/source.js)
-  if (sv) sourceShow(sv, n); else sourceHide();
-  const fnode = functionOf(n);
-  if (fnode) plotShow(fnode);
-  else $('plot-view').hidden = true;
+  let panes = false;
+  for (const cv of CONTENT_VIEWS) {
+    const v = cv.of(n);
+    if (v) { cv.show(v, n); panes = true; } else cv.hide();
+  }
   let jroot = contentRootOf(n);
   const jv = $('json-view');
   const member = memberOf(n);
@@ -64,7 +88,7 @@ export function renderContent(n, from, spanOverride) {
     jv.hidden = true;
     jsonTree.clear();
   }
-  $('content').classList.toggle('split', !!jroot || !!stream || !!fnode || !!ov || !!sv);
+  $('content').classList.toggle('split', !!jroot || !!stream || panes);
   const title = member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file;
   $('content-title').textContent = title;
   const span = spanOverride || spanOf(n);

@@ -5,10 +5,10 @@ import { call, core } from '../core/client.js';
 import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { MAX_SCROLL_PX, toScroll, toVirtual } from '../lib/virtual-scroll.js';
-import { makeState, renderDocument, replaceDoc, state } from '../state/docs.js';
+import { contextReopen, contextState, makeState, renderDocument, replaceDoc, state } from '../state/docs.js';
+import { emit, on } from '../state/events.js';
 import { unpackDocument, unpackNode } from '../wire.js';
-import { mainTree } from './content.js';
-import { renderDetail } from './detail.js';
+import { mainTree } from './tree.js';
 import { ensureHandle, hexShow, ownerOf } from './hex.js';
 import { libRemember } from './library.js';
 
@@ -198,7 +198,7 @@ function ctxPickRow(k) {
   if (r.span && r.span.len > 0) {
     hexShow('', { src: '', off: r.span.off, len: r.span.len }, true, ctx.hexMarks);
     const f = ctxFieldNode(r.span.off);
-    if (f) { renderDetail(f); mainTree.markSelected(f, false); }
+    if (f) { emit('detail', { n: f }); mainTree.markSelected(f, false); }
   } else {
     hexShow('', null, false, ctx.hexMarks);
   }
@@ -210,7 +210,7 @@ export function ctxHexClick(off) {
   if (first) hexShow('', { src: '', off: first.span.off, len: first.span.len }, false, ctx.hexMarks);
   else hexShow('', { src: '', off, len: 1 }, false, ctx.hexMarks);
   const f = ctxFieldNode(off);
-  if (f) { renderDetail(f); mainTree.markSelected(f, false); }
+  if (f) { emit('detail', { n: f }); mainTree.markSelected(f, false); }
 }
 
 async function ctxSwitchArch(arch, model) {
@@ -233,10 +233,6 @@ async function ctxSwitchArch(arch, model) {
   }
 }
 
-function contextReopen(st) {
-  return async () => (await call('openContext', { file: st.file, name: st.file.name, arch: st.context.arch, model: st.context.model || '' })).handle;
-}
-
 // openAsContext re-opens the current (unrecognised binary) file as a raw libncfw context.
 async function openAsContext(arch) {
   const prev = state;
@@ -252,16 +248,8 @@ async function openAsContext(arch) {
   }
 }
 
-// contextState opens file in the core as a raw libncfw context for arch (and model).
-export async function contextState(file, arch, model) {
-  const r = await call('openContext', { file, name: file.name, arch, model });
-  const st = makeState(unpackDocument(r.doc), { file, handle: r.handle, gen: core.gen, context: { arch, model } });
-  st.reopen = contextReopen(st);
-  st.openMs = r.ms;
-  return st;
-}
-
 export function ctxInit() {
+  on('contextByte', ({ off }) => ctxHexClick(off));
   const sc = $('ctx-text');
   sc.addEventListener('scroll', () => requestAnimationFrame(ctxRender));
   new ResizeObserver(() => ctxRender()).observe(sc);

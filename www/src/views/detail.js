@@ -2,18 +2,21 @@
 // The detail pane: the selected node's fields, tables and findings, renderers by kind.
 
 import { $, el } from '../dom.js';
-import { download } from '../features/export.js';
+import { download } from '../lib/download.js';
 import { tableCSV } from '../lib/csv.js';
 import { fileStem, fmtInt, spanText } from '../lib/format.js';
 import { kindOf, pathOf, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
-import { mainTree } from './content.js';
 import { renderContextOffer } from './context.js';
 import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
 import { hexShow } from './hex.js';
 import { follow, linkFollowable } from './overview.js';
 import { childCount } from '../lib/lazy.js';
-import { instructionAt, lineWords, sourceJump } from './source.js';
+import { lineWords } from '../lib/words.js';
+import { instructionAt } from './listing.js';
+import { sourceJump } from './source.js';
+import { mainTree } from './tree.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
 // function view.
@@ -270,6 +273,14 @@ export function findingItem(f, node) {
   li.addEventListener('click', () => select(node, 'finding', f.span));
   li.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(node, 'finding', f.span); });
   return li;
+}
+
+/**
+ * detailInit: the detail pane follows the selection.
+ */
+export function detailInit() {
+  on('select', ({ n }) => renderDetail(n));
+  on('detail', ({ n }) => renderDetail(n));
 }
 
 /**

@@ -11,9 +11,8 @@ import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, state
 import { unfetched } from '../lib/lazy.js';
 import { isStreamRef } from '../lib/refs.js';
 import { handleOf, locateNode } from '../state/lazy.js';
+import { emit, on } from '../state/events.js';
 import { select } from '../state/selection.js';
-import { ctxHexClick } from './context.js';
-import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
 
 // Hex view: virtualised rows, bytes fetched in pages from the core on demand.
 
@@ -32,6 +31,7 @@ export const hex = {
  * hexInit wires the hex view's scroller (rows are rebuilt on scroll and resize).
  */
 export function hexInit() {
+  on('document', hexForget);
   hex.scroller = $('hex');
   hex.rowsEl = $('hex-rows');
   hex.spacer = $('hex-spacer');
@@ -370,10 +370,10 @@ function hexOnKey(e) {
 
 // hexPickByte selects the field that owns byte off, as a click on it does.
 function hexPickByte(off) {
-  if (state.doc.kind === 'ncfw-context' && !hex.source) { ctxHexClick(off); return; }
+  if (state.doc.kind === 'ncfw-context' && !hex.source) { emit('contextByte', { off }); return; }
   // A byte of an instruction stream is that instruction's: the listing stays and selects it.
   const stream = streamOf(hex.source);
-  if (stream) { instructionPick(stream, Math.floor(off / 64)); return; }
+  if (stream) { emit('pickInstruction', { stream, i: Math.floor(off / 64) }); return; }
   const owner = ownerOf(hex.source, off);
   if (owner && !unfetched(owner) && !stubAt(hex.source, off)) { select(owner, 'hex'); return; }
   // Below a stub (or no node the page holds): the core places the byte and the page builds
@@ -399,18 +399,6 @@ export function streamOf(src) {
   const m = findMember(src);
   const c = m && contentRootOf(m);
   return c && isStreamRef(c.ref) ? c : null;
-}
-
-/**
- * instructionPick shows stream's listing (if it is not on show) and selects instruction i.
- * @param {import('../wire.js').Node} stream
- * @param {number} i
- */
-export async function instructionPick(stream, i) {
-  if (listing.node !== stream || $('listing').hidden) select(stream, 'hex');
-  await fetchBlock(0).promise; // the listing's size (its scroll height) comes with its first rows
-  listingScrollTo(i);
-  return listingSelect(i);
 }
 
 function hexFirstShown() {

@@ -3,13 +3,12 @@
 
 import { call, core } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
-import { embedded, params } from '../features/embed.js';
-import { openFile, openFiles, opening } from '../features/open.js';
+import { embedded, params } from '../config.js';
 import { fmtSize } from '../lib/format.js';
 import { parseHash } from '../lib/hash.js';
-import { addDocs, makeState, state } from '../state/docs.js';
+import { addDocs, contextState, makeState, opening, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { unpackDocument } from '../wire.js';
-import { contextState } from './context.js';
 
 // Library: recent files kept in IndexedDB by the core (wasm/library.go). Each entry holds
 // the Document and, when the file fits the cap below, its bytes, so a reload, a discarded
@@ -132,9 +131,9 @@ export async function libRestore(key, fromHash) {
   if (!fromHash) { try { history.replaceState(null, '', location.pathname + location.search); } catch (err) { /* file:// */ } }
   if (files.length && files.length === (e.files || []).length) {
     lib.restored.kept = true;
-    if (e.how === 'group') await openFiles(files);
+    if (e.how === 'group') await opener.openFiles(files);
     else if (e.how === 'context') await openContextFile(files[0], e.arch || 0, e.model || '');
-    else await openFile(files[0]);
+    else await opener.openFile(files[0]);
     return true;
   }
   // The bytes were not kept: show the Document alone. Bytes-backed views say why they are empty.
@@ -176,7 +175,22 @@ function libClose() {
   $('welcome-library').appendChild($('library'));
 }
 
-export function libInit() {
+/**
+ * The page's opener (features/open.js), which main.js hands to libInit: a view does not
+ * import features/.
+ * @typedef {{openFile: (f: File) => Promise<any>, openFiles: (fs: File[]) => Promise<any>}} Opener
+ */
+/** @type {Opener} */
+const opener = { openFile: async () => null, openFiles: async () => null };
+
+/**
+ * libInit wires the library's controls; open opens what the library restores. A link naming
+ * a file that is not open restores it from the library (the 'hashUnknown' event).
+ * @param {Opener} open
+ */
+export function libInit(open) {
+  Object.assign(opener, open);
+  on('hashUnknown', ({ f }) => { if (lib.ok && !opening) libRestore(f, true); });
   const sel = $('library-cap');
   for (const c of LIB_CAPS) {
     const o = el('option', '', c ? 'files up to ' + fmtSize(c) : 'no bytes (documents only)');

@@ -7,14 +7,14 @@ import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
 import { isStreamRef, refIn, streamPath } from '../lib/refs.js';
 import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
-import { keyOf, ownerAt, pathOf, state } from '../state/docs.js';
-import { setSelected } from '../state/selection.js';
+import { adopt, findMember, keyOf, ownerAt, pathOf, state } from '../state/docs.js';
+import { emit, on } from '../state/events.js';
+import { select, setSelected } from '../state/selection.js';
 import { unpackNode, unpackTable } from '../wire.js';
-import { renderDetail } from './detail.js';
 import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
 import { follow, linkFollowable, linkTarget } from './overview.js';
+import { lineWords } from '../lib/words.js';
 import { plotFromActivate } from './plot/plot.js';
-import { instructionAt, lineOfLink, lineWords, sourceNoteInstruction } from './source.js';
 
 // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
 // the core a block at a time (rows), and one instruction's fields on demand (instruction),
@@ -155,17 +155,7 @@ function listingRender() {
   if (waiting) waiting.promise.then(() => { if (key === listing.key) requestAnimationFrame(listingRender); });
 }
 
-// adopt indexes a node fetched on demand (an instruction's fields) under parent, so the
-// detail pane and the hex view treat it like any node of the document.
-export function adopt(n, parent, key) {
-  const base = pathOf(parent).concat(key);
-  (function walk(m, p, path) {
-    state.info.set(m, { parent: p, path, worst: 0 });
-    if (m.span && state.spanIdx) state.spanIdx.delete(m.span.src || ''); // rebuilt with the new node
-    (m.kids || []).forEach((c) => walk(c, m, path.concat(keyOf(c))));
-  })(n, parent, base);
-  return n;
-}
+export { adopt };
 
 export async function listingSelect(i) {
   listing.selected = i;
@@ -179,13 +169,13 @@ export async function listingSelect(i) {
     if (ref !== listing.ref || i !== listing.selected) return;
     const ins = adopt(unpackNode(r.node), node, '#' + i);
     setSelected(ins);
-    renderDetail(ins);
+    emit('detail', { n: ins });
     if (ins.span) hexShow(ins.span.src || '', ins.span, true, fieldMarks(ins, ins.span.src || ''));
     // Its kernel source line: the line bar, the source view's row, the line's other rows.
     const src = (ins.kids || []).find((c) => c.label === 'source');
     const line = src ? lineOfLink(src.link) : null;
     if (line !== listing.line) { listing.line = line; listingRender(); }
-    sourceNoteInstruction(line);
+    emit('instructionLine', { line });
     lineBar();
   } catch (e) {
     toast('Instruction ' + i + ': ' + e.message);
@@ -201,7 +191,7 @@ async function recordSelect(i) {
   const sp = b.spans && b.spans[i % LIST_BLOCK];
   if (!sp || !sp.len) return;
   const owner = ownerAt(sp.src || '', sp.off);
-  if (owner) { setSelected(owner); renderDetail(owner); }
+  if (owner) { setSelected(owner); emit('detail', { n: owner }); }
   hexShow(sp.src || '', sp, true, owner ? fieldMarks(owner, sp.src || '') : []);
 }
 
@@ -243,7 +233,7 @@ function lineBar() {
   go.addEventListener('click', () => follow(pathLink(line)));
   bar.appendChild(go);
   bar.appendChild(el('span', 'muted line-pos', (k >= 0 ? fmtInt(k + 1) + ' of ' : '') + fmtInt(words.length) + ' instruction' + (words.length === 1 ? '' : 's') + ' of this line'));
-  for (const [dir, text, title] of [[-1, '◀ prev', 'Previous instruction of this line (p)'], [1, 'next ▶', 'Next instruction of this line (n)']]) {
+  for (const [dir, text, title] of /** @type {[number, string, string][]} */ ([[-1, '◀ prev', 'Previous instruction of this line (p)'], [1, 'next ▶', 'Next instruction of this line (n)']])) {
     const b = el('button', 'button small line-step', text);
     /** @type {HTMLButtonElement} */ (b).type = 'button';
     b.dataset.dir = String(dir);
@@ -278,6 +268,7 @@ export function lineStep(dir) {
 }
 
 export function listingInit() {
+  on('pickInstruction', ({ stream, i }) => { instructionPick(stream, i); });
   const sc = $('listing-scroll');
   sc.addEventListener('scroll', () => { $('listing-head').scrollLeft = sc.scrollLeft; requestAnimationFrame(listingRender); });
   new ResizeObserver(() => listingRender()).observe(sc);
@@ -382,4 +373,40 @@ export function listingHide() {
   $('listing').hidden = true;
   listing.key = '';
   lineBar();
+}
+
+/**
+ * instructionAt shows a stream member's listing and selects instruction i there.
+ * @param {string} member
+ * @param {number} i
+ */
+export async function instructionAt(member, i) {
+  const m = findMember(member);
+  if (!m) { toast('No member ' + member + ' in this NEFF'); return; }
+  if (listing.ref !== 'stream:' + member || $('listing').hidden) select(m, 'link');
+  if ($('listing').hidden) return;
+  await fetchBlock(0).promise;
+  listingScrollTo(i);
+  await listingSelect(i);
+}
+
+/**
+ * lineOfLink: the line node an instruction's source field links to, or null.
+ * @param {string | undefined} link
+ */
+export function lineOfLink(link) {
+  const n = linkTarget(link);
+  return n && n.attrs && n.attrs.words !== undefined ? n : null;
+}
+
+/**
+ * instructionPick shows stream's listing (if it is not on show) and selects instruction i.
+ * @param {import('../wire.js').Node} stream
+ * @param {number} i
+ */
+export async function instructionPick(stream, i) {
+  if (listing.node !== stream || $('listing').hidden) select(stream, 'hex');
+  await fetchBlock(0).promise; // the listing's size (its scroll height) comes with its first rows
+  listingScrollTo(i);
+  return listingSelect(i);
 }

@@ -9,10 +9,11 @@ import { parseOffsetQuery } from '../lib/offsets.js';
 import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
 import { kindOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { ensurePath, handleOf, locateNode } from '../state/lazy.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { unpackTable } from '../wire.js';
-import { fieldMarks, hex, hexShow, instructionPick, ownerOf, streamOf } from './hex.js';
-import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
+import { fieldMarks, hex, hexShow, ownerOf, streamOf } from './hex.js';
+import { fetchBlock, instructionPick, listing, listingScrollTo, listingSelect } from './listing.js';
 
 // Search (Ctrl+K or /): the core walks the document (search: key, label, value, detail; stubs
 // built as it goes) and streams its hits here in batches; "more results" goes on from where a
@@ -290,6 +291,7 @@ async function searchPick(i) {
 }
 
 export function searchInit() {
+  on('document', () => { if (search.q) searchClose(); });
   const input = $('search');
   input.addEventListener('input', () => {
     clearTimeout(search.timer);

@@ -9,8 +9,9 @@ import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { findMember, parentOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
-import { fetchBlock, listing, listingScrollTo, listingSelect } from './listing.js';
-import { linkTarget } from './overview.js';
+import { lineWords } from '../lib/words.js';
+import { on } from '../state/events.js';
+import { instructionAt } from './listing.js';
 
 /** @typedef {import('../wire.js').Node} Node */
 
@@ -32,46 +33,24 @@ export function sourceNode() {
   return (model && (model.kids || []).find((c) => c.kind === 'source')) || null;
 }
 
-/** @type {WeakMap<Node, {member: string, index: number}[]>} */
-const wordsCache = new WeakMap();
-
-/**
- * lineWords: a line node's instruction words in stream order, from its "words" attr
- * ("member:a-b,c;member:…").
- * @param {Node} line
- * @returns {{member: string, index: number}[]}
- */
-export function lineWords(line) {
-  let w = wordsCache.get(line);
-  if (w) return w;
-  w = [];
-  const s = (line.attrs && line.attrs.words) || '';
-  for (const part of s ? s.split(';') : []) {
-    const at = part.lastIndexOf(':');
-    if (at < 0) continue;
-    const member = part.slice(0, at);
-    for (const r of part.slice(at + 1).split(',')) {
-      const [a, b] = r.split('-').map(Number);
-      if (!Number.isInteger(a)) continue;
-      const hi = Number.isInteger(b) ? b : a;
-      for (let i = a; i <= hi && w.length < 1 << 20; i++) w.push({ member, index: i });
-    }
-  }
-  wordsCache.set(line, w);
-  return w;
-}
-
 /** the line node of the instruction selected last (highlighted in the view), or null */
 let current = null;
 /** the .py files the user picked, by base name: their lines */
 const texts = new Map();
 
 /**
+ * sourceInit: the view marks the line of the instruction the listing selected.
+ */
+export function sourceInit() {
+  on('instructionLine', ({ line }) => sourceNoteInstruction(line));
+}
+
+/**
  * sourceNoteInstruction: the listing selected an instruction whose source field links to
  * line (a line node), or null: the view highlights that row.
  * @param {Node | null} line
  */
-export function sourceNoteInstruction(line) {
+function sourceNoteInstruction(line) {
   current = line;
   const v = document.getElementById('source-view');
   if (v && !v.hidden) markCurrent(v);
@@ -260,30 +239,6 @@ export async function sourceJump(line) {
   const w = lineWords(line);
   if (!w.length) { toast(line.key + ' produced no instruction words'); return; }
   await instructionAt(w[0].member, w[0].index);
-}
-
-/**
- * instructionAt shows a stream member's listing and selects instruction i there.
- * @param {string} member
- * @param {number} i
- */
-export async function instructionAt(member, i) {
-  const m = findMember(member);
-  if (!m) { toast('No member ' + member + ' in this NEFF'); return; }
-  if (listing.ref !== 'stream:' + member || $('listing').hidden) select(m, 'link');
-  if ($('listing').hidden) return;
-  await fetchBlock(0).promise;
-  listingScrollTo(i);
-  await listingSelect(i);
-}
-
-/**
- * lineOfLink: the line node an instruction's source field links to, or null.
- * @param {string | undefined} link
- */
-export function lineOfLink(link) {
-  const n = linkTarget(link);
-  return n && n.attrs && n.attrs.words !== undefined ? n : null;
 }
 
 /**

@@ -3,7 +3,8 @@
 
 import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
-import { keyOf, SEV_RANK, state } from '../state/docs.js';
+import { field, keyOf, SEV_RANK, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { RC_TEXT } from './context.js';
 import { findingItem } from './detail.js';
@@ -11,11 +12,7 @@ import { rovingList } from './grid.js';
 
 // Summary and findings.
 
-export function field(doc, ...path) {
-  let n = doc.root;
-  for (const k of path) { n = n && (n.kids || []).find((c) => keyOf(c) === k); }
-  return n || null;
-}
+export { field };
 
 // chip is one summary item; target is the node it goes to, or a function to run.
 function chip(label, value, cls, target, id) {
@@ -83,6 +80,10 @@ const SUMMARIES = {
     box.appendChild(chip('size', fmtInt(doc.size) + ' bytes', '', null, 'size'));
   },
 };
+
+export function summaryInit() {
+  on('document', ({ doc }) => { renderSummary(doc, false); renderFindings(); });
+}
 
 export function renderSummary(doc, partial) {
   const box = $('summary');

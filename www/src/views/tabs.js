@@ -6,6 +6,8 @@
 import { $, el } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
 import { middleEllipsis } from '../lib/names.js';
+import { closeDoc, docs, state, switchDoc } from '../state/docs.js';
+import { emit, on } from '../state/events.js';
 
 export const TAB_NAME_MAX = 20;
 
@@ -74,6 +76,8 @@ export function tabsRendered(nav, current, diffShown) {
  * tabsInit: arrows walk the tabs (they are one tab stop), Home/End go to the ends.
  */
 export function tabsInit() {
+  on('redrawTabs', drawTabs);
+  on('empty', showEmpty);
   const nav = $('doc-tabs');
   nav.addEventListener('keydown', (e) => {
     const tabs = /** @type {HTMLElement[]} */ (Array.from(nav.querySelectorAll('[role="tab"]')));
@@ -92,6 +96,20 @@ export function tabsInit() {
     // The strip was rebuilt by the click: focus the tab now selected.
     refocusTabs();
   });
+}
+
+/**
+ * drawTabs draws the tab strip: one tab per open document, then those its subscribers add
+ * (the comparison's: the 'tabs' event).
+ */
+function drawTabs() {
+  const nav = $('doc-tabs');
+  nav.replaceChildren();
+  nav.hidden = !docs.length;
+  docs.forEach((d, i) => nav.appendChild(docTab(d, i, d === state, () => switchDoc(i), () => closeDoc(d))));
+  const strip = { nav, diffShown: false };
+  emit('tabs', strip);
+  tabsRendered(nav, state, strip.diffShown);
 }
 
 /**

@@ -12,6 +12,17 @@ import { ensureKids } from '../state/lazy.js';
 
 const CHILD_PAGE = TREE_PAGE; // rows built per "show more" step, so a 100k-element array stays usable
 
+/** @type {TreeView | null} the document's tree (members are leaves there), made by contentInit */
+export let mainTree = null;
+/** @type {TreeView | null} the member content's tree */
+export let jsonTree = null;
+/**
+ * setTrees records the two trees (views/content.js makes them).
+ * @param {TreeView} main
+ * @param {TreeView} json
+ */
+export function setTrees(main, json) { mainTree = main; jsonTree = json; }
+
 export class TreeView {
   // kidsOf says which children a node shows here (the main tree shows members as leaves:
   // their decoded content has its own tree in the content pane), countOf how many it has

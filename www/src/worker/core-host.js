@@ -62,7 +62,7 @@ export async function runWarmUp(core, src, stop, post, now) {
       bytes = new Uint8Array(await r.arrayBuffer());
     } else if (src instanceof ArrayBuffer) bytes = new Uint8Array(src);
     // As a Blob where the worker can read one (FileReaderSync): the path a picked file takes.
-    const file = typeof Blob !== 'undefined' && typeof FileReaderSync !== 'undefined' ? new Blob([/** @type {Uint8Array} */ (bytes)]) : bytes;
+    const file = typeof Blob !== 'undefined' && typeof FileReaderSync !== 'undefined' ? new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]) : bytes;
     let doc = null;
     while (opens < WARM_OPENS && !stop()) {
       const r = await core.call('open', { file, name: 'warm.neff', memberHashes: false, deferSource: true, deferSourceOver: 0 }, quiet);
@@ -102,9 +102,10 @@ export function createCoreHost(post) {
     try {
       if (typeof Go === 'undefined') throw new Error('wasm_exec.js did not load');
       const go = new Go();
+      /** @type {WebAssembly.WebAssemblyInstantiatedSource} */
       let result;
       if (wasmSource instanceof ArrayBuffer || ArrayBuffer.isView(wasmSource)) {
-        result = await WebAssembly.instantiate(wasmSource, go.importObject);
+        result = await WebAssembly.instantiate(/** @type {BufferSource} */ (wasmSource), go.importObject);
       } else {
         const resp = await fetch(wasmSource);
         if (!resp.ok) throw new Error('loading ' + wasmSource + ': HTTP ' + resp.status);
@@ -139,6 +140,7 @@ export function createCoreHost(post) {
   // Without FileReaderSync (the page fallback) the core cannot read a Blob in slices, so a
   // Blob argument, or a Blob in an array argument, is read whole first; its bytes keep its name.
   async function bytesOf(blob) {
+    /** @type {Uint8Array & {name?: string}} */
     const u8 = new Uint8Array(await blob.arrayBuffer());
     if (blob.name) u8.name = blob.name;
     return u8;
@@ -194,7 +196,8 @@ const WARM_NEFF = 'warm/matmul_small.neff';
 // wait for the wasm bytes (NEFFSCOPE_WAIT_FOR_WASM, then an 'init' message).
 export function serveWorker() {
   if (typeof Go === 'undefined') importScripts('wasm_exec.js');
-  const host = createCoreHost((msg, transfer) => self.postMessage(msg, transfer || []));
+  // self is the worker's scope (the dom lib types it as a Window, whose postMessage differs).
+  const host = createCoreHost((msg, transfer) => /** @type {any} */ (self).postMessage(msg, transfer || []));
   const queue = [];
   let ready = false;
   self.onmessage = (ev) => {

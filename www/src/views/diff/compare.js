@@ -3,25 +3,24 @@
 
 import { call, core } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
-import { embedded } from '../../features/embed.js';
-import { onProgress, showProgress } from '../../features/open.js';
+import { embedded } from '../../config.js';
+import { onProgress, showProgress } from '../progress.js';
 import { fmtSize } from '../../lib/format.js';
-import { docs, findMember, keyOf, makeState, renderDocument, renderTabs, setCurrent, state, switchDoc } from '../../state/docs.js';
+import { docs, field, findMember, keyOf, makeState, renderDocument, renderTabs, setCurrent, state, switchDoc } from '../../state/docs.js';
+import { diff } from '../../state/comparison.js';
 import { select } from '../../state/selection.js';
 import { unpackDocument, unpackNode } from '../../wire.js';
-import { mainTree } from '../content.js';
+import { mainTree } from '../tree.js';
 import { search, searchClose } from '../search.js';
-import { field } from '../summary.js';
-import { cacheHide, cacheTabs, shortName } from '../cache.js';
-import { compareMany, hideMany } from './many.js';
-import { diffRender } from './render.js';
+import { emit } from '../../state/events.js';
+import { shortName } from '../fullview.js';
 
 // Comparing two NEFFs (inspect.Diff in the core): the current document against another open
 // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
 // comparison has a tab of its own; every member in it jumps to that member in A or B.
 
 export const DIFF_ROWS = 2000; // rows built per member group before a "show more"
-export const diff = { a: null, b: null, node: null, shown: false, hideSame: false, seq: 0, error: '' };
+export { diff };
 export const CHANGE_MARK = { changed: '≠', added: '+', removed: '−', operands: '≈' };
 export const CHANGE_TITLE = { changed: 'differs', added: 'only in B', removed: 'only in A', operands: 'same opcode counts, other operands' };
 const isNEFF = (d) => !!(d && d.doc && d.doc.kind === 'neff');
@@ -87,7 +86,6 @@ export function diffTabs(nav) {
     nav.appendChild(t);
     nav.hidden = false;
   }
-  cacheTabs(nav); // the cache's tab and the N-way comparison's (views/cache.js)
   updateCompare();
 }
 
@@ -128,7 +126,7 @@ export function openCompareMenu() {
   const all = docs.filter(isNEFF);
   if (all.length >= 3) {
     menu.appendChild(el('div', 'menu-sep'));
-    const item = menuItem('All ' + all.length + ' open NEFFs', 'one table of what differs', () => compareMany(all));
+    const item = menuItem('All ' + all.length + ' open NEFFs', 'one table of what differs', () => emit('compareMany', { list: all }));
     item.id = 'compare-all';
     menu.appendChild(item);
   }
@@ -191,7 +189,7 @@ export async function compare(a, b) {
     if (seq !== diff.seq) return;
     diff.error = e.message;
   }
-  if (diff.shown) diffRender();
+  if (diff.shown) emit('diffRender', {});
   diff.ms = performance.now() - t0; // core diff, transfer, decode and render: for tests
 }
 
@@ -201,13 +199,12 @@ function showDiffView() {
   if (!diff.a || !diff.b) return;
   closeCompareMenu(false);
   if (search.q) searchClose();
-  cacheHide();
-  hideMany();
+  emit('pageView', { view: 'diff' });
   diff.shown = true;
   document.body.dataset.view = 'diff';
   $('diff-view').hidden = false;
   renderTabs();
-  diffRender();
+  emit('diffRender', {});
   $('diff-body').focus({ preventScroll: true });
 }
 

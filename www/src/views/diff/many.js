@@ -6,13 +6,14 @@
 
 import { call } from '../../core/client.js';
 import { $, el } from '../../dom.js';
-import { download } from '../../features/export.js';
+import { download } from '../../lib/download.js';
 import { tableCSV } from '../../lib/csv.js';
 import { fmtInt, fmtSize } from '../../lib/format.js';
 import { docs, renderTabs, state, switchDoc } from '../../state/docs.js';
 import { unpackNode } from '../../wire.js';
-import { cacheHide, shortName, viewEl } from '../cache.js';
-import { docTitle, handleFor, hideDiffView, kidOf } from './compare.js';
+import { emit } from '../../state/events.js';
+import { shortName, viewEl } from '../fullview.js';
+import { docTitle, handleFor, kidOf } from './compare.js';
 
 export const many = { list: [], node: null, error: '', shown: false, onlyDiff: true, seq: 0, ms: 0, shownFor: null };
 
@@ -38,8 +39,7 @@ export async function compareMany(list) {
 
 export function showMany() {
   if (!many.list.length) return;
-  hideDiffView();
-  cacheHide();
+  emit('pageView', { view: 'many' });
   many.shown = true;
   many.shownFor = state;
   document.body.dataset.view = 'many';

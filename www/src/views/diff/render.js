@@ -3,11 +3,13 @@
 
 import { call } from '../../core/client.js';
 import { $, el } from '../../dom.js';
-import { download, exporting } from '../../features/export.js';
+import { download, exporting } from '../../lib/download.js';
 import { tableCSV } from '../../lib/csv.js';
 import { fileStem, fmtInt } from '../../lib/format.js';
-import { keyOf, renderTabs } from '../../state/docs.js';
-import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, DIFF_ROWS, diffJump, diffSides, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
+import { keyOf, renderTabs, state } from '../../state/docs.js';
+import { on } from '../../state/events.js';
+import { compareMany, hideMany } from './many.js';
+import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, diffForget, DIFF_ROWS, diffJump, diffSides, diffTabs, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
 
 export function diffRender() {
   const body = $('diff-body');
@@ -365,7 +367,7 @@ function diffInstrSection(node) {
 }
 
 function exportDiff() {
-  if (!diff.a || !diff.b) return Promise.resolve();
+  if (!diff.a || !diff.b || !state) return Promise.resolve();
   const a = diff.a, b = diff.b;
   return exporting('the comparison', async () => {
     const r = await call('diff', { a: await handleFor(a), b: await handleFor(b), format: 'json' });
@@ -374,6 +376,14 @@ function exportDiff() {
 }
 
 export function diffInit() {
+  // The comparison has a tab of its own; it is left when another document shows, and dropped
+  // when one of its documents is closed.
+  on('tabs', (strip) => { diffTabs(strip.nav); strip.diffShown = diff.shown; });
+  on('diffHide', hideDiffView);
+  on('diffForget', diffForget);
+  on('diffRender', diffRender);
+  on('compareMany', ({ list }) => compareMany(list));
+  on('pageView', ({ view }) => { if (view !== 'diff') hideDiffView(); if (view !== 'many') hideMany(); });
   $('compare-button').addEventListener('click', () => { if ($('compare-menu').hidden) openCompareMenu(); else closeCompareMenu(true); });
   $('compare-menu').addEventListener('keydown', compareMenuKey);
   document.addEventListener('mousedown', (e) => { if (!$('compare').contains(/** @type {Node} */ (e.target))) closeCompareMenu(false); });

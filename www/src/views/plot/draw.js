@@ -4,7 +4,27 @@
 import { $ } from '../../dom.js';
 import { fmtInt, fmtNum } from '../../lib/format.js';
 import { decadeRange, decadeTicks, errorDecades, niceTicks } from '../../lib/ticks.js';
-import { plot, PLOT_N, svg } from './plot.js';
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+export function svg(tag, attrs, cls) {
+  const e = document.createElementNS(SVGNS, tag);
+  if (cls) e.setAttribute('class', cls);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  return e;
+}
+
+// The plot view's state and its sample count (plot.js's plot and PLOT_N), given once by
+// plotInit: plot.js draws with this module, so this one does not import it back.
+/** @type {any} */
+let plot = null;
+let PLOT_N = 0;
+/**
+ * plotDrawFor gives the drawing the plot view's state and its sample count.
+ * @param {any} state
+ * @param {number} n
+ */
+export function plotDrawFor(state, n) { plot = state; PLOT_N = n; }
 
 // lowerBound: first index i with xs[i] >= v (xs ascending).
 export function lowerBound(xs, v) {

@@ -6,12 +6,11 @@ import { call } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
 import { f32hex, fmtFull, fmtInt, fmtNum, spanText } from '../../lib/format.js';
 import { isPwpRef } from '../../lib/refs.js';
-import { parentOf, state } from '../../state/docs.js';
+import { adopt, parentOf, state } from '../../state/docs.js';
+import { emit, on } from '../../state/events.js';
 import { unpackNode } from '../../wire.js';
-import { renderDetail } from '../detail.js';
 import { ensureHandle, fieldMarks, hexShow } from '../hex.js';
-import { adopt } from '../listing.js';
-import { lowerBound, plotDraw } from './draw.js';
+import { lowerBound, plotDraw, plotDrawFor } from './draw.js';
 
 // Activation functions: an SVG plot of the emulated curve over the true function with its
 // error on a log scale, octave and section boundaries and saturation regions; zoom (wheel or
@@ -19,7 +18,6 @@ import { lowerBound, plotDraw } from './draw.js';
 // range asks the core for a fresh Plot of PLOT_N points (debounced), so zooming in shows the
 // real piecewise structure, not a stretched picture.
 
-const SVGNS = 'http://www.w3.org/2000/svg';
 export const PLOT_N = 4096;
 const PLOT_DEBOUNCE = 120;
 const MAX_ABS_X = 3.4e38;
@@ -40,13 +38,6 @@ function rangeAttr(v) {
   return r.length === 2 && r[0] < r[1] ? r : null;
 }
 const homeOf = (fn) => rangeAttr(fn.attrs && fn.attrs.window) || DEFAULT_HOME;
-
-export function svg(tag, attrs, cls) {
-  const e = document.createElementNS(SVGNS, tag);
-  if (cls) e.setAttribute('class', cls);
-  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-  return e;
-}
 
 // functionOf returns the activation function n belongs to (itself included), or null.
 export function functionOf(n) {
@@ -234,6 +225,8 @@ function nearestBelow(list, x) {
 }
 
 export function plotInit() {
+  plotDrawFor(plot, PLOT_N);
+  on('document', plotForget);
   const p = $('plot');
   p.addEventListener('wheel', (e) => {
     if (!plot.geom) return;
@@ -320,7 +313,7 @@ async function evalRun() {
       if (c.label === 'path') continue;
       const k = el('span', 'ek', c.label);
       const v = el(c.span ? 'button' : 'span', 'ev' + (c.span ? ' link' : ''), c.value || '');
-      if (c.span) { v.type = 'button'; v.title = spanText(c.span); v.addEventListener('click', () => { renderDetail(c); hexShow(c.span.src || '', c.span, true, fieldMarks(c, c.span.src || '')); }); }
+      if (c.span) { v.type = 'button'; v.title = spanText(c.span); v.addEventListener('click', () => { emit('detail', { n: c }); hexShow(c.span.src || '', c.span, true, fieldMarks(c, c.span.src || '')); }); }
       grid.appendChild(k);
       grid.appendChild(v);
     }

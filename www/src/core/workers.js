@@ -1,0 +1,20 @@
+// @ts-check
+// Starting the page's workers (the core's and the hash worker: worker.js in its roles).
+
+import { $ } from '../dom.js';
+
+// present in the single-file build (and no document at all under node --test)
+export const single = typeof document !== 'undefined' ? document.getElementById('wasm-data') : null;
+
+/**
+ * newWorker starts worker.js (named name: its role). The single-file build has no worker.js
+ * to load: the worker is a Blob of prelude (what the site's worker loads itself) and the code.
+ * @param {string} name
+ * @param {string[]} prelude
+ * @returns {Worker}
+ */
+export function newWorker(name, prelude) {
+  const opts = name ? { name } : undefined;
+  if (!single) return new Worker('worker.js', opts);
+  return new Worker(URL.createObjectURL(new Blob(prelude.concat([$('worker-src').textContent]), { type: 'text/javascript' })), opts);
+}

@@ -1,0 +1,35 @@
+// @ts-check
+// The progress card of an open (or a scan): what is read, how far, how fast, and Cancel.
+
+import { core } from '../core/client.js';
+import { $ } from '../dom.js';
+import { fmtSize } from '../lib/format.js';
+
+/**
+ * showProgress shows the progress bar for file (or a group: its count and total size), with Cancel.
+ * @param {{name: string, size: number}} file
+ */
+export function showProgress(file) {
+  $('progress').hidden = false;
+  $('progress-title').textContent = 'Reading ' + file.name;
+  $('progress-bar').style.width = '0%';
+  $('progress-text').textContent = fmtSize(file.size) + ' · starting…';
+  $('cancel').disabled = core.mode !== 'worker';
+}
+
+/**
+ * onProgress updates the progress bar from the core's progress event.
+ * @param {File} file
+ * @param {number} t0 when the open started (performance.now())
+ * @param {{phase: string, done: number, total: number, inflated: number, read: number}} p
+ */
+export function onProgress(file, t0, p) {
+  const secs = (performance.now() - t0) / 1000;
+  const read = p.read || p.done;
+  const frac = file.size ? Math.min(1, read / file.size) : 1;
+  $('progress-bar').style.width = (frac * 100).toFixed(1) + '%';
+  const parts = [p.phase, fmtSize(read) + ' of ' + fmtSize(file.size)];
+  if (secs > 0.05) parts.push((read / (1 << 20) / secs).toFixed(1) + ' MB/s');
+  if (p.inflated) parts.push(fmtSize(p.inflated) + ' inflated');
+  $('progress-text').textContent = parts.join(' · ');
+}
