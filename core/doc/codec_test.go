@@ -247,7 +247,7 @@ func normal[T any](v *T) *T {
 	return v
 }
 
-// TestWireShape: the field names and omissions the page's decoder (www/app.js) reads.
+// TestWireShape: the field names and omissions the page's decoder (www/src/wire.js) reads.
 func TestWireShape(t *testing.T) {
 	n := &doc.Node{Kind: doc.KindField, Label: "l", Attrs: map[string]string{doc.AttrLine: "7"}}
 	b, _ := n.MarshalMsg(nil)

@@ -1,7 +1,7 @@
 package doc
 
 // Node kinds: what a Node is. The page picks its renderer, glyph and detail view by kind, so
-// these strings are part of the wire format (www/app.js KINDS): never rename one.
+// these strings are part of the wire format (the page compares kinds: www/src/wire.js, views/): never rename one.
 const (
 	// JSON values (core/jsonspan's trees; the libncfw dump reader's too).
 	KindObject = "object" // a JSON object; Value "{n}"

@@ -4,7 +4,7 @@ import "strings"
 
 // A Ref is the handle a front end hands back to the core to fetch more of a node; a finding's
 // Part (core/neff) uses the same forms to say where it belongs. The strings are part of the
-// wire format (www/app.js reads the prefixes), so they are built and read only here.
+// wire format (www/src/lib/refs.js reads the prefixes), so they are built and read only here.
 
 // RefKind is what a ref names.
 type RefKind string
