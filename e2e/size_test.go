@@ -22,8 +22,12 @@ import (
 // MiB), so 1,295,000 B. Session 13 held the engine streams it walks compressed (neff.Packed,
 // klauspost/compress/s2: +14.1 KB, 1,304,410 B; the 32 MB file's held streams 20 MB → 0.3 MB;
 // compress/flate, linked anyway, packs 3x and unpacks 6x slower in wasm), so 1,310,000 B.
+// Session 14 added the sync and memory model (core/sched), the register chains, the stack
+// frames, the hot lines and the source-line diff: 1,355,922 B. Issue 27 sets the budget at
+// 1.6 MB: the size was never what users wait for (the page loads from the service worker or
+// one local file), and inlining traded away for bytes is to come back where it measures faster.
 // Makefile's WASM_GCFLAGS and docs/performance.md "Size of the wasm" say how it is kept there.
-const wasmBudget = 1_310_000
+const wasmBudget = 1_600_000
 
 // TestWasmWithinBudget: the brotli'd wasm make dist ships is within the budget.
 func TestWasmWithinBudget(t *testing.T) {
