@@ -8,7 +8,6 @@ import (
 	"io"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
 )
 
@@ -82,17 +81,9 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: neffscope memmap [--json] FILE")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
-	}
-	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: *maxInflate, DeferSource: true})
-	if err != nil {
-		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 2
+	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
+	if f == nil {
+		return rc
 	}
 	defer fh.Close()
 	m := f.Memmap()
@@ -100,13 +91,9 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
 		return 1
 	}
-	rc := 0
-	var fileErrs []doc.Finding
-	for _, fd := range f.Doc.Findings() {
-		if fd.Severity == doc.Error {
-			fileErrs = append(fileErrs, fd)
-			rc = 1
-		}
+	fileErrs := errorFindings(f)
+	if len(fileErrs) > 0 {
+		rc = 1
 	}
 	for _, c := range m.Cores {
 		if len(c.MemLints) > 0 {

@@ -73,18 +73,9 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json] FILE")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
-	}
-	// No source lines are printed: the .dbg scans are left out, as info leaves them.
-	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: *maxInflate, DeferSource: true})
-	if err != nil {
-		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 2
+	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
+	if f == nil {
+		return rc
 	}
 	defer fh.Close()
 	m := f.Sched()
@@ -92,13 +83,9 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
 		return 1
 	}
-	rc := 0
-	var fileErrs []doc.Finding
-	for _, fd := range f.Doc.Findings() {
-		if fd.Severity == doc.Error {
-			fileErrs = append(fileErrs, fd)
-			rc = 1
-		}
+	fileErrs := errorFindings(f)
+	if len(fileErrs) > 0 {
+		rc = 1
 	}
 	for _, c := range m.Cores {
 		for _, w := range c.Waits {
@@ -255,4 +242,34 @@ func printSync(w io.Writer, name string, m *sched.Model, fileErrs []doc.Finding)
 	for _, fd := range fileErrs {
 		fmt.Fprintf(w, "error: %s\n", safeMsg(fd.Message))
 	}
+}
+
+// openModelFile parses the flags of a command that models one file (sync, memmap) and opens
+// it without its source lines (the .dbg scans are left out, as info leaves them). A nil file
+// comes with the exit code: 2 for bad usage or an unreadable file.
+func openModelFile(fs *flag.FlagSet, args []string, maxInflate int64, stderr io.Writer) (*inspect.File, *os.File, int) {
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return nil, nil, 2
+	}
+	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: maxInflate, DeferSource: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return nil, nil, 2
+	}
+	return f, fh, 0
+}
+
+// errorFindings are the file's own error findings, which the model's output lists too.
+func errorFindings(f *inspect.File) []doc.Finding {
+	var out []doc.Finding
+	for _, fd := range f.Doc.Findings() {
+		if fd.Severity == doc.Error {
+			out = append(out, fd)
+		}
+	}
+	return out
 }

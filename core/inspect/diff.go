@@ -480,17 +480,7 @@ func opDifferences(a, b map[string]int) *doc.Table {
 	if a == nil || b == nil {
 		return t
 	}
-	var names []string
-	for k := range a {
-		names = append(names, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range unionKeys(a, b) {
 		if a[k] != b[k] {
 			t.Rows = append(t.Rows, []string{k, strconv.Itoa(a[k]), strconv.Itoa(b[k]), fmt.Sprintf("%+d", b[k]-a[k])})
 		}
@@ -605,4 +595,19 @@ func compilerOf(f *File, k CacheKey) string {
 		return f.Program.Model.Info.ToolVersion
 	}
 	return k.Compiler
+}
+
+// unionKeys is the keys of a and b, each once, sorted.
+func unionKeys[A, B any](a map[string]A, b map[string]B) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -385,16 +385,7 @@ func (r *srcRow) fill() {
 	if r.b != nil {
 		eb, ob = r.b.counts, r.b.ops
 	}
-	var engines []string
-	for e := range ea {
-		engines = append(engines, e)
-	}
-	for e := range eb {
-		if _, ok := ea[e]; !ok {
-			engines = append(engines, e)
-		}
-	}
-	sort.Strings(engines)
+	engines := unionKeys(ea, eb)
 	var parts []string
 	for _, e := range engines {
 		if ea[e] != eb[e] {
@@ -521,16 +512,7 @@ func sourceWords(n *doc.Node, fa, fb *File, rows []srcRow) {
 	listed := 0
 	for _, r := range picked {
 		ea, eb := la[r.a.id], lb[r.b.id]
-		var engines []string
-		for e := range ea {
-			engines = append(engines, e)
-		}
-		for e := range eb {
-			if _, ok := ea[e]; !ok {
-				engines = append(engines, e)
-			}
-		}
-		sort.Strings(engines)
+		engines := unionKeys(ea, eb)
 		for _, e := range engines {
 			xs, ys := ea[e], eb[e]
 			found := 0
