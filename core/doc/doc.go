@@ -62,8 +62,16 @@ func (s *Span) String() string {
 	return fmt.Sprintf("%s at byte %d (length %d)", where, s.Offset, s.Length)
 }
 
+// Code is a finding's stable dotted name ("neff.truncated", "budget.memory"): what tests,
+// scripts and the page match, so the English of a message can be reworded freely. The table
+// of codes and their meanings is codes.go.
+type Code string
+
 // Finding is one problem or remark, placed at the bytes it is about.
 type Finding struct {
+	// Code is the finding's stable name (codes.go): tests, scripts and the page match it,
+	// never the English of Message.
+	Code     Code   `msg:"code" json:"code"`
 	Severity string `msg:"sev" json:"severity"`
 	Message  string `msg:"msg" json:"message"`
 	Span     *Span  `msg:"span" json:"span,omitempty"`
@@ -168,6 +176,12 @@ func (n *Node) Field(label, value string, span *Span) *Node {
 func (n *Node) Explain(format string, args ...any) *Node {
 	n.Detail = fmt.Sprintf(format, args...)
 	return n
+}
+
+// Flag attaches a finding with its stable code to the node.
+func (n *Node) Flag(code Code, severity string, span *Span, format string, args ...any) *Finding {
+	n.Findings = append(n.Findings, Finding{Code: code, Severity: severity, Message: fmt.Sprintf(format, args...), Span: span})
+	return &n.Findings[len(n.Findings)-1]
 }
 
 // Report attaches a finding to the node.

@@ -13,6 +13,34 @@ const (
 )
 
 // MarshalMsg implements msgp.Marshaler
+func (z Code) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	o = msgp.AppendString(o, string(z))
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *Code) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	{
+		var zb0001 string
+		zb0001, bts, err = msgp.ReadStringBytes(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		(*z) = Code(zb0001)
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z Code) Msgsize() (s int) {
+	s = msgp.StringPrefixSize + len(string(z))
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
 func (z *Document) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
@@ -155,9 +183,12 @@ func (z *Document) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Finding) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
+	// map header, size 4
+	// string "code"
+	o = append(o, 0x84, 0xa4, 0x63, 0x6f, 0x64, 0x65)
+	o = msgp.AppendString(o, string(z.Code))
 	// string "sev"
-	o = append(o, 0x83, 0xa3, 0x73, 0x65, 0x76)
+	o = append(o, 0xa3, 0x73, 0x65, 0x76)
 	o = msgp.AppendString(o, z.Severity)
 	// string "msg"
 	o = append(o, 0xa3, 0x6d, 0x73, 0x67)
@@ -203,6 +234,16 @@ func (z *Finding) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			return
 		}
 		switch msgp.UnsafeString(field) {
+		case "code":
+			{
+				var zb0002 string
+				zb0002, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Code")
+					return
+				}
+				z.Code = Code(zb0002)
+			}
 		case "sev":
 			z.Severity, bts, err = msgp.ReadStringBytes(bts)
 			if err != nil {
@@ -226,18 +267,18 @@ func (z *Finding) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				if z.Span == nil {
 					z.Span = new(Span)
 				}
-				var zb0002 uint32
-				zb0002, bts, err = msgp.ReadMapHeaderBytes(bts)
+				var zb0003 uint32
+				zb0003, bts, err = msgp.ReadMapHeaderBytes(bts)
 				if err != nil {
 					err = msgp.WrapError(err, "Span")
 					return
 				}
-				if zb0002 > z691d11a3limitMaps {
+				if zb0003 > z691d11a3limitMaps {
 					err = msgp.ErrLimitExceeded
 					return
 				}
-				for zb0002 > 0 {
-					zb0002--
+				for zb0003 > 0 {
+					zb0003--
 					field, bts, err = msgp.ReadMapKeyZC(bts)
 					if err != nil {
 						err = msgp.WrapError(err, "Span")
@@ -285,7 +326,7 @@ func (z *Finding) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *Finding) Msgsize() (s int) {
-	s = 1 + 4 + msgp.StringPrefixSize + len(z.Severity) + 4 + msgp.StringPrefixSize + len(z.Message) + 5
+	s = 1 + 5 + msgp.StringPrefixSize + len(string(z.Code)) + 4 + msgp.StringPrefixSize + len(z.Severity) + 4 + msgp.StringPrefixSize + len(z.Message) + 5
 	if z.Span == nil {
 		s += msgp.NilSize
 	} else {
