@@ -108,6 +108,8 @@ func register() *bridge {
 		"locate":         b.sync(b.locate),
 		"evaluate":       b.sync(b.evaluate),
 		"plot":           b.sync(b.plot),
+		"schedule":       b.sync(b.schedule), // sched.go
+		"memory":         b.sync(b.memory),
 		"openGroup":      b.sync(b.openGroup),
 		"openContext":    b.sync(b.openContext),
 		"recontext":      b.sync(b.recontext),

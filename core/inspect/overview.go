@@ -232,6 +232,7 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 			s.SetAttr(AttrPending, "the .dbg debug info")
 		}
 		overviewHot(ov, f) // hotlines.go
+		overviewSyncStub(ov, f)
 	}
 	if f != nil && f.Archive != nil {
 		overviewVerdict(ov, f.Archive, find, link)

@@ -68,6 +68,54 @@
  */
 
 /**
+ * one core's schedule (schedule): Int32 columns, little-endian, engines' words concatenated in engine order
+ * @typedef {Object} SchedCore
+ * @property {string} core - its name (sg00)
+ * @property {Array<string>} engines - its engines, one lane each
+ * @property {Array<string>} members - each engine's stream member (its listing is stream:<member>)
+ * @property {ArrayBuffer} lens - Int32 per engine: its words
+ * @property {ArrayBuffer} steps - Int32 per word: its earliest step (-1: it never runs, or is not modelled); a word lasts one step
+ * @property {ArrayBuffer} ops - Uint8 per word: its opcode
+ * @property {ArrayBuffer} waits - Int32 × 7 per wait: engine, index, producer engine, producer index (-1: none), semaphore, value (u32 bits), code (an index of codes)
+ * @property {Array<string>} codes - the code names waits index ('' is resolved)
+ * @property {number} total - the steps the schedule takes
+ * @property {Array<SchedLint>} lints - the sync lints, in core order
+ * @property {Array<SchedLint>} undecided - what the model could not decide (never a lint)
+ */
+
+/**
+ * a lint or undecided point of the model: its code and the instructions it names
+ * @typedef {Object} SchedLint
+ * @property {string} code - the stable code (sync.cycle, mem.unsync, …; core/sched codes.go)
+ * @property {number} engine - the engine (an index of engines; -1: none)
+ * @property {number} index - the word's index in its stream
+ * @property {number} otherEngine - the other instruction's engine (-1: none)
+ * @property {number} otherIndex - the other instruction's index
+ * @property {string} message - what it means, in words
+ */
+
+/**
+ * one core's memory model (memory): accesses and boxes as Int32 columns, little-endian
+ * @typedef {Object} MemCore
+ * @property {string} core - its name
+ * @property {Array<string>} engines - its engines (accesses index them)
+ * @property {ArrayBuffer} accesses - Int32 × 6 per access: engine, index, step, flags (1 write, 2 DMA transfer, 4 PSUM), first box, one past its last box
+ * @property {ArrayBuffer} boxes - Int32 × 6 per box: partition, partitions, offset, bytes, stride, count (a box is count runs of bytes, stride apart, in each partition)
+ * @property {MemUsage} sbuf - SBUF's capacity and peak
+ * @property {MemUsage} psum - PSUM's capacity and peak
+ * @property {Array<SchedLint>} lints - the memory lints
+ */
+
+/**
+ * a space's capacity and its peak (the most bytes of one partition live at once)
+ * @typedef {Object} MemUsage
+ * @property {number} partitions - partitions
+ * @property {number} partitionBytes - bytes of one partition
+ * @property {number} peakBytes - the peak
+ * @property {number} peakAccess - the access that reached it (-1: nothing live)
+ */
+
+/**
  * an object of name → count
  * @typedef {Object} Counts
  */
@@ -342,6 +390,33 @@
  */
 
 /**
+ * the args of schedule: The program in time (issue 28, core/sched): per core, each instruction's earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).
+ * @typedef {Object} ScheduleArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ */
+
+/**
+ * the result of schedule
+ * @typedef {Object} ScheduleResult
+ * @property {Array<SchedCore>} cores - one per core, in the model's order
+ * @property {number} ms - the core's time for the call, in milliseconds
+ */
+
+/**
+ * the args of memory: The program in space (issue 28, core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space's peak, the memory lints; and the overview's sync card filled in.
+ * @typedef {Object} MemoryArgs
+ * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ */
+
+/**
+ * the result of memory
+ * @typedef {Object} MemoryResult
+ * @property {Array<MemCore>} cores - one per core, in the model's order
+ * @property {ArrayBuffer} card - the overview's sync section (a doc.Node, msgpack), computed
+ * @property {number} ms - the core's time for the call, in milliseconds
+ */
+
+/**
  * the args of openGroup: Open files dropped together: activation-table files join into one Document, any other file is its own.
  * @typedef {Object} OpenGroupArgs
  * @property {Array<Blob|Uint8Array|ArrayBuffer>} files - 1 to 1000 files
@@ -535,7 +610,7 @@
  * @typedef {Object} LibClearResult
  */
 
-/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
@@ -554,6 +629,8 @@ export const METHODS = Object.freeze([
   { name: 'locate', doc: 'The smallest node whose bytes hold byte off of source (the instruction, the record, the JSON value, the field), building stubs on the way.', args: ['handle', 'source', 'off'], required: ['handle', 'off'], events: [] },
   { name: 'evaluate', doc: 'Evaluate an activation function at one input, bit-exact to the hardware model.', args: ['handle', 'ref', 'x', 'mode'], required: ['handle', 'ref', 'x'], events: [] },
   { name: 'plot', doc: 'Sample an activation function over [lo, hi]: emulated, true and error series, boundaries in its table.', args: ['handle', 'ref', 'lo', 'hi', 'n', 'mode'], required: ['handle', 'ref', 'lo', 'hi', 'n'], events: [] },
+  { name: 'schedule', doc: 'The program in time (issue 28, core/sched): per core, each instruction\'s earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).', args: ['handle'], required: ['handle'], events: [] },
+  { name: 'memory', doc: 'The program in space (issue 28, core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space\'s peak, the memory lints; and the overview\'s sync card filled in.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'openGroup', doc: 'Open files dropped together: activation-table files join into one Document, any other file is its own.', args: ['files'], required: ['files'], events: [] },
   { name: 'openContext', doc: 'Open a file as a raw libncfw collective context (at most 64 MiB), emulated for arch; its bytes stay in the core for recontext.', args: ['file', 'name', 'arch', 'model'], required: ['file'], events: [] },
   { name: 'recontext', doc: 'Emulate an open context again for another arch or model name, under the same handle.', args: ['handle', 'arch', 'model'], required: ['handle'], events: [] },
