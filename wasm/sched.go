@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
 	"github.com/neffscope/neffscope/wasm/protocol"
 )
@@ -65,7 +66,11 @@ func (b *bridge) schedule(r *request) (any, error) {
 			"waits", int32Buffer(waits), "codes", codes, "total", int(c.Steps),
 			"lints", lints, "undecided", undecided))
 	}
-	return object("cores", cores, "ms", ms(start)), nil
+	names := make([]any, 256)
+	for op := range names {
+		names[op] = isa.OpcodeName(uint8(op))
+	}
+	return object("cores", cores, "opcodes", names, "ms", ms(start)), nil
 }
 
 // memory → {cores: [MemCore], card, ms}.

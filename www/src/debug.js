@@ -14,6 +14,7 @@ import { hex } from './views/hex.js';
 import { layoutState } from './views/layout.js';
 import { lib, libCap, libRefresh } from './views/library.js';
 import { plot, replot } from './views/plot/plot.js';
+import { sched, schedulePoint } from './views/schedule.js';
 import { search } from './views/search.js';
 
 // installDebugSurface publishes globalThis.neffscope: read-only peeks at the state for the
@@ -39,6 +40,8 @@ export function installDebugSurface() {
     // holdSource() holds the source mapping of the next opens back until the function it returns is called.
     holdSource,
     get layout() { return layoutState(); },
+    // the schedule view (views/schedule.js): its window, selection and time to first screen; point(k, e, i) is a slice's middle in client pixels.
+    get schedule() { return { open: sched.open, cores: sched.cores ? sched.cores.length : 0, lanes: sched.lanes.length, s0: sched.s0, scale: sched.scale, sel: sched.sel, firstDrawMs: sched.firstDrawMs, point: schedulePoint }; },
     get diff() {
       const n = diff.node;
       return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };

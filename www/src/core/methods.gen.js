@@ -399,6 +399,7 @@
  * the result of schedule
  * @typedef {Object} ScheduleResult
  * @property {Array<SchedCore>} cores - one per core, in the model's order
+ * @property {Array<string>} opcodes - the name of each opcode byte (256; ops index it)
  * @property {number} ms - the core's time for the call, in milliseconds
  */
 

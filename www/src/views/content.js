@@ -11,6 +11,9 @@ import { ctxShow } from './context.js';
 import { fieldMarks, hexShow } from './hex.js';
 import { listingHide, listingShow } from './listing.js';
 import { overviewHide, overviewOf, overviewShow } from './overview.js';
+import { memviewHide, memviewInit, memviewOf, memviewShow } from './memview.js';
+import { scheduleHide, scheduleInit, scheduleOf, scheduleShow } from './schedule.js';
+import { syncCardInit } from './synccard.js';
 import { functionOf, plotShow } from './plot/plot.js';
 import { sourceHide, sourceOf, sourceShow } from './source.js';
 import { jsonTree, mainTree, setTrees, TreeView } from './tree.js';
@@ -26,6 +29,9 @@ export { jsonTree, mainTree };
 export function contentInit() {
   setTrees(new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n))),
     new TreeView($('json-tree'), (n) => select(n, 'json')));
+  scheduleInit();
+  memviewInit();
+  syncCardInit();
   on('select', ({ n, from, spanOverride }) => {
     // The main tree shows members as leaves: a node inside one selects its member row there.
     if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
@@ -50,7 +56,10 @@ const OPEN_KINDS = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set'
  */
 const CONTENT_VIEWS = [
   // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
-  { name: 'overview', of: overviewOf, show: (ov) => overviewShow(ov), hide: overviewHide },
+  // The schedule (views/schedule.js), while it is open, takes the overview's place above the listing.
+  { name: 'schedule', of: scheduleOf, show: () => scheduleShow(), hide: scheduleHide },
+  { name: 'memory', of: memviewOf, show: () => memviewShow(), hide: memviewHide }, // views/memview.js
+  { name: 'overview', of: (n) => (scheduleOf(n) || memviewOf(n) ? null : overviewOf(n)), show: (ov) => overviewShow(ov), hide: overviewHide },
   { name: 'source', of: sourceOf, show: (sv, n) => sourceShow(sv, n), hide: sourceHide }, // the kernel source (views/source.js)
   { name: 'plot', of: functionOf, show: (fnode) => plotShow(fnode), hide: () => { $('plot-view').hidden = true; } },
 ];

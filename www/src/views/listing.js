@@ -140,7 +140,8 @@ function listingRender() {
           a.dataset.link = link;
           a.title = 'Go to ' + link.split('/').map(decodeURIComponent).join(' › ');
           r.appendChild(a);
-        } else r.appendChild(el('span', colClass(listing.cols[k] || ''), cell));
+        } else if (listing.cols[k] === 'sync' && cell && syncLinks.of) r.appendChild(syncCell(cell, i));
+        else r.appendChild(el('span', colClass(listing.cols[k] || ''), cell));
       });
       if (link) r.dataset.link = link;
     } else {
@@ -156,6 +157,41 @@ function listingRender() {
 }
 
 export { adopt };
+
+/**
+ * syncLinks: where the sync band's waits and updates lead (views/schedule.js sets of from the
+ * sync model: a wait to its producer, an update to the waits it satisfies; null until the
+ * model is loaded).
+ * @type {{of: ((member: string, i: number) => {producers: {member: string, index: number, sem: number}[], waiters: {member: string, index: number, sem: number}[]} | null) | null}}
+ */
+export const syncLinks = { of: null };
+
+/** listingRedraw draws the rows on show again (the sync links arrived). */
+export function listingRedraw() { listingRender(); }
+
+// syncCell is the sync column of row i: "wait S[5]>=61" a link to its producer, "inc S[4]" to
+// the first wait it satisfies (all of them in its title).
+function syncCell(cell, i) {
+  const box = el('span', colClass('sync'));
+  const member = refMember(listing.ref);
+  const links = /** @type {any} */ (syncLinks.of)(member, i);
+  cell.split(', ').forEach((part, k) => {
+    if (k) box.appendChild(document.createTextNode(', '));
+    const m = /^(wait|inc) S\[(\d+)\]/.exec(part);
+    const sem = m ? Number(m[2]) : -1;
+    const to = !links || !m ? [] : (m[1] === 'wait' ? links.producers : links.waiters).filter((x) => x.sem === sem);
+    if (!to.length) { box.appendChild(el('span', '', part)); return; }
+    const a = el('button', 'ov-link l-link l-sync', part);
+    /** @type {HTMLButtonElement} */ (a).type = 'button';
+    a.tabIndex = -1;
+    a.dataset.member = to[0].member;
+    a.dataset.index = String(to[0].index);
+    a.title = (m && m[1] === 'wait' ? 'Produced by ' : 'Satisfies ') + to.slice(0, 12).map((x) => x.member + ' #' + x.index).join(', ') + (to.length > 12 ? ', … (' + to.length + ')' : '');
+    a.addEventListener('click', (e) => { e.stopPropagation(); instructionAt(to[0].member, to[0].index); });
+    box.appendChild(a);
+  });
+  return box;
+}
 
 export async function listingSelect(i) {
   listing.selected = i;

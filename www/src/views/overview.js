@@ -95,6 +95,19 @@ export function overviewHide() {
 
 let shown = null;
 
+/** @type {{key: string, title: string, render: (box: HTMLElement, n: import('../wire.js').Node) => void}[]} */
+const extraCards = [];
+
+/**
+ * overviewCard draws the overview section key with render, in a card titled title after the
+ * engines: a view above this one registers it in its init (views/synccard.js), so the
+ * overview needs no import of it.
+ * @param {string} key
+ * @param {string} title
+ * @param {(box: HTMLElement, n: import('../wire.js').Node) => void} render
+ */
+export function overviewCard(key, title, render) { extraCards.push({ key, title, render }); }
+
 /**
  * overviewShow draws the overview node ov (once per node) and shows it. When a partial
  * overview was on show (overviewPartial), the real one takes its place keeping the scroll
@@ -199,6 +212,7 @@ function draw(v, ov, title, redraw = false) {
   if (s.findings && serious) renderFindingsCard(card('Findings', 'findings', true), s.findings);
   if (s.io) pendingOr(renderRows)(card('Inputs and outputs', 'io', true), s.io, 'io');
   if (s.engines) renderEngines(card('Instructions · cores × engines', 'engines', true), s.engines);
+  for (const x of extraCards) { const n = sec(x.key); if (n) x.render(card(x.title, x.key, true), n); }
   if (s.act) pendingOr(renderActivation)(card('Activation functions', 'activation', true), s.act);
   if (s.findings && !serious) pendingOr(renderFindingsCard)(card('Findings', 'findings', true), s.findings);
   if (s.dma) pendingOr(renderRows)(card('DMA queues', 'dma', true), s.dma, 'dma');

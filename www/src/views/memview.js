@@ -1,0 +1,362 @@
+// @ts-check
+// The memory view (issue 28): SBUF and PSUM of each core, bytes of a partition (up) over the
+// schedule's steps (across). A buffer is the bytes one access pattern names (the same boxes
+// written and read); it is live from its first write to its last read, drawn as a box whose
+// height is its bytes and whose shade says how many partitions it spans. The step where a
+// space reaches its peak is marked. A click on a box lists the instructions that write and
+// read it, each leading to its listing row.
+
+import { call } from '../core/client.js';
+import { $, el, toast } from '../dom.js';
+import { fmtInt } from '../lib/format.js';
+import { niceTicks } from '../lib/ticks.js';
+import { state } from '../state/docs.js';
+import { on } from '../state/events.js';
+import { ensureHandle } from './hex.js';
+import { instructionAt } from './listing.js';
+import { overviewOf } from './overview.js';
+
+const AXIS = 44; // px of the byte axis on the left
+const BAND_GAP = 26; // px between bands (their titles)
+
+/**
+ * @typedef {object} Buffer a run of bytes one access pattern names, over its life
+ * @property {number} space 0 SBUF, 1 PSUM
+ * @property {number} lo first byte of a partition
+ * @property {number} hi one past its last byte
+ * @property {number} p0 first partition
+ * @property {number} parts partitions
+ * @property {number} from the step of its first access
+ * @property {number} to the step of its last access
+ * @property {number[]} acc its accesses (indexes of the core's access columns)
+ */
+
+export const mem = {
+  open: false,
+  doc: null,
+  /** @type {any[] | null} per core: {core, engines, members, acc, boxes, sbuf, psum, buffers, total} */
+  cores: null,
+  core: 0,
+  s0: 0,
+  scale: 1,
+  /** @type {Buffer | null} */
+  sel: null,
+  /** @type {{x: number, y: number, w: number, h: number, b: Buffer}[]} */
+  hits: [],
+};
+
+/**
+ * memviewOf: the content pane shows the memory view while it is open (CONTENT_VIEWS); going
+ * back to the overview closes it.
+ * @param {import('../wire.js').Node} [n]
+ */
+export function memviewOf(n) {
+  if (n && overviewOf(n)) mem.open = false;
+  return mem.open && state && state.doc ? mem : null;
+}
+
+/** memviewOpen shows the memory view of the document on show. */
+export async function memviewOpen() {
+  mem.open = true;
+  view().hidden = false;
+  await load();
+  const c = mem.cores && mem.cores[0];
+  if (c && c.members.length) await instructionAt(c.members[0], 0);
+  redraw();
+}
+
+/** memviewClose hides it. */
+export function memviewClose() {
+  mem.open = false;
+  const v = document.getElementById('mem-view');
+  if (v) v.hidden = true;
+}
+
+export function memviewShow() { view().hidden = false; load().then(redraw); }
+export function memviewHide() { const v = document.getElementById('mem-view'); if (v) v.hidden = true; }
+
+async function load() {
+  if (mem.doc === state.doc && mem.cores) return;
+  mem.doc = state.doc;
+  mem.cores = null;
+  mem.sel = null;
+  $('mem-status').textContent = 'placing every SBUF and PSUM access…';
+  try {
+    const h = await ensureHandle();
+    const [m, s] = await Promise.all([call('memory', { handle: h }), call('schedule', { handle: h })]);
+    if (mem.doc !== state.doc) return;
+    mem.cores = m.cores.map((c, k) => unpack(c, s.cores[k]));
+    fit();
+    coreSelect();
+    status();
+  } catch (e) {
+    $('mem-status').textContent = '';
+    toast('Memory: ' + (e && e.message ? e.message : e));
+  }
+}
+
+function unpack(c, sc) {
+  const acc = new Int32Array(c.accesses);
+  const boxes = new Int32Array(c.boxes);
+  // Buffers: accesses of the same space naming the same boxes are one buffer.
+  /** @type {Map<string, Buffer>} */
+  const byKey = new Map();
+  for (let a = 0; a < acc.length / 6; a++) {
+    const step = acc[6 * a + 2];
+    if (step < 0) continue;
+    const space = acc[6 * a + 3] & 4 ? 1 : 0;
+    const b0 = acc[6 * a + 4];
+    const b1 = acc[6 * a + 5];
+    let key = space + ':';
+    let lo = Infinity, hi = 0, p0 = Infinity, p1 = 0;
+    for (let b = b0; b < b1; b++) {
+      const o = 6 * b;
+      key += boxes.subarray(o, o + 6).join(',') + ';';
+      lo = Math.min(lo, boxes[o + 2]);
+      hi = Math.max(hi, boxes[o + 2] + (boxes[o + 5] - 1) * boxes[o + 4] + boxes[o + 3]);
+      p0 = Math.min(p0, boxes[o]);
+      p1 = Math.max(p1, boxes[o] + boxes[o + 1]);
+    }
+    if (b1 <= b0) continue;
+    let buf = byKey.get(key);
+    if (!buf) { buf = { space, lo, hi, p0, parts: p1 - p0, from: step, to: step, acc: [] }; byKey.set(key, buf); }
+    buf.from = Math.min(buf.from, step);
+    buf.to = Math.max(buf.to, step);
+    buf.acc.push(a);
+  }
+  return { core: c.core, engines: c.engines, members: sc ? sc.members : [], acc, boxes, sbuf: c.sbuf, psum: c.psum, lints: c.lints, buffers: [...byKey.values()], total: sc ? Math.max(1, sc.total) : 1 };
+}
+
+function view() {
+  let v = document.getElementById('mem-view');
+  if (v) return v;
+  v = el('div', 'sched-view mem-view');
+  v.id = 'mem-view';
+  v.setAttribute('role', 'region');
+  v.setAttribute('aria-label', 'Memory: SBUF and PSUM over the steps');
+  const bar = el('div', 'sched-bar');
+  bar.appendChild(el('span', 'sched-title', 'Memory'));
+  const axis = el('span', 'sched-axis', 'bytes of a partition × steps, not time');
+  axis.title = 'A box is a buffer: the bytes an access pattern names in each of its partitions, live from its first write to its last read, at the schedule\'s earliest steps.';
+  bar.appendChild(axis);
+  const sel = el('select', 'mem-core');
+  sel.id = 'mem-core';
+  sel.setAttribute('aria-label', 'Core');
+  sel.addEventListener('change', () => { mem.core = Number(/** @type {HTMLSelectElement} */ (sel).value) || 0; mem.sel = null; fit(); status(); redraw(); });
+  bar.appendChild(sel);
+  const st = el('span', 'sched-status muted');
+  st.id = 'mem-status';
+  bar.appendChild(st);
+  bar.appendChild(el('span', 'spacer'));
+  const close = el('button', 'button small', '✕');
+  /** @type {HTMLButtonElement} */ (close).type = 'button';
+  close.title = 'Close the memory view';
+  close.setAttribute('aria-label', close.title);
+  close.addEventListener('click', memviewClose);
+  bar.appendChild(close);
+  v.appendChild(bar);
+  const body = el('div', 'mem-body');
+  const canvas = el('canvas', 'mem-canvas');
+  canvas.id = 'mem-canvas';
+  canvas.tabIndex = 0;
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', 'SBUF and PSUM buffers over the steps: wheel to zoom, drag to pan, click a box for its instructions');
+  body.appendChild(canvas);
+  const side = el('div', 'mem-side');
+  side.id = 'mem-side';
+  side.appendChild(el('p', 'muted', 'Click a box: the instructions that write and read it.'));
+  body.appendChild(side);
+  v.appendChild(body);
+  $('content').prepend(v);
+  wire(canvas);
+  new ResizeObserver(() => { if (!v.hidden && mem.cores) redraw(); }).observe(body);
+  return v;
+}
+
+function coreSelect() {
+  const sel = $('mem-core');
+  sel.replaceChildren(...(mem.cores || []).map((c, k) => { const o = el('option', '', c.core); o.value = String(k); return o; }));
+  sel.hidden = (mem.cores || []).length < 2;
+}
+
+function status() {
+  const c = mem.cores && mem.cores[mem.core];
+  if (!c) return;
+  const pct = (u) => (u.partitionBytes ? ' (' + (100 * u.peakBytes / u.partitionBytes).toFixed(1) + '%)' : '');
+  $('mem-status').textContent = fmtInt(c.acc.length / 6) + ' accesses · ' + fmtInt(c.buffers.length) + ' buffers · SBUF peak ' + fmtInt(c.sbuf.peakBytes) + ' B' + pct(c.sbuf) + ' · PSUM peak ' + fmtInt(c.psum.peakBytes) + ' B' + pct(c.psum) + (c.lints.length ? ' · ' + c.lints.length + ' lints' : '');
+}
+
+const canvasEl = () => /** @type {HTMLCanvasElement} */ ($('mem-canvas'));
+const plotW = () => Math.max(1, canvasEl().clientWidth - AXIS - 8);
+
+function fit() {
+  const c = mem.cores && mem.cores[mem.core];
+  if (!c) return;
+  mem.scale = plotW() / (c.total * 1.02);
+  mem.s0 = -c.total * 0.01;
+}
+
+let frame = 0;
+function redraw() {
+  if (frame) return;
+  frame = requestAnimationFrame(() => { frame = 0; draw(); });
+}
+
+function draw() {
+  const v = document.getElementById('mem-view');
+  const c = mem.cores && mem.cores[mem.core];
+  if (!v || v.hidden || !c) return;
+  const canvas = canvasEl();
+  const W = canvas.clientWidth;
+  const H = Math.max(200, canvas.clientHeight);
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(W * dpr);
+  canvas.height = Math.round(H * dpr);
+  const g = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const cs = getComputedStyle(document.documentElement);
+  const css = (n) => cs.getPropertyValue(n).trim();
+  g.clearRect(0, 0, W, H);
+  g.font = '11px system-ui, sans-serif';
+  g.textBaseline = 'middle';
+  mem.hits = [];
+  const pw = plotW();
+  const bands = [{ space: 0, name: 'SBUF', u: c.sbuf, frac: 0.62, hue: 205 }, { space: 1, name: 'PSUM', u: c.psum, frac: 0.38, hue: 28 }];
+  let top = 4;
+  const avail = H - 2 * BAND_GAP - 24;
+  for (const band of bands) {
+    const h = Math.max(60, avail * band.frac);
+    const bufs = c.buffers.filter((b) => b.space === band.space);
+    const cap = band.u.partitionBytes || Math.max(1, ...bufs.map((b) => b.hi));
+    // The byte axis spans what is used (with room above), never less than a tenth of capacity.
+    const used = Math.max(1, ...bufs.map((b) => b.hi));
+    const ymax = Math.min(cap, Math.max(cap / 10, used * 1.15));
+    g.fillStyle = css('--text');
+    g.fillText(band.name + ' · ' + fmtInt(band.u.partitions) + ' partitions × ' + fmtInt(cap) + ' B · peak ' + fmtInt(band.u.peakBytes) + ' B of a partition', AXIS, top + 9);
+    const y0 = top + BAND_GAP - 6;
+    g.fillStyle = css('--panel-2');
+    g.fillRect(AXIS, y0, pw, h);
+    g.strokeStyle = css('--border');
+    g.strokeRect(AXIS + 0.5, y0 + 0.5, pw - 1, h - 1);
+    g.fillStyle = css('--muted');
+    for (const t of niceTicks(0, ymax, 4)) {
+      const y = y0 + h - (t / ymax) * h;
+      g.fillText(fmtSize(t), 2, y);
+      g.beginPath();
+      g.moveTo(AXIS, Math.round(y) + 0.5);
+      g.lineTo(AXIS + pw, Math.round(y) + 0.5);
+      g.stroke();
+    }
+    g.save();
+    g.beginPath();
+    g.rect(AXIS, y0, pw, h);
+    g.clip();
+    for (const b of bufs) {
+      const x = AXIS + (b.from - mem.s0) * mem.scale;
+      const w = Math.max(2, (b.to + 1 - b.from) * mem.scale);
+      if (x > AXIS + pw || x + w < AXIS) continue;
+      const yb = y0 + h - (b.hi / ymax) * h;
+      const hb = Math.max(2, ((b.hi - b.lo) / ymax) * h);
+      const shade = 72 - 30 * Math.min(1, b.parts / 128);
+      g.fillStyle = 'hsl(' + band.hue + ' 60% ' + shade + '% / 0.78)';
+      g.fillRect(x, yb, w, hb);
+      g.strokeStyle = b === mem.sel ? css('--text') : 'hsl(' + band.hue + ' 55% 35% / 0.9)';
+      g.lineWidth = b === mem.sel ? 2 : 1;
+      g.strokeRect(x + 0.5, yb + 0.5, w - 1, hb - 1);
+      mem.hits.push({ x, y: yb, w, h: hb, b });
+    }
+    // The peak: the step of the access that reached it.
+    const pa = band.u.peakAccess;
+    if (pa >= 0) {
+      const step = c.acc[6 * pa + 2];
+      const x = AXIS + (step + 0.5 - mem.s0) * mem.scale;
+      g.strokeStyle = css('--bad');
+      g.setLineDash([4, 3]);
+      g.lineWidth = 1.5;
+      g.beginPath();
+      g.moveTo(x, y0);
+      g.lineTo(x, y0 + h);
+      g.stroke();
+      g.setLineDash([]);
+      g.fillStyle = css('--bad');
+      g.fillText('peak ' + fmtInt(band.u.peakBytes) + ' B', Math.min(x + 4, AXIS + pw - 90), y0 + 10);
+    }
+    g.restore();
+    top = y0 + h + 8;
+  }
+  // The step axis.
+  g.fillStyle = css('--muted');
+  g.strokeStyle = css('--border');
+  for (const t of niceTicks(Math.max(0, mem.s0), mem.s0 + pw / mem.scale, Math.max(2, Math.floor(pw / 110)))) {
+    const x = AXIS + (t - mem.s0) * mem.scale;
+    g.fillText(fmtInt(Math.round(t)), x - 6, top + 8);
+  }
+  g.fillText('step', 2, top + 8);
+  canvas.dataset.drawn = String(mem.hits.length);
+}
+
+function fmtSize(n) {
+  return n >= 1024 ? (n / 1024).toFixed(n % 1024 ? 1 : 0) + 'K' : String(Math.round(n));
+}
+
+/** @param {HTMLCanvasElement} canvas */
+function wire(canvas) {
+  canvas.addEventListener('wheel', (e) => {
+    if (!mem.cores) return;
+    e.preventDefault();
+    const x = e.offsetX - AXIS;
+    const at = mem.s0 + x / mem.scale;
+    mem.scale = Math.max(plotW() / (mem.cores[mem.core].total * 2), Math.min(200, mem.scale * Math.exp(-e.deltaY * 0.0025)));
+    mem.s0 = at - x / mem.scale;
+    redraw();
+  }, { passive: false });
+  let down = null;
+  canvas.addEventListener('pointerdown', (e) => { down = { x: e.clientX, s0: mem.s0, moved: false }; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!down) return;
+    const dx = e.clientX - down.x;
+    if (Math.abs(dx) > 3) down.moved = true;
+    if (down.moved) { mem.s0 = down.s0 - dx / mem.scale; redraw(); }
+  });
+  canvas.addEventListener('pointerup', (e) => {
+    const d = down;
+    down = null;
+    if (d && !d.moved) pick(e.offsetX, e.offsetY);
+  });
+  canvas.addEventListener('dblclick', () => { fit(); redraw(); });
+}
+
+function pick(x, y) {
+  let found = null;
+  for (const h of mem.hits) if (x >= h.x && x <= h.x + h.w && y >= h.y && y <= h.y + h.h) found = h.b;
+  mem.sel = found;
+  redraw();
+  const side = $('mem-side');
+  side.replaceChildren();
+  const c = mem.cores && mem.cores[mem.core];
+  if (!found || !c) { side.appendChild(el('p', 'muted', 'Click a box: the instructions that write and read it.')); return; }
+  const b = found;
+  side.appendChild(el('p', 'mem-buf', (b.space ? 'PSUM' : 'SBUF') + ' bytes ' + fmtInt(b.lo) + '–' + fmtInt(b.hi) + ' of partitions ' + b.p0 + '–' + (b.p0 + b.parts - 1)));
+  side.appendChild(el('p', 'muted', 'live from step ' + fmtInt(b.from) + ' to ' + fmtInt(b.to)));
+  const ul = el('ul', 'mem-accs');
+  ul.id = 'mem-accs';
+  for (const a of b.acc.slice(0, 200)) {
+    const e = c.acc[6 * a];
+    const i = c.acc[6 * a + 1];
+    const flags = c.acc[6 * a + 3];
+    const li = el('li');
+    const btn = el('button', 'ov-link mem-acc', (flags & 1 ? 'writes ' : 'reads ') + c.engines[e] + ' #' + fmtInt(i) + (flags & 2 ? ' (DMA)' : '') + ' · step ' + fmtInt(c.acc[6 * a + 2]));
+    /** @type {HTMLButtonElement} */ (btn).type = 'button';
+    btn.dataset.write = String(flags & 1);
+    btn.addEventListener('click', () => instructionAt(c.members[e], i));
+    li.appendChild(btn);
+    ul.appendChild(li);
+  }
+  side.appendChild(ul);
+}
+
+/** memviewInit follows the document. */
+export function memviewInit() {
+  on('document', () => { if (mem.doc !== (state && state.doc)) { mem.cores = null; mem.doc = null; mem.sel = null; } });
+  on('empty', () => { memviewClose(); mem.cores = null; mem.doc = null; });
+}
