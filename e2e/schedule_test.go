@@ -3,13 +3,13 @@ package e2e
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/sched"
 )
 
 // Issue 28: the overview's sync card says every wait of a real NEFF resolved; its Schedule
@@ -79,7 +79,32 @@ func TestScheduleViewDrawsAndSelects(t *testing.T) {
 	if sel := eval[map[string]float64](p, `neffscope.schedule.sel`); sel == nil || int(sel["index"]) != int(idx) || int(sel["engine"]) != eng {
 		t.Errorf("the schedule marks %v, want engine %d index %d", sel, eng, idx)
 	}
-	if buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100)); err == nil {
-		os.WriteFile("/tmp/schedule.png", buf, 0o644)
+	// The listing's sync band: the clicked wait links to its producer.
+	var prod sched.At
+	for _, w := range m.Cores[core].Waits {
+		if int(w.Engine) == eng && w.Index == idx && w.Producer.Valid() {
+			prod = w.Producer
+		}
 	}
+	p.waitFor(`document.querySelector('#listing-rows .lrow.selected .l-sync')`, "the selected row's wait link")
+	link := eval[map[string]string](p, `Object.assign({}, document.querySelector('#listing-rows .lrow.selected .l-sync').dataset)`)
+	if link["member"] != m.Cores[core].Engines[prod.Engine].Member || link["index"] != strconv.Itoa(int(prod.Index)) {
+		t.Errorf("the wait links to %v, want its producer %s #%d", link, m.Cores[core].Engines[prod.Engine].Member, prod.Index)
+	}
+	eval[chromedp.Void](p, `document.querySelector('.pane-max[data-pane="content"]').click()`)
+	p.waitFor(`document.body.dataset.max === 'content'`, "the content pane maximised")
+	p.shot("/tmp/schedule.png")
+	eval[chromedp.Void](p, `document.querySelector('.pane-max[data-pane="content"]').click()`)
+
+	// The memory view: boxes drawn; a click on one lists the accesses of its buffer.
+	p.clickRow(`#tree [data-path="overview"]`)
+	p.waitFor(`!neffscope.schedule.open && document.querySelector('#overview-view [data-section="sync"] button')`, "the overview back, the schedule closed")
+	eval[chromedp.Void](p, `Array.from(document.querySelectorAll('#overview-view [data-section="sync"] button')).find((b) => b.textContent === 'Memory').click()`)
+	p.waitFor(`neffscope.memory.open && neffscope.memory.boxes > 0`, "the memory view's boxes")
+	box := eval[map[string]float64](p, `neffscope.memory.point(0)`)
+	p.do(chromedp.MouseClickXY(box["x"], box["y"]))
+	p.waitFor(`neffscope.memory.selected > 0 && document.querySelectorAll('#mem-accs li').length === neffscope.memory.selected`, "the box's accesses listed")
+	eval[chromedp.Void](p, `document.querySelector('.pane-max[data-pane="content"]').click()`)
+	p.waitFor(`document.body.dataset.max === 'content'`, "the content pane maximised")
+	p.shot("/tmp/memview.png")
 }

@@ -15,6 +15,7 @@ import { layoutState } from './views/layout.js';
 import { lib, libCap, libRefresh } from './views/library.js';
 import { plot, replot } from './views/plot/plot.js';
 import { sched, schedulePoint } from './views/schedule.js';
+import { mem, memviewBoxPoint } from './views/memview.js';
 import { search } from './views/search.js';
 
 // installDebugSurface publishes globalThis.neffscope: read-only peeks at the state for the
@@ -41,6 +42,7 @@ export function installDebugSurface() {
     holdSource,
     get layout() { return layoutState(); },
     // the schedule view (views/schedule.js): its window, selection and time to first screen; point(k, e, i) is a slice's middle in client pixels.
+    get memory() { return { open: mem.open, boxes: mem.hits.length, selected: mem.sel ? Math.min(200, mem.sel.acc.length) : 0, point: memviewBoxPoint }; },
     get schedule() { return { open: sched.open, cores: sched.cores ? sched.cores.length : 0, lanes: sched.lanes.length, s0: sched.s0, scale: sched.scale, sel: sched.sel, firstDrawMs: sched.firstDrawMs, point: schedulePoint }; },
     get diff() {
       const n = diff.node;

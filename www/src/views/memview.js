@@ -16,7 +16,7 @@ import { ensureHandle } from './hex.js';
 import { instructionAt } from './listing.js';
 import { overviewOf } from './overview.js';
 
-const AXIS = 44; // px of the byte axis on the left
+const AXIS = 58; // px of the byte axis on the left
 const BAND_GAP = 26; // px between bands (their titles)
 
 /**
@@ -41,6 +41,7 @@ export const mem = {
   scale: 1,
   /** @type {Buffer | null} */
   sel: null,
+  fitted: true,
   /** @type {{x: number, y: number, w: number, h: number, b: Buffer}[]} */
   hits: [],
 };
@@ -169,7 +170,7 @@ function view() {
   v.appendChild(body);
   $('content').prepend(v);
   wire(canvas);
-  new ResizeObserver(() => { if (!v.hidden && mem.cores) redraw(); }).observe(body);
+  new ResizeObserver(() => { if (!v.hidden && mem.cores) { if (mem.fitted) fit(); redraw(); } }).observe(body);
   return v;
 }
 
@@ -192,6 +193,7 @@ const plotW = () => Math.max(1, canvasEl().clientWidth - AXIS - 8);
 function fit() {
   const c = mem.cores && mem.cores[mem.core];
   if (!c) return;
+  mem.fitted = true;
   mem.scale = plotW() / (c.total * 1.02);
   mem.s0 = -c.total * 0.01;
 }
@@ -228,24 +230,30 @@ function draw() {
     const h = Math.max(60, avail * band.frac);
     const bufs = c.buffers.filter((b) => b.space === band.space);
     const cap = band.u.partitionBytes || Math.max(1, ...bufs.map((b) => b.hi));
-    // The byte axis spans what is used (with room above), never less than a tenth of capacity.
-    const used = Math.max(1, ...bufs.map((b) => b.hi));
-    const ymax = Math.min(cap, Math.max(cap / 10, used * 1.15));
-    g.fillStyle = css('--text');
-    g.fillText(band.name + ' · ' + fmtInt(band.u.partitions) + ' partitions × ' + fmtInt(cap) + ' B · peak ' + fmtInt(band.u.peakBytes) + ' B of a partition', AXIS, top + 9);
+    const fold = folded(bufs);
+    const ymax = Math.max(1, fold.total);
     const y0 = top + BAND_GAP - 6;
+    const Y = (a) => y0 + h - (fold.at(a) / ymax) * h;
+    g.fillStyle = css('--text');
+    g.fillText(band.name + ' · ' + fmtInt(band.u.partitions) + ' partitions × ' + fmtInt(cap) + ' B · peak ' + fmtInt(band.u.peakBytes) + ' B of a partition' + (fold.runs.length > 1 ? ' · unused bytes folded (≈)' : ''), AXIS, top + 9);
     g.fillStyle = css('--panel-2');
     g.fillRect(AXIS, y0, pw, h);
     g.strokeStyle = css('--border');
     g.strokeRect(AXIS + 0.5, y0 + 0.5, pw - 1, h - 1);
+    // The byte axis: each run of used bytes labelled at its start; a fold between runs.
     g.fillStyle = css('--muted');
-    for (const t of niceTicks(0, ymax, 4)) {
-      const y = y0 + h - (t / ymax) * h;
-      g.fillText(fmtSize(t), 2, y);
+    let lastY = Infinity;
+    for (const r of fold.runs) {
+      const y = Y(r.lo);
+      if (lastY - y > 12) { g.fillText(hex(r.lo), 2, Math.min(y, y0 + h - 5)); lastY = y; }
       g.beginPath();
       g.moveTo(AXIS, Math.round(y) + 0.5);
       g.lineTo(AXIS + pw, Math.round(y) + 0.5);
       g.stroke();
+      if (r.lo > 0) {
+        const yg = y + (fold.gap / ymax) * h / 2;
+        g.fillText('≈', AXIS + 3, yg);
+      }
     }
     g.save();
     g.beginPath();
@@ -255,8 +263,8 @@ function draw() {
       const x = AXIS + (b.from - mem.s0) * mem.scale;
       const w = Math.max(2, (b.to + 1 - b.from) * mem.scale);
       if (x > AXIS + pw || x + w < AXIS) continue;
-      const yb = y0 + h - (b.hi / ymax) * h;
-      const hb = Math.max(2, ((b.hi - b.lo) / ymax) * h);
+      const yb = Y(b.hi);
+      const hb = Math.max(2, Y(b.lo) - yb);
       const shade = 72 - 30 * Math.min(1, b.parts / 128);
       g.fillStyle = 'hsl(' + band.hue + ' 60% ' + shade + '% / 0.78)';
       g.fillRect(x, yb, w, hb);
@@ -278,8 +286,12 @@ function draw() {
       g.lineTo(x, y0 + h);
       g.stroke();
       g.setLineDash([]);
+      const label = 'peak ' + fmtInt(band.u.peakBytes) + ' B';
+      const lx = Math.min(x + 4, AXIS + pw - 90);
+      g.fillStyle = css('--panel');
+      g.fillRect(lx - 2, y0 + 3, g.measureText(label).width + 4, 14);
       g.fillStyle = css('--bad');
-      g.fillText('peak ' + fmtInt(band.u.peakBytes) + ' B', Math.min(x + 4, AXIS + pw - 90), y0 + 10);
+      g.fillText(label, lx, y0 + 10);
     }
     g.restore();
     top = y0 + h + 8;
@@ -295,9 +307,35 @@ function draw() {
   canvas.dataset.drawn = String(mem.hits.length);
 }
 
-function fmtSize(n) {
-  return n >= 1024 ? (n / 1024).toFixed(n % 1024 ? 1 : 0) + 'K' : String(Math.round(n));
+// folded maps a band's byte offsets onto its axis with the unused stretches between buffers
+// folded to a small gap, so a 256-byte buffer 200 KiB up is as visible as one at 0.
+function folded(bufs) {
+  const iv = bufs.map((b) => [b.lo, b.hi]).sort((a, b) => a[0] - b[0]);
+  /** @type {{lo: number, hi: number, base: number}[]} */
+  const runs = [];
+  for (const [lo, hi] of iv) {
+    const last = runs[runs.length - 1];
+    if (last && lo <= last.hi) last.hi = Math.max(last.hi, hi);
+    else runs.push({ lo, hi, base: 0 });
+  }
+  const used = runs.reduce((a, r) => a + r.hi - r.lo, 0) || 1;
+  const gap = used * 0.06;
+  let at = runs.length && runs[0].lo > 0 ? gap : 0;
+  for (const r of runs) { r.base = at; at += r.hi - r.lo + gap; }
+  const total = Math.max(1, at);
+  return {
+    runs, gap, total,
+    at(a) {
+      let lo = 0, hi = runs.length;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (runs[m].hi < a) lo = m + 1; else hi = m; }
+      const r = runs[Math.min(lo, runs.length - 1)];
+      return r ? r.base + Math.max(0, Math.min(a, r.hi) - r.lo) : 0;
+    },
+  };
 }
+
+// hex is a byte offset as the listing's operands write it (SBUF:0x37b00).
+const hex = (n) => '0x' + Math.round(n).toString(16);
 
 /** @param {HTMLCanvasElement} canvas */
 function wire(canvas) {
@@ -308,6 +346,7 @@ function wire(canvas) {
     const at = mem.s0 + x / mem.scale;
     mem.scale = Math.max(plotW() / (mem.cores[mem.core].total * 2), Math.min(200, mem.scale * Math.exp(-e.deltaY * 0.0025)));
     mem.s0 = at - x / mem.scale;
+    mem.fitted = false;
     redraw();
   }, { passive: false });
   let down = null;
@@ -316,7 +355,7 @@ function wire(canvas) {
     if (!down) return;
     const dx = e.clientX - down.x;
     if (Math.abs(dx) > 3) down.moved = true;
-    if (down.moved) { mem.s0 = down.s0 - dx / mem.scale; redraw(); }
+    if (down.moved) { mem.s0 = down.s0 - dx / mem.scale; mem.fitted = false; redraw(); }
   });
   canvas.addEventListener('pointerup', (e) => {
     const d = down;
@@ -336,7 +375,7 @@ function pick(x, y) {
   const c = mem.cores && mem.cores[mem.core];
   if (!found || !c) { side.appendChild(el('p', 'muted', 'Click a box: the instructions that write and read it.')); return; }
   const b = found;
-  side.appendChild(el('p', 'mem-buf', (b.space ? 'PSUM' : 'SBUF') + ' bytes ' + fmtInt(b.lo) + '–' + fmtInt(b.hi) + ' of partitions ' + b.p0 + '–' + (b.p0 + b.parts - 1)));
+  side.appendChild(el('p', 'mem-buf', (b.space ? 'PSUM' : 'SBUF') + ' bytes ' + hex(b.lo) + '–' + hex(b.hi) + ' (' + fmtInt(b.hi - b.lo) + ' B) of partitions ' + b.p0 + '–' + (b.p0 + b.parts - 1)));
   side.appendChild(el('p', 'muted', 'live from step ' + fmtInt(b.from) + ' to ' + fmtInt(b.to)));
   const ul = el('ul', 'mem-accs');
   ul.id = 'mem-accs';
@@ -359,4 +398,17 @@ function pick(x, y) {
 export function memviewInit() {
   on('document', () => { if (mem.doc !== (state && state.doc)) { mem.cores = null; mem.doc = null; mem.sel = null; } });
   on('empty', () => { memviewClose(); mem.cores = null; mem.doc = null; });
+}
+
+/**
+ * memviewBoxPoint: the middle of the k-th box drawn, in client pixels (null when there is
+ * none); for the browser tests.
+ * @param {number} k
+ */
+export function memviewBoxPoint(k) {
+  const h = mem.hits[k];
+  const canvas = document.getElementById('mem-canvas');
+  if (!h || !canvas) return null;
+  const r = canvas.getBoundingClientRect();
+  return { x: r.left + h.x + Math.min(h.w / 2, 6), y: r.top + h.y + h.h / 2, accesses: h.b.acc.length };
 }

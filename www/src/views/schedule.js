@@ -57,6 +57,8 @@ export const sched = {
   scale: 1,
   /** @type {{core: number, engine: number, index: number} | null} */
   sel: null,
+  /** the window is the whole schedule (a resize fits it again) */
+  fitted: true,
   /** @type {{core: number, engine: number, y: number}[]} */
   lanes: [],
   height: 0,
@@ -228,7 +230,7 @@ function view() {
   v.appendChild(tip);
   $('content').prepend(v);
   wire(canvas, body);
-  new ResizeObserver(() => { if (!v.hidden && sched.cores) redraw(); }).observe(body);
+  new ResizeObserver(() => { if (!v.hidden && sched.cores) { if (sched.fitted) fit(); redraw(); } }).observe(body);
   return v;
 }
 
@@ -294,6 +296,7 @@ function layout() {
 
 function fit() {
   const w = width();
+  sched.fitted = true;
   sched.scale = Math.min(MAX_SCALE, w / (sched.total * 1.02));
   sched.s0 = -sched.total * 0.01;
 }
@@ -307,6 +310,7 @@ function clampView() {
 }
 
 function zoomAt(factor, x) {
+  sched.fitted = false;
   const at = sched.s0 + x / sched.scale;
   sched.scale *= factor;
   clampView();
@@ -449,7 +453,7 @@ function drawLane(g, c, k, e, y, s0, s1, w, col) {
     lastX = Math.floor(x);
     g.fillStyle = opColor(c.ops[base + i], col.dark);
     g.fillRect(x, top, sw, h);
-    if (sw > 44) {
+    if (sw > 26) {
       const name = sched.opnames[c.ops[base + i]] || '';
       g.save();
       g.beginPath();
@@ -498,7 +502,7 @@ function drawArrows(g, s0, s1, w, col) {
       const x1 = (sw - s0) * sched.scale;
       const y0 = laneY(k, pe);
       const y1 = laneY(k, ws[j]);
-      arrow(g, x0, y0, x1, y1, mine ? col.accent : col.muted, mine ? 1.6 : 0.8, mine ? 1 : 0.55);
+      arrow(g, x0, y0, x1, y1, mine ? col.accent : col.muted, mine ? 1.8 : 1, mine ? 1 : 0.7);
     }
   });
 }
@@ -515,8 +519,8 @@ function arrow(g, x0, y0, x1, y1, color, lw, alpha) {
   g.stroke();
   g.beginPath();
   g.moveTo(x1, y1);
-  g.lineTo(x1 - 6, y1 - 3.5);
-  g.lineTo(x1 - 6, y1 + 3.5);
+  g.lineTo(x1 - 7, y1 - 4);
+  g.lineTo(x1 - 7, y1 + 4);
   g.closePath();
   g.fill();
   g.globalAlpha = 1;
@@ -573,7 +577,7 @@ function wire(canvas, body) {
     if (down) {
       const dx = e.clientX - down.x;
       if (Math.abs(dx) > 3) down.moved = true;
-      if (down.moved) { sched.s0 = down.s0 - dx / sched.scale; redraw(); }
+      if (down.moved) { sched.s0 = down.s0 - dx / sched.scale; sched.fitted = false; redraw(); }
       return;
     }
     hover(e.offsetX, e.offsetY);
