@@ -70,7 +70,11 @@ func (b *bridge) schedule(r *request) (any, error) {
 	for op := range names {
 		names[op] = isa.OpcodeName(uint8(op))
 	}
-	return object("cores", cores, "opcodes", names, "ms", ms(start)), nil
+	card, err := inspect.SyncOverview(f, m).MarshalMsg(nil)
+	if err != nil {
+		return nil, err
+	}
+	return object("cores", cores, "opcodes", names, "card", buffer(card), "ms", ms(start)), nil
 }
 
 // memory → {cores: [MemCore], card, ms}.

@@ -29,6 +29,7 @@ const (
 	AttrSpace    = "space"     // a peak item: SBUF or PSUM
 	AttrPeak     = "peak"      // a peak item: the most bytes of one partition live at once
 	AttrCapacity = "capacity"  // a peak item: a partition's bytes ("" when the chip is unknown)
+	AttrPeaks    = "peaks"     // the card: "on demand" when it was built without the memory model
 )
 
 // maxSyncLintItems bounds the lint items the card lists (the CLI lists them all).
@@ -46,7 +47,9 @@ func overviewSyncStub(ov *doc.Node, f *File) {
 	s.SetAttr(AttrOnDemand, "true")
 }
 
-// SyncOverview is the overview's sync card filled in from m (File.Memmap's model).
+// SyncOverview is the overview's sync card filled in from m: File.Memmap's model, or
+// File.Sched's (the waits and lints only: the memory sweep costs far more than the open on
+// some real NEFFs, so the page asks for the peaks apart).
 func SyncOverview(f *File, m *sched.Model) *doc.Node {
 	s := &doc.Node{Kind: doc.KindAnswer, Key: OverviewSync, Label: "sync and on-chip memory"}
 	if m == nil {
@@ -78,10 +81,16 @@ func SyncOverview(f *File, m *sched.Model) *doc.Node {
 	s.SetAttr(AttrWaits, strconv.Itoa(waits)).SetAttr(AttrResolved, strconv.Itoa(resolved)).SetAttr(AttrLints, strconv.Itoa(lints))
 	listed := 0
 	for _, c := range m.Cores {
-		for _, u := range []struct {
+		peaks := []struct {
 			space string
 			u     sched.Usage
-		}{{"SBUF", c.SBUF}, {"PSUM", c.PSUM}} {
+		}{{"SBUF", c.SBUF}, {"PSUM", c.PSUM}}
+		if c.SBUF.Partitions == 0 {
+			// The model without its memory part (File.Sched): the peaks are asked for apart.
+			s.SetAttr(AttrPeaks, "on demand")
+			peaks = nil
+		}
+		for _, u := range peaks {
 			n := &doc.Node{Kind: doc.KindField, Key: c.Name + "/" + u.space, Label: c.Name + " " + u.space + " peak"}
 			n.Value = strconv.FormatUint(u.u.PeakBytes, 10) + " B of a partition"
 			capacity := ""

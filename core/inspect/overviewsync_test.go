@@ -22,6 +22,10 @@ func TestSyncOverviewOnRealFiles(t *testing.T) {
 		if stub == nil || stub.Attrs[AttrOnDemand] != "true" || len(stub.Children) != 0 {
 			t.Fatalf("%s: the open's sync card %+v, want the on-demand promise", name, stub)
 		}
+		quick := SyncOverview(f, f.Sched())
+		if quick.Attrs[AttrPeaks] != "on demand" || quick.Attrs[AttrLints] != "0" || quick.Attrs[AttrWaits] != quick.Attrs[AttrResolved] || len(quick.Children) != 0 {
+			t.Errorf("%s: the card without the memory model: attrs %v, %d items", name, quick.Attrs, len(quick.Children))
+		}
 		m := f.Memmap()
 		card := SyncOverview(f, m)
 		if card.Attrs[AttrOnDemand] != "" || card.Attrs[AttrLints] != "0" || card.Attrs[AttrWaits] != card.Attrs[AttrResolved] {

@@ -400,6 +400,7 @@
  * @typedef {Object} ScheduleResult
  * @property {Array<SchedCore>} cores - one per core, in the model's order
  * @property {Array<string>} opcodes - the name of each opcode byte (256; ops index it)
+ * @property {ArrayBuffer} card - the overview's sync section (a doc.Node, msgpack) without the SBUF/PSUM peaks (attrs.peaks 'on demand': the memory call has them)
  * @property {number} ms - the core's time for the call, in milliseconds
  */
 

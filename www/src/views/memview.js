@@ -66,6 +66,24 @@ export async function memviewOpen() {
   redraw();
 }
 
+const memCalls = new WeakMap();
+
+/**
+ * memoryLoad is the core's memory model of the document on show (the 'memory' call, asked
+ * once per document: its sweep can take longer than the open).
+ * @returns {Promise<any>}
+ */
+export function memoryLoad() {
+  const d = state.doc;
+  let p = memCalls.get(d);
+  if (!p) {
+    p = ensureHandle().then((h) => call('memory', { handle: h }));
+    p.catch(() => memCalls.delete(d));
+    memCalls.set(d, p);
+  }
+  return p;
+}
+
 /** memviewClose hides it. */
 export function memviewClose() {
   mem.open = false;
@@ -84,7 +102,7 @@ async function load() {
   $('mem-status').textContent = 'placing every SBUF and PSUM access…';
   try {
     const h = await ensureHandle();
-    const [m, s] = await Promise.all([call('memory', { handle: h }), call('schedule', { handle: h })]);
+    const [m, s] = await Promise.all([memoryLoad(), call('schedule', { handle: h })]);
     if (mem.doc !== state.doc) return;
     mem.cores = m.cores.map((c, k) => unpack(c, s.cores[k]));
     fit();

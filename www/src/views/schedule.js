@@ -11,6 +11,7 @@ import { fmtInt } from '../lib/format.js';
 import { niceTicks } from '../lib/ticks.js';
 import { state } from '../state/docs.js';
 import { on } from '../state/events.js';
+import { unpackNode } from '../wire.js';
 import { ensureHandle } from './hex.js';
 import { instructionAt, listing, listingRedraw, syncLinks } from './listing.js';
 import { overviewOf } from './overview.js';
@@ -64,9 +65,13 @@ export const sched = {
   height: 0,
   /** time from the view asked to its first screen drawn (ms), for the browser bench */
   firstDrawMs: 0,
+  /** the last screen's drawing time (ms) */
+  drawMs: 0,
   asked: 0,
   /** @type {Promise<void> | null} */
   loading: null,
+  /** @type {any} the overview's sync card without the peaks (the schedule call's) */
+  card: null,
   /** the core could not model the document (no program) */
   failed: false,
 };
@@ -97,6 +102,13 @@ export async function scheduleOpen() {
   if (member) await instructionAt(member, Math.max(0, member === listing.ref.slice('stream:'.length) ? listing.selected : 0));
   showNow();
 }
+
+/**
+ * scheduleLoad asks the core for the schedule of the document on show (once); it resolves
+ * with the overview's sync card (without the peaks), or null when there is no program.
+ * @returns {Promise<any>}
+ */
+export const scheduleLoad = () => load().then(() => (sched.cores && sched.doc === state.doc ? sched.card : null));
 
 /** scheduleClose hides the schedule. */
 export function scheduleClose() {
@@ -137,6 +149,7 @@ async function load() {
       const r = await call('schedule', { handle: h });
       if (sched.doc !== state.doc) return;
       sched.opnames = r.opcodes;
+      sched.card = r.card && r.card.byteLength ? unpackNode(r.card) : null;
       sched.cores = r.cores.map(unpack);
       sched.total = Math.max(1, ...sched.cores.map((c) => c.total));
       fit();
@@ -384,6 +397,7 @@ function draw() {
   const col = colors();
   drawRuler(sized(ruler, ruler.clientWidth || w + LABELS, RULER), w, col);
   const g = sized(canvas, w, sched.height);
+  const t0 = performance.now();
   g.clearRect(0, 0, w, sched.height);
   g.font = '11px system-ui, sans-serif';
   g.textBaseline = 'middle';
@@ -413,6 +427,7 @@ function draw() {
     }
   });
   drawArrows(g, s0, s1, w, col);
+  sched.drawMs = performance.now() - t0;
   if (!sched.firstDrawMs && sched.asked) sched.firstDrawMs = performance.now() - sched.asked;
   canvas.dataset.drawn = String(Number(canvas.dataset.drawn || 0) + 1);
 }

@@ -1,55 +1,48 @@
 // @ts-check
 // The overview's sync card (core/inspect overviewsync.go): "N waits, all resolved, no
 // deadlock" or the lints, each leading to its instruction, and each core's SBUF/PSUM peak
-// against capacity. The open's overview holds it as a promise (attrs.on_demand): the model
-// reads every word again, so the page asks the core for it (the 'memory' call) by itself for
-// a file up to AUTO_BYTES, else when the user asks.
+// against capacity. The open's overview holds it as a promise (attrs.on_demand). The waits
+// come with the schedule (the 'schedule' call: a pass over the words, a few ms natively on
+// the real NEFFs), asked by the card itself for a file up to AUTO_BYTES; the peaks come with
+// the memory model ('memory': its sweep took 1.4–2.4 s natively on the cs149 file_pool
+// NEFFs, ten times their open), asked only when the user does.
 
-import { call } from '../core/client.js';
 import { el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { state } from '../state/docs.js';
 import { unpackNode } from '../wire.js';
-import { ensureHandle } from './hex.js';
 import { instructionAt } from './listing.js';
+import { memoryLoad, memviewClose, memviewOpen } from './memview.js';
 import { overviewCard, overviewRedraw } from './overview.js';
-import { memviewClose, memviewOpen } from './memview.js';
-import { scheduleClose, scheduleOpen } from './schedule.js';
+import { scheduleClose, scheduleLoad, scheduleOpen } from './schedule.js';
 
 const AUTO_BYTES = 8 << 20;
 
-/** the filled card of each document, and the call in flight */
+/** per document: the card so far ({card, peaks}), and what is being asked */
 const cards = new WeakMap();
-const asked = new WeakMap();
+const asking = new WeakMap();
 
 /** syncCardInit registers the card with the overview. */
 export function syncCardInit() {
   overviewCard('sync', 'Sync and on-chip memory', render);
 }
 
-/**
- * work asks the core for the filled card of the document on show, then redraws the overview.
- * @returns {Promise<any>}
- */
-export function syncCardWork() {
+// ask runs what (the card's next part) once per document, then redraws the overview.
+function ask(what, run) {
   const d = state.doc;
-  if (cards.has(d)) return Promise.resolve(cards.get(d));
-  if (asked.has(d)) return asked.get(d);
-  const p = (async () => {
-    const h = await ensureHandle();
-    const r = await call('memory', { handle: h });
-    const card = unpackNode(r.card);
-    cards.set(d, { card, cores: r.cores, ms: r.ms });
+  const a = asking.get(d) || {};
+  if (a[what]) return;
+  a[what] = true;
+  asking.set(d, a);
+  run().then((card) => {
+    if (card) cards.set(d, { card, peaks: !(card.attrs && card.attrs.peaks) });
     if (state.doc === d) overviewRedraw();
-    return cards.get(d);
-  })();
-  p.catch((e) => { asked.delete(d); toast('Sync model: ' + (e && e.message ? e.message : e)); });
-  asked.set(d, p);
-  return p;
+  }, (e) => { a[what] = false; toast('Sync model: ' + (e && e.message ? e.message : e)); if (state.doc === d) overviewRedraw(); });
+  overviewRedraw();
 }
 
-/** syncModelOf: the memory model the card's call brought, for the memory view (or null). */
-export const syncModelOf = () => (state && cards.get(state.doc)) || null;
+const askWaits = () => ask('waits', () => scheduleLoad());
+const askPeaks = () => ask('peaks', () => memoryLoad().then((r) => unpackNode(r.card)));
 
 function button(cls, text, title, fn) {
   const b = el('button', cls, text);
@@ -64,20 +57,22 @@ function button(cls, text, title, fn) {
  * @param {import('../wire.js').Node} stub
  */
 function render(box, stub) {
-  const got = cards.get(state.doc);
+  const d = state.doc;
+  const got = cards.get(d);
   const n = got ? got.card : stub;
+  const busy = asking.get(d) || {};
   const links = el('p', 'ov-sum ov-sync-links');
   links.appendChild(button('button small', 'Schedule', 'One lane per engine, each instruction at its earliest step, arrows from producer to waiter', () => { memviewClose(); scheduleOpen(); }));
-  links.appendChild(button('button small', 'Memory', 'SBUF and PSUM over the steps: live buffers as boxes, the peak marked', () => { scheduleClose(); memviewOpen(); }));
-  if (n.attrs && n.attrs.on_demand) {
+  links.appendChild(button('button small', 'Memory', 'SBUF and PSUM over the steps: live buffers as boxes, the peak marked (places every access: can take longer than the open)', () => { scheduleClose(); memviewOpen(); }));
+  if (!got) {
     box.classList.add('pending');
-    const p = el('p', 'ov-sum muted ov-pending', asked.has(state.doc) ? 'working out the waits and the peaks…' : n.value || 'computed on demand');
+    const p = el('p', 'ov-sum muted ov-pending', busy.waits ? 'tying every wait to its producer…' : n.value || 'computed on demand');
     p.id = 'ov-sync-value';
     if (n.detail) p.title = n.detail;
     box.appendChild(p);
-    if (!asked.has(state.doc)) links.appendChild(button('button small', 'Work it out', n.detail || '', () => { syncCardWork(); overviewRedraw(); }));
+    if (!busy.waits) links.appendChild(button('button small', 'Work it out', 'tie every wait to its producer (one pass over the words)', askWaits));
     box.appendChild(links);
-    if (!asked.has(state.doc) && (state.doc.size || 0) <= AUTO_BYTES) setTimeout(() => syncCardWork(), 0);
+    if (!busy.waits && (d.size || 0) <= AUTO_BYTES) setTimeout(askWaits, 0);
     return;
   }
   const a = n.attrs || {};
@@ -116,6 +111,11 @@ function render(box, stub) {
     if (k.attrs.member) row.appendChild(button('ov-cell ov-link muted', txt, 'the peak is reached at ' + k.attrs.engine + ' #' + k.attrs.index, () => instructionAt(k.attrs.member, Number(k.attrs.index))));
     else row.appendChild(el('span', 'muted', txt));
     box.appendChild(row);
+  }
+  if (!got.peaks) {
+    const p = el('p', 'ov-sum muted', busy.peaks ? 'placing every SBUF and PSUM access…' : 'SBUF and PSUM peaks: on demand');
+    if (!busy.peaks) p.appendChild(button('ov-link ov-peaks-ask', ' work them out', 'place every SBUF/PSUM access and sweep them in schedule order (can take longer than the open)', askPeaks));
+    box.appendChild(p);
   }
   box.appendChild(links);
 }
