@@ -14,7 +14,7 @@ import { on } from '../state/events.js';
 import { unpackNode } from '../wire.js';
 import { ensureHandle } from './hex.js';
 import { instructionAt, listing, listingRedraw, syncLinks } from './listing.js';
-import { overviewOf } from './overview.js';
+import { overviewHide, overviewOf } from './overview.js';
 
 const LANE = 24; // px per engine lane
 const HEAD = 22; // px of a core's header row
@@ -65,6 +65,8 @@ export const sched = {
   height: 0,
   /** time from the view asked to its first screen drawn (ms), for the browser bench */
   firstDrawMs: 0,
+  /** the core's time for the schedule call (ms) */
+  callMs: 0,
   /** the last screen's drawing time (ms) */
   drawMs: 0,
   asked: 0,
@@ -96,7 +98,11 @@ export async function scheduleOpen() {
   sched.firstDrawMs = 0;
   const v = view();
   v.hidden = false;
+  overviewHide();
   await load();
+  // The first screen now; the listing under it follows (a worker call or two).
+  layout();
+  draw();
   const c = sched.cores && sched.cores[0];
   const member = listing.ref.startsWith('stream:') && !$('listing').hidden ? listing.ref.slice('stream:'.length) : c && c.members[0];
   if (member) await instructionAt(member, Math.max(0, member === listing.ref.slice('stream:'.length) ? listing.selected : 0));
@@ -149,6 +155,7 @@ async function load() {
       const r = await call('schedule', { handle: h });
       if (sched.doc !== state.doc) return;
       sched.opnames = r.opcodes;
+      sched.callMs = r.ms;
       sched.card = r.card && r.card.byteLength ? unpackNode(r.card) : null;
       sched.cores = r.cores.map(unpack);
       sched.total = Math.max(1, ...sched.cores.map((c) => c.total));
