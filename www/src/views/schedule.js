@@ -65,6 +65,8 @@ export const sched = {
   height: 0,
   /** time from the view asked to its first screen drawn (ms), for the browser bench */
   firstDrawMs: 0,
+  /** what the toolbar says of the model */
+  summary: '',
   /** the core's time for the schedule call (ms) */
   callMs: 0,
   /** the last screen's drawing time (ms) */
@@ -101,6 +103,8 @@ export async function scheduleOpen() {
   overviewHide();
   await load();
   // The first screen now; the listing under it follows (a worker call or two).
+  status(sched.summary);
+  lintList();
   layout();
   draw();
   const c = sched.cores && sched.cores[0];
@@ -163,7 +167,8 @@ async function load() {
       const words = sched.cores.reduce((a, c) => a + c.steps.length, 0);
       const lints = sched.cores.reduce((a, c) => a + c.lints.length, 0);
       const waits = sched.cores.reduce((a, c) => a + c.waits.length / 7, 0);
-      status(fmtInt(words) + ' instructions · ' + fmtInt(waits) + ' waits · ' + (lints ? fmtInt(lints) + ' lint' + (lints === 1 ? '' : 's') : 'no lint') + ' · ' + fmtInt(sched.total) + ' steps');
+      sched.summary = (fmtInt(words) + ' instructions · ' + fmtInt(waits) + ' waits · ' + (lints ? fmtInt(lints) + ' lint' + (lints === 1 ? '' : 's') : 'no lint') + ' · ' + fmtInt(sched.total) + ' steps');
+      status(sched.summary);
       lintList();
     } catch (e) {
       status('');
