@@ -738,16 +738,31 @@ export function syncLinksOf(member, index) {
   for (const c of sched.cores) {
     const e = c.members.indexOf(member);
     if (e < 0) continue;
-    const producers = [];
-    const waiters = [];
+    const ix = waitIndex(c);
     const ws = c.waits;
-    for (let j = 0; j < ws.length; j += 7) {
-      if (ws[j] === e && ws[j + 1] === index && ws[j + 2] >= 0) producers.push({ member: c.members[ws[j + 2]], index: ws[j + 3], sem: ws[j + 4] });
-      if (ws[j + 2] === e && ws[j + 3] === index) waiters.push({ member: c.members[ws[j]], index: ws[j + 1], sem: ws[j + 4] });
-    }
+    const key = e * 2 ** 32 + index;
+    const producers = (ix.byWaiter.get(key) || []).filter((j) => ws[j + 2] >= 0).map((j) => ({ member: c.members[ws[j + 2]], index: ws[j + 3], sem: ws[j + 4] }));
+    const waiters = (ix.byProducer.get(key) || []).map((j) => ({ member: c.members[ws[j]], index: ws[j + 1], sem: ws[j + 4] }));
     return { producers, waiters };
   }
   return null;
+}
+
+// waitIndex maps each instruction (engine * 2^32 + index) to the waits it has and the waits it
+// produces (offsets into c.waits), built once per core: the listing asks for every row drawn.
+const waitIndexes = new WeakMap();
+function waitIndex(c) {
+  let ix = waitIndexes.get(c);
+  if (ix) return ix;
+  ix = { byWaiter: new Map(), byProducer: new Map() };
+  const ws = c.waits;
+  const push = (m, k, j) => { const l = m.get(k); if (l) l.push(j); else m.set(k, [j]); };
+  for (let j = 0; j < ws.length; j += 7) {
+    push(ix.byWaiter, ws[j] * 2 ** 32 + ws[j + 1], j);
+    if (ws[j + 2] >= 0) push(ix.byProducer, ws[j + 2] * 2 ** 32 + ws[j + 3], j);
+  }
+  waitIndexes.set(c, ix);
+  return ix;
 }
 
 /** scheduleInit follows the document: a new one drops the model of the old. */
