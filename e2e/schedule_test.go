@@ -85,6 +85,8 @@ func TestScheduleViewDrawsAndSelects(t *testing.T) {
 	if sel := eval[map[string]float64](p, `neffscope.schedule.sel`); sel == nil || int(sel["index"]) != int(idx) || int(sel["engine"]) != eng {
 		t.Errorf("the schedule marks %v, want engine %d index %d", sel, eng, idx)
 	}
+	// The detail pane offers the schedule from the instruction too.
+	p.waitFor(`document.querySelector('#detail .sched-open')`, "the detail pane's schedule link")
 	// The listing's sync band: the clicked wait links to its producer.
 	var prod sched.At
 	for _, w := range m.Cores[core].Waits {

@@ -15,6 +15,7 @@ import { follow, linkFollowable } from './overview.js';
 import { childCount } from '../lib/lazy.js';
 import { lineWords } from '../lib/words.js';
 import { instructionAt } from './listing.js';
+import { renderScheduleLink, scheduleLinkWhen } from './schedule.js';
 import { sourceJump } from './source.js';
 import { mainTree } from './tree.js';
 
@@ -244,6 +245,7 @@ function renderMemberHash(n, box) {
 const DETAIL_RENDERERS = [
   { when: (n) => (n.kind === 'member' || n.kind === 'archive') && !!state.memberHashes && state.memberHashes.state !== 'done', render: renderMemberHash },
   { when: (n) => n.kind === 'instruction', render: renderRelated },
+  { when: scheduleLinkWhen, render: renderScheduleLink }, // views/schedule.js
   { when: isVar, render: renderVarUses },
   { when: (n) => !!(n.attrs && n.attrs.words !== undefined), render: renderLineWords },
   { when: (n) => n.kind === 'pwp-set', render: renderSetFunctions },

@@ -8,8 +8,10 @@
 import { call } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
+import { lower, unpackCore, waitIndex } from '../lib/schedcols.js';
 import { niceTicks } from '../lib/ticks.js';
-import { state } from '../state/docs.js';
+import { contentRootOf, state } from '../state/docs.js';
+import { isStreamRef } from '../lib/refs.js';
 import { on } from '../state/events.js';
 import { unpackNode } from '../wire.js';
 import { ensureHandle } from './hex.js';
@@ -25,23 +27,6 @@ const ARROWS_ALL = 4; // px per step from which every arrow in view is drawn
 const AUTO_BYTES = 8 << 20; // the listing's wait links load the model of a file up to this size by themselves
 
 /**
- * @typedef {object} SchedCore one core's columns (SchedCore of the protocol, typed)
- * @property {string} core
- * @property {string[]} engines
- * @property {string[]} members
- * @property {Int32Array} lens
- * @property {Int32Array} steps
- * @property {Uint8Array} ops
- * @property {Int32Array} waits 7 per wait: engine, index, producer engine, producer index, sem, value, code
- * @property {string[]} codes
- * @property {number} total
- * @property {any[]} lints
- * @property {any[]} undecided
- * @property {number[]} off each engine's first word in steps
- * @property {number[]} run each engine's words with a step (a deadlock leaves the rest at -1)
- */
-
-/**
  * The view's state: the model of the document on show, the window (s0: the step at the left
  * edge, scale: px per step), the selected instruction.
  */
@@ -49,7 +34,7 @@ export const sched = {
   open: false,
   /** @type {any} the document the model is of */
   doc: null,
-  /** @type {SchedCore[] | null} */
+  /** @type {import('../lib/schedcols.js').SchedCore[] | null} */
   cores: null,
   /** @type {string[]} */
   opnames: [],
@@ -161,7 +146,7 @@ async function load() {
       sched.opnames = r.opcodes;
       sched.callMs = r.ms;
       sched.card = r.card && r.card.byteLength ? unpackNode(r.card) : null;
-      sched.cores = r.cores.map(unpack);
+      sched.cores = r.cores.map(unpackCore);
       sched.total = Math.max(1, ...sched.cores.map((c) => c.total));
       fit();
       const words = sched.cores.reduce((a, c) => a + c.steps.length, 0);
@@ -179,23 +164,6 @@ async function load() {
     }
   })();
   return sched.loading;
-}
-
-/** @returns {SchedCore} */
-function unpack(c) {
-  const lens = new Int32Array(c.lens);
-  const off = [];
-  const run = [];
-  const steps = new Int32Array(c.steps);
-  let o = 0;
-  for (let e = 0; e < lens.length; e++) {
-    off.push(o);
-    let n = 0;
-    while (n < lens[e] && steps[o + n] >= 0) n++;
-    run.push(n);
-    o += lens[e];
-  }
-  return { core: c.core, engines: c.engines, members: c.members, lens, steps, ops: new Uint8Array(c.ops), waits: new Int32Array(c.waits), codes: c.codes, total: c.total, lints: c.lints, undecided: c.undecided, off, run };
 }
 
 // ---- the DOM: a toolbar, the ruler, the lanes (labels beside a canvas), a tip ----
@@ -384,18 +352,6 @@ function opColor(op, dark) {
     opColorCache.set(key, c);
   }
   return c;
-}
-
-// lower is the first word of engine e with a step >= s (its steps increase in program order).
-function lower(c, e, s) {
-  let lo = 0;
-  let hi = c.run[e];
-  const base = c.off[e];
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (c.steps[base + m] < s) lo = m + 1; else hi = m;
-  }
-  return lo;
 }
 
 function draw() {
@@ -654,7 +610,7 @@ function hit(x, y) {
 }
 
 function describe(h) {
-  const c = /** @type {SchedCore[]} */ (sched.cores)[h.core];
+  const c = /** @type {import('../lib/schedcols.js').SchedCore[]} */ (sched.cores)[h.core];
   const op = c.ops[c.off[h.engine] + h.index];
   const lines = [c.engines[h.engine] + ' #' + fmtInt(h.index) + ' · ' + (sched.opnames[op] || '0x' + op.toString(16)), 'step ' + fmtInt(c.steps[c.off[h.engine] + h.index])];
   const ws = c.waits;
@@ -748,21 +704,38 @@ export function syncLinksOf(member, index) {
   return null;
 }
 
-// waitIndex maps each instruction (engine * 2^32 + index) to the waits it has and the waits it
-// produces (offsets into c.waits), built once per core: the listing asks for every row drawn.
-const waitIndexes = new WeakMap();
-function waitIndex(c) {
-  let ix = waitIndexes.get(c);
-  if (ix) return ix;
-  ix = { byWaiter: new Map(), byProducer: new Map() };
-  const ws = c.waits;
-  const push = (m, k, j) => { const l = m.get(k); if (l) l.push(j); else m.set(k, [j]); };
-  for (let j = 0; j < ws.length; j += 7) {
-    push(ix.byWaiter, ws[j] * 2 ** 32 + ws[j + 1], j);
-    if (ws[j + 2] >= 0) push(ix.byProducer, ws[j + 2] * 2 ** 32 + ws[j + 3], j);
-  }
-  waitIndexes.set(c, ix);
-  return ix;
+/**
+ * scheduleLinkWhen: the detail pane offers the schedule for an engine stream's member and for
+ * an instruction (DETAIL_RENDERERS).
+ * @param {import('../wire.js').Node} n
+ */
+export function scheduleLinkWhen(n) {
+  if (n.kind === 'instruction') return true;
+  const root = n.kind === 'member' ? contentRootOf(n) : null;
+  return !!(root && isStreamRef(root.ref));
+}
+
+/**
+ * renderScheduleLink is the detail pane's "Show in the schedule": the schedule opens on the
+ * listing's instruction (or the stream), marked and centred.
+ * @param {import('../wire.js').Node} n
+ * @param {HTMLElement} box
+ */
+export function renderScheduleLink(n, box) {
+  const row = el('div', 'related');
+  const b = el('button', 'link related-link sched-open', n.kind === 'instruction' ? 'Show in the schedule' : 'Schedule of this core');
+  /** @type {HTMLButtonElement} */ (b).type = 'button';
+  b.title = 'One lane per engine, each instruction at its earliest step, arrows from producer to waiter';
+  b.addEventListener('click', async () => {
+    const member = listing.ref.startsWith('stream:') ? listing.ref.slice('stream:'.length) : '';
+    const i = listing.selected;
+    await scheduleOpen();
+    if (!member || i < 0 || !sched.cores) return;
+    sched.cores.forEach((c, k) => { const e = c.members.indexOf(member); if (e >= 0) pick(k, e, i, true); });
+  });
+  row.appendChild(b);
+  box.appendChild(row);
+  void n;
 }
 
 /** scheduleInit follows the document: a new one drops the model of the old. */
