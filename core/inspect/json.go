@@ -43,13 +43,13 @@ func (f *File) jsonNode(b []byte, in *jsonspan.Input, label, source string) *doc
 	}
 	var se *jsonspan.Error
 	if errors.As(err, &se) && se.Limit {
-		n.Infof(doc.In(source, se.Offset, int64(len(b))-se.Offset), "decoded up to byte %d only (the %s limit is reached, see the file's finding); the rest is in the hex view", se.Offset, bud.First().Kind)
+		n.Infof(doc.CodeBudgetSkipped, doc.In(source, se.Offset, int64(len(b))-se.Offset), "decoded up to byte %d only (the %s limit is reached, see the file's finding); the rest is in the hex view", se.Offset, bud.First().Kind)
 	} else if errors.As(err, &se) {
 		what := "the file"
 		if source != "" {
 			what = "member " + source
 		}
-		n.Errorf(doc.In(source, se.Offset, 1), "%s is not valid JSON: %s, at byte %d (line %d). Everything before that point is shown; a runtime's JSON parser would refuse it.", what, se.Msg, se.Offset, se.Line)
+		n.Errorf(doc.CodeJSONSyntax, doc.In(source, se.Offset, 1), "%s is not valid JSON: %s, at byte %d (line %d). Everything before that point is shown; a runtime's JSON parser would refuse it.", what, se.Msg, se.Offset, se.Line)
 	}
 	return n
 }

@@ -718,6 +718,9 @@ func integrityWords(v string) string {
 }
 
 // rootCause names the one fact that explains the rest, or "" when there is none.
+// causeCodes are the finding codes of the root causes, for the scan's problem list.
+var causeCodes = map[string]doc.Code{CauseNotNEFF: doc.CodeFileNotNEFF, CauseTruncated: doc.CodeNeffTruncated, CauseHash: doc.CodeNeffHashMismatch}
+
 func rootCause(f *File) (cause, why string) {
 	if f == nil || f.Archive == nil {
 		return "", ""
