@@ -187,7 +187,7 @@ func TestScanRecordCauseFirst(t *testing.T) {
 	if len(r.Problems) == 0 || !r.HasError() {
 		t.Fatalf("a cut file has no problem: %+v", r)
 	}
-	if cause, why := rootCause(f); cause != CauseTruncated || r.Problems[0].Message != why {
+	if cause, why := rootCause(f); cause != CauseTruncated || r.Problems[0].Message != why || r.Problems[0].Code != doc.CodeNeffTruncated {
 		t.Errorf("first problem %q, cause %q", r.Problems[0].Message, cause)
 	}
 }
