@@ -1107,7 +1107,7 @@ func (b *bridge) scan(r *request) (any, error) {
 func scanRecord(p string, rd *jsReaderAt, siblings []string, opt inspect.Options) (rec *inspect.ScanRecord) {
 	defer func() {
 		if e := recover(); e != nil {
-			rec = inspect.UnreadableRecord(p, rd.size, siblings, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
+			rec = inspect.UnreadableRecord(p, rd.size, siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
 	return inspect.NewScanRecord(inspect.Open(p, rd, rd.size, opt), p, siblings)

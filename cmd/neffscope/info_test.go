@@ -249,7 +249,7 @@ func TestInfoLeavesDebugInfoOut(t *testing.T) {
 			collectFindings(t, d.Root, want)
 			got := map[string]int{}
 			for _, f := range info.Findings {
-				got[f.Severity+" "+f.Message]++
+				got[string(f.Code)+" "+f.Severity+" "+f.Message]++
 			}
 			for k, c := range got {
 				if want[k] < c {
@@ -257,7 +257,7 @@ func TestInfoLeavesDebugInfoOut(t *testing.T) {
 				}
 			}
 			for k, c := range want {
-				if got[k] < c && !strings.Contains(k, ".dbg") && !strings.Contains(k, "source line") {
+				if got[k] < c && !strings.HasPrefix(k, "dbg.") && !strings.HasPrefix(k, "source.") {
 					t.Errorf("info lost a finding that is not the debug info's: %s", k)
 				}
 			}
@@ -265,10 +265,12 @@ func TestInfoLeavesDebugInfoOut(t *testing.T) {
 	}
 }
 
-// collectFindings counts every finding (severity and message) in an inspect --json node tree.
+// collectFindings counts every finding (code, severity and message) in an inspect --json node
+// tree.
 func collectFindings(t *testing.T, raw json.RawMessage, into map[string]int) {
 	var n struct {
 		Findings []struct {
+			Code     string `json:"code"`
 			Severity string `json:"severity"`
 			Message  string `json:"message"`
 		} `json:"findings"`
@@ -278,7 +280,7 @@ func collectFindings(t *testing.T, raw json.RawMessage, into map[string]int) {
 		t.Fatal(err)
 	}
 	for _, f := range n.Findings {
-		into[f.Severity+" "+f.Message]++
+		into[f.Code+" "+f.Severity+" "+f.Message]++
 	}
 	for _, c := range n.Children {
 		collectFindings(t, c, into)

@@ -187,6 +187,9 @@ const (
 	CodeScanNotNEFF         Code = "scan.not-neff"
 	CodeScanUnreadable      Code = "scan.unreadable"
 	CodeScanCacheMismatch   Code = "scan.cache-mismatch"
+	CodeScanNotRegular      Code = "scan.not-regular"
+	CodeScanSymlinkLoop     Code = "scan.symlink-loop"
+	CodeScanBadSymlink      Code = "scan.bad-symlink"
 	CodeScanNoModel         Code = "scan.no-model"
 )
 
@@ -369,6 +372,9 @@ var Codes = []CodeInfo{
 	{CodeScanNotNEFF, "a scanned file is not a NEFF"},
 	{CodeScanUnreadable, "a scanned path could not be opened or read"},
 	{CodeScanCacheMismatch, "a cache entry's directory and its NEFF's info.json disagree: the cache may hand it out for the wrong graph"},
+	{CodeScanNotRegular, "a scanned path is not a regular file (a FIFO, a device, …); it is not read"},
+	{CodeScanSymlinkLoop, "a symlink leads back to a directory above it; it is not followed"},
+	{CodeScanBadSymlink, "a symlink cannot be followed (it dangles, or its target cannot be read)"},
 	{CodeScanNoModel, "a cache entry has no model.neff"},
 }
 

@@ -162,10 +162,10 @@ func (r *ScanRecord) addProblem(code doc.Code, severity, message string) {
 }
 
 // UnreadableRecord is the record of a path the scanner could not open or read.
-func UnreadableRecord(p string, size int64, siblings []string, message string) *ScanRecord {
+func UnreadableRecord(p string, size int64, siblings []string, code doc.Code, message string) *ScanRecord {
 	r := &ScanRecord{Path: p, Size: size, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
 		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
-	r.Report(doc.CodeScanUnreadable, doc.Error, message)
+	r.Report(code, doc.Error, message)
 	if k, ok := ParseCachePath(p); ok {
 		r.Cache = &CacheInfo{Module: k.Module, FlagsHash: k.FlagsHash, Compiler: k.Compiler, Flags: FlagsName(k.FlagsHash), State: CacheState(siblings, true)}
 	}
