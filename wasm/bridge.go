@@ -726,9 +726,9 @@ func pathValue(p []string) []any {
 }
 
 // lazyError gives the core's lazy-document errors their code: not-found when a path names
-// nothing (the core's messages start with inspect.NotFound).
+// nothing (the core's errors wrap inspect.ErrNotFound).
 func lazyError(err error) error {
-	if strings.HasPrefix(err.Error(), inspect.NotFound) {
+	if errors.Is(err, inspect.ErrNotFound) {
 		return protocol.Wrap(protocol.NotFound, err)
 	}
 	return protocol.Wrap(protocol.Failed, err)

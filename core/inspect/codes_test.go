@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -110,4 +111,18 @@ func TestEveryFindingHasACode(t *testing.T) {
 		}
 	}
 	t.Logf("%d codes seen: %v", len(c.seen), c.seen)
+}
+
+// TestNotFoundIsASentinel: a path or byte that names nothing fails with an error that wraps
+// ErrNotFound, so the bridge gives it the not-found code by identity, not by its text.
+func TestNotFoundIsASentinel(t *testing.T) {
+	f := openPath(t, realfiles.Path(t, "nkipy/matmul_small.neff"))
+	_, err1 := f.Node([]string{"no such child"})
+	_, _, err2 := f.Children([]string{"members", "no such member"}, 0, 10)
+	_, err3 := f.Locate("no such source", 0)
+	for i, err := range []error{err1, err2, err3} {
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("call %d: %v does not wrap ErrNotFound", i+1, err)
+		}
+	}
 }

@@ -58,11 +58,11 @@ func init() {
 	expanders[doc.RefJSON] = expandJSON
 	expanders[doc.RefKlir] = func(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 		if f.Program == nil || f.Program.Model == nil {
-			return nil, 0, fmt.Errorf("%s: the file has no klir debug info", NotFound)
+			return nil, 0, fmt.Errorf("%w: the file has no klir debug info", ErrNotFound)
 		}
 		kids, total, err := f.Program.Model.KlirChildren(stub.Ref, from, to)
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %v", NotFound, err)
+			return nil, 0, fmt.Errorf("%w: %v", ErrNotFound, err)
 		}
 		return kids, total, nil
 	}
@@ -72,18 +72,18 @@ func init() {
 func expandJSON(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 	source, off, ok := jsonspan.ParseRef(stub.Ref)
 	if !ok {
-		return nil, 0, fmt.Errorf("%s: %q is not a JSON ref", NotFound, stub.Ref)
+		return nil, 0, fmt.Errorf("%w: %q is not a JSON ref", ErrNotFound, stub.Ref)
 	}
 	fo := f.forests[source]
 	if fo == nil && f.Program != nil && f.Program.Model != nil {
 		fo = f.Program.Model.Forests[source]
 	}
 	if fo == nil {
-		return nil, 0, fmt.Errorf("%s: no JSON of %q is held", NotFound, source)
+		return nil, 0, fmt.Errorf("%w: no JSON of %q is held", ErrNotFound, source)
 	}
 	kids, total, err := fo.Children(off, from, to, jsonPageBudget)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", NotFound, err)
+		return nil, 0, fmt.Errorf("%w: %v", ErrNotFound, err)
 	}
 	return kids, total, nil
 }

@@ -332,7 +332,7 @@ func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, err
 		if blob, ok := f.actBlob(member); ok {
 			return blob.Nodes(from, to), blob.Len(), nil
 		}
-		return nil, 0, fmt.Errorf("%s: %q names no def.json and no activation blob", NotFound, member)
+		return nil, 0, fmt.Errorf("%w: %q names no def.json and no activation blob", ErrNotFound, member)
 	}
 	uses := f.Program.varUses(c)
 	// Every var is a key of def.json's var object (a repeated name: the last one, which the
