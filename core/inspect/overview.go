@@ -752,7 +752,7 @@ func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node]
 	rank := map[string]int{doc.Error: 0, doc.Warning: 1, doc.Info: 2}
 	sort.SliceStable(all, func(i, j int) bool { return rank[all[i].f.Severity] < rank[all[j].f.Severity] })
 	group := func(c, label, detail string) *doc.Node {
-		g := &doc.Node{Kind: doc.KindCause, Key: c, Label: label, Detail: detail, Table: &doc.Table{Columns: []string{"severity", "finding", "where"}, Rows: [][]string{}}}
+		g := &doc.Node{Kind: doc.KindCause, Key: c, Label: label, Detail: detail, Table: &doc.Table{Columns: []string{"severity", "finding", "where", "code"}, Rows: [][]string{}}}
 		g.SetAttr(AttrCause, c)
 		return g
 	}
@@ -770,7 +770,7 @@ func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node]
 		if h.f.Span != nil {
 			where += " · " + h.f.Span.String()
 		}
-		g.Table.Rows = append(g.Table.Rows, []string{h.f.Severity, h.f.Message, where})
+		g.Table.Rows = append(g.Table.Rows, []string{h.f.Severity, h.f.Message, where, string(h.f.Code)})
 		var sp doc.Span
 		if h.f.Span != nil {
 			sp = *h.f.Span
