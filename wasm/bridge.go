@@ -728,9 +728,9 @@ func pathValue(p []string) []any {
 }
 
 // lazyError gives the core's lazy-document errors their code: not-found when a path names
-// nothing (the core's messages start with inspect.NotFound).
+// nothing (the core's errors wrap inspect.ErrNotFound).
 func lazyError(err error) error {
-	if strings.HasPrefix(err.Error(), inspect.NotFound) {
+	if errors.Is(err, inspect.ErrNotFound) {
 		return protocol.Wrap(protocol.NotFound, err)
 	}
 	return protocol.Wrap(protocol.Failed, err)
@@ -1109,7 +1109,7 @@ func (b *bridge) scan(r *request) (any, error) {
 func scanRecord(p string, rd *jsReaderAt, siblings []string, opt inspect.Options) (rec *inspect.ScanRecord) {
 	defer func() {
 		if e := recover(); e != nil {
-			rec = inspect.UnreadableRecord(p, rd.size, siblings, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
+			rec = inspect.UnreadableRecord(p, rd.size, siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
 	return inspect.NewScanRecord(inspect.Open(p, rd, rd.size, opt), p, siblings)

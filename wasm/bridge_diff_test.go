@@ -126,7 +126,7 @@ func TestDiffBadRequests(t *testing.T) {
 	c.fails("diff", map[string]any{"a": h, "b": h, "format": "yaml"}, protocol.BadRequest, "yaml")
 	notNEFF := openIn(t, c, "notes.json", []byte(`{"x": 1}`))
 	d := decodeNode(t, c.must("diff", map[string]any{"a": h, "b": notNEFF}).Get("node"))
-	if len(d.Findings) != 1 || !strings.Contains(d.Findings[0].Message, "notes.json is not a NEFF") {
+	if len(d.Findings) != 1 || d.Findings[0].Code != doc.CodeDiffNotNEFF {
 		t.Errorf("a NEFF against a JSON file: %q, findings %v", d.Value, d.Findings)
 	}
 }

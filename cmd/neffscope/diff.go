@@ -97,10 +97,10 @@ func addFileErrors(n *doc.Node, files []*inspect.File) {
 		}
 		for i, fd := range errs {
 			if i == maxFileErrors {
-				n.Errorf(nil, "%s: %d more errors (neffscope info %s lists them all).", f.Name, len(errs)-maxFileErrors, f.Name)
+				n.Errorf(doc.CodeDiffFileErrors, nil, "%s: %d more errors (neffscope info %s lists them all).", f.Name, len(errs)-maxFileErrors, f.Name)
 				break
 			}
-			n.Errorf(nil, "%s: %s", f.Name, fd.Message)
+			n.Errorf(fd.Code, nil, "%s: %s", f.Name, fd.Message)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
@@ -83,8 +84,10 @@ func TestDiffCLIUsage(t *testing.T) {
 	}
 	js := filepath.Join(t.TempDir(), "x.json")
 	os.WriteFile(js, []byte(`{"x": 1}`), 0o644)
-	if out, _, rc := runCLI(t, "diff", a, js); rc != 2 || !strings.Contains(out, "x.json is not a NEFF") {
-		t.Errorf("NEFF vs JSON: rc %d, out %q", rc, out)
+	out, _, rc := runCLI(t, "diff", "--json", a, js)
+	var d doc.Node
+	if err := json.Unmarshal([]byte(out), &d); rc != 2 || err != nil || len(d.Findings) != 1 || d.Findings[0].Code != doc.CodeDiffNotNEFF {
+		t.Errorf("NEFF vs JSON: rc %d, %v, out %q", rc, err, out)
 	}
 }
 

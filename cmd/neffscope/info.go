@@ -148,10 +148,11 @@ type MemberJSON struct {
 }
 
 type FindingJSON struct {
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	Member   string `json:"member"`
-	Offset   int64  `json:"offset"`
+	Code     doc.Code `json:"code"`
+	Severity string   `json:"severity"`
+	Message  string   `json:"message"`
+	Member   string   `json:"member"`
+	Offset   int64    `json:"offset"`
 }
 
 type RuntimeJSON struct {
@@ -165,7 +166,7 @@ type RuntimeJSON struct {
 func infoJSON(f *inspect.File) InfoJSON {
 	out := InfoJSON{File: f.Name, Size: f.Size, Members: []MemberJSON{}, Findings: []FindingJSON{}}
 	for _, fd := range f.Doc.Findings() {
-		j := FindingJSON{Severity: fd.Severity, Message: fd.Message}
+		j := FindingJSON{Code: fd.Code, Severity: fd.Severity, Message: fd.Message}
 		if fd.Span != nil {
 			j.Member, j.Offset = fd.Span.Source, fd.Span.Offset
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/bigneff"
 	"github.com/neffscope/neffscope/internal/realfiles"
@@ -115,8 +116,11 @@ func TestInfoHumanAndInspect(t *testing.T) {
 	b[len(b)-1] = 1
 	os.WriteFile(p, b, 0o644)
 	out, _, rc = runCLI(t, "info", p)
-	if rc != 1 || !strings.Contains(out, "MD5 mismatch") || !strings.Contains(out, "REJECT") {
+	if rc != 1 || !strings.Contains(out, "REJECT") {
 		t.Errorf("damaged file: rc %d\n%s", rc, out)
+	}
+	if codes := infoCodes(t, p); codes[doc.CodeNeffHashMismatch] == 0 {
+		t.Errorf("damaged file: no %s finding in %v", doc.CodeNeffHashMismatch, codes)
 	}
 	if _, errs, rc := runCLI(t, "extract", p, "nope.json"); rc != 1 || !strings.Contains(errs, `no member "nope.json"`) {
 		t.Errorf("extract of a missing member: rc %d %s", rc, errs)
@@ -249,7 +253,7 @@ func TestInfoLeavesDebugInfoOut(t *testing.T) {
 			collectFindings(t, d.Root, want)
 			got := map[string]int{}
 			for _, f := range info.Findings {
-				got[f.Severity+" "+f.Message]++
+				got[string(f.Code)+" "+f.Severity+" "+f.Message]++
 			}
 			for k, c := range got {
 				if want[k] < c {
@@ -257,7 +261,7 @@ func TestInfoLeavesDebugInfoOut(t *testing.T) {
 				}
 			}
 			for k, c := range want {
-				if got[k] < c && !strings.Contains(k, ".dbg") && !strings.Contains(k, "source line") {
+				if got[k] < c && !strings.HasPrefix(k, "dbg.") && !strings.HasPrefix(k, "source.") {
 					t.Errorf("info lost a finding that is not the debug info's: %s", k)
 				}
 			}
@@ -265,10 +269,12 @@ func TestInfoLeavesDebugInfoOut(t *testing.T) {
 	}
 }
 
-// collectFindings counts every finding (severity and message) in an inspect --json node tree.
+// collectFindings counts every finding (code, severity and message) in an inspect --json node
+// tree.
 func collectFindings(t *testing.T, raw json.RawMessage, into map[string]int) {
 	var n struct {
 		Findings []struct {
+			Code     string `json:"code"`
 			Severity string `json:"severity"`
 			Message  string `json:"message"`
 		} `json:"findings"`
@@ -278,7 +284,7 @@ func collectFindings(t *testing.T, raw json.RawMessage, into map[string]int) {
 		t.Fatal(err)
 	}
 	for _, f := range n.Findings {
-		into[f.Severity+" "+f.Message]++
+		into[f.Code+" "+f.Severity+" "+f.Message]++
 	}
 	for _, c := range n.Children {
 		collectFindings(t, c, into)
@@ -333,4 +339,19 @@ func TestInfoFitsAScreen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// infoCodes runs info --json on p and counts its findings by code.
+func infoCodes(t *testing.T, p string) map[doc.Code]int {
+	t.Helper()
+	out, errs, _ := runCLI(t, "info", "--json", p)
+	var info InfoJSON
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatalf("info --json %s: %v (%s)", p, err, errs)
+	}
+	codes := map[doc.Code]int{}
+	for _, f := range info.Findings {
+		codes[f.Code]++
+	}
+	return codes
 }

@@ -106,9 +106,9 @@ func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr 
 	addFileErrors(errs, []*inspect.File{f})
 	switch {
 	case h.Refused != "":
-		errs.Errorf(nil, "%s: the source lines are not ranked: the table does not fit in what the %s limit leaves.", f.Name, h.Refused)
+		errs.Errorf(doc.CodeBudgetMemory, nil, "%s: the source lines are not ranked: the table does not fit in what the %s limit leaves.", f.Name, h.Refused)
 	case f.Program == nil || f.Program.Source == nil || len(f.Program.Source.Members) == 0:
-		errs.Infof(nil, "%s has no .dbg debug info, so its instructions cannot be traced to kernel source lines.", f.Name)
+		errs.Infof(doc.CodeSourceNoDebugInfo, nil, "%s has no .dbg debug info, so its instructions cannot be traced to kernel source lines.", f.Name)
 	}
 	all := len(h.Lines)
 	if top > 0 && top < all {

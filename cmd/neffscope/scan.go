@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 )
 
@@ -31,7 +32,8 @@ type scanItem struct {
 	siblings []string // names in the same directory (cache state)
 	// problem, when set, is why the item is a record without a file read (loop, not regular…).
 	problem string
-	missing bool // a MODULE_ entry directory with no NEFF
+	code    doc.Code // the problem's finding code
+	missing bool     // a MODULE_ entry directory with no NEFF
 	size    int64
 }
 
@@ -228,7 +230,7 @@ func (w *walker) root(p string) {
 	st, err := os.Stat(p)
 	switch {
 	case err != nil:
-		w.emit(scanItem{path: p, problem: fmt.Sprintf("cannot read %s: %v", p, describeErr(err))})
+		w.emit(scanItem{path: p, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot read %s: %v", p, describeErr(err))})
 	case st.IsDir():
 		w.dir(p, st)
 	default:
@@ -240,12 +242,12 @@ func (w *walker) root(p string) {
 func (w *walker) dir(p string, st os.FileInfo) bool {
 	for _, a := range w.stack {
 		if os.SameFile(a, st) {
-			return w.emit(scanItem{path: p, problem: fmt.Sprintf("symlink loop: %s leads back to a directory above it; not followed", p)})
+			return w.emit(scanItem{path: p, code: doc.CodeScanSymlinkLoop, problem: fmt.Sprintf("symlink loop: %s leads back to a directory above it; not followed", p)})
 		}
 	}
 	entries, err := os.ReadDir(p)
 	if err != nil && len(entries) == 0 {
-		return w.emit(scanItem{path: p, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
+		return w.emit(scanItem{path: p, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
 	}
 	w.stack = append(w.stack, st)
 	defer func() { w.stack = w.stack[:len(w.stack)-1] }()
@@ -272,7 +274,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 			st, err := os.Stat(cp)
 			if err != nil {
 				if isNEFFName(e.Name()) || isLoop(err) {
-					if !w.emit(scanItem{path: cp, siblings: names, problem: fmt.Sprintf("cannot follow symlink %s: %v", cp, describeErr(err))}) {
+					if !w.emit(scanItem{path: cp, siblings: names, code: doc.CodeScanBadSymlink, problem: fmt.Sprintf("cannot follow symlink %s: %v", cp, describeErr(err))}) {
 						return false
 					}
 				}
@@ -292,7 +294,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		if e.IsDir() {
 			st, err := e.Info()
 			if err != nil {
-				if !w.emit(scanItem{path: cp, problem: fmt.Sprintf("cannot read directory %s: %v", cp, describeErr(err))}) {
+				if !w.emit(scanItem{path: cp, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", cp, describeErr(err))}) {
 					return false
 				}
 				continue
@@ -305,7 +307,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		if isNEFFName(e.Name()) {
 			st, err := e.Info()
 			if err != nil {
-				if !w.emit(scanItem{path: cp, siblings: names, problem: fmt.Sprintf("cannot stat %s: %v", cp, describeErr(err))}) {
+				if !w.emit(scanItem{path: cp, siblings: names, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot stat %s: %v", cp, describeErr(err))}) {
 					return false
 				}
 				continue
@@ -320,7 +322,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 
 func (w *walker) file(p string, st os.FileInfo, siblings []string) bool {
 	if !st.Mode().IsRegular() {
-		return w.emit(scanItem{path: p, siblings: siblings, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
+		return w.emit(scanItem{path: p, siblings: siblings, code: doc.CodeScanNotRegular, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
 	}
 	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size()})
 }
@@ -357,21 +359,21 @@ func readItem(it scanItem, maxInflate int64) (rec *inspect.ScanRecord) {
 	case it.missing:
 		return inspect.MissingNEFFRecord(p, it.siblings)
 	case it.problem != "":
-		return inspect.UnreadableRecord(p, it.size, it.siblings, it.problem)
+		return inspect.UnreadableRecord(p, it.size, it.siblings, it.code, it.problem)
 	}
 	defer func() {
 		if e := recover(); e != nil {
-			rec = inspect.UnreadableRecord(p, it.size, it.siblings, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
+			rec = inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
 	fh, err := os.Open(it.path)
 	if err != nil {
-		return inspect.UnreadableRecord(p, it.size, it.siblings, fmt.Sprintf("cannot open %s: %v", p, describeErr(err)))
+		return inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot open %s: %v", p, describeErr(err)))
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
 	if err != nil {
-		return inspect.UnreadableRecord(p, it.size, it.siblings, fmt.Sprintf("cannot stat %s: %v", p, describeErr(err)))
+		return inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot stat %s: %v", p, describeErr(err)))
 	}
 	f := inspect.Open(it.path, fh, st.Size(), inspect.Options{MaxInflated: maxInflate, Fingerprint: true})
 	return inspect.NewScanRecord(f, p, it.siblings)

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
@@ -133,7 +134,7 @@ func TestScanCacheTree(t *testing.T) {
 		t.Errorf("duplicate_of = %v, want %s", dup.DuplicateOf, done.Path)
 	}
 	other := byRel[wantOrder[3]]
-	if other.Cache == nil || other.Cache.State != inspect.CacheIncomplete || other.Findings["warning"] == 0 || !problemHas(other, "MODULE_999+abcdef01") {
+	if other.Cache == nil || other.Cache.State != inspect.CacheIncomplete || other.Findings["warning"] == 0 || !problemHas(other, doc.CodeScanCacheMismatch) {
 		t.Errorf("entry with another module's NEFF: %+v", other)
 	}
 	half := byRel[wantOrder[4]]
@@ -141,23 +142,23 @@ func TestScanCacheTree(t *testing.T) {
 		t.Errorf("half-written NEFF: %+v", half)
 	}
 	missing := byRel[wantOrder[5]]
-	if missing.Cache == nil || missing.Cache.State != inspect.CacheFailed || !problemHas(missing, "has no model.neff") {
+	if missing.Cache == nil || missing.Cache.State != inspect.CacheFailed || !problemHas(missing, doc.CodeScanNoModel) {
 		t.Errorf("entry with model.log only: %+v", missing)
 	}
-	if r := byRel[wantOrder[6]]; !problemHas(r, "not a regular file") || r.Cache == nil || r.Cache.State != inspect.CacheFailed {
+	if r := byRel[wantOrder[6]]; !problemHas(r, doc.CodeScanNotRegular) || r.Cache == nil || r.Cache.State != inspect.CacheFailed {
 		t.Errorf("FIFO: %+v", r)
 	}
-	if r := byRel[wantOrder[7]]; !problemHas(r, "symlink loop") {
+	if r := byRel[wantOrder[7]]; !problemHas(r, doc.CodeScanSymlinkLoop) {
 		t.Errorf("loop: %+v", r)
 	}
-	if r := byRel[wantOrder[0]]; !problemHas(r, "cannot follow symlink") || r.Cache != nil {
+	if r := byRel[wantOrder[0]]; !problemHas(r, doc.CodeScanBadSymlink) || r.Cache != nil {
 		t.Errorf("dangling symlink: %+v", r)
 	}
 }
 
-func problemHas(r inspect.ScanRecord, s string) bool {
+func problemHas(r inspect.ScanRecord, code doc.Code) bool {
 	for _, p := range r.Problems {
-		if strings.Contains(p.Message, s) {
+		if p.Code == code {
 			return true
 		}
 	}
@@ -190,7 +191,7 @@ func TestScanRealModuleKeyAgrees(t *testing.T) {
 		t.Fatalf("%d records", len(recs))
 	}
 	// +d41d8cd9 sorts first: the copy under the wrong flags hash, then the real entry.
-	if !problemHas(recs[0], "compiled as MODULE_17825228117791364669+fad94d7c") || recs[0].DuplicateOf != nil {
+	if !problemHas(recs[0], doc.CodeScanCacheMismatch) || recs[0].DuplicateOf != nil {
 		t.Errorf("renamed entry: %+v", recs[0])
 	}
 	if recs[1].Findings["warning"] != 0 || recs[1].Cache.State != inspect.CacheDone || recs[1].DuplicateOf == nil || *recs[1].DuplicateOf != recs[0].Path {
@@ -326,7 +327,7 @@ func TestScanUnreadable(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(filepath.Join(root, "b"), 0o755) })
 	out, _, rc := runCLI(t, "scan", "-q", root)
 	recs := decodeJSONL(t, out)
-	if rc != 1 || len(recs) != 3 || !problemHas(recs[0], "cannot open") || !problemHas(recs[1], "cannot read directory") || recs[2].HasError() {
+	if rc != 1 || len(recs) != 3 || !problemHas(recs[0], doc.CodeScanUnreadable) || !problemHas(recs[1], doc.CodeScanUnreadable) || recs[2].HasError() {
 		t.Errorf("rc %d: %+v", rc, recs)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 // Kind names one limit.
@@ -270,3 +272,9 @@ func Human(k Kind, n int64) string {
 	}
 	return fmt.Sprintf("%d", n)
 }
+
+// codes are the finding codes of a limit that refused something, by kind.
+var codes = [nKinds]doc.Code{doc.CodeBudgetInflate, doc.CodeBudgetMemory, doc.CodeBudgetValues, doc.CodeBudgetMembers, doc.CodeBudgetRows}
+
+// Code is the finding code of this limit's refusal ("budget.memory", …).
+func (k Kind) Code() doc.Code { return codes[k] }

@@ -2,7 +2,6 @@ package dbg
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -74,15 +73,16 @@ func TestBadInput(t *testing.T) {
 	cases := []struct {
 		name    string
 		b       []byte
-		want    string // substring of a warning/error finding ("" = none expected)
-		atLeast int64  // bytes expected under "None"
+		want    doc.Code // the code of a warning/error finding ("" = none expected)
+		at      int64    // the byte it is placed at (-1: any)
+		atLeast int64    // bytes expected under "None"
 	}{
-		{"truncated varint", append(append([]byte{}, good...), 0x20, 0xFF), "at byte " + itoa(int64(len(good))), 2},
-		{"length past end", append([]byte{}, good[:len(good)-3]...), "cannot be read", 1},
-		{"bad tag", []byte{0x00, 0x01}, "at byte 0", 2},
-		{"group", []byte{0x7B, 0x7C}, "", 0}, // field 15: a start group followed by its end: a valid generic field
-		{"wrong wire type", wrongType, "wire type varint", 0},
-		{"unknown field", unknownField, "", 0},
+		{"truncated varint", append(append([]byte{}, good...), 0x20, 0xFF), doc.CodeDbgCorrupt, int64(len(good)), 2},
+		{"length past end", append([]byte{}, good[:len(good)-3]...), doc.CodeDbgCorrupt, -1, 1},
+		{"bad tag", []byte{0x00, 0x01}, doc.CodeDbgCorrupt, 0, 2},
+		{"group", []byte{0x7B, 0x7C}, "", -1, 0}, // field 15: a start group followed by its end: a valid generic field
+		{"wrong wire type", wrongType, doc.CodeDbgWireType, int64(len(good)), 0},
+		{"unknown field", unknownField, "", -1, 0},
 	}
 	for _, c := range cases {
 		f := Decode("sg00/debug_info_backend_PE.dbg", c.b)
@@ -102,12 +102,12 @@ func TestBadInput(t *testing.T) {
 		}
 		found := false
 		for _, e := range errs {
-			if strings.Contains(e.Message, c.want) && strings.Contains(e.Message, "sg00/debug_info_backend_PE.dbg") && e.Span != nil {
+			if e.Code == c.want && e.Span != nil && e.Span.Source == "sg00/debug_info_backend_PE.dbg" && (c.at < 0 || e.Span.Offset == c.at) {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("%s: no finding with %q: %v", c.name, c.want, errs)
+			t.Errorf("%s: no %s finding at byte %d: %v", c.name, c.want, c.at, errs)
 		}
 	}
 }
@@ -130,7 +130,7 @@ func TestHugeRepeated(t *testing.T) {
 	if len(f.Records) != 300001 || f.Records[299999].Parents[0] != 5 {
 		t.Fatalf("%d records", len(f.Records))
 	}
-	if len(errorsOf(f)) != 1 || !strings.Contains(errorsOf(f)[0].Message, "at byte "+itoa(int64(len(b)-3))) {
+	if len(errorsOf(f)) != 1 || errorsOf(f)[0].Code != doc.CodeDbgCorrupt || errorsOf(f)[0].Span.Offset != int64(len(b)-3) {
 		t.Errorf("findings past the budget: %v", errorsOf(f))
 	}
 	// The cut is a limit of the tree, said on the root (doc.AttrViewLimit), not a finding.

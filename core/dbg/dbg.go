@@ -251,7 +251,7 @@ func (d *decoder) finish(size int64, count int) *File {
 		f.Root.SetAttr(doc.AttrViewLimit, cutNote(d.cut))
 	}
 	if !d.records && d.keep == maxRecords {
-		f.Root.Warnf(f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", f.Member, maxRecords, maxRecords)
+		f.Root.Warnf(doc.CodeDbgTooManyRecords, f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", f.Member, maxRecords, maxRecords)
 	}
 	d.stackCut()
 	f.nameIndexes()
@@ -360,7 +360,7 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 		}
 		f := s.field(num)
 		if f != nil && f.Type.wire() != typ {
-			d.f.Root.Warnf(d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
+			d.f.Root.Warnf(doc.CodeDbgWireType, d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
 			f = nil
 		}
 		if d.emit != nil {
@@ -391,7 +391,7 @@ func (d *decoder) broken(parent *doc.Node, off, hi int64, what string, err error
 	}
 	n := &doc.Node{Kind: doc.KindBytes, Label: "unreadable", Value: itoa(hi-off) + " B", Span: d.span(off, hi-off)}
 	n.Detail = "bytes after a protobuf wire-format error; shown as hex"
-	n.Errorf(n.Span, "%s at byte %d: the %s cannot be read (%v); the %d bytes from here to byte %d are shown as hex. The member may be truncated or corrupt: re-extract it or recompile.", d.f.Member, off, what, err, hi-off, hi)
+	n.Errorf(doc.CodeDbgCorrupt, n.Span, "%s at byte %d: the %s cannot be read (%v); the %d bytes from here to byte %d are shown as hex. The member may be truncated or corrupt: re-extract it or recompile.", d.f.Member, off, what, err, hi-off, hi)
 	if d.room(parent, off) {
 		d.nodes++
 		parent.Add(n)
@@ -582,7 +582,7 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 			n.Value = doc.Quote(string(c), maxText)
 		}
 		if !utf8.Valid(c) {
-			at.Infof(d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
+			at.Infof(doc.CodeDbgBadUTF8, d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
 		}
 		if sink != nil {
 			d.text(f, d.scanText(c), sink)
@@ -614,7 +614,7 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 			}
 		}
 		if !ok {
-			at.Warnf(d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
+			at.Warnf(doc.CodeDbgCorrupt, d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
 		}
 	case Message:
 		c, _ := protowire.ConsumeBytes(v)

@@ -179,7 +179,7 @@ func (d *decoder) stackEntry(msg string) {
 // stackCut warns, on the member's root, when a stack-frame list was longer than is kept.
 func (d *decoder) stackCut() {
 	if s := d.f.Stack; s != nil && s.Cut {
-		d.f.Root.Warnf(d.f.Root.Span, "%s: a list of its stack frame index has more than %d entries; only the first %d of each are kept (frames past them do not resolve).", d.f.Member, maxRecords, maxRecords)
+		d.f.Root.Warnf(doc.CodeDbgTooManyRecords, d.f.Root.Span, "%s: a list of its stack frame index has more than %d entries; only the first %d of each are kept (frames past them do not resolve).", d.f.Member, maxRecords, maxRecords)
 	}
 }
 

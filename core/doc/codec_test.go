@@ -149,7 +149,7 @@ func (g gen) node(depth int, special bool) *doc.Node {
 	if k := g.count(false); k >= 0 {
 		n.Findings = make([]doc.Finding, k)
 		for i := range n.Findings {
-			n.Findings[i] = doc.Finding{Severity: g.str(), Message: g.str(), Span: g.span()}
+			n.Findings[i] = doc.Finding{Code: doc.Code(g.str()), Severity: g.str(), Message: g.str(), Span: g.span()}
 		}
 	}
 	return n

@@ -6,15 +6,377 @@ type CodeInfo struct {
 	Meaning string
 }
 
-// The codes every package may give. A package's own codes are constants beside the code
-// that gives them and rows of this one table (Codes), so one list says what each means.
+// The codes every finding carries, grouped by area: the area, a dot, the problem. One code
+// names one kind of problem, whatever the wording of its message; tests, scripts and the page
+// match codes, never the message. A new kind of finding adds a constant here and a row to
+// Codes (at the end of its area, or in a new area at the end).
 const (
-	CodeUncoded Code = "" // a finding made before codes existed; none should remain
+	// neff: the container (header, payload, integrity)
+	CodeNeffUnreadable         Code = "neff.unreadable"
+	CodeNeffEmpty              Code = "neff.empty"
+	CodeNeffHeaderShort        Code = "neff.header-short"
+	CodeNeffPkgVersion         Code = "neff.pkg-version"
+	CodeNeffHeaderSize         Code = "neff.header-size"
+	CodeNeffTruncated          Code = "neff.truncated"
+	CodeNeffTrailingBytes      Code = "neff.trailing-bytes"
+	CodeNeffVersion            Code = "neff.version"
+	CodeNeffFeatureUnknown     Code = "neff.feature-unknown"
+	CodeNeffFeatureUnsupported Code = "neff.feature-unsupported"
+	CodeNeffFeatureIgnored     Code = "neff.feature-ignored"
+	CodeNeffUUIDZero           Code = "neff.uuid-zero"
+	CodeNeffReservedNonzero    Code = "neff.reserved-nonzero"
+	CodeNeffHashTail           Code = "neff.hash-tail"
+	CodeNeffGzipHeader         Code = "neff.gzip-header"
+	CodeNeffPlainTar           Code = "neff.plain-tar"
+	CodeNeffPayloadUnknown     Code = "neff.payload-unknown"
+	CodeNeffCancelled          Code = "neff.cancelled"
+	CodeNeffInflateLimit       Code = "neff.inflate-limit"
+	CodeNeffGzipCorrupt        Code = "neff.gzip-corrupt"
+	CodeNeffPaddingNonzero     Code = "neff.padding-nonzero"
+	CodeNeffHashUnchecked      Code = "neff.hash-unchecked"
+	CodeNeffHashOldOrder       Code = "neff.hash-old-order"
+	CodeNeffHashMismatch       Code = "neff.hash-mismatch"
+	CodeNeffRuntimeRefuses     Code = "neff.runtime-refuses"
+
+	// tar: the archive inside the payload
+	CodeTarNoEnd           Code = "tar.no-end"
+	CodeTarTruncated       Code = "tar.truncated"
+	CodeTarLoneZeroBlock   Code = "tar.lone-zero-block"
+	CodeTarBadPax          Code = "tar.bad-pax"
+	CodeTarNotFile         Code = "tar.not-file"
+	CodeTarOddType         Code = "tar.odd-type"
+	CodeTarTooManyMembers  Code = "tar.too-many-members"
+	CodeTarBadHeader       Code = "tar.bad-header"
+	CodeTarDuplicateMember Code = "tar.duplicate-member"
+	CodeTarBadSize         Code = "tar.bad-size"
+
+	// budget: a limit of the open (core/budget) refused something
+	CodeBudgetInflate Code = "budget.inflate"
+	CodeBudgetMemory  Code = "budget.memory"
+	CodeBudgetValues  Code = "budget.values"
+	CodeBudgetMembers Code = "budget.members"
+	CodeBudgetRows    Code = "budget.rows"
+	CodeBudgetSkipped Code = "budget.skipped"
+
+	// file: what a file is, before any decoder
+	CodeFileNotNEFF Code = "file.not-neff"
+	CodeFileUnknown Code = "file.unknown"
+	CodeFileTooBig  Code = "file.too-big"
+
+	// json: JSON text
+	CodeJSONSyntax       Code = "json.syntax"
+	CodeJSONDeepNesting  Code = "json.deep-nesting"
+	CodeJSONDuplicateKey Code = "json.duplicate-key"
+
+	// manifest: neff.json, kelf, def.json, engine JSON, info.json, .npy (core/manifest)
+	CodeManifestMissingMember      Code = "manifest.missing-member"
+	CodeManifestMissingDebugMember Code = "manifest.missing-debug-member"
+	CodeManifestReadError          Code = "manifest.read-error"
+	CodeManifestNoCore             Code = "manifest.no-core"
+	CodeManifestUnread             Code = "manifest.unread"
+	CodeManifestPartialRead        Code = "manifest.partial-read"
+	CodeManifestLegacyKelp         Code = "manifest.legacy-kelp"
+	CodeManifestCoresByName        Code = "manifest.cores-by-name"
+	CodeManifestUnreferenced       Code = "manifest.unreferenced"
+	CodeManifestWrongType          Code = "manifest.wrong-type"
+	CodeManifestMissingField       Code = "manifest.missing-field"
+	CodeManifestNoDeviceNode       Code = "manifest.no-device-node"
+	CodeManifestBadTarget          Code = "manifest.bad-target"
+	CodeManifestTargetMismatch     Code = "manifest.target-mismatch"
+	CodeManifestInfoMismatch       Code = "manifest.info-mismatch"
+	CodeManifestFeatureMismatch    Code = "manifest.feature-mismatch"
+	CodeManifestDuplicateVar       Code = "manifest.duplicate-var"
+	CodeManifestBadAlignment       Code = "manifest.bad-alignment"
+	CodeManifestDuplicateID        Code = "manifest.duplicate-id"
+	CodeManifestNoOutput           Code = "manifest.no-output"
+	CodeManifestSparseVarIDs       Code = "manifest.sparse-var-ids"
+	CodeManifestDanglingRef        Code = "manifest.dangling-ref"
+	CodeManifestBadDMAQueue        Code = "manifest.bad-dma-queue"
+	CodeManifestMissingEngine      Code = "manifest.missing-engine"
+	CodeManifestInstrMismatch      Code = "manifest.instr-mismatch"
+	CodeManifestNoStream           Code = "manifest.no-stream"
+	CodeManifestStreamSize         Code = "manifest.stream-size"
+	CodeManifestUnknownSet         Code = "manifest.unknown-set"
+	CodeManifestBadGraph           Code = "manifest.bad-graph"
+	CodeManifestTooManyDims        Code = "manifest.too-many-dims"
+	CodeManifestUnknownDType       Code = "manifest.unknown-dtype"
+	CodeManifestSignatureMismatch  Code = "manifest.signature-mismatch"
+	CodeManifestUnboundTensor      Code = "manifest.unbound-tensor"
+	CodeManifestSizeMismatch       Code = "manifest.size-mismatch"
+	CodeManifestSharedOutputName   Code = "manifest.shared-output-name"
+	CodeManifestNpyMagic           Code = "manifest.npy-magic"
+	CodeManifestNpyTruncated       Code = "manifest.npy-truncated"
+	CodeManifestNpyVersion         Code = "manifest.npy-version"
+	CodeManifestNpyHeader          Code = "manifest.npy-header"
+	CodeManifestNpySize            Code = "manifest.npy-size"
+	CodeManifestNpyDType           Code = "manifest.npy-dtype"
+
+	// isa: engine instruction streams (core/isa)
+	CodeISAStreamSize      Code = "isa.stream-size"
+	CodeISAShortWord       Code = "isa.short-word"
+	CodeISAWordLength      Code = "isa.word-length"
+	CodeISAUnknownOpcode   Code = "isa.unknown-opcode"
+	CodeISAUnknownMode     Code = "isa.unknown-mode"
+	CodeISAZeroCount       Code = "isa.zero-count"
+	CodeISAReservedNonzero Code = "isa.reserved-nonzero"
+	CodeISANotHeld         Code = "isa.not-held"
+	CodeISAJoin            Code = "isa.join"
+	CodeDVETableSize       Code = "dve.table-size"
+
+	// dbg and source: .dbg debug info and the source-line joins (core/dbg, core/inspect)
+	CodeDbgTooManyRecords    Code = "dbg.too-many-records"
+	CodeDbgWireType          Code = "dbg.wire-type"
+	CodeDbgCorrupt           Code = "dbg.corrupt"
+	CodeDbgBadUTF8           Code = "dbg.bad-utf8"
+	CodeDbgBadIndex          Code = "dbg.bad-index"
+	CodeSourceWordCount      Code = "source.word-count"
+	CodeSourceMissingBackend Code = "source.missing-backend"
+	CodeSourceNoDebugInfo    Code = "source.no-debug-info"
+
+	// pwp: activation tables (core/pwp)
+	CodePwpBadRoster         Code = "pwp.bad-roster"
+	CodePwpRosterUnusual     Code = "pwp.roster-unusual"
+	CodePwpDuplicateSet      Code = "pwp.duplicate-set"
+	CodePwpBadProfile        Code = "pwp.bad-profile"
+	CodePwpProfileUnusual    Code = "pwp.profile-unusual"
+	CodePwpBadBlob           Code = "pwp.bad-blob"
+	CodePwpBlobUnusual       Code = "pwp.blob-unusual"
+	CodePwpAmbiguous         Code = "pwp.ambiguous"
+	CodePwpMissingFile       Code = "pwp.missing-file"
+	CodePwpOrphanBlob        Code = "pwp.orphan-blob"
+	CodePwpNoActivationFiles Code = "pwp.no-activation-files"
+	CodePwpSetDiffers        Code = "pwp.set-differs"
+	CodePwpNameDisagrees     Code = "pwp.name-disagrees"
+	CodePwpBucketCount       Code = "pwp.bucket-count"
+	CodePwpFunctionName      Code = "pwp.function-name"
+	CodePwpFlagValue         Code = "pwp.flag-value"
+	CodePwpMultipass         Code = "pwp.multipass"
+	CodePwpFuncID            Code = "pwp.func-id"
+	CodePwpBadLayout         Code = "pwp.bad-layout"
+	CodePwpCtrlWord          Code = "pwp.ctrl-word"
+	CodePwpMidpoint          Code = "pwp.midpoint"
+	CodePwpThreshold         Code = "pwp.threshold"
+	CodePwpCatalog           Code = "pwp.catalog"
+	CodePwpEvalError         Code = "pwp.eval-error"
+
+	// ncfw: libncfw contexts and dumps (core/ncfw)
+	CodeNcfwUnreadable   Code = "ncfw.unreadable"
+	CodeNcfwPrefix       Code = "ncfw.prefix"
+	CodeNcfwNulTail      Code = "ncfw.nul-tail"
+	CodeNcfwTooLong      Code = "ncfw.too-long"
+	CodeNcfwTruncated    Code = "ncfw.truncated"
+	CodeNcfwConflict     Code = "ncfw.conflict"
+	CodeNcfwArch         Code = "ncfw.arch"
+	CodeNcfwDeviation    Code = "ncfw.deviation"
+	CodeNcfwShortContext Code = "ncfw.short-context"
+	CodeNcfwBufferFull   Code = "ncfw.buffer-full"
+	CodeNcfwReadPastEnd  Code = "ncfw.read-past-end"
+
+	// inspect: questions across a file or files (diff, compare, profile, memory, scan)
+	CodeDiffNotNEFF         Code = "diff.not-neff"
+	CodeDiffMemberTruncated Code = "diff.member-truncated"
+	CodeDiffByHash          Code = "diff.by-hash"
+	CodeDiffNoModel         Code = "diff.no-model"
+	CodeDiffListCut         Code = "diff.list-cut"
+	CodeDiffFileErrors      Code = "diff.file-errors"
+	CodeCompareTooFew       Code = "compare.too-few"
+	CodeCompareNotNEFF      Code = "compare.not-neff"
+	CodeProfileNoProgram    Code = "profile.no-program"
+	CodeProfileBadStats     Code = "profile.bad-stats"
+	CodeMemoryOverflow      Code = "memory.overflow"
+	CodeScanNotNEFF         Code = "scan.not-neff"
+	CodeScanUnreadable      Code = "scan.unreadable"
+	CodeScanCacheMismatch   Code = "scan.cache-mismatch"
+	CodeScanNotRegular      Code = "scan.not-regular"
+	CodeScanSymlinkLoop     Code = "scan.symlink-loop"
+	CodeScanBadSymlink      Code = "scan.bad-symlink"
+	CodeScanNoModel         Code = "scan.no-model"
 )
 
-// Codes is every finding code, with its meaning. `neffscope codes` prints it; a test checks
-// that every code a document carries is here.
-var Codes = []CodeInfo{}
+// Codes is every finding code, with its meaning: what it is and, where useful, what to do.
+// `neffscope codes` prints it; a test checks that every code a document carries is here.
+var Codes = []CodeInfo{
+	// neff: the container (header, payload, integrity)
+	{CodeNeffUnreadable, "the file could not be read (an I/O error): nothing past the error is shown"},
+	{CodeNeffEmpty, "the file is empty: a NEFF starts with a 1024-byte header; copy it again"},
+	{CodeNeffHeaderShort, "the file is shorter than the 1024-byte header: cut short, or not a NEFF"},
+	{CodeNeffPkgVersion, "pkg_version is neither 1 (tar + SHA-256) nor 2 (gzip'd tar + MD5): not a NEFF, or a damaged header"},
+	{CodeNeffHeaderSize, "header_size is not 1024; the runtime reads the payload at byte 1024 regardless"},
+	{CodeNeffTruncated, "the file ends before the payload does (data_size, or the gzip stream): copy it again; members before the cut are listed"},
+	{CodeNeffTrailingBytes, "bytes after the payload that neither data_size nor the hash covers: appended data"},
+	{CodeNeffVersion, "neff_version_major is outside 0..2: the NEFF needs a newer runtime, or its header is damaged"},
+	{CodeNeffFeatureUnknown, "a header feature bit with no known name: a runtime that does not support it refuses the NEFF"},
+	{CodeNeffFeatureUnsupported, "feature bits beyond what libnrt 2.31 supports: that runtime refuses the NEFF"},
+	{CodeNeffFeatureIgnored, "feature_bits are set but neff_version_major is not 2, so the runtime does not check them"},
+	{CodeNeffUUIDZero, "the header's UUID is all zero; runtimes key caches by it and the profiler pairs traces by it"},
+	{CodeNeffReservedNonzero, "a reserved header byte is not zero: a newer producer, or a damaged header"},
+	{CodeNeffHashTail, "the hash field's unused bytes 16..31 hold neither zeros nor ASCII '0'"},
+	{CodeNeffGzipHeader, "the payload starts with the gzip magic but its gzip header is unreadable: the file is damaged"},
+	{CodeNeffPlainTar, "the payload is an uncompressed tar although pkg_version is 2; it is read as tar"},
+	{CodeNeffPayloadUnknown, "the payload is neither gzip nor tar: not a NEFF payload, or damaged"},
+	{CodeNeffCancelled, "reading was cancelled before the end; the integrity check was not done"},
+	{CodeNeffInflateLimit, "the payload inflates past the configured limit (a gzip bomb, or a NEFF larger than the limit): members after it are not listed"},
+	{CodeNeffGzipCorrupt, "the gzip stream is corrupt; members before that point are listed; copy the file again"},
+	{CodeNeffPaddingNonzero, "bytes after the compressed stream are not zero: data appended or the file damaged"},
+	{CodeNeffHashUnchecked, "the payload hash was not checked (no algorithm for the pkg_version, or the payload is truncated)"},
+	{CodeNeffHashOldOrder, "the MD5 matches only in the old producer's word order"},
+	{CodeNeffHashMismatch, "the payload does not hash to the header's hash: the file was modified or damaged after compilation"},
+	{CodeNeffRuntimeRefuses, "the Neuron runtime would refuse to load the file: the status it returns and why"},
+
+	// tar: the archive inside the payload
+	{CodeTarNoEnd, "the archive ends without its end-of-archive blocks: probably cut after the last member"},
+	{CodeTarTruncated, "the archive ends inside a header, a member's data or its padding: the payload was cut short"},
+	{CodeTarLoneZeroBlock, "a single zero block is followed by more headers: GNU tar stops there, libarchive reads on"},
+	{CodeTarBadPax, "a pax extended header is malformed or has an unreadable size record"},
+	{CodeTarNotFile, "a tar entry is not a regular file (a directory, link, …); NEFF loaders ignore it"},
+	{CodeTarOddType, "a tar entry has an unusual type flag; it is read as a regular file"},
+	{CodeTarTooManyMembers, "the archive holds more members than neffscope lists; listing stops to bound memory"},
+	{CodeTarBadHeader, "a block that should be a tar header is not one (no magic, bad checksum, unreadable size): the archive is corrupt from there"},
+	{CodeTarDuplicateMember, "a member path appears twice; libnrt keeps the later copy"},
+	{CodeTarBadSize, "a member's tar size disagrees with the bytes the archive holds, or claims more than any member may: corrupt or hostile"},
+
+	// budget: a limit of the open (core/budget) refused something
+	{CodeBudgetInflate, "the decompressed bytes passed the inflate limit; raise it with --max-inflate if the file is trusted"},
+	{CodeBudgetMemory, "what the open holds passed the memory limit; raise it with --max-memory if the file is trusted"},
+	{CodeBudgetValues, "the JSON values indexed passed the values limit; raise it with --max-values if the file is trusted"},
+	{CodeBudgetMembers, "the archive members listed passed the members limit; raise it with --max-members if the file is trusted"},
+	{CodeBudgetRows, "the instruction rows asked for passed the rows limit; raise it with --max-rows if the file is trusted"},
+	{CodeBudgetSkipped, "a part was not read, decoded or checked because a limit was reached before it; the file's budget finding says which and how to raise it"},
+
+	// file: what a file is, before any decoder
+	{CodeFileNotNEFF, "the file is another known format (zip, ELF, …), not a NEFF; it is shown as hex"},
+	{CodeFileUnknown, "the file is neither a NEFF nor JSON; it is shown as hex"},
+	{CodeFileTooBig, "the file or member is larger than neffscope decodes as a tree; its bytes are in the hex view"},
+
+	// json: JSON text
+	{CodeJSONSyntax, "the JSON is not valid at a byte; what comes before is shown, and a runtime would refuse it"},
+	{CodeJSONDeepNesting, "arrays or objects nested deeper than neffscope shows; they are shown flat, as one row with their bytes"},
+	{CodeJSONDuplicateKey, "an object key repeats; JSON readers keep the last value"},
+
+	// manifest: neff.json, kelf, def.json, engine JSON, info.json, .npy (core/manifest)
+	{CodeManifestMissingMember, "a manifest names a member the NEFF does not have: the runtime cannot load it"},
+	{CodeManifestMissingDebugMember, "a manifest names a debug or sidecar member the NEFF does not have; only debug information is lost"},
+	{CodeManifestReadError, "a manifest member could not be read out of the archive (an I/O error, or the file changed since the open): open it again"},
+	{CodeManifestNoCore, "no core could be found: no KELF descriptor lists one and no sgNN/def.json member exists"},
+	{CodeManifestUnread, "a manifest member was not handed to the manifest reader (not held by the open), so it is not resolved"},
+	{CodeManifestPartialRead, "only the first bytes of a member were read; what is shown comes from them"},
+	{CodeManifestLegacyKelp, "the NEFF has no neff.json; the legacy kelp.json is read instead, as the runtime does"},
+	{CodeManifestCoresByName, "no KELF descriptor lists the cores; the sgNN/def.json members are found by name"},
+	{CodeManifestUnreferenced, "a member no manifest refers to and no tool looks for by name: the runtime never reads it"},
+	{CodeManifestWrongType, "a manifest value has the wrong JSON type (an array where an object belongs, …)"},
+	{CodeManifestMissingField, "a manifest lacks a field the runtime requires"},
+	{CodeManifestNoDeviceNode, "neff.json has no device node (attrs.func_name \"__kelf\"): the runtime refuses it"},
+	{CodeManifestBadTarget, "a KELF target the runtime does not know: it refuses the NEFF"},
+	{CodeManifestTargetMismatch, "two KELF descriptors name different targets; the first is used"},
+	{CodeManifestInfoMismatch, "info.json disagrees with the header, or lacks what the header has: the header was edited or the members come from another compile"},
+	{CodeManifestFeatureMismatch, "a def.json's neff_features and the header's feature_bits disagree; the runtime follows the header"},
+	{CodeManifestDuplicateVar, "a def.json variable is defined twice; the runtime keeps the last"},
+	{CodeManifestBadAlignment, "a variable's alignment is not a power of 2: the runtime refuses it"},
+	{CodeManifestDuplicateID, "an id (var_id, DMA block id) is used twice"},
+	{CodeManifestNoOutput, "a def.json defines no output variable; the runtime requires one"},
+	{CodeManifestSparseVarIDs, "a def.json's var_ids are not dense 0..n-1: the runtime refuses the NEFF"},
+	{CodeManifestDanglingRef, "a reference (var_id, queue, variable, node id) names nothing that exists"},
+	{CodeManifestBadDMAQueue, "a DMA queue has a bad ring count or owner, or a block runs on a queue of another engine"},
+	{CodeManifestMissingEngine, "a def.json names no JSON for an engine: the runtime leaves the slot empty"},
+	{CodeManifestInstrMismatch, "def.json and the engine JSON name different instruction streams; the runtime uses the engine JSON's"},
+	{CodeManifestNoStream, "an engine has no instruction stream"},
+	{CodeManifestStreamSize, "an instruction stream is not a whole number of 64-byte words"},
+	{CodeManifestUnknownSet, "an activation set named by an engine JSON is not in the roster"},
+	{CodeManifestBadGraph, "neff.json's graph (node_row_ptr, shapes, heads, attrs) is malformed: the runtime refuses it"},
+	{CodeManifestTooManyDims, "a tensor has more dimensions than the runtime allows"},
+	{CodeManifestUnknownDType, "a tensor dtype the runtime does not know; its byte size is not computed"},
+	{CodeManifestSignatureMismatch, "the framework's signature and the graph disagree about an input or output"},
+	{CodeManifestUnboundTensor, "a graph input or output has no def.json variable of that name: the runtime cannot bind it"},
+	{CodeManifestSizeMismatch, "a tensor's or sidecar's byte size disagrees with its def.json variable"},
+	{CodeManifestSharedOutputName, "several graph outputs share one name"},
+	{CodeManifestNpyMagic, "a .npy member does not start with the NumPy magic: the runtime refuses it"},
+	{CodeManifestNpyTruncated, "a .npy member is cut short inside its header"},
+	{CodeManifestNpyVersion, "a .npy format version the runtime does not read"},
+	{CodeManifestNpyHeader, "a .npy header lacks a readable descr or shape"},
+	{CodeManifestNpySize, "a .npy member holds another number of data bytes than its shape needs"},
+	{CodeManifestNpyDType, "a .npy dtype neffscope does not preview"},
+
+	// isa: engine instruction streams (core/isa)
+	{CodeISAStreamSize, "the stream is not a whole number of 64-byte words: the last bytes are not an instruction"},
+	{CodeISAShortWord, "a word has fewer than 64 bytes; the missing bytes read as zero"},
+	{CodeISAWordLength, "a word's length byte is not 0x10: the stream may be misaligned or corrupt"},
+	{CodeISAUnknownOpcode, "an opcode in no opcode table; the word is shown as raw bytes"},
+	{CodeISAUnknownMode, "a wait or update mode byte not in the mode table; shown raw"},
+	{CodeISAZeroCount, "a descriptor count of 0, which is illegal: the slot may not hold a descriptor"},
+	{CodeISAReservedNonzero, "bytes the spec documents are not zero; a newer compiler may use them"},
+	{CodeISANotHeld, "a stream is not held in memory: it is not disassembled in the open, or its listing is read back on demand"},
+	{CodeISAJoin, "an instruction does not join with the manifests (a DMA block, queue, variable or activation function it names is not found)"},
+	{CodeDVETableSize, "a DVE table member is not whole rows; shown as hex"},
+
+	// dbg and source: .dbg debug info and the source-line joins (core/dbg, core/inspect)
+	{CodeDbgTooManyRecords, "a .dbg member holds more records (or frame indexes) than are kept for the source joins"},
+	{CodeDbgWireType, "a .dbg field has another protobuf wire type than the schema table says; shown generically"},
+	{CodeDbgCorrupt, "a .dbg member cannot be read from a byte on (truncated or corrupt); re-extract it or recompile"},
+	{CodeDbgBadUTF8, "a .dbg string is not valid UTF-8; shown with replacement characters"},
+	{CodeDbgBadIndex, "a .dbg record's index names no entry of its list; shown raw"},
+	{CodeSourceWordCount, "an asm .dbg member and its instruction stream have different counts: they do not belong together"},
+	{CodeSourceMissingBackend, "words name a backend id no debug_info_backend_*.dbg holds; they have no source"},
+	{CodeSourceNoDebugInfo, "the NEFF carries no .dbg debug info: instructions cannot be traced to source lines"},
+
+	// pwp: activation tables (core/pwp)
+	{CodePwpBadRoster, "act_info.json is not a usable roster (not an object, entries missing or of the wrong type)"},
+	{CodePwpRosterUnusual, "the roster differs from every real one (key counts, names, unknown functions); it is read as given"},
+	{CodePwpDuplicateSet, "a set name appears twice in the roster; lookups use the first"},
+	{CodePwpBadProfile, "a set profile (<set>.json) lacks a key or holds a value of the wrong type or range"},
+	{CodePwpProfileUnusual, "a set profile differs from every real one (keys, spellings, number forms); it is read as given"},
+	{CodePwpBadBlob, "a bucket or ctrl blob's size disagrees with its record size or the profile's count"},
+	{CodePwpBlobUnusual, "a blob's padding, reserved bits or stride differ from every real one"},
+	{CodePwpAmbiguous, "loose activation files could be read more than one way; the first is used"},
+	{CodePwpMissingFile, "a profile or blob a set needs is missing: its functions cannot all be evaluated"},
+	{CodePwpOrphanBlob, "a file looks like an activation blob but no profile names it"},
+	{CodePwpNoActivationFiles, "none of the files is an activation roster or set profile"},
+	{CodePwpSetDiffers, "the same set differs between two places that real NEFFs keep byte-identical"},
+	{CodePwpNameDisagrees, "the roster and the profile name different blobs or functions; the profile is followed"},
+	{CodePwpBucketCount, "a set has more buckets than a ctrl word and the hardware table address"},
+	{CodePwpFunctionName, "a function's name or budget suffix disagrees with the roster"},
+	{CodePwpFlagValue, "a flag field is neither 0 nor 1"},
+	{CodePwpMultipass, "the function uses multipass, whose algorithm is undocumented: evaluation is an approximation"},
+	{CodePwpFuncID, "a function's func_id differs from the trainium code table"},
+	{CodePwpBadLayout, "a function's bucket or ctrl block, saturation slots or exponent map is inconsistent: some inputs evaluate wrongly or give an error"},
+	{CodePwpCtrlWord, "a ctrl word's fields are unusual or out of range"},
+	{CodePwpMidpoint, "a section's x is not its midpoint"},
+	{CodePwpThreshold, "a small or large threshold differs from what the populated octaves suggest"},
+	{CodePwpCatalog, "how a set compares with the known catalog sets"},
+	{CodePwpEvalError, "a value could not be evaluated (a table error; see the function's findings)"},
+
+	// ncfw: libncfw contexts and dumps (core/ncfw)
+	{CodeNcfwUnreadable, "the context or dump cannot be read past a point; what came before is shown"},
+	{CodeNcfwPrefix, "bytes before the dump (a log prefix?) are not part of it"},
+	{CodeNcfwNulTail, "the text ends at the first NUL; the rest is libncfw's zeroed buffer"},
+	{CodeNcfwTooLong, "the text is longer than libncfw writes; only the first part is read"},
+	{CodeNcfwTruncated, "the dump stops before its root object closes"},
+	{CodeNcfwConflict, "two printed values disagree about the same context bytes; the later is kept"},
+	{CodeNcfwArch, "which arch the dump was read as, and how sure that is"},
+	{CodeNcfwDeviation, "the dump differs from what libncfw 2.31 prints for these values (hand-edited, another version, or an unknown of the spec)"},
+	{CodeNcfwShortContext, "the context is shorter than the serializer reads; the rest reads as zero"},
+	{CodeNcfwBufferFull, "the text does not fit libncfw's 1 MiB buffer: it is cut and the rest is not printed"},
+	{CodeNcfwReadPastEnd, "reads went beyond the context; those bytes print as zero"},
+
+	// inspect: questions across a file or files (diff, compare, profile, memory, scan)
+	{CodeDiffNotNEFF, "a file given to diff is not a NEFF, so it cannot be compared member by member"},
+	{CodeDiffMemberTruncated, "a member is cut short in one of the files; it is counted as changed"},
+	{CodeDiffByHash, "a JSON member is compared by SHA-256 only (it does not parse, or could not be read)"},
+	{CodeDiffNoModel, "only one of the files has a resolvable program, so the models are not compared"},
+	{CodeDiffListCut, "a list of differences is longer than is listed"},
+	{CodeDiffFileErrors, "the files compared have errors of their own (listed by info)"},
+	{CodeCompareTooFew, "compare needs two or more files"},
+	{CodeCompareNotNEFF, "a file compared is not a NEFF; only its size is compared"},
+	{CodeProfileNoProgram, "the file has no resolvable program, so there is nothing to profile"},
+	{CodeProfileBadStats, "hlo_stats.json does not parse as a JSON object"},
+	{CodeMemoryOverflow, "a sum of declared sizes passes 2⁶³ B: the sizes are beyond any device"},
+	{CodeScanNotNEFF, "a scanned file is not a NEFF"},
+	{CodeScanUnreadable, "a scanned path could not be opened or read"},
+	{CodeScanCacheMismatch, "a cache entry's directory and its NEFF's info.json disagree: the cache may hand it out for the wrong graph"},
+	{CodeScanNotRegular, "a scanned path is not a regular file (a FIFO, a device, …); it is not read"},
+	{CodeScanSymlinkLoop, "a symlink leads back to a directory above it; it is not followed"},
+	{CodeScanBadSymlink, "a symlink cannot be followed (it dangles, or its target cannot be read)"},
+	{CodeScanNoModel, "a cache entry has no model.neff"},
+}
 
 // Meaning returns the code's row, or false for a code not in the table.
 func Meaning(c Code) (CodeInfo, bool) {

@@ -184,21 +184,15 @@ func (n *Node) Flag(code Code, severity string, span *Span, format string, args 
 	return &n.Findings[len(n.Findings)-1]
 }
 
-// Report attaches a finding to the node.
-func (n *Node) Report(severity string, span *Span, format string, args ...any) *Finding {
-	n.Findings = append(n.Findings, Finding{Severity: severity, Message: fmt.Sprintf(format, args...), Span: span})
-	return &n.Findings[len(n.Findings)-1]
+// Errorf, Warnf and Infof attach a finding of that severity with its code, placed at span.
+func (n *Node) Errorf(code Code, span *Span, format string, args ...any) {
+	n.Flag(code, Error, span, format, args...)
 }
-
-// Errorf, Warnf and Infof attach findings of that severity, placed at span.
-func (n *Node) Errorf(span *Span, format string, args ...any) {
-	n.Report(Error, span, format, args...)
+func (n *Node) Warnf(code Code, span *Span, format string, args ...any) {
+	n.Flag(code, Warning, span, format, args...)
 }
-func (n *Node) Warnf(span *Span, format string, args ...any) {
-	n.Report(Warning, span, format, args...)
-}
-func (n *Node) Infof(span *Span, format string, args ...any) {
-	n.Report(Info, span, format, args...)
+func (n *Node) Infof(code Code, span *Span, format string, args ...any) {
+	n.Flag(code, Info, span, format, args...)
 }
 
 // PathKey is the node's path segment.

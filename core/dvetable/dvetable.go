@@ -71,7 +71,7 @@ func Decode(member, src string, b []byte) *doc.Node {
 	}
 	if row == 0 || len(b)%row != 0 {
 		n.Detail = "DVE " + l.Kind
-		n.Infof(n.Span, "%s is %d bytes, not whole %s rows as in every real NEFF; shown as hex.", member, len(b), rowText(l))
+		n.Infof(doc.CodeDVETableSize, n.Span, "%s is %d bytes, not whole %s rows as in every real NEFF; shown as hex.", member, len(b), rowText(l))
 		return n
 	}
 	n.Detail = "DVE " + l.Kind + ": " + strconv.Itoa(len(b)/row) + " rows of " + strconv.Itoa(row) + " B; " + l.Meaning + " [confidence " + l.Confidence + "]"

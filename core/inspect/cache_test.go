@@ -151,8 +151,8 @@ func TestScanRecordOfGenerated(t *testing.T) {
 	if r.HasError() {
 		t.Errorf("findings %v: %v", r.Findings, r.Problems)
 	}
-	u := UnreadableRecord("c/MODULE_1+d41d8cd9/model.neff", 0, []string{"model.neff", "model.done"}, "cannot open")
-	if !u.HasError() || u.Cache == nil || u.Cache.State != CacheFailed || u.Problems[0].Severity != doc.Error {
+	u := UnreadableRecord("c/MODULE_1+d41d8cd9/model.neff", 0, []string{"model.neff", "model.done"}, doc.CodeScanUnreadable, "cannot open")
+	if !u.HasError() || u.Cache == nil || u.Cache.State != CacheFailed || u.Problems[0].Severity != doc.Error || u.Problems[0].Code != doc.CodeScanUnreadable {
 		t.Errorf("unreadable: %+v", u)
 	}
 }
@@ -187,7 +187,7 @@ func TestScanRecordCauseFirst(t *testing.T) {
 	if len(r.Problems) == 0 || !r.HasError() {
 		t.Fatalf("a cut file has no problem: %+v", r)
 	}
-	if cause, why := rootCause(f); cause != CauseTruncated || r.Problems[0].Message != why {
+	if cause, why := rootCause(f); cause != CauseTruncated || r.Problems[0].Message != why || r.Problems[0].Code != doc.CodeNeffTruncated {
 		t.Errorf("first problem %q, cause %q", r.Problems[0].Message, cause)
 	}
 }

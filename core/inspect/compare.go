@@ -25,7 +25,7 @@ func Compare(files []*File) *doc.Node {
 	root.Detail = fmt.Sprintf("%d files: %s", len(files), strings.Join(names, ", "))
 	if len(files) < 2 {
 		root.Value = "nothing to compare"
-		root.Infof(nil, "compare needs two or more files; it got %d.", len(files))
+		root.Infof(doc.CodeCompareTooFew, nil, "compare needs two or more files; it got %d.", len(files))
 		return root
 	}
 	facts := &doc.Node{Kind: doc.KindCompareSection, Label: "facts"}
@@ -82,7 +82,7 @@ func Compare(files []*File) *doc.Node {
 	}
 	for _, f := range files {
 		if f.Archive == nil {
-			root.Warnf(nil, "%s is not a NEFF (it opened as %s); only its size is compared.", f.Name, f.Doc.Kind)
+			root.Warnf(doc.CodeCompareNotNEFF, nil, "%s is not a NEFF (it opened as %s); only its size is compared.", f.Name, f.Doc.Kind)
 		}
 	}
 	return root

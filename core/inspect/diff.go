@@ -44,7 +44,7 @@ func Diff(a, b *File) *doc.Node {
 	if a.Archive == nil || b.Archive == nil {
 		for _, f := range []*File{a, b} {
 			if f.Archive == nil {
-				root.Errorf(nil, "%s is not a NEFF (it opened as %s), so it cannot be compared member by member; diff compares two NEFFs.", f.Name, f.Doc.Kind)
+				root.Errorf(doc.CodeDiffNotNEFF, nil, "%s is not a NEFF (it opened as %s), so it cannot be compared member by member; diff compares two NEFFs.", f.Name, f.Doc.Kind)
 			}
 		}
 		root.Value = "cannot compare: not two NEFFs"
@@ -243,7 +243,7 @@ func diffMembers(root *doc.Node, fa, fb *File, lim budget.Limits) (*doc.Node, ma
 			n.Table.Rows = append(n.Table.Rows, []string{DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256})
 			c := n.Add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
 			c.Key = p
-			c.Warnf(nil, "member %s is cut short in one of the files (the archive ended before its last byte), so its bytes cannot be compared; it is counted as changed.", p)
+			c.Warnf(doc.CodeDiffMemberTruncated, nil, "member %s is cut short in one of the files (the archive ended before its last byte), so its bytes cannot be compared; it is counted as changed.", p)
 		case ma.SHA256 != mb.SHA256:
 			counts[DiffChanged]++
 			n.Table.Rows = append(n.Table.Rows, []string{DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256})
@@ -270,7 +270,7 @@ func diffJSONMember(n *doc.Node, fa, fb *File, ma, mb *neff.Member, lim budget.L
 	da, errA := fa.memberBytes(ma.Path, manifest.MaxJSONMember)
 	db, errB := fb.memberBytes(mb.Path, manifest.MaxJSONMember)
 	if err := errors.Join(errA, errB); err != nil {
-		n.Infof(nil, "JSON member %s is compared by SHA-256 only: %v.", ma.Path, err)
+		n.Infof(doc.CodeDiffByHash, nil, "JSON member %s is compared by SHA-256 only: %v.", ma.Path, err)
 		return
 	}
 	diffJSON(n, ma.Path, da, db, lim)
@@ -286,7 +286,7 @@ func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
 		vb, errB = jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: "b: " + p})
 	}
 	if e := bud.First(); e != nil {
-		n.Warnf(nil, "JSON member %s is too big to compare value by value: the two versions need more than the %s limit allows (%s %s, reached at %s), so it is compared by SHA-256 only. If the files are trusted, raise it: neffscope diff %s N.",
+		n.Warnf(e.Kind.Code(), nil, "JSON member %s is too big to compare value by value: the two versions need more than the %s limit allows (%s %s, reached at %s), so it is compared by SHA-256 only. If the files are trusted, raise it: neffscope diff %s N.",
 			p, e.Kind, budget.Human(e.Kind, e.Limit), limitWhat(e.Kind), e.Where, e.Kind.Flag())
 		return
 	}
@@ -295,7 +295,7 @@ func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
 		if err == nil {
 			err = errB
 		}
-		n.Infof(nil, "JSON member %s does not parse in one of the files (%v), so it is compared by SHA-256 only.", p, err)
+		n.Infof(doc.CodeDiffByHash, nil, "JSON member %s does not parse in one of the files (%v), so it is compared by SHA-256 only.", p, err)
 		return
 	}
 	d := &jsonDiffer{out: n}
@@ -547,7 +547,7 @@ func diffModel(pa, pb *Program) (*doc.Node, []string) {
 	if va == nil || vb == nil {
 		n.Value = "no model to compare"
 		if (va == nil) != (vb == nil) {
-			n.Infof(nil, "only one of the files has a resolvable program (manifests), so the models are not compared.")
+			n.Infof(doc.CodeDiffNoModel, nil, "only one of the files has a resolvable program (manifests), so the models are not compared.")
 		}
 		return n, nil
 	}

@@ -161,7 +161,7 @@ func TestDiffJSONCap(t *testing.T) {
 func TestDiffNotNEFF(t *testing.T) {
 	a := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
 	d := Diff(openBytes("a.neff", a), openBytes("b.json", []byte(`{"x": 1}`)))
-	if DiffIdentical(d) || len(d.Findings) != 1 || d.Findings[0].Severity != doc.Error || !strings.Contains(d.Findings[0].Message, "b.json is not a NEFF") {
+	if DiffIdentical(d) || len(d.Findings) != 1 || d.Findings[0].Severity != doc.Error || d.Findings[0].Code != doc.CodeDiffNotNEFF {
 		t.Errorf("findings: %v", d.Findings)
 	}
 }
@@ -357,7 +357,7 @@ func TestDiffTruncatedMember(t *testing.T) {
 	cut := full[:len(full)-50000] // inside weights.npy, the last member
 	d := Diff(openBytes("full.neff", full), openBytes("cut.neff", cut))
 	w := d.Find("members", "weights.npy")
-	if w == nil || w.Kind != DiffChanged || len(w.Findings) != 1 || w.Findings[0].Severity != doc.Warning || !strings.Contains(w.Findings[0].Message, "cut short") {
+	if w == nil || w.Kind != DiffChanged || len(w.Findings) != 1 || w.Findings[0].Severity != doc.Warning || w.Findings[0].Code != doc.CodeDiffMemberTruncated {
 		t.Fatalf("truncated member: %+v", w)
 	}
 	if DiffIdentical(d) {
@@ -388,10 +388,10 @@ func TestDiffJSONUnderBudget(t *testing.T) {
 	// 5,000 values cannot hold both versions (6,002): compared by hash, one warning.
 	lim := budget.Limits{Values: 5000}
 	c = changed(Diff(open(x, lim), open(y, lim)))
-	if c == nil || len(c.Findings) != 1 || c.Findings[0].Severity != doc.Warning || c.Detail != "" {
+	if c == nil || len(c.Findings) != 1 || c.Findings[0].Severity != doc.Warning || c.Findings[0].Code != doc.CodeBudgetValues || c.Detail != "" {
 		t.Fatalf("past the values limit: %+v", c)
 	}
-	for _, want := range []string{"sg00/big.json is too big to compare value by value", "values limit", "5000 JSON values indexed", "b: sg00/big.json byte", "neffscope diff --max-values N"} {
+	for _, want := range []string{"sg00/big.json", "5000", "b: sg00/big.json byte", "--max-values"} {
 		if !strings.Contains(c.Findings[0].Message, want) {
 			t.Errorf("the finding lacks %q: %s", want, c.Findings[0].Message)
 		}

@@ -336,7 +336,7 @@ func diffSource(fa, fb *File) (*doc.Node, *doc.Node, int, string) {
 		n.Add(c)
 	}
 	if len(rows) > maxSourceDiffRows {
-		n.Infof(nil, "%d source lines differ; only the first %d are listed.", len(rows), maxSourceDiffRows)
+		n.Infof(doc.CodeDiffListCut, nil, "%d source lines differ; only the first %d are listed.", len(rows), maxSourceDiffRows)
 	}
 	n.Value = fmt.Sprintf("%d changed, %d added, %d removed, %d equal", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved], len(ka)-counts[DiffChanged]-counts[DiffRemoved])
 	if len(shifted) > 0 {

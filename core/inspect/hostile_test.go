@@ -3,7 +3,6 @@ package inspect
 import (
 	"bytes"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -46,17 +45,17 @@ func peakHeap(f func()) uint64 {
 // and a finding names the limit where one was reached.
 func TestHostileClassesStayInBudget(t *testing.T) {
 	lim := budget.Limits{Inflate: 64 << 20, Memory: 16 << 20, Values: 100_000, Members: 20_000, Rows: 100_000}
-	const heapCap = 64 << 20   // 4× the memory limit: decoded structure plus transient buffers
-	want := map[string]string{ // class → a finding text it must carry
-		"many-members": "--max-",
+	const heapCap = 64 << 20     // 4× the memory limit: decoded structure plus transient buffers
+	want := map[string]doc.Code{ // class → a finding code it must carry
+		"many-members": doc.CodeBudgetMemory,
 		// json-many and json-wide reach no limit: their arrays are lazy once past 4,096 items
 		// (jsonspan's lazyMaxItems), checked but not built, so they open whole.
-		"json-deep":     "nested deeper than 100 levels",
-		"json-dupkeys":  `key "k" repeats`,
-		"huge-declared": "declares 1099511627776 bytes",
-		"bad-pax":       "unreadable size record",
-		"bomb":          "--max-inflate",
-		"blob-flood":    "--max-",
+		"json-deep":     doc.CodeJSONDeepNesting,
+		"json-dupkeys":  doc.CodeJSONDuplicateKey,
+		"huge-declared": doc.CodeTarBadSize,
+		"bad-pax":       doc.CodeTarBadPax,
+		"bomb":          doc.CodeNeffInflateLimit,
+		"blob-flood":    doc.CodeBudgetMemory,
 	}
 	scale := map[string]float64{"many-members": 0.2, "json-many": 0.1, "json-wide": 0.1, "json-deep": 1, "bomb": 0.25, "blob-flood": 0.25}
 	for _, h := range neffbuild.HostileClasses() {
@@ -78,7 +77,7 @@ func TestHostileClassesStayInBudget(t *testing.T) {
 				t.Errorf("peak heap %d MiB, over %d MiB", peak>>20, heapCap>>20)
 			}
 			if w := want[h.Name]; w != "" && !hasFinding(f.Doc.Root, w) {
-				t.Errorf("no finding says %q", w)
+				t.Errorf("no finding has code %s", w)
 			}
 			// The document must stay shallow enough for common JSON readers.
 			if d := depth(f.Doc.Root); d > 150 {
@@ -88,11 +87,11 @@ func TestHostileClassesStayInBudget(t *testing.T) {
 	}
 }
 
-func hasFinding(n *doc.Node, s string) bool {
+func hasFinding(n *doc.Node, code doc.Code) bool {
 	found := false
 	n.Walk(func(_ []string, c *doc.Node) bool {
 		for _, f := range c.Findings {
-			if strings.Contains(f.Message, s) {
+			if f.Code == code {
 				found = true
 			}
 		}
@@ -120,7 +119,7 @@ func TestOneBudgetFinding(t *testing.T) {
 	n := 0
 	f.Doc.Root.Walk(func(_ []string, c *doc.Node) bool {
 		for _, fd := range c.Findings {
-			if strings.Contains(fd.Message, "raise it: neffscope --max-values") {
+			if fd.Code == doc.CodeBudgetValues {
 				n++
 			}
 		}

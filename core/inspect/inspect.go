@@ -151,7 +151,7 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 	// One finding for the whole open names the first limit reached (the inflate limit has its
 	// own, from the archive walk).
 	if e := f.Budget.First(); e != nil && e.Kind != budget.Inflate && f.Doc.Root != nil {
-		f.Doc.Root.Errorf(nil, "%s", f.Budget.Message())
+		f.Doc.Root.Errorf(f.Budget.First().Kind.Code(), nil, "%s", f.Budget.Message())
 	}
 	if opt.Fingerprint && f.Doc.SHA256 == "" {
 		h := sha256.New()
@@ -520,7 +520,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 				}
 			}
 		}
-		root.Errorf(doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024.%s If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize, looks)
+		root.Errorf(doc.CodeFileNotNEFF, doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024.%s If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize, looks)
 		addOverview(f, root)
 		return root
 	}
@@ -663,9 +663,9 @@ func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
 	case isJSONName(m.Path):
 		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		if m.Size > 64<<20 {
-			n.Infof(n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
+			n.Infof(doc.CodeFileTooBig, n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
 		} else if e := b.First(); e != nil {
-			n.Infof(n.Span, "JSON member %s (%s) is not decoded as a tree: the %s limit was reached before it (the file's finding says how to raise it); its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size), e.Kind)
+			n.Infof(doc.CodeBudgetSkipped, n.Span, "JSON member %s (%s) is not decoded as a tree: the %s limit was reached before it (the file's finding says how to raise it); its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size), e.Kind)
 		}
 		return n
 	}
@@ -710,7 +710,7 @@ const maxJSONFile = 256 << 20
 func decodeJSON(f *File, opt Options) *doc.Node {
 	if f.Size > maxJSONFile {
 		n := decodeBinary(f, opt)
-		n.Warnf(doc.At(0, f.Size), "%s is %s; JSON files above %s are shown as hex only.", f.Name, neff.HumanSize(f.Size), neff.HumanSize(maxJSONFile))
+		n.Warnf(doc.CodeFileTooBig, doc.At(0, f.Size), "%s is %s; JSON files above %s are shown as hex only.", f.Name, neff.HumanSize(f.Size), neff.HumanSize(maxJSONFile))
 		return n
 	}
 	if !f.Budget.Take(budget.Memory, f.Size, f.Name) {
@@ -759,10 +759,10 @@ func decodeBinary(f *File, _ Options) *doc.Node {
 	for _, m := range magics {
 		if strings.HasPrefix(string(head), m.magic) {
 			n.SetAttr(doc.AttrLooksLike, m.kind)
-			n.Warnf(doc.At(0, int64(len(m.magic))), "%s is not a NEFF: it looks like %s (it starts with the bytes % x). %s; neffscope shows it as hex.", f.Name, m.words, []byte(m.magic), strings.ToUpper(m.offer[:1])+m.offer[1:])
+			n.Warnf(doc.CodeFileNotNEFF, doc.At(0, int64(len(m.magic))), "%s is not a NEFF: it looks like %s (it starts with the bytes % x). %s; neffscope shows it as hex.", f.Name, m.words, []byte(m.magic), strings.ToUpper(m.offer[:1])+m.offer[1:])
 			return n
 		}
 	}
-	n.Infof(doc.At(0, int64(len(head))), "%s is not a NEFF (no 1024-byte NEFF header: it would start with pkg_version 1 or 2 and header_size 1024) and not JSON; it is shown as hex. First bytes: % x", f.Name, head)
+	n.Infof(doc.CodeFileUnknown, doc.At(0, int64(len(head))), "%s is not a NEFF (no 1024-byte NEFF header: it would start with pkg_version 1 or 2 and header_size 1024) and not JSON; it is shown as hex. First bytes: % x", f.Name, head)
 	return n
 }

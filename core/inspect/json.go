@@ -43,13 +43,13 @@ func (f *File) jsonNode(b []byte, in *jsonspan.Input, label, source string) *doc
 	}
 	var se *jsonspan.Error
 	if errors.As(err, &se) && se.Limit {
-		n.Infof(doc.In(source, se.Offset, int64(len(b))-se.Offset), "decoded up to byte %d only (the %s limit is reached, see the file's finding); the rest is in the hex view", se.Offset, bud.First().Kind)
+		n.Infof(doc.CodeBudgetSkipped, doc.In(source, se.Offset, int64(len(b))-se.Offset), "decoded up to byte %d only (the %s limit is reached, see the file's finding); the rest is in the hex view", se.Offset, bud.First().Kind)
 	} else if errors.As(err, &se) {
 		what := "the file"
 		if source != "" {
 			what = "member " + source
 		}
-		n.Errorf(doc.In(source, se.Offset, 1), "%s is not valid JSON: %s, at byte %d (line %d). Everything before that point is shown; a runtime's JSON parser would refuse it.", what, se.Msg, se.Offset, se.Line)
+		n.Errorf(doc.CodeJSONSyntax, doc.In(source, se.Offset, 1), "%s is not valid JSON: %s, at byte %d (line %d). Everything before that point is shown; a runtime's JSON parser would refuse it.", what, se.Msg, se.Offset, se.Line)
 	}
 	return n
 }
@@ -58,11 +58,11 @@ func init() {
 	expanders[doc.RefJSON] = expandJSON
 	expanders[doc.RefKlir] = func(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 		if f.Program == nil || f.Program.Model == nil {
-			return nil, 0, fmt.Errorf("%s: the file has no klir debug info", NotFound)
+			return nil, 0, fmt.Errorf("%w: the file has no klir debug info", ErrNotFound)
 		}
 		kids, total, err := f.Program.Model.KlirChildren(stub.Ref, from, to)
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %v", NotFound, err)
+			return nil, 0, fmt.Errorf("%w: %v", ErrNotFound, err)
 		}
 		return kids, total, nil
 	}
@@ -72,18 +72,18 @@ func init() {
 func expandJSON(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 	source, off, ok := jsonspan.ParseRef(stub.Ref)
 	if !ok {
-		return nil, 0, fmt.Errorf("%s: %q is not a JSON ref", NotFound, stub.Ref)
+		return nil, 0, fmt.Errorf("%w: %q is not a JSON ref", ErrNotFound, stub.Ref)
 	}
 	fo := f.forests[source]
 	if fo == nil && f.Program != nil && f.Program.Model != nil {
 		fo = f.Program.Model.Forests[source]
 	}
 	if fo == nil {
-		return nil, 0, fmt.Errorf("%s: no JSON of %q is held", NotFound, source)
+		return nil, 0, fmt.Errorf("%w: no JSON of %q is held", ErrNotFound, source)
 	}
 	kids, total, err := fo.Children(off, from, to, jsonPageBudget)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", NotFound, err)
+		return nil, 0, fmt.Errorf("%w: %v", ErrNotFound, err)
 	}
 	return kids, total, nil
 }

@@ -7,6 +7,7 @@ package inspect
 // and byte location see one tree, whether a node was held or built.
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ func (f *File) children(n *doc.Node, from, to int) ([]*doc.Node, int, error) {
 	kind, _, _ := strings.Cut(n.Ref, ":")
 	ex := expanders[doc.RefKind(kind)]
 	if ex == nil {
-		return nil, 0, fmt.Errorf("%s: no way to build the children of %q (ref %q)", NotFound, n.PathKey(), n.Ref)
+		return nil, 0, fmt.Errorf("%w: no way to build the children of %q (ref %q)", ErrNotFound, n.PathKey(), n.Ref)
 	}
 	total := ChildCount(n)
 	from, to = clampRange(from, to, total)
@@ -58,9 +59,9 @@ func clampRange(from, to, total int) (int, int) {
 	return from, to
 }
 
-// NotFound prefixes the errors of a path or ref that names nothing (the bridge maps it to
-// its not-found code).
-const NotFound = "not found"
+// ErrNotFound is wrapped by the errors of a path or ref that names nothing: the bridge
+// matches it (errors.Is) to give its not-found code.
+var ErrNotFound = errors.New("not found")
 
 // childPage is how many children a walk builds at a time under a stub.
 const childPage = 1024
@@ -71,7 +72,7 @@ func (f *File) child(n *doc.Node, key string) (*doc.Node, error) {
 		if c := n.Child(key); c != nil {
 			return c, nil
 		}
-		return nil, fmt.Errorf("%s: %q has no child %q", NotFound, n.PathKey(), key)
+		return nil, fmt.Errorf("%w: %q has no child %q", ErrNotFound, n.PathKey(), key)
 	}
 	// JSON arrays key their elements by index: build just that one.
 	total := ChildCount(n)
@@ -91,14 +92,14 @@ func (f *File) child(n *doc.Node, key string) (*doc.Node, error) {
 			}
 		}
 	}
-	return nil, fmt.Errorf("%s: %q has no child %q", NotFound, n.PathKey(), key)
+	return nil, fmt.Errorf("%w: %q has no child %q", ErrNotFound, n.PathKey(), key)
 }
 
 // Node returns the node at path (its keys from the root; empty: the root), building stubs
 // along the way. A stub is returned as a stub: ask Children for its children.
 func (f *File) Node(path []string) (*doc.Node, error) {
 	if f.Doc == nil || f.Doc.Root == nil {
-		return nil, fmt.Errorf("%s: the file has no document", NotFound)
+		return nil, fmt.Errorf("%w: the file has no document", ErrNotFound)
 	}
 	n := f.Doc.Root
 	for _, k := range path {
@@ -208,7 +209,7 @@ func (f *File) childIndexOf(n *doc.Node, key string) (*doc.Node, int, error) {
 				return c, i, nil
 			}
 		}
-		return nil, 0, fmt.Errorf("%s: %q has no child %q", NotFound, n.PathKey(), key)
+		return nil, 0, fmt.Errorf("%w: %q has no child %q", ErrNotFound, n.PathKey(), key)
 	}
 	total := ChildCount(n)
 	if i, err := strconv.Atoi(key); err == nil && i >= 0 && i < total {
@@ -227,7 +228,7 @@ func (f *File) childIndexOf(n *doc.Node, key string) (*doc.Node, int, error) {
 			}
 		}
 	}
-	return nil, 0, fmt.Errorf("%s: %q has no child %q", NotFound, n.PathKey(), key)
+	return nil, 0, fmt.Errorf("%w: %q has no child %q", ErrNotFound, n.PathKey(), key)
 }
 
 // Search finds nodes whose key, label, value or detail contains q (ASCII case folded), in
@@ -272,7 +273,7 @@ func Matches(n *doc.Node, q string) bool {
 // value in a JSON member, the field in a header. It builds only the stubs on the way down.
 func (f *File) Locate(source string, off int64) ([]string, error) {
 	if f.Doc == nil || f.Doc.Root == nil {
-		return nil, fmt.Errorf("%s: the file has no document", NotFound)
+		return nil, fmt.Errorf("%w: the file has no document", ErrNotFound)
 	}
 	var best []string
 	bestLen := int64(-1)
@@ -313,7 +314,7 @@ func (f *File) Locate(source string, off int64) ([]string, error) {
 		return nil, err
 	}
 	if best == nil {
-		return nil, fmt.Errorf("%s: no node holds byte %d of %q", NotFound, off, source)
+		return nil, fmt.Errorf("%w: no node holds byte %d of %q", ErrNotFound, off, source)
 	}
 	return best, nil
 }

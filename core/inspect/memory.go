@@ -21,7 +21,7 @@ const (
 // The budget's finding codes, one row per kind of finding Memory can raise.
 const (
 	// MemoryOverflow: a sum of sizes passed 2⁶³−1 B; the figure is shown as "more than 2⁶³ B".
-	MemoryOverflow = "memory.overflow"
+	MemoryOverflow = string(doc.CodeMemoryOverflow)
 )
 
 // Bounds: how a figure relates to what the runtime allocates.
@@ -423,7 +423,7 @@ const MemoryGroupNEFF = "per NEFF"
 func MemoryNode(mb *MemoryBudget) *doc.Node {
 	n := &doc.Node{Kind: doc.KindMemory, Label: "memory", Value: MemoryFigure(mb.Total, mb.Overflow, mb.AtLeast, humanBytes) + " (static estimate)", Detail: mb.Method}
 	for _, fd := range mb.Findings {
-		n.Findings = append(n.Findings, doc.Finding{Severity: fd.Severity, Message: fd.Message, Span: fd.Span})
+		n.Findings = append(n.Findings, doc.Finding{Code: doc.Code(fd.Code), Severity: fd.Severity, Message: fd.Message, Span: fd.Span})
 	}
 	group := func(label string, items []*MemoryItem, total int64, over, atLeast bool) {
 		cn := n.Add(&doc.Node{Kind: doc.KindMemoryCore, Label: label, Value: MemoryFigure(total, over, atLeast, humanBytes)})

@@ -21,7 +21,7 @@ func decodeNcfwDump(f *File, _ Options) *doc.Node {
 	b, err := f.readAll(maxContextBytes)
 	if err != nil {
 		n := decodeBinary(f, Options{})
-		n.Errorf(doc.At(0, f.Size), "%v", err)
+		n.Errorf(doc.CodeNcfwUnreadable, doc.At(0, f.Size), "%v", err)
 		return n
 	}
 	n := ncfw.ReadDocument(b, 0)
@@ -70,7 +70,7 @@ func OpenContext(name string, r io.ReaderAt, size int64, arch uint32, model stri
 	b, err := f.readAll(maxContextBytes)
 	if err != nil {
 		f.Doc.Root = decodeBinary(f, Options{})
-		f.Doc.Root.Errorf(doc.At(0, size), "%v", err)
+		f.Doc.Root.Errorf(doc.CodeNcfwUnreadable, doc.At(0, size), "%v", err)
 		return f
 	}
 	if arch == 0 {

@@ -333,7 +333,7 @@ func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, err
 		if blob, ok := f.actBlob(member); ok {
 			return blob.Nodes(from, to), blob.Len(), nil
 		}
-		return nil, 0, fmt.Errorf("%s: %q names no def.json and no activation blob", NotFound, member)
+		return nil, 0, fmt.Errorf("%w: %q names no def.json and no activation blob", ErrNotFound, member)
 	}
 	uses := f.Program.varUses(c)
 	// Every var is a key of def.json's var object (a repeated name: the last one, which the
@@ -719,6 +719,9 @@ func integrityWords(v string) string {
 }
 
 // rootCause names the one fact that explains the rest, or "" when there is none.
+// causeCodes are the finding codes of the root causes, for the scan's problem list.
+var causeCodes = map[string]doc.Code{CauseNotNEFF: doc.CodeFileNotNEFF, CauseTruncated: doc.CodeNeffTruncated, CauseHash: doc.CodeNeffHashMismatch}
+
 func rootCause(f *File) (cause, why string) {
 	if f == nil || f.Archive == nil {
 		return "", ""
@@ -750,7 +753,7 @@ func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node]
 	rank := map[string]int{doc.Error: 0, doc.Warning: 1, doc.Info: 2}
 	sort.SliceStable(all, func(i, j int) bool { return rank[all[i].f.Severity] < rank[all[j].f.Severity] })
 	group := func(c, label, detail string) *doc.Node {
-		g := &doc.Node{Kind: doc.KindCause, Key: c, Label: label, Detail: detail, Table: &doc.Table{Columns: []string{"severity", "finding", "where"}, Rows: [][]string{}}}
+		g := &doc.Node{Kind: doc.KindCause, Key: c, Label: label, Detail: detail, Table: &doc.Table{Columns: []string{"severity", "finding", "where", "code"}, Rows: [][]string{}}}
 		g.SetAttr(AttrCause, c)
 		return g
 	}
@@ -768,7 +771,7 @@ func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node]
 		if h.f.Span != nil {
 			where += " · " + h.f.Span.String()
 		}
-		g.Table.Rows = append(g.Table.Rows, []string{h.f.Severity, h.f.Message, where})
+		g.Table.Rows = append(g.Table.Rows, []string{h.f.Severity, h.f.Message, where, string(h.f.Code)})
 		var sp doc.Span
 		if h.f.Span != nil {
 			sp = *h.f.Span

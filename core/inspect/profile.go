@@ -28,7 +28,7 @@ func Profile(f *File) *doc.Node {
 	root := &doc.Node{Kind: doc.KindProfile, Label: "static profile"}
 	if f.Program == nil {
 		root.Value = "no program"
-		root.Infof(nil, "%s has no resolvable program (no NEFF manifests), so there is nothing to profile.", f.Name)
+		root.Infof(doc.CodeProfileNoProgram, nil, "%s has no resolvable program (no NEFF manifests), so there is nothing to profile.", f.Name)
 		return root
 	}
 	m := f.Program.Model
@@ -264,7 +264,7 @@ func hloProfile(f *File) *doc.Node {
 	v, err := jsonspan.ParseWith(m.Data, jsonspan.Options{Budget: f.Budget, Where: m.Path})
 	if err != nil || v.Kind != jsonspan.Object {
 		n.Value = "hlo_stats.json is not a JSON object"
-		n.Warnf(doc.In(m.Path, 0, m.Size), "hlo_stats.json does not parse as a JSON object: %v", err)
+		n.Warnf(doc.CodeProfileBadStats, doc.In(m.Path, 0, m.Size), "hlo_stats.json does not parse as a JSON object: %v", err)
 		return n
 	}
 	for i, k := range v.Keys {

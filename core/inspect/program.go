@@ -338,7 +338,7 @@ func dynamicQueue(c *manifest.Core, e *manifest.Engine, sem int64) *manifest.Que
 func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 	if ps.ISA == nil {
 		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: doc.MemberRef(m.Path)}
-		n.Infof(n.Span, "instruction stream %s (%s) is not held in memory, so it is not disassembled here; use 'neffscope disasm'.", m.Path, neff.HumanSize(m.Size))
+		n.Infof(doc.CodeISANotHeld, n.Span, "instruction stream %s (%s) is not held in memory, so it is not disassembled here; use 'neffscope disasm'.", m.Path, neff.HumanSize(m.Size))
 		return n
 	}
 	n := ps.ISA.Summary()
@@ -353,7 +353,7 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 	var problems []*problem
 	byText := map[string]*problem{}
 	if !ps.ISA.Held() {
-		n.Infof(n.Span, "%s (%s) is more than an open holds in memory (%s), so its listing is read from the file on demand (each jump far into it reads the archive again) and its joins are not checked here; 'neffscope disasm' checks them in one pass.", m.Path, neff.HumanSize(m.Size), neff.HumanSize(streamHoldMax))
+		n.Infof(doc.CodeISANotHeld, n.Span, "%s (%s) is more than an open holds in memory (%s), so its listing is read from the file on demand (each jump far into it reads the archive again) and its joins are not checked here; 'neffscope disasm' checks them in one pass.", m.Path, neff.HumanSize(m.Size), neff.HumanSize(streamHoldMax))
 		return n
 	}
 	for i, w := range ps.ISA.Words() {
@@ -373,7 +373,7 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 		problems = append(problems, pr)
 	}
 	for _, pr := range problems {
-		n.Warnf(doc.In(m.Path, int64(pr.first)*isa.WordSize, isa.WordSize), "%s: instruction %d (and %d more like it): %s. The listing shows the raw code.", m.Path, pr.first, pr.count-1, pr.text)
+		n.Warnf(doc.CodeISAJoin, doc.In(m.Path, int64(pr.first)*isa.WordSize, isa.WordSize), "%s: instruction %d (and %d more like it): %s. The listing shows the raw code.", m.Path, pr.first, pr.count-1, pr.text)
 	}
 	return n
 }
@@ -464,7 +464,7 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 		j := n.Add(&doc.Node{Kind: doc.KindField, Label: "resolved", Value: r.String(), Span: doc.In(s.Member, int64(i)*isa.WordSize, isa.WordSize)})
 		j.Detail = "joined with " + s.Engine.JSONPath + " and the activation tables"
 		if r.Problem != "" {
-			j.Warnf(j.Span, "%s instruction %d: %s", s.Member, i, r.Problem)
+			j.Warnf(doc.CodeISAJoin, j.Span, "%s instruction %d: %s", s.Member, i, r.Problem)
 		}
 		// A PseudoDmaDirect2d's variables lead to their nodes (def.json entry, and every
 		// instruction that names them).

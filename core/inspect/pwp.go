@@ -60,15 +60,15 @@ func init() { expanders[doc.RefPWPPart] = expandPWPPart }
 func expandPWPPart(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 	profile, name, part, ok := doc.ParsePWPPartRef(stub.Ref)
 	if !ok {
-		return nil, 0, fmt.Errorf("%s: %q is not a pwp-part reference", NotFound, stub.Ref)
+		return nil, 0, fmt.Errorf("%w: %q is not a pwp-part reference", ErrNotFound, stub.Ref)
 	}
 	fn, err := f.function(doc.PWPRef(profile, name))
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", NotFound, err)
+		return nil, 0, fmt.Errorf("%w: %v", ErrNotFound, err)
 	}
 	kids, ok := pwp.FunctionPart(fn, part)
 	if !ok {
-		return nil, 0, fmt.Errorf("%s: activation function %s has no part %q", NotFound, name, part)
+		return nil, 0, fmt.Errorf("%w: activation function %s has no part %q", ErrNotFound, name, part)
 	}
 	from, to = clampRange(from, to, len(kids))
 	return kids[from:to], len(kids), nil

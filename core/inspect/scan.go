@@ -46,8 +46,9 @@ type ScanTensor struct {
 
 // ScanProblem is one finding kept on a record.
 type ScanProblem struct {
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
+	Code     doc.Code `json:"code"`
+	Severity string   `json:"severity"`
+	Message  string   `json:"message"`
 }
 
 // maxScanProblems bounds the messages one record carries (counts stay exact).
@@ -61,18 +62,18 @@ func NewScanRecord(f *File, p string, siblings []string) *ScanRecord {
 		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
 	// The one fact that explains the rest (a file cut short) comes before what it caused.
 	if cause, why := rootCause(f); cause != "" {
-		r.addProblem(doc.Error, why)
+		r.addProblem(causeCodes[cause], doc.Error, why)
 	}
 	if f.Doc != nil {
 		r.SHA256 = f.Doc.SHA256
 		for _, fd := range f.Doc.Findings() {
 			r.Findings[fd.Severity]++
 			if fd.Severity == doc.Error {
-				r.addProblem(fd.Severity, fd.Message)
+				r.addProblem(fd.Code, fd.Severity, fd.Message)
 			}
 		}
 		if f.Doc.Kind != "neff" {
-			r.Report(doc.Error, fmt.Sprintf("%s is not a NEFF (it reads as %s)", p, f.Doc.Kind))
+			r.Report(doc.CodeScanNotNEFF, doc.Error, fmt.Sprintf("%s is not a NEFF (it reads as %s)", p, f.Doc.Kind))
 		}
 	}
 	if a := f.Archive; a != nil {
@@ -117,11 +118,11 @@ func (r *ScanRecord) checkKey(f *File, dir CacheKey) {
 	}
 	info := f.Program.Model.Info
 	if k, ok := ParseModuleKey(path.Base(info.Name)); ok && (k.Module != dir.Module || k.FlagsHash != dir.FlagsHash) {
-		r.Report(doc.Warning, fmt.Sprintf("the cache directory says %s+%s but info.json name says this NEFF was compiled as %s+%s (%s): the entry holds another entry's NEFF (copied or renamed); the cache will hand it out for the wrong graph or flags",
+		r.Report(doc.CodeScanCacheMismatch, doc.Warning, fmt.Sprintf("the cache directory says %s+%s but info.json name says this NEFF was compiled as %s+%s (%s): the entry holds another entry's NEFF (copied or renamed); the cache will hand it out for the wrong graph or flags",
 			dir.Module, dir.FlagsHash, k.Module, k.FlagsHash, info.Name))
 	}
 	if dir.Compiler != "" && info.ToolVersion != "" && !sameCompiler(dir.Compiler, info.ToolVersion) {
-		r.Report(doc.Warning, fmt.Sprintf("the cache directory is neuronxcc-%s but info.json tool_version is %s: the NEFF was made by another compiler than its directory says", dir.Compiler, info.ToolVersion))
+		r.Report(doc.CodeScanCacheMismatch, doc.Warning, fmt.Sprintf("the cache directory is neuronxcc-%s but info.json tool_version is %s: the NEFF was made by another compiler than its directory says", dir.Compiler, info.ToolVersion))
 	}
 }
 
@@ -149,22 +150,22 @@ func sameCompiler(dir, tool string) bool {
 }
 
 // Report adds the scan's own finding to a record (counted with the file's).
-func (r *ScanRecord) Report(severity, message string) {
+func (r *ScanRecord) Report(code doc.Code, severity, message string) {
 	r.Findings[severity]++
-	r.addProblem(severity, message)
+	r.addProblem(code, severity, message)
 }
 
-func (r *ScanRecord) addProblem(severity, message string) {
+func (r *ScanRecord) addProblem(code doc.Code, severity, message string) {
 	if len(r.Problems) < maxScanProblems {
-		r.Problems = append(r.Problems, ScanProblem{severity, message})
+		r.Problems = append(r.Problems, ScanProblem{code, severity, message})
 	}
 }
 
 // UnreadableRecord is the record of a path the scanner could not open or read.
-func UnreadableRecord(p string, size int64, siblings []string, message string) *ScanRecord {
+func UnreadableRecord(p string, size int64, siblings []string, code doc.Code, message string) *ScanRecord {
 	r := &ScanRecord{Path: p, Size: size, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
 		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
-	r.Report(doc.Error, message)
+	r.Report(code, doc.Error, message)
 	if k, ok := ParseCachePath(p); ok {
 		r.Cache = &CacheInfo{Module: k.Module, FlagsHash: k.FlagsHash, Compiler: k.Compiler, Flags: FlagsName(k.FlagsHash), State: CacheState(siblings, true)}
 	}
@@ -183,7 +184,7 @@ func MissingNEFFRecord(p string, siblings []string) *ScanRecord {
 		r.Cache.State = CacheFailed // done without a NEFF: the cache will fail to load it
 		sev = doc.Error
 	}
-	r.Report(sev, fmt.Sprintf("cache entry %s has no model.neff (beside it: %s); state %s", path.Dir(p), strings.Join(siblings, ", "), r.Cache.State))
+	r.Report(doc.CodeScanNoModel, sev, fmt.Sprintf("cache entry %s has no model.neff (beside it: %s); state %s", path.Dir(p), strings.Join(siblings, ", "), r.Cache.State))
 	return r
 }
 

@@ -384,7 +384,7 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		x.streams[ps.Member] = s
 		x.order = append(x.order, s)
 		if asm.N != words {
-			x.Node.Warnf(doc.In(asmPath, 0, 0), "%s has %d records but %s has %d words: the asm debug info has one record per 64-byte word (neff.md §4.7), so the two do not belong together; words past the shorter one have no source.", asmPath, asm.N, ps.Member, words)
+			x.Node.Warnf(doc.CodeSourceWordCount, doc.In(asmPath, 0, 0), "%s has %d records but %s has %d words: the asm debug info has one record per 64-byte word (neff.md §4.7), so the two do not belong together; words past the shorter one have no source.", asmPath, asm.N, ps.Member, words)
 		}
 		missing, firstMissing := 0, -1
 		var last *lineAgg
@@ -426,7 +426,7 @@ func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
 		x.Words += words
 		if missing > 0 {
 			off, n := asm.Span(firstMissing)
-			x.Node.Warnf(doc.In(asmPath, off, n), "%s: %d words (first: word %d) name a backend id that no debug_info_backend_*.dbg of %s holds; they have no source.", asmPath, missing, firstMissing, path.Dir(asmPath))
+			x.Node.Warnf(doc.CodeSourceMissingBackend, doc.In(asmPath, off, n), "%s: %d words (first: word %d) name a backend id that no debug_info_backend_*.dbg of %s holds; they have no source.", asmPath, missing, firstMissing, path.Dir(asmPath))
 		}
 	}
 	for _, l := range x.lines {
@@ -508,7 +508,7 @@ func kernelAttrs(c *dbg.Compact, r int, report *doc.Node) (file string, line int
 				}
 			}
 			off, n := c.Span(r)
-			report.Infof(doc.In(c.Member, off, n), "%s: record %d (%s) has %s %q, which is not an index of its %d entries; shown raw.", c.Member, c.ID(r), recordName(c, r), key, v, len(list))
+			report.Infof(doc.CodeDbgBadIndex, doc.In(c.Member, off, n), "%s: record %d (%s) has %s %q, which is not an index of its %d entries; shown raw.", c.Member, c.ID(r), recordName(c, r), key, v, len(list))
 			return v
 		}
 		return list[i]
@@ -529,7 +529,7 @@ func (x *SourceIndex) fillNode(p *Program, lineSource, lineSourceWhy string) {
 	n := x.Node
 	if len(x.Members) == 0 {
 		n.Value = "no debug info"
-		n.Infof(nil, "This NEFF carries no .dbg debug info (sgNN/debug_info_asm_<Engine>.dbg and debug_info_backend_<Engine>.dbg), so instructions cannot be traced to source lines. The compiler writes it by default; it is missing when the NEFF was stripped (neuron-packager optimize).")
+		n.Infof(doc.CodeSourceNoDebugInfo, nil, "This NEFF carries no .dbg debug info (sgNN/debug_info_asm_<Engine>.dbg and debug_info_backend_<Engine>.dbg), so instructions cannot be traced to source lines. The compiler writes it by default; it is missing when the NEFF was stripped (neuron-packager optimize).")
 		return
 	}
 	n.Value = strconv.Itoa(x.WithLine) + " of " + strconv.Itoa(x.Words) + " words with a source line"
@@ -746,7 +746,7 @@ func decodeDbg(f *File, opt Options) *doc.Node {
 	if f.Size > maxDbgFile {
 		n := decodeBinary(f, opt)
 		n.Findings = nil
-		n.Warnf(doc.At(0, f.Size), "%s is %s; .dbg files above %s are shown as hex only.", f.Name, neff.HumanSize(f.Size), neff.HumanSize(maxDbgFile))
+		n.Warnf(doc.CodeFileTooBig, doc.At(0, f.Size), "%s is %s; .dbg files above %s are shown as hex only.", f.Name, neff.HumanSize(f.Size), neff.HumanSize(maxDbgFile))
 		return n
 	}
 	b := make([]byte, f.Size)

@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -64,7 +63,7 @@ func TestDbgHostileMembers(t *testing.T) {
 		}
 	}
 	for _, fd := range f.Doc.Findings() {
-		if strings.Contains(fd.Message, "memory limit") {
+		if fd.Code == doc.CodeBudgetMemory {
 			t.Errorf("the hostile members passed the memory limit: %s", fd.Message)
 		}
 	}

@@ -298,7 +298,7 @@ func TestNoDebugInfoSaysSoOnce(t *testing.T) {
 	}
 	n := 0
 	for _, fd := range f.Doc.Findings() {
-		if strings.Contains(fd.Message, "no .dbg debug info") {
+		if fd.Code == doc.CodeSourceNoDebugInfo {
 			n++
 		}
 	}
@@ -390,12 +390,10 @@ func TestSourceFaults(t *testing.T) {
 	members = append(members, neffbuild.Member{Path: "sg00/debug_info_asm_PE.dbg", Data: asm}, neffbuild.Member{Path: "sg00/debug_info_backend_PE.dbg", Data: be})
 	b := neffbuild.Bytes(members, neffbuild.Options{})
 	f := Open("faulty.neff", bytes.NewReader(b), int64(len(b)), Options{})
-	want := map[string]int{"records but sg00/PE.bin has": 0, "name a backend id that no": 0, "is not an index of its 1 entries": 0}
+	want := map[doc.Code]int{doc.CodeSourceWordCount: 0, doc.CodeSourceMissingBackend: 0, doc.CodeDbgBadIndex: 0}
 	for _, fd := range f.Doc.Findings() {
-		for k := range want {
-			if strings.Contains(fd.Message, k) {
-				want[k]++
-			}
+		if _, ok := want[fd.Code]; ok {
+			want[fd.Code]++
 		}
 	}
 	for k, n := range want {

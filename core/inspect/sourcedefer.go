@@ -148,5 +148,5 @@ func warnDbgSkipped(f *File, root *doc.Node, skipped []string, cost int64) {
 			}
 		}
 	}
-	root.Warnf(doc.In(skipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about %s (a fifth of their size), more than half of what the memory limit (%s) leaves after the model; they are shown as bytes. To map them, raise it: neffscope %s N", skipped[0], len(skipped)-1, neff.HumanSize(total), neff.HumanSize(cost), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
+	root.Warnf(doc.CodeBudgetMemory, doc.In(skipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about %s (a fifth of their size), more than half of what the memory limit (%s) leaves after the model; they are shown as bytes. To map them, raise it: neffscope %s N", skipped[0], len(skipped)-1, neff.HumanSize(total), neff.HumanSize(cost), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
 }

@@ -382,7 +382,7 @@ const maxDbgView = 256 << 20
 func (f *File) dbgView(member string) ([]*doc.Node, error) {
 	x := f.sourceIndex()
 	if x == nil || x.Members[member] == nil {
-		return nil, fmt.Errorf("%s: %s has no scanned .dbg member %q", NotFound, f.Name, member)
+		return nil, fmt.Errorf("%w: %s has no scanned .dbg member %q", ErrNotFound, f.Name, member)
 	}
 	if x.view.member == member {
 		return x.view.kids, nil
@@ -432,7 +432,7 @@ func (f *File) sourceIndex() *SourceIndex {
 func (f *File) memberBytes(member string, most int64) ([]byte, error) {
 	m := f.Archive.Member(member)
 	if m == nil {
-		return nil, fmt.Errorf("%s: %s has no member %q", NotFound, f.Name, member)
+		return nil, fmt.Errorf("%w: %s has no member %q", ErrNotFound, f.Name, member)
 	}
 	if m.Data != nil && !m.Truncated {
 		return m.Data, nil

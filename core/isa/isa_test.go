@@ -3,6 +3,7 @@ package isa
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -199,8 +200,8 @@ func TestTrailingBytesFinding(t *testing.T) {
 		t.Fatalf("len %d trailing %d", s.Len(), s.Trailing())
 	}
 	fs := s.Findings()
-	if len(fs) != 1 || fs[0].Severity != doc.Error || !strings.Contains(fs[0].Message, "sg00/Activation.bin") ||
-		!strings.Contains(fs[0].Message, "last 5 bytes") || fs[0].Span.Offset != 192 || fs[0].Span.Length != 5 {
+	if len(fs) != 1 || fs[0].Severity != doc.Error || fs[0].Code != doc.CodeISAStreamSize ||
+		!strings.Contains(fs[0].Message, "sg00/Activation.bin") || fs[0].Span.Offset != 192 || fs[0].Span.Length != 5 {
 		t.Fatalf("findings %+v", fs)
 	}
 	for i := 0; i < 3; i++ {
@@ -218,14 +219,13 @@ func TestStreamFindingsForUnknownOpcodesAndBadLength(t *testing.T) {
 	bad := activateWord(1, 0, 0)
 	bad[1] = 0x20
 	s := NewStream("", append(append(newWord(0xB1), unknown...), bad...))
-	var msgs []string
+	// The unknown opcode at its first word (index 1), the bad length byte at +0x01 of word 2.
+	got := map[doc.Code]string{}
 	for _, f := range s.Findings() {
-		msgs = append(msgs, f.Severity+": "+f.Message)
+		got[f.Code] = fmt.Sprintf("%s@%d", f.Severity, f.Span.Offset)
 	}
-	joined := strings.Join(msgs, "\n")
-	if !strings.Contains(joined, "info: the stream: opcode 0x0b (1 words, first at index 1)") ||
-		!strings.Contains(joined, "warning: the stream: 1 of 3 words do not have the word-length byte") {
-		t.Errorf("findings:\n%s", joined)
+	if got[doc.CodeISAUnknownOpcode] != "info@64" || got[doc.CodeISAWordLength] != "warning@129" || len(got) != 2 {
+		t.Errorf("findings %v", got)
 	}
 	n := s.Node(1)
 	if n.Label != "#1 op_0x0b" || len(n.Findings) != 1 || n.Findings[0].Span.Source != "" {
@@ -339,7 +339,7 @@ func TestUndocumentedBytesAndCompleteLayouts(t *testing.T) {
 		t.Fatalf("undocumented field %+v (fields %+v)", f, in.Fields)
 	}
 	n := in.Node("")
-	if len(n.Findings) != 1 || !strings.Contains(n.Findings[0].Message, "ActivationTableLoad") || n.Findings[0].Span.Offset != 0x30 {
+	if len(n.Findings) != 1 || n.Findings[0].Code != doc.CodeISAReservedNonzero || n.Findings[0].Span.Offset != 0x30 {
 		t.Errorf("findings %+v", n.Findings)
 	}
 	short := Decode([]byte{0x21, 0x10}, 0)

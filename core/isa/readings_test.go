@@ -105,14 +105,14 @@ func TestTwoWordDirect2d(t *testing.T) {
 	if s.PartOf(1) != 0 || s.PartOf(0) != -1 || s.PartOf(3) != -1 {
 		t.Fatalf("part of: %d %d %d", s.PartOf(0), s.PartOf(1), s.PartOf(3))
 	}
-	var warns []string
+	var warns []doc.Finding
 	for _, f := range s.Findings() {
 		if f.Severity == doc.Warning {
-			warns = append(warns, f.Message)
+			warns = append(warns, f)
 		}
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0], "1 of 4 words") || !strings.Contains(warns[0], "first at index 3") {
-		t.Errorf("findings %q", warns)
+	if len(warns) != 1 || warns[0].Code != doc.CodeISAWordLength || warns[0].Span.Offset != 3*WordSize+1 {
+		t.Errorf("findings %+v", warns)
 	}
 	if sw := s.Node(0).Child("second word"); sw == nil || sw.Value != "#1" || sw.Span.Offset != WordSize {
 		t.Errorf("first word: second word %+v", sw)

@@ -190,14 +190,14 @@ func (x *Indexer) Stream(src WordSource) *Stream {
 func (x *Indexer) finish() *Stream {
 	s := x.s
 	if tail := s.size % WordSize; tail != 0 {
-		s.finds = append(s.finds, doc.Finding{Severity: doc.Error, Span: s.span(int64(s.n)*WordSize, tail),
+		s.finds = append(s.finds, doc.Finding{Code: doc.CodeISAStreamSize, Severity: doc.Error, Span: s.span(int64(s.n)*WordSize, tail),
 			Message: s.where() + " is " + strconv.FormatInt(s.size, 10) + " bytes, not a multiple of the 64-byte instruction word: " +
 				"the last " + strconv.FormatInt(tail, 10) + " bytes (from offset " + strconv.Itoa(s.n*WordSize) +
 				") are not a whole instruction and are ignored, as the runtime counts size/64 = " + strconv.Itoa(s.n) +
 				" instructions. The member may be truncated or corrupted; re-extract it or recompile."})
 	}
 	if x.badLen > 0 {
-		s.finds = append(s.finds, doc.Finding{Severity: doc.Warning, Span: s.span(int64(x.firstBadLen)*WordSize+1, 1),
+		s.finds = append(s.finds, doc.Finding{Code: doc.CodeISAWordLength, Severity: doc.Warning, Span: s.span(int64(x.firstBadLen)*WordSize+1, 1),
 			Message: s.where() + ": " + strconv.Itoa(x.badLen) + " of " + strconv.Itoa(s.n) +
 				" words do not have the word-length byte 0x10 at +0x01 (first at index " + strconv.Itoa(x.firstBadLen) +
 				"); every 64-byte engine word has it (neff.md §4.2), so this may not be a modern instruction stream " +
@@ -205,7 +205,7 @@ func (x *Indexer) finish() *Stream {
 	}
 	for op := 0; op < 256; op++ {
 		if s.counts[op] > 0 && !opcodeTable[op].Known() {
-			s.finds = append(s.finds, doc.Finding{Severity: doc.Info, Span: s.span(int64(s.first[op])*WordSize, WordSize),
+			s.finds = append(s.finds, doc.Finding{Code: doc.CodeISAUnknownOpcode, Severity: doc.Info, Span: s.span(int64(s.first[op])*WordSize, WordSize),
 				Message: s.where() + ": opcode " + hex2(uint8(op)) + " (" + strconv.Itoa(s.counts[op]) +
 					" words, first at index " + strconv.Itoa(s.first[op]) + ") is in no opcode table (neff.md §4.3); " +
 					"shown raw as " + opcodeTable[op].Name + "."})
@@ -669,7 +669,7 @@ func checkDescriptor(d *doc.Node, w *[WordSize]byte, f Field, span func(int, int
 	for k := 0; k < rank; k++ {
 		o := f.Off + 4 + 2*rank + 2*k
 		if binary.LittleEndian.Uint16(w[o:]) == 0 {
-			d.Warnf(span(o, 2), "%s count[%d] is 0; counts are 1..65535 and 0 is illegal (neff.md §4.4), so this slot may not hold a descriptor in this opcode", f.Name, k)
+			d.Warnf(doc.CodeISAZeroCount, span(o, 2), "%s count[%d] is 0; counts are 1..65535 and 0 is illegal (neff.md §4.4), so this slot may not hold a descriptor in this opcode", f.Name, k)
 		}
 	}
 }
@@ -678,24 +678,24 @@ func checkDescriptor(d *doc.Node, w *[WordSize]byte, f Field, span func(int, int
 func (in Instruction) check(n *doc.Node, span func(int, int) *doc.Span) {
 	w := &in.Word
 	if in.Missing > 0 {
-		n.Errorf(span(WordSize-in.Missing, in.Missing), "the word has only %d of 64 bytes; the missing bytes read as zero", WordSize-in.Missing)
+		n.Errorf(doc.CodeISAShortWord, span(WordSize-in.Missing, in.Missing), "the word has only %d of 64 bytes; the missing bytes read as zero", WordSize-in.Missing)
 	}
 	if !in.Known {
-		n.Infof(span(0, 1), "opcode %s is in no opcode table (neff.md §4.3); the word is shown as raw bytes", hex2(in.Opcode))
+		n.Infof(doc.CodeISAUnknownOpcode, span(0, 1), "opcode %s is in no opcode table (neff.md §4.3); the word is shown as raw bytes", hex2(in.Opcode))
 	}
 	if w[1] != 0x10 && !(w[0] == 0xE3 && w[1] == 0x11) && in.PartOf < 0 {
-		n.Warnf(span(1, 1), "word length byte is %s, but every engine word has 0x10 (16 dwords, neff.md §4.2); the stream may be misaligned or corrupt", hex2(w[1]))
+		n.Warnf(doc.CodeISAWordLength, span(1, 1), "word length byte is %s, but every engine word has 0x10 (16 dwords, neff.md §4.2); the stream may be misaligned or corrupt", hex2(w[1]))
 	}
 	if waitModeIndex[w[4]] == nil {
-		n.Infof(span(4, 1), "wait mode %s is not in the mode table (neff.md §4.2, §7.12); shown raw", hex2(w[4]))
+		n.Infof(doc.CodeISAUnknownMode, span(4, 1), "wait mode %s is not in the mode table (neff.md §4.2, §7.12); shown raw", hex2(w[4]))
 	}
 	if updateModeIndex[w[6]] == nil {
-		n.Infof(span(6, 1), "update mode %s is not in the mode table (neff.md §4.2, §7.12); shown raw", hex2(w[6]))
+		n.Infof(doc.CodeISAUnknownMode, span(6, 1), "update mode %s is not in the mode table (neff.md §4.2, §7.12); shown raw", hex2(w[6]))
 	}
 	if lay := layoutIndex[w[0]]; lay != nil && lay.Complete {
 		for _, f := range in.Fields {
 			if f.Group == GroupUndocumented {
-				n.Warnf(span(f.Off, f.Width), "bytes %s are not zero, but the spec documents every byte of %s (%s); a newer compiler may use them",
+				n.Warnf(doc.CodeISAReservedNonzero, span(f.Off, f.Width), "bytes %s are not zero, but the spec documents every byte of %s (%s); a newer compiler may use them",
 					strings.TrimPrefix(f.Name, "unknown "), in.Name, lay.Source)
 			}
 		}

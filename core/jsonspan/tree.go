@@ -26,10 +26,10 @@ func (t *treeMaker) root(v *Value, label string) *doc.Node {
 		return nil
 	}
 	if t.flat > 0 {
-		n.Warnf(doc.In(source, t.firstFlat.Start, t.firstFlat.Len64()), "%d arrays or objects are nested deeper than %d levels (the first at byte %d); they are shown flat, as one row with their bytes, so the document stays readable by common JSON readers", t.flat, DefaultMaxDepth, t.firstFlat.Start)
+		n.Warnf(doc.CodeJSONDeepNesting, doc.In(source, t.firstFlat.Start, t.firstFlat.Len64()), "%d arrays or objects are nested deeper than %d levels (the first at byte %d); they are shown flat, as one row with their bytes, so the document stays readable by common JSON readers", t.flat, DefaultMaxDepth, t.firstFlat.Start)
 	}
 	if t.dups > maxDupFindings {
-		n.Warnf(doc.In(source, v.Start, v.Len64()), "%d object keys repeat in all; the first %d are marked. JSON readers keep the last value of a repeated key", t.dups, maxDupFindings)
+		n.Warnf(doc.CodeJSONDuplicateKey, doc.In(source, v.Start, v.Len64()), "%d object keys repeat in all; the first %d are marked. JSON readers keep the last value of a repeated key", t.dups, maxDupFindings)
 	}
 	return n
 }
@@ -272,10 +272,10 @@ func (t *treeMaker) forestNode(v *Value, label, key string, keyStart int64) *doc
 			n.SetAttr(doc.AttrMore, strconv.Itoa(count))
 			dups, ndup := v.Dups()
 			for _, d := range dups {
-				n.Warnf(doc.In(t.source, d.KeyStart, int64(len(d.Key))+2), "key %s repeats in this object (again at byte %d); JSON readers keep the last value, so this one is ignored", doc.Quote(d.Key, 80), d.LastKeyStart)
+				n.Warnf(doc.CodeJSONDuplicateKey, doc.In(t.source, d.KeyStart, int64(len(d.Key))+2), "key %s repeats in this object (again at byte %d); JSON readers keep the last value, so this one is ignored", doc.Quote(d.Key, 80), d.LastKeyStart)
 			}
 			if ndup > len(dups) {
-				n.Warnf(doc.In(t.source, v.Start, v.Len64()), "%d object keys repeat in this object in all; the first %d are marked. JSON readers keep the last value of a repeated key", ndup, len(dups))
+				n.Warnf(doc.CodeJSONDuplicateKey, doc.In(t.source, v.Start, v.Len64()), "%d object keys repeat in this object in all; the first %d are marked. JSON readers keep the last value of a repeated key", ndup, len(dups))
 			}
 			break
 		}
@@ -288,7 +288,7 @@ func (t *treeMaker) forestNode(v *Value, label, key string, keyStart int64) *doc
 			c := t.item(v, it, t.path)
 			if it.Repeated {
 				if t.dups < maxDupFindings {
-					c.Warnf(c.Span, "key %s repeats in this object (again at byte %d); JSON readers keep the last value, so this one is ignored", doc.Quote(it.Key, 80), v.KeyStart[last(it.Key, it.Index)])
+					c.Warnf(doc.CodeJSONDuplicateKey, c.Span, "key %s repeats in this object (again at byte %d); JSON readers keep the last value, so this one is ignored", doc.Quote(it.Key, 80), v.KeyStart[last(it.Key, it.Index)])
 				}
 				t.dups++
 			}

@@ -26,7 +26,7 @@ func (r *resolver) core(c *Core) {
 	}
 	top := d.v
 	if top.Kind != jsonspan.Object {
-		d.errorf(top, "%s is a JSON %s, not an object", c.DefPath, top.Kind)
+		d.errorf(doc.CodeManifestWrongType, top, "%s is a JSON %s, not an object", c.DefPath, top.Kind)
 		return
 	}
 	r.vars(c, d)
@@ -46,7 +46,7 @@ func (r *resolver) core(c *Core) {
 	}
 	// Unknown-ID: manifest.statebuffer-reservation.
 	if r.m.Arch == 3 && top.Get("runtime_statebuffer_reservation") == nil {
-		d.errorf(top, "%s has no runtime_statebuffer_reservation, which the runtime requires on cayman (%s): it refuses the NEFF unless NEURON_RT_ALLOW_LEGACY_NEFF=1", c.DefPath, r.m.KelfPaths)
+		d.errorf(doc.CodeManifestMissingField, top, "%s has no runtime_statebuffer_reservation, which the runtime requires on cayman (%s): it refuses the NEFF unless NEURON_RT_ALLOW_LEGACY_NEFF=1", c.DefPath, r.m.KelfPaths)
 	}
 	// Debug members def.json names: the runtime does not need them, so a missing one is a warning.
 	for _, m := range top.Members() {
@@ -56,7 +56,7 @@ func (r *resolver) core(c *Core) {
 					p := joinSG(c.Dir, name)
 					r.a.ref(p, c.DefPath+" "+k)
 					if !r.a.has(p) {
-						d.warnf(it, "%s %s names %q, but the NEFF has no member %s; only debug information is lost", c.DefPath, k, name, p)
+						d.warnf(doc.CodeManifestMissingDebugMember, it, "%s %s names %q, but the NEFF has no member %s; only debug information is lost", c.DefPath, k, name, p)
 					}
 				}
 			}
@@ -67,7 +67,7 @@ func (r *resolver) core(c *Core) {
 			p := joinSG(c.Dir, name)
 			r.a.ref(p, c.DefPath+" debug_info.wavegraph")
 			if !r.a.has(p) {
-				d.infof(wg, "%s debug_info.wavegraph names %s, which is not in the NEFF (the loader drops wavegraph members anyway)", c.DefPath, p)
+				d.infof(doc.CodeManifestMissingDebugMember, wg, "%s debug_info.wavegraph names %s, which is not in the NEFF (the loader drops wavegraph members anyway)", c.DefPath, p)
 			}
 		}
 	}
@@ -106,7 +106,7 @@ func (r *resolver) core(c *Core) {
 func (r *resolver) vars(c *Core, d *jdoc) {
 	vv := d.v.Get("var")
 	if vv == nil || vv.Kind != jsonspan.Object {
-		d.errorf(d.v, "%s has no var object: the runtime requires it and refuses the NEFF", c.DefPath)
+		d.errorf(doc.CodeManifestMissingField, d.v, "%s has no var object: the runtime requires it and refuses the NEFF", c.DefPath)
 		return
 	}
 	outputs := 0
@@ -133,17 +133,17 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		name, e := m.Key, m.V
 		v := Var{Name: name, ID: -1, Size: -1, KeyStart: int32(m.KeyStart), End: int32(e.End), ValueOff: int32(e.Start)}
 		if m.Repeated {
-			d.warnf(e, "%s var %q is defined twice; the runtime keeps the last definition", c.DefPath, name)
+			d.warnf(doc.CodeManifestDuplicateVar, e, "%s var %q is defined twice; the runtime keeps the last definition", c.DefPath, name)
 		}
 		if e.Kind != jsonspan.Object {
-			d.errorf(e, "%s var %q is a %s, not an object", c.DefPath, name, e.Kind)
+			d.errorf(doc.CodeManifestWrongType, e, "%s var %q is a %s, not an object", c.DefPath, name, e.Kind)
 			return true
 		}
 		var a VarAttrs
 		tv := e.Get("type")
 		a.Type = str(tv)
 		if tv == nil {
-			d.errorf(e, "%s var %q has no type: the runtime refuses the NEFF", c.DefPath, name)
+			d.errorf(doc.CodeManifestMissingField, e, "%s var %q has no type: the runtime refuses the NEFF", c.DefPath, name)
 		}
 		if a.Type == "output" {
 			outputs++
@@ -152,11 +152,11 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		if id, ok := idv.Int(); ok {
 			v.ID = id
 		} else {
-			d.errorf(e, "%s var %q has no integer var_id: the runtime refuses the NEFF", c.DefPath, name)
+			d.errorf(doc.CodeManifestMissingField, e, "%s var %q has no integer var_id: the runtime refuses the NEFF", c.DefPath, name)
 		}
 		v.Size = intOr(e.Get("size"), -1)
 		if v.Size < 0 && varTypesNeedingSize[a.Type] {
-			d.warnf(e, "%s var %q (%s) has no size; the runtime requires one for %s variables", c.DefPath, name, a.Type, a.Type)
+			d.warnf(doc.CodeManifestMissingField, e, "%s var %q (%s) has no size; the runtime requires one for %s variables", c.DefPath, name, a.Type, a.Type)
 		}
 		a.DType = str(e.Get("dtype"))
 		v.Backing = intOr(e.Get("backing_variable_off"), -1)
@@ -172,7 +172,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		if al := e.Get("alignment"); al != nil {
 			a.Alignment = intOr(al, 0)
 			if a.Alignment <= 0 || a.Alignment&(a.Alignment-1) != 0 {
-				d.warnf(al, "%s var %q alignment %s is not a power of 2; the runtime refuses it", c.DefPath, name, al.Str)
+				d.warnf(doc.CodeManifestBadAlignment, al, "%s var %q alignment %s is not a power of 2; the runtime refuses it", c.DefPath, name, al.Str)
 			}
 		}
 		if lv := e.Get("list"); lv != nil {
@@ -204,7 +204,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		r.budget.Take(budget.Memory, budget.VarCost, c.DefPath)
 		if v.ID >= 0 {
 			if other := ids.add(v.ID, i); other != i {
-				d.errorf(idv, "%s var %q has var_id %d, already used by var %q: ids must be unique", c.DefPath, name, v.ID, c.Vars[other].Name)
+				d.errorf(doc.CodeManifestDuplicateID, idv, "%s var %q has var_id %d, already used by var %q: ids must be unique", c.DefPath, name, v.ID, c.Vars[other].Name)
 			}
 		}
 		return true
@@ -216,7 +216,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		c.dgeTable = &c.Vars[dge]
 	}
 	if outputs == 0 && len(c.Vars) > 0 {
-		d.errorf(vv, "%s defines no output variable; the runtime requires at least one", c.DefPath)
+		d.errorf(doc.CodeManifestNoOutput, vv, "%s defines no output variable; the runtime requires at least one", c.DefPath)
 	}
 	// Dense ids 0..N-1 (libnrt: "Unexpected var_ids set! max=%u, size=%lu").
 	if n, maxID := int64(ids.count), ids.max; maxID+1 != n {
@@ -226,7 +226,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 				gaps = append(gaps, strconv.FormatInt(id, 10))
 			}
 		}
-		d.errorf(vv, "%s var_ids are not dense 0..%d: %d ids, largest %d, missing %s: the runtime refuses the NEFF (\"Unexpected var_ids set! max=%d, size=%d\")", c.DefPath, n-1, n, maxID, strings.Join(gaps, ", "), maxID, n)
+		d.errorf(doc.CodeManifestSparseVarIDs, vv, "%s var_ids are not dense 0..%d: %d ids, largest %d, missing %s: the runtime refuses the NEFF (\"Unexpected var_ids set! max=%d, size=%d\")", c.DefPath, n-1, n, maxID, strings.Join(gaps, ", "), maxID, n)
 	}
 	// References between variables: dge-table lists and pointers name var_ids.
 	for _, rf := range later {
@@ -239,7 +239,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 					continue
 				}
 				if t := c.VarByID(id); t == nil {
-					d.errorf(it, "%s var %q lists var_id %d, which no variable of %s has (a dangling reference)", c.DefPath, name, id, c.DefPath)
+					d.errorf(doc.CodeManifestDanglingRef, it, "%s var %q lists var_id %d, which no variable of %s has (a dangling reference)", c.DefPath, name, id, c.DefPath)
 				} else {
 					d.explain(it, "var %s (%s)", t.Name, t.Type)
 				}
@@ -247,7 +247,7 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		}
 		if rv := rf.pointer; rv != nil {
 			if id, ok := rv.Int(); ok && c.VarByID(id) == nil {
-				d.errorf(rv, "%s pointer var %q references var_id %d, which no variable of %s has", c.DefPath, name, id, c.DefPath)
+				d.errorf(doc.CodeManifestDanglingRef, rv, "%s pointer var %q references var_id %d, which no variable of %s has", c.DefPath, name, id, c.DefPath)
 			}
 		}
 	}
@@ -279,7 +279,7 @@ func (r *resolver) queues(c *Core, d *jdoc) {
 		return
 	}
 	if qv.Kind != jsonspan.Object {
-		d.errorf(qv, "%s dma_queue is a %s, not an object", c.DefPath, qv.Kind)
+		d.errorf(doc.CodeManifestWrongType, qv, "%s dma_queue is a %s, not an object", c.DefPath, qv.Kind)
 		return
 	}
 	c.queueVal = map[string]*jsonspan.Value{}
@@ -299,7 +299,7 @@ func (r *resolver) queues(c *Core, d *jdoc) {
 		q.FabricPath = str(e.Get("fabric_path"))
 		q.Dynamic = e.Get("dynamic_dma") != nil
 		if q.NumQueues > 16 {
-			d.warnf(e.Get("num_queues"), "%s DMA queue %q has num_queues %d; the hardware has at most 16 rings per queue", c.DefPath, name, q.NumQueues)
+			d.warnf(doc.CodeManifestBadDMAQueue, e.Get("num_queues"), "%s DMA queue %q has num_queues %d; the hardware has at most 16 rings per queue", c.DefPath, name, q.NumQueues)
 		}
 		c.Queues = append(c.Queues, q)
 		c.queueByName[name] = q
@@ -314,11 +314,11 @@ func (r *resolver) checkQueueOwners(c *Core, d *jdoc) {
 		ov := e.Get("owner")
 		switch _, known := engineKey(q.Owner); {
 		case ov == nil:
-			d.errorf(e, "%s DMA queue %q has no owner: the runtime refuses it (\"Invalid owner '' for DMA queue %s\"); set owner to pe, act, pool, dve or sp", c.DefPath, q.Name, q.Name)
+			d.errorf(doc.CodeManifestBadDMAQueue, e, "%s DMA queue %q has no owner: the runtime refuses it (\"Invalid owner '' for DMA queue %s\"); set owner to pe, act, pool, dve or sp", c.DefPath, q.Name, q.Name)
 		case !known:
-			d.errorf(ov, "%s DMA queue %q has owner %q, which is no engine (pe, act, pool, dve, sp): the runtime refuses it (\"Invalid owner '%s' for DMA queue %s\")", c.DefPath, q.Name, q.Owner, q.Owner, q.Name)
+			d.errorf(doc.CodeManifestBadDMAQueue, ov, "%s DMA queue %q has owner %q, which is no engine (pe, act, pool, dve, sp): the runtime refuses it (\"Invalid owner '%s' for DMA queue %s\")", c.DefPath, q.Name, q.Owner, q.Owner, q.Name)
 		case c.Engine(q.Owner) == nil:
-			d.warnf(ov, "%s DMA queue %q is owned by engine %q, which %s does not define: nothing can trigger the queue", c.DefPath, q.Name, q.Owner, c.DefPath)
+			d.warnf(doc.CodeManifestBadDMAQueue, ov, "%s DMA queue %q is owned by engine %q, which %s does not define: nothing can trigger the queue", c.DefPath, q.Name, q.Owner, c.DefPath)
 		}
 	}
 }
@@ -329,7 +329,7 @@ func (r *resolver) engine(c *Core, d *jdoc, ek EngineKey) {
 	jv := top.Get(ek.Token)
 	iv := top.Get(ek.Token + "_instr")
 	if jv == nil && iv == nil {
-		d.warnf(top, "%s names no %s engine (key %q): the runtime warns \"Engine %s not found\" and leaves the slot empty", c.DefPath, ek.Name, ek.Token, ek.Token)
+		d.warnf(doc.CodeManifestMissingEngine, top, "%s names no %s engine (key %q): the runtime warns \"Engine %s not found\" and leaves the slot empty", c.DefPath, ek.Name, ek.Token, ek.Token)
 		return
 	}
 	e := &Engine{Token: ek.Token, Name: ek.Name, StreamSize: -1, ActSemaphore: -1, blocks: map[blockKey]*DMABlock{}}
@@ -338,7 +338,7 @@ func (r *resolver) engine(c *Core, d *jdoc, ek EngineKey) {
 	if jv != nil {
 		name, ok := jv.Text()
 		if !ok {
-			d.errorf(jv, "%s %q must name the engine JSON member, not be a %s", c.DefPath, ek.Token, jv.Kind)
+			d.errorf(doc.CodeManifestWrongType, jv, "%s %q must name the engine JSON member, not be a %s", c.DefPath, ek.Token, jv.Kind)
 		} else {
 			p := joinSG(c.Dir, name)
 			r.a.ref(p, c.DefPath+" "+ek.Token)
@@ -360,23 +360,23 @@ func (r *resolver) engine(c *Core, d *jdoc, ek EngineKey) {
 			if s, ok := v.Text(); ok {
 				instr, instrFrom, instrAt = s, ej, v
 			} else {
-				ej.errorf(v, "%s instr is a %s; it must name the stream member", ej.path, v.Kind)
+				ej.errorf(doc.CodeManifestWrongType, v, "%s instr is a %s; it must name the stream member", ej.path, v.Kind)
 			}
 		}
 	}
 	if instr == "" {
 		instr = defInstr
 	} else if defInstr != "" && normPath(defInstr) != normPath(instr) {
-		d.warnf(iv, "%s %s_instr names %q but %s instr names %q; the runtime uses the engine JSON's", c.DefPath, ek.Token, defInstr, ej.path, instr)
+		d.warnf(doc.CodeManifestInstrMismatch, iv, "%s %s_instr names %q but %s instr names %q; the runtime uses the engine JSON's", c.DefPath, ek.Token, defInstr, ej.path, instr)
 		r.a.ref(joinSG(c.Dir, defInstr), c.DefPath+" "+ek.Token+"_instr")
 	}
 	if instr == "" {
 		at := jv
 		if ej != nil {
 			at = ej.v
-			ej.errorf(at, "%s has no instr and %s has no %s_instr: the %s engine has no instruction stream", e.JSONPath, c.DefPath, ek.Token, ek.Name)
+			ej.errorf(doc.CodeManifestNoStream, at, "%s has no instr and %s has no %s_instr: the %s engine has no instruction stream", e.JSONPath, c.DefPath, ek.Token, ek.Name)
 		} else {
-			d.errorf(at, "%s %s engine has no instruction stream: neither an engine JSON instr nor %s_instr names one", c.DefPath, ek.Name, ek.Token)
+			d.errorf(doc.CodeManifestNoStream, at, "%s %s engine has no instruction stream: neither an engine JSON instr nor %s_instr names one", c.DefPath, ek.Name, ek.Token)
 		}
 	} else {
 		e.StreamPath = joinSG(c.Dir, instr)
@@ -394,7 +394,7 @@ func (r *resolver) engine(c *Core, d *jdoc, ek EngineKey) {
 			e.StreamSize = r.a.size(e.StreamPath)
 			e.Instructions = e.StreamSize / WordSize
 			if e.StreamSize%WordSize != 0 {
-				instrFrom.errorf(instrAt, "stream %s named by %s is %d bytes, not a multiple of the %d-byte instruction word: the runtime reads %d instructions and the last %d bytes are not a whole instruction (the member is truncated or is not a modern stream)", e.StreamPath, instrFrom.path, e.StreamSize, WordSize, e.Instructions, e.StreamSize%WordSize)
+				instrFrom.errorf(doc.CodeManifestStreamSize, instrAt, "stream %s named by %s is %d bytes, not a multiple of the %d-byte instruction word: the runtime reads %d instructions and the last %d bytes are not a whole instruction (the member is truncated or is not a modern stream)", e.StreamPath, instrFrom.path, e.StreamSize, WordSize, e.Instructions, e.StreamSize%WordSize)
 			} else {
 				instrFrom.explain(instrAt, "stream member %s: %d bytes = %d instructions of %d bytes", e.StreamPath, e.StreamSize, e.Instructions, WordSize)
 			}
@@ -406,7 +406,7 @@ func (r *resolver) engine(c *Core, d *jdoc, ek EngineKey) {
 	}
 	if ej == nil || ej.v == nil || ej.v.Kind != jsonspan.Object {
 		if ej != nil && ej.v != nil {
-			ej.errorf(ej.v, "%s is a JSON %s, not an object", ej.path, ej.v.Kind)
+			ej.errorf(doc.CodeManifestWrongType, ej.v, "%s is a JSON %s, not an object", ej.path, ej.v.Kind)
 		}
 		return
 	}
@@ -426,20 +426,20 @@ func (r *resolver) dmaBlocks(c *Core, e *Engine, ej *jdoc) {
 		return
 	}
 	if dv.Kind != jsonspan.Array {
-		ej.errorf(dv, "%s dma is a %s, not a list of blocks", ej.path, dv.Kind)
+		ej.errorf(doc.CodeManifestWrongType, dv, "%s dma is a %s, not a list of blocks", ej.path, dv.Kind)
 		return
 	}
 	for i, bv := range items(dv) {
 		b := &DMABlock{Index: i, ID: -1, Semaphore: -1, Span: ej.span(bv)}
 		if bv.Kind != jsonspan.Object {
-			ej.errorf(bv, "%s dma[%d] is a %s, not a block object", ej.path, i, bv.Kind)
+			ej.errorf(doc.CodeManifestWrongType, bv, "%s dma[%d] is a %s, not a block object", ej.path, i, bv.Kind)
 			continue
 		}
 		idv := bv.Get("id")
 		if id, ok := idv.Int(); ok {
 			b.ID = id
 		} else {
-			ej.errorf(bv, "%s dma[%d] has no integer id: no trigger instruction can reach it", ej.path, i)
+			ej.errorf(doc.CodeManifestMissingField, bv, "%s dma[%d] has no integer id: no trigger instruction can reach it", ej.path, i)
 		}
 		qv := bv.Get("queue")
 		if qv == nil {
@@ -450,15 +450,15 @@ func (r *resolver) dmaBlocks(c *Core, e *Engine, ej *jdoc) {
 		b.Comment = str(bv.Get("#comment"))
 		switch {
 		case qv == nil:
-			ej.errorf(bv, "%s dma[%d] (id %d) names no queue", ej.path, i, b.ID)
+			ej.errorf(doc.CodeManifestMissingField, bv, "%s dma[%d] (id %d) names no queue", ej.path, i, b.ID)
 		default:
 			b.QueueRef = c.Queue(b.Queue)
 			if b.QueueRef == nil {
-				ej.errorf(qv, "%s dma[%d] (id %d) runs on queue %q, which %s dma_queue does not define (a dangling reference): the runtime cannot place the block", ej.path, i, b.ID, b.Queue, c.DefPath)
+				ej.errorf(doc.CodeManifestDanglingRef, qv, "%s dma[%d] (id %d) runs on queue %q, which %s dma_queue does not define (a dangling reference): the runtime cannot place the block", ej.path, i, b.ID, b.Queue, c.DefPath)
 			} else {
 				b.QueueRef.UsedByBlocks++
 				if b.QueueRef.Owner != "" && b.QueueRef.Owner != e.Token {
-					ej.warnf(qv, "%s dma[%d] is on queue %q, which %s gives to engine %q, not to %s (%s)", ej.path, i, b.Queue, c.DefPath, b.QueueRef.Owner, e.Name, e.Token)
+					ej.warnf(doc.CodeManifestBadDMAQueue, qv, "%s dma[%d] is on queue %q, which %s gives to engine %q, not to %s (%s)", ej.path, i, b.Queue, c.DefPath, b.QueueRef.Owner, e.Name, e.Token)
 				}
 				ej.explain(qv, "queue %s: owner %s, type %s, %s rings", b.Queue, b.QueueRef.Owner, b.QueueRef.Type, fmtInt(b.QueueRef.NumQueues))
 			}
@@ -466,7 +466,7 @@ func (r *resolver) dmaBlocks(c *Core, e *Engine, ej *jdoc) {
 		if b.ID >= 0 && qv != nil {
 			k := blockKey{b.Queue, b.ID}
 			if prev := e.blocks[k]; prev != nil {
-				ej.warnf(idv, "%s dma[%d] repeats id %d on queue %q (first at dma[%d]): a trigger for that id is ambiguous", ej.path, i, b.ID, b.Queue, prev.Index)
+				ej.warnf(doc.CodeManifestDuplicateID, idv, "%s dma[%d] repeats id %d on queue %q (first at dma[%d]): a trigger for that id is ambiguous", ej.path, i, b.ID, b.Queue, prev.Index)
 			} else {
 				e.blocks[k] = b
 			}
@@ -488,7 +488,7 @@ func (r *resolver) dmaBlocks(c *Core, e *Engine, ej *jdoc) {
 					continue
 				}
 				if v := c.Var(name); v == nil {
-					ej.errorf(sv, "%s dma[%d].desc[%d].%s names variable %q, which %s var does not define (a dangling reference): the runtime cannot resolve the descriptor", ej.path, i, j, side, name, c.DefPath)
+					ej.errorf(doc.CodeManifestDanglingRef, sv, "%s dma[%d].desc[%d].%s names variable %q, which %s var does not define (a dangling reference): the runtime cannot resolve the descriptor", ej.path, i, j, side, name, c.DefPath)
 				} else {
 					ej.explain(sv, "var %s: %s, %s bytes", v.Name, v.Type, fmtInt(v.Size))
 				}
@@ -509,7 +509,7 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 			p := joinSG(c.Dir, name)
 			r.a.ref(p, ej.path+" act_info")
 			if !r.a.has(p) {
-				ej.warnf(av, "%s act_info names %q, but the NEFF has no member %s; set members are looked up by their default names", ej.path, name, p)
+				ej.warnf(doc.CodeManifestMissingDebugMember, av, "%s act_info names %q, but the NEFF has no member %s; set members are looked up by their default names", ej.path, name, p)
 			} else {
 				roster = r.load(p, "act_info")
 			}
@@ -520,13 +520,13 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 		return
 	}
 	if sv.Kind != jsonspan.Array {
-		ej.errorf(sv, "%s activation_function_sets is a %s, not a list of set names", ej.path, sv.Kind)
+		ej.errorf(doc.CodeManifestWrongType, sv, "%s activation_function_sets is a %s, not a list of set names", ej.path, sv.Kind)
 		return
 	}
 	for i, it := range items(sv) {
 		name, ok := it.Text()
 		if !ok {
-			ej.errorf(it, "%s activation_function_sets[%d] is a %s, not a set name", ej.path, i, it.Kind)
+			ej.errorf(doc.CodeManifestWrongType, it, "%s activation_function_sets[%d] is a %s, not a set name", ej.path, i, it.Kind)
 			continue
 		}
 		set := &ActivationSet{Index: i, Name: name, Span: ej.span(it),
@@ -552,7 +552,7 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 				break
 			}
 			if !found {
-				ej.warnf(it, "%s lists set %q, which the roster %s does not have; its members are looked up by their default names", ej.path, name, roster.path)
+				ej.warnf(doc.CodeManifestUnknownSet, it, "%s lists set %q, which the roster %s does not have; its members are looked up by their default names", ej.path, name, roster.path)
 			}
 		}
 		who := fmt.Sprintf("%s activation_function_sets[%d]", ej.path, i)

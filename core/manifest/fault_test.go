@@ -69,13 +69,15 @@ func TestSyntheticResolvesClean(t *testing.T) {
 	}
 }
 
-// A fault case edits the synthetic NEFF and expects a finding whose message names both ends.
+// A fault case edits the synthetic NEFF and expects a finding of its code whose message names
+// both ends.
 type fault struct {
 	name     string
 	edit     func(path, text string) string
 	mutate   func(set *MemberSet, facts *HeaderFacts)
 	severity string
-	mention  []string
+	code     doc.Code
+	mention  []string // names and numbers the message must carry
 	// still checks that the rest resolved.
 	still func(t *testing.T, m *Model)
 }
@@ -110,67 +112,67 @@ func streamsStillFound(t *testing.T, m *Model) {
 func TestFaults(t *testing.T) {
 	faults := []fault{
 		{name: "missing stream", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/PE.bin") },
-			severity: doc.Error, mention: []string{"sg00/PE.json", "sg00/PE.bin"}, still: streamsStillFound},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"sg00/PE.json", "sg00/PE.bin"}, still: streamsStillFound},
 		{name: "missing engine JSON", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/SP.json") },
-			severity: doc.Error, mention: []string{"sg00/def.json", "sg00/SP.json"},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"sg00/def.json", "sg00/SP.json"},
 			still: func(t *testing.T, m *Model) {
 				if e := m.Core("sg00").Engine("SP"); e.StreamPath != "sg00/SP.bin" || e.StreamSize != 256 {
 					t.Errorf("SP stream not found through sp_instr: %+v", e)
 				}
 			}},
 		{name: "stream not a multiple of 64", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Add("sg00/Pool.bin", 100, nil) },
-			severity: doc.Error, mention: []string{"sg00/Pool.bin", "sg00/Pool.json", "100 bytes", "multiple"},
+			severity: doc.Error, code: doc.CodeManifestStreamSize, mention: []string{"sg00/Pool.bin", "sg00/Pool.json", "100"},
 			still: func(t *testing.T, m *Model) {
 				if e := m.Core("sg00").Engine("Pool"); e.Instructions != 1 {
 					t.Errorf("Pool instructions %d, want 1 (100>>6)", e.Instructions)
 				}
 			}},
 		{name: "dangling var in a descriptor", edit: replaceIn("sg00/SP.json", `"to": "y"`, `"to": "nowhere"`),
-			severity: doc.Error, mention: []string{"sg00/SP.json", "nowhere", "sg00/def.json"}, still: streamsStillFound},
+			severity: doc.Error, code: doc.CodeManifestDanglingRef, mention: []string{"sg00/SP.json", "nowhere", "sg00/def.json"}, still: streamsStillFound},
 		{name: "dangling queue", edit: replaceIn("sg00/SP.json", `"queue": "qSPIO0", "semaphore": 9`, `"queue": "qGone", "semaphore": 9`),
-			severity: doc.Error, mention: []string{"sg00/SP.json", "qGone", "sg00/def.json dma_queue"},
+			severity: doc.Error, code: doc.CodeManifestDanglingRef, mention: []string{"sg00/SP.json", "qGone", "sg00/def.json"},
 			still: func(t *testing.T, m *Model) {
 				if m.Core("sg00").Engine("SP").Block("qSPIO0", 0) == nil {
 					t.Errorf("the intact block was lost")
 				}
 			}},
 		{name: "var_id gap", edit: replaceIn("sg00/def.json", `"type": "dge-table", "var_id": 4`, `"type": "dge-table", "var_id": 7`),
-			severity: doc.Error, mention: []string{"sg00/def.json", "missing 4, 5, 6", "Unexpected var_ids"}, still: streamsStillFound},
+			severity: doc.Error, code: doc.CodeManifestSparseVarIDs, mention: []string{"sg00/def.json", "4, 5, 6"}, still: streamsStillFound},
 		{name: "duplicate var_id", edit: replaceIn("sg00/def.json", `"type": "dge-table", "var_id": 4`, `"type": "dge-table", "var_id": 3`),
-			severity: doc.Error, mention: []string{`"T"`, `"c"`, "var_id 3"}},
+			severity: doc.Error, code: doc.CodeManifestDuplicateID, mention: []string{`"T"`, `"c"`, "3"}},
 		{name: "dge-table lists a missing var", edit: replaceIn("sg00/def.json", `"list": [1, 2]`, `"list": [1, 9]`),
-			severity: doc.Error, mention: []string{`"T"`, "var_id 9", "sg00/def.json"}},
+			severity: doc.Error, code: doc.CodeManifestDanglingRef, mention: []string{`"T"`, "9", "sg00/def.json"}},
 		{name: "queue owner is no engine", edit: replaceIn("sg00/def.json", `"owner": "sp"`, `"owner": "gpu"`),
-			severity: doc.Error, mention: []string{"qSPIO0", `"gpu"`, "Invalid owner"}},
+			severity: doc.Error, code: doc.CodeManifestBadDMAQueue, mention: []string{"qSPIO0", `"gpu"`}},
 		{name: "queue owner engine absent", edit: func(p, s string) string {
 			if p == "sg00/def.json" {
 				s = strings.Replace(s, `"owner": "sp"`, `"owner": "pool"`, 1)
 				s = strings.Replace(s, `"pool": "Pool.json", "pool_instr": "Pool.bin",`, "", 1)
 			}
 			return s
-		}, severity: doc.Warning, mention: []string{"qSPIO0", `"pool"`, "does not define"}},
+		}, severity: doc.Warning, code: doc.CodeManifestBadDMAQueue, mention: []string{"qSPIO0", `"pool"`}},
 		{name: "missing var file", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/value_c.npy") },
-			severity: doc.Error, mention: []string{"sg00/def.json", "sg00/value_c.npy", `var "c"`}, still: streamsStillFound},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"sg00/def.json", "sg00/value_c.npy", `"c"`}, still: streamsStillFound},
 		{name: "missing activation table", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/exp_and_others_ctrl.bin") },
-			severity: doc.Error, mention: []string{"sg00/Activation.json", "sg00/exp_and_others_ctrl.bin", "index 0"},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"sg00/Activation.json", "sg00/exp_and_others_ctrl.bin"},
 			still: func(t *testing.T, m *Model) {
 				if s := m.Core("sg00").Engine("act").ActivationSet(0); s == nil || s.Name != "exp_and_others" {
 					t.Errorf("set index 0 lost: %+v", s)
 				}
 			}},
 		{name: "missing DVE table", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/default_control_table.bin") },
-			severity: doc.Error, mention: []string{"sg00/DVE.json", "sg00/default_control_table.bin"}},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"sg00/DVE.json", "sg00/default_control_table.bin"}},
 		{name: "missing def.json", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("sg00/def.json") },
-			severity: doc.Error, mention: []string{"kelf-0.json", "sg00/def.json"},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"kelf-0.json", "sg00/def.json"},
 			still: func(t *testing.T, m *Model) {
 				if len(m.Inputs) != 1 || m.Target != "sunda" {
 					t.Errorf("inputs/target lost: %d %q", len(m.Inputs), m.Target)
 				}
 			}},
 		{name: "missing kelf", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("kelf-0.json") },
-			severity: doc.Error, mention: []string{"neff.json", "kelf-0.json"}, still: streamsStillFound},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"neff.json", "kelf-0.json"}, still: streamsStillFound},
 		{name: "missing neff.json", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Remove("neff.json") },
-			severity: doc.Error, mention: []string{"neff.json is missing"},
+			severity: doc.Error, code: doc.CodeManifestMissingMember, mention: []string{"neff.json"},
 			still: func(t *testing.T, m *Model) {
 				streamsStillFound(t, m)
 				if m.Target != "sunda" {
@@ -178,7 +180,7 @@ func TestFaults(t *testing.T) {
 				}
 			}},
 		{name: "no kelf node", edit: replaceIn("neff.json", `"func_name": "__kelf"`, `"func_name": "other"`),
-			severity: doc.Error, mention: []string{"No KELF node"}, still: streamsStillFound},
+			severity: doc.Error, code: doc.CodeManifestNoDeviceNode, still: streamsStillFound},
 		{name: "kelf node by op", edit: func(p, s string) string {
 			if p == "neff.json" {
 				s = strings.Replace(s, `"op": "tvm_op"`, `"op": "__kelf"`, 1)
@@ -187,34 +189,34 @@ func TestFaults(t *testing.T) {
 			return s
 		}, severity: "", still: streamsStillFound},
 		{name: "EID out of bounds", edit: replaceIn("neff.json", `"heads": [[1, 0, 0]]`, `"heads": [[1, 3, 0]]`),
-			severity: doc.Error, mention: []string{"entry id 4", "out of bounds"}},
+			severity: doc.Error, code: doc.CodeManifestBadGraph, mention: []string{"4"}},
 		{name: "unknown target", edit: replaceIn("kelf-0.json", `"sunda"`, `"tonga"`),
-			severity: doc.Error, mention: []string{"kelf-0.json", `"tonga"`, "Invalid target"}, still: streamsStillFound},
+			severity: doc.Error, code: doc.CodeManifestBadTarget, mention: []string{"kelf-0.json", `"tonga"`}, still: streamsStillFound},
 		{name: "unreferenced member", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Add("sg00/stray.bin", 64, nil) },
-			severity: doc.Warning, mention: []string{"sg00/stray.bin", "referred to by no manifest"}},
+			severity: doc.Warning, code: doc.CodeManifestUnreferenced, mention: []string{"sg00/stray.bin"}},
 		{name: "feature bit without a name", mutate: func(_ *MemberSet, f *HeaderFacts) { f.FeatureBits, f.NeffVersionMajor = 0x40000, 2 },
-			severity: doc.Warning, mention: []string{"bit 18", "0x40000", "no known name"}},
+			severity: doc.Warning, code: doc.CodeNeffFeatureUnknown, mention: []string{"18", "0x40000"}},
 		{name: "def.json feature the header lacks", edit: replaceIn("sg00/def.json", `"neff_features": []`, `"neff_features": ["neff_feature_vnc"]`),
-			severity: doc.Warning, mention: []string{"sg00/def.json", "neff_feature_vnc", "0x400", "feature_bits"}},
+			severity: doc.Warning, code: doc.CodeManifestFeatureMismatch, mention: []string{"sg00/def.json", "neff_feature_vnc", "0x400"}},
 		{name: "header feature def.json lacks", mutate: func(_ *MemberSet, f *HeaderFacts) { f.FeatureBits, f.NeffVersionMajor = 0x400, 2 },
-			severity: doc.Warning, mention: []string{"0x400", "sg00/def.json", "neff_feature_vnc"}},
+			severity: doc.Warning, code: doc.CodeManifestFeatureMismatch, mention: []string{"0x400", "sg00/def.json", "neff_feature_vnc"}},
 		{name: "info.json disagrees with the header", mutate: func(_ *MemberSet, f *HeaderFacts) { f.NumTPB = 2 },
-			severity: doc.Warning, mention: []string{"info.json num_tpb is 1", "0xA8", "is 2"}},
+			severity: doc.Warning, code: doc.CodeManifestInfoMismatch, mention: []string{"num_tpb", "0xA8"}},
 		{name: "input size disagrees with def.json", edit: replaceIn("sg00/def.json", `"size": 64, "type": "input"`, `"size": 60, "type": "input"`),
-			severity: doc.Warning, mention: []string{`"x"`, "64 bytes", "sg00/def.json", "60"}},
+			severity: doc.Warning, code: doc.CodeManifestSizeMismatch, mention: []string{`"x"`, "64", "sg00/def.json", "60"}},
 		{name: "npy shape disagrees with the var", edit: replaceIn("sg00/def.json", `"size": 16, "type": "file"`, `"size": 32, "type": "file"`),
-			severity: doc.Warning, mention: []string{"sg00/value_c.npy", "16 bytes", `"c"`, "32"}},
+			severity: doc.Warning, code: doc.CodeManifestSizeMismatch, mention: []string{"sg00/value_c.npy", "16", `"c"`, "32"}},
 		{name: "broken JSON", edit: replaceIn("sg00/def.json", `"name": "definition",`, `"name": "definition",,`),
-			severity: doc.Error, mention: []string{"sg00/def.json is not valid JSON"}},
+			severity: doc.Error, code: doc.CodeJSONSyntax, mention: []string{"sg00/def.json"}},
 		{name: "signature disagrees", edit: replaceIn("neff.json", `"dtype": "float16", "shape": [4, 8]}`, `"dtype": "float32", "shape": [4, 8]}`),
-			severity: doc.Warning, mention: []string{"signature input", `"x"`, "float32", "float16"}},
+			severity: doc.Warning, code: doc.CodeManifestSignatureMismatch, mention: []string{`"x"`, "float32", "float16"}},
 		{name: "legacy kelp.json", mutate: func(s *MemberSet, _ *HeaderFacts) {
 			b, _ := s.Bytes("neff.json")
 			s.Remove("neff.json")
 			s.Add("kelp.json", int64(len(b)), b)
-		}, severity: doc.Info, mention: []string{"kelp.json"}, still: streamsStillFound},
+		}, severity: doc.Info, code: doc.CodeManifestLegacyKelp, mention: []string{"kelp.json"}, still: streamsStillFound},
 		{name: "JSON bytes not held", mutate: func(s *MemberSet, _ *HeaderFacts) { s.Add("sg00/PE.json", 44, nil) },
-			severity: doc.Warning, mention: []string{"sg00/PE.json", "not handed"},
+			severity: doc.Warning, code: doc.CodeManifestUnread, mention: []string{"sg00/PE.json"},
 			still: func(t *testing.T, m *Model) {
 				if e := m.Core("sg00").Engine("PE"); e.StreamPath != "sg00/PE.bin" {
 					t.Errorf("PE stream not found through pe_instr: %+v", e)
@@ -233,7 +235,7 @@ func TestFaults(t *testing.T) {
 					dumpFindings(t, m)
 					t.Fatalf("expected no findings")
 				}
-			} else if !hasFinding(m, f.severity, f.mention...) {
+			} else if !hasFinding(m, f.severity, f.code, f.mention...) {
 				dumpFindings(t, m)
 				t.Fatalf("no %s finding mentioning %q", f.severity, f.mention)
 			}
@@ -255,13 +257,16 @@ func TestFaultsOnRealNEFF(t *testing.T) {
 	set.Remove("sg00/DVE.bin")
 	set.Add("sg01/Pool.bin", 130, nil)
 	m := Resolve(set, facts)
-	for _, want := range [][]string{
-		{"sg00/DVE.json", "sg00/DVE.bin"},
-		{"sg01/Pool.bin", "sg01/Pool.json", "130 bytes"},
+	for _, want := range []struct {
+		code    doc.Code
+		mention []string
+	}{
+		{doc.CodeManifestMissingMember, []string{"sg00/DVE.json", "sg00/DVE.bin"}},
+		{doc.CodeManifestStreamSize, []string{"sg01/Pool.bin", "sg01/Pool.json", "130"}},
 	} {
-		if !hasFinding(m, doc.Error, want...) {
+		if !hasFinding(m, doc.Error, want.code, want.mention...) {
 			dumpFindings(t, m)
-			t.Fatalf("no error finding mentioning %q", want)
+			t.Fatalf("no %s error mentioning %q", want.code, want.mention)
 		}
 	}
 	if n := len(findingsOf(m, doc.Error)); n != 2 {
@@ -287,14 +292,17 @@ func TestFaultsOnRealNEFF(t *testing.T) {
 		dve, _ := set.Bytes("sg00/DVE.json")
 		set.Add("sg00/DVE.json", int64(len(dve)), []byte(strings.Replace(string(dve), `"queue":"qDVESpillReload0","semaphore":25`, `"queue":"qNone","semaphore":25`, 1)))
 		m := Resolve(set, facts)
-		for _, want := range [][]string{
-			{"sg00/DVE.json", "sg00/DVE.bin"},
-			{"sg01/Pool.bin", "sg01/Pool.json", "130 bytes"},
-			{"sg00/DVE.json dma[1]", "qNone", "sg00/def.json"},
+		for _, want := range []struct {
+			code    doc.Code
+			mention []string
+		}{
+			{doc.CodeManifestMissingMember, []string{"sg00/DVE.json", "sg00/DVE.bin"}},
+			{doc.CodeManifestStreamSize, []string{"sg01/Pool.bin", "sg01/Pool.json", "130"}},
+			{doc.CodeManifestDanglingRef, []string{"sg00/DVE.json dma[1]", "qNone", "sg00/def.json"}},
 		} {
-			if !hasFinding(m, doc.Error, want...) {
+			if !hasFinding(m, doc.Error, want.code, want.mention...) {
 				dumpFindings(t, m)
-				t.Fatalf("no error finding mentioning %q", want)
+				t.Fatalf("no %s error mentioning %q", want.code, want.mention)
 			}
 		}
 		if n := len(findingsOf(m, doc.Error)); n != 3 {
@@ -312,7 +320,7 @@ func TestFaultsOnRealNEFF(t *testing.T) {
 
 func TestResolveNothing(t *testing.T) {
 	for _, m := range []*Model{Resolve(nil, HeaderFacts{}), Resolve(NewMemberSet(), HeaderFacts{Present: true})} {
-		if m.Overview == nil || len(m.Cores) != 0 || !hasFinding(m, doc.Error, "no neff.json") || !hasFinding(m, doc.Error, "no core") {
+		if m.Overview == nil || len(m.Cores) != 0 || !hasFinding(m, doc.Error, doc.CodeManifestMissingMember, "neff.json") || !hasFinding(m, doc.Error, doc.CodeManifestNoCore) {
 			dumpFindings(t, m)
 			t.Fatalf("empty archive: %+v", m)
 		}
@@ -325,7 +333,7 @@ func TestManyStraysAreSummarised(t *testing.T) {
 		set.Add(fmt.Sprintf("stray/%02d.bin", i), 64, nil)
 	}
 	m := Resolve(set, facts)
-	if n := len(findingsOf(m, doc.Warning)); n != maxUnreferencedReported+1 || !hasFinding(m, doc.Warning, "10 more members") {
+	if n := len(findingsOf(m, doc.Warning)); n != maxUnreferencedReported+1 || !hasFinding(m, doc.Warning, doc.CodeManifestUnreferenced, "10") {
 		t.Fatalf("%d warnings", n)
 	}
 	rows := 0

@@ -154,7 +154,7 @@ func TestOldProducerFixture(t *testing.T) {
 		t.Fatalf("%d errors", len(errs))
 	}
 	// The fixture lacks act_info.json, which its act.json names: the one expected warning.
-	if w := findingsOf(m, doc.Warning); len(w) != 1 || !strings.Contains(w[0].Message, "act_info.json") {
+	if w := findingsOf(m, doc.Warning); len(w) != 1 || w[0].Code != doc.CodeManifestMissingDebugMember || !strings.Contains(w[0].Message, "act_info.json") {
 		dumpFindings(t, m)
 		t.Fatalf("warnings %v", w)
 	}

@@ -24,7 +24,7 @@ func parseGraph(d *jdoc) graph {
 	nrpV := top.Get("node_row_ptr")
 	nrp, ok := ints(nrpV)
 	if nrpV != nil && !ok {
-		d.errorf(nrpV, "node_row_ptr must be a list of integers")
+		d.errorf(doc.CodeManifestBadGraph, nrpV, "node_row_ptr must be a list of integers")
 	}
 	attrs := top.Get("attrs")
 	dltypes := listAttr(d, attrs, "dltype", "list_str")
@@ -33,7 +33,7 @@ func parseGraph(d *jdoc) graph {
 	tensor := func(name string, node, out int, at *jsonspan.Value) *Tensor {
 		t := &Tensor{Name: name, Node: node, OutputIndex: out, EntryID: -1, Bytes: -1, Span: d.span(at)}
 		if node < 0 || node >= len(nrp) {
-			d.errorf(at, "node %d has no node_row_ptr entry (node_row_ptr has %d), so tensor %q has no entry id; the runtime refuses the graph", node, len(nrp), name)
+			d.errorf(doc.CodeManifestBadGraph, at, "node %d has no node_row_ptr entry (node_row_ptr has %d), so tensor %q has no entry id; the runtime refuses the graph", node, len(nrp), name)
 			return t
 		}
 		eid := nrp[node] + int64(out)
@@ -42,7 +42,7 @@ func parseGraph(d *jdoc) graph {
 			return t
 		}
 		if eid < 0 || eid >= int64(dltypes.Len()) || eid >= int64(shapes.Len()) {
-			d.errorf(at, "tensor %q has entry id %d (node_row_ptr[%d] + %d), outside attrs dltype (%d) / shape (%d): the runtime refuses it (\"EID %d out of bounds for dtypes/shapes\")", name, eid, node, out, dltypes.Len(), shapes.Len(), eid)
+			d.errorf(doc.CodeManifestBadGraph, at, "tensor %q has entry id %d (node_row_ptr[%d] + %d), outside attrs dltype (%d) / shape (%d): the runtime refuses it (\"EID %d out of bounds for dtypes/shapes\")", name, eid, node, out, dltypes.Len(), shapes.Len(), eid)
 			return t
 		}
 		dv := dltypes.Index(int(eid))
@@ -50,15 +50,15 @@ func parseGraph(d *jdoc) graph {
 		sv := shapes.Index(int(eid))
 		shape, good := ints(sv)
 		if !good {
-			d.errorf(sv, "shape of entry %d (tensor %q) is not a list of integers", eid, name)
+			d.errorf(doc.CodeManifestBadGraph, sv, "shape of entry %d (tensor %q) is not a list of integers", eid, name)
 		}
 		if len(shape) > maxDims {
-			d.errorf(sv, "tensor %q has %d dimensions; the runtime allows %d (\"Too many dimensions\")", name, len(shape), maxDims)
+			d.errorf(doc.CodeManifestTooManyDims, sv, "tensor %q has %d dimensions; the runtime allows %d (\"Too many dimensions\")", name, len(shape), maxDims)
 		}
 		t.Shape = shape
 		dt, known := lookupDType(t.DType)
 		if !known {
-			d.warnf(dv, "dtype %q of tensor %q is not one the runtime knows; it treats it as UNKNOWN and its byte size is not computed", t.DType, name)
+			d.warnf(doc.CodeManifestUnknownDType, dv, "dtype %q of tensor %q is not one the runtime knows; it treats it as UNKNOWN and its byte size is not computed", t.DType, name)
 			return t
 		}
 		t.Bytes = tensorBytes(shape, dt.Bytes)
@@ -78,13 +78,13 @@ func parseGraph(d *jdoc) graph {
 	if args := top.Get("arg_nodes"); args != nil {
 		ids, good := ints(args)
 		if !good {
-			d.errorf(args, "arg_nodes must be a list of node ids")
+			d.errorf(doc.CodeManifestBadGraph, args, "arg_nodes must be a list of node ids")
 		}
 		for k, id := range ids {
 			at := args.Index(k)
 			nv := nodeAt(id)
 			if nv == nil {
-				d.errorf(at, "arg_nodes[%d] = %d names no node (there are %d); the input is lost", k, id, nodes.Len())
+				d.errorf(doc.CodeManifestDanglingRef, at, "arg_nodes[%d] = %d names no node (there are %d); the input is lost", k, id, nodes.Len())
 				continue
 			}
 			name := str(nv.Get("name"))
@@ -95,12 +95,12 @@ func parseGraph(d *jdoc) graph {
 		for k, h := range items(heads) {
 			trip, good := ints(h)
 			if !good || len(trip) < 2 {
-				d.errorf(h, "heads[%d] is not a [node, output index, version] triple", k)
+				d.errorf(doc.CodeManifestBadGraph, h, "heads[%d] is not a [node, output index, version] triple", k)
 				continue
 			}
 			nv := nodeAt(trip[0])
 			if nv == nil {
-				d.errorf(h, "heads[%d] names node %d, but there are %d nodes: the runtime refuses it (\"Output node ID %d out of bounds\")", k, trip[0], nodes.Len(), trip[0])
+				d.errorf(doc.CodeManifestDanglingRef, h, "heads[%d] names node %d, but there are %d nodes: the runtime refuses it (\"Output node ID %d out of bounds\")", k, trip[0], nodes.Len(), trip[0])
 				continue
 			}
 			name := ""
@@ -111,7 +111,7 @@ func parseGraph(d *jdoc) graph {
 				name = str(nv.Get("name"))
 			}
 			if trip[1] < 0 || trip[1] > math.MaxInt32 {
-				d.errorf(h, "heads[%d] output index %d is out of range", k, trip[1])
+				d.errorf(doc.CodeManifestBadGraph, h, "heads[%d] output index %d is out of range", k, trip[1])
 				continue
 			}
 			g.outputs = append(g.outputs, tensor(name, int(trip[0]), int(trip[1]), h))
@@ -126,12 +126,12 @@ func parseGraph(d *jdoc) graph {
 		}
 		kv := attrsV.Get("kelf")
 		if kv == nil {
-			d.errorf(nv, "device node %d (%q) has no attrs.kelf: the runtime refuses it (\"KELF node found but missing 'kelf' attribute\")", i, str(nv.Get("name")))
+			d.errorf(doc.CodeManifestMissingField, nv, "device node %d (%q) has no attrs.kelf: the runtime refuses it (\"KELF node found but missing 'kelf' attribute\")", i, str(nv.Get("name")))
 			continue
 		}
 		k, isStr := kv.Text()
 		if !isStr {
-			d.errorf(kv, "attrs.kelf of device node %d is a %s: the runtime refuses it (\"KELF attribute is not a string\")", i, kv.Kind)
+			d.errorf(doc.CodeManifestWrongType, kv, "attrs.kelf of device node %d is a %s: the runtime refuses it (\"KELF attribute is not a string\")", i, kv.Kind)
 			continue
 		}
 		d.explain(kv, "the KELF descriptor this device node runs (its cores are listed there)")
@@ -162,15 +162,15 @@ func listAttr(d *jdoc, attrs *jsonspan.Value, name, tag string) *jsonspan.Value 
 	}
 	v := attrs.Get(name)
 	if v == nil {
-		d.errorf(attrs, "attrs has no %s: the runtime refuses the graph (\"Missing dltype or shape in attrs\")", name)
+		d.errorf(doc.CodeManifestMissingField, attrs, "attrs has no %s: the runtime refuses the graph (\"Missing dltype or shape in attrs\")", name)
 		return nil
 	}
 	if v.Kind != jsonspan.Array || v.Len() != 2 || v.Index(1).Kind != jsonspan.Array {
-		d.errorf(v, "attrs.%s must be [\"%s\", [...]]: the runtime refuses it (\"Invalid %s data format\")", name, tag, name)
+		d.errorf(doc.CodeManifestBadGraph, v, "attrs.%s must be [\"%s\", [...]]: the runtime refuses it (\"Invalid %s data format\")", name, tag, name)
 		return nil
 	}
 	if s := str(v.Index(0)); s != tag {
-		d.warnf(v.Index(0), "attrs.%s is tagged %q; TVM writes %q", name, s, tag)
+		d.warnf(doc.CodeManifestBadGraph, v.Index(0), "attrs.%s is tagged %q; TVM writes %q", name, s, tag)
 	}
 	return v.Index(1)
 }
@@ -198,7 +198,7 @@ func parseSignature(d *jdoc, g graph) *Signature {
 	}
 	def := sv.Get("default")
 	if def == nil {
-		d.warnf(sv, "metadata.signatures has no \"default\" signature; the graph's own inputs and outputs are used")
+		d.warnf(doc.CodeManifestSignatureMismatch, sv, "metadata.signatures has no \"default\" signature; the graph's own inputs and outputs are used")
 		return nil
 	}
 	s := &Signature{}
@@ -228,11 +228,11 @@ func parseSignature(d *jdoc, g graph) *Signature {
 			e := at.Get(st.Name)
 			switch {
 			case t == nil:
-				d.warnf(e, "signature %s %q is not a graph %s (arg_nodes/heads): the framework and the runtime disagree about this tensor", kind, st.Name, kind)
+				d.warnf(doc.CodeManifestSignatureMismatch, e, "signature %s %q is not a graph %s (arg_nodes/heads): the framework and the runtime disagree about this tensor", kind, st.Name, kind)
 			case st.DType != t.DType || fmtShape(st.Shape) != fmtShape(t.Shape):
-				d.warnf(e, "signature %s %q is %s %s, but the graph says %s %s (entry %d)", kind, st.Name, st.DType, fmtShape(st.Shape), t.DType, fmtShape(t.Shape), t.EntryID)
+				d.warnf(doc.CodeManifestSignatureMismatch, e, "signature %s %q is %s %s, but the graph says %s %s (entry %d)", kind, st.Name, st.DType, fmtShape(st.Shape), t.DType, fmtShape(t.Shape), t.EntryID)
 			case kind == "input" && st.ID >= 0 && (st.ID >= int64(len(graph)) || graph[st.ID] != t):
-				d.warnf(e, "signature input %q has id %d, but it is input %d of the graph's arg_nodes", st.Name, st.ID, indexOf(graph, t))
+				d.warnf(doc.CodeManifestSignatureMismatch, e, "signature input %q has id %d, but it is input %d of the graph's arg_nodes", st.Name, st.ID, indexOf(graph, t))
 			}
 		}
 	}

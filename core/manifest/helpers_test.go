@@ -92,10 +92,11 @@ func findingsOf(m *Model, severity string) []doc.Finding {
 	return out
 }
 
-// hasFinding reports whether a finding of the severity mentions every fragment.
-func hasFinding(m *Model, severity string, fragments ...string) bool {
+// hasFinding reports whether a finding of the severity and code names every fragment (a
+// member, a key, a number: not wording).
+func hasFinding(m *Model, severity string, code doc.Code, fragments ...string) bool {
 	for _, f := range findingsOf(m, severity) {
-		ok := true
+		ok := f.Code == code
 		for _, s := range fragments {
 			if !strings.Contains(f.Message, s) {
 				ok = false

@@ -96,16 +96,16 @@ func newJDoc(path, kind string, b []byte, in *jsonspan.Input, size int64, bud *b
 	d.tree.Key = path
 	if e, ok := err.(*jsonspan.Error); ok && e.Limit {
 		// One finding on the file names the limit; each member cut by it only says where.
-		d.tree.Infof(doc.In(path, e.Offset, int64(len(b))-e.Offset), "%s is decoded up to byte %d only (the %s limit is reached, see the file's finding); the rest is in the hex view", path, e.Offset, bud.First().Kind)
+		d.tree.Infof(doc.CodeBudgetSkipped, doc.In(path, e.Offset, int64(len(b))-e.Offset), "%s is decoded up to byte %d only (the %s limit is reached, see the file's finding); the rest is in the hex view", path, e.Offset, bud.First().Kind)
 	} else if err != nil {
 		off, line := int64(0), 0
 		if e, ok := err.(*jsonspan.Error); ok {
 			off, line = e.Offset, e.Line
 		}
-		d.tree.Errorf(doc.In(path, off, 1), "%s is not valid JSON at byte %d (line %d): %v; what could be read before that point is shown, the rest of the member is ignored by the runtime too (it would refuse the NEFF)", path, off, line, err)
+		d.tree.Errorf(doc.CodeJSONSyntax, doc.In(path, off, 1), "%s is not valid JSON at byte %d (line %d): %v; what could be read before that point is shown, the rest of the member is ignored by the runtime too (it would refuse the NEFF)", path, off, line, err)
 	}
 	if int64(len(b)) < size {
-		d.tree.Warnf(doc.In(path, int64(len(b)), size-int64(len(b))), "only the first %d of %d bytes of %s were handed to the manifest reader; the JSON is read as far as it goes", len(b), size, path)
+		d.tree.Warnf(doc.CodeManifestPartialRead, doc.In(path, int64(len(b)), size-int64(len(b))), "only the first %d of %d bytes of %s were handed to the manifest reader; the JSON is read as far as it goes", len(b), size, path)
 	}
 	return d
 }
@@ -144,14 +144,14 @@ func (d *jdoc) span(v *jsonspan.Value) *doc.Span {
 	return doc.In(d.path, v.Start, v.Len64())
 }
 
-func (d *jdoc) errorf(v *jsonspan.Value, format string, args ...any) {
+func (d *jdoc) errorf(code doc.Code, v *jsonspan.Value, format string, args ...any) {
 	if !d.holdBack() {
-		d.node(v).Errorf(d.span(v), format, args...)
+		d.node(v).Errorf(code, d.span(v), format, args...)
 	}
 }
-func (d *jdoc) warnf(v *jsonspan.Value, format string, args ...any) {
+func (d *jdoc) warnf(code doc.Code, v *jsonspan.Value, format string, args ...any) {
 	if !d.holdBack() {
-		d.node(v).Warnf(d.span(v), format, args...)
+		d.node(v).Warnf(code, d.span(v), format, args...)
 	}
 }
 
@@ -163,12 +163,12 @@ func (d *jdoc) holdBack() bool {
 		return false
 	}
 	if d.held++; d.held == 1 {
-		d.tree.Infof(doc.In(d.path, 0, 0), "the checks of %s are not reported: the %s limit was reached (the file's finding says how to raise it), so what looks missing or inconsistent may be in what was not read", d.path, e.Kind)
+		d.tree.Infof(doc.CodeBudgetSkipped, doc.In(d.path, 0, 0), "the checks of %s are not reported: the %s limit was reached (the file's finding says how to raise it), so what looks missing or inconsistent may be in what was not read", d.path, e.Kind)
 	}
 	return true
 }
-func (d *jdoc) infof(v *jsonspan.Value, format string, args ...any) {
-	d.node(v).Infof(d.span(v), format, args...)
+func (d *jdoc) infof(code doc.Code, v *jsonspan.Value, format string, args ...any) {
+	d.node(v).Infof(code, d.span(v), format, args...)
 }
 
 // explain sets the Detail of v's node, or keeps it for when the node is built on demand.

@@ -24,7 +24,7 @@ func ParseNPY(path string, b []byte, size int64) (*NPY, *doc.Node) {
 	n := &doc.Node{Kind: doc.KindNPY, Key: path, Label: path, Span: doc.In(path, 0, size)}
 	np := &NPY{Path: path, Span: n.Span}
 	if len(b) < 10 || string(b[:6]) != npyMagic {
-		n.Errorf(doc.In(path, 0, min(int64(len(b)), 6)), "%s does not start with the NumPy magic \\x93NUMPY: it is not a .npy file, and the runtime refuses to load it", path)
+		n.Errorf(doc.CodeManifestNpyMagic, doc.In(path, 0, min(int64(len(b)), 6)), "%s does not start with the NumPy magic \\x93NUMPY: it is not a .npy file, and the runtime refuses to load it", path)
 		return np, n
 	}
 	major, minor := b[6], b[7]
@@ -37,19 +37,19 @@ func ParseNPY(path string, b []byte, size int64) (*NPY, *doc.Node) {
 		n.Field("header_len", strconv.FormatInt(hlen, 10), doc.In(path, 8, 2))
 	case 2, 3:
 		if len(b) < 12 {
-			n.Errorf(doc.In(path, 8, int64(len(b))-8), "%s is cut short inside its header length", path)
+			n.Errorf(doc.CodeManifestNpyTruncated, doc.In(path, 8, int64(len(b))-8), "%s is cut short inside its header length", path)
 			return np, n
 		}
 		hlen, hstart = int64(binary.LittleEndian.Uint32(b[8:12])), 12
 		n.Field("header_len", strconv.FormatInt(hlen, 10), doc.In(path, 8, 4))
-		n.Warnf(doc.In(path, 6, 2), "%s is NumPy format %d.%d; the runtime reads only version 1 and refuses it", path, major, minor)
+		n.Warnf(doc.CodeManifestNpyVersion, doc.In(path, 6, 2), "%s is NumPy format %d.%d; the runtime reads only version 1 and refuses it", path, major, minor)
 	default:
-		n.Errorf(doc.In(path, 6, 2), "%s has NumPy format version %d.%d, which no reader knows", path, major, minor)
+		n.Errorf(doc.CodeManifestNpyVersion, doc.In(path, 6, 2), "%s has NumPy format version %d.%d, which no reader knows", path, major, minor)
 		return np, n
 	}
 	np.DataOffset = hstart + hlen
 	if np.DataOffset > int64(len(b)) {
-		n.Errorf(doc.In(path, hstart, int64(len(b))-hstart), "%s header claims %d bytes, more than the %d bytes available", path, hlen, int64(len(b))-hstart)
+		n.Errorf(doc.CodeManifestNpyTruncated, doc.In(path, hstart, int64(len(b))-hstart), "%s header claims %d bytes, more than the %d bytes available", path, hlen, int64(len(b))-hstart)
 		return np, n
 	}
 	hdr := string(b[hstart:np.DataOffset])
@@ -60,7 +60,7 @@ func ParseNPY(path string, b []byte, size int64) (*NPY, *doc.Node) {
 	shapeText := pyDictRaw(hdr, "shape")
 	shape, ok := pyTuple(shapeText)
 	if np.DType == "" || !ok {
-		hn.Errorf(hs, "%s header lacks a readable descr or shape (%q); its values cannot be shown", path, hdr)
+		hn.Errorf(doc.CodeManifestNpyHeader, hs, "%s header lacks a readable descr or shape (%q); its values cannot be shown", path, hdr)
 		return np, n
 	}
 	np.Shape = shape
@@ -74,7 +74,7 @@ func ParseNPY(path string, b []byte, size int64) (*NPY, *doc.Node) {
 		have := size - np.DataOffset
 		dn := n.Field("data", fmt.Sprintf("%d values, %d bytes", count, have), doc.In(path, np.DataOffset, max(have, 0)))
 		if want != have {
-			dn.Warnf(doc.In(path, np.DataOffset, max(have, 0)), "%s holds %d data bytes, but shape %s of %s needs %d", path, have, fmtShape(shape), np.DType, want)
+			dn.Warnf(doc.CodeManifestNpySize, doc.In(path, np.DataOffset, max(have, 0)), "%s holds %d data bytes, but shape %s of %s needs %d", path, have, fmtShape(shape), np.DType, want)
 		}
 		data := b[np.DataOffset:]
 		for i := int64(0); i < min(count, NpyPreviewValues); i++ {
@@ -92,7 +92,7 @@ func ParseNPY(path string, b []byte, size int64) (*NPY, *doc.Node) {
 			n.Field("preview", strings.Join(np.Preview, ", ")+more, doc.In(path, np.DataOffset, int64(len(np.Preview))*item))
 		}
 	} else {
-		n.Infof(hs, "%s dtype %q is not one neffscope previews", path, np.DType)
+		n.Infof(doc.CodeManifestNpyDType, hs, "%s dtype %q is not one neffscope previews", path, np.DType)
 	}
 	return np, n
 }

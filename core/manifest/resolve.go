@@ -78,7 +78,7 @@ func (r *resolver) load(path, kind string) *jdoc {
 		}
 		if err != nil && !errors.Is(err, budget.ErrLimit) {
 			r.unread = append(r.unread, path)
-			r.root.Errorf(doc.In(path, 0, max(size, 0)), "%s (%d bytes) could not be read out of the archive: %v; what it defines is not shown. If the file changed since it was opened, open it again", path, size, err)
+			r.root.Errorf(doc.CodeManifestReadError, doc.In(path, 0, max(size, 0)), "%s (%d bytes) could not be read out of the archive: %v; what it defines is not shown. If the file changed since it was opened, open it again", path, size, err)
 			r.docs[path] = nil
 			return nil
 		}
@@ -87,9 +87,9 @@ func (r *resolver) load(path, kind string) *jdoc {
 	if !ok {
 		r.unread = append(r.unread, path)
 		if e := r.budget.First(); e != nil {
-			r.root.Warnf(doc.In(path, 0, max(size, 0)), "%s (%d bytes) is not read: the %s limit was reached before it (the file's finding says how to raise it), so what it defines is not shown", path, size, e.Kind)
+			r.root.Warnf(doc.CodeBudgetSkipped, doc.In(path, 0, max(size, 0)), "%s (%d bytes) is not read: the %s limit was reached before it (the file's finding says how to raise it), so what it defines is not shown", path, size, e.Kind)
 		} else {
-			r.root.Warnf(doc.In(path, 0, max(size, 0)), "the bytes of %s (%d bytes) were not handed to the manifest reader, so it is not resolved; pass JSON members up to %d bytes (manifest.Wanted)", path, size, MaxJSONMember)
+			r.root.Warnf(doc.CodeManifestUnread, doc.In(path, 0, max(size, 0)), "the bytes of %s (%d bytes) were not handed to the manifest reader, so it is not resolved; pass JSON members up to %d bytes (manifest.Wanted)", path, size, MaxJSONMember)
 		}
 		r.docs[path] = nil
 		return nil
@@ -106,14 +106,14 @@ func (r *resolver) load(path, kind string) *jdoc {
 // value, and the member path it resolves to.
 func (r *resolver) missing(from *jdoc, at *jsonspan.Value, what, member, advice string) {
 	if from == nil {
-		r.root.Errorf(nil, "the chain needs %s %s, but the NEFF has no such member; %s", what, member, advice)
+		r.root.Errorf(doc.CodeManifestMissingMember, nil, "the chain needs %s %s, but the NEFF has no such member; %s", what, member, advice)
 		return
 	}
 	written := ""
 	if s, ok := at.Text(); ok && normPath(s) != member {
 		written = fmt.Sprintf(" as %q", s)
 	}
-	from.errorf(at, "%s names %s%s, resolved to member %s, but the NEFF has no member %s; %s", from.path, what, written, member, member, advice)
+	from.errorf(doc.CodeManifestMissingMember, at, "%s names %s%s, resolved to member %s, but the NEFF has no member %s; %s", from.path, what, written, member, member, advice)
 }
 
 // graph reads neff.json (or the legacy kelp.json) and returns the KELF members its __kelf
@@ -126,12 +126,12 @@ func (r *resolver) graph() []kelfRef {
 			path = "kelp.json"
 			d = r.load(path, "neff.json")
 			if d != nil {
-				d.tree.Infof(d.span(d.v), "the NEFF has no neff.json; the runtime reads the legacy kelp.json instead, and so does neffscope")
+				d.tree.Infof(doc.CodeManifestLegacyKelp, d.span(d.v), "the NEFF has no neff.json; the runtime reads the legacy kelp.json instead, and so does neffscope")
 			}
 		} else if e := r.budget.First(); e != nil {
-			r.root.Infof(nil, "neff.json is not among the members read before the %s limit was reached (the file's finding says how to raise it); neffscope falls back to the kelf-*.json members it found by name", e.Kind)
+			r.root.Infof(doc.CodeBudgetSkipped, nil, "neff.json is not among the members read before the %s limit was reached (the file's finding says how to raise it); neffscope falls back to the kelf-*.json members it found by name", e.Kind)
 		} else {
-			r.root.Errorf(nil, "the NEFF has no neff.json (nor the legacy kelp.json): the runtime refuses it (\"Invalid NN: neff.json is missing\"). neffscope falls back to the kelf-*.json members it finds by name; rebuild the NEFF to restore the graph")
+			r.root.Errorf(doc.CodeManifestMissingMember, nil, "the NEFF has no neff.json (nor the legacy kelp.json): the runtime refuses it (\"Invalid NN: neff.json is missing\"). neffscope falls back to the kelf-*.json members it finds by name; rebuild the NEFF to restore the graph")
 		}
 	}
 	r.a.ref(path, "the runtime (root of the chain)")
@@ -140,7 +140,7 @@ func (r *resolver) graph() []kelfRef {
 	}
 	top := d.v
 	if top.Kind != jsonspan.Object {
-		d.errorf(top, "%s is a JSON %s, not an object; the runtime refuses it (\"Missing required fields in NEFF JSON\")", path, top.Kind)
+		d.errorf(doc.CodeManifestWrongType, top, "%s is a JSON %s, not an object; the runtime refuses it (\"Missing required fields in NEFF JSON\")", path, top.Kind)
 		return r.fallbackKelfs()
 	}
 	var absent []string
@@ -150,14 +150,14 @@ func (r *resolver) graph() []kelfRef {
 		}
 	}
 	if len(absent) > 0 {
-		d.errorf(top, "%s lacks %s: the runtime refuses it (\"Missing required fields in NEFF JSON\"); inputs and outputs cannot be listed", path, strings.Join(absent, ", "))
+		d.errorf(doc.CodeManifestMissingField, top, "%s lacks %s: the runtime refuses it (\"Missing required fields in NEFF JSON\"); inputs and outputs cannot be listed", path, strings.Join(absent, ", "))
 	}
 	g := parseGraph(d)
 	r.m.Inputs, r.m.Outputs = g.inputs, g.outputs
 	r.m.Signature = parseSignature(d, g)
 	if len(g.kelfs) == 0 {
 		if top.Get("nodes") != nil {
-			d.errorf(top.Get("nodes"), "%s has no device node (attrs.func_name \"__kelf\"): the runtime refuses it (\"No KELF node found in NEFF JSON\"); neffscope falls back to the kelf-*.json members it finds by name", path)
+			d.errorf(doc.CodeManifestNoDeviceNode, top.Get("nodes"), "%s has no device node (attrs.func_name \"__kelf\"): the runtime refuses it (\"No KELF node found in NEFF JSON\"); neffscope falls back to the kelf-*.json members it finds by name", path)
 		}
 		return r.fallbackKelfs()
 	}
@@ -211,13 +211,13 @@ func (r *resolver) kelfs(refs []kelfRef) {
 		}
 		top := d.v
 		if top == nil || top.Kind != jsonspan.Object {
-			d.errorf(top, "%s is not a JSON object; a KELF descriptor is {graphs, version, target}", k.path)
+			d.errorf(doc.CodeManifestWrongType, top, "%s is not a JSON object; a KELF descriptor is {graphs, version, target}", k.path)
 			continue
 		}
 		t := top.Get("target")
 		target, isStr := t.Text()
 		if t != nil && !isStr {
-			d.errorf(t, "%s target is a %s, not a string", k.path, t.Kind)
+			d.errorf(doc.CodeManifestWrongType, t, "%s target is a %s, not a string", k.path, t.Kind)
 		}
 		if r.m.Target == "" || r.m.Arch < 0 {
 			r.m.Target = target
@@ -227,24 +227,24 @@ func (r *resolver) kelfs(refs []kelfRef) {
 					d.explain(t, "arch %d: %s", tg.Arch, tg.Devices)
 				}
 			} else if t != nil {
-				d.errorf(t, "%s target %q is not one the runtime knows (sunda/v2, cayman/v3, mariana/v4, *): it refuses the NEFF (\"Invalid target\"); the arch stays unknown", k.path, target)
+				d.errorf(doc.CodeManifestBadTarget, t, "%s target %q is not one the runtime knows (sunda/v2, cayman/v3, mariana/v4, *): it refuses the NEFF (\"Invalid target\"); the arch stays unknown", k.path, target)
 			}
 		} else if target != r.m.Target {
-			d.warnf(t, "%s target %q differs from %q in %s; the first is used", k.path, target, r.m.Target, r.m.KelfPaths[0])
+			d.warnf(doc.CodeManifestTargetMismatch, t, "%s target %q differs from %q in %s; the first is used", k.path, target, r.m.Target, r.m.KelfPaths[0])
 		}
 		if r.m.KelfVersion == "" {
 			r.m.KelfVersion = str(top.Get("version"))
 		}
 		graphs := top.Get("graphs")
 		if graphs == nil || graphs.Kind != jsonspan.Array {
-			d.errorf(top, "%s has no graphs list, so no core can be found; neffscope falls back to the sgNN/def.json members it finds by name", k.path)
+			d.errorf(doc.CodeManifestMissingField, top, "%s has no graphs list, so no core can be found; neffscope falls back to the sgNN/def.json members it finds by name", k.path)
 			continue
 		}
 		for i, gv := range items(graphs) {
 			def := str(gv.Get("definition"))
 			name := str(gv.Get("name"))
 			if def == "" {
-				d.errorf(gv, "%s graphs[%d] has no definition (the member path of its def.json)", k.path, i)
+				d.errorf(doc.CodeManifestMissingField, gv, "%s graphs[%d] has no definition (the member path of its def.json)", k.path, i)
 				continue
 			}
 			if name == "" {
@@ -264,9 +264,9 @@ func (r *resolver) kelfs(refs []kelfRef) {
 			addCore(core, p)
 		}
 		if len(r.m.Cores) > 0 {
-			r.root.Warnf(nil, "no KELF descriptor lists the cores; neffscope resolved %d sgNN/def.json member(s) found by name", len(r.m.Cores))
+			r.root.Warnf(doc.CodeManifestCoresByName, nil, "no KELF descriptor lists the cores; neffscope resolved %d sgNN/def.json member(s) found by name", len(r.m.Cores))
 		} else {
-			r.root.Errorf(nil, "no core could be found: no KELF descriptor lists one and no sgNN/def.json member exists")
+			r.root.Errorf(doc.CodeManifestNoCore, nil, "no core could be found: no KELF descriptor lists one and no sgNN/def.json member exists")
 		}
 	}
 }
@@ -275,11 +275,11 @@ func (r *resolver) kelfs(refs []kelfRef) {
 func (r *resolver) unreferenced() {
 	if len(r.unread) > 0 {
 		// A manifest that was not read may be the one that names them: no false alarms.
-		r.root.Infof(doc.In(r.unread[0], 0, max(r.a.size(r.unread[0]), 0)), "members are not checked for a manifest that refers to them: %s (and %d more) was not read", r.unread[0], len(r.unread)-1)
+		r.root.Infof(doc.CodeBudgetSkipped, doc.In(r.unread[0], 0, max(r.a.size(r.unread[0]), 0)), "members are not checked for a manifest that refers to them: %s (and %d more) was not read", r.unread[0], len(r.unread)-1)
 		return
 	}
 	if e := r.budget.First(); e != nil {
-		r.root.Infof(nil, "members are not checked for a manifest that refers to them: the %s limit was reached, so a manifest (or its end) was not read", e.Kind)
+		r.root.Infof(doc.CodeBudgetSkipped, nil, "members are not checked for a manifest that refers to them: the %s limit was reached, so a manifest (or its end) was not read", e.Kind)
 		return
 	}
 	reported := 0
@@ -294,13 +294,13 @@ func (r *resolver) unreferenced() {
 			continue
 		}
 		size := r.a.size(p)
-		r.root.Warnf(doc.In(p, 0, max(size, 0)), "member %s (%d bytes) is referred to by no manifest (neff.json → kelf → def.json → engine JSON) and is not a sidecar the tools look for by name: the runtime never reads it. If it should be used, the manifest that ought to name it is broken", p, size)
+		r.root.Warnf(doc.CodeManifestUnreferenced, doc.In(p, 0, max(size, 0)), "member %s (%d bytes) is referred to by no manifest (neff.json → kelf → def.json → engine JSON) and is not a sidecar the tools look for by name: the runtime never reads it. If it should be used, the manifest that ought to name it is broken", p, size)
 		if strings.HasSuffix(p, ".json") {
 			r.load(p, "json")
 		}
 	}
 	if reported > maxUnreferencedReported {
-		r.root.Warnf(nil, "%d more members are referred to by no manifest; the members table lists them all as \"(nothing)\"", reported-maxUnreferencedReported)
+		r.root.Warnf(doc.CodeManifestUnreferenced, nil, "%d more members are referred to by no manifest; the members table lists them all as \"(nothing)\"", reported-maxUnreferencedReported)
 	}
 }
 

@@ -31,7 +31,7 @@ func (r *resolver) sidecars() {
 			if name, ok := fv.Text(); ok {
 				r.a.ref(name, d.path+" debug_info_files")
 				if !r.a.has(name) {
-					d.warnf(fv, "%s names the debug-info tree %q, but the NEFF has no member %s; only source-line information is lost", d.path, name, name)
+					d.warnf(doc.CodeManifestMissingDebugMember, fv, "%s names the debug-info tree %q, but the NEFF has no member %s; only source-line information is lost", d.path, name, name)
 				}
 			}
 		}
@@ -52,7 +52,7 @@ func (r *resolver) sidecars() {
 		}
 		np, n := ParseNPY(p, b, size)
 		if int64(len(b)) < size {
-			n.Infof(doc.In(p, int64(len(b)), size-int64(len(b))), "only the first %d of %d bytes were read; the preview comes from them", len(b), size)
+			n.Infof(doc.CodeManifestPartialRead, doc.In(p, int64(len(b)), size-int64(len(b))), "only the first %d of %d bytes were read; the preview comes from them", len(b), size)
 		}
 		r.m.NPY = append(r.m.NPY, np)
 		r.m.MemberTrees[p] = n
@@ -73,7 +73,7 @@ func (r *resolver) checkNpyVar(np *NPY, n *doc.Node) {
 				continue
 			}
 			if got := tensorBytes(np.Shape, item); got != v.Size {
-				n.Warnf(np.Span, "%s holds %d bytes of values (%s %s), but %s var %q says size %d", np.Path, got, np.DType, fmtShape(np.Shape), c.DefPath, v.Name, v.Size)
+				n.Warnf(doc.CodeManifestSizeMismatch, np.Span, "%s holds %d bytes of values (%s %s), but %s var %q says size %d", np.Path, got, np.DType, fmtShape(np.Shape), c.DefPath, v.Name, v.Size)
 			} else {
 				n.Detail = fmt.Sprintf("initial value of %s var %s", c.DefPath, v.Name)
 			}
@@ -104,11 +104,11 @@ func (r *resolver) crossCheckInfo() {
 	check := func(key string, jsonVal, hdrVal string, hdrField string, off int) {
 		v := d.v.Get(key)
 		if v == nil {
-			d.warnf(d.v, "info.json has no %s; the header's %s (offset 0x%X) is %s", key, hdrField, off, hdrVal)
+			d.warnf(doc.CodeManifestInfoMismatch, d.v, "info.json has no %s; the header's %s (offset 0x%X) is %s", key, hdrField, off, hdrVal)
 			return
 		}
 		if jsonVal != hdrVal {
-			d.warnf(v, "info.json %s is %s but the header's %s (file offset 0x%X) is %s: the header was edited or the members come from another compile", key, jsonVal, hdrField, off, hdrVal)
+			d.warnf(doc.CodeManifestInfoMismatch, v, "info.json %s is %s but the header's %s (file offset 0x%X) is %s: the header was edited or the members come from another compile", key, jsonVal, hdrField, off, hdrVal)
 			return
 		}
 		d.explain(v, "matches the header's %s (file offset 0x%X)", hdrField, off)
@@ -149,7 +149,7 @@ func (r *resolver) crossCheckIO() {
 	}
 	if e := r.budget.First(); e != nil {
 		// A def.json cut by the limit may hold the variable further on: no false alarm.
-		nd.tree.Infof(nd.span(nd.v), "the graph's inputs and outputs are not checked against the def.json variables: the %s limit was reached (the file's finding says how to raise it)", e.Kind)
+		nd.tree.Infof(doc.CodeBudgetSkipped, nd.span(nd.v), "the graph's inputs and outputs are not checked against the def.json variables: the %s limit was reached (the file's finding says how to raise it)", e.Kind)
 		return
 	}
 	check := func(kind string, ts []*Tensor) {
@@ -164,11 +164,11 @@ func (r *resolver) crossCheckIO() {
 			}
 			node := nd.tree
 			if found == nil {
-				node.Warnf(t.Span, "graph %s %q has no %s variable of that name in any core's def.json: the runtime cannot bind it", kind, t.Name, kind)
+				node.Warnf(doc.CodeManifestUnboundTensor, t.Span, "graph %s %q has no %s variable of that name in any core's def.json: the runtime cannot bind it", kind, t.Name, kind)
 				continue
 			}
 			if t.Bytes >= 0 && found.Size >= 0 && t.Bytes != found.Size {
-				node.Warnf(t.Span, "graph %s %q is %d bytes (%s %s), but %s var %q says %d", kind, t.Name, t.Bytes, t.DType, fmtShape(t.Shape), where.DefPath, found.Name, found.Size)
+				node.Warnf(doc.CodeManifestSizeMismatch, t.Span, "graph %s %q is %d bytes (%s %s), but %s var %q says %d", kind, t.Name, t.Bytes, t.DType, fmtShape(t.Shape), where.DefPath, found.Name, found.Size)
 			}
 		}
 	}
@@ -182,7 +182,7 @@ func (r *resolver) crossCheckIO() {
 	}
 	for name, n := range seen {
 		if n > 1 {
-			nd.tree.Infof(nil, "%d graph outputs are named %q (heads list one per output index of the device node; %s)", n, name, outputWriters(r.m.Cores))
+			nd.tree.Infof(doc.CodeManifestSharedOutputName, nil, "%d graph outputs are named %q (heads list one per output index of the device node; %s)", n, name, outputWriters(r.m.Cores))
 		}
 	}
 }
@@ -246,9 +246,9 @@ func (r *resolver) crossCheckFeatures() {
 			f, known := featurebits.ByDefJSON(name)
 			switch {
 			case !known:
-				d.warnf(it, "%s neff_features lists %q, which no known feature bit carries; the header's feature_bits mask is what the runtime checks", c.DefPath, name)
+				d.warnf(doc.CodeManifestFeatureMismatch, it, "%s neff_features lists %q, which no known feature bit carries; the header's feature_bits mask is what the runtime checks", c.DefPath, name)
 			case r.facts.Present && r.facts.FeatureBits&f.Bit == 0:
-				d.warnf(it, "%s neff_features lists %q (bit 0x%X), but the header's feature_bits (file offset 0x220) is 0x%X without that bit: the runtime follows the header", c.DefPath, name, f.Bit, r.facts.FeatureBits)
+				d.warnf(doc.CodeManifestFeatureMismatch, it, "%s neff_features lists %q (bit 0x%X), but the header's feature_bits (file offset 0x220) is 0x%X without that bit: the runtime follows the header", c.DefPath, name, f.Bit, r.facts.FeatureBits)
 			default:
 				d.explain(it, "feature bit 0x%X (%s): %s", f.Bit, f.Name, f.Meaning)
 			}
@@ -260,7 +260,7 @@ func (r *resolver) crossCheckFeatures() {
 					if at == nil {
 						at = d.v
 					}
-					d.warnf(at, "the header's feature_bits (file offset 0x220) has bit 0x%X (%s) set, but %s neff_features does not list %q", f.Bit, f.Name, c.DefPath, f.DefJSON)
+					d.warnf(doc.CodeManifestFeatureMismatch, at, "the header's feature_bits (file offset 0x220) has bit 0x%X (%s) set, but %s neff_features does not list %q", f.Bit, f.Name, c.DefPath, f.DefJSON)
 				}
 			}
 		}
@@ -274,11 +274,11 @@ func (r *resolver) crossCheckFeatures() {
 			continue
 		}
 		if _, ok := featurebits.ByBit(v); !ok {
-			r.root.Warnf(doc.At(0x220, 8), "the header's feature_bits (file offset 0x220) has bit %d (0x%X) set, which has no known name: a runtime that does not support it refuses the NEFF", bit, v)
+			r.root.Warnf(doc.CodeNeffFeatureUnknown, doc.At(0x220, 8), "the header's feature_bits (file offset 0x220) has bit %d (0x%X) set, which has no known name: a runtime that does not support it refuses the NEFF", bit, v)
 		}
 	}
 	if r.facts.NeffVersionMajor != 2 && r.facts.FeatureBits != 0 {
-		r.root.Infof(doc.At(0x18, 8), "feature_bits is 0x%X but neff_version_major is %d: the runtime checks feature bits only when the major version is 2", r.facts.FeatureBits, r.facts.NeffVersionMajor)
+		r.root.Infof(doc.CodeNeffFeatureIgnored, doc.At(0x18, 8), "feature_bits is 0x%X but neff_version_major is %d: the runtime checks feature bits only when the major version is 2", r.facts.FeatureBits, r.facts.NeffVersionMajor)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 // A Var stays 64 bytes: budget.VarCost counts on it (a def.json may hold 100,000 of them).
@@ -114,7 +116,7 @@ func TestVarLookupsRepeatsAndSparseIDs(t *testing.T) {
 	if v := c.VarByID(1 << 40); v == nil || v.Name != "far" {
 		t.Errorf("VarByID(1<<40) = %+v, want far", v)
 	}
-	if !hasFinding(m, "error", `var "d" has var_id 2, already used by var "y"`) {
+	if !hasFinding(m, "error", doc.CodeManifestDuplicateID, `"d"`, "2", `"y"`) {
 		dumpFindings(t, m)
 		t.Errorf("no finding for the repeated id")
 	}
@@ -155,7 +157,7 @@ func TestVarLookupsMany(t *testing.T) {
 			t.Fatalf("skip %d: %d vars, want %d", skip, len(c.Vars), want)
 		}
 		checkVarLookups(t, c)
-		if gap := hasFinding(m, "error", "not dense"); gap != (skip >= 0) {
+		if gap := hasFinding(m, "error", doc.CodeManifestSparseVarIDs); gap != (skip >= 0) {
 			t.Errorf("skip %d: not-dense finding %v", skip, gap)
 		}
 		if c.Vars[0].VarAttrs != c.Vars[n/2].VarAttrs {

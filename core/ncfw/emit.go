@@ -192,7 +192,7 @@ func emitPrefix(s *schema, ctx []byte, model string, arch uint32, mapping, tree 
 	}
 	res := e.result(model)
 	if short {
-		res.Findings = append(res.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(int64(len(ctx)), 0),
+		res.Findings = append(res.Findings, doc.Finding{Code: doc.CodeNcfwShortContext, Severity: doc.Warning, Span: doc.At(int64(len(ctx)), 0),
 			Message: fmt.Sprintf("the context is %d bytes but the %s serializer reads at least %d (0x%X); bytes %d..%d read as zero, as if the context were padded (ncfw.short-context). Check the arch, or supply the whole context.",
 				len(ctx), a.Name, a.MinSize, a.MinSize, len(ctx), a.MinSize-1)})
 	}
@@ -302,11 +302,11 @@ func (e *emitter) result(model string) *Result {
 	}
 	if e.full {
 		res.RC = RCBufferFull
-		res.Findings = append(res.Findings, doc.Finding{Severity: doc.Warning, Span: nil,
+		res.Findings = append(res.Findings, doc.Finding{Code: doc.CodeNcfwBufferFull, Severity: doc.Warning, Span: nil,
 			Message: fmt.Sprintf("the text does not fit libncfw's 1 MiB buffer: it is cut at %d bytes and the call returns 28; the rest of the context is not printed (long fold_n walks, basic-block tables or a long model name cause this).", MaxText)})
 	}
 	if e.pastReads > 0 {
-		res.Findings = append(res.Findings, doc.Finding{Severity: doc.Info, Span: doc.At(int64(len(e.ctx)), 0),
+		res.Findings = append(res.Findings, doc.Finding{Code: doc.CodeNcfwReadPastEnd, Severity: doc.Info, Span: doc.At(int64(len(e.ctx)), 0),
 			Message: fmt.Sprintf("%d reads went beyond the %d-byte context (up to byte %d); those bytes print as zero (ncfw.read-past-end).", e.pastReads, len(e.ctx), e.pastMax)})
 	}
 	if e.tree {

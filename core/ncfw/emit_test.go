@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the emulator")
@@ -538,7 +540,7 @@ func TestShortContext(t *testing.T) {
 	if res.RC != RCOK || !bytes.Equal(res.Text, zero) {
 		t.Fatalf("empty context: rc %d, same as all-zero: %v", res.RC, bytes.Equal(res.Text, zero))
 	}
-	if len(res.Findings) == 0 || !strings.Contains(res.Findings[0].Message, "reads at least 17638") {
+	if len(res.Findings) == 0 || res.Findings[0].Code != doc.CodeNcfwShortContext {
 		t.Fatalf("findings %+v", res.Findings)
 	}
 	ok := EmitMapped(SampleContext(5, SampleZero), "m", 5)

@@ -110,18 +110,18 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 			start = i
 		}
 		if start > 0 && start < len(b) {
-			d.Findings = append(d.Findings, doc.Finding{Severity: doc.Info, Span: doc.At(0, int64(start)),
+			d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwPrefix, Severity: doc.Info, Span: doc.At(0, int64(start)),
 				Message: fmt.Sprintf("the dump starts at byte %d; the %d bytes before it (a log prefix?) are not part of it", start, start)})
 		}
 	}
 	end := len(b)
 	if i := bytes.IndexByte(b[min(start, len(b)):], 0); i >= 0 {
 		end = start + i
-		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Info, Span: doc.At(int64(end), int64(len(b)-end)),
+		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwNulTail, Severity: doc.Info, Span: doc.At(int64(end), int64(len(b)-end)),
 			Message: fmt.Sprintf("the text ends at the first NUL, byte %d; the %d bytes after it are the rest of libncfw's zeroed buffer", end, len(b)-end)})
 	}
 	if end-start > maxDumpBytes {
-		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(int64(start+maxDumpBytes), int64(end-start-maxDumpBytes)),
+		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwTooLong, Severity: doc.Warning, Span: doc.At(int64(start+maxDumpBytes), int64(end-start-maxDumpBytes)),
 			Message: fmt.Sprintf("the text runs %d bytes; libncfw writes at most %d, so only the first %d are read", end-start, MaxText, maxDumpBytes)})
 		end = start + maxDumpBytes
 	}
@@ -159,14 +159,14 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 		if off >= int64(len(text))-1 {
 			sev = doc.Warning
 		}
-		d.Findings = append(d.Findings, doc.Finding{Severity: sev, Span: doc.At(int64(start)+off, 1), Message: msg})
+		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwUnreadable, Severity: sev, Span: doc.At(int64(start)+off, 1), Message: msg})
 	}
 	if d.Cut {
 		why := "the text stops before the root object closes: the dump is truncated"
 		if len(text) == MaxText {
 			why = fmt.Sprintf("the text is exactly %d bytes and unclosed: libncfw's 1 MiB buffer filled (the call returned 28), so the rest of the context was never printed", MaxText)
 		}
-		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(d.End, 0), Message: why})
+		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwTruncated, Severity: doc.Warning, Span: doc.At(d.End, 0), Message: why})
 	}
 
 	top := v.Get(r.RootKey)
@@ -191,7 +191,7 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 	d.Context, d.Known, d.Fields = rd.ctx, rd.known, rd.fields
 	d.Findings = append(d.Findings, rd.findings...)
 	if rd.conflicts > maxConflictFindings {
-		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning,
+		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwConflict, Severity: doc.Warning,
 			Message: fmt.Sprintf("%d more values disagree with bytes already given by earlier values", rd.conflicts-maxConflictFindings)})
 	}
 	d.compare(s, text, lineBase)
@@ -242,7 +242,7 @@ func (d *Dump) inferArch(s *schema, top *jsonspan.Value, arch uint32, work []byt
 		if n := events.Len(); n != a.MeshN && events != nil && events.End > 0 && work[events.End-1] == ']' {
 			for _, o := range arches {
 				if o.MeshN == n {
-					d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning,
+					d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwArch, Severity: doc.Warning,
 						Message: fmt.Sprintf("the dump prints %d mesh events, as %s does, not %d as %s does: it was probably written by arch %d, so offsets below are %s's and may be wrong", n, o.Name, a.MeshN, a.Name, o.ID, a.Name)})
 					break
 				}
@@ -277,7 +277,7 @@ func (d *Dump) inferArch(s *schema, top *jsonspan.Value, arch uint32, work []byt
 	if guess != 5 {
 		msg += "; cayman, mariana and mariana_plus print identical text, so the dump fits any of 12, 20, 28"
 	}
-	d.Findings = append(d.Findings, doc.Finding{Severity: sev, Message: msg})
+	d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwArch, Severity: sev, Message: msg})
 }
 
 // compare re-emits the rebuilt context and finds the first byte where the dump differs.
@@ -300,7 +300,7 @@ func (d *Dump) compare(s *schema, text []byte, lineBase int) {
 		return // a cut dump is a prefix of the full text
 	case i == n && len(text) > len(want):
 		d.Deviation = d.Start + int64(i)
-		d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(d.Deviation, int64(len(text)-i)),
+		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwDeviation, Severity: doc.Warning, Span: doc.At(d.Deviation, int64(len(text)-i)),
 			Message: fmt.Sprintf("%d bytes follow where libncfw's text would end (line %d)", len(text)-i, lineBase+lineAt(text, i))})
 		return
 	}
@@ -309,7 +309,7 @@ func (d *Dump) compare(s *schema, text []byte, lineBase int) {
 	}
 	d.Deviation = d.Start + int64(i)
 	line, col := lineBase+lineAt(text, i), i-bytes.LastIndexByte(text[:i], '\n')
-	d.Findings = append(d.Findings, doc.Finding{Severity: doc.Warning, Span: doc.At(d.Deviation, 1),
+	d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwDeviation, Severity: doc.Warning, Span: doc.At(d.Deviation, 1),
 		Message: fmt.Sprintf("line %d column %d differs from what libncfw 2.31 prints for these values: it has %s where %s is expected (a hand-edited dump, another libncfw version, or one of the spec's unknowns)",
 			line, col, snippet(text, i), snippet(want, i))})
 }
@@ -356,7 +356,7 @@ func (rd *reader) deviate(v *jsonspan.Value, format string, args ...any) {
 	if v != nil {
 		msg = fmt.Sprintf("line %d, %s: %s", v.Line+rd.lineBase, strings.Join(rd.segs, "/"), msg)
 	}
-	f := doc.Finding{Severity: doc.Warning, Message: msg}
+	f := doc.Finding{Code: doc.CodeNcfwDeviation, Severity: doc.Warning, Message: msg}
 	if v != nil {
 		f.Span = doc.At(rd.base+v.Start, v.End-v.Start)
 	}
@@ -548,7 +548,7 @@ func (rd *reader) write(v *jsonspan.Value, off, width int64, shift uint, mask ui
 	if conflict {
 		rd.conflicts++
 		if rd.conflicts <= maxConflictFindings {
-			rd.findings = append(rd.findings, doc.Finding{Severity: doc.Warning, Span: doc.At(rd.base+v.Start, v.End-v.Start),
+			rd.findings = append(rd.findings, doc.Finding{Code: doc.CodeNcfwConflict, Severity: doc.Warning, Span: doc.At(rd.base+v.Start, v.End-v.Start),
 				Message: fmt.Sprintf("line %d, %s: this value disagrees with ctx bytes 0x%X..0x%X as an earlier value printed them; one context cannot print both (the later value is kept)",
 					v.Line+rd.lineBase, strings.Join(rd.segs, "/"), off, off+width-1)})
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -141,13 +142,14 @@ func TestReadCutDump(t *testing.T) {
 func TestReadDeviations(t *testing.T) {
 	text, _ := Emit(SampleContext(5, SamplePatterned), "m", 5)
 	cases := []struct {
-		name, from, to, want string
+		name, from, to string
+		want           string // the line or the path the deviation names
 	}{
-		{"json null instead of %p", `"execute_device_barrier": 0x1,`, `"execute_device_barrier": 1,`, "not what %p prints"},
-		{"lowercase hex", `"soc_addr": "0x` + hexOf(text, `"soc_addr": "0x`), `"soc_addr": "0x` + strings.ToLower(hexOf(text, `"soc_addr": "0x`)), "differs from what libncfw"},
-		{"missing member", "              \"spad_slot_idx\"", "              \"spad_slot_idy\"", "member \"spad_slot_idx\" is missing"},
-		{"wrong channel_id", `"channel_id": 3,`, `"channel_id": 4,`, "where the loop index is 3"},
-		{"fold_n disagrees", "\"fold_n\": 2,\n                \"type\"", "\"fold_n\": 1,\n                \"type\"", "elements where the context says 1"},
+		{"json null instead of %p", `"execute_device_barrier": 0x1,`, `"execute_device_barrier": 1,`, "barrier_configs/execute_device_barrier"},
+		{"lowercase hex", `"soc_addr": "0x` + hexOf(text, `"soc_addr": "0x`), `"soc_addr": "0x` + strings.ToLower(hexOf(text, `"soc_addr": "0x`)), "line 24 "},
+		{"missing member", "              \"spad_slot_idx\"", "              \"spad_slot_idy\"", "channels/0: "},
+		{"wrong channel_id", `"channel_id": 3,`, `"channel_id": 4,`, "channels/3/channel_id"},
+		{"fold_n disagrees", "\"fold_n\": 2,\n                \"type\"", "\"fold_n\": 1,\n                \"type\"", "channels/1/prev_neigh/net_idx_addrs"},
 	}
 	for _, c := range cases {
 		if !bytes.Contains(text, []byte(c.from)) {
@@ -160,12 +162,12 @@ func TestReadDeviations(t *testing.T) {
 		}
 		found := false
 		for _, f := range d.Findings {
-			if strings.Contains(f.Message, c.want) {
+			if f.Code == doc.CodeNcfwDeviation && strings.Contains(f.Message, c.want) {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("%s: no finding says %q: %+v", c.name, c.want, d.Findings)
+			t.Errorf("%s: no %s finding names %q: %+v", c.name, doc.CodeNcfwDeviation, c.want, d.Findings)
 		}
 	}
 	// A value that contradicts an earlier one reading the same bytes: channel 31's prev_neigh
@@ -257,7 +259,7 @@ func TestReadWrongArch(t *testing.T) {
 	d := Read(text, 12)
 	found := false
 	for _, f := range d.Findings {
-		found = found || strings.Contains(f.Message, "probably written by arch 5")
+		found = found || f.Code == doc.CodeNcfwArch && f.Severity == doc.Warning
 	}
 	if !found || d.Deviation < 0 {
 		t.Fatalf("a sunda dump read as cayman: %+v", d.Findings)

@@ -174,8 +174,8 @@ type Finding struct {
 	Part string
 }
 
-func (a *Archive) report(part, severity string, span *doc.Span, format string, args ...any) {
-	a.Findings = append(a.Findings, Finding{Finding: doc.Finding{Severity: severity, Message: fmt.Sprintf(format, args...), Span: span}, Part: part})
+func (a *Archive) report(code doc.Code, part, severity string, span *doc.Span, format string, args ...any) {
+	a.Findings = append(a.Findings, Finding{Finding: doc.Finding{Code: code, Severity: severity, Message: fmt.Sprintf(format, args...), Span: span}, Part: part})
 }
 
 // Member returns the member with the given path (the last one, as libnrt's map keeps it).
@@ -217,7 +217,7 @@ func Open(r io.ReaderAt, size int64, opt Options) *Archive {
 	a := &Archive{FileSize: size, Payload: Payload{Encoding: "unknown", Integrity: doc.IntegrityNotChecked, FirstNonZero: -1}, Budget: opt.Budget}
 	head := make([]byte, min(size, HeaderSize))
 	if n, err := r.ReadAt(head, 0); n < len(head) {
-		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, int64(n)), "could not read the header: %v", err)
+		a.report(doc.CodeNeffUnreadable, doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, int64(n)), "could not read the header: %v", err)
 		head = head[:n]
 	}
 	a.Header = ParseHeader(head)
@@ -244,55 +244,55 @@ func (a *Archive) checkHeader() {
 	size := a.FileSize
 	switch {
 	case size == 0:
-		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, 0), "the file is empty: a NEFF starts with a 1024-byte header followed by the payload. Check that the file was copied completely.")
+		a.report(doc.CodeNeffEmpty, doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, 0), "the file is empty: a NEFF starts with a 1024-byte header followed by the payload. Check that the file was copied completely.")
 		return
 	case size < HeaderSize:
-		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, size), "the file is %d bytes, shorter than the 1024-byte NEFF header; fields past byte %d are missing. The file was cut short or is not a NEFF.", size, size)
+		a.report(doc.CodeNeffHeaderShort, doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, size), "the file is %d bytes, shorter than the 1024-byte NEFF header; fields past byte %d are missing. The file was cut short or is not a NEFF.", size, size)
 	}
 	if h.present("pkg_version") && h.PkgVersion != 1 && h.PkgVersion != 2 {
 		f := field("pkg_version")
-		a.report(doc.HeaderRef("pkg_version"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "pkg_version is %d; only 1 (tar + SHA-256) and 2 (gzip'd tar + MD5) exist. If this is meant to be a NEFF, its header is damaged.", h.PkgVersion)
+		a.report(doc.CodeNeffPkgVersion, doc.HeaderRef("pkg_version"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "pkg_version is %d; only 1 (tar + SHA-256) and 2 (gzip'd tar + MD5) exist. If this is meant to be a NEFF, its header is damaged.", h.PkgVersion)
 	}
 	if h.present("header_size") && h.HeaderSize != HeaderSize {
 		f := field("header_size")
-		a.report(doc.HeaderRef("header_size"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "header_size is %d, but every known NEFF has 1024 and the runtime reads the payload at byte 1024 regardless; the payload is read from 1024.", h.HeaderSize)
+		a.report(doc.CodeNeffHeaderSize, doc.HeaderRef("header_size"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "header_size is %d, but every known NEFF has 1024 and the runtime reads the payload at byte 1024 regardless; the payload is read from 1024.", h.HeaderSize)
 	}
 	if h.present("data_size") && size >= HeaderSize {
 		f := field("data_size")
 		avail := uint64(size - HeaderSize)
 		switch {
 		case h.DataSize > avail:
-			a.report(doc.HeaderRef("data_size"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "data_size is %d but only %d bytes follow the header: the file is truncated (%d bytes missing). Copy the file again; what is present is still read.", h.DataSize, avail, h.DataSize-avail)
+			a.report(doc.CodeNeffTruncated, doc.HeaderRef("data_size"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "data_size is %d but only %d bytes follow the header: the file is truncated (%d bytes missing). Copy the file again; what is present is still read.", h.DataSize, avail, h.DataSize-avail)
 		case h.DataSize < avail:
 			a.Payload.TrailingBytes = int64(avail - h.DataSize)
-			a.report(doc.HeaderRef("data_size"), doc.Warning, doc.At(HeaderSize+int64(h.DataSize), int64(avail-h.DataSize)), "%d bytes after the payload (from byte %d) are not covered by data_size nor by the hash; real NEFFs have none. Something was appended to the file.", avail-h.DataSize, HeaderSize+h.DataSize)
+			a.report(doc.CodeNeffTrailingBytes, doc.HeaderRef("data_size"), doc.Warning, doc.At(HeaderSize+int64(h.DataSize), int64(avail-h.DataSize)), "%d bytes after the payload (from byte %d) are not covered by data_size nor by the hash; real NEFFs have none. Something was appended to the file.", avail-h.DataSize, HeaderSize+h.DataSize)
 		}
 	}
 	if h.present("neff_version_major") && h.NeffVersionMajor > 2 {
 		f := field("neff_version_major")
-		a.report(doc.HeaderRef("neff_version_major"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "neff_version_major is %d; runtimes accept 0..2. This NEFF needs a newer runtime, or its header is damaged.", h.NeffVersionMajor)
+		a.report(doc.CodeNeffVersion, doc.HeaderRef("neff_version_major"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "neff_version_major is %d; runtimes accept 0..2. This NEFF needs a newer runtime, or its header is damaged.", h.NeffVersionMajor)
 	}
 	if h.present("feature_bits") {
 		f := field("feature_bits")
 		_, unknown := FeatureNames(h.FeatureBits)
 		for _, v := range unknown {
-			a.report(doc.HeaderRef("feature_bits"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "feature bit 0x%x has no known name (neffscope's table follows spec neff.md §1.4).", v)
+			a.report(doc.CodeNeffFeatureUnknown, doc.HeaderRef("feature_bits"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "feature bit 0x%x has no known name (neffscope's table follows spec neff.md §1.4).", v)
 		}
 		if h.NeffVersionMajor == 2 && h.FeatureBits&RuntimeFeatureTrap != 0 {
-			a.report(doc.HeaderRef("feature_bits"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "feature bits 0x%x are beyond what libnrt 2.31 supports (0x%x): that runtime refuses this NEFF as compiled by a newer compiler. Use a newer Neuron runtime.", h.FeatureBits&RuntimeFeatureTrap, RuntimeSupportedFeatures)
+			a.report(doc.CodeNeffFeatureUnsupported, doc.HeaderRef("feature_bits"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "feature bits 0x%x are beyond what libnrt 2.31 supports (0x%x): that runtime refuses this NEFF as compiled by a newer compiler. Use a newer Neuron runtime.", h.FeatureBits&RuntimeFeatureTrap, RuntimeSupportedFeatures)
 		}
 	}
 	if h.present("uuid") {
 		f := field("uuid")
 		if h.UUID == [16]byte{} {
-			a.report(doc.HeaderRef("uuid"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "the UUID is all zero; runtimes use it as a cache key and the profiler pairs traces by it.")
+			a.report(doc.CodeNeffUUIDZero, doc.HeaderRef("uuid"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "the UUID is all zero; runtimes use it as a cache key and the profiler pairs traces by it.")
 		}
 	}
 	if h.present("pad") {
 		f := field("pad")
 		for i, c := range h.Raw[f.Off : f.Off+f.Size] {
 			if c != 0 {
-				a.report(doc.HeaderRef("pad"), doc.Warning, doc.At(int64(f.Off+i), 1), "the reserved area 0x22C..0x3FF holds a non-zero byte at 0x%X; real NEFFs leave it zero. A newer producer may use it, or the header is damaged.", f.Off+i)
+				a.report(doc.CodeNeffReservedNonzero, doc.HeaderRef("pad"), doc.Warning, doc.At(int64(f.Off+i), 1), "the reserved area 0x22C..0x3FF holds a non-zero byte at 0x%X; real NEFFs leave it zero. A newer producer may use it, or the header is damaged.", f.Off+i)
 				break
 			}
 		}
@@ -306,7 +306,7 @@ func (a *Archive) checkHeader() {
 		}
 		if !allZero && !allASCII0 { // Unknown-ID: neff.hash-tail
 			f := field("hash")
-			a.report(doc.HeaderRef("hash"), doc.Info, doc.At(int64(f.Off)+16, 16), "hash bytes 16..31 are neither zero (modern files) nor ASCII '0' (the old fixture); pkg 2 uses only the first 16 bytes, so they are ignored.")
+			a.report(doc.CodeNeffHashTail, doc.HeaderRef("hash"), doc.Info, doc.At(int64(f.Off)+16, 16), "hash bytes 16..31 are neither zero (modern files) nor ASCII '0' (the old fixture); pkg 2 uses only the first 16 bytes, so they are ignored.")
 		}
 	}
 }
@@ -471,7 +471,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		gz, err = newGzipReader(cr.Reader, index)
 		if err != nil {
 			index = nil
-			a.report("payload", doc.Error, doc.At(HeaderSize, min(length, 10)), "the payload starts with the gzip magic but its gzip header is unreadable: %v. The file is damaged.", err)
+			a.report(doc.CodeNeffGzipHeader, "payload", doc.Error, doc.At(HeaderSize, min(length, 10)), "the payload starts with the gzip magic but its gzip header is unreadable: %v. The file is damaged.", err)
 			break
 		}
 		a.Payload.GzipMTime, a.Payload.GzipOS, a.Payload.GzipXFL = gz.ModTime, gz.OS, gz.XFL
@@ -480,10 +480,10 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		a.Payload.Encoding = "tar"
 		tarStream = cr.Reader
 		if h.PkgVersion == 2 {
-			a.report("payload", doc.Info, doc.At(HeaderSize, 512), "the payload is a plain (uncompressed) tar although pkg_version is 2; neffscope sniffs the payload, so it is read as tar.")
+			a.report(doc.CodeNeffPlainTar, "payload", doc.Info, doc.At(HeaderSize, 512), "the payload is a plain (uncompressed) tar although pkg_version is 2; neffscope sniffs the payload, so it is read as tar.")
 		}
 	default:
-		a.report("payload", doc.Error, doc.At(HeaderSize, int64(min(len(peek), 16))), "the payload at byte 1024 is neither a gzip stream (1f 8b) nor a tar archive (ustar): this is not a NEFF payload, or it is damaged.")
+		a.report(doc.CodeNeffPayloadUnknown, "payload", doc.Error, doc.At(HeaderSize, int64(min(len(peek), 16))), "the payload at byte 1024 is neither a gzip stream (1f 8b) nor a tar archive (ustar): this is not a NEFF payload, or it is damaged.")
 	}
 
 	if tarStream != nil {
@@ -521,7 +521,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 	}
 	// Finish the hash over the whole payload, whatever happened above.
 	if _, err := io.Copy(io.Discard, cr); opt.Context.Err() != nil || (err != nil && !errors.Is(err, io.EOF)) {
-		a.report("payload", doc.Warning, nil, "reading was cancelled at payload byte %d of %d; the integrity check was not done.", hr.n, length)
+		a.report(doc.CodeNeffCancelled, "payload", doc.Warning, nil, "reading was cancelled at payload byte %d of %d; the integrity check was not done.", hr.n, length)
 		a.Complete = false
 		return
 	}
@@ -530,7 +530,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		if opt.PayloadDigest != nil {
 			sum = a.payloadDigest(r, length, opt)
 			if sum == nil {
-				a.report("payload", doc.Warning, nil, "reading was cancelled at payload byte %d of %d; the integrity check was not done.", length, length)
+				a.report(doc.CodeNeffCancelled, "payload", doc.Warning, nil, "reading was cancelled at payload byte %d of %d; the integrity check was not done.", length, length)
 				a.Complete = false
 				return
 			}
@@ -574,17 +574,17 @@ func (a *Archive) payloadDigest(r io.ReaderAt, length int64, opt Options) []byte
 func (a *Archive) inflateLimited(pos int64, opt Options) {
 	a.InflateLimited = true
 	opt.Budget.Refuse(budget.Inflate, fmt.Sprintf("tar stream byte %d", pos))
-	a.report("archive", doc.Error, nil, "decompression stopped at the configured limit of %d bytes (the archive inflates past it: a gzip bomb, or a NEFF larger than the limit). Members after that point are not listed; raise the limit with neffscope --max-inflate if the file is trusted (the page keeps its own limit, sized to a browser tab).", opt.MaxInflated)
+	a.report(doc.CodeNeffInflateLimit, "archive", doc.Error, nil, "decompression stopped at the configured limit of %d bytes (the archive inflates past it: a gzip bomb, or a NEFF larger than the limit). Members after that point are not listed; raise the limit with neffscope --max-inflate if the file is trusted (the page keeps its own limit, sized to a browser tab).", opt.MaxInflated)
 }
 
 func (a *Archive) reportGzipError(err error, at int64) {
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		a.report("payload", doc.Error, doc.At(HeaderSize+at, 0), "the gzip stream ends early, at payload byte %d: the file was cut short. Members before the cut are listed.", at)
+		a.report(doc.CodeNeffTruncated, "payload", doc.Error, doc.At(HeaderSize+at, 0), "the gzip stream ends early, at payload byte %d: the file was cut short. Members before the cut are listed.", at)
 	case errors.Is(err, context.Canceled):
-		a.report("payload", doc.Warning, nil, "reading was cancelled at payload byte %d.", at)
+		a.report(doc.CodeNeffCancelled, "payload", doc.Warning, nil, "reading was cancelled at payload byte %d.", at)
 	default:
-		a.report("payload", doc.Error, doc.At(HeaderSize+at, 0), "the gzip stream is corrupt near payload byte %d (%v). Members before that point are listed; copy the file again.", at, err)
+		a.report(doc.CodeNeffGzipCorrupt, "payload", doc.Error, doc.At(HeaderSize+at, 0), "the gzip stream is corrupt near payload byte %d (%v). Members before that point are listed; copy the file again.", at, err)
 	}
 }
 
@@ -613,7 +613,7 @@ func (a *Archive) readPadding(cr io.Reader, consumed int64, opt Options) {
 	}
 	a.Payload.PaddingBytes = pad
 	if a.Payload.PaddingNonZero > 0 {
-		a.report("padding", doc.Warning, doc.At(a.Payload.FirstNonZero, 1), "%d of the %d bytes after the %s stream are not zero (first at byte %d). Real NEFFs pad with zeros only; data may have been appended or the stream damaged.", a.Payload.PaddingNonZero, pad, a.Payload.Encoding, a.Payload.FirstNonZero)
+		a.report(doc.CodeNeffPaddingNonzero, "padding", doc.Warning, doc.At(a.Payload.FirstNonZero, 1), "%d of the %d bytes after the %s stream are not zero (first at byte %d). Real NEFFs pad with zeros only; data may have been appended or the stream damaged.", a.Payload.PaddingNonZero, pad, a.Payload.Encoding, a.Payload.FirstNonZero)
 	}
 }
 
@@ -627,10 +627,10 @@ func (a *Archive) checkIntegrity(sum []byte) {
 	}
 	switch {
 	case h.PkgVersion != 1 && h.PkgVersion != 2:
-		a.report(doc.HeaderRef("hash"), doc.Info, span, "the hash was not checked: pkg_version %d names no hash algorithm.", h.PkgVersion)
+		a.report(doc.CodeNeffHashUnchecked, doc.HeaderRef("hash"), doc.Info, span, "the hash was not checked: pkg_version %d names no hash algorithm.", h.PkgVersion)
 		return
 	case a.FileSize-HeaderSize < int64(h.DataSize):
-		a.report(doc.HeaderRef("hash"), doc.Warning, span, "the hash was not checked: the payload is truncated (data_size %d, %d bytes present), so it cannot match.", h.DataSize, a.FileSize-HeaderSize)
+		a.report(doc.CodeNeffHashUnchecked, doc.HeaderRef("hash"), doc.Warning, span, "the hash was not checked: the payload is truncated (data_size %d, %d bytes present), so it cannot match.", h.DataSize, a.FileSize-HeaderSize)
 		return
 	case h.PkgVersion == 1:
 		if hex.EncodeToString(h.Hash[:]) == a.Payload.ComputedHash {
@@ -642,7 +642,7 @@ func (a *Archive) checkIntegrity(sum []byte) {
 			if hex.EncodeToString(md5FromStored(h.Hash[:16], order)) == a.Payload.ComputedHash {
 				a.Payload.Integrity, a.Payload.MatchedOrder = "ok", order
 				if order != HashWordOrder {
-					a.report(doc.HeaderRef("hash"), doc.Info, span, "the MD5 matches when read as %s (the old producer's form); modern neuronx-cc stores %s.", order, HashWordOrder)
+					a.report(doc.CodeNeffHashOldOrder, doc.HeaderRef("hash"), doc.Info, span, "the MD5 matches when read as %s (the old producer's form); modern neuronx-cc stores %s.", order, HashWordOrder)
 				}
 				return
 			}
@@ -650,7 +650,7 @@ func (a *Archive) checkIntegrity(sum []byte) {
 	}
 	a.Payload.Integrity = doc.IntegrityMismatch
 	algo := map[uint64]string{1: "SHA256", 2: "MD5"}[h.PkgVersion]
-	a.report(doc.HeaderRef("hash"), doc.Error, span, "%s mismatch: the header says %s, the payload (bytes 1024..%d) hashes to %s. The file was modified or damaged after compilation; libnrt refuses it when verifying (\"%s mismatch!\"). What could be decoded is still shown.", algo, h.StoredDigest(), HeaderSize+int64(h.DataSize), a.Payload.ComputedHash, algo)
+	a.report(doc.CodeNeffHashMismatch, doc.HeaderRef("hash"), doc.Error, span, "%s mismatch: the header says %s, the payload (bytes 1024..%d) hashes to %s. The file was modified or damaged after compilation; libnrt refuses it when verifying (\"%s mismatch!\"). What could be decoded is still shown.", algo, h.StoredDigest(), HeaderSize+int64(h.DataSize), a.Payload.ComputedHash, algo)
 }
 
 func otherOrder(o string) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
@@ -16,11 +17,12 @@ func open(b []byte, opt Options) *Archive {
 	return Open(bytes.NewReader(b), int64(len(b)), opt)
 }
 
-// mustFind fails unless a finding of the severity mentions every fragment.
-func mustFind(t *testing.T, a *Archive, severity string, fragments ...string) Finding {
+// mustFind fails unless a finding of the severity and code names every fragment (a member,
+// a number: not wording).
+func mustFind(t *testing.T, a *Archive, severity string, code doc.Code, fragments ...string) Finding {
 	t.Helper()
 	for _, f := range a.Findings {
-		if f.Severity != severity {
+		if f.Severity != severity || f.Code != code {
 			continue
 		}
 		ok := true
@@ -31,7 +33,7 @@ func mustFind(t *testing.T, a *Archive, severity string, fragments ...string) Fi
 			return f
 		}
 	}
-	t.Fatalf("no %s finding mentioning %q; findings: %+v", severity, fragments, a.Findings)
+	t.Fatalf("no %s %s finding mentioning %q; findings: %+v", severity, code, fragments, a.Findings)
 	return Finding{}
 }
 
@@ -52,7 +54,7 @@ func TestGeneratedIsClean(t *testing.T) {
 
 func TestEmptyFile(t *testing.T) {
 	a := open(nil, Options{})
-	mustFind(t, a, "error", "empty")
+	mustFind(t, a, "error", doc.CodeNeffEmpty)
 	if a.Verdict.Accepts || a.Verdict.Status != StatusInvalid || !strings.Contains(a.Verdict.Message, "Invalid number of NEFF bytes received 0") {
 		t.Errorf("verdict %+v", a.Verdict)
 	}
@@ -62,7 +64,7 @@ func TestEmptyFile(t *testing.T) {
 func TestShortHeader(t *testing.T) {
 	b := sample(t, neffbuild.Options{})[:1023]
 	a := open(b, Options{})
-	mustFind(t, a, "error", "1023 bytes", "shorter than the 1024-byte")
+	mustFind(t, a, "error", doc.CodeNeffHeaderShort, "1023")
 	if a.Header.PkgVersion != 2 || a.Header.Name != "file.neff" {
 		t.Errorf("fields inside the 1023 bytes were lost: %+v", a.Header)
 	}
@@ -83,7 +85,7 @@ func TestSizesBeyondFile(t *testing.T) {
 	if a.Verdict.Accepts || !strings.HasPrefix(a.Verdict.Message, "Invalid NEFF file size hdr sz:") {
 		t.Errorf("header_size beyond file: verdict %+v", a.Verdict)
 	}
-	mustFind(t, a, "warning", "header_size is")
+	mustFind(t, a, "warning", doc.CodeNeffHeaderSize)
 	if len(a.Members) != len(neffbuild.Sample()) {
 		t.Errorf("members still readable at 1024: got %d", len(a.Members))
 	}
@@ -91,7 +93,7 @@ func TestSizesBeyondFile(t *testing.T) {
 	ds := append([]byte(nil), b...)
 	binary.LittleEndian.PutUint64(ds[16:], uint64(len(b)))
 	a = open(ds, Options{})
-	mustFind(t, a, "error", "data_size is", "truncated")
+	mustFind(t, a, "error", doc.CodeNeffTruncated)
 	if a.Verdict.Status != StatusInvalid || !strings.HasPrefix(a.Verdict.Message, "Invalid NEFF data size(") {
 		t.Errorf("verdict %+v", a.Verdict)
 	}
@@ -103,7 +105,7 @@ func TestSizesBeyondFile(t *testing.T) {
 func TestVersions(t *testing.T) {
 	b := sample(t, neffbuild.Options{PkgVersion: 3})
 	a := open(b, Options{})
-	mustFind(t, a, "error", "pkg_version is 3")
+	mustFind(t, a, "error", doc.CodeNeffPkgVersion, "3")
 	if a.Verdict.Status != StatusUnsupportedVersion || a.Verdict.Message != "Unsupported NEFF packager: 3" {
 		t.Errorf("pkg 3 verdict %+v", a.Verdict)
 	}
@@ -113,15 +115,15 @@ func TestVersions(t *testing.T) {
 
 	b = sample(t, neffbuild.Options{NeffVersionMajor: 3})
 	a = open(b, Options{})
-	mustFind(t, a, "error", "neff_version_major is 3")
+	mustFind(t, a, "error", doc.CodeNeffVersion, "3")
 	if a.Verdict.Status != StatusUnsupportedVersion || a.Verdict.Message != "NEFF version: 3.0 is not supported, accepted version range: 0.x-2.x" {
 		t.Errorf("major 3 verdict %+v", a.Verdict)
 	}
 
 	b = sample(t, neffbuild.Options{FeatureBits: 1<<40 | 0x400})
 	a = open(b, Options{})
-	mustFind(t, a, "error", "beyond what libnrt 2.31 supports")
-	mustFind(t, a, "warning", "0x10000000000", "no known name")
+	mustFind(t, a, "error", doc.CodeNeffFeatureUnsupported)
+	mustFind(t, a, "warning", doc.CodeNeffFeatureUnknown, "0x10000000000")
 	if a.Verdict.Status != StatusUnsupportedVersion {
 		t.Errorf("feature trap verdict %+v", a.Verdict)
 	}
@@ -132,11 +134,11 @@ func TestFlippedPayloadByte(t *testing.T) {
 	// Flip a byte in the zero padding: the archive still decodes whole, only the hash fails.
 	b[len(b)-1] ^= 0xff
 	a := open(b, Options{})
-	f := mustFind(t, a, "error", "MD5 mismatch")
+	f := mustFind(t, a, "error", doc.CodeNeffHashMismatch)
 	if f.Part != "header:hash" || a.Payload.Integrity != "mismatch" || len(a.Members) != len(neffbuild.Sample()) {
 		t.Errorf("part %s integrity %s members %d", f.Part, a.Payload.Integrity, len(a.Members))
 	}
-	mustFind(t, a, "warning", "not zero")
+	mustFind(t, a, "warning", doc.CodeNeffPaddingNonzero)
 	if a.Verdict.Message != "MD5 mismatch!" {
 		t.Errorf("verdict %+v", a.Verdict)
 	}
@@ -145,7 +147,7 @@ func TestFlippedPayloadByte(t *testing.T) {
 	b = neffbuild.Bytes(bigSample(), neffbuild.Options{})
 	b[1024+len(b)/2-512] ^= 0x55
 	a = open(b, Options{})
-	mustFind(t, a, "error", "MD5 mismatch")
+	mustFind(t, a, "error", doc.CodeNeffHashMismatch)
 	if a.Complete || len(a.Members) == 0 {
 		t.Errorf("corrupt stream: complete %v members %d; findings %+v", a.Complete, len(a.Members), a.Findings)
 	}
@@ -171,7 +173,7 @@ func TestTruncatedGzip(t *testing.T) {
 	for _, cut := range []int{1024 + 5, 1024 + 3000, 1024 + 60000, len(full) - 10} {
 		b := append([]byte(nil), full[:cut]...)
 		a := open(b, Options{})
-		mustFind(t, a, "error", "data_size is")
+		mustFind(t, a, "error", doc.CodeNeffTruncated)
 		if a.Complete {
 			t.Errorf("cut at %d: reported complete", cut)
 		}
@@ -183,7 +185,7 @@ func TestTruncatedGzip(t *testing.T) {
 			if !last.Truncated {
 				t.Errorf("the member at the cut is not marked truncated: %+v", last)
 			}
-			mustFind(t, a, "error", "tar member "+last.Path+" is truncated at byte")
+			mustFind(t, a, "error", doc.CodeTarTruncated, last.Path)
 		}
 		a.Node("cut.neff")
 	}
@@ -191,8 +193,8 @@ func TestTruncatedGzip(t *testing.T) {
 	b := append([]byte(nil), full[:1024+60000]...)
 	binary.LittleEndian.PutUint64(b[16:], 60000)
 	a := open(b, Options{})
-	mustFind(t, a, "error", "gzip stream ends early")
-	mustFind(t, a, "error", "is truncated at byte")
+	mustFind(t, a, "error", doc.CodeNeffTruncated)
+	mustFind(t, a, "error", doc.CodeTarTruncated)
 }
 
 func TestCorruptTarChecksum(t *testing.T) {
@@ -201,7 +203,7 @@ func TestCorruptTarChecksum(t *testing.T) {
 	i := bytes.Index(b, []byte("sg00/def.json\x00"))
 	b[i+100] ^= 0x01 // mode field: checksum no longer matches, header otherwise readable
 	a := open(b, Options{})
-	mustFind(t, a, "error", "checksum", "damaged")
+	mustFind(t, a, "error", doc.CodeTarBadHeader)
 	if len(a.Members) != len(neffbuild.Sample()) {
 		t.Errorf("reading on past a damaged header: %d members", len(a.Members))
 	}
@@ -211,7 +213,7 @@ func TestCorruptTarChecksum(t *testing.T) {
 	// Destroy the magic too: the block is not a header at all; members before it are kept.
 	b[i+257] = 'X'
 	a = open(b, Options{})
-	mustFind(t, a, "error", "not a tar header")
+	mustFind(t, a, "error", doc.CodeTarBadHeader)
 	if len(a.Members) != 2 {
 		t.Errorf("members before the broken header: %d", len(a.Members))
 	}
@@ -220,8 +222,8 @@ func TestCorruptTarChecksum(t *testing.T) {
 func TestNotANEFF(t *testing.T) {
 	b := []byte(strings.Repeat("this is a text file, not a NEFF\n", 100))
 	a := open(b, Options{})
-	mustFind(t, a, "error", "pkg_version is")
-	mustFind(t, a, "error", "neither a gzip stream")
+	mustFind(t, a, "error", doc.CodeNeffPkgVersion)
+	mustFind(t, a, "error", doc.CodeNeffPayloadUnknown)
 	if a.Verdict.Accepts {
 		t.Error("verdict accepts a text file")
 	}
@@ -238,7 +240,7 @@ func TestInflateLimit(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	a := open(b, Options{MaxInflated: 256 << 10})
 	runtime.ReadMemStats(&after)
-	mustFind(t, a, "error", "configured limit of 262144 bytes")
+	mustFind(t, a, "error", doc.CodeNeffInflateLimit, "262144")
 	if a.Complete || a.Payload.TarLength > 256<<10+512 {
 		t.Errorf("walk went on: tar %d complete %v", a.Payload.TarLength, a.Complete)
 	}
@@ -319,7 +321,7 @@ func TestCancel(t *testing.T) {
 	if calls != 1 || a.Complete {
 		t.Errorf("calls %d complete %v", calls, a.Complete)
 	}
-	mustFind(t, a, "warning", "cancelled")
+	mustFind(t, a, "warning", doc.CodeNeffCancelled)
 }
 
 // Visit sees every member's bytes, in order, whether the member is kept or not.

@@ -252,7 +252,7 @@ func (a *Archive) verdictNode() *doc.Node {
 	}
 	n.Value = fmt.Sprintf("rejected (%s, status %d)", v.StatusName(), v.Status)
 	n.Detail = "libnrt 2.31 would refuse this file: " + v.Rule
-	n.Errorf(v.Span, "A Neuron runtime (libnrt 2.31) would refuse this file with status %d (%s), logging: %q. Why: %s.", v.Status, v.StatusName(), v.Message, v.Rule)
+	n.Errorf(doc.CodeNeffRuntimeRefuses, v.Span, "A Neuron runtime (libnrt 2.31) would refuse this file with status %d (%s), logging: %q. Why: %s.", v.Status, v.StatusName(), v.Message, v.Rule)
 	return n
 }
 

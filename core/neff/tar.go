@@ -99,11 +99,11 @@ func (w *walker) walk() {
 			case n == 0 && errors.Is(err, io.EOF):
 				w.clean = true
 				if zeroBlocks == 0 {
-					w.a.report("archive", doc.Warning, nil, "the tar archive ends at stream byte %d without its end-of-archive blocks; every member before it is whole, but the archive was probably cut after the last member.", hdrOff)
+					w.a.report(doc.CodeTarNoEnd, "archive", doc.Warning, nil, "the tar archive ends at stream byte %d without its end-of-archive blocks; every member before it is whole, but the archive was probably cut after the last member.", hdrOff)
 				}
 			case errors.Is(err, errInflateLimit):
 			default:
-				w.a.report("archive", doc.Error, nil, "the tar archive ends inside a header block at stream byte %d (%d of 512 bytes present): the payload was cut short.", hdrOff, n)
+				w.a.report(doc.CodeTarTruncated, "archive", doc.Error, nil, "the tar archive ends inside a header block at stream byte %d (%d of 512 bytes present): the payload was cut short.", hdrOff, n)
 			}
 			return
 		}
@@ -116,7 +116,7 @@ func (w *walker) walk() {
 			continue
 		}
 		if zeroBlocks == 1 {
-			w.a.report("archive", doc.Warning, nil, "a lone zero block at tar stream byte %d is followed by more headers; GNU tar treats it as the end of the archive, libarchive reads on. The members after it are listed.", hdrOff-tarBlock)
+			w.a.report(doc.CodeTarLoneZeroBlock, "archive", doc.Warning, nil, "a lone zero block at tar stream byte %d is followed by more headers; GNU tar treats it as the end of the archive, libarchive reads on. The members after it are listed.", hdrOff-tarBlock)
 			zeroBlocks = 0
 		}
 		h, ok := w.header(hdrOff)
@@ -135,7 +135,7 @@ func (w *walker) walk() {
 			}
 			recs, err := parsePax(data)
 			if err != nil {
-				w.a.report("archive", doc.Warning, nil, "the pax extended header at tar stream byte %d is malformed (%v); its records are ignored.", hdrOff, err)
+				w.a.report(doc.CodeTarBadPax, "archive", doc.Warning, nil, "the pax extended header at tar stream byte %d is malformed (%v); its records are ignored.", hdrOff, err)
 			}
 			if h.typeflag == 'x' {
 				if p, ok := recs["path"]; ok {
@@ -147,7 +147,7 @@ func (w *walker) walk() {
 					} else {
 						// GNU tar and Go's archive/tar refuse this header (ErrHeader); the
 						// ustar size field is used instead.
-						w.a.report("archive", doc.Error, nil, "the pax extended header at tar stream byte %d has an unreadable size record %q; tar readers refuse such an archive (Go: \"archive/tar: invalid tar header\"). The next member's ustar size field is used instead.", hdrOff, clip(s, 40))
+						w.a.report(doc.CodeTarBadPax, "archive", doc.Error, nil, "the pax extended header at tar stream byte %d has an unreadable size record %q; tar readers refuse such an archive (Go: \"archive/tar: invalid tar header\"). The next member's ustar size field is used instead.", hdrOff, clip(s, 40))
 					}
 				}
 			}
@@ -184,20 +184,20 @@ func (w *walker) walk() {
 			continue
 		case '0', 0, '7':
 		case '1', '2', '3', '4', '6':
-			w.a.report(doc.MemberRef(name), doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
+			w.a.report(doc.CodeTarNotFile, doc.MemberRef(name), doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
 			if !w.skip(size) {
 				return
 			}
 			continue
 		default:
-			w.a.report(doc.MemberRef(name), doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, h.typeflag)
+			w.a.report(doc.CodeTarOddType, doc.MemberRef(name), doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, h.typeflag)
 		}
 		if w.opt.Budget == nil && len(w.a.Members) >= maxMembers {
-			w.a.report("archive", doc.Error, nil, "the archive holds more than %d members; listing stops at stream byte %d to bound memory.", maxMembers, hdrOff)
+			w.a.report(doc.CodeTarTooManyMembers, "archive", doc.Error, nil, "the archive holds more than %d members; listing stops at stream byte %d to bound memory.", maxMembers, hdrOff)
 			return
 		}
 		if where := fmt.Sprintf("member %d, tar stream byte %d", len(w.a.Members)+1, hdrOff); !w.opt.Budget.Take(budget.Members, 1, where) || !w.opt.Budget.Take(budget.Memory, budget.MemberCost+int64(len(name)), where) {
-			w.a.report("archive", doc.Warning, nil, "listing stops at member %d (tar stream byte %d): the %s limit is reached (the file's finding says how to raise it); the members after it are not listed.", len(w.a.Members)+1, hdrOff, w.opt.Budget.First().Kind)
+			w.a.report(doc.CodeBudgetSkipped, "archive", doc.Warning, nil, "listing stops at member %d (tar stream byte %d): the %s limit is reached (the file's finding says how to raise it); the members after it are not listed.", len(w.a.Members)+1, hdrOff, w.opt.Budget.First().Kind)
 			return
 		}
 		if !w.member(name, size, h.typeflag, hdrOff) {
@@ -223,10 +223,10 @@ func (w *walker) header(off int64) (tarHeader, bool) {
 	posix, gnu := magic == "ustar\x00", magic == "ustar "
 	if errSum != nil || (stored != unsigned && stored != signed) {
 		if !posix && !gnu {
-			w.a.report("archive", doc.Error, nil, "the block at tar stream byte %d is not a tar header (no ustar magic, checksum %s): the archive is corrupt from here. libnrt would fail with \"failure while reading NEFF metadata\". %d members before it are listed.", off, describeSum(b[148:156], unsigned), len(w.a.Members))
+			w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the block at tar stream byte %d is not a tar header (no ustar magic, checksum %s): the archive is corrupt from here. libnrt would fail with \"failure while reading NEFF metadata\". %d members before it are listed.", off, describeSum(b[148:156], unsigned), len(w.a.Members))
 			return h, false
 		}
-		w.a.report("archive", doc.Error, nil, "the tar header at stream byte %d has checksum %s but its bytes sum to %d: the header is damaged and libnrt would refuse the archive (\"failure while reading NEFF metadata\"). neffscope reads on, taking the header as it stands.", off, describeSum(b[148:156], unsigned), unsigned)
+		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header at stream byte %d has checksum %s but its bytes sum to %d: the header is damaged and libnrt would refuse the archive (\"failure while reading NEFF metadata\"). neffscope reads on, taking the header as it stands.", off, describeSum(b[148:156], unsigned), unsigned)
 	}
 	h.name = cString(b[0:100])
 	if posix {
@@ -236,7 +236,7 @@ func (w *walker) header(off int64) (tarHeader, bool) {
 	}
 	size, err := parseNumeric(b[124:136])
 	if err != nil || size < 0 {
-		w.a.report("archive", doc.Error, nil, "the tar header of %q at stream byte %d has an unreadable size field %q; walking stops here.", h.name, off, strings.TrimRight(string(b[124:136]), "\x00"))
+		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header of %q at stream byte %d has an unreadable size field %q; walking stops here.", h.name, off, strings.TrimRight(string(b[124:136]), "\x00"))
 		return h, false
 	}
 	h.size = size
@@ -254,7 +254,7 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 		m.Dropped = true
 	}
 	if prev, dup := w.seen[name]; dup {
-		w.a.report(doc.MemberRef(name), doc.Warning, nil, "member %q appears twice in the archive (tar stream bytes %d and %d); libnrt keeps the later copy, so the earlier one is ignored at load.", name, prev, hdrOff)
+		w.a.report(doc.CodeTarDuplicateMember, doc.MemberRef(name), doc.Warning, nil, "member %q appears twice in the archive (tar stream bytes %d and %d); libnrt keeps the later copy, so the earlier one is ignored at load.", name, prev, hdrOff)
 	}
 	w.seen[name] = hdrOff
 	w.a.Members = append(w.a.Members, m)
@@ -299,9 +299,9 @@ func (w *walker) member(name string, size int64, typeflag byte, hdrOff int64) bo
 				// The stream is whole (gzip CRC checked, or every payload byte present): it is
 				// the header that claims more than there is, not a cut file.
 				w.readErr = nil
-				w.a.report(doc.MemberRef(name), doc.Error, doc.In(name, m.Read, 0), "tar member %s declares %d bytes, but the archive holds only %d after its header although the %s stream is complete: the size in its tar header is wrong (forged or damaged), not the file cut short. Its %d bytes are shown.", name, size, m.Read, w.a.Payload.Encoding, m.Read)
+				w.a.report(doc.CodeTarBadSize, doc.MemberRef(name), doc.Error, doc.In(name, m.Read, 0), "tar member %s declares %d bytes, but the archive holds only %d after its header although the %s stream is complete: the size in its tar header is wrong (forged or damaged), not the file cut short. Its %d bytes are shown.", name, size, m.Read, w.a.Payload.Encoding, m.Read)
 			default:
-				w.a.report(doc.MemberRef(name), doc.Error, doc.In(name, m.Read, 0), "tar member %s is truncated at byte %d of %d: the archive ends there. Its first %d bytes are shown.", name, m.Read, size, m.Read)
+				w.a.report(doc.CodeTarTruncated, doc.MemberRef(name), doc.Error, doc.In(name, m.Read, 0), "tar member %s is truncated at byte %d of %d: the archive ends there. Its first %d bytes are shown.", name, m.Read, size, m.Read)
 			}
 			return false
 		}
@@ -333,12 +333,12 @@ func clip(s string, n int) string {
 // small reads the data of a metadata entry (pax header, long name), bounded by max.
 func (w *walker) small(h tarHeader, off int64, max int64, what string) ([]byte, bool) {
 	if h.size > max {
-		w.a.report("archive", doc.Error, nil, "the %s at tar stream byte %d claims %d bytes (more than %d); the archive is corrupt or hostile, and walking stops.", what, off, h.size, max)
+		w.a.report(doc.CodeTarBadSize, "archive", doc.Error, nil, "the %s at tar stream byte %d claims %d bytes (more than %d); the archive is corrupt or hostile, and walking stops.", what, off, h.size, max)
 		return nil, false
 	}
 	data := make([]byte, h.size)
 	if n, err := w.read(data); err != nil {
-		w.a.report("archive", doc.Error, nil, "the %s at tar stream byte %d is cut short (%d of %d bytes).", what, off, n, h.size)
+		w.a.report(doc.CodeTarTruncated, "archive", doc.Error, nil, "the %s at tar stream byte %d is cut short (%d of %d bytes).", what, off, n, h.size)
 		return nil, false
 	}
 	return data, w.skipPad(h.size)
@@ -349,7 +349,7 @@ func (w *walker) skip(size int64) bool {
 		n, err := w.read(w.buf[:min(left, int64(len(w.buf)))])
 		left -= int64(n)
 		if err != nil {
-			w.a.report("archive", doc.Error, nil, "the archive ends inside an entry's data at tar stream byte %d.", w.pos)
+			w.a.report(doc.CodeTarTruncated, "archive", doc.Error, nil, "the archive ends inside an entry's data at tar stream byte %d.", w.pos)
 			return false
 		}
 	}
@@ -361,7 +361,7 @@ func (w *walker) skipPad(size int64) bool {
 	if r := size % tarBlock; r != 0 {
 		if _, err := w.read(w.block[:tarBlock-r]); err != nil {
 			// The data was whole; only the fill is missing. Note it and stop cleanly.
-			w.a.report("archive", doc.Warning, nil, "the archive ends inside the block padding at tar stream byte %d, after the last member's data.", w.pos)
+			w.a.report(doc.CodeTarTruncated, "archive", doc.Warning, nil, "the archive ends inside the block padding at tar stream byte %d, after the last member's data.", w.pos)
 			w.clean = true
 			return false
 		}

@@ -14,14 +14,14 @@ func DecodeBuckets(source string, b []byte, want int) ([]Bucket, []doc.Finding) 
 	fd := finder{source, &fs}
 	n := len(b) / BucketSize
 	if n > maxBlobRecords {
-		fd.add(doc.Error, doc.In(source, 0, int64(len(b))), "%s has %d records, more than the %d a bucket table can address; only the first %d are read", source, n, maxBlobRecords, maxBlobRecords)
+		fd.add(doc.CodePwpBadBlob, doc.Error, doc.In(source, 0, int64(len(b))), "%s has %d records, more than the %d a bucket table can address; only the first %d are read", source, n, maxBlobRecords, maxBlobRecords)
 		n = maxBlobRecords
 	}
 	if r := len(b) % BucketSize; r != 0 {
-		fd.add(doc.Error, doc.In(source, int64(n*BucketSize), int64(r)), "%s is %d bytes, not a multiple of the 32-byte bucket record; the last %d bytes are ignored", source, len(b), r)
+		fd.add(doc.CodePwpBadBlob, doc.Error, doc.In(source, int64(n*BucketSize), int64(r)), "%s is %d bytes, not a multiple of the 32-byte bucket record; the last %d bytes are ignored", source, len(b), r)
 	}
 	if want >= 0 && want != n {
-		fd.add(doc.Error, doc.In(source, 0, int64(len(b))), "%s holds %d bucket records (%d bytes) but the profile's bkt_entry_cnt says %d (= %d bytes); the blob does not belong to this profile or is truncated", source, n, len(b), want, want*BucketSize)
+		fd.add(doc.CodePwpBadBlob, doc.Error, doc.In(source, 0, int64(len(b))), "%s holds %d bucket records (%d bytes) but the profile's bkt_entry_cnt says %d (= %d bytes); the blob does not belong to this profile or is truncated", source, n, len(b), want, want*BucketSize)
 	}
 	out := make([]Bucket, n)
 	badPad := 0
@@ -36,7 +36,7 @@ func DecodeBuckets(source string, b []byte, want int) ([]Bucket, []doc.Finding) 
 		for _, c := range r[bucketPayload:] {
 			if c != 0 {
 				if badPad < 8 {
-					fd.add(doc.Warning, doc.In(source, int64(off+bucketPayload), BucketSize-bucketPayload), "bucket %d: padding bytes 20..31 are not zero (always zero in real blobs)", i)
+					fd.add(doc.CodePwpBlobUnusual, doc.Warning, doc.In(source, int64(off+bucketPayload), BucketSize-bucketPayload), "bucket %d: padding bytes 20..31 are not zero (always zero in real blobs)", i)
 				}
 				badPad++
 				break
@@ -44,7 +44,7 @@ func DecodeBuckets(source string, b []byte, want int) ([]Bucket, []doc.Finding) 
 		}
 	}
 	if badPad > 8 {
-		fd.add(doc.Warning, doc.In(source, 0, int64(len(b))), "%d bucket records in all have non-zero padding", badPad)
+		fd.add(doc.CodePwpBlobUnusual, doc.Warning, doc.In(source, 0, int64(len(b))), "%d bucket records in all have non-zero padding", badPad)
 	}
 	return out, fs
 }
@@ -71,18 +71,18 @@ func DecodeControls(source string, b []byte, want int) ([]Control, int, []doc.Fi
 	stride, exact := CtrlStride(len(b), want)
 	switch {
 	case want < 0:
-		fd.add(doc.Warning, whole, "ctl_entry_cnt is unknown; the stride %d is guessed from the size %d", stride, len(b))
+		fd.add(doc.CodePwpBlobUnusual, doc.Warning, whole, "ctl_entry_cnt is unknown; the stride %d is guessed from the size %d", stride, len(b))
 	case !exact:
-		fd.add(doc.Error, whole, "%s is %d bytes, which is not ctl_entry_cnt %d records of a whole stride; read with stride %d, giving %d records", source, len(b), want, stride, len(b)/stride)
+		fd.add(doc.CodePwpBadBlob, doc.Error, whole, "%s is %d bytes, which is not ctl_entry_cnt %d records of a whole stride; read with stride %d, giving %d records", source, len(b), want, stride, len(b)/stride)
 	case stride != 32 && stride != 16:
-		fd.add(doc.Warning, whole, "%s has a %d-byte stride (%d bytes / %d records); known catalogs use 32 (trainium) or 16 (with_ln)", source, stride, len(b), want)
+		fd.add(doc.CodePwpBlobUnusual, doc.Warning, whole, "%s has a %d-byte stride (%d bytes / %d records); known catalogs use 32 (trainium) or 16 (with_ln)", source, stride, len(b), want)
 	}
 	n := len(b) / stride
 	if n > maxBlobRecords {
 		n = maxBlobRecords
 	}
 	if r := len(b) - n*stride; r != 0 && exact {
-		fd.add(doc.Error, doc.In(source, int64(n*stride), int64(r)), "the last %d bytes of %s are not a whole record", r, source)
+		fd.add(doc.CodePwpBadBlob, doc.Error, doc.In(source, int64(n*stride), int64(r)), "the last %d bytes of %s are not a whole record", r, source)
 	}
 	out := make([]Control, n)
 	badPad := 0
@@ -90,12 +90,12 @@ func DecodeControls(source string, b []byte, want int) ([]Control, int, []doc.Fi
 		off := i * stride
 		out[i] = DecodeControl(le32(b, off))
 		if out[i].Reserved != 0 {
-			fd.add(doc.Warning, doc.In(source, int64(off+3), 1), "ctrl word %d = 0x%08x has reserved bits [31:24] set (always 0 in real blobs)", i, out[i].Word)
+			fd.add(doc.CodePwpBlobUnusual, doc.Warning, doc.In(source, int64(off+3), 1), "ctrl word %d = 0x%08x has reserved bits [31:24] set (always 0 in real blobs)", i, out[i].Word)
 		}
 		for _, c := range b[off+4 : off+stride] {
 			if c != 0 {
 				if badPad < 8 {
-					fd.add(doc.Warning, doc.In(source, int64(off+4), int64(stride-4)), "ctrl record %d: bytes 4..%d are not zero (always zero in real blobs)", i, stride-1)
+					fd.add(doc.CodePwpBlobUnusual, doc.Warning, doc.In(source, int64(off+4), int64(stride-4)), "ctrl record %d: bytes 4..%d are not zero (always zero in real blobs)", i, stride-1)
 				}
 				badPad++
 				break
@@ -103,7 +103,7 @@ func DecodeControls(source string, b []byte, want int) ([]Control, int, []doc.Fi
 		}
 	}
 	if badPad > 8 {
-		fd.add(doc.Warning, whole, "%d ctrl records in all have non-zero padding", badPad)
+		fd.add(doc.CodePwpBlobUnusual, doc.Warning, whole, "%d ctrl records in all have non-zero padding", badPad)
 	}
 	return out, stride, fs
 }

@@ -30,9 +30,11 @@ func clone(b []byte) []byte { return append([]byte(nil), b...) }
 func TestFaultWrongSizes(t *testing.T) {
 	res := genSet(t, 32)
 	s := setFrom(res, res.Profile, res.Bkt[:len(res.Bkt)-10], res.Ctrl[:len(res.Ctrl)-8])
-	for _, want := range []string{"not a multiple of the 32-byte bucket record", "but the profile's bkt_entry_cnt says", "not ctl_entry_cnt"} {
-		if !hasFinding(s.Findings, doc.Error, want) {
-			t.Errorf("no error finding %q in %v", want, s.Findings)
+	// The bucket blob is not whole records and disagrees with bkt_entry_cnt; the ctrl blob
+	// is not ctl_entry_cnt whole records.
+	for blob, want := range map[string]int{"gen_set_bkt.bin": 2, "gen_set_ctrl.bin": 1} {
+		if n := countFindings(s.Findings, doc.Error, doc.CodePwpBadBlob, blob); n != want {
+			t.Errorf("%d %s errors on %s, want %d: %v", n, doc.CodePwpBadBlob, blob, want, s.Findings)
 		}
 	}
 	// The last function (sigmoid) lost its last bucket: its slots point past the table.
@@ -53,7 +55,7 @@ func TestFaultBadIndices(t *testing.T) {
 	i := 19 + 12
 	binary.LittleEndian.PutUint32(ctrl[i*32:], 0x7ff|30<<16)
 	s := setFrom(res, res.Profile, res.Bkt, ctrl)
-	if !hasFinding(s.Function("exp").Findings, doc.Error, "extract_size 30 > 23") {
+	if !hasFinding(s.Function("exp").Findings, doc.Error, doc.CodePwpCtrlWord) {
 		t.Errorf("findings: %v", s.Function("exp").Findings)
 	}
 	if y, tr := s.Function("exp").Evaluate(1.5); tr.Path != PathError || y == y {
@@ -64,7 +66,7 @@ func TestFaultBadIndices(t *testing.T) {
 	if _, tr := s.Function("exp").Evaluate(1.5); tr.Path != PathError || !strings.Contains(tr.Err.Error(), "outside the function's LUT") {
 		t.Errorf("exp(1.5) with an out-of-block base: %s %v", tr, tr.Err)
 	}
-	if !hasFinding(s.Function("exp").Findings, doc.Error, "expected the running index") {
+	if !hasFinding(s.Function("exp").Findings, doc.Error, doc.CodePwpBadLayout) {
 		t.Errorf("findings: %v", s.Function("exp").Findings)
 	}
 	// A saturation pointer out of range and a non-consecutive one.
@@ -72,7 +74,7 @@ func TestFaultBadIndices(t *testing.T) {
 	prof := bytes.Replace(res.Profile, []byte(fmt.Sprintf(`"neg_large_signal_pwl_control": %d`, slot)), []byte(`"neg_large_signal_pwl_control": 99993`), 1)
 	s = setFrom(res, prof, res.Bkt, res.Ctrl)
 	f := s.Functions[0]
-	if !hasFinding(f.Findings, doc.Error, "outside the bucket table") || !hasFinding(f.Findings, doc.Error, "not consecutive") {
+	if countFindings(f.Findings, doc.Error, doc.CodePwpBadLayout, "") < 2 { // outside the table, and not consecutive
 		t.Errorf("findings: %v", f.Findings)
 	}
 	if _, tr := f.Evaluate(-200); tr.Path != PathError {
@@ -82,7 +84,7 @@ func TestFaultBadIndices(t *testing.T) {
 	bkt := clone(res.Bkt)
 	bkt[25] = 1
 	s = setFrom(res, res.Profile, bkt, res.Ctrl)
-	if !hasFinding(s.Findings, doc.Warning, "padding bytes 20..31 are not zero") {
+	if !hasFinding(s.Findings, doc.Warning, doc.CodePwpBlobUnusual) {
 		t.Errorf("findings: %v", s.Findings)
 	}
 }
@@ -91,25 +93,25 @@ func TestFaultBadProfile(t *testing.T) {
 	res := genSet(t, 16)
 	cut := res.Profile[:len(res.Profile)/2]
 	s := setFrom(res, cut, res.Bkt, res.Ctrl)
-	if !hasFinding(s.Findings, doc.Error, "JSON syntax error") && !hasFinding(s.Findings, doc.Error, "has no") {
+	if !hasFinding(s.Findings, doc.Error, doc.CodeJSONSyntax) && !hasFinding(s.Findings, doc.Error, doc.CodePwpBadProfile) {
 		t.Errorf("truncated profile findings: %v", s.Findings)
 	}
 	if len(s.Functions) == 0 {
 		t.Errorf("a truncated profile should still yield the records before the cut")
 	}
 	s = setFrom(res, []byte(`[1,2]`), res.Bkt, res.Ctrl)
-	if !hasFinding(s.Findings, doc.Error, "not a JSON object") || len(s.Functions) != 0 {
+	if !hasFinding(s.Findings, doc.Error, doc.CodePwpBadProfile) || len(s.Functions) != 0 {
 		t.Errorf("array profile: %v", s.Findings)
 	}
 	// Spelling skew: ctrl_bin instead of ctl_bin is followed, and noted.
 	p := DecodeProfile("x.json", bytes.Replace(res.Profile, []byte(`"ctl_bin"`), []byte(`"ctrl_bin"`), 1))
-	if p.CtlBin != "gen_set_ctrl.bin" || p.CtlBinKey != "ctrl_bin" || !hasFinding(p.Findings, doc.Info, "named under \"ctrl_bin\"") {
+	if p.CtlBin != "gen_set_ctrl.bin" || p.CtlBinKey != "ctrl_bin" || !hasFinding(p.Findings, doc.Info, doc.CodePwpProfileUnusual) {
 		t.Errorf("ctrl_bin skew: %q %q %v", p.CtlBin, p.CtlBinKey, p.Findings)
 	}
 	// A roster whose budget disagrees with the suffix rule.
 	r := DecodeRoster("act_info.json", bytes.Replace(res.Roster, []byte(`"tanh": 4`), []byte(`"tanh": 40`), 1))
 	s = NewSet(SetFiles{ProfilePath: "gen_set.json", Profile: res.Profile, Bkt: res.Bkt, Ctrl: res.Ctrl, Roster: r.Set("gen_set")})
-	if !hasFinding(s.Function("tanh").Findings, doc.Error, "the suffix rule") {
+	if !hasFinding(s.Function("tanh").Findings, doc.Error, doc.CodePwpFunctionName) {
 		t.Errorf("budget mismatch findings: %v", s.Function("tanh").Findings)
 	}
 }

@@ -182,7 +182,7 @@ func OpenFiles(files map[string][]byte) *Bundle {
 				}
 			}
 			if prev, dup := b.LoadOrders[dirOf(n)]; dup {
-				fd.add(doc.Warning, doc.In(n, 0, int64(len(files[n]))), "two engine JSONs in %q list activation sets (%v and %v); the first is used", dirOf(n), prev, order)
+				fd.add(doc.CodePwpAmbiguous, doc.Warning, doc.In(n, 0, int64(len(files[n]))), "two engine JSONs in %q list activation sets (%v and %v); the first is used", dirOf(n), prev, order)
 				continue
 			}
 			b.LoadOrders[dirOf(n)] = order
@@ -215,7 +215,7 @@ func OpenFiles(files map[string][]byte) *Bundle {
 			return path.Join(dir, want), nil
 		}
 		if len(hits) > 1 {
-			fd.add(doc.Warning, doc.In(hits[0], 0, 0), "%d files are named %s (%s); the first is used", len(hits), path.Base(want), strings.Join(hits, ", "))
+			fd.add(doc.CodePwpAmbiguous, doc.Warning, doc.In(hits[0], 0, 0), "%d files are named %s (%s); the first is used", len(hits), path.Base(want), strings.Join(hits, ", "))
 		}
 		return hits[0], files[hits[0]]
 	}
@@ -251,13 +251,13 @@ func OpenFiles(files map[string][]byte) *Bundle {
 				}
 			}
 			if !found {
-				fd.add(doc.Error, doc.In(path.Join(dir, "Activation.json"), 0, 0), "the engine JSON in %q loads set %d = %s, but its profile %s.json is not among the files", dir, i, name, name)
+				fd.add(doc.CodePwpMissingFile, doc.Error, doc.In(path.Join(dir, "Activation.json"), 0, 0), "the engine JSON in %q loads set %d = %s, but its profile %s.json is not among the files", dir, i, name, name)
 			}
 		}
 	}
 	for _, n := range names {
 		if !used[n] && strings.HasSuffix(n, ".bin") && (strings.HasSuffix(n, "_bkt.bin") || strings.HasSuffix(n, "_ctrl.bin")) {
-			fd.add(doc.Info, doc.In(n, 0, int64(len(files[n]))), "%s looks like an activation blob but no profile names it", n)
+			fd.add(doc.CodePwpOrphanBlob, doc.Info, doc.In(n, 0, int64(len(files[n]))), "%s looks like an activation blob but no profile names it", n)
 		}
 	}
 	b.sortSets()
@@ -271,7 +271,7 @@ func OpenFiles(files map[string][]byte) *Bundle {
 				continue
 			}
 			if d := CompareFunctions(g, f); len(d) > 0 {
-				fd.add(doc.Warning, f.Meta.Span, "%s differs between %s and %s (real sets share byte-identical blocks): %s", f.Name, g.Set.ProfilePath, s.ProfilePath, strings.Join(d, "; "))
+				fd.add(doc.CodePwpSetDiffers, doc.Warning, f.Meta.Span, "%s differs between %s and %s (real sets share byte-identical blocks): %s", f.Name, g.Set.ProfilePath, s.ProfilePath, strings.Join(d, "; "))
 			}
 		}
 	}
@@ -279,7 +279,7 @@ func OpenFiles(files map[string][]byte) *Bundle {
 		b.Catalog = IdentifyCatalog(b.Rosters[0])
 	}
 	if len(profiles) == 0 && len(b.Rosters) == 0 {
-		fd.add(doc.Error, nil, "none of the %d files is an activation roster (act_info.json) or set profile (<set>.json)", len(files))
+		fd.add(doc.CodePwpNoActivationFiles, doc.Error, nil, "none of the %d files is an activation roster (act_info.json) or set profile (<set>.json)", len(files))
 	}
 	return b
 }

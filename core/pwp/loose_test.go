@@ -103,7 +103,7 @@ func TestMissingBlobsAreFindings(t *testing.T) {
 	if s == nil || s.HaveBkt || !s.HaveCtrl {
 		t.Fatalf("set %+v", s)
 	}
-	if !hasFinding(s.Findings, doc.Error, "exp_and_others_bkt.bin\" is missing") {
+	if !hasFinding(s.Findings, doc.Error, doc.CodePwpMissingFile) {
 		t.Errorf("no missing-blob finding: %v", s.Findings)
 	}
 	y, tr := s.Function("exp").Evaluate(1)
@@ -128,18 +128,24 @@ func TestMissingBlobsAreFindings(t *testing.T) {
 	files2 := readDir(t, "nkipy/matmul_small/sg00", "sg00/")
 	delete(files2, "sg00/exp_and_others.json")
 	b2 := OpenFiles(files2)
-	if !hasFinding(b2.Findings, doc.Error, "loads set 0 = exp_and_others") || !hasFinding(b2.Findings, doc.Info, "exp_and_others_bkt.bin looks like an activation blob") {
+	if !hasFinding(b2.Findings, doc.Error, doc.CodePwpMissingFile) || countFindings(b2.Findings, doc.Info, doc.CodePwpOrphanBlob, "sg00/exp_and_others_bkt.bin") != 1 {
 		t.Errorf("findings: %v", b2.Findings)
 	}
 }
 
-func hasFinding(fs []doc.Finding, sev, text string) bool {
+func hasFinding(fs []doc.Finding, sev string, code doc.Code) bool {
+	return countFindings(fs, sev, code, "") > 0
+}
+
+// countFindings counts the findings of the severity and code placed in source ("": anywhere).
+func countFindings(fs []doc.Finding, sev string, code doc.Code, source string) int {
+	n := 0
 	for _, f := range fs {
-		if f.Severity == sev && strings.Contains(f.Message, text) {
-			return true
+		if f.Severity == sev && f.Code == code && (source == "" || f.Span != nil && f.Span.Source == source) {
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 func TestViews(t *testing.T) {

@@ -177,8 +177,8 @@ func (f finder) span(v *jsonspan.Value) *doc.Span {
 	return doc.In(f.source, v.Start, v.End-v.Start)
 }
 
-func (f finder) add(sev string, span *doc.Span, format string, args ...any) {
-	*f.fs = append(*f.fs, doc.Finding{Severity: sev, Message: fmt.Sprintf(format, args...), Span: span})
+func (f finder) add(code doc.Code, sev string, span *doc.Span, format string, args ...any) {
+	*f.fs = append(*f.fs, doc.Finding{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Span: span})
 }
 
 // DecodeProfile decodes a <set>.json. It never fails: what it could not read is a finding.
@@ -196,11 +196,11 @@ func decodeProfile(source string, b []byte, root *jsonspan.Value, err error) *Pr
 		if je, ok := err.(*jsonspan.Error); ok {
 			off = je.Offset
 		}
-		fd.add(doc.Error, doc.In(source, off, 1), "%s: %v; the profile is read up to that point", source, err)
+		fd.add(doc.CodeJSONSyntax, doc.Error, doc.In(source, off, 1), "%s: %v; the profile is read up to that point", source, err)
 	}
 	p.Root = root
 	if root == nil || root.Kind != jsonspan.Object {
-		fd.add(doc.Error, fd.span(root), "%s is not a JSON object, so it is not an activation profile (<set>.json)", source)
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(root), "%s is not a JSON object, so it is not an activation profile (<set>.json)", source)
 		return p
 	}
 	p.Keys = append(p.Keys, root.Keys...)
@@ -213,25 +213,25 @@ func decodeProfile(source string, b []byte, root *jsonspan.Value, err error) *Pr
 	}
 	for i, k := range root.Keys {
 		if !known[k] {
-			fd.add(doc.Warning, fd.span(root.Items[i]), "unexpected top-level key %q in the profile (spec §4 lists 9 keys); it is shown but not used", k)
+			fd.add(doc.CodePwpProfileUnusual, doc.Warning, fd.span(root.Items[i]), "unexpected top-level key %q in the profile (spec §4 lists 9 keys); it is shown but not used", k)
 		}
 	}
 	if len(root.Keys) != len(profileKeys) {
-		fd.add(doc.Info, fd.span(root), "the profile has %d top-level keys; real profiles have 9", len(root.Keys))
+		fd.add(doc.CodePwpProfileUnusual, doc.Info, fd.span(root), "the profile has %d top-level keys; real profiles have 9", len(root.Keys))
 	}
 
 	str := func(key string) (string, *jsonspan.Value) {
 		v := root.Get(key)
 		s, ok := v.Text()
 		if v != nil && !ok {
-			fd.add(doc.Error, fd.span(v), "%q should be a string (a blob file name), found %s", key, v.Kind)
+			fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(v), "%q should be a string (a blob file name), found %s", key, v.Kind)
 		}
 		return s, v
 	}
 	p.BktBin, _ = str("bkt_bin")
 	p.BktBinKey = "bkt_bin"
 	if p.BktBin == "" {
-		fd.add(doc.Error, fd.span(root), "the profile has no \"bkt_bin\" (name of the <set>_bkt.bin blob); give the blob explicitly")
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(root), "the profile has no \"bkt_bin\" (name of the <set>_bkt.bin blob); give the blob explicitly")
 	}
 	for _, k := range ctlBinKeys {
 		if s, v := str(k); v != nil {
@@ -240,19 +240,19 @@ func decodeProfile(source string, b []byte, root *jsonspan.Value, err error) *Pr
 		}
 	}
 	if p.CtlBin == "" {
-		fd.add(doc.Error, fd.span(root), "the profile has no \"ctl_bin\" (name of the <set>_ctrl.bin blob); give the blob explicitly")
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(root), "the profile has no \"ctl_bin\" (name of the <set>_ctrl.bin blob); give the blob explicitly")
 	} else if p.CtlBinKey != "ctl_bin" {
-		fd.add(doc.Info, p.Spans[p.CtlBinKey], "the ctrl blob is named under %q; real profiles spell it \"ctl_bin\" (the roster spells it \"ctrl_bin\")", p.CtlBinKey)
+		fd.add(doc.CodePwpProfileUnusual, doc.Info, p.Spans[p.CtlBinKey], "the ctrl blob is named under %q; real profiles spell it \"ctl_bin\" (the roster spells it \"ctrl_bin\")", p.CtlBinKey)
 	}
 	cnt := func(key string) (int, bool) {
 		v := root.Get(key)
 		if v == nil {
-			fd.add(doc.Error, fd.span(root), "the profile has no %q; the record count is taken from the blob size", key)
+			fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(root), "the profile has no %q; the record count is taken from the blob size", key)
 			return 0, false
 		}
 		n, ok := v.Int()
 		if !ok || n < 0 || n > maxBlobRecords {
-			fd.add(doc.Error, fd.span(v), "%q = %s is not a record count in 0..%d", key, v.Str, maxBlobRecords)
+			fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(v), "%q = %s is not a record count in 0..%d", key, v.Str, maxBlobRecords)
 			return 0, false
 		}
 		return int(n), true
@@ -261,13 +261,13 @@ func decodeProfile(source string, b []byte, root *jsonspan.Value, err error) *Pr
 	p.CtlEntryCnt, p.HasCtlCnt = cnt("ctl_entry_cnt")
 
 	if md := root.Get("profile_meta_data"); md == nil {
-		fd.add(doc.Error, fd.span(root), "the profile has no \"profile_meta_data\": no function can be evaluated")
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(root), "the profile has no \"profile_meta_data\": no function can be evaluated")
 	} else if md.Kind != jsonspan.Array {
-		fd.add(doc.Error, fd.span(md), "\"profile_meta_data\" should be an array of function records, found %s", md.Kind)
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(md), "\"profile_meta_data\" should be an array of function records, found %s", md.Kind)
 	} else {
 		for i, it := range md.Items {
 			if i >= maxProfileEntries {
-				fd.add(doc.Error, fd.span(md), "profile_meta_data has %d records; only the first %d are read", len(md.Items), maxProfileEntries)
+				fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(md), "profile_meta_data has %d records; only the first %d are read", len(md.Items), maxProfileEntries)
 				break
 			}
 			p.Meta = append(p.Meta, decodeMeta(fd, i, it))
@@ -283,13 +283,13 @@ func decodeProfile(source string, b []byte, root *jsonspan.Value, err error) *Pr
 func decodeMeta(fd finder, index int, v *jsonspan.Value) *Meta {
 	m := &Meta{Index: index, Span: fd.span(v)}
 	if v.Kind != jsonspan.Object {
-		fd.add(doc.Error, m.Span, "profile_meta_data[%d] should be an object of 30 fields, found %s", index, v.Kind)
+		fd.add(doc.CodePwpBadProfile, doc.Error, m.Span, "profile_meta_data[%d] should be an object of 30 fields, found %s", index, v.Kind)
 		return m
 	}
 	for fi, f := range ProfileFields {
 		fv := v.Get(f.Key)
 		if fv == nil {
-			fd.add(doc.Error, m.Span, "profile_meta_data[%d] (%s) lacks %q; it is taken as 0", index, m.Name, f.Key)
+			fd.add(doc.CodePwpBadProfile, doc.Error, m.Span, "profile_meta_data[%d] (%s) lacks %q; it is taken as 0", index, m.Name, f.Key)
 			continue
 		}
 		m.Spans[fi] = fd.span(fv)
@@ -298,7 +298,7 @@ func decodeMeta(fd finder, index int, v *jsonspan.Value) *Meta {
 		case kindString:
 			s, ok := fv.Text()
 			if !ok {
-				fd.add(doc.Error, m.Spans[fi], "profile_meta_data[%d].%s should be a string", index, f.Key)
+				fd.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "profile_meta_data[%d].%s should be a string", index, f.Key)
 			}
 			m.Name = s
 		case kindBool:
@@ -308,36 +308,36 @@ func decodeMeta(fd finder, index int, v *jsonspan.Value) *Meta {
 				}
 			} else if n, ok := fv.Int(); ok && (n == 0 || n == 1) {
 				m.Values[fi] = n
-				fd.add(doc.Info, m.Spans[fi], "%s.%s is the number %d; real profiles use a JSON boolean", m.Name, f.Key, n)
+				fd.add(doc.CodePwpProfileUnusual, doc.Info, m.Spans[fi], "%s.%s is the number %d; real profiles use a JSON boolean", m.Name, f.Key, n)
 			} else {
-				fd.add(doc.Error, m.Spans[fi], "%s.%s should be true or false", m.Name, f.Key)
+				fd.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "%s.%s should be true or false", m.Name, f.Key)
 			}
 		case kindBits:
 			n, ok := fv.Int()
 			switch {
 			case !ok:
-				fd.add(doc.Error, m.Spans[fi], "%s.%s should be an integer holding f32 bits, found %s %q", m.Name, f.Key, fv.Kind, fv.Str)
+				fd.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "%s.%s should be an integer holding f32 bits, found %s %q", m.Name, f.Key, fv.Kind, fv.Str)
 			case n < 0 && n >= math.MinInt32:
 				m.Values[fi] = int64(uint32(int32(n)))
-				fd.add(doc.Warning, m.Spans[fi], "%s.%s is negative (%d); read as the u32 pattern 0x%08x", m.Name, f.Key, n, uint32(int32(n)))
+				fd.add(doc.CodePwpProfileUnusual, doc.Warning, m.Spans[fi], "%s.%s is negative (%d); read as the u32 pattern 0x%08x", m.Name, f.Key, n, uint32(int32(n)))
 			case n < 0 || n > math.MaxUint32:
-				fd.add(doc.Error, m.Spans[fi], "%s.%s = %d does not fit 32 bits", m.Name, f.Key, n)
+				fd.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "%s.%s = %d does not fit 32 bits", m.Name, f.Key, n)
 			default:
 				m.Values[fi] = n
 			}
 		default:
 			n, ok := fv.Int()
 			if !ok {
-				fd.add(doc.Error, m.Spans[fi], "%s.%s should be an integer, found %s %q", m.Name, f.Key, fv.Kind, fv.Str)
+				fd.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "%s.%s should be an integer, found %s %q", m.Name, f.Key, fv.Kind, fv.Str)
 			} else if n < -1<<31 || n > 1<<31 {
-				fd.add(doc.Error, m.Spans[fi], "%s.%s = %d is out of any sensible range; taken as 0", m.Name, f.Key, n)
+				fd.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "%s.%s = %d is out of any sensible range; taken as 0", m.Name, f.Key, n)
 			} else {
 				m.Values[fi] = n
 			}
 		}
 	}
 	if len(v.Keys) != NumFields {
-		fd.add(doc.Warning, m.Span, "profile_meta_data[%d] (%s) has %d fields; spec §5 lists 30", index, m.Name, len(v.Keys))
+		fd.add(doc.CodePwpProfileUnusual, doc.Warning, m.Span, "profile_meta_data[%d] (%s) has %d fields; spec §5 lists 30", index, m.Name, len(v.Keys))
 	}
 	known := map[string]bool{}
 	for _, f := range ProfileFields {
@@ -345,7 +345,7 @@ func decodeMeta(fd finder, index int, v *jsonspan.Value) *Meta {
 	}
 	for i, k := range v.Keys {
 		if !known[k] {
-			fd.add(doc.Warning, fd.span(v.Items[i]), "%s has an unknown field %q; it is ignored", m.Name, k)
+			fd.add(doc.CodePwpProfileUnusual, doc.Warning, fd.span(v.Items[i]), "%s has an unknown field %q; it is ignored", m.Name, k)
 		}
 	}
 	return m
@@ -354,18 +354,18 @@ func decodeMeta(fd finder, index int, v *jsonspan.Value) *Meta {
 func decodeNamedIndex(fd finder, root *jsonspan.Value, key string) []NamedIndex {
 	v := root.Get(key)
 	if v == nil {
-		fd.add(doc.Error, fd.span(root), "the profile has no %q; block starts are taken from the profile records", key)
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(root), "the profile has no %q; block starts are taken from the profile records", key)
 		return nil
 	}
 	if v.Kind != jsonspan.Object {
-		fd.add(doc.Error, fd.span(v), "%q should be an object {function: index}", key)
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(v), "%q should be an object {function: index}", key)
 		return nil
 	}
 	out := make([]NamedIndex, 0, len(v.Items))
 	for i, it := range v.Items {
 		n, ok := it.Int()
 		if !ok || n < 0 || n > maxBlobRecords {
-			fd.add(doc.Error, fd.span(it), "%s[%q] = %s is not an index", key, v.Keys[i], it.Str)
+			fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(it), "%s[%q] = %s is not an index", key, v.Keys[i], it.Str)
 			n = -1
 		}
 		out = append(out, NamedIndex{Name: v.Keys[i], Index: int(n), Span: fd.span(it)})
@@ -376,18 +376,18 @@ func decodeNamedIndex(fd finder, root *jsonspan.Value, key string) []NamedIndex 
 func decodeFuncExp(fd finder, root *jsonspan.Value, key string) []FuncExpMap {
 	v := root.Get(key)
 	if v == nil {
-		fd.add(doc.Error, fd.span(root), "the profile has no %q", key)
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(root), "the profile has no %q", key)
 		return nil
 	}
 	if v.Kind != jsonspan.Object {
-		fd.add(doc.Error, fd.span(v), "%q should be an object {function: {exponent: [index…]}}", key)
+		fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(v), "%q should be an object {function: {exponent: [index…]}}", key)
 		return nil
 	}
 	out := make([]FuncExpMap, 0, len(v.Items))
 	for i, fv := range v.Items {
 		m := FuncExpMap{Name: v.Keys[i], Span: fd.span(fv)}
 		if fv.Kind != jsonspan.Object {
-			fd.add(doc.Error, m.Span, "%s[%q] should be an object {exponent: [index…]}", key, m.Name)
+			fd.add(doc.CodePwpBadProfile, doc.Error, m.Span, "%s[%q] should be an object {exponent: [index…]}", key, m.Name)
 			out = append(out, m)
 			continue
 		}
@@ -395,16 +395,16 @@ func decodeFuncExp(fd finder, root *jsonspan.Value, key string) []FuncExpMap {
 		for j, ev := range fv.Items {
 			e, err := strconv.Atoi(fv.Keys[j])
 			if err != nil || e < -1000 || e > 1000 {
-				fd.add(doc.Error, fd.span(ev), "%s[%q] key %q is not an exponent", key, m.Name, fv.Keys[j])
+				fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(ev), "%s[%q] key %q is not an exponent", key, m.Name, fv.Keys[j])
 				continue
 			}
 			if e <= prev {
-				fd.add(doc.Warning, fd.span(ev), "%s[%q]: exponent keys are not ascending at %d (real profiles list them ascending)", key, m.Name, e)
+				fd.add(doc.CodePwpProfileUnusual, doc.Warning, fd.span(ev), "%s[%q]: exponent keys are not ascending at %d (real profiles list them ascending)", key, m.Name, e)
 			}
 			prev = e
 			entry := ExpEntry{Exp: e, Span: fd.span(ev)}
 			if ev.Kind != jsonspan.Array || len(ev.Items) > 2 {
-				fd.add(doc.Error, entry.Span, "%s[%q][%q] should be a list of 1 or 2 indices ([neg, pos])", key, m.Name, fv.Keys[j])
+				fd.add(doc.CodePwpBadProfile, doc.Error, entry.Span, "%s[%q][%q] should be a list of 1 or 2 indices ([neg, pos])", key, m.Name, fv.Keys[j])
 			}
 			for k, iv := range ev.Items {
 				if k >= 2 {
@@ -412,7 +412,7 @@ func decodeFuncExp(fd finder, root *jsonspan.Value, key string) []FuncExpMap {
 				}
 				n, ok := iv.Int()
 				if !ok || n < 0 || n > maxBlobRecords {
-					fd.add(doc.Error, fd.span(iv), "%s[%q][%q] item %s is not an index", key, m.Name, fv.Keys[j], iv.Str)
+					fd.add(doc.CodePwpBadProfile, doc.Error, fd.span(iv), "%s[%q][%q] item %s is not an index", key, m.Name, fv.Keys[j], iv.Str)
 					n = -1
 				}
 				entry.Indices = append(entry.Indices, int(n))

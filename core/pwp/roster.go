@@ -90,14 +90,14 @@ func decodeRoster(source string, b []byte, root *jsonspan.Value, err error) *Ros
 		if je, ok := err.(*jsonspan.Error); ok {
 			off = je.Offset
 		}
-		fd.add(doc.Error, doc.In(source, off, 1), "%s: %v; the roster is read up to that point", source, err)
+		fd.add(doc.CodeJSONSyntax, doc.Error, doc.In(source, off, 1), "%s: %v; the roster is read up to that point", source, err)
 	}
 	if root == nil || root.Kind != jsonspan.Object {
-		fd.add(doc.Error, fd.span(root), "%s is not a JSON object, so it is not an act_info.json roster", source)
+		fd.add(doc.CodePwpBadRoster, doc.Error, fd.span(root), "%s is not a JSON object, so it is not an act_info.json roster", source)
 		return r
 	}
 	if len(root.Keys) != 2 {
-		fd.add(doc.Warning, fd.span(root), "the roster has %d top-level keys; real ones have exactly 2 (pwp_file_keys, act_func_sets)", len(root.Keys))
+		fd.add(doc.CodePwpRosterUnusual, doc.Warning, fd.span(root), "the roster has %d top-level keys; real ones have exactly 2 (pwp_file_keys, act_func_sets)", len(root.Keys))
 	}
 	if fk := root.Get("pwp_file_keys"); fk != nil {
 		for _, it := range fk.Items {
@@ -105,30 +105,30 @@ func decodeRoster(source string, b []byte, root *jsonspan.Value, err error) *Ros
 			r.FileKeys = append(r.FileKeys, s)
 		}
 	} else {
-		fd.add(doc.Warning, fd.span(root), "the roster has no \"pwp_file_keys\" (real ones list bkt_bin, ctrl_bin, profile_json)")
+		fd.add(doc.CodePwpRosterUnusual, doc.Warning, fd.span(root), "the roster has no \"pwp_file_keys\" (real ones list bkt_bin, ctrl_bin, profile_json)")
 	}
 	sets := root.Get("act_func_sets")
 	if sets == nil || sets.Kind != jsonspan.Array {
-		fd.add(doc.Error, fd.span(root), "the roster has no \"act_func_sets\" array: no set is listed")
+		fd.add(doc.CodePwpBadRoster, doc.Error, fd.span(root), "the roster has no \"act_func_sets\" array: no set is listed")
 		return r
 	}
 	seen := map[string]int{}
 	for i, sv := range sets.Items {
 		if i >= maxProfileEntries {
-			fd.add(doc.Error, fd.span(sets), "act_func_sets has %d entries; only the first %d are read", len(sets.Items), maxProfileEntries)
+			fd.add(doc.CodePwpBadRoster, doc.Error, fd.span(sets), "act_func_sets has %d entries; only the first %d are read", len(sets.Items), maxProfileEntries)
 			break
 		}
 		s := &RosterSet{Index: i, Span: fd.span(sv)}
 		r.Sets = append(r.Sets, s)
 		if sv.Kind != jsonspan.Object {
-			fd.add(doc.Error, s.Span, "act_func_sets[%d] should be an object, found %s", i, sv.Kind)
+			fd.add(doc.CodePwpBadRoster, doc.Error, s.Span, "act_func_sets[%d] should be an object, found %s", i, sv.Kind)
 			continue
 		}
 		text := func(key string) (string, *doc.Span) {
 			v := sv.Get(key)
 			t, ok := v.Text()
 			if !ok {
-				fd.add(doc.Error, s.Span, "act_func_sets[%d] has no string %q", i, key)
+				fd.add(doc.CodePwpBadRoster, doc.Error, s.Span, "act_func_sets[%d] has no string %q", i, key)
 				return "", s.Span
 			}
 			return t, fd.span(v)
@@ -138,10 +138,10 @@ func decodeRoster(source string, b []byte, root *jsonspan.Value, err error) *Ros
 		s.CtrlBin, s.CtrlSpan = text("ctrl_bin")
 		s.ProfileJSON, s.ProfileSpan = text("profile_json")
 		if len(sv.Keys) != len(rosterSetKeys) {
-			fd.add(doc.Warning, s.Span, "set %q has %d keys; real entries have exactly 5 (%v)", s.Name, len(sv.Keys), rosterSetKeys)
+			fd.add(doc.CodePwpRosterUnusual, doc.Warning, s.Span, "set %q has %d keys; real entries have exactly 5 (%v)", s.Name, len(sv.Keys), rosterSetKeys)
 		}
 		if j, dup := seen[s.Name]; dup {
-			fd.add(doc.Error, s.NameSpan, "set name %q appears twice (entries %d and %d); lookups by name use the first", s.Name, j, i)
+			fd.add(doc.CodePwpDuplicateSet, doc.Error, s.NameSpan, "set name %q appears twice (entries %d and %d); lookups by name use the first", s.Name, j, i)
 		} else {
 			seen[s.Name] = i
 		}
@@ -152,24 +152,24 @@ func decodeRoster(source string, b []byte, root *jsonspan.Value, err error) *Ros
 		}{
 			{s.BktBin, s.Name + "_bkt.bin", s.BktSpan}, {s.CtrlBin, s.Name + "_ctrl.bin", s.CtrlSpan}, {s.ProfileJSON, s.Name + ".json", s.ProfileSpan}} {
 			if c.got != "" && c.got != c.want {
-				fd.add(doc.Info, c.span, "set %q names %q where the usual name is %q; the name given is followed", s.Name, c.got, c.want)
+				fd.add(doc.CodePwpRosterUnusual, doc.Info, c.span, "set %q names %q where the usual name is %q; the name given is followed", s.Name, c.got, c.want)
 			}
 		}
 		act := sv.Get("act")
 		if act == nil || act.Kind != jsonspan.Object {
-			fd.add(doc.Error, s.Span, "set %q has no \"act\" map {function: budget}", s.Name)
+			fd.add(doc.CodePwpBadRoster, doc.Error, s.Span, "set %q has no \"act\" map {function: budget}", s.Name)
 			continue
 		}
 		s.ActSpan = fd.span(act)
 		for j, fv := range act.Items {
 			n, ok := fv.Int()
 			if !ok || n < 1 || n > 1<<30 {
-				fd.add(doc.Error, fd.span(fv), "set %q: budget of %q is %s; a budget is a positive integer (1 = LUT-less resident)", s.Name, act.Keys[j], fv.Str)
+				fd.add(doc.CodePwpBadRoster, doc.Error, fd.span(fv), "set %q: budget of %q is %s; a budget is a positive integer (1 = LUT-less resident)", s.Name, act.Keys[j], fv.Str)
 				n = 0
 			}
 			s.Funcs = append(s.Funcs, RosterFunc{Bare: act.Keys[j], Budget: int(n), Span: doc.In(source, act.KeyStart[j], fv.End-act.KeyStart[j])})
 			if CatalogFunctionNamed(act.Keys[j]) == nil {
-				fd.add(doc.Warning, fd.span(fv), "set %q lists %q, a function the catalog (spec §10.4) does not know", s.Name, act.Keys[j])
+				fd.add(doc.CodePwpRosterUnusual, doc.Warning, fd.span(fv), "set %q lists %q, a function the catalog (spec §10.4) does not know", s.Name, act.Keys[j])
 			}
 		}
 	}

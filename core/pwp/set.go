@@ -279,7 +279,7 @@ func NewSet(in SetFiles) *Set {
 		s.CtrlSource = p.CtlBin
 	}
 	if in.Bkt == nil {
-		fd.add(doc.Error, p.Spans["bkt_bin"], "set %s: the bucket blob %q is missing; no function of the set can be evaluated (drop it with the profile)", s.Name, p.BktBin)
+		fd.add(doc.CodePwpMissingFile, doc.Error, p.Spans["bkt_bin"], "set %s: the bucket blob %q is missing; no function of the set can be evaluated (drop it with the profile)", s.Name, p.BktBin)
 	} else {
 		s.HaveBkt = true
 		want := -1
@@ -291,7 +291,7 @@ func NewSet(in SetFiles) *Set {
 		s.Findings = append(s.Findings, fs...)
 	}
 	if in.Ctrl == nil {
-		fd.add(doc.Error, p.Spans[p.CtlBinKey], "set %s: the ctrl blob %q is missing; only LUT-less functions can be evaluated (drop it with the profile)", s.Name, p.CtlBin)
+		fd.add(doc.CodePwpMissingFile, doc.Error, p.Spans[p.CtlBinKey], "set %s: the ctrl blob %q is missing; only LUT-less functions can be evaluated (drop it with the profile)", s.Name, p.CtlBin)
 	} else {
 		s.HaveCtrl = true
 		want := -1
@@ -304,14 +304,14 @@ func NewSet(in SetFiles) *Set {
 	}
 	if in.Roster != nil {
 		if in.Roster.BktBin != "" && p.BktBin != "" && path.Base(in.Roster.BktBin) != path.Base(p.BktBin) {
-			fd.add(doc.Warning, p.Spans["bkt_bin"], "the roster names the bucket blob %q, the profile %q; the profile's value is followed", in.Roster.BktBin, p.BktBin)
+			fd.add(doc.CodePwpNameDisagrees, doc.Warning, p.Spans["bkt_bin"], "the roster names the bucket blob %q, the profile %q; the profile's value is followed", in.Roster.BktBin, p.BktBin)
 		}
 		if in.Roster.CtrlBin != "" && p.CtlBin != "" && path.Base(in.Roster.CtrlBin) != path.Base(p.CtlBin) {
-			fd.add(doc.Warning, p.Spans[p.CtlBinKey], "the roster names the ctrl blob %q, the profile %q; the profile's value is followed", in.Roster.CtrlBin, p.CtlBin)
+			fd.add(doc.CodePwpNameDisagrees, doc.Warning, p.Spans[p.CtlBinKey], "the roster names the ctrl blob %q, the profile %q; the profile's value is followed", in.Roster.CtrlBin, p.CtlBin)
 		}
 	}
 	if len(s.Buckets) > hwBuckets {
-		fd.add(doc.Warning, p.Spans["bkt_entry_cnt"], "set %s has %d buckets; a ctrl word's 11-bit base and the hardware BUCKET table address %d", s.Name, len(s.Buckets), hwBuckets)
+		fd.add(doc.CodePwpBucketCount, doc.Warning, p.Spans["bkt_entry_cnt"], "set %s has %d buckets; a ctrl word's 11-bit base and the hardware BUCKET table address %d", s.Name, len(s.Buckets), hwBuckets)
 	}
 	s.join(fd, whole)
 	s.checkCatalog(fd, whole)
@@ -342,12 +342,12 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 			return
 		}
 		if len(got) != len(names) {
-			fd.add(doc.Error, span, "%s has %d functions, profile_meta_data %d", what, len(got), len(names))
+			fd.add(doc.CodePwpNameDisagrees, doc.Error, span, "%s has %d functions, profile_meta_data %d", what, len(got), len(names))
 			return
 		}
 		for i := range got {
 			if got[i].Name != names[i] {
-				fd.add(doc.Warning, got[i].Span, "%s lists %q at position %d where profile_meta_data has %q (real profiles keep one order)", what, got[i].Name, i, names[i])
+				fd.add(doc.CodePwpNameDisagrees, doc.Warning, got[i].Span, "%s lists %q at position %d where profile_meta_data has %q (real profiles keep one order)", what, got[i].Name, i, names[i])
 				return
 			}
 		}
@@ -357,11 +357,11 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 	if s.Roster != nil {
 		rs := s.Roster
 		if len(rs.Funcs) != len(p.Meta) {
-			fd.add(doc.Error, rs.ActSpan, "the roster lists %d functions for set %s, its profile %d", len(rs.Funcs), s.Name, len(p.Meta))
+			fd.add(doc.CodePwpNameDisagrees, doc.Error, rs.ActSpan, "the roster lists %d functions for set %s, its profile %d", len(rs.Funcs), s.Name, len(p.Meta))
 		}
 		for i := 0; i < len(rs.Funcs) && i < len(names); i++ {
 			if rs.Funcs[i].Bare != names[i] {
-				fd.add(doc.Warning, rs.Funcs[i].Span, "the roster lists %q at position %d of set %s, the profile %q (the block order follows the profile)", rs.Funcs[i].Bare, i, s.Name, names[i])
+				fd.add(doc.CodePwpNameDisagrees, doc.Warning, rs.Funcs[i].Span, "the roster lists %q at position %d of set %s, the profile %q (the block order follows the profile)", rs.Funcs[i].Bare, i, s.Name, names[i])
 				break
 			}
 		}
@@ -375,30 +375,30 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 		var ok bool
 		f.Bare, f.Budget, ok = BareName(m.Name)
 		if !ok {
-			ff.add(doc.Warning, m.Spans[FieldFuncName], "func_name %q does not end in _<N>p (the budget suffix, spec §1); budget unknown", m.Name)
+			ff.add(doc.CodePwpFunctionName, doc.Warning, m.Spans[FieldFuncName], "func_name %q does not end in _<N>p (the budget suffix, spec §1); budget unknown", m.Name)
 		}
 		if s.Roster != nil {
 			if rf := s.Roster.Func(f.Bare); rf == nil {
-				ff.add(doc.Warning, m.Spans[FieldFuncName], "%s is not in the roster's act map of set %s", f.Name, s.Name)
+				ff.add(doc.CodePwpFunctionName, doc.Warning, m.Spans[FieldFuncName], "%s is not in the roster's act map of set %s", f.Name, s.Name)
 			} else {
 				f.Roster = rf
 				if rf.Budget != f.Budget {
-					ff.add(doc.Error, m.Spans[FieldFuncName], "func_name %q says budget %d but the roster gives %s budget %d (the suffix rule: func_name = <bare>_<budget>p)", m.Name, f.Budget, f.Bare, rf.Budget)
+					ff.add(doc.CodePwpFunctionName, doc.Error, m.Spans[FieldFuncName], "func_name %q says budget %d but the roster gives %s budget %d (the suffix rule: func_name = <bare>_<budget>p)", m.Name, f.Budget, f.Bare, rf.Budget)
 				}
 			}
 		}
 		f.Symmetry = Symmetry{En: m.Values[FieldSymmetryEn] != 0, Invert: m.Values[FieldSymInvertSign] != 0, UseNeg: m.Values[FieldSymUseNegRegion] != 0, Point: m.Bits(FieldSymmetryPoint)}
 		for _, fi := range []int{FieldSymmetryEn, FieldSymInvertSign, FieldSymUseNegRegion, FieldImmBias} {
 			if v := m.Values[fi]; v != 0 && v != 1 {
-				ff.add(doc.Warning, m.Spans[fi], "%s.%s = %d; a flag is 0 or 1 (read as %v)", f.Name, ProfileFields[fi].Key, v, v != 0)
+				ff.add(doc.CodePwpFlagValue, doc.Warning, m.Spans[fi], "%s.%s = %d; a flag is 0 or 1 (read as %v)", f.Name, ProfileFields[fi].Key, v, v != 0)
 			}
 		}
 		f.Prelu = f.Bare == preluFuncName || m.Int(FieldFmaIndirection) == preluIndirection // unknown pwp.prelu-selectors
 		if m.Values[FieldUseMultipass] != 0 {                                               // unknown pwp.multipass
-			ff.add(doc.Warning, m.Spans[FieldUseMultipass], "%s uses multipass (use_multipass=true): its algorithm is undocumented (spec §7.4) and single-pass evaluation is only an approximation", f.Name)
+			ff.add(doc.CodePwpMultipass, doc.Warning, m.Spans[FieldUseMultipass], "%s uses multipass (use_multipass=true): its algorithm is undocumented (spec §7.4) and single-pass evaluation is only an approximation", f.Name)
 		}
 		if cf := CatalogFunctionNamed(f.Bare); cf != nil && cf.Code >= 0 && cf.Code != f.ID {
-			ff.add(doc.Info, m.Spans[FieldFuncID], "%s has func_id %d; the trainium code table says %d (with_ln uses tonga ids, so this can be legitimate)", f.Name, f.ID, cf.Code)
+			ff.add(doc.CodePwpFuncID, doc.Info, m.Spans[FieldFuncID], "%s has func_id %d; the trainium code table says %d (with_ln uses tonga ids, so this can be legitimate)", f.Name, f.ID, cf.Code)
 		}
 
 		// Saturation slots: four consecutive pointers pos_small, neg_small, pos_large, neg_large (§2).
@@ -406,10 +406,10 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 		for k, pf := range ptrFields {
 			f.Slots[k] = m.Int(pf)
 			if s.HaveBkt && (f.Slots[k] < 0 || f.Slots[k] >= nb) { // a missing blob is reported once, on the set
-				ff.add(doc.Error, m.Spans[pf], "%s.%s = %d is outside the bucket table (0..%d); inputs routed to the %s slot give an error", f.Name, ProfileFields[pf].Key, f.Slots[k], nb-1, slotNames[k])
+				ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[pf], "%s.%s = %d is outside the bucket table (0..%d); inputs routed to the %s slot give an error", f.Name, ProfileFields[pf].Key, f.Slots[k], nb-1, slotNames[k])
 			}
 			if k > 0 && f.Slots[k] != f.Slots[0]+k {
-				ff.add(doc.Error, m.Spans[pf], "%s: saturation pointers are not consecutive (%s = %d, expected %d = pos_small + %d)", f.Name, slotNames[k], f.Slots[k], f.Slots[0]+k, k)
+				ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[pf], "%s: saturation pointers are not consecutive (%s = %d, expected %d = pos_small + %d)", f.Name, slotNames[k], f.Slots[k], f.Slots[0]+k, k)
 			}
 		}
 		// Bucket block.
@@ -417,23 +417,23 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 		if b, ok := bktIdx[f.Bare]; ok {
 			f.BktStart = b.Index
 			if b.Index != prevBktEnd {
-				ff.add(doc.Error, b.Span, "%s's bucket block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, b.Index, prevBktEnd)
+				ff.add(doc.CodePwpBadLayout, doc.Error, b.Span, "%s's bucket block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, b.Index, prevBktEnd)
 			}
 		} else if p.FuncToBkt != nil {
-			ff.add(doc.Error, p.Spans["func_to_bkt_start_idx"], "func_to_bkt_start_idx has no entry for %q; its block is assumed to start at %d", f.Bare, prevBktEnd)
+			ff.add(doc.CodePwpBadLayout, doc.Error, p.Spans["func_to_bkt_start_idx"], "func_to_bkt_start_idx has no entry for %q; its block is assumed to start at %d", f.Bare, prevBktEnd)
 		}
 		f.LUTSize = f.Slots[0] - f.BktStart
 		f.BktEnd = f.Slots[0] + SlotCount
 		if f.LUTSize < 0 || f.LUTSize > maxBlobRecords {
-			ff.add(doc.Error, m.Spans[FieldSmallPosPtr], "%s: pos_small slot %d lies before the block start %d", f.Name, f.Slots[0], f.BktStart)
+			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldSmallPosPtr], "%s: pos_small slot %d lies before the block start %d", f.Name, f.Slots[0], f.BktStart)
 			f.LUTSize, f.BktEnd = 0, f.BktStart+SlotCount
 		}
 		if !f.Hero() && f.LUTSize != 0 {
-			ff.add(doc.Warning, m.Spans[FieldSmallPosPtr], "%s is a budget-1 resident but has %d LUT sections (residents have none)", f.Name, f.LUTSize)
+			ff.add(doc.CodePwpBadLayout, doc.Warning, m.Spans[FieldSmallPosPtr], "%s is a budget-1 resident but has %d LUT sections (residents have none)", f.Name, f.LUTSize)
 		}
 		if cf := CatalogFunctionNamed(f.Bare); cf != nil {
 			if want, ok := cf.LUT[f.Budget]; ok && want != f.LUTSize {
-				ff.add(doc.Info, m.Spans[FieldSmallPosPtr], "%s has %d LUT sections; the catalog (spec §10.3) knows %d", f.Name, f.LUTSize, want)
+				ff.add(doc.CodePwpCatalog, doc.Info, m.Spans[FieldSmallPosPtr], "%s has %d LUT sections; the catalog (spec §10.3) knows %d", f.Name, f.LUTSize, want)
 			}
 		}
 		prevBktEnd = f.BktEnd
@@ -443,24 +443,24 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 		f.CtrlStart = baseNeg
 		if c, ok := ctlIdx[f.Bare]; ok {
 			if c.Index != baseNeg {
-				ff.add(doc.Error, c.Span, "func_to_ctl_start_idx[%s] = %d but pwl_control_base_neg = %d (they must agree)", f.Bare, c.Index, baseNeg)
+				ff.add(doc.CodePwpBadLayout, doc.Error, c.Span, "func_to_ctl_start_idx[%s] = %d but pwl_control_base_neg = %d (they must agree)", f.Bare, c.Index, baseNeg)
 			}
 		} else if p.FuncToCtl != nil {
-			ff.add(doc.Error, p.Spans["func_to_ctl_start_idx"], "func_to_ctl_start_idx has no entry for %q", f.Bare)
+			ff.add(doc.CodePwpBadLayout, doc.Error, p.Spans["func_to_ctl_start_idx"], "func_to_ctl_start_idx has no entry for %q", f.Bare)
 		}
 		if baseNeg != prevCtlEnd {
-			ff.add(doc.Error, m.Spans[FieldBaseNeg], "%s's ctrl block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, baseNeg, prevCtlEnd)
+			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBaseNeg], "%s's ctrl block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, baseNeg, prevCtlEnd)
 		}
 		f.CtrlEnd = nc
 		if i+1 < len(p.Meta) {
 			f.CtrlEnd = p.Meta[i+1].Int(FieldBaseNeg)
 		}
 		if f.CtrlEnd-baseNeg > maxOctaves {
-			ff.add(doc.Error, m.Spans[FieldBaseNeg], "%s: its ctrl block %d..%d would declare %d octaves; only %d are read (an f32 has 256 exponents per sign)", f.Name, baseNeg, f.CtrlEnd, f.CtrlEnd-baseNeg, maxOctaves)
+			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBaseNeg], "%s: its ctrl block %d..%d would declare %d octaves; only %d are read (an f32 has 256 exponents per sign)", f.Name, baseNeg, f.CtrlEnd, f.CtrlEnd-baseNeg, maxOctaves)
 			f.CtrlEnd = baseNeg + maxOctaves
 		}
 		if basePos < baseNeg || basePos > f.CtrlEnd {
-			ff.add(doc.Error, m.Spans[FieldBasePos], "%s: pwl_control_base_pos %d is outside its ctrl block %d..%d (base_pos = base_neg + number of neg octaves)", f.Name, basePos, baseNeg, f.CtrlEnd)
+			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBasePos], "%s: pwl_control_base_pos %d is outside its ctrl block %d..%d (base_pos = base_neg + number of neg octaves)", f.Name, basePos, baseNeg, f.CtrlEnd)
 			f.CtrlEnd = max(baseNeg, f.CtrlEnd)
 			basePos = max(baseNeg, min(basePos, f.CtrlEnd))
 		}
@@ -472,10 +472,10 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 	}
 	if len(p.Meta) > 0 {
 		if prevBktEnd != nb && s.HaveBkt {
-			fd.add(doc.Error, p.Spans["bkt_entry_cnt"], "the function blocks end at bucket %d but the table has %d records (bkt_entry_cnt = Σ(lut_size + 4))", prevBktEnd, nb)
+			fd.add(doc.CodePwpBadLayout, doc.Error, p.Spans["bkt_entry_cnt"], "the function blocks end at bucket %d but the table has %d records (bkt_entry_cnt = Σ(lut_size + 4))", prevBktEnd, nb)
 		}
 		if prevCtlEnd != nc && s.HaveCtrl {
-			fd.add(doc.Error, p.Spans["ctl_entry_cnt"], "the function ctrl blocks end at word %d but the table has %d words", prevCtlEnd, nc)
+			fd.add(doc.CodePwpBadLayout, doc.Error, p.Spans["ctl_entry_cnt"], "the function ctrl blocks end at word %d but the table has %d words", prevCtlEnd, nc)
 		}
 	}
 }
@@ -530,7 +530,7 @@ func (s *Set) joinOctaves(f *Function, ff finder, baseNeg, basePos, nc int) {
 			o := Octave{Region: rg.r, Exp: expOff + k, CtrlIndex: ci}
 			if ci < 0 || ci >= nc {
 				if s.HaveCtrl { // a missing blob is reported once, on the set
-					ff.add(doc.Error, m.Spans[FieldBaseNeg], "%s: %s octave %d needs ctrl word %d, beyond the table (%d words)", f.Name, rg.r, o.Exp, ci, nc)
+					ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBaseNeg], "%s: %s octave %d needs ctrl word %d, beyond the table (%d words)", f.Name, rg.r, o.Exp, ci, nc)
 				}
 				break
 			}
@@ -549,19 +549,19 @@ func (s *Set) joinOctaves(f *Function, ff finder, baseNeg, basePos, nc int) {
 			thr, mant = m.Int(FieldLargeNegThr), m.Int(FieldLargeNegMant)
 		}
 		if c.Base != running {
-			ff.add(doc.Error, span, "%s %s octave %d: ctrl word %d (0x%08x) has bucket base %d, expected the running index %d (bkt_base = block start + Σ earlier sections)", f.Name, o.Region, o.Exp, o.CtrlIndex, c.Word, c.Base, running)
+			ff.add(doc.CodePwpBadLayout, doc.Error, span, "%s %s octave %d: ctrl word %d (0x%08x) has bucket base %d, expected the running index %d (bkt_base = block start + Σ earlier sections)", f.Name, o.Region, o.Exp, o.CtrlIndex, c.Word, c.Base, running)
 		}
 		if c.Sentinel() {
 			if c.Word != uint32(c.Base) {
-				ff.add(doc.Warning, span, "%s: ctrl word %d = 0x%08x looks like an empty-octave sentinel but carries other bits", f.Name, o.CtrlIndex, c.Word)
+				ff.add(doc.CodePwpCtrlWord, doc.Warning, span, "%s: ctrl word %d = 0x%08x looks like an empty-octave sentinel but carries other bits", f.Name, o.CtrlIndex, c.Word)
 			}
 		} else {
 			if c.Size > 23 {
-				ff.add(doc.Error, span, "%s: ctrl word %d has extract_size %d > 23 mantissa bits; inputs in octave %d give an error", f.Name, o.CtrlIndex, c.Size, o.Exp)
+				ff.add(doc.CodePwpCtrlWord, doc.Error, span, "%s: ctrl word %d has extract_size %d > 23 mantissa bits; inputs in octave %d give an error", f.Name, o.CtrlIndex, c.Size, o.Exp)
 			} else if c.Size > 15 {
-				ff.add(doc.Warning, span, "%s: ctrl word %d has extract_size %d; the hardware control struct holds 4 bits (≤ 15)", f.Name, o.CtrlIndex, c.Size)
+				ff.add(doc.CodePwpCtrlWord, doc.Warning, span, "%s: ctrl word %d has extract_size %d; the hardware control struct holds 4 bits (≤ 15)", f.Name, o.CtrlIndex, c.Size)
 			} else if c.ExtractLSB != 23-c.Size {
-				ff.add(doc.Warning, span, "%s: ctrl word %d has extract_lsb %d, expected 23 − extract_size = %d (the evaluator follows extract_size)", f.Name, o.CtrlIndex, c.ExtractLSB, 23-c.Size)
+				ff.add(doc.CodePwpCtrlWord, doc.Warning, span, "%s: ctrl word %d has extract_lsb %d, expected 23 − extract_size = %d (the evaluator follows extract_size)", f.Name, o.CtrlIndex, c.ExtractLSB, 23-c.Size)
 			}
 		}
 		want := expectedSections(*o, thr, mant)
@@ -571,17 +571,17 @@ func (s *Set) joinOctaves(f *Function, ff finder, baseNeg, basePos, nc int) {
 		}
 		o.Buckets = want
 		if got := next - c.Base; got != want && c.Base == running {
-			ff.add(doc.Error, span, "%s %s octave %d stores %d sections (next base %d − %d) but its ctrl word implies %d", f.Name, o.Region, o.Exp, got, next, c.Base, want)
+			ff.add(doc.CodePwpBadLayout, doc.Error, span, "%s %s octave %d stores %d sections (next base %d − %d) but its ctrl word implies %d", f.Name, o.Region, o.Exp, got, next, c.Base, want)
 		}
 		running = c.Base + o.Buckets
 		if end := c.Base + o.Buckets; end > f.Slots[0] || c.Base < f.BktStart {
-			ff.add(doc.Error, span, "%s %s octave %d addresses buckets %d..%d, outside its LUT %d..%d", f.Name, o.Region, o.Exp, c.Base, end-1, f.BktStart, f.Slots[0]-1)
+			ff.add(doc.CodePwpBadLayout, doc.Error, span, "%s %s octave %d addresses buckets %d..%d, outside its LUT %d..%d", f.Name, o.Region, o.Exp, c.Base, end-1, f.BktStart, f.Slots[0]-1)
 		} else if !o.Empty() && o.Control.Size <= 23 && c.Base == running-o.Buckets {
 			s.checkMidpoints(f, ff, o)
 		}
 	}
 	if running != f.Slots[0] && len(f.Octaves) > 0 {
-		ff.add(doc.Error, m.Spans[FieldSmallPosPtr], "%s: the octaves end at bucket %d but the saturation slots start at %d", f.Name, running, f.Slots[0])
+		ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldSmallPosPtr], "%s: the octaves end at bucket %d but the saturation slots start at %d", f.Name, running, f.Slots[0])
 	}
 }
 
@@ -602,13 +602,13 @@ func (s *Set) checkMidpoints(f *Function, ff finder, o *Octave) {
 		}
 		if d := math.Abs(float64(s.Buckets[bi].X) - mid); !(d <= 0.05*half) {
 			if bad == 0 {
-				ff.add(doc.Warning, s.bktSpan(bi), "%s %s octave %d section %d: x = %g is not the section midpoint %g", f.Name, o.Region, o.Exp, k, s.Buckets[bi].X, mid)
+				ff.add(doc.CodePwpMidpoint, doc.Warning, s.bktSpan(bi), "%s %s octave %d section %d: x = %g is not the section midpoint %g", f.Name, o.Region, o.Exp, k, s.Buckets[bi].X, mid)
 			}
 			bad++
 		}
 	}
 	if bad > 1 {
-		ff.add(doc.Warning, s.ctrlSpan(o.CtrlIndex), "%s %s octave %d: %d sections in all have x away from their midpoint", f.Name, o.Region, o.Exp, bad)
+		ff.add(doc.CodePwpMidpoint, doc.Warning, s.ctrlSpan(o.CtrlIndex), "%s %s octave %d: %d sections in all have x away from their midpoint", f.Name, o.Region, o.Exp, bad)
 	}
 }
 
@@ -649,20 +649,20 @@ func (s *Set) checkExpMaps(f *Function, ff finder) {
 			}
 		}
 		if fm == nil {
-			ff.add(doc.Error, p.Spans[mp.key], "%s has no entry for %q", mp.key, f.Bare)
+			ff.add(doc.CodePwpBadLayout, doc.Error, p.Spans[mp.key], "%s has no entry for %q", mp.key, f.Bare)
 			continue
 		}
 		if len(fm.Entries) > 0 && fm.Entries[0].Exp != f.Meta.Int(FieldExpOffset) {
-			ff.add(doc.Warning, fm.Entries[0].Span, "%s[%s]: the first exponent key is %d but exp_offset is %d", mp.key, f.Bare, fm.Entries[0].Exp, f.Meta.Int(FieldExpOffset))
+			ff.add(doc.CodePwpBadLayout, doc.Warning, fm.Entries[0].Span, "%s[%s]: the first exponent key is %d but exp_offset is %d", mp.key, f.Bare, fm.Entries[0].Exp, f.Meta.Int(FieldExpOffset))
 		}
 		if s.HaveCtrl && len(fm.Entries) != len(exps) {
-			ff.add(doc.Error, fm.Span, "%s[%s] has %d exponent keys; the ctrl block declares %d octaves (%v)", mp.key, f.Bare, len(fm.Entries), len(exps), exps)
+			ff.add(doc.CodePwpBadLayout, doc.Error, fm.Span, "%s[%s] has %d exponent keys; the ctrl block declares %d octaves (%v)", mp.key, f.Bare, len(fm.Entries), len(exps), exps)
 		}
 		for i := 0; i < len(fm.Entries) && i < len(exps); i++ {
 			e := fm.Entries[i]
 			w := mp.pick(byExp[exps[i]])
 			if e.Exp != exps[i] || !equalInts(e.Indices, w) {
-				ff.add(doc.Error, e.Span, "%s[%s][%d] = %v; the ctrl words imply exponent %d → %v ([neg, pos] for the regions declaring it)", mp.key, f.Bare, e.Exp, e.Indices, exps[i], w)
+				ff.add(doc.CodePwpBadLayout, doc.Error, e.Span, "%s[%s][%d] = %v; the ctrl words imply exponent %d → %v ([neg, pos] for the regions declaring it)", mp.key, f.Bare, e.Exp, e.Indices, exps[i], w)
 				break
 			}
 		}
@@ -675,12 +675,12 @@ func (s *Set) checkThresholds(f *Function, ff finder) {
 	m := f.Meta
 	for _, fi := range []int{FieldSmallPosThr, FieldSmallNegThr, FieldLargePosThr, FieldLargeNegThr} {
 		if v := m.Int(fi); v < 0 || v > 255 {
-			ff.add(doc.Error, m.Spans[fi], "%s.%s = %d is not a biased f32 exponent (0..255)", f.Name, ProfileFields[fi].Key, v)
+			ff.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "%s.%s = %d is not a biased f32 exponent (0..255)", f.Name, ProfileFields[fi].Key, v)
 		}
 	}
 	for _, fi := range []int{FieldLargePosMant, FieldLargeNegMant} {
 		if v := m.Int(fi); v < 0 || v > 0x7fffff {
-			ff.add(doc.Error, m.Spans[fi], "%s.%s = %d is not a 23-bit mantissa", f.Name, ProfileFields[fi].Key, v)
+			ff.add(doc.CodePwpBadProfile, doc.Error, m.Spans[fi], "%s.%s = %d is not a 23-bit mantissa", f.Name, ProfileFields[fi].Key, v)
 		}
 	}
 	if !f.Hero() {
@@ -704,10 +704,10 @@ func (s *Set) checkThresholds(f *Function, ff finder) {
 			small, large = FieldSmallNegThr, FieldLargeNegThr
 		}
 		if m.Int(small) != 127+first {
-			ff.add(doc.Info, m.Spans[small], "%s %s: small threshold %d, where the first populated octave %d suggests %d", f.Name, r, m.Int(small), first, 127+first)
+			ff.add(doc.CodePwpThreshold, doc.Info, m.Spans[small], "%s %s: small threshold %d, where the first populated octave %d suggests %d", f.Name, r, m.Int(small), first, 127+first)
 		}
 		if m.Int(large) != 127+last {
-			ff.add(doc.Info, m.Spans[large], "%s %s: large threshold %d, where the last octave %d suggests %d", f.Name, r, m.Int(large), last, 127+last)
+			ff.add(doc.CodePwpThreshold, doc.Info, m.Spans[large], "%s %s: large threshold %d, where the last octave %d suggests %d", f.Name, r, m.Int(large), last, 127+last)
 		}
 	}
 }
@@ -720,9 +720,9 @@ func (s *Set) checkCatalog(fd finder, whole *doc.Span) {
 			continue
 		}
 		if len(s.Buckets)*BucketSize == cs.BktBytes && len(s.Controls)*s.CtrlStride == cs.CtrlBytes {
-			fd.add(doc.Info, whole, "set %s matches %s set #%d in sizes (bkt %d B, ctrl %d B)", s.Name, c.Name, cs.Index, cs.BktBytes, cs.CtrlBytes)
+			fd.add(doc.CodePwpCatalog, doc.Info, whole, "set %s matches %s set #%d in sizes (bkt %d B, ctrl %d B)", s.Name, c.Name, cs.Index, cs.BktBytes, cs.CtrlBytes)
 		} else {
-			fd.add(doc.Info, whole, "set %s differs from %s set #%d: bkt %d B (catalog %d), ctrl %d B (catalog %d)", s.Name, c.Name, cs.Index, len(s.Buckets)*BucketSize, cs.BktBytes, len(s.Controls)*s.CtrlStride, cs.CtrlBytes)
+			fd.add(doc.CodePwpCatalog, doc.Info, whole, "set %s differs from %s set #%d: bkt %d B (catalog %d), ctrl %d B (catalog %d)", s.Name, c.Name, cs.Index, len(s.Buckets)*BucketSize, cs.BktBytes, len(s.Controls)*s.CtrlStride, cs.CtrlBytes)
 		}
 		return
 	}

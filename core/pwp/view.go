@@ -401,7 +401,7 @@ func BucketNode(s *Set, i int) *doc.Node {
 	}
 	if i < 0 || i >= len(s.Buckets) {
 		n.Value = "out of range"
-		n.Errorf(n.Span, "bucket %d is outside the table of %d records", i, len(s.Buckets))
+		n.Errorf(doc.CodePwpBadLayout, n.Span, "bucket %d is outside the table of %d records", i, len(s.Buckets))
 		return n
 	}
 	b := s.Buckets[i]
@@ -448,7 +448,7 @@ func TraceNode(f *Function, x, y float32, tr Trace) *doc.Node {
 		path.SetAttr(doc.AttrBucket, strconv.Itoa(int(tr.Bucket)))
 	}
 	if tr.Err != nil {
-		n.Errorf(nil, "%v", tr.Err)
+		n.Errorf(doc.CodePwpEvalError, nil, "%v", tr.Err)
 	}
 	if tr.Ctrl >= 0 && int(tr.Ctrl) < len(f.Set.Controls) {
 		n.Field("ctrl word", fmt.Sprintf("%d = 0x%s", tr.Ctrl, Hex8(f.Set.Controls[tr.Ctrl].Word)), f.Set.ctrlSpan(int(tr.Ctrl)))
@@ -474,7 +474,7 @@ func PlotNode(f *Function, p *Plot) *doc.Node {
 	}
 	n.Table = t
 	if p.Failed > 0 {
-		n.Warnf(nil, "%d sample points could not be evaluated (table errors; see the function's findings)", p.Failed)
+		n.Warnf(doc.CodePwpEvalError, nil, "%d sample points could not be evaluated (table errors; see the function's findings)", p.Failed)
 	}
 	return n
 }

@@ -16,8 +16,9 @@
 /**
  * One problem or remark, placed at the bytes it is about.
  * @typedef {object} Finding
+ * @property {string} [code] the stable dotted code (core/doc/codes.go): what the page matches
  * @property {'error' | 'warning' | 'info'} sev
- * @property {string} msg
+ * @property {string} msg for people: never parsed
  * @property {Span} [span]
  */
 

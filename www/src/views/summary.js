@@ -3,7 +3,8 @@
 
 import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
-import { field, keyOf, SEV_RANK, state } from '../state/docs.js';
+import { hashPathKey } from '../lib/hash.js';
+import { field, keyOf, pathOf, SEV_RANK, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { RC_TEXT } from './context.js';
@@ -110,13 +111,18 @@ function causeGroups(all) {
   const ov = field(state.doc, 'overview', 'findings');
   const root = ov && (ov.kids || []).find((g) => g.kind === 'cause' && g.attrs && g.attrs.cause && g.attrs.cause !== 'other');
   if (!root || !root.table) return null;
-  // The group's rows are (severity, message, where): a finding is the root's when its
-  // severity and message are one of them (as many times as the rows name it).
+  // The group's rows are (severity, message, where, code), each leading to the node that
+  // holds its finding: a finding is the root's when its node, severity and code are one of
+  // them (as many times as the rows name it). Never its message: that is for people.
   const want = new Map();
-  for (const r of root.table.rows || []) want.set(r[0] + '\u0000' + r[1], (want.get(r[0] + '\u0000' + r[1]) || 0) + 1);
+  const rows = root.table.rows || [], links = root.table.rlinks || [];
+  rows.forEach((r, i) => {
+    const k = (hashPathKey(links[i] || '') ?? '') + '\u0000' + r[0] + '\u0000' + (r[3] || '');
+    want.set(k, (want.get(k) || 0) + 1);
+  });
   const explained = [], other = [];
   for (const x of all) {
-    const k = x.f.sev + '\u0000' + x.f.msg;
+    const k = pathOf(x.node).join('/') + '\u0000' + x.f.sev + '\u0000' + (x.f.code || '');
     if (want.get(k)) { want.set(k, want.get(k) - 1); explained.push(x); } else other.push(x);
   }
   return [
