@@ -19,6 +19,7 @@ package doc
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -125,6 +126,8 @@ type Node struct {
 	// childIndex maps path keys to positions for nodes with many children (Child), so
 	// lookups over a 200,000-member listing stay linear in all; not encoded.
 	childIndex *childIndex `msg:"-" json:"-"`
+	// repeats counts the findings given per code through FlagRepeated; not encoded.
+	repeats *repeats `msg:"-" json:"-"`
 	// Link is the node this one leads to, elsewhere in the same document (NodeLink form):
 	// an engine to its listing, a used function to its plot.
 	Link string `msg:"link,omitempty" json:"link,omitempty"`
@@ -182,6 +185,52 @@ func (n *Node) Explain(format string, args ...any) *Node {
 func (n *Node) Flag(code Code, severity string, span *Span, format string, args ...any) *Finding {
 	n.Findings = append(n.Findings, Finding{Code: code, Severity: severity, Message: fmt.Sprintf(format, args...), Span: span})
 	return &n.Findings[len(n.Findings)-1]
+}
+
+// RepeatsKept is how many findings of one code one node keeps (FlagRepeated): past it they
+// are counted, and one summary finding of the same code says how many more there were.
+const RepeatsKept = 8
+
+// repeats is a node's count per code for FlagRepeated.
+type repeats struct{ of map[Code]*repeat }
+
+// repeat is one code's count on a node and where its summary finding is.
+type repeat struct {
+	given   int
+	summary int // index in Findings of the summary (-1: none yet)
+}
+
+// FlagRepeated is Flag for a problem that may repeat without bound (one per tar entry, per
+// missing member, per set): the node keeps the first RepeatsKept findings of code, and for
+// the rest one summary finding of the same code, "and N more like this". A flood then costs
+// a counter, not a message each.
+func (n *Node) FlagRepeated(code Code, severity string, span *Span, format string, args ...any) {
+	if n.repeats == nil {
+		n.repeats = &repeats{of: map[Code]*repeat{}}
+	}
+	r := n.repeats.of[code]
+	if r == nil {
+		r = &repeat{summary: -1}
+		n.repeats.of[code] = r
+	}
+	r.given++
+	if r.given <= RepeatsKept {
+		n.Flag(code, severity, span, format, args...)
+		return
+	}
+	msg := MoreLikeThis(code, r.given-RepeatsKept)
+	if r.summary >= 0 && r.summary < len(n.Findings) && n.Findings[r.summary].Code == code {
+		n.Findings[r.summary].Message = msg
+		return
+	}
+	n.Findings = append(n.Findings, Finding{Code: code, Severity: severity, Message: msg})
+	r.summary = len(n.Findings) - 1
+}
+
+// MoreLikeThis is the message of a summary finding: how many findings of code were counted
+// past the RepeatsKept kept.
+func MoreLikeThis(code Code, more int) string {
+	return "and " + strconv.Itoa(more) + " more like this (" + string(code) + "): the first " + strconv.Itoa(RepeatsKept) + " are listed, the rest are counted, not kept"
 }
 
 // Report attaches a finding to the node.
@@ -259,20 +308,26 @@ func (n *Node) Find(path ...string) *Node {
 }
 
 // Walk visits n and its descendants depth-first in order; visit returns false to skip a
-// node's children.
+// node's children. path is shared by every call and changes as the walk goes on: a visit
+// that keeps it must copy it.
 func (n *Node) Walk(visit func(path []string, n *Node) bool) {
-	var rec func(path []string, n *Node)
-	rec = func(path []string, n *Node) {
+	// One path grows and shrinks with the walk (a copy per node would cost the depth at every
+	// node: a member path of 30,000 levels made that quadratic).
+	var path []string
+	var rec func(n *Node)
+	rec = func(n *Node) {
 		if n == nil || !visit(path, n) {
 			return
 		}
 		for _, c := range n.Children {
 			if c != nil { // a decoded document may hold nil children
-				rec(append(path[:len(path):len(path)], c.PathKey()), c)
+				path = append(path, c.PathKey())
+				rec(c)
+				path = path[:len(path)-1]
 			}
 		}
 	}
-	rec(nil, n)
+	rec(n)
 }
 
 // Findings collects every finding in the document in tree order.
