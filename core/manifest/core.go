@@ -575,7 +575,11 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 		}
 		ej.explain(it, "ActivationTableLoad (0x23) set index %d → %s, %s, %s", i, set.ProfilePath, set.BktPath, set.CtrlPath)
 		e.ActivationSets = append(e.ActivationSets, set)
-		if !contains(r.m.ActivationSetsUsed, name) {
+		if !r.setsUsed[name] { // a set, not a scan of the list: 100,000 sets were quadratic
+			if r.setsUsed == nil {
+				r.setsUsed = map[string]bool{}
+			}
+			r.setsUsed[name] = true
 			r.m.ActivationSetsUsed = append(r.m.ActivationSetsUsed, name)
 		}
 	}

@@ -163,8 +163,8 @@ func HostileClasses() []Hostile {
 		{"def-missing", "a kelf naming 200,000 def.json members that are not there", func(s float64) []byte {
 			return bytesOf(replaceSample(map[string]string{"kelf-0.json": kelfOf(scaled(200_000, s), "nodef")}))
 		}},
-		{"many-cores", "200,000 cores, each a small def.json", func(s float64) []byte {
-			n := scaled(200_000, s)
+		{"many-cores", "20,000 cores, each a one-line def.json", func(s float64) []byte {
+			n := scaled(20_000, s)
 			ms := replaceSample(map[string]string{"kelf-0.json": kelfOf(n, "sg")})
 			for i := range n {
 				ms = append(ms, Member{Path: "sg" + strconv.FormatInt(i, 10) + "/def.json", Data: []byte(`{"var": {}}`)})
