@@ -15,12 +15,14 @@ const (
 	CodeTarPathDepth         Code = "tar.path-depth"
 	CodeManifestTooManyCores Code = "manifest.too-many-cores"
 
-	// Issue 30: these four are also declared by the s15-codes branch (issue 27) with the same
+	// Issue 30: these are also declared by the s15-codes branch (issue 27) with the same
 	// names and meanings; at its merge keep one copy.
 	CodeTarLoneZeroBlock      Code = "tar.lone-zero-block"
 	CodeTarBadPax             Code = "tar.bad-pax"
 	CodeTarNotFile            Code = "tar.not-file"
 	CodeManifestMissingMember Code = "manifest.missing-member"
+	CodeManifestUnknownSet    Code = "manifest.unknown-set"
+	CodePwpMissingFile        Code = "pwp.missing-file"
 )
 
 // Codes is every finding code, with its meaning. `neffscope codes` prints it; a test checks
@@ -35,6 +37,8 @@ var Codes = []CodeInfo{
 	{CodeTarBadPax, "a pax extended header is malformed or has an unreadable size record"},
 	{CodeTarNotFile, "a tar entry is a link, device or FIFO, not a file; NEFF loaders ignore it"},
 	{CodeManifestMissingMember, "a manifest names a member the NEFF does not have"},
+	{CodeManifestUnknownSet, "an engine JSON lists an activation set its act_info.json roster does not have"},
+	{CodePwpMissingFile, "an activation set an engine JSON loads has no profile among the files"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

@@ -127,7 +127,7 @@ type Node struct {
 	// lookups over a 200,000-member listing stay linear in all; not encoded.
 	childIndex *childIndex `msg:"-" json:"-"`
 	// repeats counts the findings given per code through FlagRepeated; not encoded.
-	repeats *repeats `msg:"-" json:"-"`
+	repeats *Repeats `msg:"-" json:"-"`
 	// Link is the node this one leads to, elsewhere in the same document (NodeLink form):
 	// an engine to its listing, a used function to its plot.
 	Link string `msg:"link,omitempty" json:"link,omitempty"`
@@ -191,40 +191,51 @@ func (n *Node) Flag(code Code, severity string, span *Span, format string, args 
 // are counted, and one summary finding of the same code says how many more there were.
 const RepeatsKept = 8
 
-// repeats is a node's count per code for FlagRepeated.
-type repeats struct{ of map[Code]*repeat }
+// Repeats counts findings per code so that a list of findings keeps the first RepeatsKept of
+// each code and one summary for the rest (Flag). A node has its own (FlagRepeated); a decoder
+// that gathers findings in a list of its own keeps one beside the list.
+type Repeats struct{ of map[Code]*repeat }
 
-// repeat is one code's count on a node and where its summary finding is.
+// repeat is one code's count and where its summary finding is.
 type repeat struct {
 	given   int
-	summary int // index in Findings of the summary (-1: none yet)
+	summary int // index of the summary in the list (-1: none yet)
+}
+
+// Flag appends a finding of code to *fs while fewer than RepeatsKept of that code were given
+// through r; past that it counts it in one summary finding of the same code, "and N more
+// like this". A flood then costs a counter, not a message each.
+func (r *Repeats) Flag(fs *[]Finding, code Code, severity string, span *Span, format string, args ...any) {
+	if r.of == nil {
+		r.of = map[Code]*repeat{}
+	}
+	c := r.of[code]
+	if c == nil {
+		c = &repeat{summary: -1}
+		r.of[code] = c
+	}
+	c.given++
+	if c.given <= RepeatsKept {
+		*fs = append(*fs, Finding{Code: code, Severity: severity, Message: fmt.Sprintf(format, args...), Span: span})
+		return
+	}
+	msg := MoreLikeThis(code, c.given-RepeatsKept)
+	if c.summary >= 0 && c.summary < len(*fs) && (*fs)[c.summary].Code == code {
+		(*fs)[c.summary].Message = msg
+		return
+	}
+	*fs = append(*fs, Finding{Code: code, Severity: severity, Message: msg})
+	c.summary = len(*fs) - 1
 }
 
 // FlagRepeated is Flag for a problem that may repeat without bound (one per tar entry, per
-// missing member, per set): the node keeps the first RepeatsKept findings of code, and for
-// the rest one summary finding of the same code, "and N more like this". A flood then costs
-// a counter, not a message each.
+// missing member, per set): the node keeps the first RepeatsKept findings of code and one
+// summary of the same code for the rest (Repeats).
 func (n *Node) FlagRepeated(code Code, severity string, span *Span, format string, args ...any) {
 	if n.repeats == nil {
-		n.repeats = &repeats{of: map[Code]*repeat{}}
+		n.repeats = &Repeats{}
 	}
-	r := n.repeats.of[code]
-	if r == nil {
-		r = &repeat{summary: -1}
-		n.repeats.of[code] = r
-	}
-	r.given++
-	if r.given <= RepeatsKept {
-		n.Flag(code, severity, span, format, args...)
-		return
-	}
-	msg := MoreLikeThis(code, r.given-RepeatsKept)
-	if r.summary >= 0 && r.summary < len(n.Findings) && n.Findings[r.summary].Code == code {
-		n.Findings[r.summary].Message = msg
-		return
-	}
-	n.Findings = append(n.Findings, Finding{Code: code, Severity: severity, Message: msg})
-	r.summary = len(n.Findings) - 1
+	n.repeats.Flag(&n.Findings, code, severity, span, format, args...)
 }
 
 // MoreLikeThis is the message of a summary finding: how many findings of code were counted
