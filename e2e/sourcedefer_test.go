@@ -124,7 +124,7 @@ func TestSourceMappedAfterOpen(t *testing.T) {
 			var member []string
 			f.Doc.Root.Walk(func(p []string, n *doc.Node) bool {
 				if n.Kind == doc.KindMember && n.Ref == doc.MemberRef(w.member) && member == nil {
-					member = p
+					member = append([]string(nil), p...) // Walk reuses p
 				}
 				return member == nil
 			})

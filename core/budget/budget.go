@@ -96,6 +96,10 @@ const (
 	VarCost    = 104
 	MemberCost = 2048
 	RowCost    = 400
+	// CoreCost is one core of the model with what an open builds for it (its overview
+	// node, engines, memory figure rows, the info JSON's share): an estimate from the peak
+	// RSS of NEFFs of tens of thousands of one-line def.json cores (issue 30).
+	CoreCost = 32 << 10
 )
 
 // Budget counts what one open has spent. A nil *Budget grants everything, so decoders used

@@ -49,6 +49,7 @@ const (
 	CodeTarBadHeader       Code = "tar.bad-header"
 	CodeTarDuplicateMember Code = "tar.duplicate-member"
 	CodeTarBadSize         Code = "tar.bad-size"
+	CodeTarPathDepth       Code = "tar.path-depth"
 
 	// budget: a limit of the open (core/budget) refused something
 	CodeBudgetInflate Code = "budget.inflate"
@@ -110,6 +111,7 @@ const (
 	CodeManifestNpyHeader          Code = "manifest.npy-header"
 	CodeManifestNpySize            Code = "manifest.npy-size"
 	CodeManifestNpyDType           Code = "manifest.npy-dtype"
+	CodeManifestTooManyCores       Code = "manifest.too-many-cores"
 
 	// isa: engine instruction streams (core/isa)
 	CodeISAStreamSize      Code = "isa.stream-size"
@@ -234,6 +236,7 @@ var Codes = []CodeInfo{
 	{CodeTarBadHeader, "a block that should be a tar header is not one (no magic, bad checksum, unreadable size): the archive is corrupt from there"},
 	{CodeTarDuplicateMember, "a member path appears twice; libnrt keeps the later copy"},
 	{CodeTarBadSize, "a member's tar size disagrees with the bytes the archive holds, or claims more than any member may: corrupt or hostile"},
+	{CodeTarPathDepth, "a member's path nests deeper than the member tree builds folders (neff.MaxPathDepth); it is listed under members by its full name"},
 
 	// budget: a limit of the open (core/budget) refused something
 	{CodeBudgetInflate, "the decompressed bytes passed the inflate limit; raise it with --max-inflate if the file is trusted"},
@@ -295,6 +298,7 @@ var Codes = []CodeInfo{
 	{CodeManifestNpyHeader, "a .npy header lacks a readable descr or shape"},
 	{CodeManifestNpySize, "a .npy member holds another number of data bytes than its shape needs"},
 	{CodeManifestNpyDType, "a .npy dtype neffscope does not preview"},
+	{CodeManifestTooManyCores, "the manifests name more cores than the open's budget lets the model hold; the cores past the limit are not resolved"},
 
 	// isa: engine instruction streams (core/isa)
 	{CodeISAStreamSize, "the stream is not a whole number of 64-byte words: the last bytes are not an instruction"},

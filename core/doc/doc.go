@@ -19,6 +19,7 @@ package doc
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -125,6 +126,8 @@ type Node struct {
 	// childIndex maps path keys to positions for nodes with many children (Child), so
 	// lookups over a 200,000-member listing stay linear in all; not encoded.
 	childIndex *childIndex `msg:"-" json:"-"`
+	// repeats counts the findings given per code through FlagRepeated; not encoded.
+	repeats *Repeats `msg:"-" json:"-"`
 	// Link is the node this one leads to, elsewhere in the same document (NodeLink form):
 	// an engine to its listing, a used function to its plot.
 	Link string `msg:"link,omitempty" json:"link,omitempty"`
@@ -195,6 +198,63 @@ func (n *Node) Infof(code Code, span *Span, format string, args ...any) {
 	n.Flag(code, Info, span, format, args...)
 }
 
+// RepeatsKept is how many findings of one code one node keeps (FlagRepeated): past it they
+// are counted, and one summary finding of the same code says how many more there were.
+const RepeatsKept = 8
+
+// Repeats counts findings per code so that a list of findings keeps the first RepeatsKept of
+// each code and one summary for the rest (Flag). A node has its own (FlagRepeated); a decoder
+// that gathers findings in a list of its own keeps one beside the list.
+type Repeats struct{ of map[Code]*repeat }
+
+// repeat is one code's count and where its summary finding is.
+type repeat struct {
+	given   int
+	summary int // index of the summary in the list (-1: none yet)
+}
+
+// Flag appends a finding of code to *fs while fewer than RepeatsKept of that code were given
+// through r; past that it counts it in one summary finding of the same code, "and N more
+// like this". A flood then costs a counter, not a message each.
+func (r *Repeats) Flag(fs *[]Finding, code Code, severity string, span *Span, format string, args ...any) {
+	if r.of == nil {
+		r.of = map[Code]*repeat{}
+	}
+	c := r.of[code]
+	if c == nil {
+		c = &repeat{summary: -1}
+		r.of[code] = c
+	}
+	c.given++
+	if c.given <= RepeatsKept {
+		*fs = append(*fs, Finding{Code: code, Severity: severity, Message: fmt.Sprintf(format, args...), Span: span})
+		return
+	}
+	msg := MoreLikeThis(code, c.given-RepeatsKept)
+	if c.summary >= 0 && c.summary < len(*fs) && (*fs)[c.summary].Code == code {
+		(*fs)[c.summary].Message = msg
+		return
+	}
+	*fs = append(*fs, Finding{Code: code, Severity: severity, Message: msg})
+	c.summary = len(*fs) - 1
+}
+
+// FlagRepeated is Flag for a problem that may repeat without bound (one per tar entry, per
+// missing member, per set): the node keeps the first RepeatsKept findings of code and one
+// summary of the same code for the rest (Repeats).
+func (n *Node) FlagRepeated(code Code, severity string, span *Span, format string, args ...any) {
+	if n.repeats == nil {
+		n.repeats = &Repeats{}
+	}
+	n.repeats.Flag(&n.Findings, code, severity, span, format, args...)
+}
+
+// MoreLikeThis is the message of a summary finding: how many findings of code were counted
+// past the RepeatsKept kept.
+func MoreLikeThis(code Code, more int) string {
+	return "and " + strconv.Itoa(more) + " more like this (" + string(code) + "): the first " + strconv.Itoa(RepeatsKept) + " are listed, the rest are counted, not kept"
+}
+
 // PathKey is the node's path segment.
 func (n *Node) PathKey() string {
 	if n.Key != "" {
@@ -253,20 +313,26 @@ func (n *Node) Find(path ...string) *Node {
 }
 
 // Walk visits n and its descendants depth-first in order; visit returns false to skip a
-// node's children.
+// node's children. path is shared by every call and changes as the walk goes on: a visit
+// that keeps it must copy it.
 func (n *Node) Walk(visit func(path []string, n *Node) bool) {
-	var rec func(path []string, n *Node)
-	rec = func(path []string, n *Node) {
+	// One path grows and shrinks with the walk (a copy per node would cost the depth at every
+	// node: a member path of 30,000 levels made that quadratic).
+	var path []string
+	var rec func(n *Node)
+	rec = func(n *Node) {
 		if n == nil || !visit(path, n) {
 			return
 		}
 		for _, c := range n.Children {
 			if c != nil { // a decoded document may hold nil children
-				rec(append(path[:len(path):len(path)], c.PathKey()), c)
+				path = append(path, c.PathKey())
+				rec(c)
+				path = path[:len(path)-1]
 			}
 		}
 	}
-	rec(nil, n)
+	rec(n)
 }
 
 // Findings collects every finding in the document in tree order.

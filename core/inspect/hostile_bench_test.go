@@ -37,3 +37,25 @@ func BenchmarkOpenManyMembers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIssue30Classes opens issue 30's container and manifest classes at the issue's size
+// with the native budget, as `info` does: time and bytes allocated per open (-benchmem). Deep
+// paths and floods of tar entries, missing members and cores must stay linear.
+func BenchmarkIssue30Classes(b *testing.B) {
+	for _, h := range neffbuild.HostileClasses() {
+		if _, ok := issue30Scale[h.Name]; !ok {
+			continue
+		}
+		b.Run(h.Name, func(b *testing.B) {
+			raw := h.Build(1)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				f := Open(h.Name+".neff", bytes.NewReader(raw), int64(len(raw)), Options{DeferSource: true})
+				if f.Doc == nil {
+					b.Fatal("no document")
+				}
+			}
+		})
+	}
+}

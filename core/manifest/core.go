@@ -523,6 +523,17 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 		ej.errorf(doc.CodeManifestWrongType, sv, "%s activation_function_sets is a %s, not a list of set names", ej.path, sv.Kind)
 		return
 	}
+	// The roster's sets by name, the first of a name winning (a scan of the roster per set
+	// was the product of the two counts).
+	var rosterSets map[string]*jsonspan.Value
+	if roster != nil && roster.v != nil {
+		rosterSets = map[string]*jsonspan.Value{}
+		for _, rs := range items(roster.v.Get("act_func_sets")) {
+			if n := str(rs.Get("name")); rosterSets[n] == nil {
+				rosterSets[n] = rs
+			}
+		}
+	}
 	for i, it := range items(sv) {
 		name, ok := it.Text()
 		if !ok {
@@ -533,13 +544,8 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 			ProfilePath: joinSG(c.Dir, name+".json"), BktPath: joinSG(c.Dir, name+"_bkt.bin"), CtrlPath: joinSG(c.Dir, name+"_ctrl.bin")}
 		// The roster names each set's files; follow its strings, not the key spelling
 		// (ctrl_bin vs ctl_bin, spec activation.md §1).
-		if roster != nil && roster.v != nil {
-			found := false
-			for _, rs := range items(roster.v.Get("act_func_sets")) {
-				if str(rs.Get("name")) != name {
-					continue
-				}
-				found = true
+		if rosterSets != nil {
+			if rs := rosterSets[name]; rs != nil {
 				if s := str(rs.Get("profile_json")); s != "" {
 					set.ProfilePath = joinSG(c.Dir, s)
 				}
@@ -549,10 +555,8 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 				if s := str(rs.Get("ctrl_bin")); s != "" {
 					set.CtrlPath = joinSG(c.Dir, s)
 				}
-				break
-			}
-			if !found {
-				ej.warnf(doc.CodeManifestUnknownSet, it, "%s lists set %q, which the roster %s does not have; its members are looked up by their default names", ej.path, name, roster.path)
+			} else if !ej.holdBack() {
+				ej.node(it).FlagRepeated(doc.CodeManifestUnknownSet, doc.Warning, ej.span(it), "%s lists set %q, which the roster %s does not have; its members are looked up by their default names", ej.path, name, roster.path)
 			}
 		}
 		who := fmt.Sprintf("%s activation_function_sets[%d]", ej.path, i)
@@ -575,7 +579,11 @@ func (r *resolver) activation(c *Core, e *Engine, ej *jdoc) {
 		}
 		ej.explain(it, "ActivationTableLoad (0x23) set index %d → %s, %s, %s", i, set.ProfilePath, set.BktPath, set.CtrlPath)
 		e.ActivationSets = append(e.ActivationSets, set)
-		if !contains(r.m.ActivationSetsUsed, name) {
+		if !r.setsUsed[name] { // a set, not a scan of the list: 100,000 sets were quadratic
+			if r.setsUsed == nil {
+				r.setsUsed = map[string]bool{}
+			}
+			r.setsUsed[name] = true
 			r.m.ActivationSetsUsed = append(r.m.ActivationSetsUsed, name)
 		}
 	}

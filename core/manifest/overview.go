@@ -71,7 +71,11 @@ func (r *resolver) overview() {
 			}
 			if len(e.ActivationSets) > 0 {
 				an := n.Add(&doc.Node{Kind: doc.KindActivationSets, Key: "activation_function_sets", Label: "activation sets", Value: strconv.Itoa(len(e.ActivationSets)), Detail: "index = ActivationTableLoad (0x23) set index"})
-				for _, s := range e.ActivationSets {
+				for i, s := range e.ActivationSets {
+					if i == maxSetsListed {
+						an.Field("more", fmt.Sprintf("and %d more", len(e.ActivationSets)-i), nil).Detail = "the engine JSON's activation_function_sets lists them"
+						break
+					}
 					an.Field(strconv.Itoa(s.Index), s.Name, s.Span).Explain("%s, %s, %s", s.ProfilePath, s.BktPath, s.CtrlPath)
 				}
 			}
@@ -115,6 +119,10 @@ func (r *resolver) overview() {
 
 	sets := root.Add(&doc.Node{Kind: doc.KindActivationSets, Key: "activation_sets", Label: "activation sets used", Value: strconv.Itoa(len(m.ActivationSetsUsed))})
 	for i, s := range m.ActivationSetsUsed {
+		if i == maxSetsListed {
+			sets.Field("more", fmt.Sprintf("and %d more", len(m.ActivationSetsUsed)-i), nil).Detail = "the engine JSONs name them; the activation node decodes each set"
+			break
+		}
 		sets.Field(strconv.Itoa(i), s, nil)
 	}
 
@@ -176,6 +184,10 @@ func (r *resolver) valueSpan(paths []string, key string) *doc.Span {
 	}
 	return nil
 }
+
+// maxSetsListed bounds the overview's list of activation set names (a name list of a hostile
+// file can be as long as its bytes allow); past it one field counts the rest.
+const maxSetsListed = 256
 
 // deref is a row span; a missing span becomes an empty one.
 func deref(s *doc.Span) doc.Span {

@@ -23,6 +23,8 @@ type resolver struct {
 	// unread lists the JSON manifests whose bytes were not handed over: what they would
 	// refer to cannot be told from what nothing refers to.
 	unread []string
+	// setsUsed is Model.ActivationSetsUsed as a set.
+	setsUsed map[string]bool
 }
 
 // Resolve reads the manifest chain out of members, the way libnrt does (spec neff.md §2.4 D,
@@ -105,15 +107,20 @@ func (r *resolver) load(path, kind string) *jdoc {
 // missing reports a reference to an absent member, naming both ends: the referring member and
 // value, and the member path it resolves to.
 func (r *resolver) missing(from *jdoc, at *jsonspan.Value, what, member, advice string) {
+	// A manifest can name any number of absent members (100,000 activation sets, 200,000
+	// def.json): past doc.RepeatsKept on one node they are counted, not kept.
 	if from == nil {
-		r.root.Errorf(doc.CodeManifestMissingMember, nil, "the chain needs %s %s, but the NEFF has no such member; %s", what, member, advice)
+		r.root.FlagRepeated(doc.CodeManifestMissingMember, doc.Error, nil, "the chain needs %s %s, but the NEFF has no such member; %s", what, member, advice)
+		return
+	}
+	if from.holdBack() {
 		return
 	}
 	written := ""
 	if s, ok := at.Text(); ok && normPath(s) != member {
 		written = fmt.Sprintf(" as %q", s)
 	}
-	from.errorf(doc.CodeManifestMissingMember, at, "%s names %s%s, resolved to member %s, but the NEFF has no member %s; %s", from.path, what, written, member, member, advice)
+	from.node(at).FlagRepeated(doc.CodeManifestMissingMember, doc.Error, from.span(at), "%s names %s%s, resolved to member %s, but the NEFF has no member %s; %s", from.path, what, written, member, member, advice)
 }
 
 // graph reads neff.json (or the legacy kelp.json) and returns the KELF members its __kelf
@@ -183,14 +190,29 @@ func (r *resolver) fallbackKelfs() []kelfRef {
 func (r *resolver) kelfs(refs []kelfRef) {
 	seenKelf := map[string]bool{}
 	seenDef := map[string]bool{}
+	// Each core is charged to the budget: what the model, the overview and the memory figure
+	// build per core is bounded by the memory limit, not by the file (200,000 cores fit in
+	// 1 MB of kelf). Past the limit the cores are counted, not resolved.
+	dropped, firstDropped := 0, ""
 	addCore := func(name, def string) {
 		def = normPath(def)
 		if seenDef[def] {
 			return
 		}
 		seenDef[def] = true
+		if dropped > 0 || !r.budget.Take(budget.Memory, budget.CoreCost, "core "+name) {
+			if dropped++; dropped == 1 {
+				firstDropped = name
+			}
+			return
+		}
 		r.m.Cores = append(r.m.Cores, &Core{Name: name, Dir: dirOf(def), DefPath: def})
 	}
+	defer func() {
+		if dropped > 0 {
+			r.root.Flag(doc.CodeManifestTooManyCores, doc.Warning, nil, "%d cores are resolved and %d more (from core %s on) are not: the %s limit is reached (the file's finding says how to raise it), at about %d bytes a core", len(r.m.Cores), dropped, firstDropped, budget.Memory, budget.CoreCost)
+		}
+	}()
 	for _, k := range refs {
 		if seenKelf[k.path] {
 			continue

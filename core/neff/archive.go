@@ -164,6 +164,8 @@ type Archive struct {
 	// byPath indexes Members by path (the last one wins), built on first lookup.
 	byPath  map[string]*Member
 	indexed int
+	// repeats counts the findings given per code through flagRepeated.
+	repeats map[doc.Code]*repeat
 }
 
 // Finding is a doc.Finding tagged with the part of the container it is about, so the

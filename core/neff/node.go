@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/doc"
 )
@@ -256,25 +257,53 @@ func (a *Archive) verdictNode() *doc.Node {
 	return n
 }
 
+// MaxPathDepth is the deepest a member's folder is built in the member tree: a member whose
+// path has more levels is listed under members by its full name, with a finding (tar.path-depth).
+// Real NEFFs nest two or three levels; the bound keeps the document shallow enough for JSON
+// readers even with a member's decoded content (up to a hundred levels) below it.
+const MaxPathDepth = 128
+
+// maxFlatLabel bounds the label of a member listed by its full name (its key adds the
+// header offset; the detail and the span keep the whole path).
+const maxFlatLabel = 120
+
 // membersNode builds the member tree (directories from the paths) and the member table.
 func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 	n := &doc.Node{Kind: doc.KindArchive, Label: "members", Value: fmt.Sprintf("%d", len(a.Members))}
 	n.Detail = "tar members in archive order; paths are how the runtime looks them up"
 	t := &doc.Table{Columns: []string{"path", "size", "sha256", "tar offset"}}
 	byPath := map[string]*doc.Node{}
-	dirs := map[string]*doc.Node{"": n}
-	var dirOf func(p string) *doc.Node
-	dirOf = func(p string) *doc.Node {
-		if d, ok := dirs[p]; ok {
-			return d
+	// A folder is found by its parent and its own name, so placing a member costs its path's
+	// length once (hashing every prefix of it cost the square of a long path).
+	type dirKey struct {
+		parent *doc.Node
+		name   string
+	}
+	dirs := map[dirKey]*doc.Node{}
+	var made []*doc.Node
+	dirOf := func(p string) *doc.Node {
+		d := n
+		for p != "" {
+			name, rest, _ := strings.Cut(p, "/")
+			if p = rest; name == "" {
+				continue // "a//b", "/a": no folder without a name
+			}
+			c := dirs[dirKey{d, name}]
+			if c == nil {
+				c = &doc.Node{Kind: doc.KindDir, Label: name + "/", Key: name + "/"}
+				d.Add(c)
+				dirs[dirKey{d, name}] = c
+				made = append(made, c)
+			}
+			d = c
 		}
-		parent := dirOf(parentDir(p))
-		d := &doc.Node{Kind: doc.KindDir, Label: path.Base(p) + "/", Key: path.Base(p) + "/"}
-		parent.Add(d)
-		dirs[p] = d
 		return d
 	}
-	taken := make(map[string]bool, len(a.Members)) // dir + "\x00" + key: linear in members
+	type takenKey struct {
+		dir  *doc.Node
+		base string
+	}
+	taken := make(map[takenKey]bool, len(a.Members)) // linear in members
 	for _, m := range a.Members {
 		base := path.Base(m.Path)
 		mn := &doc.Node{Kind: doc.KindMember, Label: base, Value: HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
@@ -282,24 +311,46 @@ func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 		if m.Truncated {
 			mn.Value = fmt.Sprintf("%s (truncated: %d bytes present)", HumanSize(m.Size), m.Read)
 		}
-		d := dirOf(parentDir(m.Path))
-		if k := parentDir(m.Path) + "\x00" + base; taken[k] { // duplicate path: keep both, distinct keys
-			mn.Key = fmt.Sprintf("%s#%d", base, m.HeaderOffset)
+		var d *doc.Node
+		if levels := strings.Count(m.Path, "/"); levels > MaxPathDepth {
+			d = n
+			mn.Label = clipMiddle(m.Path, maxFlatLabel)
+			mn.Key = fmt.Sprintf("%s#%d", mn.Label, m.HeaderOffset)
+			n.FlagRepeated(doc.CodeTarPathDepth, doc.Warning, doc.In(m.Path, 0, m.Size), "member %s (tar stream byte %d) has %d folder levels, more than the %d the member tree builds; it is listed under members by its full name", mn.Label, m.HeaderOffset, levels, MaxPathDepth)
 		} else {
-			taken[k] = true
+			d = dirOf(parentDir(m.Path))
+			if k := (takenKey{d, base}); taken[k] { // duplicate path: keep both, distinct keys
+				mn.Key = fmt.Sprintf("%s#%d", base, m.HeaderOffset)
+			} else {
+				taken[k] = true
+			}
 		}
 		d.Add(mn)
 		byPath[m.Path] = mn
 		t.Rows = append(t.Rows, []string{m.Path, fmt.Sprint(m.Size), m.SHA256, fmt.Sprint(m.DataOffset)})
 		t.RowSpans = append(t.RowSpans, doc.Span{Source: m.Path, Length: m.Size})
 	}
-	for p, d := range dirs {
-		if p != "" {
-			d.Value = fmt.Sprintf("%d", len(d.Children))
-		}
+	for _, d := range made {
+		d.Value = fmt.Sprintf("%d", len(d.Children))
 	}
 	n.Table = t
 	return n, byPath
+}
+
+// clipMiddle cuts s to about max bytes, keeping its start and end (a path's end names the
+// member), at rune boundaries, with an ellipsis between.
+func clipMiddle(s string, max int) string {
+	if len(s) <= max {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	head, tail := s[:max/2], s[len(s)-max/2:]
+	for len(head) > 0 && !utf8.RuneStart(head[len(head)-1]) {
+		head = head[:len(head)-1]
+	}
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return strings.ToValidUTF8(head+"…"+tail, "\uFFFD")
 }
 
 // MemberDetail is the detail text of a member's node: its path, its SHA-256 when known, and

@@ -116,7 +116,7 @@ func (w *walker) walk() {
 			continue
 		}
 		if zeroBlocks == 1 {
-			w.a.report(doc.CodeTarLoneZeroBlock, "archive", doc.Warning, nil, "a lone zero block at tar stream byte %d is followed by more headers; GNU tar treats it as the end of the archive, libarchive reads on. The members after it are listed.", hdrOff-tarBlock)
+			w.a.flagRepeated(doc.CodeTarLoneZeroBlock, "archive", doc.Warning, nil, "a lone zero block at tar stream byte %d is followed by more headers; GNU tar treats it as the end of the archive, libarchive reads on. The members after it are listed.", hdrOff-tarBlock)
 			zeroBlocks = 0
 		}
 		h, ok := w.header(hdrOff)
@@ -135,7 +135,7 @@ func (w *walker) walk() {
 			}
 			recs, err := parsePax(data)
 			if err != nil {
-				w.a.report(doc.CodeTarBadPax, "archive", doc.Warning, nil, "the pax extended header at tar stream byte %d is malformed (%v); its records are ignored.", hdrOff, err)
+				w.a.flagRepeated(doc.CodeTarBadPax, "archive", doc.Warning, nil, "the pax extended header at tar stream byte %d is malformed (%v); its records are ignored.", hdrOff, err)
 			}
 			if h.typeflag == 'x' {
 				if p, ok := recs["path"]; ok {
@@ -147,7 +147,7 @@ func (w *walker) walk() {
 					} else {
 						// GNU tar and Go's archive/tar refuse this header (ErrHeader); the
 						// ustar size field is used instead.
-						w.a.report(doc.CodeTarBadPax, "archive", doc.Error, nil, "the pax extended header at tar stream byte %d has an unreadable size record %q; tar readers refuse such an archive (Go: \"archive/tar: invalid tar header\"). The next member's ustar size field is used instead.", hdrOff, clip(s, 40))
+						w.a.flagRepeated(doc.CodeTarBadPax, "archive", doc.Error, nil, "the pax extended header at tar stream byte %d has an unreadable size record %q; tar readers refuse such an archive (Go: \"archive/tar: invalid tar header\"). The next member's ustar size field is used instead.", hdrOff, clip(s, 40))
 					}
 				}
 			}
@@ -184,7 +184,7 @@ func (w *walker) walk() {
 			continue
 		case '0', 0, '7':
 		case '1', '2', '3', '4', '6':
-			w.a.report(doc.CodeTarNotFile, doc.MemberRef(name), doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
+			w.a.flagRepeated(doc.CodeTarNotFile, doc.MemberRef(name), doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
 			if !w.skip(size) {
 				return
 			}
@@ -204,6 +204,36 @@ func (w *walker) walk() {
 			return
 		}
 	}
+}
+
+// repeat is one code's count of archive findings and where its summary is in Findings.
+type repeat struct{ given, summary int }
+
+// flagRepeated is report for a problem a tar entry can repeat without bound (links, lone zero
+// blocks, bad pax headers: a few bytes each, a million in a small file): the archive keeps the
+// first doc.RepeatsKept findings of code, then one summary on the members node that counts the
+// rest (doc.MoreLikeThis), as doc.Node.FlagRepeated does on a node.
+func (a *Archive) flagRepeated(code doc.Code, part, severity string, span *doc.Span, format string, args ...any) {
+	if a.repeats == nil {
+		a.repeats = map[doc.Code]*repeat{}
+	}
+	r := a.repeats[code]
+	if r == nil {
+		r = &repeat{summary: -1}
+		a.repeats[code] = r
+	}
+	r.given++
+	if r.given <= doc.RepeatsKept {
+		a.Findings = append(a.Findings, Finding{Finding: doc.Finding{Code: code, Severity: severity, Message: fmt.Sprintf(format, args...), Span: span}, Part: part})
+		return
+	}
+	msg := doc.MoreLikeThis(code, r.given-doc.RepeatsKept)
+	if r.summary >= 0 && r.summary < len(a.Findings) && a.Findings[r.summary].Code == code {
+		a.Findings[r.summary].Message = msg
+		return
+	}
+	a.Findings = append(a.Findings, Finding{Finding: doc.Finding{Code: code, Severity: severity, Message: msg}, Part: "archive"})
+	r.summary = len(a.Findings) - 1
 }
 
 type tarHeader struct {

@@ -241,17 +241,21 @@ func OpenFiles(files map[string][]byte) *Bundle {
 		}
 		b.Sets = append(b.Sets, NewSet(SetFiles{ProfilePath: pn, Profile: files[pn], BktPath: bp, Bkt: bb, CtrlPath: cp, Ctrl: cb, Roster: rs, decoded: prof}))
 	}
-	// Sets an engine JSON uses must be present.
+	// Sets an engine JSON uses must be present. The sets are looked up by name (a scan of
+	// them per set loaded was the product of the two counts), and an engine JSON naming a
+	// flood of absent sets gives the first few findings and one count (doc.Repeats).
+	type setKey struct{ name, dir string }
+	present := map[setKey]bool{}
+	for _, s := range b.Sets {
+		present[setKey{s.Name, dirOf(s.ProfilePath)}] = true
+		present[setKey{s.Name, "\x00any"}] = true
+	}
+	var missing doc.Repeats
 	for _, dir := range sortedKeys(b.LoadOrders) {
 		for i, name := range b.LoadOrders[dir] {
-			found := false
-			for _, s := range b.Sets {
-				if s.Name == name && (dirOf(s.ProfilePath) == dir || len(b.LoadOrders) == 1) {
-					found = true
-				}
-			}
+			found := present[setKey{name, dir}] || (len(b.LoadOrders) == 1 && present[setKey{name, "\x00any"}])
 			if !found {
-				fd.add(doc.CodePwpMissingFile, doc.Error, doc.In(path.Join(dir, "Activation.json"), 0, 0), "the engine JSON in %q loads set %d = %s, but its profile %s.json is not among the files", dir, i, name, name)
+				missing.Flag(&b.Findings, doc.CodePwpMissingFile, doc.Error, doc.In(path.Join(dir, "Activation.json"), 0, 0), "the engine JSON in %q loads set %d = %s, but its profile %s.json is not among the files", dir, i, name, name)
 			}
 		}
 	}

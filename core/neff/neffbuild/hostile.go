@@ -1,6 +1,7 @@
 package neffbuild
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"crypto/md5"
@@ -111,7 +112,105 @@ func HostileClasses() []Hostile {
 			}
 			return Bytes(ms, Options{GzipLevel: gzip.BestCompression})
 		}},
+
+		// Issue 30: deep member paths, floods of per-entry problems, many cores.
+		{"deep-longname", "one member named sg00/ + d/ ×30,000 (a GNU long name)", func(s float64) []byte {
+			name := "sg00/" + strings.Repeat("d/", int(scaled(30_000, s))) + "x.bin"
+			return WrapTar(rawTar(tarEntry{name: "././@LongLink", typeflag: 'L', size: int64(len(name) + 1), data: []byte(name + "\x00")},
+				tarEntry{name: "x.bin", size: 3, data: []byte("abc")}))
+		}},
+		{"deep-pax", "one member whose pax path has 500,000 levels", func(s float64) []byte {
+			pax := paxRecord("path", strings.Repeat("d/", int(scaled(500_000, s)))+"x.bin")
+			return WrapTar(rawTar(tarEntry{name: "PaxHeaders/x", typeflag: 'x', size: int64(len(pax)), data: []byte(pax)},
+				tarEntry{name: "x.bin", size: 3, data: []byte("abc")}))
+		}},
+		{"symlink-flood", "1,000,000 tar symlink entries", func(s float64) []byte {
+			return streamTar(func(emit func(tarEntry)) {
+				for i := range scaled(1_000_000, s) {
+					emit(tarEntry{name: "l/" + strconv.FormatInt(i, 36), typeflag: '2'})
+				}
+			})
+		}},
+		{"zero-block-flood", "500,000 lone zero blocks, each followed by a directory entry", func(s float64) []byte {
+			return streamTar(func(emit func(tarEntry)) {
+				for i := range scaled(500_000, s) {
+					emit(tarEntry{zeroBefore: true, name: "d" + strconv.FormatInt(i, 36) + "/", typeflag: '5'})
+				}
+			})
+		}},
+		{"pax-flood", "500,000 malformed pax headers, each before a directory entry", func(s float64) []byte {
+			return streamTar(func(emit func(tarEntry)) {
+				bad := []byte("7 bad\n\x00")
+				for i := range scaled(500_000, s) {
+					emit(tarEntry{name: "PaxHeaders/p", typeflag: 'x', size: int64(len(bad)), data: bad})
+					emit(tarEntry{name: "d" + strconv.FormatInt(i, 36) + "/", typeflag: '5'})
+				}
+			})
+		}},
+		{"act-missing", "100,000 activation sets whose members are all missing", func(s float64) []byte {
+			n := scaled(100_000, s)
+			var b strings.Builder
+			b.WriteString(`{"act_info": "act_info.json", "act_semaphore": 12, "dma": [], "instr": "Activation.bin", "name": "Activation.json", "activation_function_sets": [`)
+			for i := range n {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`"s` + strconv.FormatInt(i, 36) + `"`)
+			}
+			b.WriteString("]}")
+			return bytesOf(replaceSample(map[string]string{"sg00/Activation.json": b.String()}))
+		}},
+		{"def-missing", "a kelf naming 200,000 def.json members that are not there", func(s float64) []byte {
+			return bytesOf(replaceSample(map[string]string{"kelf-0.json": kelfOf(scaled(200_000, s), "nodef")}))
+		}},
+		{"many-cores", "20,000 cores, each a one-line def.json", func(s float64) []byte {
+			n := scaled(20_000, s)
+			ms := replaceSample(map[string]string{"kelf-0.json": kelfOf(n, "sg")})
+			for i := range n {
+				ms = append(ms, Member{Path: "sg" + strconv.FormatInt(i, 10) + "/def.json", Data: []byte(`{"var": {}}`)})
+			}
+			return bytesOf(ms)
+		}},
 	}
+}
+
+// kelfOf is a KELF descriptor whose graphs name n def.json members, <dir><i>/def.json.
+func kelfOf(n int64, dir string) string {
+	var b strings.Builder
+	b.WriteString(`{"version": "0.5", "target": "sunda", "graphs": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		d := dir + strconv.FormatInt(i, 10)
+		b.WriteString(`{"definition": "` + d + `/def.json", "name": "` + d + `"}`)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// replaceSample is Sample with the given members' contents replaced.
+func replaceSample(with map[string]string) []Member {
+	ms := Sample()
+	for i, m := range ms {
+		if t, ok := with[m.Path]; ok {
+			ms[i].Data = []byte(t)
+		}
+	}
+	return ms
+}
+
+// streamTar is WrapTar of the entries gen emits, written as they come (a flood of entries is
+// hundreds of MB of tar that never exists whole).
+func streamTar(gen func(emit func(tarEntry))) []byte {
+	var payload bytes.Buffer
+	gz, _ := gzip.NewWriterLevel(&payload, gzip.BestSpeed)
+	bw := bufio.NewWriterSize(gz, 1<<16)
+	gen(func(e tarEntry) { writeEntry(bw, e) })
+	bw.Write(make([]byte, 1024))
+	bw.Flush()
+	gz.Close()
+	return wrapPayload(&payload)
 }
 
 func bytesOf(ms []Member) []byte { return Bytes(ms, Options{GzipLevel: gzip.BestCompression}) }
@@ -121,6 +220,8 @@ type tarEntry struct {
 	typeflag byte
 	size     int64 // declared
 	data     []byte
+	// zeroBefore writes a lone zero block before the header.
+	zeroBefore bool
 }
 
 // rawTar writes entries whose headers say what the test wants (archive/tar refuses to write
@@ -128,42 +229,51 @@ type tarEntry struct {
 func rawTar(es ...tarEntry) []byte {
 	var b bytes.Buffer
 	for _, e := range es {
-		h := make([]byte, 512)
-		copy(h, e.name)
-		copy(h[100:], "0000664\x00")
-		copy(h[108:], "0000000\x00")
-		copy(h[116:], "0000000\x00")
-		if e.size < 1<<33 {
-			copy(h[124:], fmt.Sprintf("%011o\x00", e.size))
-		} else { // GNU base-256
-			h[124] = 0x80
-			for i, v := 135, e.size; i > 124; i, v = i-1, v>>8 {
-				h[i] = byte(v)
-			}
-		}
-		copy(h[136:], "00000000000\x00")
-		tf := e.typeflag
-		if tf == 0 {
-			tf = '0'
-		}
-		h[156] = tf
-		copy(h[257:], "ustar\x0000")
-		for i := 148; i < 156; i++ {
-			h[i] = ' '
-		}
-		var sum int64
-		for _, c := range h {
-			sum += int64(c)
-		}
-		copy(h[148:], fmt.Sprintf("%06o\x00 ", sum))
-		b.Write(h)
-		b.Write(e.data)
-		if r := len(e.data) % 512; r != 0 {
-			b.Write(make([]byte, 512-r))
-		}
+		writeEntry(&b, e)
 	}
 	b.Write(make([]byte, 1024))
 	return b.Bytes()
+}
+
+// writeEntry writes one entry: its header block (after a zero block when zeroBefore), its
+// data and the fill to the next block.
+func writeEntry(b io.Writer, e tarEntry) {
+	if e.zeroBefore {
+		b.Write(make([]byte, 512))
+	}
+	h := make([]byte, 512)
+	copy(h, e.name)
+	copy(h[100:], "0000664\x00")
+	copy(h[108:], "0000000\x00")
+	copy(h[116:], "0000000\x00")
+	if e.size < 1<<33 {
+		copy(h[124:], fmt.Sprintf("%011o\x00", e.size))
+	} else { // GNU base-256
+		h[124] = 0x80
+		for i, v := 135, e.size; i > 124; i, v = i-1, v>>8 {
+			h[i] = byte(v)
+		}
+	}
+	copy(h[136:], "00000000000\x00")
+	tf := e.typeflag
+	if tf == 0 {
+		tf = '0'
+	}
+	h[156] = tf
+	copy(h[257:], "ustar\x0000")
+	for i := 148; i < 156; i++ {
+		h[i] = ' '
+	}
+	var sum int64
+	for _, c := range h {
+		sum += int64(c)
+	}
+	copy(h[148:], fmt.Sprintf("%06o\x00 ", sum))
+	b.Write(h)
+	b.Write(e.data)
+	if r := len(e.data) % 512; r != 0 {
+		b.Write(make([]byte, 512-r))
+	}
 }
 
 func paxRecord(k, v string) string {
@@ -184,6 +294,11 @@ func WrapTar(tarBytes []byte) []byte {
 	gz, _ := gzip.NewWriterLevel(&payload, gzip.BestSpeed)
 	gz.Write(tarBytes)
 	gz.Close()
+	return wrapPayload(&payload)
+}
+
+// wrapPayload pads a gzip'd tar and puts it after a NEFF header with its MD5.
+func wrapPayload(payload *bytes.Buffer) []byte {
 	if r := payload.Len() % 10240; r != 0 {
 		payload.Write(make([]byte, 10240-r))
 	}

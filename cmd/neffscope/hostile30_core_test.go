@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/neffscope/neffscope/core/doc"
+)
+
+// TestIssue30ContainerClassesThroughCommands runs `info --json` and `inspect --json` on issue
+// 30's container and manifest classes (scaled down): each finishes with JSON that parses,
+// and `inspect --json` carries the code of the finding that says what was bounded.
+func TestIssue30ContainerClassesThroughCommands(t *testing.T) {
+	classes := []struct {
+		name  string
+		scale float64
+		code  doc.Code
+	}{
+		{"deep-longname", 1, "tar.path-depth"},
+		{"deep-pax", 0.2, "tar.path-depth"},
+		{"symlink-flood", 0.01, "tar.not-file"},
+		{"zero-block-flood", 0.01, "tar.lone-zero-block"},
+		{"pax-flood", 0.01, "tar.bad-pax"},
+		{"act-missing", 0.05, "manifest.missing-member"},
+		{"def-missing", 0.05, "manifest.too-many-cores"},
+	}
+	dir := t.TempDir()
+	for _, c := range classes {
+		t.Run(c.name, func(t *testing.T) {
+			p := writeClass(t, dir, c.name, c.scale)
+			out, errs, _ := runCLI(t, "info", "--json", p)
+			if !json.Valid([]byte(out)) {
+				t.Fatalf("info --json is not JSON (stderr %q)", errs)
+			}
+			out, errs, _ = runCLI(t, "inspect", "--json", p)
+			if !json.Valid([]byte(out)) {
+				t.Fatalf("inspect --json is not JSON (stderr %q)", errs)
+			}
+			var d doc.Document
+			if err := json.Unmarshal([]byte(out), &d); err != nil || d.Root == nil {
+				t.Fatalf("inspect --json is not a document: %v", err)
+			}
+			found := false
+			d.Root.Walk(func(_ []string, n *doc.Node) bool {
+				for _, f := range n.Findings {
+					found = found || f.Code == c.code
+				}
+				return !found
+			})
+			if !found {
+				t.Errorf("inspect --json has no finding coded %s", c.code)
+			}
+		})
+	}
+}
