@@ -1,8 +1,14 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"syscall"
+
 	"archive/zip"
 	"bytes"
+	"github.com/neffscope/neffscope/core/inspect"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,5 +101,119 @@ func TestExtractNEFFOverlap(t *testing.T) {
 	_, errs, rc := runCLI(t, "extract-neff", "--list", p)
 	if rc != 1 || !strings.Contains(errs, "[zip.overlap]") {
 		t.Errorf("rc %d: %s", rc, errs)
+	}
+}
+
+// symlinkGraph builds levels directories, each holding fan symlinks to the next, and a NEFF
+// in the last: fan^levels paths lead to one file.
+func symlinkGraph(t testing.TB, root string, levels, fan int, neffBytes []byte) {
+	for l := 0; l <= levels; l++ {
+		if err := os.Mkdir(filepath.Join(root, fmt.Sprintf("L%d", l)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for l := 0; l < levels; l++ {
+		for k := range fan {
+			if err := os.Symlink(filepath.Join("..", fmt.Sprintf("L%d", l+1)), filepath.Join(root, fmt.Sprintf("L%d", l), fmt.Sprintf("s%02d", k))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("L%d", levels), "model.neff"), neffBytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// 160 links making 20⁸ paths to one NEFF: with --follow each directory is walked once and
+// the NEFF read once; without it no link is followed.
+func TestScanSymlinkGraphOnce(t *testing.T) {
+	root := t.TempDir()
+	symlinkGraph(t, root, 8, 20, realfiles.Read(t, "nkipy/matmul_small.neff"))
+	start := filepath.Join(root, "L0")
+	out, errs, rc := runCLI(t, "scan", "--jsonl", "--follow", start)
+	recs := decodeJSONL(t, out)
+	if rc != 0 || len(recs) != 1 || recs[0].HasError() || !strings.Contains(errs, "152 symlinks led to directories already walked") {
+		t.Fatalf("rc %d, %d records: %s", rc, len(recs), errs)
+	}
+	out, errs, rc = runCLI(t, "scan", "--jsonl", start)
+	if recs := decodeJSONL(t, out); rc != 0 || len(recs) != 0 || !strings.Contains(errs, "20 symlinks not followed") {
+		t.Errorf("without --follow: rc %d, %d records: %s", rc, len(recs), errs)
+	}
+	// A NEFF reached by a second path (a symlink beside it) is read once.
+	os.Symlink("model.neff", filepath.Join(root, "L8", "same.neff"))
+	out, _, _ = runCLI(t, "scan", "--jsonl", "--follow", filepath.Join(root, "L8"))
+	recs = decodeJSONL(t, out)
+	if len(recs) != 2 || recs[0].SHA256 == "" || !problemCode(recs[1], inspect.CodeScanSeen) || recs[1].SHA256 != "" {
+		t.Errorf("second path: %+v", recs)
+	}
+}
+
+// A FIFO where the walk saw a NEFF (swapped between its stat and the read): the read neither
+// blocks nor reads, the record says why.
+func TestScanFIFOAtReadTime(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "model.neff")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	r := readItem(scanItem{path: p, size: 62464}, 0)
+	if !problemCode(*r, inspect.CodeScanNotRegular) || !r.HasError() {
+		t.Errorf("%+v", r)
+	}
+}
+
+// writeLog records every Write: each must be whole JSONL lines, so a killed scan leaves
+// valid JSONL up to its last line.
+type writeLog struct{ writes [][]byte }
+
+func (w *writeLog) Write(p []byte) (int, error) {
+	w.writes = append(w.writes, bytes.Clone(p))
+	return len(p), nil
+}
+
+func TestScanJSONLOneWritePerRecord(t *testing.T) {
+	root, _ := cacheTree(t)
+	var log writeLog
+	sink := newJSONLSink(&log)
+	if _, err := scan([]string{root}, scanOptions{jobs: 2}, sink); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.writes) != 7 {
+		t.Fatalf("%d writes", len(log.writes))
+	}
+	for _, b := range log.writes {
+		var r inspect.ScanRecord
+		if bytes.Count(b, []byte{'\n'}) != 1 || b[len(b)-1] != '\n' || json.Unmarshal(b, &r) != nil {
+			t.Errorf("a write that is not one whole record line: %q", b)
+		}
+	}
+}
+
+// On a terminal, scan prints a table (file strings escaped) and its progress line is erased
+// at the end; --jsonl still gives JSONL.
+func TestScanTableOnTerminal(t *testing.T) {
+	old := isTerminal
+	isTerminal = func(w io.Writer) bool { _, ok := w.(*bytes.Buffer); return ok }
+	t.Cleanup(func() { isTerminal = old })
+	root := t.TempDir()
+	src := realfiles.Read(t, "nkipy/matmul_small.neff")
+	os.WriteFile(filepath.Join(root, "a.neff"), src, 0o644)
+	os.WriteFile(filepath.Join(root, "b\x1b[2Jx.neff"), src[:3000], 0o644)
+	out, errs, rc := runCLI(t, "scan", root)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if rc != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], "PATH ") || strings.Contains(out, "\x1b") {
+		t.Fatalf("rc %d, table:\n%s", rc, out)
+	}
+	fields := strings.Fields(lines[1])
+	if !strings.HasSuffix(fields[0], "a.neff") || fields[1]+" "+fields[2] != "61.0 KiB" || fields[4] != "Trn2" || fields[5] != "2" || fields[6] != "58" || fields[7] != "ok" {
+		t.Errorf("row %q", lines[1])
+	}
+	if !strings.Contains(lines[2], `\x1b[2Jx.neff`) || !strings.Contains(lines[2], "error") {
+		t.Errorf("row %q", lines[2])
+	}
+	if !strings.HasPrefix(errs, "\r\x1b[K") || !strings.Contains(errs, "scan: 2 NEFFs") {
+		t.Errorf("stderr %q", errs)
+	}
+	if js, _, _ := runCLI(t, "scan", "--jsonl", "-q", root); len(decodeJSONL(t, js)) != 2 {
+		t.Errorf("--jsonl on a terminal: %q", js)
 	}
 }

@@ -85,11 +85,11 @@ func (s *tableSink) Close() error {
 	return nil
 }
 
-// findingsCell is "ok", or the counts and the first problem ("2 errors: …"), or the
-// duplicate it is.
+// findingsCell is "ok" or the error and warning counts, then the first problem (its code when
+// the scan made it), then the duplicate it is. Info findings are left to --jsonl.
 func findingsCell(r *inspect.ScanRecord) string {
 	var parts []string
-	for _, sev := range []string{doc.Error, doc.Warning, doc.Info} {
+	for _, sev := range []string{doc.Error, doc.Warning} {
 		if n := r.Findings[sev]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, sev))
 		}
@@ -97,14 +97,14 @@ func findingsCell(r *inspect.ScanRecord) string {
 	cell := "ok"
 	if len(parts) > 0 {
 		cell = strings.Join(parts, ", ")
-		if len(r.Problems) > 0 {
-			p := r.Problems[0]
-			msg := p.Message
-			if p.Code != "" {
-				msg = string(p.Code)
-			}
-			cell += ": " + elide(safeMsg(msg), 60)
+	}
+	if len(r.Problems) > 0 && (len(parts) > 0 || r.Problems[0].Code != "") {
+		p := r.Problems[0]
+		msg := p.Message
+		if p.Code != "" {
+			msg = string(p.Code)
 		}
+		cell += ": " + elide(safeMsg(msg), 60)
 	}
 	if r.DuplicateOf != nil {
 		cell += " (duplicate of " + elide(safe(*r.DuplicateOf), 40) + ")"
