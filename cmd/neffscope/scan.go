@@ -36,8 +36,8 @@ type scanItem struct {
 	problem  string
 	code     doc.Code
 	severity string
-	missing bool // a MODULE_ entry directory with no NEFF
-	size    int64
+	missing  bool // a MODULE_ entry directory with no NEFF
+	size     int64
 }
 
 // scanOptions are scan's knobs.
