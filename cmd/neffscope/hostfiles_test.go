@@ -217,3 +217,77 @@ func TestScanTableOnTerminal(t *testing.T) {
 		t.Errorf("--jsonl on a terminal: %q", js)
 	}
 }
+
+// disasm stopped at a small --max-output: the JSON still parses and names the cap; the text's
+// last line names it; both exit 1.
+func TestDisasmOutputCap(t *testing.T) {
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
+	full, _, rc := runCLI(t, "disasm", "--json", p)
+	if rc != 0 {
+		t.Fatalf("rc %d", rc)
+	}
+	var all struct {
+		Streams []json.RawMessage `json:"streams"`
+	}
+	if err := json.Unmarshal([]byte(full), &all); err != nil || len(all.Streams) != 10 {
+		t.Fatalf("full: %v, %d streams", err, len(all.Streams))
+	}
+	for _, limit := range []int{len(full) / 2, 10} {
+		out, errs, rc := runCLI(t, "disasm", "--json", "--max-output", fmt.Sprint(limit), p)
+		var got struct {
+			Streams []struct {
+				Instructions []json.RawMessage `json:"instructions"`
+			} `json:"streams"`
+			Cap struct {
+				Code string `json:"code"`
+				Max  int    `json:"max_output"`
+			} `json:"output_cap"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil || rc != 1 || got.Cap.Code != "output.cap" || got.Cap.Max != limit || !strings.Contains(errs, "[output.cap]") {
+			t.Fatalf("cap %d: rc %d, %v, %+v\n%s", limit, rc, err, got.Cap, out)
+		}
+		if n := len(got.Streams); n >= 10 || len(out) > limit+300 || (limit > 10) != (n > 0) {
+			t.Errorf("cap %d: %d streams, %d bytes", limit, n, len(out))
+		}
+	}
+	if out, _, rc := runCLI(t, "disasm", "--json", "--max-output", "0", p); rc != 0 || out != full {
+		t.Errorf("--max-output 0: rc %d, %d bytes (want %d)", rc, len(out), len(full))
+	}
+	text, _, _ := runCLI(t, "disasm", p)
+	out, _, rc := runCLI(t, "disasm", "--max-output", "1KiB", p)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if rc != 1 || len(out) > 1024+200 || !strings.HasSuffix(lines[len(lines)-1], "[output.cap]") || !strings.HasPrefix(text, strings.Join(lines[:len(lines)-1], "\n")) {
+		t.Errorf("text cap: rc %d\n%s", rc, out)
+	}
+}
+
+// The default cap applies to a terminal or a regular file, not to a pipe; a given value
+// applies everywhere.
+func TestOutputCapDefault(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	var unset outputCap
+	if unset.limit(f) != defaultMaxOutput || unset.limit(w) != 0 || unset.limit(&bytes.Buffer{}) != 0 {
+		t.Errorf("default: file %d, pipe %d", unset.limit(f), unset.limit(w))
+	}
+	var c outputCap
+	for in, want := range map[string]int64{"0": 0, "4096": 4096, "64MiB": 64 << 20, "1GiB": 1 << 30, "2k": 2048} {
+		if err := c.Set(in); err != nil || c.limit(w) != want {
+			t.Errorf("%s: %v %d", in, err, c.limit(w))
+		}
+	}
+	for _, bad := range []string{"-1", "1TiB", "x", "99999999999G"} {
+		if c.Set(bad) == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
