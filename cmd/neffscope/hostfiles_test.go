@@ -9,6 +9,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"os"
 	"path/filepath"
 	"strings"
@@ -290,4 +291,61 @@ func TestOutputCapDefault(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+}
+
+// FuzzScanWalk builds a tree of directories, NEFF-named files, FIFOs and symlinks (to
+// anything in the tree, loops included) from the input, and scans it with and without
+// --follow: the walk ends, every write is one whole JSONL record, and no path is a record
+// twice.
+func FuzzScanWalk(f *testing.F) {
+	f.Add([]byte{0, 1, 4, 0, 2, 0, 2, 1, 3})
+	f.Add([]byte{0, 4, 0, 4, 0, 2, 0, 2, 1, 2, 2, 1})
+	f.Add([]byte{1, 1, 2, 0, 2, 1, 0, 2, 3, 4, 2})
+	neffBytes := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		root := t.TempDir()
+		dirs, all := []string{root}, []string{root}
+		cur := root
+		for i := 0; i+1 < len(ops) && i < 96; i += 2 {
+			arg := int(ops[i+1])
+			p := filepath.Join(cur, fmt.Sprintf("e%d", i))
+			switch ops[i] % 5 {
+			case 0:
+				if os.Mkdir(p, 0o755) == nil {
+					dirs, all = append(dirs, p), append(all, p)
+				}
+			case 1:
+				if os.WriteFile(p+".neff", neffBytes[:len(neffBytes)*(arg%3)/2], 0o644) == nil {
+					all = append(all, p+".neff")
+				}
+			case 2:
+				target := all[arg%len(all)]
+				rel, err := filepath.Rel(cur, target)
+				if err == nil && os.Symlink(rel, p+[]string{"", ".neff"}[arg%2]) == nil {
+					all = append(all, p)
+				}
+			case 3:
+				syscall.Mkfifo(p+".neff", 0o644)
+			case 4:
+				cur = dirs[arg%len(dirs)]
+			}
+		}
+		for _, follow := range []bool{false, true} {
+			var log writeLog
+			if _, err := scan([]string{root}, scanOptions{jobs: 2, follow: follow}, newJSONLSink(&log)); err != nil {
+				t.Fatal(err)
+			}
+			paths := map[string]bool{}
+			for _, b := range log.writes {
+				var r inspect.ScanRecord
+				if bytes.Count(b, []byte{'\n'}) != 1 || b[len(b)-1] != '\n' || json.Unmarshal(b, &r) != nil {
+					t.Fatalf("a write that is not one whole record line: %q", b)
+				}
+				if paths[r.Path] {
+					t.Fatalf("follow %v: %s is a record twice", follow, r.Path)
+				}
+				paths[r.Path] = true
+			}
+		}
+	})
 }
