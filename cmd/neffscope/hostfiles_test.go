@@ -349,3 +349,52 @@ func FuzzScanWalk(f *testing.F) {
 		}
 	})
 }
+
+// The JSON closer, cut anywhere in a real Document's JSON (every 7th byte of its first 24 KB
+// and 24 places after): the output parses and names the cap in its outermost object.
+func TestJSONCapCutsAnywhere(t *testing.T) {
+	full, _, rc := runCLI(t, "inspect", "--json", realfiles.Path(t, "nkipy/matmul_small.neff"))
+	if rc != 0 || !json.Valid([]byte(full)) {
+		t.Fatalf("rc %d", rc)
+	}
+	full = `[{"a\u00e9\"": [1.5e+3, -2, true, null, "x\\y"]}, ` + full + "]"
+	fullb := []byte(full)
+	var cuts []int
+	for i := 1; i < min(len(full), 24<<10); i += 7 {
+		cuts = append(cuts, i)
+	}
+	for k := range 24 {
+		cuts = append(cuts, len(full)*k/24+k%7+1)
+	}
+	for i, cut := range cuts {
+		var out bytes.Buffer
+		w := &jsonCapWriter{w: &out, limit: int64(cut)}
+		w.Write(fullb[:cut/2])
+		if _, err := w.Write(fullb[cut/2:]); err != errOutputCapped {
+			t.Fatalf("cut %d: %v", cut, err)
+		}
+		tail := out.Bytes()[max(0, out.Len()-300):]
+		if !json.Valid(out.Bytes()) || !bytes.Contains(tail, []byte(`{"output_cap": {"code": "output.cap"`)) && !bytes.Contains(tail, []byte(`"output_cap": {"code": "output.cap"`)) {
+			t.Fatalf("cut %d: not JSON, or no output_cap:\n%s", cut, tail)
+		}
+		if cut < 24<<10 && i%50 == 0 || i%6 == 0 { // the cap is a member of the outermost value's last element
+			var v []map[string]any
+			if err := json.Unmarshal(out.Bytes(), &v); err != nil || v[len(v)-1]["output_cap"] == nil {
+				t.Fatalf("cut %d: %v\n%s", cut, err, tail)
+			}
+		}
+	}
+}
+
+func TestInspectJSONOutputCap(t *testing.T) {
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
+	out, errs, rc := runCLI(t, "inspect", "--json", "--max-output", "64KiB", p)
+	var v struct {
+		Cap struct {
+			Code string `json:"code"`
+		} `json:"output_cap"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || rc != 1 || v.Cap.Code != "output.cap" || len(out) > 64<<10+300 || !strings.Contains(errs, "[output.cap]") {
+		t.Errorf("rc %d, %v, %d bytes: %s", rc, err, len(out), errs)
+	}
+}
