@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -105,7 +106,13 @@ func writeDisasmCapped(w io.Writer, f *inspect.File, archive io.ReaderAt, picked
 		case maxOut > 0 && written+int64(len(j.out)) > maxOut:
 			capped = true
 			stopped.Store(true)
-			_, err = w.Write(format.capped(nil, began, open, maxOut))
+			// The job's words that fit, whole: after them its stream's list is open.
+			var b []byte
+			if k := sort.Search(len(j.ends), func(i int) bool { return written+int64(j.ends[i]) > maxOut }); k > 0 {
+				b = append(b, j.out[:j.ends[k-1]]...)
+				began, open = true, true
+			}
+			_, err = w.Write(format.capped(b, began, open, maxOut))
 		default:
 			if _, err = w.Write(j.out); err != nil {
 				stopped.Store(true)
@@ -136,7 +143,8 @@ type job struct {
 	head     []byte
 	out      []byte
 	ready    chan struct{}
-	open     bool // a stream's list is open after out (a run of words; the last job closes all)
+	open     bool  // a stream's list is open after out (a run of words; the last job closes all)
+	ends     []int // where each word's text ends in out
 }
 
 func (j *job) reset() {
@@ -146,6 +154,7 @@ func (j *job) reset() {
 
 func (j *job) encode(e wordEncoder) {
 	b := append(j.out[:0], j.head...)
+	j.ends = j.ends[:0]
 	for k := range j.n {
 		i := j.first + k
 		var word []byte
@@ -155,6 +164,7 @@ func (j *job) encode(e wordEncoder) {
 			word = j.s.ISA.Word(i)
 		}
 		b = e.appendWord(b, j.s, i, word)
+		j.ends = append(j.ends, len(b))
 	}
 	j.out = b
 }
