@@ -87,6 +87,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	sg := fs.String("sg", "", "only this subgraph (core), e.g. sg00")
 	engine := fs.String("engine", "", "only this engine, e.g. Activation (or its def.json token, act)")
 	asJSON := fs.Bool("json", false, "print {\"streams\": [...]} as JSON")
+	maxOutput := outputCapFlag(fs)
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: neffscope disasm [--sg sg00] [--engine Activation] [--json] FILE")
@@ -127,17 +128,21 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	// above it the collector ran back to back (114 collections, a fifth of the CPU, for the
 	// 32 MB real-shaped NEFF's disasm --json).
 	defer roomToWrite()()
+	limit := maxOutput.limit(rawStdout(stdout))
+	// Streamed in runs of words (disasmpipe.go): a stream of a million words is never held
+	// as structs, and its text or JSON is written as it is made.
+	var capped bool
 	if *asJSON {
-		// Streamed in runs of words (disasmpipe.go): a stream of a million words is never
-		// held as structs, and its JSON is written as it is made.
-		if err := writeDisasmJSON(rawStdout(stdout), f, fh, picked); err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 1
-		}
-		return exitFor(f)
+		capped, err = writeDisasmCapped(rawStdout(stdout), f, fh, picked, jsonFormat{}, limit)
+	} else {
+		capped, err = writeDisasmCapped(stdout, f, fh, picked, textFormat{}, limit)
 	}
-	if err := writeDisasmText(stdout, f, fh, picked); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return 1
+	}
+	if capped {
+		fmt.Fprintf(stderr, "neffscope: the listing stopped at --max-output %d bytes (--max-output 0 lifts the cap) [output.cap]\n", limit)
 		return 1
 	}
 	return exitFor(f)

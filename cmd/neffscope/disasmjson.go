@@ -365,6 +365,20 @@ func (jsonFormat) streamEnd(b []byte, _ *inspect.ProgramStream) []byte { return 
 
 func (jsonFormat) end(b []byte) []byte { return append(b, "\n ]\n}\n"...) }
 
+// capped ends the JSON where the cap stopped it, still JSON: the open stream's list and the
+// streams closed, then "output_cap" naming the cap.
+func (f jsonFormat) capped(b []byte, began, open bool, limit int64) []byte {
+	if !began {
+		b = f.begin(b)
+	}
+	if open {
+		b = append(b, "]}"...)
+	}
+	b = append(b, "\n ],\n \"output_cap\": {\"code\": \"output.cap\", \"max_output\": "...)
+	b = strconv.AppendInt(b, limit, 10)
+	return append(b, ", \"message\": \"the listing stopped before it passed --max-output bytes; --max-output 0 lifts the cap\"}\n}\n"...)
+}
+
 func (jsonFormat) encoder(p *inspect.Program) wordEncoder { return &jsonEncoder{p: p} }
 
 func (e *jsonEncoder) appendWord(b []byte, s *inspect.ProgramStream, i int, word []byte) []byte {

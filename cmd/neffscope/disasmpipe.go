@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -19,6 +20,9 @@ type disasmFormat interface {
 	streamHead(b []byte, k int, s *inspect.ProgramStream) []byte
 	streamEnd(b []byte, s *inspect.ProgramStream) []byte
 	end(b []byte) []byte
+	// capped closes a listing stopped at the output cap: began says the listing's first
+	// bytes were written, open that a stream's list is open; it names the cap.
+	capped(b []byte, began, open bool, limit int64) []byte
 	encoder(p *inspect.Program) wordEncoder // one per goroutine
 }
 
@@ -35,6 +39,13 @@ type wordEncoder interface {
 // four) encodes jobs and this one writes them in order, with at most jobsInFlight jobs (their
 // words and their output: ~1 MiB each for real code, ~3 MiB for random words) alive at once.
 func writeDisasm(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream, format disasmFormat) error {
+	_, err := writeDisasmCapped(w, f, archive, picked, format, 0)
+	return err
+}
+
+// writeDisasmCapped is writeDisasm stopping before the job that would take the output past
+// maxOut bytes (0: no cap), closing the listing with format.capped; capped says it stopped.
+func writeDisasmCapped(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream, format disasmFormat, maxOut int64) (capped bool, err error) {
 	feeds := startFeeds(f, archive, picked)
 	defer feeds.stop()
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
@@ -75,6 +86,7 @@ func writeDisasm(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*in
 					return false
 				}
 				j.s, j.first, j.n, j.words, j.release = s, first, n, words, release
+				j.open = true
 				send(j)
 				j = <-pool
 				j.reset()
@@ -85,20 +97,35 @@ func writeDisasm(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*in
 		j.head = format.end(j.head)
 		send(j)
 	}()
-	var err error
+	var written int64
+	began, open := false, false // what the bytes written so far leave open
 	for j := range order {
 		<-j.ready
-		if err == nil {
+		switch {
+		case err != nil || capped:
+		case maxOut > 0 && written+int64(len(j.out)) > maxOut:
+			capped = true
+			stopped.Store(true)
+			// The job's words that fit, whole: after them its stream's list is open.
+			var b []byte
+			if k := sort.Search(len(j.ends), func(i int) bool { return written+int64(j.ends[i]) > maxOut }); k > 0 {
+				b = append(b, j.out[:j.ends[k-1]]...)
+				began, open = true, true
+			}
+			_, err = w.Write(format.capped(b, began, open, maxOut))
+		default:
 			if _, err = w.Write(j.out); err != nil {
 				stopped.Store(true)
 			}
+			written += int64(len(j.out))
+			began, open = true, j.open
 		}
 		if j.release != nil {
 			j.release()
 		}
 		pool <- j
 	}
-	return err
+	return capped, err
 }
 
 const (
@@ -116,15 +143,18 @@ type job struct {
 	head     []byte
 	out      []byte
 	ready    chan struct{}
+	open     bool  // a stream's list is open after out (a run of words; the last job closes all)
+	ends     []int // where each word's text ends in out
 }
 
 func (j *job) reset() {
-	j.s, j.first, j.n, j.words, j.release = nil, 0, 0, nil, nil
+	j.s, j.first, j.n, j.words, j.release, j.open = nil, 0, 0, nil, nil, false
 	j.head, j.out = j.head[:0], j.out[:0]
 }
 
 func (j *job) encode(e wordEncoder) {
 	b := append(j.out[:0], j.head...)
+	j.ends = j.ends[:0]
 	for k := range j.n {
 		i := j.first + k
 		var word []byte
@@ -134,6 +164,7 @@ func (j *job) encode(e wordEncoder) {
 			word = j.s.ISA.Word(i)
 		}
 		b = e.appendWord(b, j.s, i, word)
+		j.ends = append(j.ends, len(b))
 	}
 	j.out = b
 }

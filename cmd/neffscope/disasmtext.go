@@ -52,6 +52,13 @@ func (textFormat) streamEnd(b []byte, s *inspect.ProgramStream) []byte {
 
 func (textFormat) end(b []byte) []byte { return b }
 
+// capped is a last line naming the cap.
+func (textFormat) capped(b []byte, _, _ bool, limit int64) []byte {
+	b = append(b, "; the listing stopped before it passed --max-output "...)
+	b = strconv.AppendInt(b, limit, 10)
+	return append(b, " bytes; --max-output 0 lifts the cap [output.cap]\n"...)
+}
+
 func (textFormat) encoder(p *inspect.Program) wordEncoder { return &textEncoder{p: p} }
 
 type textEncoder struct {

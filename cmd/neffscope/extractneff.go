@@ -1,10 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/zipneff"
 )
@@ -21,8 +26,9 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write the NEFF to this `FILE` (default: the entry's base name in the current directory; - for stdout)")
 	name := fs.String("name", "", "the zip `ENTRY` to extract when the file holds several NEFFs")
 	list := fs.Bool("list", false, "only list the NEFFs inside")
+	force := fs.Bool("force", false, "overwrite the output file when it exists")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope extract-neff [-o out.neff] [--name ENTRY] [--list] FILE.pt")
+		fmt.Fprintln(stderr, "usage: neffscope extract-neff [-o out.neff] [--force] [--name ENTRY] [--list] FILE.pt")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -43,11 +49,15 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 2
 	}
-	entries, err := zipneff.Find(fh, st.Size())
+	found, err := zipneff.Find(fh, st.Size())
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %s: %v\n", fs.Arg(0), err)
 		return 2
 	}
+	for _, f := range found.Findings {
+		fmt.Fprintf(stderr, "neffscope: %s: %s: %s [%s]\n", fs.Arg(0), f.Severity, safeMsg(f.Message), f.Code)
+	}
+	entries := found.Entries
 	if len(entries) == 0 {
 		fmt.Fprintf(stderr, "neffscope: %s holds no NEFF (no zip entry starts with a NEFF header whose payload hash matches)\n", fs.Arg(0))
 		return 1
@@ -64,11 +74,11 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 			if e.Stored {
 				how = fmt.Sprintf("stored at byte %d", e.Offset)
 			}
-			fmt.Fprintf(stdout, "%s\t%d bytes\t%s\thash %s\tuuid %s\n", e.Name, e.Size, how, e.Integrity, e.UUID)
+			fmt.Fprintf(stdout, "%s\t%d bytes\t%s\thash %s\tuuid %s\n", safe(e.Name), e.Size, how, e.Integrity, e.UUID)
 		}
 		if pick == nil && !*list {
 			if *name != "" {
-				fmt.Fprintf(stderr, "neffscope: %s has no NEFF entry %q\n", fs.Arg(0), *name)
+				fmt.Fprintf(stderr, "neffscope: %s has no NEFF entry %s\n", fs.Arg(0), strconv.Quote(*name))
 				return 2
 			}
 			fmt.Fprintf(stderr, "neffscope: %s holds %d NEFFs; pick one with --name\n", fs.Arg(0), len(entries))
@@ -83,11 +93,20 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 	defer rc.Close()
 	dst := *out
 	if dst == "" {
-		dst = baseName(pick.Name)
+		dst = outputName(pick.Name)
 	}
 	var w io.Writer = stdout
 	if dst != "-" {
-		f, err := os.Create(dst)
+		// O_EXCL refuses an existing file, a symlink included: nothing is overwritten unasked.
+		mode := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+		if *force {
+			mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		}
+		f, err := os.OpenFile(dst, mode, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			fmt.Fprintf(stderr, "neffscope: %s exists; not overwritten (--force overwrites it, -o names another file) [extract.exists]\n", safe(dst))
+			return 2
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
@@ -95,25 +114,44 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		w = f
 	}
-	n, err := io.Copy(w, rc)
+	n, err := io.Copy(w, io.LimitReader(rc, pick.Size))
 	if err != nil {
-		fmt.Fprintf(stderr, "neffscope: writing %s: %v\n", dst, err)
+		fmt.Fprintf(stderr, "neffscope: writing %s: %v\n", safe(dst), err)
 		return 2
 	}
 	if pick.Integrity != "ok" {
-		fmt.Fprintf(stderr, "neffscope: warning: %s's payload hash does not match its header (%s)\n", pick.Name, pick.Integrity)
+		fmt.Fprintf(stderr, "neffscope: warning: %s's payload hash does not match its header (%s)\n", safe(pick.Name), pick.Integrity)
 	}
 	if dst != "-" {
-		fmt.Fprintf(stderr, "wrote %s (%d bytes) from %s\n", dst, n, pick.Name)
+		fmt.Fprintf(stderr, "wrote %s (%d bytes) from %s\n", safe(dst), n, safe(pick.Name))
 	}
 	return 0
 }
 
-func baseName(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' || p[i] == '\\' {
-			return p[i+1:]
+// outputName is the default output file for an entry: its base name with every character
+// that could not be typed or would mean something to a shell or file system replaced by '_',
+// no leading dot (a dot-file such as .bashrc is written only when -o names it), at most 200
+// bytes; "model.neff" when nothing is left.
+func outputName(entry string) string {
+	if i := strings.LastIndexAny(entry, `/\`); i >= 0 {
+		entry = entry[i+1:]
+	}
+	var b strings.Builder
+	for _, r := range entry {
+		switch {
+		case r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) && r != ' ' ||
+			strings.ContainsRune(`:*?"<>|`, r) || r == 0x2028 || r == 0x2029:
+			b.WriteByte('_')
+		default:
+			b.WriteRune(r)
+		}
+		if b.Len() >= 200 {
+			break
 		}
 	}
-	return p
+	name := strings.TrimLeft(strings.TrimSpace(b.String()), ".")
+	if name == "" {
+		return "model.neff"
+	}
+	return name
 }

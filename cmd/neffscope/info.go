@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -350,12 +351,25 @@ func printInfo(w io.Writer, f *inspect.File, opt infoOptions) {
 }
 
 func runInspect(args []string, stdout, stderr io.Writer) int {
-	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, nil, func(f *inspect.File, asJSON bool) int {
+	var maxOutput *outputCap
+	var capped *jsonCapWriter // one for all the files: the cap is the output's
+	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(fs *flag.FlagSet) { maxOutput = outputCapFlag(fs) }, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
+			out := stdout
+			if limit := maxOutput.limit(rawStdout(stdout)); limit > 0 {
+				if capped == nil {
+					capped = &jsonCapWriter{w: stdout, limit: limit}
+				}
+				out = capped
+			}
 			// Written as it walks: stubs' children are built a page at a time, never held.
 			restore := roomToWrite()
-			stubs, err := f.WriteJSON(stdout)
+			stubs, err := f.WriteJSON(out)
 			restore()
+			if errors.Is(err, errOutputCapped) {
+				fmt.Fprintf(stderr, "neffscope inspect: %s: the JSON stopped at --max-output %d bytes (--max-output 0 lifts the cap) [output.cap]\n", safe(f.Name), capped.limit)
+				return 1
+			}
 			if err != nil {
 				fmt.Fprintf(stderr, "neffscope inspect: %s: %v\n", f.Name, err)
 				return 2

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -30,11 +31,13 @@ type scanItem struct {
 	seq      int
 	path     string   // OS path
 	siblings []string // names in the same directory (cache state)
-	// problem, when set, is why the item is a record without a file read (loop, not regular…).
-	problem string
-	code    doc.Code // the problem's finding code
-	missing bool     // a MODULE_ entry directory with no NEFF
-	size    int64
+	// problem, when set, is why the item is a record without a file read (not regular, a
+	// target read already…), with its code and severity.
+	problem  string
+	code     doc.Code
+	severity string
+	missing  bool // a MODULE_ entry directory with no NEFF
+	size     int64
 }
 
 // scanOptions are scan's knobs.
@@ -43,23 +46,27 @@ type scanOptions struct {
 	maxInflate int64
 	progress   io.Writer // nil: no progress lines
 	interval   time.Duration
+	// live: progress is one line on a terminal, redrawn in place and erased at the end.
+	live   bool
+	follow bool // follow symlinks (each target once)
 }
 
 // runScan exits 0, or 1 when any record has an error finding, or 2 on usage or output trouble.
 func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	jsonl := fs.Bool("jsonl", false, "one JSON object per NEFF per line (the default)")
+	jsonl := fs.Bool("jsonl", false, "one JSON object per NEFF per line (the default unless stdout is a terminal, which gets a table)")
 	asCSV := fs.Bool("csv", false, "CSV with a header row (the Parquet columns)")
 	parquetPath := fs.String("parquet", "", "write the records to this Parquet `FILE` (schema in scanparquet.go)")
 	jobs := fs.Int("j", runtime.NumCPU(), "read this many NEFFs at once")
 	quiet := fs.Bool("q", false, "no progress on stderr")
+	follow := fs.Bool("follow", false, "follow symlinks (each file and directory they lead to is read once); without it a symlink is not followed")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope scan [--jsonl | --csv | --parquet FILE] [-j N] PATH...\n\n"+
+		fmt.Fprintln(stderr, "usage: neffscope scan [--jsonl | --csv | --parquet FILE] [--follow] [-j N] PATH...\n\n"+
 			"Walks each PATH (a directory, e.g. a compile cache, or a NEFF) and prints one record per *.neff\n"+
-			"file, in path order (directory entries sorted by name). Exit status: 0, or 1 if any NEFF had an\n"+
-			"error finding, 2 on usage or output trouble.")
+			"file, in path order (directory entries sorted by name): a table on a terminal, else JSONL.\n"+
+			"Exit status: 0, or 1 if any NEFF had an error finding, 2 on usage or output trouble.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,10 +93,16 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		sink = ps
+	case !*jsonl && isTerminal(rawStdout(stdout)):
+		sink = &tableSink{w: stdout}
 	default:
 		sink = newJSONLSink(stdout)
 	}
-	opt := scanOptions{jobs: *jobs, maxInflate: *maxInflate, progress: stderr, interval: time.Second}
+	opt := scanOptions{jobs: *jobs, maxInflate: *maxInflate, progress: stderr, interval: time.Second, follow: *follow}
+	if raw := rawStdout(stderr); isTerminal(raw) {
+		// Redrawn with a carriage return, which the escaping writer would show as text.
+		opt.progress, opt.live, opt.interval = raw, true, 200*time.Millisecond
+	}
 	if *quiet {
 		opt.progress = nil
 	}
@@ -99,6 +112,12 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	}
 	if opt.progress != nil {
 		fmt.Fprintf(stderr, "scan: %d NEFFs (%d with errors, %d duplicates) in %.1fs\n", st.records, st.errors, st.duplicates, st.elapsed.Seconds())
+		if st.notFollowed > 0 {
+			fmt.Fprintf(stderr, "scan: %d symlinks not followed (--follow follows them)\n", st.notFollowed)
+		}
+		if st.seenAgain > 0 {
+			fmt.Fprintf(stderr, "scan: %d symlinks led to directories already walked\n", st.seenAgain)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
@@ -115,6 +134,7 @@ type scanStats struct {
 	records, errors, duplicates int
 	bytes                       int64
 	elapsed                     time.Duration
+	notFollowed, seenAgain      int // symlinks the walk did not follow, directories it reached again
 }
 
 // recordSink writes records in order.
@@ -143,8 +163,8 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 		}()
 	}
 	stop := make(chan struct{})
+	w := &walker{out: items, slots: slots, stop: stop, follow: opt.follow, seen: map[fileID]string{}}
 	go func() {
-		w := walker{out: items, slots: slots, stop: stop}
 		for _, p := range paths {
 			w.root(p)
 		}
@@ -190,11 +210,21 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 			if opt.progress != nil && time.Since(lastProgress) >= opt.interval {
 				lastProgress = time.Now()
 				el := time.Since(start).Seconds()
-				fmt.Fprintf(opt.progress, "scan: %d NEFFs, %.1f MB, %.0f NEFF/s…\n", st.records, float64(st.bytes)/1e6, float64(st.records)/el)
+				if opt.live {
+					dir, _ := w.current.Load().(string)
+					line := fmt.Sprintf("scan: %d done / %d found, %.1f MB · %s", st.records, w.found.Load(), float64(st.bytes)/1e6, safe(dir))
+					fmt.Fprintf(opt.progress, "\r\x1b[K%s", elide(line, 100))
+				} else {
+					fmt.Fprintf(opt.progress, "scan: %d NEFFs, %.1f MB, %.0f NEFF/s…\n", st.records, float64(st.bytes)/1e6, float64(st.records)/el)
+				}
 			}
 		}
 	}
+	if opt.live && opt.progress != nil {
+		fmt.Fprint(opt.progress, "\r\x1b[K")
+	}
 	st.elapsed = time.Since(start)
+	st.notFollowed, st.seenAgain = int(w.notFollowed.Load()), int(w.seenAgain.Load())
 	return st, werr
 }
 
@@ -203,15 +233,21 @@ type orderedRecord struct {
 	rec *inspect.ScanRecord
 }
 
-// walker walks directories depth first, entries sorted by name, following symlinks to
-// directories unless they lead back to a directory being walked (a loop).
+// walker walks directories depth first, entries sorted by name. It follows symlinks only
+// when asked, and then reads what they lead to once: every directory, and with follow every
+// NEFF, is kept by device and inode (seen), so a graph of links (a loop, or 160 links making
+// 20⁸ paths to one file) costs one visit per target.
 type walker struct {
-	out   chan<- scanItem
-	slots chan struct{}
-	stop  chan struct{}
-	seq   int
-	// stack holds the directories being walked, for loop detection.
-	stack []os.FileInfo
+	out    chan<- scanItem
+	slots  chan struct{}
+	stop   chan struct{}
+	seq    int
+	follow bool
+	seen   map[fileID]string // directories walked and NEFFs read: the first path
+	// For the progress line (read by the writer's goroutine).
+	current                atomic.Value // string: the directory being walked
+	found                  atomic.Int64
+	notFollowed, seenAgain atomic.Int64
 }
 
 func (w *walker) emit(it scanItem) bool {
@@ -222,6 +258,7 @@ func (w *walker) emit(it scanItem) bool {
 	}
 	it.seq = w.seq
 	w.seq++
+	w.found.Store(int64(w.seq))
 	w.out <- it
 	return true
 }
@@ -230,7 +267,7 @@ func (w *walker) root(p string) {
 	st, err := os.Stat(p)
 	switch {
 	case err != nil:
-		w.emit(scanItem{path: p, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot read %s: %v", p, describeErr(err))})
+		w.emit(scanItem{path: p, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot read %s: %v", p, describeErr(err))})
 	case st.IsDir():
 		w.dir(p, st)
 	default:
@@ -240,17 +277,17 @@ func (w *walker) root(p string) {
 }
 
 func (w *walker) dir(p string, st os.FileInfo) bool {
-	for _, a := range w.stack {
-		if os.SameFile(a, st) {
-			return w.emit(scanItem{path: p, code: doc.CodeScanSymlinkLoop, problem: fmt.Sprintf("symlink loop: %s leads back to a directory above it; not followed", p)})
-		}
+	id := fileKey(p, st)
+	if _, ok := w.seen[id]; ok {
+		w.seenAgain.Add(1)
+		return true
 	}
+	w.seen[id] = ""
+	w.current.Store(p)
 	entries, err := os.ReadDir(p)
 	if err != nil && len(entries) == 0 {
-		return w.emit(scanItem{path: p, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
+		return w.emit(scanItem{path: p, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
 	}
-	w.stack = append(w.stack, st)
-	defer func() { w.stack = w.stack[:len(w.stack)-1] }()
 	names := make([]string, len(entries))
 	hasNEFF := false
 	for i, e := range entries {
@@ -271,6 +308,14 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		cp := filepath.Join(p, e.Name())
 		t := e.Type()
 		if t&fs.ModeSymlink != 0 {
+			if !w.follow {
+				w.notFollowed.Add(1)
+				if isNEFFName(e.Name()) && !w.emit(scanItem{path: cp, siblings: names, code: inspect.CodeScanSymlink, severity: doc.Info,
+					problem: fmt.Sprintf("%s is a symlink: not followed (--follow follows symlinks)", cp)}) {
+					return false
+				}
+				continue
+			}
 			st, err := os.Stat(cp)
 			if err != nil {
 				if isNEFFName(e.Name()) || isLoop(err) {
@@ -294,7 +339,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		if e.IsDir() {
 			st, err := e.Info()
 			if err != nil {
-				if !w.emit(scanItem{path: cp, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", cp, describeErr(err))}) {
+				if !w.emit(scanItem{path: cp, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", cp, describeErr(err))}) {
 					return false
 				}
 				continue
@@ -307,7 +352,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		if isNEFFName(e.Name()) {
 			st, err := e.Info()
 			if err != nil {
-				if !w.emit(scanItem{path: cp, siblings: names, code: doc.CodeScanUnreadable, problem: fmt.Sprintf("cannot stat %s: %v", cp, describeErr(err))}) {
+				if !w.emit(scanItem{path: cp, siblings: names, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot stat %s: %v", cp, describeErr(err))}) {
 					return false
 				}
 				continue
@@ -322,7 +367,15 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 
 func (w *walker) file(p string, st os.FileInfo, siblings []string) bool {
 	if !st.Mode().IsRegular() {
-		return w.emit(scanItem{path: p, siblings: siblings, code: doc.CodeScanNotRegular, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
+		return w.emit(scanItem{path: p, siblings: siblings, code: inspect.CodeScanNotRegular, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
+	}
+	if w.follow {
+		id := fileKey(p, st)
+		if first, ok := w.seen[id]; ok {
+			return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), code: inspect.CodeScanSeen, severity: doc.Info,
+				problem: fmt.Sprintf("%s is %s, read already (through a symlink or a hard link); not read again", p, filepath.ToSlash(first))})
+		}
+		w.seen[id] = p
 	}
 	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size()})
 }
@@ -359,14 +412,18 @@ func readItem(it scanItem, maxInflate int64) (rec *inspect.ScanRecord) {
 	case it.missing:
 		return inspect.MissingNEFFRecord(p, it.siblings)
 	case it.problem != "":
-		return inspect.UnreadableRecord(p, it.size, it.siblings, it.code, it.problem)
+		sev := it.severity
+		if sev == "" {
+			sev = doc.Error
+		}
+		return inspect.CodedRecord(p, it.size, it.siblings, it.code, sev, it.problem)
 	}
 	defer func() {
 		if e := recover(); e != nil {
 			rec = inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
-	fh, err := os.Open(it.path)
+	fh, err := openForScan(it.path)
 	if err != nil {
 		return inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot open %s: %v", p, describeErr(err)))
 	}
@@ -375,26 +432,42 @@ func readItem(it scanItem, maxInflate int64) (rec *inspect.ScanRecord) {
 	if err != nil {
 		return inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot stat %s: %v", p, describeErr(err)))
 	}
+	// What the walk saw may have been swapped since (a FIFO would block the read for ever):
+	// what is read is what was opened.
+	if !st.Mode().IsRegular() {
+		return inspect.CodedRecord(p, it.size, it.siblings, inspect.CodeScanNotRegular, doc.Error, fmt.Sprintf("%s is not a regular file when opened (%s); not read", p, st.Mode().Type()))
+	}
 	f := inspect.Open(it.path, fh, st.Size(), inspect.Options{MaxInflated: maxInflate, Fingerprint: true})
 	return inspect.NewScanRecord(f, p, it.siblings)
 }
 
 // ---- JSONL ----
 
+// jsonlSink writes each record as it comes, one Write of one whole line, so a scan killed at
+// any moment has left valid JSONL up to its last line.
 type jsonlSink struct {
-	w   *bufio.Writer
+	w   io.Writer
+	buf bytes.Buffer
 	enc *json.Encoder
 }
 
 func newJSONLSink(w io.Writer) *jsonlSink {
-	b := bufio.NewWriter(w)
-	e := json.NewEncoder(b)
-	e.SetEscapeHTML(false)
-	return &jsonlSink{w: b, enc: e}
+	s := &jsonlSink{w: w}
+	s.enc = json.NewEncoder(&s.buf)
+	s.enc.SetEscapeHTML(false)
+	return s
 }
 
-func (s *jsonlSink) Write(r *inspect.ScanRecord) error { return s.enc.Encode(r) }
-func (s *jsonlSink) Close() error                      { return s.w.Flush() }
+func (s *jsonlSink) Write(r *inspect.ScanRecord) error {
+	s.buf.Reset()
+	if err := s.enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := s.w.Write(s.buf.Bytes())
+	return err
+}
+
+func (s *jsonlSink) Close() error { return nil }
 
 // ---- CSV ----
 

@@ -380,6 +380,16 @@ var Codes = []CodeInfo{
 	{CodeScanSymlinkLoop, "a symlink leads back to a directory above it; it is not followed"},
 	{CodeScanBadSymlink, "a symlink cannot be followed (it dangles, or its target cannot be read)"},
 	{CodeScanNoModel, "a cache entry has no model.neff"},
+
+	// zip (core/zipneff) and the host's files (cmd/neffscope: extract-neff, scan, output caps)
+	{"zip.directory", "the zip's central directory is past zipneff.Limits.MaxDirectory: the zip is not read"},
+	{"zip.bomb", "a deflated zip entry declares more than MaxEntrySize bytes or inflates past MaxRatio: not inflated"},
+	{"zip.overlap", "zip entries whose bytes overlap another entry's (one entry's data named many times): refused"},
+	{"zip.damaged", "a zip entry that starts with a NEFF header could not be read to the end of its payload"},
+	{"extract.exists", "extract-neff's output file exists: not overwritten without --force"},
+	{"scan.seen", "scan reached a file or directory it had already visited through another symlink: not read again"},
+	{"scan.symlink", "scan met a symlink and --follow was not given: not followed"},
+	{"output.cap", "the output reached --max-output bytes and stopped there (0 lifts the cap)"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

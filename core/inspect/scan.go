@@ -44,12 +44,21 @@ type ScanTensor struct {
 	Shape []int64 `json:"shape"`
 }
 
-// ScanProblem is one finding kept on a record.
+// ScanProblem is one finding kept on a record. Code is set on the scanner's own problems
+// (doc.Codes rows "scan.*").
 type ScanProblem struct {
 	Code     doc.Code `json:"code"`
 	Severity string   `json:"severity"`
 	Message  string   `json:"message"`
 }
+
+// The codes of the scanner's own records.
+const (
+	CodeScanNotRegular          = doc.CodeScanNotRegular
+	CodeScanUnreadable          = doc.CodeScanUnreadable
+	CodeScanSeen       doc.Code = "scan.seen"
+	CodeScanSymlink    doc.Code = "scan.symlink"
+)
 
 // maxScanProblems bounds the messages one record carries (counts stay exact).
 const maxScanProblems = 5
@@ -163,11 +172,16 @@ func (r *ScanRecord) addProblem(code doc.Code, severity, message string) {
 
 // UnreadableRecord is the record of a path the scanner could not open or read.
 func UnreadableRecord(p string, size int64, siblings []string, code doc.Code, message string) *ScanRecord {
+	return CodedRecord(p, size, siblings, code, doc.Error, message)
+}
+
+// CodedRecord is the record of a path the scanner did not read, with its reason's code.
+func CodedRecord(p string, size int64, siblings []string, code doc.Code, severity, message string) *ScanRecord {
 	r := &ScanRecord{Path: p, Size: size, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
 		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
-	r.Report(code, doc.Error, message)
+	r.Report(code, severity, message)
 	if k, ok := ParseCachePath(p); ok {
-		r.Cache = &CacheInfo{Module: k.Module, FlagsHash: k.FlagsHash, Compiler: k.Compiler, Flags: FlagsName(k.FlagsHash), State: CacheState(siblings, true)}
+		r.Cache = &CacheInfo{Module: k.Module, FlagsHash: k.FlagsHash, Compiler: k.Compiler, Flags: FlagsName(k.FlagsHash), State: CacheState(siblings, severity == doc.Error)}
 	}
 	return r
 }

@@ -151,3 +151,19 @@ func (h *Header) TPBPerNodeInts() []int {
 	}
 	return out
 }
+
+// DigestMatches says whether sum, the payload's digest computed by a caller that streams it
+// (MD5 for pkg 2, in either stored word order; SHA-256 for pkg 1), is the one the header stores.
+func (h *Header) DigestMatches(sum []byte) bool {
+	switch h.PkgVersion {
+	case 1:
+		return len(sum) == 32 && string(sum) == string(h.Hash[:])
+	case 2:
+		for _, order := range []string{HashWordOrder, otherOrder(HashWordOrder)} {
+			if len(sum) == 16 && string(md5FromStored(h.Hash[:16], order)) == string(sum) {
+				return true
+			}
+		}
+	}
+	return false
+}
