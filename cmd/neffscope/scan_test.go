@@ -155,7 +155,7 @@ func TestScanCacheTree(t *testing.T) {
 	// With --follow the loop leads to a directory walked already: walked once, no record.
 	out, errs, _ = runCLI(t, "scan", "--jsonl", "--follow", "-j", "2", root)
 	recs = decodeJSONL(t, out)
-	if len(recs) != 7 || !problemCode(recs[0], inspect.CodeScanUnreadable) || !strings.Contains(errs, "1 symlinks led to directories already walked") {
+	if len(recs) != 7 || !problemCode(recs[0], doc.CodeScanBadSymlink) || !strings.Contains(errs, "1 symlinks led to directories already walked") {
 		t.Errorf("--follow: %d records, first %+v; stderr %s", len(recs), recs[0], errs)
 	}
 }
