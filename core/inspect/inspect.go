@@ -472,6 +472,8 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 					return // held, or no stream: decided once, at the member's first chunk
 				}
 				x = isa.NewIndexer(m.Path)
+				where := "table loads of " + m.Path
+				x.Grow = func(n int64) bool { return f.Budget.Take(budget.Memory, n, where) }
 				indexers[m] = x
 			}
 			x.Write(chunk)
