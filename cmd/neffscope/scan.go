@@ -373,7 +373,8 @@ func readItem(it scanItem, maxInflate int64) (rec *inspect.ScanRecord) {
 	if err != nil {
 		return inspect.UnreadableRecord(p, it.size, it.siblings, fmt.Sprintf("cannot stat %s: %v", p, describeErr(err)))
 	}
-	f := inspect.Open(it.path, fh, st.Size(), inspect.Options{MaxInflated: maxInflate, Fingerprint: true})
+	f := inspect.Open(it.path, fh, st.Size(), inspect.Options{MaxInflated: maxInflate, Fingerprint: true, Limits: cliLimits, Within: scanBudget()})
+	defer f.Budget.Done()
 	return inspect.NewScanRecord(f, p, it.siblings)
 }
 
