@@ -64,8 +64,9 @@ func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string,
 		fs.Usage()
 		return nil, false
 	}
+	shared := commandBudget()
 	for _, p := range fs.Args() {
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Within: shared})
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return nil, false

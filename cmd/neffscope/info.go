@@ -233,10 +233,11 @@ func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr 
 		return 2
 	}
 	rc := 0
+	shared := commandBudget()
 	for _, p := range fs.Args() {
 		// info prints no source lines: it leaves the .dbg scans out (half of a big open) and
 		// says so under the members.
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: fingerprint, DeferSource: name == "info"})
+		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: fingerprint, DeferSource: name == "info", Within: shared})
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			rc = max(rc, 1)
@@ -245,6 +246,7 @@ func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr 
 		// Closed after show: printing builds stubs' children, which reads the file again.
 		rc = max(rc, show(f, *asJSON))
 		fh.Close()
+		f.Budget.Done() // the next file's open has the whole command budget again
 	}
 	return rc
 }

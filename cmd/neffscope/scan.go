@@ -437,7 +437,8 @@ func readItem(it scanItem, maxInflate int64) (rec *inspect.ScanRecord) {
 	if !st.Mode().IsRegular() {
 		return inspect.CodedRecord(p, it.size, it.siblings, inspect.CodeScanNotRegular, doc.Error, fmt.Sprintf("%s is not a regular file when opened (%s); not read", p, st.Mode().Type()))
 	}
-	f := inspect.Open(it.path, fh, st.Size(), inspect.Options{MaxInflated: maxInflate, Fingerprint: true})
+	f := inspect.Open(it.path, fh, st.Size(), inspect.Options{MaxInflated: maxInflate, Fingerprint: true, Limits: cliLimits, Within: scanBudget()})
+	defer f.Budget.Done()
 	return inspect.NewScanRecord(f, p, it.siblings)
 }
 

@@ -111,6 +111,52 @@ type Budget struct {
 	used   [nKinds]int64
 	first  *Exceeded
 	hit    [nKinds]bool
+	// parent is the budget of the command this one is part of (Within): what it takes of the
+	// shared kinds is taken from the parent too.
+	parent *Budget
+}
+
+// shared says which kinds a budget Within another also takes from it: all but Inflate, which
+// bounds time, not what is held.
+func shared(k Kind) bool { return k != Inflate }
+
+// Within returns a budget with l's limits whose every Take of a shared kind also takes from b:
+// a command over N files gives each open its own limits and refusals, and holds one budget
+// for them all. Done gives back to b what the budget still holds.
+func (b *Budget) Within(l Limits) *Budget {
+	c := New(l)
+	if b != nil {
+		c.parent = b
+	}
+	return c
+}
+
+// Parent is the budget this one is Within (nil: none); a nil budget's Within is a budget of
+// its own.
+func (b *Budget) Parent() *Budget {
+	if b == nil {
+		return nil
+	}
+	return b.parent
+}
+
+// Done gives back to the budget's parent (Within) everything it still holds, when what it
+// was charged for is let go (an open a scan has finished with); it holds nothing after.
+func (b *Budget) Done() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	used := b.used
+	b.used = [nKinds]int64{}
+	b.mu.Unlock()
+	if b.parent != nil {
+		for k := range nKinds {
+			if shared(k) && used[k] > 0 {
+				b.parent.Release(k, used[k])
+			}
+		}
+	}
 }
 
 // Exceeded records a refusal: which limit, at what, and where.
@@ -156,7 +202,11 @@ func (b *Budget) Left(k Kind) int64 {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return max(0, b.limits.get(k)-b.used[k])
+	left := max(0, b.limits.get(k)-b.used[k])
+	if b.parent != nil && shared(k) {
+		left = min(left, b.parent.Left(k))
+	}
+	return left
 }
 
 // Take spends n of k if the limit allows it; otherwise it spends nothing, records the refusal
@@ -171,6 +221,10 @@ func (b *Budget) Take(k Kind, n int64, where string) bool {
 		b.refuse(k, where)
 		return false
 	}
+	if b.parent != nil && shared(k) && !b.parent.Take(k, n, where) {
+		b.refuse(k, where)
+		return false
+	}
 	b.used[k] += n
 	return true
 }
@@ -182,7 +236,7 @@ func (b *Budget) Can(k Kind, n int64) bool {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return n >= 0 && b.used[k]+n <= b.limits.get(k)
+	return n >= 0 && b.used[k]+n <= b.limits.get(k) && (b.parent == nil || !shared(k) || b.parent.Can(k, n))
 }
 
 // Refuse records that k ran out at where (for decoders that count on their own, like a
@@ -210,7 +264,11 @@ func (b *Budget) Release(k Kind, n int64) {
 	if b != nil {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		b.used[k] = max(0, b.used[k]-n)
+		n = max(0, min(n, b.used[k]))
+		b.used[k] -= n
+		if b.parent != nil && shared(k) && n > 0 {
+			b.parent.Release(k, n)
+		}
 	}
 }
 

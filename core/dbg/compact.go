@@ -76,6 +76,12 @@ type Compact struct {
 	lastT     Tuple
 	lastTuple uint32
 	haveLast  bool
+	// tupleText is the bytes of the Tuples' strings; tuplesCut counts the records whose
+	// attributes were past maxTuples (given noTuple, the empty set: no source line).
+	tupleText int64
+	tuplesCut int
+	noTuple   uint32
+	haveNo    bool
 }
 
 // Tuple is a record's kernel attributes as written (kernel_file and kernel_name are indexes into
@@ -91,16 +97,16 @@ const (
 	// stored again, not looked up: the lookup table would cost more than it saves).
 	maxInterned = 1 << 16
 	mapEntry    = 64 // bytes a map entry costs, about
+	// maxTuples bounds the distinct kernel attribute sets kept per member (a kernel line is
+	// one; the real members name at most a few thousand): a record past it has none.
+	maxTuples = 1 << 16
 )
 
 // Held is the bytes the Compact holds (its columns, tables and strings).
 func (c *Compact) Held() int64 {
 	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes() + c.byID.bytes() + c.idOrder.bytes()
 	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst)+cap(c.idLast))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
-	n += int64(cap(c.Tuples)) * 64
-	for _, t := range c.Tuples {
-		n += int64(len(t.File) + len(t.Line) + len(t.Kernel))
-	}
+	n += int64(cap(c.Tuples))*64 + c.tupleText
 	for _, s := range c.KernelFiles {
 		n += int64(len(s)) + 16
 	}
@@ -159,14 +165,29 @@ func (c *Compact) record(r *Record) {
 	if !ok {
 		k, ok = c.tupleIdx[t]
 	}
+	if !ok && len(c.Tuples) >= maxTuples {
+		c.tuplesCut++
+		if !c.haveNo {
+			c.noTuple, c.haveNo = c.newTuple(Tuple{}), true
+		}
+		c.tuples.add(uint64(c.noTuple))
+		return
+	}
 	if !ok {
-		t = Tuple{File: strings.Clone(t.File), Line: strings.Clone(t.Line), Kernel: strings.Clone(t.Kernel), HasFile: t.HasFile, HasLine: t.HasLine, HasKernel: t.HasKernel}
-		k = uint32(len(c.Tuples))
-		c.Tuples = append(c.Tuples, t)
-		c.tupleIdx[t] = k
+		k = c.newTuple(t)
 	}
 	c.lastT, c.lastTuple, c.haveLast = c.Tuples[k], k, true
 	c.tuples.add(uint64(k))
+}
+
+// newTuple keeps a copy of t (its strings point into the scan's bytes) and returns its index.
+func (c *Compact) newTuple(t Tuple) uint32 {
+	t = Tuple{File: strings.Clone(t.File), Line: strings.Clone(t.Line), Kernel: strings.Clone(t.Kernel), HasFile: t.HasFile, HasLine: t.HasLine, HasKernel: t.HasKernel}
+	k := uint32(len(c.Tuples))
+	c.Tuples = append(c.Tuples, t)
+	c.tupleIdx[t] = k
+	c.tupleText += int64(len(t.File) + len(t.Line) + len(t.Kernel))
+	return k
 }
 
 // birNumber is n of a BIR name "I-<n>" or "I-<n>-…" (the penguin instruction it was lowered
@@ -415,7 +436,7 @@ func (s *Scanner) drain(b []byte, final bool) {
 func truncated(n int) bool { return errors.Is(protowire.ParseError(n), io.ErrUnexpectedEOF) }
 
 func (s *Scanner) charge() {
-	held := s.c.Held() + s.d.f.Stack.held() + int64(cap(s.buf)) + int64(s.d.nodes)*400
+	held := s.c.Held() + s.d.f.Stack.held() + int64(cap(s.buf)) + int64(s.d.nodes)*400 + s.d.textHeld
 	if held <= s.charged {
 		return
 	}
@@ -443,6 +464,10 @@ func (s *Scanner) Close() *Compact {
 		root.SetAttr(doc.AttrViewLimit, cutNote(d.cut))
 	}
 	d.stackCut()
+	d.closeRepeats()
+	if c.tuplesCut > 0 {
+		root.Flag(doc.CodeDbgAttrsLimit, doc.Warning, root.Span, "%s: its records carry more than %d distinct sets of kernel attributes (file, line, kernel); %d records past the limit are kept without them and have no source line.", c.Member, maxTuples, c.tuplesCut)
+	}
 	c.RootChildren = len(root.Children)
 	if d.nrec > 0 {
 		c.RootChildren++

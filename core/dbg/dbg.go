@@ -9,6 +9,7 @@ package dbg
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -132,6 +133,14 @@ const (
 	maxParents = 8       // parent ids kept per record (the first is the one the joins use)
 	maxListed  = 32      // values shown in a packed list's node text
 	maxText    = 200     // runes of a string shown in a node
+	// maxRepeated is how many findings of one code a member lists; the rest are counted in one
+	// finding more (a hostile member repeats one fault millions of times).
+	maxRepeated = 3
+	// maxNames bounds the kernel files and kernel names kept per member (fields 5 and 7).
+	maxNames = 1 << 16
+	// maxAttrs bounds the attributes kept per record (the joins read the first kernel_file,
+	// kernel_line and kernel_name; the real records carry at most seven).
+	maxAttrs = 64
 )
 
 // ByID finds a record by its id (nil if none).
@@ -179,6 +188,54 @@ type decoder struct {
 	stacks *StackFrames
 	// stackAt points at the fields of the stack-frame entry being read (by field number - 1).
 	stackAt []*uint64
+	// repeats counts the findings of each code (past maxRepeated they are counted, not listed).
+	repeats map[doc.Code]*repeatCount
+	// textHeld is the bytes of the member-level strings kept (kernel files and names), charged
+	// by a scan as they grow; namesCut and attrsCut count what the limits left out.
+	textHeld           int64
+	namesCut, attrsCut int
+}
+
+type repeatCount struct {
+	n   int
+	sev string
+}
+
+// note counts a finding of code and says whether it is still listed (one of the first
+// maxRepeated of its code in the member).
+func (d *decoder) note(code doc.Code, sev string) bool {
+	if d.repeats == nil {
+		d.repeats = map[doc.Code]*repeatCount{}
+	}
+	r := d.repeats[code]
+	if r == nil {
+		r = &repeatCount{sev: sev}
+		d.repeats[code] = r
+	}
+	r.n++
+	return r.n <= maxRepeated
+}
+
+// closeRepeats adds, on the member's root, one finding per code that was counted past
+// maxRepeated, and one per limit that left something out.
+func (d *decoder) closeRepeats() {
+	root := d.f.Root
+	codes := make([]doc.Code, 0, len(d.repeats))
+	for c := range d.repeats {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	for _, c := range codes {
+		if r := d.repeats[c]; r.n > maxRepeated {
+			root.Flag(c, r.sev, root.Span, "%s: %d more findings like the %d listed (%d in all) are counted, not listed one by one.", d.f.Member, r.n-maxRepeated, maxRepeated, r.n)
+		}
+	}
+	if d.namesCut > 0 {
+		root.Flag(doc.CodeDbgNamesLimit, doc.Warning, root.Span, "%s lists more than %d kernel files or kernel names (fields 5 and 7); the first %d of each are kept and %d more are counted: attributes naming an index past them are shown raw.", d.f.Member, maxNames, maxNames, d.namesCut)
+	}
+	if d.attrsCut > 0 {
+		root.Flag(doc.CodeDbgRecordAttrs, doc.Warning, root.Span, "%s: records carry more than %d attributes each; the first %d of a record are kept and %d more are counted.", d.f.Member, maxAttrs, maxAttrs, d.attrsCut)
+	}
 }
 
 // at returns the bytes of [lo, hi) that the decoder holds (a scan holds one top-level field, or
@@ -254,6 +311,7 @@ func (d *decoder) finish(size int64, count int) *File {
 		f.Root.Warnf(doc.CodeDbgTooManyRecords, f.Root.Span, "%s holds more than %d records; only the first %d are kept for the source joins.", f.Member, maxRecords, maxRecords)
 	}
 	d.stackCut()
+	d.closeRepeats()
 	f.nameIndexes()
 	if t := recordsTable(f, d.src, count, d.stacks); t != nil {
 		f.Root.Children = append([]*doc.Node{t}, f.Root.Children...)
@@ -360,7 +418,9 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 		}
 		f := s.field(num)
 		if f != nil && f.Type.wire() != typ {
-			d.f.Root.Warnf(doc.CodeDbgWireType, d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
+			if d.note(doc.CodeDbgWireType, doc.Warning) {
+				d.f.Root.Flag(doc.CodeDbgWireType, doc.Warning, d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
+			}
 			f = nil
 		}
 		if d.emit != nil {
@@ -581,8 +641,8 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		if show {
 			n.Value = doc.Quote(string(c), maxText)
 		}
-		if !utf8.Valid(c) {
-			at.Infof(doc.CodeDbgBadUTF8, d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
+		if !utf8.Valid(c) && d.note(doc.CodeDbgBadUTF8, doc.Info) {
+			at.Flag(doc.CodeDbgBadUTF8, doc.Info, d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
 		}
 		if sink != nil {
 			d.text(f, d.scanText(c), sink)
@@ -613,8 +673,8 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 				n.Value += " (" + strconv.Itoa(cnt) + " values)"
 			}
 		}
-		if !ok {
-			at.Warnf(doc.CodeDbgCorrupt, d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
+		if !ok && d.note(doc.CodeDbgPackedCut, doc.Warning) {
+			at.Flag(doc.CodeDbgPackedCut, doc.Warning, d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
 		}
 	case Message:
 		c, _ := protowire.ConsumeBytes(v)
@@ -646,7 +706,11 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
 		d.stackAt = nil
 		if child != nil && child.attr != nil {
-			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
+			if len(child.rec.Attrs) < maxAttrs {
+				child.rec.Attrs = append(child.rec.Attrs, *child.attr)
+			} else {
+				d.attrsCut++
+			}
 		}
 		if child != nil && child.attr == nil && child.rec == &d.tmp && d.onRecord != nil {
 			defer d.onRecord(&d.tmp) // after the node's value is set from it
@@ -706,9 +770,9 @@ func (d *decoder) text(f *Field, s string, sink *recordSink) {
 		case "points_to":
 			d.f.PointsTo = s
 		case "kernel_files":
-			d.f.KernelFiles = append(d.f.KernelFiles, s)
+			d.f.KernelFiles = d.keepName(d.f.KernelFiles, s)
 		case "kernel_names":
-			d.f.KernelNames = append(d.f.KernelNames, s)
+			d.f.KernelNames = d.keepName(d.f.KernelNames, s)
 		case "file_names", "function_names":
 			d.stackName(f.Name, s)
 		}
@@ -721,6 +785,16 @@ func (d *decoder) text(f *Field, s string, sink *recordSink) {
 	case f.Num == 2:
 		sink.rec.Name = s
 	}
+}
+
+// keepName appends s to a member's list of kernel files or names, up to maxNames.
+func (d *decoder) keepName(list []string, s string) []string {
+	if len(list) >= maxNames {
+		d.namesCut++
+		return list
+	}
+	d.textHeld += int64(len(s)) + 16
+	return append(list, s)
 }
 
 // recordValue is a record node's one-line value.

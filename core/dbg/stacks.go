@@ -17,6 +17,8 @@ type StackFrames struct {
 	Frames    []StackFrame
 	// Cut is set when a list passed maxRecords entries (the rest is counted, not kept).
 	Cut bool
+	// text is the bytes of Files and Functions (held counts it as they grow).
+	text int64
 }
 
 // FileLocation is one source position; File and Function are 1-based positions in Files and
@@ -102,14 +104,7 @@ func (s *StackFrames) held() int64 {
 	if s == nil {
 		return 0
 	}
-	n := int64(len(s.Locations))*32 + int64(len(s.Frames))*16 + 96
-	for _, x := range s.Files {
-		n += int64(len(x)) + 16
-	}
-	for _, x := range s.Functions {
-		n += int64(len(x)) + 16
-	}
-	return n
+	return int64(len(s.Locations))*32 + int64(len(s.Frames))*16 + 96 + s.text + int64(len(s.Files)+len(s.Functions))*16
 }
 
 // shown says whether the member's view has a frames table.
@@ -197,8 +192,10 @@ func (d *decoder) stackName(name, s string) {
 	case st == nil:
 	case name == "file_names" && len(st.Files) < maxRecords:
 		st.Files = append(st.Files, s)
+		st.text += int64(len(s))
 	case name == "function_names" && len(st.Functions) < maxRecords:
 		st.Functions = append(st.Functions, s)
+		st.text += int64(len(s))
 	default:
 		st.Cut = true
 	}

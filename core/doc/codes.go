@@ -193,6 +193,14 @@ const (
 	CodeScanSymlinkLoop     Code = "scan.symlink-loop"
 	CodeScanBadSymlink      Code = "scan.bad-symlink"
 	CodeScanNoModel         Code = "scan.no-model"
+
+	// issue 30: budgets of the .dbg decoder, the table-load index and the ncfw reader
+	CodeDbgPackedCut   Code = "dbg.packed-cut"
+	CodeDbgNamesLimit  Code = "dbg.names-limit"
+	CodeDbgAttrsLimit  Code = "dbg.attrs-limit"
+	CodeDbgRecordAttrs Code = "dbg.record-attrs-limit"
+	CodeISALoadsLimit  Code = "isa.table-loads-limit"
+	CodeNcfwReadLimit  Code = "ncfw.read-limit"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -390,6 +398,14 @@ var Codes = []CodeInfo{
 	{"scan.seen", "scan reached a file or directory it had already visited through another symlink: not read again"},
 	{"scan.symlink", "scan met a symlink and --follow was not given: not followed"},
 	{"output.cap", "the output reached --max-output bytes and stopped there (0 lifts the cap)"},
+
+	// issue 30: budgets of the .dbg decoder, the table-load index and the ncfw reader
+	{CodeDbgPackedCut, "a .dbg packed varint list ends in a cut-off varint (the first few are listed, then one finding counts the rest)"},
+	{CodeDbgNamesLimit, "a .dbg member lists more kernel files, kernel names or stack-frame names than are kept: the rest are counted, and indexes into them do not resolve"},
+	{CodeDbgAttrsLimit, "a .dbg member's records carry more distinct kernel attribute sets than are kept: the records past the limit have no source line"},
+	{CodeDbgRecordAttrs, "a .dbg record carries more attributes than are kept per record: the rest are counted, not kept"},
+	{CodeISALoadsLimit, "a stream has more ActivationTableLoad words than are indexed one by one: past the limit only changes of set are kept, and past the budget none (the words after it have no resident set)"},
+	{CodeNcfwReadLimit, "an ncfw dump holds more entries than are read: the rest are counted, not decoded"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

@@ -131,34 +131,23 @@ func (f *File) Coverage() *Coverage {
 		k.Members++
 		k.Bytes += m.Size
 		ss := spans[m.Path]
+		sort.Slice(ss, func(i, j int) bool { return ss[i].start < ss[j].start })
+		w := &sweep{k: k, r: memberReader{f: f, member: m.Path}, json: strings.HasSuffix(strings.ToLower(m.Path), ".json")}
 		if f.Program != nil {
 			if ps := f.Program.Stream(m.Path); ps != nil && ps.ISA != nil {
-				// The words as the page shows them, deeper than the stream's summary node.
-				for i := range ps.ISA.Len() {
-					walkDepth := 1000
-					var add func(n *doc.Node, depth int)
-					add = func(n *doc.Node, depth int) {
-						if n.Span != nil && n.Span.Length > 0 {
-							order++
-							ss = append(ss, covSpan{n.Span.Offset, n.Span.Offset + n.Span.Length, depth, order, classify(n)})
-						}
-						for _, ch := range n.Children {
-							add(ch, depth+1)
-						}
-					}
-					add(ps.ISA.Node(i), walkDepth)
-					in := ps.ISA.Instruction(i)
-					named, nonzero := namedNonZero(in)
-					k.Words++
-					k.InstrNamed += int64(named)
-					k.InstrNonZero += int64(nonzero)
-				}
+				// The words as the page shows them, deeper than the stream's summary node: a
+				// word's node spans its 64 bytes, so its own nodes own them, one word at a time.
+				w.at = coverWords(k, m.Path, ps.ISA)
 			}
 		}
 		if _, _, ok := dbg.Match(m.Path); ok {
-			ss = f.dbgSpans(m.Path, m.Size, ss, &order)
+			f.dbgSpans(m.Path, m.Size, ss, w)
+		} else {
+			for _, s := range ss {
+				w.push(s)
+			}
 		}
-		f.countMember(k, m.Path, m.Size, strings.HasSuffix(strings.ToLower(m.Path), ".json"), ss)
+		w.to(m.Size)
 	}
 	sort.Slice(c.Kinds, func(i, j int) bool { return c.Kinds[i].Kind < c.Kinds[j].Kind })
 	for _, k := range c.Kinds {
@@ -177,17 +166,135 @@ func (f *File) Coverage() *Coverage {
 	return c
 }
 
-// dbgSpans adds every field of a .dbg member as its decoder reads it (dbg.Spans), deeper than
-// the member's tree: the tree stops at a node budget and the page reaches the other records by
-// range (rows of "records:<member>"), so fields past the budget are explained all the same.
-func (f *File) dbgSpans(member string, size int64, ss []covSpan, order *int) []covSpan {
+// coverWords counts every word of a stream (its nodes as the page shows them, in one pass over
+// the words, holding one word's nodes at a time) and returns the bytes the words cover.
+func coverWords(k *CoverageKind, member string, s *isa.Stream) int64 {
+	var ws []covSpan
+	// A word's counts depend only on its bytes and whether it continues a pair: streams repeat
+	// words, and building a word's nodes is most of the pass.
+	type wordKey struct {
+		w    [isa.WordSize]byte
+		part bool
+	}
+	seen := map[wordKey]CoverageKind{}
+	for i, in := range s.All() {
+		key := wordKey{in.Word, in.PartOf >= 0}
+		if c, ok := seen[key]; ok {
+			addCounts(k, &c)
+			continue
+		}
+		ws = ws[:0]
+		order := 0
+		var add func(n *doc.Node, depth int)
+		add = func(n *doc.Node, depth int) {
+			if n.Span != nil && n.Span.Length > 0 {
+				order++
+				ws = append(ws, covSpan{n.Span.Offset, n.Span.Offset + n.Span.Length, depth, order, classify(n)})
+			}
+			for _, ch := range n.Children {
+				add(ch, depth+1)
+			}
+		}
+		add(in.Node(member), 1000)
+		sort.Slice(ws, func(a, b int) bool { return ws[a].start < ws[b].start })
+		base := int64(i) * isa.WordSize
+		word := in.Word
+		var c CoverageKind
+		w := &sweep{k: &c, at: base, sig: func(a, b int64) int64 { return significantIn(word[a-base:b-base], false) }}
+		for _, s := range ws {
+			w.push(s)
+		}
+		w.to(base + isa.WordSize)
+		named, nonzero := namedNonZero(in)
+		c.Words = 1
+		c.InstrNamed, c.InstrNonZero = int64(named), int64(nonzero)
+		if len(seen) < 1<<14 {
+			seen[key] = c
+		}
+		addCounts(k, &c)
+	}
+	return int64(s.Len()) * isa.WordSize
+}
+
+// addCounts adds c's byte and word counts to k.
+func addCounts(k, c *CoverageKind) {
+	k.Significant += c.Significant
+	k.Named += c.Named
+	k.JSON += c.JSON
+	k.Unknown += c.Unknown
+	k.Hex += c.Hex
+	k.Words += c.Words
+	k.InstrNamed += c.InstrNamed
+	k.InstrNonZero += c.InstrNonZero
+}
+
+// sweep counts a member's bytes by their owner, the deepest span holding them (then the last
+// in document order), as spans are pushed in the order they start: it holds only the spans
+// open at the point it has reached, whatever the member's number of spans.
+type sweep struct {
+	k    *CoverageKind
+	h    spanHeap
+	at   int64
+	r    memberReader
+	json bool
+	sig  func(a, b int64) int64 // significant bytes of [a, b) (nil: read through r)
+}
+
+// push adds s, which starts at or after every span pushed before it.
+func (w *sweep) push(s covSpan) {
+	w.to(s.start)
+	heap.Push(&w.h, &s)
+}
+
+// to counts the bytes up to end.
+func (w *sweep) to(end int64) {
+	for w.at < end {
+		w.h.drop(w.at)
+		next, class := end, covHex
+		if !w.h.empty() {
+			next, class = min(end, w.h.top().end), w.h.top().class
+		}
+		var n int64
+		if w.sig != nil {
+			n = w.sig(w.at, next)
+		} else {
+			n = w.r.significant(w.at, next, w.json)
+		}
+		w.k.Significant += n
+		switch class {
+		case covNamed:
+			w.k.Named += n
+		case covJSON:
+			w.k.JSON += n
+		case covUnknown:
+			w.k.Unknown += n
+		default:
+			w.k.Hex += n
+		}
+		w.at = next
+	}
+}
+
+// dbgSpans counts a .dbg member with every field as its decoder reads it (dbg.Spans, in the
+// order they start), deeper than the member's tree (ss, sorted by start): the tree stops at a
+// node budget and the page reaches the other records by range (rows of "records:<member>"),
+// so fields past the budget are explained all the same.
+func (f *File) dbgSpans(member string, size int64, ss []covSpan, w *sweep) {
+	next := 0
+	defer func() {
+		for _, s := range ss[next:] {
+			w.push(s)
+		}
+	}()
 	if size <= 0 || size > maxDbgFile {
-		return ss
+		return
 	}
 	b, err := f.Bytes(member, 0, size)
 	if err != nil || int64(len(b)) != size {
-		return ss
+		return
 	}
+	order := 0
+	w.sig = func(a, z int64) int64 { return significantIn(b[a:z], false) }
 	dbg.Spans(member, b, func(off, n int64, depth int, c dbg.Class) {
 		class := covHex
 		switch c {
@@ -198,10 +305,19 @@ func (f *File) dbgSpans(member string, size int64, ss []covSpan, order *int) []c
 		case dbg.ClassGeneric:
 			class = covJSON
 		}
-		*order++
-		ss = append(ss, covSpan{off, off + n, 1000 + depth, *order, class})
+		for next < len(ss) && ss[next].start <= off {
+			w.push(ss[next])
+			next++
+		}
+		order++
+		w.push(covSpan{max(off, w.at), off + n, 1000 + depth, len(ss) + order, class})
 	})
-	return ss
+	for _, s := range ss[next:] {
+		w.push(s)
+	}
+	next = len(ss)
+	w.to(size)
+	w.sig = nil
 }
 
 // namedNonZero counts a word's non-zero bytes under a field that names them (not an
@@ -248,45 +364,29 @@ func (h *spanHeap) drop(at int64) {
 	}
 }
 
-// countMember sweeps a member's bytes once: between consecutive span boundaries one span owns
-// every byte, and the bytes are read to tell significant ones.
+// countMember sweeps a member's bytes once, with the spans ss (any order): the bytes are read
+// to tell significant ones.
 func (f *File) countMember(k *CoverageKind, member string, size int64, isJSON bool, ss []covSpan) {
 	sort.Slice(ss, func(i, j int) bool { return ss[i].start < ss[j].start })
-	bounds := []int64{0, size}
+	w := &sweep{k: k, r: memberReader{f: f, member: member}, json: isJSON}
 	for _, s := range ss {
-		bounds = append(bounds, min(max(s.start, 0), size), min(max(s.end, 0), size))
+		w.push(s)
 	}
-	sort.Slice(bounds, func(i, j int) bool { return bounds[i] < bounds[j] })
-	h := &spanHeap{}
-	next := 0
-	r := memberReader{f: f, member: member}
-	for bi := 0; bi+1 < len(bounds); bi++ {
-		a, b := bounds[bi], bounds[bi+1]
-		if a == b {
-			continue
-		}
-		for next < len(ss) && ss[next].start <= a {
-			heap.Push(h, &ss[next])
-			next++
-		}
-		h.drop(a)
-		class := covHex
-		if !h.empty() {
-			class = h.top().class
-		}
-		n := r.significant(a, b, isJSON)
-		k.Significant += n
-		switch class {
-		case covNamed:
-			k.Named += n
-		case covJSON:
-			k.JSON += n
-		case covUnknown:
-			k.Unknown += n
+	w.to(size)
+}
+
+// significantIn counts b's significant bytes: not 0x00, nor JSON whitespace in a .json member.
+func significantIn(b []byte, isJSON bool) int64 {
+	var n int64
+	for _, c := range b {
+		switch {
+		case c == 0:
+		case isJSON && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
 		default:
-			k.Hex += n
+			n++
 		}
 	}
+	return n
 }
 
 // memberReader counts significant bytes of a member, reading it in windows.
@@ -308,14 +408,7 @@ func (r *memberReader) significant(a, b int64, isJSON bool) int64 {
 			r.off, r.buf = a, data
 		}
 		end := min(b, r.off+int64(len(r.buf)))
-		for _, c := range r.buf[a-r.off : end-r.off] {
-			switch {
-			case c == 0:
-			case isJSON && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			default:
-				n++
-			}
-		}
+		n += significantIn(r.buf[a-r.off:end-r.off], isJSON)
 		a = end
 	}
 	return n

@@ -273,12 +273,18 @@ func diffJSONMember(n *doc.Node, fa, fb *File, ma, mb *neff.Member, lim budget.L
 		n.Infof(doc.CodeDiffByHash, nil, "JSON member %s is compared by SHA-256 only: %v.", ma.Path, err)
 		return
 	}
-	diffJSON(n, ma.Path, da, db, lim)
+	bud := fa.Budget.Parent().Within(lim) // the diff's own limits, within the command's budget
+	defer bud.Done()
+	diffJSONWithin(n, ma.Path, da, db, bud)
 }
 
 // diffJSON lists the JSON paths whose values differ between two versions a and b of member p.
 func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
-	bud := budget.New(lim)
+	diffJSONWithin(n, p, a, b, budget.New(lim))
+}
+
+// diffJSONWithin is diffJSON under the budget bud: both parses and the key indexes of the walk.
+func diffJSONWithin(n *doc.Node, p string, a, b []byte, bud *budget.Budget) {
 	va, errA := jsonspan.ParseWith(a, jsonspan.Options{Budget: bud, Where: "a: " + p})
 	var vb *jsonspan.Value
 	var errB error
@@ -298,8 +304,12 @@ func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
 		n.Infof(doc.CodeDiffByHash, nil, "JSON member %s does not parse in one of the files (%v), so it is compared by SHA-256 only.", p, err)
 		return
 	}
-	d := &jsonDiffer{out: n}
+	d := &jsonDiffer{out: n, bud: bud, where: "diff of " + p}
 	d.walk("", va, vb)
+	if e := bud.First(); e != nil {
+		n.Warnf(e.Kind.Code(), nil, "JSON member %s is compared value by value only in part: its key indexes need more than the %s limit allows (%s %s, reached at %s); the objects past it are compared by their item counts only. If the files are trusted, raise it: neffscope diff %s N.",
+			p, e.Kind, budget.Human(e.Kind, e.Limit), limitWhat(e.Kind), e.Where, e.Kind.Flag())
+	}
 	n.Detail = "1 JSON path differs"
 	if d.found != 1 {
 		n.Detail = fmt.Sprintf("%d JSON paths differ", d.found)
@@ -313,6 +323,31 @@ func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
 type jsonDiffer struct {
 	out   *doc.Node
 	found int
+	bud   *budget.Budget
+	where string
+}
+
+// keyIndexOver is the object size past which the walk looks keys up in an index, not by
+// scanning the keys (an object of 100,000 keys took minutes).
+const keyIndexOver = 16
+
+// keyIndexCost is what an index entry costs, about (the key's header and the map's slot).
+const keyIndexCost = 64
+
+// keyIndex maps each key of object v to its last item (as Value.Get finds it); nil for a small
+// object, or when the budget refuses it.
+func (d *jsonDiffer) keyIndex(v *jsonspan.Value) (map[string]*jsonspan.Value, bool) {
+	if len(v.Keys) <= keyIndexOver {
+		return nil, true
+	}
+	if !d.bud.Take(budget.Memory, int64(len(v.Keys))*keyIndexCost, d.where) {
+		return nil, false
+	}
+	m := make(map[string]*jsonspan.Value, len(v.Keys))
+	for i, k := range v.Keys {
+		m[k] = v.Items[i]
+	}
+	return m, true
 }
 
 func (d *jsonDiffer) report(kind, path, va, vb string, hasA, hasB bool) {
@@ -355,25 +390,46 @@ func (d *jsonDiffer) walk(path string, a, b *jsonspan.Value) {
 		}
 		return
 	}
-	done := map[string]bool{}
-	for _, k := range a.Keys {
-		if done[k] {
+	ia, okA := d.keyIndex(a)
+	ib, okB := d.keyIndex(b)
+	if !okA || !okB {
+		if jsonLeaf(a) != jsonLeaf(b) {
+			d.report(DiffChanged, path, jsonLeaf(a), jsonLeaf(b), true, true)
+		}
+		return
+	}
+	get := func(v *jsonspan.Value, index map[string]*jsonspan.Value, k string) *jsonspan.Value {
+		if index != nil {
+			return index[k]
+		}
+		return v.Get(k)
+	}
+	// A key is done once its last item has been compared (a repeated key's value is its last).
+	done := func(v *jsonspan.Value, index map[string]*jsonspan.Value, i int) bool {
+		return get(v, index, v.Keys[i]) != v.Items[i]
+	}
+	for i, k := range a.Keys {
+		if done(a, ia, i) {
 			continue
 		}
-		done[k] = true
 		p := joinPath(path, k)
-		if vb := b.Get(k); vb == nil {
-			d.report(DiffRemoved, p, jsonLeaf(a.Get(k)), "", true, false)
+		if vb := get(b, ib, k); vb == nil {
+			d.report(DiffRemoved, p, jsonLeaf(a.Items[i]), "", true, false)
 		} else {
-			d.walk(p, a.Get(k), vb)
+			d.walk(p, a.Items[i], vb)
 		}
 	}
-	for _, k := range b.Keys {
-		if done[k] {
+	for i, k := range b.Keys {
+		if done(b, ib, i) || get(a, ia, k) != nil {
 			continue
 		}
-		done[k] = true
-		d.report(DiffAdded, joinPath(path, k), "", jsonLeaf(b.Get(k)), false, true)
+		d.report(DiffAdded, joinPath(path, k), "", jsonLeaf(b.Items[i]), false, true)
+	}
+	if ia != nil {
+		d.bud.Release(budget.Memory, int64(len(a.Keys))*keyIndexCost)
+	}
+	if ib != nil {
+		d.bud.Release(budget.Memory, int64(len(b.Keys))*keyIndexCost)
 	}
 }
 

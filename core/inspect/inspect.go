@@ -48,6 +48,9 @@ type Options struct {
 	// Limits is the whole-file budget of the open (zero fields: budget.Native()); past it,
 	// decoding degrades to spans and hex, and one finding on the root names the limit.
 	Limits budget.Limits
+	// Within is the budget of a command over several files, shared by their opens: the open's
+	// own budget (Limits) takes what it holds from it too (budget.Within). Nil: its own alone.
+	Within *budget.Budget
 	// Fingerprint computes the whole file's SHA-256 (the library and URL key) in the same pass.
 	Fingerprint bool
 	// DeferMemberHashes, for NEFFs, leaves the members' SHA-256 out of the open (the page:
@@ -141,6 +144,9 @@ func Open(name string, r io.ReaderAt, size int64, opt Options) *File {
 		lim.Inflate = opt.MaxInflated
 	}
 	f := &File{Name: name, Size: size, r: r, Budget: budget.New(lim)}
+	if opt.Within != nil {
+		f.Budget = opt.Within.Within(lim)
+	}
 	for _, d := range registry {
 		if d.match(name, head, size) {
 			f.Doc = &doc.Document{Model: doc.ModelVersion, File: name, Size: size, Kind: d.kind}
@@ -472,6 +478,8 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 					return // held, or no stream: decided once, at the member's first chunk
 				}
 				x = isa.NewIndexer(m.Path)
+				where := "table loads of " + m.Path
+				x.Grow = func(n int64) bool { return f.Budget.Take(budget.Memory, n, where) }
 				indexers[m] = x
 			}
 			x.Write(chunk)

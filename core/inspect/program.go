@@ -164,6 +164,10 @@ func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 	}
 	if code, ok := isa.FuncCodeOf(word); ok { // 0x21 Activate
 		setIdx, _, loaded := ps.ISA.ResidentSet(i)
+		if !ps.ISA.LoadsKnown(i) {
+			r.Problem = "the table loads before it are past the index's limit (isa.table-loads-limit)"
+			return r
+		}
 		if !loaded {
 			r.Problem = fmt.Sprintf("function code %d with no ActivationTableLoad before it", code)
 			if hint, ok := isa.ActFuncHint(code); ok {

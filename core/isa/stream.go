@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +26,10 @@ type Stream struct {
 	counts [256]int
 	first  [256]int // index of the first word with each opcode
 	loads  []tableLoad
-	finds  []doc.Finding
+	// loadsThin is the word from which only the loads that change the set are kept (maxLoads),
+	// loadsCut the word from which none is (maxLoadRuns or the budget); -1: not reached.
+	loadsThin, loadsCut int
+	finds               []doc.Finding
 	// seconds has bit i set when word i is a 0xDA that continues the 0xD4 before it (neff.md
 	// §4.7), up to the last such word: a bit per word, not an index per pair (a 1 GB NEFF's
 	// 5.3 M pairs took 42 MB as a list of ints).
@@ -66,6 +70,15 @@ type tableLoad struct {
 	set   int32
 }
 
+// maxLoads bounds the table loads a stream keeps one by one; past it only the loads that change
+// the set are kept, so every word's resident set stays exact (ResidentSet's load index is then
+// the first load of a run of one set). Past maxLoadRuns kept, or the budget, none are: the words
+// after the last one kept have no known resident set (LoadsKnown).
+const (
+	maxLoads    = 1 << 18
+	maxLoadRuns = 1 << 22
+)
+
 // Resolver supplies an extra listing column for a word (core/inspect uses it for the resolved
 // activation set and function, or the DMA queue and block).
 type Resolver func(index int, word []byte) string
@@ -96,6 +109,9 @@ func NewStream(member string, b []byte) *Stream {
 // Indexer indexes a stream from its bytes in order, chunk by chunk (as an archive walk hands
 // them over), without holding them: opcode counts, table loads and two-word instructions.
 type Indexer struct {
+	// Grow, if set, is asked before the index holds n more bytes (its table loads); when it
+	// says no, no more loads are kept.
+	Grow                func(n int64) bool
 	s                   *Stream
 	split               wordSplitter
 	prevStarts          bool // the previous word starts a two-word instruction
@@ -136,7 +152,7 @@ func (w *wordSplitter) feed(b []byte, fn func(word []byte) bool) bool {
 
 // NewIndexer starts indexing member's stream.
 func NewIndexer(member string) *Indexer {
-	s := &Stream{Member: member}
+	s := &Stream{Member: member, loadsThin: -1, loadsCut: -1}
 	for i := range s.first {
 		s.first[i] = -1
 	}
@@ -159,8 +175,8 @@ func (x *Indexer) word(w []byte) bool {
 		s.first[op] = i
 	}
 	s.counts[op]++
-	if set, ok := SetIndexOf(w); ok {
-		s.loads = append(s.loads, tableLoad{index: int32(i), set: int32(set)})
+	if set, ok := SetIndexOf(w); ok && s.loadsCut < 0 {
+		x.load(i, set)
 	}
 	second := op == 0xDA && x.prevStarts
 	x.prevStarts = StartsTwoWord(w)
@@ -179,6 +195,33 @@ func (x *Indexer) word(w []byte) bool {
 	}
 	return true
 }
+
+// load keeps table load i (of set), within maxLoads, maxLoadRuns and the budget.
+func (x *Indexer) load(i, set int) {
+	s := x.s
+	n := len(s.loads)
+	if n >= maxLoads {
+		if s.loadsThin < 0 {
+			s.loadsThin = i
+		}
+		if s.loads[n-1].set == int32(set) {
+			return
+		}
+	}
+	if n == cap(s.loads) {
+		more := min(max(64, n), maxLoadRuns-n)
+		if more <= 0 || x.Grow != nil && !x.Grow(int64(more)*8) {
+			s.loadsCut = i
+			return
+		}
+		s.loads = slices.Grow(s.loads, more)
+	}
+	s.loads = append(s.loads, tableLoad{index: int32(i), set: int32(set)})
+}
+
+// LoadsKnown says whether the table loads before word i were all indexed (ResidentSet's answer
+// for i is the stream's).
+func (s *Stream) LoadsKnown(i int) bool { return s.loadsCut < 0 || i <= s.loadsCut }
 
 // Stream finishes the index: the stream's words are read from src when asked for.
 func (x *Indexer) Stream(src WordSource) *Stream {
@@ -202,6 +245,16 @@ func (x *Indexer) finish() *Stream {
 				" words do not have the word-length byte 0x10 at +0x01 (first at index " + strconv.Itoa(x.firstBadLen) +
 				"); every 64-byte engine word has it (neff.md §4.2), so this may not be a modern instruction stream " +
 				"(a legacy Tonga SP stream uses 8-byte words, neff.md §4.6, and is not decoded), or it is corrupt."})
+	}
+	if s.loadsThin >= 0 {
+		s.finds = append(s.finds, doc.Finding{Code: doc.CodeISALoadsLimit, Severity: doc.Info, Span: s.span(int64(s.loadsThin)*WordSize, WordSize),
+			Message: s.where() + " has " + strconv.Itoa(s.counts[0x23]) + " ActivationTableLoad words: past the first " + strconv.Itoa(maxLoads) +
+				" (from word " + strconv.Itoa(s.loadsThin) + " on) only those that change the set are indexed; every word's resident set is still known."})
+	}
+	if s.loadsCut >= 0 {
+		s.finds = append(s.finds, doc.Finding{Code: doc.CodeISALoadsLimit, Severity: doc.Warning, Span: s.span(int64(s.loadsCut)*WordSize, WordSize),
+			Message: s.where() + ": the ActivationTableLoad words from word " + strconv.Itoa(s.loadsCut) + " on are not indexed (more than " +
+				strconv.Itoa(maxLoadRuns) + " changes of set, or the memory limit): the Activate words after it have no known resident set."})
 	}
 	for op := 0; op < 256; op++ {
 		if s.counts[op] > 0 && !opcodeTable[op].Known() {

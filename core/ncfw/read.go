@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
 )
@@ -53,7 +54,12 @@ const maxDumpBytes = BufferSize
 const maxRebuilt = 1 << 16
 
 // maxTreeNodes bounds the tree made from a dump (a 1 MiB text holds about 60,000 values).
-const maxTreeNodes = 200000
+const maxTreeNodes = 1 << 16
+
+// maxDumpValues bounds the JSON values the reader parses (twice what a real 1 MiB dump holds):
+// a text of bare values ([0,0,…]) would otherwise cost hundreds of MB; past it the values
+// before the limit are read and a finding names it.
+const maxDumpValues = 1 << 17
 
 var (
 	sniffKeyTop   = []byte(`"ncfw_ctx_top_sp"`)
@@ -147,11 +153,16 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 		}
 	}
 
-	v, err := jsonspan.ParseWith(work, jsonspan.Options{Lenient: true})
+	bud := budget.New(budget.Limits{Values: maxDumpValues, Memory: 2 * maxDumpValues * budget.ValueCost})
+	v, err := jsonspan.ParseWith(work, jsonspan.Options{Lenient: true, Budget: bud})
 	d.Cut = v != nil && !balanced(work)
 	if err != nil {
 		sev, off, msg := doc.Error, int64(0), err.Error()
-		if je, ok := err.(*jsonspan.Error); ok {
+		if je, ok := err.(*jsonspan.Error); ok && je.Limit {
+			off = je.Offset
+			line := je.Line + bytes.Count(b[:start], []byte{'\n'}) + strings.Count(d.Model, "\n")
+			sev, msg = doc.Warning, fmt.Sprintf("the dump holds more than %d values (a real one holds about 60,000): the values from line %d (byte %d) on are not read", maxDumpValues, line, int64(start)+je.Offset)
+		} else if je, ok := err.(*jsonspan.Error); ok {
 			off = je.Offset
 			line := je.Line + bytes.Count(b[:start], []byte{'\n'}) + strings.Count(d.Model, "\n")
 			msg = fmt.Sprintf("the dump cannot be read past line %d (byte %d): %s; what came before is shown", line, int64(start)+je.Offset, je.Msg)
@@ -159,7 +170,11 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 		if off >= int64(len(text))-1 {
 			sev = doc.Warning
 		}
-		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwUnreadable, Severity: sev, Span: doc.At(int64(start)+off, 1), Message: msg})
+		code := doc.CodeNcfwUnreadable
+		if je, ok := err.(*jsonspan.Error); ok && je.Limit {
+			code = doc.CodeNcfwReadLimit
+		}
+		d.Findings = append(d.Findings, doc.Finding{Code: code, Severity: sev, Span: doc.At(int64(start)+off, 1), Message: msg})
 	}
 	if d.Cut {
 		why := "the text stops before the root object closes: the dump is truncated"

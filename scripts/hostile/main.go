@@ -18,12 +18,16 @@ import (
 func main() {
 	out := flag.String("o", "hostile", "output directory")
 	scale := flag.Float64("scale", 1, "size of each class relative to the issue's reproduction")
+	only := flag.String("only", "", "write only the class of this name")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	for _, h := range append(neffbuild.HostileClasses(), randomStream, jsonWideB) {
+		if *only != "" && h.Name != *only {
+			continue
+		}
 		b := h.Build(*scale)
 		p := filepath.Join(*out, h.Name+".neff")
 		if err := os.WriteFile(p, b, 0o644); err != nil {

@@ -49,7 +49,7 @@ func jsonArray(path string, n int64) Member {
 
 func scaled(n int64, s float64) int64 { return max(1, int64(float64(n)*s)) }
 
-// HostileClasses lists the classes of issue 15.
+// HostileClasses lists the classes of issue 15, and those of issue 30 after them.
 func HostileClasses() []Hostile {
 	return []Hostile{
 		{"many-members", "200,000 one-byte members (D3)", func(s float64) []byte {
@@ -171,6 +171,40 @@ func HostileClasses() []Hostile {
 			}
 			return bytesOf(ms)
 		}},
+
+		// issue 30: budgets
+		{"dbg-wiretype", "a .dbg member of 4 M fields of the wrong wire type (issue 30)", func(s float64) []byte {
+			n := scaled(4_000_000, s)
+			// field 3 (a word record, a message) written as a varint: tag 0x18, value 0
+			return withSample(Member{Path: "sg00/debug_info_asm_PE.dbg", Reader: &repeat{pattern: []byte{0x18, 0x00}, n: 2 * n}, Size: 2 * n})
+		}},
+		{"dbg-kernel-paths", "a backend .dbg member naming 1 M distinct kernel files (issue 30)", func(s float64) []byte {
+			n := scaled(1_000_000, s)
+			item := func(i int64, b []byte) []byte { // field 5: "/kernels/<39 x>/k0000000.py"
+				b = append(b, 0x2a, 60)
+				b = append(b, "/kernels/"+strings.Repeat("x", 39)...)
+				return fmt.Appendf(b, "/k%07d.py", i)
+			}
+			return withSample(Member{Path: "sg00/debug_info_backend_PE.dbg", Reader: &items{n: n, item: item}, Size: n * 62})
+		}},
+		{"dbg-attrs", "a backend .dbg member of 2 M records with distinct kernel lines (issue 30)", func(s float64) []byte {
+			n := min(scaled(2_000_000, s), 2_000_000)
+			item := func(i int64, b []byte) []byte {
+				id := 1<<14 + i // a 3-byte varint
+				b = append(b, 0x1a, 28, 0x08, byte(id)|0x80, byte(id>>7)|0x80, byte(id>>14))
+				b = append(b, 0x3a, 22, 0x0a, 11)
+				b = append(b, "kernel_line"...)
+				b = append(b, 0x12, 7)
+				return fmt.Appendf(b, "%07d", i+1)
+			}
+			return withSample(Member{Path: "sg00/debug_info_backend_PE.dbg", Reader: &items{n: n, item: item}, Size: n * 30})
+		}},
+		{"table-loads", "an Activation stream of 1 M ActivationTableLoad (0x23) words; scale 32 is the issue's 2 GiB (issue 30)", func(s float64) []byte {
+			n := scaled(1<<20, s)
+			w := make([]byte, 64)
+			w[0], w[1] = 0x23, 0x10
+			return withSample(Member{Path: "sg00/Activation.bin", Reader: &repeat{pattern: w, n: 64 * n}, Size: 64 * n})
+		}},
 	}
 }
 
@@ -211,6 +245,44 @@ func streamTar(gen func(emit func(tarEntry))) []byte {
 	bw.Flush()
 	gz.Close()
 	return wrapPayload(&payload)
+}
+
+// withSample is the Sample NEFF with m added, or in place of the sample's member of its path.
+func withSample(m Member) []byte {
+	var ms []Member
+	for _, x := range Sample() {
+		if x.Path != m.Path {
+			ms = append(ms, x)
+		}
+	}
+	return bytesOf(append(ms, m))
+}
+
+// items is a reader of n items, item i written by item (each the same size).
+type items struct {
+	n, i int64
+	item func(i int64, b []byte) []byte
+	buf  []byte
+}
+
+func (r *items) Read(p []byte) (int, error) {
+	k := 0
+	for k < len(p) {
+		if len(r.buf) == 0 {
+			if r.i >= r.n {
+				break
+			}
+			r.buf = r.item(r.i, r.buf[:0])
+			r.i++
+		}
+		c := copy(p[k:], r.buf)
+		k += c
+		r.buf = r.buf[c:]
+	}
+	if k == 0 {
+		return 0, io.EOF
+	}
+	return k, nil
 }
 
 func bytesOf(ms []Member) []byte { return Bytes(ms, Options{GzipLevel: gzip.BestCompression}) }
