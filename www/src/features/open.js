@@ -2,7 +2,7 @@
 // Opening files: one NEFF (with progress, the header first, cancel) or several dropped together.
 // Each open adds its documents as tabs beside those already open.
 
-import { call, cancel, core, onWarm } from '../core/client.js';
+import { call, cancel, core, exampleNEFF, onWarm } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
 import { $, el, toast } from '../dom.js';
 import { onProgress, showProgress } from '../views/progress.js';
@@ -225,6 +225,16 @@ function refreshHashes(st) {
   if (!n) return;
   if (n.kind === 'archive') select(n, 'hash');
   else if (n.kind === 'member') renderDetail(n);
+}
+
+/**
+ * openExample opens the NEFF the page ships (the welcome screen's "Try an example").
+ * @returns {Promise<OpenResult>}
+ */
+export async function openExample() {
+  let file;
+  try { file = await exampleNEFF(); } catch (e) { toast('Could not load the example: ' + (e && e.message || e)); return { ok: false, message: String(e && e.message || e) }; }
+  return openFile(file);
 }
 
 /** @type {OpenResult} */
