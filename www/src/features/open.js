@@ -88,7 +88,8 @@ function showPartial(token, file, t0) {
 let lastFile = null;
 // The worker's warm-up Document, decoded once and dropped: the first file's decode then runs
 // on JIT-compiled code (matmul_small's first decode took 70–170 ms cold, 15–50 after).
-onWarm((doc) => { try { unpackDocument(doc); } catch (e) { /* only a warm-up */ } });
+// (Not while a file opens: the warm-up stopped for it, and its render comes first.)
+onWarm((doc) => { if (opening) return; try { unpackDocument(doc); } catch (e) { /* only a warm-up */ } });
 
 if (typeof window !== 'undefined') window.addEventListener('neffscope:reopen', () => { if (lastFile) openFile(lastFile); });
 

@@ -241,10 +241,12 @@ function renderHot(box, n) {
   if (!t || !t.rows || !t.rows.length) return;
   const most = Math.max(1, ...t.rows.map((r) => Number(r[2]) || 0));
   const engines = t.cols.slice(3);
+  // A NEFF whose debug info names no kernel function has no kernel column.
+  const kernels = t.rows.some((r) => r[1]);
   const table = el('table', 'ov-table ov-hot');
   table.dataset.section = 'hot_lines';
   const hr = el('tr');
-  for (const c of ['line', 'kernel', 'instructions', ...engines]) hr.appendChild(el('th', engines.includes(c) ? 'num' : '', c));
+  for (const c of ['line', ...(kernels ? ['kernel'] : []), 'instructions', ...engines]) hr.appendChild(el('th', engines.includes(c) ? 'num' : '', c));
   const thead = el('thead');
   thead.appendChild(hr);
   table.appendChild(thead);
@@ -256,9 +258,11 @@ function renderHot(box, n) {
     b.title = r[0] + ' · ' + r[1];
     line.appendChild(b);
     tr.appendChild(line);
-    const k = el('td', 'ov-hot-kernel muted', r[1]);
-    k.title = r[1];
-    tr.appendChild(k);
+    if (kernels) {
+      const k = el('td', 'ov-hot-kernel muted', r[1]);
+      k.title = r[1];
+      tr.appendChild(k);
+    }
     const tot = el('td', 'ov-hot-total');
     tot.appendChild(el('span', 'ov-count', fmtInt(Number(r[2]))));
     const bar = el('span', 'ov-bar');
