@@ -473,9 +473,25 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 			progress(p)
 		}
 	}
-	b.opening.Add(1)
-	defer b.opening.Add(-1)
+	// background: the worker's warm-up, which a file the user opens must not wait behind. In
+	// wasm a call holds the one thread until it blocks: this open blocks at its progress points
+	// and before its encoding (pause), so the page's open starts there and runs first. It is
+	// not counted in opening, which those pauses wait on.
+	background := r.has("background") && r.args.Get("background").Bool()
+	if background {
+		inner := opt.Progress
+		opt.Progress = func(p inspect.Progress) {
+			inner(p)
+			b.pause()
+		}
+	} else {
+		b.opening.Add(1)
+		defer b.opening.Add(-1)
+	}
 	f := inspect.Open(name, rd, rd.size, opt)
+	if background {
+		b.pause()
+	}
 	// The page's sha-256 of the file, where the core would have computed one (setFingerprint).
 	fingerprinted := false
 	if dw != nil {

@@ -374,3 +374,18 @@ func BenchmarkOpen(b *testing.B) {
 		}
 	})
 }
+
+// The warm-up's background open (it yields at its progress points, core-host.js) decodes the
+// same Document as the page's open.
+func TestBackgroundOpenSameDocument(t *testing.T) {
+	file := realfiles.Read(t, "nkipy/matmul_small.neff")
+	c := core(t)
+	args := func(background bool) map[string]any {
+		return map[string]any{"file": u8(file), "name": "matmul_small.neff", "memberHashes": false, "deferSource": true, "deferSourceOver": 0, "background": background}
+	}
+	plain := jsBytes(c.must("open", args(false)).Get("doc"))
+	bg := jsBytes(c.must("open", args(true)).Get("doc"))
+	if len(plain) == 0 || !bytes.Equal(plain, bg) {
+		t.Errorf("the background open's Document (%d bytes) differs from the plain open's (%d bytes)", len(bg), len(plain))
+	}
+}

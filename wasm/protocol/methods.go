@@ -143,6 +143,7 @@ var Methods = []Method{
 			{Name: "deferSource", Type: "boolean", Optional: true, Doc: "true: no .dbg scans and source joins (indexSource adds them)"},
 			{Name: "deferSourceOver", Type: "number", Optional: true, Doc: "with deferSource: the .dbg bytes (all held) up to which the open maps them all the same (default 65536; 0: always deferred)"},
 			{Name: "partial", Type: "boolean", Optional: true, Doc: "false: no overview events (the partial overview is not built)"},
+			{Name: "background", Type: "boolean", Optional: true, Doc: "true: the worker's warm-up: the open yields at its progress points and before its encoding, and waits there while another open or call runs"},
 			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
 			{Name: "maxMemory", Type: "number", Optional: true, Doc: "bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)"},
 			{Name: "maxValues", Type: "number", Optional: true, Doc: "JSON values indexed over the whole file (default: sized to the worker)"},

@@ -9,7 +9,7 @@ import { embedded } from './config.js';
 import { setupEmbedding } from './features/embed.js';
 import { copyLink, exportInit, exportJSON, exportMember } from './features/export.js';
 import { keyboardInit } from './features/keyboard.js';
-import { openFile, openFiles } from './features/open.js';
+import { openExample, openFile, openFiles } from './features/open.js';
 import { applyHash, opening } from './state/docs.js';
 import { themeInit } from './features/theme.js';
 import { cacheInit } from './views/cache.js';
@@ -55,6 +55,7 @@ function wire() {
     openFiles(Array.from(input.files || []));
     input.value = '';
   });
+  $('try-example').addEventListener('click', () => openExample());
   $('cancel').addEventListener('click', () => { if (cancel()) { $('progress').hidden = true; } });
   $('export-json').addEventListener('click', () => exportJSON());
   $('export-member').addEventListener('click', () => exportMember());

@@ -53,6 +53,23 @@ function embeddedWarm() {
   return base64Bytes(e.textContent || '').buffer;
 }
 
+/**
+ * exampleNEFF: the small real NEFF the page ships (the worker's warm-up file), as a File: the
+ * single file's embedded copy, or the site's warm/matmul_small.neff.
+ * @returns {Promise<File>}
+ */
+export async function exampleNEFF() {
+  const e = document.getElementById('warm-data');
+  let bytes;
+  if (e) bytes = base64Bytes(e.textContent || '');
+  else {
+    const r = await fetch('warm/matmul_small.neff');
+    if (!r.ok) throw new Error('loading the example: HTTP ' + r.status);
+    bytes = new Uint8Array(await r.arrayBuffer());
+  }
+  return new File([bytes], 'matmul_small.neff', { type: 'application/octet-stream' });
+}
+
 // base64Bytes decodes the base64 text of an embedded data script (whitespace ignored).
 function base64Bytes(text) {
   const bin = atob(text.replace(/\s+/g, ''));

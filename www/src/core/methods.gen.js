@@ -174,6 +174,7 @@
  * @property {boolean} [deferSource] - true: no .dbg scans and source joins (indexSource adds them)
  * @property {number} [deferSourceOver] - with deferSource: the .dbg bytes (all held) up to which the open maps them all the same (default 65536; 0: always deferred)
  * @property {boolean} [partial] - false: no overview events (the partial overview is not built)
+ * @property {boolean} [background] - true: the worker's warm-up: the open yields at its progress points and before its encoding, and waits there while another open or call runs
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
  * @property {number} [maxMemory] - bytes the open may hold (kept members plus decoded structure); past it the rest is bytes only, with one finding (default: sized to the worker)
  * @property {number} [maxValues] - JSON values indexed over the whole file (default: sized to the worker)
@@ -617,7 +618,7 @@
 
 /** Every method, in the core's table order. */
 export const METHODS = Object.freeze([
-  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'deferSource', 'deferSourceOver', 'partial', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header', 'overview'] },
+  { name: 'open', doc: 'Decode a file: the registry picks its decoder (NEFF, JSON, activation tables, libncfw dump, …).', args: ['file', 'name', 'fingerprint', 'digests', 'memberHashes', 'deferSource', 'deferSourceOver', 'partial', 'background', 'maxInflated', 'maxMemory', 'maxValues', 'maxMembers', 'maxRows'], required: ['file'], events: ['progress', 'header', 'overview'] },
   { name: 'digests', doc: 'Give a waiting open the page\'s digests.', args: ['token', 'md5', 'sha256'], required: ['token'], events: [] },
   { name: 'hashMembers', doc: 'Compute the members\' sha-256 an open left out; the Document takes them.', args: ['handle'], required: ['handle'], events: ['progress'] },
   { name: 'indexSource', doc: 'Map the source lines an open with deferSource left out; the Document takes them. The answer is what changed since the open, to patch the page\'s copy.', args: ['handle'], required: ['handle'], events: ['progress'] },

@@ -2,7 +2,7 @@
 // Opening files: one NEFF (with progress, the header first, cancel) or several dropped together.
 // Each open adds its documents as tabs beside those already open.
 
-import { call, cancel, core, onWarm } from '../core/client.js';
+import { call, cancel, core, exampleNEFF, onWarm } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
 import { $, el, toast } from '../dom.js';
 import { onProgress, showProgress } from '../views/progress.js';
@@ -88,7 +88,8 @@ function showPartial(token, file, t0) {
 let lastFile = null;
 // The worker's warm-up Document, decoded once and dropped: the first file's decode then runs
 // on JIT-compiled code (matmul_small's first decode took 70–170 ms cold, 15–50 after).
-onWarm((doc) => { try { unpackDocument(doc); } catch (e) { /* only a warm-up */ } });
+// (Not while a file opens: the warm-up stopped for it, and its render comes first.)
+onWarm((doc) => { if (opening) return; try { unpackDocument(doc); } catch (e) { /* only a warm-up */ } });
 
 if (typeof window !== 'undefined') window.addEventListener('neffscope:reopen', () => { if (lastFile) openFile(lastFile); });
 
@@ -225,6 +226,16 @@ function refreshHashes(st) {
   if (!n) return;
   if (n.kind === 'archive') select(n, 'hash');
   else if (n.kind === 'member') renderDetail(n);
+}
+
+/**
+ * openExample opens the NEFF the page ships (the welcome screen's "Try an example").
+ * @returns {Promise<OpenResult>}
+ */
+export async function openExample() {
+  let file;
+  try { file = await exampleNEFF(); } catch (e) { toast('Could not load the example: ' + (e && e.message || e)); return { ok: false, message: String(e && e.message || e) }; }
+  return openFile(file);
 }
 
 /** @type {OpenResult} */

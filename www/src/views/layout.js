@@ -1,9 +1,11 @@
 // @ts-check
 // Layout: splitters between the panes (pointer and keyboard, remembered in localStorage), a
-// maximise toggle per pane (Esc restores), and below 1000 px a folded top bar (a menu) with
-// the panes as tabs.
+// maximise toggle per pane (Esc restores), below 1000 px a folded top bar (a menu) with the
+// panes as tabs, and the overview as a dashboard: while it shows it takes the page's width and
+// the structure, details and bytes are drawers opened on demand (remembered).
 
-import { $ } from '../dom.js';
+import { $, el } from '../dom.js';
+import { on } from '../state/events.js';
 
 const LAYOUT_KEY = 'neffscope.layout';
 const STEP = 16; // px per arrow key (Shift: ×4)
@@ -235,7 +237,84 @@ export function paneOf(el) {
   return sec ? sec.id.replace(/^pane-/, '') : '';
 }
 
+// ---- the overview as a dashboard: the other panes are drawers ----
+
+const DRAWERS_KEY = 'neffscope.drawers';
+/** The drawers, in the order of their buttons: name, label, key, what it holds. */
+const DRAWERS = [
+  { name: 'tree', label: 'Structure', key: 't', what: 'the document tree' },
+  { name: 'detail', label: 'Details', key: 'd', what: 'the selected node\'s details' },
+  { name: 'hex', label: 'Bytes', key: 'b', what: 'the file\'s bytes (hex)' },
+];
+/** @type {Record<string, boolean>} which drawers the user opened (remembered) */
+let drawers = {};
+
+function loadDrawers() {
+  try { const v = JSON.parse(localStorage.getItem(DRAWERS_KEY) || '{}'); return v && typeof v === 'object' ? v : {}; } catch (e) { return {}; }
+}
+
+/**
+ * setDashboard: the overview is (or is no longer) what the content pane shows.
+ * @param {boolean} on
+ */
+export function setDashboard(on) {
+  document.body.classList.toggle('dash', on);
+}
+
+/**
+ * toggleDrawer opens or closes a drawer of the dashboard (open: undefined toggles), and
+ * remembers it.
+ * @param {string} name 'tree', 'detail' or 'hex'
+ * @param {boolean} [open]
+ */
+export function toggleDrawer(name, open) {
+  if (!DRAWERS.some((d) => d.name === name)) return;
+  drawers[name] = open === undefined ? !drawers[name] : open;
+  try { localStorage.setItem(DRAWERS_KEY, JSON.stringify(drawers)); } catch (e) { /* not remembered */ }
+  applyDrawers();
+}
+
+function applyDrawers() {
+  for (const d of DRAWERS) document.body.classList.toggle('drawer-' + d.name, !!drawers[d.name]);
+  document.querySelectorAll('.drawer-toggle').forEach((b) => b.setAttribute('aria-pressed', drawers[/** @type {HTMLElement} */ (b).dataset.drawer || ''] ? 'true' : 'false'));
+}
+
+/** drawerButtons: the dashboard's toggles for its drawers (the overview puts them in its head). */
+export function drawerButtons() {
+  const g = el('span', 'drawer-toggles');
+  g.setAttribute('role', 'group');
+  g.setAttribute('aria-label', 'Panels beside the overview');
+  for (const d of DRAWERS) {
+    const b = el('button', 'drawer-toggle', d.label);
+    b.type = 'button';
+    b.dataset.drawer = d.name;
+    b.setAttribute('aria-pressed', drawers[d.name] ? 'true' : 'false');
+    b.setAttribute('aria-keyshortcuts', d.key);
+    b.title = 'Show or hide ' + d.what + ' beside the overview (' + d.key + ')';
+    b.addEventListener('click', () => toggleDrawer(d.name));
+    g.appendChild(b);
+  }
+  return g;
+}
+
+// drawerKey: t, d, b toggle the drawers while the dashboard shows (not while typing, nor in a
+// tree, where letters jump to rows).
+function drawerKey(e) {
+  if (!document.body.classList.contains('dash') || narrow.matches || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const t = /** @type {HTMLElement} */ (e.target);
+  if (t && t.closest && t.closest('input, textarea, select, [contenteditable], [role="tree"], [role="grid"]')) return;
+  const d = DRAWERS.find((x) => x.key === e.key);
+  if (!d) return;
+  e.preventDefault();
+  toggleDrawer(d.name);
+}
+
 export function layoutInit() {
+  drawers = loadDrawers();
+  applyDrawers();
+  window.addEventListener('keydown', drawerKey);
+  // Below 1000 px the panes are tabs: a file opens on the content tab (its overview).
+  on('document', () => { if (narrow.matches) showPane('content'); });
   sizes = load();
   for (const s of SPLITS) wireSplit(s);
   // The remembered sizes; the panes are hidden until a file opens, so they are clamped then.
@@ -271,5 +350,5 @@ export function layoutInit() {
 
 /** For the tests: the remembered sizes and the state of the layout. */
 export function layoutState() {
-  return { sizes: Object.assign({}, sizes), max: document.body.dataset.max || '', narrow: narrow.matches, pane: panes().dataset.active || '' };
+  return { sizes: Object.assign({}, sizes), max: document.body.dataset.max || '', narrow: narrow.matches, pane: panes().dataset.active || '', dash: document.body.classList.contains('dash'), drawers: Object.assign({}, drawers) };
 }

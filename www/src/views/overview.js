@@ -9,6 +9,7 @@ import { hashPath, hashPathKey } from '../lib/hash.js';
 import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
 import { followLink, select } from '../state/selection.js';
+import { drawerButtons, setDashboard } from './layout.js';
 
 /**
  * linkTarget: the node a link names in the current document, or null.
@@ -91,6 +92,7 @@ function view() {
 export function overviewHide() {
   const v = document.getElementById('overview-view');
   if (v) v.hidden = true;
+  setDashboard(false);
 }
 
 let shown = null;
@@ -117,6 +119,7 @@ export function overviewCard(key, title, render) { extraCards.push({ key, title,
 export function overviewShow(ov) {
   const v = view();
   v.hidden = false;
+  setDashboard(true);
   if (shown === ov && v.childElementCount) return;
   shown = ov;
   draw(v, ov, state.doc.file);
@@ -131,6 +134,7 @@ export function overviewShow(ov) {
 export function overviewPartial(ov, title) {
   const v = view();
   v.hidden = false;
+  setDashboard(true);
   shown = ov;
   draw(v, ov, title);
 }
@@ -179,6 +183,7 @@ function draw(v, ov, title, redraw = false) {
     r.title = (reading && reading.value ? reading.value + '\n' : '') + (ov.detail || '');
     head.appendChild(r);
   }
+  head.appendChild(drawerButtons());
   v.appendChild(head);
   const grid = el('div', 'ov-grid');
   v.appendChild(grid);
@@ -194,7 +199,7 @@ function draw(v, ov, title, redraw = false) {
   };
   const s = {
     model: sec('model'), io: sec('io'), engines: sec('engines'), act: sec('activation'), dma: sec('dma'),
-    memory: sec('memory'), source: sec('source'), verdict: sec('verdict'), findings: sec('findings'),
+    memory: sec('memory'), source: sec('source'), verdict: sec('verdict'), findings: sec('findings'), hot: sec('hot_lines'),
   };
   // A section the partial overview does not know yet says what it waits for.
   const pendingOr = (render) => (box, n, ...rest) => {
@@ -217,6 +222,7 @@ function draw(v, ov, title, redraw = false) {
   if (s.findings && !serious) pendingOr(renderFindingsCard)(card('Findings', 'findings', true), s.findings);
   if (s.dma) pendingOr(renderRows)(card('DMA queues', 'dma', true), s.dma, 'dma');
   if (s.memory) pendingOr(renderMemory)(card('Device memory (static estimate)', 'memory', true), s.memory);
+  if (s.hot) pendingOr(renderHot)(card('Hottest source lines', 'hot_lines', true), s.hot);
   if (s.source) pendingOr(renderSource)(card('Kernel source', 'source'), s.source);
   roving(v);
   if (top) v.scrollTop = top;
@@ -239,6 +245,53 @@ function renderSource(box, n) {
   const ul = el('ul', 'ov-files muted');
   for (const r of t.rows.slice(0, 20)) ul.appendChild(el('li', '', r[0] + ' · ' + r[1] + ' line' + (r[1] === '1' ? '' : 's')));
   box.appendChild(ul);
+}
+
+// renderHot is the hottest kernel lines: each line a link to its instructions, its kernel,
+// its instruction words (a bar scaled to the hottest) and their split over the engines.
+function renderHot(box, n) {
+  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
+  const t = n.table;
+  if (!t || !t.rows || !t.rows.length) return;
+  const most = Math.max(1, ...t.rows.map((r) => Number(r[2]) || 0));
+  const engines = t.cols.slice(3);
+  // A NEFF whose debug info names no kernel function has no kernel column.
+  const kernels = t.rows.some((r) => r[1]);
+  const table = el('table', 'ov-table ov-hot');
+  table.dataset.section = 'hot_lines';
+  const hr = el('tr');
+  for (const c of ['line', ...(kernels ? ['kernel'] : []), 'instructions', ...engines]) hr.appendChild(el('th', engines.includes(c) ? 'num' : '', c));
+  const thead = el('thead');
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const tbody = el('tbody');
+  t.rows.forEach((r, i) => {
+    const tr = el('tr');
+    const line = el('td', 'ov-hot-line');
+    const b = linkButton(t.rlinks && t.rlinks[i], 'ov-cell', r[0]);
+    b.title = r[0] + ' · ' + r[1];
+    line.appendChild(b);
+    tr.appendChild(line);
+    if (kernels) {
+      const k = el('td', 'ov-hot-kernel muted', r[1]);
+      k.title = r[1];
+      tr.appendChild(k);
+    }
+    const tot = el('td', 'ov-hot-total');
+    tot.appendChild(el('span', 'ov-count', fmtInt(Number(r[2]))));
+    const bar = el('span', 'ov-bar');
+    const fill = el('span', 'ov-bar-fill');
+    fill.style.width = Math.max(2, 100 * (Number(r[2]) || 0) / most) + '%';
+    bar.appendChild(fill);
+    tot.appendChild(bar);
+    tr.appendChild(tot);
+    r.slice(3).forEach((c) => tr.appendChild(el('td', 'num' + (c === '0' ? ' muted' : ''), c === '0' ? '·' : fmtInt(Number(c)))));
+    tbody.appendChild(tr);
+  });
+  table.appendChild(tbody);
+  const wrap = el('div', 'ov-table-wrap');
+  wrap.appendChild(table);
+  box.appendChild(wrap);
 }
 
 // ---- one tab stop for the answers: arrows move between them (roving tabindex) ----

@@ -1,11 +1,11 @@
 // @ts-check
-// The document tabs: one per open document, its name shortened in the middle (the full name
-// in its title), a close button; the page title names the document on show. With no document
+// The document tabs: one per open document, named by the shortest suffix of its path no other
+// tab shares, shortened in the middle of what it shares with them (the full name in its title), a close button; the page title names the document on show. With no document
 // left, the page goes back to its welcome screen.
 
 import { $, el } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
-import { middleEllipsis } from '../lib/names.js';
+import { distinctNames } from '../lib/names.js';
 import { closeDoc, docs, state, switchDoc } from '../state/docs.js';
 import { emit, on } from '../state/events.js';
 
@@ -19,8 +19,9 @@ export const TAB_NAME_MAX = 20;
  * @param {boolean} current
  * @param {() => void} onPick
  * @param {() => void} onClose
+ * @param {string} [name] the name to show (distinctNames among the open tabs)
  */
-export function docTab(d, i, current, onPick, onClose) {
+export function docTab(d, i, current, onPick, onClose, name) {
   const wrap = el('span', 'doc-tab-wrap');
   wrap.setAttribute('role', 'presentation');
   const b = el('button', 'doc-tab');
@@ -32,7 +33,7 @@ export function docTab(d, i, current, onPick, onClose) {
   b.dataset.index = String(i);
   b.title = d.doc.file + ' · ' + d.doc.kind + ' · ' + fmtSize(d.doc.size);
   b.setAttribute('aria-label', d.doc.file + ' (' + d.doc.kind + ')');
-  b.appendChild(el('span', 'tab-name', middleEllipsis(d.doc.file, TAB_NAME_MAX)));
+  b.appendChild(el('span', 'tab-name', name || distinctNames([d.doc.file], TAB_NAME_MAX)[0]));
   b.appendChild(el('span', 'tab-kind', d.doc.kind));
   b.addEventListener('click', onPick);
   b.addEventListener('keydown', (e) => { if (e.key === 'Delete') { e.preventDefault(); onClose(); refocusTabs(); } });
@@ -106,7 +107,8 @@ function drawTabs() {
   const nav = $('doc-tabs');
   nav.replaceChildren();
   nav.hidden = !docs.length;
-  docs.forEach((d, i) => nav.appendChild(docTab(d, i, d === state, () => switchDoc(i), () => closeDoc(d))));
+  const names = distinctNames(docs.map((d) => d.doc.file), TAB_NAME_MAX);
+  docs.forEach((d, i) => nav.appendChild(docTab(d, i, d === state, () => switchDoc(i), () => closeDoc(d), names[i])));
   const strip = { nav, diffShown: false };
   emit('tabs', strip);
   tabsRendered(nav, state, strip.diffShown);

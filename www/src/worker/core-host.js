@@ -23,7 +23,8 @@
 // it opens a small real NEFF it was given (warm/matmul_small.neff) WARM_OPENS times as the page
 // opens a file (then maps its source, hashes its members, closes it): the user's first open
 // runs at the speed of a later one. Once a request carrying a file arrives it stops before its
-// next call, so that request waits for at most the one call in progress. It starts WARM_AFTER_MS
+// next call; the call in progress yields to that request at its next pause (the warm open is a
+// background one: it pauses at its progress points and before its encoding). It starts WARM_AFTER_MS
 // after the core is ready, and not at all if a file was asked for by then: a call cannot be
 // interrupted, and the first warm open is the coldest (~0.6–0.8 s), so a file picked at once
 // (a drop onto the page as it loads) would otherwise wait for it — the 32 MB real-shaped NEFF's
@@ -65,7 +66,9 @@ export async function runWarmUp(core, src, stop, post, now) {
     const file = typeof Blob !== 'undefined' && typeof FileReaderSync !== 'undefined' ? new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]) : bytes;
     let doc = null;
     while (opens < WARM_OPENS && !stop()) {
-      const r = await core.call('open', { file, name: 'warm.neff', memberHashes: false, deferSource: true, deferSourceOver: 0 }, quiet);
+      // background: the open yields at its progress points, so a file asked for meanwhile
+      // starts there instead of after it (wasm/bridge.go open).
+      const r = await core.call('open', { file, name: 'warm.neff', memberHashes: false, deferSource: true, deferSourceOver: 0, background: true }, quiet);
       doc = r.doc;
       try {
         // (A file asked for meanwhile waits for these too: skip them.)
