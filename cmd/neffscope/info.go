@@ -255,7 +255,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("info", "print one JSON object per file (the stable contract for scripts)", false, args, stderr, flags, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
 			b, _ := json.MarshalIndent(infoJSON(f), "", "  ")
-			fmt.Fprintf(stdout, "%s\n", b)
+			fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 		} else {
 			printInfo(stdout, f, opt)
 		}
@@ -353,7 +353,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		if asJSON {
 			// Written as it walks: stubs' children are built a page at a time, never held.
 			restore := roomToWrite()
-			stubs, err := f.WriteJSON(stdout)
+			stubs, err := f.WriteJSON(jsonStdout(stdout))
 			restore()
 			if err != nil {
 				fmt.Fprintf(stderr, "neffscope inspect: %s: %v\n", f.Name, err)

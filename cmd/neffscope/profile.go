@@ -43,7 +43,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 	case *asCSV:
 		cw := csv.NewWriter(stdout)
 		for _, s := range p.Children {
@@ -135,7 +135,7 @@ func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr 
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 	case asCSV:
 		cw := csv.NewWriter(stdout)
 		cw.Write(cols)

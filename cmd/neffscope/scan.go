@@ -85,7 +85,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		}
 		sink = ps
 	default:
-		sink = newJSONLSink(stdout)
+		sink = newJSONLSink(jsonStdout(stdout))
 	}
 	opt := scanOptions{jobs: *jobs, maxInflate: *maxInflate, progress: stderr, interval: time.Second}
 	if *quiet {
