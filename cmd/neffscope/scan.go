@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -397,11 +396,11 @@ func (s *jsonlSink) Close() error                      { return s.w.Flush() }
 // ---- CSV ----
 
 type csvSink struct {
-	w      *csv.Writer
+	w      *csvWriter
 	header bool
 }
 
-func newCSVSink(w io.Writer) *csvSink { return &csvSink{w: csv.NewWriter(w)} }
+func newCSVSink(w io.Writer) *csvSink { return &csvSink{w: newCSVWriter(w)} }
 
 func (s *csvSink) Write(r *inspect.ScanRecord) error {
 	if !s.header {
@@ -417,8 +416,7 @@ func (s *csvSink) Close() error {
 	if !s.header {
 		s.w.Write(flatColumns)
 	}
-	s.w.Flush()
-	return s.w.Error()
+	return s.w.Flush()
 }
 
 // flatRecord is a record with nested values as JSON text: the CSV and Parquet row.
