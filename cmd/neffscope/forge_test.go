@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -99,6 +100,19 @@ func TestJSONOutputIsJSON(t *testing.T) {
 		}
 		if r, ok := rawEscapable(errs, true); ok {
 			t.Errorf("%s: %U raw on stderr", name, r)
+		}
+		if args[0] == "inspect" { // the member path and the header's name carry a coded finding
+			var d doc.Document
+			json.Unmarshal([]byte(out), &d)
+			n := 0
+			for _, fd := range d.Findings() {
+				if fd.Code == doc.CodeInvalidUTF8 {
+					n++
+				}
+			}
+			if n != 2 {
+				t.Errorf("inspect --json: %d findings %s, want 2 (member path, header name)", n, doc.CodeInvalidUTF8)
+			}
 		}
 		switch args[0] {
 		case "info", "inspect", "diff", "compare", "scan":
