@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,8 +15,9 @@ import (
 //
 // The rule (OWASP's, widened): a cell that a spreadsheet could run as a formula gets a
 // leading apostrophe, which makes it text. That is a cell whose first character is a tab or
-// CR, or whose first character after any leading spaces (csvSkipped: spreadsheets trim some of
-// them on import) is =, +, - or @, or their fullwidth forms (＝ ＋ － ＠), unless the whole cell
+// CR, or whose first character after any leading spaces, controls and invisible format
+// characters (csvSkipped: a spreadsheet may trim or ignore them on import) is =, +, - or @, or
+// their fullwidth forms (＝ ＋ － ＠), unless the whole cell
 // is a plain decimal number ("-1", "-0.5e3"), which no spreadsheet runs. Every cell is treated
 // so, whatever its column: names, paths and messages come from the file, which may be hostile.
 // encoding/csv then quotes what RFC 4180 requires.
@@ -23,9 +25,9 @@ import (
 // csvFormulaStart is the runes that start a formula, in ASCII and fullwidth.
 const csvFormulaStart = "=+-@＝＋－＠"
 
-// csvSkipped is the leading runes looked past for a formula start: ASCII and Unicode spaces,
-// the zero-width space and the BOM.
-const csvSkipped = " \t\n\r\v\f\u00a0\u0085\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
+// csvSkipped reports the leading runes looked past for a formula start: white space, controls
+// and format characters (zero-width, bidi, the BOM); the page's is /[\s\p{Cc}\p{Cf}]/u.
+func csvSkipped(r rune) bool { return unicode.In(r, unicode.White_Space, unicode.Cc, unicode.Cf) }
 
 // csvNumber is a plain decimal number: the one kind of cell that may start with -.
 var csvNumber = regexp.MustCompile(`^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
@@ -39,7 +41,7 @@ func csvNeutral(s string) string {
 	if s[0] == '\t' || s[0] == '\r' {
 		return "'" + s
 	}
-	t := strings.TrimLeft(s, csvSkipped)
+	t := strings.TrimLeftFunc(s, csvSkipped)
 	if r, _ := utf8.DecodeRuneInString(t); t != "" && strings.ContainsRune(csvFormulaStart, r) {
 		return "'" + s
 	}

@@ -35,7 +35,7 @@ func live(cell string) bool {
 	if cell[0] == '\t' || cell[0] == '\r' {
 		return true
 	}
-	t := strings.TrimLeft(cell, csvSkipped)
+	t := strings.TrimLeftFunc(cell, csvSkipped)
 	r, _ := utf8.DecodeRuneInString(t)
 	return t != "" && strings.ContainsRune(csvFormulaStart, r)
 }

@@ -3,11 +3,11 @@
 //
 // The formula rule is the CLI's (cmd/neffscope/csv.go), tested by both against the one list
 // of cases in testdata/csv-vectors.json: a cell that starts with a tab or CR, or whose first
-// character past leading spaces (SKIPPED) is =, +, - or @ or their fullwidth forms, gets a
-// leading apostrophe, unless the whole cell is a plain decimal number. The text may come from
-// a hostile file.
+// character past leading spaces, controls and format characters (SKIPPED) is =, +, - or @ or
+// their fullwidth forms, gets a leading apostrophe, unless the whole cell is a plain decimal
+// number. The text may come from a hostile file.
 
-const SKIPPED = /^[ \t\n\r\v\f\u00a0\u0085\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*/;
+const SKIPPED = /^[\s\p{Cc}\p{Cf}]*/u;
 const FORMULA_START = /^[=+\-@\uff1d\uff0b\uff0d\uff20]/;
 const NUMBER = /^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$/;
 
