@@ -139,14 +139,15 @@ bench: dist
 	$(GO) test -run '^$$' -bench '^BenchmarkPageBig$$' -benchtime 1x -timeout 60m ./e2e/
 	@ls -l www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
 
-## fuzz: a short run of every fuzz target (FUZZTIME=30s each by default). Minimising a new
+## fuzz: a short run of every fuzz target of core/ and cmd/ (the CLI's output writers),
+## FUZZTIME=30s each by default. Minimising a new
 ## input is capped at FUZZMINTIME runs of the target, not a time: early in a run almost every
 ## mutation adds coverage, and a cap of 1s (Go's default is 60s) still left both workers
 ## minimising ~1 s per new input, so FuzzOpenBudget ran ~10 execs/s; 100 runs cost milliseconds.
 FUZZTIME ?= 30s
 FUZZMINTIME ?= 100x
 fuzz:
-	@for pkg in $$($(GO) list ./core/...); do \
+	@for pkg in $$($(GO) list ./core/... ./cmd/...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) $$pkg || exit 1; \
 	  done; \

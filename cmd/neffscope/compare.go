@@ -41,7 +41,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 	} else {
 		fmt.Fprint(stdout, wrap(c.Value, *width, ""))
 		for _, f := range c.Child("files").Children {

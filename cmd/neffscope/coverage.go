@@ -84,7 +84,7 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i].Kind < kinds[j].Kind })
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
+		enc := json.NewEncoder(jsonStdout(stdout))
 		enc.SetIndent("", " ")
 		if err := enc.Encode(coverageJSON{Files: fs.Args(), Kinds: kinds, Total: total}); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)

@@ -32,7 +32,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "neffscope: encoding the diff as JSON: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 	} else {
 		printDiff(stdout, d)
 	}

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/inspect"
@@ -23,11 +22,11 @@ import (
 )
 
 // The fast `disasm --json` encoder (disasmjson.go) is held byte for byte to the writer it
-// replaced, kept here as the oracle: json.Marshal of instJSON per word, through termWriter as
-// the CLI's stdout was.
+// replaced, kept here as the oracle: json.Marshal of instJSON per word, through the jsonEscaper
+// the CLI's other JSON goes through (jsonStdout).
 
 func oracleDisasmJSON(w io.Writer, f *inspect.File, picked []*inspect.ProgramStream) error {
-	tw := &termWriter{w: w}
+	tw := &jsonEscaper{w: w}
 	defer tw.Flush()
 	bw := &errWriter{w: tw}
 	bw.str("{\n \"streams\": [")
@@ -408,7 +407,7 @@ func TestDisasmJSONRandomWords(t *testing.T) {
 
 // TestDisasmJSONHostileNames: names from the file (core, engine, activation set, function
 // and source strings are joined in from manifests and debug info) with every kind of byte
-// encoding/json or termWriter escapes, set on matmul_small's program.
+// encoding/json or jsonEscaper escapes, set on matmul_small's program.
 func TestDisasmJSONHostileNames(t *testing.T) {
 	f := openForTest(t, realNEFFs(t)[0])
 	hostile := hostileStrings()
@@ -421,7 +420,7 @@ func TestDisasmJSONHostileNames(t *testing.T) {
 	}
 	checkTextAgainstOracle(t, f, f.Program.Streams)
 	_, out := checkAgainstOracle(t, f, f.Program.Streams, true)
-	for _, want := range []string{`"set":"\u003cscript\u003e\u0026amp;\u003c/script\u003e"`, `\u202e bidi`, `\u0085 nel`, `\ufffd invalid`, `del\x7f`} {
+	for _, want := range []string{`"set":"\u003cscript\u003e\u0026amp;\u003c/script\u003e"`, `\u202e bidi`, `\u0085 nel`, `\ufffd invalid`, `del\u007f`, `\udb40\udc01 tag`, `\u200d zwj \ufeff bom`} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("no %s in the output", want)
 		}
@@ -437,13 +436,13 @@ func hostileStrings() []string {
 	}
 }
 
-// TestAppendJSONString holds the escaper to encoding/json then termWriter on hostile and
+// TestAppendJSONString holds the escaper to encoding/json then jsonEscaper on hostile and
 // random strings.
 func TestAppendJSONString(t *testing.T) {
 	oracle := func(s string) string {
 		b, _ := json.Marshal(s)
 		var out bytes.Buffer
-		tw := &termWriter{w: &out}
+		tw := &jsonEscaper{w: &out}
 		tw.Write(b)
 		tw.Flush()
 		return out.String()
@@ -479,13 +478,16 @@ func TestAppendJSONString(t *testing.T) {
 		}
 		check(b.String())
 	}
-	// What the escaper writes is what termWriter lets through unchanged.
+	// What the escaper writes is JSON that parses back to s (invalid bytes as U+FFFD) and
+	// holds no raw rune of escapedRunes.
 	for _, s := range hostileStrings() {
 		b := appendJSONString(nil, s)
-		var out bytes.Buffer
-		(&termWriter{w: &out}).Write(b)
-		if out.String() != string(b) || !utf8.Valid(b) {
-			t.Fatalf("%q: termWriter changes %s into %s", s, b, out.String())
+		var back string
+		if err := json.Unmarshal(b, &back); err != nil || back != replaceInvalid(s) {
+			t.Fatalf("%q: %s parses to %q, %v", s, b, back, err)
+		}
+		if r, ok := rawEscapable(string(b), false); ok {
+			t.Fatalf("%q: %s holds %U raw", s, b, r)
 		}
 	}
 }

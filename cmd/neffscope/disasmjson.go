@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/inspect"
@@ -20,9 +19,9 @@ import (
 //     a map's keys; the undocumented runs, which vary per word, are merged into that order);
 //   - a word's field texts come from isa.AppendFields into buffers reused from word to word;
 //   - strings from the file go through appendJSONString, which writes what encoding/json
-//     wrote and then what the CLI's termWriter made of it, so the output is the bytes the old
-//     writer (json.Marshal of instJSON, through termWriter) produced, and termWriter is not
-//     run over 13 GB (disasm_oracle_test.go holds the two equal);
+//     wrote and then what the CLI's jsonEscaper made of it, so the output is the bytes
+//     json.Marshal of instJSON through jsonStdout gives, and the escaper is not run over
+//     13 GB (disasm_oracle_test.go holds the two equal);
 //   - writeDisasm (disasmpipe.go) cuts the words into jobs encoded on every core and reads
 //     the streams that are not held back out of the archive in as few walks as it can.
 
@@ -259,7 +258,7 @@ func appendSourceJSON(b []byte, src *inspect.Source) []byte {
 
 // plainJSON marks the bytes a string carries as they are: printable ASCII but for the ones
 // encoding/json escapes (", \, and <, > and & as it escapes HTML). DEL is printable to
-// encoding/json but not to termWriter.
+// encoding/json but not to jsonEscaper.
 var plainJSON = func() (t [256]bool) {
 	for c := 0x20; c < 0x7F; c++ {
 		t[c] = true
@@ -271,8 +270,8 @@ var plainJSON = func() (t [256]bool) {
 }()
 
 // appendJSONString appends s quoted as encoding/json quotes a string (HTML-safe, invalid UTF-8
-// as \ufffd, U+2028 and U+2029 escaped), then escaped as termWriter escapes text output:
-// DEL as \x7f, and C1 controls and format characters (bidi overrides) as strconv quotes them.
+// as \ufffd, U+2028 and U+2029 escaped), then escaped as jsonEscaper escapes it: every rune
+// of escapedRunes (DEL, C1 controls, format characters) as \u escapes.
 func appendJSONString[S string | []byte](b []byte, s S) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -299,7 +298,7 @@ func appendJSONString[S string | []byte](b []byte, s S) []byte {
 			case '\t':
 				b = append(b, '\\', 't')
 			case 0x7F:
-				b = append(b, '\\', 'x', '7', 'f')
+				b = appendJSONRune(b, 0x7F)
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			}
@@ -311,11 +310,8 @@ func appendJSONString[S string | []byte](b []byte, s S) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		case termEscapes(r):
-			q := strconv.QuoteRuneToASCII(r)
-			b = append(b, q[1:len(q)-1]...)
+		case escapes(r):
+			b = appendJSONRune(b, r)
 		default:
 			b = append(b, s[i:i+size]...)
 		}
@@ -326,13 +322,8 @@ func appendJSONString[S string | []byte](b []byte, s S) []byte {
 	return append(b, '"')
 }
 
-// termEscapes is termWriter's test for a rune it escapes (safe.go).
-func termEscapes(r rune) bool {
-	return unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) && r != 0xFEFF && r != 0x200D
-}
-
 // writeDisasmJSON writes the disasmJSON contract. w receives bytes already escaped for a
-// terminal (see appendJSONString): it is the CLI's stdout under its termWriter.
+// terminal (see appendJSONString): it is the CLI's stdout under its termWriter (rawStdout).
 func writeDisasmJSON(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) error {
 	return writeDisasm(w, f, archive, picked, jsonFormat{})
 }
@@ -388,8 +379,8 @@ func (e *jsonEncoder) appendWord(b []byte, s *inspect.ProgramStream, i int, word
 	return e.appendInstruction(append(b, "\n   "...), s, i, word)
 }
 
-// rawStdout is the writer under the CLI's termWriter, for output that is escaped as it is
-// encoded (disasm --json); any other writer is returned as is.
+// rawStdout is the writer under the CLI's termWriter, for JSON that is escaped as jsonEscaper
+// escapes it as it is encoded (disasm --json); any other writer is returned as is.
 func rawStdout(w io.Writer) io.Writer {
 	if tw, ok := w.(*termWriter); ok && len(tw.tail) == 0 {
 		return tw.w

@@ -74,7 +74,7 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 			if e.Stored {
 				how = fmt.Sprintf("stored at byte %d", e.Offset)
 			}
-			fmt.Fprintf(stdout, "%s\t%d bytes\t%s\thash %s\tuuid %s\n", safe(e.Name), e.Size, how, e.Integrity, e.UUID)
+			fmt.Fprintf(stdout, "%s\t%d bytes\t%s\thash %s\tuuid %s\n", safe(e.Name), e.Size, how, e.Integrity, safe(e.UUID))
 		}
 		if pick == nil && !*list {
 			if *name != "" {

@@ -259,7 +259,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("info", "print one JSON object per file (the stable contract for scripts)", false, args, stderr, flags, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
 			b, _ := json.MarshalIndent(infoJSON(f), "", "  ")
-			fmt.Fprintf(stdout, "%s\n", b)
+			fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 		} else {
 			printInfo(stdout, f, opt)
 		}
@@ -357,10 +357,10 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	var capped *jsonCapWriter // one for all the files: the cap is the output's
 	return forEachFile("inspect", "print the Document as JSON (one object per file)", true, args, stderr, func(fs *flag.FlagSet) { maxOutput = outputCapFlag(fs) }, func(f *inspect.File, asJSON bool) int {
 		if asJSON {
-			out := stdout
+			out := jsonStdout(stdout)
 			if limit := maxOutput.limit(rawStdout(stdout)); limit > 0 {
 				if capped == nil {
-					capped = &jsonCapWriter{w: stdout, limit: limit}
+					capped = &jsonCapWriter{w: out, limit: limit}
 				}
 				out = capped
 			}

@@ -100,7 +100,11 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 			rc = 1
 		}
 	}
-	bw := bufio.NewWriterSize(stdout, 1<<16)
+	out := stdout
+	if *asJSON {
+		out = jsonStdout(stdout)
+	}
+	bw := bufio.NewWriterSize(out, 1<<16)
 	defer bw.Flush()
 	if *asJSON {
 		writeMemmapJSON(bw, m)

@@ -72,7 +72,7 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 		mb := inspect.Memory(f)
 		if asJSON {
 			b, _ := json.MarshalIndent(mb, "", "  ")
-			fmt.Fprintf(stdout, "%s\n", b)
+			fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 			return 0
 		}
 		fmt.Fprintf(stdout, "%s\n", safe(f.Name))

@@ -63,7 +63,7 @@ func runNcfw(args []string, stdout, stderr io.Writer) int {
 		if *fields {
 			stdout.Write(ncfw.FormatFields(data, d.Fields))
 		} else {
-			enc := json.NewEncoder(stdout)
+			enc := json.NewEncoder(jsonStdout(stdout))
 			enc.SetIndent("", "  ")
 			if err := enc.Encode(d.Tree); err != nil {
 				fmt.Fprintf(stderr, "neffscope ncfw: %v\n", err)

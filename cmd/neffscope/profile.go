@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -43,9 +41,9 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 	case *asCSV:
-		cw := csv.NewWriter(stdout)
+		cw := newCSVWriter(stdout)
 		for _, s := range p.Children {
 			if s.Table == nil {
 				continue
@@ -135,12 +133,12 @@ func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr 
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 	case asCSV:
-		cw := csv.NewWriter(stdout)
+		cw := newCSVWriter(stdout)
 		cw.Write(cols)
 		for i := range h.Lines {
-			cw.Write(csvSafe(row(&h.Lines[i])))
+			cw.Write(row(&h.Lines[i]))
 		}
 		cw.Flush()
 		for _, fd := range errs.Findings {
@@ -170,19 +168,4 @@ func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr 
 		return 1
 	}
 	return 0
-}
-
-// csvSafe guards cells a spreadsheet would run as a formula (=, +, @, tab, CR, or - not
-// starting a number), as the page's CSV does (www/src/lib/csv.js): a kernel path or name comes
-// from the file, which may be hostile. encoding/csv does the quoting.
-func csvSafe(r []string) []string {
-	for i, s := range r {
-		if s == "" {
-			continue
-		}
-		if strings.ContainsRune("=+@\t\r", rune(s[0])) || s[0] == '-' && (len(s) == 1 || !strings.ContainsRune("0123456789.", rune(s[1]))) {
-			r[i] = "'" + s
-		}
-	}
-	return r
 }

@@ -110,16 +110,6 @@ func TestProfileByLineCountsMappedWords(t *testing.T) {
 	}
 }
 
-// The CSV guard: a cell a spreadsheet would run as a formula gets a leading apostrophe;
-// numbers, negative ones included, stay as they are.
-func TestCSVSafe(t *testing.T) {
-	got := csvSafe([]string{"=HYPERLINK(1)", "+1", "@x", "-x", "-3", "-.5", "conv2d.py:107", ""})
-	want := []string{"'=HYPERLINK(1)", "'+1", "'@x", "'-x", "-3", "-.5", "conv2d.py:107", ""}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("csvSafe: %q, want %q", got, want)
-	}
-}
-
 // `diff` of a real NEFF with itself prints no source lines; with one byte of one word of a
 // kernel line changed it prints that line first, and the summary says so.
 func TestDiffPrintsSourceLineFirst(t *testing.T) {

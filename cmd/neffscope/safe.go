@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -15,27 +16,70 @@ import (
 
 // Strings that come from a file (member names, JSON strings, model names) go to a terminal
 // only through safe or safeMsg, so a forged name cannot retitle, clear or overwrite it; and
-// every text command writes through a termWriter, which escapes what a printer missed.
+// every text command writes through a termWriter, which escapes what a printer missed. JSON
+// never goes through the termWriter: it is written by a JSON encoder, then through a
+// jsonEscaper (jsonStdout), which writes the same runes as \u escapes, so it parses to the
+// same values and stays valid JSON.
 
-// safe returns s as is when it is plain printable text, else quoted as strconv.Quote does.
+// escapedRunes is the one table of the runes output escapes in anything that came from a
+// file, text and JSON alike: the C0 and C1 controls and DEL (Cc); the format characters (Cf:
+// bidi overrides, embeddings and isolates U+202A–202E and U+2066–2069, the marks U+200E,
+// U+200F and U+061C, the zero-width U+200B–200D and U+2060, the BOM U+FEFF, the soft hyphen,
+// the tags U+E0001–E007F); and the line and paragraph separators U+2028 and U+2029 (Zl, Zp),
+// which JavaScript and some terminals take as line ends. A terminal acts on the first kind;
+// the others reorder, hide or break lines, so a name can forge what is printed around it.
+var escapedRunes = []*unicode.RangeTable{unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp}
+
+// escapes reports whether output escapes r (escapedRunes).
+func escapes(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r < 0x20 || r == 0x7f
+	}
+	return unicode.IsOneOf(escapedRunes, r)
+}
+
+// safe returns s as is when it is plain printable text, else quoted as strconv.Quote does
+// (with every rune escapes names escaped).
 func safe(s string) string {
 	if plain(s) {
 		return s
 	}
-	return strconv.Quote(s)
+	return quoteText(s)
 }
 
-// safeMsg escapes control characters inside s (no quotes added): for finding messages, which
-// quote file strings inside a sentence.
+// safeMsg escapes the runes of escapedRunes inside s (no quotes added): for finding messages,
+// which quote file strings inside a sentence.
 func safeMsg(s string) string {
 	if plain(s) {
 		return s
 	}
-	q := strconv.Quote(s)
+	q := quoteText(s)
 	return strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
 }
 
-// plain: valid UTF-8 with no control or format characters (C0, DEL, C1, bidi overrides).
+// quoteText is strconv.Quote with every rune of escapedRunes escaped too (strconv keeps the
+// printable ones, such as ZWJ, as they are).
+func quoteText(s string) string {
+	b := make([]byte, 0, len(s)+8)
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b = appendTextByte(b, s[i])
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case escapes(r):
+			b = appendTextRune(b, r)
+		default:
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(append(b, '"'))
+}
+
+// plain: valid UTF-8 with no rune of escapedRunes.
 func plain(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -47,7 +91,7 @@ func plain(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) && r != 0xFEFF {
+		if r == utf8.RuneError && n == 1 || escapes(r) {
 			return false
 		}
 		i += n
@@ -55,11 +99,40 @@ func plain(s string) bool {
 	return true
 }
 
-// termWriter escapes every control byte but newline and tab, C1 controls and invalid UTF-8
-// in text output, keeping an incomplete UTF-8 sequence at the end of a write for the next.
+// appendTextRune appends r as text output shows an escaped rune: as Go writes it in a string
+// literal (\x1b, \n, \x7f, \u202e, \U000e0001).
+func appendTextRune(b []byte, r rune) []byte {
+	q := strconv.QuoteRuneToASCII(r)
+	return append(b, q[1:len(q)-1]...)
+}
+
+// appendTextByte appends a byte that is not UTF-8 as \xNN.
+func appendTextByte(b []byte, c byte) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'x', hex[c>>4], hex[c&15])
+}
+
+// appendJSONRune appends r as a JSON string escape: \u followed by four hex digits, a
+// surrogate pair past U+FFFF.
+func appendJSONRune(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	u := func(b []byte, v rune) []byte {
+		return append(b, '\\', 'u', hex[v>>12&15], hex[v>>8&15], hex[v>>4&15], hex[v&15])
+	}
+	if r > 0xFFFF {
+		hi, lo := utf16.EncodeRune(r)
+		return u(u(b, hi), lo)
+	}
+	return u(b, r)
+}
+
+// termWriter escapes, in text output, every rune of escapedRunes but newline and tab (the
+// printers' layout) and invalid UTF-8, keeping an incomplete UTF-8 sequence at the end of a
+// write for the next.
 type termWriter struct {
 	w    io.Writer
 	tail []byte
+	json *jsonEscaper // the same stdout for JSON (jsonStdout), flushed with this one
 }
 
 func (t *termWriter) Write(p []byte) (int, error) {
@@ -72,8 +145,8 @@ func (t *termWriter) Write(p []byte) (int, error) {
 	for i := 0; i < len(p); {
 		c := p[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
-				out = append(out, strconv.QuoteRune(rune(c))[1:len(strconv.QuoteRune(rune(c)))-1]...)
+			if escapes(rune(c)) && c != '\n' && c != '\t' {
+				out = appendTextRune(out, rune(c))
 			} else {
 				out = append(out, c)
 			}
@@ -87,11 +160,9 @@ func (t *termWriter) Write(p []byte) (int, error) {
 		r, size := utf8.DecodeRune(p[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			out = append(out, `\x`...)
-			out = append(out, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		case unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) && r != 0xFEFF && r != 0x200D:
-			q := strconv.QuoteRuneToASCII(r)
-			out = append(out, q[1:len(q)-1]...)
+			out = appendTextByte(out, c)
+		case escapes(r):
+			out = appendTextRune(out, r)
 		default:
 			out = append(out, p[i:i+size]...)
 		}
@@ -105,16 +176,115 @@ func (t *termWriter) Write(p []byte) (int, error) {
 
 // Flush writes a dangling incomplete sequence, escaped.
 func (t *termWriter) Flush() {
-	if len(t.tail) > 0 {
-		tail := t.tail
-		t.tail = nil
-		var b strings.Builder
-		for _, c := range tail {
-			b.WriteString(`\x`)
-			b.WriteString(strconv.FormatUint(uint64(c)|0x100, 16)[1:])
-		}
-		t.w.Write([]byte(b.String()))
+	if t.json != nil {
+		t.json.Flush()
 	}
+	if len(t.tail) > 0 {
+		var b []byte
+		for _, c := range t.tail {
+			b = appendTextByte(b, c)
+		}
+		t.tail = nil
+		t.w.Write(b)
+	}
+}
+
+// jsonEscaper passes JSON through with the runes of escapedRunes written as \u escapes
+// (DEL as \u007f, U+E0001 as \udb40\udc01) and invalid UTF-8 as \ufffd, as encoding/json
+// writes it. Such runes can only stand inside strings in JSON, so the output parses to the
+// same values; tab, newline and CR pass as they are (they may be JSON's whitespace). An
+// incomplete UTF-8 sequence at the end of a write is kept for the next.
+type jsonEscaper struct {
+	w    io.Writer
+	tail []byte
+}
+
+// jsonPlain marks the bytes jsonEscaper passes as they are.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7F; c++ {
+		t[c] = true
+	}
+	t['\t'], t['\n'], t['\r'] = true, true, true
+	return t
+}()
+
+func (j *jsonEscaper) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(j.tail) > 0 {
+		p = append(j.tail, p...)
+		j.tail = nil
+	}
+	i := 0
+	for i < len(p) && jsonPlain[p[i]] {
+		i++
+	}
+	if i == len(p) { // the common case: nothing to escape
+		if _, err := j.w.Write(p); err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
+	out := make([]byte, 0, len(p)+16)
+	out = append(out, p[:i]...)
+	for i < len(p) {
+		c := p[i]
+		if jsonPlain[c] {
+			out = append(out, c)
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			out = appendJSONRune(out, rune(c))
+			i++
+			continue
+		}
+		if !utf8.FullRune(p[i:]) && len(p)-i < utf8.UTFMax {
+			j.tail = append([]byte(nil), p[i:]...)
+			break
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = appendJSONRune(out, utf8.RuneError)
+		case escapes(r):
+			out = appendJSONRune(out, r)
+		default:
+			out = append(out, p[i:i+size]...)
+		}
+		i += size
+	}
+	if _, err := j.w.Write(out); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Flush writes a dangling incomplete sequence as \ufffd, one per byte.
+func (j *jsonEscaper) Flush() {
+	if len(j.tail) > 0 {
+		var b []byte
+		for range j.tail {
+			b = appendJSONRune(b, utf8.RuneError)
+		}
+		j.tail = nil
+		j.w.Write(b)
+	}
+}
+
+// jsonStdout is the writer for a command's JSON: w's own writer, past the termWriter that
+// escapes text, through a jsonEscaper. Output already escaped as it is encoded (disasm
+// --json) takes rawStdout instead.
+func jsonStdout(w io.Writer) io.Writer {
+	if tw, ok := w.(*termWriter); ok {
+		if tw.json == nil {
+			tw.json = &jsonEscaper{w: tw.w}
+		}
+		return tw.json
+	}
+	if j, ok := w.(*jsonEscaper); ok {
+		return j
+	}
+	return &jsonEscaper{w: w}
 }
 
 // rawOutput names the commands whose stdout is bytes (a member, a NEFF), never escaped.

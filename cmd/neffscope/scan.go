@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -96,7 +95,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	case !*jsonl && isTerminal(rawStdout(stdout)):
 		sink = &tableSink{w: stdout}
 	default:
-		sink = newJSONLSink(stdout)
+		sink = newJSONLSink(jsonStdout(stdout))
 	}
 	opt := scanOptions{jobs: *jobs, maxInflate: *maxInflate, progress: stderr, interval: time.Second, follow: *follow}
 	if raw := rawStdout(stderr); isTerminal(raw) {
@@ -473,11 +472,11 @@ func (s *jsonlSink) Close() error { return nil }
 // ---- CSV ----
 
 type csvSink struct {
-	w      *csv.Writer
+	w      *csvWriter
 	header bool
 }
 
-func newCSVSink(w io.Writer) *csvSink { return &csvSink{w: csv.NewWriter(w)} }
+func newCSVSink(w io.Writer) *csvSink { return &csvSink{w: newCSVWriter(w)} }
 
 func (s *csvSink) Write(r *inspect.ScanRecord) error {
 	if !s.header {
@@ -493,8 +492,7 @@ func (s *csvSink) Close() error {
 	if !s.header {
 		s.w.Write(flatColumns)
 	}
-	s.w.Flush()
-	return s.w.Error()
+	return s.w.Flush()
 }
 
 // flatRecord is a record with nested values as JSON text: the CSV and Parquet row.

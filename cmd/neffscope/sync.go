@@ -107,7 +107,11 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	bw := bufio.NewWriterSize(stdout, 1<<16)
+	out := stdout
+	if *asJSON {
+		out = jsonStdout(stdout)
+	}
+	bw := bufio.NewWriterSize(out, 1<<16)
 	defer bw.Flush()
 	switch {
 	case *asJSON:

@@ -16,7 +16,7 @@ func runUnknowns(args []string, stdout, stderr io.Writer) int {
 	all := inspect.Unknowns()
 	if len(args) > 0 && args[0] == "--json" {
 		b, _ := json.MarshalIndent(all, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 		return 0
 	}
 	for _, u := range all {

@@ -201,6 +201,9 @@ const (
 	CodeDbgRecordAttrs Code = "dbg.record-attrs-limit"
 	CodeISALoadsLimit  Code = "isa.table-loads-limit"
 	CodeNcfwReadLimit  Code = "ncfw.read-limit"
+
+	// text: names the file holds, as printed (issue 30)
+	CodeInvalidUTF8 Code = "text.invalid-utf8"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -406,6 +409,9 @@ var Codes = []CodeInfo{
 	{CodeDbgRecordAttrs, "a .dbg record carries more attributes than are kept per record: the rest are counted, not kept"},
 	{CodeISALoadsLimit, "a stream has more ActivationTableLoad words than are indexed one by one: past the limit only changes of set are kept, and past the budget none (the words after it have no resident set)"},
 	{CodeNcfwReadLimit, "an ncfw dump holds more entries than are read: the rest are counted, not decoded"},
+
+	// text: names the file holds, as printed (issue 30)
+	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

@@ -101,6 +101,9 @@ func (a *Archive) headerNode() *doc.Node {
 			}
 		case "name":
 			fn.Value = doc.Quote(h.Name, 256)
+			if !utf8.ValidString(h.Name) {
+				fn.Flag(doc.CodeInvalidUTF8, doc.Info, span, "the header's name is not valid UTF-8: it is shown with U+FFFD for each bad byte.")
+			}
 		case "requested_tpb_count":
 			fn.Value = fmt.Sprint(h.RequestedTPBCount)
 		case "tpb_per_node":
@@ -308,6 +311,9 @@ func (a *Archive) membersNode() (*doc.Node, map[string]*doc.Node) {
 		base := path.Base(m.Path)
 		mn := &doc.Node{Kind: doc.KindMember, Label: base, Value: HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
 		mn.Detail = MemberDetail(m)
+		if !utf8.ValidString(m.Path) {
+			mn.Flag(doc.CodeInvalidUTF8, doc.Info, mn.Span, "this member's path is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN.")
+		}
 		if m.Truncated {
 			mn.Value = fmt.Sprintf("%s (truncated: %d bytes present)", HumanSize(m.Size), m.Read)
 		}

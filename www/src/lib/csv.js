@@ -1,14 +1,33 @@
 // @ts-check
 // CSV (RFC 4180) of a document table, for the tables' CSV buttons.
+//
+// The formula rule is the CLI's (cmd/neffscope/csv.go), tested by both against the one list
+// of cases in testdata/csv-vectors.json: a cell that starts with a tab or CR, or whose first
+// character past leading spaces, controls and format characters (SKIPPED) is =, +, - or @ or
+// their fullwidth forms, gets a leading apostrophe, unless the whole cell is a plain decimal
+// number. The text may come from a hostile file.
+
+const SKIPPED = /^[\s\p{Cc}\p{Cf}]*/u;
+const FORMULA_START = /^[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+const NUMBER = /^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$/;
 
 /**
- * csvCell quotes per RFC 4180. A cell a spreadsheet would run as a formula (=, +, `@`, or - not
- * starting a number; the text may come from a hostile file) gets a leading apostrophe.
+ * csvNeutral is the cell as written before quoting: with a leading apostrophe when a
+ * spreadsheet could run it as a formula.
+ * @param {string} s
+ */
+export function csvNeutral(s) {
+  if (s === '' || NUMBER.test(s)) return s;
+  if (s[0] === '\t' || s[0] === '\r') return "'" + s;
+  return FORMULA_START.test(s.replace(SKIPPED, '')) ? "'" + s : s;
+}
+
+/**
+ * csvCell is a cell neutralised (csvNeutral) and quoted per RFC 4180.
  * @param {unknown} v
  */
 export function csvCell(v) {
-  let s = v === undefined || v === null ? '' : String(v);
-  if (/^[=+@\t\r]/.test(s) || /^-(?![0-9.])/.test(s)) s = "'" + s;
+  const s = csvNeutral(v === undefined || v === null ? '' : String(v));
   return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 
