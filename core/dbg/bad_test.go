@@ -130,7 +130,7 @@ func TestHugeRepeated(t *testing.T) {
 	if len(f.Records) != 300001 || f.Records[299999].Parents[0] != 5 {
 		t.Fatalf("%d records", len(f.Records))
 	}
-	if len(errorsOf(f)) != 1 || errorsOf(f)[0].Code != doc.CodeDbgCorrupt || errorsOf(f)[0].Span.Offset != int64(len(b)-3) {
+	if len(errorsOf(f)) != 1 || errorsOf(f)[0].Code != doc.CodeDbgPackedCut || errorsOf(f)[0].Span.Offset != int64(len(b)-3) {
 		t.Errorf("findings past the budget: %v", errorsOf(f))
 	}
 	// The cut is a limit of the tree, said on the root (doc.AttrViewLimit), not a finding.
