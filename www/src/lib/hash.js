@@ -57,3 +57,15 @@ export function hashPathKey(n) {
 export function hashPath(n) {
   try { return n === '' ? [] : n.split('/').map(decodeURIComponent); } catch (e) { return null; }
 }
+
+/**
+ * instructionOf reads a node path whose last key is an instruction's ("#N", the key the
+ * listing adopts instruction N under its stream): the stream's path and N; null otherwise.
+ * @param {string[] | null} path
+ * @returns {{stream: string[], index: number} | null}
+ */
+export function instructionOf(path) {
+  if (!path || !path.length) return null;
+  const m = /^#(\d{1,9})$/.exec(path[path.length - 1]);
+  return m ? { stream: path.slice(0, -1), index: Number(m[1]) } : null;
+}

@@ -37,3 +37,11 @@ test('hashPath decodes a path key by key, a directory key keeping its slash', ()
   assert.deepEqual(hashPath(formHash('ab', ['items', '49999']).split('&n=')[1]), ['items', '49999']);
   assert.equal(hashPath('bad%zz'), null);
 });
+
+test('instructionOf reads an instruction key #N at the end of a path', async () => {
+  const { instructionOf } = await import('./hash.js');
+  assert.deepEqual(instructionOf(['model', 'sg00', 'PE', 'instructions', '#5']), { stream: ['model', 'sg00', 'PE', 'instructions'], index: 5 });
+  assert.equal(instructionOf(['header', 'magic']), null);
+  assert.equal(instructionOf([]), null);
+  assert.equal(instructionOf(null), null);
+});

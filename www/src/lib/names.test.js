@@ -18,3 +18,15 @@ test('middleEllipsis counts code points, not UTF-16 units', () => {
   const s = '😀'.repeat(30);
   assert.equal(Array.from(middleEllipsis(s, 12)).length, 12);
 });
+
+test('elideSource keeps the line number and cuts the file name in the middle', async () => {
+  const { elideSource, lineHue } = await import('./names.js');
+  const s = 'v6b_1_coalesced_attention_kernel.py:58 I-87-0';
+  assert.equal(elideSource(s, 80), s);
+  const e = elideSource(s, 24);
+  assert.ok(e.includes(':58'), e);
+  assert.ok(e.startsWith('v6b'), e);
+  assert.ok(Array.from(e).length <= 24, e);
+  assert.ok(elideSource(s, 12).endsWith(':58'), elideSource(s, 12));
+  assert.notEqual(lineHue(0), lineHue(1));
+});
