@@ -200,3 +200,28 @@ func TestReloadRestoresTabsAndComparison(t *testing.T) {
 		t.Errorf("the tabs after the reload: %v", names)
 	}
 }
+
+// Issue 29: a byte has a URL: a byte picked in the hex view is in the hash (b=0x…) beside the
+// field that owns it, and the URL opened again highlights that one byte with the cursor on it.
+func TestBytePermalink(t *testing.T) {
+	readReal(t)
+	p := newPage(t, siteURL)
+	p.openWithPicker(realNEFF)
+	p.clickRow(`#tree .ti[data-path="header"]`)
+	cell := `#hex-rows .hex-row[data-off="16"] .hb[data-i="4"]` // byte 0x14, inside a header field
+	p.waitFor(`document.querySelector(`+jsString(cell)+`)`, "the header's bytes")
+	eval[chromedp.Void](p, `document.querySelector(`+jsString(cell)+`).click()`)
+	p.waitFor(`location.hash.endsWith('&b=0x14')`, "the hash to name byte 0x14")
+	h := eval[string](p, `location.hash`)
+	field := p.selectedPath()
+	if !strings.HasPrefix(field, "header/") {
+		t.Errorf("the byte click selected %q, want a header field", field)
+	}
+
+	q := newPage(t, siteURL+h)
+	q.openWithPicker(realNEFF)
+	q.waitFor(`neffscope.hex.hl && neffscope.hex.hl.off === 0x14 && neffscope.hex.hl.len === 1 && neffscope.hex.cursor === 0x14`, "the linked byte highlighted, the cursor on it")
+	if got := q.selectedPath(); got != field {
+		t.Errorf("the linked byte's page selects %q, want %q", got, field)
+	}
+}

@@ -127,7 +127,7 @@ export function renderDocument(ms) {
   emit('document', { doc }); // the search, summary, findings, trees and content panes start anew
   if (followInstruction(true)) return;
   const linked = hashTarget(location.hash);
-  if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
+  if (linked && linked.d === state) { select(linked.node, 'hash'); hashByte(linked.node); return; }
   // A NEFF lands on its overview (the answers); the header is one click away in the tree.
   const first = field(doc, 'overview') || field(doc, 'header') || doc.root;
   const want = hashWanted(location.hash);
@@ -166,6 +166,13 @@ export function applyHash() {
   }
   if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
   if (state.selected !== t.node) select(t.node, 'hash');
+  hashByte(t.node);
+}
+
+// hashByte: the hash names a byte of n's source (b=0x…): the hex view's cursor goes there.
+function hashByte(n) {
+  const { b } = parseHash(location.hash);
+  if (b !== null) emit('hashByte', { n, off: b });
 }
 
 /**

@@ -125,6 +125,19 @@ export function recordPlace(n, mode) {
 }
 
 /**
+ * recordByte puts byte off of n's source into the hash beside n (the hex view's pick of one
+ * byte: the entry select just pushed for n becomes the byte's).
+ * @param {import('../wire.js').Node} n
+ * @param {number} off
+ */
+export function recordByte(n, off) {
+  if (embedded || !state.info.has(n)) return;
+  const h = formHash(fingerprint(state), pathOf(n), off);
+  if (!h || h === location.hash) return;
+  try { history.replaceState(null, '', h); } catch (e) { /* file:// */ }
+}
+
+/**
  * setSelected records n as the current document's selection without showing it (a view that
  * has already shown it, such as the listing's instruction detail).
  * @param {import('../wire.js').Node} n
