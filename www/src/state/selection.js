@@ -23,9 +23,11 @@ export function select(n, from, spanOverride) {
 }
 
 // URL hash: #f=<first 16 hex digits of the file's sha-256>&n=<node path>, each path key
-// URI-encoded (directory keys end in '/') and joined by '/'. Every selection pushes a history
-// entry, so back and forward walk the selections; a hash naming an open file's fingerprint
-// selects its node, now or when that file is opened again (a link or a reload).
+// URI-encoded (directory keys end in '/') and joined by '/'; an instruction is "…/#N" under its
+// stream, and b=0x<offset> names a byte. Every deliberate selection pushes a history entry
+// (a step by the keyboard in the listing replaces it), so back and forward walk the places;
+// a hash naming an open file's fingerprint selects its node, now or when that file is opened
+// again (a link or a reload).
 
 /**
  * docFingerprint: the fingerprint of document d in the URL hash ('' for none).
