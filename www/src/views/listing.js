@@ -214,13 +214,14 @@ export { adopt };
 export async function listingSelect(i, history = 'push') {
   listing.selected = i;
   listingRender();
-  const ref = listing.ref, node = listing.node;
+  const ref = listing.ref, node = listing.node, key = listing.key;
   if (!isStreamRef(ref)) return recordSelect(i);
   try {
     const h = await ensureHandle();
     const r = await call('instruction', { handle: h, ref, index: i });
-    // A newer selection (a key held down) supersedes this one.
-    if (ref !== listing.ref || i !== listing.selected) return;
+    // A newer selection (a key held down) supersedes this one, and so does leaving the listing
+    // (Back to a source line while the instruction was fetched).
+    if (ref !== listing.ref || i !== listing.selected || key !== listing.key) return;
     const ins = adopt(unpackNode(r.node), node, '#' + i);
     setSelected(ins);
     recordPlace(ins, history);
