@@ -103,13 +103,11 @@ func TestSourceViewJourney(t *testing.T) {
 	p.press("n")
 	next := words[1]
 	p.waitFor(`document.getElementById('content-title').textContent === `+jsString(next.member)+` && document.querySelector('#listing-rows .lrow.selected[data-index="`+strconv.Itoa(next.index)+`"]') && document.getElementById('line-bar').textContent.includes('2 of 20')`, "the line's second instruction")
-	// Back walks to the line (each stream the steps entered was a jump of its own): the
-	// source view again, its row marked.
-	back := 1
-	if next.member != first.member {
-		back++
-	}
-	eval[chromedp.Void](p, `history.go(-`+strconv.Itoa(back)+`)`)
+	// Back walks to the line (each instruction picked is a place of its own, issue 29): the
+	// first instruction, then the source view again, its row marked.
+	eval[chromedp.Void](p, `history.back()`)
+	p.waitFor(`document.getElementById('content-title').textContent === `+jsString(first.member)+` && document.querySelector('#listing-rows .lrow.selected[data-index="`+strconv.Itoa(first.index)+`"]')`, "Back to the line's first instruction")
+	eval[chromedp.Void](p, `history.back()`)
 	p.waitFor(`!document.getElementById('source-view').hidden && document.querySelector(`+jsString(row+".current")+`)`, "back to the source view with the line marked")
 	if got := p.selPath(); got != "model/source/lines/"+key {
 		t.Errorf("back selected %q, want the line", got)

@@ -9,6 +9,7 @@ import { embedded } from './config.js';
 import { setupEmbedding } from './features/embed.js';
 import { copyLink, exportInit, exportJSON, exportMember } from './features/export.js';
 import { keyboardInit } from './features/keyboard.js';
+import { sessionInit, sessionRestore } from './features/session.js';
 import { openExample, openFile, openFiles } from './features/open.js';
 import { applyHash, opening } from './state/docs.js';
 import { themeInit } from './features/theme.js';
@@ -24,7 +25,8 @@ import { listingInit } from './views/listing.js';
 import { plotInit } from './views/plot/plot.js';
 import { searchInit } from './views/search.js';
 import { setFindingsOpen, summaryInit } from './views/summary.js';
-import { sourceInit } from './views/source.js';
+import { attachSources, sourceInit } from './views/source.js';
+import { sourcePaneInit } from './views/sourcepane.js';
 import { tabsInit } from './views/tabs.js';
 
 // wire connects the page's controls and window events to the views.
@@ -39,6 +41,7 @@ function wire() {
   $('detail').tabIndex = -1; // a place for the focus when the pane is rebuilt (detailRefocus)
   listingInit();
   sourceInit();
+  sourcePaneInit();
   plotInit();
   ctxInit();
   themeInit();
@@ -47,6 +50,7 @@ function wire() {
   layoutInit();
   tabsInit();
   keyboardInit();
+  sessionInit(openFile);
   exportInit();
   cacheInit(); // a folder (compile cache) picked or dropped: the cache table (views/cache.js)
 
@@ -78,7 +82,11 @@ function wire() {
     overlay.hidden = true;
     const files = e.dataTransfer && e.dataTransfer.files;
     if (!files || !files.length) return;
-    openFiles(Array.from(files));
+    // A kernel .py dropped beside an open NEFF is its source text (the source pane), not a file to open.
+    const all = Array.from(files);
+    const py = all.filter((f) => /\.py$/i.test(f.name));
+    if (py.length) attachSources(py);
+    if (py.length < all.length) openFiles(all.filter((f) => !/\.py$/i.test(f.name)));
   });
   window.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === 'o') { e.preventDefault(); if (!embedded) $('file-input').click(); }
@@ -103,5 +111,5 @@ wire();
 startCore();
 registerOffline();
 setupEmbedding();
-libBoot();
+libBoot().then(sessionRestore, sessionRestore); // the hash's file, then the other tabs of the session
 installDebugSurface();

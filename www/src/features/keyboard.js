@@ -1,14 +1,105 @@
 // @ts-check
-// Keyboard: the skip link, the summary as one tab stop, type-ahead in the trees, the focus
-// after a search pick (in the pane the pick opened, never on <body>), and Alt+S for the
-// kernel source view.
+// Keyboard: the keymap (SHORTCUTS, which ? shows), the skip link, the summary as one tab stop,
+// type-ahead in the trees, the focus after a search pick or a followed link (in the pane it
+// opened, never on <body>), and Alt+S for the kernel source view.
 
-import { $ } from '../dom.js';
+import { $, el } from '../dom.js';
+import { on } from '../state/events.js';
 import { state } from '../state/docs.js';
 import { jsonTree, mainTree } from '../views/content.js';
 import { narrow, paneOf, showPane } from '../views/layout.js';
 import { search } from '../views/search.js';
 import { sourceOpen } from '../views/source.js';
+
+// ---- the keymap: every shortcut of the page, the one table the help (?) is made from ----
+
+/**
+ * One shortcut: its keys as the help shows them, where it works, what it does. Rows with run
+ * are bound here; the others are bound by the view they belong to (named in where).
+ * @typedef {{keys: string[], where: string, what: string, run?: (e: KeyboardEvent) => boolean}} Shortcut
+ */
+/** @type {Shortcut[]} */
+export const SHORTCUTS = [
+  { keys: ['?'], where: 'anywhere', what: 'this help', run: () => { helpToggle(); return true; } },
+  { keys: ['/', 'Ctrl+K'], where: 'anywhere', what: 'search: names, values, opcodes, a byte (0x1f40) or an instruction of the listing (#5)' },
+  { keys: ['Ctrl+O'], where: 'anywhere', what: 'open a file' },
+  { keys: ['Alt+S'], where: 'a NEFF', what: 'the kernel source view, focus on its current line', run: (e) => sourceKey(e) },
+  { keys: ['Esc'], where: 'anywhere', what: 'close the search, this help or a maximised pane; cancel an open' },
+  { keys: ['↑', '↓', 'PgUp', 'PgDn', 'Home', 'End'], where: 'trees, listing, hex', what: 'move the selection (the URL follows: Back returns to the last row you picked)' },
+  { keys: ['←', '→'], where: 'trees', what: 'collapse, expand' },
+  { keys: ['Enter'], where: 'listing', what: 'follow the row\'s link (set, function, DMA queue)' },
+  { keys: ['n', 'p'], where: 'listing', what: 'next / previous instruction of the selected one\'s kernel line' },
+  { keys: ['a–z'], where: 'trees', what: 'type ahead to the next row starting so' },
+  { keys: ['Space'], where: 'trees', what: 'expand or collapse the row' },
+  { keys: ['+', '−', '←', '→', 'Home'], where: 'plot', what: 'zoom, pan, reset the range' },
+  { keys: ['↑', '↓', 'Enter'], where: 'source view and pane', what: 'move between the kernel lines; Enter shows the line\'s first instruction' },
+  { keys: ['Alt+←', 'Alt+→'], where: 'anywhere', what: 'Back and Forward: every place has a URL (copy it with Link)' },
+];
+
+const typing = (t) => !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+
+// keymap runs the table's own shortcuts.
+function keymap(e) {
+  for (const s of SHORTCUTS) {
+    if (!s.run) continue;
+    if (s.keys.includes('?') && (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || typing(e.target))) continue;
+    if (s.keys.includes('Alt+S') && !(e.altKey && e.code === 'KeyS')) continue;
+    if (s.run(e)) { e.preventDefault(); return; }
+  }
+  if (e.key === 'Escape' && helpShown()) { e.preventDefault(); helpToggle(false); }
+}
+
+const helpShown = () => { const h = document.getElementById('shortcut-help'); return !!h && !h.hidden; };
+
+/** @type {Element | null} where the focus was before the help opened */
+let helpFrom = null;
+
+/**
+ * helpToggle shows (or hides) the shortcut help, drawn from SHORTCUTS.
+ * @param {boolean} [show]
+ */
+function helpToggle(show) {
+  let h = document.getElementById('shortcut-help');
+  if (show === undefined) show = !helpShown();
+  if (!show) {
+    if (h) h.hidden = true;
+    if (helpFrom instanceof HTMLElement && helpFrom.isConnected) helpFrom.focus();
+    return;
+  }
+  if (!h) {
+    h = el('div', 'shortcut-help');
+    h.id = 'shortcut-help';
+    h.setAttribute('role', 'dialog');
+    h.setAttribute('aria-modal', 'true');
+    h.setAttribute('aria-label', 'Keyboard shortcuts');
+    h.tabIndex = -1;
+    const box = el('div', 'sh-box');
+    const head = el('div', 'sh-head');
+    head.appendChild(el('h2', 'sh-title', 'Keyboard shortcuts'));
+    const x = /** @type {HTMLButtonElement} */ (el('button', 'button small', 'Close'));
+    x.type = 'button';
+    x.addEventListener('click', () => helpToggle(false));
+    head.appendChild(x);
+    box.appendChild(head);
+    const table = el('table', 'sh-table');
+    for (const s of SHORTCUTS) {
+      const tr = el('tr');
+      const keys = el('td', 'sh-keys');
+      s.keys.forEach((k, i) => { if (i) keys.appendChild(document.createTextNode(' ')); keys.appendChild(el('kbd', '', k)); });
+      tr.appendChild(keys);
+      tr.appendChild(el('td', 'sh-what', s.what));
+      tr.appendChild(el('td', 'sh-where muted', s.where));
+      table.appendChild(tr);
+    }
+    box.appendChild(table);
+    h.appendChild(box);
+    h.addEventListener('click', (e) => { if (e.target === h) helpToggle(false); });
+    document.body.appendChild(h);
+  }
+  helpFrom = document.activeElement;
+  h.hidden = false;
+  h.focus();
+}
 
 // ---- the skip link (the first tab stop) ----
 
@@ -133,10 +224,37 @@ function pickTarget(r) {
   return sel || null;
 }
 
+// ---- the focus after a followed link: in the pane the link opened, never on <body> ----
+
+function landFocus() {
+  setTimeout(() => {
+    const a = /** @type {HTMLElement | null} */ (document.activeElement);
+    // Where the focus still stands on something on show (the detail pane redrawn, a grid), it
+    // stays; only a focus lost with the control that followed the link moves.
+    if (a && a !== document.body && a.isConnected && a.offsetParent !== null) return;
+    const target = landingTarget();
+    if (!target) return;
+    reveal(target);
+    target.focus({ preventScroll: true });
+  }, 0);
+}
+
+// landingTarget: the pane a link opened — the listing, the source view's line, the plot, the
+// JSON tree's row, else the structure tree's row.
+function landingTarget() {
+  if (!$('listing').hidden) return $('listing');
+  const sv = document.getElementById('source-view');
+  if (sv && !sv.hidden) return /** @type {HTMLElement | null} */ (sv.querySelector('.src-line[tabindex="0"]'));
+  if (!$('plot-view').hidden) return $('plot');
+  if (jsonTree && jsonTree.selected && jsonTree.rows.get(jsonTree.selected)) return jsonTree.rows.get(jsonTree.selected);
+  const sel = mainTree && mainTree.selected && mainTree.rows.get(mainTree.selected);
+  return sel || null;
+}
+
 // ---- Alt+S: the kernel source view, focus on its current (or first) line ----
 
 function sourceKey(e) {
-  if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS' || !state) return;
+  if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS' || !state) return false;
   const focusLine = () => {
     const v = document.getElementById('source-view');
     const b = v && /** @type {HTMLElement | null} */ (v.querySelector('.src-line[tabindex="0"]') || v.querySelector('.src-line'));
@@ -144,13 +262,13 @@ function sourceKey(e) {
     if (narrow.matches) showPane('content');
     b.focus();
   };
-  if (!sourceOpen(focusLine)) return;
-  e.preventDefault();
+  return sourceOpen(focusLine);
 }
 
 export function keyboardInit() {
   $('skip-link').addEventListener('click', skipToStructure);
-  window.addEventListener('keydown', sourceKey);
+  window.addEventListener('keydown', keymap);
+  on('select', ({ from }) => { if (from === 'link') landFocus(); });
   new MutationObserver(summaryRoving).observe($('summary'), { childList: true, subtree: true });
   $('summary').addEventListener('keydown', summaryKey);
   $('summary').addEventListener('focusin', (e) => {

@@ -135,7 +135,7 @@ async function patchShown(st, patch) {
   // was replaced, by path.
   const listed = await listingRefresh();
   if (state !== st) return;
-  if (sel && !st.info.has(sel) && listed && listing.selected >= 0) await listingSelect(listing.selected);
+  if (sel && !st.info.has(sel) && listed && listing.selected >= 0) await listingSelect(listing.selected, 'none');
   // The overview (where an open lands) is drawn again in place: its detail, and the view.
   else if (sel && st.info.has(sel) && sel.kind === 'overview') renderDetail(sel);
   // A selection the user made while the listing was fetched again stands (it was made on the

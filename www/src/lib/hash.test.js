@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from './hash.js';
 
 test('parseHash reads f and n, in any order, f lower-cased', () => {
-  assert.deepEqual(parseHash('#f=ABCDEF0123456789&n=header/magic'), { f: 'abcdef0123456789', n: 'header/magic' });
-  assert.deepEqual(parseHash('n=&f=00'), { f: '00', n: '' });
-  assert.deepEqual(parseHash(''), { f: '', n: null });
-  assert.deepEqual(parseHash('#junk&x=1'), { f: '', n: null });
-  assert.deepEqual(parseHash(null), { f: '', n: null });
+  assert.deepEqual(parseHash('#f=ABCDEF0123456789&n=header/magic'), { f: 'abcdef0123456789', n: 'header/magic', b: null });
+  assert.deepEqual(parseHash('n=&f=00'), { f: '00', n: '', b: null });
+  assert.deepEqual(parseHash(''), { f: '', n: null, b: null });
+  assert.deepEqual(parseHash('#junk&x=1'), { f: '', n: null, b: null });
+  assert.deepEqual(parseHash(null), { f: '', n: null, b: null });
+  assert.deepEqual(parseHash('#f=00&n=members/x&b=0x1F4'), { f: '00', n: 'members/x', b: 500 });
+  assert.equal(parseHash('#f=00&n=x&b=12').b, null, 'b is hex with 0x');
+  assert.equal(formHash('00', ['x'], 500), '#f=00&n=x&b=0x1f4');
 });
 
 test('formHash and hashPathKey round-trip keys with slashes and odd characters', () => {
@@ -36,4 +39,12 @@ test('hashPath decodes a path key by key, a directory key keeping its slash', ()
   assert.deepEqual(hashPath('members/sg00%2F/def.json'), ['members', 'sg00/', 'def.json']);
   assert.deepEqual(hashPath(formHash('ab', ['items', '49999']).split('&n=')[1]), ['items', '49999']);
   assert.equal(hashPath('bad%zz'), null);
+});
+
+test('instructionOf reads an instruction key #N at the end of a path', async () => {
+  const { instructionOf } = await import('./hash.js');
+  assert.deepEqual(instructionOf(['model', 'sg00', 'PE', 'instructions', '#5']), { stream: ['model', 'sg00', 'PE', 'instructions'], index: 5 });
+  assert.equal(instructionOf(['header', 'magic']), null);
+  assert.equal(instructionOf([]), null);
+  assert.equal(instructionOf(null), null);
 });

@@ -86,3 +86,32 @@ function elideKeeping(c, max, pre, suf) {
   }
   return c.slice(0, headN).join('') + '…' + c.slice(c.length - tailN).join('');
 }
+
+/**
+ * elideSource fits a listing's source cell ("file.py:58 I-87-0") into max characters without
+ * cutting the line number: the file name's middle goes first, then the BIR name after it.
+ * @param {string} text
+ * @param {number} max
+ * @returns {string}
+ */
+export function elideSource(text, max) {
+  const s = String(text || '');
+  if (Array.from(s).length <= max) return s;
+  const m = /^(.*?)(:\d+)(\s.*)?$/.exec(s);
+  if (!m) return middleEllipsis(s, max);
+  const [, file, line, rest = ''] = m;
+  const fileRoom = Math.max(4, max - line.length);
+  const place = middleEllipsis(file, fileRoom) + line;
+  const left = max - Array.from(place).length;
+  return left > 2 ? place + ' ' + middleEllipsis(rest.trim(), left - 1) : place;
+}
+
+/**
+ * lineHue: a stable hue (degrees) for the k-th kernel line of a file, golden-angle spaced so
+ * neighbouring lines differ (the source pane and the listing share it).
+ * @param {number} k
+ * @returns {number}
+ */
+export function lineHue(k) {
+  return Math.round((k * 137.508) % 360);
+}

@@ -53,3 +53,15 @@ test('distinctNames: a long shared start is cut, the difference deep inside it k
   const x = distinctNames(['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaXaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaYaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']);
   assert.ok(x[0].includes('X') && x[1].includes('Y'), x.join(' | '));
 });
+
+test('elideSource keeps the line number and cuts the file name in the middle', async () => {
+  const { elideSource, lineHue } = await import('./names.js');
+  const s = 'v6b_1_coalesced_attention_kernel.py:58 I-87-0';
+  assert.equal(elideSource(s, 80), s);
+  const e = elideSource(s, 24);
+  assert.ok(e.includes(':58'), e);
+  assert.ok(e.startsWith('v6b'), e);
+  assert.ok(Array.from(e).length <= 24, e);
+  assert.ok(elideSource(s, 12).endsWith(':58'), elideSource(s, 12));
+  assert.notEqual(lineHue(0), lineHue(1));
+});

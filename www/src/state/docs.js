@@ -6,7 +6,7 @@
 import { call, core } from '../core/client.js';
 import { $ } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
-import { parseHash } from '../lib/hash.js';
+import { instructionOf, parseHash } from '../lib/hash.js';
 import { unpackDocument } from '../wire.js';
 import { diff } from './comparison.js';
 import { emit } from './events.js';
@@ -125,8 +125,9 @@ export function renderDocument(ms) {
   renderTabs();
   $('search-box').hidden = false;
   emit('document', { doc }); // the search, summary, findings, trees and content panes start anew
+  if (followInstruction(true)) return;
   const linked = hashTarget(location.hash);
-  if (linked && linked.d === state) { select(linked.node, 'hash'); return; }
+  if (linked && linked.d === state) { select(linked.node, 'hash'); hashByte(linked.node); return; }
   // A NEFF lands on its overview (the answers); the header is one click away in the tree.
   const first = field(doc, 'overview') || field(doc, 'header') || doc.root;
   const want = hashWanted(location.hash);
@@ -149,6 +150,7 @@ export function renderDocument(ms) {
  * applyHash follows a hash that changed under the page (back/forward, an edited URL).
  */
 export function applyHash() {
+  if (followInstruction(false)) return;
   const t = hashTarget(location.hash);
   if (!t) {
     // A node under a stub: the core builds the path first.
@@ -164,6 +166,41 @@ export function applyHash() {
   }
   if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
   if (state.selected !== t.node) select(t.node, 'hash');
+  hashByte(t.node);
+}
+
+// hashByte: the hash names a byte of n's source (b=0x…): the hex view's cursor goes there.
+function hashByte(n) {
+  const { b } = parseHash(location.hash);
+  if (b !== null) emit('hashByte', { n, off: b });
+}
+
+/**
+ * followInstruction: the hash names instruction N of a stream ("…/#N") of an open document:
+ * that document shows (landing: it is being drawn now), its stream's listing opens with N
+ * selected (the 'pickInstruction' event, from 'hash': no history entry). false when the hash
+ * names no instruction.
+ * @param {boolean} landing renderDocument's call (the current document is being drawn)
+ */
+function followInstruction(landing) {
+  const want = hashWanted(location.hash);
+  const inst = want && instructionOf(want.path);
+  if (!inst) return false;
+  if (want.d !== state) {
+    if (landing) return false; // another tab's: the current one lands as usual
+    setCurrent(want.d);
+    renderDocument(0);
+    return true;
+  }
+  const st = state;
+  const landed = field(st.doc, 'overview') || field(st.doc, 'header') || st.doc.root;
+  if (landing) select(landed, 'hash');
+  ensurePath(inst.stream, st).then((stream) => {
+    if (state !== st) return;
+    if (!stream) { if (landing) select(landed, 'open'); return; }
+    emit('pickInstruction', { stream, i: inst.index, from: 'hash' });
+  }, () => {});
+  return true;
 }
 
 // contextState opens file in the core as a raw libncfw context for arch (and model).

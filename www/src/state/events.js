@@ -8,7 +8,7 @@
  * @property {{n: import('../wire.js').Node, from?: string, spanOverride?: import('../wire.js').Span}} select a node was selected (state/selection.js select)
  * @property {{n: import('../wire.js').Node}} detail the detail pane is to show n without selecting it (an instruction, a context's field)
  * @property {{off: number}} contextByte a byte of a libncfw context's text was picked in the hex view (views/context.js places it)
- * @property {{stream: import('../wire.js').Node, i: number}} pickInstruction instruction i of stream is to be shown in the listing
+ * @property {{stream: import('../wire.js').Node, i: number, from?: string}} pickInstruction instruction i of stream is to be shown in the listing (from 'hash': the URL asked, no history entry)
  * @property {{line: import('../wire.js').Node | null}} instructionLine the listing's instruction came from this source line (views/source.js marks it)
  * @property {{doc: import('../wire.js').Document}} document the current document is shown anew (renderDocument), before its landing selection
  * @property {{nav: HTMLElement, diffShown: boolean}} tabs the tab strip was rebuilt with the documents' tabs; a subscriber may add its own tabs (and set diffShown)
@@ -19,6 +19,8 @@
  * @property {{view: string}} pageView a full view ('diff', 'many', 'cache'; '' none) is to show: the others hide
  * @property {{}} diffRender the comparison (views/diff/) is to be drawn again
  * @property {{list: any[]}} compareMany the open documents of list are to be compared (views/diff/many.js)
+ * @property {{n: import('../wire.js').Node, off: number}} hashByte the URL hash names byte off of n's source: the hex view puts its cursor there
+ * @property {{}} sourceTexts kernel .py files were attached (views/source.js texts)
  * @property {{f: string}} hashUnknown the URL hash names a file that is not open (f: its fingerprint)
  */
 

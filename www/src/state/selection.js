@@ -3,7 +3,7 @@
 // the URL hash follows it, and back/forward follow the hash.
 
 import { embedded } from '../config.js';
-import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from '../lib/hash.js';
+import { fingerprintOf, formHash, hashPath, hashPathKey, instructionOf, parseHash } from '../lib/hash.js';
 import { docs, pathOf, state } from './store.js';
 import { emit } from './events.js';
 import { ensurePath } from './lazy.js';
@@ -23,9 +23,11 @@ export function select(n, from, spanOverride) {
 }
 
 // URL hash: #f=<first 16 hex digits of the file's sha-256>&n=<node path>, each path key
-// URI-encoded (directory keys end in '/') and joined by '/'. Every selection pushes a history
-// entry, so back and forward walk the selections; a hash naming an open file's fingerprint
-// selects its node, now or when that file is opened again (a link or a reload).
+// URI-encoded (directory keys end in '/') and joined by '/'; an instruction is "…/#N" under its
+// stream, and b=0x<offset> names a byte. Every deliberate selection pushes a history entry
+// (a step by the keyboard in the listing replaces it), so back and forward walk the places;
+// a hash naming an open file's fingerprint selects its node, now or when that file is opened
+// again (a link or a reload).
 
 /**
  * docFingerprint: the fingerprint of document d in the URL hash ('' for none).
@@ -98,10 +100,43 @@ function recordHash(n, replace) {
   if (embedded || !state.info.has(n) || !state.byPath) return;
   const h = hashFor(n);
   if (!h || h === location.hash) return;
+  // An instruction picked where the hash names its stream refines that entry (the stream was
+  // selected on the way to it): one history entry per place the user went.
+  const inst = instructionOf(state.info.get(n).path);
+  if (inst && !replace) {
+    const cur = parseHash(location.hash);
+    const at = cur.f === fingerprint(state) && cur.n !== null ? hashPathKey(cur.n) : null;
+    // (The stream, or its member: a link to an engine's listing names the member.)
+    if (at !== null && (at === inst.stream.join('/') || at === inst.stream.slice(0, -1).join('/'))) replace = true;
+  }
   try {
     if (replace) history.replaceState(null, '', h);
     else { history.pushState(null, '', h); hashWrites++; }
   } catch (e) { /* some file:// contexts refuse: the page works without the hash */ }
+}
+
+/**
+ * recordPlace puts n (an instruction the listing adopted, shown without select) in the URL
+ * hash: 'push' a history entry (a deliberate pick), 'replace' the current one (a step by the
+ * keyboard), 'none' (the hash itself asked for it).
+ * @param {import('../wire.js').Node} n
+ * @param {'push' | 'replace' | 'none'} mode
+ */
+export function recordPlace(n, mode) {
+  if (mode !== 'none') recordHash(n, mode === 'replace');
+}
+
+/**
+ * recordByte puts byte off of n's source into the hash beside n (the hex view's pick of one
+ * byte: the entry select just pushed for n becomes the byte's).
+ * @param {import('../wire.js').Node} n
+ * @param {number} off
+ */
+export function recordByte(n, off) {
+  if (embedded || !state.info.has(n)) return;
+  const h = formHash(fingerprint(state), pathOf(n), off);
+  if (!h || h === location.hash) return;
+  try { history.replaceState(null, '', h); } catch (e) { /* file:// */ }
 }
 
 /**

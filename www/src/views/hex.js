@@ -7,12 +7,12 @@ import { $, el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
 import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
-import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, state, stubAt } from '../state/docs.js';
+import { contentRootOf, findMember, ownerAt, parentOf, pathOf, sourceSize, spanOf, state, stubAt } from '../state/docs.js';
 import { unfetched } from '../lib/lazy.js';
 import { isStreamRef } from '../lib/refs.js';
 import { handleOf, locateNode } from '../state/lazy.js';
 import { emit, on } from '../state/events.js';
-import { select } from '../state/selection.js';
+import { recordByte, select } from '../state/selection.js';
 
 // Hex view: virtualised rows, bytes fetched in pages from the core on demand.
 
@@ -32,6 +32,13 @@ export const hex = {
  */
 export function hexInit() {
   on('document', hexForget);
+  // A byte's URL (b=0x…): that one byte highlighted, the cursor on it.
+  on('hashByte', ({ n, off }) => {
+    const sp = spanOf(n);
+    const src = sp ? sp.src || '' : hex.source;
+    if (!(off < sourceSize(src))) return;
+    hexShow(src, { src, off, len: 1 }, true, fieldMarks(n, src));
+  });
   hex.scroller = $('hex');
   hex.rowsEl = $('hex-rows');
   hex.spacer = $('hex-spacer');
@@ -375,13 +382,13 @@ function hexPickByte(off) {
   const stream = streamOf(hex.source);
   if (stream) { emit('pickInstruction', { stream, i: Math.floor(off / 64) }); return; }
   const owner = ownerOf(hex.source, off);
-  if (owner && !unfetched(owner) && !stubAt(hex.source, off)) { select(owner, 'hex'); return; }
+  if (owner && !unfetched(owner) && !stubAt(hex.source, off)) { select(owner, 'hex'); recordByte(owner, off); return; }
   // Below a stub (or no node the page holds): the core places the byte and the page builds
   // the path to it; the page's own answer stands if the core has none.
   const st = state, src = hex.source, seq = ++pickSeq;
   const live = () => seq === pickSeq && state === st && hex.source === src;
   locateNode(src, off, st).then((n) => {
-    if (live() && (n || owner)) select(n || owner, 'hex');
+    if (live() && (n || owner)) { select(n || owner, 'hex'); recordByte(n || owner, off); }
   }, (e) => {
     if (!live()) return;
     if (owner) select(owner, 'hex');

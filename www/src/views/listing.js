@@ -9,11 +9,12 @@ import { isStreamRef, refIn, streamPath } from '../lib/refs.js';
 import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
 import { adopt, findMember, keyOf, ownerAt, pathOf, state } from '../state/docs.js';
 import { emit, on } from '../state/events.js';
-import { select, setSelected } from '../state/selection.js';
+import { recordPlace, select, setSelected } from '../state/selection.js';
 import { unpackNode, unpackTable } from '../wire.js';
 import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
 import { follow, linkFollowable, linkTarget } from './overview.js';
 import { lineWords } from '../lib/words.js';
+import { elideSource } from '../lib/names.js';
 import { plotFromActivate } from './plot/plot.js';
 
 // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
@@ -102,13 +103,59 @@ export async function listingRefresh() {
 // colClass names a listing column's cell class from its title (widths live in style.css).
 const colClass = (c) => 'lc col-' + c.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
+// Column widths the user dragged (px by column title), remembered for the next visit.
+const COLS_KEY = 'neffscope.listing-cols';
+/** @type {Record<string, number>} */
+let colWidths = {};
+try { colWidths = JSON.parse(localStorage.getItem(COLS_KEY) || '{}') || {}; } catch (e) { /* none remembered */ }
+const CHAR_PX = 7.2; // 12px monospace: the source cell is elided to its width in characters
+
+// cell: one cell of column c (its whole value on hover; the source column keeps its line
+// number, eliding the file's middle).
+function cell(tag, cls, c, text) {
+  const w = colWidths[c];
+  let shown = text;
+  if (c === 'source') shown = elideSource(String(text), Math.max(8, Math.floor(((w || 34 * CHAR_PX) - 1.5 * CHAR_PX) / CHAR_PX)));
+  const x = el(tag, cls, shown);
+  if (w) x.style.width = w + 'px';
+  if (text !== '' && text !== undefined && text !== null) x.title = String(text);
+  return x;
+}
+
+// colDrag resizes column c from its header's right edge.
+function colDrag(e, c, head) {
+  e.preventDefault();
+  e.stopPropagation();
+  const grip = /** @type {HTMLElement} */ (e.currentTarget);
+  const start = e.clientX, w0 = head.getBoundingClientRect().width;
+  grip.setPointerCapture(e.pointerId);
+  const move = (ev) => {
+    colWidths[c] = Math.round(Math.max(24, w0 + ev.clientX - start));
+    head.style.width = colWidths[c] + 'px';
+    listingRender();
+  };
+  grip.addEventListener('pointermove', move);
+  grip.addEventListener('pointerup', () => {
+    grip.removeEventListener('pointermove', move);
+    try { localStorage.setItem(COLS_KEY, JSON.stringify(colWidths)); } catch (err) { /* lasts the visit */ }
+  }, { once: true });
+}
+
 function listingRender() {
   if ($('listing').hidden || !listing.total) return;
   const head = $('listing-head');
   if (head.dataset.ref !== listing.ref) {
     head.dataset.ref = listing.ref;
     head.replaceChildren();
-    listing.cols.forEach((c) => head.appendChild(el('span', colClass(c), c)));
+    listing.cols.forEach((c) => {
+      const h = cell('span', colClass(c), c, c);
+      h.title = c + ' (drag the right edge to resize; double-click it to reset)';
+      const grip = el('span', 'lc-grip');
+      grip.addEventListener('pointerdown', (e) => colDrag(e, c, h));
+      grip.addEventListener('dblclick', () => { delete colWidths[c]; h.style.width = ''; try { localStorage.setItem(COLS_KEY, JSON.stringify(colWidths)); } catch (e) { /* lasts the visit */ } listingRender(); });
+      h.appendChild(grip);
+      head.appendChild(h);
+    });
     head.appendChild(el('span', 'lc-count muted', fmtInt(listing.total) + ' rows'));
   }
   const sc = $('listing-scroll');
@@ -131,17 +178,17 @@ function listingRender() {
     if (b.rows) {
       const row = b.rows[i % LIST_BLOCK] || [];
       const link = b.links && b.links[i % LIST_BLOCK];
-      row.forEach((cell, k) => {
+      row.forEach((v, k) => {
         // The joins' cell of a row that leads somewhere (set, function, DMA queue) is a link.
         if (link && listing.cols[k] === 'resolved' && linkFollowable(link)) {
-          const a = el('button', colClass('resolved') + ' ov-link l-link', cell);
+          const a = cell('button', colClass('resolved') + ' ov-link l-link', 'resolved', v);
           a.type = 'button';
           a.tabIndex = -1; // the grid is one tab stop: Enter on the selected row follows it
           a.dataset.link = link;
-          a.title = 'Go to ' + link.split('/').map(decodeURIComponent).join(' › ');
+          a.title = v + ' · go to ' + link.split('/').map(decodeURIComponent).join(' › ');
           r.appendChild(a);
-        } else if (listing.cols[k] === 'sync' && cell && syncLinks.of) r.appendChild(syncCell(cell, i));
-        else r.appendChild(el('span', colClass(listing.cols[k] || ''), cell));
+        } else if (listing.cols[k] === 'sync' && v && syncLinks.of) r.appendChild(syncCell(v, i));
+        else r.appendChild(cell('span', colClass(listing.cols[k] || ''), listing.cols[k] || '', v));
       });
       if (link) r.dataset.link = link;
     } else {
@@ -171,11 +218,11 @@ export function listingRedraw() { listingRender(); }
 
 // syncCell is the sync column of row i: "wait S[5]>=61" a link to its producer, "inc S[4]" to
 // the first wait it satisfies (all of them in its title).
-function syncCell(cell, i) {
+function syncCell(text, i) {
   const box = el('span', colClass('sync'));
   const member = refMember(listing.ref);
   const links = /** @type {any} */ (syncLinks.of)(member, i);
-  cell.split(', ').forEach((part, k) => {
+  text.split(', ').forEach((part, k) => {
     if (k) box.appendChild(document.createTextNode(', '));
     const m = /^(wait|inc) S\[(\d+)\]/.exec(part);
     const sem = m ? Number(m[2]) : -1;
@@ -193,18 +240,27 @@ function syncCell(cell, i) {
   return box;
 }
 
-export async function listingSelect(i) {
+/**
+ * listingSelect selects row i; an instruction goes into the URL hash as history says
+ * ('push': a deliberate pick, Back returns to the row before; 'replace': a step by the
+ * keyboard; 'none': the hash asked for it, or the row is shown again).
+ * @param {number} i
+ * @param {'push' | 'replace' | 'none'} [history]
+ */
+export async function listingSelect(i, history = 'push') {
   listing.selected = i;
   listingRender();
-  const ref = listing.ref, node = listing.node;
+  const ref = listing.ref, node = listing.node, key = listing.key;
   if (!isStreamRef(ref)) return recordSelect(i);
   try {
     const h = await ensureHandle();
     const r = await call('instruction', { handle: h, ref, index: i });
-    // A newer selection (a key held down) supersedes this one.
-    if (ref !== listing.ref || i !== listing.selected) return;
+    // A newer selection (a key held down) supersedes this one, and so does leaving the listing
+    // (Back to a source line while the instruction was fetched).
+    if (ref !== listing.ref || i !== listing.selected || key !== listing.key) return;
     const ins = adopt(unpackNode(r.node), node, '#' + i);
     setSelected(ins);
+    recordPlace(ins, history);
     emit('detail', { n: ins });
     if (ins.span) hexShow(ins.span.src || '', ins.span, true, fieldMarks(ins, ins.span.src || ''));
     // Its kernel source line: the line bar, the source view's row, the line's other rows.
@@ -304,7 +360,7 @@ export function lineStep(dir) {
 }
 
 export function listingInit() {
-  on('pickInstruction', ({ stream, i }) => { instructionPick(stream, i); });
+  on('pickInstruction', ({ stream, i, from }) => { instructionPick(stream, i, from); });
   const sc = $('listing-scroll');
   sc.addEventListener('scroll', () => { $('listing-head').scrollLeft = sc.scrollLeft; requestAnimationFrame(listingRender); });
   new ResizeObserver(() => listingRender()).observe(sc);
@@ -338,13 +394,17 @@ export function listingInit() {
         const row = i >= 0 && $('listing-rows').querySelector('.lrow[data-index="' + i + '"]');
         if (row && row.dataset.link) { e.preventDefault(); rowFollow(row.dataset.link, i); return; }
         if (i < 0) i = listingFirstShown();
-        break;
+        e.preventDefault();
+        listingKeepVisible(i);
+        listingSelect(i, 'push');
+        return;
       }
       default: return;
     }
     e.preventDefault();
     listingKeepVisible(i);
-    listingSelect(i);
+    // A step by the keyboard moves the URL's place without a history entry for every row.
+    listingSelect(i, 'replace');
   });
 }
 
@@ -439,10 +499,13 @@ export function lineOfLink(link) {
  * instructionPick shows stream's listing (if it is not on show) and selects instruction i.
  * @param {import('../wire.js').Node} stream
  * @param {number} i
+ * @param {string} [from] 'hash': the URL names it (no history entry)
  */
-export async function instructionPick(stream, i) {
-  if (listing.node !== stream || $('listing').hidden) select(stream, 'hex');
+export async function instructionPick(stream, i, from) {
+  const quiet = from === 'hash';
+  if (quiet && listing.node === stream && !$('listing').hidden && listing.selected === i) return; // already there (popstate and hashchange both ask)
+  if (listing.node !== stream || $('listing').hidden) select(stream, quiet ? 'hash' : 'hex');
   await fetchBlock(0).promise; // the listing's size (its scroll height) comes with its first rows
   listingScrollTo(i);
-  return listingSelect(i);
+  return listingSelect(i, quiet ? 'none' : 'push');
 }

@@ -1,11 +1,13 @@
 // @ts-check
-// Search (Ctrl+K or /): names, values, member paths and opcodes, and byte offsets.
+// Search (Ctrl+K or /): names, values, member paths and opcodes, byte offsets and #N (an
+// instruction of the listing on show); the program ranks before JSON values (lib/searchrank.js).
 
 import { call } from '../core/client.js';
 import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { unfetched } from '../lib/lazy.js';
 import { parseOffsetQuery } from '../lib/offsets.js';
+import { parseInstructionQuery, rankResults } from '../lib/searchrank.js';
 import { isStreamRef, memberPath, streamPath } from '../lib/refs.js';
 import { kindOf, pathOf, sourceSize, state } from '../state/docs.js';
 import { ensurePath, handleOf, locateNode } from '../state/lazy.js';
@@ -42,7 +44,7 @@ function searchMatch(n, q) {
 
 // collect lays the three kinds of results out in one list: offsets, nodes, instructions.
 function collect() {
-  search.results = search.offsets.concat(search.nodes, search.instrs);
+  search.results = rankResults(search.offsets.concat(search.nodes, search.instrs), search.q);
   const n = search.results.length + (search.more ? 1 : 0);
   if (search.active >= n) search.active = n - 1;
   if (search.active < 0 && n) search.active = 0;
@@ -208,7 +210,13 @@ function searchRender() {
     item.setAttribute('aria-selected', i === search.active ? 'true' : 'false');
     item.dataset.index = i;
     if (r.offset !== undefined) offsetResultItem(r, item);
-    else if (r.hit || r.node) {
+    else if (r.jump !== undefined) {
+      item.dataset.kind = 'jump';
+      item.dataset.row = r.jump;
+      item.appendChild(el('span', 'sr-kind', 'instruction'));
+      item.appendChild(el('span', 'sr-what', r.text));
+      item.appendChild(el('span', 'sr-where', streamPath(r.stream.ref)));
+    } else if (r.hit || r.node) {
       // A hit names its node by path; the node itself may not be fetched yet.
       const n = r.hit || r.node;
       item.dataset.kind = n.kind === 'member' ? 'member' : 'node';
@@ -270,6 +278,13 @@ async function searchPick(i) {
   searchClose();
   $('search').blur();
   if (r.offset !== undefined) { offsetPick(r); return; }
+  if (r.jump !== undefined) {
+    // The listing keeps the focus (features/keyboard.js: a pick lands in the pane it opened).
+    const done = instructionPick(r.stream, r.jump);
+    $('listing').focus({ preventScroll: true });
+    done.then(() => { if (!$('listing').contains(document.activeElement)) $('listing').focus({ preventScroll: true }); });
+    return;
+  }
   if (r.hit && !r.node) {
     // Under a stub: the page fetches the path, then selects (the keyboard's focus follows r.node).
     const st = state;
@@ -344,6 +359,15 @@ export function searchInit() {
 // byte the page's span index places below a stub (or cannot place) is placed by the core.
 async function offsetResults(q, st) {
   const out = { results: [], notes: [] };
+  const jump = parseInstructionQuery(q);
+  if (jump !== null && st) {
+    // #N: instruction N of the stream on show (else of the selection's stream).
+    const stream = !$('listing').hidden && isStreamRef(listing.ref) ? listing.node : null;
+    if (!stream) out.notes.push('#' + jump + ' names an instruction of the listing on show: open an engine\'s listing first.');
+    else if (listing.total && jump >= listing.total) out.notes.push(streamPath(stream.ref) + ' has ' + fmtInt(listing.total) + ' instructions: #' + jump + ' is past its end.');
+    else out.results.push({ jump, stream, text: 'instruction #' + jump });
+    return out;
+  }
   const p = parseOffsetQuery(q);
   if (!p || !st) return out;
   const sources = [''];

@@ -10,7 +10,7 @@ import { fmtInt } from '../lib/format.js';
 import { findMember, parentOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { lineWords } from '../lib/words.js';
-import { on } from '../state/events.js';
+import { emit, on } from '../state/events.js';
 import { instructionAt } from './listing.js';
 
 /** @typedef {import('../wire.js').Node} Node */
@@ -35,8 +35,8 @@ export function sourceNode() {
 
 /** the line node of the instruction selected last (highlighted in the view), or null */
 let current = null;
-/** the .py files the user picked, by base name: their lines */
-const texts = new Map();
+/** the .py files the user picked or dropped, by base name: their lines (views/sourcepane.js shows them too) */
+export const texts = new Map();
 
 /**
  * sourceInit: the view marks the line of the instruction the listing selected.
@@ -141,7 +141,16 @@ function draw(v, src) {
     const table = el('table', 'ov-table src-table');
     const hr = el('tr');
     const text = texts.get(baseName(file));
-    for (const c of ['line', ...(text ? ['text'] : []), 'kernel', ...engines, 'all']) hr.appendChild(el('th', '', c));
+    for (const c of ['line', ...(text ? ['text'] : []), 'kernel', ...engines, 'all']) {
+      // Every column sorts (the hot lines: sort by an engine, or all, most first).
+      const th = el('th', 'src-sort');
+      const b = /** @type {HTMLButtonElement} */ (el('button', 'link src-sort-b', c));
+      b.type = 'button';
+      b.title = 'Sort by ' + c;
+      b.addEventListener('click', () => sortTable(/** @type {HTMLTableElement} */ (table), hr.children.length && Array.from(hr.children).indexOf(th)));
+      th.appendChild(b);
+      hr.appendChild(th);
+    }
     const thead = el('thead');
     thead.appendChild(hr);
     table.appendChild(thead);
@@ -179,8 +188,45 @@ function draw(v, src) {
   if (first) first.tabIndex = 0; // the rows are one tab stop; arrows move between them
 }
 
-function baseName(p) {
+/** baseName: a path's last part (the .dbg names files by path, a picked file by name). @param {string} p */
+export function baseName(p) {
   return String(p || '').split('/').pop() || '';
+}
+
+/**
+ * sortTable sorts a source table's rows by column k: numbers most first on the first click
+ * (the line column ascending), the other way on the next; text columns alphabetically.
+ * @param {HTMLTableElement} table
+ * @param {number} k
+ */
+function sortTable(table, k) {
+  const ths = Array.from(table.tHead.rows[0].cells);
+  const was = ths[k].getAttribute('aria-sort');
+  const value = (/** @type {HTMLTableRowElement} */ r) => {
+    const t = (r.cells[k] && r.cells[k].textContent) || '';
+    const n = Number(t.replace(/[,\s]/g, '').replace('·', '0'));
+    return Number.isFinite(n) && t !== '' ? n : t.toLowerCase();
+  };
+  const rows = Array.from(table.tBodies[0].rows);
+  const numeric = rows.every((r) => typeof value(r) === 'number');
+  const firstDesc = numeric && k !== 0;
+  const desc = was ? was === 'ascending' : firstDesc;
+  rows.sort((a, b) => {
+    const x = value(a), y = value(b);
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    return desc ? -c : c;
+  });
+  table.tBodies[0].append(...rows);
+  ths.forEach((th, j) => { if (j === k) th.setAttribute('aria-sort', desc ? 'descending' : 'ascending'); else th.removeAttribute('aria-sort'); });
+}
+
+/**
+ * attachSources reads kernel .py files the user picked or dropped: their text shows beside the
+ * lines (the source view and the pane beside the listing, the 'sourceTexts' event).
+ * @param {File[]} files
+ */
+export async function attachSources(files) {
+  return loadTexts(files);
 }
 
 async function loadTexts(files) {
@@ -192,6 +238,7 @@ async function loadTexts(files) {
     }
   }
   if (shown) { const v = view(); draw(v, shown); markCurrent(v); }
+  emit('sourceTexts', {});
 }
 
 // markCurrent highlights the row of the line of the instruction selected last.
