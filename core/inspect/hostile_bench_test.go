@@ -59,31 +59,3 @@ func BenchmarkIssue30Classes(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkHostileBudgets30 opens the classes of issue 30 at full size and, for the table-load
-// stream, measures coverage too: what each open holds (budget memory used) and its peak heap
-// are the figures; time and memory must stay flat as the classes grow (run with -benchmem).
-func BenchmarkHostileBudgets30(b *testing.B) {
-	for _, h := range neffbuild.HostileClasses() {
-		switch h.Name {
-		case "dbg-wiretype", "dbg-kernel-paths", "dbg-attrs", "table-loads":
-		default:
-			continue
-		}
-		b.Run(h.Name, func(b *testing.B) {
-			raw := h.Build(1)
-			b.ResetTimer()
-			var peak uint64
-			for range b.N {
-				peak = max(peak, peakHeap(func() {
-					f := Open(h.Name+".neff", bytes.NewReader(raw), int64(len(raw)), Options{})
-					if h.Name == "table-loads" {
-						f.Coverage()
-					}
-					b.ReportMetric(float64(f.Budget.Used(budget.Memory))/(1<<20), "MiB-charged")
-				}))
-			}
-			b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
-		})
-	}
-}
