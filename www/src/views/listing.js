@@ -228,7 +228,7 @@ function syncCell(text, i) {
     const sem = m ? Number(m[2]) : -1;
     const to = !links || !m ? [] : (m[1] === 'wait' ? links.producers : links.waiters).filter((x) => x.sem === sem);
     if (!to.length) { box.appendChild(el('span', '', part)); return; }
-    const a = el('button', 'ov-link l-link l-sync', part);
+    const a = el('button', 'ov-link l-sync', part);
     /** @type {HTMLButtonElement} */ (a).type = 'button';
     a.tabIndex = -1;
     a.dataset.member = to[0].member;

@@ -153,10 +153,12 @@ export function overviewRedraw() {
 // focusKey names the answer el is (its card and its data-* marks), to find it again in a
 // redrawn overview.
 function focusKey(el) {
-  const card = el.closest('[data-section]');
+  // (The head's drawer toggles are answers too: a redraw while one has the focus keeps it.)
+  const card = el.closest('[data-section], .ov-head');
   if (!card) return null;
   const marks = Object.entries(el.dataset).filter(([k]) => k !== 'link').map(([k, x]) => '[data-' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()) + '="' + CSS.escape(x) + '"]').join('');
-  return '[data-section="' + CSS.escape(/** @type {HTMLElement} */ (card).dataset.section || '') + '"] ' + (el.tagName.toLowerCase()) + marks;
+  const where = card.classList.contains('ov-head') ? '.ov-head' : '[data-section="' + CSS.escape(/** @type {HTMLElement} */ (card).dataset.section || '') + '"]';
+  return where + ' ' + (el.tagName.toLowerCase()) + marks;
 }
 
 function draw(v, ov, title, redraw = false) {
@@ -190,6 +192,9 @@ function draw(v, ov, title, redraw = false) {
   const card = (title, key, wide) => {
     const c = el('section', 'ov-card' + (wide ? ' wide' : ''));
     c.dataset.section = key;
+    // A card that scrolls in itself would be a tab stop of its own (Chromium's keyboard-focusable
+    // scrollers); the answers are one stop, and an arrow onto an answer scrolls its card.
+    c.tabIndex = -1;
     const h = el('h3', 'ov-h', title);
     h.id = 'ov-h-' + key;
     c.setAttribute('aria-labelledby', h.id);
