@@ -11,6 +11,7 @@
  * @property {number} off
  * @property {number} len
  * @property {boolean} [inherited] page-side: the span of an ancestor (len 0), see spanOf
+ * @property {boolean} [range] page-side: a range the hex view selected (shift-click), not a node's span
  */
 
 /**

@@ -3,14 +3,20 @@ import assert from 'node:assert/strict';
 import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from './hash.js';
 
 test('parseHash reads f and n, in any order, f lower-cased', () => {
-  assert.deepEqual(parseHash('#f=ABCDEF0123456789&n=header/magic'), { f: 'abcdef0123456789', n: 'header/magic', b: null });
-  assert.deepEqual(parseHash('n=&f=00'), { f: '00', n: '', b: null });
-  assert.deepEqual(parseHash(''), { f: '', n: null, b: null });
-  assert.deepEqual(parseHash('#junk&x=1'), { f: '', n: null, b: null });
-  assert.deepEqual(parseHash(null), { f: '', n: null, b: null });
-  assert.deepEqual(parseHash('#f=00&n=members/x&b=0x1F4'), { f: '00', n: 'members/x', b: 500 });
+  assert.deepEqual(parseHash('#f=ABCDEF0123456789&n=header/magic'), { f: 'abcdef0123456789', n: 'header/magic', b: null, bLast: null });
+  assert.deepEqual(parseHash('n=&f=00'), { f: '00', n: '', b: null, bLast: null });
+  assert.deepEqual(parseHash(''), { f: '', n: null, b: null, bLast: null });
+  assert.deepEqual(parseHash('#junk&x=1'), { f: '', n: null, b: null, bLast: null });
+  assert.deepEqual(parseHash(null), { f: '', n: null, b: null, bLast: null });
+  assert.deepEqual(parseHash('#f=00&n=members/x&b=0x1F4'), { f: '00', n: 'members/x', b: 500, bLast: null });
   assert.equal(parseHash('#f=00&n=x&b=12').b, null, 'b is hex with 0x');
   assert.equal(formHash('00', ['x'], 500), '#f=00&n=x&b=0x1f4');
+  // A range: both ends, in either order, read first to last.
+  assert.deepEqual(parseHash('#f=00&n=x&b=0x10-0x13'), { f: '00', n: 'x', b: 16, bLast: 19 });
+  assert.deepEqual(parseHash('#f=00&n=x&b=0x13-0x10'), { f: '00', n: 'x', b: 16, bLast: 19 });
+  assert.equal(parseHash('#f=00&n=x&b=0x10-13').b, null, 'both ends are hex with 0x');
+  assert.equal(formHash('00', ['x'], 16, 19), '#f=00&n=x&b=0x10-0x13');
+  assert.equal(formHash('00', ['x'], 16, 16), '#f=00&n=x&b=0x10', 'a range of one byte is that byte');
 });
 
 test('formHash and hashPathKey round-trip keys with slashes and odd characters', () => {

@@ -169,10 +169,11 @@ export function applyHash() {
   hashByte(t.node);
 }
 
-// hashByte: the hash names a byte of n's source (b=0x…): the hex view's cursor goes there.
+// hashByte: the hash names a byte of n's source (b=0x…): the hex view's cursor goes there;
+// or a range (b=0x…-0x…), highlighted.
 function hashByte(n) {
-  const { b } = parseHash(location.hash);
-  if (b !== null) emit('hashByte', { n, off: b });
+  const { b, bLast } = parseHash(location.hash);
+  if (b !== null) emit('hashByte', { n, off: b, last: bLast === null ? undefined : bLast });
 }
 
 /**
@@ -199,6 +200,7 @@ function followInstruction(landing) {
     if (state !== st) return;
     if (!stream) { if (landing) select(landed, 'open'); return; }
     emit('pickInstruction', { stream, i: inst.index, from: 'hash' });
+    hashByte(stream); // a byte of the instruction: the hex view selects its field when it shows
   }, () => {});
   return true;
 }

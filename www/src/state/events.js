@@ -19,7 +19,7 @@
  * @property {{view: string}} pageView a full view ('diff', 'many', 'cache'; '' none) is to show: the others hide
  * @property {{}} diffRender the comparison (views/diff/) is to be drawn again
  * @property {{list: any[]}} compareMany the open documents of list are to be compared (views/diff/many.js)
- * @property {{n: import('../wire.js').Node, off: number}} hashByte the URL hash names byte off of n's source: the hex view puts its cursor there
+ * @property {{n: import('../wire.js').Node, off: number, last?: number}} hashByte the URL hash names byte off of n's source (or the range off..last): the hex view puts its cursor there
  * @property {{}} sourceTexts kernel .py files were attached (views/source.js texts)
  * @property {{f: string}} hashUnknown the URL hash names a file that is not open (f: its fingerprint)
  */

@@ -128,13 +128,14 @@ export function recordPlace(n, mode) {
 
 /**
  * recordByte puts byte off of n's source into the hash beside n (the hex view's pick of one
- * byte: the entry select just pushed for n becomes the byte's).
+ * byte: the entry select just pushed for n becomes the byte's), or the range off..last.
  * @param {import('../wire.js').Node} n
  * @param {number} off
+ * @param {number} [last] a range's last byte (a shift-click)
  */
-export function recordByte(n, off) {
+export function recordByte(n, off, last) {
   if (embedded || !state.info.has(n)) return;
-  const h = formHash(fingerprint(state), pathOf(n), off);
+  const h = formHash(fingerprint(state), pathOf(n), off, last);
   if (!h || h === location.hash) return;
   try { history.replaceState(null, '', h); } catch (e) { /* file:// */ }
 }

@@ -3,7 +3,8 @@
 // byte cursor.
 
 import { call } from '../core/client.js';
-import { $, el } from '../dom.js';
+import { $, el, toast } from '../dom.js';
+import { inspectBytes } from '../lib/datainspect.js';
 import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
 import { MAX_SCROLL_PX, scrollPins, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
@@ -25,6 +26,10 @@ export const hex = {
   source: null, size: 0, hl: null, cache: new LRU(128), rowH: 18, full: 0, key: '',
   scroller: null, rowsEl: null, spacer: null,
   cursor: -1, // the keyboard's byte (hexKeyInit), -1 until there is one
+  anchor: -1, // where a shift-click's (or shift-arrow's) range starts: the last byte picked
+  // A byte of an instruction stream picked: its field is selected when the listing has
+  // fetched the instruction ({src, off, last, from}).
+  pendingField: /** @type {{src: string, off: number, last: number, from: string} | null} */ (null),
 };
 
 /**
@@ -33,11 +38,25 @@ export const hex = {
 export function hexInit() {
   on('document', hexForget);
   // A byte's URL (b=0x…): that one byte highlighted, the cursor on it.
-  on('hashByte', ({ n, off }) => {
+  on('hashByte', ({ n, off, last }) => {
     const sp = spanOf(n);
     const src = sp ? sp.src || '' : hex.source;
-    if (!(off < sourceSize(src))) return;
-    hexShow(src, { src, off, len: 1 }, true, fieldMarks(n, src));
+    const size = sourceSize(src);
+    if (!(off < size)) return;
+    const end = last === undefined ? off : Math.min(last, size - 1);
+    // A byte of an instruction: the listing fetches it first (the hash named it too).
+    if (streamOf(src)) { hex.pendingField = { src, off, last: end, from: 'hash' }; return; }
+    hexShow(src, { src, off, len: end - off + 1, range: end > off }, true, fieldMarks(n, src));
+    hex.anchor = off;
+  });
+  // The listing has shown the instruction a byte pick asked for: its smallest field is
+  // selected (after the listing has drawn the instruction's own bytes: hence the microtask).
+  on('detail', ({ n }) => {
+    const p = hex.pendingField;
+    const sp = n.span;
+    if (!p || n.kind !== 'instruction' || !sp || (sp.src || '') !== p.src || p.off < sp.off || p.off >= sp.off + sp.len) return;
+    hex.pendingField = null;
+    Promise.resolve().then(() => selectFieldOf(n, p));
   });
   hex.scroller = $('hex');
   hex.rowsEl = $('hex-rows');
@@ -49,8 +68,21 @@ export function hexInit() {
     const row = e.target.closest('.hex-row');
     if (!cell || !row) return;
     const off = Number(row.dataset.off) + Number(cell.dataset.i);
+    if (e.shiftKey && hex.anchor >= 0 && hex.anchor < hex.size) { hexPickRange(hex.anchor, off); return; }
+    hex.anchor = off;
     hexPickByte(off);
   });
+  // A shift-click selects bytes, not the page's text; the grid takes the focus all the same.
+  hex.rowsEl.addEventListener('mousedown', (e) => {
+    if (!e.shiftKey) return;
+    e.preventDefault();
+    hex.scroller.focus({ preventScroll: true });
+  });
+  const dt = el('div', 'hex-dt');
+  dt.id = 'hex-dt';
+  dt.setAttribute('role', 'region');
+  dt.setAttribute('aria-label', 'Data inspector');
+  $('hex-wrap').appendChild(dt);
   hex.rowsEl.addEventListener('mouseover', (e) => {
     const cell = e.target.closest('[data-i]');
     const row = e.target.closest('.hex-row');
@@ -117,7 +149,8 @@ export function hexShow(source, hl, scroll, marks) {
   insp.id = 'hex-inspect';
   head.appendChild(el('span', 'hex-src', source ? 'member ' + source : 'file ' + state.doc.file));
   head.appendChild(el('span', 'muted', ' · ' + fmtInt(hex.size) + ' bytes'));
-  if (hex.hl) head.appendChild(el('span', 'hex-sel', ' · selected ' + fmtInt(hex.hl.off) + '..' + fmtInt(hex.hl.off + hex.hl.len) + ' (' + fmtInt(hex.hl.len) + ' bytes)'));
+  if (hex.hl && hex.hl.range) hexRangeHead(head, hex.hl);
+  else if (hex.hl) head.appendChild(el('span', 'hex-sel', ' · selected ' + fmtInt(hex.hl.off) + '..' + fmtInt(hex.hl.off + hex.hl.len) + ' (' + fmtInt(hex.hl.len) + ' bytes)'));
   head.appendChild(insp);
   hexCursorFollow(fresh, scroll);
   if (scroll && hex.hl) hexScrollTo(hex.hl.off);
@@ -296,7 +329,7 @@ export function ownerOf(src, off) {
 // announcement, where a live region would queue one per key while an arrow is held.
 
 function hexCursorFollow(fresh, scroll) {
-  if (fresh) { hex.cursor = -1; scrollPins.delete(hex.scroller); }
+  if (fresh) { hex.cursor = -1; hex.anchor = -1; scrollPins.delete(hex.scroller); }
   // A selection made elsewhere that scrolls the bytes into view brings the cursor along, so
   // the next key starts from what is selected.
   if (scroll && hex.hl) hex.cursor = hex.hl.off;
@@ -367,20 +400,29 @@ function hexOnKey(e) {
     case 'End': cur = ctrl ? hex.size - 1 : Math.min(hex.size - 1, rowStart + HEX_ROW - 1); break;
     case 'Enter': case ' ':
       e.preventDefault();
-      if (hex.cursor >= 0) hexPickByte(hex.cursor);
+      if (hex.cursor >= 0) { hex.anchor = hex.cursor; hexPickByte(hex.cursor); }
       return;
     default: return;
   }
   e.preventDefault();
+  const from = hex.cursor >= 0 ? hex.cursor : cur;
   hexMoveCursor(cur, delta);
+  // Shift and a move selects from the anchor (as a shift-click does); a plain move moves it.
+  if (e.shiftKey) hexPickRange(hex.anchor >= 0 ? hex.anchor : from, hex.cursor);
+  else hex.anchor = hex.cursor;
 }
 
 // hexPickByte selects the field that owns byte off, as a click on it does.
 function hexPickByte(off) {
   if (state.doc.kind === 'ncfw-context' && !hex.source) { emit('contextByte', { off }); return; }
-  // A byte of an instruction stream is that instruction's: the listing stays and selects it.
+  // A byte of an instruction stream: the listing selects its instruction, then the hex view
+  // its smallest field (the 'detail' event).
   const stream = streamOf(hex.source);
-  if (stream) { emit('pickInstruction', { stream, i: Math.floor(off / 64) }); return; }
+  if (stream) {
+    hex.pendingField = { src: hex.source, off, last: off, from: 'hex' };
+    emit('pickInstruction', { stream, i: Math.floor(off / 64) });
+    return;
+  }
   const owner = ownerOf(hex.source, off);
   if (owner && !unfetched(owner) && !stubAt(hex.source, off)) { select(owner, 'hex'); recordByte(owner, off); return; }
   // Below a stub (or no node the page holds): the core places the byte and the page builds
@@ -465,6 +507,7 @@ function hexMarkCursor() {
     if (hex.acrossWanted) { hex.acrossWanted = false; requestAnimationFrame(hexCursorAcross); }
   } else sc.removeAttribute('aria-activedescendant');
   if (cur >= 0 && document.activeElement === sc) hexShowCursorInfo(cur);
+  hexPanel();
 }
 
 // cursorOwner is ownerOf for the cursor, remembered: the renders of a scroll ask again.
@@ -519,4 +562,109 @@ export function hexKeyInit() {
 export function hexForget() {
   hex.key = '';
   hex.cache.clear();
+  hex.anchor = -1;
+  hex.pendingField = null;
+  panelMemo = '';
+}
+
+// ---- fields, ranges and the data inspector (issue 29) ----
+
+// selectFieldOf selects the smallest field of instruction ins (the listing has just adopted
+// it) that holds the byte p asked for: the instruction itself where no field does. The hash
+// names the instruction and the byte (a field's path is not one a reload can follow).
+function selectFieldOf(ins, p) {
+  if (state.selected !== ins || hex.source !== p.src) return; // the user moved on
+  const f = ownerAt(p.src, p.off);
+  let inside = false;
+  for (let m = f; m && !inside; m = parentOf(m)) inside = m === ins;
+  const quiet = p.from === 'hash';
+  if (f && f !== ins && inside && f.span && f.span.len < ins.span.len) select(f, quiet ? 'hash' : 'hex');
+  if (p.last > p.off) hexShowRange(p.src, p.off, p.last, hex.marks);
+  if (!quiet) recordByte(ins, p.off, p.last > p.off ? p.last : undefined);
+  hex.cursor = p.off;
+  hex.anchor = p.off;
+  hexMarkCursor();
+}
+
+// hexShowRange highlights bytes lo..hi (both in) of src as a range.
+function hexShowRange(src, lo, hi, marks) {
+  hexShow(src, { src, off: lo, len: hi - lo + 1, range: true }, false, marks);
+}
+
+// hexPickRange selects bytes a..b (in either order) of the bytes shown: highlighted, said in
+// the head with a Copy button, and put in the URL beside the node that holds the selection.
+function hexPickRange(a, b) {
+  const lo = Math.max(0, Math.min(a, b)), hi = Math.min(hex.size - 1, Math.max(a, b));
+  if (hi < lo) return;
+  hexShowRange(hex.source, lo, hi, hex.marks);
+  let n = state.selected;
+  const sp = n && n.span;
+  if (!sp || (sp.src || '') !== hex.source) n = ownerOf(hex.source, lo);
+  // An instruction's field is named by its instruction (the path a reload can follow).
+  for (let m = n; m; m = parentOf(m)) if (m.kind === 'instruction') { n = m; break; }
+  if (n) recordByte(n, lo, hi);
+}
+
+const COPY_MAX = 1 << 20; // a range copied as hex: 1 MiB of bytes is 2 MiB of text
+
+// hexRangeHead says the range in the hex view's head: first and last byte, length, Copy.
+function hexRangeHead(head, hl) {
+  const last = hl.off + hl.len - 1;
+  const t = el('span', 'hex-sel hex-range', ' · range 0x' + hl.off.toString(16) + '–0x' + last.toString(16) + ' (' + fmtInt(hl.off) + '..' + fmtInt(last + 1) + ', ' + fmtInt(hl.len) + ' byte' + (hl.len === 1 ? '' : 's') + ')');
+  head.appendChild(t);
+  if (hl.len > COPY_MAX) return;
+  const b = el('button', 'button small hex-copy', 'Copy');
+  /** @type {HTMLButtonElement} */ (b).type = 'button';
+  b.id = 'hex-copy';
+  b.title = 'Copy the range\'s bytes as hex';
+  const src = hex.source;
+  b.addEventListener('click', async () => {
+    try {
+      const h = await ensureHandle();
+      const r = await call('bytes', { handle: h, source: src, off: hl.off, n: hl.len });
+      const bytes = new Uint8Array(r.bytes);
+      let text = '';
+      for (let i = 0; i < bytes.length; i++) text += HEXDIG[bytes[i]];
+      await navigator.clipboard.writeText(text);
+      toast('Copied ' + fmtInt(bytes.length) + ' bytes as hex', 'info');
+    } catch (e) {
+      toast('The range could not be copied: ' + (e && e.message || e), 'warning');
+    }
+  });
+  head.appendChild(b);
+}
+
+let panelMemo = '';
+
+// hexPanel fills the data inspector: the bytes at the cursor (a range's first byte) read as
+// every integer and float width, little and big endian. Drawn again only when what it reads
+// changed (the cursor moved, or its bytes arrived).
+function hexPanel() {
+  const box = $('hex-dt');
+  if (!box || !hex.key) return;
+  const hl = hex.hl;
+  const at = hl && hl.range ? hl.off : hex.cursor >= 0 ? hex.cursor : hl ? hl.off : -1;
+  const b = [];
+  for (let i = 0; i < 8; i++) b.push(at >= 0 && at + i < hex.size ? byteAt(at + i) : -1);
+  const memo = hex.key + '|' + at + '|' + b.join(',');
+  if (memo === panelMemo) return;
+  panelMemo = memo;
+  box.replaceChildren();
+  box.appendChild(el('div', 'hex-dt-cap', at < 0 ? 'Pick a byte' : '@0x' + at.toString(16) + ' · LE | BE'));
+  // A grid of name, LE, BE: one type a line beside the bytes, several a line below them.
+  const g = el('div', 'hex-dt-g');
+  for (const r of inspectBytes(b)) {
+    const row = el('div', 'hex-dt-r');
+    row.dataset.type = r.name;
+    row.appendChild(el('span', 'hex-dt-n', r.name));
+    const le = el('span', 'le', r.le === null ? '–' : r.le);
+    // One byte has no order: its value shows once.
+    const be = el('span', 'be', r.size === 1 ? '' : r.be === null ? '–' : r.be);
+    le.title = r.name + (r.size === 1 ? ': ' : ' little endian: ') + le.textContent;
+    if (r.size > 1) be.title = r.name + ' big endian: ' + be.textContent;
+    row.appendChild(le);
+    row.appendChild(be);
+    g.appendChild(row);
+  }
+  box.appendChild(g);
 }
