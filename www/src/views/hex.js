@@ -329,7 +329,12 @@ export function ownerOf(src, off) {
 // announcement, where a live region would queue one per key while an arrow is held.
 
 function hexCursorFollow(fresh, scroll) {
-  if (fresh) { hex.cursor = -1; hex.anchor = -1; scrollPins.delete(hex.scroller); }
+  if (fresh) {
+    hex.cursor = -1;
+    hex.anchor = -1;
+    scrollPins.delete(hex.scroller);
+    if (hex.pendingField && hex.pendingField.src !== hex.source) hex.pendingField = null; // other bytes now
+  }
   // A selection made elsewhere that scrolls the bytes into view brings the cursor along, so
   // the next key starts from what is selected.
   if (scroll && hex.hl) hex.cursor = hex.hl.off;
