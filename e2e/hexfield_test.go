@@ -54,6 +54,18 @@ func TestHexFieldRangeInspector(t *testing.T) {
 
 	p := newPage(t, siteURL)
 	p.openWithPicker(realNEFF)
+	// On the overview, the bytes drawer: the inspector follows the keyboard's cursor.
+	p.waitFor(`!document.getElementById('overview-view').hidden`, "the overview")
+	p.click(`.drawer-toggle[data-drawer="hex"]`)
+	p.waitFor(`document.getElementById('hex-wrap').getBoundingClientRect().height > 100`, "the bytes drawer to open")
+	eval[chromedp.Void](p, `document.getElementById('hex').focus()`)
+	p.press(kb.ArrowRight)
+	p.press(kb.ArrowRight)
+	p.waitFor(`(document.querySelector('#hex-dt .hex-dt-cap') || {}).textContent.startsWith('@0x2 ')`, "the inspector to follow the cursor to 0x2")
+	if got := p.inspected("u8", "le"); got != strconv.Itoa(int(file[2])) {
+		t.Errorf("inspector u8 at 0x2 %q, want %d", got, file[2])
+	}
+	shotThemes(p, t, "hexfield-dash")
 	p.clickRow(`#tree .ti[data-path="header"]`)
 
 	// A byte inside data_size selects data_size, not the header.
@@ -162,6 +174,7 @@ func TestHexInstructionField(t *testing.T) {
 	p.clickRow(`#tree [data-ref="member:` + member + `"]`)
 	p.waitFor(`!document.getElementById('listing').hidden && neffscope.hex.source === '`+member+`'`, "the listing and the member's bytes")
 	p.hexClick(off, false)
+	defer shotThemes(p, t, "hexfield-instruction")
 	p.waitFor(`(() => { const s = neffscope.state; const r = s.selected && s.info.get(s.selected); return !!r && r.path.includes('#1') && r.path[r.path.length - 1] !== '#1'; })()`, "a field of instruction #1 selected")
 	got := p.selectedNodePath()
 	if i := strings.Index(got, "#1/"); i < 0 || got[i+3:] != want {
