@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -295,7 +296,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 // exportFile opens one FILE within the command's budget and streams its model's rows. The
 // error is a write error (the command stops); the code is 1 when the file is not exported whole.
 func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budget, stderr io.Writer) (int, error) {
-	f, fh, err := openFile(p, inspect.Options{MaxInflated: maxInflate, Within: shared})
+	// The source lines are mapped after the model, on what the model leaves of the budget.
+	f, fh, err := openFile(p, inspect.Options{MaxInflated: maxInflate, DeferSource: true, Within: shared})
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 1, nil
@@ -307,6 +309,11 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): nothing exported\n", safe(f.Name))
 		return 1, nil
 	}
+	if f.SourcePending() {
+		if ms, err := f.IndexSource(context.Background(), nil); err == nil {
+			f.ApplySource(ms)
+		}
+	}
 	rc := 0
 	for _, fd := range errorFindings(f) {
 		fmt.Fprintf(stderr, "neffscope: %s: error: %s\n", safe(f.Name), safeMsg(fd.Message))
@@ -316,7 +323,7 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 	for _, c := range m.Cores {
 		for k := range c.Engines {
 			if e := &c.Engines[k]; !e.Read {
-				fmt.Fprintf(stderr, "neffscope: %s: %s %s was not read whole: its instructions are not all exported\n", safe(f.Name), c.Name, e.Name)
+				fmt.Fprintf(stderr, "neffscope: %s: %s %s was not read whole (see sync): its instructions are not exported\n", safe(f.Name), c.Name, e.Name)
 				rc = 1
 			}
 		}
@@ -330,6 +337,9 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Core) error {
 	for k := range c.Engines {
 		e := &c.Engines[k]
+		if !e.Read {
+			continue // its opcodes past where the model stopped are not known
+		}
 		ee := explorerEngine[e.Name]
 		var lastSrc *inspect.Source
 		var bir, loc *string
