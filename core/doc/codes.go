@@ -412,6 +412,9 @@ var Codes = []CodeInfo{
 
 	// text: names the file holds, as printed (issue 30)
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
+
+	// issue 28: export --parquet
+	{"export.exists", "a table export --parquet writes exists: not overwritten without --force"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

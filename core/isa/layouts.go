@@ -100,7 +100,14 @@ var syncFields = []fieldSpec{
 var (
 	familyA = []descSpec{{"src", 0x10, 3}, {"dst", 0x30, 3}}
 	familyB = []descSpec{{"dst", 0x10, 3}, {"in0", 0x20, 3}, {"in1", 0x30, 3}}
-	familyC = []descSpec{{"in", 0x0C, 4}, {"out", 0x2C, 4}}
+	// familyBOut30 is family B as TensorTensorArithOp's real words use it: the output is the
+	// last slot, +0x30, not +0x10 as neff.md §4.4 says: in the 260 real 0x41 words of the
+	// shared NEFFs (Trn1 and Trn2), nothing but another TensorTensor ever writes the bytes of
+	// +0x30 before the word runs, while DMAs, Activate and Copy write those of +0x10 and +0x20,
+	// and the bytes of +0x30 are read after every word [INF from REAL data flow; unknowns
+	// isa.familyB-output].
+	familyBOut30 = []descSpec{{"in0", 0x10, 3}, {"in1", 0x20, 3}, {"dst", 0x30, 3}}
+	familyC      = []descSpec{{"in", 0x0C, 4}, {"out", 0x2C, 4}}
 )
 
 // familyBControl is Family B's control band +0x0C..+0x0F (neff.md §4.4) [OBS]; which nibble of
@@ -287,11 +294,11 @@ var layouts = []layout{
 	}, Descs: []descSpec{{"src", 0x0C, 2}, {"dst", 0x30, 2}}, // isa.activate2-descriptors
 		Summary: []string{"func", "src", "dst"},
 		Source:  "neff.md §4.5; activation.md §11.2 (gen-4) [OBS; descriptor offsets INF]", Confidence: "low"},
-	{Opcode: 0x41, Family: "B", Fields: familyBControl, Descs: familyB,
+	{Opcode: 0x41, Family: "B", Fields: familyBControl, Descs: familyBOut30,
 		Summary: []string{"alu op", "dst", "in0", "in1"},
-		Source:  "neff.md §4.4 family B [OBS, REAL offsets]; which +0x0C nibble is in0 is a guess: both are fp32 (0xAA) in all 260 real words here, and one kernel elsewhere reads an fp16-written bias tile as fp32 (neff.md §8.1; isa.familyB-dtype-nibbles)", Confidence: "medium"},
+		Source:  "neff.md §4.4 family B [OBS, REAL offsets]; dst is +0x30 and the inputs +0x10, +0x20, not the spec's dst +0x10, by the real data flow (familyBOut30, isa.familyB-output); which +0x0C nibble is in0 is a guess: both are fp32 (0xAA) in all 260 real words here, and one kernel elsewhere reads an fp16-written bias tile as fp32 (neff.md §8.1; isa.familyB-dtype-nibbles)", Confidence: "medium"},
 	{Opcode: 0x51, Family: "B", Fields: familyBControl, Descs: familyB,
-		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]", Confidence: "medium"},
+		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]; the spec's slot order (dst +0x10): no real 0x51 word here, and 0x41's real words put dst at +0x30 (isa.familyB-output)", Confidence: "low"},
 	{Opcode: 0x43, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
 		Source: "neff.md §4.4 family A (TensorScalar) [OBS]", Confidence: "medium"},
 	{Opcode: 0x44, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},

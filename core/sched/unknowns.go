@@ -23,7 +23,7 @@ var Unknowns = []doc.Unknown{
 		Confidence: "medium"},
 	{ID: "sched.familyB-slots", Spec: "neff.md §4.4",
 		Question:   "Which of family B's three descriptors (+0x10, +0x20, +0x30) is the output: the spec says +0x10.",
-		Assumption: "The memory model reads +0x10 and +0x20 as inputs and +0x30 as the output: in stream_256k_fd1k (Trn1 and Trn2) the input DMAs write where +0x10 and +0x20 point and the output DMA reads where +0x30 points; read the spec's way, every TensorTensor of that file races with its input DMA. The listing (core/isa) still names them the spec's way.",
+		Assumption: "The memory model reads +0x10 and +0x20 as inputs and +0x30 as the output: in stream_256k_fd1k (Trn1 and Trn2) the input DMAs write where +0x10 and +0x20 point and the output DMA reads where +0x30 points; read the spec's way, every TensorTensor of that file races with its input DMA. The listing (core/isa) names them so too (isa.familyB-output: all 260 real TensorTensor words).",
 		Confidence: "medium"},
 	{ID: "sched.matmul-psum-dtype", Spec: "neff.md §8.1",
 		Question:   "The element size of a Matmul's PSUM output.",
