@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -78,6 +79,8 @@ type sweep struct {
 	h     *hbClock
 	seen  map[[2]int32]bool
 	chain []readNode
+	fill  []seg // apply's scratch
+	mid   []seg
 }
 
 // live is bytes of a band live from one key to another, written by access at.
@@ -212,8 +215,9 @@ func (s *sweep) apply(segs []seg, lives []live, lo, hi uint32, xi int32, key int
 	segs = splitAt(segs, lo)
 	segs = splitAt(segs, hi)
 	i := sort.Search(len(segs), func(i int) bool { return segs[i].hi > lo })
-	// Fill the gaps in [lo, hi) with unwritten segments.
-	var fill []seg
+	// Fill the gaps in [lo, hi) with unwritten segments, merged in place (segs can be long:
+	// no copy of its tail beyond the one shift).
+	fill := s.fill[:0]
 	at := lo
 	j := i
 	for ; j < len(segs) && segs[j].lo < hi; j++ {
@@ -225,13 +229,24 @@ func (s *sweep) apply(segs []seg, lives []live, lo, hi uint32, xi int32, key int
 	if at < hi {
 		fill = append(fill, seg{lo: at, hi: hi, w: -1, lastRead: -1, readers: -1})
 	}
-	if len(fill) > 0 {
-		mid := make([]seg, 0, j-i+len(fill))
-		mid = append(mid, segs[i:j]...)
-		mid = append(mid, fill...)
-		sort.Slice(mid, func(a, b int) bool { return mid[a].lo < mid[b].lo })
-		tail := append([]seg(nil), segs[j:]...)
-		segs = append(append(segs[:i], mid...), tail...)
+	s.fill = fill
+	if n := len(fill); n > 0 {
+		mid := s.mid[:0]
+		a, b := i, 0
+		for a < j || b < n {
+			if b == n || (a < j && segs[a].lo < fill[b].lo) {
+				mid = append(mid, segs[a])
+				a++
+			} else {
+				mid = append(mid, fill[b])
+				b++
+			}
+		}
+		s.mid = mid
+		old := len(segs)
+		segs = slices.Grow(segs, n)[:old+n]
+		copy(segs[j+n:], segs[j:old])
+		copy(segs[i:], mid)
 		j = i + len(mid)
 	}
 	x := &s.c.Accesses[xi]

@@ -15,6 +15,7 @@ import { on } from '../state/events.js';
 import { ensureHandle } from './hex.js';
 import { instructionAt } from './listing.js';
 import { overviewOf } from './overview.js';
+import { barButton, viewFrame } from './viewframe.js';
 
 const AXIS = 58; // px of the byte axis on the left
 const BAND_GAP = 26; // px between bands (their titles)
@@ -149,31 +150,18 @@ function unpack(c, sc) {
 function view() {
   let v = document.getElementById('mem-view');
   if (v) return v;
-  v = el('div', 'sched-view mem-view');
-  v.id = 'mem-view';
-  v.setAttribute('role', 'region');
-  v.setAttribute('aria-label', 'Memory: SBUF and PSUM over the steps');
-  const bar = el('div', 'sched-bar');
-  bar.appendChild(el('span', 'sched-title', 'Memory'));
-  const axis = el('span', 'sched-axis', 'bytes of a partition × steps, not time');
-  axis.title = 'A box is a buffer: the bytes an access pattern names in each of its partitions, live from its first write to its last read, at the schedule\'s earliest steps.';
-  bar.appendChild(axis);
+  const { view: frame, bar, status: st } = viewFrame({
+    id: 'mem-view', cls: 'sched-view mem-view', label: 'Memory: SBUF and PSUM over the steps',
+    title: 'Memory', axis: 'bytes of a partition × steps, not time', statusId: 'mem-status',
+    axisTitle: 'A box is a buffer: the bytes an access pattern names in each of its partitions, live from its first write to its last read, at the schedule\'s earliest steps.',
+  });
+  v = frame;
   const sel = el('select', 'mem-core');
   sel.id = 'mem-core';
   sel.setAttribute('aria-label', 'Core');
   sel.addEventListener('change', () => { mem.core = Number(/** @type {HTMLSelectElement} */ (sel).value) || 0; mem.sel = null; fit(); status(); redraw(); });
-  bar.appendChild(sel);
-  const st = el('span', 'sched-status muted');
-  st.id = 'mem-status';
-  bar.appendChild(st);
-  bar.appendChild(el('span', 'spacer'));
-  const close = el('button', 'button small', '✕');
-  /** @type {HTMLButtonElement} */ (close).type = 'button';
-  close.title = 'Close the memory view';
-  close.setAttribute('aria-label', close.title);
-  close.addEventListener('click', memviewClose);
-  bar.appendChild(close);
-  v.appendChild(bar);
+  bar.insertBefore(sel, st);
+  barButton(bar, '✕', 'Close the memory view', memviewClose);
   const body = el('div', 'mem-body');
   const canvas = el('canvas', 'mem-canvas');
   canvas.id = 'mem-canvas';

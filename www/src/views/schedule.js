@@ -17,6 +17,7 @@ import { unpackNode } from '../wire.js';
 import { ensureHandle } from './hex.js';
 import { instructionAt, listing, listingRedraw, syncLinks } from './listing.js';
 import { overviewHide, overviewOf } from './overview.js';
+import { barButton, viewFrame } from './viewframe.js';
 
 const LANE = 24; // px per engine lane
 const HEAD = 22; // px of a core's header row
@@ -171,37 +172,19 @@ async function load() {
 function view() {
   let v = document.getElementById('sched-view');
   if (v) return v;
-  v = el('div', 'sched-view');
-  v.id = 'sched-view';
-  v.setAttribute('role', 'region');
-  v.setAttribute('aria-label', 'Schedule: instructions by earliest step');
-  const bar = el('div', 'sched-bar');
-  bar.appendChild(el('span', 'sched-title', 'Schedule'));
-  const axis = el('span', 'sched-axis', 'steps, not time');
-  axis.title = 'Each instruction sits at its earliest step: one step after the instruction before it on its engine and after every producer it waits for. Steps order the program; they are not durations.';
-  bar.appendChild(axis);
-  const st = el('span', 'sched-status muted');
-  st.id = 'sched-status';
-  st.setAttribute('aria-live', 'polite');
-  bar.appendChild(st);
-  bar.appendChild(el('span', 'spacer'));
+  const { view: frame, bar } = viewFrame({
+    id: 'sched-view', cls: 'sched-view', label: 'Schedule: instructions by earliest step',
+    title: 'Schedule', axis: 'steps, not time', statusId: 'sched-status', live: true,
+    axisTitle: 'Each instruction sits at its earliest step: one step after the instruction before it on its engine and after every producer it waits for. Steps order the program; they are not durations.',
+  });
+  v = frame;
   const lints = el('span', 'sched-lints');
   lints.id = 'sched-lints';
   bar.appendChild(lints);
-  const btn = (text, title, fn) => {
-    const b = el('button', 'button small', text);
-    /** @type {HTMLButtonElement} */ (b).type = 'button';
-    b.title = title;
-    b.setAttribute('aria-label', title);
-    b.addEventListener('click', fn);
-    bar.appendChild(b);
-    return b;
-  };
-  btn('−', 'Zoom out (S, or the wheel)', () => zoomAt(0.5, width() / 2));
-  btn('+', 'Zoom in (W, or the wheel)', () => zoomAt(2, width() / 2));
-  btn('⟲', 'Fit the whole schedule (0, or double-click)', () => { fit(); redraw(); });
-  btn('✕', 'Close the schedule', () => { scheduleClose(); });
-  v.appendChild(bar);
+  barButton(bar, '−', 'Zoom out (S, or the wheel)', () => zoomAt(0.5, width() / 2));
+  barButton(bar, '+', 'Zoom in (W, or the wheel)', () => zoomAt(2, width() / 2));
+  barButton(bar, '⟲', 'Fit the whole schedule (0, or double-click)', () => { fit(); redraw(); });
+  barButton(bar, '✕', 'Close the schedule', () => { scheduleClose(); });
   const ruler = el('canvas', 'sched-ruler');
   ruler.id = 'sched-ruler';
   v.appendChild(ruler);
