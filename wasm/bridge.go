@@ -22,6 +22,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/wasm/protocol"
@@ -626,13 +627,13 @@ func (b *bridge) diff(r *request) (any, error) {
 	}
 	switch format := r.str("format"); format {
 	case "":
-		enc, err := inspect.Diff(fa, fb).MarshalMsg(nil)
+		enc, err := fleet.Diff(fa, fb).MarshalMsg(nil)
 		if err != nil {
 			return nil, err
 		}
 		return object("node", buffer(enc)), nil
 	case "json":
-		out, err := doc.NodeJSON(inspect.Diff(fa, fb), 2)
+		out, err := doc.NodeJSON(fleet.Diff(fa, fb), 2)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the diff as JSON: %v", err)
 		}
@@ -1060,7 +1061,7 @@ func encodeNode(n *doc.Node) (any, error) {
 // maxCompare caps the files of one compare: its table has a column per file.
 const maxCompare = 64
 
-// compare → {node} (kind compare): inspect.Compare of the open files, one table of facts.
+// compare → {node} (kind compare): fleet.Compare of the open files, one table of facts.
 func (b *bridge) compare(r *request) (any, error) {
 	list := r.args.Get("handles")
 	if n := list.Length(); n < 2 || n > maxCompare {
@@ -1080,7 +1081,7 @@ func (b *bridge) compare(r *request) (any, error) {
 		}
 		files[i] = f
 	}
-	return encodeNode(inspect.Compare(files))
+	return encodeNode(fleet.Compare(files))
 }
 
 // scan → {record, ms}: the scan record of one file (as `neffscope scan --jsonl` prints it,
@@ -1096,12 +1097,12 @@ func (b *bridge) scan(r *request) (any, error) {
 			siblings = append(siblings, l.Index(i).String())
 		}
 	}
-	var rec *inspect.ScanRecord
+	var rec *fleet.ScanRecord
 	if !r.has("file") {
-		if _, ok := inspect.ParseCachePath(p); !ok {
+		if _, ok := fleet.ParseCachePath(p); !ok {
 			return nil, protocol.Errorf(protocol.BadRequest, "scan: no file, and %s is not a cache entry's model.neff (…/MODULE_<hash>+<8 hex>/model.neff)", p)
 		}
-		rec = inspect.MissingNEFFRecord(p, siblings)
+		rec = fleet.MissingNEFFRecord(p, siblings)
 	} else {
 		rd, _, err := fileArg(r, "file")
 		if err != nil {
@@ -1122,13 +1123,13 @@ func (b *bridge) scan(r *request) (any, error) {
 
 // scanRecord opens one file for its record; a decoder panic becomes the record's error, as in
 // the CLI's scan, so one hostile file does not end a scan of thousands.
-func scanRecord(p string, rd *jsReaderAt, siblings []string, opt inspect.Options) (rec *inspect.ScanRecord) {
+func scanRecord(p string, rd *jsReaderAt, siblings []string, opt inspect.Options) (rec *fleet.ScanRecord) {
 	defer func() {
 		if e := recover(); e != nil {
-			rec = inspect.UnreadableRecord(p, rd.size, siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
+			rec = fleet.UnreadableRecord(p, rd.size, siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
-	return inspect.NewScanRecord(inspect.Open(p, rd, rd.size, opt), p, siblings)
+	return fleet.NewScanRecord(inspect.Open(p, rd, rd.size, opt), p, siblings)
 }
 
 // close → {}: forget a file.

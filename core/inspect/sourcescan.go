@@ -428,6 +428,12 @@ func (f *File) sourceIndex() *SourceIndex {
 	return f.Program.Source
 }
 
+// MemberBytes returns a whole member's bytes, held or read back out of the archive, refusing
+// one over most bytes (budget.ErrLimit) or one the file does not hold (ErrNotFound).
+func (f *File) MemberBytes(member string, most int64) ([]byte, error) {
+	return f.memberBytes(member, most)
+}
+
 // memberBytes returns a whole member's bytes: held, or read back out of the archive.
 func (f *File) memberBytes(member string, most int64) ([]byte, error) {
 	m := f.Archive.Member(member)
