@@ -84,7 +84,7 @@ vet:
 TEST_CACHE  := .cache/test
 TESTSUMMARY := $(TEST_CACHE)/testsummary
 TEST_RUN     = $(TESTSUMMARY) go -dir $(TEST_CACHE)
-WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./internal/realfiles/...
+WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/fleet/... ./internal/realfiles/...
 
 test: $(TESTSUMMARY)
 	@rm -f $(TEST_CACHE)/*.counts $(TEST_CACHE)/*.json

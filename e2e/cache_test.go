@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
@@ -117,7 +118,7 @@ func TestCacheFolderTable(t *testing.T) {
 	}
 	// The records are the CLI's: compare with the native record of the same bytes.
 	real := readReal(t)
-	native := inspect.NewScanRecord(inspect.Open("m.neff", bytes.NewReader(real), int64(len(real)), inspect.Options{Fingerprint: true}), "m.neff", nil)
+	native := fleet.NewScanRecord(inspect.Open("m.neff", bytes.NewReader(real), int64(len(real)), inspect.Options{Fingerprint: true}), "m.neff", nil)
 	first := byPath[order[1]]
 	if first.Compiler != native.Compiler || first.Target != native.Instance || first.Compiler == "" {
 		t.Errorf("compiler %q device %q; want %q %q", first.Compiler, first.Target, native.Compiler, native.Instance)

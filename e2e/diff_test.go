@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
@@ -124,11 +125,11 @@ func trnPair(t *testing.T) (diffPair, bool) {
 	}, true
 }
 
-// nativeDiff is inspect.Diff of the two files opened as the page opens them.
+// nativeDiff is fleet.Diff of the two files opened as the page opens them.
 func nativeDiff(nameA string, a []byte, nameB string, b []byte) *doc.Node {
 	fa := inspect.Open(nameA, bytes.NewReader(a), int64(len(a)), inspect.Options{Fingerprint: true})
 	fb := inspect.Open(nameB, bytes.NewReader(b), int64(len(b)), inspect.Options{Fingerprint: true})
-	return inspect.Diff(fa, fb)
+	return fleet.Diff(fa, fb)
 }
 
 // memberPaths lists the member differences of one kind, in the core's order.
@@ -257,12 +258,12 @@ func checkDroppedPair(t *testing.T, pair diffPair) {
 	}
 
 	// The member lists are the core's, in its order.
-	for _, kind := range []string{inspect.DiffChanged, inspect.DiffAdded, inspect.DiffRemoved} {
+	for _, kind := range []string{fleet.DiffChanged, fleet.DiffAdded, fleet.DiffRemoved} {
 		if got, want := p.diffRows(kind), memberPaths(native, kind); strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("%s members on the page:\n%v\nnative inspect.Diff:\n%v", kind, got, want)
+			t.Errorf("%s members on the page:\n%v\nnative fleet.Diff:\n%v", kind, got, want)
 		}
 	}
-	if n, want := len(p.diffRows("unchanged")), pair.members-len(memberPaths(native, inspect.DiffChanged))-len(memberPaths(native, inspect.DiffRemoved)); n != want || n == 0 {
+	if n, want := len(p.diffRows("unchanged")), pair.members-len(memberPaths(native, fleet.DiffChanged))-len(memberPaths(native, fleet.DiffRemoved)); n != want || n == 0 {
 		t.Errorf("%d unchanged member rows, want %d", n, want)
 	}
 	// Each row has both sizes and short hashes where the member exists.

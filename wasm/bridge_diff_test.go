@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
@@ -39,7 +40,7 @@ func openIn(t *testing.T, c *testCore, name string, data []byte) js.Value {
 	return c.openBytes(name, data).Get("handle")
 }
 
-// diff(a, b) is inspect.Diff of the two files, whatever way they were read: the node the page
+// diff(a, b) is fleet.Diff of the two files, whatever way they were read: the node the page
 // renders and the JSON it exports are the native ones, byte for byte. On matmul_small and a
 // repacked copy; and on the same kernel compiled for trn1 (sunda) and for trn2 (cayman, two
 // cores fused) where the shared folder is beside the clone.
@@ -79,7 +80,7 @@ func checkDiffMatchesNative(t *testing.T, nameA, nameB string, a, b []byte) *doc
 	got := decodeNode(t, c.must("diff", map[string]any{"a": ha, "b": hb}).Get("node"))
 	fa := inspect.Open(nameA, bytes.NewReader(a), int64(len(a)), inspect.Options{Fingerprint: true})
 	fb := inspect.Open(nameB, bytes.NewReader(b), int64(len(b)), inspect.Options{Fingerprint: true})
-	want := inspect.Diff(fa, fb)
+	want := fleet.Diff(fa, fb)
 
 	wantMsg, err := want.MarshalMsg(nil)
 	if err != nil {
@@ -92,7 +93,7 @@ func checkDiffMatchesNative(t *testing.T, nameA, nameB string, a, b []byte) *doc
 	if !bytes.Equal(gotMsg, wantMsg) {
 		t.Errorf("the bridge's diff node (%d bytes of msgpack) differs from the native one (%d bytes)", len(gotMsg), len(wantMsg))
 	}
-	if inspect.DiffIdentical(got) {
+	if fleet.DiffIdentical(got) {
 		t.Errorf("%s and %s reported identical", nameA, nameB)
 	}
 
@@ -108,7 +109,7 @@ func checkDiffMatchesNative(t *testing.T, nameA, nameB string, a, b []byte) *doc
 
 	// A file compared with itself (two handles on the same bytes) is identical.
 	ha2 := openIn(t, c, "again.neff", a)
-	if same := decodeNode(t, c.must("diff", map[string]any{"a": ha, "b": ha2}).Get("node")); !inspect.DiffIdentical(same) || same.Value != "identical" {
+	if same := decodeNode(t, c.must("diff", map[string]any{"a": ha, "b": ha2}).Get("node")); !fleet.DiffIdentical(same) || same.Value != "identical" {
 		t.Errorf("%s against itself: %q", nameA, same.Value)
 	}
 	return got

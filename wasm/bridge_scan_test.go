@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/wasm/protocol"
 )
@@ -38,7 +39,7 @@ func scanJSON(t *testing.T, c *testCore, args map[string]any, events *[]string) 
 func nativeJSON(t *testing.T, p string, data []byte, siblings []string) string {
 	t.Helper()
 	f := inspect.Open(p, bytes.NewReader(data), int64(len(data)), inspect.Options{Fingerprint: true})
-	b, err := json.Marshal(inspect.NewScanRecord(f, p, siblings))
+	b, err := json.Marshal(fleet.NewScanRecord(f, p, siblings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +60,10 @@ func TestScanRecordsMatchNative(t *testing.T) {
 		state    string
 		failed   bool // an error finding
 	}{
-		{"done", entry + "model.neff", real, []string{"model.done", "model.neff"}, inspect.CacheDone, false},
-		{"incomplete", entry + "model.neff", real, []string{"model.neff"}, inspect.CacheIncomplete, false},
+		{"done", entry + "model.neff", real, []string{"model.done", "model.neff"}, fleet.CacheDone, false},
+		{"incomplete", entry + "model.neff", real, []string{"model.neff"}, fleet.CacheIncomplete, false},
 		{"not a NEFF", "loose/notes.neff", []byte("{\"not\": \"a neff\"}\n"), nil, "", true},
-		{"half-written", entry + "model.neff", real[:len(real)/2], []string{"model.done", "model.neff"}, inspect.CacheFailed, true},
+		{"half-written", entry + "model.neff", real[:len(real)/2], []string{"model.done", "model.neff"}, fleet.CacheFailed, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +76,7 @@ func TestScanRecordsMatchNative(t *testing.T) {
 			if want := nativeJSON(t, tc.path, tc.data, tc.siblings); got != want {
 				t.Errorf("scan record differs from the native one:\n got %s\nwant %s", got, want)
 			}
-			var rec inspect.ScanRecord
+			var rec fleet.ScanRecord
 			if err := json.Unmarshal([]byte(got), &rec); err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +95,7 @@ func TestScanRecordsMatchNative(t *testing.T) {
 		})
 	}
 	t.Run("real record", func(t *testing.T) {
-		var rec inspect.ScanRecord
+		var rec fleet.ScanRecord
 		json.Unmarshal([]byte(scanJSON(t, c, map[string]any{"file": u8(real), "path": entry + "model.neff"}, nil)), &rec)
 		if rec.Compiler == "" || rec.Target == "" || rec.SHA256 == "" || len(rec.Instructions) == 0 || len(rec.Inputs) == 0 {
 			t.Errorf("matmul_small's record lacks compiler, target, sha256, instructions or inputs: %+v", rec)
@@ -105,7 +106,7 @@ func TestScanRecordsMatchNative(t *testing.T) {
 	})
 	t.Run("no NEFF", func(t *testing.T) {
 		got := scanJSON(t, c, map[string]any{"path": entry + "model.neff", "siblings": []any{"model.log"}}, nil)
-		want, _ := json.Marshal(inspect.MissingNEFFRecord(entry+"model.neff", []string{"model.log"}))
+		want, _ := json.Marshal(fleet.MissingNEFFRecord(entry+"model.neff", []string{"model.log"}))
 		if got != string(want) {
 			t.Errorf("missing-NEFF record:\n got %s\nwant %s", got, want)
 		}
@@ -128,7 +129,7 @@ func TestScanBadRequests(t *testing.T) {
 	c.fails("scan", map[string]any{"path": "x.neff", "file": u8(nil), "siblings": []any{1}}, protocol.BadRequest, "argument siblings")
 }
 
-// compare(handles) is inspect.Compare of the open files: three NEFFs, the repacked one the odd
+// compare(handles) is fleet.Compare of the open files: three NEFFs, the repacked one the odd
 // one out.
 func TestCompareMatchesNative(t *testing.T) {
 	a := readFile(t, "nkipy/matmul_small.neff")
@@ -144,7 +145,7 @@ func TestCompareMatchesNative(t *testing.T) {
 	}
 	got := decodeNode(t, c.must("compare", map[string]any{"handles": handles}).Get("node"))
 	gotMsg, _ := got.MarshalMsg(nil)
-	wantMsg, _ := inspect.Compare(files).MarshalMsg(nil)
+	wantMsg, _ := fleet.Compare(files).MarshalMsg(nil)
 	if !bytes.Equal(gotMsg, wantMsg) {
 		t.Errorf("the bridge's compare node (%d bytes) differs from the native one (%d bytes)", len(gotMsg), len(wantMsg))
 	}

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/fleet"
 )
 
 func init() {
@@ -26,7 +26,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	c := inspect.Compare(files)
+	c := fleet.Compare(files)
 	addFileErrors(c, files)
 	facts := c.Child("facts")
 	differ := false

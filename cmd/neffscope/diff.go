@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 )
 
@@ -24,7 +25,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	d := inspect.Diff(files[0], files[1])
+	d := fleet.Diff(files[0], files[1])
 	addFileErrors(d, files)
 	if *asJSON {
 		b, err := doc.NodeJSON(d, 2)
@@ -39,7 +40,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case files[0].Archive == nil || files[1].Archive == nil: // Diff's error says so
 		return 2
-	case inspect.DiffIdentical(d) && !treeHasError(d):
+	case fleet.DiffIdentical(d) && !treeHasError(d):
 		return 0
 	}
 	return 1
@@ -116,7 +117,7 @@ func treeHasError(n *doc.Node) bool {
 	return found
 }
 
-var changeMark = map[string]string{inspect.DiffChanged: "M", inspect.DiffAdded: "A", inspect.DiffRemoved: "D"}
+var changeMark = map[string]string{fleet.DiffChanged: "M", fleet.DiffAdded: "A", fleet.DiffRemoved: "D"}
 
 func printDiff(w io.Writer, d *doc.Node) {
 	fmt.Fprintf(w, "%s\n%s\n", d.Detail, d.Value)
@@ -173,7 +174,7 @@ func printDiff(w io.Writer, d *doc.Node) {
 		return
 	}
 	for _, c := range members.Children {
-		if c.Kind != inspect.DiffChanged || (len(c.Children) <= 2 && len(c.Findings) == 0) {
+		if c.Kind != fleet.DiffChanged || (len(c.Children) <= 2 && len(c.Findings) == 0) {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s:\n", c.Label)
@@ -216,7 +217,7 @@ const maxSourceRowsPrinted = 40
 // printSourceDiff prints the kernel lines that differ and their first differing words: what
 // changed in the kernel, before which bytes changed.
 func printSourceDiff(w io.Writer, d *doc.Node) {
-	src := d.Child(inspect.DiffSourceLines)
+	src := d.Child(fleet.DiffSourceLines)
 	if src == nil || src.Table == nil || len(src.Table.Rows) == 0 {
 		return
 	}
@@ -234,7 +235,7 @@ func printSourceDiff(w io.Writer, d *doc.Node) {
 	for _, f := range src.Findings {
 		fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
 	}
-	words := d.Child(inspect.DiffSourceWords)
+	words := d.Child(fleet.DiffSourceWords)
 	if words == nil || len(words.Children) == 0 {
 		return
 	}

@@ -305,8 +305,8 @@ func TestDisasmJSONStreamed(t *testing.T) {
 
 func checkFeeds(t *testing.T, f *inspect.File, picked []*inspect.ProgramStream, walks int) {
 	feeds := startFeeds(f, archives[f], picked)
-	if len(feeds.chains) != walks {
-		t.Errorf("%d walks of the archive, want %d", len(feeds.chains), walks)
+	if feeds.walks() != walks {
+		t.Errorf("%d walks of the archive, want %d", feeds.walks(), walks)
 	}
 	for k, s := range picked {
 		n := 0

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"runtime"
 	"sort"
@@ -171,24 +170,21 @@ func (j *job) encode(e wordEncoder) {
 
 // wordFeeds hands the words of the picked streams out in runs. A stream held whole is cut in
 // place, one held compressed decoded by a feed of its own. A stream that is not held is read
-// again out of the archive, and one walk of the
-// archive serves a chain of such streams: each stream whose member comes later in the archive
-// than the previous one of its chain (in output order), so a NEFF whose streams are listed
-// in about archive order is read again once or twice, not once per stream (the 256 MB file's
-// ten streams take two walks). A walk blocks when its stream's feedChunks chunks are out; a
-// chain's walk starts when the listing reaches the stream before its first.
+// again out of the archive through a neff.Feed: one walk of the archive serves a chain of such
+// streams, each stream whose member comes later in the archive than the previous one of its
+// chain (in output order), so a NEFF whose streams are listed in about archive order is read
+// again once or twice, not once per stream (the 256 MB file's ten streams take two walks). A
+// walk blocks when its stream's feedChunks chunks are out; a chain's walk starts when the
+// listing reaches the stream before its first.
 type wordFeeds struct {
-	picked      []*inspect.ProgramStream
-	archive     io.ReaderAt
-	size        int64
-	maxInflated int64
-	feeds       []*feed // per picked stream; nil when it is held whole
-	chains      [][]int // picked indexes, in output order
-	chainOf     []int   // per picked stream: its chain, or -1
-	started     []bool  // per chain
-	done        chan struct{}
-	stopOnce    sync.Once
-	wg          sync.WaitGroup
+	picked   []*inspect.ProgramStream
+	feeds    []*feed    // per picked stream; nil when it is held whole
+	archive  *neff.Feed // the streams read again out of the archive (nil: none)
+	entry    []int      // per picked stream: its entry in the archive feed's order, or -1
+	stream   []int      // per entry of the archive feed's order: its picked stream
+	done     chan struct{}
+	stopOnce sync.Once
+	wg       sync.WaitGroup
 }
 
 const (
@@ -198,9 +194,8 @@ const (
 
 type feed struct {
 	started   bool // read on its own (not by a chain's walk): started
-	path      string
-	want      int // words
-	got       int // bytes taken
+	want      int  // words
+	got       int  // bytes taken
 	out, free chan *feedChunk
 	cur       *feedChunk
 }
@@ -216,51 +211,48 @@ type feedChunk struct {
 var seekAlone = true
 
 func startFeeds(f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) *wordFeeds {
-	x := &wordFeeds{picked: picked, archive: archive, feeds: make([]*feed, len(picked)), chainOf: make([]int, len(picked)),
-		done: make(chan struct{})}
-	if f != nil {
-		x.size, x.maxInflated = f.Size, f.Budget.Limit(budget.Inflate)
-	}
-	at := map[string]int{} // archive index of each path's first member, as neff.ReadMember finds it
+	x := &wordFeeds{picked: picked, feeds: make([]*feed, len(picked)), entry: make([]int, len(picked)), done: make(chan struct{})}
+	first := map[string]*neff.Member{} // each path's first member, as neff.ReadMember finds it
 	// With the open's seek index each stream is read from the checkpoint before it (alone):
 	// chains of streams sharing one walk from the archive's start are for payloads without one.
 	if f != nil && f.Archive != nil && archive != nil && !(seekAlone && f.Archive.CanSeek()) {
-		for i, m := range f.Archive.Members {
-			if _, ok := at[m.Path]; !ok {
-				at[m.Path] = i
+		for _, m := range f.Archive.Members {
+			if _, ok := first[m.Path]; !ok {
+				first[m.Path] = m
 			}
 		}
 	}
-	var last []int // archive index of each chain's last stream
+	var order []*neff.Member
 	for k, s := range picked {
-		x.chainOf[k] = -1
+		x.entry[k] = -1
 		if s.ISA == nil || s.ISA.InPlace() {
 			continue
 		}
-		fd := &feed{path: s.Member, want: s.ISA.Len(), out: make(chan *feedChunk, feedChunks), free: make(chan *feedChunk, feedChunks)}
+		fd := &feed{want: s.ISA.Len(), out: make(chan *feedChunk, feedChunks), free: make(chan *feedChunk, feedChunks)}
 		for range feedChunks {
 			fd.free <- &feedChunk{words: make([]byte, feedWords*isa.WordSize)}
 		}
 		x.feeds[k] = fd
-		pos, ok := at[s.Member]
+		m, ok := first[s.Member]
 		if !ok || s.ISA.Held() {
 			continue // read through the stream's own source (held compressed: from memory)
 		}
-		best := -1 // the chain ending latest before pos: chains stay few
-		for c, l := range last {
-			if l < pos && (best < 0 || l > last[best]) {
-				best = c
-			}
-		}
-		if best < 0 {
-			best = len(x.chains)
-			x.chains, last = append(x.chains, nil), append(last, 0)
-		}
-		x.chains[best], last[best] = append(x.chains[best], k), pos
-		x.chainOf[k] = best
+		x.entry[k] = len(order)
+		x.stream = append(x.stream, k)
+		order = append(order, m)
 	}
-	x.started = make([]bool, len(x.chains))
+	if len(order) > 0 {
+		x.archive = f.Archive.Feed(archive, order, neff.FeedOptions{MaxInflated: f.Budget.Limit(budget.Inflate)}, x)
+	}
 	return x
+}
+
+// walks is how many walks of the archive the feeds take.
+func (x *wordFeeds) walks() int {
+	if x.archive == nil {
+		return 0
+	}
+	return x.archive.Chains()
 }
 
 // start begins reading stream k's words, unless they are read already.
@@ -269,19 +261,14 @@ func (x *wordFeeds) start(k int) {
 	if fd == nil {
 		return
 	}
-	c := x.chainOf[k]
-	if c < 0 {
-		if !fd.started {
-			fd.started = true
-			x.wg.Add(1)
-			go x.alone(k)
-		}
+	if x.entry[k] >= 0 {
+		x.archive.Start(x.entry[k])
 		return
 	}
-	if !x.started[c] {
-		x.started[c] = true
+	if !fd.started {
+		fd.started = true
 		x.wg.Add(1)
-		go x.walk(x.chains[c])
+		go x.alone(k)
 	}
 }
 
@@ -297,56 +284,14 @@ func (x *wordFeeds) alone(k int) {
 	fd.finish(x.done)
 }
 
-// walk reads the archive once for a chain of streams, stopping after the last.
-func (x *wordFeeds) walk(chain []int) {
-	defer x.wg.Done()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-x.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	next := 0
-	for next < len(chain) && x.feeds[chain[next]].want == 0 {
-		x.feeds[chain[next]].finish(x.done)
-		next++
-	}
-	if next < len(chain) {
-		neff.Open(x.archive, x.size, neff.Options{
-			Keep:        func(string, int64) bool { return false },
-			MaxInflated: x.maxInflated,
-			Context:     ctx,
-			// The open checked the payload and hashed the members: this walk only feeds words.
-			NoPayloadHash:  true,
-			NoMemberHashes: true,
-			Visit: func(m *neff.Member, off int64, chunk []byte) {
-				if next >= len(chain) {
-					return
-				}
-				fd := x.feeds[chain[next]]
-				if m.Path != fd.path {
-					return
-				}
-				if !fd.put(chunk, x.done) {
-					next = len(chain)
-					cancel()
-					return
-				}
-				for next < len(chain) && x.feeds[chain[next]].complete() {
-					x.feeds[chain[next]].finish(x.done)
-					if next++; next == len(chain) {
-						cancel() // the rest of the archive is not needed
-					}
-				}
-			},
-		})
-	}
-	for ; next < len(chain); next++ { // the archive ended first (truncated), or a stop
-		x.feeds[chain[next]].finish(x.done)
-	}
+// Chunk takes the next bytes of the archive feed's entry e (neff.FeedSink).
+func (x *wordFeeds) Chunk(e int, _ int64, b []byte) bool {
+	return x.feeds[x.stream[e]].put(b, x.done)
+}
+
+// End ends the stream of entry e: whatever the walk read of it is all there is.
+func (x *wordFeeds) End(e int, _ bool) {
+	x.feeds[x.stream[e]].finish(x.done)
 }
 
 func (fd *feed) complete() bool { return fd.got == fd.want*isa.WordSize }
@@ -432,5 +377,8 @@ func (x *wordFeeds) each(k int, fn func(first, n int, words []byte, release func
 // stop ends the reads still running and waits for them.
 func (x *wordFeeds) stop() {
 	x.stopOnce.Do(func() { close(x.done) })
+	if x.archive != nil {
+		x.archive.Stop()
+	}
 	x.wg.Wait()
 }

@@ -8,7 +8,7 @@ import (
 
 	"archive/zip"
 	"bytes"
-	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"os"
 	"path/filepath"
@@ -144,7 +144,7 @@ func TestScanSymlinkGraphOnce(t *testing.T) {
 	os.Symlink("model.neff", filepath.Join(root, "L8", "same.neff"))
 	out, _, _ = runCLI(t, "scan", "--jsonl", "--follow", filepath.Join(root, "L8"))
 	recs = decodeJSONL(t, out)
-	if len(recs) != 2 || recs[0].SHA256 == "" || !problemCode(recs[1], inspect.CodeScanSeen) || recs[1].SHA256 != "" {
+	if len(recs) != 2 || recs[0].SHA256 == "" || !problemCode(recs[1], fleet.CodeScanSeen) || recs[1].SHA256 != "" {
 		t.Errorf("second path: %+v", recs)
 	}
 }
@@ -157,7 +157,7 @@ func TestScanFIFOAtReadTime(t *testing.T) {
 		t.Skipf("cannot make a FIFO here: %v", err)
 	}
 	r := readItem(scanItem{path: p, size: 62464}, 0)
-	if !problemCode(*r, inspect.CodeScanNotRegular) || !r.HasError() {
+	if !problemCode(*r, fleet.CodeScanNotRegular) || !r.HasError() {
 		t.Errorf("%+v", r)
 	}
 }
@@ -182,7 +182,7 @@ func TestScanJSONLOneWritePerRecord(t *testing.T) {
 		t.Fatalf("%d writes", len(log.writes))
 	}
 	for _, b := range log.writes {
-		var r inspect.ScanRecord
+		var r fleet.ScanRecord
 		if bytes.Count(b, []byte{'\n'}) != 1 || b[len(b)-1] != '\n' || json.Unmarshal(b, &r) != nil {
 			t.Errorf("a write that is not one whole record line: %q", b)
 		}
@@ -338,7 +338,7 @@ func FuzzScanWalk(f *testing.F) {
 			}
 			paths := map[string]bool{}
 			for _, b := range log.writes {
-				var r inspect.ScanRecord
+				var r fleet.ScanRecord
 				if bytes.Count(b, []byte{'\n'}) != 1 || b[len(b)-1] != '\n' || json.Unmarshal(b, &r) != nil {
 					t.Fatalf("a write that is not one whole record line: %q", b)
 				}

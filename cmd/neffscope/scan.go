@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 )
 
@@ -138,7 +139,7 @@ type scanStats struct {
 
 // recordSink writes records in order.
 type recordSink interface {
-	Write(r *inspect.ScanRecord) error
+	Write(r *fleet.ScanRecord) error
 	Close() error
 }
 
@@ -175,7 +176,7 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 	var st scanStats
 	var werr error
 	seen := map[string]string{} // sha256 → first path
-	pending := map[int]*inspect.ScanRecord{}
+	pending := map[int]*fleet.ScanRecord{}
 	next := 0
 	lastProgress := time.Now()
 	for res := range results {
@@ -229,7 +230,7 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 
 type orderedRecord struct {
 	seq int
-	rec *inspect.ScanRecord
+	rec *fleet.ScanRecord
 }
 
 // walker walks directories depth first, entries sorted by name. It follows symlinks only
@@ -266,7 +267,7 @@ func (w *walker) root(p string) {
 	st, err := os.Stat(p)
 	switch {
 	case err != nil:
-		w.emit(scanItem{path: p, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot read %s: %v", p, describeErr(err))})
+		w.emit(scanItem{path: p, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot read %s: %v", p, describeErr(err))})
 	case st.IsDir():
 		w.dir(p, st)
 	default:
@@ -285,7 +286,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	w.current.Store(p)
 	entries, err := os.ReadDir(p)
 	if err != nil && len(entries) == 0 {
-		return w.emit(scanItem{path: p, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
+		return w.emit(scanItem{path: p, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
 	}
 	names := make([]string, len(entries))
 	hasNEFF := false
@@ -297,7 +298,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	}
 	// A cache entry directory without a NEFF is a record too: it answers "is it cached?".
 	if !hasNEFF && strings.HasPrefix(filepath.Base(p), "MODULE_") {
-		if _, ok := inspect.ParseModuleKey(filepath.Base(p)); ok {
+		if _, ok := fleet.ParseModuleKey(filepath.Base(p)); ok {
 			if !w.emit(scanItem{path: filepath.Join(p, "model.neff"), siblings: names, missing: true}) {
 				return false
 			}
@@ -309,7 +310,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		if t&fs.ModeSymlink != 0 {
 			if !w.follow {
 				w.notFollowed.Add(1)
-				if isNEFFName(e.Name()) && !w.emit(scanItem{path: cp, siblings: names, code: inspect.CodeScanSymlink, severity: doc.Info,
+				if isNEFFName(e.Name()) && !w.emit(scanItem{path: cp, siblings: names, code: fleet.CodeScanSymlink, severity: doc.Info,
 					problem: fmt.Sprintf("%s is a symlink: not followed (--follow follows symlinks)", cp)}) {
 					return false
 				}
@@ -338,7 +339,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		if e.IsDir() {
 			st, err := e.Info()
 			if err != nil {
-				if !w.emit(scanItem{path: cp, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", cp, describeErr(err))}) {
+				if !w.emit(scanItem{path: cp, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", cp, describeErr(err))}) {
 					return false
 				}
 				continue
@@ -351,7 +352,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 		if isNEFFName(e.Name()) {
 			st, err := e.Info()
 			if err != nil {
-				if !w.emit(scanItem{path: cp, siblings: names, code: inspect.CodeScanUnreadable, problem: fmt.Sprintf("cannot stat %s: %v", cp, describeErr(err))}) {
+				if !w.emit(scanItem{path: cp, siblings: names, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot stat %s: %v", cp, describeErr(err))}) {
 					return false
 				}
 				continue
@@ -366,12 +367,12 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 
 func (w *walker) file(p string, st os.FileInfo, siblings []string) bool {
 	if !st.Mode().IsRegular() {
-		return w.emit(scanItem{path: p, siblings: siblings, code: inspect.CodeScanNotRegular, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
+		return w.emit(scanItem{path: p, siblings: siblings, code: fleet.CodeScanNotRegular, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
 	}
 	if w.follow {
 		id := fileKey(p, st)
 		if first, ok := w.seen[id]; ok {
-			return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), code: inspect.CodeScanSeen, severity: doc.Info,
+			return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), code: fleet.CodeScanSeen, severity: doc.Info,
 				problem: fmt.Sprintf("%s is %s, read already (through a symlink or a hard link); not read again", p, filepath.ToSlash(first))})
 		}
 		w.seen[id] = p
@@ -405,40 +406,40 @@ func describeErr(err error) string {
 
 // readItem turns one walk item into its record. It never panics: a decoder panic becomes the
 // record's error finding, so one hostile file cannot stop a scan.
-func readItem(it scanItem, maxInflate int64) (rec *inspect.ScanRecord) {
+func readItem(it scanItem, maxInflate int64) (rec *fleet.ScanRecord) {
 	p := filepath.ToSlash(it.path)
 	switch {
 	case it.missing:
-		return inspect.MissingNEFFRecord(p, it.siblings)
+		return fleet.MissingNEFFRecord(p, it.siblings)
 	case it.problem != "":
 		sev := it.severity
 		if sev == "" {
 			sev = doc.Error
 		}
-		return inspect.CodedRecord(p, it.size, it.siblings, it.code, sev, it.problem)
+		return fleet.CodedRecord(p, it.size, it.siblings, it.code, sev, it.problem)
 	}
 	defer func() {
 		if e := recover(); e != nil {
-			rec = inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
+			rec = fleet.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
 	fh, err := openForScan(it.path)
 	if err != nil {
-		return inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot open %s: %v", p, describeErr(err)))
+		return fleet.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot open %s: %v", p, describeErr(err)))
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
 	if err != nil {
-		return inspect.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot stat %s: %v", p, describeErr(err)))
+		return fleet.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot stat %s: %v", p, describeErr(err)))
 	}
 	// What the walk saw may have been swapped since (a FIFO would block the read for ever):
 	// what is read is what was opened.
 	if !st.Mode().IsRegular() {
-		return inspect.CodedRecord(p, it.size, it.siblings, inspect.CodeScanNotRegular, doc.Error, fmt.Sprintf("%s is not a regular file when opened (%s); not read", p, st.Mode().Type()))
+		return fleet.CodedRecord(p, it.size, it.siblings, fleet.CodeScanNotRegular, doc.Error, fmt.Sprintf("%s is not a regular file when opened (%s); not read", p, st.Mode().Type()))
 	}
 	f := inspect.Open(it.path, fh, st.Size(), inspect.Options{MaxInflated: maxInflate, Fingerprint: true, Limits: cliLimits, Within: scanBudget()})
 	defer f.Budget.Done()
-	return inspect.NewScanRecord(f, p, it.siblings)
+	return fleet.NewScanRecord(f, p, it.siblings)
 }
 
 // ---- JSONL ----
@@ -458,7 +459,7 @@ func newJSONLSink(w io.Writer) *jsonlSink {
 	return s
 }
 
-func (s *jsonlSink) Write(r *inspect.ScanRecord) error {
+func (s *jsonlSink) Write(r *fleet.ScanRecord) error {
 	s.buf.Reset()
 	if err := s.enc.Encode(r); err != nil {
 		return err
@@ -478,7 +479,7 @@ type csvSink struct {
 
 func newCSVSink(w io.Writer) *csvSink { return &csvSink{w: newCSVWriter(w)} }
 
-func (s *csvSink) Write(r *inspect.ScanRecord) error {
+func (s *csvSink) Write(r *fleet.ScanRecord) error {
 	if !s.header {
 		s.header = true
 		if err := s.w.Write(flatColumns); err != nil {
@@ -523,7 +524,7 @@ var flatColumns = []string{"path", "size", "sha256", "uuid", "neff_version", "co
 	"instructions", "instructions_total", "inputs", "outputs", "findings_error", "findings_warning", "findings_info",
 	"problems", "cache_module", "cache_flags_hash", "cache_state", "duplicate_of"}
 
-func flatten(r *inspect.ScanRecord) flatRecord {
+func flatten(r *fleet.ScanRecord) flatRecord {
 	js := func(v any) string {
 		b, _ := json.Marshal(v)
 		return string(b)

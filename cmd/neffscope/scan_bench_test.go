@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
@@ -39,7 +39,7 @@ func genCache(tb testing.TB, dir string, n int) {
 
 type countSink struct{ n, errs int }
 
-func (c *countSink) Write(r *inspect.ScanRecord) error {
+func (c *countSink) Write(r *fleet.ScanRecord) error {
 	c.n++
 	if r.HasError() {
 		c.errs++

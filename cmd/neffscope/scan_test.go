@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
@@ -68,13 +68,13 @@ func cacheTree(t *testing.T) (string, string) {
 	return root, ver
 }
 
-func decodeJSONL(t *testing.T, out string) []inspect.ScanRecord {
+func decodeJSONL(t *testing.T, out string) []fleet.ScanRecord {
 	t.Helper()
-	var recs []inspect.ScanRecord
+	var recs []fleet.ScanRecord
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var r inspect.ScanRecord
+		var r fleet.ScanRecord
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("line %q: %v", sc.Text(), err)
 		}
@@ -93,7 +93,7 @@ func TestScanCacheTree(t *testing.T) {
 		t.Errorf("stderr lacks the summary:\n%s", errs)
 	}
 	recs := decodeJSONL(t, out)
-	byRel := map[string]inspect.ScanRecord{}
+	byRel := map[string]fleet.ScanRecord{}
 	var order []string
 	for _, r := range recs {
 		rel, _ := filepath.Rel(root, filepath.FromSlash(r.Path))
@@ -114,7 +114,7 @@ func TestScanCacheTree(t *testing.T) {
 	}
 	_ = ver
 	done := byRel[wantOrder[1]]
-	if done.Cache == nil || done.Cache.Module != "MODULE_111" || done.Cache.FlagsHash != "d41d8cd9" || done.Cache.State != inspect.CacheDone || done.Cache.Flags != "no flags" {
+	if done.Cache == nil || done.Cache.Module != "MODULE_111" || done.Cache.FlagsHash != "d41d8cd9" || done.Cache.State != fleet.CacheDone || done.Cache.Flags != "no flags" {
 		t.Errorf("done entry cache = %+v", done.Cache)
 	}
 	if done.Compiler != "2.23.6484.0+3b612583" || done.Target != "cayman" || done.Subgraphs != 2 || done.UUID == "" || len(done.SHA256) != 64 || done.DuplicateOf != nil {
@@ -133,23 +133,23 @@ func TestScanCacheTree(t *testing.T) {
 		t.Errorf("duplicate_of = %v, want %s", dup.DuplicateOf, done.Path)
 	}
 	other := byRel[wantOrder[3]]
-	if other.Cache == nil || other.Cache.State != inspect.CacheIncomplete || other.Findings["warning"] == 0 || !problemHas(other, doc.CodeScanCacheMismatch) {
+	if other.Cache == nil || other.Cache.State != fleet.CacheIncomplete || other.Findings["warning"] == 0 || !problemHas(other, doc.CodeScanCacheMismatch) {
 		t.Errorf("entry with another module's NEFF: %+v", other)
 	}
 	half := byRel[wantOrder[4]]
-	if half.Cache == nil || half.Cache.State != inspect.CacheFailed || half.Findings["error"] == 0 {
+	if half.Cache == nil || half.Cache.State != fleet.CacheFailed || half.Findings["error"] == 0 {
 		t.Errorf("half-written NEFF: %+v", half)
 	}
 	missing := byRel[wantOrder[5]]
-	if missing.Cache == nil || missing.Cache.State != inspect.CacheFailed || !problemHas(missing, doc.CodeScanNoModel) {
+	if missing.Cache == nil || missing.Cache.State != fleet.CacheFailed || !problemHas(missing, doc.CodeScanNoModel) {
 		t.Errorf("entry with model.log only: %+v", missing)
 	}
-	if r := byRel[wantOrder[6]]; !problemCode(r, inspect.CodeScanNotRegular) || r.Cache == nil || r.Cache.State != inspect.CacheFailed {
+	if r := byRel[wantOrder[6]]; !problemCode(r, fleet.CodeScanNotRegular) || r.Cache == nil || r.Cache.State != fleet.CacheFailed {
 		t.Errorf("FIFO: %+v", r)
 	}
 	// Without --follow the symlinks are not followed: the loop is not entered, and the one
 	// named like a NEFF is an info record.
-	if r := byRel[wantOrder[0]]; !problemCode(r, inspect.CodeScanSymlink) || r.HasError() || r.Cache != nil {
+	if r := byRel[wantOrder[0]]; !problemCode(r, fleet.CodeScanSymlink) || r.HasError() || r.Cache != nil {
 		t.Errorf("dangling symlink: %+v", r)
 	}
 	// With --follow the loop leads to a directory walked already: walked once, no record.
@@ -160,7 +160,7 @@ func TestScanCacheTree(t *testing.T) {
 	}
 }
 
-func problemCode(r inspect.ScanRecord, c doc.Code) bool {
+func problemCode(r fleet.ScanRecord, c doc.Code) bool {
 	for _, p := range r.Problems {
 		if p.Code == c {
 			return true
@@ -169,7 +169,7 @@ func problemCode(r inspect.ScanRecord, c doc.Code) bool {
 	return false
 }
 
-func problemHas(r inspect.ScanRecord, code doc.Code) bool {
+func problemHas(r fleet.ScanRecord, code doc.Code) bool {
 	for _, p := range r.Problems {
 		if p.Code == code {
 			return true
@@ -207,7 +207,7 @@ func TestScanRealModuleKeyAgrees(t *testing.T) {
 	if !problemHas(recs[0], doc.CodeScanCacheMismatch) || recs[0].DuplicateOf != nil {
 		t.Errorf("renamed entry: %+v", recs[0])
 	}
-	if recs[1].Findings["warning"] != 0 || recs[1].Cache.State != inspect.CacheDone || recs[1].DuplicateOf == nil || *recs[1].DuplicateOf != recs[0].Path {
+	if recs[1].Findings["warning"] != 0 || recs[1].Cache.State != fleet.CacheDone || recs[1].DuplicateOf == nil || *recs[1].DuplicateOf != recs[0].Path {
 		t.Errorf("agreeing entry: %+v", recs[1])
 	}
 }

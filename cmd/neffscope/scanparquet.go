@@ -6,7 +6,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/fleet"
 )
 
 // The Parquet file is flat, one row per record, so DuckDB, Athena or Spark read it without
@@ -33,7 +33,7 @@ func newParquetSink(path string) (*parquetSink, error) {
 	return &parquetSink{f: f, w: w, path: path}, nil
 }
 
-func (s *parquetSink) Write(r *inspect.ScanRecord) error {
+func (s *parquetSink) Write(r *fleet.ScanRecord) error {
 	if _, err := s.w.Write([]flatRecord{flatten(r)}); err != nil {
 		return fmt.Errorf("writing %s: %w", s.path, err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/fleet"
 )
 
 // tableSink is scan's output on a terminal: one aligned row per record, written as it comes
@@ -45,7 +45,7 @@ func (s *tableSink) row(cells ...string) error {
 	return err
 }
 
-func (s *tableSink) Write(r *inspect.ScanRecord) error {
+func (s *tableSink) Write(r *fleet.ScanRecord) error {
 	if !s.header {
 		s.header = true
 		titles := make([]string, len(scanColumns))
@@ -87,7 +87,7 @@ func (s *tableSink) Close() error {
 
 // findingsCell is "ok" or the error and warning counts, then the first problem (its code when
 // the scan made it), then the duplicate it is. Info findings are left to --jsonl.
-func findingsCell(r *inspect.ScanRecord) string {
+func findingsCell(r *fleet.ScanRecord) string {
 	var parts []string
 	for _, sev := range []string{doc.Error, doc.Warning} {
 		if n := r.Findings[sev]; n > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
 )
 
@@ -13,7 +14,7 @@ func init() {
 }
 
 func runUnknowns(args []string, stdout, stderr io.Writer) int {
-	all := inspect.Unknowns()
+	all := inspect.Unknowns(fleet.Unknowns)
 	if len(args) > 0 && args[0] == "--json" {
 		b, _ := json.MarshalIndent(all, "", "  ")
 		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)

@@ -2,9 +2,7 @@ package inspect
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -60,37 +58,6 @@ func TestOpensShareTheCommandBudget(t *testing.T) {
 	}
 	if cmd.Used(budget.Memory) != 0 {
 		t.Fatalf("%d held after every open is done", cmd.Used(budget.Memory))
-	}
-}
-
-// TestDiffManyKeysAndRepeats: an object of many keys is compared key by key (through an
-// index), and a repeated key compares by its last value, as Value.Get reads it.
-func TestDiffManyKeysAndRepeats(t *testing.T) {
-	obj := func(n int, last string) []byte {
-		var b strings.Builder
-		b.WriteString(`{"r":1,`)
-		for i := range n {
-			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
-		}
-		b.WriteString(`"r":2,"z":` + last + "}")
-		return []byte(b.String())
-	}
-	n := &doc.Node{}
-	diffJSON(n, "m.json", obj(20_000, "0"), obj(20_000, "1"), budget.Native())
-	if len(n.Children) != 1 || n.Children[0].Key != "z" || n.Children[0].Kind != DiffChanged {
-		t.Fatalf("%d differences: %+v", len(n.Children), n.Children)
-	}
-	n = &doc.Node{}
-	diffJSON(n, "m.json", []byte(`{"x":1,"x":2,"y":1}`), []byte(`{"x":2,"w":3}`), budget.Native())
-	if len(n.Children) != 2 || n.Children[0].Key != "y" || n.Children[0].Kind != DiffRemoved || n.Children[1].Key != "w" || n.Children[1].Kind != DiffAdded {
-		t.Fatalf("repeated keys: %+v", n.Children)
-	}
-	// An index the budget refuses: the object is compared by its item count, and a warning
-	// names the limit.
-	n = &doc.Node{}
-	diffJSON(n, "m.json", obj(20_000, "0"), obj(20_000, "1"), budget.Limits{Memory: 1 << 20})
-	if len(n.Findings) != 1 || n.Findings[0].Severity != doc.Warning {
-		t.Fatalf("past the budget: %+v", n.Findings)
 	}
 }
 

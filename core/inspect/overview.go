@@ -739,6 +739,15 @@ func rootCause(f *File) (cause, why string) {
 	return "", ""
 }
 
+// RootCause is rootCause as a finding: its code and what it tells the user ("" when the file
+// has no root cause). A scan record (core/fleet) lists it first.
+func RootCause(f *File) (doc.Code, string) {
+	if cause, why := rootCause(f); cause != "" {
+		return causeCodes[cause], why
+	}
+	return "", ""
+}
+
 // overviewFindings groups every finding of the document under its root cause (first) and
 // the rest; rows link to the node that holds the finding.
 // foundAt is a finding and the node that holds it.

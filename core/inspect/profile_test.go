@@ -8,7 +8,6 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
-	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 func tableRows(t *testing.T, n *doc.Node, section string) [][]string {
@@ -130,42 +129,5 @@ func TestProfileStaticReloads(t *testing.T) {
 	}
 	if it := mb.NEFF.Items[0]; it.Category != "tensors" || it.Bytes != 128 || len(it.Parts) != 2 || it.Parts[0].Span == nil {
 		t.Errorf("tensors %+v", it)
-	}
-}
-
-func TestCompareMajority(t *testing.T) {
-	src := realfiles.Read(t, "nkipy/matmul_small.neff")
-	a, b := openBytes("rank0.neff", src), openBytes("rank1.neff", src)
-	c := openBytes("rank2.neff", repackedMatmul(t, src))
-	n := Compare([]*File{a, b, c})
-	if !strings.HasPrefix(n.Value, "not the same NEFF") || !strings.Contains(n.Value, "C (rank2.neff)") || strings.Contains(n.Value, "A (") {
-		t.Errorf("value %q", n.Value)
-	}
-	rows := n.Child("facts").Table.Rows
-	odd := map[string]string{}
-	for _, r := range rows {
-		if r[4] == "yes" {
-			odd[r[0]] = r[5]
-		}
-	}
-	for _, want := range []string{"member sg00/def.json", "member hlo_stats.json", "member notes.json", "stream sg01/SP.bin", "instructions SP"} {
-		if odd[want] != "C" {
-			t.Errorf("fact %s: odd ones %q (all: %v)", want, odd[want], odd)
-		}
-	}
-	if _, ok := odd["compiler"]; ok {
-		t.Error("the compiler is the same in all three")
-	}
-	same := Compare([]*File{a, b})
-	if !strings.HasPrefix(same.Value, "all 2 files are the same NEFF") {
-		t.Errorf("same: %q", same.Value)
-	}
-	// Two files that differ: no majority, nobody singled out.
-	two := Compare([]*File{a, c})
-	if !strings.Contains(two.Value, "no majority") {
-		t.Errorf("two: %q", two.Value)
-	}
-	if one := Compare([]*File{a}); len(one.Findings) != 1 {
-		t.Errorf("one file: %+v", one)
 	}
 }

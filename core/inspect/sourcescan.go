@@ -342,13 +342,9 @@ func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
 // errScanFailed stops a read back whose scan has failed.
 var errScanFailed = errors.New("the scan failed")
 
-// feedWalk streams the archive once more only to feed visit: no member's SHA-256, no payload
-// hash (the .dbg scans of members not held, the .dbg members read back for inspect --json).
-func (f *File) feedWalk(ctx context.Context, visit func(m *neff.Member, off int64, chunk []byte)) {
-	f.feedWalkFrom(nil, ctx, visit)
-}
-
-// feedWalkFrom is feedWalk reading the file through r (nil: the open's reader).
+// feedWalkFrom streams the archive once more only to feed visit, reading the file through r
+// (nil: the open's reader): no member's SHA-256, no payload hash (the .dbg scans of members
+// not held).
 func (f *File) feedWalkFrom(r io.ReaderAt, ctx context.Context, visit func(m *neff.Member, off int64, chunk []byte)) {
 	if r == nil {
 		r = f.r
@@ -426,6 +422,12 @@ func (f *File) sourceIndex() *SourceIndex {
 		return nil
 	}
 	return f.Program.Source
+}
+
+// MemberBytes returns a whole member's bytes, held or read back out of the archive, refusing
+// one over most bytes (budget.ErrLimit) or one the file does not hold (ErrNotFound).
+func (f *File) MemberBytes(member string, most int64) ([]byte, error) {
+	return f.memberBytes(member, most)
 }
 
 // memberBytes returns a whole member's bytes: held, or read back out of the archive.

@@ -16,10 +16,11 @@ import (
 
 // Unknowns is the one table of every assumption the core makes where the spec marks a point
 // unknown, inferred or defaulted: each package keeps its rows beside the code that relies on
-// them, and this joins them, sorted by ID.
-func Unknowns() []doc.Unknown {
+// them, and this joins them, sorted by ID. Packages above this one (core/fleet) pass their
+// rows as more.
+func Unknowns(more ...[]doc.Unknown) []doc.Unknown {
 	var all []doc.Unknown
-	for _, part := range [][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, sched.Unknowns, cacheUnknowns, profileUnknowns} {
+	for _, part := range append([][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, sched.Unknowns, profileUnknowns}, more...) {
 		all = append(all, part...)
 	}
 	all = append(all, memoryUnknowns...)

@@ -55,7 +55,7 @@ var Types = []Typedef{
 		{Name: "doc", Type: "Uint8Array", Optional: true, Doc: "the Document, msgpack (libGet)"},
 		{Name: "opened", Type: "number", Optional: true, Doc: "when, in ms since 1970"},
 	}},
-	{Name: "ScanRecord", Doc: "one NEFF of a scan: the fields of a `neffscope scan --jsonl` line (core/inspect/scan.go)", Fields: []Field{
+	{Name: "ScanRecord", Doc: "one NEFF of a scan: the fields of a `neffscope scan --jsonl` line (core/fleet/scan.go)", Fields: []Field{
 		{Name: "path", Type: "string", Doc: "the path the record names (slash-separated)"},
 		{Name: "size", Type: "number", Doc: "bytes"},
 		{Name: "sha256", Type: "string", Doc: "the file's sha-256 ('' when unread)"},

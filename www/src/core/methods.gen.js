@@ -48,7 +48,7 @@
  */
 
 /**
- * one NEFF of a scan: the fields of a `neffscope scan --jsonl` line (core/inspect/scan.go)
+ * one NEFF of a scan: the fields of a `neffscope scan --jsonl` line (core/fleet/scan.go)
  * @typedef {Object} ScanRecord
  * @property {string} path - the path the record names (slash-separated)
  * @property {number} size - bytes

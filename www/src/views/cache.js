@@ -22,7 +22,7 @@ import { shortName, viewEl } from './fullview.js';
 // MAX_ROWS the table rows built at once (the filter narrows the rest).
 const MAX_ENTRIES = 200000;
 const MAX_ROWS = 2000;
-// The cache layout (core/inspect/cache.go): …/neuronxcc-<version>/MODULE_<hash>+<8 hex>/model.neff
+// The cache layout (core/fleet/cache.go): …/neuronxcc-<version>/MODULE_<hash>+<8 hex>/model.neff
 const MODULE_DIR = /^MODULE_[0-9a-fA-F]+\+[0-9a-fA-F]{8}$/;
 const isNEFF = (p) => /\.neff$/i.test(p);
 const dirOf = (p) => (p.lastIndexOf('/') >= 0 ? p.slice(0, p.lastIndexOf('/')) : '');

@@ -1,5 +1,5 @@
 // @ts-check
-// Comparing two NEFFs: picking A and B, the compare menu, running inspect.Diff in the core.
+// Comparing two NEFFs: picking A and B, the compare menu, running fleet.Diff in the core.
 
 import { call, core } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
@@ -15,7 +15,7 @@ import { search, searchClose } from '../search.js';
 import { emit } from '../../state/events.js';
 import { shortName } from '../fullview.js';
 
-// Comparing two NEFFs (inspect.Diff in the core): the current document against another open
+// Comparing two NEFFs (fleet.Diff in the core): the current document against another open
 // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
 // comparison has a tab of its own; every member in it jumps to that member in A or B.
 

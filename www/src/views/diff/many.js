@@ -1,5 +1,5 @@
 // @ts-check
-// Comparing three or more NEFFs (inspect.Compare in the core): one table of the facts that
+// Comparing three or more NEFFs (fleet.Compare in the core): one table of the facts that
 // differ — compiler, target, cores, features, I/O, instructions per engine and stream, members
 // by sha-256 — with the files that differ from the majority flagged. It answers "are ranks 0
 // and 1 using the same NEFF?" for any number of files.

@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 import (
 	"encoding/hex"
@@ -9,6 +9,7 @@ import (
 
 	"crypto/md5"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 )
 
 // A neuronx-cc compile cache (torch-neuronx / libneuronxla, optimum-neuron) keeps one directory
@@ -153,8 +154,9 @@ func FlagsName(hash string) string {
 	return ""
 }
 
-// cacheUnknowns are this file's assumptions.
-var cacheUnknowns = []doc.Unknown{
+// Unknowns are this file's assumptions (inspect.Unknowns(fleet.Unknowns) joins them with the
+// core's).
+var Unknowns = []doc.Unknown{
 	{ID: "inspect.cache-flags-hash", Spec: "issue 14 (compile caches)",
 		Question: "What the 8 hex digits after MODULE_<hash>+ are.",
 		Assumption: "The first 8 hex digits of MD5 of the compiler flags joined by single spaces, so no flags gives d41d8cd9 = MD5(\"\"). " +
@@ -202,7 +204,7 @@ func CacheExplanation(a, b CacheKey, haveA, haveB bool, compilerA, compilerB str
 
 // CacheKeyOf finds a file's cache key: from its path when it sits in a cache entry, else from
 // the NEFF's info.json name (the key it was compiled for).
-func CacheKeyOf(f *File) (CacheKey, string, bool) {
+func CacheKeyOf(f *inspect.File) (CacheKey, string, bool) {
 	if k, ok := ParseCachePath(strings.ReplaceAll(f.Name, "\\", "/")); ok {
 		return k, "path", true
 	}

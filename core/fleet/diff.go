@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 import (
 	"encoding/hex"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
@@ -39,10 +40,10 @@ const (
 // row of both files (header fields, members, streams, model facts), equal ones included, for a
 // side-by-side view. Spans are left out: a difference is about two files at once.
 // Findings say only what could not be compared.
-func Diff(a, b *File) *doc.Node {
+func Diff(a, b *inspect.File) *doc.Node {
 	root := &doc.Node{Kind: doc.KindDiff, Label: "diff", Detail: fmt.Sprintf("a: %s (%s) · b: %s (%s)", a.Name, neff.HumanSize(a.Size), b.Name, neff.HumanSize(b.Size))}
 	if a.Archive == nil || b.Archive == nil {
-		for _, f := range []*File{a, b} {
+		for _, f := range []*inspect.File{a, b} {
 			if f.Archive == nil {
 				root.Errorf(doc.CodeDiffNotNEFF, nil, "%s is not a NEFF (it opened as %s), so it cannot be compared member by member; diff compares two NEFFs.", f.Name, f.Doc.Kind)
 			}
@@ -211,7 +212,7 @@ func limitWhat(k budget.Kind) string {
 	return k.String()
 }
 
-func diffMembers(root *doc.Node, fa, fb *File, lim budget.Limits) (*doc.Node, map[string]int) {
+func diffMembers(root *doc.Node, fa, fb *inspect.File, lim budget.Limits) (*doc.Node, map[string]int) {
 	a, b := fa.Archive, fb.Archive
 	n := &doc.Node{Kind: doc.KindDiffSection, Label: "members"}
 	n.Table = &doc.Table{Columns: []string{"change", "path", "size a", "size b", "sha256 a", "sha256 b"}}
@@ -266,9 +267,9 @@ func diffMembers(root *doc.Node, fa, fb *File, lim budget.Limits) (*doc.Node, ma
 // Both versions are parsed under one budget with the open's limits (lim), so two big members
 // cost what one open may spend, not gigabytes (two 60 MiB [0,0,…] members took 2.4 GB and
 // more); past a limit the member is compared by SHA-256 only and a finding says which limit.
-func diffJSONMember(n *doc.Node, fa, fb *File, ma, mb *neff.Member, lim budget.Limits) {
-	da, errA := fa.memberBytes(ma.Path, manifest.MaxJSONMember)
-	db, errB := fb.memberBytes(mb.Path, manifest.MaxJSONMember)
+func diffJSONMember(n *doc.Node, fa, fb *inspect.File, ma, mb *neff.Member, lim budget.Limits) {
+	da, errA := fa.MemberBytes(ma.Path, manifest.MaxJSONMember)
+	db, errB := fb.MemberBytes(mb.Path, manifest.MaxJSONMember)
 	if err := errors.Join(errA, errB); err != nil {
 		n.Infof(doc.CodeDiffByHash, nil, "JSON member %s is compared by SHA-256 only: %v.", ma.Path, err)
 		return
@@ -458,7 +459,7 @@ type streamCounts struct {
 	ops          map[string]int // opcode name (or hex) → count; nil when the bytes are not held
 }
 
-func programCounts(p *Program) map[string]*streamCounts {
+func programCounts(p *inspect.Program) map[string]*streamCounts {
 	out := map[string]*streamCounts{}
 	if p == nil {
 		return out
@@ -477,7 +478,7 @@ func programCounts(p *Program) map[string]*streamCounts {
 	return out
 }
 
-func diffInstructions(fa, fb *File) (*doc.Node, int) {
+func diffInstructions(fa, fb *inspect.File) (*doc.Node, int) {
 	pa, pb := fa.Program, fb.Program
 	n := &doc.Node{Kind: doc.KindDiffSection, Label: "instructions"}
 	n.Table = &doc.Table{Columns: []string{"stream", "core", "engine", "count a", "count b", "change"}}
@@ -571,7 +572,7 @@ func shapeText(s []int64) string {
 }
 
 // modelValues are the model facts compared, in display order.
-func modelValues(p *Program) [][2]string {
+func modelValues(p *inspect.Program) [][2]string {
 	if p == nil || p.Model == nil {
 		return nil
 	}
@@ -597,7 +598,7 @@ func modelValues(p *Program) [][2]string {
 	}
 }
 
-func diffModel(pa, pb *Program) (*doc.Node, []string) {
+func diffModel(pa, pb *inspect.Program) (*doc.Node, []string) {
 	n := &doc.Node{Kind: doc.KindDiffSection, Label: "model"}
 	va, vb := modelValues(pa), modelValues(pb)
 	if va == nil || vb == nil {
@@ -615,7 +616,7 @@ func diffModel(pa, pb *Program) (*doc.Node, []string) {
 // recompileNode explains two compile-cache entries before what changed inside them: same graph
 // with other flags, same flags with another graph, another compiler (issue 14). Each reason is
 // a child; nil when neither file is a cache entry nor the compilers differ.
-func recompileNode(a, b *File) *doc.Node {
+func recompileNode(a, b *inspect.File) *doc.Node {
 	ka, wa, okA := CacheKeyOf(a)
 	kb, wb, okB := CacheKeyOf(b)
 	ca, cb := compilerOf(a, ka), compilerOf(b, kb)
@@ -646,7 +647,7 @@ func recompileNode(a, b *File) *doc.Node {
 }
 
 // compilerOf is info.json tool_version, else the cache directory's neuronxcc version.
-func compilerOf(f *File, k CacheKey) string {
+func compilerOf(f *inspect.File, k CacheKey) string {
 	if f.Program != nil && f.Program.Model.Info != nil && f.Program.Model.Info.ToolVersion != "" {
 		return f.Program.Model.Info.ToolVersion
 	}
@@ -666,4 +667,18 @@ func unionKeys[A, B any](a map[string]A, b map[string]B) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// isJSONName says whether a member is compared as JSON (as inspect reads it).
+func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
+
+// plural is "1 kernel line", "2 kernel lines" (as inspect's overview says them).
+func plural(n int, what string) string {
+	if n == 1 {
+		return strconv.Itoa(n) + " " + what
+	}
+	if strings.HasSuffix(what, "s") {
+		return strconv.Itoa(n) + " " + what + "es"
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 )
 
 // ScanRecord is one NEFF of a scan: `neffscope scan --jsonl` prints one per line, and the
@@ -66,12 +67,12 @@ const maxScanProblems = 5
 // NewScanRecord builds the record of an opened file. p is the slash-separated path the record
 // names; siblings are the names of the files in the same directory (for the cache state; nil
 // outside a cache).
-func NewScanRecord(f *File, p string, siblings []string) *ScanRecord {
+func NewScanRecord(f *inspect.File, p string, siblings []string) *ScanRecord {
 	r := &ScanRecord{Path: p, Size: f.Size, Instructions: map[string]int64{}, Inputs: []ScanTensor{}, Outputs: []ScanTensor{},
 		Findings: map[string]int{doc.Error: 0, doc.Warning: 0, doc.Info: 0}, Problems: []ScanProblem{}}
 	// The one fact that explains the rest (a file cut short) comes before what it caused.
-	if cause, why := rootCause(f); cause != "" {
-		r.addProblem(causeCodes[cause], doc.Error, why)
+	if code, why := inspect.RootCause(f); code != "" {
+		r.addProblem(code, doc.Error, why)
 	}
 	if f.Doc != nil {
 		r.SHA256 = f.Doc.SHA256
@@ -121,7 +122,7 @@ func NewScanRecord(f *File, p string, siblings []string) *ScanRecord {
 
 // checkKey reports an entry whose directory disagrees with the module key the NEFF was compiled
 // for (info.json name), or whose compiler directory disagrees with info.json tool_version.
-func (r *ScanRecord) checkKey(f *File, dir CacheKey) {
+func (r *ScanRecord) checkKey(f *inspect.File, dir CacheKey) {
 	if f.Program == nil || f.Program.Model.Info == nil {
 		return
 	}

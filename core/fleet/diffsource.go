@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 // The diff's "source lines" and "source instructions" sections: what changed in the kernel,
 // line by line, rather than which bytes changed (issue 29).
@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
 )
 
@@ -73,7 +74,7 @@ type srcKey struct {
 // lineSig is what the diff compares of one kernel line: words per engine, opcode multiset,
 // and the hash of its words without the sync band.
 type lineSig struct {
-	id     lineID
+	id     inspect.LineID
 	counts map[string]int32 // engine → words
 	ops    map[uint8]int32
 	hash   uint64
@@ -111,29 +112,29 @@ func sameWord(a, b []byte) bool {
 }
 
 // lineSigs walks every word of p's streams with debug info once and groups it by kernel line.
-func lineSigs(p *Program) map[lineID]*lineSig {
-	out := map[lineID]*lineSig{}
-	x := p.Source
-	for _, s := range x.order {
-		if s.ps.ISA == nil {
+func lineSigs(p *inspect.Program) map[inspect.LineID]*lineSig {
+	out := map[inspect.LineID]*lineSig{}
+	for _, s := range p.Source.Streams() {
+		ps := s.Stream()
+		if ps.ISA == nil {
 			continue
 		}
-		engine := s.ps.Engine.Name
-		var last *lineAgg
+		engine := ps.Engine.Name
+		var last inspect.LineID
 		var sig *lineSig
-		for i, w := range s.ps.ISA.Words() {
-			if i >= s.words {
+		for i, w := range ps.ISA.Words() {
+			if i >= s.Len() {
 				break
 			}
-			l := x.line(s, i)
-			if l == nil {
+			l, ok := s.Line(i)
+			if !ok {
 				continue
 			}
-			if l != last {
+			if sig == nil || l != last {
 				last = l
-				if sig = out[l.lineID]; sig == nil {
-					sig = &lineSig{id: l.lineID, counts: map[string]int32{}, ops: map[uint8]int32{}, hash: fnvOffset}
-					out[l.lineID] = sig
+				if sig = out[l]; sig == nil {
+					sig = &lineSig{id: l, counts: map[string]int32{}, ops: map[uint8]int32{}, hash: fnvOffset}
+					out[l] = sig
 				}
 			}
 			sig.counts[engine]++
@@ -147,13 +148,13 @@ func lineSigs(p *Program) map[lineID]*lineSig {
 
 // keyLines gives each line its match key; shifted names the kernels matched by offset, with
 // their first line in a and b.
-func keyLines(a, b map[lineID]*lineSig) (ka, kb map[srcKey]*lineSig, shifted map[[2]string][2]int) {
-	first := func(m map[lineID]*lineSig) map[[2]string]int {
+func keyLines(a, b map[inspect.LineID]*lineSig) (ka, kb map[srcKey]*lineSig, shifted map[[2]string][2]int) {
+	first := func(m map[inspect.LineID]*lineSig) map[[2]string]int {
 		out := map[[2]string]int{}
 		for id := range m {
-			g := [2]string{path.Base(id.file), id.kernel}
-			if f, ok := out[g]; !ok || id.line < f {
-				out[g] = id.line
+			g := [2]string{path.Base(id.File), id.Kernel}
+			if f, ok := out[g]; !ok || id.Line < f {
+				out[g] = id.Line
 			}
 		}
 		return out
@@ -168,17 +169,17 @@ func keyLines(a, b map[lineID]*lineSig) (ka, kb map[srcKey]*lineSig, shifted map
 		// Count the pairs each way of matching would make in this kernel.
 		inB := map[int]bool{}
 		for id := range b {
-			if path.Base(id.file) == g[0] && id.kernel == g[1] {
-				inB[id.line] = true
+			if path.Base(id.File) == g[0] && id.Kernel == g[1] {
+				inB[id.Line] = true
 			}
 		}
 		byNumber, byOffset := 0, 0
 		for id := range a {
-			if path.Base(id.file) == g[0] && id.kernel == g[1] {
-				if inB[id.line] {
+			if path.Base(id.File) == g[0] && id.Kernel == g[1] {
+				if inB[id.Line] {
 					byNumber++
 				}
-				if inB[id.line-la+lb] {
+				if inB[id.Line-la+lb] {
 					byOffset++
 				}
 			}
@@ -187,11 +188,11 @@ func keyLines(a, b map[lineID]*lineSig) (ka, kb map[srcKey]*lineSig, shifted map
 			shifted[g] = [2]int{la, lb}
 		}
 	}
-	key := func(m map[lineID]*lineSig, side int) map[srcKey]*lineSig {
+	key := func(m map[inspect.LineID]*lineSig, side int) map[srcKey]*lineSig {
 		out := make(map[srcKey]*lineSig, len(m))
 		for id, s := range m {
-			g := [2]string{path.Base(id.file), id.kernel}
-			k := srcKey{g[0], g[1], id.line}
+			g := [2]string{path.Base(id.File), id.Kernel}
+			k := srcKey{g[0], g[1], id.Line}
 			if sh, ok := shifted[g]; ok {
 				k.line -= sh[side]
 			}
@@ -219,24 +220,24 @@ type srcRow struct {
 // diffSource builds the "source lines" and "source instructions" sections and returns how
 // many lines differ and the first one's name. Both are nil when neither file has source lines
 // to compare (no .dbg debug info, or no program).
-func diffSource(fa, fb *File) (*doc.Node, *doc.Node, int, string) {
+func diffSource(fa, fb *inspect.File) (*doc.Node, *doc.Node, int, string) {
 	n := &doc.Node{Kind: doc.KindDiffSection, Key: DiffSourceLines, Label: DiffSourceLines,
 		Detail: "kernel source lines whose instructions differ: words per engine, opcodes, or bytes outside the sync band (which the scheduler renumbers); lines match by file base name, kernel and line number"}
 	words := &doc.Node{Kind: doc.KindDiffSection, Key: DiffSourceWords, Label: DiffSourceWords,
 		Detail: "for the changed lines, the first words that differ (sync band left out), in the order each engine runs the line's words"}
 	pa, pb := fa.Program, fb.Program
 	var missing []string
-	for _, f := range []*File{fa, fb} {
+	for _, f := range []*inspect.File{fa, fb} {
 		switch {
 		case f.Program == nil:
 			missing = append(missing, f.Name+" has no program")
-		case f.sourcePending:
+		case f.SourcePending():
 			missing = append(missing, f.Name+"'s source lines are not mapped yet")
 		case f.Program.Source == nil || len(f.Program.Source.Members) == 0:
 			missing = append(missing, f.Name+" has no .dbg debug info")
 		}
 	}
-	if len(missing) == 2 && !fa.sourcePending && !fb.sourcePending {
+	if len(missing) == 2 && !fa.SourcePending() && !fb.SourcePending() {
 		return nil, nil, 0, "" // neither has source lines: nothing to say
 	}
 	if len(missing) > 0 {
@@ -323,11 +324,11 @@ func diffSource(fa, fb *File) (*doc.Node, *doc.Node, int, string) {
 		if id == nil {
 			id = r.b
 		}
-		c.Detail = id.id.file + " line " + strconv.Itoa(id.id.line)
+		c.Detail = id.id.File + " line " + strconv.Itoa(id.id.Line)
 		if r.kernel != "" {
 			c.Detail += " (kernel " + r.kernel + ")"
 		}
-		c.SetAttr(AttrSourceFile, id.id.file).SetAttr(AttrSourceLine, strconv.Itoa(id.id.line)).SetAttr(AttrKernel, r.kernel).
+		c.SetAttr(inspect.AttrSourceFile, id.id.File).SetAttr(inspect.AttrSourceLine, strconv.Itoa(id.id.Line)).SetAttr(inspect.AttrKernel, r.kernel).
 			SetAttr(AttrDelta, fmt.Sprintf("%+d", r.delta)).SetAttr(AttrOpcodes, r.opcodes).SetAttr(AttrWhy, mark)
 		if r.lineB != 0 {
 			c.SetAttr(AttrLineB, strconv.Itoa(r.lineB))
@@ -357,9 +358,9 @@ func diffSource(fa, fb *File) (*doc.Node, *doc.Node, int, string) {
 
 func (r *srcRow) file() string {
 	if r.a != nil {
-		return r.a.id.file
+		return r.a.id.File
 	}
-	return r.b.id.file
+	return r.b.id.File
 }
 
 // fill sets a row's name, kernel, engines and opcodes columns.
@@ -368,13 +369,13 @@ func (r *srcRow) fill() {
 	if id == nil {
 		id = r.b
 	}
-	base := path.Base(id.id.file)
-	if id.id.file == "" {
+	base := path.Base(id.id.File)
+	if id.id.File == "" {
 		base = "?"
 	}
-	r.name, r.kernel = base+":"+strconv.Itoa(id.id.line), id.id.kernel
-	if r.a != nil && r.b != nil && r.b.id.line != r.a.id.line {
-		r.lineB = r.b.id.line
+	r.name, r.kernel = base+":"+strconv.Itoa(id.id.Line), id.id.Kernel
+	if r.a != nil && r.b != nil && r.b.id.Line != r.a.id.Line {
+		r.lineB = r.b.id.Line
 		r.name += "→" + strconv.Itoa(r.lineB)
 	}
 	var ea, eb map[string]int32
@@ -445,32 +446,32 @@ func sameOps(a, b map[uint8]int32) bool {
 
 // lineWord is one word of a line: its stream and index.
 type lineWord struct {
-	s *streamSources
+	s *inspect.ProgramStream
 	i int
 }
 
 // wordsOf lists, for the lines in want, their words per engine in stream order (at most
 // maxLineWordsCmp each): one more walk of the joins, no word read.
-func wordsOf(p *Program, want map[lineID]bool) map[lineID]map[string][]lineWord {
-	out := map[lineID]map[string][]lineWord{}
-	x := p.Source
-	for _, s := range x.order {
-		if s.ps.ISA == nil {
+func wordsOf(p *inspect.Program, want map[inspect.LineID]bool) map[inspect.LineID]map[string][]lineWord {
+	out := map[inspect.LineID]map[string][]lineWord{}
+	for _, s := range p.Source.Streams() {
+		ps := s.Stream()
+		if ps.ISA == nil {
 			continue // lineSigs did not count it either
 		}
-		engine := s.ps.Engine.Name
-		for i := range min(s.words, s.ps.ISA.Len()) {
-			l := x.line(s, i)
-			if l == nil || !want[l.lineID] {
+		engine := ps.Engine.Name
+		for i := range min(s.Len(), ps.ISA.Len()) {
+			l, ok := s.Line(i)
+			if !ok || !want[l] {
 				continue
 			}
-			m := out[l.lineID]
+			m := out[l]
 			if m == nil {
 				m = map[string][]lineWord{}
-				out[l.lineID] = m
+				out[l] = m
 			}
 			if len(m[engine]) < maxLineWordsCmp {
-				m[engine] = append(m[engine], lineWord{s, i})
+				m[engine] = append(m[engine], lineWord{ps, i})
 			}
 		}
 	}
@@ -479,9 +480,9 @@ func wordsOf(p *Program, want map[lineID]bool) map[lineID]map[string][]lineWord 
 
 // sourceWords fills the "source instructions" section: for the first maxSourceWordLines
 // changed lines, per engine, the first maxWordDiffs positions where the line's words differ.
-func sourceWords(n *doc.Node, fa, fb *File, rows []srcRow) {
+func sourceWords(n *doc.Node, fa, fb *inspect.File, rows []srcRow) {
 	n.Table = &doc.Table{Columns: []string{"line", "engine", "word of line", "a stream", "a index", "a", "b stream", "b index", "b"}, Rows: [][]string{}}
-	wa, wb := map[lineID]bool{}, map[lineID]bool{}
+	wa, wb := map[inspect.LineID]bool{}, map[inspect.LineID]bool{}
 	var picked []srcRow
 	for _, r := range rows {
 		if r.change != DiffChanged {
@@ -502,12 +503,12 @@ func sourceWords(n *doc.Node, fa, fb *File, rows []srcRow) {
 		if w.s == nil {
 			return "", "", "", nil
 		}
-		word := w.s.ps.ISA.Word(w.i)
+		word := w.s.ISA.Word(w.i)
 		if word == nil {
 			return "", "", "", nil
 		}
-		in := w.s.ps.ISA.Instruction(w.i)
-		return w.s.ps.Member, strconv.Itoa(w.i), strings.TrimSpace(opName(word[0]) + " " + isa.Summary(in)), word
+		in := w.s.ISA.Instruction(w.i)
+		return w.s.Member, strconv.Itoa(w.i), strings.TrimSpace(opName(word[0]) + " " + isa.Summary(in)), word
 	}
 	listed := 0
 	for _, r := range picked {

@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
@@ -187,7 +188,7 @@ func TestScanRecordCauseFirst(t *testing.T) {
 	if len(r.Problems) == 0 || !r.HasError() {
 		t.Fatalf("a cut file has no problem: %+v", r)
 	}
-	if cause, why := rootCause(f); cause != CauseTruncated || r.Problems[0].Message != why || r.Problems[0].Code != doc.CodeNeffTruncated {
-		t.Errorf("first problem %q, cause %q", r.Problems[0].Message, cause)
+	if code, why := inspect.RootCause(f); code != doc.CodeNeffTruncated || r.Problems[0].Message != why || r.Problems[0].Code != code {
+		t.Errorf("first problem %q, cause %q", r.Problems[0].Message, code)
 	}
 }

@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 import (
 	"bytes"
@@ -9,9 +9,16 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/internal/realfiles"
 	"github.com/neffscope/neffscope/internal/repack"
 )
+
+// hotLinesFiles are the real NEFFs the source-diff tests read: matmul_small (in the
+// repository) and the shared ones when present.
+func hotLinesFiles(t *testing.T) []string {
+	return append([]string{realfiles.Path(t, "nkipy/matmul_small.neff")}, realfiles.Glob("*/*.neff")...)
+}
 
 // firstSection is a diff's first section after the recompile explanation.
 func firstSection(d *doc.Node) *doc.Node {
@@ -55,16 +62,38 @@ func TestDiffSourceOneLineChange(t *testing.T) {
 	}
 	src := realfiles.Read(t, rel)
 	a := openBytes("a.neff", src)
-	x := a.Program.Source
-	// The line with the fewest words, so it is not the hottest by chance.
-	var pick *lineAgg
-	for _, l := range x.sorted {
-		if n := l.per[0].count; pick == nil || n < pick.per[0].count {
-			pick = l
+	// Each line's first stream (in the index's order): its first word and its count there.
+	type firstWords struct {
+		member      string
+		word, count int
+	}
+	first := map[inspect.LineID]*firstWords{}
+	for _, s := range a.Program.Source.Streams() {
+		for i := range s.Len() {
+			id, ok := s.Line(i)
+			if !ok {
+				continue
+			}
+			if fw := first[id]; fw == nil {
+				first[id] = &firstWords{s.Stream().Member, i, 1}
+			} else if fw.member == s.Stream().Member {
+				fw.count++
+			}
 		}
 	}
-	member, word := pick.per[0].s.ps.Member, pick.per[0].first
-	want := pick.key
+	// The line with the fewest words, so it is not the hottest by chance.
+	var pick *inspect.HotLine
+	var pickWords *firstWords
+	hot := inspect.HotLinesOf(a).Lines
+	for i := range hot {
+		l := &hot[i]
+		fw := first[inspect.LineID{File: l.File, Kernel: l.Kernel, Line: l.Line}]
+		if pick == nil || fw.count < pickWords.count {
+			pick, pickWords = l, fw
+		}
+	}
+	member, word := pickWords.member, pickWords.word
+	want := pick.Key
 	for _, tc := range []struct {
 		name   string
 		offset int
@@ -102,7 +131,7 @@ func TestDiffSourceOneLineChange(t *testing.T) {
 			t.Fatalf("%s: %d source rows (want 1), sections %v", tc.name, len(lines.Children), labels(d.Children))
 		}
 		c := lines.Children[0]
-		if c.Key != want || c.Attrs[AttrSourceFile] != pick.file || c.Attrs[AttrSourceLine] != strconv.Itoa(pick.line) || c.Attrs[AttrWhy] != tc.why || c.Attrs[AttrDelta] != "+0" {
+		if c.Key != want || c.Attrs[inspect.AttrSourceFile] != pick.File || c.Attrs[inspect.AttrSourceLine] != strconv.Itoa(pick.Line) || c.Attrs[AttrWhy] != tc.why || c.Attrs[AttrDelta] != "+0" {
 			t.Errorf("%s: first row %s %v, want %s (%s)", tc.name, c.Key, c.Attrs, want, tc.why)
 		}
 		if !strings.HasPrefix(d.Value, "source: 1 kernel line differs (first "+want+")") {
@@ -124,10 +153,10 @@ func TestDiffSourceOneLineChange(t *testing.T) {
 // kernel that did not move, by number.
 func TestDiffSourceShiftedKernel(t *testing.T) {
 	sig := func(file, kernel string, line int) *lineSig {
-		return &lineSig{id: lineID{file, kernel, line}}
+		return &lineSig{id: inspect.LineID{File: file, Kernel: kernel, Line: line}}
 	}
-	set := func(ls ...*lineSig) map[lineID]*lineSig {
-		m := map[lineID]*lineSig{}
+	set := func(ls ...*lineSig) map[inspect.LineID]*lineSig {
+		m := map[inspect.LineID]*lineSig{}
 		for _, l := range ls {
 			m[l.id] = l
 		}
@@ -140,8 +169,8 @@ func TestDiffSourceShiftedKernel(t *testing.T) {
 		t.Fatalf("shifted %v", shifted)
 	}
 	for k, s := range ka {
-		if o := kb[k]; o == nil || o.id.line-s.id.line != map[string]int{"f": 5, "g": 0}[k.kernel] {
-			t.Errorf("a line %d of %s matched %+v", s.id.line, k.kernel, o)
+		if o := kb[k]; o == nil || o.id.Line-s.id.Line != map[string]int{"f": 5, "g": 0}[k.kernel] {
+			t.Errorf("a line %d of %s matched %+v", s.id.Line, k.kernel, o)
 		}
 	}
 }

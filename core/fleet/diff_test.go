@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 import (
 	"bytes"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 	"github.com/neffscope/neffscope/internal/repack"
 )
 
-func openBytes(name string, b []byte) *File {
-	return Open(name, bytes.NewReader(b), int64(len(b)), Options{})
+func openBytes(name string, b []byte) *inspect.File {
+	return inspect.Open(name, bytes.NewReader(b), int64(len(b)), inspect.Options{})
 }
 
 // modifiedSample is neffbuild.Sample with one JSON value changed, a member added, a member
@@ -167,7 +168,7 @@ func TestDiffNotNEFF(t *testing.T) {
 }
 
 // openRealBytes reads a real NEFF (internal/realfiles finds it) whole.
-func openRealBytes(t testing.TB, rel string) *File {
+func openRealBytes(t testing.TB, rel string) *inspect.File {
 	return openBytes(rel, realfiles.Read(t, rel))
 }
 
@@ -376,8 +377,8 @@ func TestDiffJSONUnderBudget(t *testing.T) {
 	}
 	x := neffbuild.Bytes(member("0"), neffbuild.Options{})
 	y := neffbuild.Bytes(member("1"), neffbuild.Options{})
-	open := func(b []byte, l budget.Limits) *File {
-		return Open("x.neff", bytes.NewReader(b), int64(len(b)), Options{Limits: l})
+	open := func(b []byte, l budget.Limits) *inspect.File {
+		return inspect.Open("x.neff", bytes.NewReader(b), int64(len(b)), inspect.Options{Limits: l})
 	}
 	changed := func(d *doc.Node) *doc.Node { return d.Child("members").Child("sg00/big.json") }
 
@@ -400,5 +401,36 @@ func TestDiffJSONUnderBudget(t *testing.T) {
 		if ch.Label == "2999" {
 			t.Errorf("a JSON path was listed past the limit: %s", ch.Label)
 		}
+	}
+}
+
+// TestDiffManyKeysAndRepeats: an object of many keys is compared key by key (through an
+// index), and a repeated key compares by its last value, as Value.Get reads it.
+func TestDiffManyKeysAndRepeats(t *testing.T) {
+	obj := func(n int, last string) []byte {
+		var b strings.Builder
+		b.WriteString(`{"r":1,`)
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+		}
+		b.WriteString(`"r":2,"z":` + last + "}")
+		return []byte(b.String())
+	}
+	n := &doc.Node{}
+	diffJSON(n, "m.json", obj(20_000, "0"), obj(20_000, "1"), budget.Native())
+	if len(n.Children) != 1 || n.Children[0].Key != "z" || n.Children[0].Kind != DiffChanged {
+		t.Fatalf("%d differences: %+v", len(n.Children), n.Children)
+	}
+	n = &doc.Node{}
+	diffJSON(n, "m.json", []byte(`{"x":1,"x":2,"y":1}`), []byte(`{"x":2,"w":3}`), budget.Native())
+	if len(n.Children) != 2 || n.Children[0].Key != "y" || n.Children[0].Kind != DiffRemoved || n.Children[1].Key != "w" || n.Children[1].Kind != DiffAdded {
+		t.Fatalf("repeated keys: %+v", n.Children)
+	}
+	// An index the budget refuses: the object is compared by its item count, and a warning
+	// names the limit.
+	n = &doc.Node{}
+	diffJSON(n, "m.json", obj(20_000, "0"), obj(20_000, "1"), budget.Limits{Memory: 1 << 20})
+	if len(n.Findings) != 1 || n.Findings[0].Severity != doc.Warning {
+		t.Fatalf("past the budget: %+v", n.Findings)
 	}
 }

@@ -1,4 +1,4 @@
-package inspect
+package fleet
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 )
 
@@ -16,7 +17,7 @@ import (
 // files that disagree with the majority. The root's Value answers "are these the same NEFF?";
 // its children are "facts" (the table: fact, one column per file, "differs", "odd ones") and
 // "files" (one child per file: how many facts it is the odd one out in).
-func Compare(files []*File) *doc.Node {
+func Compare(files []*inspect.File) *doc.Node {
 	root := &doc.Node{Kind: doc.KindCompare, Label: "compare"}
 	names := make([]string, len(files))
 	for i, f := range files {
@@ -102,42 +103,42 @@ type factRow struct {
 
 // compareFacts builds the rows, in a fixed order: file facts, model facts, engines, streams,
 // members.
-func compareFacts(files []*File) []factRow {
+func compareFacts(files []*inspect.File) []factRow {
 	n := len(files)
 	var rows []factRow
-	add := func(name string, get func(f *File) string) {
+	add := func(name string, get func(f *inspect.File) string) {
 		r := factRow{name: name, values: make([]string, n)}
 		for i, f := range files {
 			r.values[i] = get(f)
 		}
 		rows = append(rows, r)
 	}
-	add("size", func(f *File) string { return strconv.FormatInt(f.Size, 10) })
-	add("uuid", func(f *File) string {
+	add("size", func(f *inspect.File) string { return strconv.FormatInt(f.Size, 10) })
+	add("uuid", func(f *inspect.File) string {
 		if f.Archive == nil {
 			return "—"
 		}
 		return f.Archive.Header.UUIDString()
 	})
-	model := func(get func(p *Program) string) func(f *File) string {
-		return func(f *File) string {
+	model := func(get func(p *inspect.Program) string) func(f *inspect.File) string {
+		return func(f *inspect.File) string {
 			if f.Program == nil {
 				return "—"
 			}
 			return get(f.Program)
 		}
 	}
-	add("compiler", model(func(p *Program) string {
+	add("compiler", model(func(p *inspect.Program) string {
 		if p.Model.Info == nil {
 			return "—"
 		}
 		return p.Model.Info.ToolVersion
 	}))
-	add("target", model(func(p *Program) string { return p.Model.Target }))
-	add("cores", model(func(p *Program) string { return strconv.Itoa(len(p.Model.Cores)) }))
-	add("features", model(func(p *Program) string { return strings.Join(p.Model.FeatureNames, ", ") }))
-	add("inputs", model(func(p *Program) string { return tensorList(p.Model.Inputs) }))
-	add("outputs", model(func(p *Program) string { return tensorList(p.Model.Outputs) }))
+	add("target", model(func(p *inspect.Program) string { return p.Model.Target }))
+	add("cores", model(func(p *inspect.Program) string { return strconv.Itoa(len(p.Model.Cores)) }))
+	add("features", model(func(p *inspect.Program) string { return strings.Join(p.Model.FeatureNames, ", ") }))
+	add("inputs", model(func(p *inspect.Program) string { return tensorList(p.Model.Inputs) }))
+	add("outputs", model(func(p *inspect.Program) string { return tensorList(p.Model.Outputs) }))
 	// Instructions per engine (summed over cores), then per stream.
 	engines := map[string]bool{}
 	streams := map[string]bool{}
@@ -156,7 +157,7 @@ func compareFacts(files []*File) []factRow {
 		}
 	}
 	for _, e := range sortedKeys(engines) {
-		add("instructions "+e, model(func(p *Program) string {
+		add("instructions "+e, model(func(p *inspect.Program) string {
 			var t int64
 			for _, s := range p.Streams {
 				if s.Engine.Name == e {
@@ -167,18 +168,18 @@ func compareFacts(files []*File) []factRow {
 		}))
 	}
 	for _, s := range sortedKeys(streams) {
-		add("stream "+s, model(func(p *Program) string {
+		add("stream "+s, model(func(p *inspect.Program) string {
 			if ps := p.Stream(s); ps != nil {
 				return strconv.FormatInt(ps.Count, 10)
 			}
 			return "—"
 		}))
 	}
-	rows = append(rows, sourceFacts(files)...) // hotlines.go
+	rows = append(rows, sourceFacts(files)...)
 	mp := sortedKeys(members)
 	sort.Strings(mp)
 	for _, p := range mp {
-		add("member "+p, func(f *File) string {
+		add("member "+p, func(f *inspect.File) string {
 			if f.Archive == nil {
 				return "—"
 			}
@@ -234,4 +235,65 @@ func capList(s []string, n int) string {
 		return strings.Join(s, ", ")
 	}
 	return strings.Join(s[:n], ", ") + fmt.Sprintf(", … (%d more)", len(s)-n)
+}
+
+// maxSourceFacts bounds the source-line facts of an N-way compare.
+const maxSourceFacts = 30
+
+// sourceFacts are compare's "source" facts: per kernel line (base name, line, kernel), the
+// instruction words it produced in each file ("—": not in that file), for the lines with the
+// most words in any file. They come from the counts the source index keeps (no pass over the
+// words), so a line with the same count but other operands does not show here: diff's
+// source lines section compares the words themselves.
+func sourceFacts(files []*inspect.File) []factRow {
+	type key struct {
+		name, kernel string
+	}
+	counts := map[key][]string{}
+	most := map[key]int32{}
+	var keys []key
+	any := false
+	pending := make([]bool, len(files))
+	for i, f := range files {
+		h := inspect.HotLinesOf(f)
+		pending[i] = h.Pending
+		for _, l := range h.Lines {
+			k := key{l.Name(), l.Kernel}
+			if counts[k] == nil {
+				counts[k] = make([]string, len(files))
+				for j := range counts[k] {
+					counts[k][j] = "—"
+				}
+				keys = append(keys, k)
+			}
+			counts[k][i] = strconv.Itoa(int(l.Total))
+			most[k] = max(most[k], l.Total)
+			any = true
+		}
+	}
+	if !any {
+		return nil
+	}
+	for i := range files {
+		if pending[i] {
+			for _, k := range keys {
+				counts[k][i] = "pending"
+			}
+		}
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		if most[keys[i]] != most[keys[j]] {
+			return most[keys[i]] > most[keys[j]]
+		}
+		return keys[i].name < keys[j].name
+	})
+	rows := make([]factRow, 0, min(len(keys), maxSourceFacts))
+	for _, k := range keys[:min(len(keys), maxSourceFacts)] {
+		name := "source " + k.name
+		if k.kernel != "" {
+			name += " (" + k.kernel + ")"
+		}
+		rows = append(rows, factRow{name: name, values: counts[k]})
+	}
+	return rows
 }

@@ -1,0 +1,131 @@
+//go:build js && wasm
+
+package main
+
+// What the listing and the detail pane fetch by ref: member bytes, table rows, one
+// instruction, and the document as JSON.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/wasm/protocol"
+)
+
+// maxBytesRange caps one bytes() call, so a hostile or buggy request cannot ask the wasm
+// heap for gigabytes; the hex view asks for pages of a few KiB.
+const maxBytesRange = 16 << 20
+
+// bytes → {bytes}: n bytes at off of the file ("") or a member.
+func (b *bridge) bytes(r *request) (any, error) {
+	f, err := b.file(r, "handle")
+	if err != nil {
+		return nil, err
+	}
+	off, err := r.int("off")
+	if err != nil {
+		return nil, err
+	}
+	n, err := r.int("n")
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 || n < 0 {
+		return nil, protocol.Errorf(protocol.BadRequest, "bytes: bad range %d+%d", off, n)
+	}
+	n = min(n, maxBytesRange)
+	data, err := f.Bytes(r.str("source"), off, n)
+	if err != nil && len(data) == 0 {
+		return nil, protocol.Wrap(protocol.NotFound, err)
+	}
+	return object("bytes", buffer(data)), nil
+}
+
+// json → {json}: the Document as the CLI's `neffscope inspect --json` prints it (one-space
+// indent, a final newline), byte for byte, for the page's export.
+func (b *bridge) docJSON(r *request) (any, error) {
+	f, err := b.file(r, "handle")
+	if err != nil {
+		return nil, err
+	}
+	if err := b.ensureMemberHashes(f); err != nil {
+		return nil, err
+	}
+	if err := b.ensureSource(f); err != nil {
+		return nil, err
+	}
+	// Written as the CLI writes it: stubs' children built as the writer reaches them.
+	var out bytes.Buffer
+	if _, err := f.WriteJSON(&out); err != nil {
+		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
+	}
+	return object("json", buffer(out.Bytes())), nil
+}
+
+// maxRows caps one rows() call: the listing asks for a screenful at a time.
+const maxRows = 10000
+
+// rows → {table, total}: rows [from, to) of an instruction listing (ref "stream:<member>",
+// from a node's Ref), and how many there are.
+func (b *bridge) rows(r *request) (any, error) {
+	f, err := b.file(r, "handle")
+	if err != nil {
+		return nil, err
+	}
+	from, err := r.int("from")
+	if err != nil {
+		return nil, err
+	}
+	to, err := r.int("to")
+	if err != nil {
+		return nil, err
+	}
+	if from < 0 || to < from || from > math.MaxInt32 {
+		return nil, protocol.Errorf(protocol.BadRequest, "rows: bad range %d..%d", from, to)
+	}
+	to = min(to, from+maxRows)
+	t, total, err := f.Rows(r.str("ref"), int(from), int(to))
+	if err != nil {
+		return nil, refError(r.str("ref"), err)
+	}
+	enc, err := t.MarshalMsg(nil)
+	if err != nil {
+		return nil, err
+	}
+	return object("table", buffer(enc), "total", total), nil
+}
+
+// refError gives a failed lookup by ref its code: not-found when the ref names nothing here.
+func refError(ref string, err error) error {
+	if errors.Is(err, budget.ErrLimit) {
+		return protocol.Wrap(protocol.Limit, err)
+	}
+	if k, _ := doc.ParseRef(ref); k == doc.RefNone {
+		return protocol.Wrap(protocol.BadRequest, err)
+	}
+	return protocol.Wrap(protocol.NotFound, err)
+}
+
+// instruction → {node}: every field of instruction index.
+func (b *bridge) instruction(r *request) (any, error) {
+	f, err := b.file(r, "handle")
+	if err != nil {
+		return nil, err
+	}
+	i, err := r.int("index")
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i > math.MaxInt32 {
+		return nil, protocol.Errorf(protocol.NotFound, "instruction %d: no such row", i)
+	}
+	n, err := f.Instruction(r.str("ref"), int(i))
+	if err != nil {
+		return nil, refError(r.str("ref"), err)
+	}
+	return encodeNode(n)
+}
