@@ -204,6 +204,9 @@ const (
 
 	// text: names the file holds, as printed (issue 30)
 	CodeInvalidUTF8 Code = "text.invalid-utf8"
+
+	// issue 30, round three: coverage's word limits
+	CodeCoverageWordLimit Code = "coverage.word-limit"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -412,6 +415,9 @@ var Codes = []CodeInfo{
 
 	// text: names the file holds, as printed (issue 30)
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
+
+	// issue 30, round three: coverage's word limits
+	{CodeCoverageWordLimit, "coverage expanded as many instruction words as its limits allow (inspect.CoverageWordLimit, CoverageBuiltLimit): the rest of the streams is counted unmeasured, and the percentages are of the words measured"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

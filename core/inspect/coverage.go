@@ -7,6 +7,7 @@ package inspect
 
 import (
 	"container/heap"
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -34,7 +35,21 @@ import (
 type Coverage struct {
 	Kinds []*CoverageKind
 	Total CoverageKind
+	// Findings say what the measure left out (coverage.word-limit).
+	Findings []doc.Finding
 }
+
+// Coverage expands instruction words one by one, and a word's nodes cost far more than its
+// bytes: past these many words of a file (or these many words whose nodes were built, the
+// others repeat a word seen before) the rest of its streams is counted as unmeasured, with
+// a finding, so a 2 GiB stream ends in seconds, not minutes.
+var (
+	CoverageWordLimit  = 4 << 20
+	CoverageBuiltLimit = 1 << 17
+)
+
+// coverBudget is what is left of a file's word limits.
+type coverBudget struct{ words, built int }
 
 // CoverageKind is the coverage of one member kind (member paths with sgNN, engine and
 // activation-set names replaced by placeholders).
@@ -52,6 +67,9 @@ type CoverageKind struct {
 	Words        int   `json:"words,omitempty"`
 	InstrNonZero int64 `json:"instr_nonzero,omitempty"`
 	InstrNamed   int64 `json:"instr_named,omitempty"`
+	// Unmeasured is the bytes of stream words past the word limits: not read, so neither
+	// significant nor in any column.
+	Unmeasured int64 `json:"unmeasured,omitempty"`
 }
 
 // Byte classes, in the order of the columns.
@@ -120,6 +138,7 @@ func (f *File) Coverage() *Coverage {
 	}
 	walk(f.Doc.Root, 0, false)
 	byKind := map[string]*CoverageKind{}
+	budget := &coverBudget{CoverageWordLimit, CoverageBuiltLimit}
 	for _, m := range f.Archive.Members {
 		kind := f.memberKind(m.Path)
 		k := byKind[kind]
@@ -137,7 +156,7 @@ func (f *File) Coverage() *Coverage {
 			if ps := f.Program.Stream(m.Path); ps != nil && ps.ISA != nil {
 				// The words as the page shows them, deeper than the stream's summary node: a
 				// word's node spans its 64 bytes, so its own nodes own them, one word at a time.
-				w.at = coverWords(k, m.Path, ps.ISA)
+				w.at = coverWords(k, m.Path, ps.ISA, budget)
 			}
 		}
 		if _, _, ok := dbg.Match(m.Path); ok {
@@ -162,13 +181,20 @@ func (f *File) Coverage() *Coverage {
 		t.Words += k.Words
 		t.InstrNonZero += k.InstrNonZero
 		t.InstrNamed += k.InstrNamed
+		t.Unmeasured += k.Unmeasured
+	}
+	if t := c.Total; t.Unmeasured > 0 {
+		c.Findings = append(c.Findings, doc.Finding{Code: doc.CodeCoverageWordLimit, Severity: doc.Warning,
+			Message: fmt.Sprintf("coverage measured %d instruction words (limits: %d words, %d of them distinct) and left the other %d bytes of streams unmeasured: the percentages are of the words measured",
+				t.Words, CoverageWordLimit, CoverageBuiltLimit, t.Unmeasured)})
 	}
 	return c
 }
 
 // coverWords counts every word of a stream (its nodes as the page shows them, in one pass over
-// the words, holding one word's nodes at a time) and returns the bytes the words cover.
-func coverWords(k *CoverageKind, member string, s *isa.Stream) int64 {
+// the words, holding one word's nodes at a time) within the budget, and returns the bytes the
+// words cover; the words past the budget are counted unmeasured.
+func coverWords(k *CoverageKind, member string, s *isa.Stream, budget *coverBudget) int64 {
 	var ws []covSpan
 	// A word's counts depend only on its bytes and whether it continues a pair: streams repeat
 	// words, and building a word's nodes is most of the pass.
@@ -177,12 +203,21 @@ func coverWords(k *CoverageKind, member string, s *isa.Stream) int64 {
 		part bool
 	}
 	seen := map[wordKey]CoverageKind{}
-	for i, in := range s.All() {
-		key := wordKey{in.Word, in.PartOf >= 0}
-		if c, ok := seen[key]; ok {
+	for i, raw := range s.Words() {
+		key := wordKey{part: s.PartOf(i) >= 0}
+		copy(key.w[:], raw)
+		c, ok := seen[key]
+		if budget.words <= 0 || !ok && budget.built <= 0 {
+			k.Unmeasured += int64(s.Len()-i) * isa.WordSize
+			break
+		}
+		budget.words--
+		if ok {
 			addCounts(k, &c)
 			continue
 		}
+		budget.built--
+		in := s.InstructionOf(raw, i)
 		ws = ws[:0]
 		order := 0
 		var add func(n *doc.Node, depth int)
@@ -199,7 +234,7 @@ func coverWords(k *CoverageKind, member string, s *isa.Stream) int64 {
 		sort.Slice(ws, func(a, b int) bool { return ws[a].start < ws[b].start })
 		base := int64(i) * isa.WordSize
 		word := in.Word
-		var c CoverageKind
+		c = CoverageKind{}
 		w := &sweep{k: &c, at: base, sig: func(a, b int64) int64 { return significantIn(word[a-base:b-base], false) }}
 		for _, s := range ws {
 			w.push(s)
@@ -226,6 +261,7 @@ func addCounts(k, c *CoverageKind) {
 	k.Words += c.Words
 	k.InstrNamed += c.InstrNamed
 	k.InstrNonZero += c.InstrNonZero
+	k.Unmeasured += c.Unmeasured
 }
 
 // sweep counts a member's bytes by their owner, the deepest span holding them (then the last
