@@ -437,7 +437,8 @@ func (r *memberReader) significant(a, b int64, isJSON bool) int64 {
 	var n int64
 	for a < b {
 		if a < r.off || a >= r.off+int64(len(r.buf)) {
-			data, err := r.f.Bytes(r.member, a, max(b-a, 1<<20))
+			// One window at a time, whatever the span: a span may be a whole 1 GiB member.
+			data, err := r.f.Bytes(r.member, a, 1<<20)
 			if err != nil || len(data) == 0 {
 				return n
 			}
