@@ -130,6 +130,7 @@ func main() {
 		cdir := filepath.Join(work, "run", h.Name)
 		scanDir := filepath.Join(cdir, "scan")
 		check(os.MkdirAll(scanDir, 0o755))
+		os.Remove(filepath.Join(scanDir, h.Name+".neff"))
 		check(os.Link(f, filepath.Join(scanDir, h.Name+".neff")))
 		pt := filepath.Join(cdir, h.Name+".pt")
 		check(writePT(pt, f))
