@@ -417,7 +417,7 @@ var Codes = []CodeInfo{
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
 
 	// issue 30, round three: coverage's word limits
-	{CodeCoverageWordLimit, "coverage expanded as many instruction words as its limits allow (inspect.CoverageWordLimit, CoverageBuiltLimit): the rest of the streams is counted unmeasured, and the percentages are of the words measured"},
+	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

@@ -48,3 +48,31 @@ func TestCoverageWordLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageReadLimit: past the bytes coverage may read back, the rest of the members is
+// unmeasured, with the finding; the columns still add up.
+func TestCoverageReadLimit(t *testing.T) {
+	var raw []byte
+	for _, h := range neffbuild.HostileClasses() {
+		if h.Name == "blob-flood" {
+			raw = h.Build(1.0 / 30) // 40 members of 2 MiB zeros
+		}
+	}
+	f := Open("blob-flood.neff", bytes.NewReader(raw), int64(len(raw)), Options{})
+	if c := f.Coverage(); c.Total.Unmeasured != 0 || len(c.Findings) != 0 {
+		t.Fatalf("within the limits: %d bytes unmeasured, findings %v", c.Total.Unmeasured, c.Findings)
+	}
+	defer func(r int64) { CoverageReadLimit = r }(CoverageReadLimit)
+	CoverageReadLimit = 4 << 20
+	c := f.Coverage()
+	tot := c.Total
+	if tot.Unmeasured < 70<<20 || tot.Unmeasured > tot.Bytes-(4<<20) {
+		t.Errorf("%d of %d bytes unmeasured with 4 MiB to read", tot.Unmeasured, tot.Bytes)
+	}
+	if tot.Named+tot.JSON+tot.Unknown+tot.Hex != tot.Significant {
+		t.Errorf("the columns do not add up to the significant bytes: %+v", tot)
+	}
+	if len(c.Findings) != 1 || c.Findings[0].Code != doc.CodeCoverageWordLimit {
+		t.Errorf("findings %v", c.Findings)
+	}
+}
