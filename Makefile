@@ -14,7 +14,7 @@ WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all js wasm wasm-size serve dist release test test-core test-wasm test-js test-browser typecheck bench fuzz generate vet clean
+.PHONY: all js wasm wasm-size serve dist release test test-core test-wasm test-js test-browser typecheck bench fuzz hostile generate vet clean
 
 all: wasm
 
@@ -153,6 +153,13 @@ fuzz:
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+## hostile: issue 30's sweep: every class of neffbuild.HostileClasses() through every command
+## that takes a NEFF, and opened in the wasm core under Node, each with its wall and CPU time,
+## peak RSS and output checks (scripts/hostilesweep; ARGS='-only bomb -cmd coverage'). Not part
+## of test: it times things, on a machine others share.
+hostile:
+	PATH="$(WASM_PATH)" $(GO) run ./scripts/hostilesweep -wasm-gcflags "$(WASM_GCFLAGS)" $(ARGS)
 
 clean:
 	rm -rf dist www/app.js www/worker.js www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js www/warm

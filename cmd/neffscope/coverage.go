@@ -8,6 +8,7 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 )
 
@@ -20,6 +21,13 @@ type coverageJSON struct {
 	Files []string                `json:"files"`
 	Kinds []*inspect.CoverageKind `json:"kinds"`
 	Total inspect.CoverageKind    `json:"total"`
+	// Findings say what was left unmeasured (coverage.word-limit), each with its file.
+	Findings []coverageFinding `json:"findings,omitempty"`
+}
+
+type coverageFinding struct {
+	File string `json:"file"`
+	doc.Finding
 }
 
 func runCoverage(args []string, stdout, stderr io.Writer) int {
@@ -56,6 +64,7 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 	byKind := map[string]*inspect.CoverageKind{}
 	var total inspect.CoverageKind
 	total.Kind = "all members"
+	var finds []coverageFinding
 	for _, p := range fs.Args() {
 		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
 		if err != nil {
@@ -77,6 +86,9 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 			addCoverage(agg, k)
 		}
 		addCoverage(&total, &c.Total)
+		for _, fd := range c.Findings {
+			finds = append(finds, coverageFinding{p, fd})
+		}
 	}
 	kinds := make([]*inspect.CoverageKind, 0, len(byKind))
 	for _, k := range byKind {
@@ -86,7 +98,7 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 	if *asJSON {
 		enc := json.NewEncoder(jsonStdout(stdout))
 		enc.SetIndent("", " ")
-		if err := enc.Encode(coverageJSON{Files: fs.Args(), Kinds: kinds, Total: total}); err != nil {
+		if err := enc.Encode(coverageJSON{Files: fs.Args(), Kinds: kinds, Total: total, Findings: finds}); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 1
 		}
@@ -109,6 +121,12 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t\n", k.Kind, k.Words, k.InstrNonZero, pct(k.InstrNamed, k.InstrNonZero))
 	}
 	tw.Flush()
+	if len(finds) > 0 {
+		fmt.Fprintf(stdout, "\nFindings (%d):\n", len(finds))
+		for _, fd := range finds {
+			fmt.Fprintf(stdout, "  %-7s %s: %s [%s]\n", fd.Severity, safe(fd.File), safeMsg(fd.Message), fd.Code)
+		}
+	}
 	return 0
 }
 
@@ -123,6 +141,7 @@ func addCoverage(dst, k *inspect.CoverageKind) {
 	dst.Words += k.Words
 	dst.InstrNonZero += k.InstrNonZero
 	dst.InstrNamed += k.InstrNamed
+	dst.Unmeasured += k.Unmeasured
 }
 
 func pct(n, of int64) string {

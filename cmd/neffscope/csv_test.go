@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/neffscope/neffscope/core/inspect"
 )
 
 // csvVectors is testdata/csv-vectors.json, the cases the page's CSV test reads too.
@@ -100,4 +102,30 @@ func FuzzCSV(f *testing.F) {
 		}
 		checkCSVRow(t, []string{a, b})
 	})
+}
+
+// TestScanCSVWritesWholeRows: scan --csv writes each row with one Write of a whole row, as it
+// comes (a scan killed at any moment leaves whole rows), even when a cell holds a newline.
+func TestScanCSVWritesWholeRows(t *testing.T) {
+	var log writeLog
+	s := newCSVSink(&log)
+	recs := []*inspect.ScanRecord{{Path: "a/model.neff"}, {Path: "b/two\nlines=cmd.neff"}}
+	for i, r := range recs {
+		if err := s.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		if len(log.writes) != i+2 { // the header, then one Write per record, before Close
+			t.Fatalf("after record %d: %d writes", i+1, len(log.writes))
+		}
+	}
+	s.Close()
+	if len(log.writes) != 3 {
+		t.Fatalf("%d writes, want the header and 2 rows", len(log.writes))
+	}
+	for _, w := range log.writes {
+		rows, err := csv.NewReader(bytes.NewReader(w)).ReadAll()
+		if err != nil || len(rows) != 1 || len(rows[0]) != len(flatColumns) {
+			t.Errorf("a write is not one whole row: %q (%v)", w, err)
+		}
+	}
 }

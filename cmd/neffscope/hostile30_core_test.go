@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -51,5 +52,20 @@ func TestIssue30ContainerClassesThroughCommands(t *testing.T) {
 				t.Errorf("inspect --json has no finding coded %s", c.code)
 			}
 		})
+	}
+}
+
+// TestInspectTextStopsAtValuesLimit: `inspect` (text) expands lazy JSON arrays only as far as
+// the values limit, as --json does, and says which limit stopped it: a 60 MiB array is not
+// 30 M lines.
+func TestInspectTextStopsAtValuesLimit(t *testing.T) {
+	p := writeClass(t, t.TempDir(), "json-wide", 0.05) // one lazy array of 1,572,864 values
+	out, errs, rc := runCLI(t, "inspect", p)
+	if rc != 1 || !strings.Contains(errs, "["+string(doc.CodeBudgetValues)+"]") {
+		t.Fatalf("rc %d, stderr %q", rc, errs)
+	}
+	whole, _, _ := runCLI(t, "inspect", "--max-values", "2000000", p)
+	if n, all := strings.Count(out, "\n"), strings.Count(whole, "\n"); n > 1000 || all < 1_572_864 {
+		t.Fatalf("%d lines within the limit, %d without", n, all)
 	}
 }

@@ -381,18 +381,32 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 		} else {
-			printTree(stdout, f, f.Doc.Root, 0)
+			tp := &treePrinter{w: stdout, f: f, left: f.Budget.Limit(budget.Values)}
+			tp.print(f.Doc.Root, 0)
+			if tp.stubs > 0 {
+				fmt.Fprintf(stderr, "neffscope inspect: %s: %d nodes were not expanded: their children would pass the values limit (%d nodes); raise it: neffscope inspect --max-values N [%s]\n", safe(f.Name), tp.stubs, f.Budget.Limit(budget.Values), doc.CodeBudgetValues)
+				return 1
+			}
 		}
 		return exitFor(f)
 	})
 }
 
-// printTree prints the document as an indented outline (a stub's children built a page at a
-// time as it goes).
-func printTree(w io.Writer, f *inspect.File, n *doc.Node, depth int) {
+// treePrinter prints the document as an indented outline. A stub's children are built a page
+// at a time as it goes, as many in all as the values limit allows (as inspect --json does):
+// a 60 MiB JSON array is 30 M lines otherwise.
+type treePrinter struct {
+	w     io.Writer
+	f     *inspect.File
+	left  int64 // stub children still to print
+	stubs int   // stubs not expanded
+}
+
+func (p *treePrinter) print(n *doc.Node, depth int) {
 	if n == nil {
 		return
 	}
+	w := p.w
 	line := strings.Repeat("  ", depth) + safe(n.Label)
 	if n.Value != "" {
 		line += ": " + safeMsg(n.Value)
@@ -409,19 +423,25 @@ func printTree(w io.Writer, f *inspect.File, n *doc.Node, depth int) {
 	}
 	if !inspect.IsStub(n) {
 		for _, c := range n.Children {
-			printTree(w, f, c, depth+1)
+			p.print(c, depth+1)
 		}
 		return
 	}
 	total := inspect.ChildCount(n)
+	if int64(total) > p.left {
+		p.stubs++
+		fmt.Fprintf(w, "%s  (%d children not shown: the values limit; --max-values)\n", strings.Repeat("  ", depth), total)
+		return
+	}
+	p.left -= int64(total)
 	for from := 0; from < total; from += 1024 {
-		kids, _, err := f.ChildrenOf(n, from, from+1024)
+		kids, _, err := p.f.ChildrenOf(n, from, from+1024)
 		if err != nil {
 			fmt.Fprintf(w, "%s  ! error: %s\n", strings.Repeat("  ", depth), safeMsg(err.Error()))
 			return
 		}
 		for _, c := range kids {
-			printTree(w, f, c, depth+1)
+			p.print(c, depth+1)
 		}
 	}
 }

@@ -472,28 +472,49 @@ func (s *jsonlSink) Close() error { return nil }
 
 // ---- CSV ----
 
+// csvSink writes each row as it comes, one Write of one whole row (as jsonlSink does), so a
+// scan killed at any moment has left whole rows.
 type csvSink struct {
-	w      *csvWriter
+	w      io.Writer
+	buf    bytes.Buffer
+	cw     *csvWriter
 	header bool
 }
 
-func newCSVSink(w io.Writer) *csvSink { return &csvSink{w: newCSVWriter(w)} }
+func newCSVSink(w io.Writer) *csvSink {
+	s := &csvSink{w: w}
+	s.cw = newCSVWriter(&s.buf)
+	return s
+}
+
+func (s *csvSink) row(cells []string) error {
+	s.buf.Reset()
+	if err := s.cw.Write(cells); err != nil {
+		return err
+	}
+	if err := s.cw.Flush(); err != nil {
+		return err
+	}
+	_, err := s.w.Write(s.buf.Bytes())
+	return err
+}
 
 func (s *csvSink) Write(r *fleet.ScanRecord) error {
 	if !s.header {
 		s.header = true
-		if err := s.w.Write(flatColumns); err != nil {
+		if err := s.row(flatColumns); err != nil {
 			return err
 		}
 	}
-	return s.w.Write(flatten(r).strings())
+	return s.row(flatten(r).strings())
 }
 
 func (s *csvSink) Close() error {
 	if !s.header {
-		s.w.Write(flatColumns)
+		s.header = true
+		return s.row(flatColumns)
 	}
-	return s.w.Flush()
+	return nil
 }
 
 // flatRecord is a record with nested values as JSON text: the CSV and Parquet row.

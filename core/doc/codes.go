@@ -204,6 +204,9 @@ const (
 
 	// text: names the file holds, as printed (issue 30)
 	CodeInvalidUTF8 Code = "text.invalid-utf8"
+
+	// issue 30, round three: coverage's word limits
+	CodeCoverageWordLimit Code = "coverage.word-limit"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -415,6 +418,8 @@ var Codes = []CodeInfo{
 
 	// issue 28: export --parquet
 	{"export.exists", "a table export --parquet writes exists: not overwritten without --force"},
+	// issue 30, round three: coverage's word limits
+	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

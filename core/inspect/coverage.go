@@ -7,6 +7,7 @@ package inspect
 
 import (
 	"container/heap"
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -34,6 +35,27 @@ import (
 type Coverage struct {
 	Kinds []*CoverageKind
 	Total CoverageKind
+	// Findings say what the measure left out (coverage.word-limit).
+	Findings []doc.Finding
+}
+
+// Coverage expands instruction words one by one, and a word's nodes cost far more than its
+// bytes: past these many words of a file (or these many words whose nodes were built, the
+// others repeat a word seen before) the rest of its streams is counted as unmeasured, with
+// a finding, so a 2 GiB stream ends in seconds, not minutes.
+// Members not held are read back from the file, which costs their inflated size: past
+// CoverageReadLimit bytes read back, the rest is unmeasured too (40 activation tables of
+// 60 MiB zeros took 45 s).
+var (
+	CoverageWordLimit  = 4 << 20
+	CoverageBuiltLimit = 1 << 17
+	CoverageReadLimit  = int64(512 << 20)
+)
+
+// coverBudget is what is left of a file's limits.
+type coverBudget struct {
+	words, built int
+	read         int64
 }
 
 // CoverageKind is the coverage of one member kind (member paths with sgNN, engine and
@@ -52,6 +74,9 @@ type CoverageKind struct {
 	Words        int   `json:"words,omitempty"`
 	InstrNonZero int64 `json:"instr_nonzero,omitempty"`
 	InstrNamed   int64 `json:"instr_named,omitempty"`
+	// Unmeasured is the bytes of stream words past the word limits: not read, so neither
+	// significant nor in any column.
+	Unmeasured int64 `json:"unmeasured,omitempty"`
 }
 
 // Byte classes, in the order of the columns.
@@ -120,6 +145,7 @@ func (f *File) Coverage() *Coverage {
 	}
 	walk(f.Doc.Root, 0, false)
 	byKind := map[string]*CoverageKind{}
+	budget := &coverBudget{CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit}
 	for _, m := range f.Archive.Members {
 		kind := f.memberKind(m.Path)
 		k := byKind[kind]
@@ -132,12 +158,12 @@ func (f *File) Coverage() *Coverage {
 		k.Bytes += m.Size
 		ss := spans[m.Path]
 		sort.Slice(ss, func(i, j int) bool { return ss[i].start < ss[j].start })
-		w := &sweep{k: k, r: memberReader{f: f, member: m.Path}, json: strings.HasSuffix(strings.ToLower(m.Path), ".json")}
+		w := &sweep{k: k, r: memberReader{f: f, member: m.Path, left: &budget.read}, json: strings.HasSuffix(strings.ToLower(m.Path), ".json")}
 		if f.Program != nil {
 			if ps := f.Program.Stream(m.Path); ps != nil && ps.ISA != nil {
 				// The words as the page shows them, deeper than the stream's summary node: a
 				// word's node spans its 64 bytes, so its own nodes own them, one word at a time.
-				w.at = coverWords(k, m.Path, ps.ISA)
+				w.at = coverWords(k, m.Path, ps.ISA, budget)
 			}
 		}
 		if _, _, ok := dbg.Match(m.Path); ok {
@@ -162,13 +188,20 @@ func (f *File) Coverage() *Coverage {
 		t.Words += k.Words
 		t.InstrNonZero += k.InstrNonZero
 		t.InstrNamed += k.InstrNamed
+		t.Unmeasured += k.Unmeasured
+	}
+	if t := c.Total; t.Unmeasured > 0 {
+		c.Findings = append(c.Findings, doc.Finding{Code: doc.CodeCoverageWordLimit, Severity: doc.Warning,
+			Message: fmt.Sprintf("coverage left %d bytes unmeasured, past its limits (%d instruction words, %d of them distinct, %d bytes read back from the file): the percentages are of the bytes measured",
+				t.Unmeasured, CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit)})
 	}
 	return c
 }
 
 // coverWords counts every word of a stream (its nodes as the page shows them, in one pass over
-// the words, holding one word's nodes at a time) and returns the bytes the words cover.
-func coverWords(k *CoverageKind, member string, s *isa.Stream) int64 {
+// the words, holding one word's nodes at a time) within the budget, and returns the bytes the
+// words cover; the words past the budget are counted unmeasured.
+func coverWords(k *CoverageKind, member string, s *isa.Stream, budget *coverBudget) int64 {
 	var ws []covSpan
 	// A word's counts depend only on its bytes and whether it continues a pair: streams repeat
 	// words, and building a word's nodes is most of the pass.
@@ -177,12 +210,21 @@ func coverWords(k *CoverageKind, member string, s *isa.Stream) int64 {
 		part bool
 	}
 	seen := map[wordKey]CoverageKind{}
-	for i, in := range s.All() {
-		key := wordKey{in.Word, in.PartOf >= 0}
-		if c, ok := seen[key]; ok {
+	for i, raw := range s.Words() {
+		key := wordKey{part: s.PartOf(i) >= 0}
+		copy(key.w[:], raw)
+		c, ok := seen[key]
+		if budget.words <= 0 || !ok && budget.built <= 0 {
+			k.Unmeasured += int64(s.Len()-i) * isa.WordSize
+			break
+		}
+		budget.words--
+		if ok {
 			addCounts(k, &c)
 			continue
 		}
+		budget.built--
+		in := s.InstructionOf(raw, i)
 		ws = ws[:0]
 		order := 0
 		var add func(n *doc.Node, depth int)
@@ -199,7 +241,7 @@ func coverWords(k *CoverageKind, member string, s *isa.Stream) int64 {
 		sort.Slice(ws, func(a, b int) bool { return ws[a].start < ws[b].start })
 		base := int64(i) * isa.WordSize
 		word := in.Word
-		var c CoverageKind
+		c = CoverageKind{}
 		w := &sweep{k: &c, at: base, sig: func(a, b int64) int64 { return significantIn(word[a-base:b-base], false) }}
 		for _, s := range ws {
 			w.push(s)
@@ -226,6 +268,7 @@ func addCounts(k, c *CoverageKind) {
 	k.Words += c.Words
 	k.InstrNamed += c.InstrNamed
 	k.InstrNonZero += c.InstrNonZero
+	k.Unmeasured += c.Unmeasured
 }
 
 // sweep counts a member's bytes by their owner, the deepest span holding them (then the last
@@ -255,6 +298,11 @@ func (w *sweep) to(end int64) {
 			next, class = min(end, w.h.top().end), w.h.top().class
 		}
 		var n int64
+		if w.sig == nil && w.r.left != nil && *w.r.left <= 0 {
+			w.k.Unmeasured += next - w.at
+			w.at = next
+			continue
+		}
 		if w.sig != nil {
 			n = w.sig(w.at, next)
 		} else {
@@ -395,15 +443,20 @@ type memberReader struct {
 	member string
 	off    int64
 	buf    []byte
+	left   *int64 // bytes the file's coverage may still read back (nil: no limit)
 }
 
 func (r *memberReader) significant(a, b int64, isJSON bool) int64 {
 	var n int64
 	for a < b {
 		if a < r.off || a >= r.off+int64(len(r.buf)) {
-			data, err := r.f.Bytes(r.member, a, max(b-a, 1<<20))
+			// One window at a time, whatever the span: a span may be a whole 1 GiB member.
+			data, err := r.f.Bytes(r.member, a, 1<<20)
 			if err != nil || len(data) == 0 {
 				return n
+			}
+			if r.left != nil {
+				*r.left -= int64(len(data))
 			}
 			r.off, r.buf = a, data
 		}

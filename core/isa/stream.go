@@ -403,6 +403,9 @@ func (s *Stream) instruction(w []byte, i int) Instruction {
 	return in
 }
 
+// InstructionOf decodes w as word i of the stream (a word from Words, without fetching it again).
+func (s *Stream) InstructionOf(w []byte, i int) Instruction { return s.instruction(w, i) }
+
 // PartOf is the index of the 0xD4 word that word i continues (two-word 0xD4+0xDA, neff.md
 // §4.7), or -1 when word i is an instruction of its own.
 func (s *Stream) PartOf(i int) int {
