@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/fleet"
 )
 
 // csvVectors is testdata/csv-vectors.json, the cases the page's CSV test reads too.
@@ -109,7 +109,7 @@ func FuzzCSV(f *testing.F) {
 func TestScanCSVWritesWholeRows(t *testing.T) {
 	var log writeLog
 	s := newCSVSink(&log)
-	recs := []*inspect.ScanRecord{{Path: "a/model.neff"}, {Path: "b/two\nlines=cmd.neff"}}
+	recs := []*fleet.ScanRecord{{Path: "a/model.neff"}, {Path: "b/two\nlines=cmd.neff"}}
 	for i, r := range recs {
 		if err := s.Write(r); err != nil {
 			t.Fatal(err)
