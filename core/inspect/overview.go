@@ -613,11 +613,14 @@ func overviewDMA(ov *doc.Node, p *Program, find func(...string) *doc.Node, link 
 	if s.Table == nil {
 		return
 	}
-	ci, bi := col(s.Table, "core"), col(s.Table, "bytes")
+	ci, qi, bi := col(s.Table, "core"), col(s.Table, "queue"), col(s.Table, "bytes")
 	var total int64
 	for _, r := range s.Table.Rows {
 		var l string
-		if ci >= 0 {
+		if ci >= 0 && qi >= 0 {
+			l = link(find("model", "cores", r[ci], "dma_queues", r[qi])) // the queue's own row (rowlinks.go)
+		}
+		if l == "" && ci >= 0 {
 			l = link(find("model", "cores", r[ci], "dma_queues"))
 		}
 		s.Table.RowLinks = append(s.Table.RowLinks, l)

@@ -69,6 +69,14 @@ func TestDMATriggerLinksToQueueAndBlock(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %d DMA words link to their queue, %d of them to their block", rel, queues, blocks)
+			// The overview's DMA rows lead to their queue's own node.
+			dma := f.Doc.Root.Children[0].Child(OverviewDMA).Table
+			qi := col(dma, "queue")
+			for k, r := range dma.Rows {
+				if n := linkNode(t, f, dma.RowLinks[k]); n.Attrs[AttrQueue] != r[qi] {
+					t.Errorf("overview DMA row %v leads to %q, not queue %s", r, dma.RowLinks[k], r[qi])
+				}
+			}
 			if queues == 0 {
 				t.Error("no DMA word links to its queue")
 			}
