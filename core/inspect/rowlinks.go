@@ -38,7 +38,7 @@ func queueNodes(p *Program, root *doc.Node) {
 		for k, q := range c.Queues {
 			n := &doc.Node{Kind: doc.KindField, Key: q.Name, Label: q.Name, Span: q.Span}
 			n.SetAttr(AttrQueue, q.Name).SetAttr(AttrQueueRow, strconv.Itoa(k))
-			n.Value = q.Type + " queue of " + q.Owner
+			n.Value = "type " + q.Type + " · owner " + q.Owner + " · " + plural(q.UsedByBlocks, "block")
 			n.Detail = "def.json dma_queue " + q.Name + " of " + c.Name + ", and the engine JSON blocks that name it"
 			byQueue[q.Name] = qs.Add(n)
 		}
