@@ -27,7 +27,7 @@ const (
 )
 
 // rowLinks fills a listing table's RowLinks (rows from..): an ActivationTableLoad leads to its
-// set, an Activate to its function (and its plot), a DMA trigger to its core's DMA queues.
+// set, an Activate to its function (and its plot), a DMA trigger to its block's node, else its queue's (rowlinks.go).
 func (f *File) rowLinks(ps *ProgramStream, t *doc.Table, from int) {
 	if len(f.links) == 0 || f.Program == nil {
 		return
