@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -430,8 +431,8 @@ func TestDiffWithAFileThatIsNotANEFF(t *testing.T) {
 	if v := eval[string](p, `document.querySelector('#diff-summary .diff-verdict').dataset.verdict`); v != "error" {
 		t.Errorf("verdict %q; want error", v)
 	}
-	if msg := eval[string](p, `Array.from(document.querySelectorAll('#diff-body .diff-findings .msg')).map((m) => m.textContent).join(' | ')`); !strings.Contains(msg, "notes.json is not a NEFF") {
-		t.Errorf("findings %q; want the core's 'notes.json is not a NEFF'", msg)
+	if codes := eval[[]string](p, `Array.from(document.querySelectorAll('#diff-body .diff-findings .finding')).map((m) => m.dataset.code)`); !slices.Contains(codes, string(doc.CodeDiffNotNEFF)) {
+		t.Errorf("finding codes %q; want the core's %s", codes, doc.CodeDiffNotNEFF)
 	}
 	if n := eval[int](p, `document.querySelectorAll('#diff-body .diff-sec').length`); n != 0 {
 		t.Errorf("%d sections shown for files that cannot be compared", n)

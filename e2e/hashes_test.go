@@ -151,7 +151,7 @@ func TestCorruptGzipInThePage(t *testing.T) {
 	want.Doc.Root.Walk(func(_ []string, n *doc.Node) bool {
 		for _, f := range n.Findings {
 			if f.Severity == doc.Error {
-				msgs = append(msgs, f.Message)
+				msgs = append(msgs, string(f.Code))
 			}
 		}
 		return true
@@ -162,7 +162,7 @@ func TestCorruptGzipInThePage(t *testing.T) {
 	}
 	p := newPage(t, siteURL)
 	p.openWithPicker(path)
-	errs := eval[[]string](p, `Array.from(document.querySelectorAll('#findings-list .finding[data-sev="error"] .msg')).map(f => f.textContent)`)
+	errs := eval[[]string](p, `Array.from(document.querySelectorAll('#findings-list .finding[data-sev="error"]')).map(f => f.dataset.code)`)
 	sort.Strings(errs)
 	sort.Strings(msgs)
 	if strings.Join(errs, "\n") != strings.Join(msgs, "\n") {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,8 +190,8 @@ func TestFindingsPanelGroupedByCause(t *testing.T) {
 	if n := eval[int](p, `neffscope.state.findings.length`); total != n {
 		t.Errorf("the panel lists %d findings of %d", total, n)
 	}
-	if !strings.Contains(eval[string](p, `document.querySelector('#findings-list .cause-group.root').textContent`), "cut short") {
-		t.Errorf("the root cause group does not say the file is cut short")
+	if codes := eval[[]string](p, `Array.from(document.querySelectorAll('#findings-list .cause-group.root .finding')).map((f) => f.dataset.code)`); !slices.Contains(codes, string(doc.CodeNeffTruncated)) {
+		t.Errorf("the root cause group's codes %q lack %s (the file is cut short)", codes, doc.CodeNeffTruncated)
 	}
 	shotThemes(p, t, "findings-cause")
 }

@@ -190,8 +190,8 @@ func TestListingLinksAndByteOwners(t *testing.T) {
 	eval[chromedp.Void](p, `document.querySelector('#overview-view .ov-eng[data-core="sg00"][data-engine="Pool"]').click()`)
 	p.waitFor(`!document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow .l-link')`, "a linked row in sg00/Pool.bin's listing")
 	eval[chromedp.Void](p, `document.querySelector('#listing-rows .lrow .l-link').click()`)
-	if got := p.selectedPath(); got != "model/cores/sg00/dma_queues" {
-		t.Errorf("the DMA trigger's link selected %q, want sg00's DMA queues", got)
+	if got := p.selectedPath(); got != "model/cores/sg00/dma_queues/qPoolDynamic" {
+		t.Errorf("the DMA trigger's link selected %q, want sg00's queue qPoolDynamic (its row)", got)
 	}
 	eval[chromedp.Void](p, `history.back()`)
 	p.waitFor(`(document.querySelector('#tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path === 'members/sg00//Pool.bin'`, "back to the Pool listing")

@@ -27,7 +27,7 @@ const (
 )
 
 // rowLinks fills a listing table's RowLinks (rows from..): an ActivationTableLoad leads to its
-// set, an Activate to its function (and its plot), a DMA trigger to its core's DMA queues.
+// set, an Activate to its function (and its plot), a DMA trigger to its block's node, else its queue's (rowlinks.go).
 func (f *File) rowLinks(ps *ProgramStream, t *doc.Table, from int) {
 	if len(f.links) == 0 || f.Program == nil {
 		return
@@ -55,7 +55,9 @@ func (f *File) rowLinks(ps *ProgramStream, t *doc.Table, from int) {
 				l = f.links[linkSet+s.ProfilePath]
 			}
 		case r.Queue != "":
-			l = f.links[linkQueues+ps.Core.Name]
+			if l, _ = f.dmaLink(ps, r); l == "" { // its block's or its queue's node (rowlinks.go)
+				l = f.links[linkQueues+ps.Core.Name]
+			}
 		}
 		if l != "" {
 			links[k], any = l, true
@@ -126,6 +128,7 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 	// The var nodes first: their findings are the document's, and the walk below counts them.
 	if f != nil && f.Program != nil {
 		linkVars(f.Program, root)
+		queueNodes(f.Program, root) // rowlinks.go
 	}
 	// One walk keeps the paths of the nodes the overview links to: members, activation sets
 	// and functions, and nodes with findings (a document holds every member's JSON tree, so
@@ -207,6 +210,7 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 					f.links[linkQueues+c.Name] = doc.NodeLink("model", "cores", c.Name, "dma_queues")
 				}
 			}
+			f.keepQueueLinks(root)
 		}
 	}
 
@@ -397,7 +401,11 @@ func overviewIO(ov *doc.Node, m *manifest.Model, find func(...string) *doc.Node,
 				sp = *x.Span
 			}
 			t.RowSpans = append(t.RowSpans, sp)
-			t.RowLinks = append(t.RowLinks, link(n))
+			l := ioVarLink(m, x.Name, find) // its def.json var and the instructions that touch it (rowlinks.go)
+			if l == "" {
+				l = link(n)
+			}
+			t.RowLinks = append(t.RowLinks, l)
 		}
 	}
 	add("in", m.Inputs, find("model", "inputs"))
@@ -605,11 +613,14 @@ func overviewDMA(ov *doc.Node, p *Program, find func(...string) *doc.Node, link 
 	if s.Table == nil {
 		return
 	}
-	ci, bi := col(s.Table, "core"), col(s.Table, "bytes")
+	ci, qi, bi := col(s.Table, "core"), col(s.Table, "queue"), col(s.Table, "bytes")
 	var total int64
 	for _, r := range s.Table.Rows {
 		var l string
-		if ci >= 0 {
+		if ci >= 0 && qi >= 0 {
+			l = link(find("model", "cores", r[ci], "dma_queues", r[qi])) // the queue's own row (rowlinks.go)
+		}
+		if l == "" && ci >= 0 {
 			l = link(find("model", "cores", r[ci], "dma_queues"))
 		}
 		s.Table.RowLinks = append(s.Table.RowLinks, l)

@@ -46,6 +46,8 @@ type Resolved struct {
 	Src     string `json:"src,omitempty"`
 	Dst     string `json:"dst,omitempty"`
 	Problem string `json:"-"`
+	// block is the engine JSON block a PseudoDMATrigger (0xC1) names (nil: none known).
+	block *manifest.DMABlock
 }
 
 // resolvedColumn is the extra listing column the joins fill.
@@ -212,7 +214,7 @@ func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 			r.Problem = fmt.Sprintf("no DMA block %d (queue %q) in %s", id, q, e.JSONPath)
 			return r
 		}
-		r.Queue, r.Block = b.Queue, fmt.Sprintf("block %d (%d descriptors)", b.ID, len(b.Descs))
+		r.Queue, r.Block, r.block = b.Queue, fmt.Sprintf("block %d (%d descriptors)", b.ID, len(b.Descs)), b
 	}
 	if src, dst, ok := isa.Direct2dAddrs(word); ok { // 0xD4 PseudoDmaDirect2d
 		var probs []string
@@ -488,6 +490,7 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 				fv.Detail = "def.json var " + v.Name + " (var_id " + fmt.Sprint(id) + "): its entry and every instruction that names it"
 			}
 		}
+		f.dmaFields(s, r, j) // rowlinks.go
 	}
 	if src := f.Program.sourceNode(s, i); src != nil {
 		n.Add(src)

@@ -192,6 +192,7 @@ function renderRelated(n, box) {
   (function walk(m, depth) {
     for (const c of m.kids || []) {
       if (c.link && linkFollowable(c.link)) links.push(c);
+      else if (c.attrs && c.attrs.block === '' && c.attrs.queue) links.push(c); // a DMA word's block the evidence does not name
       if (depth < 2) walk(c, depth + 1);
     }
   })(n, 0);
@@ -199,7 +200,17 @@ function renderRelated(n, box) {
   const row = el('div', 'related');
   row.appendChild(el('span', 'muted', 'Related: '));
   for (const c of links) {
+    if (!c.link) {
+      const u = el('span', 'related-unknown', c.label + ' ' + (c.value || ''));
+      u.dataset.label = c.label;
+      u.dataset.block = '';
+      u.title = c.detail || '';
+      row.appendChild(u);
+      continue;
+    }
     const b = el('button', 'link related-link', c.label + ' ' + (c.value || ''));
+    if (c.attrs && c.attrs.queue) b.dataset.queue = c.attrs.queue; // a DMA word's queue and block (rowlinks.go)
+    if (c.attrs && c.attrs.block) b.dataset.block = c.attrs.block;
     /** @type {HTMLButtonElement} */ (b).type = 'button';
     b.dataset.link = c.link;
     b.dataset.label = c.label;
@@ -266,6 +277,7 @@ const DETAIL_RENDERERS = [
 export function findingItem(f, node) {
   const li = el('li', 'finding sev-' + f.sev);
   li.dataset.sev = f.sev;
+  li.dataset.code = f.code || ''; // what tests and scripts match, never the message
   li.appendChild(el('span', 'sev', f.sev));
   li.appendChild(el('span', 'msg', f.msg));
   const where = [pathOf(node).join(' › ') || state.doc.file];

@@ -14,6 +14,7 @@ import { mainTree } from '../tree.js';
 import { search, searchClose } from '../search.js';
 import { emit } from '../../state/events.js';
 import { shortName } from '../fullview.js';
+import { libRemember } from '../library.js';
 
 // Comparing two NEFFs (fleet.Diff in the core): the current document against another open
 // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
@@ -165,6 +166,8 @@ export async function openForCompare(file) {
     const st = makeState(unpackDocument(r.doc), { file, handle: r.handle, gen: core.gen });
     st.reopen = async () => (await call('open', { file, name: file.name })).handle;
     docs.push(st);
+    // Kept like any opened file, so that a reload brings the comparison back with both sides.
+    libRemember(st, 'open', [file]);
     compare(a, st);
   } catch (e) {
     toast(e.code === 'cancelled' ? 'Cancelled reading ' + file.name : 'Could not open ' + file.name + ' to compare: ' + e.message, e.code === 'cancelled' ? 'info' : 'error');

@@ -28,6 +28,7 @@ export function diffRender() {
     const ol = el('ol', 'findings-list inline diff-findings');
     for (const f of d.finds) {
       const li = el('li', 'finding sev-' + f.sev);
+      li.dataset.code = f.code || '';
       li.appendChild(el('span', 'sev', f.sev));
       li.appendChild(el('span', 'msg', f.msg));
       ol.appendChild(li);
