@@ -420,20 +420,3 @@ func (f *File) memberKind(p string) string {
 	}
 	return normalizeSG(p)
 }
-
-// normalizeSG replaces every "sg" followed by digits with "sgNN".
-func normalizeSG(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] == 's' && i+2 < len(p) && p[i+1] == 'g' && p[i+2] >= '0' && p[i+2] <= '9' {
-			b.WriteString("sgNN")
-			i += 2
-			for i+1 < len(p) && p[i+1] >= '0' && p[i+1] <= '9' {
-				i++
-			}
-			continue
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
-}
