@@ -8,7 +8,6 @@ package inspect
 import (
 	"container/heap"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -467,57 +466,10 @@ func (r *memberReader) significant(a, b int64, isJSON bool) int64 {
 	return n
 }
 
-// memberKind names what a member is, with its subgraph, engine and activation-set names
-// replaced by placeholders so the NEFFs of a corpus add up.
+// memberKind names what a member is: its kind's coverage class (memberkinds.go).
 func (f *File) memberKind(p string) string {
-	kind := normalizeSG(p)
-	dir, base := path.Split(kind)
-	if f.Program != nil {
-		if ps := f.Program.Stream(p); ps != nil {
-			return dir + "<Engine>.bin"
-		}
-		for _, c := range f.Program.Model.Cores {
-			for _, e := range c.Engines {
-				if e.JSONPath == p {
-					return dir + "<Engine>.json"
-				}
-				for _, s := range e.ActivationSets {
-					switch base {
-					case s.Name + ".json":
-						return dir + "<set>.json"
-					case s.Name + "_bkt.bin":
-						return dir + "<set>_bkt.bin"
-					case s.Name + "_ctrl.bin":
-						return dir + "<set>_ctrl.bin"
-					}
-				}
-			}
-		}
+	if k := kindIn(f.Program, p); k.coverage != nil {
+		return k.coverage(f, p)
 	}
-	for _, eng := range []string{"Activation", "Pool", "PE", "DVE", "SP", "DMA"} {
-		if strings.HasSuffix(base, "_"+eng+".dbg") {
-			return dir + strings.TrimSuffix(base, eng+".dbg") + "<Engine>.dbg"
-		}
-	}
-	if strings.HasSuffix(base, ".npy") {
-		return dir + "*.npy"
-	}
-	return kind
-}
-
-// normalizeSG replaces every "sg" followed by digits with "sgNN".
-func normalizeSG(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] == 's' && i+2 < len(p) && p[i+1] == 'g' && p[i+2] >= '0' && p[i+2] <= '9' {
-			b.WriteString("sgNN")
-			i += 2
-			for i+1 < len(p) && p[i+1] >= '0' && p[i+1] <= '9' {
-				i++
-			}
-			continue
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
+	return normalizeSG(p)
 }

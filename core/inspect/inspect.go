@@ -270,25 +270,6 @@ func matchNEFF(name string, head []byte, size int64) bool {
 	return (h.PkgVersion == 1 || h.PkgVersion == 2) && h.HeaderSize == neff.HeaderSize
 }
 
-// keepInMemory says which members a NEFF open holds whole: the JSON members up to jsonHoldMax
-// (the bigger ones are read back when resolved, one at a time, and again when browsed), the
-// activation blobs under sgNN/ (evaluated), and small binaries (so the hex view needs no
-// second pass). The engine streams are never held whole: up to streamHoldMax they are held
-// compressed (File.packed), past it read again on demand, as are large weights.
-func keepInMemory(p string, size int64) bool {
-	switch {
-	case isJSONName(p):
-		return size <= jsonHoldMax
-	case maybeStream(p):
-		return false
-	case strings.HasSuffix(p, ".bin"):
-		return size <= 64<<20
-	case keepDbg(p, size):
-		return true
-	}
-	return size <= 1<<20 || manifest.Wanted(p, size)
-}
-
 // jsonHoldMax is the largest JSON member the archive walk holds. A bigger one (up to
 // manifest.MaxJSONMember) is read back through the seek index when the manifests are resolved
 // or the member's tree is built, and let go when the next one needs the room
@@ -326,17 +307,6 @@ func (f *File) readBackJSON(path string, size int64) (*jsonspan.Input, error) {
 // loads, two-word pairs) and its words are read from the file again when a listing asks for
 // them, so a NEFF of hundreds of MB of streams opens in bounded memory (issue 13).
 var streamHoldMax int64 = 8 << 20 // a var so tests can force the on-demand path
-
-// maybeStream says whether a member may be an engine instruction stream (the manifests say
-// for sure once read): a .bin that is no activation-table or DVE-table member.
-func maybeStream(p string) bool {
-	base := path.Base(p)
-	if !strings.HasSuffix(base, ".bin") || strings.HasSuffix(base, "_bkt.bin") || strings.HasSuffix(base, "_ctrl.bin") {
-		return false
-	}
-	_, table := dvetable.Match(p)
-	return !table
-}
 
 // memberWords serves the words of a stream that is not held: windows through File.Bytes, and
 // one pass out of the archive for a walk over every word.
@@ -638,68 +608,24 @@ func looksLikeNEFF(a *neff.Archive) bool {
 	return a.Payload.Encoding != "unknown" || a.Header.PkgVersion == 1 || a.Header.PkgVersion == 2
 }
 
-// memberContent decodes one member's bytes for the tree.
+// memberContent decodes one member's bytes for the tree: the manifests' own tree of it first
+// (whatever its kind), then its kind's builder (memberkinds.go), else its bytes.
 func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
-	b := f.Budget
 	if p != nil {
 		if t := p.Model.MemberTrees[m.Path]; t != nil {
 			t.Label, t.Key = "content", "" // its path is the member's; keys stay one segment
 			return t
 		}
-		if ps := p.Stream(m.Path); ps != nil {
-			return p.streamNode(ps, m)
-		}
-		if t := p.dbgContent(m); t != nil {
+	}
+	k := kindIn(p, m.Path)
+	if k.content != nil {
+		if t := k.content(f, p, m); t != nil {
 			return t
 		}
 	}
-	if _, ok := dvetable.Match(m.Path); ok && m.Data != nil && !m.Truncated {
-		t := dvetable.Decode(m.Path, m.Path, m.Data)
-		t.Ref = doc.MemberRef(m.Path)
-		return t
-	}
-	switch {
-	case isJSONName(m.Path) && m.Data != nil:
-		return f.jsonNode(m.Data, nil, "content", m.Path)
-	case isJSONName(m.Path) && m.Size <= manifest.MaxJSONMember && !m.Truncated && b.First() == nil:
-		if in, err := f.readBackJSON(m.Path, m.Size); err == nil {
-			if data, err := in.Bytes(); err == nil {
-				return f.jsonNode(data, in, "content", m.Path)
-			}
-		}
-		fallthrough
-	case isJSONName(m.Path):
-		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
-		if m.Size > 64<<20 {
-			n.Infof(doc.CodeFileTooBig, n.Span, "JSON member %s is %s, larger than the 64 MiB neffscope decodes as a tree; its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size))
-		} else if e := b.First(); e != nil {
-			n.Infof(doc.CodeBudgetSkipped, n.Span, "JSON member %s (%s) is not decoded as a tree: the %s limit was reached before it (the file's finding says how to raise it); its bytes are in the hex view.", m.Path, neff.HumanSize(m.Size), e.Kind)
-		}
-		return n
-	}
 	n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: doc.MemberRef(m.Path)}
-	n.Detail = describeBinary(m.Path)
+	n.Detail = k.describe
 	return n
-}
-
-// describeBinary names what a binary member is by its path (the roster of spec neff.md §2.4).
-func describeBinary(p string) string {
-	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_bkt.bin"):
-		return "activation-table bucket records (32 bytes each)"
-	case strings.HasSuffix(base, "_ctrl.bin"):
-		return "activation-table octave control words"
-	case strings.HasPrefix(base, "default_") && strings.HasSuffix(base, "_table.bin"):
-		return "DVE table"
-	case strings.HasSuffix(base, ".bin"):
-		return "engine instruction stream (64-byte words)"
-	case strings.HasSuffix(base, ".npy"):
-		return "NumPy array (constant)"
-	case strings.Contains(base, ".dbg"):
-		return "debug information (protobuf)"
-	}
-	return "binary data"
 }
 
 // ---- loose JSON ----

@@ -334,11 +334,6 @@ func (x *SourceIndex) WordsAt(file string, line int) map[string][]int {
 	return out
 }
 
-// keepDbg says whether a .dbg member's bytes are held (keepInMemory): never for the joins,
-// which scan every member as it streams past (dbgScans); small members are held by the
-// general rule, so their tree is built on demand without reading the archive again.
-func keepDbg(string, int64) bool { return false }
-
 // newSourceIndex joins the scanned .dbg members: one pass over every word counts the words
 // with a source and a line and builds the kernel lines.
 func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
