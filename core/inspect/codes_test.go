@@ -83,6 +83,9 @@ func TestEveryFindingHasACode(t *testing.T) {
 	var hostile *File
 	for _, h := range neffbuild.HostileClasses() {
 		s := scale[h.Name]
+		if s30, ok := issue30Scale[h.Name]; ok { // the floods' findings appear at this scale too
+			s = s30
+		}
 		if s == 0 {
 			s = 1
 		}
