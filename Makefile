@@ -14,7 +14,7 @@ WASM_INLINED  := math/bits crypto/internal/fips140/sha256 crypto/md5 hash/crc32 
 WASM_GCFLAGS  := -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all js wasm wasm-size serve dist release test test-core test-wasm test-js test-browser typecheck bench fuzz hostile generate vet clean
+.PHONY: all js wasm wasm-size serve dist release test test-short test-core test-wasm test-js test-browser typecheck bench fuzz hostile generate vet clean
 
 all: wasm
 
@@ -80,27 +80,41 @@ vet:
 ## ../shared/testdata-real where it is beside the clone), the wasm bridge and core under Node,
 ## the page in headless Chromium, and the page's modules under node --test (test-js). Every runner
 ## runs even when one fails; the last line counts them all: `tests: N passed, N failed,
-## N skipped` (scripts/testsummary). The exit status is non-zero on any failure.
+## N skipped in T (each runner's time)` (scripts/testsummary). The exit status is non-zero on any
+## failure.
 TEST_CACHE  := .cache/test
 TESTSUMMARY := $(TEST_CACHE)/testsummary
 TEST_RUN     = $(TESTSUMMARY) go -dir $(TEST_CACHE)
-WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/inspect/... ./core/fleet/... ./internal/realfiles/...
+# Under Node the point is the wasm's own code (the bridge, the budget under js, dbgfeed_js.go)
+# and that the core decodes the real files as natively: the bridge's packages whole, with -short
+# (the slow sweeps are make test-core's), and of core/inspect only these:
+# golden document, program and source of every real NEFF (decoded the same way; the findings
+# sweep of every real NEFF is 200 s under Node and stays native);
+# WriteJSON and the JSON read back (dbgfeed_js.go's path); the one budget of a command and the
+# hostile .dbg classes (the limits under js).
+WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/fleet/... ./internal/realfiles/...
+WASM_INSPECT_TESTS := ^(TestGoldenDocument|TestProgramOnRealNEFFs|TestSourceOnRealNEFFs|TestWriteJSONEqualsEagerDocument|TestJSONMembersReadBack|TestOpensShareTheCommandBudget|TestHostileDbgClassesCoded)$$
 
 test: $(TESTSUMMARY)
 	@rm -f $(TEST_CACHE)/*.counts $(TEST_CACHE)/*.json
-	@status=0; \
-	$(MAKE) --no-print-directory vet || status=1; \
-	$(MAKE) --no-print-directory typecheck || status=1; \
+	@status=0; start=$$(date +%s); \
+	$(TESTSUMMARY) run -dir $(TEST_CACHE) -name vet -- $(MAKE) --no-print-directory vet || status=1; \
+	$(TESTSUMMARY) run -dir $(TEST_CACHE) -name typecheck -- $(MAKE) --no-print-directory typecheck || status=1; \
 	for t in test-core test-wasm test-browser; do $(MAKE) --no-print-directory $$t || status=1; done; \
 	{ $(MAKE) --no-print-directory test-js 2>&1 || echo "# make test-js failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
-	$(TESTSUMMARY) total -dir $(TEST_CACHE) || status=1; \
+	$(TESTSUMMARY) total -dir $(TEST_CACHE) -start $$start || status=1; \
 	exit $$status
 
 $(TESTSUMMARY): $(wildcard scripts/testsummary/*.go)
 	@mkdir -p $(TEST_CACHE)
 	$(GO) build -o $@ ./scripts/testsummary
 
-## test-js: the page's pure helpers, the core transport, the hash role and the module rules
+## ## test-short: the developer's loop, `go test -short` over the native packages: the real files'
+## main paths run, the slow sweeps (hostile classes × commands, big generated NEFFs) skip.
+test-short:
+	$(GO) test -short ./...
+
+test-js: the page's pure helpers, the core transport, the hash role and the module rules
 ## under node --test (Node 20; no npm packages).
 test-js:
 	node --test www/src/lib/*.test.js www/src/core/*.test.js www/src/worker/*.test.js www/test/*.test.js
@@ -119,7 +133,10 @@ test-core: $(TESTSUMMARY)
 	$(TEST_RUN) -name core -- $(GO) test -json -timeout 40m ./core/... ./cmd/... ./scripts/... ./internal/... ./wasm/protocol/...
 
 test-wasm: $(TESTSUMMARY)
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json -timeout 40m $(WASM_GCFLAGS) $(WASM_TEST_PKGS)
+	@status=0; \
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json -short -timeout 20m $(WASM_GCFLAGS) $(WASM_TEST_PKGS) || status=1; \
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm-inspect -- $(GO) test -json -short -timeout 20m $(WASM_GCFLAGS) -run '$(WASM_INSPECT_TESTS)' ./core/inspect/ || status=1; \
+	exit $$status
 
 test-browser: dist $(TESTSUMMARY)
 	$(TEST_RUN) -name e2e -- $(GO) test -json -count=1 -timeout 30m ./e2e/...

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -54,6 +55,11 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	flag.Parse()
+	if testing.Short() { // the developer's loop (make test-short) has no browser
+		setupSkip = "-short: the page's browser tests run in make test-browser"
+		return m.Run()
+	}
 	site, _ := filepath.Abs("../dist/site")
 	single, _ := filepath.Abs("../dist/neffscope.html")
 	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {

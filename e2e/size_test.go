@@ -31,6 +31,9 @@ const wasmBudget = 1_600_000
 
 // TestWasmWithinBudget: the brotli'd wasm make dist ships is within the budget.
 func TestWasmWithinBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the wasm size is checked on dist/ by make test-browser")
+	}
 	st, err := os.Stat("../dist/site/neffscope.wasm.br")
 	if err != nil {
 		t.Fatalf("no brotli'd wasm in dist/site (run make dist): %v", err)

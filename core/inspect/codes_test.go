@@ -82,6 +82,9 @@ func TestEveryFindingHasACode(t *testing.T) {
 	scale := map[string]float64{"many-members": 0.2, "json-many": 0.1, "json-wide": 0.1, "json-deep": 1, "bomb": 0.25, "blob-flood": 0.25}
 	for _, h := range neffbuild.HostileClasses() {
 		s := scale[h.Name]
+		if s30, ok := issue30Scale[h.Name]; ok { // the floods' findings appear at this scale too
+			s = s30
+		}
 		if s == 0 {
 			s = 1
 		}

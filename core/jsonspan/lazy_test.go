@@ -189,6 +189,9 @@ func sameTree(t *testing.T, path string, l, e *Value) int {
 // remembers them from the outer check pass, and the tree read through them is the eager one
 // (spans, lines, keys, repeated keys, pages from marks).
 func TestLazyNestedCheckedOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the 12 MB nested sweep runs in make test-core")
+	}
 	var b strings.Builder
 	nested(2, 70, &b) // 70³ leaves, 12 MB
 	src := []byte(b.String())

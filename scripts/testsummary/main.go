@@ -3,10 +3,13 @@
 //
 //	testsummary go   -dir D -name NAME -- go test -json PKGS...   run go test, print its usual output
 //	testsummary tap  -dir D -name NAME < output-of-node--test    pass node --test's output through
-//	testsummary total -dir D                                      the closing line; exit 1 on a failure
+//	testsummary run  -dir D -name NAME -- CMD...                  run a step with no tests (vet), timed
+//	testsummary total -dir D [-start UNIX]                        the closing line; exit 1 on a failure
 //
-// `go` and `tap` write NAME.counts (and `go` NAME.json, the raw event stream) into D; `total`
-// adds up every NAME.counts there. Every subcommand exits non-zero when its runner failed.
+// `go`, `tap` and `run` write NAME.counts (and `go` NAME.json, the raw event stream) into D, with
+// the runner's wall time; `total` adds up every NAME.counts there and ends with the counts, each
+// runner's time and the whole run's (from -start). Every subcommand exits non-zero when its
+// runner failed.
 package main
 
 import (
@@ -24,16 +27,18 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Counts is what one runner ran. Failed counts tests; Broken says the runner failed outside
 // any test (a build error, a TestMain exit, a non-zero exit with no failed test).
 type Counts struct {
-	Runner  string `json:"runner"`
-	Passed  int    `json:"passed"`
-	Failed  int    `json:"failed"`
-	Skipped int    `json:"skipped"`
-	Broken  string `json:"broken,omitempty"`
+	Runner  string  `json:"runner"`
+	Passed  int     `json:"passed"`
+	Failed  int     `json:"failed"`
+	Skipped int     `json:"skipped"`
+	Broken  string  `json:"broken,omitempty"`
+	Seconds float64 `json:"seconds,omitempty"` // the runner's wall time
 }
 
 func main() {
@@ -42,7 +47,8 @@ func main() {
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	dir := fs.String("dir", ".cache/test", "folder for the counts and raw output")
-	name := fs.String("name", "", "the runner's name (go, tap)")
+	name := fs.String("name", "", "the runner's name (go, tap, run)")
+	start := fs.Int64("start", 0, "total: when the whole run started (Unix seconds), for its wall time")
 	fs.Parse(os.Args[2:])
 	var err error
 	switch os.Args[1] {
@@ -50,8 +56,14 @@ func main() {
 		err = runGo(*dir, *name, fs.Args(), os.Stdout, os.Stderr)
 	case "tap":
 		err = runTAP(*dir, *name, os.Stdin, os.Stdout)
+	case "run":
+		err = runStep(*dir, *name, fs.Args(), os.Stdout, os.Stderr)
 	case "total":
-		err = total(*dir, os.Stdout)
+		var since time.Duration
+		if *start > 0 {
+			since = time.Since(time.Unix(*start, 0))
+		}
+		err = total(*dir, since, os.Stdout)
 	default:
 		usage()
 	}
@@ -67,7 +79,7 @@ func main() {
 var errFailed = errors.New("some tests failed")
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: testsummary go|tap|total -dir DIR [-name NAME] [-- go test -json ...]")
+	fmt.Fprintln(os.Stderr, "usage: testsummary go|tap|run|total -dir DIR [-name NAME] [-start UNIX] [-- CMD ...]")
 	os.Exit(2)
 }
 
@@ -109,6 +121,7 @@ func runGo(dir, name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer raw.Close()
+	began := time.Now()
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
@@ -123,6 +136,27 @@ func runGo(dir, name string, args []string, stdout, stderr io.Writer) error {
 	if werr := cmd.Wait(); werr != nil && c.Failed == 0 && c.Broken == "" {
 		c.Broken = fmt.Sprintf("%s exited with %v", strings.Join(args, " "), werr)
 	}
+	c.Seconds = time.Since(began).Seconds()
+	if err := writeCounts(dir, c); err != nil {
+		return err
+	}
+	return failure(c)
+}
+
+// runStep runs a command that has no tests to count (go vet, tsc), passing its output through,
+// and records its time and whether it failed.
+func runStep(dir, name string, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("run: no command after --")
+	}
+	began := time.Now()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	c := Counts{Runner: name}
+	if err := cmd.Run(); err != nil {
+		c.Broken = fmt.Sprintf("%s exited with %v", strings.Join(args, " "), err)
+	}
+	c.Seconds = time.Since(began).Seconds()
 	if err := writeCounts(dir, c); err != nil {
 		return err
 	}
@@ -237,6 +271,7 @@ var tapCount = regexp.MustCompile(`^(?:#|ℹ)\s+(tests|pass|fail|cancelled|skipp
 
 // runTAP passes node --test's output through and counts its summary.
 func runTAP(dir, name string, r io.Reader, w io.Writer) error {
+	began := time.Now() // the pipe's writer starts with us: its time is ours
 	c := Counts{Runner: name}
 	seen := map[string]int{}
 	sc := bufio.NewScanner(r)
@@ -258,21 +293,23 @@ func runTAP(dir, name string, r io.Reader, w io.Writer) error {
 	c.Passed = seen["pass"]
 	c.Failed = seen["fail"] + seen["cancelled"]
 	c.Skipped = seen["skipped"] + seen["todo"]
+	c.Seconds = time.Since(began).Seconds()
 	if err := writeCounts(dir, c); err != nil {
 		return err
 	}
 	return failure(c)
 }
 
-// total adds up every runner's counts and prints the closing line.
-func total(dir string, w io.Writer) error {
+// total adds up every runner's counts and prints the closing line: the counts, the whole run's
+// wall time (since, when known) and each runner's.
+func total(dir string, since time.Duration, w io.Writer) error {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.counts"))
 	if len(paths) == 0 {
 		return fmt.Errorf("no test counts in %s: no runner ran", dir)
 	}
 	sort.Strings(paths)
 	var sum Counts
-	var broken, parts []string
+	var broken, parts, times []string
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -285,7 +322,12 @@ func total(dir string, w io.Writer) error {
 		sum.Passed += c.Passed
 		sum.Failed += c.Failed
 		sum.Skipped += c.Skipped
-		parts = append(parts, fmt.Sprintf("%s %d/%d/%d", c.Runner, c.Passed, c.Failed, c.Skipped))
+		if c.Passed+c.Failed+c.Skipped > 0 { // a step (vet) counts no tests
+			parts = append(parts, fmt.Sprintf("%s %d/%d/%d", c.Runner, c.Passed, c.Failed, c.Skipped))
+		}
+		if c.Seconds > 0 {
+			times = append(times, c.Runner+" "+seconds(c.Seconds))
+		}
 		if c.Broken != "" {
 			broken = append(broken, c.Runner+": "+c.Broken)
 		}
@@ -294,9 +336,25 @@ func total(dir string, w io.Writer) error {
 	for _, b := range broken {
 		fmt.Fprintln(w, "runner failed:", b)
 	}
-	fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped\n", sum.Passed, sum.Failed, sum.Skipped)
+	took := ""
+	if since > 0 {
+		took = " in " + seconds(since.Seconds())
+	}
+	if len(times) > 0 {
+		took += " (" + strings.Join(times, ", ") + ")"
+	}
+	fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped%s\n", sum.Passed, sum.Failed, sum.Skipped, took)
 	if sum.Failed > 0 || len(broken) > 0 {
 		return errFailed
 	}
 	return nil
+}
+
+// seconds writes a wall time as 7m05s or 42s.
+func seconds(s float64) string {
+	d := time.Duration(s+0.5) * time.Second
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A go test -json stream: a passing package, a failing test with its output, a skip with its
@@ -68,19 +70,19 @@ func TestTAPAndTotal(t *testing.T) {
 	if err := runTAP(dir, "js", strings.NewReader(tap), &out); err == nil || out.String() != tap {
 		t.Errorf("runTAP: err %v, output passed through: %v", err, out.String() == tap)
 	}
-	if err := writeCounts(dir, Counts{Runner: "core", Passed: 10, Skipped: 2}); err != nil {
+	if err := writeCounts(dir, Counts{Runner: "core", Passed: 10, Skipped: 2, Seconds: 125}); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()
-	err := total(dir, &out)
+	err := total(dir, 0, &out)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if !errors.Is(err, errFailed) || lines[len(lines)-1] != "tests: 11 passed, 1 failed, 3 skipped" {
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[len(lines)-1], "tests: 11 passed, 1 failed, 3 skipped (core 2m05s, js ") {
 		t.Errorf("total: %v\n%s", err, out.String())
 	}
 	// All green: exit status 0, the same closing line.
 	os.Remove(filepath.Join(dir, "js.counts"))
 	out.Reset()
-	if err := total(dir, &out); err != nil || !strings.HasSuffix(out.String(), "tests: 10 passed, 0 failed, 2 skipped\n") {
+	if err := total(dir, 9*time.Minute+30*time.Second, &out); err != nil || !strings.HasSuffix(out.String(), "tests: 10 passed, 0 failed, 2 skipped in 9m30s (core 2m05s)\n") {
 		t.Errorf("total: %v\n%s", err, out.String())
 	}
 	// A node run cut short (no summary) fails.
@@ -98,5 +100,14 @@ func TestRunGo(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.counts")); err != nil {
 		t.Errorf("no counts written: %v", err)
+	}
+	// A step with no tests (vet): its failure breaks the run, its time is kept.
+	if err := runStep(dir, "vet", []string{"sh", "-c", "exit 2"}, &out, &errb); err == nil {
+		t.Error("runStep: a failing step passed")
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "vet.counts"))
+	var c Counts
+	if json.Unmarshal(b, &c) != nil || c.Broken == "" || c.Seconds <= 0 {
+		t.Errorf("vet.counts: %s", b)
 	}
 }
