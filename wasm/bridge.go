@@ -320,6 +320,23 @@ func (r *request) int(name string) (int64, error) {
 	return int64(f), nil
 }
 
+// window reads the arguments from and to of a paged call ([from, to), at most limit long):
+// rows and children share it, so a bad range is refused alike.
+func (r *request) window(limit int) (from, to int, err error) {
+	f, err := r.int("from")
+	if err != nil {
+		return 0, 0, err
+	}
+	t, err := r.int("to")
+	if err != nil {
+		return 0, 0, err
+	}
+	if f < 0 || t < f || f > math.MaxInt32 {
+		return 0, 0, protocol.Errorf(protocol.BadRequest, "%s: bad range %d..%d", r.method.Name, f, t)
+	}
+	return int(f), int(min(t, f+int64(limit))), nil
+}
+
 // event sends an event to the page, when the caller passed emit.
 func (r *request) event(name string, data any) {
 	if r.emit.Type() == js.TypeFunction {

@@ -76,19 +76,11 @@ func (b *bridge) rows(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	from, err := r.int("from")
+	from, to, err := r.window(maxRows)
 	if err != nil {
 		return nil, err
 	}
-	to, err := r.int("to")
-	if err != nil {
-		return nil, err
-	}
-	if from < 0 || to < from || from > math.MaxInt32 {
-		return nil, protocol.Errorf(protocol.BadRequest, "rows: bad range %d..%d", from, to)
-	}
-	to = min(to, from+maxRows)
-	t, total, err := f.Rows(r.str("ref"), int(from), int(to))
+	t, total, err := f.Rows(r.str("ref"), from, to)
 	if err != nil {
 		return nil, refError(r.str("ref"), err)
 	}

@@ -6,7 +6,6 @@ package main
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"syscall/js"
 
@@ -79,19 +78,11 @@ func (b *bridge) children(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	from, err := r.int("from")
+	from, to, err := r.window(maxChildren)
 	if err != nil {
 		return nil, err
 	}
-	to, err := r.int("to")
-	if err != nil {
-		return nil, err
-	}
-	if from < 0 || to < from || from > math.MaxInt32 {
-		return nil, protocol.Errorf(protocol.BadRequest, "children: bad range %d..%d", from, to)
-	}
-	to = min(to, from+maxChildren)
-	kids, total, err := f.Children(pathArg(r, "path"), int(from), int(to))
+	kids, total, err := f.Children(pathArg(r, "path"), from, to)
 	if err != nil {
 		return nil, lazyError(err)
 	}
