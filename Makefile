@@ -109,12 +109,12 @@ $(TESTSUMMARY): $(wildcard scripts/testsummary/*.go)
 	@mkdir -p $(TEST_CACHE)
 	$(GO) build -o $@ ./scripts/testsummary
 
-## ## test-short: the developer's loop, `go test -short` over the native packages: the real files'
+## test-short: the developer's loop, `go test -short` over the native packages: the real files'
 ## main paths run, the slow sweeps (hostile classes × commands, big generated NEFFs) skip.
 test-short:
 	$(GO) test -short ./...
 
-test-js: the page's pure helpers, the core transport, the hash role and the module rules
+## test-js: the page's pure helpers, the core transport, the hash role and the module rules
 ## under node --test (Node 20; no npm packages).
 test-js:
 	node --test www/src/lib/*.test.js www/src/core/*.test.js www/src/worker/*.test.js www/test/*.test.js
