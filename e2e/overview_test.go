@@ -207,11 +207,15 @@ func TestListingLinksAndByteOwners(t *testing.T) {
 
 	// A byte click in the stream: instruction #3 (bytes 0xc0..0xff), the listing stays.
 	p.clickRow(`#tree [data-ref="member:sg00/Activation.bin"]`)
+	// (Row 0xd0 may be below the pane's fold, under the data inspector: scroll it into view.)
+	p.waitFor(`document.querySelector('#hex-rows .hex-row')`, "the stream's hex rows")
+	eval[chromedp.Void](p, `(() => { const h = document.getElementById('hex'); h.scrollTop = 8 * document.querySelector('#hex-rows .hex-row').getBoundingClientRect().height; h.dispatchEvent(new Event('scroll')); })()`)
 	p.waitFor(`document.querySelector('#hex-rows .hex-row[data-off="208"] .hb[data-i="4"]')`, "the hex row at 0xd0")
 	eval[chromedp.Void](p, `document.querySelector('#hex-rows .hex-row[data-off="208"] .hb[data-i="4"]').click()`)
 	p.waitFor(`!document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow.selected[data-index="3"]')`, "instruction #3 selected in the listing")
 	p.waitFor(`document.querySelector('#detail .d-path').textContent.includes('#3')`, "the detail pane to show instruction #3")
-	p.waitFor(`neffscope.hex.hl && neffscope.hex.hl.off === 192 && neffscope.hex.hl.len === 64`, "the instruction's 64 bytes highlighted")
+	// The byte's smallest field in the word is selected and lit (issue 29: hex at the field level).
+	p.waitFor(`(() => { const h = neffscope.hex.hl; return h && h.off <= 212 && h.off + h.len > 212 && h.off >= 192 && h.off + h.len <= 256 && h.len < 64; })()`, "the field of instruction #3 that holds byte 0xd4 highlighted")
 
 	// The engine's stream field in the model leads to the member and its listing.
 	eval[chromedp.Void](p, `location.hash = '#f=' + neffscope.state.doc.sha256.slice(0, 16) + '&n=model/cores/sg00/engines/DVE/stream'`)
