@@ -655,9 +655,7 @@ function hexPanel() {
   if (memo === panelMemo) return;
   panelMemo = memo;
   box.replaceChildren();
-  // Nothing picked: one line, not a grid of dashes taking the rows of a narrow pane.
-  if (at < 0) { box.appendChild(el('div', 'hex-dt-cap', 'Pick a byte to read it as u8…u64, f16, bf16, f32, f64')); return; }
-  box.appendChild(el('div', 'hex-dt-cap', '@0x' + at.toString(16) + ' · LE | BE'));
+  box.appendChild(el('div', 'hex-dt-cap', at < 0 ? 'Pick a byte' : '@0x' + at.toString(16) + ' · LE | BE'));
   // A grid of name, LE, BE: one type a line beside the bytes, several a line below them.
   const g = el('div', 'hex-dt-g');
   for (const r of inspectBytes(b)) {
