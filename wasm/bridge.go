@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -229,7 +230,95 @@ func (b *bridge) prepare(method string, args, emit js.Value) (handler, *request,
 			return handler{}, nil, protocol.Errorf(protocol.BadRequest, "%s takes no argument %q", method, k)
 		}
 	}
-	return h, &request{method: m, args: args, emit: emit}, nil
+	r := &request{method: m, args: args, emit: emit}
+	if err := b.resolve(r); err != nil {
+		return handler{}, nil, err
+	}
+	return h, r, nil
+}
+
+// resolve does what the table declares for the method's arguments (protocol.Resolve,
+// protocol.Range): every handle becomes its open file or context, or the call is answered
+// not-found here; the range is read, checked and cut. Handlers read r.file, r.files,
+// r.context, r.from and r.to, never a handle or a range themselves.
+func (b *bridge) resolve(r *request) error {
+	for _, a := range r.method.Args {
+		if a.Resolve == protocol.AsIs || !r.has(a.Name) {
+			continue
+		}
+		if a.Resolve == protocol.OpenFiles {
+			list := r.args.Get(a.Name)
+			for i := range list.Length() {
+				f, err := b.openFile(r, fmt.Sprintf("%s[%d]", a.Name, i), list.Index(i))
+				if err != nil {
+					return err
+				}
+				r.files = append(r.files, f)
+			}
+			continue
+		}
+		h, err := r.whole(a.Name, r.args.Get(a.Name))
+		if err != nil {
+			return err
+		}
+		if r.handle == 0 {
+			r.handle = int(h)
+		}
+		if a.Resolve == protocol.OpenContext {
+			b.mu.Lock()
+			c := b.contexts[int(h)]
+			b.mu.Unlock()
+			if c == nil {
+				return protocol.Errorf(protocol.NotFound, "%s: handle %d is not an open libncfw context", r.method.Name, h)
+			}
+			r.context = c
+			continue
+		}
+		f, err := b.openFile(r, a.Name, r.args.Get(a.Name))
+		if err != nil {
+			return err
+		}
+		r.files = append(r.files, f)
+	}
+	if len(r.files) > 0 {
+		r.file = r.files[0]
+	}
+	if g := r.method.Range; g != nil {
+		from, err := r.int(g.From)
+		if err != nil {
+			return err
+		}
+		to, err := r.int(g.To)
+		if err != nil {
+			return err
+		}
+		if g.Count {
+			if from < 0 || to < 0 {
+				return protocol.Errorf(protocol.BadRequest, "%s: bad range %d+%d", r.method.Name, from, to)
+			}
+			to = from + to
+		}
+		if from < 0 || to < from || (g.Last > 0 && from > g.Last) {
+			return protocol.Errorf(protocol.BadRequest, "%s: bad range %d..%d", r.method.Name, from, to)
+		}
+		r.from, r.to = from, min(to, from+g.Max)
+	}
+	return nil
+}
+
+// openFile is the file open under the handle v (argument name).
+func (b *bridge) openFile(r *request, name string, v js.Value) (*inspect.File, error) {
+	h, err := r.whole(name, v)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f := b.files[int(h)]
+	if f == nil {
+		return nil, protocol.Errorf(protocol.NotFound, "%s, argument %s: no open file with handle %d (it was closed, or the worker restarted)", r.method.Name, name, h)
+	}
+	return f, nil
 }
 
 // typeOK checks a value against a JSDoc type of the table: a union of number, string,
@@ -285,11 +374,20 @@ func arrayOK(v js.Value, inner string) bool {
 	return true
 }
 
-// request is one call's arguments, already checked against the table.
+// request is one call's arguments, already checked against the table, with what the table
+// says to resolve resolved (resolve).
 type request struct {
 	method protocol.Method
 	args   js.Value
 	emit   js.Value
+	// handle is the first handle argument's value; file the file of the first OpenFile
+	// argument; files every resolved file in argument order (diff: a, b; compare: handles).
+	handle  int
+	file    *inspect.File
+	files   []*inspect.File
+	context *contextBytes // an OpenContext argument's context
+	// from, to: the method's Range, checked, to cut to the range's Max.
+	from, to int64
 }
 
 func (r *request) has(name string) bool {
@@ -313,28 +411,19 @@ func (r *request) num(name string) float64 {
 
 // int reads a whole-number argument; a fraction, NaN or a number past ±2^53 is bad.
 func (r *request) int(name string) (int64, error) {
-	f := r.num(name)
+	return r.whole(name, r.args.Get(name))
+}
+
+// whole reads v (argument name, absent: 0) as a whole number.
+func (r *request) whole(name string, v js.Value) (int64, error) {
+	f := 0.0
+	if !v.IsUndefined() && !v.IsNull() {
+		f = v.Float()
+	}
 	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		return 0, protocol.Errorf(protocol.BadRequest, "%s: argument %s is %v, not a whole number", r.method.Name, name, f)
 	}
 	return int64(f), nil
-}
-
-// window reads the arguments from and to of a paged call ([from, to), at most limit long):
-// rows and children share it, so a bad range is refused alike.
-func (r *request) window(limit int) (from, to int, err error) {
-	f, err := r.int("from")
-	if err != nil {
-		return 0, 0, err
-	}
-	t, err := r.int("to")
-	if err != nil {
-		return 0, 0, err
-	}
-	if f < 0 || t < f || f > math.MaxInt32 {
-		return 0, 0, protocol.Errorf(protocol.BadRequest, "%s: bad range %d..%d", r.method.Name, f, t)
-	}
-	return int(f), int(min(t, f+int64(limit))), nil
 }
 
 // event sends an event to the page, when the caller passed emit.

@@ -122,7 +122,7 @@ func TestDiffBadRequests(t *testing.T) {
 	c := core(t)
 	h := openIn(t, c, "gen.neff", file)
 	c.fails("diff", map[string]any{}, protocol.BadRequest, "argument a")
-	c.fails("diff", map[string]any{"a": h, "b": 9999}, protocol.NotFound, "diff, file b: no open file with handle 9999")
+	c.fails("diff", map[string]any{"a": h, "b": 9999}, protocol.NotFound, "argument b: no open file with handle 9999")
 	c.fails("diff", map[string]any{"a": "1", "b": h}, protocol.BadRequest, "argument a must be number")
 	c.fails("diff", map[string]any{"a": h, "b": h, "format": "yaml"}, protocol.BadRequest, "yaml")
 	notNEFF := openIn(t, c, "notes.json", []byte(`{"x": 1}`))

@@ -256,8 +256,8 @@ func TestLazyPagesA50000ElementArray(t *testing.T) {
 			t.Fatalf("children(items) total %d, want %d", total, n)
 		}
 		kids := decodeKids(t, res.Get("kids"))
-		if len(kids) == 0 || len(kids) > maxChildren {
-			t.Fatalf("children(items, %d, %d): %d kids (at most %d a call)", from, from+25000, len(kids), maxChildren)
+		if len(kids) == 0 || len(kids) > int(rangeMax("children")) {
+			t.Fatalf("children(items, %d, %d): %d kids (at most %d a call)", from, from+25000, len(kids), int(rangeMax("children")))
 		}
 		for i, k := range kids {
 			if k.PathKey() != strconv.Itoa(from+i) || k.Value != strconv.Itoa((from+i)*3) {
@@ -302,7 +302,7 @@ func TestLazyPagesA50000ElementArray(t *testing.T) {
 	if !slices.Equal(p, []string{"tail", "deep", "needle"}) {
 		t.Errorf("locate(zebra) = %v", p)
 	}
-	t.Logf("%s: %d elements paged in calls of %d", fmt.Sprint(len(data), " bytes"), n, maxChildren)
+	t.Logf("%s: %d elements paged in calls of %d", fmt.Sprint(len(data), " bytes"), n, int(rangeMax("children")))
 }
 
 // A stub comes through node as a stub (attrs.more, no children), and a stub whose ref has no

@@ -153,6 +153,6 @@ func TestCompareMatchesNative(t *testing.T) {
 		t.Errorf("compare: %s %q, want rank2 singled out", got.Kind, got.Value)
 	}
 	c.fails("compare", map[string]any{"handles": handles[:1]}, protocol.Limit, "between 2 and")
-	c.fails("compare", map[string]any{"handles": []any{handles[0], 9999}}, protocol.NotFound, "compare, file 2: no open file with handle 9999")
+	c.fails("compare", map[string]any{"handles": []any{handles[0], 9999}}, protocol.NotFound, "argument handles[1]: no open file with handle 9999")
 	c.fails("compare", map[string]any{"handles": []any{handles[0], "x"}}, protocol.BadRequest, "argument handles")
 }

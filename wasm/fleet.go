@@ -20,15 +20,8 @@ import (
 // (two-space indent, a final newline), byte for byte. Files that are not NEFFs give a diff
 // node whose error finding says so.
 func (b *bridge) diff(r *request) (any, error) {
-	fa, err := b.file(r, "a")
-	if err != nil {
-		return nil, fmt.Errorf("diff, file a: %w", err)
-	}
-	fb, err := b.file(r, "b")
-	if err != nil {
-		return nil, fmt.Errorf("diff, file b: %w", err)
-	}
-	for _, f := range []*inspect.File{fa, fb} {
+	fa, fb := r.files[0], r.files[1]
+	for _, f := range r.files {
 		if err := b.ensureMemberHashes(f); err != nil {
 			return nil, err
 		}
@@ -59,23 +52,17 @@ const maxCompare = 64
 
 // compare → {node} (kind compare): fleet.Compare of the open files, one table of facts.
 func (b *bridge) compare(r *request) (any, error) {
-	list := r.args.Get("handles")
-	if n := list.Length(); n < 2 || n > maxCompare {
+	files := r.files
+	if n := len(files); n < 2 || n > maxCompare {
 		return nil, protocol.Errorf(protocol.Limit, "compare: %d files; between 2 and %d", n, maxCompare)
 	}
-	files := make([]*inspect.File, list.Length())
-	for i := range files {
-		f, err := b.file(&request{method: r.method, args: object("handle", list.Index(i))}, "handle")
-		if err != nil {
-			return nil, fmt.Errorf("compare, file %d: %w", i+1, err)
-		}
+	for _, f := range files {
 		if err := b.ensureMemberHashes(f); err != nil {
 			return nil, err
 		}
 		if err := b.ensureSource(f); err != nil {
 			return nil, err
 		}
-		files[i] = f
 	}
 	return encodeNode(fleet.Compare(files))
 }

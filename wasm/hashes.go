@@ -132,13 +132,9 @@ func (b *bridge) waitIdle() {
 // computed by reading the archive again, on its own goroutine, pausing every few MiB so the
 // page's other calls are answered meanwhile; events progress. The Document takes them too.
 func (b *bridge) hashMembers(ctx context.Context, r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
-	h, _ := r.int("handle")
+	f := r.file
 	b.mu.Lock()
-	rd := b.readers[int(h)]
+	rd := b.readers[r.handle]
 	pending := f.MemberHashesPending()
 	b.mu.Unlock()
 	if pending {

@@ -126,3 +126,9 @@ func (c *testCore) openBytes(name string, data []byte) js.Value {
 	c.t.Helper()
 	return c.must("open", map[string]any{"file": u8(data), "name": name})
 }
+
+// rangeMax is the most items one call of method answers (its table Range).
+func rangeMax(method string) int64 {
+	m, _ := protocol.Lookup(method)
+	return m.Range.Max
+}

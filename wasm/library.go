@@ -317,10 +317,7 @@ func (b *bridge) libStatus(ctx context.Context, r *request) (any, error) {
 // libPut → {kept, note}: entry as put documents it, without doc and key; the Document, its
 // sha-256, kind and summary come from the open file under handle.
 func (b *bridge) libPut(ctx context.Context, r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	if f.Doc.SHA256 == "" {
 		return nil, errors.New("this file has no sha-256 (it was not read to the end), so the library cannot keep it")
 	}

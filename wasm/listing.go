@@ -16,29 +16,11 @@ import (
 	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
-// maxBytesRange caps one bytes() call, so a hostile or buggy request cannot ask the wasm
-// heap for gigabytes; the hex view asks for pages of a few KiB.
-const maxBytesRange = 16 << 20
-
-// bytes → {bytes}: n bytes at off of the file ("") or a member.
+// bytes → {bytes}: n bytes at off of the file ("") or a member; the table's Range cuts n to
+// 16 MiB, so a hostile or buggy request cannot ask the wasm heap for gigabytes (the hex view
+// asks for pages of a few KiB).
 func (b *bridge) bytes(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
-	off, err := r.int("off")
-	if err != nil {
-		return nil, err
-	}
-	n, err := r.int("n")
-	if err != nil {
-		return nil, err
-	}
-	if off < 0 || n < 0 {
-		return nil, protocol.Errorf(protocol.BadRequest, "bytes: bad range %d+%d", off, n)
-	}
-	n = min(n, maxBytesRange)
-	data, err := f.Bytes(r.str("source"), off, n)
+	data, err := r.file.Bytes(r.str("source"), r.from, r.to-r.from)
 	if err != nil && len(data) == 0 {
 		return nil, protocol.Wrap(protocol.NotFound, err)
 	}
@@ -48,10 +30,7 @@ func (b *bridge) bytes(r *request) (any, error) {
 // json → {json}: the Document as the CLI's `neffscope inspect --json` prints it (one-space
 // indent, a final newline), byte for byte, for the page's export.
 func (b *bridge) docJSON(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	if err := b.ensureMemberHashes(f); err != nil {
 		return nil, err
 	}
@@ -66,21 +45,11 @@ func (b *bridge) docJSON(r *request) (any, error) {
 	return object("json", buffer(out.Bytes())), nil
 }
 
-// maxRows caps one rows() call: the listing asks for a screenful at a time.
-const maxRows = 10000
-
 // rows → {table, total}: rows [from, to) of an instruction listing (ref "stream:<member>",
-// from a node's Ref), and how many there are.
+// from a node's Ref), and how many there are; the table's Range cuts a call to 10,000 rows
+// (the listing asks for a screenful at a time).
 func (b *bridge) rows(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
-	from, to, err := r.window(maxRows)
-	if err != nil {
-		return nil, err
-	}
-	t, total, err := f.Rows(r.str("ref"), from, to)
+	t, total, err := r.file.Rows(r.str("ref"), int(r.from), int(r.to))
 	if err != nil {
 		return nil, refError(r.str("ref"), err)
 	}
@@ -104,10 +73,7 @@ func refError(ref string, err error) error {
 
 // instruction → {node}: every field of instruction index.
 func (b *bridge) instruction(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	i, err := r.int("index")
 	if err != nil {
 		return nil, err

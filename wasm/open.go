@@ -3,7 +3,8 @@
 package main
 
 // The open and close of a file: open (with its progress, header and overview events),
-// openGroup, setFingerprint, close, and the handle table (file, keep).
+// openGroup, setFingerprint, close, and the handle table (keep; the dispatcher resolves
+// handles, bridge.go resolve).
 
 import (
 	"context"
@@ -22,21 +23,6 @@ import (
 
 // progressEvery throttles progress events: each one crosses into JS and posts a message.
 const progressEvery = 40 * time.Millisecond
-
-// file returns the open file named by the handle argument.
-func (b *bridge) file(r *request, name string) (*inspect.File, error) {
-	h, err := r.int(name)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f := b.files[int(h)]
-	if f == nil {
-		return nil, protocol.Errorf(protocol.NotFound, "no open file with handle %d (it was closed, or the worker restarted)", h)
-	}
-	return f, nil
-}
 
 // open → {handle, doc, ms, crossings, wasmBytes, fingerprinted}; events progress, header and
 // overview (the partial overview, inspect.Options.OnPartial).
@@ -166,10 +152,7 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 // fingerprint — where the core would have computed one itself: not for a NEFF whose archive
 // could not be read to its end (the CLI leaves it empty there too).
 func (b *bridge) setFingerprint(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	v, err := hexArg(r, "sha256", 32)
 	if err != nil || v == nil {
 		return nil, protocol.Errorf(protocol.BadRequest, "setFingerprint: %q is not a sha-256 in hex", r.str("sha256"))

@@ -25,10 +25,7 @@ const maxPlotPoints = 1 << 16
 
 // evaluate → {node} (kind pwp-eval): the activation function ref evaluated at x, in mode.
 func (b *bridge) evaluate(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	x, err := parseX(r.args.Get("x"))
 	if err != nil {
 		return nil, protocol.Wrap(protocol.BadRequest, err)
@@ -64,10 +61,7 @@ func parseX(v js.Value) (float32, error) {
 // error series; boundaries and saturation intervals in its Table).
 func (b *bridge) plot(r *request) (any, error) {
 	start := time.Now()
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	n, err := r.int("n")
 	if err != nil {
 		return nil, err
@@ -121,17 +115,7 @@ func (b *bridge) openContext(r *request) (any, error) {
 // recontext → {handle, doc, ms}: the context of handle emulated again for another arch (or
 // model name), under the same handle.
 func (b *bridge) recontext(r *request) (any, error) {
-	h, err := r.int("handle")
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	c := b.contexts[int(h)]
-	b.mu.Unlock()
-	if c == nil {
-		return nil, protocol.Errorf(protocol.NotFound, "handle %d is not an open libncfw context", h)
-	}
-	return b.emitContext(c, int(h), archArg(r), r.str("model"))
+	return b.emitContext(r.context, r.handle, archArg(r), r.str("model"))
 }
 
 // archArg reads the optional arch; anything but a whole number in uint32 range is 0 (guess).

@@ -19,10 +19,7 @@ import (
 // schedule → {cores: [SchedCore], ms}.
 func (b *bridge) schedule(r *request) (any, error) {
 	start := time.Now()
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	m := f.Sched()
 	if m == nil {
 		return nil, protocol.Errorf(protocol.NotFound, "schedule: the file has no program (no engine streams to model)")
@@ -80,10 +77,7 @@ func (b *bridge) schedule(r *request) (any, error) {
 // memory → {cores: [MemCore], card, ms}.
 func (b *bridge) memory(r *request) (any, error) {
 	start := time.Now()
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	m := f.Memmap()
 	if m == nil {
 		return nil, protocol.Errorf(protocol.NotFound, "memory: the file has no program (no engine streams to model)")

@@ -49,16 +49,12 @@ func (p *pausingReader) ReadAt(buf []byte, off int64) (int, error) {
 // .dbg members not held, pausing before each read), then put in the Document (inspect.File.ApplySource). The result
 // is what ApplySource changed, for the page to patch its copy of the Document in place.
 func (b *bridge) indexSource(ctx context.Context, r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	start := time.Now()
-	h, _ := r.int("handle")
 	b.mu.Lock()
-	rd := b.readers[int(h)]
+	rd := b.readers[r.handle]
 	pending := f.SourcePending()
-	deferred := b.deferred[int(h)]
+	deferred := b.deferred[r.handle]
 	b.mu.Unlock()
 	if !deferred {
 		return object("mapped", false, "ms", ms(start)), nil
@@ -79,6 +75,7 @@ func (b *bridge) indexSource(ctx context.Context, r *request) (any, error) {
 	}
 	// Between pieces of CPU work (scans, joins) the mapping pauses as its reader does.
 	var m *inspect.MappedSource
+	var err error
 	if src != nil {
 		m, err = f.IndexSourceWith(ctx, src, b.pause)
 	} else {

@@ -15,9 +15,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// maxChildren caps one children() call, as maxRows caps rows().
-const maxChildren = 10000
-
 // maxSearchHits caps the hits of one search() call; searchVisits caps the nodes it visits
 // (about 100 ms natively, see searchVisits' benchmark in the report), so one call never holds
 // the worker long; the page goes on from next.
@@ -61,10 +58,7 @@ func lazyError(err error) error {
 
 // node → {node}: the node at path; a stub stays a stub.
 func (b *bridge) node(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	n, err := f.Node(pathArg(r, "path"))
 	if err != nil {
 		return nil, lazyError(err)
@@ -72,17 +66,10 @@ func (b *bridge) node(r *request) (any, error) {
 	return encodeNode(n)
 }
 
-// children → {kids, total}: children [from, to) of the node at path (msgpack array of nodes).
+// children → {kids, total}: children [from, to) of the node at path (msgpack array of nodes),
+// at most 10,000 a call (the table's Range).
 func (b *bridge) children(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
-	from, to, err := r.window(maxChildren)
-	if err != nil {
-		return nil, err
-	}
-	kids, total, err := f.Children(pathArg(r, "path"), from, to)
+	kids, total, err := r.file.Children(pathArg(r, "path"), int(r.from), int(r.to))
 	if err != nil {
 		return nil, lazyError(err)
 	}
@@ -98,13 +85,11 @@ func (b *bridge) children(r *request) (any, error) {
 // search → {next, visited}, with hits events: the nodes whose key, label, value or detail
 // holds q, in document order after the node at after.
 func (b *bridge) search(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	q := strings.ToLower(r.str("q"))
 	limit := int64(maxSearchHits)
 	if r.has("max") {
+		var err error
 		if limit, err = r.int("max"); err != nil {
 			return nil, err
 		}
@@ -157,10 +142,7 @@ func (b *bridge) search(r *request) (any, error) {
 
 // locate → {path}: the smallest node whose span in source holds byte off.
 func (b *bridge) locate(r *request) (any, error) {
-	f, err := b.file(r, "handle")
-	if err != nil {
-		return nil, err
-	}
+	f := r.file
 	off, err := r.int("off")
 	if err != nil {
 		return nil, err

@@ -1,8 +1,10 @@
 package protocol
 
+import "math"
+
 // The fields most methods share.
 var (
-	handle  = Field{Name: "handle", Type: "number", Doc: "a file the core holds open (from open, openGroup or openContext)"}
+	handle  = Field{Name: "handle", Type: "number", Doc: "a file the core holds open (from open, openGroup or openContext)", Resolve: OpenFile}
 	msDoc   = Field{Name: "ms", Type: "number", Doc: "the core's time for the call, in milliseconds"}
 	docBuf  = Field{Name: "doc", Type: "ArrayBuffer", Doc: "the Document, msgpack"}
 	nodeBuf = Field{Name: "node", Type: "ArrayBuffer", Doc: "a doc.Node, msgpack"}
@@ -194,14 +196,16 @@ var Methods = []Method{
 		Args: []Field{handle,
 			{Name: "source", Type: "string", Optional: true, Doc: "a member path; '' or absent: the file itself"},
 			{Name: "off", Type: "number", Doc: "the first byte"},
-			{Name: "n", Type: "number", Doc: "how many (fewer at the end)"}},
+			{Name: "n", Type: "number", Doc: "how many (fewer at the end; at most 16 MiB)"}},
 		Result: []Field{{Name: "bytes", Type: "ArrayBuffer", Doc: "the bytes"}},
+		Range:  &Range{From: "off", To: "n", Count: true, Max: 16 << 20},
 	},
 	{
 		Name: "rows", Doc: "Rows [from, to) of a listing served by range (instructions, .dbg records), at most 10,000 a call.",
 		Args: []Field{handle, {Name: "ref", Type: "string", Doc: "the ref of the rows: a stream's listing (stream:<member>) or a .dbg member's records (records:<member>)"},
 			{Name: "from", Type: "number", Doc: "the first row"}, {Name: "to", Type: "number", Doc: "one past the last row"}},
 		Result: []Field{{Name: "table", Type: "ArrayBuffer", Doc: "a doc.Table, msgpack"}, {Name: "total", Type: "number", Doc: "rows in the listing"}},
+		Range:  &Range{From: "from", To: "to", Max: 10000, Last: math.MaxInt32},
 	},
 	{
 		Name: "instruction", Doc: "Every field of one instruction.",
@@ -219,6 +223,7 @@ var Methods = []Method{
 			{Name: "to", Type: "number", Doc: "one past the last child"}},
 		Result: []Field{{Name: "kids", Type: "ArrayBuffer", Doc: "a msgpack array of doc.Node (each with its held subtree; a stub stays a stub)"},
 			{Name: "total", Type: "number", Doc: "how many children the node has"}},
+		Range: &Range{From: "from", To: "to", Max: 10000, Last: math.MaxInt32},
 	},
 	{
 		Name: "search", Doc: "Nodes whose key, label, value or detail holds q (ASCII case folded), in document order after the node at after; one call stops at max hits or a visit cap, and next says where to go on.",
@@ -279,7 +284,8 @@ var Methods = []Method{
 	},
 	{
 		Name: "recontext", Doc: "Emulate an open context again for another arch or model name, under the same handle.",
-		Args: []Field{handle, {Name: "arch", Type: "number", Optional: true, Doc: "the arch id (0: the best guess)"},
+		Args: []Field{{Name: "handle", Type: "number", Doc: "an open context's handle (from openContext)", Resolve: OpenContext},
+			{Name: "arch", Type: "number", Optional: true, Doc: "the arch id (0: the best guess)"},
 			{Name: "model", Type: "string", Optional: true, Doc: "the model name"}},
 		Result: []Field{handle, docBuf, msDoc},
 	},
@@ -295,14 +301,14 @@ var Methods = []Method{
 	},
 	{
 		Name: "diff", Doc: "Compare two open files (`neffscope diff`): as a node, or as `neffscope diff --json A B` prints it.",
-		Args: []Field{{Name: "a", Type: "number", Doc: "file A's handle"}, {Name: "b", Type: "number", Doc: "file B's handle"},
+		Args: []Field{{Name: "a", Type: "number", Doc: "file A's handle", Resolve: OpenFile}, {Name: "b", Type: "number", Doc: "file B's handle", Resolve: OpenFile},
 			{Name: "format", Type: "string", Optional: true, Doc: "'' (a node) or 'json'"}},
 		Result: []Field{{Name: "node", Type: "ArrayBuffer", Optional: true, Doc: "the diff node, msgpack (format '')"},
 			{Name: "json", Type: "ArrayBuffer", Optional: true, Doc: "the JSON (format 'json')"}},
 	},
 	{
 		Name: "compare", Doc: "Compare two or more open files in one table of facts (`neffscope compare`): the odd one out flagged.",
-		Args:   []Field{{Name: "handles", Type: "Array<number>", Doc: "2 to 64 open files' handles"}},
+		Args:   []Field{{Name: "handles", Type: "Array<number>", Doc: "2 to 64 open files' handles", Resolve: OpenFiles}},
 		Result: []Field{nodeBuf},
 	},
 	{
@@ -318,7 +324,7 @@ var Methods = []Method{
 	},
 	{
 		Name: "close", Doc: "Forget an open file.",
-		Args: []Field{handle},
+		Args: []Field{{Name: "handle", Type: "number", Doc: "the handle to forget (one that names nothing is ignored: a close is idempotent)"}},
 	},
 	{
 		Name: "libStatus", Doc: "Whether the library (IndexedDB) works here, and why not.",

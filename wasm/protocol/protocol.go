@@ -24,6 +24,28 @@ type Field struct {
 	Type     string
 	Optional bool
 	Doc      string
+	// Resolve: what the bridge's dispatcher makes of the argument before the handler runs.
+	Resolve Resolve
+}
+
+// Resolve says what the dispatcher resolves an argument to. A handle that names nothing is
+// answered with NotFound before the handler runs, so no handler reads a handle itself.
+type Resolve uint8
+
+const (
+	AsIs        Resolve = iota // the value, as the handler reads it
+	OpenFile                   // a number: the file open under that handle
+	OpenFiles                  // an Array<number>: the file open under each handle
+	OpenContext                // a number: the raw libncfw context open under that handle (openContext)
+)
+
+// Range declares a method's range arguments: two whole numbers the dispatcher reads and checks
+// (BadRequest when negative, reversed or past Last) and cuts to at most Max items.
+type Range struct {
+	From, To string // the arguments: the first item, and one past the last (with Count: how many)
+	Count    bool
+	Max      int64 // the most items one call answers: a longer range is cut
+	Last     int64 // the largest first item (0: any whole number)
 }
 
 // Method is one call the page can make.
@@ -34,6 +56,8 @@ type Method struct {
 	Result []Field
 	// Events the method may send before its result (Events names them).
 	Events []string
+	// Range, when set, is read and checked by the dispatcher.
+	Range *Range
 }
 
 // Event is one kind of event a method sends while it runs.

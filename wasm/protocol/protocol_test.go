@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,6 +63,25 @@ func TestTable(t *testing.T) {
 					t.Errorf("%s.%s: duplicate, type %q unknown, or undocumented", m.Name, f.Name, f.Type)
 				}
 				names[f.Name] = true
+			}
+		}
+		for _, a := range m.Args {
+			// A handle is resolved by the dispatcher (close forgets any handle, known or not).
+			if strings.Contains(a.Doc, "handle") && a.Resolve == AsIs && m.Name != "close" {
+				t.Errorf("%s.%s names a handle the dispatcher does not resolve", m.Name, a.Name)
+			}
+			if want := map[Resolve]string{OpenFile: "number", OpenContext: "number", OpenFiles: "Array<number>"}[a.Resolve]; want != "" && a.Type != want {
+				t.Errorf("%s.%s resolves a handle but is a %s", m.Name, a.Name, a.Type)
+			}
+		}
+		if g := m.Range; g != nil {
+			for _, name := range []string{g.From, g.To} {
+				if i := slices.IndexFunc(m.Args, func(a Field) bool { return a.Name == name }); i < 0 || m.Args[i].Type != "number" || m.Args[i].Optional {
+					t.Errorf("%s: range argument %s is not a required number", m.Name, name)
+				}
+			}
+			if g.Max <= 0 {
+				t.Errorf("%s: range without a Max", m.Name)
 			}
 		}
 		for _, e := range m.Events {

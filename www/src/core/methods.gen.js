@@ -259,7 +259,7 @@
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
  * @property {string} [source] - a member path; '' or absent: the file itself
  * @property {number} off - the first byte
- * @property {number} n - how many (fewer at the end)
+ * @property {number} n - how many (fewer at the end; at most 16 MiB)
  */
 
 /**
@@ -452,7 +452,7 @@
 /**
  * the args of recontext: Emulate an open context again for another arch or model name, under the same handle.
  * @typedef {Object} RecontextArgs
- * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ * @property {number} handle - an open context's handle (from openContext)
  * @property {number} [arch] - the arch id (0: the best guess)
  * @property {string} [model] - the model name
  */
@@ -535,7 +535,7 @@
 /**
  * the args of close: Forget an open file.
  * @typedef {Object} CloseArgs
- * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
+ * @property {number} handle - the handle to forget (one that names nothing is ignored: a close is idempotent)
  */
 
 /**
