@@ -16,6 +16,7 @@ package doc
 // Decoding refuses arrays longer than this, so a hostile 10-byte message cannot ask for
 // gigabytes (a Document's biggest tables have thousands of rows).
 //msgp:limit arrays:4194304 maps:65536
+//msgp:ignore Repeats repeat
 
 import (
 	"fmt"
