@@ -26,6 +26,11 @@ func JS() []byte {
 		typedef(&b, upper(m.Name)+"Args", "the args of "+m.Name+": "+m.Doc, m.Args)
 		typedef(&b, upper(m.Name)+"Result", "the result of "+m.Name, m.Result)
 	}
+	b.WriteString("/**\n * Every method's args and result, by name: call(method, args) is typed by it.\n * @typedef {Object} MethodTypes\n")
+	for _, m := range Methods {
+		fmt.Fprintf(&b, " * @property {{args: %sArgs, result: %sResult}} %s\n", upper(m.Name), upper(m.Name), m.Name)
+	}
+	b.WriteString(" */\n\n")
 	b.WriteString("/** @typedef {" + strings.Join(quoteAll(Names()), "|") + "} Method */\n")
 	fmt.Fprintf(&b, "/** @typedef {%s} ErrorCode */\n\n", strings.Join(quoteAll(Codes), "|"))
 	b.WriteString("/** Every method, in the core's table order. */\nexport const METHODS = Object.freeze([\n")

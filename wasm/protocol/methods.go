@@ -45,6 +45,7 @@ var Types = []Typedef{
 	}},
 	{Name: "LibEntry", Doc: "a file the library keeps; the core adds key, sha256, kind, size, summary, doc and opened", Fields: []Field{
 		{Name: "how", Type: "string", Doc: "how it was opened: open, group or context"},
+		{Name: "name", Type: "string", Doc: "the Document's file name (the page's; the core names the file by it in its notes)"},
 		{Name: "files", Type: "Array<LibFile>", Doc: "the files opened"},
 		{Name: "arch", Type: "number", Optional: true, Doc: "a context's arch"},
 		{Name: "model", Type: "string", Optional: true, Doc: "a context's model name"},

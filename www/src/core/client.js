@@ -299,10 +299,13 @@ const transport = createTransport((msg) => {
  * method with its named args (see createTransport). Every failure is a CoreError. The methods,
  * their args and results are wasm/protocol's table (methods.gen.js); a name not in it is refused
  * here, before anything is sent.
- * @param {import('./methods.gen.js').Method} method
- * @param {object} [args]
+ * Typed by method: args must be the method's Args and the promise gives its Result
+ * (methods.gen.js MethodTypes), so `make typecheck` checks every call.
+ * @template {import('./methods.gen.js').Method} M
+ * @param {M} method
+ * @param {import('./methods.gen.js').MethodTypes[M]['args']} [args]
  * @param {{onEvent?: (event: string, data: any) => void}} [hooks]
- * @returns {Promise<any>}
+ * @returns {Promise<import('./methods.gen.js').MethodTypes[M]['result']>}
  */
 export async function call(method, args, hooks) {
   if (!METHOD_NAMES.has(method)) throw new CoreError('bad-request', 'no core method ' + method + ' (wasm/protocol declares ' + METHODS.map((m) => m.name).join(', ') + ')');

@@ -26,6 +26,8 @@ function pageDigests(file, after) {
 
 let nextToken = 1;
 
+/** The core's open answer, with the fingerprint the page settled on. @typedef {import('./methods.gen.js').OpenResult & {sha256: string, memberHashes: boolean}} Opened */
+
 /**
  * openWithFingerprint opens file in the core with the page's hash worker computing, alongside,
  * its sha-256 and its payload's MD5, which the core takes where it checks the integrity (the
@@ -42,20 +44,20 @@ let nextToken = 1;
  * @param {{onEvent?: (event: string, data: any) => void} | null} hooks
  * @param {string} [known]
  * @param {{deferMembers?: boolean, deferSource?: boolean, deferSourceOver?: number, partial?: boolean, hashAfter?: Promise<any>}} [how]
- * @returns {Promise<any>}
+ * @returns {Promise<Opened>}
  */
 export async function openWithFingerprint(file, hooks, known, how) {
   const defer = !!(how && how.deferMembers) && core.mode === 'worker';
   const args = { file, name: file.name, memberHashes: defer ? false : undefined, deferSource: defer && how && how.deferSource ? true : undefined, deferSourceOver: defer && how && how.deferSource ? how.deferSourceOver : undefined, partial: how && how.partial === false ? false : undefined };
   if (known) {
-    const r = await call('open', Object.assign(args, { fingerprint: false }), hooks);
+    const r = /** @type {Opened} */ (await call('open', Object.assign(args, { fingerprint: false }), hooks));
     r.sha256 = (await call('setFingerprint', { handle: r.handle, sha256: known })).set ? known : '';
     r.memberHashes = !defer;
     return r;
   }
   const fp = pageDigests(file, how && how.hashAfter);
   if (!fp) {
-    const r = await call('open', args, hooks);
+    const r = /** @type {Opened} */ (await call('open', args, hooks));
     r.sha256 = '';
     r.memberHashes = !defer;
     return r;
@@ -65,7 +67,7 @@ export async function openWithFingerprint(file, hooks, known, how) {
   // The hash worker usually answers first; the core takes its digests when it reaches the
   // integrity check (without them, null: the core hashes the payload itself).
   fp.then((d) => call('digests', { token, md5: (d && d.md5) || undefined, sha256: (d && d.sha256) || undefined })).catch(() => {});
-  const r = await opened;
+  const r = /** @type {Opened} */ (await opened);
   const d = await fp;
   r.sha256 = '';
   r.memberHashes = !defer;

@@ -34,6 +34,7 @@
  * a file the library keeps; the core adds key, sha256, kind, size, summary, doc and opened
  * @typedef {Object} LibEntry
  * @property {string} how - how it was opened: open, group or context
+ * @property {string} name - the Document's file name (the page's; the core names the file by it in its notes)
  * @property {Array<LibFile>} files - the files opened
  * @property {number} [arch] - a context's arch
  * @property {string} [model] - a context's model name
@@ -611,6 +612,42 @@
 /**
  * the result of libClear
  * @typedef {Object} LibClearResult
+ */
+
+/**
+ * Every method's args and result, by name: call(method, args) is typed by it.
+ * @typedef {Object} MethodTypes
+ * @property {{args: OpenArgs, result: OpenResult}} open
+ * @property {{args: DigestsArgs, result: DigestsResult}} digests
+ * @property {{args: HashMembersArgs, result: HashMembersResult}} hashMembers
+ * @property {{args: IndexSourceArgs, result: IndexSourceResult}} indexSource
+ * @property {{args: SetFingerprintArgs, result: SetFingerprintResult}} setFingerprint
+ * @property {{args: BytesArgs, result: BytesResult}} bytes
+ * @property {{args: RowsArgs, result: RowsResult}} rows
+ * @property {{args: InstructionArgs, result: InstructionResult}} instruction
+ * @property {{args: NodeArgs, result: NodeResult}} node
+ * @property {{args: ChildrenArgs, result: ChildrenResult}} children
+ * @property {{args: SearchArgs, result: SearchResult}} search
+ * @property {{args: LocateArgs, result: LocateResult}} locate
+ * @property {{args: EvaluateArgs, result: EvaluateResult}} evaluate
+ * @property {{args: PlotArgs, result: PlotResult}} plot
+ * @property {{args: ScheduleArgs, result: ScheduleResult}} schedule
+ * @property {{args: MemoryArgs, result: MemoryResult}} memory
+ * @property {{args: OpenGroupArgs, result: OpenGroupResult}} openGroup
+ * @property {{args: OpenContextArgs, result: OpenContextResult}} openContext
+ * @property {{args: RecontextArgs, result: RecontextResult}} recontext
+ * @property {{args: ContextArchesArgs, result: ContextArchesResult}} contextArches
+ * @property {{args: JsonArgs, result: JsonResult}} json
+ * @property {{args: DiffArgs, result: DiffResult}} diff
+ * @property {{args: CompareArgs, result: CompareResult}} compare
+ * @property {{args: ScanArgs, result: ScanResult}} scan
+ * @property {{args: CloseArgs, result: CloseResult}} close
+ * @property {{args: LibStatusArgs, result: LibStatusResult}} libStatus
+ * @property {{args: LibPutArgs, result: LibPutResult}} libPut
+ * @property {{args: LibListArgs, result: LibListResult}} libList
+ * @property {{args: LibGetArgs, result: LibGetResult}} libGet
+ * @property {{args: LibRemoveArgs, result: LibRemoveResult}} libRemove
+ * @property {{args: LibClearArgs, result: LibClearResult}} libClear
  */
 
 /** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
