@@ -1,7 +1,9 @@
 package doc
 
+//go:generate go run ./vocab/gen -root ../.. -o ../../www/src/lib/vocab.gen.js
+
 // Node kinds: what a Node is. The page picks its renderer, glyph and detail view by kind, so
-// these strings are part of the wire format (the page compares kinds: www/src/wire.js, views/): never rename one.
+// these strings are part of the wire format (the page compares them through www/src/lib/vocab.gen.js, which `go generate ./core/doc` writes from these constants): never rename one.
 const (
 	// JSON values (core/jsonspan's trees; the libncfw dump reader's too).
 	KindObject = "object" // a JSON object; Value "{n}"

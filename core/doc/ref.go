@@ -4,7 +4,9 @@ import "strings"
 
 // A Ref is the handle a front end hands back to the core to fetch more of a node; a finding's
 // Part (core/neff) uses the same forms to say where it belongs. The strings are part of the
-// wire format (www/src/lib/refs.js reads the prefixes), so they are built and read only here.
+// wire format, so they are built and read only here, and on the page only in
+// www/src/lib/refs.js, with the kinds of www/src/lib/vocab.gen.js (go generate writes REF from
+// the RefKind constants).
 
 // RefKind is what a ref names.
 type RefKind string

@@ -43,16 +43,17 @@
 /**
  * One element of the decoded tree. kind picks the renderers (KINDS, DETAIL_RENDERERS,
  * SUMMARIES); key (or label when absent) is its path segment; ref an opaque handle the page
- * hands back to the core (lib/refs.js reads it).
+ * hands back to the core (lib/refs.js reads it). Kinds and attr keys are lib/vocab.gen.js's
+ * (generated from core/doc): compare them with KIND, read attrs with the keys ATTR names.
  * @typedef {object} Node
- * @property {string} kind
+ * @property {import('./lib/vocab.gen.js').Kind} kind
  * @property {string} [key]
  * @property {string} label
  * @property {string} [value]
  * @property {string} [detail]
  * @property {Span} [span]
  * @property {Node[]} [kids]
- * @property {Object<string, string>} [attrs] machine-readable facts (core/doc/attrs.go keys); never parse value or detail
+ * @property {import('./lib/vocab.gen.js').Attrs} [attrs] machine-readable facts (core/doc/attrs.go keys); never parse value or detail
  * @property {Table} [table]
  * @property {Series[]} [series]
  * @property {Finding[]} [finds]

@@ -17,6 +17,7 @@ import { listing, listingRefresh, listingSelect } from '../views/listing.js';
 import { overviewRedraw } from '../views/overview.js';
 import { renderFindings, renderSummary, setFindingsOpen } from '../views/summary.js';
 import { unpack, unpackNode } from '../wire.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 /** @typedef {import('../state/docs.js').DocState} DocState */
 
@@ -137,7 +138,7 @@ async function patchShown(st, patch) {
   if (state !== st) return;
   if (sel && !st.info.has(sel) && listed && listing.selected >= 0) await listingSelect(listing.selected, 'none');
   // The overview (where an open lands) is drawn again in place: its detail, and the view.
-  else if (sel && st.info.has(sel) && sel.kind === 'overview') renderDetail(sel);
+  else if (sel && st.info.has(sel) && sel.kind === KIND.OVERVIEW) renderDetail(sel);
   // A selection the user made while the listing was fetched again stands (it was made on the
   // patched Document); the same selection is drawn again with the bytes it had highlighted.
   else if (sel && st.info.has(sel)) {

@@ -15,6 +15,7 @@ import { select } from '../state/selection.js';
 import { renderSummary } from '../views/summary.js';
 import { overviewHide, overviewPartial } from '../views/overview.js';
 import { unpackDocument, unpackNode } from '../wire.js';
+import { DOC_KIND, KIND } from '../lib/vocab.gen.js';
 
 // Opening files.
 
@@ -145,7 +146,7 @@ export async function openFile(file) {
     const st = makeState(doc, { file, handle: r.handle, gen: core.gen });
     st.reopen = async () => (await openWithFingerprint(file, null, doc.sha256)).handle;
     const tDecoded = performance.now();
-    if (!r.memberHashes && doc.kind === 'neff') st.memberHashes = { state: 'computing', done: 0, total: 0 };
+    if (!r.memberHashes && doc.kind === DOC_KIND.NEFF) st.memberHashes = { state: 'computing', done: 0, total: 0 };
     lastOpen = { size: file.size, headerMs: token.headerMs, overviewMs: token.overviewMs, partialEventMs: token.partialEventMs, partial: !!token.partialShown, resultMs: tResult - t0, coreMs: r.ms, digestWaitMs: r.digestWaitMs, walkMs: r.walkMs, encodeMs: r.encodeMs, decodeMs, totalMs: 0, renderMs: 0, wasmBytes: r.wasmBytes, memberHashMs: 0, sourcePending: !!r.sourcePending, sourceMs: 0 };
     // The source lines the open left out are mapped by the worker while this thread draws the
     // Document (the page patches it when they come: features/mapsource.js); the members'
@@ -224,8 +225,8 @@ function hashMembers(st, measure) {
 function refreshHashes(st) {
   const n = state === st && st.selected;
   if (!n) return;
-  if (n.kind === 'archive') select(n, 'hash');
-  else if (n.kind === 'member') renderDetail(n);
+  if (n.kind === KIND.ARCHIVE) select(n, 'hash');
+  else if (n.kind === KIND.MEMBER) renderDetail(n);
 }
 
 /**

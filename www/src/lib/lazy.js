@@ -3,6 +3,8 @@
 // counts children the core builds on demand; the page fetches them a page at a time and
 // splices them into the node's kids, a prefix [0, kids.length) of the whole list.
 
+import { KIND } from './vocab.gen.js';
+
 /** TREE_PAGE: rows a tree builds per "show more" step (and the unit the page fetches in). */
 export const TREE_PAGE = 1000;
 /** FETCH_MAX: the core's cap on one children() call. */
@@ -63,7 +65,7 @@ export const pageEnd = (count, total) => Math.min(total, Math.ceil(count / TREE_
  * @param {number} total
  */
 export function indexKey(parent, key, total) {
-  if (!parent || parent.kind !== 'array' || !/^(0|[1-9]\d*)$/.test(key)) return -1;
+  if (!parent || parent.kind !== KIND.ARRAY || !/^(0|[1-9]\d*)$/.test(key)) return -1;
   const i = Number(key);
   return i < total ? i : -1;
 }

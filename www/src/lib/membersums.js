@@ -4,6 +4,9 @@
 // the page's Document as an open that hashed them gives them (each member node's detail, the
 // members table's sha256 column), from the core's list in archive order.
 
+import { memberPath } from './refs.js';
+import { KIND } from './vocab.gen.js';
+
 /**
  * applyMemberSums puts members ({path, sha256, detail} in archive order) into doc: member
  * nodes of one path take them in document order (they share a directory, in archive order);
@@ -19,9 +22,9 @@ export function applyMemberSums(doc, members) {
   /** @type {import('../wire.js').Table | null} */
   let table = null;
   const walk = (/** @type {import('../wire.js').Node} */ n) => {
-    if (n.kind === 'archive' && !table && n.table) table = n.table;
-    if (n.kind === 'member') {
-      const p = n.ref && n.ref.startsWith('member:') ? n.ref.slice(7) : '';
+    if (n.kind === KIND.ARCHIVE && !table && n.table) table = n.table;
+    if (n.kind === KIND.MEMBER) {
+      const p = memberPath(n.ref) || '';
       if (p) { if (!nodes.has(p)) nodes.set(p, []); nodes.get(p).push(n); }
       return;
     }

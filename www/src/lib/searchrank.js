@@ -4,10 +4,12 @@
 // ("Activate" lists Activate instructions before any func_id number). A pure function of the
 // results, so node --test holds it.
 
+import { KIND } from './vocab.gen.js';
+
 /** JSON value kinds: the last tier. */
-const JSON_KINDS = new Set(['object', 'array', 'string', 'number', 'bool', 'null', 'bare']);
+const JSON_KINDS = new Set([KIND.OBJECT, KIND.ARRAY, KIND.STRING, KIND.NUMBER, KIND.BOOL, KIND.NULL, KIND.BARE]);
 /** Program kinds: functions, source lines and instructions named by the model. */
-const PROGRAM_KINDS = new Set(['pwp-function', 'func', 'inst', 'source', 'instruction', 'instructions', 'engine', 'core', 'vars', 'tensors', 'queues', 'dma-blocks', 'activation-sets']);
+const PROGRAM_KINDS = new Set([KIND.PWP_FUNCTION, KIND.FUNC, KIND.INST, KIND.SOURCE, KIND.INSTRUCTION, KIND.INSTRUCTIONS, KIND.ENGINE, KIND.CORE, KIND.VARS, KIND.TENSORS, KIND.QUEUES, KIND.DMA_BLOCKS, KIND.ACTIVATION_SETS]);
 
 /**
  * One search result as views/search.js holds it: an offset or instruction jump (offset /

@@ -4,6 +4,9 @@
 // put what changed into the page's Document as the core's File.ApplySource put it into its
 // own, so the page's copy is the eager open's without the Document shipped again.
 
+import { memberPath } from './refs.js';
+import { KIND } from './vocab.gen.js';
+
 /** @typedef {import('../wire.js').Node} Node */
 
 /**
@@ -47,8 +50,8 @@ function memberNodes(root) {
   /** @type {Map<string, Node[]>} */
   const out = new Map();
   const walk = (/** @type {Node} */ n) => {
-    if (n.kind === 'member') {
-      const p = n.ref && n.ref.startsWith('member:') ? n.ref.slice(7) : '';
+    if (n.kind === KIND.MEMBER) {
+      const p = memberPath(n.ref) || '';
       if (p) { if (!out.has(p)) out.set(p, []); out.get(p).push(n); }
       return;
     }
@@ -92,7 +95,7 @@ export function applySourcePatch(doc, p) {
   if (!root) return { changed, missing: 1 };
   const kids = root.kids || (root.kids = []);
   if (p.overview) {
-    const ov = kids.find((c) => c && c.kind === 'overview');
+    const ov = kids.find((c) => c && c.kind === KIND.OVERVIEW);
     if (ov) { swap(ov, p.overview); changed.push(ov); } else missing++;
   }
   if (p.source) {
@@ -100,7 +103,7 @@ export function applySourcePatch(doc, p) {
     if (!model) missing++;
     else {
       const mk = model.kids || (model.kids = []);
-      const had = mk.find((c) => c && c.kind === 'source');
+      const had = mk.find((c) => c && c.kind === KIND.SOURCE);
       if (had) swap(had, p.source); else mk.push(p.source);
       changed.push(model);
     }
@@ -129,7 +132,7 @@ export function applySourcePatch(doc, p) {
  * @param {import('../wire.js').Document} doc
  */
 export function sourcePending(doc) {
-  const ov = doc && doc.root && (doc.root.kids || []).find((c) => c && c.kind === 'overview');
+  const ov = doc && doc.root && (doc.root.kids || []).find((c) => c && c.kind === KIND.OVERVIEW);
   const s = ov && (ov.kids || []).find((c) => c && c.key === 'source');
   return !!(s && s.attrs && s.attrs.pending);
 }

@@ -4,13 +4,16 @@
 
 import { unfetched } from '../lib/lazy.js';
 import { isMemberRef, memberPath } from '../lib/refs.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 // The document and its index.
 
-const JSON_KINDS = new Set(['object', 'array', 'string', 'number', 'bool', 'null']);
+const JSON_KINDS = new Set([KIND.OBJECT, KIND.ARRAY, KIND.STRING, KIND.NUMBER, KIND.BOOL, KIND.NULL]);
 export const SEV_RANK = { info: 1, warning: 2, error: 3 };
 
-// KINDS: how each node kind looks in a tree. Unknown kinds get the default row.
+// KINDS: how each node kind looks in a tree (its keys are KIND's values: tsc checks them).
+// Unknown kinds get the default row.
+/** @type {Partial<Record<import('../lib/vocab.gen.js').Kind, {glyph: string, title: string}>>} */
 const KINDS = {
   neff: { glyph: '◆', title: 'NEFF file' },
   header: { glyph: 'H', title: 'header' },
@@ -189,7 +192,7 @@ export const parentOf = (n) => state.info.get(n).parent;
  * @returns {Node | null}
  */
 export function memberOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'member' && isMemberRef(m.ref)) return m;
+  for (let m = n; m; m = parentOf(m)) if (m.kind === KIND.MEMBER && isMemberRef(m.ref)) return m;
   return null;
 }
 /**
@@ -202,7 +205,7 @@ export function memberOf(n) {
 export function contentRootOf(n) {
   const m = memberOf(n);
   if (!m) return null;
-  return (m.kids || []).find((c) => !(c.kind === 'bytes' && !(c.kids && c.kids.length))) || null;
+  return (m.kids || []).find((c) => !(c.kind === KIND.BYTES && !(c.kids && c.kids.length))) || null;
 }
 /**
  * spanOf: n's bytes, or (inherited, len 0) where its nearest ancestor with a span starts.
@@ -237,7 +240,7 @@ export function findMember(src) {
     state.members = new Map();
     // Archive members first; loose files joined into one document (activation blobs) are
     // sources too, named by a node whose Ref is "member:<file>".
-    for (const n of state.info.keys()) if (n.kind === 'member' && isMemberRef(n.ref)) state.members.set(memberPath(n.ref), n);
+    for (const n of state.info.keys()) if (n.kind === KIND.MEMBER && isMemberRef(n.ref)) state.members.set(memberPath(n.ref), n);
     for (const n of state.info.keys()) {
       const p = memberPath(n.ref);
       if (p !== null && n.span && !state.members.has(p)) state.members.set(p, n);

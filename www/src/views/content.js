@@ -3,7 +3,7 @@
 
 import { $ } from '../dom.js';
 import { childCount } from '../lib/lazy.js';
-import { isStreamRef, memberPath, refIn } from '../lib/refs.js';
+import { isStreamRef, memberPath, recordsPath } from '../lib/refs.js';
 import { contentRootOf, memberOf, parentOf, spanOf, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
@@ -17,6 +17,7 @@ import { syncCardInit } from './synccard.js';
 import { functionOf, plotShow } from './plot/plot.js';
 import { sourceHide, sourceOf, sourceShow } from './source.js';
 import { jsonTree, mainTree, setTrees, TreeView } from './tree.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 // Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
 
@@ -27,7 +28,7 @@ export { jsonTree, mainTree };
  * has its own tree) and the member content's.
  */
 export function contentInit() {
-  setTrees(new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === 'member' ? [] : n.kids || []), (n) => (n.kind === 'member' ? 0 : childCount(n))),
+  setTrees(new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === KIND.MEMBER ? [] : n.kids || []), (n) => (n.kind === KIND.MEMBER ? 0 : childCount(n))),
     new TreeView($('json-tree'), (n) => select(n, 'json')));
   scheduleInit();
   memviewInit();
@@ -46,7 +47,7 @@ export function contentInit() {
   });
 }
 
-const OPEN_KINDS = new Set(['neff', 'header', 'archive', 'pwp-bundle', 'pwp-set', 'group', 'ncfw-context']);
+const OPEN_KINDS = new Set([KIND.NEFF, KIND.HEADER, KIND.ARCHIVE, KIND.PWP_BUNDLE, KIND.PWP_SET, KIND.GROUP, KIND.NCFW_CONTEXT]);
 
 /**
  * CONTENT_VIEWS: the panes a node may call for above its member's content and bytes, in the
@@ -72,7 +73,7 @@ const CONTENT_VIEWS = [
  * @param {import('../wire.js').Span} [spanOverride]
  */
 export function renderContent(n, from, spanOverride) {
-  if (state.doc.kind === 'ncfw-context' && state.doc.root.kind === 'ncfw-context') { ctxShow(n, from); return; }
+  if (state.doc.kind === KIND.NCFW_CONTEXT && state.doc.root.kind === KIND.NCFW_CONTEXT) { ctxShow(n, from); return; }
   $('ctx-view').hidden = true;
   let panes = false;
   for (const cv of CONTENT_VIEWS) {
@@ -85,7 +86,7 @@ export function renderContent(n, from, spanOverride) {
   $('content-empty').hidden = true;
   // An instruction stream is shown as its listing rather than as a tree.
   // A .dbg member's records table is paged by the listing too (records:<member>).
-  const stream = jroot && isStreamRef(jroot.ref) ? jroot : refIn(n.ref, 'records') !== null ? n : null;
+  const stream = jroot && isStreamRef(jroot.ref) ? jroot : recordsPath(n.ref) !== null ? n : null;
   if (stream) jroot = null;
   if (!stream) listingHide();
   if (jroot) {
@@ -103,7 +104,7 @@ export function renderContent(n, from, spanOverride) {
   const span = spanOverride || spanOf(n);
   const src = span ? span.src || '' : (member ? memberPath(member.ref) : '');
   // A member node highlights nothing (all of it would be highlighted): it shows from its start.
-  let hl = span && !span.inherited && n !== member && !(n.kind === 'bytes' && n.label === 'content') ? span : null;
+  let hl = span && !span.inherited && n !== member && !(n.kind === KIND.BYTES && n.label === 'content') ? span : null;
   // A node with children is shown by its children's tints, its own range only softly.
   if (hl && childCount(n)) hl = Object.assign({}, hl, { soft: true });
   hexShow(src, hl, from !== 'hex', n === member ? [] : fieldMarks(n, src));

@@ -11,6 +11,7 @@ import { unpackDocument, unpackNode } from '../wire.js';
 import { mainTree } from './tree.js';
 import { ensureHandle, hexShow, ownerOf } from './hex.js';
 import { libRemember } from './library.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 // libncfw collective context: the text the library would print (virtualised, with line
 // numbers), the arch switcher, and highlights both ways between printed values and their
@@ -45,8 +46,8 @@ function byteIndexer(text) {
 function ctxSetup() {
   if (ctx.uid === state.uid) return;
   const root = state.doc.root;
-  const textNode = (root.kids || []).find((c) => c.kind === 'ncfw-text') || { value: '', table: null };
-  const archNode = (root.kids || []).find((c) => c.kind === 'ncfw-arches');
+  const textNode = (root.kids || []).find((c) => c.kind === KIND.NCFW_TEXT) || { value: '', table: null };
+  const archNode = (root.kids || []).find((c) => c.kind === KIND.NCFW_ARCHES);
   ctx.uid = state.uid;
   ctx.text = textNode.value || '';
   ctx.lines = [0];
@@ -114,7 +115,7 @@ export function ctxShow(n, from) {
   $('ctx-view').hidden = false;
   $('content-title').textContent = state.doc.file + ' · as printed by libncfw';
   ctxSetup();
-  const whole = !n.span || n.span.len >= state.doc.size || n.kind === 'ncfw-context';
+  const whole = !n.span || n.span.len >= state.doc.size || n.kind === KIND.NCFW_CONTEXT;
   const span = whole ? null : n.span;
   if (span) ctxMarkRange(span.off, span.len, from !== 'ctx');
   else { ctx.marked = new Set(); ctx.sel = -1; ctxRender(); }

@@ -18,6 +18,7 @@ import { instructionAt } from './listing.js';
 import { renderScheduleLink, scheduleLinkWhen } from './schedule.js';
 import { sourceJump } from './source.js';
 import { mainTree } from './tree.js';
+import { DOC_KIND, KIND } from '../lib/vocab.gen.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
 // function view.
@@ -254,18 +255,18 @@ function renderMemberHash(n, box) {
 
 // DETAIL_RENDERERS: extra sections of the detail pane, by what a node carries.
 const DETAIL_RENDERERS = [
-  { when: (n) => (n.kind === 'member' || n.kind === 'archive') && !!state.memberHashes && state.memberHashes.state !== 'done', render: renderMemberHash },
-  { when: (n) => n.kind === 'instruction', render: renderRelated },
+  { when: (n) => (n.kind === KIND.MEMBER || n.kind === KIND.ARCHIVE) && !!state.memberHashes && state.memberHashes.state !== 'done', render: renderMemberHash },
+  { when: (n) => n.kind === KIND.INSTRUCTION, render: renderRelated },
   { when: scheduleLinkWhen, render: renderScheduleLink }, // views/schedule.js
   { when: isVar, render: renderVarUses },
   { when: (n) => !!(n.attrs && n.attrs.words !== undefined), render: renderLineWords },
-  { when: (n) => n.kind === 'pwp-set', render: renderSetFunctions },
-  { when: (n) => n.kind === 'pwp-function', render: renderOctaves },
+  { when: (n) => n.kind === KIND.PWP_SET, render: renderSetFunctions },
+  { when: (n) => n.kind === KIND.PWP_FUNCTION, render: renderOctaves },
   // Only a file of no recognised kind could be a raw libncfw context (a PNG is not one).
-  { when: (n) => n === state.doc.root && state.doc.kind === 'binary' && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
+  { when: (n) => n === state.doc.root && state.doc.kind === DOC_KIND.BINARY && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
   { when: (n) => n.table && n.table.cols && !isVar(n), render: renderTable },
   { when: (n) => n.series && n.series.length, render: renderSeries },
-  { when: (n) => !n.table && childCount(n) > 0 && n.kind !== 'member', render: renderChildren },
+  { when: (n) => !n.table && childCount(n) > 0 && n.kind !== KIND.MEMBER, render: renderChildren },
 ];
 
 /**

@@ -14,6 +14,7 @@ import { isStreamRef } from '../lib/refs.js';
 import { handleOf, locateNode } from '../state/lazy.js';
 import { emit, on } from '../state/events.js';
 import { recordByte, select } from '../state/selection.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 // Hex view: virtualised rows, bytes fetched in pages from the core on demand.
 
@@ -54,7 +55,7 @@ export function hexInit() {
   on('detail', ({ n }) => {
     const p = hex.pendingField;
     const sp = n.span;
-    if (!p || n.kind !== 'instruction' || !sp || (sp.src || '') !== p.src || p.off < sp.off || p.off >= sp.off + sp.len) return;
+    if (!p || n.kind !== KIND.INSTRUCTION || !sp || (sp.src || '') !== p.src || p.off < sp.off || p.off >= sp.off + sp.len) return;
     hex.pendingField = null;
     Promise.resolve().then(() => selectFieldOf(n, p));
   });
@@ -419,7 +420,7 @@ function hexOnKey(e) {
 
 // hexPickByte selects the field that owns byte off, as a click on it does.
 function hexPickByte(off) {
-  if (state.doc.kind === 'ncfw-context' && !hex.source) { emit('contextByte', { off }); return; }
+  if (state.doc.kind === KIND.NCFW_CONTEXT && !hex.source) { emit('contextByte', { off }); return; }
   // A byte of an instruction stream: the listing selects its instruction, then the hex view
   // its smallest field (the 'detail' event).
   const stream = streamOf(hex.source);
@@ -606,7 +607,7 @@ function hexPickRange(a, b) {
   const sp = n && n.span;
   if (!sp || (sp.src || '') !== hex.source) n = ownerOf(hex.source, lo);
   // An instruction's field is named by its instruction (the path a reload can follow).
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'instruction') { n = m; break; }
+  for (let m = n; m; m = parentOf(m)) if (m.kind === KIND.INSTRUCTION) { n = m; break; }
   if (n) recordByte(n, lo, hi);
 }
 

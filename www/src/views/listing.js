@@ -5,7 +5,7 @@ import { call } from '../core/client.js';
 import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
-import { isStreamRef, refIn, streamPath } from '../lib/refs.js';
+import { isStreamRef, recordsPath, streamPath, streamRef } from '../lib/refs.js';
 import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
 import { adopt, findMember, keyOf, ownerAt, pathOf, state } from '../state/docs.js';
 import { emit, on } from '../state/events.js';
@@ -16,6 +16,7 @@ import { follow, linkFollowable, linkTarget } from './overview.js';
 import { lineWords } from '../lib/words.js';
 import { elideSource } from '../lib/names.js';
 import { plotFromActivate } from './plot/plot.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 // Listing: a node whose Ref is "stream:<member>" is an instruction stream; its rows come from
 // the core a block at a time (rows), and one instruction's fields on demand (instruction),
@@ -29,7 +30,7 @@ const LIST_BLOCK = 256;
 export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new LRU(64), full: 0, selected: -1, key: '', line: null };
 
 // refMember: the member a listing ref pages (stream:<member> or records:<member>).
-const refMember = (ref) => (isStreamRef(ref) ? streamPath(ref) : refIn(ref, 'records')) || '';
+const refMember = (ref) => (isStreamRef(ref) ? streamPath(ref) : recordsPath(ref)) || '';
 
 export function listingShow(node) {
   const box = $('listing');
@@ -411,7 +412,7 @@ export function listingInit() {
 // rowFollow follows row i's link; an Activate's function opens its plot, told where from.
 function rowFollow(link, i) {
   const t = linkTarget(link);
-  if (t && t.kind === 'pwp-function' && t.ref) plotFromActivate(t.ref, refMember(listing.ref) + ' #' + i);
+  if (t && t.kind === KIND.PWP_FUNCTION && t.ref) plotFromActivate(t.ref, refMember(listing.ref) + ' #' + i);
   follow(link);
 }
 
@@ -479,7 +480,7 @@ export function listingHide() {
 export async function instructionAt(member, i) {
   const m = findMember(member);
   if (!m) { toast('No member ' + member + ' in this NEFF'); return; }
-  if (listing.ref !== 'stream:' + member || $('listing').hidden) select(m, 'link');
+  if (listing.ref !== streamRef(member) || $('listing').hidden) select(m, 'link');
   if ($('listing').hidden) return;
   await fetchBlock(0).promise;
   listingScrollTo(i);

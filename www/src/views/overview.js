@@ -10,6 +10,7 @@ import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
 import { followLink, select } from '../state/selection.js';
 import { drawerButtons, setDashboard } from './layout.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 /**
  * linkTarget: the node a link names in the current document, or null.
@@ -72,7 +73,7 @@ function linkButton(link, cls, text) {
  * @param {import('../wire.js').Node} n
  */
 export function overviewOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'overview') return m;
+  for (let m = n; m; m = parentOf(m)) if (m.kind === KIND.OVERVIEW) return m;
   return null;
 }
 
@@ -397,7 +398,7 @@ function renderRows(box, n, key) {
 // renderEngines is the cores × engines grid: the count, a bar scaled to the busiest stream,
 // the opcode mix on hover.
 function renderEngines(box, n) {
-  const cells = (n.kids || []).filter((c) => c.kind === 'engine' && c.attrs);
+  const cells = (n.kids || []).filter((c) => c.kind === KIND.ENGINE && c.attrs);
   if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value + (n.attrs && n.attrs.pending ? ' so far · ' + n.attrs.pending : '')));
   if (n.attrs && n.attrs.view_limit) box.appendChild(el('p', 'ov-sum muted', n.attrs.view_limit));
   const cores = [], engines = [];

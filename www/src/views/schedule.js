@@ -11,13 +11,14 @@ import { fmtInt } from '../lib/format.js';
 import { lower, unpackCore, waitIndex } from '../lib/schedcols.js';
 import { niceTicks } from '../lib/ticks.js';
 import { contentRootOf, state } from '../state/docs.js';
-import { isStreamRef } from '../lib/refs.js';
+import { isStreamRef, streamPath } from '../lib/refs.js';
 import { on } from '../state/events.js';
 import { unpackNode } from '../wire.js';
 import { ensureHandle } from './hex.js';
 import { instructionAt, listing, listingRedraw, syncLinks } from './listing.js';
 import { overviewHide, overviewOf } from './overview.js';
 import { barButton, viewFrame } from './viewframe.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 const LANE = 24; // px per engine lane
 const HEAD = 22; // px of a core's header row
@@ -94,8 +95,8 @@ export async function scheduleOpen() {
   layout();
   draw();
   const c = sched.cores && sched.cores[0];
-  const member = listing.ref.startsWith('stream:') && !$('listing').hidden ? listing.ref.slice('stream:'.length) : c && c.members[0];
-  if (member) await instructionAt(member, Math.max(0, member === listing.ref.slice('stream:'.length) ? listing.selected : 0));
+  const member = streamPath(listing.ref) !== null && !$('listing').hidden ? streamPath(listing.ref) : c && c.members[0];
+  if (member) await instructionAt(member, Math.max(0, member === streamPath(listing.ref) ? listing.selected : 0));
   showNow();
 }
 
@@ -693,8 +694,8 @@ export function syncLinksOf(member, index) {
  * @param {import('../wire.js').Node} n
  */
 export function scheduleLinkWhen(n) {
-  if (n.kind === 'instruction') return true;
-  const root = n.kind === 'member' ? contentRootOf(n) : null;
+  if (n.kind === KIND.INSTRUCTION) return true;
+  const root = n.kind === KIND.MEMBER ? contentRootOf(n) : null;
   return !!(root && isStreamRef(root.ref));
 }
 
@@ -706,11 +707,11 @@ export function scheduleLinkWhen(n) {
  */
 export function renderScheduleLink(n, box) {
   const row = el('div', 'related');
-  const b = el('button', 'link related-link sched-open', n.kind === 'instruction' ? 'Show in the schedule' : 'Schedule of this core');
+  const b = el('button', 'link related-link sched-open', n.kind === KIND.INSTRUCTION ? 'Show in the schedule' : 'Schedule of this core');
   /** @type {HTMLButtonElement} */ (b).type = 'button';
   b.title = 'One lane per engine, each instruction at its earliest step, arrows from producer to waiter';
   b.addEventListener('click', async () => {
-    const member = listing.ref.startsWith('stream:') ? listing.ref.slice('stream:'.length) : '';
+    const member = streamPath(listing.ref) || '';
     const i = listing.selected;
     await scheduleOpen();
     if (!member || i < 0 || !sched.cores) return;

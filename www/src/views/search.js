@@ -16,6 +16,7 @@ import { select } from '../state/selection.js';
 import { unpackTable } from '../wire.js';
 import { fieldMarks, hex, hexShow, ownerOf, streamOf } from './hex.js';
 import { fetchBlock, instructionPick, listing, listingScrollTo, listingSelect } from './listing.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 // Search (Ctrl+K or /): the core walks the document (search: key, label, value, detail; stubs
 // built as it goes) and streams its hits here in batches; "more results" goes on from where a
@@ -219,7 +220,7 @@ function searchRender() {
     } else if (r.hit || r.node) {
       // A hit names its node by path; the node itself may not be fetched yet.
       const n = r.hit || r.node;
-      item.dataset.kind = n.kind === 'member' ? 'member' : 'node';
+      item.dataset.kind = n.kind === KIND.MEMBER ? 'member' : 'node';
       item.appendChild(el('span', 'sr-kind', kindOf(n.kind).title || n.kind));
       item.appendChild(el('span', 'sr-what', n.label + (n.value ? ' = ' + n.value : '')));
       const where = memberPath(n.ref) ?? (r.hit ? r.hit.path : pathOf(n)).slice(0, -1).join(' › ');

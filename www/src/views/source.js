@@ -12,6 +12,7 @@ import { select } from '../state/selection.js';
 import { lineWords } from '../lib/words.js';
 import { emit, on } from '../state/events.js';
 import { instructionAt } from './listing.js';
+import { KIND } from '../lib/vocab.gen.js';
 
 /** @typedef {import('../wire.js').Node} Node */
 
@@ -20,7 +21,7 @@ import { instructionAt } from './listing.js';
  * @param {Node} n
  */
 export function sourceOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'source') return m;
+  for (let m = n; m; m = parentOf(m)) if (m.kind === KIND.SOURCE) return m;
   return null;
 }
 
@@ -30,7 +31,7 @@ export function sourceOf(n) {
 export function sourceNode() {
   if (!state) return null;
   const model = (state.doc.root.kids || []).find((c) => c.key === 'model');
-  return (model && (model.kids || []).find((c) => c.kind === 'source')) || null;
+  return (model && (model.kids || []).find((c) => c.kind === KIND.SOURCE)) || null;
 }
 
 /** the line node of the instruction selected last (highlighted in the view), or null */

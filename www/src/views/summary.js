@@ -10,6 +10,7 @@ import { select } from '../state/selection.js';
 import { RC_TEXT } from './context.js';
 import { findingItem } from './detail.js';
 import { rovingList } from './grid.js';
+import { CAUSE, INTEGRITY, KIND } from '../lib/vocab.gen.js';
 
 // Summary and findings.
 
@@ -48,9 +49,9 @@ const SUMMARIES = {
     if (partial) {
       box.appendChild(chip('payload', 'reading…', 'pending'));
     } else {
-      const iv = (integ && integ.attrs && integ.attrs.integrity) || 'not-checked';
+      const iv = (integ && integ.attrs && integ.attrs.integrity) || INTEGRITY.NOT_CHECKED;
       // One vocabulary for the hash check, from the attr (never the display text): ok, mismatch, not checked.
-      box.appendChild(chip('hash', iv === 'ok' ? 'ok' : iv === 'mismatch' ? 'mismatch' : 'not checked', iv === 'ok' ? 'good' : iv === 'mismatch' ? 'bad' : 'warn', integ, 'integrity'));
+      box.appendChild(chip('hash', iv === INTEGRITY.OK ? 'ok' : iv === INTEGRITY.MISMATCH ? 'mismatch' : 'not checked', iv === INTEGRITY.OK ? 'good' : iv === INTEGRITY.MISMATCH ? 'bad' : 'warn', integ, 'integrity'));
     }
     box.appendChild(chip('features', feat ? ((feat.attrs && feat.attrs.features) || 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
     if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : verdict.value === 'not checked' ? 'warn' : 'bad', verdict, 'verdict'));
@@ -59,7 +60,7 @@ const SUMMARIES = {
   pwp(doc, box) {
     const r = doc.root;
     let sets = 0, fns = 0;
-    for (const n of state.info.keys()) { if (n.kind === 'pwp-set') sets++; else if (n.kind === 'pwp-function') fns++; }
+    for (const n of state.info.keys()) { if (n.kind === KIND.PWP_SET) sets++; else if (n.kind === KIND.PWP_FUNCTION) fns++; }
     box.appendChild(chip('activation tables', r.value || '—', '', r, 'sets'));
     box.appendChild(chip('sets decoded', String(sets), '', null, 'set-count'));
     box.appendChild(chip('functions', String(fns), '', null, 'function-count'));
@@ -68,8 +69,8 @@ const SUMMARIES = {
   'ncfw-context'(doc, box) {
     const r = doc.root;
     const kids = r.kids || [];
-    const arch = kids.find((c) => c.kind === 'ncfw-arches');
-    const text = kids.find((c) => c.kind === 'ncfw-text');
+    const arch = kids.find((c) => c.kind === KIND.NCFW_ARCHES);
+    const text = kids.find((c) => c.kind === KIND.NCFW_TEXT);
     const rc = Number((r.attrs && r.attrs.rc) || 0);
     box.appendChild(chip('libncfw context', 'arch ' + (arch ? arch.value : '?'), 'mono', r, 'arch'));
     box.appendChild(chip('return code', 'rc ' + rc + ' · ' + (RC_TEXT[rc] || 'error'), rc === 0 ? 'good' : rc === 28 ? 'warn' : 'bad', text || r, 'rc'));
@@ -109,7 +110,7 @@ export function renderSummary(doc, partial) {
  */
 function causeGroups(all) {
   const ov = field(state.doc, 'overview', 'findings');
-  const root = ov && (ov.kids || []).find((g) => g.kind === 'cause' && g.attrs && g.attrs.cause && g.attrs.cause !== 'other');
+  const root = ov && (ov.kids || []).find((g) => g.kind === KIND.CAUSE && g.attrs && g.attrs.cause && g.attrs.cause !== CAUSE.OTHER);
   if (!root || !root.table) return null;
   // The group's rows are (severity, message, where, code), each leading to the node that
   // holds its finding: a finding is the root's when its node, severity and code are one of

@@ -7,6 +7,7 @@ import { fmtInt } from '../lib/format.js';
 import { childCount, TREE_PAGE, unfetched } from '../lib/lazy.js';
 import { keyOf, kindOf, parentOf, pathOf, state } from '../state/docs.js';
 import { ensureKids } from '../state/lazy.js';
+import { DOC_KIND } from '../lib/vocab.gen.js';
 
 // Tree view (ARIA tree; lazy: children are built when a node is first expanded).
 
@@ -85,7 +86,7 @@ export class TreeView {
     row.appendChild(g);
     row.appendChild(el('span', 'label', n.label));
     if (n.detail) row.title = n.detail;
-    if (state.doc.kind === 'ncfw-dump' && n.attrs && n.attrs.line) row.insertBefore(el('span', 'lineno', n.attrs.line), row.firstChild);
+    if (state.doc.kind === DOC_KIND.NCFW_DUMP && n.attrs && n.attrs.line) row.insertBefore(el('span', 'lineno', n.attrs.line), row.firstChild);
     if (n.value) row.appendChild(el('span', 'value v-' + n.kind, n.value));
     const worst = state.info.get(n).worst;
     if (worst) {

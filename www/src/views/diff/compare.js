@@ -15,6 +15,7 @@ import { search, searchClose } from '../search.js';
 import { emit } from '../../state/events.js';
 import { shortName } from '../fullview.js';
 import { libRemember } from '../library.js';
+import { DOC_KIND, KIND } from '../../lib/vocab.gen.js';
 
 // Comparing two NEFFs (fleet.Diff in the core): the current document against another open
 // one (the Compare menu by the tabs) or against a file picked for it (Compare with…). The
@@ -24,7 +25,7 @@ export const DIFF_ROWS = 2000; // rows built per member group before a "show mor
 export { diff };
 export const CHANGE_MARK = { changed: '≠', added: '+', removed: '−', operands: '≈' };
 export const CHANGE_TITLE = { changed: 'differs', added: 'only in B', removed: 'only in A', operands: 'same opcode counts, other operands' };
-const isNEFF = (d) => !!(d && d.doc && d.doc.kind === 'neff');
+const isNEFF = (d) => !!(d && d.doc && d.doc.kind === DOC_KIND.NEFF);
 
 // handleFor is ensureHandle for any document: reopened in the core after a worker restart.
 export async function handleFor(st) {
@@ -257,7 +258,7 @@ export function diffSides() {
 
 export const kidOf = (n, key) => (n && n.kids || []).find((c) => keyOf(c) === key) || null;
 // changesOf: a change node's own differences (its children after the "a"/"b" values).
-export const changesOf = (n) => (n && n.kids || []).filter((c) => c.kind !== 'field');
+export const changesOf = (n) => (n && n.kids || []).filter((c) => c.kind !== KIND.FIELD);
 export const shortSHA = (s) => (s ? s.slice(0, 12) : '');
 
 // setHideSame shows only the differences (on) or every row, keeping the checkbox in step.

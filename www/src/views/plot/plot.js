@@ -11,6 +11,7 @@ import { emit, on } from '../../state/events.js';
 import { unpackNode } from '../../wire.js';
 import { ensureHandle, fieldMarks, hexShow } from '../hex.js';
 import { lowerBound, plotDraw, plotDrawFor } from './draw.js';
+import { KIND } from '../../lib/vocab.gen.js';
 
 // Activation functions: an SVG plot of the emulated curve over the true function with its
 // error on a log scale, octave and section boundaries and saturation regions; zoom (wheel or
@@ -41,7 +42,7 @@ const homeOf = (fn) => rangeAttr(fn.attrs && fn.attrs.window) || DEFAULT_HOME;
 
 // functionOf returns the activation function n belongs to (itself included), or null.
 export function functionOf(n) {
-  for (let m = n; m; m = parentOf(m)) if (m.kind === 'pwp-function' && isPwpRef(m.ref)) return m;
+  for (let m = n; m; m = parentOf(m)) if (m.kind === KIND.PWP_FUNCTION && isPwpRef(m.ref)) return m;
   return null;
 }
 
