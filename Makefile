@@ -64,8 +64,9 @@ release: dist
 	cp dist/neffscope.html dist/release/
 	cd dist/release && sha256sum * > SHA256SUMS && cat SHA256SUMS
 
-## generate: msgp's codec of the Document (core/doc/doc_gen.go) and the page's view of the
-## worker protocol (www/src/core/methods.gen.js, from wasm/protocol); tests fail when stale.
+## generate: msgp's codec of the Document (core/doc/doc_gen.go), the page's vocabulary
+## (www/src/lib/vocab.gen.js, from core/doc's constants) and the page's view of the worker
+## protocol (www/src/core/methods.gen.js, from wasm/protocol); tests fail when stale.
 generate:
 	$(GO) generate ./...
 
