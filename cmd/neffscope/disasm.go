@@ -107,9 +107,11 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	}
 	defer fh.Close()
 	if f.Program == nil {
+		relayLimits(stderr, f, false) // nothing is printed to carry them
 		fmt.Fprintf(stderr, "neffscope: %s is not a NEFF with a program (kind %s)\n", f.Name, f.Doc.Kind)
 		return 1
 	}
+	limits, _ := relayLimits(stderr, f, *asJSON)
 	var picked []*inspect.ProgramStream
 	for _, s := range f.Program.Streams {
 		if *sg != "" && s.Core.Name != *sg {
@@ -133,7 +135,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	// as structs, and its text or JSON is written as it is made.
 	var capped bool
 	if *asJSON {
-		capped, err = writeDisasmCapped(rawStdout(stdout), f, fh, picked, jsonFormat{}, limit)
+		capped, err = writeDisasmCapped(rawStdout(stdout), f, fh, picked, jsonFormat{findings: limits}, limit)
 	} else {
 		capped, err = writeDisasmCapped(stdout, f, fh, picked, textFormat{}, limit)
 	}
