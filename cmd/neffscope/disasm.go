@@ -111,7 +111,6 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: %s is not a NEFF with a program (kind %s)\n", f.Name, f.Doc.Kind)
 		return 1
 	}
-	limits, _ := relayLimits(stderr, f, *asJSON)
 	var picked []*inspect.ProgramStream
 	for _, s := range f.Program.Streams {
 		if *sg != "" && s.Core.Name != *sg {
@@ -123,9 +122,11 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		picked = append(picked, s)
 	}
 	if len(picked) == 0 {
+		relayLimits(stderr, f, false)
 		fmt.Fprintf(stderr, "neffscope: no stream matches --sg %q --engine %q\n", *sg, *engine)
 		return 1
 	}
+	limits, _ := relayLimits(stderr, f, *asJSON)
 	// The writers hold a bounded window of words over what the open left live; without room
 	// above it the collector ran back to back (114 collections, a fifth of the CPU, for the
 	// 32 MB real-shaped NEFF's disasm --json).
