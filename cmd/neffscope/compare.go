@@ -28,6 +28,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	c := fleet.Compare(files)
 	addFileErrors(c, files)
+	relayOnto(c, files, stderr, *asJSON)
 	facts := c.Child("facts")
 	differ := false
 	for _, r := range facts.Table.Rows {

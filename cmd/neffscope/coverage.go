@@ -8,7 +8,6 @@ import (
 	"sort"
 	"text/tabwriter"
 
-	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 )
 
@@ -21,13 +20,9 @@ type coverageJSON struct {
 	Files []string                `json:"files"`
 	Kinds []*inspect.CoverageKind `json:"kinds"`
 	Total inspect.CoverageKind    `json:"total"`
-	// Findings say what was left unmeasured (coverage.word-limit), each with its file.
-	Findings []coverageFinding `json:"findings,omitempty"`
-}
-
-type coverageFinding struct {
-	File string `json:"file"`
-	doc.Finding
+	// Findings say what was left unmeasured (coverage.word-limit) and which limits cut the
+	// open (relayLimits), each with its file.
+	Findings []fileFinding `json:"findings,omitempty"`
 }
 
 func runCoverage(args []string, stdout, stderr io.Writer) int {
@@ -64,7 +59,8 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 	byKind := map[string]*inspect.CoverageKind{}
 	var total inspect.CoverageKind
 	total.Kind = "all members"
-	var finds []coverageFinding
+	var finds []fileFinding
+	rc := 0
 	for _, p := range fs.Args() {
 		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
 		if err != nil {
@@ -73,6 +69,11 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 		}
 		c := f.Coverage()
 		fh.Close()
+		limits, lrc := relayLimits(stderr, f, *asJSON)
+		rc = max(rc, lrc)
+		if *asJSON {
+			finds = append(finds, limits...)
+		}
 		if f.Archive == nil {
 			fmt.Fprintf(stderr, "neffscope: %s is not a NEFF (kind %s); coverage counts NEFF members\n", p, f.Doc.Kind)
 			return 1
@@ -87,7 +88,7 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 		}
 		addCoverage(&total, &c.Total)
 		for _, fd := range c.Findings {
-			finds = append(finds, coverageFinding{p, fd})
+			finds = append(finds, fileFinding{p, fd})
 		}
 	}
 	kinds := make([]*inspect.CoverageKind, 0, len(byKind))
@@ -102,7 +103,7 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 1
 		}
-		return 0
+		return rc
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "member kind\tmembers\tbytes\tsignificant\tnamed\tJSON only\tunknown…\thex only\t\n")
@@ -127,7 +128,7 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 			fmt.Fprintf(stdout, "  %-7s %s: %s [%s]\n", fd.Severity, safe(fd.File), safeMsg(fd.Message), fd.Code)
 		}
 	}
-	return 0
+	return rc
 }
 
 func addCoverage(dst, k *inspect.CoverageKind) {

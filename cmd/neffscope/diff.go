@@ -27,6 +27,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	d := fleet.Diff(files[0], files[1])
 	addFileErrors(d, files)
+	relayOnto(d, files, stderr, *asJSON)
 	if *asJSON {
 		b, err := doc.NodeJSON(d, 2)
 		if err != nil {

@@ -107,6 +107,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	}
 	defer fh.Close()
 	if f.Program == nil {
+		relayLimits(stderr, f, false) // nothing is printed to carry them
 		fmt.Fprintf(stderr, "neffscope: %s is not a NEFF with a program (kind %s)\n", f.Name, f.Doc.Kind)
 		return 1
 	}
@@ -121,9 +122,11 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		picked = append(picked, s)
 	}
 	if len(picked) == 0 {
+		relayLimits(stderr, f, false)
 		fmt.Fprintf(stderr, "neffscope: no stream matches --sg %q --engine %q\n", *sg, *engine)
 		return 1
 	}
+	limits, _ := relayLimits(stderr, f, *asJSON)
 	// The writers hold a bounded window of words over what the open left live; without room
 	// above it the collector ran back to back (114 collections, a fifth of the CPU, for the
 	// 32 MB real-shaped NEFF's disasm --json).
@@ -133,7 +136,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	// as structs, and its text or JSON is written as it is made.
 	var capped bool
 	if *asJSON {
-		capped, err = writeDisasmCapped(rawStdout(stdout), f, fh, picked, jsonFormat{}, limit)
+		capped, err = writeDisasmCapped(rawStdout(stdout), f, fh, picked, jsonFormat{findings: limits}, limit)
 	} else {
 		capped, err = writeDisasmCapped(stdout, f, fh, picked, textFormat{}, limit)
 	}

@@ -329,9 +329,13 @@ func writeDisasmJSON(w io.Writer, f *inspect.File, archive io.ReaderAt, picked [
 }
 
 // jsonFormat is `disasm --json`'s frame around the instructions.
-type jsonFormat struct{}
+type jsonFormat struct {
+	findings []fileFinding // the open's limits (relayLimits), before the streams
+}
 
-func (jsonFormat) begin(b []byte) []byte { return append(b, "{\n \"streams\": ["...) }
+func (f jsonFormat) begin(b []byte) []byte {
+	return append(appendFindingsMember(append(b, "{\n "...), f.findings, " "), "\"streams\": ["...)
+}
 
 func (jsonFormat) streamHead(b []byte, k int, s *inspect.ProgramStream) []byte {
 	if k > 0 {

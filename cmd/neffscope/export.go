@@ -306,6 +306,7 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 	defer f.Budget.Done() // the next file's open has the whole command budget again
 	m := f.Memmap()
 	if m == nil || f.Archive == nil {
+		relayLimits(stderr, f, false)
 		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): nothing exported\n", safe(f.Name))
 		return 1, nil
 	}
@@ -314,7 +315,7 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 			f.ApplySource(ms)
 		}
 	}
-	rc := 0
+	_, rc := relayLimits(stderr, f, false) // the parquet tables have no place for them
 	for _, fd := range errorFindings(f) {
 		fmt.Fprintf(stderr, "neffscope: %s: error: %s\n", safe(f.Name), safeMsg(fd.Message))
 		rc = 1

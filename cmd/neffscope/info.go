@@ -262,6 +262,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 		} else {
 			printInfo(stdout, f, opt)
+			relayLimits(stderr, f, false) // info --json lists them with their codes
 		}
 		if doc.Worst(f.Doc.Findings()) == doc.Error {
 			return 1
@@ -383,6 +384,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		} else {
 			tp := &treePrinter{w: stdout, f: f, left: f.Budget.Limit(budget.Values)}
 			tp.print(f.Doc.Root, 0)
+			relayLimits(stderr, f, false) // the tree prints them without their codes
 			if tp.stubs > 0 {
 				fmt.Fprintf(stderr, "neffscope inspect: %s: %d nodes were not expanded: their children would pass the values limit (%d nodes); raise it: neffscope inspect --max-values N [%s]\n", safe(f.Name), tp.stubs, f.Budget.Limit(budget.Values), doc.CodeBudgetValues)
 				return 1

@@ -88,6 +88,7 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 	defer fh.Close()
 	m := f.Memmap()
 	if m == nil {
+		relayLimits(stderr, f, false)
 		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
 		return 1
 	}
@@ -95,6 +96,7 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 	if len(fileErrs) > 0 {
 		rc = 1
 	}
+	limits, _ := relayLimits(stderr, f, *asJSON)
 	for _, c := range m.Cores {
 		if len(c.MemLints) > 0 {
 			rc = 1
@@ -107,7 +109,7 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 	bw := bufio.NewWriterSize(out, 1<<16)
 	defer bw.Flush()
 	if *asJSON {
-		writeMemmapJSON(bw, m)
+		writeMemmapJSON(bw, m, limits)
 		for _, fd := range fileErrs {
 			fmt.Fprintf(stderr, "error: %s\n", safeMsg(fd.Message))
 		}
@@ -155,12 +157,13 @@ func memUndecided(c *sched.Core) []syncUndecidedJSON {
 }
 
 // writeMemmapJSON streams the contract's object an access at a time.
-func writeMemmapJSON(w *bufio.Writer, m *sched.Model) {
+func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 	line := func(v any) {
 		b, _ := json.Marshal(v)
 		w.Write(b)
 	}
-	w.WriteString("{\"cores\": [")
+	w.Write(appendFindingsMember([]byte("{"), limits, ""))
+	w.WriteString("\"cores\": [")
 	var boxes []memBoxJSON
 	for k, c := range m.Cores {
 		if k > 0 {

@@ -70,10 +70,20 @@ func init() {
 func runMemory(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("memory", "print the budget as one JSON object per file", false, args, stderr, nil, func(f *inspect.File, asJSON bool) int {
 		mb := inspect.Memory(f)
+		limits, rc := relayLimits(stderr, f, asJSON)
 		if asJSON {
-			b, _ := json.MarshalIndent(mb, "", "  ")
+			var v any = mb
+			if mb != nil && len(limits) > 0 {
+				v = struct {
+					*inspect.MemoryBudget
+					Findings []fileFinding `json:"findings"`
+				}{mb, limits}
+			} else if mb == nil && len(limits) > 0 {
+				relayLimits(stderr, f, false) // null carries nothing
+			}
+			b, _ := json.MarshalIndent(v, "", "  ")
 			fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
-			return 0
+			return rc
 		}
 		fmt.Fprintf(stdout, "%s\n", safe(f.Name))
 		if mb == nil {
@@ -81,6 +91,6 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		printMemory(stdout, mb, true)
-		return 0
+		return rc
 	})
 }

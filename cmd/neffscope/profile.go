@@ -34,6 +34,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	}
 	p := inspect.Profile(f)
 	addFileErrors(p, files)
+	relayOnto(p, files, stderr, *asJSON)
 	switch {
 	case *asJSON:
 		b, err := doc.NodeJSON(p, 2)
@@ -102,6 +103,7 @@ func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr 
 	h := inspect.HotLinesOf(f)
 	errs := &doc.Node{}
 	addFileErrors(errs, []*inspect.File{f})
+	relayOnto(errs, []*inspect.File{f}, stderr, asJSON)
 	switch {
 	case h.Refused != "":
 		errs.Errorf(doc.CodeBudgetMemory, nil, "%s: the source lines are not ranked: the table does not fit in what the %s limit leaves.", f.Name, h.Refused)

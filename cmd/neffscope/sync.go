@@ -80,6 +80,7 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	defer fh.Close()
 	m := f.Sched()
 	if m == nil {
+		relayLimits(stderr, f, false)
 		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
 		return 1
 	}
@@ -87,6 +88,7 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	if len(fileErrs) > 0 {
 		rc = 1
 	}
+	limits, _ := relayLimits(stderr, f, *asJSON)
 	for _, c := range m.Cores {
 		for _, w := range c.Waits {
 			if w.Code.Class() == sched.ClassLint {
@@ -115,7 +117,7 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	defer bw.Flush()
 	switch {
 	case *asJSON:
-		writeSyncJSON(bw, m)
+		writeSyncJSON(bw, m, limits)
 		for _, fd := range fileErrs {
 			fmt.Fprintf(stderr, "error: %s\n", safeMsg(fd.Message))
 		}
@@ -137,12 +139,13 @@ func syncRef(c *sched.Core, a sched.At, queue int16) *syncRefJSON {
 }
 
 // writeSyncJSON streams the contract's object a wait at a time (a big NEFF has millions).
-func writeSyncJSON(w *bufio.Writer, m *sched.Model) {
+func writeSyncJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 	line := func(v any) {
 		b, _ := json.Marshal(v)
 		w.Write(b)
 	}
-	w.WriteString("{\"cores\": [")
+	w.Write(appendFindingsMember([]byte("{"), limits, ""))
+	w.WriteString("\"cores\": [")
 	for k, c := range m.Cores {
 		if k > 0 {
 			w.WriteString(",")

@@ -30,8 +30,9 @@ type ScanRecord struct {
 	Outputs      []ScanTensor     `json:"outputs"`
 	// Findings counts findings by severity (error, warning, info), the scan's own included.
 	Findings map[string]int `json:"findings"`
-	// Problems are the scan's own findings and the NEFF's errors (the first few), so a record
-	// says what is wrong without opening the file.
+	// Problems are the scan's own findings and the NEFF's errors (the first few), and the first
+	// finding of each limit its open reached (doc.IsLimit), so a record says what is wrong
+	// without opening the file.
 	Problems []ScanProblem `json:"problems"`
 	Cache    *CacheInfo    `json:"cache"`
 	// DuplicateOf is the first path, in scan order, of a byte-identical NEFF (set by the scanner).
@@ -80,6 +81,11 @@ func NewScanRecord(f *inspect.File, p string, siblings []string) *ScanRecord {
 			r.Findings[fd.Severity]++
 			if fd.Severity == doc.Error {
 				r.addProblem(fd.Code, fd.Severity, fd.Message)
+			}
+		}
+		for _, fd := range f.Doc.Findings() {
+			if doc.IsLimit(fd.Code) {
+				r.addLimit(fd)
 			}
 		}
 		if f.Doc.Kind != "neff" {
@@ -163,6 +169,17 @@ func sameCompiler(dir, tool string) bool {
 func (r *ScanRecord) Report(code doc.Code, severity, message string) {
 	r.Findings[severity]++
 	r.addProblem(code, severity, message)
+}
+
+// addLimit keeps the first finding of a limit's code, past maxScanProblems if need be (the
+// limit codes are few): a record computed from a file a limit cut says which.
+func (r *ScanRecord) addLimit(fd doc.Finding) {
+	for _, p := range r.Problems {
+		if p.Code == fd.Code {
+			return
+		}
+	}
+	r.Problems = append(r.Problems, ScanProblem{fd.Code, fd.Severity, fd.Message})
 }
 
 func (r *ScanRecord) addProblem(code doc.Code, severity, message string) {

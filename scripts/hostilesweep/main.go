@@ -34,6 +34,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
@@ -424,9 +425,6 @@ func csvVerdict(p string) string {
 	return "ok"
 }
 
-// limitCodes are the codes of findings that say a limit stopped something.
-var limitCodes = regexp.MustCompile(`^(budget\.|output\.cap$|zip\.(bomb|overlap|directory)$|memory\.overflow$|diff\.list-cut$)|limit|too-many|path-depth`)
-
 // classCodes is the limit codes of the findings the class's `inspect --json` carries.
 func classCodes(bin, f string) []string {
 	c := exec.Command(bin, "inspect", "--json", f)
@@ -438,7 +436,7 @@ func classCodes(bin, f string) []string {
 	walk = func(v any) {
 		switch x := v.(type) {
 		case map[string]any:
-			if code, ok := x["code"].(string); ok && limitCodes.MatchString(code) {
+			if code, ok := x["code"].(string); ok && doc.IsLimit(doc.Code(code)) {
 				seen[code] = true
 			}
 			for _, y := range x {
@@ -462,9 +460,10 @@ func classCodes(bin, f string) []string {
 	return codes
 }
 
-// findingVerdict: when the class reaches a limit (its document carries a limit code), the
-// run names it: JSON by one of the codes, text (which prints no codes) by a finding that
-// says "limit" or names a --max- flag. "n/a" when the class reaches no limit.
+// findingVerdict: when the class reaches a limit (its document carries a limit code,
+// doc.IsLimit), the run names it: by one of the codes (JSON in its findings, text in the
+// "[code]" of the lines every command relays on stderr), or, in text, by a finding that says
+// "limit" or names a --max- flag. "n/a" when the class reaches no limit.
 func findingVerdict(r result, c cmdSpec, codes []string, stdout, stderr string) string {
 	if len(codes) == 0 {
 		return "n/a"
