@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -51,30 +52,42 @@ type cmdSpec struct {
 	name string
 	args []string
 	out  string // "json", "jsonl", "csv" or "text"
+	// reads says which limit codes the command can reach; nil: all. A command that never
+	// reads what a limit cut has no limit to name (the verdict is "n/a" for that code).
+	reads func(code string) bool
 }
 
+// notDebugInfo: info, sync and memmap open a NEFF with its source lines deferred
+// (inspect.Options.DeferSource) and never map them, so the .dbg decoder's limits are not
+// reached there (info says which .dbg members it did not read).
+func notDebugInfo(code string) bool { return !strings.HasPrefix(code, "dbg.") }
+
+// zipOnly: extract-neff copies the NEFF out of the .pt without decoding it; only the zip's
+// own limits apply.
+func zipOnly(code string) bool { return strings.HasPrefix(code, "zip.") }
+
 var cmds = []cmdSpec{
-	{"info", []string{"info", "--members", "F"}, "text"},
-	{"info --json", []string{"info", "--json", "F"}, "json"},
-	{"inspect", []string{"inspect", "F"}, "text"},
-	{"inspect --json", []string{"inspect", "--json", "F"}, "json"},
-	{"disasm", []string{"disasm", "F"}, "text"},
-	{"disasm --json", []string{"disasm", "--json", "F"}, "json"},
-	{"coverage", []string{"coverage", "F"}, "text"},
-	{"coverage --json", []string{"coverage", "--json", "F"}, "json"},
-	{"profile", []string{"profile", "F"}, "text"},
-	{"profile --json", []string{"profile", "--json", "F"}, "json"},
-	{"profile --by-line --csv", []string{"profile", "--by-line", "--csv", "F"}, "csv"},
-	{"memory --json", []string{"memory", "--json", "F"}, "json"},
-	{"sync --json", []string{"sync", "--json", "F"}, "json"},
-	{"memmap --json", []string{"memmap", "--json", "F"}, "json"},
-	{"diff --json F real", []string{"diff", "--json", "F", "R"}, "json"},
-	{"diff real F", []string{"diff", "R", "F"}, "text"},
-	{"compare --json F real F", []string{"compare", "--json", "F", "R", "F"}, "json"},
-	{"scan --jsonl dir", []string{"scan", "--jsonl", "-q", "D"}, "jsonl"},
-	{"scan --csv dir", []string{"scan", "--csv", "-q", "D"}, "csv"},
-	{"extract-neff --list pt", []string{"extract-neff", "--list", "P"}, "text"},
-	{"extract-neff -o pt", []string{"extract-neff", "-o", "O", "--force", "P"}, "text"},
+	{"info", []string{"info", "--members", "F"}, "text", notDebugInfo},
+	{"info --json", []string{"info", "--json", "F"}, "json", notDebugInfo},
+	{"inspect", []string{"inspect", "F"}, "text", nil},
+	{"inspect --json", []string{"inspect", "--json", "F"}, "json", nil},
+	{"disasm", []string{"disasm", "F"}, "text", nil},
+	{"disasm --json", []string{"disasm", "--json", "F"}, "json", nil},
+	{"coverage", []string{"coverage", "F"}, "text", nil},
+	{"coverage --json", []string{"coverage", "--json", "F"}, "json", nil},
+	{"profile", []string{"profile", "F"}, "text", nil},
+	{"profile --json", []string{"profile", "--json", "F"}, "json", nil},
+	{"profile --by-line --csv", []string{"profile", "--by-line", "--csv", "F"}, "csv", nil},
+	{"memory --json", []string{"memory", "--json", "F"}, "json", nil},
+	{"sync --json", []string{"sync", "--json", "F"}, "json", notDebugInfo},
+	{"memmap --json", []string{"memmap", "--json", "F"}, "json", notDebugInfo},
+	{"diff --json F real", []string{"diff", "--json", "F", "R"}, "json", nil},
+	{"diff real F", []string{"diff", "R", "F"}, "text", nil},
+	{"compare --json F real F", []string{"compare", "--json", "F", "R", "F"}, "json", nil},
+	{"scan --jsonl dir", []string{"scan", "--jsonl", "-q", "D"}, "jsonl", nil},
+	{"scan --csv dir", []string{"scan", "--csv", "-q", "D"}, "csv", nil},
+	{"extract-neff --list pt", []string{"extract-neff", "--list", "P"}, "text", zipOnly},
+	{"extract-neff -o pt", []string{"extract-neff", "-o", "O", "--force", "P"}, "text", zipOnly},
 }
 
 type result struct {
@@ -465,6 +478,9 @@ func classCodes(bin, f string) []string {
 // "[code]" of the lines every command relays on stderr), or, in text, by a finding that says
 // "limit" or names a --max- flag. "n/a" when the class reaches no limit.
 func findingVerdict(r result, c cmdSpec, codes []string, stdout, stderr string) string {
+	if c.reads != nil {
+		codes = slices.DeleteFunc(slices.Clone(codes), func(code string) bool { return !c.reads(code) })
+	}
 	if len(codes) == 0 {
 		return "n/a"
 	}
