@@ -6,10 +6,10 @@ package main
 // instruction, and the document as JSON.
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
+	"syscall/js"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
@@ -38,11 +38,39 @@ func (b *bridge) docJSON(r *request) (any, error) {
 		return nil, err
 	}
 	// Written as the CLI writes it: stubs' children built as the writer reaches them.
-	var out bytes.Buffer
+	var out jsChunks
 	if _, err := f.WriteJSON(&out); err != nil {
 		return nil, fmt.Errorf("encoding the document of %s as JSON: %v", f.Name, err)
 	}
-	return object("json", buffer(out.Bytes())), nil
+	return object("json", out.buffer()), nil
+}
+
+// jsChunks is a writer whose bytes go to JS as they are written, one Uint8Array a write
+// (WriteJSON writes through a 1 MiB buffer), joined into one ArrayBuffer at the end: the
+// export grows no Go buffer, for the wasm memory never shrinks and a doubling buffer of N
+// bytes took up to 2.5N of it for the life of the worker.
+type jsChunks struct {
+	parts []js.Value
+	n     int
+}
+
+func (c *jsChunks) Write(p []byte) (int, error) {
+	c.parts = append(c.parts, toUint8Array(p))
+	c.n += len(p)
+	return len(p), nil
+}
+
+// buffer is the bytes written, as one ArrayBuffer; the parts are let go.
+func (c *jsChunks) buffer() js.Value {
+	a := js.Global().Get("Uint8Array").New(c.n)
+	off := 0
+	for i, p := range c.parts {
+		a.Call("set", p, off)
+		off += p.Get("length").Int()
+		c.parts[i] = js.Undefined()
+	}
+	c.parts = nil
+	return a.Get("buffer")
 }
 
 // rows → {table, total}: rows [from, to) of an instruction listing (ref "stream:<member>",

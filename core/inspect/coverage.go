@@ -292,6 +292,9 @@ type sweep struct {
 // push adds s, which starts at or after every span pushed before it.
 func (w *sweep) push(s covSpan) {
 	w.to(s.start)
+	// The spans that end here go now: under a later sibling on top they would never be
+	// popped, and a member of millions of sibling fields would hold them all.
+	w.h.drop(w.at)
 	heap.Push(&w.h, &s)
 }
 

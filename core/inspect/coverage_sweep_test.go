@@ -70,3 +70,22 @@ func TestCoverageOfHostileStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepLetsGoOfEndedSiblings: a sweep over sibling spans (a .dbg member of millions of
+// fields) holds only the spans open where it has reached, not every sibling that ended under
+// a later one, and counts their bytes as the owners say.
+func TestSweepLetsGoOfEndedSiblings(t *testing.T) {
+	k := &CoverageKind{}
+	w := &sweep{k: k, sig: func(a, b int64) int64 { return b - a }}
+	w.push(covSpan{0, 20000, 0, 1, covHex})
+	for i := range int64(10000) {
+		w.push(covSpan{2 * i, 2*i + 2, 1, int(i) + 2, covNamed})
+		if len(w.h) > 2 {
+			t.Fatalf("after %d siblings the sweep holds %d spans", i+1, len(w.h))
+		}
+	}
+	w.to(20000)
+	if k.Named != 20000 || k.Hex != 0 || k.Significant != 20000 {
+		t.Fatalf("counted %+v, want every byte named", k)
+	}
+}

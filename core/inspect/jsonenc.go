@@ -9,7 +9,9 @@ package inspect
 // to encoding/json on every node of the real NEFFs and on strings of every escape class.
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -60,14 +62,67 @@ type nodeTail struct {
 // appendNodeTail appends n's fields after "children" (table, series, findings, ref, link; ref
 // stands for n.Ref) and its closing brace at prefix.
 func appendNodeTail(b []byte, n *doc.Node, ref, prefix, ind string) ([]byte, error) {
+	return appendNodeTailFlushing(b, n, ref, prefix, ind, nil)
+}
+
+// tableFlushAt is how many bytes of a table's rows appendNodeTailFlushing appends before it
+// hands them to flush.
+var tableFlushAt = 64 << 10 // a var so tests can flush after every row
+
+// appendNodeTailFlushing is appendNodeTail encoding a table's rows one at a time, handing what
+// it has appended to flush (when not nil) every tableFlushAt bytes and going on in the
+// buffer flush gives back: a member table of 130,000 rows was encoded whole, its compact
+// and indented copies and their growth over 100 MB at once.
+func appendNodeTailFlushing(b []byte, n *doc.Node, ref, prefix, ind string, flush func([]byte) ([]byte, error)) ([]byte, error) {
 	if n.Table != nil || len(n.Series) > 0 || len(n.Findings) > 0 {
-		t, err := json.MarshalIndent(&nodeTail{n.Table, n.Series, n.Findings}, prefix, " ")
+		table, rows := n.Table, [][]string(nil)
+		if table != nil && len(table.Rows) > 0 {
+			c := *table
+			rows, c.Rows = c.Rows, [][]string{}
+			table = &c
+		}
+		t, err := json.MarshalIndent(&nodeTail{table, n.Series, n.Findings}, prefix, " ")
 		if err != nil {
 			return b, err
 		}
 		// "{\n<ind>field...\n<prefix>}": its fields, as they stand in the node
+		t = t[1 : len(t)-len(prefix)-2]
 		b = append(b, ',')
-		b = append(b, t[1:len(t)-len(prefix)-2]...)
+		if rows == nil {
+			b = append(b, t...)
+		} else {
+			// The rows go where the table's "rows": [] stands (a raw newline and this
+			// indent are in no string), at the indent MarshalIndent gives them.
+			marker := "\n" + prefix + "  \"rows\": []"
+			at := bytes.Index(t, []byte(marker))
+			if at < 0 {
+				return b, fmt.Errorf("table of node %q: no rows key in its encoding", n.PathKey())
+			}
+			cut := at + len(marker) - 1 // the "]"
+			b = append(b, t[:cut]...)
+			rowPrefix := prefix + "   "
+			for i, r := range rows {
+				e, err := json.MarshalIndent(r, rowPrefix, " ")
+				if err != nil {
+					return b, err
+				}
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, '\n')
+				b = append(b, rowPrefix...)
+				b = append(b, e...)
+				if flush != nil && len(b) >= tableFlushAt {
+					if b, err = flush(b); err != nil {
+						return b, err
+					}
+				}
+			}
+			b = append(b, '\n')
+			b = append(b, prefix...)
+			b = append(b, "  "...)
+			b = append(b, t[cut:]...)
+		}
 	}
 	if ref != "" {
 		b = appendKey(b, ind, "ref", false)

@@ -32,6 +32,25 @@ func checkLeaf(t *testing.T, n *doc.Node, prefix string) {
 	if got := encodeLeaf(t, &c, prefix); !bytes.Equal(got, want) {
 		t.Fatalf("node %q:\n got %s\nwant %s", n.PathKey(), got, want)
 	}
+	if c.Table != nil && len(c.Table.Rows) > 0 {
+		// The writer's way: the rows handed over as they are encoded, here after every row.
+		var out bytes.Buffer
+		saved := tableFlushAt
+		tableFlushAt = 1
+		b := appendNodeHead(nil, &c, c.Attrs, prefix+" ")
+		b, err := appendNodeTailFlushing(b, &c, c.Ref, prefix, prefix+" ", func(b []byte) ([]byte, error) {
+			out.Write(b)
+			return nil, nil
+		})
+		tableFlushAt = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(b)
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Fatalf("node %q flushed by rows:\n got %s\nwant %s", n.PathKey(), out.Bytes(), want)
+		}
+	}
 }
 
 // The append encoder prints what encoding/json's MarshalIndent prints, on every node of the

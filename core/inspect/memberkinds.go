@@ -2,8 +2,10 @@ package inspect
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/dvetable"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -28,9 +30,9 @@ type memberKind struct {
 // memberKinds is the one table of member kinds. The last row takes every path.
 var memberKinds = []memberKind{
 	{name: "json", match: isJSONName, hold: func(n int64) bool { return n <= jsonHoldMax }, content: jsonContent, coverage: jsonClass},
-	{name: "activation-buckets", match: baseSuffix("_bkt.bin"), hold: upTo(64 << 20), describe: "activation-table bucket records (32 bytes each)", coverage: setClass("_bkt.bin")},
-	{name: "activation-control", match: baseSuffix("_ctrl.bin"), hold: upTo(64 << 20), describe: "activation-table octave control words", coverage: setClass("_ctrl.bin")},
-	{name: "dve-table", match: isDVETable, hold: upTo(64 << 20), describe: "DVE table", content: dveContent},
+	{name: "activation-buckets", match: baseSuffix("_bkt.bin"), hold: holdBlob, describe: "activation-table bucket records (32 bytes each)", coverage: setClass("_bkt.bin")},
+	{name: "activation-control", match: baseSuffix("_ctrl.bin"), hold: holdBlob, describe: "activation-table octave control words", coverage: setClass("_ctrl.bin")},
+	{name: "dve-table", match: isDVETable, hold: holdBlob, describe: "DVE table", content: dveContent},
 	// A default_*_table.bin of no known layout: the manifests say whether it is a stream.
 	{name: "dve-table-unknown", match: func(p string) bool { return looksDVETable(p) && !isDVETable(p) }, hold: never, stream: true, describe: "DVE table", content: streamContent},
 	{name: "instruction-stream", match: isStreamName, hold: never, stream: true, describe: "engine instruction stream (64-byte words)", content: streamContent, coverage: streamClass},
@@ -83,6 +85,42 @@ func upTo(max int64) func(int64) bool { return func(n int64) bool { return n <= 
 
 func never(int64) bool { return false }
 
+// blobHoldMax is the largest activation blob or DVE table the archive walk holds (real ones are
+// at most 43 KB). A bigger one is read back when it is used, charged to the budget first
+// (blobBytes): forty 60 MiB bucket blobs named by no set were 240 MiB held for nothing.
+var blobHoldMax int64 = 1 << 20 // a var so tests can force the read-back path
+
+func holdBlob(n int64) bool { return n <= blobHoldMax }
+
+// blobMax bounds the blob a read back takes: past a bucket table's 2^20 records of 32 bytes
+// nothing is decoded.
+const blobMax = 32 << 20
+
+// blobBytes is a binary member the decoders use (an activation blob, a DVE table): held, or
+// read back when the budget grants its size first. keep says the caller holds the bytes for
+// the open's life; otherwise the charge is given back (the caller drops them once decoded).
+// A refusal is the budget's finding; the bytes are then nil, as for a member that cannot be
+// read.
+func (f *File) blobBytes(m *neff.Member, keep bool) []byte {
+	if m.Truncated {
+		return nil
+	}
+	if m.Data != nil {
+		return m.Data
+	}
+	if m.Size > blobMax || !f.Budget.Take(budget.Memory, m.Size, "member "+strconv.Quote(m.Path)) {
+		return nil
+	}
+	b, err := f.memberBytes(m.Path, blobMax)
+	if !keep || err != nil {
+		f.Budget.Release(budget.Memory, m.Size)
+	}
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 func isDVETable(p string) bool { _, ok := dvetable.Match(p); return ok }
 
 // isStreamName: a .bin that no other .bin row takes.
@@ -114,11 +152,12 @@ func streamContent(_ *File, prog *Program, m *neff.Member) *doc.Node {
 
 func dbgContent(_ *File, prog *Program, m *neff.Member) *doc.Node { return prog.dbgContent(m) }
 
-func dveContent(_ *File, _ *Program, m *neff.Member) *doc.Node {
-	if m.Data == nil || m.Truncated {
+func dveContent(f *File, _ *Program, m *neff.Member) *doc.Node {
+	b := f.blobBytes(m, false)
+	if b == nil {
 		return nil
 	}
-	t := dvetable.Decode(m.Path, m.Path, m.Data)
+	t := dvetable.Decode(m.Path, m.Path, b)
 	t.Ref = doc.MemberRef(m.Path)
 	return t
 }

@@ -74,8 +74,12 @@ func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans
 	// The activation tables: the roster, the engine JSONs' set lists and each listed set's files.
 	for _, c := range p.Model.Cores {
 		addFile := func(name string) {
-			if m := a.Member(name); m != nil && !m.Truncated && (m.Data != nil || isJSONName(name)) {
+			if m := a.Member(name); m != nil && !m.Truncated && isJSONName(name) {
 				if b, err := f.memberBytes(name, manifest.MaxJSONMember); err == nil {
+					files[name] = b
+				}
+			} else if m != nil {
+				if b := f.blobBytes(m, true); b != nil {
 					files[name] = b
 				}
 			}

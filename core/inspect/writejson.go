@@ -129,7 +129,10 @@ func (jw *jsonWriter) node(n *doc.Node, prefix string, depth int) error {
 		b = append(b, ind...)
 		b = append(b, ']')
 	}
-	b, err := appendNodeTail(b, n, ref, prefix, ind)
+	b, err := appendNodeTailFlushing(b, n, ref, prefix, ind, func(b []byte) ([]byte, error) {
+		_, err := jw.w.Write(b)
+		return jw.w.AvailableBuffer(), err
+	})
 	if err != nil {
 		return err
 	}
