@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/fleet"
@@ -67,7 +68,13 @@ func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string,
 		return nil, false
 	}
 	shared := commandBudget()
+	opened := map[string]*inspect.File{}
 	for _, p := range fs.Args() {
+		// A path named twice (compare F G F) is opened once: one budget, not one per name.
+		if f := opened[p]; f != nil {
+			files = append(files, f)
+			continue
+		}
 		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Within: shared})
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
@@ -75,6 +82,7 @@ func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string,
 		}
 		// Left open for the command's life: streams and stubs are read again on demand.
 		_ = fh
+		opened[p] = f
 		files = append(files, f)
 	}
 	return files, true
@@ -141,9 +149,12 @@ func printDiff(w io.Writer, d *doc.Node) {
 			if c.Detail != "" {
 				extra = "  (" + c.Detail + ")"
 			}
-			fmt.Fprintf(tw, " %s %s\t%s%s\n", changeMark[c.Kind], c.Label, c.Value, extra)
+			fmt.Fprintf(tw, " %s %s\t%s%s\n", changeMark[c.Kind], shortPath(c.Label), c.Value, extra)
 		}
 		tw.Flush()
+		for _, f := range members.Findings {
+			fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
+		}
 	}
 	if h := d.Child("header"); h != nil && len(h.Children) > 0 {
 		fmt.Fprintf(w, "\nheader (%s):\n", h.Value)
@@ -178,7 +189,7 @@ func printDiff(w io.Writer, d *doc.Node) {
 		if c.Kind != fleet.DiffChanged || (len(c.Children) <= 2 && len(c.Findings) == 0) {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s:\n", c.Label)
+		fmt.Fprintf(w, "\n%s:\n", shortPath(c.Label))
 		for _, f := range c.Findings {
 			fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
 		}
@@ -186,14 +197,34 @@ func printDiff(w io.Writer, d *doc.Node) {
 	}
 }
 
+// maxPathPrinted bounds a member path in the text diff: the member table pads every row to
+// its widest path, so one path 500,000 levels deep made every row a megabyte.
+const maxPathPrinted = 512
+
+// shortPath is p, or its start and end around "…" and its length when longer than
+// maxPathPrinted bytes (--json has it whole).
+func shortPath(p string) string {
+	if len(p) <= maxPathPrinted {
+		return p
+	}
+	head, tail := p[:maxPathPrinted/2], p[len(p)-maxPathPrinted/4:]
+	for !utf8.ValidString(head) && len(head) > 0 {
+		head = head[:len(head)-1]
+	}
+	for !utf8.ValidString(tail) && len(tail) > 0 {
+		tail = tail[1:]
+	}
+	return fmt.Sprintf("%s…%s (a path of %d bytes, cut; diff --json has it whole)", head, tail, len(p))
+}
+
 // printChanges prints change nodes as "- path: a" / "+ path: b" lines, like a unified diff.
 func printChanges(w io.Writer, cs []*doc.Node, indent string) {
 	for _, c := range cs {
 		if a := c.Child("a"); a != nil {
-			fmt.Fprintf(w, "%s- %s: %s\n", indent, c.Label, a.Value)
+			fmt.Fprintf(w, "%s- %s: %s\n", indent, shortPath(c.Label), a.Value)
 		}
 		if b := c.Child("b"); b != nil {
-			fmt.Fprintf(w, "%s+ %s: %s\n", indent, c.Label, b.Value)
+			fmt.Fprintf(w, "%s+ %s: %s\n", indent, shortPath(c.Label), b.Value)
 		}
 	}
 }

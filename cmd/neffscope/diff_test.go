@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,4 +170,67 @@ func TestDiffCLIOperands(t *testing.T) {
 	if rc != 1 || !strings.Contains(out, " M sg00/DVE.bin") || !strings.Contains(out, "  ~ sg00/DVE.bin: same opcode counts, other operands\n") {
 		t.Errorf("rc %d:\n%s", rc, out)
 	}
+}
+
+// TestDiffCLIDeepPath: a member path 20,000 levels deep is printed cut in the text diff (the
+// member table pads every row to its widest path) and whole in --json.
+func TestDiffCLIDeepPath(t *testing.T) {
+	var deep []byte
+	for _, h := range neffbuild.HostileClasses() {
+		if h.Name == "deep-pax" {
+			deep = h.Build(0.04)
+		}
+	}
+	dir := t.TempDir()
+	f := filepath.Join(dir, "deep.neff")
+	if err := os.WriteFile(f, deep, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sample := writeNEFF(t, "sample.neff", neffbuild.Sample(), neffbuild.Options{})
+	out, errs, rc := runCLI(t, "diff", sample, f)
+	if rc != 1 {
+		t.Fatalf("rc %d: %s", rc, errs)
+	}
+	if !strings.Contains(out, "(a path of 40005 bytes, cut; diff --json has it whole)") {
+		t.Errorf("the deep path is not cut:\n%.2000s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 4*maxPathPrinted {
+			t.Fatalf("a line of %d bytes: %.200s…", len(line), line)
+		}
+	}
+	js, errs, _ := runCLI(t, "diff", "--json", sample, f)
+	if !strings.Contains(js, strings.Repeat("d/", 20000)+"x.bin") {
+		t.Errorf("--json lacks the whole path (%s)", errs)
+	}
+}
+
+// TestOpenInputsOnce: a path named twice is opened once (compare F G F holds one open of F).
+func TestOpenInputsOnce(t *testing.T) {
+	a := writeNEFF(t, "a.neff", neffbuild.Sample(), neffbuild.Options{})
+	b := writeNEFF(t, "b.neff", modifiedSampleCLI(), neffbuild.Options{})
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	files, ok := openInputs(fs, []string{a, b, a}, io.Discard, "usage", 2, 0, nil)
+	if !ok || len(files) != 3 {
+		t.Fatalf("ok %v, %d files", ok, len(files))
+	}
+	if files[0] != files[2] || files[0] == files[1] {
+		t.Errorf("a named twice gave two opens, or two paths one")
+	}
+	out, errs, rc := runCLI(t, "compare", a, b, a)
+	if rc == 2 || !strings.Contains(out, "B: "+b) {
+		t.Errorf("compare A B A: rc %d, err %q:\n%s", rc, errs, out)
+	}
+}
+
+// modifiedSampleCLI is neffbuild.Sample with kelf-0.json's target changed.
+func modifiedSampleCLI() []neffbuild.Member {
+	var out []neffbuild.Member
+	for _, m := range neffbuild.Sample() {
+		if m.Path == "kelf-0.json" {
+			m.Data = bytes.Replace(m.Data, []byte(`"sunda"`), []byte(`"cayman"`), 1)
+		}
+		out = append(out, m)
+	}
+	return out
 }

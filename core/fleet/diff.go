@@ -20,6 +20,13 @@ import (
 // unrelated manifests never turn into millions of rows.
 const MaxJSONDifferences = 2000
 
+// MaxMemberDifferences and MaxMemberRows bound the members section: its change nodes and its
+// side-by-side table (the counts in its Value stay whole).
+const (
+	MaxMemberDifferences = 2000
+	MaxMemberRows        = 10000
+)
+
 // maxDiffValue bounds a string value shown in a difference (the bytes stay in each file).
 const maxDiffValue = 200
 
@@ -228,38 +235,58 @@ func diffMembers(root *doc.Node, fa, fb *inspect.File, lim budget.Limits) (*doc.
 		}
 	}
 	size := func(m *neff.Member) string { return strconv.FormatInt(m.Size, 10) }
+	// Past the caps a member is counted, not listed: 200,000 changed members made 62 MB of
+	// JSON and half a GiB of nodes.
+	row := func(r ...string) {
+		if len(n.Table.Rows) < MaxMemberRows {
+			n.Table.Rows = append(n.Table.Rows, r)
+		}
+	}
+	listed := 0
+	add := func(c *doc.Node) *doc.Node {
+		listed++
+		if listed > MaxMemberDifferences {
+			return &doc.Node{} // counted, not kept
+		}
+		return n.Add(c)
+	}
 	for _, p := range paths {
 		ma, mb := a.Member(p), b.Member(p)
 		switch {
 		case mb == nil:
 			counts[DiffRemoved]++
-			n.Table.Rows = append(n.Table.Rows, []string{DiffRemoved, p, size(ma), "", ma.SHA256, ""})
-			n.Add(change(DiffRemoved, p, neff.HumanSize(ma.Size), "", true, false)).Key = p
+			row(DiffRemoved, p, size(ma), "", ma.SHA256, "")
+			add(change(DiffRemoved, p, neff.HumanSize(ma.Size), "", true, false)).Key = p
 		case ma == nil:
 			counts[DiffAdded]++
-			n.Table.Rows = append(n.Table.Rows, []string{DiffAdded, p, "", size(mb), "", mb.SHA256})
-			n.Add(change(DiffAdded, p, "", neff.HumanSize(mb.Size), false, true)).Key = p
+			row(DiffAdded, p, "", size(mb), "", mb.SHA256)
+			add(change(DiffAdded, p, "", neff.HumanSize(mb.Size), false, true)).Key = p
 		case ma.Truncated || mb.Truncated || ma.SHA256 == "" || mb.SHA256 == "":
 			counts[DiffChanged]++
-			n.Table.Rows = append(n.Table.Rows, []string{DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256})
-			c := n.Add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
+			row(DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256)
+			c := add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
 			c.Key = p
 			c.Warnf(doc.CodeDiffMemberTruncated, nil, "member %s is cut short in one of the files (the archive ended before its last byte), so its bytes cannot be compared; it is counted as changed.", p)
 		case ma.SHA256 != mb.SHA256:
 			counts[DiffChanged]++
-			n.Table.Rows = append(n.Table.Rows, []string{DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256})
-			c := n.Add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
+			row(DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256)
+			c := add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
 			c.Key = p
-			if isJSONName(p) {
+			if isJSONName(p) && listed <= MaxMemberDifferences {
 				diffJSONMember(c, fa, fb, ma, mb, lim)
 			}
 		default:
 			counts[diffIdentical]++
 			// Equal members are rows of the table (change "") but not change nodes.
-			n.Table.Rows = append(n.Table.Rows, []string{"", p, size(ma), size(mb), ma.SHA256, mb.SHA256})
+			row("", p, size(ma), size(mb), ma.SHA256, mb.SHA256)
 		}
 	}
 	n.Value = fmt.Sprintf("%d changed, %d added, %d removed, %d unchanged", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved], counts[diffIdentical])
+	if listed > MaxMemberDifferences || len(paths) > MaxMemberRows {
+		n.Infof(doc.CodeDiffListCut, nil, "%d members differ and %d are in the files; only the first %d differences and %d rows are listed (the counts are whole). Compare a member's SHA-256 with neffscope info --members.",
+			listed, len(paths), min(listed, MaxMemberDifferences), min(len(paths), MaxMemberRows))
+		n.SetAttr(doc.AttrViewLimit, fmt.Sprintf("the first %d of %d member differences", min(listed, MaxMemberDifferences), listed))
+	}
 	return n, counts
 }
 
@@ -268,14 +295,19 @@ func diffMembers(root *doc.Node, fa, fb *inspect.File, lim budget.Limits) (*doc.
 // cost what one open may spend, not gigabytes (two 60 MiB [0,0,…] members took 2.4 GB and
 // more); past a limit the member is compared by SHA-256 only and a finding says which limit.
 func diffJSONMember(n *doc.Node, fa, fb *inspect.File, ma, mb *neff.Member, lim budget.Limits) {
+	bud := fa.Budget.Parent().Within(lim) // the diff's own limits, within the command's budget
+	defer bud.Done()
+	// The two versions' bytes are held while they are compared: charged before they are read.
+	if !bud.Take(budget.Memory, ma.Size+mb.Size, "diff of "+ma.Path) {
+		warnTooBig(n, ma.Path, bud.First())
+		return
+	}
 	da, errA := fa.MemberBytes(ma.Path, manifest.MaxJSONMember)
 	db, errB := fb.MemberBytes(mb.Path, manifest.MaxJSONMember)
 	if err := errors.Join(errA, errB); err != nil {
 		n.Infof(doc.CodeDiffByHash, nil, "JSON member %s is compared by SHA-256 only: %v.", ma.Path, err)
 		return
 	}
-	bud := fa.Budget.Parent().Within(lim) // the diff's own limits, within the command's budget
-	defer bud.Done()
 	diffJSONWithin(n, ma.Path, da, db, bud)
 }
 
@@ -286,15 +318,17 @@ func diffJSON(n *doc.Node, p string, a, b []byte, lim budget.Limits) {
 
 // diffJSONWithin is diffJSON under the budget bud: both parses and the key indexes of the walk.
 func diffJSONWithin(n *doc.Node, p string, a, b []byte, bud *budget.Budget) {
-	va, errA := jsonspan.ParseWith(a, jsonspan.Options{Budget: bud, Where: "a: " + p})
+	// Each version's parse may spend a share of the memory left, so the parse's own working
+	// space (which the per-value charge does not cover) stays inside the limit too.
+	share := bud.Left(budget.Memory) / jsonParseShares
+	va, errA := jsonspan.ParseWith(a, jsonspan.Options{Budget: bud, Where: "a: " + p, MaxMemory: share})
 	var vb *jsonspan.Value
 	var errB error
 	if errA == nil {
-		vb, errB = jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: "b: " + p})
+		vb, errB = jsonspan.ParseWith(b, jsonspan.Options{Budget: bud, Where: "b: " + p, MaxMemory: share})
 	}
 	if e := bud.First(); e != nil {
-		n.Warnf(e.Kind.Code(), nil, "JSON member %s is too big to compare value by value: the two versions need more than the %s limit allows (%s %s, reached at %s), so it is compared by SHA-256 only. If the files are trusted, raise it: neffscope diff %s N.",
-			p, e.Kind, budget.Human(e.Kind, e.Limit), limitWhat(e.Kind), e.Where, e.Kind.Flag())
+		warnTooBig(n, p, e)
 		return
 	}
 	if errA != nil || errB != nil || va == nil || vb == nil {
@@ -319,6 +353,16 @@ func diffJSONWithin(n *doc.Node, p string, a, b []byte, bud *budget.Budget) {
 		n.Detail = fmt.Sprintf("%d JSON paths differ; the first %d are listed", d.found, MaxJSONDifferences)
 		n.SetAttr(doc.AttrViewLimit, n.Detail)
 	}
+}
+
+// jsonParseShares: each of the two parses of a JSON diff spends at most this fraction of the
+// memory left; the rest is the parses' working space (their item stacks) and the walk's indexes.
+const jsonParseShares = 4
+
+// warnTooBig says a JSON member is compared by SHA-256 only because limit e was reached.
+func warnTooBig(n *doc.Node, p string, e *budget.Exceeded) {
+	n.Warnf(e.Kind.Code(), nil, "JSON member %s is too big to compare value by value: the two versions need more than the %s limit allows (%s %s, reached at %s), so it is compared by SHA-256 only. If the files are trusted, raise it: neffscope diff %s N.",
+		p, e.Kind, budget.Human(e.Kind, e.Limit), limitWhat(e.Kind), e.Where, e.Kind.Flag())
 }
 
 type jsonDiffer struct {

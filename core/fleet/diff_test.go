@@ -434,3 +434,57 @@ func TestDiffManyKeysAndRepeats(t *testing.T) {
 		t.Fatalf("past the budget: %+v", n.Findings)
 	}
 }
+
+// hostileBytes builds the neffbuild hostile class name at scale s.
+func hostileBytes(t *testing.T, name string, s float64) []byte {
+	t.Helper()
+	for _, h := range neffbuild.HostileClasses() {
+		if h.Name == name {
+			return h.Build(s)
+		}
+	}
+	t.Fatalf("no hostile class %s", name)
+	return nil
+}
+
+// TestDiffMemberListCut: past the caps the members section counts every member but lists at
+// most MaxMemberDifferences changes and MaxMemberRows rows, and says so with diff.list-cut.
+func TestDiffMemberListCut(t *testing.T) {
+	many := hostileBytes(t, "many-members", 0.06) // 12,000 one-byte members
+	sample := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	d := Diff(openBytes("sample.neff", sample), openBytes("many.neff", many))
+	m := d.Child("members")
+	if m == nil {
+		t.Fatal("no members section")
+	}
+	if len(m.Children) != MaxMemberDifferences || len(m.Table.Rows) != MaxMemberRows {
+		t.Errorf("listed %d changes and %d rows, want %d and %d", len(m.Children), len(m.Table.Rows), MaxMemberDifferences, MaxMemberRows)
+	}
+	if !strings.Contains(m.Value, "12000 added") {
+		t.Errorf("the counts are not whole: %s", m.Value)
+	}
+	if len(m.Findings) != 1 || m.Findings[0].Code != doc.CodeDiffListCut {
+		t.Errorf("findings %+v, want one %s", m.Findings, doc.CodeDiffListCut)
+	}
+	// Under the caps nothing is cut.
+	small := Diff(openBytes("sample.neff", sample), openBytes("b.neff", neffbuild.Bytes(modifiedSample(), neffbuild.Options{}))).Child("members")
+	if len(small.Findings) != 0 || small.Attrs[doc.AttrViewLimit] != "" {
+		t.Errorf("a small diff was cut: %+v", small.Findings)
+	}
+}
+
+// TestDiffJSONParseShare: a JSON member of millions of values is refused by the memory share
+// each parse of a diff gets (budget.memory), before the values limit and before the parse's
+// stack outgrows the limit, and is compared by SHA-256 only.
+func TestDiffJSONParseShare(t *testing.T) {
+	wide := hostileBytes(t, "json-wide", 0.1) // neff.json: [0,0,…] of 3.1 M values
+	sample := neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{})
+	d := Diff(openBytes("wide.neff", wide), openBytes("sample.neff", sample))
+	c := d.Child("members").Child("neff.json")
+	if c == nil {
+		t.Fatalf("neff.json is not a changed member: %v", labels(d.Child("members").Children))
+	}
+	if len(c.Findings) != 1 || c.Findings[0].Code != doc.CodeBudgetMemory || c.Detail != "" || len(c.Children) != 2 {
+		t.Fatalf("neff.json: detail %q, %d children, findings %+v", c.Detail, len(c.Children), c.Findings)
+	}
+}
