@@ -4,7 +4,9 @@
 // Strategy: network first, cache as the fallback. Online, every load gets exactly what the
 // server has (no stale wasm after a deploy, no "reload twice"); offline (the request fails),
 // the last copy answers. A copy is rewritten only when the server's validator (ETag or
-// Last-Modified) changed, so a normal load does not rewrite the 7 MB wasm.
+// Last-Modified) changed, so a normal load does not rewrite the 7 MB wasm; while it is unchanged
+// the cached copy answers (with V8's code cache beside it: docs/performance.md, "A returning
+// visit").
 //
 // BUILD is stamped by scripts/bundle (a hash of the shell files) in dist/site; a new build
 // gets a new cache and the old ones are deleted when it activates.
@@ -60,9 +62,14 @@ self.addEventListener('fetch', (ev) => {
       const resp = await fetch(req);
       if (resp.ok && resp.type === 'basic') {
         const old = await cache.match(key);
-        if (!old || validator(old) !== validator(resp) || !validator(resp)) {
-          ev.waitUntil(cache.put(key, resp.clone()).catch(() => {}));
+        if (old && validator(resp) && validator(old) === validator(resp)) {
+          // Unchanged: answer with the cached copy. Chrome keeps V8's compiled, optimized wasm
+          // beside a Cache Storage entry (never beside a response this worker fetched), so a
+          // returning visit's core starts with the code the last visit's warm-up optimized.
+          if (resp.body) resp.body.cancel().catch(() => {});
+          return old;
         }
+        ev.waitUntil(cache.put(key, resp.clone()).catch(() => {}));
       }
       return resp;
     } catch (e) {
