@@ -23,6 +23,9 @@ type exportKey struct {
 // accesses box for box; every row carries the header's UUID (info --json), and an
 // instruction's source location is disasm's.
 func TestExportParquetMatchesDisasmSyncMemmap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the slow tests; make test-core runs this one")
+	}
 	paths := realfiles.Glob("*/*.neff")
 	if len(paths) == 0 {
 		t.Skip(realfiles.Missing("*/*.neff"))

@@ -12,6 +12,9 @@ import (
 // 30's container and manifest classes (scaled down): each finishes with JSON that parses,
 // and `inspect --json` carries the code of the finding that says what was bounded.
 func TestIssue30ContainerClassesThroughCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the slow tests; make test-core runs this one")
+	}
 	classes := []struct {
 		name  string
 		scale float64

@@ -192,6 +192,9 @@ func TestDisasm(t *testing.T) {
 // inspect reads the file again while it prints (a stub's children: a .dbg member's tree that
 // the open did not hold), so the file stays open until the output is written.
 func TestInspectReadsStubsAfterTheOpen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the slow tests; make test-core runs this one")
+	}
 	path := filepath.Join(t.TempDir(), "big.neff")
 	if _, err := bigneff.Generate(path, bigneff.Options{Size: 4 << 20, DefJSON: 2_000_000, DebugJSON: 2_000_000}); err != nil {
 		t.Fatal(err)

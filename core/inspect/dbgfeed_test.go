@@ -45,6 +45,9 @@ func openCounted(t *testing.T, p string) (*File, *walkCounter) {
 // window of them at a time, and its output is the fully expanded document's, each member read
 // on its own.
 func TestWriteJSONReadsDbgMembersInFewWalks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the slow tests; make test-core runs this one")
+	}
 	p := filepath.Join(t.TempDir(), "big.neff")
 	if _, err := bigneff.Generate(p, bigneff.Options{Size: 12 << 20, DefJSON: 300_000, DebugJSON: 300_000}); err != nil {
 		t.Fatal(err)

@@ -44,6 +44,9 @@ func peakHeap(f func()) uint64 {
 // quick) under a small budget, and checks the budget's counters stay within their limits, the
 // document stays shallow, and a finding names the limit where one was reached.
 func TestHostileClassesStayInBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the slow tests; make test-core runs this one")
+	}
 	lim := budget.Limits{Inflate: 64 << 20, Memory: 16 << 20, Values: 100_000, Members: 20_000, Rows: 100_000}
 	want := map[string]doc.Code{ // class → a finding code it must carry
 		"many-members": doc.CodeBudgetMemory,

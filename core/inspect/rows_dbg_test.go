@@ -12,6 +12,9 @@ import (
 // ("records:<member>"), past the 2,048 rows the Document's table holds, and the first rows
 // equal the Document's.
 func TestDbgRecordsByRange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the slow tests; make test-core runs this one")
+	}
 	past := 0
 	for _, p := range allRealNEFFs(t) {
 		f := openPath(t, p)

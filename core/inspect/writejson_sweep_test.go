@@ -14,6 +14,9 @@ import (
 // stub's parsed values): the output is the expanded document's, and the forest knows no more
 // stubs after it than a page's worth over what it knew before.
 func TestWriteJSONForgetsTheStubsItMade(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the slow tests; make test-core runs this one")
+	}
 	var b strings.Builder
 	b.WriteString(`{"outer": [`)
 	for i := range 3000 {
