@@ -832,6 +832,9 @@ func explains(cause string, f doc.Finding, at []string) bool {
 	return false
 }
 
+// Plural is "1 kernel line", "2 kernel lines" (the overview's words; core/fleet says them too).
+func Plural(n int, what string) string { return plural(n, what) }
+
 func plural(n int, what string) string {
 	if n == 1 || what == doc.Info {
 		return strconv.Itoa(n) + " " + what
