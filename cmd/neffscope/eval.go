@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
 )
@@ -226,18 +227,6 @@ func runSweep(f *pwp.Function, args []string, opt pwp.Options, stdout, stderr io
 	return 0
 }
 
-// activationMember says whether a NEFF member may belong to the activation tables.
-func activationMember(p string, size int64) bool {
-	base := filepath.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_bkt.bin"), strings.HasSuffix(base, "_ctrl.bin"):
-		return size <= 64<<20
-	case strings.HasSuffix(base, ".json"):
-		return size <= 8<<20 && !strings.HasPrefix(base, "debug")
-	}
-	return false
-}
-
 // sgDir normalises --sg: "0", "00" or "sg00" → "sg00".
 func sgDir(sg string) string {
 	if sg == "" || strings.HasPrefix(sg, "sg") {
@@ -285,7 +274,7 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 			if sg != "" && !strings.HasPrefix(path, sg+"/") {
 				return false
 			}
-			return activationMember(path, size)
+			return inspect.ActivationMember(path, size)
 		})
 		fh.Close()
 		if err != nil && len(m) == 0 {

@@ -78,7 +78,7 @@ func Diff(a, b *inspect.File) *doc.Node {
 		if linesChanged == 1 {
 			verb = "differs"
 		}
-		parts = append(parts, fmt.Sprintf("source: %s %s (first %s)", plural(linesChanged, "kernel line"), verb, firstLine))
+		parts = append(parts, fmt.Sprintf("source: %s %s (first %s)", inspect.Plural(linesChanged, "kernel line"), verb, firstLine))
 	}
 	if counts[DiffChanged]+counts[DiffAdded]+counts[DiffRemoved] > 0 {
 		parts = append(parts, fmt.Sprintf("%d members changed, %d added, %d removed", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved]))
@@ -272,7 +272,7 @@ func diffMembers(root *doc.Node, fa, fb *inspect.File, lim budget.Limits) (*doc.
 			row(DiffChanged, p, size(ma), size(mb), ma.SHA256, mb.SHA256)
 			c := add(change(DiffChanged, p, neff.HumanSize(ma.Size), neff.HumanSize(mb.Size), true, true))
 			c.Key = p
-			if isJSONName(p) && listed <= MaxMemberDifferences {
+			if inspect.IsJSONName(p) && listed <= MaxMemberDifferences {
 				diffJSONMember(c, fa, fb, ma, mb, lim)
 			}
 		default:
@@ -711,18 +711,4 @@ func unionKeys[A, B any](a map[string]A, b map[string]B) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// isJSONName says whether a member is compared as JSON (as inspect reads it).
-func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
-
-// plural is "1 kernel line", "2 kernel lines" (as inspect's overview says them).
-func plural(n int, what string) string {
-	if n == 1 {
-		return strconv.Itoa(n) + " " + what
-	}
-	if strings.HasSuffix(what, "s") {
-		return strconv.Itoa(n) + " " + what + "es"
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }

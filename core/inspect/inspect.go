@@ -410,6 +410,9 @@ func (f writerFunc) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// IsJSONName says whether a member is read as JSON (core/fleet compares such members as JSON).
+func IsJSONName(p string) bool { return isJSONName(p) }
+
 func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
 
 func decodeNEFF(f *File, opt Options) *doc.Node {

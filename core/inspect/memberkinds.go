@@ -25,13 +25,16 @@ type memberKind struct {
 	describe string                                                 // its bytes node's one line when no builder decodes it
 	content  func(f *File, prog *Program, m *neff.Member) *doc.Node // nil, or it returns nil: its bytes
 	coverage func(f *File, p string) string                         // its coverage class; nil: its path with sgNN
+	// activation: it may belong to the activation tables, and `neffscope eval` reads it at this
+	// size (nil: never).
+	activation func(p string, size int64) bool
 }
 
 // memberKinds is the one table of member kinds. The last row takes every path.
 var memberKinds = []memberKind{
-	{name: "json", match: isJSONName, hold: func(n int64) bool { return n <= jsonHoldMax }, content: jsonContent, coverage: jsonClass},
-	{name: "activation-buckets", match: baseSuffix("_bkt.bin"), hold: holdBlob, describe: "activation-table bucket records (32 bytes each)", coverage: setClass("_bkt.bin")},
-	{name: "activation-control", match: baseSuffix("_ctrl.bin"), hold: holdBlob, describe: "activation-table octave control words", coverage: setClass("_ctrl.bin")},
+	{name: "json", match: isJSONName, hold: func(n int64) bool { return n <= jsonHoldMax }, content: jsonContent, coverage: jsonClass, activation: activationJSON},
+	{name: "activation-buckets", match: baseSuffix("_bkt.bin"), hold: holdBlob, describe: "activation-table bucket records (32 bytes each)", coverage: setClass("_bkt.bin"), activation: activationTable},
+	{name: "activation-control", match: baseSuffix("_ctrl.bin"), hold: holdBlob, describe: "activation-table octave control words", coverage: setClass("_ctrl.bin"), activation: activationTable},
 	{name: "dve-table", match: isDVETable, hold: holdBlob, describe: "DVE table", content: dveContent},
 	// A default_*_table.bin of no known layout: the manifests say whether it is a stream.
 	{name: "dve-table-unknown", match: func(p string) bool { return looksDVETable(p) && !isDVETable(p) }, hold: never, stream: true, describe: "DVE table", content: streamContent},
@@ -70,6 +73,20 @@ func kindNamed(name string) *memberKind {
 	}
 	return nil
 }
+
+// ActivationMember says whether a NEFF member may belong to the activation tables (the
+// members `neffscope eval` reads).
+func ActivationMember(p string, size int64) bool {
+	a := memberKindOf(p).activation
+	return a != nil && a(p, size)
+}
+
+// activationJSON: act_info.json, an engine JSON or a set's profile, not a debug tree.
+func activationJSON(p string, size int64) bool {
+	return size <= 8<<20 && !strings.HasPrefix(path.Base(p), "debug")
+}
+
+func activationTable(_ string, size int64) bool { return size <= 64<<20 }
 
 // keepInMemory says which members a NEFF open holds whole (neff.Options.Keep).
 func keepInMemory(p string, size int64) bool { return memberKindOf(p).hold(size) }

@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"os"
+	"path"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/neff"
@@ -66,4 +68,39 @@ func TestMemberKindsTable(t *testing.T) {
 		t.Errorf("real members fell to the fallback or an unknown DVE table: %v", seen)
 	}
 	t.Logf("%d files, members by kind %v", len(files), seen)
+}
+
+// TestActivationMembersByTable: the activation pick (`neffscope eval`) is the table's: on the
+// real NEFFs it takes every set's buckets and control words and the JSON members, and no
+// stream, .dbg or other binary member.
+func TestActivationMembersByTable(t *testing.T) {
+	files := realfiles.Glob("*/*.neff")
+	if len(files) == 0 {
+		t.Skip("no real NEFFs here (testdata/real/ or ../shared/testdata-real/)")
+	}
+	took := map[string]int{}
+	for _, rel := range files {
+		fh, err := os.Open(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := fh.Stat()
+		_, err = neff.ReadMembers(fh, st.Size(), func(p string, size int64) bool {
+			k := memberKindOf(p)
+			if got, want := ActivationMember(p, size), k.name == "activation-buckets" || k.name == "activation-control" || k.name == "json" && !strings.HasPrefix(path.Base(p), "debug"); got != want {
+				t.Errorf("%s: member %s (%s): activation %v, want %v", rel, p, k.name, got, want)
+			}
+			if ActivationMember(p, size) {
+				took[k.name]++
+			}
+			return false
+		})
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if took["activation-buckets"] == 0 || took["activation-control"] == 0 || took["json"] == 0 {
+		t.Errorf("the real roster's activation members by kind: %v", took)
+	}
 }

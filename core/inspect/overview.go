@@ -270,7 +270,7 @@ func linkVars(p *Program, root *doc.Node) {
 			vars.SetAttr(doc.AttrMore, strconv.Itoa(len(c.Vars)))
 			continue
 		}
-		uses := p.VarUses(c)
+		uses := p.takeVarUses(c)
 		for i := range c.Vars {
 			vars.Add(varNode(c, &c.Vars[i], uses, func(path ...string) bool { return root.Find(path...) != nil }))
 		}
@@ -468,29 +468,23 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 	type use struct{ loads, calls map[string]int }
 	byCore := map[string]*use{}
 	var order []string
+	ow := p.walked()
 	for _, ps := range p.Streams {
-		if ps.ISA == nil || !ps.ISA.Held() {
-			continue // a stream not held is not walked at open (see streamNode)
+		sw := ow.streams[ps] // a stream not held is not walked at open (see streamNode)
+		if sw == nil || !sw.used {
+			continue
 		}
-		for i, w := range ps.ISA.Words() {
-			if isa.JoinOf(w[0]) != isa.JoinActivation {
-				continue
-			}
-			r := p.Resolve(ps, i, w)
-			if r.Set == "" {
-				continue
-			}
-			u := byCore[ps.Core.Name]
-			if u == nil {
-				u = &use{loads: map[string]int{}, calls: map[string]int{}}
-				byCore[ps.Core.Name] = u
-				order = append(order, ps.Core.Name)
-			}
-			if _, load := isa.SetIndexOf(w); load {
-				u.loads[r.Set]++
-			} else if r.Function != "" {
-				u.calls[r.Set+"\x00"+r.Function]++
-			}
+		u := byCore[ps.Core.Name]
+		if u == nil {
+			u = &use{loads: map[string]int{}, calls: map[string]int{}}
+			byCore[ps.Core.Name] = u
+			order = append(order, ps.Core.Name)
+		}
+		for k, n := range sw.loads {
+			u.loads[k] += n
+		}
+		for k, n := range sw.calls {
+			u.calls[k] += n
 		}
 	}
 	// Function nodes of the tree by their ref, for the links.
@@ -837,6 +831,9 @@ func explains(cause string, f doc.Finding, at []string) bool {
 	}
 	return false
 }
+
+// Plural is "1 kernel line", "2 kernel lines" (the overview's words; core/fleet says them too).
+func Plural(n int, what string) string { return plural(n, what) }
 
 func plural(n int, what string) string {
 	if n == 1 || what == doc.Info {

@@ -148,27 +148,26 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 			skipped = append(skipped, ps.Member)
 			continue
 		}
-		for _, w := range ps.ISA.Words() {
-			if w[0] != 0xD4 {
-				continue
-			}
-			src, dst, _ := isa.Direct2dAddrs(w)
-			sem, _ := isa.Direct2dSemaphore(w)
-			name := "(no dynamic queue)"
-			if q := dynamicQueue(ps.Core, ps.Engine, int64(sem)); q != nil {
-				name = q.Name
-			}
-			u := queue(ps.Core, name)
-			u.direct2d++
-			u.engines[ps.Engine.Name] = true
-			if dv := addrVar(ps.Core, dst); dv != nil && dv.Type == "state-buffer" {
-				if sv := addrVar(ps.Core, src); sv != nil && sv.Type != "state-buffer" {
-					l := load(ps.Core, sv)
-					l.direct2d++
-					n, _ := isa.Direct2dSrcBytes(w)
-					l.direct2dBytes += n
+		var d2 *direct2dUses
+		if sw := p.walked().streams[ps]; sw != nil {
+			d2 = &sw.d2
+		} else { // a stream not held: the profile reads it out of the archive
+			d2 = &direct2dUses{}
+			for _, w := range ps.ISA.Words() {
+				if collectorsOf[w[0]]&collectDirect2d != 0 {
+					d2.add(ps, w)
 				}
 			}
+		}
+		for _, q := range d2.queues {
+			u := queue(ps.Core, q.name)
+			u.direct2d += q.count
+			u.engines[ps.Engine.Name] = true
+		}
+		for _, l := range d2.loads {
+			vl := load(ps.Core, l.v)
+			vl.direct2d += l.count
+			vl.direct2dBytes += l.bytes
 		}
 	}
 	dma = &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "rings", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}

@@ -28,6 +28,8 @@ type Program struct {
 
 	// uses caches VarUses per core for var nodes built on demand (expandRecords).
 	uses map[*manifest.Core]map[int64][]VarUse
+	// walk is the open's one walk over the held streams' words (openwalk.go).
+	walk walkOnce
 }
 
 // ProgramStream is one engine stream with its place in the program.
@@ -355,32 +357,14 @@ func (p *Program) streamNode(ps *ProgramStream, m *neff.Member) *doc.Node {
 	n.Label = "instructions"
 	n.Ref = doc.StreamRef(m.Path)
 	n.Detail = fmt.Sprintf("%s engine of %s: %d instructions of 64 bytes", ps.Engine.Name, ps.Core.Name, ps.ISA.Len())
-	// Join problems, counted over the whole stream and reported once each with an example.
-	type problem struct {
-		first, count int
-		text         string
-	}
-	var problems []*problem
-	byText := map[string]*problem{}
 	if !ps.ISA.Held() {
 		n.Infof(doc.CodeISANotHeld, n.Span, "%s (%s) is more than an open holds in memory (%s), so its listing is read from the file on demand (each jump far into it reads the archive again) and its joins are not checked here; 'neffscope disasm' checks them in one pass.", m.Path, neff.HumanSize(m.Size), neff.HumanSize(streamHoldMax))
 		return n
 	}
-	for i, w := range ps.ISA.Words() {
-		if isa.JoinOf(w[0]) == isa.JoinNone {
-			continue
-		}
-		r := p.Resolve(ps, i, w)
-		if r.Problem == "" {
-			continue
-		}
-		if pr := byText[r.Problem]; pr != nil {
-			pr.count++
-			continue
-		}
-		pr := &problem{first: i, count: 1, text: r.Problem}
-		byText[r.Problem] = pr
-		problems = append(problems, pr)
+	// Join problems, counted over the whole stream and reported once each with an example.
+	var problems []*joinProblem
+	if sw := p.walked().streams[ps]; sw != nil {
+		problems = sw.problems
 	}
 	for _, pr := range problems {
 		n.Warnf(doc.CodeISAJoin, doc.In(m.Path, int64(pr.first)*isa.WordSize, isa.WordSize), "%s: instruction %d (and %d more like it): %s. The listing shows the raw code.", m.Path, pr.first, pr.count-1, pr.text)
@@ -571,18 +555,8 @@ func (p *Program) VarUses(c *manifest.Core) map[int64][]VarUse {
 			continue // a stream not held is not walked at open (see streamNode)
 		}
 		for i, w := range ps.ISA.Words() {
-			if w[0] != 0xD4 {
-				continue
-			}
-			src, dst, ok := isa.Direct2dAddrs(w)
-			if !ok {
-				continue
-			}
-			if id, ok := dmaVarID(c, src); ok {
-				out[id] = append(out[id], VarUse{Stream: ps, Index: int32(i)})
-			}
-			if id, ok := dmaVarID(c, dst); ok {
-				out[id] = append(out[id], VarUse{Stream: ps, Index: int32(i), Dst: true})
+			if collectorsOf[w[0]]&collectDirect2d != 0 {
+				addVarUses(out, ps, i, w)
 			}
 		}
 	}

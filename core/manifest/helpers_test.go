@@ -28,7 +28,7 @@ func realNEFFs(t testing.TB) []string {
 
 // loadNEFF is a test-only container reader (header fields at the spec neff.md §1.1 offsets,
 // then gzip + tar at byte 1024 with Multistream(false) because of the zero padding). It keeps
-// the bytes of the members manifest.Wanted asks for and the size of every member.
+// the bytes of the members Resolve reads (wanted) and the size of every member.
 func loadNEFF(t testing.TB, path string) (*MemberSet, HeaderFacts) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
@@ -70,7 +70,7 @@ func loadNEFF(t testing.TB, path string) (*MemberSet, HeaderFacts) {
 			continue
 		}
 		var data []byte
-		if Wanted(hd.Name, hd.Size) {
+		if wanted(hd.Name, hd.Size) {
 			data, err = io.ReadAll(tr)
 			if err != nil {
 				t.Fatal(err)
@@ -115,4 +115,17 @@ func dumpFindings(t testing.TB, m *Model) {
 	for _, f := range m.Findings() {
 		t.Logf("%s: %s [%s]", f.Severity, f.Message, f.Span)
 	}
+}
+
+// wanted says whether Resolve reads a member's bytes: JSON members (up to MaxJSONMember) and
+// .npy members (up to NpyHeldBytes); an open decides by its member-kind table
+// (core/inspect/memberkinds.go).
+func wanted(path string, size int64) bool {
+	switch {
+	case strings.HasSuffix(path, ".json"):
+		return size <= MaxJSONMember
+	case strings.HasSuffix(path, ".npy"):
+		return size <= NpyHeldBytes
+	}
+	return false
 }

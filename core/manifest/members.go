@@ -30,28 +30,16 @@ type JSONReader interface {
 	ReadJSON(path string, size int64) (*jsonspan.Input, error)
 }
 
-// MaxJSONMember bounds how large a JSON member Wanted asks the caller to hold. The largest
+// MaxJSONMember bounds how large a JSON member Resolve asks the caller to hold (or read back). The largest
 // real one is 150 KB (a klir debug-info tree); 64 MiB leaves a wide margin and still bounds
 // memory on hostile archives.
 const MaxJSONMember = 64 << 20
 
-// NpyHeldBytes is how much of a .npy member Wanted asks for: whole members up to this size,
+// NpyHeldBytes is how much of a .npy member Resolve reads (the open's member-kind table,
+// core/inspect/memberkinds.go, holds that much): whole members up to this size,
 // and the caller may hand over just the first NpyHeldBytes of a larger one (the header plus a
 // value preview).
 const NpyHeldBytes = 1 << 20
-
-// Wanted says whether Resolve needs a member's bytes: JSON members (up to MaxJSONMember) and
-// .npy members (up to NpyHeldBytes). Use it as the filter when reading members out of the
-// container; every other member is needed by size only.
-func Wanted(path string, size int64) bool {
-	switch {
-	case strings.HasSuffix(path, ".json"):
-		return size <= MaxJSONMember
-	case strings.HasSuffix(path, ".npy"):
-		return size <= NpyHeldBytes
-	}
-	return false
-}
 
 // MemberSet is a ready-made Members: add each member with its size, and its bytes when held.
 type MemberSet struct {

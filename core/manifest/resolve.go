@@ -91,7 +91,7 @@ func (r *resolver) load(path, kind string) *jdoc {
 		if e := r.budget.First(); e != nil {
 			r.root.Warnf(doc.CodeBudgetSkipped, doc.In(path, 0, max(size, 0)), "%s (%d bytes) is not read: the %s limit was reached before it (the file's finding says how to raise it), so what it defines is not shown", path, size, e.Kind)
 		} else {
-			r.root.Warnf(doc.CodeManifestUnread, doc.In(path, 0, max(size, 0)), "the bytes of %s (%d bytes) were not handed to the manifest reader, so it is not resolved; pass JSON members up to %d bytes (manifest.Wanted)", path, size, MaxJSONMember)
+			r.root.Warnf(doc.CodeManifestUnread, doc.In(path, 0, max(size, 0)), "the bytes of %s (%d bytes) were not handed to the manifest reader, so it is not resolved; pass JSON members up to %d bytes", path, size, MaxJSONMember)
 		}
 		r.docs[path] = nil
 		return nil
