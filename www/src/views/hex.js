@@ -366,6 +366,8 @@ function hexKeepSelection() {
   const y = Math.floor(off / HEX_ROW) * hex.rowH;
   const top = toVirtual(sc, hex.full);
   if (y + hex.rowH <= top || y >= top + oldH) return; // the user had scrolled away from it
+  // The whole selection where it fits (its last row, then its first), else its first row.
+  if (hex.hl) hexKeepVisible(hex.hl.off + hex.hl.len - 1);
   hexKeepVisible(off);
 }
 
