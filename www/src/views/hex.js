@@ -25,6 +25,7 @@ const PAGE = 16384;
 
 export const hex = {
   source: null, size: 0, hl: null, cache: new LRU(128), rowH: 18, full: 0, key: '',
+  viewH: 0, // the scroller's height at the last resize (hexKeepSelection)
   scroller: null, rowsEl: null, spacer: null,
   cursor: -1, // the keyboard's byte (hexKeyInit), -1 until there is one
   anchor: -1, // where a shift-click's (or shift-arrow's) range starts: the last byte picked
@@ -63,7 +64,9 @@ export function hexInit() {
   hex.rowsEl = $('hex-rows');
   hex.spacer = $('hex-spacer');
   hex.scroller.addEventListener('scroll', hexRenderSoon);
-  new ResizeObserver(() => hexRender()).observe(hex.scroller);
+  // A resize (the pane, or the data inspector below the bytes growing when a byte is picked)
+  // keeps the selection in view if it was in view before.
+  new ResizeObserver(() => { hexKeepSelection(); hexRender(); }).observe(hex.scroller);
   hex.rowsEl.addEventListener('click', (e) => {
     const cell = e.target.closest('[data-i]');
     const row = e.target.closest('.hex-row');
@@ -351,6 +354,22 @@ function hexKeepVisible(off) {
   const top = toVirtual(sc, hex.full);
   if (y < top) scrollToVirtual(sc, hex.full, y);
   else if (y + hex.rowH > top + sc.clientHeight) scrollToVirtual(sc, hex.full, y + hex.rowH - sc.clientHeight);
+}
+
+// hexKeepSelection: after the scroller's height changed, the selection (else the cursor) that
+// was in view in the old height is put back in view in the new one.
+function hexKeepSelection() {
+  const sc = hex.scroller, oldH = hex.viewH;
+  hex.viewH = sc.clientHeight;
+  if (!hex.key || !oldH || oldH === sc.clientHeight) return;
+  const off = hex.hl ? hex.hl.off : hex.cursor;
+  if (off < 0) return;
+  const y = Math.floor(off / HEX_ROW) * hex.rowH;
+  const top = toVirtual(sc, hex.full);
+  if (y + hex.rowH <= top || y >= top + oldH) return; // the user had scrolled away from it
+  // The whole selection where it fits (its last row, then its first), else its first row.
+  if (hex.hl) hexKeepVisible(hex.hl.off + hex.hl.len - 1);
+  hexKeepVisible(off);
 }
 
 // hexMoveCursor moves the cursor to off; the rows are rebuilt only when the view scrolls (a
@@ -656,7 +675,11 @@ function hexPanel() {
   if (memo === panelMemo) return;
   panelMemo = memo;
   box.replaceChildren();
-  box.appendChild(el('div', 'hex-dt-cap', at < 0 ? 'Pick a byte' : '@0x' + at.toString(16) + ' · LE | BE'));
+  // Nothing picked: one line, not a grid of dashes taking the rows of a narrow pane (the
+  // selection stays in view when the inspector grows: hexKeepSelection).
+  box.dataset.picked = String(at >= 0);
+  if (at < 0) { box.appendChild(el('div', 'hex-dt-cap', 'Pick a byte to read it as u8…u64, f16, bf16, f32, f64')); return; }
+  box.appendChild(el('div', 'hex-dt-cap', '@0x' + at.toString(16) + ' · LE | BE'));
   // A grid of name, LE, BE: one type a line beside the bytes, several a line below them.
   const g = el('div', 'hex-dt-g');
   for (const r of inspectBytes(b)) {
