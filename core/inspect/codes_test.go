@@ -63,11 +63,6 @@ func (c *codeChecker) file(f *File, max int) {
 	}
 }
 
-// codesScale shrinks further the classes whose findings' codes appear at any scale but whose
-// check is slow: walking def-missing's lazy kelf array of missing def.json names costs more
-// than linearly in its length, and 2,000 names give the same codes as 20,000
-// (manifest.missing-member, manifest.too-many-cores, budget.memory, budget.skipped).
-var codesScale = map[string]float64{"def-missing": 0.01}
 
 // TestEveryFindingHasACode opens every real NEFF and every hostile class (under a small
 // budget, so the limits' findings appear too) and checks that every finding they carry has a
@@ -94,9 +89,6 @@ func TestEveryFindingHasACode(t *testing.T) {
 		s := scale[h.Name]
 		if s30, ok := issue30Scale[h.Name]; ok { // the floods' findings appear at this scale too
 			s = s30
-		}
-		if sc, ok := codesScale[h.Name]; ok {
-			s = sc
 		}
 		if s == 0 {
 			s = 1

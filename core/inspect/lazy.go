@@ -137,10 +137,15 @@ func (f *File) Walk(after []string, visit func(path []string, n *doc.Node) bool)
 	}
 	// Rebuild the chain of ancestors of after, with each one's child position, then continue
 	// from there: resuming costs the depth of after, not the nodes before it.
+	// Each frame keeps its own page of children, so coming back up from a child's subtree
+	// does not build the parent's page again (with one page for the whole walk, every child
+	// that had children cost a page of its siblings: quadratic in a lazy array's length).
 	type frame struct {
-		n    *doc.Node
-		path []string
-		next int // the next child to visit
+		n        *doc.Node
+		path     []string
+		next     int // the next child to visit
+		page     []*doc.Node
+		pageFrom int
 	}
 	stack := []frame{{n: f.Doc.Root, path: []string{}}}
 	if after == nil {
@@ -158,9 +163,6 @@ func (f *File) Walk(after []string, visit func(path []string, n *doc.Node) bool)
 			stack = append(stack, frame{n: c, path: appendPath(top.path, k)})
 		}
 	}
-	var page []*doc.Node
-	pageFrom := -1
-	var pageOf *doc.Node
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		total := ChildCount(top.n)
@@ -169,7 +171,7 @@ func (f *File) Walk(after []string, visit func(path []string, n *doc.Node) bool)
 			continue
 		}
 		// Fetch children a page at a time (held children are a slice: no cost).
-		if pageOf != top.n || top.next < pageFrom || top.next >= pageFrom+len(page) {
+		if top.page == nil || top.next < top.pageFrom || top.next >= top.pageFrom+len(top.page) {
 			kids, _, err := f.children(top.n, top.next, top.next+childPage)
 			if err != nil {
 				return nil, err
@@ -178,9 +180,9 @@ func (f *File) Walk(after []string, visit func(path []string, n *doc.Node) bool)
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			page, pageFrom, pageOf = kids, top.next, top.n
+			top.page, top.pageFrom = kids, top.next
 		}
-		c := page[top.next-pageFrom]
+		c := top.page[top.next-top.pageFrom]
 		top.next++
 		p := appendPath(top.path, c.PathKey())
 		if !visit(p, c) {
@@ -188,7 +190,6 @@ func (f *File) Walk(after []string, visit func(path []string, n *doc.Node) bool)
 		}
 		if ChildCount(c) > 0 {
 			stack = append(stack, frame{n: c, path: p})
-			pageOf = nil
 		}
 	}
 	return nil, nil
