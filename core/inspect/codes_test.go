@@ -63,7 +63,6 @@ func (c *codeChecker) file(f *File, max int) {
 	}
 }
 
-
 // TestEveryFindingHasACode opens every real NEFF and every hostile class (under a small
 // budget, so the limits' findings appear too) and checks that every finding they carry has a
 // code of the one table (core/fleet checks the analyses across files).
