@@ -54,20 +54,14 @@ func FuzzTermWriter(f *testing.F) {
 }
 
 // FuzzJSONOut: every JSON writer's output parses, to the values given (invalid UTF-8 as
-// U+FFFD), with no raw rune of escapedRunes: disasm's string encoder, the jsonEscaper over
-// encoding/json however its output is cut into writes, and info --json and inspect --json
-// (File.WriteJSON) of a NEFF whose model name, member name, JSON string and .dbg strings are
-// the fuzzed string.
+// U+FFFD), with no raw rune of escapedRunes: disasm's string encoder and the jsonEscaper over
+// encoding/json however its output is cut into writes. FuzzJSONOutNEFF drives the commands'
+// writers on a NEFF carrying the string; it is apart because an open per input is ~100 times
+// the cost of the writers, and the writers' target should run at thousands of inputs a second.
 func FuzzJSONOut(f *testing.F) {
-	f.Add(forging, uint(3))
-	f.Add("<script>&amp;</script>\x00\"\\", uint(7))
-	f.Add("\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80", uint(1))
+	addJSONSeeds(f)
 	f.Fuzz(func(t *testing.T, s string, cut uint) {
-		noRaw := func(what string, out []byte) {
-			if r, ok := rawEscapable(string(out), true); ok {
-				t.Fatalf("%q: %s: %U raw in %s", s, what, r, out)
-			}
-		}
+		noRaw := noRawIn(t, s)
 		// disasm --json's encoder.
 		b := appendJSONString(nil, s)
 		var back string
@@ -89,13 +83,37 @@ func FuzzJSONOut(f *testing.F) {
 			t.Fatalf("%q: escaped %s parses to %q, %v", s, out.Bytes(), got, err)
 		}
 		noRaw("jsonEscaper", out.Bytes())
-		// The commands' writers on a NEFF carrying s.
+	})
+}
+
+func addJSONSeeds(f *testing.F) {
+	f.Add(forging, uint(3))
+	f.Add("<script>&amp;</script>\x00\"\\", uint(7))
+	f.Add("\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80", uint(1))
+}
+
+// noRawIn fails t when out holds a raw rune of escapedRunes.
+func noRawIn(t *testing.T, s string) func(what string, out []byte) {
+	return func(what string, out []byte) {
+		if r, ok := rawEscapable(string(out), true); ok {
+			t.Fatalf("%q: %s: %U raw in %s", s, what, r, out)
+		}
+	}
+}
+
+// FuzzJSONOutNEFF: info --json and inspect --json (File.WriteJSON) of a NEFF whose model name,
+// member name, JSON string and .dbg strings are the fuzzed string parse, with no raw rune of
+// escapedRunes.
+func FuzzJSONOutNEFF(f *testing.F) {
+	addJSONSeeds(f)
+	f.Fuzz(func(t *testing.T, s string, _ uint) {
+		noRaw := noRawIn(t, s)
 		nb, ok := neffCarrying(s)
 		if !ok {
 			return
 		}
 		file := inspect.Open("fuzz.neff", bytes.NewReader(nb), int64(len(nb)), inspect.Options{})
-		out.Reset()
+		var out bytes.Buffer
 		info, _ := json.MarshalIndent(infoJSON(file), "", "  ")
 		w := jsonStdout(&out)
 		w.Write(info)
