@@ -107,14 +107,16 @@ func Cached(dir string, sizeMiB int, weights bool) (string, error) {
 	return path, err
 }
 
-// Generate writes the NEFF to path (through a temporary file renamed at the end, so an
-// interrupted run leaves nothing half-written under that name).
+// Generate writes the NEFF to path (through a temporary file of its own renamed at the end, so
+// an interrupted run leaves nothing half-written under that name, and test binaries that
+// generate the same file at once — make test runs its runners side by side — each write
+// their own copy: the rename is atomic, and the copies are the same bytes).
 func Generate(path string, opt Options) (Stats, error) {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return Stats{}, err
 	}
+	tmp := f.Name()
 	st, err := Write(f, opt)
 	if cerr := f.Close(); err == nil {
 		err = cerr
