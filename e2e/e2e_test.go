@@ -156,6 +156,13 @@ type page struct {
 	attached   map[target.ID]bool
 }
 
+// pageDeadline is how long one test's tab may live, and waitDeadline how long one condition
+// may take to become true: both stop a hang, not a slow step on a loaded machine.
+const (
+	pageDeadline = 5 * time.Minute
+	waitDeadline = 90 * time.Second
+)
+
 func newPage(t testing.TB, url string) *page {
 	t.Helper()
 	return newPageWith(t, url, "", "ready")
@@ -168,7 +175,9 @@ func newPageWith(t testing.TB, url, script, want string) *page {
 		t.Skip(setupSkip)
 	}
 	ctx, cancel := chromedp.NewContext(browserCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	// The big-file tests take ~40 s of a tab's life on a quiet 2-core machine, and make test
+	// runs two browsers beside the core's tests.
+	ctx, cancelTimeout := context.WithTimeout(ctx, pageDeadline)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
 	served.take()
 	p := &page{t: t, ctx: ctx, origin: url}
@@ -284,7 +293,7 @@ func eval[T any](p *page, expr string) T {
 // waitFor polls a JS condition until it holds.
 func (p *page) waitFor(cond, what string) {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(waitDeadline)
 	for {
 		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
 		if err == nil && ok {

@@ -188,7 +188,7 @@ window.sendFile = async () => {
 	})
 
 	ctx, cancel := chromedp.NewContext(browserCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, pageDeadline)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
 	h := &hostPage{page: &page{t: t, ctx: ctx, origin: host.URL + "/"}, viewerOrigin: viewer.URL}
 	err := chromedp.Listen(ctx, func(ev any) {
