@@ -114,7 +114,10 @@ function render(box, stub) {
   }
   if (!got.peaks) {
     const p = el('p', 'ov-sum muted', busy.peaks ? 'placing every SBUF and PSUM access…' : 'SBUF and PSUM peaks: on demand');
-    if (!busy.peaks) p.appendChild(button('ov-link ov-peaks-ask', ' work them out', 'place every SBUF/PSUM access and sweep them in schedule order (can take longer than the open)', askPeaks));
+    if (!busy.peaks) {
+      p.appendChild(document.createTextNode(' · ')); // a button's own leading space collapses
+      p.appendChild(button('ov-link ov-peaks-ask', 'work them out', 'place every SBUF/PSUM access and sweep them in schedule order (can take longer than the open)', askPeaks));
+    }
     box.appendChild(p);
   }
   box.appendChild(links);
