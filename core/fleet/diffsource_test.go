@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,37 +61,11 @@ func TestDiffSourceOneLineChange(t *testing.T) {
 	}
 	src := realfiles.Read(t, rel)
 	a := openBytes("a.neff", src)
-	// Each line's first stream (in the index's order): its first word and its count there.
-	type firstWords struct {
-		member      string
-		word, count int
+	lw, ok := repack.QuietLine(a)
+	if !ok {
+		t.Fatalf("%s maps no instruction to a source line", rel)
 	}
-	first := map[inspect.LineID]*firstWords{}
-	for _, s := range a.Program.Source.Streams() {
-		for i := range s.Len() {
-			id, ok := s.Line(i)
-			if !ok {
-				continue
-			}
-			if fw := first[id]; fw == nil {
-				first[id] = &firstWords{s.Stream().Member, i, 1}
-			} else if fw.member == s.Stream().Member {
-				fw.count++
-			}
-		}
-	}
-	// The line with the fewest words, so it is not the hottest by chance.
-	var pick *inspect.HotLine
-	var pickWords *firstWords
-	hot := inspect.HotLinesOf(a).Lines
-	for i := range hot {
-		l := &hot[i]
-		fw := first[inspect.LineID{File: l.File, Kernel: l.Kernel, Line: l.Line}]
-		if pick == nil || fw.count < pickWords.count {
-			pick, pickWords = l, fw
-		}
-	}
-	member, word := pickWords.member, pickWords.word
+	pick, member, word := lw.Line, lw.Member, lw.Index
 	want := pick.Key
 	for _, tc := range []struct {
 		name   string
@@ -103,21 +76,16 @@ func TestDiffSourceOneLineChange(t *testing.T) {
 		{"sync band only", 9, ""}, // the semaphore value: not a change of the line
 		{"opcode", 0, lineChangeOpcodes},
 	} {
-		changed := repack.NEFF(src, func(p string, data []byte) ([]byte, bool) {
-			if p != member {
-				return data, true
-			}
-			d := bytes.Clone(data)
-			at := word*64 + tc.offset
+		changed := repack.EditWord(src, member, word, func(w []byte) {
 			if tc.offset == 0 {
-				d[at] = 0xA0 // EventSemaphore (a one-word opcode, sync band only)
-				if data[at] == 0xA0 {
-					d[at] = 0x00
+				op := w[0]
+				w[0] = 0xA0 // EventSemaphore (a one-word opcode, sync band only)
+				if op == 0xA0 {
+					w[0] = 0x00
 				}
 			} else {
-				d[at] ^= 0x01
+				w[tc.offset] ^= 0x01
 			}
-			return d, true
 		})
 		d := Diff(a, openBytes("b.neff", changed))
 		lines := d.Child(DiffSourceLines)

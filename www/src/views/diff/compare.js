@@ -11,6 +11,8 @@ import { diff } from '../../state/comparison.js';
 import { select } from '../../state/selection.js';
 import { unpackDocument, unpackNode } from '../../wire.js';
 import { mainTree } from '../tree.js';
+import { follow } from '../overview.js';
+import { instructionAt } from '../listing.js';
 import { search, searchClose } from '../search.js';
 import { emit } from '../../state/events.js';
 import { shortName } from '../fullview.js';
@@ -226,17 +228,34 @@ export function diffForget() {
   Object.assign(diff, { a: null, b: null, node: null, error: '' });
 }
 
-// diffJump shows member path in document A or B (the tab switches, the member is selected).
-export function diffJump(side, path) {
+// diffSide leaves the comparison for document A or B (its tab shows); null when it was closed.
+function diffSide(side) {
   const st = side === 'a' ? diff.a : diff.b;
-  if (!docs.includes(st)) { toast('Document ' + side.toUpperCase() + ' is no longer open'); return; }
+  if (!docs.includes(st)) { toast('Document ' + side.toUpperCase() + ' is no longer open'); return null; }
   hideDiffView();
   setCurrent(st);
   renderDocument(0);
+  return st;
+}
+
+// diffJump shows member path in document A or B (the tab switches, the member is selected).
+export function diffJump(side, path) {
+  const st = diffSide(side);
+  if (!st) return;
   const m = findMember(path);
   if (!m) { toast(path + ' is not a member of ' + st.doc.file, 'warning'); return; }
   select(m, 'diff');
   mainTree.markSelected(m, true);
+}
+
+// diffJumpLine shows a kernel line (its key under model › source › lines) in document A or B.
+export function diffJumpLine(side, key) {
+  if (diffSide(side)) follow(['model', 'source', 'lines', key].map(encodeURIComponent).join('/'));
+}
+
+// diffJumpWord shows instruction index of a stream member in document A or B, in its listing.
+export function diffJumpWord(side, member, index) {
+  if (diffSide(side)) instructionAt(member, index);
 }
 
 export function diffSides() {

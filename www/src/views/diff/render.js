@@ -1,5 +1,6 @@
 // @ts-check
-// Comparing two NEFFs: the comparison's sections (summary, header, model, members, instructions).
+// Comparing two NEFFs: the comparison's sections (summary, kernel lines, header, model, members,
+// instructions).
 
 import { call } from '../../core/client.js';
 import { $, el } from '../../dom.js';
@@ -9,7 +10,7 @@ import { fileStem, fmtInt } from '../../lib/format.js';
 import { keyOf, renderTabs, state } from '../../state/docs.js';
 import { on } from '../../state/events.js';
 import { compareMany, hideMany } from './many.js';
-import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, diffForget, DIFF_ROWS, diffJump, diffSides, diffTabs, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
+import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, diffForget, DIFF_ROWS, diffJump, diffJumpLine, diffJumpWord, diffSides, diffTabs, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
 
 export function diffRender() {
   const body = $('diff-body');
@@ -38,6 +39,10 @@ export function diffRender() {
   const header = kidOf(d, 'header'), model = kidOf(d, 'model'), instr = kidOf(d, 'instructions');
   const recompile = kidOf(d, 'recompile'); // two compile-cache entries (issue 14): why they differ first
   if (recompile) body.appendChild(diffRecompileSection(recompile));
+  // What changed in the kernel comes before which bytes changed (issue 29): the core leaves
+  // the section out when neither file has debug info.
+  const lines = kidOf(d, 'source lines');
+  if (lines) body.appendChild(diffSourceSection(lines, kidOf(d, 'source instructions')));
   if (header) body.appendChild(diffFieldsSection('header', 'Header', header, 'field', 'the 1024-byte NEFF header, field by field'));
   if (model) body.appendChild(diffFieldsSection('model', 'Model', model, 'fact', 'the resolved program: kelf target, cores, inputs and outputs, features'));
   if (members) body.appendChild(diffMembersSection(members));
@@ -166,6 +171,104 @@ function diffRecompileSection(n) {
   for (const r of n.kids || []) ol.appendChild(el('li', '', r.value));
   if ((n.kids || []).length > 1) s.insertBefore(ol, s.children[1] || null);
   return s;
+}
+
+// How a kernel line differs (the core's "change" column) as a row class and its mark: a line
+// with other counts or opcodes is changed, one with other operands only is "operands".
+const LINE_CHANGE = { count: 'changed', opcodes: 'changed', operands: 'operands', added: 'added', removed: 'removed' };
+const LINE_WHY = { count: 'other instruction counts per engine', opcodes: 'same counts, other opcodes', operands: 'same opcodes, other operands (outside the sync band)', added: 'only in B', removed: 'only in A' };
+
+// lineKey is a kernel line's key under model › source › lines: the file's base name and line.
+const lineKey = (file, line) => (file ? file.slice(file.lastIndexOf('/') + 1) : '?') + ':' + line;
+
+// diffSourceSection: the kernel lines whose instructions differ, most changed first, each with
+// the first words that differ (the "source instructions" rows of that line) and jumps to the
+// line and to each word in A and B.
+function diffSourceSection(node, words) {
+  const s = diffSection('source', 'Kernel lines', node, 'instruction words per kernel line: counts per engine, opcodes, or bytes outside the sync band');
+  const rows = (node.table && node.table.rows) || [];
+  if (!rows.length) {
+    if (!/^not compared/.test(node.value || '')) {
+      s.classList.add('nodiff');
+      s.appendChild(el('p', 'diff-none', 'No kernel line differs.'));
+    }
+    return s;
+  }
+  const wordRows = (words && words.table && words.table.rows) || [];
+  const table = el('table', 'grid diff-table diff-source');
+  table.appendChild(diffHead([['', 'mark'], ['line'], ['kernel'], ['count A', 'num'], ['count B', 'num'], ['Δ', 'num'], ['engines'], ['opcodes'], ['show', 'open']]));
+  const tbody = el('tbody');
+  rows.forEach((r, i) => {
+    const [name, kernel, ca, cb, delta, engines, opcodes, why] = r;
+    const attrs = ((node.kids || [])[i] || {}).attrs || {};
+    const change = LINE_CHANGE[why] || 'changed';
+    const tr = el('tr', change);
+    tr.dataset.line = name;
+    tr.dataset.change = why;
+    const mark = markCell(change);
+    mark.title = LINE_WHY[why] || why;
+    tr.appendChild(mark);
+    const td = el('td', 'path');
+    const mine = wordRows.filter((w) => w[0] === name);
+    if (mine.length) td.appendChild(twisty(tr, 9, 'Show the instructions of ' + name + ' that differ', (box) => sourceWords(box, mine)));
+    else td.appendChild(el('span', 'dtwisty-pad'));
+    td.appendChild(el('span', 'stream-name', name));
+    tr.appendChild(td);
+    const k = el('td', 'muted', kernel);
+    k.title = kernel;
+    tr.appendChild(k);
+    tr.appendChild(ca === '' ? el('td', 'num empty', '—') : el('td', 'num', fmtInt(Number(ca))));
+    tr.appendChild(cb === '' ? el('td', 'num empty', '—') : el('td', 'num' + (ca !== '' && ca !== cb ? ' differs' : ''), fmtInt(Number(cb))));
+    tr.appendChild(el('td', 'num delta ' + (delta.startsWith('-') ? 'neg' : delta === '+0' ? '' : 'pos'), delta));
+    tr.appendChild(el('td', '', engines));
+    tr.appendChild(el('td', 'ops', opcodes || (why === 'operands' ? CHANGE_TITLE.operands : '')));
+    const open = el('td', 'open');
+    const jump = (side, key) => {
+      const b = el('button', 'jump side-' + side, side.toUpperCase());
+      b.type = 'button';
+      b.dataset.side = side;
+      b.title = 'Show ' + key + ' in ' + side.toUpperCase() + ' (' + docTitle(side === 'a' ? diff.a : diff.b) + ')';
+      b.setAttribute('aria-label', b.title);
+      b.addEventListener('click', () => diffJumpLine(side, key));
+      return b;
+    };
+    open.appendChild(ca !== '' ? jump('a', lineKey(attrs.file, attrs.line)) : jumpPad());
+    if (cb !== '') open.appendChild(jump('b', lineKey(attrs.file, attrs.line_b || attrs.line)));
+    tr.appendChild(open);
+    tbody.appendChild(tr);
+  });
+  table.appendChild(tbody);
+  return sealSection(s, table);
+}
+
+// sourceWords lists a changed line's first differing words, A beside B, each a jump to its
+// instruction in that document's listing.
+function sourceWords(box, rows) {
+  const t = el('table', 'grid diff-table sub-table');
+  t.appendChild(diffHead([['engine'], ['word', 'num'], ['A', 'col-a'], ['B', 'col-b']]));
+  const tb = el('tbody');
+  for (const [, engine, nth, sa, ia, ta, sb, ib, tbText] of rows) {
+    const r = el('tr', 'changed');
+    r.appendChild(el('td', 'k', engine));
+    r.appendChild(el('td', 'num', nth));
+    const side = (which, stream, index, text) => {
+      if (!stream) return el('td', 'empty', '—');
+      const td = el('td', which === 'a' ? 'va' : 'vb');
+      const b = el('button', 'link word-link', stream + ' #' + index);
+      b.type = 'button';
+      b.dataset.side = which;
+      b.title = 'Show ' + stream + ' #' + index + ' in ' + which.toUpperCase();
+      b.addEventListener('click', () => diffJumpWord(which, stream, Number(index)));
+      td.appendChild(b);
+      td.appendChild(el('span', 'muted', ' ' + text));
+      return td;
+    };
+    r.appendChild(side('a', sa, ia, ta));
+    r.appendChild(side('b', sb, ib, tbText));
+    tb.appendChild(r);
+  }
+  t.appendChild(tb);
+  box.appendChild(t);
 }
 
 // jumpPad keeps a B button under the other B buttons when there is no A.
