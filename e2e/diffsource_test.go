@@ -17,8 +17,8 @@ import (
 // and a copy with one bit changed outside the sync band in one word of its quietest line (the
 // core's TestDiffSourceOneLineChange makes the same pair) are dropped together and compared:
 // the comparison's first section is the kernel lines, its one row names that line as changed
-// in its operands, the row opens to the word that differs, and that word's A button shows the
-// instruction selected in A's listing.
+// in its operands, its B button selects the line in B, the row opens to the word that differs,
+// and that word's A button shows the instruction selected in A's listing.
 func TestCompareOneKernelLineFirst(t *testing.T) {
 	rel := "cs149-trn1/file_pool_1_float16.neff"
 	if !realfiles.Has(rel) {
@@ -47,6 +47,17 @@ func TestCompareOneKernelLineFirst(t *testing.T) {
 	if len(rows) != 1 || rows[0][0] != lw.Line.Key || rows[0][1] != "operands" {
 		t.Fatalf("kernel line rows %v; want one, %s changed in its operands", rows, lw.Line.Key)
 	}
+	// The line's B button shows the line in B; the comparison's tab brings it back.
+	p.click(`#diff-source tbody > tr .open .jump[data-side="b"]`)
+	p.waitFor(`!neffscope.diff.shown`, "B's document")
+	if !eval[bool](p, `neffscope.state === neffscope.diff.b`) {
+		t.Error("the line's B button did not show document B")
+	}
+	if got := p.selPath(); got != "model/source/lines/"+lw.Line.Key {
+		t.Errorf("the line's B button selected %q, want the line %s", got, lw.Line.Key)
+	}
+	p.click(`.doc-tab.diff-tab`)
+	p.waitDiff()
 	p.click(`#diff-source tbody > tr .dtwisty`)
 	want := lw.Member + " #" + strconv.Itoa(lw.Index)
 	words := eval[[]string](p, `Array.from(document.querySelectorAll('#diff-source tr.sub .word-link')).map((b) => b.dataset.side + ' ' + b.textContent)`)
