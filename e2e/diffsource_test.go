@@ -50,7 +50,7 @@ func TestCompareOneKernelLineFirst(t *testing.T) {
 	// The line's B button shows the line in B; the comparison's tab brings it back.
 	p.click(`#diff-source tbody > tr .open .jump[data-side="b"]`)
 	p.waitFor(`!neffscope.diff.shown`, "B's document")
-	if !eval[bool](p, `neffscope.state === neffscope.diff.b`) {
+	if !eval[bool](p, `neffscope.docs[neffscope.diff.b].current`) {
 		t.Error("the line's B button did not show document B")
 	}
 	if got := p.selPath(); got != "model/source/lines/"+lw.Line.Key {
