@@ -27,8 +27,8 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	c := fleet.Compare(files)
-	addFileErrors(c, files)
-	relayOnto(c, files, stderr, *asJSON)
+	addFileErrors(c, files, *asJSON)
+	lrc := relayOnto(c, files, stderr, *asJSON)
 	facts := c.Child("facts")
 	differ := false
 	for _, r := range facts.Table.Rows {
@@ -71,7 +71,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 		tw.Flush()
 	}
-	if differ || treeHasError(c) {
+	if differ || treeHasError(c) || lrc != 0 {
 		return 1
 	}
 	return 0

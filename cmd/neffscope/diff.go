@@ -27,8 +27,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	d := fleet.Diff(files[0], files[1])
-	addFileErrors(d, files)
-	relayOnto(d, files, stderr, *asJSON)
+	addFileErrors(d, files, *asJSON)
+	lrc := relayOnto(d, files, stderr, *asJSON)
 	if *asJSON {
 		b, err := doc.NodeJSON(d, 2)
 		if err != nil {
@@ -42,7 +42,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case files[0].Archive == nil || files[1].Archive == nil: // Diff's error says so
 		return 2
-	case fleet.DiffIdentical(d) && !treeHasError(d):
+	case fleet.DiffIdentical(d) && !treeHasError(d) && lrc == 0:
 		return 0
 	}
 	return 1
@@ -94,15 +94,17 @@ const maxFileErrors = 3
 // addFileErrors copies each file's own error findings (a limit that stopped its open, a cut or
 // corrupt container) onto n, the diff, comparison or profile, as errors naming the file: these
 // commands print n's findings, not each file's, and a result computed from a file decoded only
-// in part must say so (and exit 1, as every command does when it prints an error).
-func addFileErrors(n *doc.Node, files []*inspect.File) {
+// in part must say so (and exit 1, as every command does when it prints an error). As text
+// (asJSON false) the limit findings are left to relayOnto's stderr lines, which carry their
+// codes, so each is named once; relayOnto's rc says whether one of them was an error.
+func addFileErrors(n *doc.Node, files []*inspect.File, asJSON bool) {
 	for _, f := range files {
 		if f == nil || f.Doc == nil || f.Doc.Root == nil {
 			continue
 		}
 		var errs []doc.Finding
 		for _, fd := range f.Doc.Findings() {
-			if fd.Severity == doc.Error {
+			if fd.Severity == doc.Error && (asJSON || !doc.IsLimit(fd.Code)) {
 				errs = append(errs, fd)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
@@ -317,8 +318,10 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 	}
 	_, rc := relayLimits(stderr, f, false) // the parquet tables have no place for them
 	for _, fd := range errorFindings(f) {
-		fmt.Fprintf(stderr, "neffscope: %s: error: %s\n", safe(f.Name), safeMsg(fd.Message))
 		rc = 1
+		if !doc.IsLimit(fd.Code) { // a limit: the relay named it, with its code
+			fmt.Fprintf(stderr, "neffscope: %s: error: %s\n", safe(f.Name), safeMsg(fd.Message))
+		}
 	}
 	uuid := f.Archive.Header.UUIDString()
 	for _, c := range m.Cores {

@@ -263,7 +263,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 			writeInfoJSON(jsonStdout(stdout), infoJSON(f))
 		} else {
 			printInfo(stdout, f, opt)
-			relayLimits(stderr, f, false) // info --json lists them with their codes
+			relayLimits(stderr, f, false) // info --json lists them with their codes; printInfo leaves them out
 		}
 		if doc.Worst(f.Doc.Findings()) == doc.Error {
 			return 1
@@ -376,7 +376,7 @@ func printInfo(w io.Writer, f *inspect.File, opt infoOptions) {
 			fmt.Fprintf(w, "Debug info: %d .dbg members (%s) not read by info; 'neffscope inspect' maps them to kernel source lines and checks them.\n", n, neff.HumanSize(size))
 		}
 	}
-	fs := f.Doc.Findings()
+	fs := unrelayed(f.Doc.Findings()) // the limits are named on stderr, with their codes
 	if len(fs) > 0 {
 		fmt.Fprintf(w, "Findings (%d):\n", len(fs))
 		for _, fd := range fs {
@@ -421,7 +421,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		} else {
 			tp := &treePrinter{w: stdout, f: f, left: f.Budget.Limit(budget.Values)}
 			tp.print(f.Doc.Root, 0)
-			relayLimits(stderr, f, false) // the tree prints them without their codes
+			relayLimits(stderr, f, false) // the tree leaves them out
 			if tp.stubs > 0 {
 				fmt.Fprintf(stderr, "neffscope inspect: %s: %d nodes were not expanded: their children would pass the values limit (%d nodes); raise it: neffscope inspect --max-values N [%s]\n", safe(f.Name), tp.stubs, f.Budget.Limit(budget.Values), doc.CodeBudgetValues)
 				return 1
@@ -454,7 +454,7 @@ func (p *treePrinter) print(n *doc.Node, depth int) {
 		line += "    — " + safeMsg(n.Detail)
 	}
 	fmt.Fprintln(w, line)
-	for _, f := range n.Findings {
+	for _, f := range unrelayed(n.Findings) { // the limits are named on stderr, with their codes
 		fmt.Fprintf(w, "%s  ! %s: %s\n", strings.Repeat("  ", depth), f.Severity, safeMsg(f.Message))
 	}
 	if v := n.Attrs[doc.AttrViewLimit]; v != "" { // a limit of this view, not a finding

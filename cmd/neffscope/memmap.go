@@ -114,7 +114,7 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "error: %s\n", safeMsg(fd.Message))
 		}
 	} else {
-		printMemmap(bw, f.Name, m, fileErrs)
+		printMemmap(bw, f.Name, m, unrelayed(fileErrs))
 	}
 	return rc
 }

@@ -33,8 +33,8 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 		return profileByLine(f, *top, *asJSON, *asCSV, stdout, stderr)
 	}
 	p := inspect.Profile(f)
-	addFileErrors(p, files)
-	relayOnto(p, files, stderr, *asJSON)
+	addFileErrors(p, files, *asJSON)
+	lrc := relayOnto(p, files, stderr, *asJSON)
 	switch {
 	case *asJSON:
 		b, err := doc.NodeJSON(p, 2)
@@ -79,7 +79,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s\n", fd.Severity, fd.Message)
 		}
 	}
-	if treeHasError(p) {
+	if treeHasError(p) || lrc != 0 {
 		return 1
 	}
 	return 0
@@ -102,8 +102,8 @@ func joinTab(s []string) string {
 func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr io.Writer) int {
 	h := inspect.HotLinesOf(f)
 	errs := &doc.Node{}
-	addFileErrors(errs, []*inspect.File{f})
-	relayOnto(errs, []*inspect.File{f}, stderr, asJSON)
+	addFileErrors(errs, []*inspect.File{f}, asJSON)
+	lrc := relayOnto(errs, []*inspect.File{f}, stderr, asJSON)
 	switch {
 	case h.Refused != "":
 		errs.Errorf(doc.CodeBudgetMemory, nil, "%s: the source lines are not ranked: the table does not fit in what the %s limit leaves.", f.Name, h.Refused)
@@ -166,7 +166,7 @@ func profileByLine(f *inspect.File, top int, asJSON, asCSV bool, stdout, stderr 
 			fmt.Fprintf(stdout, "%s: %s\n", fd.Severity, fd.Message)
 		}
 	}
-	if treeHasError(errs) {
+	if treeHasError(errs) || lrc != 0 {
 		return 1
 	}
 	return 0

@@ -14,7 +14,8 @@ import (
 // or decoded only in part, and must say so (issue 30). Text output gets them on stderr, one
 // `neffscope: FILE: [code] message` line each; JSON output carries them in a top-level
 // "findings" array of fileFinding, left out when there are none (the schema is unchanged for
-// a file no limit cut). Other findings stay where each command printed them before.
+// a file no limit cut). Other findings stay where each command printed them before; a text
+// output's own list leaves the limit findings out (unrelayed), so each is named once.
 
 // fileFinding is a finding with the file it is about: the element of a command's JSON
 // "findings" (coverage --json's own findings have the same shape).
@@ -113,12 +114,27 @@ func appendFindingsMember(b []byte, fs []fileFinding, indent string) []byte {
 	return append(b, "],\n"+indent...)
 }
 
+// unrelayed is the findings of fs that the relay does not name: a command's text output lists
+// these, and leaves the limit findings to the relay's stderr lines, which carry their codes,
+// so that each limit is named once.
+func unrelayed(fs []doc.Finding) []doc.Finding {
+	var out []doc.Finding
+	for _, fd := range fs {
+		if !doc.IsLimit(fd.Code) {
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
 // relayOnto relays the files' limit findings for diff, compare and profile, whose JSON is the
 // node n they print: as text, on stderr; as JSON, on n, naming the file, beside the errors
-// addFileErrors put there (limit findings that are errors are among them already).
-func relayOnto(n *doc.Node, files []*inspect.File, stderr io.Writer, asJSON bool) {
+// addFileErrors put there (limit findings that are errors are among them already). rc is 1
+// when one of the limits relayed is an error.
+func relayOnto(n *doc.Node, files []*inspect.File, stderr io.Writer, asJSON bool) (rc int) {
 	for _, f := range files {
-		fs, _ := relayLimits(stderr, f, asJSON)
+		fs, frc := relayLimits(stderr, f, asJSON)
+		rc = max(rc, frc)
 		if !asJSON {
 			continue
 		}
@@ -128,4 +144,5 @@ func relayOnto(n *doc.Node, files []*inspect.File, stderr io.Writer, asJSON bool
 			}
 		}
 	}
+	return rc
 }

@@ -16,7 +16,7 @@ import (
 // on each hostile class that reaches a limit, scaled down (with a smaller --max-memory where
 // the class's limit is the budget's): each run names the limit's code, JSON in its findings
 // (any "code" member), text and CSV by "[code]" on stderr (or, for scan's CSV, in the
-// problems cell).
+// problems cell); a text run names each limit once.
 func TestEveryCommandNamesTheLimit(t *testing.T) {
 	real, ok := realfiles.Find("nkipy/matmul_small.neff")
 	if !ok {
@@ -89,10 +89,29 @@ func TestEveryCommandNamesTheLimit(t *testing.T) {
 			}
 			name := c.name + " " + strings.Join(cmd.args, " ")
 			out, errs, _ := runCLI(t, args...)
+			if cmd.out == "text" {
+				namedOnce(t, name, out, errs)
+			}
 			if named(t, name, cmd.out, out, errs, c.code) {
 				continue
 			}
 			t.Errorf("%s: no %s (stderr %.300q)", name, c.code, errs)
+		}
+	}
+}
+
+// namedOnce checks that a text run names each limit once: the message of every relayed
+// "neffscope: FILE: [code] message" line on stderr appears nowhere else in stdout or stderr
+// (a command's own list of findings leaves the limits to the relay).
+func namedOnce(t *testing.T, name, out, errs string) {
+	t.Helper()
+	for _, line := range strings.Split(errs, "\n") {
+		_, rest, ok := strings.Cut(line, "] ")
+		if !ok || !strings.HasPrefix(line, "neffscope: ") || !strings.Contains(line, ": [") {
+			continue
+		}
+		if n := strings.Count(out, rest) + strings.Count(errs, rest); n != 1 {
+			t.Errorf("%s: a limit is named %d times: %q", name, n, line)
 		}
 	}
 }

@@ -122,7 +122,7 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "error: %s\n", safeMsg(fd.Message))
 		}
 	case *trace == "":
-		printSync(bw, f.Name, m, fileErrs)
+		printSync(bw, f.Name, m, unrelayed(fileErrs))
 	}
 	return rc
 }
