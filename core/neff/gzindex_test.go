@@ -394,13 +394,13 @@ func (st *resumeState) check(t testing.TB, data []byte, level uint8, flushEvery 
 		st.writers[lv] = w
 	}
 	w.Reset(z)
-	// At most ~64 flushes (every third write) and 16 KiB: every run compresses, inflates,
+	// At most ~32 flushes (every third write) and 8 KiB: every run compresses, inflates,
 	// and resumes, so its time is the input's size times the inflates. Resumes with a full 32 KiB
 	// window are TestReadMemberIndexRealFiles and -Synthetic's, on NEFFs of many MB.
-	if len(data) > 16<<10 {
-		data = data[:16<<10]
+	if len(data) > 8<<10 {
+		data = data[:8<<10]
 	}
-	step := max(int(flushEvery%8192)+1, len(data)/192)
+	step := max(int(flushEvery%8192)+1, len(data)/96)
 	for i := 0; i < len(data); i += step {
 		w.Write(data[i:min(len(data), i+step)])
 		if (i/step)%3 == 0 {
