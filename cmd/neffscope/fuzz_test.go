@@ -93,7 +93,7 @@ func addJSONSeeds(f *testing.F) {
 }
 
 // noRawIn fails t when out holds a raw rune of escapedRunes.
-func noRawIn(t *testing.T, s string) func(what string, out []byte) {
+func noRawIn(t testing.TB, s string) func(what string, out []byte) {
 	return func(what string, out []byte) {
 		if r, ok := rawEscapable(string(out), true); ok {
 			t.Fatalf("%q: %s: %U raw in %s", s, what, r, out)
@@ -106,31 +106,43 @@ func noRawIn(t *testing.T, s string) func(what string, out []byte) {
 // escapedRunes.
 func FuzzJSONOutNEFF(f *testing.F) {
 	addJSONSeeds(f)
-	f.Fuzz(func(t *testing.T, s string, _ uint) {
-		noRaw := noRawIn(t, s)
-		nb, ok := neffCarrying(s)
-		if !ok {
-			return
-		}
-		file := inspect.Open("fuzz.neff", bytes.NewReader(nb), int64(len(nb)), inspect.Options{})
-		var out bytes.Buffer
-		info, _ := json.MarshalIndent(infoJSON(file), "", "  ")
-		w := jsonStdout(&out)
-		w.Write(info)
-		if !json.Valid(out.Bytes()) {
-			t.Fatalf("%q: info --json does not parse: %s", s, out.Bytes())
-		}
-		noRaw("info --json", out.Bytes())
-		out.Reset()
-		if _, err := file.WriteJSON(jsonStdout(&out)); err != nil {
-			t.Fatalf("%q: WriteJSON: %v", s, err)
-		}
-		var d doc.Document
-		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
-			t.Fatalf("%q: inspect --json does not parse: %v", s, err)
-		}
-		noRaw("inspect --json", out.Bytes())
-	})
+	f.Fuzz(func(t *testing.T, s string, _ uint) { jsonOutNEFF(t, s) })
+}
+
+// BenchmarkFuzzJSONOutNEFF runs FuzzJSONOutNEFF's body on its seeds: where a fuzz run's time
+// goes.
+func BenchmarkFuzzJSONOutNEFF(b *testing.B) {
+	seeds := []string{forging, "<script>&amp;</script>\x00\"\\", "\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		jsonOutNEFF(b, seeds[i%len(seeds)])
+	}
+}
+
+func jsonOutNEFF(t testing.TB, s string) {
+	noRaw := noRawIn(t, s)
+	nb, ok := neffCarrying(s)
+	if !ok {
+		return
+	}
+	file := inspect.Open("fuzz.neff", bytes.NewReader(nb), int64(len(nb)), inspect.Options{})
+	var out bytes.Buffer
+	info, _ := json.MarshalIndent(infoJSON(file), "", "  ")
+	w := jsonStdout(&out)
+	w.Write(info)
+	if !json.Valid(out.Bytes()) {
+		t.Fatalf("%q: info --json does not parse: %s", s, out.Bytes())
+	}
+	noRaw("info --json", out.Bytes())
+	out.Reset()
+	if _, err := file.WriteJSON(jsonStdout(&out)); err != nil {
+		t.Fatalf("%q: WriteJSON: %v", s, err)
+	}
+	var d doc.Document
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		t.Fatalf("%q: inspect --json does not parse: %v", s, err)
+	}
+	noRaw("inspect --json", out.Bytes())
 }
 
 // neffCarrying builds a small NEFF (no model: the fuzzer's time goes to the writers) with s as

@@ -327,67 +327,133 @@ func TestGzipReaderErrors(t *testing.T) {
 // from that offset on, whatever the deflate stream's blocks (sizes, stored, fixed, dynamic,
 // flushes at odd bit positions).
 func FuzzResume(f *testing.F) {
-	f.Add([]byte("hello, hello, hello world"), uint8(1), uint16(7))
-	f.Add(compressible(9, 16<<10), uint8(6), uint16(1000))
-	f.Add(compressible(10, 10<<10), uint8(0), uint16(300))
-	f.Add(bytes.Repeat([]byte{0}, 16<<10), uint8(9), uint16(4000))
-	f.Add(compressible(11, 12<<10), uint8(10), uint16(13)) // HuffmanOnly
-	writers := map[int]*flate.Writer{}                     // one per level, Reset for each run: a new one costs ~1 MB
+	for _, s := range resumeSeeds() {
+		f.Add(s.data, s.level, s.flushEvery)
+	}
+	var st resumeState
 	f.Fuzz(func(t *testing.T, data []byte, level uint8, flushEvery uint16) {
-		lv := int(level%11) - 1 // -1 (default) .. 9; 10 → HuffmanOnly below
-		if level%11 == 10 {
-			lv = flate.HuffmanOnly
-		}
-		var z bytes.Buffer
-		w := writers[lv]
-		if w == nil {
-			var err error
-			if w, err = flate.NewWriter(&z, lv); err != nil {
-				t.Skip()
-			}
-			writers[lv] = w
-		}
-		w.Reset(&z)
-		// At most ~64 flushes (every third write) and 16 KiB: every run compresses, inflates,
-		// and resumes from each checkpoint kept, so its time is the input's size times the
-		// resumes (256 KiB and 16 resumes ran at ~10 execs/s). Resumes with a full 32 KiB
-		// window are TestReadMemberIndexRealFiles and -Synthetic's, on NEFFs of many MB.
-		if len(data) > 16<<10 {
-			data = data[:16<<10]
-		}
-		step := max(int(flushEvery%8192)+1, len(data)/192)
-		for i := 0; i < len(data); i += step {
-			w.Write(data[i:min(len(data), i+step)])
-			if (i/step)%3 == 0 {
-				w.Flush() // an empty stored block: a byte-aligned boundary
-			}
-		}
-		w.Close()
-		// The checkpoints numbered 0, 1, 2, 4, 8, …: early and late ones, each window cloned
-		// only for those kept.
-		var cps []kflate.InflateCheckpoint
-		seen := 0
-		fr := kflate.NewReaderOpts(bytes.NewReader(z.Bytes()), kflate.WithEobCallback(func(cp kflate.InflateCheckpoint) {
-			if !cp.Final {
-				if seen&(seen-1) == 0 {
-					cp.Window = bytes.Clone(cp.Window)
-					cps = append(cps, cp)
-				}
-				seen++
-			}
-		}))
-		all, err := io.ReadAll(fr)
-		if err != nil || !bytes.Equal(all, data) {
-			t.Fatalf("inflate: %v", err)
-		}
-		for _, cp := range cps { // a resume inflates the rest
-			rr := kflate.NewReaderOpts(bytes.NewReader(z.Bytes()[cp.CompressedOffset:]), kflate.WithResumeFrom(cp))
-			rest, err := io.ReadAll(rr)
-			if err != nil || !bytes.Equal(rest, data[cp.UncompressedOffset:]) {
-				t.Fatalf("resume at %d (compressed %d bit %d): %v", cp.UncompressedOffset, cp.CompressedOffset, cp.BitOffset, err)
-			}
-		}
+		st.check(t, data, level, flushEvery)
 	})
+}
+
+// BenchmarkFuzzResume runs FuzzResume's body on its seeds: where a fuzz run's time goes.
+func BenchmarkFuzzResume(b *testing.B) {
+	seeds := resumeSeeds()
+	var st resumeState
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		s := seeds[i%len(seeds)]
+		st.check(b, s.data, s.level, s.flushEvery)
+	}
+}
+
+type resumeSeed struct {
+	data       []byte
+	level      uint8
+	flushEvery uint16
+}
+
+func resumeSeeds() []resumeSeed {
+	return []resumeSeed{
+		{[]byte("hello, hello, hello world"), 1, 7},
+		{compressible(9, 16<<10), 6, 1000},
+		{compressible(10, 10<<10), 0, 300},
+		{bytes.Repeat([]byte{0}, 16<<10), 9, 4000},
+		{compressible(11, 12<<10), 10, 13}, // HuffmanOnly
+	}
+}
+
+// resumeState is what FuzzResume's runs share: a compress/flate writer per level (a new one
+// costs ~1 MB), Reset for each run, and an inflater.
+type resumeState struct {
+	writers map[int]*flate.Writer
+	z, out  bytes.Buffer
+	in      bytes.Reader
+	fl      io.ReadCloser // the inflater, Reset for each inflate and resume
+	cps     []kflate.InflateCheckpoint
+	windows [][]byte
+	err     error
+}
+
+func (st *resumeState) check(t testing.TB, data []byte, level uint8, flushEvery uint16) {
+	lv := int(level%11) - 1 // -1 (default) .. 9; 10 → HuffmanOnly below
+	if level%11 == 10 {
+		lv = flate.HuffmanOnly
+	}
+	if st.writers == nil {
+		st.writers = map[int]*flate.Writer{}
+	}
+	z := &st.z
+	z.Reset()
+	w := st.writers[lv]
+	if w == nil {
+		var err error
+		if w, err = flate.NewWriter(z, lv); err != nil {
+			t.Skip()
+		}
+		st.writers[lv] = w
+	}
+	w.Reset(z)
+	// At most ~32 flushes (every third write) and 8 KiB: every run compresses, inflates,
+	// and resumes, so its time is the input's size times the inflates. Resumes with a full 32 KiB
+	// window are TestReadMemberIndexRealFiles and -Synthetic's, on NEFFs of many MB.
+	if len(data) > 8<<10 {
+		data = data[:8<<10]
+	}
+	step := max(int(flushEvery%8192)+1, len(data)/96)
+	for i := 0; i < len(data); i += step {
+		w.Write(data[i:min(len(data), i+step)])
+		if (i/step)%3 == 0 {
+			w.Flush() // an empty stored block: a byte-aligned boundary
+		}
+	}
+	w.Close()
+	// The checkpoints numbered 0, 1, 2, 4, 8, …: early and late ones, each window copied
+	// only for those kept (into buffers the runs share).
+	st.cps = st.cps[:0]
+	seen := 0
+	keep := func(cp kflate.InflateCheckpoint) {
+		if !cp.Final {
+			if seen&(seen-1) == 0 {
+				k := len(st.cps)
+				if k == len(st.windows) {
+					st.windows = append(st.windows, nil)
+				}
+				st.windows[k] = append(st.windows[k][:0], cp.Window...)
+				cp.Window = st.windows[k]
+				st.cps = append(st.cps, cp)
+			}
+			seen++
+		}
+	}
+	st.in.Reset(z.Bytes())
+	if st.fl == nil {
+		st.fl = kflate.NewReaderOpts(&st.in, kflate.WithEobCallback(keep))
+	} else {
+		st.fl.(kflate.Resetter).Reset(&st.in, kflate.WithEobCallback(keep))
+	}
+	if !st.inflated(data) {
+		t.Fatalf("inflate: %v", st.err)
+	}
+	if len(st.cps) == 0 {
+		return
+	}
+	// One resume per run, at a kept checkpoint the input picks (a run's time is about its
+	// inflates; every resume inflating the rest made a run cost ~7 inflates): it inflates the
+	// rest.
+	cp := st.cps[(int(flushEvery>>13)+len(data))%len(st.cps)]
+	st.in.Reset(z.Bytes()[cp.CompressedOffset:])
+	st.fl.(kflate.Resetter).Reset(&st.in, kflate.WithResumeFrom(cp))
+	if !st.inflated(data[cp.UncompressedOffset:]) {
+		t.Fatalf("resume at %d (compressed %d bit %d): %v", cp.UncompressedOffset, cp.CompressedOffset, cp.BitOffset, st.err)
+	}
+}
+
+// inflated says whether st.fl inflates to want, without error.
+func (st *resumeState) inflated(want []byte) bool {
+	st.out.Reset()
+	_, st.err = st.out.ReadFrom(st.fl)
+	return st.err == nil && bytes.Equal(st.out.Bytes(), want)
 }
 
 func bufioOf(b []byte) *bufio.Reader { return bufio.NewReader(bytes.NewReader(b)) }

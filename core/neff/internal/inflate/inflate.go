@@ -11,8 +11,9 @@
 //   - Only the *bufio.Reader decoding loop is kept (the open and the read-back both hand it a
 //     bufio.Reader; another reader is wrapped in one): the four other generated copies of the
 //     Huffman loop were most of the package's code, and the wasm's size counts.
-//   - The deflate (compress) side, Reset and the unused options are left out; regmask's one
-//     constant is inlined.
+//   - The deflate (compress) side and the unused options are left out; regmask's one
+//     constant is inlined. Reset takes the options (a resume checkpoint) in place of
+//     upstream's Reset(r, dict) and ResetCP.
 // Copyright 2009 The Go Authors. All rights reserved.
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
@@ -77,13 +78,11 @@ type ReadError = flate.ReadError
 // Deprecated: No longer returned.
 type WriteError = flate.WriteError
 
-// Resetter resets a ReadCloser returned by NewReader or NewReaderDict to
-// to switch to a new underlying Reader. This permits reusing a ReadCloser
-// instead of allocating a new one.
+// Resetter resets a ReadCloser returned by NewReaderOpts to inflate another stream, as
+// NewReaderOpts(r, opts...) would (neffscope: with options, in place of upstream's Reset and
+// ResetCP). This permits reusing a ReadCloser instead of allocating a new one.
 type Resetter interface {
-	// Reset discards any buffered data and resets the Resetter as if it was
-	// newly initialized with the given reader.
-	Reset(r io.Reader, dict []byte) error
+	Reset(r io.Reader, opts ...ReaderOpt) error
 }
 
 // Reader is the actual read interface needed by NewReader.
@@ -587,23 +586,9 @@ func makeReader(r io.Reader) *bufio.Reader {
 	return bufio.NewReader(r)
 }
 
-func (f *decompressor) Reset(r io.Reader, dict []byte) error {
-	*f = decompressor{
-		r:        makeReader(r),
-		bits:     f.bits,
-		codebits: f.codebits,
-		h1:       f.h1,
-		h2:       f.h2,
-		dict:     f.dict,
-		step:     nextBlock,
-	}
-	f.dict.init(maxMatchOffset, dict)
-	return nil
-}
-
-// ResetCP will adjust the input to the provided checkpoint.
-// It is assumed the input stream is forwarded to cp.CompressedOffset.
-func (f *decompressor) ResetCP(r io.Reader, cp InflateCheckpoint) error {
+// Reset makes f inflate r with opts as NewReaderOpts(r, opts...) would, keeping its window
+// and Huffman tables (neffscope), so one inflater serves many streams without allocating.
+func (f *decompressor) Reset(r io.Reader, opts ...ReaderOpt) error {
 	*f = decompressor{
 		r:        makeReader(r),
 		bits:     f.bits,
@@ -614,7 +599,16 @@ func (f *decompressor) ResetCP(r io.Reader, cp InflateCheckpoint) error {
 		step:     nextBlock,
 		cpBuf:    f.cpBuf,
 	}
-	return f.applyCP(cp)
+	f.dict.init(maxMatchOffset, nil)
+	for _, opt := range opts {
+		opt(f)
+	}
+	if f.hasCP {
+		if err := f.applyCP(f.cp); err != nil {
+			f.err = err
+		}
+	}
+	return f.err
 }
 
 // applyCP seeds the decompressor state from a resume checkpoint:
@@ -679,7 +673,7 @@ func WithCheckpoints(due func(uncompressed int64) bool, take func(InflateCheckpo
 // with the current gzip checkpoint.
 // After returning the provided window can no longer be referenced.
 // (neffscope: it is not called at the end of the final block.)
-// The callback is not retained after Reset.
+// The callback is not retained after Reset (unless given to it again).
 func WithEobCallback(cb func(InflateCheckpoint)) ReaderOpt {
 	return func(f *decompressor) {
 		f.cb = cb
@@ -700,24 +694,9 @@ func WithResumeFrom(cp InflateCheckpoint) ReaderOpt {
 func NewReaderOpts(r io.Reader, opts ...ReaderOpt) io.ReadCloser {
 	fixedHuffmanDecoderInit()
 
-	var f decompressor
-	f.r = makeReader(r)
-	f.bits = new([maxNumLit + maxNumDist]int)
-	f.codebits = new([numCodes]int)
-	f.step = nextBlock
-	f.dict.init(maxMatchOffset, nil)
-
-	for _, opt := range opts {
-		opt(&f)
-	}
-
-	if f.hasCP {
-		if err := f.applyCP(f.cp); err != nil {
-			f.err = err
-		}
-	}
-
-	return &f
+	f := &decompressor{bits: new([maxNumLit + maxNumDist]int), codebits: new([numCodes]int)}
+	f.Reset(r, opts...)
+	return f
 }
 
 // NewReader returns a new ReadCloser that can be used
