@@ -10,7 +10,7 @@ import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
 import { followLink, select } from '../state/selection.js';
 import { drawerButtons, setDashboard } from './layout.js';
-import { KIND } from '../lib/vocab.gen.js';
+import { ATTR, KIND } from '../lib/vocab.gen.js';
 
 /**
  * linkTarget: the node a link names in the current document, or null.
@@ -258,7 +258,7 @@ function renderSource(box, n) {
 function renderHot(box, n) {
   if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
   const t = n.table;
-  if (!t || !t.rows || !t.rows.length) return;
+  if (!t || !t.rows || !t.rows.length) { noLineNote(box, n); return; }
   const most = Math.max(1, ...t.rows.map((r) => Number(r[2]) || 0));
   const engines = t.cols.slice(3);
   // A NEFF whose debug info names no kernel function has no kernel column.
@@ -298,6 +298,19 @@ function renderHot(box, n) {
   const wrap = el('div', 'ov-table-wrap');
   wrap.appendChild(table);
   box.appendChild(wrap);
+  noLineNote(box, n);
+}
+
+// noLineNote says under the hot lines how many instruction words have no kernel source line
+// (attrs.no_line, counted by the core: overview.go overviewNoLine).
+function noLineNote(box, n) {
+  const v = n.attrs && n.attrs[ATTR.NO_LINE];
+  if (v === undefined) return;
+  const k = Number(v);
+  const p = el('p', 'ov-sum muted ov-no-line', k === 0 ? 'Every instruction has a source line.' : fmtInt(k) + (k === 1 ? ' instruction has' : ' instructions have') + ' no source line.');
+  p.dataset.noLine = v;
+  if (n.detail) p.title = n.detail;
+  box.appendChild(p);
 }
 
 // ---- one tab stop for the answers: arrows move between them (roving tabindex) ----
