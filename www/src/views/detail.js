@@ -93,7 +93,7 @@ function renderTable(node, box, title) {
   });
   table.appendChild(tbody);
   wrap.appendChild(table);
-  const head = tableHead(title || 'Table · ' + fmtInt(rows.length) + ' rows', t, node.label || node.key);
+  const head = tableHead(title || 'Table · ' + fmtInt(rows.length) + (rows.length === 1 ? ' row' : ' rows'), t, node.label || node.key);
   box.appendChild(head);
   box.appendChild(wrap);
   gridify(table, { labelledBy: head.firstChild, total: rows.length, key: gridKeyOf(node, 'table') });
@@ -301,7 +301,9 @@ const DETAIL_RENDERERS = [
   { when: (n) => n.kind === KIND.PWP_FUNCTION, render: renderOctaves },
   // Only a file of no recognised kind could be a raw libncfw context (a PNG is not one).
   { when: (n) => n === state.doc.root && state.doc.kind === DOC_KIND.BINARY && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
-  { when: (n) => n.table && n.table.cols && !isVar(n), render: renderTable },
+  // A DMA block's descriptors (rowlinks.go): the engine JSON's desc[] as a table.
+  { when: (n) => !!(n.table && n.table.cols && n.attrs && n.attrs[ATTR.BLOCK]), render: (n, box) => renderTable(n, box, 'Descriptors · ' + fmtInt(n.table.rows.length)) },
+  { when: (n) => n.table && n.table.cols && !isVar(n) && !(n.attrs && n.attrs[ATTR.BLOCK]), render: renderTable },
   { when: (n) => n.series && n.series.length, render: renderSeries },
   { when: (n) => !n.table && childCount(n) > 0 && n.kind !== KIND.MEMBER, render: renderChildren },
 ];
