@@ -135,6 +135,13 @@ func TestDashboardBiggerRealFiles(t *testing.T) {
 				}
 			}
 			cardsInView(t, p, rel, cards)
+			// The no-line count is on show inside its card, not below five rows.
+			if eval[bool](p, `!!document.querySelector('#overview-view [data-section="hot_lines"] .ov-no-line')`) {
+				nl, card := p.box(`#overview-view [data-section="hot_lines"] .ov-no-line`), p.box(`#overview-view .ov-card[data-section="hot_lines"]`)
+				if nl[2] == 0 || nl[1] < card[1] || nl[1]+nl[3] > card[1]+card[3]+0.5 {
+					t.Errorf("%s: the no-line count %v is not inside its card %v", rel, nl, card)
+				}
+			}
 			p.shot("/tmp/neffscope-dash-1440-" + strings.ReplaceAll(strings.TrimSuffix(rel, ".neff"), "/", "-") + ".png")
 		})
 	}

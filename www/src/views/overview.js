@@ -256,9 +256,12 @@ function renderSource(box, n) {
 // renderHot is the hottest kernel lines: each line a link to its instructions, its kernel,
 // its instruction words (a bar scaled to the hottest) and their split over the engines.
 function renderHot(box, n) {
-  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
+  // The summary line carries the no-line count, so a card of five rows still shows it.
+  const sum = el('p', 'ov-sum muted', n.value || '');
+  noLineNote(sum, n);
+  if (sum.childNodes.length) box.appendChild(sum);
   const t = n.table;
-  if (!t || !t.rows || !t.rows.length) { noLineNote(box, n); return; }
+  if (!t || !t.rows || !t.rows.length) return;
   const most = Math.max(1, ...t.rows.map((r) => Number(r[2]) || 0));
   const engines = t.cols.slice(3);
   // A NEFF whose debug info names no kernel function has no kernel column.
@@ -298,19 +301,19 @@ function renderHot(box, n) {
   const wrap = el('div', 'ov-table-wrap');
   wrap.appendChild(table);
   box.appendChild(wrap);
-  noLineNote(box, n);
 }
 
-// noLineNote says under the hot lines how many instruction words have no kernel source line
-// (attrs.no_line, counted by the core: overview.go overviewNoLine).
-function noLineNote(box, n) {
+// noLineNote says on the hot lines' summary how many instruction words have no kernel source
+// line (attrs.no_line, counted by the core: overview.go overviewNoLine).
+function noLineNote(sum, n) {
   const v = n.attrs && n.attrs[ATTR.NO_LINE];
   if (v === undefined) return;
   const k = Number(v);
-  const p = el('p', 'ov-sum muted ov-no-line', k === 0 ? 'Every instruction has a source line.' : fmtInt(k) + (k === 1 ? ' instruction has' : ' instructions have') + ' no source line.');
-  p.dataset.noLine = v;
-  if (n.detail) p.title = n.detail;
-  box.appendChild(p);
+  const x = el('span', 'ov-no-line', k === 0 ? 'every instruction has a source line' : fmtInt(k) + (k === 1 ? ' instruction has' : ' instructions have') + ' no source line');
+  x.dataset.noLine = v;
+  if (n.detail) x.title = n.detail;
+  if (sum.childNodes.length) sum.appendChild(document.createTextNode(' · '));
+  sum.appendChild(x);
 }
 
 // ---- one tab stop for the answers: arrows move between them (roving tabindex) ----
