@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -67,6 +69,11 @@ func TestDashboardAt1440x900(t *testing.T) {
 	// Five hot lines, each a link to its instructions.
 	if n := eval[int](p, `document.querySelectorAll('#overview-view [data-section="hot_lines"] tbody tr button.ov-link').length`); n < 1 || n > 5 {
 		t.Errorf("%d hot-line links, want 1 to 5", n)
+	}
+	// The hot lines say how many instructions have no source line, as the core counts them.
+	want := nativeMatmul(t).Doc.Root.Children[0].Child(inspect.OverviewHotLines).Attrs[doc.AttrNoLine]
+	if got := eval[string](p, `(document.querySelector('#overview-view [data-section="hot_lines"] .ov-no-line') || {dataset: {}}).dataset.noLine || ''`); want == "" || got != want {
+		t.Errorf("the hot lines' no-line count %q, want the core's %q", got, want)
 	}
 	p.shot("/tmp/neffscope-dash-1440.png")
 	if os.Getenv("NEFFSCOPE_DOCS_SHOT") != "" {
@@ -128,6 +135,13 @@ func TestDashboardBiggerRealFiles(t *testing.T) {
 				}
 			}
 			cardsInView(t, p, rel, cards)
+			// The no-line count is on show inside its card, not below five rows.
+			if eval[bool](p, `!!document.querySelector('#overview-view [data-section="hot_lines"] .ov-no-line')`) {
+				nl, card := p.box(`#overview-view [data-section="hot_lines"] .ov-no-line`), p.box(`#overview-view .ov-card[data-section="hot_lines"]`)
+				if nl[2] == 0 || nl[1] < card[1] || nl[1]+nl[3] > card[1]+card[3]+0.5 {
+					t.Errorf("%s: the no-line count %v is not inside its card %v", rel, nl, card)
+				}
+			}
 			p.shot("/tmp/neffscope-dash-1440-" + strings.ReplaceAll(strings.TrimSuffix(rel, ".neff"), "/", "-") + ".png")
 		})
 	}

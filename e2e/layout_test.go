@@ -141,6 +141,17 @@ func TestLayoutAt800x600(t *testing.T) {
 	p.click("#pane-tab-content")
 	p.shot("/tmp/neffscope-800x600-content-dark.png")
 	p.darkMode(false)
+	// The bytes at 800×600 (the hex view and its data inspector): inside the window, no page scroll.
+	p.goPath("header")
+	p.click("#pane-tab-content")
+	p.waitFor(`document.getElementById('hex-wrap').getBoundingClientRect().height > 100`, "the bytes at 800×600")
+	if b := p.box("#hex-wrap"); b[0] < 0 || b[0]+b[2] > 800.5 {
+		t.Errorf("the bytes %v are not inside the 800 px window", b)
+	}
+	if w := eval[[]int](p, `[document.documentElement.scrollWidth, document.documentElement.scrollHeight]`); w[0] > 800 || w[1] > 600 {
+		t.Errorf("with the bytes shown the page is %v at 800×600", w)
+	}
+	p.shot("/tmp/neffscope-800x600-hex.png")
 }
 
 // checkOpenVisible: "Open file…" is inside the window and a click at its centre reaches it.

@@ -63,6 +63,20 @@ func firstDMAWord(t *testing.T, f *inspect.File, knownBlock bool) dmaWord {
 	return out
 }
 
+// linkNodeOf follows a link to its node in f's document.
+func linkNodeOf(t *testing.T, f *inspect.File, l string) *doc.Node {
+	t.Helper()
+	p, ok := doc.LinkPath(l)
+	if !ok {
+		t.Fatalf("link %q does not parse", l)
+	}
+	n := f.Doc.Root.Find(p...)
+	if n == nil {
+		t.Fatalf("link %q leads nowhere", l)
+	}
+	return n
+}
+
 // linkPathText is a NodeLink as selPath reads it (keys decoded, joined by '/').
 func linkPathText(t *testing.T, l string) string {
 	p, ok := doc.LinkPath(l)
@@ -103,6 +117,15 @@ func TestDMATriggerLeadsToQueueAndBlock(t *testing.T) {
 	if got := eval[string](p, `neffscope.state.selected.attrs.queue`); got != w.queue.Attrs[inspect.AttrQueue] {
 		t.Errorf("the selected block's queue is %q, want %q", got, w.queue.Attrs[inspect.AttrQueue])
 	}
+	// The block's detail tables its descriptors as the core does (engine JSON desc[] keys).
+	bn := linkNodeOf(t, f, w.block.Link)
+	p.waitFor(`document.querySelectorAll('#detail table.grid tbody tr').length === `+strconv.Itoa(len(bn.Table.Rows)), "the block's descriptor rows")
+	if got := eval[[]string](p, `Array.from(document.querySelectorAll('#detail table.grid thead th')).map((th) => th.textContent)`); strings.Join(got, ",") != strings.Join(bn.Table.Columns, ",") {
+		t.Errorf("the block's table columns %v, want %v", got, bn.Table.Columns)
+	}
+	if got := eval[[]string](p, `Array.from(document.querySelectorAll('#detail table.grid tbody tr:first-child td')).map((td) => td.textContent)`); strings.Join(got, "|") != strings.Join(bn.Table.Rows[0], "|") {
+		t.Errorf("the block's first descriptor row %v, want %v", got, bn.Table.Rows[0])
+	}
 	shotThemes(p, t, "dma-block")
 
 	// Back to the trigger: its detail's queue link selects the queue's own node.
@@ -112,11 +135,23 @@ func TestDMATriggerLeadsToQueueAndBlock(t *testing.T) {
 	if !eval[bool](p, `!!document.querySelector('#detail .related-link[data-label="block"][data-block="`+w.block.Attrs[inspect.AttrBlock]+`"]')`) {
 		t.Errorf("the trigger's detail has no block link")
 	}
-	eval[chromedp.Void](p, `document.querySelector(`+jsString(qsel)+`).click()`)
+	// Focused, then activated (as a user's click or Enter leaves it): the focus follows the link.
+	eval[chromedp.Void](p, `(() => { const b = document.querySelector(`+jsString(qsel)+`); b.focus(); b.click(); })()`)
 	wantQ := linkPathText(t, w.queue.Link)
 	p.waitFor(`(() => { const s = neffscope.state; const r = s.selected && s.info.get(s.selected); return r && r.path.join('/') === `+jsString(wantQ)+`; })()`, "the queue "+wantQ)
-	if got := eval[string](p, `neffscope.state.selected.attrs.queue_row`); got == "" {
-		t.Errorf("the queue's node has no row attr")
+	row := linkNodeOf(t, f, w.queue.Link).Attrs[inspect.AttrQueueRow]
+	if got := eval[string](p, `neffscope.state.selected.attrs.queue_row`); got == "" || got != row {
+		t.Errorf("the queue's node row attr %q, want %q", got, row)
+	}
+	// The core's DMA queues table shows with the queue's row selected, and the focus on it.
+	rsel := `#detail table[data-table="dma_queues"] tbody tr.selected`
+	p.waitFor(`document.querySelector(`+jsString(rsel)+`)`, "the queue's row selected in its core's DMA queues table")
+	if got := eval[[]string](p, `Array.from(document.querySelectorAll(`+jsString(rsel)+`)).map((tr) => tr.dataset.row)`); len(got) != 1 || got[0] != row {
+		t.Errorf("the selected rows of the DMA queues table are %v, want [%s]", got, row)
+	}
+	p.waitFor(`(() => { const a = document.activeElement; return !!a && !!a.closest(`+jsString(rsel)+`); })()`, "the focus on the queue's row")
+	if got := eval[string](p, `document.querySelector(`+jsString(rsel)+`).getAttribute('aria-selected')`); got != "true" {
+		t.Errorf("the queue's row aria-selected %q", got)
 	}
 	p.waitFor(`neffscope.hex.hl && neffscope.hex.hl.len > 0`, "the queue's def.json bytes highlighted")
 	shotThemes(p, t, "dma-queue")

@@ -51,6 +51,12 @@ const (
 	// its first 1500 fields). A limit of display is not a finding (the file is not at fault):
 	// a front end shows it as a note in the pane that shows the node.
 	AttrViewLimit = "view_limit"
+
+	// s18 links
+
+	// AttrNoLine: how many instruction words (every stream's, decimal) have no kernel source
+	// line: the overview's hottest-source-lines answer, once the source lines are mapped.
+	AttrNoLine = "no_line"
 )
 
 // Values of AttrIntegrity.

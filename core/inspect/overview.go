@@ -236,6 +236,7 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 			s.SetAttr(AttrPending, "the .dbg debug info")
 		}
 		overviewHot(ov, f) // hotlines.go
+		overviewNoLine(ov, f)
 		overviewSyncStub(ov, f)
 	}
 	if f != nil && f.Archive != nil {
@@ -588,6 +589,23 @@ func coreSet(p *Program, c *manifest.Core, name string) *pwp.Set {
 		}
 	}
 	return p.Act.Set(name)
+}
+
+// overviewNoLine says on the hottest-source-lines answer how many instruction words have no
+// kernel source line: every stream's words (a stream without debug info counts whole) less
+// those the source index joined to a line at open (SourceIndex.WithLine: no pass here).
+func overviewNoLine(ov *doc.Node, f *File) {
+	s := ov.Child(OverviewHotLines)
+	if s == nil || f.sourcePending || f.Program.Source == nil {
+		return
+	}
+	var words int64
+	for _, ps := range f.Program.Streams {
+		words += max(ps.Count, 0)
+	}
+	n := max(words-int64(f.Program.Source.WithLine), 0)
+	s.SetAttr(doc.AttrNoLine, strconv.FormatInt(n, 10))
+	s.Detail += "; " + strconv.FormatInt(n, 10) + " of " + strconv.FormatInt(words, 10) + " instruction words have no kernel source line"
 }
 
 func fmtFloat(v float64) string {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -257,4 +258,58 @@ func BenchmarkOverview(b *testing.B) {
 			b.ReportMetric(float64(open.Microseconds())/1000, "open-ms")
 		})
 	}
+}
+
+// The hottest-source-lines answer says how many instruction words have no kernel source
+// line; counted here again from every stream's listing (a row whose source cell names no
+// "file:line" with a line above 0, or a stream without a source column).
+func TestOverviewCountsWordsWithoutLine(t *testing.T) {
+	paths := realfiles.Glob("*/*.neff")
+	if len(paths) == 0 {
+		t.Skip(realfiles.Missing("*/*.neff"))
+	}
+	checked := 0
+	for _, p := range paths {
+		rel := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p)
+		t.Run(rel, func(t *testing.T) {
+			f := openPath(t, p)
+			hot := f.Doc.Root.Children[0].Child(OverviewHotLines)
+			if hot == nil {
+				t.Skip("no kernel lines")
+			}
+			var want, words int
+			for _, ps := range f.Program.Streams {
+				tab, total, err := f.Rows(doc.StreamRef(ps.Member), 0, int(ps.Count))
+				if err != nil {
+					t.Fatal(err)
+				}
+				words += total
+				si := col(tab, "source")
+				for _, r := range tab.Rows {
+					if si < 0 || !hasLine(r[si]) {
+						want++
+					}
+				}
+			}
+			if got := hot.Attrs[doc.AttrNoLine]; got != strconv.Itoa(want) {
+				t.Errorf("no_line %q, the listings have %d of %d words without a kernel line", got, want, words)
+			}
+			t.Logf("%d of %d instruction words have no kernel line", want, words)
+			checked++
+		})
+	}
+	if checked == 0 {
+		t.Error("no real NEFF has kernel lines")
+	}
+}
+
+// hasLine says whether a listing's source cell ("conv2d.py:107 BIR-name") names a line above 0.
+func hasLine(cell string) bool {
+	first, _, _ := strings.Cut(cell, " ")
+	i := strings.LastIndexByte(first, ':')
+	if i < 0 {
+		return false
+	}
+	n, err := strconv.Atoi(first[i+1:])
+	return err == nil && n > 0
 }

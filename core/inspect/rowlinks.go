@@ -6,11 +6,12 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/manifest"
+	"github.com/neffscope/neffscope/core/neff"
 )
 
 // A DMA trigger's links (issue 29 item 6): a core's DMA queues node gets one child per queue
 // (its def.json entry, the row of the queue table), and each queue one child per engine JSON
-// block that names it (the block's bytes). The listing's DMA trigger rows and an instruction's
+// block that names it (the block's bytes, its descriptors as a table). The listing's DMA trigger rows and an instruction's
 // "resolved" field lead to the block when Resolve knows it, else to the queue.
 
 // Attr keys of a queue's and a block's node, and of an instruction's resolved queue/block field.
@@ -20,9 +21,62 @@ const (
 	AttrBlock    = "block"     // the block's id ("" when the trigger's block is not known); AttrEngine: its engine
 )
 
-// blockNodesHeld bounds the block nodes of one core's queues (a block's table is its
-// descriptors, which the engine JSON's tree already shows).
-const blockNodesHeld = 4000
+// blockNodesHeld bounds the block nodes of one core's queues; descRowsHeld the descriptor
+// rows of their tables (the engine JSON's tree holds every descriptor all the same).
+const (
+	blockNodesHeld = 4000
+	descRowsHeld   = 16384
+)
+
+// descColumns are a block's descriptor table: the engine JSON's own desc[] keys (neff.md §3.5
+// lists them; sizes and steps are bytes, innermost first, §8.1), then "bytes", the product of
+// from_sizes (descBytes: what profile and memory count), "" where from_sizes is missing.
+var descColumns = []string{"#", "op", "from", "from_off", "from_sizes", "from_steps", "from_dtype", "to", "to_off", "to_sizes", "to_steps", "to_dtype", "bytes"}
+
+// blockTable is a block's descriptors as rows (at most room of them), and the bytes they
+// move (known: false when a descriptor has no from_sizes).
+func blockTable(b *manifest.DMABlock, room int) (t *doc.Table, moved int64, known bool) {
+	t = &doc.Table{Columns: descColumns, Rows: [][]string{}}
+	known = true
+	for i, d := range b.Descs {
+		n, ok := descBytes(d)
+		if ok {
+			moved, _ = addBytes(moved, n)
+		} else {
+			known = false
+		}
+		if i >= room {
+			continue
+		}
+		by := ""
+		if ok {
+			by = strconv.FormatInt(n, 10)
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(i), d.Op, d.From, strconv.FormatInt(d.FromOff, 10), intList(d.FromSizes), intList(d.FromSteps), d.FromDType,
+			d.To, strconv.FormatInt(d.ToOff, 10), intList(d.ToSizes), intList(d.ToSteps), d.ToDType, by})
+		if d.Span != nil {
+			t.RowSpans = append(t.RowSpans, *d.Span)
+		} else {
+			t.RowSpans = append(t.RowSpans, doc.Span{})
+		}
+	}
+	return t, moved, known
+}
+
+// intList is a descriptor's sizes or steps as the engine JSON writes them: "[128,1]".
+func intList(xs []int64) string {
+	if xs == nil {
+		return ""
+	}
+	out := "["
+	for i, x := range xs {
+		if i > 0 {
+			out += ","
+		}
+		out += strconv.FormatInt(x, 10)
+	}
+	return out + "]"
+}
 
 // blockKey is the key of a block's node under its queue: blocks are per engine.
 func blockNodeKey(engine string, id int64) string { return engine + "." + strconv.FormatInt(id, 10) }
@@ -42,7 +96,7 @@ func queueNodes(p *Program, root *doc.Node) {
 			n.Detail = "def.json dma_queue " + q.Name + " of " + c.Name + ", and the engine JSON blocks that name it"
 			byQueue[q.Name] = qs.Add(n)
 		}
-		held := 0
+		held, rows := 0, 0
 		for _, e := range c.Engines {
 			for _, b := range e.DMABlocks {
 				qn := byQueue[b.Queue]
@@ -52,12 +106,40 @@ func queueNodes(p *Program, root *doc.Node) {
 				held++
 				bn := &doc.Node{Kind: doc.KindField, Key: blockNodeKey(e.Name, b.ID), Label: fmt.Sprintf("block %d (%s)", b.ID, e.Name), Span: b.Span}
 				bn.SetAttr(AttrQueue, b.Queue).SetAttr(AttrBlock, strconv.FormatInt(b.ID, 10)).SetAttr(AttrEngine, e.Name)
+				bn.Detail = "dma block " + strconv.FormatInt(b.ID, 10) + " of " + e.JSONPath + " on queue " + b.Queue + blockDetail(b)
+				t, moved, known := blockTable(b, descRowsHeld-rows)
+				rows += len(t.Rows)
 				bn.Value = plural(len(b.Descs), "descriptor")
-				bn.Detail = "dma block " + strconv.FormatInt(b.ID, 10) + " of " + e.JSONPath + " on queue " + b.Queue
+				if known && len(b.Descs) > 0 {
+					bn.Value += " · " + neff.HumanSize(moved)
+					bn.SetAttr(AttrBytes, strconv.FormatInt(moved, 10))
+				}
+				if len(b.Descs) > 0 {
+					bn.Table = t
+				}
+				if len(t.Rows) < len(b.Descs) {
+					bn.SetAttr(doc.AttrViewLimit, fmt.Sprintf("only the first %d of the block's %d descriptors are tabled here (%d per core); the engine JSON's tree (%s) holds them all", len(t.Rows), len(b.Descs), descRowsHeld, e.JSONPath))
+				}
 				qn.Add(bn)
 			}
 		}
 	}
+}
+
+// blockDetail says what a block carries besides its descriptors (semaphore, comment), in
+// the engine JSON's own words.
+func blockDetail(b *manifest.DMABlock) string {
+	s := ""
+	if b.Semaphore >= 0 {
+		s += "; semaphore " + strconv.FormatInt(b.Semaphore, 10) + " (a completed block adds 16 to it, neff.md §8.3)"
+	}
+	if b.Comment != "" {
+		s += "; #comment " + strconv.Quote(b.Comment)
+	}
+	if len(b.Descs) > 0 {
+		s += ". Its descriptors: sizes and steps in bytes, innermost first (neff.md §8.1); bytes = the product of from_sizes"
+	}
+	return s
 }
 
 // dmaLink is the node a DMA trigger of stream ps leads to: its block's node when r names a

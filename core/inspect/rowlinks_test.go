@@ -1,7 +1,9 @@
 package inspect
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -113,5 +115,84 @@ func TestIOLinksToTheirVar(t *testing.T) {
 	}
 	if touched != len(io.Rows) {
 		t.Errorf("%d of %d inputs and outputs list instructions (matmul_small's 0xD4 words move x, y and output0)", touched, len(io.Rows))
+	}
+}
+
+// A DMA block's node tables its descriptors as the engine JSON writes them (read here again
+// with encoding/json), with their bytes (the product of from_sizes) and each row's span.
+func TestDMABlockTablesItsDescriptors(t *testing.T) {
+	for _, rel := range []string{"nki-moe/attn_v6.neff", "cs149-trn1/file_pool_1_float16.neff"} {
+		t.Run(rel, func(t *testing.T) {
+			f := openReal(t, rel)
+			type desc struct {
+				From      string  `json:"from"`
+				To        string  `json:"to"`
+				FromSizes []int64 `json:"from_sizes"`
+				ToSizes   []int64 `json:"to_sizes"`
+				FromDType string  `json:"from_dtype"`
+				ToDType   string  `json:"to_dtype"`
+				FromOff   int64   `json:"from_off"`
+			}
+			blocks, descs := 0, 0
+			for _, c := range f.Program.Model.Cores {
+				for _, e := range c.Engines {
+					m := f.Archive.Member(e.JSONPath)
+					if m == nil || m.Data == nil {
+						continue
+					}
+					var ej struct {
+						DMA []struct {
+							ID    int64
+							Queue string
+							Desc  []desc
+						}
+					}
+					if err := json.Unmarshal(m.Data, &ej); err != nil {
+						t.Fatalf("%s: %v", e.JSONPath, err)
+					}
+					for _, b := range ej.DMA {
+						n := f.Doc.Root.Find("model", "cores", c.Name, "dma_queues", b.Queue, blockNodeKey(e.Name, b.ID))
+						if n == nil {
+							t.Fatalf("%s block %d on %s has no node", e.JSONPath, b.ID, b.Queue)
+						}
+						blocks++
+						if len(b.Desc) == 0 {
+							continue
+						}
+						tab := n.Table
+						if tab == nil || len(tab.Rows) != len(b.Desc) || len(tab.RowSpans) != len(b.Desc) {
+							t.Fatalf("%s block %d: table %+v, want %d descriptors", e.JSONPath, b.ID, tab, len(b.Desc))
+						}
+						var sum int64
+						for k, d := range b.Desc {
+							r := tab.Rows[k]
+							by := int64(1)
+							for _, s := range d.FromSizes {
+								by *= s
+							}
+							sum += by
+							want := map[string]string{"from": d.From, "to": d.To, "from_dtype": d.FromDType, "to_dtype": d.ToDType,
+								"from_off": strconv.FormatInt(d.FromOff, 10), "from_sizes": intList(d.FromSizes), "to_sizes": intList(d.ToSizes), "bytes": strconv.FormatInt(by, 10)}
+							for c, v := range want {
+								if got := r[col(tab, c)]; got != v {
+									t.Errorf("%s block %d desc %d: %s %q, want %q", e.JSONPath, b.ID, k, c, got, v)
+								}
+							}
+							if sp := tab.RowSpans[k]; sp.Source != e.JSONPath || sp.Length == 0 || !strings.HasPrefix(string(m.Data[sp.Offset:sp.Offset+sp.Length]), "{") {
+								t.Errorf("%s block %d desc %d: span %+v is not the descriptor's object", e.JSONPath, b.ID, k, sp)
+							}
+							descs++
+						}
+						if n.Attrs[AttrBytes] != strconv.FormatInt(sum, 10) {
+							t.Errorf("%s block %d: bytes attr %q, want %d", e.JSONPath, b.ID, n.Attrs[AttrBytes], sum)
+						}
+					}
+				}
+			}
+			t.Logf("%s: %d blocks, %d descriptors tabled", rel, blocks, descs)
+			if descs == 0 {
+				t.Error("no descriptor tabled")
+			}
+		})
 	}
 }

@@ -239,9 +239,12 @@ function landFocus() {
   }, 0);
 }
 
-// landingTarget: the pane a link opened — the listing, the source view's line, the plot, the
-// JSON tree's row, else the structure tree's row.
+// landingTarget: the pane a link opened — a detail table's named row, the listing, the source
+// view's line, the plot, the JSON tree's row, else the structure tree's row.
 function landingTarget() {
+  // The row a link named in a detail table (a DMA queue's row of its core's queues table).
+  const row = /** @type {HTMLElement | null} */ (document.querySelector('#detail tr.row-target [tabindex="0"]'));
+  if (row) return row;
   if (!$('listing').hidden) return $('listing');
   const sv = document.getElementById('source-view');
   if (sv && !sv.hidden) return /** @type {HTMLElement | null} */ (sv.querySelector('.src-line[tabindex="0"]'));

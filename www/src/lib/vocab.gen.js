@@ -215,6 +215,8 @@ export const ATTR = Object.freeze({
   WINDOW: "window",
   /** what this node's view leaves out, in words (e.g. a .dbg tree that shows its first 1500 fields). A limit of display is not a finding (the file is not at fault): a front end shows it as a note in the pane that shows the node. (doc.AttrViewLimit) */
   VIEW_LIMIT: "view_limit",
+  /** how many instruction words (every stream's, decimal) have no kernel source line: the overview's hottest-source-lines answer, once the source lines are mapped. (doc.AttrNoLine) */
+  NO_LINE: "no_line",
   /** model target: the chip in words (inspect.AttrChip) */
   CHIP: "chip",
   /** model target: the EC2 instance families that carry it (inspect.AttrInstances) */

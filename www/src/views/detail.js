@@ -5,7 +5,7 @@ import { $, el } from '../dom.js';
 import { download } from '../lib/download.js';
 import { tableCSV } from '../lib/csv.js';
 import { fileStem, fmtInt, spanText } from '../lib/format.js';
-import { kindOf, pathOf, state } from '../state/docs.js';
+import { kindOf, parentOf, pathOf, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { renderContextOffer } from './context.js';
@@ -18,7 +18,7 @@ import { instructionAt } from './listing.js';
 import { renderScheduleLink, scheduleLinkWhen } from './schedule.js';
 import { sourceJump } from './source.js';
 import { mainTree } from './tree.js';
-import { DOC_KIND, KIND } from '../lib/vocab.gen.js';
+import { ATTR, DOC_KIND, KIND } from '../lib/vocab.gen.js';
 
 // renderSetFunctions: a set's functions (budgets, sizes, findings), each row going to its
 // function view.
@@ -93,7 +93,7 @@ function renderTable(node, box, title) {
   });
   table.appendChild(tbody);
   wrap.appendChild(table);
-  const head = tableHead(title || 'Table · ' + fmtInt(rows.length) + ' rows', t, node.label || node.key);
+  const head = tableHead(title || 'Table · ' + fmtInt(rows.length) + (rows.length === 1 ? ' row' : ' rows'), t, node.label || node.key);
   box.appendChild(head);
   box.appendChild(wrap);
   gridify(table, { labelledBy: head.firstChild, total: rows.length, key: gridKeyOf(node, 'table') });
@@ -223,6 +223,42 @@ function renderRelated(n, box) {
   if (at) at.after(row); else box.appendChild(row);
 }
 
+// renderQueueRow: a DMA queue's node (rowlinks.go) shows its core's DMA queues table with its
+// own row selected, revealed and the grid's active cell, so a followed link lands on the row.
+function renderQueueRow(n, box) {
+  const qs = parentOf(n);
+  const t = qs && qs.table;
+  const row = Number(n.attrs[ATTR.QUEUE_ROW]);
+  if (!t || !t.rows || !(row >= 0 && row < t.rows.length)) return;
+  const head = tableHead('DMA queues of ' + (pathOf(qs).slice(-2, -1)[0] || '') + ' · ' + fmtInt(t.rows.length), t, qs.label);
+  const wrap = el('div', 'table-wrap');
+  const table = el('table', 'grid queue-rows');
+  table.dataset.table = 'dma_queues';
+  const hr = el('tr');
+  for (const c of t.cols || []) hr.appendChild(el('th', '', c));
+  const thead = el('thead');
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const tbody = el('tbody');
+  t.rows.forEach((r, i) => {
+    const tr = el('tr', 'clickable');
+    tr.dataset.row = String(i);
+    r.forEach((cell) => tr.appendChild(el('td', '', cell)));
+    if (i === row) { tr.classList.add('selected', 'row-target'); tr.setAttribute('aria-selected', 'true'); }
+    // Another queue's row goes to that queue's node (its sibling), as the link did to this one.
+    const q = (qs.kids || []).find((c) => c.attrs && c.attrs[ATTR.QUEUE_ROW] === String(i));
+    if (q && q !== n) tr.addEventListener('click', () => select(q, 'detail'));
+    tbody.appendChild(tr);
+  });
+  table.appendChild(tbody);
+  wrap.appendChild(table);
+  box.appendChild(head);
+  box.appendChild(wrap);
+  gridify(table, { labelledBy: head.firstChild, total: t.rows.length, row });
+  const at = table.querySelector('tr.selected');
+  if (at) at.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
 const isVar = (n) => !!(n.attrs && n.attrs.var !== undefined);
 
 /**
@@ -259,12 +295,15 @@ const DETAIL_RENDERERS = [
   { when: (n) => n.kind === KIND.INSTRUCTION, render: renderRelated },
   { when: scheduleLinkWhen, render: renderScheduleLink }, // views/schedule.js
   { when: isVar, render: renderVarUses },
+  { when: (n) => !!(n.attrs && n.attrs[ATTR.QUEUE_ROW] !== undefined), render: renderQueueRow },
   { when: (n) => !!(n.attrs && n.attrs.words !== undefined), render: renderLineWords },
   { when: (n) => n.kind === KIND.PWP_SET, render: renderSetFunctions },
   { when: (n) => n.kind === KIND.PWP_FUNCTION, render: renderOctaves },
   // Only a file of no recognised kind could be a raw libncfw context (a PNG is not one).
   { when: (n) => n === state.doc.root && state.doc.kind === DOC_KIND.BINARY && !(n.attrs && n.attrs.looks_like), render: renderContextOffer },
-  { when: (n) => n.table && n.table.cols && !isVar(n), render: renderTable },
+  // A DMA block's descriptors (rowlinks.go): the engine JSON's desc[] as a table.
+  { when: (n) => !!(n.table && n.table.cols && n.attrs && n.attrs[ATTR.BLOCK]), render: (n, box) => renderTable(n, box, 'Descriptors · ' + fmtInt(n.table.rows.length)) },
+  { when: (n) => n.table && n.table.cols && !isVar(n) && !(n.attrs && n.attrs[ATTR.BLOCK]), render: renderTable },
   { when: (n) => n.series && n.series.length, render: renderSeries },
   { when: (n) => !n.table && childCount(n) > 0 && n.kind !== KIND.MEMBER, render: renderChildren },
 ];

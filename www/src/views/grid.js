@@ -21,7 +21,8 @@ const gridMemory = new Map();
 export const gridKeyOf = (node, name) => state.uid + '|' + pathOf(node).join('/') + '|' + name;
 
 // gridify makes a built <table> a grid. o: {labelledBy: element, label, total: rows in the
-// data (more than are shown when the table is capped), key: for gridMemory}.
+// data (more than are shown when the table is capped), key: for gridMemory, row: the data row
+// (0-based) whose first cell is active, over what gridMemory remembers}.
 export function gridify(table, o) {
   table.setAttribute('role', 'grid');
   table.setAttribute('aria-readonly', 'true');
@@ -41,7 +42,8 @@ export function gridify(table, o) {
   const g = { table, key: o.key, r: 0, c: 0, cell: null };
   if (rows.length) {
     const mem = o.key && gridMemory.get(o.key);
-    if (mem && rows[mem[0]] && rows[mem[0]].cells[mem[1]]) gridSetActive(g, mem[0], mem[1], false);
+    if (o.row !== undefined && rows[head + o.row]) gridSetActive(g, head + o.row, 0, false); // the row a link named
+    else if (mem && rows[mem[0]] && rows[mem[0]].cells[mem[1]]) gridSetActive(g, mem[0], mem[1], false);
     else gridSetActive(g, rows.length > head ? head : 0, 0, false);
   }
   table.addEventListener('keydown', (e) => gridKey(g, e));

@@ -10,7 +10,7 @@ import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
 import { followLink, select } from '../state/selection.js';
 import { drawerButtons, setDashboard } from './layout.js';
-import { KIND } from '../lib/vocab.gen.js';
+import { ATTR, KIND } from '../lib/vocab.gen.js';
 
 /**
  * linkTarget: the node a link names in the current document, or null.
@@ -256,7 +256,10 @@ function renderSource(box, n) {
 // renderHot is the hottest kernel lines: each line a link to its instructions, its kernel,
 // its instruction words (a bar scaled to the hottest) and their split over the engines.
 function renderHot(box, n) {
-  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
+  // The summary line carries the no-line count, so a card of five rows still shows it.
+  const sum = el('p', 'ov-sum muted', n.value || '');
+  noLineNote(sum, n);
+  if (sum.childNodes.length) box.appendChild(sum);
   const t = n.table;
   if (!t || !t.rows || !t.rows.length) return;
   const most = Math.max(1, ...t.rows.map((r) => Number(r[2]) || 0));
@@ -298,6 +301,19 @@ function renderHot(box, n) {
   const wrap = el('div', 'ov-table-wrap');
   wrap.appendChild(table);
   box.appendChild(wrap);
+}
+
+// noLineNote says on the hot lines' summary how many instruction words have no kernel source
+// line (attrs.no_line, counted by the core: overview.go overviewNoLine).
+function noLineNote(sum, n) {
+  const v = n.attrs && n.attrs[ATTR.NO_LINE];
+  if (v === undefined) return;
+  const k = Number(v);
+  const x = el('span', 'ov-no-line', k === 0 ? 'every instruction has a source line' : fmtInt(k) + (k === 1 ? ' instruction has' : ' instructions have') + ' no source line');
+  x.dataset.noLine = v;
+  if (n.detail) x.title = n.detail;
+  if (sum.childNodes.length) sum.appendChild(document.createTextNode(' · '));
+  sum.appendChild(x);
 }
 
 // ---- one tab stop for the answers: arrows move between them (roving tabindex) ----
