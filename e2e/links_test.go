@@ -203,6 +203,8 @@ func TestOverviewIsOneTabStop(t *testing.T) {
 	p := newPage(t, siteURL)
 	p.openWithPicker(realNEFF)
 	p.waitFor(`document.querySelector('#overview-view .ov-link')`, "the overview's links")
+	// The overview redraws when the source lines land: focus what stays.
+	p.waitFor(`!neffscope.lastOpen.sourcePending || neffscope.lastOpen.sourceMs > 0`, "the source lines")
 	if n := eval[int](p, `document.querySelectorAll('#overview-view button[tabindex="0"], #overview-view summary[tabindex="0"]').length`); n != 1 {
 		t.Errorf("%d tab stops in the overview, want 1", n)
 	}
