@@ -15,7 +15,7 @@ import (
 // the hex view.
 func TestBigJSONMemberReadBackInPage(t *testing.T) {
 	path := bigRealNEFF(t, 32)
-	p := newSlowPage(t, siteURL, 5*time.Minute)
+	p := newSlowPage(t, siteURL, 10*time.Minute)
 	p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{path}))
 	p.waitLong(`document.body.dataset.state === 'open' || (document.body.dataset.state === 'empty' && document.getElementById('toast').textContent)`, "the file to open", 3*time.Minute)
 	if st := eval[string](p, `document.body.dataset.state`); st != "open" {
@@ -36,8 +36,8 @@ func TestBigJSONMemberReadBackInPage(t *testing.T) {
 	}
 	p.press(kb.ArrowDown)
 	p.press(kb.Enter)
-	p.waitLong(`neffscope.hex.hl && neffscope.hex.hl.src === 'sg00/def.json' && neffscope.hex.hl.off === 15000000`, "byte 15,000,000 of def.json highlighted", 2*time.Minute)
-	p.waitLong(`!!(document.querySelector('#json-tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path`, "a node of def.json's tree selected", 2*time.Minute)
+	p.waitLong(`neffscope.hex.hl && neffscope.hex.hl.src === 'sg00/def.json' && neffscope.hex.hl.off === 15000000`, "byte 15,000,000 of def.json highlighted", 4*time.Minute)
+	p.waitLong(`!!(document.querySelector('#json-tree .ti[aria-selected="true"]') || {dataset: {}}).dataset.path`, "a node of def.json's tree selected", 4*time.Minute)
 	got := p.jsonSelected()
 	t.Logf("byte %d of sg00/def.json selects %q", at, got)
 	if !strings.Contains(got, "var") {
