@@ -104,7 +104,7 @@ type result struct {
 
 func main() {
 	only := flag.String("only", "", "comma-separated classes to run (default: all)")
-	onlyCmd := flag.String("cmd", "", "comma-separated commands to run, by their table name (default: all)")
+	onlyCmd := flag.String("cmd", "", "comma-separated commands to run, by their table name, or wasm for the wasm core's runs (default: all)")
 	dir := flag.String("dir", "", "work directory (default: a new temporary one, removed at the end)")
 	kill := flag.Duration("kill", 60*time.Second, "kill a run after this long")
 	tableScale := flag.Float64("table-loads-scale", 32, "scale of table-loads (32: the issue's 2 GiB stream)")
@@ -178,7 +178,7 @@ func main() {
 			results = append(results, r)
 			printRow(r)
 		}
-		if *wasm && len(wantCmd) == 0 {
+		if *wasm && (len(wantCmd) == 0 || wantCmd["wasm"]) { // -cmd wasm: the wasm runs alone
 			r := runWasm(work, f, *kill, *wasmGC)
 			r.class, r.cmd = h.Name, "wasm: open, indexSource, json, next call"
 			results = append(results, r)
