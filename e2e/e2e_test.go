@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
@@ -174,11 +175,12 @@ func newPageWith(t testing.TB, url, script, want string) *page {
 	if setupSkip != "" {
 		t.Skip(setupSkip)
 	}
-	ctx, cancel := chromedp.NewContext(browserCtx)
+	tb := tabs.take(t)
 	// The big-file tests take ~40 s of a tab's life on a quiet 2-core machine, and make test
 	// runs two browsers beside the core's tests.
-	ctx, cancelTimeout := context.WithTimeout(ctx, pageDeadline)
-	t.Cleanup(func() { cancelTimeout(); cancel() })
+	ctx, cancelTimeout := context.WithTimeout(tb.ctx, pageDeadline)
+	var scriptID cdppage.ScriptIdentifier
+	t.Cleanup(func() { cancelTimeout(); tabs.give(t, tb, scriptID) })
 	served.take()
 	p := &page{t: t, ctx: ctx, origin: url}
 	if u, err := neturl.Parse(url); err == nil && u.Scheme != "file" {
@@ -188,14 +190,86 @@ func newPageWith(t testing.TB, url, script, want string) *page {
 		t.Fatal(err)
 	}
 	if script != "" {
-		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+		r, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		if err != nil {
 			t.Fatal(err)
 		}
+		scriptID = r.Identifier
 	}
 	p.do(chromedp.EmulateViewport(1440, 900), chromedp.Navigate(url))
 	p.waitFor(fmt.Sprintf(`document.getElementById('core-status').dataset.state === %q`, want), "the core to report "+want)
 	t.Cleanup(p.checkRequests)
 	return p
+}
+
+// tabs keeps the tabs of tests that passed for the next test to use. A new tab costs
+// Chromium ~1.4 CPU-s more than loading the page in a used one (docs/performance.md, "make
+// test"), and the suite opens ~130 pages. A tab comes back as a new one would be: on
+// about:blank, with no session storage of the page's origin (the page keeps its open tabs
+// there, and restores them on load), no script added before the page's own, no emulated
+// media. The viewport is set again by newPageWith. A tab whose test failed, or that does not
+// come back clean, is closed: a hung page cannot hang the next test.
+var tabs tabPool
+
+type tab struct {
+	ctx    context.Context // the tab's own chromedp context
+	cancel context.CancelFunc
+}
+
+type tabPool struct {
+	mu   sync.Mutex
+	free []tab
+}
+
+func (tp *tabPool) take(t testing.TB) tab {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	for len(tp.free) > 0 {
+		tb := tp.free[len(tp.free)-1]
+		tp.free = tp.free[:len(tp.free)-1]
+		// A tab behind another is throttled (timers, frames): bring it to the front.
+		if tb.ctx.Err() == nil {
+			if _, err := chromedp.Call(tb.ctx, cdppage.BringToFront, cdp.Empty{}); err == nil {
+				return tb
+			}
+			tb.cancel()
+		}
+	}
+	// The tab opens now, on its own context: a tab opened by its first action lives as long as
+	// the context of that action (the test's), and could not be used again.
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	return tab{ctx, cancel}
+}
+
+func (tp *tabPool) give(t testing.TB, tb tab, script cdppage.ScriptIdentifier) {
+	if t.Failed() || tb.ctx.Err() != nil || !tp.reset(tb, script) {
+		tb.cancel()
+		return
+	}
+	tp.mu.Lock()
+	tp.free = append(tp.free, tb)
+	tp.mu.Unlock()
+}
+
+func (tp *tabPool) reset(tb tab, script cdppage.ScriptIdentifier) bool {
+	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	defer cancel()
+	if script != "" {
+		if _, err := chromedp.Call(ctx, cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: script}); err != nil {
+			return false
+		}
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
+		return false
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => { try { sessionStorage.clear(); } catch (e) {} })()`)); err != nil {
+		return false
+	}
+	_, err := chromedp.Run(ctx, chromedp.Navigate("about:blank"))
+	return err == nil
 }
 
 // record keeps the URL of every request a target sends, and on the tab's own session which
