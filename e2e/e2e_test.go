@@ -45,7 +45,7 @@ var (
 	// realNEFF is the repository's testdata/real/nkipy/matmul_small.neff (internal/realfiles).
 	realNEFF, _ = realfiles.Find("nkipy/matmul_small.neff")
 
-	browserCtx context.Context // shared by every test: one Chromium, a new tab per test
+	browserCtx context.Context // shared by every test: one Chromium, its tabs reused (tabs)
 	setupSkip  string          // why the suite cannot run here
 	siteURL    string
 	singleURL  string
