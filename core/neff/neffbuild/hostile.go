@@ -32,12 +32,17 @@ func (r *repeat) Read(p []byte) (int, error) {
 	if r.pos >= r.n {
 		return 0, io.EOF
 	}
-	k := 0
-	for k < len(p) && r.pos < r.n {
-		p[k] = r.pattern[r.pos%int64(len(r.pattern))]
-		k++
-		r.pos++
+	// The first pattern's length byte by byte, then doubled by copying what is written (a
+	// byte at a time, the GiB-sized classes took seconds to build).
+	k := int(min(int64(len(p)), r.n-r.pos))
+	l := len(r.pattern)
+	for i := range min(k, l) {
+		p[i] = r.pattern[(r.pos+int64(i))%int64(l)]
 	}
+	for w := l; w < k; w *= 2 { // p[:w] repeats with period l, w a multiple of l
+		copy(p[w:k], p[:w])
+	}
+	r.pos += int64(k)
 	return k, nil
 }
 
