@@ -7,7 +7,6 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
 // TestOpensShareTheCommandBudget: files opened Within one budget hold what it allows
@@ -65,14 +64,9 @@ func TestOpensShareTheCommandBudget(t *testing.T) {
 // into coded findings that name what was left out.
 func TestHostileDbgClassesCoded(t *testing.T) {
 	want := map[string]doc.Code{"dbg-wiretype": doc.CodeDbgWireType, "dbg-kernel-paths": doc.CodeDbgNamesLimit, "dbg-attrs": doc.CodeDbgAttrsLimit, "table-loads": doc.CodeISALoadsLimit}
-	scale := map[string]float64{"dbg-wiretype": 0.01, "dbg-kernel-paths": 0.07, "dbg-attrs": 0.04, "table-loads": 0.3}
-	for _, h := range neffbuild.HostileClasses() {
-		code, ok := want[h.Name]
-		if !ok {
-			continue
-		}
-		raw := h.Build(scale[h.Name])
-		f := Open(h.Name+".neff", bytes.NewReader(raw), int64(len(raw)), Options{})
+	for name, code := range want {
+		raw := hostileRaw(t, name, hostileScale(name)) // the scale where each reaches its cap
+		f := Open(name+".neff", bytes.NewReader(raw), int64(len(raw)), Options{})
 		n := 0
 		f.Doc.Root.Walk(func(_ []string, c *doc.Node) bool {
 			for _, fd := range c.Findings {
@@ -83,7 +77,7 @@ func TestHostileDbgClassesCoded(t *testing.T) {
 			return true
 		})
 		if n == 0 || n > 4 {
-			t.Errorf("%s: %d findings coded %s", h.Name, n, code)
+			t.Errorf("%s: %d findings coded %s", name, n, code)
 		}
 	}
 }

@@ -59,18 +59,15 @@ func TestHostileClassesStayInBudget(t *testing.T) {
 		"bomb":          doc.CodeNeffInflateLimit,
 		// blob-flood reaches no limit: its blobs are over blobHoldMax and named by no set, so
 		// nothing of them is held or read back (checked below).
+		// The .dbg and table-loads classes, at hostileScale, reach their own caps.
+		"dbg-wiretype":     doc.CodeDbgWireType,
+		"dbg-kernel-paths": doc.CodeDbgNamesLimit,
+		"dbg-attrs":        doc.CodeDbgAttrsLimit,
+		"table-loads":      doc.CodeISALoadsLimit,
 	}
-	scale := map[string]float64{"many-members": 0.2, "json-many": 0.1, "json-wide": 0.1, "json-deep": 1, "bomb": 0.25, "blob-flood": 0.25}
 	for _, h := range neffbuild.HostileClasses() {
 		t.Run(h.Name, func(t *testing.T) {
-			s := scale[h.Name]
-			if s30, ok := issue30Scale[h.Name]; ok {
-				s = s30
-			}
-			if s == 0 {
-				s = 1
-			}
-			raw := h.Build(s)
+			raw := hostileRaw(t, h.Name, hostileScale(h.Name))
 			var f *File
 			start := time.Now()
 			peak := peakHeap(func() {
@@ -128,7 +125,7 @@ func depth(n *doc.Node) int {
 // TestOneBudgetFinding: a file whose members each stay under any per-member cap but together
 // pass the budget gets exactly one finding naming the limit and the flag.
 func TestOneBudgetFinding(t *testing.T) {
-	raw := neffbuild.HostileClasses()[1].Build(0.1) // json-many: 50 × 20,000 values
+	raw := hostileRaw(t, "json-many", hostileScale("json-many")) // 50 × 20,000 values
 	// The memory limit is raised so the values limit is the one reached. Each member's array
 	// is lazy (its values checked, not built: one value charged), so 40 values is what 50
 	// members pass.
