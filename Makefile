@@ -99,20 +99,21 @@ WASM_INSPECT_TESTS := ^(TestGoldenDocument|TestProgramOnRealNEFFs|TestSourceOnRe
 #
 # The browser runner (e2e) is the longest and keeps about one core of two busy (Chromium's
 # main thread and the worker's wasm; docs/performance.md "make test"), so it starts first and
-# the others run beside it under nice, on what it leaves, in two lanes: the core's tests (the
-# longest after e2e), and the rest one after another. Two lanes, so that when e2e is done
-# neither core waits while the other runs a package's tests one by one. Each runner's time is
+# the others run beside it at the lowest priority (nice -n 19: at nice 10 they took enough to
+# stretch e2e, whose tests run one after another, by a minute), on what it leaves, in two lanes:
+# the core's tests (the longest after e2e), and the rest one after another. Two lanes, so that
+# when e2e is done neither core waits while the other runs a package's tests one by one. Each runner's time is
 # its own wall time; the output of e2e and of the core lane is held in $(TEST_CACHE)/*.log and
 # printed when the others are done.
 test: $(TESTSUMMARY)
 	@rm -f $(TEST_CACHE)/*.counts $(TEST_CACHE)/*.json $(TEST_CACHE)/*.log
 	@status=0; start=$$(date +%s); \
 	$(MAKE) --no-print-directory test-browser >$(TEST_CACHE)/e2e.log 2>&1 & browser=$$!; \
-	( lane=0; $(TESTSUMMARY) run -dir $(TEST_CACHE) -name vet -- nice $(MAKE) --no-print-directory vet || lane=1; \
-	  nice $(MAKE) --no-print-directory test-core || lane=1; exit $$lane ) >$(TEST_CACHE)/core-lane.log 2>&1 & corelane=$$!; \
-	$(TESTSUMMARY) run -dir $(TEST_CACHE) -name typecheck -- nice $(MAKE) --no-print-directory typecheck || status=1; \
-	nice $(MAKE) --no-print-directory test-wasm || status=1; \
-	{ nice $(MAKE) --no-print-directory test-js 2>&1 || echo "# make test-js failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
+	( lane=0; $(TESTSUMMARY) run -dir $(TEST_CACHE) -name vet -- nice -n 19 $(MAKE) --no-print-directory vet || lane=1; \
+	  nice -n 19 $(MAKE) --no-print-directory test-core || lane=1; exit $$lane ) >$(TEST_CACHE)/core-lane.log 2>&1 & corelane=$$!; \
+	$(TESTSUMMARY) run -dir $(TEST_CACHE) -name typecheck -- nice -n 19 $(MAKE) --no-print-directory typecheck || status=1; \
+	nice -n 19 $(MAKE) --no-print-directory test-wasm || status=1; \
+	{ nice -n 19 $(MAKE) --no-print-directory test-js 2>&1 || echo "# make test-js failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
 	wait $$corelane || status=1; cat $(TEST_CACHE)/core-lane.log; \
 	wait $$browser || status=1; cat $(TEST_CACHE)/e2e.log; \
 	$(TESTSUMMARY) total -dir $(TEST_CACHE) -start $$start || status=1; \
