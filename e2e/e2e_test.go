@@ -364,6 +364,22 @@ func eval[T any](p *page, expr string) T {
 	return v
 }
 
+// holdsWithin polls a JS condition for up to d and says whether it came to hold.
+func (p *page) holdsWithin(cond string, d time.Duration) bool {
+	p.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
+		if err == nil && ok {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // waitFor polls a JS condition until it holds.
 func (p *page) waitFor(cond, what string) {
 	p.t.Helper()
