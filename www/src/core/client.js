@@ -39,8 +39,8 @@ function inflateEmbeddedWasm() {
 const warmHooks = [];
 
 /**
- * onWarm runs f with the Document of the worker's last warm-up open (core-host.js), when the
- * warm-up ends: the page decodes it once so its own first decode is not a cold one.
+ * onWarm runs f with the Document of the worker's first warm-up open (core-host.js), as soon
+ * as it is made: the page decodes it once so its own first decode is not a cold one.
  * @param {(doc: ArrayBuffer) => void} f
  */
 export function onWarm(f) { warmHooks.push(f); }
@@ -182,9 +182,12 @@ function onCoreMessage(msg) {
     core.readyWaiters.splice(0).forEach((f) => f());
     return;
   }
+  if (msg.type === 'warm-doc') {
+    for (const f of warmHooks) f(msg.doc);
+    return;
+  }
   if (msg.type === 'warm') {
     core.warm = { opens: msg.opens, ms: msg.ms, stopped: !!msg.stopped, error: msg.error };
-    if (msg.doc) for (const f of warmHooks) f(msg.doc);
     return;
   }
   if (msg.type === 'fatal') {

@@ -11,7 +11,8 @@
 //   host → page: {id, type: 'event', event: 'progress'|'header'|'overview'|'hits', data},
 //                {id, type: 'result', result}, {id, type: 'error', error: {code, message}};
 //   once: {type: 'ready', version, model, methods, ms} or {type: 'fatal', error: {code, message}};
-//   after ready, once: {type: 'warm', opens, ms, stopped} (the warm-up below).
+//   after ready: {type: 'warm-doc', doc} once the warm-up's first open is done, then once
+//   {type: 'warm', opens, ms, stopped} when it ends (the warm-up below).
 // The host is a generic forwarder to neffscopeCore.call: it knows no method. It only reads a
 // Blob argument into bytes where FileReaderSync is missing (the core reads Blobs itself in a
 // worker), and transfers the ArrayBuffers of a result instead of copying them.
@@ -44,7 +45,8 @@ function carriesFile(args) {
 /**
  * runWarmUp is the warm-up: src (a URL, or the NEFF's bytes) opened WARM_OPENS times through
  * core.call as the page opens a file, its source mapped, its members hashed, closed, until
- * stop() says a file was asked for; then post({type: 'warm', opens, ms, stopped, doc, error}).
+ * stop() says a file was asked for; the first open's Document goes to the page as soon as it is
+ * made (post({type: 'warm-doc', doc})), and at the end post({type: 'warm', opens, ms, stopped, error}).
  * @param {{call: (method: string, args: object, emit: Function) => Promise<any>}} core
  * @param {string | ArrayBuffer | ArrayBufferView} src
  * @param {() => boolean} stop
@@ -64,12 +66,13 @@ export async function runWarmUp(core, src, stop, post, now) {
     } else if (src instanceof ArrayBuffer) bytes = new Uint8Array(src);
     // As a Blob where the worker can read one (FileReaderSync): the path a picked file takes.
     const file = typeof Blob !== 'undefined' && typeof FileReaderSync !== 'undefined' ? new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]) : bytes;
-    let doc = null;
     while (opens < WARM_OPENS && !stop()) {
       // background: the open yields at its progress points, so a file asked for meanwhile
       // starts there instead of after it (wasm/bridge.go open).
       const r = await core.call('open', { file, name: 'warm.neff', memberHashes: false, deferSource: true, deferSourceOver: 0, background: true }, quiet);
-      doc = r.doc;
+      // The first Document goes to the page at once: it decodes it while this goes on, so a
+      // file picked before the warm-up ends is decoded by warm code too.
+      if (opens === 0 && r.doc instanceof ArrayBuffer) post({ type: 'warm-doc', doc: r.doc }, [r.doc]);
       try {
         // (A file asked for meanwhile waits for these too: skip them.)
         if (!stop()) await core.call('indexSource', { handle: r.handle }, quiet);
@@ -79,8 +82,7 @@ export async function runWarmUp(core, src, stop, post, now) {
       }
       opens++;
     }
-    // The last Document goes along: the page decodes it once, to warm its own decoder.
-    post({ type: 'warm', opens, ms: now() - t0, stopped: opens < WARM_OPENS, doc }, doc instanceof ArrayBuffer ? [doc] : []);
+    post({ type: 'warm', opens, ms: now() - t0, stopped: opens < WARM_OPENS });
   } catch (e) {
     // A warm-up that cannot run (no file, offline without it) costs the page nothing.
     post({ type: 'warm', opens, ms: now() - t0, stopped: true, error: String(e && e.message || e) });

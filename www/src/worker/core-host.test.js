@@ -29,12 +29,21 @@ test('the warm-up opens the NEFF three times as the page does (open, indexSource
   assert.deepEqual(core.calls.slice(0, 4), once);
   assert.equal(core.calls.length, 12);
   assert.deepEqual(core.calls.filter((c) => c[0] === 'close').map((c) => c[1]), [1, 2, 3], 'every warm open is closed');
-  assert.equal(posted.length, 1);
-  const [msg, transfer] = posted[0];
-  assert.equal(msg.type, 'warm');
+  assert.deepEqual(posted.map(([m]) => m.type), ['warm-doc', 'warm'], 'the first Document as soon as it is made, then the end');
+  const [first, transfer] = posted[0];
+  assert.ok(first.doc instanceof ArrayBuffer && transfer[0] === first.doc, 'the first Document is transferred to the page');
+  const [msg] = posted[1];
   assert.equal(msg.opens, 3);
   assert.equal(msg.stopped, false);
-  assert.ok(msg.doc instanceof ArrayBuffer && transfer[0] === msg.doc, 'the last Document is transferred to the page');
+  assert.equal(msg.doc, undefined, 'the end carries no Document');
+});
+
+test('the first Document reaches the page before the first open\'s other calls', async () => {
+  const core = fakeCore();
+  const order = [];
+  const watching = { call: async (m, a, e) => { order.push(m); return core.call(m, a, e); } };
+  await runWarmUp(watching, new Uint8Array([1, 2, 3]), () => false, (m) => order.push(m.type), () => 0);
+  assert.deepEqual(order.slice(0, 3), ['open', 'warm-doc', 'indexSource']);
 });
 
 test('a request carrying a file stops the warm-up before its next call (only the close follows)', async () => {
@@ -44,8 +53,9 @@ test('a request carrying a file stops the warm-up before its next call (only the
   const stopping = { call: async (m, a, e) => { const r = await core.call(m, a, e); if (m === 'open') asked = true; return r; } };
   await runWarmUp(stopping, new Uint8Array([1, 2, 3]), () => asked, (m) => posted.push(m), () => 0);
   assert.deepEqual(core.calls.map((c) => c[0]), ['open', 'close']);
-  assert.equal(posted[0].opens, 1);
-  assert.equal(posted[0].stopped, true);
+  assert.deepEqual(posted.map((m) => m.type), ['warm-doc', 'warm']);
+  assert.equal(posted[1].opens, 1);
+  assert.equal(posted[1].stopped, true);
 });
 
 test('a failing warm-up closes what it opened and reports, without throwing', async () => {
@@ -53,8 +63,8 @@ test('a failing warm-up closes what it opened and reports, without throwing', as
   const posted = [];
   await runWarmUp(core, new Uint8Array([1, 2, 3]), () => false, (m) => posted.push(m), () => 0);
   assert.deepEqual(core.calls.map((c) => c[0]), ['open', 'indexSource', 'close']);
-  assert.equal(posted.length, 1);
-  assert.equal(posted[0].opens, 0);
-  assert.equal(posted[0].stopped, true);
-  assert.match(posted[0].error, /indexSource failed/);
+  assert.deepEqual(posted.map((m) => m.type), ['warm-doc', 'warm']);
+  assert.equal(posted[1].opens, 0);
+  assert.equal(posted[1].stopped, true);
+  assert.match(posted[1].error, /indexSource failed/);
 });
