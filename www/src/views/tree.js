@@ -204,7 +204,7 @@ export class TreeView {
       this.expand(parent);
       const idx = this.kidsOf(parent).indexOf(chain[i + 1]);
       while (idx >= (this.shown.get(parent) || 0)) {
-        const g = this.rows.get(parent).querySelector(':scope > .group');
+        const g = this.groupOf(this.rows.get(parent));
         const more = g && g.querySelector(':scope > .more');
         const shown = this.shown.get(parent) || 0;
         if (!more) break;
@@ -243,10 +243,12 @@ export class TreeView {
   // Every row in the DOM shows (a collapsed node's group is removed), so the row above or
   // below is found from the row itself, not from a list of the tree's rows: a key press in a
   // tree of 50,000 rows read all of them (~0.6 s).
+  /** groupOf is the group of rows item shows under it, or null. */
+  groupOf(item) { return this.expanded.has(item.nodeRef) ? item.querySelector(':scope > .group') : null; }
   /** lastRow is the last row shown under item (item itself when it shows none). */
   lastRow(item) {
     for (;;) {
-      const g = item.getAttribute('aria-expanded') === 'true' ? item.querySelector(':scope > .group') : null;
+      const g = this.groupOf(item);
       const rows = g ? g.querySelectorAll(':scope > .ti') : null;
       if (!rows || !rows.length) return item;
       item = rows[rows.length - 1];
@@ -254,7 +256,7 @@ export class TreeView {
   }
   /** rowAfter is the row shown below item, or null. */
   rowAfter(item) {
-    const g = item.getAttribute('aria-expanded') === 'true' ? item.querySelector(':scope > .group') : null;
+    const g = this.groupOf(item);
     const first = g && g.querySelector(':scope > .ti');
     if (first) return first;
     for (let r = item; r && this.el.contains(r); r = r.parentElement && r.parentElement.closest('.ti')) {
