@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -20,16 +22,18 @@ import (
 // that is not in the cache runs at the baseline tier (Liftoff) until V8 has optimized it
 // again, one to three seconds into the visit, on the same two cores as the user's open.
 //
-// Each op is one visit in a fresh tab of the same browser profile, left until its warm-up has
-// ended and 4 s more; three untimed visits come
-// first (the first installs the service worker, the next two compile from its copy). Per
-// timed visit, from the V8 trace events of the renderer that compiled the core:
+// Each op is one visit in a fresh tab of the same browser profile, left until its warm-up
+// has ended and 4 s more. Three untimed visits come first: the first installs the service
+// worker, the next two compile from its copy. Per timed visit, from the V8 trace events of
+// the renderer that compiled the core:
 //   - tf-cached: functions deserialized as optimized (TurboFan) code, i.e. the module's
 //     functions less those the cache marks to compile at the baseline tier (eager, lazy);
 //   - tf-compiled: functions V8 optimized during the visit (V8.WasmOptimization);
 //   - cache-writes: times Chrome serialized the module to its cache (wasm.SerializeModule).
 //
-//	make dist && go test -run '^$' -bench PageWasmCodeCache -benchtime 5x ./e2e/
+// Run it with:
+//
+//	make dist && go test -count=1 -run '^$' -bench PageWasmCodeCache -benchtime 5x -v ./e2e/
 func BenchmarkPageWasmCodeCache(b *testing.B) {
 	functions, err := wasmFunctionCount("../dist/site/neffscope.wasm")
 	if err != nil {
@@ -119,10 +123,10 @@ type wasmVisit struct {
 	tfCached, tfCompiled, cacheWrites int
 }
 
-// wasmVisits groups the trace by renderer (one per visit, in the order the visits started):
-// each renderer that streamed the core's module (wasm.StartStreamingCompilation) is a visit.
-// Modules of under 100 functions (the page's hashing helper) are left out by requiring an
-// optimized function or a deserialization of the core's size.
+// wasmVisits groups the trace by renderer, one per visit, in the order the visits started:
+// each renderer that streamed a module (wasm.StartStreamingCompilation) and optimized or
+// deserialized code is a visit. Its counts are the renderer's, so they take in the page's
+// other wasm too: a module of 5 functions, of which V8 optimized at most one in these runs.
 func wasmVisits(events []traceEvent, functions int) []wasmVisit {
 	byPID := map[int]*wasmVisit{}
 	var order []int
@@ -157,16 +161,8 @@ func wasmVisits(events []traceEvent, functions int) []wasmVisit {
 			out = append(out, *v)
 		}
 	}
-	sortVisits(out)
+	slices.SortFunc(out, func(a, b wasmVisit) int { return cmp.Compare(a.start, b.start) })
 	return out
-}
-
-func sortVisits(v []wasmVisit) {
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j].start < v[j-1].start; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
-		}
-	}
 }
 
 // wasmFunctionCount reads the number of functions a wasm module defines (its function
