@@ -7,6 +7,7 @@ package main
 
 import (
 	"runtime/debug"
+	"sync"
 
 	"github.com/neffscope/neffscope/internal/gctune"
 )
@@ -25,9 +26,14 @@ const wasmMemoryFloor = 112 << 20
 // the limit keeps away).
 func wasmMemoryLimit(live int64) int64 { return max(wasmMemoryFloor, live+live/2+16<<20) }
 
-// tuneCollector sets how the collector runs in the worker (and in the sweep's test, which
-// measures the core as the worker runs it).
-func tuneCollector() {
+// tuneCollector sets how the collector runs in the worker, and in the tests and benchmarks
+// that measure the core as the worker runs it (the test binary does not run main); once per
+// process, however often it is called.
+func tuneCollector() { collectorTuned.Do(tuneCollectorOnce) }
+
+var collectorTuned sync.Once
+
+func tuneCollectorOnce() {
 	gctune.Follow(wasmMemoryLimit)
 	// In wasm the collector runs on the one thread the open runs on: at GOGC 100 it was about
 	// a third of a small NEFF's open (matmul_small warm 413 → 321 ms in all at 400; the wasm

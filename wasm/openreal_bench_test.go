@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -20,7 +21,8 @@ import (
 // in wasm under Node, as the page's worker opens it (its budget, the source lines and the
 // members' SHA-256 left for later), and reports where the open's time goes: the archive walk
 // (to the last member listed) and the rest (the manifests' resolve, the Document); then the
-// source lines mapped after it (indexSource's IndexSourceWith).
+// source lines mapped after it (indexSource's IndexSourceWith), and the runtime's Sys after
+// them, which follows the wasm memory the tab would keep. The collector runs as in the worker.
 //
 //	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_GCFLAGS) -run '^$' -bench OpenRealShaped ./wasm/
 func BenchmarkOpenRealShaped(b *testing.B) {
@@ -32,6 +34,7 @@ func BenchmarkOpenRealShaped(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
+	tuneCollector() // as the worker runs: the test binary does not run main
 	var walk, rest, source time.Duration
 	b.SetBytes(int64(len(data)))
 	for range b.N {
@@ -63,6 +66,10 @@ func BenchmarkOpenRealShaped(b *testing.B) {
 	b.ReportMetric(float64(walk.Milliseconds())/float64(b.N), "ms-walk")
 	b.ReportMetric(float64(rest.Milliseconds())/float64(b.N), "ms-resolve-and-document")
 	b.ReportMetric(float64(source.Milliseconds())/float64(b.N), "ms-source")
+	// What the tab keeps: wasm memory only grows, and the runtime's Sys follows it.
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	b.ReportMetric(float64(m.Sys)/(1<<20), "MiB-sys")
 }
 
 // BenchmarkOpenRealSmall opens the small real NEFFs (matmul_small in the repository, attn_v6
