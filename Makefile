@@ -173,7 +173,8 @@ test-browser: dist $(TESTSUMMARY)
 
 ## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks, the
 ## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (issue 13's table;
-## generated once into testdata/gen), the wasm open under Node, and the page in Chromium.
+## generated once into testdata/gen), the wasm open under Node, and the page in Chromium (among them a returning visit's open
+## during and after the warm-up, and what Chrome's wasm code cache held: issue 29).
 BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
@@ -185,6 +186,7 @@ bench: dist
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench '^BenchmarkEvaluateExp$$' ./core/pwp/
 	$(GO) test -run '^$$' -bench '^Benchmark(Page|PageCacheScan|ListingFirstScreen|PlotRedraw|ScheduleFirstDraw)$$' -benchtime 3x ./e2e/
 	$(GO) test -run '^$$' -bench '^BenchmarkPageBig$$' -benchtime 1x -timeout 60m ./e2e/
+	$(GO) test -run '^$$' -bench '^Benchmark(PageReturningVisit|PageWasmCodeCache)$$' -benchtime 5x ./e2e/
 	@ls -l www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
 
 ## fuzz: a short run of every fuzz target of core/ and cmd/ (the CLI's output writers),
