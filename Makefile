@@ -173,8 +173,9 @@ test-browser: dist $(TESTSUMMARY)
 
 ## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks, the
 ## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (issue 13's table;
-## generated once into testdata/gen), the wasm open under Node, and the page in Chromium (among them a returning visit's open
-## during and after the warm-up, and what Chrome's wasm code cache held: issue 29).
+## generated once into testdata/gen), the wasm open under Node, and the page in Chromium,
+## among them a returning visit's open during and after the warm-up and what Chrome's wasm
+## code cache held (issue 29).
 BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
