@@ -2,9 +2,9 @@ package e2e
 
 import (
 	"cmp"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"sync"
@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
+
+	"github.com/neffscope/neffscope/internal/wasmbin"
 )
 
 // BenchmarkPageWasmCodeCache counts, from Chrome's own trace, how much of the core's optimized
@@ -165,31 +167,22 @@ func wasmVisits(events []traceEvent, functions int) []wasmVisit {
 	return out
 }
 
-// wasmFunctionCount reads the number of functions a wasm module defines (its function
-// section's count; imports are not in it).
+// wasmFunctionCount reads the number of functions a wasm module defines (its code section's
+// bodies; imports have none).
 func wasmFunctionCount(path string) (int, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err
 	}
-	if len(b) < 8 || string(b[:4]) != "\x00asm" {
-		return 0, errors.New(path + ": not a wasm module")
+	sections, err := wasmbin.Sections(b)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
 	}
-	for i := 8; i < len(b); {
-		id := b[i]
-		size, n := binary.Uvarint(b[i+1:])
-		if n <= 0 {
-			break
+	for _, s := range sections {
+		if s.ID == wasmbin.Code {
+			bodies, err := wasmbin.FunctionBodies(s.Body)
+			return len(bodies), err
 		}
-		body := i + 1 + n
-		if id == 3 {
-			count, m := binary.Uvarint(b[body:])
-			if m <= 0 {
-				break
-			}
-			return int(count), nil
-		}
-		i = body + int(size)
 	}
-	return 0, errors.New(path + ": no function section")
+	return 0, errors.New(path + ": no code section")
 }

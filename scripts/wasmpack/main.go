@@ -21,7 +21,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/neffscope/neffscope/scripts/internal/wasmbin"
+	"github.com/neffscope/neffscope/internal/wasmbin"
 )
 
 func main() {

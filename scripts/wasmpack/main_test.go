@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neffscope/neffscope/scripts/internal/wasmbin"
+	"github.com/neffscope/neffscope/internal/wasmbin"
 )
 
 // module makes a minimal module: a memory section, the data segments, and a custom section

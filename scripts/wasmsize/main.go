@@ -27,7 +27,7 @@ import (
 	"strings"
 
 	"github.com/andybalholm/brotli"
-	"github.com/neffscope/neffscope/scripts/internal/wasmbin"
+	"github.com/neffscope/neffscope/internal/wasmbin"
 )
 
 func main() {

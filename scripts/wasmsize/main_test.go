@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neffscope/neffscope/scripts/internal/wasmbin"
+	"github.com/neffscope/neffscope/internal/wasmbin"
 )
 
 func TestPackageOf(t *testing.T) {
