@@ -29,17 +29,13 @@ func wasmMemoryLimit(live int64) int64 { return max(wasmMemoryFloor, live+live/2
 // tuneCollector sets how the collector runs in the worker, and in the tests and benchmarks
 // that measure the core as the worker runs it (the test binary does not run main); once per
 // process, however often it is called.
-func tuneCollector() { collectorTuned.Do(tuneCollectorOnce) }
-
-var collectorTuned sync.Once
-
-func tuneCollectorOnce() {
+var tuneCollector = sync.OnceFunc(func() {
 	gctune.Follow(wasmMemoryLimit)
 	// In wasm the collector runs on the one thread the open runs on: at GOGC 100 it was about
 	// a third of a small NEFF's open (matmul_small warm 413 → 321 ms in all at 400; the wasm
 	// memory 42 → 57 MiB). The limit above still bounds big opens, where it binds first.
 	debug.SetGCPercent(400)
-}
+})
 
 func main() {
 	tuneCollector()
