@@ -1,0 +1,143 @@
+// Package timeline is the program in real time: what a device profile (NTFF, core/ntff)
+// measured for each instruction of a NEFF, and what the cost model estimates from the NEFF
+// alone (the schedule of core/sched, run with durations instead of steps). Both answers share
+// one shape, Report, which `neffscope timeline --json` prints as it is: a measured row and an
+// estimated row of the same instruction carry the same (core, engine, index), so they can be
+// set side by side and the estimate's error stated.
+//
+// Cores and engines are named as `disasm` names them; index is the instruction's index in its
+// engine stream as `disasm` numbers it.
+package timeline
+
+// Report is one NEFF's timeline: measured when a profile was given, estimated always (for a
+// NEFF; a profile read alone has no estimate).
+type Report struct {
+	NEFFUUID  string     `json:"neff_uuid,omitempty"`
+	Measured  *Measured  `json:"measured,omitempty"`
+	Estimated *Estimated `json:"estimated,omitempty"`
+}
+
+// Ref names an instruction of a core.
+type Ref struct {
+	Engine string `json:"engine"`
+	Index  int32  `json:"index"`
+}
+
+// Measured is what the device recorded.
+type Measured struct {
+	// WindowPS is the execution window, absolute picoseconds as the NTFF records them.
+	WindowPS [2]uint64      `json:"window_ps"`
+	Cores    []MeasuredCore `json:"cores"`
+	Checks   Checks         `json:"checks"`
+}
+
+// MeasuredCore is one core's measured engines and DMA queues.
+type MeasuredCore struct {
+	Core    string           `json:"core"`
+	Engines []MeasuredEngine `json:"engines"`
+	Queues  []DMAQueue       `json:"queues,omitempty"`
+}
+
+// MeasuredEngine is one engine's measured rows. Instructions counts the engine's NEFF
+// instructions (its image words for a profile read alone); Timed counts Rows. BusyPS is the
+// length of the union of the intervals of the runtime words that come from NEFF instructions
+// (all traced words for a profile read alone): start records are not in program order, so it
+// is never the union of per-instruction spans.
+type MeasuredEngine struct {
+	Engine       string        `json:"engine"`
+	Instructions int           `json:"instructions"`
+	Timed        int           `json:"timed"`
+	BusyPS       uint64        `json:"busy_ps"`
+	Rows         []MeasuredRow `json:"rows"`
+}
+
+// MeasuredRow is one instruction's measured time: its first word's start and its last word's
+// end, absolute picoseconds.
+type MeasuredRow struct {
+	Index   int32  `json:"index"`
+	StartPS uint64 `json:"start_ps"`
+	EndPS   uint64 `json:"end_ps"`
+}
+
+// DMAQueue is one DMA queue's measured traffic.
+type DMAQueue struct {
+	Queue   string  `json:"queue"`
+	Packets int64   `json:"packets"`
+	Bytes   int64   `json:"bytes"`
+	BusyPS  uint64  `json:"busy_ps"`
+	GBps    float64 `json:"gb_per_s"`
+}
+
+// Checks are the consistency checks of the profile against the static sync model: per wait
+// band with an engine producer, whether the producer's last end is at or before the waiter's
+// first start (in order), inside the waiter's interval (met inside: the waiter's start record
+// precedes the band's resolution), or after it ends (violated: the device disagrees with the
+// model).
+type Checks struct {
+	WaitsInOrder   int `json:"waits_in_order"`
+	WaitsMetInside int `json:"waits_met_inside"`
+	WaitsViolated  int `json:"waits_violated"`
+}
+
+// Estimated is what the cost model says, from the NEFF alone.
+type Estimated struct {
+	Cores []EstimatedCore `json:"cores"`
+	Model ModelInfo       `json:"model"`
+}
+
+// EstimatedCore is one core's estimated schedule. SpanPS is the estimated end of the core's
+// last NEFF instruction minus the start of its first; CriticalPath lists, in order, the
+// instructions whose chain sets it.
+type EstimatedCore struct {
+	Core         string            `json:"core"`
+	SpanPS       int64             `json:"span_ps"`
+	Engines      []EstimatedEngine `json:"engines"`
+	CriticalPath []Ref             `json:"critical_path"`
+}
+
+// EstimatedEngine is one engine's estimated rows; BusyPS as in MeasuredEngine, over the
+// estimated intervals.
+type EstimatedEngine struct {
+	Engine string         `json:"engine"`
+	BusyPS int64          `json:"busy_ps"`
+	Rows   []EstimatedRow `json:"rows"`
+}
+
+// EstimatedRow is one instruction's estimated time, picoseconds from the core's start, and
+// why it started when it did.
+type EstimatedRow struct {
+	Index   int32  `json:"index"`
+	StartPS int64  `json:"start_ps"`
+	EndPS   int64  `json:"end_ps"`
+	Waited  Waited `json:"waited"`
+}
+
+// The reasons an instruction started when it did.
+const (
+	WaitedSemaphore = "semaphore" // on a semaphore: Producer is the instruction that satisfied it
+	WaitedDMA       = "dma"       // on a DMA transfer: DMA is its queue
+	WaitedEngine    = "engine"    // on its own engine, busy with the instruction before it
+	WaitedNone      = "none"
+)
+
+// Waited says why an instruction started when it did and for how long it waited.
+type Waited struct {
+	Reason   string `json:"reason"`
+	Producer *Ref   `json:"producer,omitempty"`
+	DMA      string `json:"dma,omitempty"`
+	PS       int64  `json:"ps"`
+}
+
+// ModelInfo says what the estimate was calibrated on and its error where it was validated
+// against a measured profile: a fraction (0.12 is 12 %) of the measured value.
+type ModelInfo struct {
+	CalibratedOn []string   `json:"calibrated_on"`
+	Error        ModelError `json:"error"`
+}
+
+// ModelError is the estimate's measured error: of the span of sg00 and of each engine's busy
+// time.
+type ModelError struct {
+	Span float64            `json:"span"`
+	Busy map[string]float64 `json:"busy"`
+}
