@@ -14,7 +14,7 @@ WASM_NOT_INLINED := runtime reflect fmt encoding/json github.com/tinylib/msgp/ms
 WASM_GCFLAGS  := $(foreach p,$(WASM_NOT_INLINED),-gcflags=$(p)=-l)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
 
-.PHONY: all js wasm wasm-size serve dist release test test-short test-core test-wasm test-js test-browser typecheck bench fuzz hostile generate vet clean
+.PHONY: all js wasm wasm-size serve dist release test test-alone test-short test-core test-wasm test-js test-browser typecheck bench fuzz hostile generate vet clean
 
 all: wasm
 
@@ -79,13 +79,16 @@ vet:
 
 ## test: every test — vet, the core natively (real files from testdata/real/, and from
 ## ../shared/testdata-real where it is beside the clone), the wasm bridge and core under Node,
-## the page in headless Chromium, and the page's modules under node --test (test-js). Every runner
-## runs even when one fails; the last line counts them all: `tests: N passed, N failed,
-## N skipped in T (each runner's time)` (scripts/testsummary). The exit status is non-zero on any
-## failure.
+## the page in headless Chromium, the page's modules under node --test (test-js), and, where
+## ../shared is beside the clone, the tests that read real files again in a copy of the tree
+## without it (a newcomer's clone). scripts/testsummary runs them in lanes side by side
+## (lanes.go says which and why), every runner even when one fails, and ends with one line:
+## `tests: N passed, N failed, N skipped in T (each runner's time)`; the exit status is non-zero
+## on any failure. ALONE=false leaves the copy out.
 TEST_CACHE  := .cache/test
 TESTSUMMARY := $(TEST_CACHE)/testsummary
 TEST_RUN     = $(TESTSUMMARY) go -dir $(TEST_CACHE)
+ALONE ?= true
 # Under Node the point is the wasm's own code (the bridge, the budget under js, dbgfeed_js.go)
 # and that the core decodes the real files as natively: the bridge's packages whole, with -short
 # (the slow sweeps are make test-core's), and of core/inspect only these:
@@ -96,28 +99,14 @@ TEST_RUN     = $(TESTSUMMARY) go -dir $(TEST_CACHE)
 WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/fleet/... ./internal/realfiles/...
 WASM_INSPECT_TESTS := ^(TestGoldenDocument|TestProgramOnRealNEFFs|TestSourceOnRealNEFFs|TestWriteJSONEqualsEagerDocument|TestJSONMembersReadBack|TestOpensShareTheCommandBudget|TestHostileDbgClassesCoded)$$
 
-#
-# The browser runner (e2e) is the longest and keeps about one core of two busy (Chromium's
-# main thread and the worker's wasm; docs/performance.md "make test"), so it starts first and
-# the others run beside it at the lowest priority (nice -n 19: at nice 10 they took enough to
-# stretch e2e, whose tests run one after another, by a minute), on what it leaves, in two lanes:
-# the core's tests (the longest after e2e), and the rest one after another. Two lanes, so that
-# when e2e is done neither core waits while the other runs a package's tests one by one. Each runner's time is
-# its own wall time; the output of e2e and of the core lane is held in $(TEST_CACHE)/*.log and
-# printed when the others are done.
 test: $(TESTSUMMARY)
-	@rm -f $(TEST_CACHE)/*.counts $(TEST_CACHE)/*.json $(TEST_CACHE)/*.log
-	@status=0; start=$$(date +%s); \
-	$(MAKE) --no-print-directory test-browser >$(TEST_CACHE)/e2e.log 2>&1 & browser=$$!; \
-	( lane=0; $(TESTSUMMARY) run -dir $(TEST_CACHE) -name vet -- nice -n 19 $(MAKE) --no-print-directory vet || lane=1; \
-	  nice -n 19 $(MAKE) --no-print-directory test-core || lane=1; exit $$lane ) >$(TEST_CACHE)/core-lane.log 2>&1 & corelane=$$!; \
-	$(TESTSUMMARY) run -dir $(TEST_CACHE) -name typecheck -- nice -n 19 $(MAKE) --no-print-directory typecheck || status=1; \
-	nice -n 19 $(MAKE) --no-print-directory test-wasm || status=1; \
-	{ nice -n 19 $(MAKE) --no-print-directory test-js 2>&1 || echo "# make test-js failed"; } | $(TESTSUMMARY) tap -dir $(TEST_CACHE) -name js || status=1; \
-	wait $$corelane || status=1; cat $(TEST_CACHE)/core-lane.log; \
-	wait $$browser || status=1; cat $(TEST_CACHE)/e2e.log; \
-	$(TESTSUMMARY) total -dir $(TEST_CACHE) -start $$start || status=1; \
-	exit $$status
+	@$(TESTSUMMARY) all -dir $(TEST_CACHE) -make "$(MAKE)" -alone=$(ALONE)
+
+## test-alone: the Go tests that reach internal/realfiles, natively, in a copy of the working
+## tree with nothing beside it (a folder of the system's temp directory), as a newcomer's clone
+## runs them; nothing when ../shared is not beside this clone either.
+test-alone: $(TESTSUMMARY)
+	$(TESTSUMMARY) alone -dir $(TEST_CACHE)
 
 $(TESTSUMMARY): $(wildcard scripts/testsummary/*.go)
 	@mkdir -p $(TEST_CACHE)
