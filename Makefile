@@ -25,14 +25,14 @@ js:
 
 ## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, its data
 ## segments merged so it compresses better (scripts/wasmpack), and precompressed copies the
-## dev server hands to browsers that accept them. The worker warms up on www/warm/ (the
+## dev server hands to browsers that accept them (quickly made: make dist ships the smallest). The worker warms up on www/warm/ (the
 ## repository's real matmul_small.neff with its LICENSE and NOTICE; core-host.js says why).
 wasm: js
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
 	mkdir -p www/warm && cp testdata/real/nkipy/matmul_small.neff testdata/real/nkipy/LICENSE testdata/real/nkipy/NOTICE www/warm/
 	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
 	$(GO) run ./scripts/wasmpack www/neffscope.wasm
-	$(GO) run ./scripts/compress www/neffscope.wasm
+	$(GO) run ./scripts/compress -level fast www/neffscope.wasm
 
 ## wasm-size: where the bytes of the wasm go (sizes, code by package, the data section);
 ## ARGS='-func core/pwp' lists a package's biggest functions, ARGS=-md prints markdown.
@@ -43,10 +43,12 @@ wasm-size: wasm
 serve: wasm
 	$(GO) run ./scripts/devserver -addr $(ADDR) -dir www
 
-## dist: dist/site/ (the static site) and dist/neffscope.html (one self-contained file)
+## dist: dist/site/ (the static site, its wasm precompressed at the highest settings) and
+## dist/neffscope.html (one self-contained file)
 dist: wasm
 	rm -rf dist && mkdir -p dist
 	$(GO) run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
+	$(GO) run ./scripts/compress -level best dist/site/neffscope.wasm
 
 ## release: the CLI cross-built for linux, macOS and windows on amd64 and arm64 (static, no cgo)
 ## beside neffscope.html, with SHA256SUMS, in dist/release/: ready to attach to a release.
@@ -177,7 +179,7 @@ bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark(Page|PageCacheScan|ListingFirstScreen|PlotRedraw|ScheduleFirstDraw)$$' -benchtime 3x ./e2e/
 	$(GO) test -run '^$$' -bench '^BenchmarkPageBig$$' -benchtime 1x -timeout 60m ./e2e/
 	$(GO) test -run '^$$' -bench '^Benchmark(PageReturningVisit|PageWasmCodeCache)$$' -benchtime 5x ./e2e/
-	@ls -l www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
+	@ls -l dist/site/neffscope.wasm dist/site/neffscope.wasm.gz dist/site/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
 
 ## fuzz: a short run of every fuzz target of core/ and cmd/ (the CLI's output writers),
 ## FUZZTIME=30s each by default. Minimising a new
