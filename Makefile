@@ -135,9 +135,9 @@ $(TSC): tools/tsc/package.json tools/tsc/package-lock.json
 	@touch $@
 
 # go test starts packages in the order named: the longest first (their tests run one after
-# another), so that the last minutes are not one package on one core. (-p 4 ran 11m32-11m50s but
-# failed an e2e test in each of two runs, a different race each time: the load it adds. Back to
-# -p 2, green in 12m08s.)
+# another), so that the last minutes are not one package on one core. At go test's default -p 2:
+# -p 4 was under a minute faster but made the e2e tests beside it fail by timeout
+# (docs/performance.md).
 CORE_FIRST := ./core/inspect/ ./cmd/neffscope/ ./core/neff/ ./core/fleet/ ./core/isa/ ./core/dbg/ ./core/jsonspan/
 
 test-core: $(TESTSUMMARY)
@@ -163,10 +163,10 @@ test-browser: dist $(TESTSUMMARY)
 	exit $$status
 
 ## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks, the
-## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (issue 13's table;
+## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (docs/big-files.md;
 ## generated once into testdata/gen), the wasm open under Node, and the page in Chromium,
 ## among them a returning visit's open during and after the warm-up and what Chrome's wasm
-## code cache held (issue 29).
+## code cache held.
 BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
@@ -195,8 +195,8 @@ fuzz:
 	  done; \
 	done
 
-## hostile: issue 30's sweep: every class of neffbuild.HostileClasses() through every command
-## that takes a NEFF, and opened in the wasm core under Node, each with its wall and CPU time,
+## hostile: the hostile sweep (docs/hostile.md): every class of neffbuild.HostileClasses()
+## through every command that takes a NEFF, and opened in the wasm core under Node, each with its wall and CPU time,
 ## peak RSS and output checks (scripts/hostilesweep; ARGS='-only bomb -cmd coverage'). Not part
 ## of test: it times things, on a machine others share.
 hostile:

@@ -13,7 +13,7 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// Issue 29 items 1, 5, 9 and 10: the overview is the main view at every size (a dashboard
+// The overview is the main view at every size (a dashboard
 // with the structure, details and bytes as drawers), tab names that read differently, and a
 // welcome screen with "Try an example".
 

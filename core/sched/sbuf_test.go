@@ -10,7 +10,7 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// The memmap half of issue 28 will place SBUF operands by reading an address as start
+// The memory model places SBUF operands by reading an address as start
 // partition << 18 | byte offset (neff.md §8.4), measured first on 12 Activate words. This
 // checks that reading on every operand family, on 0xD4's SBUF sides and on the engine JSON's
 // DMA descriptors of every real NEFF, before anything is built on it:
