@@ -13,6 +13,9 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 WASM_NOT_INLINED := runtime reflect fmt encoding/json github.com/tinylib/msgp/msgp time
 WASM_GCFLAGS  := $(foreach p,$(WASM_NOT_INLINED),-gcflags=$(p)=-l)
 WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
+# The build scripts run with -trimpath: their build no longer depends on where the clone is,
+# so a fresh clone finds them in the Go build cache a clone elsewhere filled.
+RUN := $(GO) run -trimpath
 
 .PHONY: all js wasm wasm-size serve dist release test test-alone test-short test-core test-wasm test-js test-browser typecheck bench fuzz hostile generate vet clean
 
@@ -21,7 +24,7 @@ all: wasm
 ## js: the page's ES modules (www/src/) bundled into the classic scripts www/app.js and
 ## www/worker.js with esbuild's Go API (scripts/jsbuild; no Node step).
 js:
-	$(GO) run ./scripts/jsbuild -www www
+	$(RUN) ./scripts/jsbuild -www www
 
 ## wasm: the core compiled to WebAssembly, with the wasm_exec.js of the same Go, its data
 ## segments merged so it compresses better (scripts/wasmpack), and precompressed copies the
@@ -31,24 +34,24 @@ wasm: js
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
 	mkdir -p www/warm && cp testdata/real/nkipy/matmul_small.neff testdata/real/nkipy/LICENSE testdata/real/nkipy/NOTICE www/warm/
 	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
-	$(GO) run ./scripts/wasmpack www/neffscope.wasm
-	$(GO) run ./scripts/compress -level fast www/neffscope.wasm
+	$(RUN) ./scripts/wasmpack www/neffscope.wasm
+	$(RUN) ./scripts/compress -level fast www/neffscope.wasm
 
 ## wasm-size: where the bytes of the wasm go (sizes, code by package, the data section);
 ## ARGS='-func core/pwp' lists a package's biggest functions, ARGS=-md prints markdown.
 wasm-size: wasm
-	$(GO) run ./scripts/wasmsize -build "$(WASM_BUILD)" $(ARGS) www/neffscope.wasm
+	$(RUN) ./scripts/wasmsize -build "$(WASM_BUILD)" $(ARGS) www/neffscope.wasm
 
 ## serve: build and serve the page on http://$(ADDR)
 serve: wasm
-	$(GO) run ./scripts/devserver -addr $(ADDR) -dir www
+	$(RUN) ./scripts/devserver -addr $(ADDR) -dir www
 
 ## dist: dist/site/ (the static site, its wasm precompressed at the highest settings) and
 ## dist/neffscope.html (one self-contained file)
 dist: wasm
 	rm -rf dist && mkdir -p dist
-	$(GO) run ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
-	$(GO) run ./scripts/compress -level best dist/site/neffscope.wasm
+	$(RUN) ./scripts/bundle -www www -site dist/site -single dist/neffscope.html
+	$(RUN) ./scripts/compress -level best dist/site/neffscope.wasm
 
 ## release: the CLI cross-built for linux, macOS and windows on amd64 and arm64 (static, no cgo)
 ## beside neffscope.html, with SHA256SUMS, in dist/release/: ready to attach to a release.
@@ -170,8 +173,8 @@ test-browser: dist $(TESTSUMMARY)
 BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
-	$(GO) run ./scripts/benchneff
-	$(GO) run ./scripts/benchneff -shape real -sizes 32,256,1024 -runs 3
+	$(RUN) ./scripts/benchneff
+	$(RUN) ./scripts/benchneff -shape real -sizes 32,256,1024 -runs 3
 	$(GO) test -run '^$$' -bench '^BenchmarkScan1000$$' -benchtime 1x ./cmd/neffscope/
 	$(GO) test -run '^$$' -bench '^BenchmarkSyncMemmapRealShaped$$' -benchtime 3x -timeout 30m ./cmd/neffscope/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench . ./wasm/
@@ -200,7 +203,7 @@ fuzz:
 ## peak RSS and output checks (scripts/hostilesweep; ARGS='-only bomb -cmd coverage'). Not part
 ## of test: it times things, on a machine others share.
 hostile:
-	PATH="$(WASM_PATH)" $(GO) run ./scripts/hostilesweep -wasm-gcflags "$(WASM_GCFLAGS)" $(ARGS)
+	PATH="$(WASM_PATH)" $(RUN) ./scripts/hostilesweep -wasm-gcflags "$(WASM_GCFLAGS)" $(ARGS)
 
 clean:
 	rm -rf dist www/app.js www/worker.js www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js www/warm
