@@ -148,7 +148,9 @@ func (c *hloComparer) matchComputations() {
 	pair(c.a.Entry(), c.b.Entry())
 	for _, rule := range []func(x, y *hlo.Computation) bool{
 		func(x, y *hlo.Computation) bool { return shapeKey(x) == shapeKey(y) },
-		func(x, y *hlo.Computation) bool { return x.Name == y.Name || hlo.SameButGeneratedSuffix(x.Name, y.Name) },
+		func(x, y *hlo.Computation) bool {
+			return x.Name == y.Name || hlo.SameButGeneratedSuffix(x.Name, y.Name)
+		},
 		func(x, y *hlo.Computation) bool { return true },
 	} {
 		for _, x := range c.a.Computations {

@@ -99,7 +99,9 @@ func Decode(b []byte, opt Options) *Module {
 	return d.m
 }
 
-func (d *decoder) span(off, n int64) *doc.Span { return &doc.Span{Source: d.src, Offset: off, Length: n} }
+func (d *decoder) span(off, n int64) *doc.Span {
+	return &doc.Span{Source: d.src, Offset: off, Length: n}
+}
 
 func span(src string, off, n int64) *doc.Span { return &doc.Span{Source: src, Offset: off, Length: n} }
 
