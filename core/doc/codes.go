@@ -232,6 +232,7 @@ const (
 	CodeHLONEFFSame        Code = "hlo.neff-same-program"
 	CodeHLONEFFChanged     Code = "hlo.neff-changed"
 	CodeHLONEFFMissing     Code = "hlo.neff-missing"
+	CodeHLOTemporaryPath   Code = "hlo.temporary-path"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -471,6 +472,7 @@ var Codes = []CodeInfo{
 	{CodeHLONEFFSame, "both cache entries' NEFFs hold the same program (every engine stream byte-identical): the recompile was spurious"},
 	{CodeHLONEFFChanged, "the cache entries' NEFFs hold different programs: the kernel (or the compiler) changed"},
 	{CodeHLONEFFMissing, "a cache entry has no NEFF beside its HLO, so whether its kernel changed cannot be told"},
+	{CodeHLOTemporaryPath, "a custom call names its kernel's compiled binary by a temporary path: the module's bytes, and so its compile-cache key, change on every trace"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

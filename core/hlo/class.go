@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -96,9 +95,19 @@ func TemporaryPath(p string) bool {
 	return strings.Contains(strings.ToLower(p), "/appdata/local/temp/")
 }
 
-// randomRun is what a tempfile name adds: Python's tempfile draws 8 characters from
-// "abcdefghijklmnopqrstuvwxyz0123456789_" (mkdtemp/mkstemp).
-var randomRun = regexp.MustCompile(`^[a-z0-9_]{6,16}$`)
+// randomRun says whether s could be what a tempfile name adds: Python's tempfile draws 8
+// characters from "abcdefghijklmnopqrstuvwxyz0123456789_" (mkdtemp/mkstemp); 6 to 16 are taken.
+func randomRun(s string) bool {
+	if len(s) < 6 || len(s) > 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // RandomParts compares two paths component by component and returns, for each component that
 // differs, the differing middles when both look like a tempfile's random characters (equal
@@ -128,7 +137,7 @@ func RandomParts(a, b string) (parts [][2]string, ok bool) {
 			p--
 			mx, my = x[p:len(x)-s], y[p:len(y)-s]
 		}
-		if len(mx) != len(my) || !randomRun.MatchString(mx) || !randomRun.MatchString(my) {
+		if len(mx) != len(my) || !randomRun(mx) || !randomRun(my) {
 			return nil, false
 		}
 		parts = append(parts, [2]string{mx, my})
@@ -136,12 +145,24 @@ func RandomParts(a, b string) (parts [][2]string, ok bool) {
 	return parts, len(parts) > 0
 }
 
-// generatedSuffix is the ".<n>" XLA and torch-xla put after names they generate.
-var generatedSuffix = regexp.MustCompile(`\.[0-9]+$`)
+// withoutSuffix drops the ".<n>" XLA and torch-xla put after names they generate; ok is false
+// when s has none.
+func withoutSuffix(s string) (string, bool) {
+	i := len(s)
+	for i > 0 && '0' <= s[i-1] && s[i-1] <= '9' {
+		i--
+	}
+	if i == len(s) || i == 0 || s[i-1] != '.' {
+		return s, false
+	}
+	return s[:i-1], true
+}
 
 // SameButGeneratedSuffix says whether two names differ only by their ".<n>" suffixes.
 func SameButGeneratedSuffix(a, b string) bool {
-	return a != b && generatedSuffix.ReplaceAllString(a, ".#") == generatedSuffix.ReplaceAllString(b, ".#")
+	x, okA := withoutSuffix(a)
+	y, okB := withoutSuffix(b)
+	return a != b && okA && okB && x == y
 }
 
 // LeafClass classifies a difference in backend_config value path of a custom call (a and b
@@ -164,9 +185,33 @@ func LeafClass(path, a, b string, nki bool) (Class, string) {
 	return ClassKernel, ""
 }
 
-var timestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$`)
-
-func looksLikeTime(s string) bool { return timestamp.MatchString(s) }
+// looksLikeTime says whether s starts like an ISO 8601 time: 2026-03-12T10:04 (or a space for T).
+func looksLikeTime(s string) bool {
+	if len(s) < 16 {
+		return false
+	}
+	for i, c := range []byte(s[:16]) {
+		switch i {
+		case 4, 7:
+			if c != '-' {
+				return false
+			}
+		case 10:
+			if c != 'T' && c != ' ' {
+				return false
+			}
+		case 13:
+			if c != ':' {
+				return false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // GraphDigest is a digest of the module with its volatile and metadata fields left out: two
 // modules with the same digest are the same graph calling the same kernels the same way.
@@ -255,8 +300,9 @@ func digestBackend(w func(...string), in *Instruction) {
 			switch {
 			case bc.NKI != nil && strings.HasPrefix(l.Path, "klir_binary.binary") && TemporaryPath(u):
 				v = "(temporary path)"
-			case generatedSuffix.MatchString(u):
-				v = generatedSuffix.ReplaceAllString(u, ".#")
+			case hasSuffix(u):
+				v, _ = withoutSuffix(u)
+				v += ".#"
 			case looksLikeTime(u):
 				v = "(time)"
 			}
@@ -264,3 +310,5 @@ func digestBackend(w func(...string), in *Instruction) {
 		w("backend", l.Path, v)
 	}
 }
+
+func hasSuffix(s string) bool { _, ok := withoutSuffix(s); return ok }

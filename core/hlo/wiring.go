@@ -120,7 +120,7 @@ func (d *decoder) overview() []*doc.Node {
 					}
 				}
 				if TemporaryPath(nk.NKI.Binary) {
-					n.Warnf(doc.CodeHLOVolatileOnly, nil, "%s: the kernel's compiled binary is referenced by a temporary path (%s): its random parts change on every trace, and the compile cache's key with them, so this entry can never be hit by another process. The kernel itself is not in the HLO: compare the NEFFs to tell whether it changed.", in.Kernel(), nk.NKI.Binary)
+					n.Warnf(doc.CodeHLOTemporaryPath, nil, "%s: the kernel's compiled binary is referenced by a temporary path (%s): its random parts change on every trace, and the compile cache's key with them, so this entry can never be hit by another process. The kernel itself is not in the HLO: compare the NEFFs to tell whether it changed.", in.Kernel(), nk.NKI.Binary)
 				}
 			}
 			calls.Add(n)
