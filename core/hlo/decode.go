@@ -86,6 +86,7 @@ func Decode(b []byte, opt Options) *Module {
 	}
 	d.module()
 	d.checkWiring()
+	d.m.masked = d.maskedDigest()
 	tree := &doc.Node{Kind: doc.KindMessage, Label: "fields", Value: messages[mHloModuleProto].name, Span: d.span(0, int64(len(b))),
 		Detail: "every field of the file, with its bytes"}
 	d.tree(tree, mHloModuleProto, 0, int64(len(b)), 0)
@@ -691,4 +692,32 @@ func (d *decoder) summary() string {
 		s += "; calls " + strings.Join(calls, ", ")
 	}
 	return s
+}
+
+// maskedDigest is the digest of the wire bytes with each NKI backend_config that names a
+// temporary path replaced by its values, the path masked ("" when the model is partial).
+func (d *decoder) maskedDigest() string {
+	if d.m.Partial {
+		return ""
+	}
+	h := sha256.New()
+	pos := int64(0)
+	for _, c := range d.m.Computations {
+		for _, in := range c.Instructions {
+			bc := in.Backend
+			if bc == nil || bc.NKI == nil || !TemporaryPath(bc.NKI.Binary) || bc.Raw.Span.Offset < pos {
+				continue
+			}
+			h.Write(d.b[pos:bc.Raw.Span.Offset])
+			digestBackend(func(parts ...string) {
+				for _, p := range parts {
+					h.Write([]byte(p))
+					h.Write([]byte{0})
+				}
+			}, in)
+			pos = bc.Raw.Span.Offset + bc.Raw.Span.Length
+		}
+	}
+	h.Write(d.b[pos:])
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }

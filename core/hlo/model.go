@@ -35,6 +35,40 @@ type Module struct {
 	Why     string
 	// Root is the document tree: every field with its span.
 	Root *doc.Node
+	// masked is MaskedDigest's value.
+	masked string
+}
+
+// MaskedDigest is the digest of the module's bytes with only the temporary paths of its NKI
+// kernel calls masked: two modules with one masked digest differ in nothing but those paths
+// ("" when the model is partial).
+func (m *Module) MaskedDigest() string { return m.masked }
+
+// TemporaryPaths says whether a custom call names its kernel's binary by a temporary path.
+func (m *Module) TemporaryPaths() bool {
+	for _, c := range m.Computations {
+		for _, in := range c.Instructions {
+			if in.Backend != nil && in.Backend.NKI != nil && TemporaryPath(in.Backend.NKI.Binary) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Kernels lists the kernels the module's custom calls name, each once, in file order.
+func (m *Module) Kernels() []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, c := range m.Computations {
+		for _, in := range c.Instructions {
+			if k := in.Kernel(); k != "" && !seen[k] && len(out) < 64 {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // Computation is one HloComputationProto.
