@@ -131,9 +131,13 @@ func RandomParts(a, b string) (parts [][2]string, ok bool) {
 			s++
 		}
 		mx, my := x[p:len(x)-s], y[p:len(y)-s]
-		// A run that happens to share its first or last characters is widened to the run's
-		// usual 8 characters where the component allows it.
-		for len(mx) < 8 && p > 0 && len(mx) == len(my) {
+		// A run that happens to share its last or first characters with the other is widened
+		// to the run's usual 8 characters, rightwards first, never over a separator.
+		for len(mx) < 8 && s > 0 && len(mx) == len(my) && randomRun(x[p:len(x)-s+1]+"xxxxxx") {
+			s--
+			mx, my = x[p:len(x)-s], y[p:len(y)-s]
+		}
+		for len(mx) < 8 && p > 0 && len(mx) == len(my) && randomRun(x[p-1:len(x)-s]+"xxxxxx") {
 			p--
 			mx, my = x[p:len(x)-s], y[p:len(y)-s]
 		}
