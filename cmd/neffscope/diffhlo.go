@@ -96,6 +96,9 @@ func runHLODiff(args []string, stdout, stderr io.Writer) int {
 	d := fleet.DiffHLO(a.hlo, b.hlo, a.hloName, b.hloName)
 	if a.haveKey || b.haveKey {
 		d.Cache = fleet.CacheExplanation(a.key, b.key, a.haveKey, b.haveKey, a.key.Compiler, b.key.Compiler)
+		if a.haveKey && b.haveKey && a.key.Module != b.key.Module && d.Verdict != doc.CodeHLOGraphChanged && d.Verdict != doc.CodeHLOKernelChanged {
+			d.Cache = append(d.Cache, "the module hash differs although the graph and its kernel calls do not: the hash is taken over the module's bytes, volatile values and metadata included")
+		}
 	}
 	if a.neffFile != nil || b.neffFile != nil || a.dir || b.dir {
 		d.WithNEFF(fleet.CompareEntryNEFFs(a.neffFile, b.neffFile))

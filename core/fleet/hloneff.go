@@ -124,7 +124,7 @@ func (d *HLODiff) WithNEFF(v *NEFFVerdict) {
 		return
 	}
 	s := strings.TrimSuffix(d.Summary, ".")
-	if d.Verdict == doc.CodeHLOVolatileOnly || d.Verdict == doc.CodeHLOMetadataOnly {
+	if v.Code != doc.CodeHLONEFFMissing {
 		if i := strings.Index(s, "; whether the kernel changed cannot be told from the graph"); i >= 0 {
 			s = s[:i]
 		}
