@@ -67,6 +67,8 @@ type wireField struct {
 	vlo, vhi   int64
 	u          uint64
 	wireLength int64
+	// cut: the field's length runs past the bytes held; [vlo, vhi) is what there is of it.
+	cut bool
 }
 
 // Decode reads the wire-format HloModuleProto b. It never fails: what cannot be read is a
@@ -141,6 +143,11 @@ func (d *decoder) each(lo, hi int64, fn func(f wireField) bool) (int64, string) 
 			if m >= 0 {
 				f.vhi = pos + int64(n+m)
 				f.vlo = f.vhi - int64(len(v))
+			} else if l, k := protowire.ConsumeVarint(rest); k > 0 && l > uint64(len(rest)-k) {
+				// Cut short: what is there is read (a message's first fields), then the error.
+				f.vlo, f.vhi, f.wireLength, f.cut = pos+int64(n+k), hi, hi-pos, true
+				fn(f)
+				return pos, protowire.ParseError(m).Error()
 			}
 		default:
 			m = protowire.ConsumeFieldValue(num, typ, rest)
