@@ -69,8 +69,11 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: neffscope scan [--jsonl | --csv | --parquet FILE] [--follow] [-j N] PATH...\n\n"+
-			"Walks each PATH (a directory, e.g. a compile cache, or a NEFF) and prints one record per *.neff\n"+
-			"file, in path order (directory entries sorted by name): a table on a terminal, else JSONL.\n"+
+			"Walks each PATH (a directory, e.g. a compile cache, or a NEFF; a .tar or .tar.gz of a cache; or\n"+
+			"s3://bucket/prefix, read with the AWS SDK's credentials, anonymously when it finds none, at\n"+
+			"AWS_ENDPOINT_URL_S3 when set) and prints one record per *.neff file, with the graph digest of\n"+
+			"the HLO module beside it, in path order (directory entries sorted by name): a table on a\n"+
+			"terminal, else JSONL. Entries of one graph are grouped on stderr, saying why their keys differ.\n"+
 			"Exit status: 0, or 1 if any NEFF had an error finding, 2 on usage or output trouble.")
 		fs.PrintDefaults()
 	}
