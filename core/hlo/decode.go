@@ -249,7 +249,7 @@ func (d *decoder) computation(f wireField) *Computation {
 		return nil
 	}
 	c := &Computation{Span: *d.span(f.start, f.wireLength)}
-	d.each(f.vlo, f.vhi, func(g wireField) bool {
+	d.noteErr(d.each(f.vlo, f.vhi, func(g wireField) bool {
 		switch {
 		case g.num == 1 && g.typ == protowire.BytesType:
 			c.Name = d.str(g)
@@ -265,7 +265,7 @@ func (d *decoder) computation(f wireField) *Computation {
 			c.IsFusion = g.u != 0
 		}
 		return !d.stopped
-	})
+	}))
 	return c
 }
 
@@ -277,7 +277,7 @@ func (d *decoder) instruction(f wireField) *Instruction {
 	d.instrAt[f.vlo] = in
 	others := map[string]int{}
 	var hashes []hash.Hash
-	d.each(f.vlo, f.vhi, func(g wireField) bool {
+	d.noteErr(d.each(f.vlo, f.vhi, func(g wireField) bool {
 		fd := fieldOf(mHloInstructionProto, g.num)
 		if fd != nil && !fitsWire(fd, g.typ) {
 			fd = nil // the tree flags it; the model keeps it as an other field
@@ -350,7 +350,7 @@ func (d *decoder) instruction(f wireField) *Instruction {
 		hashes[i].Write(d.b[g.vlo:g.vhi])
 		hashes[i].Write([]byte{byte(g.typ)})
 		return !d.stopped
-	})
+	}))
 	for i := range in.Other {
 		in.Other[i].Text = clip(in.Other[i].Text, maxText)
 		in.Other[i].Digest = hex.EncodeToString(hashes[i].Sum(nil)[:8])
@@ -727,4 +727,12 @@ func (d *decoder) maskedDigest() string {
 	}
 	h.Write(d.b[pos:])
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// noteErr marks the model partial when a computation or instruction does not read to its end:
+// a graph digest of what was read would name a graph the file does not hold.
+func (d *decoder) noteErr(at int64, why string) {
+	if at >= 0 && !d.m.Partial {
+		d.m.Partial, d.m.Why = true, fmt.Sprintf("the wire format cannot be read from byte %d: %s", at, why)
+	}
 }
