@@ -95,3 +95,15 @@ func TestDiffEntriesWithNEFFs(t *testing.T) {
 		t.Fatalf("tar.gz: %+v", d)
 	}
 }
+
+// Two cache entries without HLO modules are compared by their NEFFs.
+func TestDiffEntriesWithoutHLO(t *testing.T) {
+	root := t.TempDir()
+	for _, k := range []string{"MODULE_1+d41d8cd9", "MODULE_2+d41d8cd9"} {
+		cachetest.Copy(t, realfiles.Path(t, "nkipy/matmul_small.neff"), filepath.Join(root, k, "model.neff"))
+	}
+	out, errs, rc := runCLI(t, "diff", filepath.Join(root, "MODULE_1+d41d8cd9"), filepath.Join(root, "MODULE_2+d41d8cd9"))
+	if rc != 0 || !strings.Contains(errs, "comparing the NEFFs") || !strings.Contains(out, "identical") {
+		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+}

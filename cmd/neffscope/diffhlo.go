@@ -85,6 +85,12 @@ func runHLODiff(args []string, stdout, stderr io.Writer) int {
 		ents[i] = e
 	}
 	a, b := ents[0], ents[1]
+	if (a.hlo == nil || b.hlo == nil) && a.onDisk && b.onDisk && a.neffName != "" && b.neffName != "" {
+		// Entries without their HLO modules: what is left to compare is their NEFFs.
+		fmt.Fprintf(stderr, "neffscope: %s has no HLO module beside its NEFF: comparing the NEFFs\n", map[bool]string{true: a.name, false: b.name}[a.hlo == nil])
+		rest := append(args[:len(args)-2:len(args)-2], filepath.FromSlash(a.neffName), filepath.FromSlash(b.neffName))
+		return runDiff(rest, stdout, stderr)
+	}
 	if a.hlo == nil || b.hlo == nil {
 		for _, e := range ents {
 			if e.hlo == nil {
@@ -145,6 +151,7 @@ type cacheEntry struct {
 	sizes     map[string]int64
 	sources   []cachesrc.Source
 	entryPath string // the slash path records name the entry's files under
+	onDisk    bool   // a folder on the file system (its NEFF can be diffed by path)
 }
 
 func (e *cacheEntry) close() {
@@ -223,7 +230,7 @@ func (e *cacheEntry) list(p string) error {
 		e.entryPath = filepath.ToSlash(filepath.Dir(p)) + "/"
 		return nil
 	}
-	e.dir = true
+	e.dir, e.onDisk = true, true
 	e.entryPath = strings.TrimSuffix(filepath.ToSlash(p), "/") + "/"
 	ents, err := os.ReadDir(p)
 	if err != nil {
