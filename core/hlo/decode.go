@@ -56,6 +56,11 @@ type decoder struct {
 	instrAt map[int64]*Instruction
 	// stopped: the typed model stopped at a limit (Module.Partial).
 	stopped bool
+	// cur is the instruction whose fields the tree is showing; compOf finds an
+	// instruction's computation.
+	cur    *Instruction
+	compOf map[*Instruction]*Computation
+	compAt map[int64]*Computation
 }
 
 // wireField is one field as read off the wire: for a length-delimited field [vlo, vhi) is its

@@ -62,6 +62,11 @@ func (d *decoder) fieldNode(m msgID, f wireField, depth int) *doc.Node {
 			kind = doc.KindHLOInstruction
 		}
 		n := &doc.Node{Kind: kind, Label: fd.name, Value: d.messageValue(fd.msg, f), Span: sp}
+		if fd.msg == mHloInstructionProto {
+			prev := d.cur
+			d.cur = d.instrAt[f.vlo]
+			defer func() { d.cur = prev }()
+		}
 		if depth+1 >= maxDepth {
 			n.Kind = doc.KindBytes
 			d.root.FlagRepeated(doc.CodeHLODeepNesting, doc.Warning, sp, "%s: messages nest more than %d deep at byte %d (%s inside %s); the deeper bytes are shown as bytes.", d.name, maxDepth, f.start, messages[fd.msg].name, messages[m].name)
@@ -85,7 +90,7 @@ func (d *decoder) fieldNode(m msgID, f wireField, depth int) *doc.Node {
 // backendNode shows a backend_config: its bytes, and its decoded JSON values with their spans.
 func (d *decoder) backendNode(f wireField, sp *doc.Span) *doc.Node {
 	n := &doc.Node{Kind: doc.KindField, Label: "backend_config", Span: sp, Value: fmt.Sprintf("%d B", f.vhi-f.vlo)}
-	in := d.instrAt[d.parentOf(f)]
+	in := d.cur
 	if in == nil || in.Backend == nil {
 		return n
 	}
@@ -109,17 +114,6 @@ func (d *decoder) backendNode(f wireField, sp *doc.Span) *doc.Node {
 	return n
 }
 
-// parentOf finds the instruction message holding field f (its value's offset, as instrAt keys it).
-func (d *decoder) parentOf(f wireField) int64 {
-	best := int64(-1)
-	for off, in := range d.instrAt {
-		if off <= f.start && f.start < in.Span.Offset+in.Span.Length && off > best {
-			best = off
-		}
-	}
-	return best
-}
-
 // leafMeaning says what an NKI backend_config value is (nkiFields), "" for others.
 func leafMeaning(path string, nki bool) string {
 	if !nki {
@@ -141,10 +135,14 @@ func leafMeaning(path string, nki bool) string {
 func (d *decoder) messageValue(m msgID, f wireField) string {
 	switch m {
 	case mHloComputationProto:
-		for _, c := range d.m.Computations {
-			if c.Span.Offset == f.start {
-				return fmt.Sprintf("%s (%d instructions)", c.Name, len(c.Instructions))
+		if d.compAt == nil {
+			d.compAt = map[int64]*Computation{}
+			for _, c := range d.m.Computations {
+				d.compAt[c.Span.Offset] = c
 			}
+		}
+		if c := d.compAt[f.start]; c != nil {
+			return fmt.Sprintf("%s (%d instructions)", c.Name, len(c.Instructions))
 		}
 	case mHloInstructionProto:
 		if in := d.instrAt[f.vlo]; in != nil {
@@ -182,19 +180,23 @@ func (d *decoder) messageValue(m msgID, f wireField) string {
 
 // nameByID names instructions by id within in's computation.
 func (d *decoder) nameByID(in *Instruction) func(int64) string {
-	for _, c := range d.m.Computations {
-		for _, x := range c.Instructions {
-			if x == in {
-				return func(id int64) string {
-					if y := c.byID(id); y != nil {
-						return y.Name
-					}
-					return "#" + strconv.FormatInt(id, 10)
-				}
+	if d.compOf == nil {
+		d.compOf = map[*Instruction]*Computation{}
+		for _, c := range d.m.Computations {
+			for _, x := range c.Instructions {
+				d.compOf[x] = c
 			}
 		}
 	}
-	return func(id int64) string { return "#" + strconv.FormatInt(id, 10) }
+	c := d.compOf[in]
+	return func(id int64) string {
+		if c != nil {
+			if y := c.byID(id); y != nil {
+				return y.Name
+			}
+		}
+		return "#" + strconv.FormatInt(id, 10)
+	}
 }
 
 func wireName(t protowire.Type) string {
