@@ -20,6 +20,7 @@ import (
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/dvetable"
+	"github.com/neffscope/neffscope/core/hlo"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -110,6 +111,10 @@ type File struct {
 	// packed holds the engine streams up to streamHoldMax compressed (neff.Packed): the
 	// open's joins walk them, the listing and the hex view read them, and none is held whole.
 	packed map[*neff.Member]*neff.Packed
+	// HLO is the model of an XLA HLO module opened alone (nil otherwise); hloInflated holds a
+	// gzip'd module's inflated bytes, the span source hlo.InflatedSource.
+	HLO         *hlo.Module
+	hloInflated []byte
 }
 
 // decoder is one row of the registry.
@@ -126,6 +131,7 @@ var registry = []decoder{
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"pwp", matchPWP, decodePWP},
 	{"dbg", matchDbg, decodeDbg},
+	{"hlo-module", matchHLO, decodeHLO},
 	{"dve-table", matchDVETable, decodeDVETable},
 	{"json", matchJSON, decodeJSON},
 	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
@@ -185,6 +191,10 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 			return b[:m], err
 		}
 		return b[:m], nil
+	}
+	if source == hlo.InflatedSource && f.hloInflated != nil {
+		lo := min(off, int64(len(f.hloInflated)))
+		return f.hloInflated[lo:min(lo+n, int64(len(f.hloInflated)))], nil
 	}
 	if nf, ok := f.group[source]; ok {
 		g := &File{Name: nf.Name, Size: nf.Size, r: nf.R}
