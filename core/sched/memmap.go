@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"encoding/binary"
 	"slices"
 	"sort"
 	"strconv"
@@ -40,11 +39,6 @@ type Usage struct {
 	PeakAt         int32 // an access index, -1 when nothing is live
 }
 
-// noMemory lists the opcodes of the real files that touch neither SBUF nor PSUM through an
-// operand (tables, sync, registers, labels), so they are not counted as unknown operands.
-// 0xC1 and 0xD4 place their transfers from the engine JSON and their own fields.
-var noMemory = [256]bool{0x23: true, 0xA0: true, 0xA4: true, 0xA7: true, 0xA8: true, 0xB1: true, 0xCC: true, 0xC1: true, 0xD4: true}
-
 // memIssue records an access the model cannot place (the first per engine, counted).
 func (r *reader) memIssue(at At, what string) {
 	c := r.c
@@ -76,11 +70,16 @@ func (r *reader) addAccess(a Access, boxes []Box) {
 }
 
 // reserveAccesses grows the access and box tables once for a stream, by its opcode counts
-// (each operand an access, 0xD4 up to two sides, 0xC1 a block of a few descriptors).
+// (each operand slot an access, 0xD4 up to two sides, 0xC1 a block of a few descriptors).
 func (r *reader) reserveAccesses(s *isa.Stream) {
-	n := 2*s.Count(0xD4) + 2*s.Count(0xC1)
-	for _, row := range operandRows {
-		n += s.Count(row.Opcode) * len(row.Slots)
+	n := 0
+	for op := range 256 {
+		switch isa.MemoryOf(uint8(op)) {
+		case isa.MemOperands:
+			n += s.Count(uint8(op)) * isa.OperandSlots(uint8(op))
+		case isa.MemDMA:
+			n += 2 * s.Count(uint8(op))
+		}
 	}
 	c := r.c
 	if n == 0 || !r.take(int64(n)*(accessBytes+boxBytes), "memory model") {
@@ -90,25 +89,18 @@ func (r *reader) reserveAccesses(s *isa.Stream) {
 	c.Boxes = slices.Grow(c.Boxes, n)
 }
 
-// operands places an instruction's operands (operandRows).
-func (r *reader) operands(at At, w []byte) {
-	row := operandIndex[w[0]]
-	if row == nil {
-		if !noMemory[w[0]] {
-			r.memIssue(at, isa.OpcodeName(w[0]))
-		}
-		return
-	}
-	parts := uint16(w[row.PartsOff])
-	for k := range row.Slots {
-		s := &row.Slots[k]
-		space, boxes, ok := descriptorBoxes(r.scratch[:0], w, s, parts)
+// operands places an instruction's memory operands (the opcode table's operand slots).
+func (r *reader) operands(at At, op uint8, w []byte) {
+	r.ops = isa.Operands(r.ops[:0], w)
+	for k := range r.ops {
+		o := &r.ops[k]
+		space, boxes, ok := operandBoxes(r.scratch[:0], o)
 		r.scratch = boxes[:0]
 		if !ok {
-			r.memIssue(at, isa.OpcodeName(w[0])+" "+s.Name)
+			r.memIssue(at, isa.OpcodeName(op)+" "+o.Name)
 			continue
 		}
-		r.addAccess(Access{At: at, Space: space, Write: s.Write}, boxes)
+		r.addAccess(Access{At: at, Space: space, Write: o.Write}, boxes)
 	}
 }
 
@@ -123,6 +115,8 @@ func stateBuffer(c *manifest.Core, id int64) bool {
 // step, partitions, a second count and the bytes of one element (row).
 func (r *reader) direct2d(at At, w []byte) {
 	src, dst, _ := isa.Direct2dAddrs(w)
+	srcPat, dstPat, _ := isa.Direct2dPatterns(w)
+	pats := [2]isa.DmaPattern{srcPat, dstPat}
 	for k, side := range []isa.DmaAddr{src, dst} {
 		id := int64(-1)
 		switch side.Tag {
@@ -142,12 +136,8 @@ func (r *reader) direct2d(at At, w []byte) {
 		if !stateBuffer(r.core, id) {
 			continue
 		}
-		base := 0x18 + 0x18*k
-		pstep := binary.LittleEndian.Uint32(w[base:])
-		estep := binary.LittleEndian.Uint32(w[base+4:])
-		parts := binary.LittleEndian.Uint16(w[base+8:])
-		count1 := binary.LittleEndian.Uint16(w[base+10:])
-		bytes := binary.LittleEndian.Uint16(w[base+12:])
+		p := pats[k]
+		pstep, estep, parts, count1, bytes := p.StepElem[0], p.StepElem[1], p.NumElem[0], p.NumElem[1], p.ElemSize
 		if pstep != 1<<partShift || estep != 1 || count1 != 1 || side.Offset > 1<<25 {
 			r.memIssue(at, "PseudoDmaDirect2d SBUF side")
 			continue

@@ -260,6 +260,7 @@ type reader struct {
 	issueAt      map[[2]int]int
 	mem          bool
 	scratch      []Box
+	ops          []isa.Operand // operands' scratch
 }
 
 const (
@@ -352,40 +353,13 @@ func (r *reader) stream(k int16, s StreamInput) {
 	e.steps = make([]int32, n)
 	dyn := dynamicQueues(r.core, s.Engine)
 	for i, w := range s.ISA.Words() {
-		e.ops[i] = w[0]
+		op := isa.OpcodeOf(w)
+		e.ops[i] = op
 		if s.ISA.PartOf(i) >= 0 {
 			continue // the 0xDA second word of a 0xD4: no sync band of its own (neff.md §4.7)
 		}
 		at := At{k, int32(i)}
-		r.band(at, w[4:12], false)
-		op := w[0]
-		switch op {
-		case 0xA0: // EventSemaphore: a second band at +0x20 [REAL: 293 second waits]
-			r.band(at, w[0x20:0x28], true)
-		case 0xC1:
-			r.trigger(at, s.Engine, w)
-		case 0xD4:
-			sem, inc := int32(w[0x0D]), uint32(w[0x0E])
-			q := int16(-1)
-			if name, ok := dyn[sem]; ok {
-				q = r.queue(name)
-			}
-			r.add(update{at: at, sem: sem, amount: inc, queue: q, dma: true})
-			if r.mem {
-				r.direct2d(at, w)
-			}
-		}
-		if r.mem && op != 0xD4 && op != 0xC1 {
-			r.operands(at, w)
-		}
-		switch effectOf[op] {
-		case effOrder:
-			r.orderUnknown = true
-			r.issue(OrderUnknown, at, isa.OpcodeName(op))
-		case effHidden:
-			r.hidden = true
-			r.issue(HiddenUpdate, at, isa.OpcodeName(op))
-		}
+		r.word(at, op, w, s.Engine, dyn)
 		if r.refused {
 			r.orderUnknown = true
 			r.issue(Limit, at, "(the rest of "+s.Member+")")
@@ -399,12 +373,54 @@ func (r *reader) stream(k int16, s StreamInput) {
 	e.Read = !r.refused && s.ISA.Err() == nil
 }
 
-// band reads one 8-byte sync band: wait mode, wait semaphore, update mode, update semaphore,
-// u32 value (neff.md §4.2).
-func (r *reader) band(at At, b []byte, second bool) {
-	wm, ws, um, us := b[0], b[1], b[2], b[3]
+// word reads one instruction through the opcode table (core/isa): its sync bands, the
+// semaphore its DMA's completion increments, its memory operands, and whether it is one the
+// model cannot follow.
+func (r *reader) word(at At, op uint8, w []byte, e *manifest.Engine, dyn map[int32]string) {
+	for _, second := range []bool{false, true} {
+		if b, ok := isa.SyncBand(w, second); ok {
+			r.band(at, b, second)
+		}
+	}
+	effect := isa.SyncEffectOf(op)
+	switch effect {
+	case isa.SyncDMABlock:
+		r.trigger(at, e, w)
+	case isa.SyncDMADirect:
+		sem8, inc, _ := isa.Direct2dCompletion(w)
+		sem := int32(sem8)
+		q := int16(-1)
+		if name, ok := dyn[sem]; ok {
+			q = r.queue(name)
+		}
+		r.add(update{at: at, sem: sem, amount: uint32(inc), queue: q, dma: true})
+		if r.mem {
+			r.direct2d(at, w)
+		}
+	}
+	if r.mem {
+		switch isa.MemoryOf(op) {
+		case isa.MemOperands:
+			r.operands(at, op, w)
+		case isa.MemUnknown:
+			r.memIssue(at, isa.OpcodeName(op))
+		}
+	}
+	switch effect {
+	case isa.SyncBranch, isa.SyncSet, isa.SyncPoll, isa.SyncBarrier:
+		r.orderUnknown = true
+		r.issue(OrderUnknown, at, isa.OpcodeName(op))
+	case isa.SyncDMAUndecoded, isa.SyncCollective:
+		r.hidden = true
+		r.issue(HiddenUpdate, at, isa.OpcodeName(op))
+	}
+}
+
+// band reads one sync band (neff.md §4.2).
+func (r *reader) band(at At, b isa.Band, second bool) {
+	wm, ws, um, us := b.WaitMode, b.WaitSem, b.UpdateMode, b.UpdateSem
 	if wm != waitNone {
-		w := Wait{At: at, Second: second, Mode: wm, Sem: int32(ws), Value: le32(b[4:]), Producer: None, Queue: -1, Other: None}
+		w := Wait{At: at, Second: second, Mode: wm, Sem: int32(ws), Value: b.Value, Producer: None, Queue: -1, Other: None}
 		if wm != waitGeImm {
 			w.Code = UnknownMode
 		}
@@ -468,10 +484,6 @@ func (r *reader) add(u update) {
 
 // growth is about what append adds to a slice of capacity n (charged before it grows).
 func growth(n int) int { return max(n, 64) }
-
-func le32(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
 
 // dynamicQueues maps each semaphore of the engine's own dynamic DMA queues (def.json
 // dma_queue) to the queue's name: a 0xD4's +0x0D is one of them (neff.md §4.7).

@@ -15,7 +15,7 @@ var Unknowns = []doc.Unknown{
 		Confidence: "medium"},
 	{ID: "sched.unmodelled-sync", Spec: "neff.md §8.3",
 		Question:   "What resets (0xB0, 0xC5), barriers (0xC3, 0xD5, 0xD8), branches and function calls, semaphore polls, collectives, other DMA forms and remote (LNC2) semaphores do to the counts: none occurs in a real file here.",
-		Assumption: "Not modelled: a core holding one has its waits undecided (sync.order-unknown), or no lint from a missing update (sync.hidden-update). opcodeEffects lists them. Remote semaphores of a DMA block are not read.",
+		Assumption: "Not modelled: a core holding one has its waits undecided (sync.order-unknown), or no lint from a missing update (sync.hidden-update). The opcode table's Sync column (core/isa) lists them: a branch, reset, poll or barrier makes the waits order-unknown; an undecoded DMA or a collective, hidden updates. Remote semaphores of a DMA block are not read.",
 		Confidence: "low"},
 	{ID: "sched.second-band-count", Spec: "neff.md §4.5; issue 28",
 		Question:   "How many EventSemaphore (0xA0) words carry a second wait at +0x20: issue 28 says 293 in the real files, a count of these files' words finds 15.",
