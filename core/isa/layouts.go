@@ -279,8 +279,14 @@ var layouts = []layout{
 		// A transposing matmul (+0x22 = 1) writes its input dtype: in matmul_small two
 		// transposes write PSUM 0x800 and 0x900 and one Copy reads 0x800..0x9ff as int32; the
 		// others accumulate fp32 (the Copy after them reads fp32).
-		Operands:          []operandSpec{{Slot: "src", Dtype: "dtype", Parts: "rows"}, {Slot: "dst", Write: true, Dtype: "dtype", FP32Unless: "transpose", Parts: "rows"}},
-		OperandSource:     "family A; PSUM dst fp32, or the input dtype when transposing [INF from REAL: 20,538 words within PSUM's 16 KiB; the copies after them]; an accumulating matmul also reads dst, on its own engine",
+		// The moving tensor enters on the array's rows (its partitions: the contraction) and the
+		// result leaves on its columns (PSUM's partitions), as NKI's nc_matmul has stationary
+		// [K, M], moving [K, N], result [M, N]: the 6 Trn1 words with 1 row and 128 columns
+		// (conv2d.py:141's bias broadcast) write PSUM that Activate then reads on 128
+		// partitions, and attn_v6's 20 transposes with 128 rows and 2 columns write PSUM
+		// that DVE reads on 2.
+		Operands:          []operandSpec{{Slot: "src", Dtype: "dtype", Parts: "rows"}, {Slot: "dst", Write: true, Dtype: "dtype", FP32Unless: "transpose", Parts: "columns"}},
+		OperandSource:     "family A; src over the rows (+0x26), the PSUM dst over the columns (+0x27) [INF from REAL: every Matmul whose rows and columns differ (6 with 1 row and 128 columns, 20 transposes with 128 rows and 2 columns) is read back on its columns; NKI nc_matmul's result is [M, N]]; dst fp32, or the input dtype when transposing [INF from REAL: 20,538 words within PSUM's 16 KiB; the copies after them]; an accumulating matmul also reads dst, on its own engine",
 		OperandConfidence: "medium"},
 	{Opcode: 0x21, Family: "A", Fields: activateFields, Descs: familyA,
 		Summary:  []string{"func", "src", "dst", "in dtype", "out dtype"},
