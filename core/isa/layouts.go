@@ -291,9 +291,15 @@ var layouts = []layout{
 	{Opcode: 0x21, Family: "A", Fields: activateFields, Descs: familyA,
 		Summary:  []string{"func", "src", "dst", "in dtype", "out dtype"},
 		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]; +0x0D scale source: 1 ⇔ +0x24 is an SBUF pointer to a scale tensor in 256/256 words (neff.md §8.1), 0 with a float scale in 3,796/3,796 words here", Confidence: "high",
-		Operands:          []operandSpec{{Slot: "src", Dtype: "in dtype", Parts: "active channels"}, {Slot: "dst", Write: true, Dtype: "out dtype", Parts: "active channels"}},
-		OperandSource:     "neff.md §4.5 (in dtype low nibble +0x20, out dtype +0x21, active channels +0x22) [OBS, REAL]",
-		OperandConfidence: "high"},
+		// Bias and scale may be vectors: one element in each partition (NKI nki.isa.activation:
+		// "the same partition axis size as the input data tile and only one element per
+		// partition"), named by imm0 when its source (+0x0F) is 0 and by scale when the scale
+		// source (+0x0D) is 1.
+		Operands: []operandSpec{{Slot: "src", Dtype: "in dtype", Parts: "active channels"}, {Slot: "dst", Write: true, Dtype: "out dtype", Parts: "active channels"},
+			{Slot: "imm0", Dtype: "imm dtype", Parts: "active channels", When: "imm0 source", Is: 0, Not: []uint8{1, 2}},
+			{Slot: "scale", Dtype: "imm dtype", Parts: "active channels", When: "scale source", Is: 1, Not: []uint8{0}}},
+		OperandSource:     "neff.md §4.5 (in dtype low nibble +0x20, out dtype +0x21, active channels +0x22) [OBS, REAL]; imm0 with source 0 (neff.md §4.5: an SBUF/PSUM pointer) is a bias of one element per partition in the imm dtype (+0x20 high nibble) [INF from REAL: the 508 such words here read one fp32 per partition where the kernel wrote it before: file_pool_1_float16's 0x8800, conv2d.py:141's copy of the broadcast bias (an Activate), attn_v6's 0x4050, DVE's Memset memset_zero_bias_66]; scale with source 1 is an SBUF pointer (neff.md §8.1, 256 words of files not in the shared set), its dtype taken as the imm dtype [a guess that fits: no such word here]",
+		OperandConfidence: "high (src, dst); medium (imm0); low (scale's dtype)"},
 	{Opcode: 0x22, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
 		Source: "neff.md §4.4 (Activation uses family A) [OBS]", Confidence: "medium"},
 	{Opcode: 0x23, Fields: []fieldSpec{{"set index", 0x23, 1, kU8}}, Summary: []string{"set index"},

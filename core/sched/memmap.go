@@ -39,16 +39,25 @@ type Usage struct {
 	PeakAt         int32 // an access index, -1 when nothing is live
 }
 
-// memIssue records an access the model cannot place (the first per engine, counted).
+// memIssue records an access the model cannot place: the first of each kind (what) per
+// engine, counted, so a core lists every kind of operand it left out and how many.
 func (r *reader) memIssue(at At, what string) {
 	c := r.c
-	for k := range c.MemIssues {
-		if c.MemIssues[k].At.Engine == at.Engine && c.MemIssues[k].Code == MemUnknownOperands {
-			c.MemIssues[k].Count++
-			return
-		}
+	key := memIssueKey{at.Engine, what}
+	if k, ok := r.memIssueAt[key]; ok {
+		c.MemIssues[k].Count++
+		return
 	}
+	if r.memIssueAt == nil {
+		r.memIssueAt = map[memIssueKey]int{}
+	}
+	r.memIssueAt[key] = len(c.MemIssues)
 	c.MemIssues = append(c.MemIssues, Issue{Code: MemUnknownOperands, At: at, Count: 1, What: what})
+}
+
+type memIssueKey struct {
+	engine int16
+	what   string
 }
 
 func (r *reader) addAccess(a Access, boxes []Box) {
@@ -104,10 +113,13 @@ func (r *reader) operands(at At, op uint8, w []byte) {
 	}
 }
 
-// stateBuffer says whether var id names the state buffer (def.json type "state-buffer").
-func stateBuffer(c *manifest.Core, id int64) bool {
-	v := c.VarByID(id)
-	return v != nil && v.VarAttrs != nil && v.Type == "state-buffer"
+// stateBuffer says whether v is the state buffer (def.json type "state-buffer"); known is
+// false when v is nil or its attributes were not read (a side the model cannot place).
+func stateBuffer(v *manifest.Var) (sb, known bool) {
+	if v == nil || v.VarAttrs == nil {
+		return false, false
+	}
+	return v.Type == "state-buffer", true
 }
 
 // direct2d places a PseudoDmaDirect2d's SBUF sides (neff.md §4.7, §8.1): address tag 0x10 var
@@ -118,22 +130,22 @@ func (r *reader) direct2d(at At, w []byte) {
 	srcPat, dstPat, _ := isa.Direct2dPatterns(w)
 	pats := [2]isa.DmaPattern{srcPat, dstPat}
 	for k, side := range []isa.DmaAddr{src, dst} {
-		id := int64(-1)
+		var v *manifest.Var
 		switch side.Tag {
 		case isa.DmaTagVar:
-			id = int64(side.ID)
+			v = r.core.VarByID(int64(side.ID))
 		case isa.DmaTagDGE:
 			if t := r.core.DGETable(); t != nil && int(side.ID) < len(t.List) {
-				id = t.List[side.ID]
+				v = r.core.VarByID(t.List[side.ID])
 			}
-		}
-		if id < 0 {
-			if side.Tag != isa.DmaTagVar && side.Tag != isa.DmaTagDGE {
-				r.memIssue(at, "PseudoDmaDirect2d address tag 0x"+strconv.FormatUint(uint64(side.Tag), 16))
-			}
+		default:
+			r.memIssue(at, "PseudoDmaDirect2d address tag 0x"+strconv.FormatUint(uint64(side.Tag), 16))
 			continue
 		}
-		if !stateBuffer(r.core, id) {
+		if sb, known := stateBuffer(v); !known {
+			r.memIssue(at, "PseudoDmaDirect2d side naming no var of def.json")
+			continue
+		} else if !sb {
 			continue
 		}
 		p := pats[k]
@@ -158,8 +170,10 @@ func (r *reader) block(at At, b *manifest.DMABlock) {
 			off          int64
 			sizes, steps []int64
 		}{{d.From, d.FromOff, d.FromSizes, d.FromSteps}, {d.To, d.ToOff, d.ToSizes, d.ToSteps}} {
-			v := r.core.Var(side.name)
-			if v == nil || v.VarAttrs == nil || v.Type != "state-buffer" {
+			if sb, known := stateBuffer(r.core.Var(side.name)); !known {
+				r.memIssue(at, "PseudoDMATrigger descriptor naming no var of def.json")
+				continue
+			} else if !sb {
 				continue
 			}
 			parts := int64(1)

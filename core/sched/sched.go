@@ -258,6 +258,7 @@ type reader struct {
 	orderUnknown bool // an effOrder instruction or an unread stream: every wait undecided
 	hidden       bool // an effHidden instruction or an unresolved trigger: no lint from absence
 	issueAt      map[[2]int]int
+	memIssueAt   map[memIssueKey]int
 	mem          bool
 	scratch      []Box
 	ops          []isa.Operand // operands' scratch
@@ -458,6 +459,9 @@ func (r *reader) trigger(at At, e *manifest.Engine, w []byte) {
 	if blk == nil || blk.Semaphore < 0 || blk.Semaphore > 1<<20 {
 		r.hidden = true
 		r.issue(DMAUnresolved, at, "PseudoDMATrigger block "+strconv.FormatUint(uint64(id), 10)+" on queue "+strconv.Quote(q))
+		if r.mem {
+			r.memIssue(at, "PseudoDMATrigger block not in the engine JSON")
+		}
 		return
 	}
 	r.add(update{at: at, sem: int32(blk.Semaphore), amount: dmaBlockIncrement, queue: r.queue(blk.Queue), dma: true})
