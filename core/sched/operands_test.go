@@ -93,7 +93,7 @@ func TestUnplacedOperandsAreUndecided(t *testing.T) {
 			activate(word(b, 1), 0x100, 0x200, 0x37c00, 7)
 		case "sg00/DVE.bin":
 			activate(word(b, 1), 0x300, 0x400, 0, 1)
-			word(b, 1)[0x0D] = 1                                           // the scale is a pointer…
+			word(b, 1)[0x0D] = 1                                         // the scale is a pointer…
 			binary.LittleEndian.PutUint32(word(b, 1)[0x24:], 0x80000005) // …in register R5
 		case "sg00/Pool.bin":
 			word(b, 3)[0x14] = 9 // addr0 dge[9]: matmul_small's table has 3 entries
