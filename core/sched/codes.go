@@ -78,6 +78,10 @@ func (c Code) Class() Class {
 	return ClassUndecided
 }
 
+// hangs says whether a wait with code c is never satisfied: its instruction, and every one
+// after it on its engine, never runs.
+func (c Code) hangs() bool { return c == NoProducer || c == Unreachable || c == Cycle }
+
 // CodeByName finds a code by its dotted name.
 func CodeByName(name string) (Code, bool) {
 	for _, ci := range Codes {

@@ -73,15 +73,19 @@ func (c *Core) resolve(orderUnknown, hidden bool) {
 }
 
 // schedule runs the engines in the model's order: an instruction runs one step after the word
-// before it on its engine and after the producer of each of its waits. An instruction that can
-// never run is part of, or stuck behind, a deadlock: the waits of each cycle found get the
-// lint sync.cycle, are set aside, and the run goes on. A wait without a producer does not
-// hold its engine back (its own code says why).
+// before it on its engine and after the producer of each of its waits. An instruction never
+// runs (step -1, and no part in any race) when it waits, or comes after a wait, that nothing
+// satisfies: a hang (sync.no-producer, sync.unreachable), a deadlock, or a producer that
+// never runs itself. The waits of each deadlock found (every engine left waits for one of
+// another that waits in turn) get the lint sync.cycle. A wait whose producer the model does
+// not know (an undecided code, sync.multi-producer) does not hold its engine back: its own
+// code says why.
 func (c *Core) schedule() {
 	ne := len(c.Engines)
 	ptr := make([]int, ne)
-	wp := make([]int32, ne) // next wait of each engine
-	blocked := make([]int32, ne)
+	wp := make([]int32, ne)      // next wait of each engine
+	blocked := make([]int32, ne) // the wait an engine is held at by a producer not run yet, -1: none
+	stopped := make([]bool, ne)  // the engine never runs past ptr
 	for k := range c.Engines {
 		wp[k] = c.Engines[k].waitFrom
 		for i := range c.Engines[k].steps {
@@ -92,6 +96,9 @@ func (c *Core) schedule() {
 	for {
 		progress := false
 		for k := range c.Engines {
+			if stopped[k] {
+				continue
+			}
 			e := &c.Engines[k]
 			blocked[k] = -1
 			for ptr[k] < len(e.steps) {
@@ -100,21 +107,29 @@ func (c *Core) schedule() {
 				if i > 0 {
 					s = e.steps[i-1] + 1
 				}
-				ok := true
+				held := false
 				for j := wp[k]; j < e.waitTo && c.Waits[j].Index == int32(i); j++ {
 					w := &c.Waits[j]
+					if w.Code.hangs() {
+						stopped[k], held = true, true
+						break
+					}
 					if w.Code != OK || !w.Producer.Valid() {
 						continue
 					}
 					p := w.Producer
 					if ptr[p.Engine] <= int(p.Index) {
-						blocked[k] = j
-						ok = false
+						if stopped[p.Engine] {
+							stopped[k] = true
+						} else {
+							blocked[k] = j
+						}
+						held = true
 						break
 					}
 					s = max(s, c.Engines[p.Engine].steps[p.Index]+1)
 				}
-				if !ok {
+				if held {
 					break
 				}
 				for wp[k] < e.waitTo && c.Waits[wp[k]].Index == int32(i) {
@@ -129,18 +144,27 @@ func (c *Core) schedule() {
 		if progress {
 			continue
 		}
+		// No engine moves. One held by a producer on a stopped engine never runs either.
+		for k := range c.Engines {
+			if !stopped[k] && blocked[k] >= 0 && stopped[c.Waits[blocked[k]].Producer.Engine] {
+				stopped[k], progress = true, true
+			}
+		}
+		if progress {
+			continue
+		}
 		start := -1
 		for k := range c.Engines {
-			if blocked[k] >= 0 {
+			if !stopped[k] && blocked[k] >= 0 {
 				start = k
 				break
 			}
 		}
 		if start < 0 {
-			break // every engine ran to its end
+			break // every engine ran to its end or stopped
 		}
-		// Every engine left is blocked on a producer of an engine that is blocked too: follow
-		// them into their cycle.
+		// Every engine left is held by a producer of an engine that is held too: follow them
+		// into their cycle, a deadlock.
 		seen := make([]int, ne)
 		k := start
 		for n := 1; seen[k] == 0; n++ {
@@ -150,6 +174,7 @@ func (c *Core) schedule() {
 		for first := k; ; {
 			w := &c.Waits[blocked[k]]
 			w.Code, w.Other = Cycle, w.Producer
+			stopped[k] = true
 			k = int(w.Producer.Engine)
 			if k == first {
 				break

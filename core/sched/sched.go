@@ -96,7 +96,8 @@ type Engine struct {
 func (e *Engine) Opcode(i int) uint8 { return e.ops[i] }
 
 // Step is word i's earliest step: one after everything it waits for and after the word before
-// it (-1 when it never runs: it is stuck behind a deadlock or not modelled).
+// it; -1 when it never runs (it waits, or comes after a wait, that nothing satisfies: a hang,
+// a deadlock, a producer that never runs) or was not modelled.
 func (e *Engine) Step(i int) int32 { return e.steps[i] }
 
 // Core is one core's sync model.
