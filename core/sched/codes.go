@@ -22,6 +22,7 @@ const (
 	MemSelfAlias
 	MemUnknownOperands
 	MemLimit
+	MemReserved
 	nCodes
 )
 
@@ -61,6 +62,7 @@ var Codes = [nCodes]CodeInfo{
 	{MemSelfAlias, "mem.self-alias", ClassLint, "an instruction's output overlaps its own input where the engine does not allow it. Never given: no source here (the spec, the ISA layouts, the NKI docs and issues) says which engine or opcode forbids it, and the real files, which ran on devices, hold DVE TensorTensorArithOp (48 of 260) and TensorReduceArithOp (8 of 242) writing over their own input, so DVE allows it there; a documented per-opcode rule, or a device run that goes wrong with only that overlap, would settle it"},
 	{MemUnknownOperands, "mem.unknown-operands", ClassUndecided, "an instruction or DMA whose operands the model cannot place (an opcode without an operand row, a register or indirect address, a pattern it does not read): its accesses are left out, so a race through them is not seen"},
 	{MemLimit, "mem.limit", ClassUndecided, "the memory model stopped at a limit: its sweep's work (boxes times their repeats; the accesses from the one named on are not checked for races nor counted in the peak), or the lints it keeps"},
+	{MemReserved, "mem.reserved", ClassLint, "an access writes state-buffer bytes the runtime reserves for itself (def.json runtime_statebuffer_reservation, neff.md §3.4; type evtaccel, whose use is not documented): what the runtime keeps there is overwritten"},
 }
 
 func (c Code) String() string {

@@ -31,12 +31,74 @@ type MemLint struct {
 }
 
 // Usage is a space's capacity and its peak: the most bytes of one partition live at once
-// (written and read again later), in the order of the schedule, and the access that reached it.
+// (written and read again later), in the order of the schedule, and the access that reached
+// it. The order is by step, and within a step the instructions' own accesses come before the
+// DMA transfers they start: a DMA counts after the compute of its step.
 type Usage struct {
 	Partitions     int
 	PartitionBytes uint32
 	PeakBytes      uint64
 	PeakAt         int32 // an access index, -1 when nothing is live
+	// Live are the buffers live at the peak, in the partition band that reached it, most bytes
+	// first.
+	Live []LiveBuffer
+	// Unswept is how many of the space's accesses a limit left out of the peak and the races
+	// (a mem.limit entry says which).
+	Unswept int
+}
+
+// Unplaced is how many operands and DMA sides the model could not place (its
+// mem.unknown-operands entries' counts): they are in no peak and no race.
+func (c *Core) Unplaced() int {
+	n := 0
+	for _, u := range c.MemIssues {
+		if u.Code == MemUnknownOperands {
+			n += u.Count
+		}
+	}
+	return n
+}
+
+// checkReserved gives mem.reserved when access k writes SBUF bytes a reservation names.
+func (c *Core) checkReserved(k int32, reserved []manifest.Reservation) {
+	a := &c.Accesses[k]
+	if !a.Write || a.Space != SBUF {
+		return
+	}
+	for _, r := range reserved {
+		if r.Offset < 0 || r.Size <= 0 || r.BasePartition < 0 || r.Partitions <= 0 {
+			continue
+		}
+		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+			if o, ok := boxMeets(b, r); ok {
+				c.addMemLint(MemLint{Code: MemReserved, Access: k, Other: -1, Box: o})
+				return
+			}
+		}
+	}
+}
+
+// boxMeets is the first repeat of box b that overlaps reservation r, cut to the overlap.
+func boxMeets(b Box, r manifest.Reservation) (Box, bool) {
+	p0, p1 := max(int64(b.Partition), r.BasePartition), min(int64(b.Partition)+int64(b.Parts), r.BasePartition+r.Partitions)
+	if p0 >= p1 {
+		return Box{}, false
+	}
+	lo, hi := r.Offset, r.Offset+r.Size
+	// The first repeat whose bytes end past lo, and whether it starts before hi.
+	rep := int64(0)
+	if b.Stride > 0 && int64(b.Offset)+int64(b.Bytes) <= lo {
+		rep = (lo-int64(b.Offset)-int64(b.Bytes))/int64(b.Stride) + 1
+	}
+	if rep >= int64(b.Count) {
+		return Box{}, false
+	}
+	o := int64(b.Offset) + rep*int64(b.Stride)
+	if o >= hi || o+int64(b.Bytes) <= lo {
+		return Box{}, false
+	}
+	from, to := max(o, lo), min(o+int64(b.Bytes), hi)
+	return Box{Offset: uint32(from), Bytes: uint32(to - from), Count: 1, Partition: uint16(p0), Parts: uint16(p1 - p0)}, true
 }
 
 // memIssue records an access the model cannot place: the first of each kind (what) per
@@ -207,27 +269,47 @@ const (
 )
 
 // hbClock is the model's happens-before as vector clocks: a component per engine (the last
-// index of that engine that happens before) and one per DMA lane (a semaphore DMA transfers
-// increment: its transfers complete in trigger order, the model's counting rule).
+// index of that engine that happens before) and one per DMA lane whose transfers touch SBUF
+// (a semaphore DMA transfers increment: its transfers complete in trigger order, the
+// model's counting rule). A lane no access is on needs no component of its own: its order
+// still reaches the waits through the clocks of its transfers.
 type hbClock struct {
-	c     *Core
-	dims  int
-	lanes map[int32]int // queue (or -2 - semaphore) → lane
-	// waitsAt: per engine, the indexes of its instructions with a resolved wait, in order,
-	// and their clocks; dma: per update that is a DMA transfer, its lane, sequence and clock.
-	waitIdx [][]int32
-	waitVC  [][][]int32
-	dmaLane [][2]int32   // per update: its lane and sequence (DMA updates only)
-	dmaVC   [][]int32    // per update: the clock of its transfer (DMA updates only)
-	trigger map[At]int32 // the trigger's update index
+	c    *Core
+	dims int
+	// laneComp is each lane's component (-1: none); waitsAt: per engine, the indexes of its
+	// instructions with a resolved wait, in order, and their clocks; dma: per update that is
+	// a DMA transfer, its lane, sequence and clock.
+	laneComp []int32
+	waitIdx  [][]int32
+	waitVC   [][][]int32
+	dmaLane  [][2]int32   // per update: its lane and sequence (DMA updates only)
+	dmaVC    [][]int32    // per update: the clock of its transfer (DMA updates only)
+	trigger  map[At]int32 // the trigger's update index
 }
 
-func (c *Core) clock() *hbClock {
-	h := &hbClock{c: c, lanes: map[int32]int{}, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
+// What the clocks cost besides their components: per update (its lane, sequence and clock
+// header), per DMA trigger (its map entry), per node (its place in the order, and for a wait
+// its index and clock header).
+const (
+	clockUpdateBytes  = 32
+	clockTriggerBytes = 48
+	clockNodeBytes    = 24 + 28
+)
+
+// clock builds the clocks, charged to m; nil when the budget refuses them (the races are then
+// not checked, and a mem.limit entry says so).
+func (c *Core) clock(m *meter) *hbClock {
 	ne := len(c.Engines)
+	fixed := int64(len(c.updates))*clockUpdateBytes + int64(len(c.updates)+len(c.Waits))*clockNodeBytes
+	if !m.take(fixed, "happens-before clocks") {
+		c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses), What: "(happens-before clocks: races not checked)"})
+		return nil
+	}
+	h := &hbClock{c: c, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
 	// A lane is a DMA queue: its transfers complete in the order they are triggered (in
 	// stream_256k_fd1k, DVE waits only for b_vec's block and reads a_vec's, triggered before
 	// it on the same queue). A 0xD4 whose queue is not named has a lane per semaphore.
+	lanes := map[int32]int32{} // queue (or -2 - semaphore) → lane
 	for k, u := range c.updates {
 		if !u.dma {
 			continue
@@ -236,15 +318,31 @@ func (c *Core) clock() *hbClock {
 		if u.queue < 0 {
 			lane = -2 - u.sem
 		}
-		l, ok := h.lanes[lane]
+		l, ok := lanes[lane]
 		if !ok {
-			l = len(h.lanes)
-			h.lanes[lane] = l
+			if !m.take(clockTriggerBytes, "happens-before clocks") {
+				c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses), What: "(happens-before clocks: races not checked)"})
+				return nil
+			}
+			l = int32(len(lanes))
+			lanes[lane] = l
 		}
-		h.dmaLane[int32(k)] = [2]int32{int32(l), -1}
+		h.dmaLane[int32(k)] = [2]int32{l, -1}
 		h.trigger[u.at] = int32(k)
 	}
-	h.dims = ne + len(h.lanes)
+	h.laneComp = make([]int32, len(lanes))
+	for i := range h.laneComp {
+		h.laneComp[i] = -1
+	}
+	h.dims = ne
+	for _, a := range c.Accesses {
+		if t, ok := h.trigger[a.At]; ok && a.DMA {
+			if l := h.dmaLane[t][0]; h.laneComp[l] < 0 {
+				h.laneComp[l] = int32(h.dims)
+				h.dims++
+			}
+		}
+	}
 	h.waitIdx = make([][]int32, ne)
 	h.waitVC = make([][][]int32, ne)
 	for k := range c.Engines {
@@ -276,9 +374,15 @@ func (c *Core) clock() *hbClock {
 			nodes = append(nodes, node{2*int64(c.Engines[u.at.Engine].steps[u.at.Index]) + 1, u.at, int32(k)})
 		}
 	}
+	if !m.take(int64(len(nodes))*int64(h.dims)*4, "happens-before clocks") {
+		c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses),
+			What: "(happens-before clocks of " + strconv.Itoa(len(nodes)) + " waits and transfers × " + strconv.Itoa(h.dims) + " engines and DMA lanes: races not checked)"})
+		return nil
+	}
+	c.work += int64(len(nodes)) * int64(h.dims)
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].key < nodes[j].key })
-	laneLast := make([][]int32, len(h.lanes))
-	laneSeq := make([]int32, len(h.lanes))
+	laneLast := make([][]int32, len(lanes))
+	laneSeq := make([]int32, len(lanes))
 	slab := make([]int32, len(nodes)*h.dims)
 	for i := range slab {
 		slab[i] = -1
@@ -293,7 +397,9 @@ func (c *Core) clock() *hbClock {
 			laneSeq[ls[0]]++
 			h.dmaLane[n.upd] = ls
 			join(vc, laneLast[ls[0]])
-			vc[ne+int(ls[0])] = ls[1]
+			if comp := h.laneComp[ls[0]]; comp >= 0 {
+				vc[comp] = ls[1]
+			}
 			h.dmaVC[n.upd] = vc
 			laneLast[ls[0]] = vc
 			continue
@@ -325,11 +431,8 @@ func (h *hbClock) dmaUpdate(at At, sem int32) int32 {
 	if h.c.updates[t].sem == sem {
 		return t
 	}
-	for k, u := range h.c.updates { // a trigger with more than one DMA update (not seen)
-		if u.dma && u.at == at && u.sem == sem {
-			return int32(k)
-		}
-	}
+	// A trigger has one DMA update (its block's, or a 0xD4's queue semaphore): a wait on
+	// another semaphore is satisfied by the trigger's own sync band, at its completion.
 	return -1
 }
 
@@ -357,7 +460,10 @@ func (h *hbClock) before(a, b *Access) bool {
 			return false
 		}
 		ls := h.dmaLane[t]
-		comp, pos = len(h.c.Engines)+int(ls[0]), ls[1]
+		comp, pos = int(h.laneComp[ls[0]]), ls[1]
+		if comp < 0 {
+			return false // not reached: every lane an access is on has its component
+		}
 	}
 	return h.component(b, comp) >= pos
 }

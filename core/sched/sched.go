@@ -12,6 +12,7 @@
 package sched
 
 import (
+	"runtime"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -123,6 +124,10 @@ type Core struct {
 	updates []update
 	queueIx map[string]int16
 	target  string
+	reach   map[int32]uint64 // what the updates of a semaphore a wait cannot reach add up to
+	// work counts the steps of the model's passes over its tables (updates, waits,
+	// instructions, clock components): tests hold it to a multiple of their sizes.
+	work int64
 }
 
 // update is one increment: the instruction whose completion adds amount to sem.
@@ -198,15 +203,9 @@ func (c *Core) IssueMessage(u Issue) string {
 	return s + ": " + Codes[u.Code].Meaning
 }
 
-func (c *Core) total(sem int32) uint64 {
-	var t uint64
-	for _, u := range c.updates {
-		if u.sem == sem {
-			t += uint64(u.amount)
-		}
-	}
-	return t
-}
+// total is what every update of sem adds up to (kept by resolve for a semaphore a wait cannot
+// reach, the only one a message asks for).
+func (c *Core) total(sem int32) uint64 { return c.reach[sem] }
 
 // Options says what to model beyond the sync graph.
 type Options struct {
@@ -223,14 +222,24 @@ func Build(cores []CoreInput, b *budget.Budget) *Model { return BuildWith(cores,
 // BuildWith is Build with options.
 func BuildWith(cores []CoreInput, b *budget.Budget, opt Options) *Model {
 	m := &Model{}
+	var kept int64
 	for _, in := range cores {
-		m.Cores = append(m.Cores, buildCore(in, b, opt))
+		c, n := buildCore(in, b, opt)
+		m.Cores = append(m.Cores, c)
+		kept += n
+	}
+	if b != nil && kept > 0 {
+		// The model's tables stay charged while it is held: a page that asks for the
+		// schedule again gets a model of its own, and the one before gives its charge back
+		// when it is collected.
+		runtime.AddCleanup(m, func(n int64) { b.Release(budget.Memory, n) }, kept)
 	}
 	return m
 }
 
-func buildCore(in CoreInput, b *budget.Budget, opt Options) *Core {
-	c := &Core{Name: in.Core.Name, queueIx: map[string]int16{}, target: opt.Target}
+// buildCore builds one core's model; kept is what its tables hold of the budget.
+func buildCore(in CoreInput, b *budget.Budget, opt Options) (c *Core, kept int64) {
+	c = &Core{Name: in.Core.Name, queueIx: map[string]int16{}, target: opt.Target}
 	r := &reader{c: c, b: b, core: in.Core, mem: opt.Memory}
 	for _, s := range in.Streams {
 		c.Engines = append(c.Engines, Engine{Name: s.Engine.Name, Member: s.Member})
@@ -239,12 +248,50 @@ func buildCore(in CoreInput, b *budget.Budget, opt Options) *Core {
 		r.stream(int16(k), s)
 	}
 	r.release()
-	c.resolve(r.orderUnknown, r.hidden)
+	m := &meter{b: b}
+	defer m.giveBack()
+	c.resolve(r.orderUnknown, r.hidden, m)
 	c.schedule()
 	if opt.Memory {
-		c.memory(r.orderUnknown)
+		var reserved []manifest.Reservation
+		if in.Core != nil {
+			reserved = in.Core.Reserved
+		}
+		c.memory(r.orderUnknown, reserved, m)
 	}
-	return c
+	return c, r.charged
+}
+
+// meter charges the working tables of a core's build (resolve's counts, the clocks, the
+// sweep's segments) to the open's budget while they live, and gives them back when the
+// build ends; a nil budget grants everything.
+type meter struct {
+	b    *budget.Budget
+	held int64
+}
+
+func (m *meter) take(n int64, where string) bool {
+	if m.b != nil && !m.b.Take(budget.Memory, n, where) {
+		return false
+	}
+	m.held += n
+	return true
+}
+
+// give returns n of what m holds (tables let go before the build ends).
+func (m *meter) give(n int64) {
+	n = min(n, m.held)
+	if m.b != nil && n > 0 {
+		m.b.Release(budget.Memory, n)
+	}
+	m.held -= n
+}
+
+func (m *meter) giveBack() {
+	if m.b != nil && m.held > 0 {
+		m.b.Release(budget.Memory, m.held)
+	}
+	m.held = 0
 }
 
 // reader is the one pass over a core's words.
@@ -287,7 +334,8 @@ func (r *reader) release() {
 	if r.b == nil {
 		return
 	}
-	keep := int64(cap(r.c.Waits))*waitBytes + int64(cap(r.c.updates))*updateBytes
+	keep := int64(cap(r.c.Waits))*waitBytes + int64(cap(r.c.updates))*updateBytes +
+		int64(cap(r.c.Accesses))*accessBytes + int64(cap(r.c.Boxes))*boxBytes
 	for _, e := range r.c.Engines {
 		keep += int64(cap(e.ops)) + 4*int64(cap(e.steps))
 	}
