@@ -197,6 +197,12 @@ func (c *Core) Message(w Wait) string {
 // IssueMessage says in words what an undecided point is.
 func (c *Core) IssueMessage(u Issue) string {
 	s := c.Ref(u.At) + " " + u.What
+	if u.Code == MemLimit {
+		if u.Count > 1 {
+			s += " (" + strconv.Itoa(u.Count) + " accesses left out)"
+		}
+		return s + ": " + Codes[u.Code].Meaning
+	}
 	if u.Count > 1 {
 		s += " (and " + strconv.Itoa(u.Count-1) + " more on " + c.EngineName(u.At) + ")"
 	}
