@@ -187,7 +187,7 @@ var peControl = []fieldSpec{
 
 // ldweightsFields adds +0x2E, which only Trn1 (sunda, CoreV2) words set: 0x0F in all 4,034
 // words of file_pool_1_float16, 0x02 in all 16,060 of file_pool_2_float32, 0 in the 439
-// Trn2 words; what it selects is not known. And the slot where family A has dst: zero in all
+// Trn2 words; what it selects is not known (isa.unnamed-moe-bytes). And the slot where family A has dst: zero in all
 // 20,533 real Ldweights words (unknowns isa.ldweights-slots) [REAL].
 var ldweightsFields = append(peControl[:len(peControl):len(peControl)],
 	fieldSpec{"unknown 0x2e", 0x2E, 1, kUnknown},
@@ -246,7 +246,8 @@ var direct2dFields = []fieldSpec{
 // aluOpFields is 0xA8 AluOp: Dst = Src op Imm on engine registers (register chains,
 // registers.go). Counted on two torch-xla MoE NEFFs (2.23, Trn2) that are not in
 // testdata-real: the op is 6 (mult) in 1,824/1,824 words the compiler's .dbg names reg-mul and
-// 4 (add) in 880/880 named reg-add; the dtype 9 (uint32). No real file here has one.
+// 4 (add) in 880/880 named reg-add; the dtype 9 (uint32). No real file here has one; +0x0E is
+// not named (isa.unnamed-moe-bytes).
 var aluOpFields = []fieldSpec{
 	{"alu op", 0x0C, 1, kALU},
 	{"dtype", 0x0D, 1, kDtype},
@@ -257,7 +258,8 @@ var aluOpFields = []fieldSpec{
 
 // tensorLoadFields is 0xCE PseudoTensorLoad: loads a register from the state buffer. On the
 // same MoE NEFFs the SBUF address is where an SP DMA put the expert ids, and the register is
-// the one the AluOps after it read.
+// the one the AluOps after it read. +0x0E, +0x0F, +0x18 and +0x1C are not named
+// (isa.unnamed-moe-bytes).
 var tensorLoadFields = []fieldSpec{
 	{"dtype", 0x0C, 1, kDtype},
 	{"sbuf address", 0x14, 4, kHex},
