@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"os"
@@ -9,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
+	"github.com/neffscope/neffscope/internal/repack"
 )
 
 // memmap says, where it shows a peak, how the peak is counted, what the model left out of it,
@@ -104,10 +103,13 @@ func TestMemmapSaysWhatItLeftOut(t *testing.T) {
 func TestMemmapReservedWrite(t *testing.T) {
 	src := realfiles.Read(t, "nkipy/matmul_small.neff")
 	p := filepath.Join(t.TempDir(), "reserved.neff")
-	if err := os.WriteFile(p, editMember(t, src, "sg00/Activation.bin", func(b []byte) {
-		out := b[4*64+0x2C:] // Activation #4, a Copy: its out descriptor (family C)
-		binary.LittleEndian.PutUint32(out, 229368)
-		binary.LittleEndian.PutUint16(out[12:], 2) // two fp32: 8 bytes
+	if err := os.WriteFile(p, repack.NEFF(src, func(path string, b []byte) ([]byte, bool) {
+		if path == "sg00/Activation.bin" {
+			out := b[4*64+0x2C:] // Activation #4, a Copy: its out descriptor (family C)
+			binary.LittleEndian.PutUint32(out, 229368)
+			binary.LittleEndian.PutUint16(out[12:], 2) // two fp32: 8 bytes
+		}
+		return b, true
 	}), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -115,23 +117,4 @@ func TestMemmapReservedWrite(t *testing.T) {
 	if code != 1 || !strings.Contains(text, "mem.reserved") || !strings.Contains(text, "Activation #4 writes SBUF partitions 0..127, bytes 0x37ff8..0x37fff, which def.json reserves for the runtime") {
 		t.Errorf("exit %d:\n%s", code, text)
 	}
-}
-
-// editMember is the NEFF src rebuilt with member path's bytes changed by edit.
-func editMember(t *testing.T, src []byte, path string, edit func(b []byte)) []byte {
-	t.Helper()
-	members, err := neff.ReadMembers(bytes.NewReader(src), int64(len(src)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := neff.Open(bytes.NewReader(src), int64(len(src)), neff.Options{})
-	var ms []neffbuild.Member
-	for _, m := range a.Members {
-		b := append([]byte(nil), members[m.Path]...)
-		if m.Path == path {
-			edit(b)
-		}
-		ms = append(ms, neffbuild.Member{Path: m.Path, Data: b})
-	}
-	return neffbuild.Bytes(ms, neffbuild.Options{FeatureBits: a.Header.FeatureBits, LNCSize: a.Header.LNCSize, Name: a.Header.Name})
 }
