@@ -296,20 +296,46 @@ const (
 	clockNodeBytes    = 24 + 28
 )
 
+// clockNode is a point of the clocks: a waiting instruction, or a DMA transfer (upd, its
+// update), at its key in an order consistent with happens-before.
+type clockNode struct {
+	key int64
+	at  At
+	upd int32 // the DMA update, or -1 for a waiting instruction
+}
+
 // clock builds the clocks, charged to m; nil when the budget refuses them (the races are then
 // not checked, and a mem.limit entry says so).
 func (c *Core) clock(m *meter) *hbClock {
-	ne := len(c.Engines)
-	fixed := int64(len(c.updates))*clockUpdateBytes + int64(len(c.updates)+len(c.Waits))*clockNodeBytes
-	if !m.take(fixed, "happens-before clocks") {
-		c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses), What: "(happens-before clocks: races not checked)"})
+	refused := func(what string) *hbClock {
+		c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses), What: "(happens-before clocks" + what + ": races not checked)"})
 		return nil
 	}
-	h := &hbClock{c: c, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
-	// A lane is a DMA queue: its transfers complete in the order they are triggered (in
-	// stream_256k_fd1k, DVE waits only for b_vec's block and reads a_vec's, triggered before
-	// it on the same queue). A 0xD4 whose queue is not named has a lane per semaphore.
-	lanes := map[int32]int32{} // queue (or -2 - semaphore) → lane
+	fixed := int64(len(c.updates))*clockUpdateBytes + int64(len(c.updates)+len(c.Waits))*clockNodeBytes
+	if !m.take(fixed, "happens-before clocks") {
+		return refused("")
+	}
+	h, lanes, ok := c.newClock(m)
+	if !ok {
+		return refused("")
+	}
+	nodes := c.clockNodes()
+	if !m.take(int64(len(nodes))*int64(h.dims)*4, "happens-before clocks") {
+		return refused(" of " + strconv.Itoa(len(nodes)) + " waits and transfers × " + strconv.Itoa(h.dims) + " engines and DMA lanes")
+	}
+	c.work += int64(len(nodes)) * int64(h.dims)
+	h.fill(nodes, lanes)
+	return h
+}
+
+// newClock gives each DMA transfer its lane and each lane an access is on its component. A
+// lane is a DMA queue: its transfers complete in the order they are triggered (in
+// stream_256k_fd1k, DVE waits only for b_vec's block and reads a_vec's, triggered before it
+// on the same queue). A 0xD4 whose queue is not named has a lane per semaphore.
+func (c *Core) newClock(m *meter) (h *hbClock, lanes int, ok bool) {
+	ne := len(c.Engines)
+	h = &hbClock{c: c, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
+	laneOf := map[int32]int32{} // queue (or -2 - semaphore) → lane
 	for k, u := range c.updates {
 		if !u.dma {
 			continue
@@ -318,19 +344,18 @@ func (c *Core) clock(m *meter) *hbClock {
 		if u.queue < 0 {
 			lane = -2 - u.sem
 		}
-		l, ok := lanes[lane]
+		l, ok := laneOf[lane]
 		if !ok {
 			if !m.take(clockTriggerBytes, "happens-before clocks") {
-				c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses), What: "(happens-before clocks: races not checked)"})
-				return nil
+				return nil, 0, false
 			}
-			l = int32(len(lanes))
-			lanes[lane] = l
+			l = int32(len(laneOf))
+			laneOf[lane] = l
 		}
 		h.dmaLane[int32(k)] = [2]int32{l, -1}
 		h.trigger[u.at] = int32(k)
 	}
-	h.laneComp = make([]int32, len(lanes))
+	h.laneComp = make([]int32, len(laneOf))
 	for i := range h.laneComp {
 		h.laneComp[i] = -1
 	}
@@ -349,14 +374,14 @@ func (c *Core) clock(m *meter) *hbClock {
 		n := c.Engines[k].waitTo - c.Engines[k].waitFrom
 		h.waitIdx[k], h.waitVC[k] = make([]int32, 0, n), make([][]int32, 0, n)
 	}
-	// Nodes in an order consistent with happens-before: by step, a DMA transfer just after its
-	// trigger (every wait it satisfies runs at least a step later).
-	type node struct {
-		key int64
-		at  At
-		upd int32 // the DMA update, or -1 for a waiting instruction
-	}
-	nodes := make([]node, 0, len(c.Waits)+len(c.updates))
+	return h, len(laneOf), true
+}
+
+// clockNodes are the points of the clocks in an order consistent with happens-before: by
+// step, a DMA transfer just after its trigger (every wait it satisfies runs at least a step
+// later). Instructions that never run are not among them.
+func (c *Core) clockNodes() []clockNode {
+	nodes := make([]clockNode, 0, len(c.Waits)+len(c.updates))
 	for k := range c.Engines {
 		e := &c.Engines[k]
 		last := int32(-1)
@@ -366,23 +391,24 @@ func (c *Core) clock(m *meter) *hbClock {
 				continue
 			}
 			last = w.Index
-			nodes = append(nodes, node{2 * int64(e.steps[w.Index]), w.At, -1})
+			nodes = append(nodes, clockNode{2 * int64(e.steps[w.Index]), w.At, -1})
 		}
 	}
 	for k, u := range c.updates {
 		if u.dma && c.Engines[u.at.Engine].steps[u.at.Index] >= 0 {
-			nodes = append(nodes, node{2*int64(c.Engines[u.at.Engine].steps[u.at.Index]) + 1, u.at, int32(k)})
+			nodes = append(nodes, clockNode{2*int64(c.Engines[u.at.Engine].steps[u.at.Index]) + 1, u.at, int32(k)})
 		}
 	}
-	if !m.take(int64(len(nodes))*int64(h.dims)*4, "happens-before clocks") {
-		c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses),
-			What: "(happens-before clocks of " + strconv.Itoa(len(nodes)) + " waits and transfers × " + strconv.Itoa(h.dims) + " engines and DMA lanes: races not checked)"})
-		return nil
-	}
-	c.work += int64(len(nodes)) * int64(h.dims)
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].key < nodes[j].key })
-	laneLast := make([][]int32, len(lanes))
-	laneSeq := make([]int32, len(lanes))
+	return nodes
+}
+
+// fill computes each node's clock, in order: a transfer joins its trigger and the transfer
+// before it on its lane; a waiting instruction joins what each of its waits' producers knew.
+func (h *hbClock) fill(nodes []clockNode, lanes int) {
+	c := h.c
+	laneLast := make([][]int32, lanes)
+	laneSeq := make([]int32, lanes)
 	slab := make([]int32, len(nodes)*h.dims)
 	for i := range slab {
 		slab[i] = -1
@@ -419,7 +445,6 @@ func (c *Core) clock(m *meter) *hbClock {
 		h.waitIdx[n.at.Engine] = append(h.waitIdx[n.at.Engine], n.at.Index)
 		h.waitVC[n.at.Engine] = append(h.waitVC[n.at.Engine], vc)
 	}
-	return h
 }
 
 // dmaUpdate is the DMA update of trigger at on semaphore sem.
