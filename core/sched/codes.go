@@ -23,6 +23,7 @@ const (
 	MemUnknownOperands
 	MemLimit
 	MemReserved
+	MemOrderUndecided
 	nCodes
 )
 
@@ -63,6 +64,7 @@ var Codes = [nCodes]CodeInfo{
 	{MemUnknownOperands, "mem.unknown-operands", ClassUndecided, "an instruction or DMA whose operands the model cannot place (an opcode without an operand row, a register or indirect address, a pattern it does not read): its accesses are left out, so a race through them is not seen"},
 	{MemLimit, "mem.limit", ClassUndecided, "the memory model stopped at a limit: its sweep's work (boxes times their repeats times the partition bands they cross) or its tables past the memory budget (the accesses from the one named on are not checked for races nor counted in the peak), its happens-before clocks past the memory budget (no race is checked), or the lints it keeps"},
 	{MemReserved, "mem.reserved", ClassLint, "an access writes state-buffer bytes the runtime reserves for itself (def.json runtime_statebuffer_reservation, neff.md §3.4; type evtaccel, whose use is not documented): what the runtime keeps there is overwritten"},
+	{MemOrderUndecided, "mem.order-undecided", ClassUndecided, "two accesses overlap, at least one writes, and neither happens before the other as far as the model knows, but one of them comes at or after a wait it could not decide (sync.hidden-update, sync.unknown-mode): whether they race is not known, so no lint is given"},
 }
 
 func (c Code) String() string {

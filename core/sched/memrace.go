@@ -39,7 +39,7 @@ func (c *Core) memory(orderUnknown bool, reserved []manifest.Reservation, m *met
 		return // the sync model's undecided points say why; or nothing to sweep
 	}
 	h := c.clock(m)
-	s := &sweep{c: c, h: h, m: m, seen: map[[2]int32]bool{}}
+	s := &sweep{c: c, h: h, m: m, seen: map[[2]int32]bool{}, undecidedFrom: c.undecidedFrom()}
 	c.SBUF.PeakBytes, c.SBUF.PeakAt, c.SBUF.Live, c.SBUF.Unswept = s.run(SBUF)
 	s.giveBack()
 	c.PSUM.PeakBytes, c.PSUM.PeakAt, c.PSUM.Live, c.PSUM.Unswept = s.run(PSUM)
@@ -94,6 +94,27 @@ type sweep struct {
 	// when the core is done).
 	segs, lives int
 	charged     int64
+	// undecidedFrom is, per engine, its first instruction with a wait the model could not
+	// decide: an overlap with what comes from there on is no lint (mem.order-undecided).
+	undecidedFrom []int32
+	orderIssue    map[int16]int // engine → its mem.order-undecided entry in MemIssues
+}
+
+// undecidedFrom is, per engine, the index of its first instruction with an undecided wait
+// (past its last word when it has none).
+func (c *Core) undecidedFrom() []int32 {
+	out := make([]int32, len(c.Engines))
+	for k := range c.Engines {
+		e := &c.Engines[k]
+		out[k] = int32(e.Len)
+		for j := e.waitFrom; j < e.waitTo; j++ {
+			if c.Waits[j].Code.Class() == ClassUndecided {
+				out[k] = c.Waits[j].Index
+				break
+			}
+		}
+	}
+	return out
 }
 
 // What the sweep's tables cost: a segment (with its slot), a read of a chain, a live interval
@@ -431,7 +452,28 @@ func (s *sweep) check(a, b int32, lo, hi uint32, p0, p1 uint16) {
 		return
 	}
 	s.seen[pair] = true
+	for _, z := range []*Access{x, y} {
+		if z.At.Index >= s.undecidedFrom[z.At.Engine] {
+			s.orderUndecided(z)
+			return
+		}
+	}
 	c.addMemLint(MemLint{Code: MemUnsync, Access: b, Other: a, OtherIsWrite: x.Write, Box: Box{Offset: lo, Bytes: hi - lo, Count: 1, Partition: p0, Parts: p1 - p0}})
+}
+
+// orderUndecided counts an overlap the model cannot decide, under the access z that comes
+// after an undecided wait (the first per engine, counted).
+func (s *sweep) orderUndecided(z *Access) {
+	c := s.c
+	if k, ok := s.orderIssue[z.At.Engine]; ok {
+		c.MemIssues[k].Count++
+		return
+	}
+	if s.orderIssue == nil {
+		s.orderIssue = map[int16]int{}
+	}
+	s.orderIssue[z.At.Engine] = len(c.MemIssues)
+	c.MemIssues = append(c.MemIssues, Issue{Code: MemOrderUndecided, At: z.At, Count: 1, What: "(an overlap after an undecided wait)"})
 }
 
 // accessRef says which instruction (or its DMA transfer) an access is, and what it does.
