@@ -139,6 +139,10 @@ func TestSBUFAddressReading(t *testing.T) {
 	}
 	t.Logf("%d SBUF and %d PSUM operands, %d 0xD4 SBUF sides, %d DMA descriptor SBUF sides read as partition << 18 | offset", sbufOps, psumOps, d4Sides, descSides)
 	if sbufOps == 0 || d4Sides == 0 || descSides == 0 {
+		if realfiles.SharedDir() == "" {
+			// A clone alone has matmul_small, which has no engine-JSON DMA descriptor.
+			t.Skip("DMA descriptor SBUF sides not checked: " + realfiles.Missing("cs149-trn1/stream_256k_fd1k.neff"))
+		}
 		t.Errorf("nothing checked")
 	}
 }
