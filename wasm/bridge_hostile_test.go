@@ -19,7 +19,10 @@ func TestHostileClassesSurvive(t *testing.T) {
 	c := core(t)
 	scale := map[string]float64{"many-members": 0.05, "json-many": 0.1, "json-wide": 0.1, "bomb": 0.05, "blob-flood": 0.02,
 		// issue 30's container and manifest classes
-		"symlink-flood": 0.02, "zero-block-flood": 0.02, "pax-flood": 0.02, "act-missing": 0.1, "def-missing": 0.1, "many-cores": 0.1}
+		"symlink-flood": 0.02, "zero-block-flood": 0.02, "pax-flood": 0.02, "act-missing": 0.1, "def-missing": 0.1, "many-cores": 0.1,
+		// the sync and memory model's classes (TestSchedHostileClassesAnswer runs them whole):
+		// 20,000 queues allocate 220 MiB in the open's overview alone
+		"sched-dma-lanes": 0.1}
 	for _, h := range neffbuild.HostileClasses() {
 		s := scale[h.Name]
 		if s == 0 {
