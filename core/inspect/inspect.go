@@ -541,7 +541,13 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 			}
 		}
 		if prog.Act != nil && len(prog.Act.Sets) > 0 {
-			front = append(front, activationNode(prog.Act))
+			if an := activationNode(prog.Act); f.keepTree(an, "activation tables") {
+				front = append(front, an)
+			} else {
+				an = &doc.Node{Kind: doc.KindGroup, Key: "activation", Label: "activation tables", Value: plural(len(prog.Act.Sets), "set")}
+				an.Infof(doc.CodeBudgetSkipped, nil, "the activation tables' tree is not built: the memory limit was reached (the file's finding says how to raise it); each set's members are in the archive.")
+				front = append(front, an)
+			}
 		}
 		// The model overview and the activation tables come first after the runtime verdict:
 		// they are what users look for.
