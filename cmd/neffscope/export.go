@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -153,26 +152,24 @@ var explorerEngine = map[string]string{"PE": "Tensor", "Activation": "Scalar", "
 const exportBatch = 4096
 
 // exportSink writes one table: rows are batched, and the writer flushes a row group every 64 Ki.
+// The table is written beside its name and moved into place by commit (createOutput).
 type exportSink[T any] struct {
-	f    *os.File
+	out  *outputFile
 	w    *parquet.GenericWriter[T]
 	path string
 	buf  []T
 	rows int64
 }
 
-// createSink creates path, refusing an existing file unless force (O_EXCL: a symlink too).
-func createSink[T any](path string, force bool) (*exportSink[T], error) {
-	mode := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if force {
-		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(path, mode, 0o644)
+// createSink starts writing path (createOutput's rules: no existing file without force, never
+// a symlink, a FIFO, a NEFF or one of inputs).
+func createSink[T any](path string, force bool, inputs []string) (*exportSink[T], error) {
+	out, err := createOutput(path, outputRules{force: force, inputs: inputs})
 	if err != nil {
 		return nil, err
 	}
-	w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(64<<10))
-	return &exportSink[T]{f: f, w: w, path: path, buf: make([]T, 0, exportBatch)}, nil
+	w := parquet.NewGenericWriter[T](out, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(64<<10))
+	return &exportSink[T]{out: out, w: w, path: path, buf: make([]T, 0, exportBatch)}, nil
 }
 
 func (s *exportSink[T]) add(r T) error {
@@ -197,16 +194,17 @@ func (s *exportSink[T]) flush() error {
 	return nil
 }
 
-func (s *exportSink[T]) close() error {
+// finish writes what is batched and the Parquet footer; commit then moves the table into place.
+func (s *exportSink[T]) finish() error {
 	err := s.flush()
 	if cerr := s.w.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing %s: %w", s.path, cerr)
 	}
-	if cerr := s.f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("writing %s: %w", s.path, cerr)
-	}
 	return err
 }
+
+func (s *exportSink[T]) commit() error { return s.out.commit() }
+func (s *exportSink[T]) abort()        { s.out.abort() }
 
 type exportSinks struct {
 	inst *exportSink[exportInstRow]
@@ -241,57 +239,75 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var s exportSinks
-	var created []string
-	fail := func(err error) int {
-		if errors.Is(err, os.ErrExist) {
-			fmt.Fprintf(stderr, "neffscope: %v; not overwritten (--force overwrites the tables) [export.exists]\n", err)
-		} else {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		}
-		for _, p := range created {
-			os.Remove(p) // only what this run created
-		}
-		return 2
-	}
 	var err error
-	if s.inst, err = createSink[exportInstRow](filepath.Join(*dir, exportInstructions), *force); err != nil {
-		return fail(err)
+	inputs := fs.Args()
+	s.inst, err = createSink[exportInstRow](filepath.Join(*dir, exportInstructions), *force, inputs)
+	if err == nil {
+		s.sync, err = createSink[exportSyncRow](filepath.Join(*dir, exportSyncEdges), *force, inputs)
 	}
-	created = append(created, s.inst.path)
-	if s.sync, err = createSink[exportSyncRow](filepath.Join(*dir, exportSyncEdges), *force); err != nil {
-		s.inst.f.Close()
-		return fail(err)
+	if err == nil {
+		s.mem, err = createSink[exportMemRow](filepath.Join(*dir, exportMemAccesses), *force, inputs)
 	}
-	created = append(created, s.sync.path)
-	if s.mem, err = createSink[exportMemRow](filepath.Join(*dir, exportMemAccesses), *force); err != nil {
-		s.inst.f.Close()
-		s.sync.f.Close()
-		return fail(err)
+	if err != nil {
+		s.abort()
+		return reportOutputErr(stderr, err)
 	}
 	rc := 0
 	shared := commandBudget()
-	for _, p := range fs.Args() {
+	for _, p := range inputs {
 		code, err := exportFile(p, &s, *maxInflate, shared, stderr)
 		if err != nil {
-			s.inst.close()
-			s.sync.close()
-			s.mem.close()
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+			s.abort()
+			fmt.Fprintf(stderr, "neffscope: %v (no table written)\n", err)
 			return 2
 		}
 		rc = max(rc, code)
 	}
-	for _, t := range []interface{ close() error }{s.inst, s.sync, s.mem} {
-		if err := t.close(); err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			rc = 2
+	if err := s.finish(); err != nil {
+		s.abort()
+		fmt.Fprintf(stderr, "neffscope: %v (no table written)\n", err)
+		return 2
+	}
+	// All three are checked before any is moved, so a refusal leaves every table as it was.
+	for _, o := range []*outputFile{s.inst.out, s.sync.out, s.mem.out} {
+		if err := o.check(); err != nil {
+			s.abort()
+			return reportOutputErr(stderr, err)
 		}
 	}
-	if rc < 2 {
-		fmt.Fprintf(stderr, "wrote %s (%d rows), %s (%d rows), %s (%d rows)\n",
-			safe(s.inst.path), s.inst.rows, safe(s.sync.path), s.sync.rows, safe(s.mem.path), s.mem.rows)
+	for _, t := range []interface{ commit() error }{s.inst, s.sync, s.mem} {
+		if err := t.commit(); err != nil {
+			s.abort()
+			return reportOutputErr(stderr, err)
+		}
 	}
+	fmt.Fprintf(stderr, "wrote %s (%d rows), %s (%d rows), %s (%d rows)\n",
+		safe(s.inst.path), s.inst.rows, safe(s.sync.path), s.sync.rows, safe(s.mem.path), s.mem.rows)
 	return rc
+}
+
+// finish ends the three tables' Parquet streams (nothing is in place until commit).
+func (s *exportSinks) finish() error {
+	if err := s.inst.finish(); err != nil {
+		return err
+	}
+	if err := s.sync.finish(); err != nil {
+		return err
+	}
+	return s.mem.finish()
+}
+
+// abort removes every table not yet in place (only the temporary files this run made).
+func (s *exportSinks) abort() {
+	if s.inst != nil {
+		s.inst.abort()
+	}
+	if s.sync != nil {
+		s.sync.abort()
+	}
+	if s.mem != nil {
+		s.mem.abort()
+	}
 }
 
 // exportFile opens one FILE within the command's budget and streams its model's rows. The

@@ -229,7 +229,7 @@ func TestExportSchemaOverwriteAndHelp(t *testing.T) {
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, exportSyncEdges))
 	_, errs, code := runCmd(t, "export", "--parquet", dir, p)
-	if code != 2 || !strings.Contains(errs, "[export.exists]") {
+	if code != 2 || !strings.Contains(errs, "[output.exists]") {
 		t.Fatalf("second export: exit %d, %s", code, errs)
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, exportSyncEdges)); string(after) != string(before) {

@@ -60,7 +60,7 @@ func TestExtractNEFFNamesAndOverwrite(t *testing.T) {
 	}
 	// Again: the file exists.
 	_, errs, rc := runCLI(t, "extract-neff", pt)
-	if rc != 2 || !strings.Contains(errs, "[extract.exists]") {
+	if rc != 2 || !strings.Contains(errs, "[output.exists]") {
 		t.Errorf("overwrite: rc %d %s", rc, errs)
 	}
 	os.WriteFile(filepath.Join(dir, "bash_]0;pwn_rc"), []byte("keep"), 0o644)

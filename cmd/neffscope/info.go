@@ -28,7 +28,7 @@ func init() {
 
 // openFile opens a path with the inspector; the caller closes the returned file.
 func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error) {
-	fh, err := os.Open(path)
+	fh, err := openInput(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,10 +36,6 @@ func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error)
 	if err != nil {
 		fh.Close()
 		return nil, nil, err
-	}
-	if st.IsDir() {
-		fh.Close()
-		return nil, nil, fmt.Errorf("%s is a directory", path)
 	}
 	if opt.Limits == (budget.Limits{}) {
 		opt.Limits = cliLimits
@@ -500,7 +496,7 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	fh, err := os.Open(fs.Arg(0))
+	fh, err := openInput(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 1

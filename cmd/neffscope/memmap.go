@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
 )
 
@@ -81,22 +82,12 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: neffscope memmap [--json] FILE")
 		fs.PrintDefaults()
 	}
-	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
-	if f == nil {
+	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Memmap, stderr)
+	if r == nil {
 		return rc
 	}
-	defer fh.Close()
-	m := f.Memmap()
-	if m == nil {
-		relayLimits(stderr, f, false)
-		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
-		return 1
-	}
-	fileErrs := errorFindings(f)
-	if len(fileErrs) > 0 {
-		rc = 1
-	}
-	limits, _ := relayLimits(stderr, f, *asJSON)
+	defer r.close()
+	f, m, fileErrs, limits := r.f, r.m, r.fileErrs, r.limits
 	for _, c := range m.Cores {
 		if len(c.MemLints) > 0 {
 			rc = 1

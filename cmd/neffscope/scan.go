@@ -57,13 +57,14 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	jsonl := fs.Bool("jsonl", false, "one JSON object per NEFF per line (the default unless stdout is a terminal, which gets a table)")
 	asCSV := fs.Bool("csv", false, "CSV with a header row (the Parquet columns)")
-	parquetPath := fs.String("parquet", "", "write the records to this Parquet `FILE` (schema in scanparquet.go)")
+	parquetPath := fs.String("parquet", "", "write the records to this new Parquet `FILE` (schema in scanparquet.go)")
+	force := fs.Bool("force", false, "let --parquet replace an existing file (never a symlink, a NEFF or a scanned path)")
 	jobs := fs.Int("j", runtime.NumCPU(), "read this many NEFFs at once")
 	quiet := fs.Bool("q", false, "no progress on stderr")
 	follow := fs.Bool("follow", false, "follow symlinks (each file and directory they lead to is read once); without it a symlink is not followed")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope scan [--jsonl | --csv | --parquet FILE] [--follow] [-j N] PATH...\n\n"+
+		fmt.Fprintln(stderr, "usage: neffscope scan [--jsonl | --csv | --parquet FILE [--force]] [--follow] [-j N] PATH...\n\n"+
 			"Walks each PATH (a directory, e.g. a compile cache, or a NEFF) and prints one record per *.neff\n"+
 			"file, in path order (directory entries sorted by name): a table on a terminal, else JSONL.\n"+
 			"Exit status: 0, or 1 if any NEFF had an error finding, 2 on usage or output trouble.")
@@ -87,10 +88,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	case *asCSV:
 		sink = newCSVSink(stdout)
 	case *parquetPath != "":
-		ps, err := newParquetSink(*parquetPath)
+		ps, err := newParquetSink(*parquetPath, outputRules{force: *force, inputs: fs.Args()})
 		if err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 2
+			return reportOutputErr(stderr, err)
 		}
 		sink = ps
 	case !*jsonl && isTerminal(rawStdout(stdout)):
@@ -107,7 +107,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		opt.progress = nil
 	}
 	st, err := scan(fs.Args(), opt, sink)
-	if cerr := sink.Close(); err == nil {
+	if ps, ok := sink.(*parquetSink); ok && err != nil {
+		ps.abort()
+	} else if cerr := sink.Close(); err == nil {
 		err = cerr
 	}
 	if opt.progress != nil {
@@ -423,7 +425,7 @@ func readItem(it scanItem, maxInflate int64) (rec *fleet.ScanRecord) {
 			rec = fleet.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
-	fh, err := openForScan(it.path)
+	fh, err := openNonblocking(it.path)
 	if err != nil {
 		return fleet.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot open %s: %v", p, describeErr(err)))
 	}

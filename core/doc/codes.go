@@ -207,6 +207,14 @@ const (
 
 	// issue 30, round three: coverage's word limits
 	CodeCoverageWordLimit Code = "coverage.word-limit"
+
+	// output and input: the host's files every command writes or reads whole (cmd/neffscope)
+	CodeOutputExists     Code = "output.exists"
+	CodeOutputSymlink    Code = "output.symlink"
+	CodeOutputNotRegular Code = "output.not-regular"
+	CodeOutputIsInput    Code = "output.is-input"
+	CodeOutputIsNEFF     Code = "output.is-neff"
+	CodeInputNotRegular  Code = "input.not-regular"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -400,7 +408,6 @@ var Codes = []CodeInfo{
 	{"zip.bomb", "a deflated zip entry declares more than MaxEntrySize bytes or inflates past MaxRatio: not inflated"},
 	{"zip.overlap", "zip entries whose bytes overlap another entry's (one entry's data named many times): refused"},
 	{"zip.damaged", "a zip entry that starts with a NEFF header could not be read to the end of its payload"},
-	{"extract.exists", "extract-neff's output file exists: not overwritten without --force"},
 	{"scan.seen", "scan reached a file or directory it had already visited through another symlink: not read again"},
 	{"scan.symlink", "scan met a symlink and --follow was not given: not followed"},
 	{"output.cap", "the output reached --max-output bytes and stopped there (0 lifts the cap)"},
@@ -416,10 +423,16 @@ var Codes = []CodeInfo{
 	// text: names the file holds, as printed (issue 30)
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
 
-	// issue 28: export --parquet
-	{"export.exists", "a table export --parquet writes exists: not overwritten without --force"},
 	// issue 30, round three: coverage's word limits
 	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
+
+	// output and input: the host's files every command writes or reads whole
+	{CodeOutputExists, "an output file (sync --trace, scan --parquet, export's tables, extract-neff -o) exists: not overwritten without --force"},
+	{CodeOutputSymlink, "an output path is a symlink (dangling or not): never written through, --force or not; remove it or name another file"},
+	{CodeOutputNotRegular, "an output path is a FIFO, a device or a directory: not written; name another file"},
+	{CodeOutputIsInput, "an output path is a file the command reads: never written over, --force or not"},
+	{CodeOutputIsNEFF, "an output path holds a NEFF: never written over, --force or not; remove it first if it is meant to go"},
+	{CodeInputNotRegular, "an input path is a FIFO, a device or a directory: not read (it would block, or never end); save it to a file first"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.
