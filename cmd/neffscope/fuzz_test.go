@@ -63,7 +63,7 @@ func FuzzJSONOut(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, cut uint) {
 		noRaw := noRawIn(t, s)
 		// disasm --json's encoder.
-		b := appendJSONString(nil, s)
+		b := doc.AppendJSONString(nil, s, doc.JSONSafe)
 		var back string
 		if err := json.Unmarshal(b, &back); err != nil || back != replaceInvalid(s) {
 			t.Fatalf("%q: appendJSONString %s parses to %q, %v", s, b, back, err)

@@ -563,6 +563,21 @@ func flatten(r *fleet.ScanRecord) flatRecord {
 	if c := r.Cache; c != nil {
 		f.CacheModule, f.CacheFlagsHash, f.CacheState = &c.Module, &c.FlagsHash, &c.State
 	}
+	return f.clean()
+}
+
+// clean makes every string of the row doc.CleanString's: valid UTF-8 (a bad byte is U+FFFD,
+// as the JSONL has it) with no control or format character raw, in Parquet and CSV alike.
+func (f flatRecord) clean() flatRecord {
+	for _, s := range []*string{&f.Path, &f.SHA256, &f.UUID, &f.NeffVersion, &f.Compiler, &f.Target, &f.Instructions, &f.Inputs, &f.Outputs, &f.Problems} {
+		*s = doc.CleanString(*s)
+	}
+	for _, s := range []**string{&f.CacheModule, &f.CacheFlagsHash, &f.CacheState, &f.DuplicateOf} {
+		if *s != nil {
+			c := doc.CleanString(**s)
+			*s = &c
+		}
+	}
 	return f
 }
 

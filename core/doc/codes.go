@@ -215,6 +215,7 @@ const (
 	CodeOutputIsInput    Code = "output.is-input"
 	CodeOutputIsNEFF     Code = "output.is-neff"
 	CodeInputNotRegular  Code = "input.not-regular"
+	CodeExportRowsCut    Code = "export.rows-cut"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -433,6 +434,7 @@ var Codes = []CodeInfo{
 	{CodeOutputIsInput, "an output path is a file the command reads: never written over, --force or not"},
 	{CodeOutputIsNEFF, "an output path holds a NEFF: never written over, --force or not; remove it first if it is meant to go"},
 	{CodeInputNotRegular, "an input path is a FIFO, a device or a directory: not read (it would block, or never end); save it to a file first"},
+	{CodeExportRowsCut, "a limit stopped a core's sync or memory model (sync.limit, mem.limit): sync_edges, mem_accesses and lints lack the rows past that point, and export exits 1 (--max-memory raises the limit)"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.
