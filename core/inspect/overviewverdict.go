@@ -46,11 +46,11 @@ const (
 
 // verdictFacts is what the verdict is decided from.
 type verdictFacts struct {
-	a      *neff.Archive // nil: not a NEFF
-	errors []doc.Finding // the document's error findings
-	limits int           // findings of a limit that stopped a read (doc.IsLimit)
-	cause  string        // the root cause (rootCause), "" when none
-	why    string        // what the root cause tells the user
+	a       *neff.Archive // nil: not a NEFF
+	errors  []doc.Finding // the document's error findings
+	limits  int           // findings of a limit that stopped a read (doc.IsLimit)
+	cause   string        // the root cause (rootCause), "" when none
+	why     string        // what the root cause tells the user
 	m       *sched.Model  // nil: the models were not built
 	memory  bool          // m has the memory model
 	program bool          // the file has a program to model (without one, nothing is pending)
