@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"bytes"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -129,5 +131,36 @@ func TestVerdictAndCausesOfCutFile(t *testing.T) {
 	}
 	if g := ov.Child(OverviewFindings).Child(CauseTruncated); g == nil || g.Attrs[AttrCode] != string(doc.CodeNeffTruncated) || len(g.Table.Rows) != caused+1 {
 		t.Errorf("cause group %+v (want %d rows)", g, caused+1)
+	}
+}
+
+// The overview's labels count what they name: one output listed once per core is one output;
+// the activation answer counts every ActivationTableLoad word that runs, not the sets; the
+// DMA table's queue-count column is the file's num_queues, not "rings".
+func TestOverviewLabelsCountWhatTheyName(t *testing.T) {
+	f := openRealBytes(t, "nkipy/matmul_small.neff")
+	ov := f.Doc.Root.Children[0]
+	io := ov.Child(OverviewIO)
+	if io.Attrs[AttrOutputs] != "1" || io.Attrs[AttrInputs] != "2" || io.Value != "2 in, 1 out (listed 2 times)" {
+		t.Errorf("io %q %v", io.Value, io.Attrs)
+	}
+	loads := 0
+	for _, ps := range f.Program.Streams {
+		for _, c := range ps.ISA.Counts() {
+			if c.Name == "ActivationTableLoad" {
+				loads += c.Count
+			}
+		}
+	}
+	act := ov.Child(OverviewActivation)
+	if act.Attrs[AttrCount] != strconv.Itoa(loads) || loads == 0 || !strings.HasPrefix(act.Value, plural(loads, "table load")+" of 1 set") {
+		t.Errorf("activation %q %v, %d ActivationTableLoad words", act.Value, act.Attrs, loads)
+	}
+	dma := ov.Child(OverviewDMA)
+	if dma.Table == nil || col(dma.Table, "num_queues") < 0 || col(dma.Table, "rings") >= 0 {
+		t.Errorf("dma columns %v", dma.Table)
+	}
+	if q := f.Doc.Root.Find("model", "cores", "sg00", "dma_queues"); q == nil || q.Table == nil || col(q.Table, "num_queues") < 0 {
+		t.Errorf("dma_queues table %+v", q)
 	}
 }
