@@ -38,6 +38,7 @@ type scanItem struct {
 	severity string
 	missing  bool // a MODULE_ entry directory with no NEFF
 	size     int64
+	modified time.Time // when the directory holding it last changed (the entry's state)
 }
 
 // scanOptions are scan's knobs.
@@ -181,6 +182,7 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 	pending := map[int]*fleet.ScanRecord{}
 	next := 0
 	lastProgress := time.Now()
+	shown := false // a live progress line is on the terminal
 	for res := range results {
 		pending[res.seq] = res.rec
 		for {
@@ -205,6 +207,12 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 				st.errors++
 			}
 			if werr == nil {
+				if shown {
+					// The progress line and the table share the terminal: clear the line
+					// first, so the row starts at the left edge; it is drawn again below.
+					fmt.Fprint(opt.progress, "\r\x1b[K")
+					shown = false
+				}
 				if werr = sink.Write(r); werr != nil {
 					close(stop) // the output is gone: stop walking, drain the readers
 				}
@@ -216,13 +224,14 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 					dir, _ := w.current.Load().(string)
 					line := fmt.Sprintf("scan: %d done / %d found, %.1f MB · %s", st.records, w.found.Load(), float64(st.bytes)/1e6, safe(dir))
 					fmt.Fprintf(opt.progress, "\r\x1b[K%s", elide(line, 100))
+					shown = true
 				} else {
 					fmt.Fprintf(opt.progress, "scan: %d NEFFs, %.1f MB, %.0f NEFF/s…\n", st.records, float64(st.bytes)/1e6, float64(st.records)/el)
 				}
 			}
 		}
 	}
-	if opt.live && opt.progress != nil {
+	if shown {
 		fmt.Fprint(opt.progress, "\r\x1b[K")
 	}
 	st.elapsed = time.Since(start)
@@ -274,7 +283,11 @@ func (w *walker) root(p string) {
 		w.dir(p, st)
 	default:
 		names := siblingNames(filepath.Dir(p))
-		w.file(p, st, names)
+		var mod time.Time
+		if dst, err := os.Stat(filepath.Dir(p)); err == nil {
+			mod = dst.ModTime()
+		}
+		w.file(p, st, names, mod)
 	}
 }
 
@@ -290,6 +303,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	if err != nil && len(entries) == 0 {
 		return w.emit(scanItem{path: p, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
 	}
+	dirMod := st.ModTime()
 	names := make([]string, len(entries))
 	hasNEFF := false
 	for i, e := range entries {
@@ -301,7 +315,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	// A cache entry directory without a NEFF is a record too: it answers "is it cached?".
 	if !hasNEFF && strings.HasPrefix(filepath.Base(p), "MODULE_") {
 		if _, ok := fleet.ParseModuleKey(filepath.Base(p)); ok {
-			if !w.emit(scanItem{path: filepath.Join(p, "model.neff"), siblings: names, missing: true}) {
+			if !w.emit(scanItem{path: filepath.Join(p, "model.neff"), siblings: names, missing: true, modified: st.ModTime()}) {
 				return false
 			}
 		}
@@ -333,7 +347,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 				}
 				continue
 			}
-			if isNEFFName(e.Name()) && !w.file(cp, st, names) {
+			if isNEFFName(e.Name()) && !w.file(cp, st, names, dirMod) {
 				return false
 			}
 			continue
@@ -359,7 +373,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 				}
 				continue
 			}
-			if !w.file(cp, st, names) {
+			if !w.file(cp, st, names, dirMod) {
 				return false
 			}
 		}
@@ -367,19 +381,20 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	return true
 }
 
-func (w *walker) file(p string, st os.FileInfo, siblings []string) bool {
+// file emits a NEFF; dirMod is when its directory last changed.
+func (w *walker) file(p string, st os.FileInfo, siblings []string, dirMod time.Time) bool {
 	if !st.Mode().IsRegular() {
-		return w.emit(scanItem{path: p, siblings: siblings, code: fleet.CodeScanNotRegular, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
+		return w.emit(scanItem{path: p, siblings: siblings, code: fleet.CodeScanNotRegular, modified: dirMod, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
 	}
 	if w.follow {
 		id := fileKey(p, st)
 		if first, ok := w.seen[id]; ok {
-			return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), code: fleet.CodeScanSeen, severity: doc.Info,
+			return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), code: fleet.CodeScanSeen, severity: doc.Info, modified: dirMod,
 				problem: fmt.Sprintf("%s is %s, read already (through a symlink or a hard link); not read again", p, filepath.ToSlash(first))})
 		}
 		w.seen[id] = p
 	}
-	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size()})
+	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), modified: dirMod})
 }
 
 func siblingNames(dir string) []string {
@@ -409,6 +424,7 @@ func describeErr(err error) string {
 // readItem turns one walk item into its record. It never panics: a decoder panic becomes the
 // record's error finding, so one hostile file cannot stop a scan.
 func readItem(it scanItem, maxInflate int64) (rec *fleet.ScanRecord) {
+	defer func() { rec.Modified = it.modified }()
 	p := filepath.ToSlash(it.path)
 	switch {
 	case it.missing:

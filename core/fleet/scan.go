@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
@@ -37,6 +38,9 @@ type ScanRecord struct {
 	Cache    *CacheInfo    `json:"cache"`
 	// DuplicateOf is the first path, in scan order, of a byte-identical NEFF (set by the scanner).
 	DuplicateOf *string `json:"duplicate_of"`
+	// Modified is when the entry's directory last changed (set by the scanner; zero when not
+	// known): a terminal's table tells an entry still compiling from an abandoned one by it.
+	Modified time.Time `json:"-"`
 }
 
 // ScanTensor is one model input or output.
