@@ -90,7 +90,8 @@ type jsonEncoder struct {
 	plans   [256]*opPlan
 	runs    []isa.Run
 	tmp     []byte
-	lastSrc *inspect.Source
+	lastSrc inspect.Source
+	haveSrc bool
 	srcJSON []byte         // `,"source":{...}` of lastSrc
 	texts   []*[256][]byte // by isa.FixedField.TextID: `"key":"text"` of each byte value
 }
@@ -220,13 +221,20 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 		b = append(b, `,"part_of":`...)
 		b = strconv.AppendInt(b, int64(partOf), 10)
 	}
-	if src := e.p.Source.Source(s.Member, i); src != nil {
-		if src != e.lastSrc {
-			e.lastSrc, e.srcJSON = src, appendSourceJSON(e.srcJSON[:0], src)
+	if src, ok := e.p.Source.SourceOf(s.Member, i); ok {
+		// Neighbouring words often come from one record: its JSON is encoded once. (Compared
+		// by what the JSON holds: each lookup is a new value.)
+		if !e.haveSrc || !sameSourceJSON(&src, &e.lastSrc) {
+			e.lastSrc, e.haveSrc, e.srcJSON = src, true, appendSourceJSON(e.srcJSON[:0], &src)
 		}
 		b = append(b, e.srcJSON...)
 	}
 	return append(b, '}')
+}
+
+// sameSourceJSON says whether two sources write the same "source" object.
+func sameSourceJSON(a, b *inspect.Source) bool {
+	return a.BIR == b.BIR && a.File == b.File && a.Line == b.Line && a.Kernel == b.Kernel && a.Via == b.Via
 }
 
 // appendSourceJSON is sourceJSON as encoding/json wrote it.

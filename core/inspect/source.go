@@ -226,15 +226,25 @@ type SourceLine struct {
 
 // Source returns the source of word i of a stream (nil when the NEFF has no debug info for it).
 func (x *SourceIndex) Source(member string, i int) *Source {
-	if x == nil {
+	src, ok := x.SourceOf(member, i)
+	if !ok {
 		return nil
+	}
+	return &src
+}
+
+// SourceOf is Source as a value, for a caller that asks once per word of a big stream
+// (disasm --json's encoders): no allocation but the BIR name's.
+func (x *SourceIndex) SourceOf(member string, i int) (Source, bool) {
+	if x == nil {
+		return Source{}, false
 	}
 	s := x.streams[member]
 	c, r, a, ok := x.word(s, i)
 	if !ok {
-		return nil
+		return Source{}, false
 	}
-	return &Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, rec: r}
+	return Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, rec: r}, true
 }
 
 // word joins word i of a stream to its backend record and that record's kernel attributes.
