@@ -18,7 +18,7 @@ import (
 //     header, sync band and field map, and the order of the "fields" keys (encoding/json sorts
 //     a map's keys; the undocumented runs, which vary per word, are merged into that order);
 //   - a word's field texts come from isa.AppendFields into buffers reused from word to word;
-//   - strings from the file go through appendJSONString, which writes what encoding/json
+//   - strings from the file go through doc.AppendJSONString (JSONSafe), which writes what encoding/json
 //     wrote and then what the CLI's jsonEscaper made of it, so the output is the bytes
 //     json.Marshal of instJSON through jsonStdout gives, and the escaper is not run over
 //     13 GB (disasm_oracle_test.go holds the two equal);
@@ -265,7 +265,7 @@ func appendSourceJSON(b []byte, src *inspect.Source) []byte {
 }
 
 // writeDisasmJSON writes the disasmJSON contract. w receives bytes already escaped for a
-// terminal (see appendJSONString): it is the CLI's stdout under its termWriter (rawStdout).
+// terminal (see doc.AppendJSONString): it is the CLI's stdout under its termWriter (rawStdout).
 func writeDisasmJSON(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) error {
 	return writeDisasm(w, f, archive, picked, jsonFormat{})
 }

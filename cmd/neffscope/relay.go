@@ -77,7 +77,7 @@ func relayLimits(stderr io.Writer, f *inspect.File, asJSON bool) (fs []fileFindi
 }
 
 // appendFindingsMember appends `"findings": [...],` (each as encoding/json writes a
-// fileFinding, escaped as appendJSONString escapes) for a JSON object written by hand, or
+// fileFinding, escaped as doc.AppendJSONString escapes with JSONSafe) for a JSON object written by hand, or
 // nothing when fs is empty.
 func appendFindingsMember(b []byte, fs []fileFinding, indent string) []byte {
 	if len(fs) == 0 {

@@ -100,7 +100,7 @@ func (v *verdictFacts) node(link func(*doc.Node) string, find func(...string) *d
 		return n
 	}
 	if v.a == nil {
-		add(CheckHash, "NEFF", VerdictFail, "not a NEFF", "The file has no NEFF header: there is no container to check.", []string{string(doc.CodeFileNotNEFF)})
+		add(CheckHash, "container", VerdictFail, "not a NEFF", "The file has no NEFF header: there is no container to check.", []string{string(doc.CodeFileNotNEFF)})
 	} else {
 		h := v.hash(add)
 		h.Link = link(find("payload", "integrity"))
@@ -149,12 +149,11 @@ func (v *verdictFacts) hash(add addCheck) *doc.Node {
 		return add(CheckHash, "hash", VerdictFail, "mismatch", "The payload does not match the header's hash: the file was changed or damaged after it was written.", []string{string(doc.CodeNeffHashMismatch)}).
 			SetAttr(doc.AttrIntegrity, a.Payload.Integrity)
 	}
-	why := "The hash was not checked: the package version has no known hash."
-	state := VerdictUndecided
 	if v.cause == CauseTruncated {
-		why, state = "The hash cannot match: the file is cut short (the payload is not all there).", VerdictFail
+		return add(CheckHash, "hash", VerdictFail, "cannot match", "The hash cannot match: the file is cut short (the payload is not all there).", []string{string(doc.CodeNeffTruncated)}).
+			SetAttr(doc.AttrIntegrity, a.Payload.Integrity)
 	}
-	return add(CheckHash, "hash", state, "not checked", why, nil).SetAttr(doc.AttrIntegrity, a.Payload.Integrity)
+	return add(CheckHash, "hash", VerdictUndecided, "not checked", "The hash was not checked: the package version has no known hash.", nil).SetAttr(doc.AttrIntegrity, a.Payload.Integrity)
 }
 
 func (v *verdictFacts) runtime(add addCheck) *doc.Node {
