@@ -130,15 +130,21 @@ func (o *outputFile) commit() error {
 		err = o.check()
 	}
 	if err == nil {
-		if o.force {
+		linked := false
+		if !o.force {
+			switch lerr := os.Link(tmp, o.target); {
+			case lerr == nil:
+				linked = true
+			case errors.Is(lerr, os.ErrExist):
+				err = &outputError{doc.CodeOutputExists, o.target, "was created while it was written: not overwritten"}
+			}
+			// Any other error: a file system without hard links; the check above stands.
+		}
+		if err == nil && !linked {
 			err = os.Rename(tmp, o.target)
-		} else if err = os.Link(tmp, o.target); errors.Is(err, os.ErrExist) {
-			err = &outputError{doc.CodeOutputExists, o.target, "was created while it was written: not overwritten"}
 		}
 	}
-	if err != nil || !o.force {
-		os.Remove(tmp) // after a rename it is gone already; after a link, the target keeps the bytes
-	}
+	os.Remove(tmp) // after a rename it is gone already; after a link, the target keeps the bytes
 	return err
 }
 
