@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -184,76 +185,90 @@ func (v *verdictFacts) findings(add addCheck) {
 	}
 }
 
+// modelWords is what a model check says in each state: the one text per model.
+type modelWords struct {
+	key, label, unmodelled, pending, command, blind, cut, pass string
+}
+
+var (
+	syncWords = modelWords{CheckSync, "sync",
+		"The file has no program to model (no manifests resolve): its waits are not checked.",
+		"the sync model (every wait tied to its producer: deadlocks, waits nothing satisfies) is built on demand: the schedule, or neffscope check",
+		"neffscope sync", "the model could not follow %s (%s): a deadlock through them would not be seen",
+		"The file is cut short: the streams and cores past the cut are not modelled.",
+		"Every wait has its producer and nothing deadlocks."}
+	memoryWords = modelWords{CheckMemory, "memory",
+		"The file has no program to model: its SBUF/PSUM accesses are not checked.",
+		"the memory model (every SBUF/PSUM access placed: races, accesses out of bounds) is built on demand, as it can take longer than the open: the memory view, or neffscope check",
+		"neffscope memmap", "the model could not place the accesses of %s (%s): a race through them would not be seen",
+		"The file is cut short: the accesses past the cut are not modelled.",
+		"Every SBUF/PSUM access placed; no race, nothing out of bounds."}
+)
+
 func (v *verdictFacts) syncCheck(add addCheck) {
-	switch {
-	case v.a == nil:
-		return
-	case !v.program:
-		add(CheckSync, "sync", VerdictUndecided, "no program", "The file has no program to model (no manifests resolve): its waits are not checked.", nil)
-		return
-	case v.m == nil:
-		add(CheckSync, "sync", VerdictPending, "not worked out", "the sync model (every wait tied to its producer: deadlocks, waits nothing satisfies) is built on demand: the schedule, or neffscope check", nil)
-		return
-	}
-	var waits, lints, undecided int
-	var lintCodes, undCodes []string
-	for _, c := range v.m.Cores {
-		waits += len(c.Waits)
-		for _, w := range c.Lints() {
-			lints++
-			lintCodes = appendCode(lintCodes, w.Code.String())
-		}
-		for _, u := range c.Undecided {
-			undecided += u.Count
-			undCodes = appendCode(undCodes, u.Code.String())
+	var t modelTally
+	if v.m != nil {
+		for _, c := range v.m.Cores {
+			t.waits += len(c.Waits)
+			for _, w := range c.Lints() {
+				t.lint(w.Code.String())
+			}
+			for _, u := range c.Undecided {
+				t.undecide(u.Code.String(), u.Count)
+			}
 		}
 	}
-	switch {
-	case lints > 0:
-		add(CheckSync, "sync", VerdictFail, plural(lints, "lint"), "The sync model finds "+plural(lints, "lint")+" ("+strings.Join(lintCodes, ", ")+"): neffscope sync lists them.", lintCodes)
-	case undecided > 0:
-		add(CheckSync, "sync", VerdictUndecided, "no lint; "+strconv.Itoa(undecided)+" undecided",
-			"No lint, but the model could not follow "+plural(undecided, "instruction")+" ("+strings.Join(undCodes, ", ")+"): a deadlock through them would not be seen.", undCodes)
-	case v.cause == CauseTruncated:
-		add(CheckSync, "sync", VerdictUndecided, "no lint in what was read", "The file is cut short: the streams and cores past the cut are not modelled.", nil)
-	default:
-		add(CheckSync, "sync", VerdictPass, plural(waits, "wait")+", no lint", "Every wait has its producer and nothing deadlocks.", nil)
-	}
+	v.modelCheck(add, syncWords, v.m != nil, t, plural(t.waits, "wait")+", no lint")
 }
 
 func (v *verdictFacts) memoryCheck(add addCheck) {
+	var t modelTally
+	if v.memory {
+		for _, c := range v.m.Cores {
+			for _, l := range c.MemLints {
+				t.lint(l.Code.String())
+			}
+			for _, u := range c.MemIssues {
+				t.undecide(u.Code.String(), u.Count)
+			}
+		}
+	}
+	v.modelCheck(add, memoryWords, v.memory, t, "no lint")
+}
+
+// modelTally counts a model's lints and undecided instructions, with their codes.
+type modelTally struct {
+	waits, lints, undecided int
+	lintCodes, undCodes     []string
+}
+
+func (t *modelTally) lint(code string) {
+	t.lints++
+	t.lintCodes = appendCode(t.lintCodes, code)
+}
+
+func (t *modelTally) undecide(code string, n int) {
+	t.undecided += n
+	t.undCodes = appendCode(t.undCodes, code)
+}
+
+// modelCheck adds a model's check: built says the model was built.
+func (v *verdictFacts) modelCheck(add addCheck, w modelWords, built bool, t modelTally, passValue string) {
 	switch {
 	case v.a == nil:
-		return
 	case !v.program:
-		add(CheckMemory, "memory", VerdictUndecided, "no program", "The file has no program to model: its SBUF/PSUM accesses are not checked.", nil)
-		return
-	case !v.memory:
-		add(CheckMemory, "memory", VerdictPending, "not worked out", "the memory model (every SBUF/PSUM access placed: races, accesses out of bounds) is built on demand, as it can take longer than the open: the memory view, or neffscope check", nil)
-		return
-	}
-	var lints, undecided int
-	var lintCodes, undCodes []string
-	for _, c := range v.m.Cores {
-		for _, l := range c.MemLints {
-			lints++
-			lintCodes = appendCode(lintCodes, l.Code.String())
-		}
-		for _, u := range c.MemIssues {
-			undecided += u.Count
-			undCodes = appendCode(undCodes, u.Code.String())
-		}
-	}
-	switch {
-	case lints > 0:
-		add(CheckMemory, "memory", VerdictFail, plural(lints, "lint"), "The memory model finds "+plural(lints, "lint")+" ("+strings.Join(lintCodes, ", ")+"): neffscope memmap lists them.", lintCodes)
-	case undecided > 0:
-		add(CheckMemory, "memory", VerdictUndecided, "no lint; "+strconv.Itoa(undecided)+" undecided",
-			"No lint, but the model could not place the accesses of "+plural(undecided, "instruction")+" ("+strings.Join(undCodes, ", ")+"): a race through them would not be seen.", undCodes)
+		add(w.key, w.label, VerdictUndecided, "no program", w.unmodelled, nil)
+	case !built:
+		add(w.key, w.label, VerdictPending, "not worked out", w.pending, nil)
+	case t.lints > 0:
+		add(w.key, w.label, VerdictFail, plural(t.lints, "lint"), "The "+w.label+" model finds "+plural(t.lints, "lint")+" ("+strings.Join(t.lintCodes, ", ")+"): "+w.command+" lists them.", t.lintCodes)
+	case t.undecided > 0:
+		add(w.key, w.label, VerdictUndecided, "no lint; "+strconv.Itoa(t.undecided)+" undecided",
+			"No lint, but "+fmt.Sprintf(w.blind, plural(t.undecided, "instruction"), strings.Join(t.undCodes, ", "))+".", t.undCodes)
 	case v.cause == CauseTruncated:
-		add(CheckMemory, "memory", VerdictUndecided, "no lint in what was read", "The file is cut short: the accesses past the cut are not modelled.", nil)
+		add(w.key, w.label, VerdictUndecided, "no lint in what was read", w.cut, nil)
 	default:
-		add(CheckMemory, "memory", VerdictPass, "no lint", "Every SBUF/PSUM access placed; no race, nothing out of bounds.", nil)
+		add(w.key, w.label, VerdictPass, passValue, w.pass, nil)
 	}
 }
 
