@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -315,13 +316,13 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// All four are checked before any is moved, so a refusal leaves every table as it was.
-	for _, o := range []*outputFile{s.inst.out, s.sync.out, s.mem.out, s.lint.out} {
-		if err := o.check(); err != nil {
+	for _, t := range s.tables() {
+		if err := t.output().check(); err != nil {
 			s.abort()
 			return reportOutputErr(stderr, err)
 		}
 	}
-	for _, t := range []interface{ commit() error }{s.inst, s.sync, s.mem, s.lint} {
+	for _, t := range s.tables() {
 		if err := t.commit(); err != nil {
 			s.abort()
 			return reportOutputErr(stderr, err)
@@ -332,33 +333,41 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	return rc
 }
 
+// table is what the command does with each of its sinks, whatever its row type.
+type table interface {
+	finish() error
+	commit() error
+	abort()
+	output() *outputFile
+}
+
+func (s *exportSink[T]) output() *outputFile { return s.out }
+
+// tables are the sinks made so far, in order.
+func (s *exportSinks) tables() []table {
+	var ts []table
+	for _, t := range []table{s.inst, s.sync, s.mem, s.lint} {
+		if !reflect.ValueOf(t).IsNil() {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
 // finish ends the tables' Parquet streams (nothing is in place until commit).
 func (s *exportSinks) finish() error {
-	if err := s.inst.finish(); err != nil {
-		return err
+	for _, t := range s.tables() {
+		if err := t.finish(); err != nil {
+			return err
+		}
 	}
-	if err := s.sync.finish(); err != nil {
-		return err
-	}
-	if err := s.mem.finish(); err != nil {
-		return err
-	}
-	return s.lint.finish()
+	return nil
 }
 
 // abort removes every table not yet in place (only the temporary files this run made).
 func (s *exportSinks) abort() {
-	if s.inst != nil {
-		s.inst.abort()
-	}
-	if s.sync != nil {
-		s.sync.abort()
-	}
-	if s.mem != nil {
-		s.mem.abort()
-	}
-	if s.lint != nil {
-		s.lint.abort()
+	for _, t := range s.tables() {
+		t.abort()
 	}
 }
 
