@@ -64,10 +64,13 @@ type SourceIndex struct {
 	PenguinFallback bool
 	Node            *doc.Node
 	// attrCache holds resolved kernel attributes by (member, attribute tuple), for the records
-	// whose line needs no penguin parent (the others are resolved each time: cheap).
-	// mu guards attrCache and the findings attrsOf adds: disasm joins on every core.
-	mu        sync.Mutex
-	attrCache map[attrKey]srcAttrs
+	// whose line needs no penguin parent (the others are resolved each time: cheap). It is
+	// read without a lock (a sync.Map: written once per key, then only read), as disasm's
+	// encoders ask once per word on every core; mu guards its writes, attrCached, and the
+	// findings attrsOf adds.
+	mu         sync.Mutex
+	attrCache  sync.Map // attrKey → srcAttrs
+	attrCached int
 	lines     []*lineAgg // kernel lines, in the order the words first name them
 	sorted    []*lineAgg // by file, line, kernel
 	lineOf    map[lineID]*lineAgg
@@ -271,17 +274,21 @@ func (x *SourceIndex) line(s *streamSources, i int) *lineAgg {
 // attrsOf resolves backend record r's kernel attributes, with the penguin fallback (findings
 // about them go on the source node, once per member).
 func (x *SourceIndex) attrsOf(s *streamSources, c *dbg.Compact, r int) srcAttrs {
+	k := attrKey{c, c.TupleIndex(r)}
+	if a, ok := x.attrCache.Load(k); ok {
+		return a.(srcAttrs)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	k := attrKey{c, c.TupleIndex(r)}
-	if a, ok := x.attrCache[k]; ok {
-		return a
+	if a, ok := x.attrCache.Load(k); ok { // resolved by another encoder meanwhile
+		return a.(srcAttrs)
 	}
 	file, line, kernel := kernelAttrs(c, r, x.Node)
 	a := srcAttrs{File: file, Line: line, Kernel: kernel}
 	if line > 0 || s.penguin == nil {
-		if len(x.attrCache) < 1<<16 {
-			x.attrCache[k] = a
+		if x.attrCached < 1<<16 {
+			x.attrCache.Store(k, a)
+			x.attrCached++
 		}
 		return a
 	}
@@ -347,7 +354,7 @@ func (x *SourceIndex) WordsAt(file string, line int) map[string][]int {
 // newSourceIndex joins the scanned .dbg members: one pass over every word counts the words
 // with a source and a line and builds the kernel lines.
 func newSourceIndex(a *neff.Archive, p *Program, scans *dbgScans) *SourceIndex {
-	x := &SourceIndex{Members: map[string]*dbg.Compact{}, streams: map[string]*streamSources{}, attrCache: map[attrKey]srcAttrs{}, lineOf: map[lineID]*lineAgg{}}
+	x := &SourceIndex{Members: map[string]*dbg.Compact{}, streams: map[string]*streamSources{}, lineOf: map[lineID]*lineAgg{}}
 	var penguins []*dbg.Compact
 	x.Members = scans.run(a)
 	var paths []string
