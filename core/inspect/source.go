@@ -71,9 +71,9 @@ type SourceIndex struct {
 	mu         sync.Mutex
 	attrCache  sync.Map // attrKey → srcAttrs
 	attrCached int
-	lines     []*lineAgg // kernel lines, in the order the words first name them
-	sorted    []*lineAgg // by file, line, kernel
-	lineOf    map[lineID]*lineAgg
+	lines      []*lineAgg // kernel lines, in the order the words first name them
+	sorted     []*lineAgg // by file, line, kernel
+	lineOf     map[lineID]*lineAgg
 	// view caches the last member tree built on demand (dbgView).
 	view struct {
 		member string
