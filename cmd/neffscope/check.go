@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -91,8 +92,16 @@ Exit status (the worst over the files):
 			rc = worseCheck(rc, checkTrouble)
 			continue
 		}
+		m := f.Memmap()
+		if f.SourcePending() {
+			// The .dbg members are checked too (their errors count), after the model, on
+			// what it leaves of the budget.
+			if ms, err := f.IndexSource(context.Background(), nil); err == nil {
+				f.ApplySource(ms)
+			}
+		}
 		relayLimits(stderr, f, *asJSON)
-		v := inspect.Verdict(f, f.Memmap(), true)
+		v := inspect.Verdict(f, m, true)
 		fh.Close()
 		f.Budget.Done() // the next file's open has the whole command budget again
 		j := checkFile(f.Name, v)

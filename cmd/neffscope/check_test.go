@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,28 @@ func TestCheckUndecided(t *testing.T) {
 	}
 	if _, _, rc := runCmd(t, "check", p, deadlockNEFF(t)); rc != checkFailed {
 		t.Errorf("undecided then failed: rc %d, want 1", rc)
+	}
+}
+
+// check reads the .dbg members too (info leaves them out): a corrupt one is an error of the
+// file, so the errors check fails on it.
+func TestCheckReadsDebugInfo(t *testing.T) {
+	members := append(neffbuild.Sample(), neffbuild.Member{Path: "sg00/debug_info_asm_PE.dbg", Data: []byte{0x0a, 0xff, 0xff, 0xff, 0x0f, 1, 2}})
+	p := filepath.Join(t.TempDir(), "bad-dbg.neff")
+	os.WriteFile(p, neffbuild.Bytes(members, neffbuild.Options{}), 0o644)
+	info, _, _ := runCmd(t, "info", "--json", p)
+	out, _, rc := runCmd(t, "check", "--json", p)
+	j := checkOut(t, out)
+	var errs checkItemJSON
+	for _, c := range j.Files[0].Checks {
+		if c.Check == "errors" {
+			errs = c
+		}
+	}
+	if rc != checkFailed || errs.State != "fail" || !strings.Contains(strings.Join(errs.Codes, ","), "dbg.") {
+		t.Errorf("rc %d, errors check %+v", rc, errs)
+	}
+	if strings.Contains(info, `"dbg.`) {
+		t.Errorf("info reads the .dbg members now: the test no longer shows check reading more")
 	}
 }
