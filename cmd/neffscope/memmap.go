@@ -109,17 +109,12 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: neffscope memmap [--json] FILE")
 		fs.PrintDefaults()
 	}
-	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
-	if f == nil {
+	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Memmap, stderr)
+	if r == nil {
 		return rc
 	}
-	defer fh.Close()
-	m := f.Memmap()
-	if m == nil {
-		relayLimits(stderr, f, false)
-		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
-		return 1
-	}
+	defer r.close()
+	f, m, fileErrs, limits := r.f, r.m, r.fileErrs, r.limits
 	// The source lines are mapped after the model, on what it leaves of the budget: they name
 	// the buffers live at each peak.
 	if f.SourcePending() {
@@ -128,11 +123,6 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	lines := lineJoiner(f)
-	fileErrs := errorFindings(f)
-	if len(fileErrs) > 0 {
-		rc = 1
-	}
-	limits, _ := relayLimits(stderr, f, *asJSON)
 	for _, c := range m.Cores {
 		if len(c.MemLints) > 0 {
 			rc = 1

@@ -233,6 +233,15 @@ const (
 	CodeHLONEFFChanged     Code = "hlo.neff-changed"
 	CodeHLONEFFMissing     Code = "hlo.neff-missing"
 	CodeHLOTemporaryPath   Code = "hlo.temporary-path"
+
+	// output and input: the host's files every command writes or reads whole (cmd/neffscope)
+	CodeOutputExists     Code = "output.exists"
+	CodeOutputSymlink    Code = "output.symlink"
+	CodeOutputNotRegular Code = "output.not-regular"
+	CodeOutputIsInput    Code = "output.is-input"
+	CodeOutputIsNEFF     Code = "output.is-neff"
+	CodeInputNotRegular  Code = "input.not-regular"
+	CodeExportRowsCut    Code = "export.rows-cut"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -426,7 +435,6 @@ var Codes = []CodeInfo{
 	{"zip.bomb", "a deflated zip entry declares more than MaxEntrySize bytes or inflates past MaxRatio: not inflated"},
 	{"zip.overlap", "zip entries whose bytes overlap another entry's (one entry's data named many times): refused"},
 	{"zip.damaged", "a zip entry that starts with a NEFF header could not be read to the end of its payload"},
-	{"extract.exists", "extract-neff's output file exists: not overwritten without --force"},
 	{"scan.seen", "scan reached a file or directory it had already visited through another symlink: not read again"},
 	{"scan.symlink", "scan met a symlink and --follow was not given: not followed"},
 	{"output.cap", "the output reached --max-output bytes and stopped there (0 lifts the cap)"},
@@ -442,8 +450,6 @@ var Codes = []CodeInfo{
 	// text: names the file holds, as printed
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
 
-	// export --parquet
-	{"export.exists", "a table export --parquet writes exists: not overwritten without --force"},
 	// coverage's word limits
 	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
 
@@ -473,6 +479,15 @@ var Codes = []CodeInfo{
 	{CodeHLONEFFChanged, "the cache entries' NEFFs hold different programs: the kernel (or the compiler) changed"},
 	{CodeHLONEFFMissing, "a cache entry has no NEFF beside its HLO, so whether its kernel changed cannot be told"},
 	{CodeHLOTemporaryPath, "a custom call names its kernel's compiled binary by a temporary path: the module's bytes, and so its compile-cache key, change on every trace"},
+
+	// output and input: the host's files every command writes or reads whole
+	{CodeOutputExists, "an output file (sync --trace, scan --parquet, export's tables, extract-neff -o) exists: not overwritten without --force"},
+	{CodeOutputSymlink, "an output path is a symlink (dangling or not): never written through, --force or not; remove it or name another file"},
+	{CodeOutputNotRegular, "an output path is a FIFO, a device or a directory: not written; name another file"},
+	{CodeOutputIsInput, "an output path is a file the command reads: never written over, --force or not"},
+	{CodeOutputIsNEFF, "an output path holds a NEFF: never written over, --force or not; remove it first if it is meant to go"},
+	{CodeInputNotRegular, "an input path is a FIFO, a device or a directory: not read (it would block, or never end); save it to a file first"},
+	{CodeExportRowsCut, "a limit stopped a core's sync or memory model (sync.limit, mem.limit): sync_edges, mem_accesses and lints lack the rows past that point, and export exits 1 (--max-memory raises the limit)"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

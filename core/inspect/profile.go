@@ -170,7 +170,7 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 			vl.direct2dBytes += l.bytes
 		}
 	}
-	dma = &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "rings", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
+	dma = &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "num_queues", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
 	var descs, bytes int64
 	for _, u := range queues {
 		typ, owner, rings := "", "", ""

@@ -3,6 +3,7 @@ package inspect
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -243,7 +244,7 @@ func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 // ids; with bit 0x08 the offset is a register's value (regOffset).
 func dmaAddrName(ps *ProgramStream, i int, a isa.DmaAddr, dst bool, probs []string) (string, []string) {
 	c := ps.Core
-	off := fmt.Sprintf("+0x%x", a.Offset)
+	off := "+0x" + strconv.FormatUint(uint64(a.Offset), 16) // per DMA word of disasm --json: no fmt
 	var v *manifest.Var
 	if reg, ok := a.OffsetReg(); ok {
 		off = regOffset(ps, i, reg, dst)
@@ -252,7 +253,7 @@ func dmaAddrName(ps *ProgramStream, i int, a isa.DmaAddr, dst bool, probs []stri
 	case isa.DmaTagVar:
 		if v = c.VarByID(int64(a.ID)); v != nil {
 			if v.Type == "state-buffer" && a.Tag == isa.DmaTagVar {
-				return v.Name + ":" + fmt.Sprintf("0x%x", a.Offset), probs
+				return v.Name + ":0x" + strconv.FormatUint(uint64(a.Offset), 16), probs
 			}
 			return v.Name + off, boundProblem(ps, i, v, dst, probs)
 		}

@@ -661,7 +661,7 @@ func (c *Core) VarRows(from, to int) *doc.Table {
 }
 
 func queueTable(c *Core) *doc.Table {
-	t := &doc.Table{Rows: [][]string{}, Columns: []string{"name", "owner", "type", "rings", "semaphores", "fabric", "blocks"}}
+	t := &doc.Table{Rows: [][]string{}, Columns: []string{"name", "owner", "type", "num_queues", "semaphores", "fabric", "blocks"}}
 	for _, q := range c.Queues {
 		sem := ""
 		if len(q.Semaphores) > 0 {
