@@ -91,15 +91,33 @@ type Estimated struct {
 type EstimatedCore struct {
 	Core         string            `json:"core"`
 	SpanPS       int64             `json:"span_ps"`
+	Unmodelled   Unmodelled        `json:"unmodelled"`
 	Engines      []EstimatedEngine `json:"engines"`
 	CriticalPath []Ref             `json:"critical_path"`
 }
 
+// Unmodelled counts what the estimate of a core could not model: waits it could not tie to a
+// producer (they hold nothing back, so the times after them are a floor), instructions costed
+// by their engine's default row, instructions that never run (behind a deadlock), DMA
+// triggers whose transfer it could not size. OrderUnknown: the sync model could not follow
+// the program order, so no wait holds anything back.
+type Unmodelled struct {
+	Waits        int  `json:"waits"`
+	Uncosted     int  `json:"uncosted"`
+	NeverRun     int  `json:"never_run"`
+	DMAUnsized   int  `json:"dma_unsized"`
+	OrderUnknown bool `json:"order_unknown"`
+}
+
 // EstimatedEngine is one engine's estimated rows; BusyPS as in MeasuredEngine, over the
 // estimated intervals.
+// IdlePS is the rest of the core's span, and Idle says what the engine stood idle for,
+// largest first (IdleCause).
 type EstimatedEngine struct {
 	Engine string         `json:"engine"`
 	BusyPS int64          `json:"busy_ps"`
+	IdlePS int64          `json:"idle_ps"`
+	Idle   []IdleCause    `json:"idle"`
 	Rows   []EstimatedRow `json:"rows"`
 }
 
@@ -115,7 +133,7 @@ type EstimatedRow struct {
 // The reasons an instruction started when it did.
 const (
 	WaitedSemaphore = "semaphore" // on a semaphore: Producer is the instruction that satisfied it
-	WaitedDMA       = "dma"       // on a DMA transfer: DMA is its queue
+	WaitedDMA       = "dma"       // on a DMA transfer: DMA is its queue, Producer its trigger
 	WaitedEngine    = "engine"    // on its own engine, busy with the instruction before it
 	WaitedNone      = "none"
 )
@@ -133,11 +151,31 @@ type Waited struct {
 type ModelInfo struct {
 	CalibratedOn []string   `json:"calibrated_on"`
 	Error        ModelError `json:"error"`
+	// Target is the chip whose clocks the costs ran at; NotCovered what the model leaves out,
+	// said beside every estimate.
+	Target     string   `json:"target"`
+	NotCovered []string `json:"not_covered"`
 }
 
 // ModelError is the estimate's measured error: of the span of sg00 and of each engine's busy
-// time.
+// time (the largest over the kernels it was validated on, each predicted by the model fitted
+// on the others), and Attributed, the smallest share of the waits the device showed blocked
+// on another engine or a DMA that the estimate blamed on that producer. ValidatedOn names the
+// kernels and Method how the figures were made; PerKernel has each kernel's figures.
 type ModelError struct {
-	Span float64            `json:"span"`
-	Busy map[string]float64 `json:"busy"`
+	Span        float64            `json:"span"`
+	Busy        map[string]float64 `json:"busy"`
+	Attributed  float64            `json:"attributed"`
+	ValidatedOn []string           `json:"validated_on"`
+	Method      string             `json:"method"`
+	PerKernel   []KernelError      `json:"per_kernel"`
+}
+
+// KernelError is the estimate's error on one validation kernel (signed: estimate − measured,
+// over measured).
+type KernelError struct {
+	Kernel     string             `json:"kernel"`
+	Span       float64            `json:"span"`
+	Busy       map[string]float64 `json:"busy"`
+	Attributed float64            `json:"attributed"`
 }

@@ -1,0 +1,194 @@
+package timeline
+
+import "sync"
+
+// The cost model, as data: what an instruction costs on its engine, how long a semaphore takes
+// to reach another engine, and what a DMA transfer costs. Every row names its evidence and how
+// far it is trusted, like core/isa's layout table: a corrected figure is a change of data, and
+// `docs/estimate.md` says what the model as a whole was validated on.
+//
+// Evidence: [DOC] the public NKI architecture guides (aws-neuron-sdk, paths in spec ntff.md
+// §6.3); [MEAS] measured on the shared device profiles (spec ntff.md §6, the four captures of
+// one runtime build on trn2.3xlarge); [FIT] fitted on those profiles (leave-one-out error in
+// estimate_error.go); [GUESS] an assumption that fits. Confidence: high (documented and
+// measured), medium (measured on one build, one kernel family), low (a guess, or a shape term
+// the profiles hardly exercise).
+
+// Clock is one engine's clock on a target.
+type Clock struct {
+	Target     string // kelf target: sunda (Trn1, Inf2), cayman (Trn2)
+	Engine     string // PE, Activation, Pool, DVE, SP
+	GHz        float64
+	Evidence   string
+	Confidence string
+}
+
+// CostModel is the whole cost model: every figure the estimate uses. Default is the model
+// committed (fitted on the shared profiles, estimate_fit.go); Fit makes one from profiles.
+type CostModel struct {
+	Clocks    []Clock
+	Ops       []OpCost
+	Semaphore SemLatency
+	DMA       DMAModel
+	DGE       DGEModel
+	RetireNS  float64
+
+	once  sync.Once
+	index map[string]*[256]*OpCost // Ops by engine and opcode (prepare)
+}
+
+// Default is the committed cost model.
+var Default = &CostModel{Clocks: Clocks, Ops: OpCosts, Semaphore: Semaphore, DMA: DMA, DGE: DGE}
+
+// Clocks are the engine clocks the cost rows' cycles run at. The PE row is the clock its
+// durations quantise at, not the Tensor engine's documented clock (ntff.md §3.1: "why:
+// unknown"); the costs of PE rows are fitted at it.
+var Clocks = []Clock{
+	{"cayman", "PE", 1.2, "[MEAS] PE durations are multiples of 833.33 ps on all four captures (ntff.md §3.1); the Tensor engine is documented at 2.4 GHz", "medium"},
+	{"cayman", "Activation", 1.2, "[DOC] Scalar 1.2 GHz (trainium2_arch.rst); [MEAS] durations quantise at 833.33 ps", "high"},
+	{"cayman", "Pool", 1.2, "[DOC] GpSimd 1.2 GHz; [MEAS] 833.33 ps quanta", "high"},
+	{"cayman", "DVE", 0.96, "[DOC] Vector 0.96 GHz; [MEAS] 1,041.67 ps quanta", "high"},
+	{"cayman", "SP", 1.2, "[MEAS] SP durations quantise at 833.33 ps; no documented clock", "medium"},
+	{"sunda", "PE", 1.4, "[GUESS] half the documented Tensor 2.8 GHz, as on Trn2 (no Trn1 profile)", "low"},
+	{"sunda", "Activation", 1.4, "[DOC] Scalar 1.4 GHz (trainium_inferentia2_arch.rst)", "medium"},
+	{"sunda", "Pool", 1.4, "[DOC] GpSimd 1.4 GHz", "medium"},
+	{"sunda", "DVE", 1.12, "[DOC] Vector 1.12 GHz", "medium"},
+	{"sunda", "SP", 1.4, "[GUESS] as Scalar (no Trn1 profile)", "low"},
+}
+
+// defaultTarget is the target whose clocks a NEFF without a known target is costed at.
+const defaultTarget = "cayman"
+
+// Shape says which operand sizes an instruction's per-element term.
+type Shape uint8
+
+const (
+	ShapeNone   Shape = iota // a fixed cost
+	ShapeIn                  // the free size (elements per partition) of the first input
+	ShapeOut                 // the free size of the output (Memset: no input)
+	ShapeMoving              // a Matmul's moving tensor (its input's free size): columns streamed through the array
+)
+
+// OpCost is what one opcode costs on one engine, in that engine's cycles. Issue is the
+// initiation interval: the cycles from its start to the earliest start of the next
+// instruction on the engine (the engines are pipelined: a DVE op starts every ~80 ns while
+// each takes ~160 ns). Latency is start to end, where its semaphore updates happen. Both
+// grow by PerElem cycles per element of the Shape operand (PerElem2 for a dtype of at most 2
+// bytes), times Inputs.
+type OpCost struct {
+	Engine     string // "" for any engine without a row of its own
+	Opcode     uint8
+	Issue      float64
+	Latency    float64
+	Shape      Shape
+	PerElem    float64 // cycles per element, 4-byte dtypes
+	PerElem2   float64 // cycles per element, 1- and 2-byte dtypes
+	Inputs     float64 // operands streamed (TensorTensor reads two)
+	Evidence   string
+	Confidence string
+}
+
+// OpCosts is the cost table. An instruction matches its (engine, opcode) row, else the
+// opcode's row for any engine, else its engine's default (Opcode 0 with Engine set).
+var OpCosts = []OpCost{
+	// PE
+	{"PE", 0x01, 30, 125, ShapeIn, 0, 0, 1, "Ldweights: [MEAS] latency median 104.2 ns (n 367, attn_v6; 104.2–105.0 on the other three captures), issue ~25 ns to the Matmul after it; the load is fixed-size (the array's rows)", "medium"},
+	{"PE", 0x02, 2, 196, ShapeMoving, 2.0, 1.15, 1, "Matmul: [MEAS] latency 165.0 ns with 1–2 moving columns, 287 ns with 128 bf16, 372 ns with 128 fp32 (attn_v6); [DOC] initiation interval ≈ max(N, 64) cycles of the 2.4 GHz array, fp32 ≈ 4×: the per-column terms are fitted at the 1.2 GHz quanta", "medium"},
+	{"PE", 0xA0, 2, 63, ShapeNone, 0, 0, 0, "EventSemaphore on PE: [MEAS] 52.5 ns constant (n 40, all four captures)", "medium"},
+	{"PE", 0, 2, 63, ShapeNone, 0, 0, 0, "any other PE word: [GUESS] as EventSemaphore", "low"},
+	// Activation
+	{"Activation", 0x21, 242, 354, ShapeIn, 1, 1, 1, "Activate: [MEAS] latency 294.6 ns (n 136; 294.2–295.0 on the others), back-to-back starts 201.7 ns apart; [DOC] Scalar ≈ N cycles plus a static overhead", "medium"},
+	{"Activation", 0x23, 5200, 1540, ShapeNone, 0, 0, 0, "ActivationTableLoad: [MEAS] 1,283.3 ns constant (n 11); the Activate after it starts ~3 µs after its end (the table's DMA, queue 14)", "medium"},
+	{"Activation", 0, 50, 50, ShapeNone, 0, 0, 0, "any other Activation word: [MEAS] SetOrderingMode 41.7 ns; [GUESS] for the rest", "low"},
+	// Pool
+	{"Pool", 0xD4, 40, 38, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on Pool (runs as 0xB8 through the software DGE, DGEModel): [MEAS] the word lasts 31.7 ns when the generator is idle (n 79 of 324, attn_v6); the EventSemaphore after it may start before it (attn_v5_new)", "medium"},
+	{"Pool", 0xA0, 2, 23, ShapeNone, 0, 0, 0, "EventSemaphore on Pool: [MEAS] 19.2 ns (n 8)", "medium"},
+	{"Pool", 0x92, 300, 373, ShapeIn, 1, 1, 1, "TensorScalarAffineSelect: [MEAS] 304–318 ns (n 2)", "low"},
+	{"Pool", 0, 50, 51, ShapeIn, 1, 1, 1, "any other Pool word: [OTHER] AluOp 42.5 ns (ntff.md §6.1); [GUESS] for the rest", "low"},
+	// DVE
+	{"DVE", 0x41, 75, 150, ShapeIn, 1, 0.5, 2, "TensorTensorArithOp: [MEAS] latency 158.9 ns (n 256; 158.3 on all others), back-to-back starts 78 ns apart; [DOC] ≈ 2N cycles with two inputs, bf16 at twice the rate", "medium"},
+	{"DVE", 0x42, 75, 150, ShapeIn, 1, 0.5, 1, "TensorReduceArithOp: [MEAS] 280.2 ns over 128 fp32 elements on 2 partitions (n 20)", "medium"},
+	{"DVE", 0x46, 75, 150, ShapeIn, 1, 0.5, 1, "Copy: [MEAS] 153–167 ns for 1–2 elements, 225 ns for 128 bf16 (attn_v6); [DOC] ≈ N cycles", "medium"},
+	{"DVE", 0x47, 75, 150, ShapeIn, 1, 0.5, 1, "Cast: [MEAS] 157.3 ns (n 56)", "medium"},
+	{"DVE", 0x49, 9, 88, ShapeOut, 0.05, 0.05, 1, "Memset: [MEAS] 91.7 ns (n 108), the next word starts 0–9 ns after it", "medium"},
+	{"DVE", 0xA0, 2, 25, ShapeNone, 0, 0, 0, "EventSemaphore on DVE: [MEAS] 26.0 ns (n 33)", "medium"},
+	{"DVE", 0xC1, 60, 113, ShapeNone, 0, 0, 0, "PseudoDMATrigger (runs as two 0xA5 words): [MEAS] 117.7 ns (n 20; 33.3 ns per 0xA5 on the others)", "medium"},
+	{"DVE", 0, 75, 150, ShapeIn, 1, 0.5, 1, "any other DVE word: [GUESS] as Copy", "low"},
+	// SP
+	{"SP", 0xD4, 300, 624, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on SP (0xB8, hardware DGE): [MEAS] 519.6 ns (n 20, all four captures)", "medium"},
+	{"SP", 0xA0, 2, 22, ShapeNone, 0, 0, 0, "EventSemaphore on SP: [MEAS] 18.3 ns (n 4)", "medium"},
+	{"SP", 0xC1, 40, 40, ShapeNone, 0, 0, 0, "PseudoDMATrigger on SP (two 0xA5): [MEAS] 33.3 ns per 0xA5 word (v5/v2)", "medium"},
+	{"SP", 0, 30, 30, ShapeNone, 0, 0, 0, "any other SP word: [MEAS] SetOrderingMode 24.2 ns; [GUESS] for the rest", "low"},
+	// Any engine
+	{"", 0xB1, 40, 50, ShapeNone, 0, 0, 0, "SetOrderingMode: [MEAS] 41.7–56.2 ns", "medium"},
+	{"", 0xCC, 0, 0, ShapeNone, 0, 0, 0, "PseudoBranchLabel: [MEAS] the runtime drops it (ntff.md §4.2): no time", "high"},
+	{"", 0xDA, 0, 0, ShapeNone, 0, 0, 0, "PseudoExtension: the second word of a 0xD4 (neff.md §4.7), costed with it", "medium"},
+}
+
+// DGEModel is the software descriptor generator some engines run their 0xD4 triggers
+// through, as two stages in a row: the generator takes one trigger at a time (TakeNS an
+// element; the trigger's word starts when it is taken), then its descriptors are written
+// out one trigger at a time (WriteNS an element; the word ends when they are, and the
+// transfer starts after). Triggers issued faster than the writer serves them last longer
+// and longer; a pause gives the time back.
+type DGEModel struct {
+	Engines              []string
+	TakeNS, WriteNS      float64 // per element of the transfer
+	Evidence, Confidence string
+}
+
+// DGE is Pool's.
+var DGE = DGEModel{[]string{"Pool"}, 584.0 / 128, 609.6 / 128,
+	"[MEAS] attn_v6 Pool 0xB8 words (128-element transfers) start 584 ns apart when back to back and last 32, 50, 75, 96, … ns: their ends are 609.6 ns apart; " +
+		"a later start shortens the next by what it gave back (260 → 150 ns after a 720-ns gap); on attn_v5_new the EventSemaphores between them start before them. " +
+		"Per element: only 128-element transfers were seen. SP's 0xB8 (a hardware DGE) is a constant 519.6 ns", "medium"}
+
+// SemLatency is how long after its producer ends a waiter can start: the semaphore write
+// reaching the waiter's engine.
+type SemLatency struct {
+	SameEngine, OtherEngine float64 // ns
+	Evidence, Confidence    string
+}
+
+// Semaphore latencies.
+var Semaphore = SemLatency{34.4, 37.5,
+	"[MEAS] attn_v6: the 282 engine→engine waits whose waiter was blocked start a median 37.5 ns after their producer ends (min 32.1, p90 149.8; 35 on the others); DVE waits on its own updates start 34.4 ns after (median)",
+	"medium"}
+
+// DMA is the transfer model: a transfer's elements (its contiguous runs) are dealt to the
+// DMA engines in turn; each engine serves its elements in arrival order, pipelined (a new
+// element every ElemIssue, each done ElemLatency after it starts); the transfer completes
+// when its last element is written, plus Complete (the semaphore writes, one per engine:
+// ntff.md §5 check 8). Trigger is the time from the trigger word's end to the first element.
+type DMAModel struct {
+	Engines int
+	// TriggerNS: trigger end → first element (dynamic 0xD4, static 0xC1 blocks).
+	TriggerDynamicNS, TriggerStaticNS float64
+	// Small elements (at most SmallBytes) cost SmallIssueNS each on their engine; larger ones
+	// BytesPerNS.
+	SmallBytes   int64
+	SmallIssueNS float64
+	LargeIssueNS float64
+	BytesPerNS   float64
+	ElemLatency  float64 // ns
+	CompleteNS   float64
+	Evidence     string
+	Confidence   string
+}
+
+// DMA are the transfer model's figures.
+var DMA = DMAModel{
+	Engines:          16,
+	TriggerDynamicNS: 730,
+	TriggerStaticNS:  600,
+	SmallBytes:       64,
+	SmallIssueNS:     170,
+	LargeIssueNS:     67,
+	BytesPerNS:       23,
+	ElemLatency:      334,
+	CompleteNS:       100,
+	Evidence: "[DOC] 16 DMA engines per NeuronCore, 23 B/ns per engine on Trn2 (nki-dma-bandwidth-guide.rst); [MEAS] attn_v6 qPoolDynamic: " +
+		"trigger end → first packet 730 ns (296 transfers of 128 × 256 B), 884 ns (28 of 128 × 2 B); first packet → last semaphore write 804 ns and 1,474 ns " +
+		"(8 elements an engine: ~67 ns an element of 256 B, ~170 ns one of 2 B); a 2,048-B packet lasts 334 ns (ntff.md §6.2)",
+	Confidence: "medium",
+}
