@@ -275,4 +275,3 @@ func (j *joiner) dmaBytes(core string, ct *ntff.CoreTimes) {
 		}
 	}
 }
-
