@@ -9,6 +9,8 @@
 // engine stream as `disasm` numbers it.
 package timeline
 
+import "github.com/neffscope/neffscope/core/doc"
+
 // Report is one NEFF's timeline: measured when a profile was given, estimated always (for a
 // NEFF; a profile read alone has no estimate).
 type Report struct {
@@ -29,6 +31,20 @@ type Measured struct {
 	WindowPS [2]uint64      `json:"window_ps"`
 	Cores    []MeasuredCore `json:"cores"`
 	Checks   Checks         `json:"checks"`
+
+	// Beyond the contract (measured.go says where each figure comes from).
+
+	// Profile says which capture this is.
+	Profile ProfileInfo `json:"profile"`
+	// Joined says the rows are the NEFF's instructions (false: a profile read alone, whose
+	// rows are image words).
+	Joined bool `json:"joined"`
+	// Lines is the NEFF's kernel source lines by measured time, most first (a NEFF with
+	// .dbg debug info only).
+	Lines []LineTime `json:"lines,omitempty"`
+	// Findings are what the profile and the join found: where the device disagrees with the
+	// static model, what could not be read or joined.
+	Findings []doc.Finding `json:"findings,omitempty"`
 }
 
 // MeasuredCore is one core's measured engines and DMA queues.
@@ -36,6 +52,14 @@ type MeasuredCore struct {
 	Core    string           `json:"core"`
 	Engines []MeasuredEngine `json:"engines"`
 	Queues  []DMAQueue       `json:"queues,omitempty"`
+
+	// NeuronCore is the NeuronCore id the profile's records carry for this core.
+	NeuronCore uint64 `json:"neuron_core"`
+	// ExecPS is the core's execution time as the profile's header records it.
+	ExecPS uint64 `json:"exec_ps"`
+	// Semaphores are the semaphore updates over time (NOTIFY records: lossy, so the values
+	// are exact and the record count is not an update count).
+	Semaphores []SemaphoreSeries `json:"semaphores,omitempty"`
 }
 
 // MeasuredEngine is one engine's measured rows. Instructions counts the engine's NEFF
@@ -49,6 +73,20 @@ type MeasuredEngine struct {
 	Timed        int           `json:"timed"`
 	BusyPS       uint64        `json:"busy_ps"`
 	Rows         []MeasuredRow `json:"rows"`
+
+	// SpanPS is the first start and the last end of the rows' words; IdlePS is the span less
+	// BusyPS, and Gaps the longest idle stretches inside it, longest first.
+	SpanPS [2]uint64 `json:"span_ps"`
+	IdlePS uint64    `json:"idle_ps"`
+	Gaps   []Gap     `json:"gaps,omitempty"`
+	// Runtime is the runtime's own code in the loaded image: its preamble and postamble,
+	// counted and timed apart from the NEFF's instructions.
+	Runtime RuntimeCode `json:"runtime"`
+	// Untimed lists the instructions without a row and why (at most untimedListed).
+	Untimed []Untimed `json:"untimed,omitempty"`
+	// NEFFInstructions, for a profile read alone, is the NEFF instruction count the image's
+	// edit list implies: program words − inserted + removed (spec ntff.md §4.5).
+	NEFFInstructions int `json:"neff_instructions,omitempty"`
 }
 
 // MeasuredRow is one instruction's measured time: its first word's start and its last word's
@@ -66,6 +104,17 @@ type DMAQueue struct {
 	Bytes   int64   `json:"bytes"`
 	BusyPS  uint64  `json:"busy_ps"`
 	GBps    float64 `json:"gb_per_s"`
+
+	// Index is the queue index the TRACE_DMA records carry; DMAEngines how many DMA engines
+	// carried its packets; FirstPS and LastPS its first packet's start and last one's end;
+	// Sizes its packets by size (bytes -1: sizes past the ones counted).
+	Index      uint64       `json:"index"`
+	DMAEngines int          `json:"dma_engines"`
+	FirstPS    uint64       `json:"first_ps"`
+	LastPS     uint64       `json:"last_ps"`
+	Sizes      []PacketSize `json:"packet_sizes"`
+	// BusyCut says the busy time is a lower bound (the memory budget stopped the union).
+	BusyCut bool `json:"busy_cut,omitempty"`
 }
 
 // Checks are the consistency checks of the profile against the static sync model: per wait
@@ -77,6 +126,17 @@ type Checks struct {
 	WaitsInOrder   int `json:"waits_in_order"`
 	WaitsMetInside int `json:"waits_met_inside"`
 	WaitsViolated  int `json:"waits_violated"`
+
+	// Beyond the contract: the other consistency checks of spec ntff.md §5 (checks.go).
+	WaitsUntimed int             `json:"waits_untimed"`
+	Violations   []WaitCheck     `json:"violations,omitempty"`
+	MetInside    []WaitCheck     `json:"met_inside,omitempty"`
+	DMAWaits     DMAWaitsCheck   `json:"dma_waits"`
+	Semaphores   SemaphoresCheck `json:"semaphores"`
+	DMABytes     []DMABytesCheck `json:"dma_bytes,omitempty"`
+	Window       WindowCheck     `json:"window"`
+	Image        ImageCheck      `json:"image"`
+	Quanta       []QuantaCheck   `json:"quanta,omitempty"`
 }
 
 // Estimated is what the cost model says, from the NEFF alone.
