@@ -31,14 +31,14 @@ type CostModel struct {
 	Semaphore SemLatency
 	DMA       DMAModel
 	DGE       DGEModel
-	RetireNS  float64
+	Retire    RetireModel
 
 	once  sync.Once
 	index map[string]*[256]*OpCost // Ops by engine and opcode (prepare)
 }
 
 // Default is the committed cost model.
-var Default = &CostModel{Clocks: Clocks, Ops: OpCosts, Semaphore: Semaphore, DMA: DMA, DGE: DGE}
+var Default = &CostModel{Clocks: Clocks, Ops: OpCosts, Semaphore: Semaphore, DMA: DMA, DGE: DGE, Retire: Retire}
 
 // Clocks are the engine clocks the cost rows' cycles run at. The PE row is the clock its
 // durations quantise at, not the Tensor engine's documented clock (ntff.md §3.1: "why:
@@ -92,35 +92,36 @@ type OpCost struct {
 // opcode's row for any engine, else its engine's default (Opcode 0 with Engine set).
 var OpCosts = []OpCost{
 	// PE
-	{"PE", 0x01, 30, 125, ShapeIn, 0, 0, 1, "Ldweights: [MEAS] latency median 104.2 ns (n 367, attn_v6; 104.2–105.0 on the other three captures), issue ~25 ns to the Matmul after it; the load is fixed-size (the array's rows)", "medium"},
-	{"PE", 0x02, 2, 196, ShapeMoving, 2.0, 1.15, 1, "Matmul: [MEAS] latency 165.0 ns with 1–2 moving columns, 287 ns with 128 bf16, 372 ns with 128 fp32 (attn_v6); [DOC] initiation interval ≈ max(N, 64) cycles of the 2.4 GHz array, fp32 ≈ 4×: the per-column terms are fitted at the 1.2 GHz quanta", "medium"},
-	{"PE", 0xA0, 2, 63, ShapeNone, 0, 0, 0, "EventSemaphore on PE: [MEAS] 52.5 ns constant (n 40, all four captures)", "medium"},
+	{"PE", 0x01, 5, 125, ShapeIn, 0, 0, 1, "Ldweights: [FIT] latency 104.2 ns (n 367 on attn_v6; 104.2–105.0 on the others); the Matmul after it starts ~4 ns later; the load is the array's fixed size", "medium"},
+	{"PE", 0x02, 10.7, 196.9, ShapeMoving, 2.0, 1.15, 1, "Matmul: [FIT] 164 ns with 1–2 moving columns; [MEAS] 287 ns with 128 bf16 columns, 372 ns with 128 fp32 (attn_v6, n 20 each: the per-column terms); [DOC] an interval of max(N, 64) cycles of the 2.4 GHz array, fp32 ≈ 4×", "medium"},
+	{"PE", 0xA0, 92, 63, ShapeNone, 0, 0, 0, "EventSemaphore on PE: [FIT] 52.5 ns constant on all four captures", "medium"},
 	{"PE", 0, 2, 63, ShapeNone, 0, 0, 0, "any other PE word: [GUESS] as EventSemaphore", "low"},
 	// Activation
-	{"Activation", 0x21, 242, 354, ShapeIn, 1, 1, 1, "Activate: [MEAS] latency 294.6 ns (n 136; 294.2–295.0 on the others), back-to-back starts 201.7 ns apart; [DOC] Scalar ≈ N cycles plus a static overhead", "medium"},
-	{"Activation", 0x23, 5200, 1540, ShapeNone, 0, 0, 0, "ActivationTableLoad: [MEAS] 1,283.3 ns constant (n 11); the Activate after it starts ~3 µs after its end (the table's DMA, queue 14)", "medium"},
+	{"Activation", 0x21, 354, 352, ShapeIn, 1, 1, 1, "Activate: [FIT] latency 293 ns (294.6 on attn_v6, n 136), back-to-back starts 295 ns apart; [DOC] Scalar ≈ N cycles plus a static overhead (only 1–2 elements a partition seen)", "medium"},
+	{"Activation", 0x23, 5200, 1540, ShapeNone, 0, 0, 0, "ActivationTableLoad: [MEAS] 1,283.3 ns constant (n 11 on attn_v6, 9–17 on the others); the Activate after it starts ~3 µs after its end (the table's DMA on queue 14): issue 4.3 µs [GUESS from the median start-to-start]", "medium"},
 	{"Activation", 0, 50, 50, ShapeNone, 0, 0, 0, "any other Activation word: [MEAS] SetOrderingMode 41.7 ns; [GUESS] for the rest", "low"},
 	// Pool
 	{"Pool", 0xD4, 40, 38, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on Pool (runs as 0xB8 through the software DGE, DGEModel): [MEAS] the word lasts 31.7 ns when the generator is idle (n 79 of 324, attn_v6); the EventSemaphore after it may start before it (attn_v5_new)", "medium"},
-	{"Pool", 0xA0, 2, 23, ShapeNone, 0, 0, 0, "EventSemaphore on Pool: [MEAS] 19.2 ns (n 8)", "medium"},
-	{"Pool", 0x92, 300, 373, ShapeIn, 1, 1, 1, "TensorScalarAffineSelect: [MEAS] 304–318 ns (n 2)", "low"},
+	{"Pool", 0xC1, 198, 155, ShapeNone, 0, 0, 0, "PseudoDMATrigger on Pool (two 0xA5): [FIT] 129.2 ns (n 8, attn_v5_new and v2_new)", "low"},
+	{"Pool", 0xA0, 2, 25, ShapeNone, 0, 0, 0, "EventSemaphore on Pool: [FIT] 19.2–20.8 ns", "medium"},
+	{"Pool", 0x92, 302, 365.5, ShapeIn, 1, 1, 1, "TensorScalarAffineSelect: [FIT] 296–318 ns (n 2 a capture)", "low"},
 	{"Pool", 0, 50, 51, ShapeIn, 1, 1, 1, "any other Pool word: [OTHER] AluOp 42.5 ns (ntff.md §6.1); [GUESS] for the rest", "low"},
 	// DVE
-	{"DVE", 0x41, 75, 150, ShapeIn, 1, 0.5, 2, "TensorTensorArithOp: [MEAS] latency 158.9 ns (n 256; 158.3 on all others), back-to-back starts 78 ns apart; [DOC] ≈ 2N cycles with two inputs, bf16 at twice the rate", "medium"},
-	{"DVE", 0x42, 75, 150, ShapeIn, 1, 0.5, 1, "TensorReduceArithOp: [MEAS] 280.2 ns over 128 fp32 elements on 2 partitions (n 20)", "medium"},
-	{"DVE", 0x46, 75, 150, ShapeIn, 1, 0.5, 1, "Copy: [MEAS] 153–167 ns for 1–2 elements, 225 ns for 128 bf16 (attn_v6); [DOC] ≈ N cycles", "medium"},
-	{"DVE", 0x47, 75, 150, ShapeIn, 1, 0.5, 1, "Cast: [MEAS] 157.3 ns (n 56)", "medium"},
-	{"DVE", 0x49, 9, 88, ShapeOut, 0.05, 0.05, 1, "Memset: [MEAS] 91.7 ns (n 108), the next word starts 0–9 ns after it", "medium"},
-	{"DVE", 0xA0, 2, 25, ShapeNone, 0, 0, 0, "EventSemaphore on DVE: [MEAS] 26.0 ns (n 33)", "medium"},
-	{"DVE", 0xC1, 60, 113, ShapeNone, 0, 0, 0, "PseudoDMATrigger (runs as two 0xA5 words): [MEAS] 117.7 ns (n 20; 33.3 ns per 0xA5 on the others)", "medium"},
+	{"DVE", 0x41, 68, 150, ShapeIn, 1, 0.5, 2, "TensorTensorArithOp: [FIT] latency 158.3 ns on all four captures, back-to-back starts 78 ns apart; [DOC] ≈ 2N cycles with two inputs (bf16 at twice the rate: only 1–2 elements a partition seen)", "medium"},
+	{"DVE", 0x42, 171, 141, ShapeIn, 1, 0.5, 1, "TensorReduceArithOp: [FIT] 280 ns over 128 fp32 elements on 2 partitions (n 20–40 a capture)", "medium"},
+	{"DVE", 0x46, 62.5, 150.5, ShapeIn, 1, 0.5, 1, "Copy: [FIT] 153–167 ns for 1–2 elements; [MEAS] 225 ns for 128 bf16 (the per-element term); [DOC] ≈ N cycles", "medium"},
+	{"DVE", 0x47, 67, 149, ShapeIn, 1, 0.5, 1, "Cast: [FIT] 156–157 ns (n 56–80 a capture)", "medium"},
+	{"DVE", 0x49, 0, 133, ShapeOut, 0.05, 0.05, 1, "Memset: [FIT] 91.7 ns on attn_v6, 139.6–140.6 on attn_v5_new and v2_new for the same shapes (why: unknown); the next word starts with it", "low"},
+	{"DVE", 0xA0, 91, 25, ShapeNone, 0, 0, 0, "EventSemaphore on DVE: [FIT] 26.0 ns", "medium"},
+	{"DVE", 0xC1, 185, 113, ShapeNone, 0, 0, 0, "PseudoDMATrigger (runs as two 0xA5 words): [FIT] 117.7 ns (n 20 on attn_v6; 33.3 ns an 0xA5 on the others)", "medium"},
 	{"DVE", 0, 75, 150, ShapeIn, 1, 0.5, 1, "any other DVE word: [GUESS] as Copy", "low"},
 	// SP
-	{"SP", 0xD4, 300, 624, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on SP (0xB8, hardware DGE): [MEAS] 519.6 ns (n 20, all four captures)", "medium"},
-	{"SP", 0xA0, 2, 22, ShapeNone, 0, 0, 0, "EventSemaphore on SP: [MEAS] 18.3 ns (n 4)", "medium"},
-	{"SP", 0xC1, 40, 40, ShapeNone, 0, 0, 0, "PseudoDMATrigger on SP (two 0xA5): [MEAS] 33.3 ns per 0xA5 word (v5/v2)", "medium"},
+	{"SP", 0xD4, 300, 625, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on SP (0xB8, hardware DGE): [FIT] 519.6 ns (n 20–40 a capture, all four)", "medium"},
+	{"SP", 0xA0, 64, 24, ShapeNone, 0, 0, 0, "EventSemaphore on SP: [FIT] 18.3–20.0 ns", "medium"},
+	{"SP", 0xC1, 201, 172, ShapeNone, 0, 0, 0, "PseudoDMATrigger on SP (two 0xA5): [FIT] median 143 ns, but stalls of ~715 ns (and multiples) in a third of them on attn_v5_new and v2_new (why: unknown)", "low"},
 	{"SP", 0, 30, 30, ShapeNone, 0, 0, 0, "any other SP word: [MEAS] SetOrderingMode 24.2 ns; [GUESS] for the rest", "low"},
 	// Any engine
-	{"", 0xB1, 40, 50, ShapeNone, 0, 0, 0, "SetOrderingMode: [MEAS] 41.7–56.2 ns", "medium"},
+	{"", 0xB1, 40, 51.5, ShapeNone, 0, 0, 0, "SetOrderingMode: [FIT] 41.7–56.2 ns", "medium"},
 	{"", 0xCC, 0, 0, ShapeNone, 0, 0, 0, "PseudoBranchLabel: [MEAS] the runtime drops it (ntff.md §4.2): no time", "high"},
 	{"", 0xDA, 0, 0, ShapeNone, 0, 0, 0, "PseudoExtension: the second word of a 0xD4 (neff.md §4.7), costed with it", "medium"},
 }
@@ -151,8 +152,8 @@ type SemLatency struct {
 }
 
 // Semaphore latencies.
-var Semaphore = SemLatency{34.4, 37.5,
-	"[MEAS] attn_v6: the 282 engine→engine waits whose waiter was blocked start a median 37.5 ns after their producer ends (min 32.1, p90 149.8; 35 on the others); DVE waits on its own updates start 34.4 ns after (median)",
+var Semaphore = SemLatency{34.4, 37.7,
+	"[FIT] the waits the device shows blocked on an engine start a median 37.7 ns after their producer ends (attn_v6: 282 waits, min 32.1, p90 149.8 ns; 35 on the others), 34.4 ns on the waiter's own engine",
 	"medium"}
 
 // DMA is the transfer model: a transfer's elements (its contiguous runs) are dealt to the
@@ -192,3 +193,18 @@ var DMA = DMAModel{
 		"(8 elements an engine: ~67 ns an element of 256 B, ~170 ns one of 2 B); a 2,048-B packet lasts 334 ns (ntff.md §6.2)",
 	Confidence: "medium",
 }
+
+// RetireModel is the queue some engines' results drain through: an instruction's semaphore
+// updates land no sooner than its end, and no sooner than IntervalNS after the engine's
+// previous update landed.
+type RetireModel struct {
+	Engines              []string
+	IntervalNS           float64
+	Evidence, Confidence string
+}
+
+// Retire is PE's.
+var Retire = RetireModel{[]string{"PE"}, 300,
+	"[MEAS] attn_v6: PE's Matmul updates of S[5] land up to 22 µs after the word's end record: after PE#81 ended (32.03 µs) S[5] stood at 24 of 32 and rose one at a time " +
+		"2.8 µs apart, releasing the DVE#29 that waited for 32 at 53.7 µs; after a burst of 17 Matmuls in 0.45 µs they landed 0.7–1.4 µs apart; DVE and Activation updates " +
+		"land 11 ns after their word (420 and 78 consecutive records). Why: unknown. [FIT] the interval is the grid value with the least span error over the profiles", "low"}

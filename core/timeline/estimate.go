@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -56,7 +57,7 @@ type EngineSchedule struct {
 	Lat   []uint32
 	Issue []uint32
 	// Retire is how long after its end an instruction's semaphore updates land (nil: at its
-	// end), for an engine whose results drain through a queue (CostModel.Retire).
+	// end), for an engine whose results drain through a queue (RetireModel).
 	Retire []uint32
 	// Cause is why each instruction started when it did: the index in the core model's Waits
 	// of the wait that held it (a semaphore, or a DMA when the wait's producer is a trigger),
@@ -136,7 +137,7 @@ func estimateCore(c *sched.Core, in sched.CoreInput, m *CostModel, target string
 		es.Issue = make([]uint32, e.Len)
 		es.Cause = make([]int32, e.Len)
 		es.Waited = make([]int64, e.Len)
-		if m.RetireNS > 0 && e.Name == "PE" {
+		if m.Retire.IntervalNS > 0 && slices.Contains(m.Retire.Engines, e.Name) {
 			es.Retire = make([]uint32, e.Len)
 		}
 		var si sched.StreamInput
@@ -325,7 +326,7 @@ func (s *simulator) issue(k int) {
 	}
 	if es.Retire != nil && s.updates(k, i) {
 		end := start + int64(es.Lat[i])
-		r := max(end, st.retired+ps(s.m.RetireNS))
+		r := max(end, st.retired+ps(s.m.Retire.IntervalNS))
 		st.retired = r
 		es.Retire[i] = clampU32(r - end)
 	}

@@ -85,22 +85,8 @@ func (m *CostModel) costOf(engine string, w []byte, ghz float64) (issue, lat int
 		return 0, 0, false
 	}
 	known = r.Opcode == w[0]
-	cyclesI, cyclesL := r.Issue, r.Latency
-	if r.Shape != ShapeNone {
-		slot := shapeSlots[w[0]]
-		if r.Shape == ShapeOut {
-			slot = outSlots[w[0]]
-		}
-		if n, elem, ok := freeSize(w, slot); ok {
-			per := r.PerElem
-			if elem > 0 && elem <= 2 {
-				per = r.PerElem2
-			}
-			add := per * float64(n) * r.Inputs
-			cyclesI += add
-			cyclesL += add
-		}
-	}
+	add := m.shapeCycles(r, w)
+	cyclesI, cyclesL := r.Issue+add, r.Latency+add
 	return int64(math.Round(cyclesI / ghz * 1000)), int64(math.Round(cyclesL / ghz * 1000)), known
 }
 

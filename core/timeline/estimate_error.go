@@ -12,10 +12,23 @@ var NotCovered = []string{
 // Validation is the model's measured error, from the leave-one-out run that
 // docs/estimate.md records (command, commit, date): each kernel predicted by the model
 // fitted on the others. Users do not have the profiles, so it is data, not computed.
-var Validation = ModelError{}
+var Validation = ModelError{
+	Span: 0.107, Busy: map[string]float64{"PE": 0.184, "Activation": 0.071, "Pool": 1.029, "DVE": 0.045, "SP": 0.503}, Attributed: 0.897,
+	ValidatedOn: CalibratedOn,
+	Method: "leave-one-out on sg00 of four kernels profiled on trn2.3xlarge with runtime 2.30.51 (attn_v6 from its NEFF, the others from the images their profiles carry): " +
+		"each predicted by the model fitted on the other three; span = the core's first start to last end; busy = the union of each engine's instruction intervals; " +
+		"attributed = the share of the waits the device shows blocked on another engine that the estimate blames on that producer. Figures are the largest |error| over the four " +
+		"(signed per kernel in per_kernel). Pool's busy time is off by up to +103 %: the device's software DGE slows in phases the model does not reproduce (docs/estimate.md)",
+	PerKernel: []KernelError{
+		{Kernel: "attn_v6", Span: -0.107, Busy: map[string]float64{"PE": -0.184, "Activation": 0.054, "Pool": 0.686, "DVE": -0.021, "SP": 0.002}, Attributed: 0.917},
+		{Kernel: "attn_v4_new", Span: 0.042, Busy: map[string]float64{"PE": -0.011, "Activation": 0.071, "Pool": 0.880, "DVE": 0.016, "SP": 0.004}, Attributed: 0.978},
+		{Kernel: "attn_v5_new", Span: -0.060, Busy: map[string]float64{"PE": -0.098, "Activation": 0.061, "Pool": 1.029, "DVE": -0.045, "SP": -0.503}, Attributed: 0.897},
+		{Kernel: "v2_new", Span: 0.022, Busy: map[string]float64{"PE": -0.157, "Activation": 0.065, "Pool": 0.489, "DVE": 0.020, "SP": -0.395}, Attributed: 0.957},
+	},
+}
 
-// CalibratedOn are the device profiles the cost table was fitted on.
-var CalibratedOn = []string{}
+// CalibratedOn are the device profiles the cost table was fitted on (TestCostTableIsTheFit).
+var CalibratedOn = []string{"attn_v4_new", "attn_v5_new", "attn_v6", "v2_new"}
 
 // Model is the model's description for an estimate at a target.
 func Model(target string) ModelInfo {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/manifest"
+	"github.com/neffscope/neffscope/core/ntff"
 	"github.com/neffscope/neffscope/core/sched"
 )
 
@@ -288,4 +289,97 @@ func inferBlockSemaphores(images []Image, words [][]byte) (sems [][]int32, unres
 		}
 	}
 	return sems, unresolved
+}
+
+// imageEngines are the engine names of a profile's image entries, by header engine index
+// (spec ntff.md §2.3).
+var imageEngines = [...]string{"PE", "Activation", "Pool", "DVE", "SP"}
+
+// ProfileInput rebuilds core k of a profile read alone into what the estimate runs on
+// (InputFromImages), and lays its measured times out by compiler instruction: each
+// instruction's first word's start and last word's end (a lowered 0xC1's inserted word is
+// its first), and each engine's busy time over the program's words. A core whose images do
+// not lay out (no edit list) is left out (ok false).
+func ProfileInput(p *ntff.Profile, t *ntff.Measurement, k int) (in sched.CoreInput, notes ImageNotes, m *MeasuredCore, ok bool) {
+	if p == nil || t == nil || k >= len(p.Cores) || k >= len(t.Cores) {
+		return in, notes, nil, false
+	}
+	c, ct := p.Cores[k], t.Cores[k]
+	m = &MeasuredCore{Core: c.Name}
+	var images []Image
+	for j, im := range c.Images {
+		if im.Engine < 0 || im.Engine >= len(imageEngines) {
+			continue
+		}
+		l := im.Layout()
+		if l.Problem != "" {
+			return in, notes, nil, false
+		}
+		words, err := p.ReadWords(im, 0, im.Words)
+		if err != nil {
+			return in, notes, nil, false
+		}
+		name := imageEngines[im.Engine]
+		images = append(images, Image{Engine: name, Words: words, Preamble: l.Preamble, Postamble: l.Postamble, Inserted: l.Inserted, Removed: l.Removed})
+		var et *ntff.EngineTimes
+		if j < len(ct.Engines) {
+			et = ct.Engines[j]
+		}
+		m.Engines = append(m.Engines, measuredByCompiler(name, im.Words, l, et))
+	}
+	var queues []ImageQueue
+	seen := map[string]bool{}
+	for _, r := range c.Rings {
+		if !seen[r.Name] {
+			seen[r.Name] = true
+			queues = append(queues, ImageQueue{Name: r.Name, Blocks: r.Blocks})
+		}
+	}
+	in, notes = InputFromImages(c.Name, images, queues)
+	return in, notes, m, true
+}
+
+// measuredByCompiler is one engine's traced words laid out by compiler instruction index.
+func measuredByCompiler(name string, words int, l ntff.Layout, et *ntff.EngineTimes) MeasuredEngine {
+	me := MeasuredEngine{Engine: name, Instructions: l.Compiler, Rows: []MeasuredRow{}}
+	if et == nil {
+		return me
+	}
+	inserted := map[int]bool{}
+	for _, p := range l.Inserted {
+		inserted[p] = true
+	}
+	removed := append([]int(nil), l.Removed...)
+	sort.Ints(removed)
+	from, to := l.Preamble, words-l.Postamble
+	idx, r := 0, 0
+	var row MeasuredRow
+	open := false
+	for pos := from; pos < to; pos++ {
+		for r < len(removed) && removed[r] <= pos {
+			idx++
+			r++
+		}
+		s, e, traced := et.Span(pos)
+		if traced {
+			if !open {
+				row, open = MeasuredRow{Index: int32(idx), StartPS: s, EndPS: e}, true
+			} else {
+				row.StartPS, row.EndPS = min(row.StartPS, s), max(row.EndPS, e)
+			}
+		}
+		if inserted[pos] {
+			continue // the first word of a lowered 0xC1: the instruction goes on
+		}
+		if open {
+			me.Rows = append(me.Rows, row)
+			open = false
+		}
+		idx++
+	}
+	me.Timed = len(me.Rows)
+	u := et.Busy(func(pos int) bool { return pos >= from && pos < to }, nil)
+	me.BusyPS = u.Length()
+	u.Release()
+	return me
 }
