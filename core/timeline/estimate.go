@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/sched"
@@ -83,9 +84,13 @@ func (e *EngineSchedule) End(i int) int64 {
 	return e.Start[i] + int64(e.Lat[i])
 }
 
-// bytesPerInstruction is what the schedule holds per instruction (Start, Lat, Issue, Cause,
-// Waited), charged to the budget.
-const bytesPerInstruction = 8 + 4 + 4 + 4 + 8
+// bytesPerInstruction is what the estimate holds per instruction (Start, Lat, Issue, Cause,
+// Waited, Retire, the retire flags, a step of the critical path), and bytesPerTransfer per
+// DMA trigger, charged to the budget.
+const (
+	bytesPerInstruction = 8 + 4 + 4 + 4 + 8 + 4 + 1 + 8
+	bytesPerTransfer    = int64(unsafe.Sizeof(dmaTransfer{}))
+)
 
 // Estimate runs every core of in. The tables are charged to b (nil: not charged); a core the
 // budget refuses is left out (its CoreSchedule has no engines) and says so.
@@ -118,11 +123,16 @@ func ps(ns float64) int64 { return int64(math.Round(ns * 1000)) }
 
 func estimateCore(c *sched.Core, in sched.CoreInput, m *CostModel, target string, b *budget.Budget) *CoreSchedule {
 	cs := &CoreSchedule{Name: c.Name, Model: c}
-	var n int64
+	var n, triggers int64
 	for _, e := range c.Engines {
 		n += int64(e.Len)
 	}
-	if b != nil && !b.Take(budget.Memory, n*bytesPerInstruction, "estimated timeline of "+c.Name) {
+	for _, si := range in.Streams {
+		if si.ISA != nil {
+			triggers += int64(si.ISA.Count(0xD4) + si.ISA.Count(0xC1))
+		}
+	}
+	if b != nil && !b.Take(budget.Memory, n*bytesPerInstruction+triggers*bytesPerTransfer, "estimated timeline of "+c.Name) {
 		cs.NeverRun = int(n)
 		return cs
 	}
@@ -203,10 +213,11 @@ func newSimulator(c *sched.Core, cs *CoreSchedule, costs []engineCosts, m *CostM
 			j++
 		}
 		st.waitTo = j
+		st.retired = math.MinInt64 / 2 // the first update lands at its end
 	}
 	for j := range c.Waits {
 		w := &c.Waits[j]
-		if w.Code != sched.OK {
+		if w.Code.Class() == sched.ClassUndecided || w.Code == sched.MultiProducer {
 			cs.WaitsUnmodelled++
 			if w.Code == sched.OrderUnknown {
 				cs.OrderUnknown = true
@@ -259,8 +270,12 @@ func (s *simulator) candidate(k int) {
 	}
 	for j := st.waitFrom; j < st.waitTo && s.c.Waits[j].Index == int32(i); j++ {
 		w := &s.c.Waits[j]
-		if w.Code != sched.OK || !w.Producer.Valid() {
-			continue
+		switch {
+		case w.Code == sched.NoProducer || w.Code == sched.Unreachable:
+			st.cand = candBlocked // a hang: nothing ever satisfies it
+			return
+		case w.Code != sched.OK && w.Code != sched.Cycle, !w.Producer.Valid():
+			continue // undecided: it holds nothing back (CoreSchedule.WaitsUnmodelled)
 		}
 		p := w.Producer
 		if int(p.Engine) >= len(s.eng) || int(p.Index) >= s.eng[p.Engine].next {
