@@ -208,7 +208,7 @@ func TestEstimateInOrderPipelined(t *testing.T) {
 // long the engine stood waiting; the idle time is given to that producer's engine.
 func TestEstimateSemaphoreWaits(t *testing.T) {
 	f := crafted(t, map[string][]byte{
-		"PE":  stream(op(0xB1), matmul(128, 5)),                                                 // Matmul: 200 + 128 cycles (bf16 at 1 a column)
+		"PE":  stream(op(0xB1), matmul(128, 5)),                                                                            // Matmul: 200 + 128 cycles (bf16 at 1 a column)
 		"DVE": stream(op(0xB1), w{op: 0x46, waitSem: 5, waitVal: 1, inc: 6}, w{op: 0x46, waitSem: 6, waitVal: 1, inc: -1}), // waits PE, then itself
 	}, "")
 	cs := estimateOf(t, f)
