@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
@@ -97,14 +98,20 @@ func (c *Core) Image(e int) *Image {
 	return nil
 }
 
-// Queue names the DMA queue of index q on this core ("" when no ring names it).
+// Queue names the DMA queue of index q on this core ("" when no ring names it). Several queues
+// may share an index (attn_v6 sg00: qActTable and qDveTable are both 14, spec ntff.md §2.5):
+// their names are joined by "/", since the records cannot tell their packets apart.
 func (c *Core) Queue(q uint64) string {
+	name := ""
 	for _, r := range c.Rings {
-		if r.Queue == q {
-			return r.Name
+		if r.Queue == q && r.Name != "" && !strings.Contains("/"+name+"/", "/"+r.Name+"/") {
+			if name != "" {
+				name += "/"
+			}
+			name += r.Name
 		}
 	}
-	return ""
+	return name
 }
 
 // Image is one engine's loaded instruction image: the runtime's preamble, the NEFF stream as

@@ -108,7 +108,7 @@ func (p *Profile) layout(root *doc.Node) {
 	inside := func(off, n int64, what string, entry *doc.Span, unit int64) bool {
 		switch {
 		case n < 0 || off < 0 || off > blob || n > blob-off:
-			data.Errorf(doc.CodeNTFFSectionBounds, entry, "%s claims bytes %d..%d of the data blob, which has %d: it lies outside the file and is not read. The file is truncated or damaged.", what, off, off+n, blob)
+			data.Errorf(doc.CodeNTFFSectionBounds, entry, "%s claims %d bytes at byte %d of the data blob, which has %d: it lies outside the file and is not read. The file is truncated or damaged.", what, n, off, blob)
 			return false
 		case n%unit != 0:
 			data.Warnf(doc.CodeNTFFSectionSize, entry, "%s is %d bytes, not a multiple of %d: the last %d bytes are not read.", what, n, unit, n%unit)
