@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -23,9 +22,9 @@ func init() {
 	commands["timeline"] = command{"time per instruction, engine, DMA queue and kernel line: measured from a device profile (NTFF), estimated from the NEFF", runTimeline}
 }
 
-// estimate is the static estimate of a NEFF's timeline (core/timeline's cost model), nil while
-// the model is not built: the command then says so and shows no estimated figure.
-var estimate func(f *inspect.File) (*timeline.Estimated, error)
+// estimate is the static estimate of a NEFF's timeline (core/timeline's cost model,
+// timeline_estimate.go); nil when the file has no program to estimate.
+var estimate func(f *inspect.File) *timeline.Schedule
 
 // runTimeline prints the contract's Report (--json) or its summary for a person. Exit 1 when an
 // error finding was printed (a profile of another NEFF, a file cut short), 2 on bad usage.
@@ -42,6 +41,7 @@ func runTimeline(args []string, stdout, stderr io.Writer) int {
 	limits, rc := relayLimits(stderr, f, *asJSON)
 	rep := &timeline.Report{}
 	var res *timeline.Result
+	var est *timeline.Schedule
 	var neff *inspect.File
 	switch {
 	case f.NTFF != nil && *prof != "":
@@ -63,14 +63,7 @@ func runTimeline(args []string, stdout, stderr io.Writer) int {
 			}
 			res = timeline.Measure(pf.NTFF, f, pf.Budget)
 		}
-		if estimate != nil {
-			e, err := estimate(f)
-			if err != nil {
-				fmt.Fprintf(stderr, "neffscope: the estimate: %v\n", err)
-				rc = max(rc, 1)
-			}
-			rep.Estimated = e
-		}
+		est = estimate(f)
 	}
 	if res != nil {
 		rep.Measured = res.Measured
@@ -82,34 +75,28 @@ func runTimeline(args []string, stdout, stderr io.Writer) int {
 	}
 	rc = max(rc, exitFor(f))
 	if *asJSON {
-		out := struct {
-			Findings []fileFinding `json:"findings,omitempty"`
-			*timeline.Report
-		}{limits, rep}
-		b, err := json.MarshalIndent(out, "", " ")
-		if err != nil {
+		if err := writeTimelineJSON(jsonStdout(stdout), limits, rep, est); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 		return rc
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	printTimeline(w, f, neff, res, rep, *prof, *top)
+	printTimeline(w, f, neff, res, est, *prof, *top)
 	return rc
 }
 
 // printTimeline is the summary a person reads: the window, each engine's busy and idle share,
 // each DMA queue's rate, the checks, the kernel lines and instructions that took longest.
-func printTimeline(w io.Writer, f, neff *inspect.File, res *timeline.Result, rep *timeline.Report, prof string, top int) {
+func printTimeline(w io.Writer, f, neff *inspect.File, res *timeline.Result, est *timeline.Schedule, prof string, top int) {
 	name := safe(f.Name)
 	if neff != nil && prof != "" {
 		name += " with " + safe(prof)
 	}
 	if res == nil {
 		fmt.Fprintf(w, "%s: no device profile given (--ntff PROFILE.ntff): nothing measured\n", name)
-		printEstimated(w, neff, rep)
+		printEstimated(w, neff, est, nil, top)
 		return
 	}
 	m := res.Measured
@@ -150,7 +137,7 @@ func printTimeline(w io.Writer, f, neff *inspect.File, res *timeline.Result, rep
 	}
 	printLongest(w, res, neff, top)
 	if neff != nil {
-		printEstimated(w, neff, rep)
+		printEstimated(w, neff, est, m, top)
 	}
 	for _, fd := range m.Findings {
 		if fd.Code == doc.CodeNTFFWaitMetInside {
@@ -291,22 +278,4 @@ func rowWord(res *timeline.Result, neff *inspect.File, r longRow) (op, line stri
 		}
 	}
 	return op, line
-}
-
-// printEstimated says what the estimate holds, or that it is not built: no invented figure.
-func printEstimated(w io.Writer, neff *inspect.File, rep *timeline.Report) {
-	if neff == nil {
-		return
-	}
-	e := rep.Estimated
-	if e == nil {
-		fmt.Fprintln(w, "\nestimated: not built yet (the static cost model): no estimated figure is shown")
-		return
-	}
-	for _, c := range e.Cores {
-		fmt.Fprintf(w, "\nestimated %s: span %s\n", c.Core, ntff.Micros(uint64(max(0, c.SpanPS))))
-		for _, eng := range c.Engines {
-			fmt.Fprintf(w, "  %s busy %s\n", eng.Engine, ntff.Micros(uint64(max(0, eng.BusyPS))))
-		}
-	}
 }

@@ -54,7 +54,7 @@ func TestTimelineJoined(t *testing.T) {
 		t.Errorf("window %v", m.WindowPS)
 	}
 	text, _, code := runCmd(t, "timeline", "--ntff", profPath, neffPath)
-	for _, want := range []string{"measured: window 359.874 µs", "waits 688 in order, 1 met inside, 0 violated", "v6_ultimate.py:273", "sg00 PE #166", "qPoolDynamic", "estimated: not built yet"} {
+	for _, want := range []string{"measured: window 359.874 µs", "waits 688 in order, 1 met inside, 0 violated", "v6_ultimate.py:273", "sg00 PE #166", "qPoolDynamic", "estimated from the NEFF alone", "against this profile: span"} {
 		if code != 0 || !strings.Contains(text, want) {
 			t.Errorf("exit %d; the text lacks %q:\n%s", code, want, text)
 		}

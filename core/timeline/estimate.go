@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
 )
 
@@ -19,6 +20,28 @@ type Input struct {
 	Target string
 	// Costs is the cost model (nil: Default).
 	Costs *CostModel
+}
+
+// InputOf is what the estimate runs on for an opened NEFF (nil when it has no program): its
+// sync model (built again: inspect.File.Sched) and its streams core by core.
+func InputOf(f *inspect.File) *Input {
+	if f == nil || f.Program == nil || f.Program.Model == nil {
+		return nil
+	}
+	in := &Input{Model: f.Sched(), Target: f.Program.Model.Target}
+	if in.Model == nil {
+		return nil
+	}
+	for _, c := range f.Program.Model.Cores {
+		ci := sched.CoreInput{Core: c}
+		for _, ps := range f.Program.Streams {
+			if ps.Core == c {
+				ci.Streams = append(ci.Streams, sched.StreamInput{Engine: ps.Engine, Member: ps.Member, ISA: ps.ISA})
+			}
+		}
+		in.Cores = append(in.Cores, ci)
+	}
+	return in
 }
 
 // Schedule is the estimate of every core, held as columns (a big NEFF has millions of

@@ -50,20 +50,8 @@ func loadCalibrations(t *testing.T) []Calibration {
 	return out
 }
 
-// inputOf is what the estimate runs on for an opened NEFF.
-func inputOf(f *inspect.File) Input {
-	in := Input{Model: f.Sched(), Target: f.Program.Model.Target}
-	for _, c := range f.Program.Model.Cores {
-		ci := sched.CoreInput{Core: c}
-		for _, ps := range f.Program.Streams {
-			if ps.Core == c {
-				ci.Streams = append(ci.Streams, sched.StreamInput{Engine: ps.Engine, Member: ps.Member, ISA: ps.ISA})
-			}
-		}
-		in.Cores = append(in.Cores, ci)
-	}
-	return in
-}
+// inputOf is InputOf for a NEFF the test opened.
+func inputOf(f *inspect.File) Input { return *InputOf(f) }
 
 // errorTable is the leave-one-out table as docs/estimate.md shows it.
 func errorTable(kes []KernelError) string {

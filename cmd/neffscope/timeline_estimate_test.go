@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
+)
+
+// TestTimelineEstimated: `timeline` on a NEFF alone estimates it: the JSON has a row for every
+// instruction that runs, each with why it waited, the critical path, busy and idle by cause,
+// and the model's measured error and what it leaves out; the text says the same beside its
+// figures.
+func TestTimelineEstimated(t *testing.T) {
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
+	rep, errs, code := timelineJSON(t, p)
+	if code != 0 || rep.Measured != nil || rep.Estimated == nil || len(rep.Estimated.Cores) != 2 {
+		t.Fatalf("exit %d, measured %v, estimated %+v: %s", code, rep.Measured != nil, rep.Estimated, errs)
+	}
+	e := rep.Estimated
+	if e.Model.Error.Span <= 0 || len(e.Model.Error.PerKernel) == 0 || len(e.Model.NotCovered) == 0 || e.Model.Target != "cayman" {
+		t.Errorf("model %+v", e.Model)
+	}
+	c := e.Cores[0]
+	rows := 0
+	reasons := map[string]int{}
+	for _, eng := range c.Engines {
+		rows += len(eng.Rows)
+		var idle int64
+		for _, ic := range eng.Idle {
+			idle += ic.PS
+		}
+		if idle != eng.IdlePS || eng.BusyPS+eng.IdlePS < c.SpanPS {
+			t.Errorf("%s: busy %d + idle %d (causes %d) does not cover the span %d", eng.Engine, eng.BusyPS, eng.IdlePS, idle, c.SpanPS)
+		}
+		for _, r := range eng.Rows {
+			reasons[r.Waited.Reason]++
+			if r.EndPS < r.StartPS || r.StartPS < 0 || r.EndPS > c.SpanPS {
+				t.Errorf("%s #%d: [%d, %d] outside the span %d", eng.Engine, r.Index, r.StartPS, r.EndPS, c.SpanPS)
+			}
+			if (r.Waited.Reason == "semaphore" || r.Waited.Reason == "dma") && r.Waited.Producer == nil {
+				t.Errorf("%s #%d waited on %s without a producer", eng.Engine, r.Index, r.Waited.Reason)
+			}
+		}
+	}
+	// matmul_small sg00: 29 words (12 PE, 5 Activation, 7 Pool, 2 DVE, 3 SP), every one a row (a PseudoBranchLabel too, of no time).
+	if rows != 29 || reasons["dma"] == 0 || reasons["semaphore"] == 0 || len(c.CriticalPath) < 2 {
+		t.Errorf("%d rows, reasons %v, critical path %v", rows, reasons, c.CriticalPath)
+	}
+	text, _, code := runCmd(t, "timeline", p)
+	for _, want := range []string{"estimated from the NEFF alone", "Measured error (leave-one-out", "Not modelled: collectives", "sg00: estimated span", "critical path:", "idle, by what it waited for", "test_spike_async.py:58"} {
+		if code != 0 || !strings.Contains(text, want) {
+			t.Errorf("exit %d; the text lacks %q:\n%s", code, want, text)
+		}
+	}
+}
