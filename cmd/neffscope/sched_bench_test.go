@@ -79,3 +79,35 @@ func BenchmarkSyncMemmapRealShaped(b *testing.B) {
 	b.ReportMetric(float64(syncR.wall)/float64(info.wall), "sync/info")
 	b.ReportMetric(float64(mem.wall)/float64(info.wall), "memmap/info")
 }
+
+// BenchmarkTimelineRealShaped runs info and timeline --json (the estimate of every core,
+// streamed) back to back, each in its own process, on the 32 MiB real-shaped NEFF, and reports
+// wall and CPU time, peak RSS and the ratio issue 42 bounds (at most 3× info's wall time and
+// 256 MiB).
+func BenchmarkTimelineRealShaped(b *testing.B) {
+	p, err := bigneff.Cached("", 32, false)
+	if err != nil {
+		b.Skip(err)
+	}
+	var info, tl benchRun
+	add := func(to *benchRun, r benchRun) {
+		to.wall += r.wall
+		to.cpu += r.cpu
+		to.rssMiB = max(to.rssMiB, r.rssMiB)
+	}
+	for range b.N {
+		add(&info, runChild(b, "info", p))
+		add(&tl, runChild(b, "timeline", "--json", p))
+	}
+	n := float64(b.N)
+	for _, m := range []struct {
+		name string
+		r    benchRun
+	}{{"info", info}, {"timeline", tl}} {
+		b.ReportMetric(float64(m.r.wall.Milliseconds())/n, m.name+"-ms")
+		b.ReportMetric(float64(m.r.cpu.Milliseconds())/n, m.name+"-cpu-ms")
+		b.ReportMetric(float64(m.r.rssMiB), m.name+"-MiB")
+	}
+	b.ReportMetric(float64(tl.wall)/float64(info.wall), "timeline/info")
+	b.ReportMetric(float64(tl.cpu)/float64(info.cpu), "timeline/info-cpu")
+}

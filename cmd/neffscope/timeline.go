@@ -33,7 +33,9 @@ func runTimeline(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object: the measured part (with a profile) and the estimated part (for a NEFF), by the timeline contract")
 	prof := fs.String("ntff", "", "the device profile (NTFF) captured from FILE.neff")
 	top := fs.Int("top", 10, "how many kernel lines and instructions the text lists")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope timeline [--json] [--ntff PROFILE.ntff] FILE.neff\n       neffscope timeline [--json] PROFILE.ntff", 1, 1, func() bool { return *top >= 0 })
+	files, ok := openInputs(fs, args, stderr, "usage: neffscope timeline [--json] [--ntff PROFILE.ntff] FILE.neff\n       neffscope timeline [--json] PROFILE.ntff", 1, 1, func() bool { return *top >= 0 },
+		// The JSON of a NEFF alone has no kernel lines: the .dbg scans are left out.
+		func(o *inspect.Options) { o.DeferSource = *asJSON && *prof == "" })
 	if !ok {
 		return 2
 	}

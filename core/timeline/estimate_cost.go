@@ -102,6 +102,7 @@ func (m *CostModel) costEngine(es *EngineSchedule, in sched.StreamInput, target 
 		ghz = m.clock(target, "DVE")
 	}
 	ramp := slices.Contains(m.DGE.Engines, es.Name)
+	ec.dma = make([]dmaTransfer, 0, in.ISA.Count(0xD4)+in.ISA.Count(0xC1))
 	for i, w := range in.ISA.Words() {
 		if i >= len(es.Lat) {
 			break

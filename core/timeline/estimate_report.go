@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/neffscope/neffscope/core/sched"
 )
 
 // Estimated is the schedule in the contract's shape, rows included: for a program of a few
@@ -93,6 +92,10 @@ func WriteEstimatedJSON(w io.Writer, s *Schedule) error {
 			bw.WriteByte(',')
 		}
 		ec := h.Cores[k]
+		names := make([][]byte, len(cs.Engines)) // each engine's name, quoted once
+		for j := range cs.Engines {
+			names[j] = appendJSONString(nil, cs.Engines[j].Name)
+		}
 		bw.WriteString("\n{\"core\":")
 		writeJSON(bw, ec.Core)
 		bw.WriteString(`,"span_ps":`)
@@ -117,15 +120,14 @@ func WriteEstimatedJSON(w io.Writer, s *Schedule) error {
 			bw.WriteString(`,"rows":[`)
 			first := true
 			for i := range es.Start {
-				r, ok := cs.row(es, i)
-				if !ok {
+				if es.Start[i] < 0 {
 					continue
 				}
 				if !first {
 					bw.WriteByte(',')
 				}
 				first = false
-				buf = appendRow(buf[:0], r)
+				buf = cs.appendRow(buf[:0], es, i, names)
 				bw.Write(buf)
 			}
 			bw.WriteString("]}")
@@ -135,7 +137,7 @@ func WriteEstimatedJSON(w io.Writer, s *Schedule) error {
 			if i > 0 {
 				bw.WriteByte(',')
 			}
-			buf = appendRef(buf[:0], cs.Model, a)
+			buf = appendRef(buf[:0], names[a.Engine], a.Index)
 			bw.Write(buf)
 		}
 		bw.WriteString("]}")
@@ -151,37 +153,50 @@ func writeJSON(w *bufio.Writer, v any) {
 	w.Write(b)
 }
 
-// appendRow writes a row as encoding/json would (TestRowJSONMatchesEncoding holds them equal).
-func appendRow(b []byte, r EstimatedRow) []byte {
+// appendRow writes instruction i's row as encoding/json writes its EstimatedRow (cs.row; the
+// streamed and encoded JSON are held equal by TestEstimatedJSONMatchesEncoding), from the
+// columns: no row is built. names are the engines' names, quoted.
+func (cs *CoreSchedule) appendRow(b []byte, es *EngineSchedule, i int, names [][]byte) []byte {
+	st := es.Start[i]
 	b = append(b, "\n  {\"index\":"...)
-	b = strconv.AppendInt(b, int64(r.Index), 10)
+	b = strconv.AppendInt(b, int64(i), 10)
 	b = append(b, `,"start_ps":`...)
-	b = strconv.AppendInt(b, r.StartPS, 10)
+	b = strconv.AppendInt(b, st, 10)
 	b = append(b, `,"end_ps":`...)
-	b = strconv.AppendInt(b, r.EndPS, 10)
+	b = strconv.AppendInt(b, st+int64(es.Lat[i]), 10)
 	b = append(b, `,"waited":{"reason":`...)
-	b = strconv.AppendQuote(b, r.Waited.Reason)
-	if p := r.Waited.Producer; p != nil {
-		b = append(b, `,"producer":{"engine":`...)
-		b = appendJSONString(b, p.Engine)
-		b = append(b, `,"index":`...)
-		b = strconv.AppendInt(b, int64(p.Index), 10)
-		b = append(b, '}')
+	c := es.Cause[i]
+	switch {
+	case c >= 0:
+		wt := &cs.Model.Waits[c]
+		dma := cs.isDMA(wt)
+		if dma {
+			b = append(b, `"dma"`...)
+		} else {
+			b = append(b, `"semaphore"`...)
+		}
+		b = append(b, `,"producer":`...)
+		b = appendRef(b, names[wt.Producer.Engine], wt.Producer.Index)
+		if dma {
+			b = append(b, `,"dma":`...)
+			b = appendJSONString(b, cs.queueName(wt))
+		}
+		b = append(b, `,"ps":`...)
+		b = strconv.AppendInt(b, es.Waited[i], 10)
+	case c == CauseEngine && es.Waited[i] > 0:
+		b = append(b, `"engine","ps":`...)
+		b = strconv.AppendInt(b, es.Waited[i], 10)
+	default:
+		b = append(b, `"none","ps":0`...)
 	}
-	if r.Waited.DMA != "" {
-		b = append(b, `,"dma":`...)
-		b = appendJSONString(b, r.Waited.DMA)
-	}
-	b = append(b, `,"ps":`...)
-	b = strconv.AppendInt(b, r.Waited.PS, 10)
 	return append(b, "}}"...)
 }
 
-func appendRef(b []byte, c *sched.Core, a sched.At) []byte {
+func appendRef(b []byte, engine []byte, index int32) []byte {
 	b = append(b, `{"engine":`...)
-	b = appendJSONString(b, c.EngineName(a))
+	b = append(b, engine...)
 	b = append(b, `,"index":`...)
-	b = strconv.AppendInt(b, int64(a.Index), 10)
+	b = strconv.AppendInt(b, int64(index), 10)
 	return append(b, '}')
 }
 
