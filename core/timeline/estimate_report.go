@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
-
 )
 
 // Estimated is the schedule in the contract's shape, rows included: for a program of a few
