@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -161,5 +162,71 @@ func TestCostTableIsTheFit(t *testing.T) {
 	sort.Strings(keys)
 	if strings.Join(CalibratedOn, ",") != strings.Join(keys, ",") {
 		t.Errorf("CalibratedOn %v, fitted on %v", CalibratedOn, keys)
+	}
+}
+
+// TestImagesRebuildTheNEFF rebuilds attn_v6 from its profile's images (ProfileInput) and holds
+// it to the NEFF: every compiler word equal but the lowered ones (0xD4's addresses relocated,
+// 0xC1's queue name, block id and padding), each inferred block semaphore equal to the engine
+// JSON's, the same producer for every wait, the measured rows equal to the join's, and the same
+// estimate.
+func TestImagesRebuildTheNEFF(t *testing.T) {
+	pf, nf := openFile(t, attnProfile), openFile(t, attnNEFF)
+	meas := ntff.Measure(pf.NTFF, pf.Budget)
+	in, notes, m, ok := ProfileInput(pf.NTFF, meas, 0)
+	if !ok || notes.Triggers != 20 || notes.Inferred != 20 || len(notes.Unresolved) != 0 {
+		t.Fatalf("ok %v, notes %+v", ok, notes)
+	}
+	neff := inputOf(nf)
+	for k, s := range in.Streams {
+		ns := neff.Cores[0].Streams[k]
+		if s.ISA.Len() != ns.ISA.Len() {
+			t.Fatalf("%s: %d words, the NEFF has %d", s.Engine.Name, s.ISA.Len(), ns.ISA.Len())
+		}
+		for i := range s.ISA.Len() {
+			a, b := s.ISA.Word(i), ns.ISA.Word(i)
+			switch {
+			case b[0] == 0xD4:
+				if a[0] != 0xD4 || !bytes.Equal(a[4:0x10], b[4:0x10]) || !bytes.Equal(a[0x18:0x28], b[0x18:0x28]) {
+					t.Errorf("%s #%d: the rebuilt 0xD4 differs outside its addresses", s.Engine.Name, i)
+				}
+			case b[0] == 0xC1:
+				if a[0] != 0xC1 || !bytes.Equal(a[4:12], b[4:12]) {
+					t.Errorf("%s #%d: the rebuilt 0xC1's band differs", s.Engine.Name, i)
+				}
+			case !bytes.Equal(a, b):
+				t.Errorf("%s #%d: the rebuilt word differs", s.Engine.Name, i)
+			}
+		}
+	}
+	// The inferred semaphores are DVE.json's (blocks 0–19 on S[24..39], round robin).
+	dve := neff.Cores[0].Streams[3].Engine
+	for j, blk := range in.Streams[3].Engine.DMABlocks {
+		if truth := dve.BlocksWithID(int64(j)); len(truth) != 1 || truth[0].Semaphore != blk.Semaphore {
+			t.Errorf("block %d: inferred S[%d], DVE.json says %v", j, blk.Semaphore, truth)
+		}
+	}
+	mi, mn := sched.Build([]sched.CoreInput{in}, nil).Cores[0], neff.Model.Cores[0]
+	if len(mi.Waits) != len(mn.Waits) {
+		t.Fatalf("%d waits, the NEFF's model has %d", len(mi.Waits), len(mn.Waits))
+	}
+	for j := range mi.Waits {
+		if a, b := mi.Waits[j], mn.Waits[j]; a.At != b.At || a.Producer != b.Producer || a.Code != b.Code {
+			t.Errorf("wait %d: %s ← %s (%s); the NEFF's: %s ← %s (%s)", j, mi.Ref(a.At), mi.Ref(a.Producer), a.Code, mn.Ref(b.At), mn.Ref(b.Producer), b.Code)
+		}
+	}
+	joined := Measure(pf.NTFF, nf, pf.Budget).Measured.Cores[0]
+	for k, e := range m.Engines {
+		je := joined.Engines[k]
+		if e.BusyPS != je.BusyPS || len(e.Rows) != len(je.Rows) {
+			t.Errorf("%s: busy %d, %d rows; the join's %d, %d", e.Engine, e.BusyPS, len(e.Rows), je.BusyPS, len(je.Rows))
+			continue
+		}
+		for i := range e.Rows {
+			if e.Rows[i] != je.Rows[i] {
+				t.Errorf("%s row %d: %+v, the join's %+v", e.Engine, i, e.Rows[i], je.Rows[i])
+				break
+			}
+		}
 	}
 }
