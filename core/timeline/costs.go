@@ -92,36 +92,36 @@ type OpCost struct {
 // opcode's row for any engine, else its engine's default (Opcode 0 with Engine set).
 var OpCosts = []OpCost{
 	// PE
-	{"PE", 0x01, 5, 125, ShapeIn, 0, 0, 1, "Ldweights: [FIT] latency 104.2 ns (n 367 on attn_v6; 104.2–105.0 on the others); the Matmul after it starts ~4 ns later; the load is the array's fixed size", "medium"},
-	{"PE", 0x02, 10.7, 196.9, ShapeMoving, 2.0, 1.15, 1, "Matmul: [FIT] 164 ns with 1–2 moving columns; [MEAS] 287 ns with 128 bf16 columns, 372 ns with 128 fp32 (attn_v6, n 20 each: the per-column terms); [DOC] an interval of max(N, 64) cycles of the 2.4 GHz array, fp32 ≈ 4×", "medium"},
+	{"PE", 0x01, 30, 125.6, ShapeIn, 0, 0, 1, "Ldweights: [FIT] latency 104.2 ns (n 367 on attn_v6; 104.2–105.0 on the others); the Matmul after it starts ~25 ns later; the load is the array's fixed size", "medium"},
+	{"PE", 0x02, 10.9, 205.2, ShapeMoving, 2.0, 1.15, 1, "Matmul: [FIT] mean 171 ns with 1–2 moving columns (median 165); [MEAS] 287 ns with 128 bf16 columns, 372 ns with 128 fp32 (attn_v6, n 20 each: the per-column terms); [DOC] an interval of max(N, 64) cycles of the 2.4 GHz array, fp32 ≈ 4×", "medium"},
 	{"PE", 0xA0, 92, 63, ShapeNone, 0, 0, 0, "EventSemaphore on PE: [FIT] 52.5 ns constant on all four captures", "medium"},
 	{"PE", 0, 2, 63, ShapeNone, 0, 0, 0, "any other PE word: [GUESS] as EventSemaphore", "low"},
 	// Activation
-	{"Activation", 0x21, 354, 352, ShapeIn, 1, 1, 1, "Activate: [FIT] latency 293 ns (294.6 on attn_v6, n 136), back-to-back starts 295 ns apart; [DOC] Scalar ≈ N cycles plus a static overhead (only 1–2 elements a partition seen)", "medium"},
+	{"Activation", 0x21, 356, 347.3, ShapeIn, 1, 1, 1, "Activate: [FIT] mean 289 ns (median 294.6 on attn_v6, n 136), back-to-back starts 297 ns apart; [DOC] Scalar ≈ N cycles plus a static overhead (only 1–2 elements a partition seen)", "medium"},
 	{"Activation", 0x23, 5200, 1540, ShapeNone, 0, 0, 0, "ActivationTableLoad: [MEAS] 1,283.3 ns constant (n 11 on attn_v6, 9–17 on the others); the Activate after it starts ~3 µs after its end (the table's DMA on queue 14): issue 4.3 µs [GUESS from the median start-to-start]", "medium"},
 	{"Activation", 0, 50, 50, ShapeNone, 0, 0, 0, "any other Activation word: [MEAS] SetOrderingMode 41.7 ns; [GUESS] for the rest", "low"},
 	// Pool
 	{"Pool", 0xD4, 40, 38, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on Pool (runs as 0xB8 through the software DGE, DGEModel): [MEAS] the word lasts 31.7 ns when the generator is idle (n 79 of 324, attn_v6); the EventSemaphore after it may start before it (attn_v5_new)", "medium"},
-	{"Pool", 0xC1, 198, 155, ShapeNone, 0, 0, 0, "PseudoDMATrigger on Pool (two 0xA5): [FIT] 129.2 ns (n 8, attn_v5_new and v2_new)", "low"},
+	{"Pool", 0xC1, 198, 158.6, ShapeNone, 0, 0, 0, "PseudoDMATrigger on Pool (two 0xA5): [FIT] 129.2 ns (n 8, attn_v5_new and v2_new)", "low"},
 	{"Pool", 0xA0, 2, 25, ShapeNone, 0, 0, 0, "EventSemaphore on Pool: [FIT] 19.2–20.8 ns", "medium"},
-	{"Pool", 0x92, 302, 365.5, ShapeIn, 1, 1, 1, "TensorScalarAffineSelect: [FIT] 296–318 ns (n 2 a capture)", "low"},
+	{"Pool", 0x92, 302, 366.4, ShapeIn, 1, 1, 1, "TensorScalarAffineSelect: [FIT] 296–318 ns (n 2 a capture)", "low"},
 	{"Pool", 0, 50, 51, ShapeIn, 1, 1, 1, "any other Pool word: [OTHER] AluOp 42.5 ns (ntff.md §6.1); [GUESS] for the rest", "low"},
 	// DVE
-	{"DVE", 0x41, 68, 150, ShapeIn, 1, 0.5, 2, "TensorTensorArithOp: [FIT] latency 158.3 ns on all four captures, back-to-back starts 78 ns apart; [DOC] ≈ 2N cycles with two inputs (bf16 at twice the rate: only 1–2 elements a partition seen)", "medium"},
+	{"DVE", 0x41, 71, 148.1, ShapeIn, 1, 0.5, 2, "TensorTensorArithOp: [FIT] latency 158.3 ns on all four captures, back-to-back starts 78 ns apart; [DOC] ≈ 2N cycles with two inputs (bf16 at twice the rate: only 1–2 elements a partition seen)", "medium"},
 	{"DVE", 0x42, 171, 141, ShapeIn, 1, 0.5, 1, "TensorReduceArithOp: [FIT] 280 ns over 128 fp32 elements on 2 partitions (n 20–40 a capture)", "medium"},
-	{"DVE", 0x46, 62.5, 150.5, ShapeIn, 1, 0.5, 1, "Copy: [FIT] 153–167 ns for 1–2 elements; [MEAS] 225 ns for 128 bf16 (the per-element term); [DOC] ≈ N cycles", "medium"},
-	{"DVE", 0x47, 67, 149, ShapeIn, 1, 0.5, 1, "Cast: [FIT] 156–157 ns (n 56–80 a capture)", "medium"},
-	{"DVE", 0x49, 0, 133, ShapeOut, 0.05, 0.05, 1, "Memset: [FIT] 91.7 ns on attn_v6, 139.6–140.6 on attn_v5_new and v2_new for the same shapes (why: unknown); the next word starts with it", "low"},
+	{"DVE", 0x46, 67.5, 149.7, ShapeIn, 1, 0.5, 1, "Copy: [FIT] 153–167 ns for 1–2 elements; [MEAS] 225 ns for 128 bf16 (the per-element term); [DOC] ≈ N cycles", "medium"},
+	{"DVE", 0x47, 72, 150.3, ShapeIn, 1, 0.5, 1, "Cast: [FIT] 156–157 ns (n 56–80 a capture)", "medium"},
+	{"DVE", 0x49, 27.9, 113.6, ShapeOut, 0.05, 0.05, 1, "Memset: [FIT] mean 118 ns: median 91.7 ns on attn_v6, 139.6–140.6 on attn_v5_new and v2_new for the same shapes (why: unknown); the next word starts ~29 ns after it", "low"},
 	{"DVE", 0xA0, 91, 25, ShapeNone, 0, 0, 0, "EventSemaphore on DVE: [FIT] 26.0 ns", "medium"},
-	{"DVE", 0xC1, 185, 113, ShapeNone, 0, 0, 0, "PseudoDMATrigger (runs as two 0xA5 words): [FIT] 117.7 ns (n 20 on attn_v6; 33.3 ns an 0xA5 on the others)", "medium"},
+	{"DVE", 0xC1, 200, 113, ShapeNone, 0, 0, 0, "PseudoDMATrigger (runs as two 0xA5 words): [FIT] 117.7 ns (n 20 on attn_v6; 33.3 ns an 0xA5 on the others)", "medium"},
 	{"DVE", 0, 75, 150, ShapeIn, 1, 0.5, 1, "any other DVE word: [GUESS] as Copy", "low"},
 	// SP
 	{"SP", 0xD4, 300, 625, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on SP (0xB8, hardware DGE): [FIT] 519.6 ns (n 20–40 a capture, all four)", "medium"},
-	{"SP", 0xA0, 64, 24, ShapeNone, 0, 0, 0, "EventSemaphore on SP: [FIT] 18.3–20.0 ns", "medium"},
-	{"SP", 0xC1, 201, 172, ShapeNone, 0, 0, 0, "PseudoDMATrigger on SP (two 0xA5): [FIT] median 143 ns, but stalls of ~715 ns (and multiples) in a third of them on attn_v5_new and v2_new (why: unknown)", "low"},
+	{"SP", 0xA0, 70, 72.7, ShapeNone, 0, 0, 0, "EventSemaphore on SP: [FIT] mean 61 ns (median 18.3–20.0 ns; up to 1.4 µs on attn_v5_new)", "medium"},
+	{"SP", 0xC1, 269, 347.2, ShapeNone, 0, 0, 0, "PseudoDMATrigger on SP (two 0xA5): [FIT] mean 289 ns, median 143 ns: stalls of ~715 ns (and multiples) in a third of them on attn_v5_new and v2_new (why: unknown)", "low"},
 	{"SP", 0, 30, 30, ShapeNone, 0, 0, 0, "any other SP word: [MEAS] SetOrderingMode 24.2 ns; [GUESS] for the rest", "low"},
 	// Any engine
-	{"", 0xB1, 40, 51.5, ShapeNone, 0, 0, 0, "SetOrderingMode: [FIT] 41.7–56.2 ns", "medium"},
+	{"", 0xB1, 40, 49.1, ShapeNone, 0, 0, 0, "SetOrderingMode: [FIT] 41.7–56.2 ns", "medium"},
 	{"", 0xCC, 0, 0, ShapeNone, 0, 0, 0, "PseudoBranchLabel: [MEAS] the runtime drops it (ntff.md §4.2): no time", "high"},
 	{"", 0xDA, 0, 0, ShapeNone, 0, 0, 0, "PseudoExtension: the second word of a 0xD4 (neff.md §4.7), costed with it", "medium"},
 }

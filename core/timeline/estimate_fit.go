@@ -26,12 +26,12 @@ const minSamples = 3
 var retireGrid = []float64{0, 100, 200, 300, 400, 500, 600, 700, 800}
 
 // Fit is base with the figures the profiles measure refitted on cals:
-//   - each cost row's latency: the median over its instructions of their measured start→end,
-//     less the row's shape term (rows of software-DGE triggers keep theirs: their time is the
+//   - each cost row's latency: the mean (5 % trimmed at each end: busy time is a sum) over its
+//     instructions of their measured start→end, less the row's shape term (rows of software-DGE triggers keep theirs: their time is the
 //     generator's);
-//   - each row's issue interval: the lower quartile (the interval is the least spacing the
-//     engine allows) over the instructions whose successor started right behind them (none of
-//     the successor's waits was pending) of the start-to-start time, less the shape term (an
+//   - each row's issue interval: the median over the instructions whose successor started
+//     right behind them (none of the successor's waits was pending) of the start-to-start
+//     time, less the shape term (an
 //     EventSemaphore successor is left out: its start record may precede its wait, ntff.md
 //     §4.4; so is a DGE trigger, whose start is the generator's);
 //   - the semaphore latencies: the median, over the waits the device shows blocked on an
@@ -55,10 +55,10 @@ func Fit(base *CostModel, cals []Calibration) *CostModel {
 			continue // an engine's default is a guess for opcodes without a row, not a fit
 		}
 		if len(lat[i]) >= minSamples {
-			r.Latency = round1(median(lat[i]))
+			r.Latency = round1(mean(lat[i]))
 		}
 		if len(iss[i]) >= minSamples {
-			r.Issue = round1(quantile(iss[i], 0.25))
+			r.Issue = round1(median(iss[i]))
 		}
 	}
 	if len(same) > 0 {
@@ -112,6 +112,19 @@ func (m *CostModel) predict(c Calibration) (KernelError, int) {
 	ke, n := Compare(s.Cores[0], c.Measured)
 	ke.Kernel = c.Kernel
 	return ke, n
+}
+
+// mean is v's mean without its 5 % smallest and 5 % largest values.
+func mean(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	cut := len(s) / 20
+	s = s[cut : len(s)-cut]
+	var t float64
+	for _, x := range s {
+		t += x
+	}
+	return t / float64(len(s))
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
