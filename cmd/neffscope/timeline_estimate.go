@@ -150,7 +150,7 @@ func printEstimatedCore(w io.Writer, neff *inspect.File, cs *timeline.CoreSchedu
 		notes = append(notes, fmt.Sprintf("%d instructions never run (behind a deadlock or a hang: neffscope sync)", cs.NeverRun))
 	}
 	if cs.Uncosted > 0 {
-		notes = append(notes, fmt.Sprintf("%d instructions costed by their engine's default (no row of their own)", cs.Uncosted))
+		notes = append(notes, fmt.Sprintf("%d instructions costed by their engine's default (no row of their own: %s)", cs.Uncosted, countsText(cs.UncostedOps, 4)))
 	}
 	if cs.DMAUnsized > 0 {
 		notes = append(notes, fmt.Sprintf("%d DMA transfers of unknown size (one small element each)", cs.DMAUnsized))
@@ -169,6 +169,29 @@ func printEstimatedCore(w io.Writer, neff *inspect.File, cs *timeline.CoreSchedu
 	}
 	tw.Flush()
 	printCriticalPath(w, neff, cs, top)
+}
+
+// countsText lists the n largest counts, "name ×count".
+func countsText(m map[string]int, n int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if m[keys[a]] != m[keys[b]] {
+			return m[keys[a]] > m[keys[b]]
+		}
+		return keys[a] < keys[b]
+	})
+	var parts []string
+	for i, k := range keys {
+		if i == n {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, safe(k)+" ×"+strconv.Itoa(m[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // idleText lists the largest idle causes with their share of the span.

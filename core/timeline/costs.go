@@ -99,11 +99,14 @@ var OpCosts = []OpCost{
 	// Activation
 	{"Activation", 0x21, 356, 347.3, ShapeIn, 1, 1, 1, "Activate: [FIT] mean 289 ns (median 294.6 on attn_v6, n 136), back-to-back starts 297 ns apart; [DOC] Scalar ≈ N cycles plus a static overhead (only 1–2 elements a partition seen)", "medium"},
 	{"Activation", 0x23, 5200, 1540, ShapeNone, 0, 0, 0, "ActivationTableLoad: [MEAS] 1,283.3 ns constant (n 11 on attn_v6, 9–17 on the others); the Activate after it starts ~3 µs after its end (the table's DMA on queue 14): issue 4.3 µs [GUESS from the median start-to-start]", "medium"},
+	{"Activation", 0x46, 250, 304, ShapeIn, 1, 1, 1, "Copy on Activation: [OTHER] 253 ns on a capture of the same runtime build (ntff.md §6.1); the issue interval a guess (as Activate's)", "low"},
+	{"Activation", 0xA0, 30, 30, ShapeNone, 0, 0, 0, "EventSemaphore on Activation: [GUESS] as on Pool/DVE/SP (18–26 ns)", "low"},
 	{"Activation", 0, 50, 50, ShapeNone, 0, 0, 0, "any other Activation word: [MEAS] SetOrderingMode 41.7 ns; [GUESS] for the rest", "low"},
 	// Pool
 	{"Pool", 0xD4, 40, 38, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on Pool (runs as 0xB8 through the software DGE, DGEModel): [MEAS] the word lasts 31.7 ns when the generator is idle (n 79 of 324, attn_v6); the EventSemaphore after it may start before it (attn_v5_new)", "medium"},
 	{"Pool", 0xC1, 198, 158.6, ShapeNone, 0, 0, 0, "PseudoDMATrigger on Pool (two 0xA5): [FIT] 129.2 ns (n 8, attn_v5_new and v2_new)", "low"},
 	{"Pool", 0xA0, 2, 25, ShapeNone, 0, 0, 0, "EventSemaphore on Pool: [FIT] 19.2–20.8 ns", "medium"},
+	{"Pool", 0xA4, 30, 25, ShapeNone, 0, 0, 0, "Nop on Pool: [FIT] 17.5–24.2 ns (n 1 a capture)", "low"},
 	{"Pool", 0x92, 302, 366.4, ShapeIn, 1, 1, 1, "TensorScalarAffineSelect: [FIT] 296–318 ns (n 2 a capture)", "low"},
 	{"Pool", 0, 50, 51, ShapeIn, 1, 1, 1, "any other Pool word: [OTHER] AluOp 42.5 ns (ntff.md §6.1); [GUESS] for the rest", "low"},
 	// DVE

@@ -8,6 +8,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
 )
 
@@ -65,6 +66,9 @@ type CoreSchedule struct {
 	// never run (behind a deadlock), DMA triggers whose transfer it could not size.
 	WaitsUnmodelled int
 	Uncosted        int
+	// UncostedOps counts the uncosted instructions by opcode name, engine first ("DVE
+	// TensorScalarPtrArithOp").
+	UncostedOps map[string]int
 	NeverRun        int
 	DMAUnsized      int
 	// OrderUnknown: the sync model could not follow the program order (branches, resets,
@@ -179,6 +183,14 @@ func estimateCore(c *sched.Core, in sched.CoreInput, m *CostModel, target string
 		}
 		costs[k] = m.costEngine(es, si, target)
 		cs.Uncosted += costs[k].uncosted
+		for op, n := range costs[k].uncostedOps {
+			if n > 0 {
+				if cs.UncostedOps == nil {
+					cs.UncostedOps = map[string]int{}
+				}
+				cs.UncostedOps[es.Name+" "+isa.OpcodeName(uint8(op))] += int(n)
+			}
+		}
 		cs.DMAUnsized += costs[k].unsized
 	}
 	sim := newSimulator(c, cs, costs, m)

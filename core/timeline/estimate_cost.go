@@ -16,6 +16,7 @@ import (
 type engineCosts struct {
 	dma      []dmaTransfer
 	uncosted int // words costed by their engine's default row
+	uncostedOps [256]int32
 	unsized  int // triggers whose transfer could not be sized (costed as one small element)
 	updates  []bool
 }
@@ -119,6 +120,7 @@ func (m *CostModel) costEngine(es *EngineSchedule, in sched.StreamInput, target 
 		issue, lat, known := m.costOf(es.Name, w, ghz)
 		if !known {
 			ec.uncosted++
+			ec.uncostedOps[w[0]]++
 		}
 		es.Issue[i], es.Lat[i] = clampU32(issue), clampU32(lat)
 		switch w[0] {

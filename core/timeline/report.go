@@ -162,11 +162,13 @@ type EstimatedCore struct {
 // triggers whose transfer it could not size. OrderUnknown: the sync model could not follow
 // the program order, so no wait holds anything back.
 type Unmodelled struct {
-	Waits        int  `json:"waits"`
-	Uncosted     int  `json:"uncosted"`
-	NeverRun     int  `json:"never_run"`
-	DMAUnsized   int  `json:"dma_unsized"`
-	OrderUnknown bool `json:"order_unknown"`
+	Waits    int `json:"waits"`
+	Uncosted int `json:"uncosted"`
+	// UncostedOps counts them by engine and opcode name ("DVE TensorScalarPtrArithOp").
+	UncostedOps  map[string]int `json:"uncosted_ops,omitempty"`
+	NeverRun     int            `json:"never_run"`
+	DMAUnsized   int            `json:"dma_unsized"`
+	OrderUnknown bool           `json:"order_unknown"`
 }
 
 // EstimatedEngine is one engine's estimated rows; BusyPS as in MeasuredEngine, over the
