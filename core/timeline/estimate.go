@@ -69,8 +69,8 @@ type CoreSchedule struct {
 	// UncostedOps counts the uncosted instructions by opcode name, engine first ("DVE
 	// TensorScalarPtrArithOp").
 	UncostedOps map[string]int
-	NeverRun        int
-	DMAUnsized      int
+	NeverRun    int
+	DMAUnsized  int
 	// OrderUnknown: the sync model could not follow the program order (branches, resets,
 	// unread streams): no wait holds anything back and the times are a floor.
 	OrderUnknown bool

@@ -14,11 +14,11 @@ import (
 // engineCosts is what the cost pass over one engine stream found beyond each word's cost:
 // its DMA transfers, in program order.
 type engineCosts struct {
-	dma      []dmaTransfer
-	uncosted int // words costed by their engine's default row
+	dma         []dmaTransfer
+	uncosted    int // words costed by their engine's default row
 	uncostedOps [256]int32
-	unsized  int // triggers whose transfer could not be sized (costed as one small element)
-	updates  []bool
+	unsized     int // triggers whose transfer could not be sized (costed as one small element)
+	updates     []bool
 }
 
 // dmaTransfer is one DMA trigger's transfer.
