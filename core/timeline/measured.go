@@ -33,6 +33,7 @@ type StreamTimes struct {
 	// joined); first is each instruction's first position (-1: none).
 	owner []int32
 	first []int32
+	ops   []uint8 // each instruction's opcode
 	image *ntff.Image
 	times *ntff.EngineTimes
 	// joinedTo is the last instruction joined (the rest of the stream is not, after a mismatch).
@@ -95,11 +96,6 @@ func Measure(p *ntff.Profile, neff *inspect.File, b *budget.Budget) *Result {
 	if m.Joined {
 		j.checks()
 		m.Lines = j.lines()
-	}
-	for _, ct := range t.Cores {
-		for _, q := range ct.Queues {
-			q.Busy.Release()
-		}
 	}
 	return r
 }
