@@ -94,6 +94,7 @@ func register() *bridge {
 		"plot":           b.sync(b.plot),
 		"schedule":       b.sync(b.schedule), // sched.go
 		"memory":         b.sync(b.memory),
+		"measured":       b.sync(b.measured), // measured.go
 		"openGroup":      b.sync(b.openGroup),
 		"openContext":    b.sync(b.openContext),
 		"recontext":      b.sync(b.recontext),

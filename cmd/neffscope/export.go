@@ -18,6 +18,7 @@ import (
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
+	"github.com/neffscope/neffscope/core/timeline"
 )
 
 func init() {
@@ -73,6 +74,8 @@ var exportColumns = []exportColumn{
 	{exportInstructions, "step", "the earliest step: one after everything it waits for (-1: never runs or not modelled); steps, not time", "neffscope", ""},
 	{exportInstructions, "bir_instruction_name", "the BIR instruction the debug info names (inst.262); null without debug info", "[dmasrc], [round]: the column holds compiler instruction ids", "low"},
 	{exportInstructions, "nki_source_location", "the kernel file's base name and line (v6.py:278); null without a line", "[dmasrc], [round]: values like file.py:2326", "medium"},
+	{exportInstructions, "measured_start_ps", "with --ntff: the instruction's first word's start, absolute picoseconds as the device profile records them; null where the profile has none", "neffscope", ""},
+	{exportInstructions, "measured_end_ps", "with --ntff: its last word's end, absolute picoseconds; null where absent", "neffscope", ""},
 
 	{exportSyncEdges, "neff_uuid", "as in instructions", "neffscope", ""},
 	{exportSyncEdges, "core", "as in instructions", "neffscope", ""},
@@ -113,6 +116,8 @@ type exportInstRow struct {
 	Step             int32   `parquet:"step"`
 	BIRName          *string `parquet:"bir_instruction_name,optional"`
 	NKISource        *string `parquet:"nki_source_location,optional,dict"`
+	MeasuredStartPS  *int64  `parquet:"measured_start_ps,optional"`
+	MeasuredEndPS    *int64  `parquet:"measured_end_ps,optional"`
 }
 
 type exportSyncRow struct {
@@ -222,9 +227,11 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dir := fs.String("parquet", "", "write "+exportInstructions+", "+exportSyncEdges+" and "+exportMemAccesses+" into this `DIR` (created when missing)")
 	force := fs.Bool("force", false, "overwrite the tables when they exist")
+	var profs profileList
+	fs.Var(&profs, "ntff", "a device profile (NTFF) captured from one of the FILEs, joined by NEFF UUID (repeatable): measured_start_ps and measured_end_ps")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope export --parquet DIR [--force] FILE...")
+		fmt.Fprintln(stderr, "usage: neffscope export --parquet DIR [--force] [--ntff PROFILE.ntff]... FILE...")
 		fmt.Fprintln(stderr, "Rows are keyed by neff_uuid, core, engine and instruction_index (as disasm numbers it);")
 		fmt.Fprintln(stderr, "explorer_engine, bir_instruction_name and nki_source_location join a Neuron Explorer profile's Instruction table.")
 		fs.PrintDefaults()
@@ -235,6 +242,10 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	if *dir == "" || fs.NArg() == 0 {
 		fs.Usage()
 		return 2
+	}
+	profiles, prc := openProfiles(profs, *maxInflate, stderr)
+	if profiles == nil {
+		return prc
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
@@ -271,7 +282,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	rc := 0
 	shared := commandBudget()
 	for _, p := range fs.Args() {
-		code, err := exportFile(p, &s, *maxInflate, shared, stderr)
+		code, err := exportFile(p, &s, *maxInflate, shared, profiles, stderr)
 		if err != nil {
 			s.inst.close()
 			s.sync.close()
@@ -281,6 +292,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		}
 		rc = max(rc, code)
 	}
+	rc = max(rc, profiles.unused(stderr))
 	for _, t := range []interface{ close() error }{s.inst, s.sync, s.mem} {
 		if err := t.close(); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
@@ -296,7 +308,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 
 // exportFile opens one FILE within the command's budget and streams its model's rows. The
 // error is a write error (the command stops); the code is 1 when the file is not exported whole.
-func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budget, stderr io.Writer) (int, error) {
+func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budget, profiles *profileSet, stderr io.Writer) (int, error) {
 	// The source lines are mapped after the model, on what the model leaves of the budget.
 	f, fh, err := openFile(p, inspect.Options{MaxInflated: maxInflate, DeferSource: true, Within: shared})
 	if err != nil {
@@ -324,6 +336,8 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 		}
 	}
 	uuid := f.Archive.Header.UUIDString()
+	res, mrc := profiles.joinTo(f, stderr)
+	rc = max(rc, mrc)
 	for _, c := range m.Cores {
 		for k := range c.Engines {
 			if e := &c.Engines[k]; !e.Read {
@@ -331,14 +345,14 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 				rc = 1
 			}
 		}
-		if err := exportCore(s, f.Program, uuid, c); err != nil {
+		if err := exportCore(s, f.Program, uuid, c, res); err != nil {
 			return rc, err
 		}
 	}
 	return rc, nil
 }
 
-func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Core) error {
+func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Core, res *timeline.Result) error {
 	for k := range c.Engines {
 		e := &c.Engines[k]
 		if !e.Read {
@@ -347,6 +361,7 @@ func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Cor
 		ee := explorerEngine[e.Name]
 		var lastSrc *inspect.Source
 		var bir, loc *string
+		st := res.Stream(e.Member)
 		for i := 0; i < e.Len; i++ {
 			op := e.Opcode(i)
 			r := exportInstRow{NeffUUID: uuid, Core: c.Name, Engine: e.Name, InstructionIndex: int32(i), ExplorerEngine: ee,
@@ -365,6 +380,7 @@ func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Cor
 				}
 				r.BIRName, r.NKISource = bir, loc
 			}
+			r.MeasuredStartPS, r.MeasuredEndPS = measuredColumns(st, i)
 			if err := s.inst.add(r); err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
+	"github.com/neffscope/neffscope/core/timeline"
 )
 
 func init() {
@@ -68,9 +69,10 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, every wait and its producer, the lints and what is undecided")
 	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this file: a thread per engine, a slice per instruction at its earliest step, an arrow from each producer to its waiter")
+	prof := fs.String("ntff", "", ntffHelp+" (with --trace: the trace in real time, with DMA queues and semaphore counters)")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json] FILE")
+		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--ntff PROFILE.ntff]] FILE")
 		fs.PrintDefaults()
 	}
 	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
@@ -97,9 +99,18 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *trace != "" {
+		write := func(w io.Writer) error { return sched.WriteTrace(w, m) }
+		if *prof != "" {
+			res, mrc := measuredFor(*prof, f, *maxInflate, stderr)
+			if res == nil {
+				return mrc
+			}
+			rc = max(rc, mrc)
+			write = func(w io.Writer) error { return timeline.WriteTrace(w, m, res) }
+		}
 		out, err := os.Create(*trace)
 		if err == nil {
-			err = sched.WriteTrace(out, m)
+			err = write(out)
 			if cerr := out.Close(); err == nil {
 				err = cerr
 			}

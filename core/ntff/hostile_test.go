@@ -94,6 +94,8 @@ func TestHostile(t *testing.T) {
 		{"timestamps backwards", mod(func(s *ntffbuild.Spec) { s.Sections[0].Records[5].T = 1 }), doc.CodeNTFFTimeBackwards, "end before they start"},
 		{"DMA end without start", mod(func(s *ntffbuild.Spec) { s.Sections[2].Records = s.Sections[2].Records[2:] }), doc.CodeNTFFDMAUnpaired, "no whole packet"},
 		{"records of no core", mod(func(s *ntffbuild.Spec) { s.Sections[1].NC = 9 }), doc.CodeNTFFNoCore, "NeuronCore 9"},
+		{"edit list longer than the image", mod(func(s *ntffbuild.Spec) { s.Cores[0].Images[0].Preamble = 100 }), doc.CodeNTFFEditList, "does not describe it"},
+		{"edit of another kind", mod(func(s *ntffbuild.Spec) { s.Cores[0].Images[0].Removed = []int{70} }), doc.CodeNTFFEditList, "outside the program part"},
 		{"wire type", mod(func(s *ntffbuild.Spec) { s.ExtraHeader = []byte{0x48, 0x05} }), "", ""}, // field 9 as a varint: shown raw
 	}
 	for _, c := range cases {

@@ -1,7 +1,6 @@
 package ntff
 
 import (
-	"sort"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -96,7 +95,7 @@ type QueueTimes struct {
 	Last    uint64 // latest packet end
 	Sizes   []SizeCount
 	Engines int // DMA engines that carried its packets
-	engines map[int]bool
+	engines [128]bool
 }
 
 // SizeCount is how many packets of one size a queue carried.
@@ -360,7 +359,7 @@ func (f *fifo) pushBytes(n int64) bool {
 // dma forms packets: per (DMA engine, queue) the k-th start, info and end (spec ntff.md §3.4;
 // pairing time-sorted neighbours is wrong, packets overlap on a ring).
 func (m *Measurement) dma(p *Profile, s *Section, ct *CoreTimes) error {
-	queues := map[uint64]*QueueTimes{}
+	var queues [16]*QueueTimes // by queue index (b[7:4])
 	for _, q := range ct.Queues {
 		queues[q.Index] = q
 	}
@@ -403,7 +402,7 @@ func (m *Measurement) dma(p *Profile, s *Section, ct *CoreTimes) error {
 			}
 			q := queues[DMAQueue(r.B)]
 			if q == nil {
-				q = &QueueTimes{Index: DMAQueue(r.B), Name: ct.Core.Queue(DMAQueue(r.B)), First: ^uint64(0), engines: map[int]bool{}}
+				q = &QueueTimes{Index: DMAQueue(r.B), Name: ct.Core.Queue(DMAQueue(r.B)), First: ^uint64(0)}
 				q.Busy = NewUnion(m.b, "a DMA queue's busy time")
 				queues[q.Index] = q
 			}
@@ -426,9 +425,10 @@ func (m *Measurement) dma(p *Profile, s *Section, ct *CoreTimes) error {
 	}
 	ct.Queues = ct.Queues[:0]
 	for _, q := range queues {
-		ct.Queues = append(ct.Queues, q)
+		if q != nil {
+			ct.Queues = append(ct.Queues, q)
+		}
 	}
-	sort.Slice(ct.Queues, func(i, j int) bool { return ct.Queues[i].Index < ct.Queues[j].Index })
 	return err
 }
 

@@ -203,6 +203,8 @@ func (p *Profile) imageNode(c *Core, im *Image) *doc.Node {
 	n.Value = strconv.Itoa(im.Words) + " words"
 	if l.Problem == "" {
 		n.Value += fmt.Sprintf(" · preamble %d · program %d · postamble %d · %d NEFF instructions", l.Preamble, im.Words-l.Preamble-l.Postamble, l.Postamble, l.Compiler)
+	} else {
+		n.Warnf(doc.CodeNTFFEditList, im.Span, "the %s %s image's edit list does not describe it: %s. Its words cannot be told apart (runtime or NEFF) nor joined to a NEFF.", c.Name, EngineName(im.Engine), l.Problem)
 	}
 	n.Detail = "ring 0x" + strconv.FormatUint(im.Ring, 16) + "; the NEFF instruction count is program words − inserted + removed (spec ntff.md §4.5)"
 	if im.Words > 0 {

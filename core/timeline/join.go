@@ -55,7 +55,7 @@ func (j *joiner) join(ps *inspect.ProgramStream, e *ntff.EngineTimes) *StreamTim
 		j.flag(doc.CodeNTFFLimit, doc.Error, im.Span, "the join of %s needs %d bytes, more than the memory budget leaves: it is not joined. Raise the limit: neffscope %s N.", ps.Member, cost, budget.Memory.Flag())
 		return st
 	}
-	st.Start, st.End, st.first = make([]uint64, n), make([]uint64, n), make([]int32, n)
+	st.Start, st.End, st.first, st.ops = make([]uint64, n), make([]uint64, n), make([]int32, n), make([]uint8, n)
 	st.owner = make([]int32, im.Words)
 	for i := range st.first {
 		st.first[i] = -1
@@ -119,6 +119,7 @@ type walker struct {
 // step maps NEFF word i (word); false stops the walk at a mismatch.
 func (w *walker) step(ps *inspect.ProgramStream, i int, word []byte) bool {
 	w.joinedTo = i - 1
+	w.st.ops[i] = word[0]
 	if w.skipNext { // the 0xDA of a 0xD4 pair: the pair's words are the 0xD4's row
 		w.skipNext = false
 		w.joinedTo = i

@@ -33,6 +33,7 @@ type StreamTimes struct {
 	// joined); first is each instruction's first position (-1: none).
 	owner []int32
 	first []int32
+	ops   []uint8 // each instruction's opcode
 	image *ntff.Image
 	times *ntff.EngineTimes
 	// joinedTo is the last instruction joined (the rest of the stream is not, after a mismatch).
@@ -95,11 +96,6 @@ func Measure(p *ntff.Profile, neff *inspect.File, b *budget.Budget) *Result {
 	if m.Joined {
 		j.checks()
 		m.Lines = j.lines()
-	}
-	for _, ct := range t.Cores {
-		for _, q := range ct.Queues {
-			q.Busy.Release()
-		}
 	}
 	return r
 }
@@ -329,3 +325,44 @@ func modelCore(model *sched.Model, name string) *sched.Core {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// RuntimeWord is one traced word of the runtime's own code (preamble or postamble).
+type RuntimeWord struct {
+	Pos        int
+	Start, End uint64
+}
+
+// RuntimeWords lists the traced runtime words of core's engine in image order (none for a
+// profile read alone: its rows hold every word).
+func (r *Result) RuntimeWords(core, engine string) []RuntimeWord {
+	var out []RuntimeWord
+	for _, st := range r.streams {
+		if st.Core != core || st.Engine != engine || st.owner == nil {
+			continue
+		}
+		for pos, i := range st.owner {
+			if i >= 0 {
+				continue
+			}
+			if s, e, ok := st.times.Span(pos); ok {
+				out = append(out, RuntimeWord{pos, s, e})
+			}
+		}
+	}
+	return out
+}
+
+// QueueSegments is the busy stretches of core's DMA queue of index q, sorted.
+func (r *Result) QueueSegments(core string, q uint64) []ntff.Interval {
+	for _, ct := range r.Times.Cores {
+		if ct.Core.Name != core {
+			continue
+		}
+		for _, qt := range ct.Queues {
+			if qt.Index == q {
+				return qt.Busy.Segments()
+			}
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/ntff"
+	"github.com/neffscope/neffscope/core/ntff/ntffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -210,4 +212,22 @@ func fixed(x float64, n int) string {
 		frac = "0" + frac
 	}
 	return s + "." + frac
+}
+
+// TestForgedProfile: a profile that names attn_v6's UUID but holds other images is caught by
+// the word-for-word check (spec ntff.md §5 check 4): ntff.image-mismatch, nothing timed from there.
+func TestForgedProfile(t *testing.T) {
+	nf := openFile(t, attnNEFF)
+	s := ntffbuild.Sample()
+	s.UUID = nf.Archive.Header.UUID[:]
+	b := ntffbuild.Bytes(s)
+	pf := inspect.Open("forged.ntff", bytes.NewReader(b), int64(len(b)), inspect.Options{})
+	m := Measure(pf.NTFF, nf, pf.Budget).Measured
+	found := false
+	for _, fd := range m.Findings {
+		found = found || fd.Code == doc.CodeNTFFImageMismatch && fd.Severity == doc.Error
+	}
+	if !m.Joined || !found || m.Cores[0].Engines[0].Timed != 0 || m.Checks.Image.Mismatched != 1 {
+		t.Errorf("joined %v, image check %+v, PE timed %d, findings %v", m.Joined, m.Checks.Image, m.Cores[0].Engines[0].Timed, m.Findings)
+	}
 }

@@ -332,7 +332,7 @@ func Word(op, tag byte) []byte {
 }
 
 // SampleUUID is Sample's NEFF UUID.
-var SampleUUID = []byte{0x0e, 0xc6, 0x13, 0x1a, 0xec, 0xd8, 0x46, 0x83, 0xb3, 0xa8, 0xb8, 0xf1, 0x92, 0x56, 0x75, 0x0e}
+var SampleUUID = []byte{0x5a, 0x3e, 0x90, 0x1c, 0x44, 0x0b, 0x4e, 0x21, 0x9d, 0x6f, 0x12, 0xa8, 0x7c, 0x03, 0xe5, 0xb6}
 
 // Sample is a small well-formed profile: one core (sg00 on NeuronCore 4) with a PE image of a
 // 2-word preamble, 2 program words (a removed PseudoBranchLabel between them) and a 1-word
@@ -376,4 +376,48 @@ func Sample() Spec {
 			{Type: 4, Kind: 1, NC: 4, Records: dma},
 		},
 	}
+}
+
+// RepeatDMA writes src with its TRACE_DMA section of NeuronCore nc repeated times over: each
+// DMA engine's run of records (a[30:24]) written times in a row, the k-th copy shifted by k ×
+// shift ps, so every ring stays in time order and its packets whole, as in a longer capture.
+// The rest of the profile is copied; the header's section table moves what follows.
+func RepeatDMA(w io.Writer, src []byte, nc uint64, times int, shift uint64) error {
+	r := ReadReal(src)
+	k := -1
+	for _, s := range r.Sections {
+		if s.Type == 4 && s.NC == nc && s.N > 0 {
+			k = s.Index
+		}
+	}
+	if k < 0 {
+		return io.ErrUnexpectedEOF
+	}
+	sec := r.Sections[k]
+	recs := src[r.Blob+sec.Off : r.Blob+sec.Off+sec.N]
+	return Rewrite(w, src, k, sec.N*int64(times), func(w io.Writer) error {
+		buf := make([]byte, 0, 1<<20)
+		for from := 0; from < len(recs); {
+			to := from
+			eng := recs[from+3] & 0x7F
+			for to < len(recs) && recs[to+3]&0x7F == eng {
+				to += 16
+			}
+			for c := range times {
+				for o := from; o < to; o += 16 {
+					if len(buf)+16 > cap(buf) {
+						if _, err := w.Write(buf); err != nil {
+							return err
+						}
+						buf = buf[:0]
+					}
+					buf = append(buf, recs[o:o+8]...)
+					buf = binary.LittleEndian.AppendUint64(buf, binary.LittleEndian.Uint64(recs[o+8:])+uint64(c)*shift)
+				}
+			}
+			from = to
+		}
+		_, err := w.Write(buf)
+		return err
+	})
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/neffscope/neffscope/core/ntff/ntffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
+)
+
+// BenchmarkTimeline1GB reads a 1 GB device profile: attn_v6's capture with NeuronCore 4's DMA
+// trace repeated (each DMA engine's records 1,6xx times over, shifted in time as a longer
+// capture's would be; built in the benchmark's temp dir, never kept), alone and joined to
+// attn_v6.neff, each `timeline --json` in its own process. It reports wall time, peak RSS and
+// the ratio to `sha256sum` over the same file (issue: ≤ 256 MiB, ≤ 3× sha256sum).
+func BenchmarkTimeline1GB(b *testing.B) {
+	src, ok := realfiles.Find(attnProfile)
+	neffPath, nok := realfiles.Find(attnNEFF)
+	if !ok || !nok {
+		b.Skip(realfiles.Missing(attnProfile))
+	}
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := filepath.Join(b.TempDir(), "big.ntff")
+	f, err := os.Create(big)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 4<<20)
+	const dmaBytes, window = 652_416, 359_874_021 // NC 4's TRACE_DMA section; the window, ps
+	times := int((1<<30 - (int64(len(raw)) - dmaBytes)) / dmaBytes)
+	if err := ntffbuild.RepeatDMA(w, raw, 4, times, window); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(big)
+	sha := func() time.Duration {
+		start := time.Now()
+		if err := exec.Command("sha256sum", big).Run(); err != nil {
+			b.Skip("sha256sum: ", err)
+		}
+		return time.Since(start)
+	}
+	sha() // the file in the page cache for every run alike
+	b.ResetTimer()
+	var shaT time.Duration
+	var alone, joined benchRun
+	for range b.N {
+		shaT += sha()
+		r := runChild(b, "timeline", "--json", big)
+		alone.wall, alone.cpu, alone.rssMiB = alone.wall+r.wall, alone.cpu+r.cpu, max(alone.rssMiB, r.rssMiB)
+		r = runChild(b, "timeline", "--json", "--ntff", big, neffPath)
+		joined.wall, joined.cpu, joined.rssMiB = joined.wall+r.wall, joined.cpu+r.cpu, max(joined.rssMiB, r.rssMiB)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
+	b.ReportMetric(float64(shaT.Milliseconds())/n, "sha256sum-ms")
+	b.ReportMetric(float64(alone.wall.Milliseconds())/n, "alone-ms")
+	b.ReportMetric(float64(alone.rssMiB), "alone-MiB")
+	b.ReportMetric(float64(joined.wall.Milliseconds())/n, "joined-ms")
+	b.ReportMetric(float64(joined.rssMiB), "joined-MiB")
+	b.ReportMetric(float64(alone.wall)/float64(shaT), "alone/sha256sum")
+	b.ReportMetric(float64(joined.wall)/float64(shaT), "joined/sha256sum")
+}
