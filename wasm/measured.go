@@ -94,8 +94,14 @@ func (b *bridge) measured(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return object("windowStart", strconv.FormatUint(origin, 10), "window", float64(m.WindowPS[1]-m.WindowPS[0]), "joined", m.Joined,
-		"cores", cores, "summary", buffer(append(summary, '\n')), "ms", ms(start)), nil
+	out := object("windowStart", strconv.FormatUint(origin, 10), "window", float64(m.WindowPS[1]-m.WindowPS[0]), "joined", m.Joined,
+		"cores", cores, "summary", buffer(append(summary, '\n')), "ms", ms(start))
+	if m.Joined {
+		if in := timeline.InputOf(neff); in != nil { // beside the measured lanes, the estimate's (estimated.go)
+			out.Set("estimated", estimatedCores(timeline.Estimate(*in, bud), neff))
+		}
+	}
+	return out, nil
 }
 
 // streamOf is the NEFF stream member of core's engine ("" without a NEFF).

@@ -62,6 +62,9 @@ func (cs *CoreSchedule) row(es *EngineSchedule, i int) (EstimatedRow, bool) {
 	return EstimatedRow{Index: int32(i), StartPS: st, EndPS: st + int64(es.Lat[i]), Waited: cs.waited(es, i)}, true
 }
 
+// WaitedOf is why instruction i of engine k started when it did (the row's waited).
+func (cs *CoreSchedule) WaitedOf(k, i int) Waited { return cs.waited(&cs.Engines[k], i) }
+
 // waited is why instruction i started when it did.
 func (cs *CoreSchedule) waited(es *EngineSchedule, i int) Waited {
 	c := es.Cause[i]
