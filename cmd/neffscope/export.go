@@ -76,6 +76,8 @@ var exportColumns = []exportColumn{
 	{exportInstructions, "nki_source_location", "the kernel file's base name and line (v6.py:278); null without a line", "[dmasrc], [round]: values like file.py:2326", "medium"},
 	{exportInstructions, "measured_start_ps", "with --ntff: the instruction's first word's start, absolute picoseconds as the device profile records them; null where the profile has none", "neffscope", ""},
 	{exportInstructions, "measured_end_ps", "with --ntff: its last word's end, absolute picoseconds; null where absent", "neffscope", ""},
+	{exportInstructions, "estimated_start_ps", "the estimated start, picoseconds from the core's start (the static cost model, timeline --json's estimated rows; docs/estimate.md gives its error); null where it never runs", "neffscope", ""},
+	{exportInstructions, "estimated_end_ps", "the estimated end, picoseconds from the core's start; null where it never runs", "neffscope", ""},
 
 	{exportSyncEdges, "neff_uuid", "as in instructions", "neffscope", ""},
 	{exportSyncEdges, "core", "as in instructions", "neffscope", ""},
@@ -118,6 +120,8 @@ type exportInstRow struct {
 	NKISource        *string `parquet:"nki_source_location,optional,dict"`
 	MeasuredStartPS  *int64  `parquet:"measured_start_ps,optional"`
 	MeasuredEndPS    *int64  `parquet:"measured_end_ps,optional"`
+	EstimatedStartPS *int64  `parquet:"estimated_start_ps,optional"`
+	EstimatedEndPS   *int64  `parquet:"estimated_end_ps,optional"`
 }
 
 type exportSyncRow struct {
@@ -338,6 +342,7 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 	uuid := f.Archive.Header.UUIDString()
 	res, mrc := profiles.joinTo(f, stderr)
 	rc = max(rc, mrc)
+	est := estimateWith(f, m)
 	for _, c := range m.Cores {
 		for k := range c.Engines {
 			if e := &c.Engines[k]; !e.Read {
@@ -345,14 +350,14 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 				rc = 1
 			}
 		}
-		if err := exportCore(s, f.Program, uuid, c, res); err != nil {
+		if err := exportCore(s, f.Program, uuid, c, res, est.CoreOf(c.Name)); err != nil {
 			return rc, err
 		}
 	}
 	return rc, nil
 }
 
-func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Core, res *timeline.Result) error {
+func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Core, res *timeline.Result, est *timeline.CoreSchedule) error {
 	for k := range c.Engines {
 		e := &c.Engines[k]
 		if !e.Read {
@@ -381,6 +386,7 @@ func exportCore(s *exportSinks, prog *inspect.Program, uuid string, c *sched.Cor
 				r.BIRName, r.NKISource = bir, loc
 			}
 			r.MeasuredStartPS, r.MeasuredEndPS = measuredColumns(st, i)
+			r.EstimatedStartPS, r.EstimatedEndPS = estimatedColumns(est, k, i)
 			if err := s.inst.add(r); err != nil {
 				return err
 			}

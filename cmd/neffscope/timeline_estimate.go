@@ -30,6 +30,25 @@ func init() {
 	}
 }
 
+// estimateWith is the estimate of f on the sync model m the command built (nil: none).
+func estimateWith(f *inspect.File, m *sched.Model) *timeline.Schedule {
+	in := timeline.InputWith(f, m)
+	if in == nil {
+		return nil
+	}
+	return timeline.Estimate(*in, f.Budget)
+}
+
+// estimatedColumns are export's estimated_start_ps and estimated_end_ps of instruction i of
+// engine k (nil: the core is not estimated, or the instruction never runs).
+func estimatedColumns(cs *timeline.CoreSchedule, k, i int) (start, end *int64) {
+	if cs == nil || k >= len(cs.Engines) || i >= len(cs.Engines[k].Start) || cs.Engines[k].Start[i] < 0 {
+		return nil, nil
+	}
+	s, e := cs.Engines[k].Start[i], cs.Engines[k].End(i)
+	return &s, &e
+}
+
 // writeTimelineJSON writes the contract's object: the findings of the open, the NEFF's UUID,
 // the measured part as encoding/json writes it, and the estimated part streamed a row at a
 // time (a big NEFF has millions).

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
@@ -52,5 +55,40 @@ func TestTimelineEstimated(t *testing.T) {
 		if code != 0 || !strings.Contains(text, want) {
 			t.Errorf("exit %d; the text lacks %q:\n%s", code, want, text)
 		}
+	}
+}
+
+// export --parquet's estimated_start_ps and estimated_end_ps are timeline --json's estimated
+// rows, instruction for instruction.
+func TestExportEstimatedColumns(t *testing.T) {
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
+	rep, _, code := timelineJSON(t, p)
+	if code != 0 || rep.Estimated == nil {
+		t.Fatalf("timeline exit %d", code)
+	}
+	want := map[exportKey][2]int64{}
+	for _, c := range rep.Estimated.Cores {
+		for _, e := range c.Engines {
+			for _, r := range e.Rows {
+				want[exportKey{c.Core, e.Engine, r.Index}] = [2]int64{r.StartPS, r.EndPS}
+			}
+		}
+	}
+	dir := t.TempDir()
+	if _, errs, code := runCmd(t, "export", "--parquet", dir, p); code != 0 {
+		t.Fatalf("export exit %d: %s", code, errs)
+	}
+	insts, err := parquet.ReadFile[exportInstRow](filepath.Join(dir, exportInstructions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range insts {
+		w, ok := want[exportKey{r.Core, r.Engine, r.InstructionIndex}]
+		if !ok || r.EstimatedStartPS == nil || r.EstimatedEndPS == nil || *r.EstimatedStartPS != w[0] || *r.EstimatedEndPS != w[1] {
+			t.Fatalf("%s %s #%d: estimated %v..%v, timeline --json %v (%v)", r.Core, r.Engine, r.InstructionIndex, r.EstimatedStartPS, r.EstimatedEndPS, w, ok)
+		}
+	}
+	if len(insts) != len(want) {
+		t.Errorf("%d rows, timeline --json has %d", len(insts), len(want))
 	}
 }

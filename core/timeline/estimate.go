@@ -29,7 +29,15 @@ func InputOf(f *inspect.File) *Input {
 	if f == nil || f.Program == nil || f.Program.Model == nil {
 		return nil
 	}
-	in := &Input{Model: f.Sched(), Target: f.Program.Model.Target}
+	return InputWith(f, f.Sched())
+}
+
+// InputWith is InputOf with a sync model the caller built (inspect.File.Sched or Memmap).
+func InputWith(f *inspect.File, m *sched.Model) *Input {
+	if f == nil || f.Program == nil || f.Program.Model == nil {
+		return nil
+	}
+	in := &Input{Model: m, Target: f.Program.Model.Target}
 	if in.Model == nil {
 		return nil
 	}
@@ -50,6 +58,19 @@ func InputOf(f *inspect.File) *Input {
 type Schedule struct {
 	Target string
 	Cores  []*CoreSchedule
+}
+
+// CoreOf is the named core's estimate (nil when s is nil or has no such core).
+func (s *Schedule) CoreOf(name string) *CoreSchedule {
+	if s == nil {
+		return nil
+	}
+	for _, cs := range s.Cores {
+		if cs.Name == name {
+			return cs
+		}
+	}
+	return nil
 }
 
 // CoreSchedule is one core in estimated time.
