@@ -70,9 +70,10 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, every wait and its producer, the lints and what is undecided")
 	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this file: a thread per engine, a slice per instruction at its earliest step, an arrow from each producer to its waiter")
 	prof := fs.String("ntff", "", ntffHelp+" (with --trace: the trace in real time, with DMA queues and semaphore counters)")
+	estimated := fs.Bool("estimated", false, "with --trace: the trace in estimated time (the static cost model, as timeline shows it; each slice's args carry estimated_start_ps and estimated_end_ps)")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--ntff PROFILE.ntff]] FILE")
+		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--ntff PROFILE.ntff | --estimated]] FILE")
 		fs.PrintDefaults()
 	}
 	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
@@ -99,6 +100,10 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *trace != "" {
+		if *estimated && *prof != "" {
+			fmt.Fprintln(stderr, "neffscope: --estimated and --ntff each make a trace of their own: give one")
+			return 2
+		}
 		write := func(w io.Writer) error { return sched.WriteTrace(w, m) }
 		if *prof != "" {
 			res, mrc := measuredFor(*prof, f, *maxInflate, stderr)
@@ -107,6 +112,10 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 			}
 			rc = max(rc, mrc)
 			write = func(w io.Writer) error { return timeline.WriteTrace(w, m, res) }
+		}
+		if *estimated {
+			est := estimateWith(f, m)
+			write = func(w io.Writer) error { return timeline.WriteEstimatedTrace(w, est) }
 		}
 		out, err := os.Create(*trace)
 		if err == nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,5 +92,60 @@ func TestExportEstimatedColumns(t *testing.T) {
 	}
 	if len(insts) != len(want) {
 		t.Errorf("%d rows, timeline --json has %d", len(insts), len(want))
+	}
+}
+
+// sync --trace --estimated is a Chrome trace in estimated time: a slice per instruction that
+// runs, its args timeline --json's row; an arrow per wait that set a start.
+func TestSyncTraceEstimated(t *testing.T) {
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
+	rep, _, _ := timelineJSON(t, p)
+	out := filepath.Join(t.TempDir(), "trace.json")
+	if _, errs, code := runCmd(t, "sync", "--trace", out, "--estimated", p); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		TraceEvents []struct {
+			Ph, Cat string
+			Pid     int
+			Args    struct {
+				Index            int32
+				EstimatedStartPS int64 `json:"estimated_start_ps"`
+				EstimatedEndPS   int64 `json:"estimated_end_ps"`
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &tr); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	slices, flows := 0, 0
+	for _, e := range tr.TraceEvents {
+		switch e.Ph {
+		case "X":
+			slices++
+		case "s":
+			flows++
+		}
+	}
+	rows, caused := 0, 0
+	for _, c := range rep.Estimated.Cores {
+		for _, e := range c.Engines {
+			rows += len(e.Rows)
+			for _, r := range e.Rows {
+				if r.Waited.Reason == "semaphore" || r.Waited.Reason == "dma" {
+					caused++
+				}
+			}
+		}
+	}
+	if slices != rows || flows != caused {
+		t.Errorf("%d slices, %d arrows; timeline --json has %d rows, %d waits that set a start", slices, flows, rows, caused)
+	}
+	if _, errs, code := runCmd(t, "sync", "--trace", out+"2", "--estimated", "--ntff", p, p); code != 2 || !strings.Contains(errs, "give one") {
+		t.Errorf("--estimated with --ntff: exit %d: %s", code, errs)
 	}
 }
