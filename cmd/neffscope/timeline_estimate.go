@@ -160,6 +160,9 @@ func printEstimatedCore(w io.Writer, neff *inspect.File, cs *timeline.CoreSchedu
 	span := uint64(max(cs.SpanPS, 0))
 	fmt.Fprintf(w, "\n%s: estimated span %s\n", cs.Name, ntff.Micros(span))
 	var notes []string
+	if cs.Limit {
+		notes = append(notes, "not estimated: the memory budget refused its tables (raise --max-memory)")
+	}
 	if cs.OrderUnknown {
 		notes = append(notes, "the sync model could not follow the program order: no wait holds anything back, the times are a floor")
 	} else if cs.WaitsUnmodelled > 0 {

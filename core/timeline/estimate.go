@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -95,6 +96,8 @@ type CoreSchedule struct {
 	// OrderUnknown: the sync model could not follow the program order (branches, resets,
 	// unread streams): no wait holds anything back and the times are a floor.
 	OrderUnknown bool
+	// Limit: the memory budget refused the core's tables: it is not estimated.
+	Limit bool
 }
 
 // EngineSchedule is one engine's instructions in estimated time (ps from the core's start).
@@ -156,12 +159,20 @@ func Estimate(in Input, b *budget.Budget) *Schedule {
 	if in.Model == nil {
 		return s
 	}
+	var kept int64
 	for k, c := range in.Model.Cores {
 		var ci sched.CoreInput
 		if k < len(in.Cores) {
 			ci = in.Cores[k]
 		}
-		s.Cores = append(s.Cores, estimateCore(c, ci, m, target, b))
+		cs, n := estimateCore(c, ci, m, target, b)
+		s.Cores = append(s.Cores, cs)
+		kept += n
+	}
+	if b != nil && kept > 0 {
+		// The schedule's tables stay charged while it is held, and give their charge back
+		// when it is collected (as core/sched's model does).
+		runtime.AddCleanup(s, func(n int64) { b.Release(budget.Memory, n) }, kept)
 	}
 	return s
 }
@@ -169,7 +180,8 @@ func Estimate(in Input, b *budget.Budget) *Schedule {
 // ps converts ns to picoseconds.
 func ps(ns float64) int64 { return int64(math.Round(ns * 1000)) }
 
-func estimateCore(c *sched.Core, in sched.CoreInput, m *CostModel, target string, b *budget.Budget) *CoreSchedule {
+// estimateCore estimates one core; kept is what it took from the budget.
+func estimateCore(c *sched.Core, in sched.CoreInput, m *CostModel, target string, b *budget.Budget) (*CoreSchedule, int64) {
 	cs := &CoreSchedule{Name: c.Name, Model: c}
 	var n, triggers int64
 	for _, e := range c.Engines {
@@ -180,9 +192,10 @@ func estimateCore(c *sched.Core, in sched.CoreInput, m *CostModel, target string
 			triggers += int64(si.ISA.Count(0xD4) + si.ISA.Count(0xC1))
 		}
 	}
-	if b != nil && !b.Take(budget.Memory, n*bytesPerInstruction+triggers*bytesPerTransfer, "estimated timeline of "+c.Name) {
-		cs.NeverRun = int(n)
-		return cs
+	charge := n*bytesPerInstruction + triggers*bytesPerTransfer
+	if b != nil && !b.Take(budget.Memory, charge, "estimated timeline of "+c.Name) {
+		cs.Limit = true
+		return cs, 0
 	}
 	cs.Engines = make([]EngineSchedule, len(c.Engines))
 	costs := make([]engineCosts, len(c.Engines))
@@ -217,7 +230,7 @@ func estimateCore(c *sched.Core, in sched.CoreInput, m *CostModel, target string
 	sim := newSimulator(c, cs, costs, m)
 	sim.run()
 	cs.finish()
-	return cs
+	return cs, charge
 }
 
 // simulator runs one core's engines in time: each engine issues its instructions in order;

@@ -50,7 +50,7 @@ func (s *Schedule) header() *Estimated {
 }
 
 func (cs *CoreSchedule) unmodelled() Unmodelled {
-	return Unmodelled{Waits: cs.WaitsUnmodelled, Uncosted: cs.Uncosted, UncostedOps: cs.UncostedOps, NeverRun: cs.NeverRun, DMAUnsized: cs.DMAUnsized, OrderUnknown: cs.OrderUnknown}
+	return Unmodelled{Waits: cs.WaitsUnmodelled, Uncosted: cs.Uncosted, UncostedOps: cs.UncostedOps, NeverRun: cs.NeverRun, DMAUnsized: cs.DMAUnsized, OrderUnknown: cs.OrderUnknown, Limit: cs.Limit}
 }
 
 // row is instruction i of an engine as a contract row (false when it never runs).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
@@ -374,4 +375,16 @@ func TestEstimateOrderUnknown(t *testing.T) {
 		t.Errorf("order unknown %v, %d waits unmodelled", cs.OrderUnknown, cs.WaitsUnmodelled)
 	}
 	var _ = sched.None
+}
+
+// A core the budget refuses is not estimated and says so.
+func TestEstimateRefusedByTheBudget(t *testing.T) {
+	f := crafted(t, map[string][]byte{"DVE": stream(op(0xB1), op(0x46))}, "")
+	in := inputOf(f)
+	in.Costs = testCosts()
+	b := budget.New(budget.Limits{Memory: 64})
+	s := Estimate(in, b)
+	if !s.Cores[0].Limit || len(s.Cores[0].Engines) != 0 || !s.Estimated().Cores[0].Unmodelled.Limit {
+		t.Errorf("limit %v, %d engines", s.Cores[0].Limit, len(s.Cores[0].Engines))
+	}
 }

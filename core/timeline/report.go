@@ -169,6 +169,8 @@ type Unmodelled struct {
 	NeverRun     int            `json:"never_run"`
 	DMAUnsized   int            `json:"dma_unsized"`
 	OrderUnknown bool           `json:"order_unknown"`
+	// Limit: the memory budget refused the core's tables; it is not estimated.
+	Limit bool `json:"limit,omitempty"`
 }
 
 // EstimatedEngine is one engine's estimated rows; BusyPS as in MeasuredEngine, over the
