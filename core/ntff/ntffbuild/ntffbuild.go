@@ -4,8 +4,10 @@
 package ntffbuild
 
 import (
+	"bufio"
 	"encoding/binary"
 	"io"
+	"os"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -429,4 +431,32 @@ func RepeatDMA(w io.Writer, src []byte, nc uint64, times int, shift uint64) erro
 		_, err := w.Write(buf)
 		return err
 	})
+}
+
+// WriteBig writes to path a profile of about size bytes made from src (a real capture) by
+// RepeatDMA on NeuronCore 4's trace: the input of the 1 GB benchmarks, built where they run.
+func WriteBig(path string, src []byte, size int64) error {
+	r := ReadReal(src)
+	var dma int64
+	for _, s := range r.Sections {
+		if s.Type == 4 && s.NC == 4 {
+			dma = s.N
+		}
+	}
+	if dma == 0 {
+		return io.ErrUnexpectedEOF
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 4<<20)
+	err = RepeatDMA(w, src, 4, int(max(1, (size-(int64(len(src))-dma))/dma)), 0)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
