@@ -15,7 +15,8 @@ import (
 // trace repeated (each DMA engine's records 1,6xx times over, shifted in time as a longer
 // capture's would be; built in the benchmark's temp dir, never kept), alone and joined to
 // attn_v6.neff, each `timeline --json` in its own process. It reports wall time, peak RSS and
-// the ratio to `sha256sum` over the same file (issue: ≤ 256 MiB, ≤ 3× sha256sum).
+// the ratio to `sha256sum` over the same file (issue: ≤ 256 MiB, ≤ 3× sha256sum), with each
+// one's CPU time (user + system), which a loaded machine disturbs less than the wall time.
 func BenchmarkTimeline1GB(b *testing.B) {
 	src, ok := realfiles.Find(attnProfile)
 	neffPath, nok := realfiles.Find(attnNEFF)
@@ -31,14 +32,18 @@ func BenchmarkTimeline1GB(b *testing.B) {
 		b.Fatal(err)
 	}
 	st, _ := os.Stat(big)
+	var shaCPU time.Duration
 	sha := func() time.Duration {
 		start := time.Now()
-		if err := exec.Command("sha256sum", big).Run(); err != nil {
+		cmd := exec.Command("sha256sum", big)
+		if err := cmd.Run(); err != nil {
 			b.Skip("sha256sum: ", err)
 		}
+		shaCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		return time.Since(start)
 	}
 	sha() // the file in the page cache for every run alike
+	shaCPU = 0
 	b.ResetTimer()
 	var shaT time.Duration
 	var alone, joined benchRun
@@ -52,6 +57,9 @@ func BenchmarkTimeline1GB(b *testing.B) {
 	n := float64(b.N)
 	b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
 	b.ReportMetric(float64(shaT.Milliseconds())/n, "sha256sum-ms")
+	b.ReportMetric(float64(shaCPU.Milliseconds())/n, "sha256sum-cpu-ms")
+	b.ReportMetric(float64(alone.cpu.Milliseconds())/n, "alone-cpu-ms")
+	b.ReportMetric(float64(joined.cpu.Milliseconds())/n, "joined-cpu-ms")
 	b.ReportMetric(float64(alone.wall.Milliseconds())/n, "alone-ms")
 	b.ReportMetric(float64(alone.rssMiB), "alone-MiB")
 	b.ReportMetric(float64(joined.wall.Milliseconds())/n, "joined-ms")
