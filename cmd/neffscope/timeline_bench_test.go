@@ -15,7 +15,7 @@ import (
 // trace repeated (each DMA engine's records 1,6xx times over, shifted in time as a longer
 // capture's would be; built in the benchmark's temp dir, never kept), alone and joined to
 // attn_v6.neff, each `timeline --json` in its own process. It reports wall time, peak RSS and
-// the ratio to `sha256sum` over the same file (issue: ≤ 256 MiB, ≤ 3× sha256sum), with each
+// the ratio to `sha256sum` over the same file (the goal: ≤ 256 MiB, ≤ 3× sha256sum), with each
 // one's CPU time (user + system), which a loaded machine disturbs less than the wall time.
 func BenchmarkTimeline1GB(b *testing.B) {
 	src, ok := realfiles.Find(attnProfile)
