@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,6 +89,10 @@ func TestSyncTraceMeasured(t *testing.T) {
 	}
 	b, _ := os.ReadFile(trace)
 	var got struct {
+		Other struct {
+			Origin      string  `json:"origin_ps"`
+			WindowStart float64 `json:"window_start_us"`
+		} `json:"otherData"`
 		Events []struct {
 			Ph   string         `json:"ph"`
 			Cat  string         `json:"cat"`
@@ -105,14 +110,19 @@ func TestSyncTraceMeasured(t *testing.T) {
 	count := map[string]int{}
 	for _, e := range got.Events {
 		count[e.Ph+"/"+e.Cat]++
-		if e.Cat == "instruction" && e.Pid == 0 && e.Tid == 0 && e.Args["index"] == 0.0 && (e.Ts != 13.33748 || e.Dur != 0.044166) {
-			t.Errorf("PE #0 at %v µs for %v µs, want 13.33748 and 0.044166", e.Ts, e.Dur)
+		if e.Ts < 0 {
+			t.Fatalf("event before the origin: %+v", e)
+		}
+		if e.Cat == "instruction" && e.Pid == 0 && e.Tid == 0 && e.Args["index"] == 0.0 && (fixed3(e.Ts-got.Other.WindowStart) != "13.337" || e.Dur != 0.044166) {
+			t.Errorf("PE #0 at %v µs (window at %v) for %v µs, want 13.337 µs into the window and 0.044166", e.Ts, got.Other.WindowStart, e.Dur)
 		}
 	}
 	if count["X/instruction"] != 1961 || count["s/sync"] != 1369 || count["f/sync"] != 1369 || count["X/runtime"] == 0 || count["X/dma"] == 0 || count["C/"] == 0 {
 		t.Errorf("events %v", count)
 	}
 }
+
+func fixed3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 
 // TestExportMeasured: `export --parquet --ntff` fills measured_start_ps and measured_end_ps
 // where the profile timed the instruction, null elsewhere; a profile of no FILE exits 1.

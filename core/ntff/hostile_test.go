@@ -169,6 +169,17 @@ func TestSniff(t *testing.T) {
 			}
 		}
 	}
+	v5 := append([]byte(nil), sample...)
+	v5[0] = 5
+	if Sniff(v5, int64(len(v5))) {
+		t.Error("a version-5 profile sniffs: another version is taken by its name only")
+	}
+	garbage := append([]byte(nil), sample[:0x80]...)
+	garbage = append(garbage, 0x0A, 0x03, 'a', 'b', 'c', 0xFF, 0xFF, 0xFF)
+	garbage = append(garbage, make([]byte, len(sample))...)
+	if Sniff(garbage, int64(len(garbage))) {
+		t.Error("a header that does not parse sniffs")
+	}
 	neff := make([]byte, 4096)
 	binary.LittleEndian.PutUint64(neff, 2)
 	for _, b := range [][]byte{neff, []byte(`{"a": 1}`), nil, bytes.Repeat([]byte{6}, 200), append([]byte{6, 0x10, 0, 0, 0, 0, 0, 0}, make([]byte, 0x100)...)} {

@@ -327,34 +327,39 @@ func (m *Measurement) notify(p *Profile, s *Section, ct *CoreTimes) error {
 
 // fifo is one (DMA engine, queue)'s starts and infos waiting for their ends.
 type fifo struct {
-	starts []uint64
-	bytes  []int64
-	sh, bh int // heads
+	starts queue[uint64]
+	bytes  queue[int64]
 }
 
-func (f *fifo) pushStart(t uint64) bool {
-	if len(f.starts)-f.sh >= maxPendingDMA {
+// queue is a FIFO of at most maxPendingDMA values, its head an index (popped values are
+// dropped from the front when they are most of its room).
+type queue[T any] struct {
+	v    []T
+	head int
+}
+
+func (q *queue[T]) push(x T) bool {
+	if len(q.v)-q.head >= maxPendingDMA {
 		return false
 	}
-	if f.sh > 1024 && f.sh*2 > len(f.starts) {
-		f.starts = append(f.starts[:0], f.starts[f.sh:]...)
-		f.sh = 0
+	if q.head > 1024 && q.head*2 > len(q.v) {
+		q.v = append(q.v[:0], q.v[q.head:]...)
+		q.head = 0
 	}
-	f.starts = append(f.starts, t)
+	q.v = append(q.v, x)
 	return true
 }
 
-func (f *fifo) pushBytes(n int64) bool {
-	if len(f.bytes)-f.bh >= maxPendingDMA {
-		return false
+func (q *queue[T]) pop() (T, bool) {
+	var zero T
+	if q.head == len(q.v) {
+		return zero, false
 	}
-	if f.bh > 1024 && f.bh*2 > len(f.bytes) {
-		f.bytes = append(f.bytes[:0], f.bytes[f.bh:]...)
-		f.bh = 0
-	}
-	f.bytes = append(f.bytes, n)
-	return true
+	q.head++
+	return q.v[q.head-1], true
 }
+
+func (q *queue[T]) len() int { return len(q.v) - q.head }
 
 // dma forms packets: per (DMA engine, queue) the k-th start, info and end (spec ntff.md §3.4;
 // pairing time-sorted neighbours is wrong, packets overlap on a ring).
@@ -375,25 +380,21 @@ func (m *Measurement) dma(p *Profile, s *Section, ct *CoreTimes) error {
 		}
 		switch DMAEvent(r.B) {
 		case DMAStart:
-			if !f.pushStart(r.T) {
+			if !f.starts.push(r.T) {
 				dropped++
 			}
 		case DMAInfo:
-			if !f.pushBytes(DMABytes(r.A)) {
+			if !f.bytes.push(DMABytes(r.A)) {
 				dropped++
 			}
 		case DMAEnd:
-			if f.sh == len(f.starts) {
+			start, ok := f.starts.pop()
+			if !ok {
 				unpaired++
 				return true
 			}
-			start := f.starts[f.sh]
-			f.sh++
-			var n int64
-			if f.bh < len(f.bytes) {
-				n = f.bytes[f.bh]
-				f.bh++
-			} else {
+			n, ok := f.bytes.pop()
+			if !ok {
 				unpaired++
 			}
 			if r.T < start {
@@ -414,7 +415,7 @@ func (m *Measurement) dma(p *Profile, s *Section, ct *CoreTimes) error {
 	})
 	for _, f := range fifos {
 		if f != nil {
-			unpaired += int64(len(f.starts)-f.sh) + int64(len(f.bytes)-f.bh)
+			unpaired += int64(f.starts.len() + f.bytes.len())
 		}
 	}
 	if unpaired > 0 || dropped > 0 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // Version is the only NTFF version decoded (spec ntff.md §0: all four captures carry 6).
@@ -235,51 +236,37 @@ func (s *Section) Name() string {
 // Key is the section's stable key among the data's queues.
 func (s *Section) Key(i int) string { return "nq" + strconv.Itoa(i) }
 
-// Sniff says whether the first bytes of a file are an NTFF: a version byte in 1..15, a header
-// length that fits the file, and a header that starts like the protobuf one (field 1 a string
-// naming a .neff, or field 2 the UUID). A version other than 6 still sniffs, so it is refused
-// with a finding rather than shown as hex.
+// Sniff says whether the first bytes of a file (head, at least the first 0x80 + a few) are an
+// NTFF of the decoded version: the version byte 6, a header length that fits the file, and a
+// header whose fields, as far as head holds them, parse as protobuf with small field numbers,
+// the first being the NEFF's name (1) or UUID (2). Another version is taken only by the file's
+// name (core/inspect), so it is refused with a finding rather than read as hex, and nothing
+// else is taken for one.
 func Sniff(head []byte, size int64) bool {
-	if len(head) < headerOff+4 || head[0] == 0 || head[0] > 15 {
+	if len(head) < headerOff+4 || head[0] != Version {
 		return false
 	}
 	l := int64(binary.LittleEndian.Uint64(head[0:8]) >> 8)
-	if l < 4 || headerOff+l > size {
+	if l < 16 || headerOff+l > size {
 		return false
 	}
-	b := head[headerOff:]
-	// The first field: 1 (string) or 2 (bytes), both length-delimited.
+	b := head[headerOff:min(int64(len(head)), headerOff+l)]
 	if b[0] != 0x0A && b[0] != 0x12 {
 		return false
 	}
-	n, k := uvarint(b[1:])
-	if k <= 0 || n > uint64(l) {
-		return false
-	}
-	if b[0] == 0x12 {
-		return n >= 16 && n <= 64
-	}
-	body := b[1+k:]
-	if uint64(len(body)) > n {
-		body = body[:n]
-	}
-	for _, c := range body {
-		if c < 0x20 || c > 0x7E {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num > 64 {
 			return false
 		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			// A field cut at the end of what head holds is no evidence against.
+			return int64(len(head)) < headerOff+l && (typ == protowire.BytesType || typ == protowire.VarintType)
+		}
+		b = b[n+m:]
 	}
 	return true
-}
-
-func uvarint(b []byte) (uint64, int) {
-	var x uint64
-	for i := 0; i < len(b) && i < 10; i++ {
-		x |= uint64(b[i]&0x7F) << (7 * i)
-		if b[i] < 0x80 {
-			return x, i + 1
-		}
-	}
-	return 0, -1
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -61,8 +61,10 @@ func (u *Union) Add(s, e uint64) {
 			}
 			return
 		}
-		u.push(u.cur)
-		u.cur = nil
+		// The run is set aside as a copy of its length; its room is kept for the next run
+		// (a run broken at every burst grew from nothing each time).
+		u.push(append([]Interval(nil), u.cur...))
+		u.cur = u.cur[:0]
 	}
 	if u.grow() {
 		u.cur = append(u.cur, Interval{s, e})

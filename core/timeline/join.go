@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
@@ -94,7 +95,7 @@ func (j *joiner) join(ps *inspect.ProgramStream, e *ntff.EngineTimes) *StreamTim
 		j.flag(doc.CodeNTFFEditList, doc.Warning, im.Span, "the walk of %s by the lowering rules ends at image position %d, but the %s %s image's edit list puts the postamble at %d: the join may be off.", ps.Member, w.pos, ps.Core.Name, ps.Engine.Name, w.end)
 	default:
 		j.m.Checks.Image.Joined++
-		if !equalInts(w.removed, l.Removed) || !equalInts(w.inserted, l.Inserted) {
+		if !slices.Equal(w.removed, l.Removed) || !slices.Equal(w.inserted, l.Inserted) {
 			j.flag(doc.CodeNTFFEditList, doc.Warning, im.Span, "the %s %s image's edit list names removed words at %v and inserted ones at %v; the walk of %s finds %v and %v. The walk is followed.", ps.Core.Name, ps.Engine.Name, l.Removed, l.Inserted, ps.Member, w.removed, w.inserted)
 		}
 	}
@@ -224,18 +225,6 @@ func (st *StreamTimes) why(i int) string {
 		return UntimedDropped
 	}
 	return UntimedNoRecord
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func hex2(b uint8) string {

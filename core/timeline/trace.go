@@ -3,6 +3,7 @@ package timeline
 import (
 	"bufio"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/isa"
@@ -11,18 +12,25 @@ import (
 )
 
 // WriteTrace writes the measured timeline as a Chrome trace (the traceEvents JSON Perfetto and
-// chrome://tracing open), in real time: microseconds from the execution window's start, to the
-// nanosecond. A process per core; a thread per engine with a slice per timed instruction (its
+// chrome://tracing open), in real time: microseconds from the first record (the runtime's
+// preamble runs before the execution window; otherData has the window and the origin in ps). A process per core; a thread per engine with a slice per timed instruction (its
 // first word's start to its last word's end) and, in category "runtime", the runtime's own
 // preamble and postamble words; a flow arrow per resolved wait of the static model, from its
 // producer to the waiter; a thread per DMA queue with its busy stretches; a counter per
 // semaphore with its recorded values. The model m is the NEFF's (core/sched).
 func WriteTrace(w io.Writer, m *sched.Model, r *Result) error {
 	t := &traceWriter{bw: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 256), r: r}
-	if r.Measured != nil {
-		t.origin = r.Measured.WindowPS[0]
+	t.origin = earliest(r)
+	b := append([]byte(`{"displayTimeUnit":"ns","otherData":{"axis":"real time: µs from the first record (the device profile's clock, picoseconds)","origin_ps":"`), strconv.FormatUint(t.origin, 10)...)
+	if r.Measured != nil && r.Measured.WindowPS[0] >= t.origin {
+		b = append(b, `","window_start_us":`...)
+		b = t.ts(b, r.Measured.WindowPS[0])
+		b = append(b, `,"window_end_us":`...)
+		b = t.ts(b, r.Measured.WindowPS[1])
+	} else {
+		b = append(b, '"')
 	}
-	t.bw.WriteString(`{"displayTimeUnit":"ns","otherData":{"axis":"real time: µs from the execution window's start (the device profile)"},"traceEvents":[` + "\n")
+	t.bw.Write(append(b, "},\"traceEvents\":[\n"...))
 	for pid, ct := range r.Times.Cores {
 		t.meta("process_name", pid, -1, ct.Core.Name)
 		c := modelCore(m, ct.Core.Name)
@@ -230,4 +238,35 @@ func wordName(cur *imageCursor, pos int) string {
 		return isa.OpcodeName(w[0])
 	}
 	return "word"
+}
+
+// earliest is the first time the trace shows: the window's start, or an earlier record.
+func earliest(r *Result) uint64 {
+	o := uint64(math.MaxUint64)
+	if r.Measured != nil && r.Measured.WindowPS[0] > 0 {
+		o = r.Measured.WindowPS[0]
+	}
+	for _, ct := range r.Times.Cores {
+		for _, e := range ct.Engines {
+			for i := range e.Image.Words {
+				if s, _, ok := e.Span(i); ok {
+					o = min(o, s)
+				}
+			}
+		}
+		for _, q := range ct.Queues {
+			if q.Packets > 0 {
+				o = min(o, q.First)
+			}
+		}
+		for _, se := range ct.Semaphores {
+			if len(se.Points) > 0 {
+				o = min(o, se.Points[0].T)
+			}
+		}
+	}
+	if o == math.MaxUint64 {
+		return 0
+	}
+	return o
 }

@@ -4,8 +4,10 @@
 package ntffbuild
 
 import (
+	"bufio"
 	"encoding/binary"
 	"io"
+	"os"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -380,8 +382,9 @@ func Sample() Spec {
 
 // RepeatDMA writes src with its TRACE_DMA section of NeuronCore nc repeated times over: each
 // DMA engine's run of records (a[30:24]) written times in a row, the k-th copy shifted by k ×
-// shift ps, so every ring stays in time order and its packets whole, as in a longer capture.
-// The rest of the profile is copied; the header's section table moves what follows.
+// shift ps (0: the section's own time span plus 1 µs, so copies follow one another), so every
+// ring stays in time order and its packets whole, as in a longer capture. The rest of the
+// profile is copied; the header's section table moves what follows.
 func RepeatDMA(w io.Writer, src []byte, nc uint64, times int, shift uint64) error {
 	r := ReadReal(src)
 	k := -1
@@ -395,6 +398,14 @@ func RepeatDMA(w io.Writer, src []byte, nc uint64, times int, shift uint64) erro
 	}
 	sec := r.Sections[k]
 	recs := src[r.Blob+sec.Off : r.Blob+sec.Off+sec.N]
+	if shift == 0 {
+		lo, hi := ^uint64(0), uint64(0)
+		for o := 0; o+16 <= len(recs); o += 16 {
+			t := binary.LittleEndian.Uint64(recs[o+8:])
+			lo, hi = min(lo, t), max(hi, t)
+		}
+		shift = hi - lo + 1_000_000
+	}
 	return Rewrite(w, src, k, sec.N*int64(times), func(w io.Writer) error {
 		buf := make([]byte, 0, 1<<20)
 		for from := 0; from < len(recs); {
@@ -420,4 +431,32 @@ func RepeatDMA(w io.Writer, src []byte, nc uint64, times int, shift uint64) erro
 		_, err := w.Write(buf)
 		return err
 	})
+}
+
+// WriteBig writes to path a profile of about size bytes made from src (a real capture) by
+// RepeatDMA on NeuronCore 4's trace: the input of the 1 GB benchmarks, built where they run.
+func WriteBig(path string, src []byte, size int64) error {
+	r := ReadReal(src)
+	var dma int64
+	for _, s := range r.Sections {
+		if s.Type == 4 && s.NC == 4 {
+			dma = s.N
+		}
+	}
+	if dma == 0 {
+		return io.ErrUnexpectedEOF
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 4<<20)
+	err = RepeatDMA(w, src, 4, int(max(1, (size-(int64(len(src))-dma))/dma)), 0)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
