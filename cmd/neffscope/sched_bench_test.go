@@ -82,7 +82,7 @@ func BenchmarkSyncMemmapRealShaped(b *testing.B) {
 
 // BenchmarkTimelineRealShaped runs info and timeline --json (the estimate of every core,
 // streamed) back to back, each in its own process, on the 32 MiB real-shaped NEFF, and reports
-// wall and CPU time, peak RSS and the ratio issue 42 bounds (at most 3× info's wall time and
+// wall and CPU time, peak RSS and the ratio the estimate is held to (at most 3× info's wall time and
 // 256 MiB).
 func BenchmarkTimelineRealShaped(b *testing.B) {
 	p, err := bigneff.Cached("", 32, false)

@@ -83,7 +83,7 @@ func TestLeaveOneOut(t *testing.T) {
 			t.Errorf("%s: %+v, Validation.PerKernel says %+v", ke.Kernel, ke, Validation.PerKernel[k])
 		}
 	}
-	// The goal's floor (issue 42): span within 25 %, PE/Activation/DVE busy within 25 %, 70 %
+	// The goal's floor: span within 25 %, PE/Activation/DVE busy within 25 %, 70 %
 	// of the blocked waits attributed. Pool's busy time is not within its 50 %: docs/estimate.md
 	// says why, and the CLI says it beside the figure.
 	if worst.Span > 0.25 || worst.Busy["PE"] > 0.25 || worst.Busy["Activation"] > 0.25 || worst.Busy["DVE"] > 0.25 || worst.Attributed < 0.70 {
