@@ -388,3 +388,17 @@ func TestEstimateRefusedByTheBudget(t *testing.T) {
 		t.Errorf("limit %v, %d engines", s.Cores[0].Limit, len(s.Cores[0].Engines))
 	}
 }
+
+// A trace names cores and engines as the file does: a name with a control character is quoted
+// as JSON (Go's quoting wrote \x01, which no JSON reader takes).
+func TestEstimatedTraceQuotesNamesAsJSON(t *testing.T) {
+	s := &Schedule{Target: "cayman", Cores: []*CoreSchedule{{Name: "sg\x01\u2028", Model: &sched.Core{Name: "sg\x01"}}}}
+	var b bytes.Buffer
+	if err := WriteEstimatedTrace(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b.String())
+	}
+}

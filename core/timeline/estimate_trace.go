@@ -23,7 +23,7 @@ func WriteEstimatedTrace(w io.Writer, s *Schedule) error {
 	t.bw.Write(model)
 	t.bw.WriteString("},\"traceEvents\":[\n")
 	for pid, cs := range s.Cores {
-		t.jsonMeta("process_name", pid, -1, cs.Name+" (estimated)")
+		t.meta("process_name", pid, -1, cs.Name+" (estimated)")
 		critical := make([][]bool, len(cs.Engines))
 		for k := range cs.Engines {
 			critical[k] = make([]bool, len(cs.Engines[k].Start))
@@ -33,7 +33,7 @@ func WriteEstimatedTrace(w io.Writer, s *Schedule) error {
 		}
 		for tid := range cs.Engines {
 			es := &cs.Engines[tid]
-			t.jsonMeta("thread_name", pid, tid, es.Name)
+			t.meta("thread_name", pid, tid, es.Name)
 			for i, st := range es.Start {
 				if st < 0 {
 					continue
@@ -49,22 +49,6 @@ func WriteEstimatedTrace(w io.Writer, s *Schedule) error {
 	}
 	t.bw.WriteString("\n]}\n")
 	return t.bw.Flush()
-}
-
-// jsonMeta is a metadata event whose value (a name from the file) is quoted as JSON.
-func (t *traceWriter) jsonMeta(name string, pid, tid int, value string) {
-	b := append(t.buf[:0], `{"ph":"M","name":"`...)
-	b = append(b, name...)
-	b = append(b, `","pid":`...)
-	b = strconv.AppendInt(b, int64(pid), 10)
-	if tid >= 0 {
-		b = append(b, `,"tid":`...)
-		b = strconv.AppendInt(b, int64(tid), 10)
-	}
-	b = append(b, `,"args":{"name":`...)
-	b = appendJSONString(b, value)
-	t.buf = append(b, "}}"...)
-	t.event(t.buf)
 }
 
 // estimatedSlice writes instruction i of engine es as a slice with its estimated times and why

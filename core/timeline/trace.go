@@ -94,7 +94,7 @@ func (t *traceWriter) meta(name string, pid, tid int, value string) {
 		b = strconv.AppendInt(b, int64(tid), 10)
 	}
 	b = append(b, `,"args":{"name":`...)
-	b = strconv.AppendQuote(b, value)
+	b = appendJSONString(b, value) // a name from the file: JSON's quoting, not Go's
 	t.buf = append(b, "}}"...)
 	t.event(t.buf)
 }
