@@ -61,7 +61,7 @@ func (j *joiner) quanta(core string, e *ntff.EngineTimes) {
 	if c == nil {
 		return
 	}
-	q := QuantaCheck{Core: core, Engine: name, QuantumPS: 1e12 / c.Hz, Confidence: c.Confidence}
+	q := QuantaCheck{Core: core, Engine: name, QuantumPS: 1e3 / c.GHz, Confidence: c.Confidence}
 	for i := range e.Image.Words {
 		s, end, ok := e.Span(i)
 		if !ok {

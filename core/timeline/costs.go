@@ -40,15 +40,16 @@ type CostModel struct {
 // Default is the committed cost model.
 var Default = &CostModel{Clocks: Clocks, Ops: OpCosts, Semaphore: Semaphore, DMA: DMA, DGE: DGE, Retire: Retire}
 
-// Clocks are the engine clocks the cost rows' cycles run at. The PE row is the clock its
-// durations quantise at, not the Tensor engine's documented clock (ntff.md §3.1: "why:
-// unknown"); the costs of PE rows are fitted at it.
+// Clocks are the engine clocks: the cost rows' cycles run at them, and a profile's durations
+// are checked against them (checks.go, quanta). The PE row is the clock its durations quantise
+// at, not the Tensor engine's documented clock (ntff.md §3.1: "why: unknown"); the costs of PE
+// rows are fitted at it.
 var Clocks = []Clock{
-	{"cayman", "PE", 1.2, "[MEAS] PE durations are multiples of 833.33 ps on all four captures (ntff.md §3.1); the Tensor engine is documented at 2.4 GHz", "medium"},
-	{"cayman", "Activation", 1.2, "[DOC] Scalar 1.2 GHz (trainium2_arch.rst); [MEAS] durations quantise at 833.33 ps", "high"},
-	{"cayman", "Pool", 1.2, "[DOC] GpSimd 1.2 GHz; [MEAS] 833.33 ps quanta", "high"},
-	{"cayman", "DVE", 0.96, "[DOC] Vector 0.96 GHz; [MEAS] 1,041.67 ps quanta", "high"},
-	{"cayman", "SP", 1.2, "[MEAS] SP durations quantise at 833.33 ps; no documented clock", "medium"},
+	{"cayman", "PE", 1.2, "[MEAS] 817 of attn_v6 sg00's 820 PE durations are multiples of 833.33 ps, and so on the other three captures (ntff.md §3.1); the Tensor engine is documented at 2.4 GHz (why: unknown)", "medium"},
+	{"cayman", "Activation", 1.2, "[DOC] Scalar 1.2 GHz (nki/guides/architecture/trainium2_arch.rst); [MEAS] 176 of 178 durations are multiples of 833.33 ps", "high"},
+	{"cayman", "Pool", 1.2, "[DOC] GpSimd 1.2 GHz (trainium2_arch.rst); [MEAS] 367 of 367 durations", "high"},
+	{"cayman", "DVE", 0.96, "[DOC] Vector 0.96 GHz (trainium2_arch.rst); [MEAS] 718 of 719 durations are multiples of 1,041.67 ps", "high"},
+	{"cayman", "SP", 1.2, "[MEAS] 49 of 50 SP durations are multiples of 833.33 ps; no documented clock", "high"},
 	{"sunda", "PE", 1.4, "[GUESS] half the documented Tensor 2.8 GHz, as on Trn2 (no Trn1 profile)", "low"},
 	{"sunda", "Activation", 1.4, "[DOC] Scalar 1.4 GHz (trainium_inferentia2_arch.rst)", "medium"},
 	{"sunda", "Pool", 1.4, "[DOC] GpSimd 1.4 GHz", "medium"},

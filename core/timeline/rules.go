@@ -1,7 +1,8 @@
 package timeline
 
 // Knowledge the join relies on that may be corrected, as data: how the runtime lowers a NEFF
-// pseudo-instruction into the words it runs, and each engine's clock.
+// pseudo-instruction into the words it runs (each engine's clock is the cost model's table,
+// costs.go).
 
 // lowering is one rule of how the runtime lowers a NEFF word into the words of the loaded
 // image (spec ntff.md §4.2). Runs are the opcodes of the image words, in order (none: the word
@@ -44,33 +45,20 @@ func lowerOf(op uint8, ext bool) *lowering {
 	return nil
 }
 
-// clock is an engine's clock on a chip: an instruction lasts a whole number of its cycles.
-type clock struct {
-	Chip, Engine string
-	Hz           float64
-	Confidence   string
-	Evidence     string
-}
-
-// clocks are the engine clocks the profiles' durations quantize at (spec ntff.md §3.1, §6.3).
-// Chips are named as the NTFF's instance type starts (trn2.3xlarge → trn2).
-var clocks = [...]clock{
-	{"trn2", "PE", 1.2e9, "medium", "spec ntff.md §3.1: 817 of attn_v6 sg00's 820 PE durations are multiples of 833.33 ps; the documented Tensor clock is 2.4 GHz (why: unknown)"},
-	{"trn2", "Activation", 1.2e9, "high", "spec ntff.md §3.1: 176 of 178 durations; Scalar 1.2 GHz (nki/guides/architecture/trainium2_arch.rst)"},
-	{"trn2", "Pool", 1.2e9, "high", "spec ntff.md §3.1: 367 of 367 durations; GpSimd 1.2 GHz (trainium2_arch.rst)"},
-	{"trn2", "DVE", 0.96e9, "high", "spec ntff.md §3.1: 718 of 719 durations are multiples of 1,041.67 ps; Vector 0.96 GHz (trainium2_arch.rst)"},
-	{"trn2", "SP", 1.2e9, "high", "spec ntff.md §3.1: 49 of 50 durations"},
-}
-
-// clockOf is the clock of engine on chip (nil when not known).
-func clockOf(chip, engine string) *clock {
-	for i := range clocks {
-		if clocks[i].Chip == chip && clocks[i].Engine == engine {
-			return &clocks[i]
+// clockOf is the clock of engine on chip (an instance type's family: trn2), from the one clock
+// table the cost model runs at (costs.go Clocks); nil when not known.
+func clockOf(chip, engine string) *Clock {
+	for i := range Clocks {
+		if c := &Clocks[i]; c.Target == chipTargets[chip] && c.Engine == engine {
+			return c
 		}
 	}
 	return nil
 }
+
+// chipTargets maps an instance type's family to the kelf target of the NEFFs it runs (neff.md:
+// cayman is Trn2, sunda Trn1 and Inf2).
+var chipTargets = map[string]string{"trn2": "cayman", "trn1": "sunda", "inf2": "sunda"}
 
 // quantumSlack is how far (ps) a duration may be from a whole number of cycles (spec ntff.md §5
 // check 9: ±3 ps).
