@@ -194,7 +194,7 @@ const (
 	CodeScanBadSymlink      Code = "scan.bad-symlink"
 	CodeScanNoModel         Code = "scan.no-model"
 
-	// issue 30: budgets of the .dbg decoder, the table-load index and the ncfw reader
+	// budgets of the .dbg decoder, the table-load index and the ncfw reader
 	CodeDbgPackedCut   Code = "dbg.packed-cut"
 	CodeDbgNamesLimit  Code = "dbg.names-limit"
 	CodeDbgAttrsLimit  Code = "dbg.attrs-limit"
@@ -202,10 +202,10 @@ const (
 	CodeISALoadsLimit  Code = "isa.table-loads-limit"
 	CodeNcfwReadLimit  Code = "ncfw.read-limit"
 
-	// text: names the file holds, as printed (issue 30)
+	// text: names the file holds, as printed
 	CodeInvalidUTF8 Code = "text.invalid-utf8"
 
-	// issue 30, round three: coverage's word limits
+	// coverage's word limits
 	CodeCoverageWordLimit Code = "coverage.word-limit"
 
 	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)
@@ -438,7 +438,7 @@ var Codes = []CodeInfo{
 	{"scan.symlink", "scan met a symlink and --follow was not given: not followed"},
 	{"output.cap", "the output reached --max-output bytes and stopped there (0 lifts the cap)"},
 
-	// issue 30: budgets of the .dbg decoder, the table-load index and the ncfw reader
+	// budgets of the .dbg decoder, the table-load index and the ncfw reader
 	{CodeDbgPackedCut, "a .dbg packed varint list ends in a cut-off varint (the first few are listed, then one finding counts the rest)"},
 	{CodeDbgNamesLimit, "a .dbg member lists more kernel files, kernel names or stack-frame names than are kept: the rest are counted, and indexes into them do not resolve"},
 	{CodeDbgAttrsLimit, "a .dbg member's records carry more distinct kernel attribute sets than are kept: the records past the limit have no source line"},
@@ -446,12 +446,12 @@ var Codes = []CodeInfo{
 	{CodeISALoadsLimit, "a stream has more ActivationTableLoad words than are indexed one by one: past the limit only changes of set are kept, and past the budget none (the words after it have no resident set)"},
 	{CodeNcfwReadLimit, "an ncfw dump holds more entries than are read: the rest are counted, not decoded"},
 
-	// text: names the file holds, as printed (issue 30)
+	// text: names the file holds, as printed
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
 
-	// issue 28: export --parquet
+	// export --parquet
 	{"export.exists", "a table export --parquet writes exists: not overwritten without --force"},
-	// issue 30, round three: coverage's word limits
+	// coverage's word limits
 	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
 
 	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)

@@ -308,7 +308,7 @@ func (f *File) readBackJSON(path string, size int64) (*jsonspan.Input, error) {
 // neff.Packed: the real-shaped 32 MB NEFF's 20 MB of such streams take ~0.3 MB, real code
 // about a quarter of its size). A larger one is indexed as it streams past (counts, table
 // loads, two-word pairs) and its words are read from the file again when a listing asks for
-// them, so a NEFF of hundreds of MB of streams opens in bounded memory (issue 13).
+// them, so a NEFF of hundreds of MB of streams opens in bounded memory.
 var streamHoldMax int64 = 8 << 20 // a var so tests can force the on-demand path
 
 // memberWords serves the words of a stream that is not held: windows through File.Bytes, and

@@ -54,17 +54,24 @@ func TestOpenNTFF(t *testing.T) {
 	if g.Doc.Kind != "ntff" || len(g.Doc.Root.Findings) == 0 || g.Doc.Root.Findings[0].Code != doc.CodeNTFFVersion {
 		t.Errorf("version 5: kind %s, findings %v", g.Doc.Kind, g.Doc.Root.Findings)
 	}
-	for _, rel := range realfiles.Glob("*/*.neff") {
-		data := realfiles.Read(t, rel)
-		if h := Open(rel, bytes.NewReader(data), int64(len(data)), Options{DeferSource: true}); h.Doc.Kind == "ntff" {
-			t.Errorf("%s opens as an NTFF", rel)
-		}
-	}
 	ids := map[string]bool{}
 	for _, u := range Unknowns() {
 		ids[u.ID] = true
 	}
 	if !ids["ntff.host-memory"] || !ids["ntff.trace-b"] {
 		t.Error("the NTFF unknowns are not in the joined table")
+	}
+	for _, rel := range realfiles.Glob("*/*.neff") {
+		p, ok := realfiles.Find(rel)
+		if !ok {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := Open(rel, bytes.NewReader(data), int64(len(data)), Options{DeferSource: true}); h.Doc.Kind == "ntff" {
+			t.Errorf("%s opens as an NTFF", rel)
+		}
 	}
 }

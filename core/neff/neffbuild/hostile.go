@@ -17,7 +17,7 @@ import (
 type Hostile struct {
 	Name string
 	What string
-	// Build makes the NEFF; scale 1 is the size of issue 15's reproduction, smaller scales
+	// Build makes the NEFF; scale 1 is the size of the reported reproduction, smaller scales
 	// (tests) shrink the counts.
 	Build func(scale float64) []byte
 }
@@ -54,7 +54,7 @@ func jsonArray(path string, n int64) Member {
 
 func scaled(n int64, s float64) int64 { return max(1, int64(float64(n)*s)) }
 
-// HostileClasses lists the classes of issue 15, and those of issue 30 after them.
+// HostileClasses lists the first hostile classes, and the later ones after them.
 func HostileClasses() []Hostile {
 	return []Hostile{
 		{"many-members", "200,000 one-byte members (D3)", func(s float64) []byte {
@@ -121,7 +121,7 @@ func HostileClasses() []Hostile {
 			return Bytes(ms, Options{GzipLevel: gzip.BestCompression})
 		}},
 
-		// Issue 30: deep member paths, floods of per-entry problems, many cores.
+		// The later ones: deep member paths, floods of per-entry problems, many cores.
 		{"deep-longname", "one member named sg00/ + d/ ×30,000 (a GNU long name)", func(s float64) []byte {
 			name := "sg00/" + strings.Repeat("d/", int(scaled(30_000, s))) + "x.bin"
 			return WrapTar(rawTar(tarEntry{name: "././@LongLink", typeflag: 'L', size: int64(len(name) + 1), data: []byte(name + "\x00")},
@@ -180,7 +180,7 @@ func HostileClasses() []Hostile {
 			return bytesOf(ms)
 		}},
 
-		// issue 30: budgets
+		// budgets
 		{"dbg-wiretype", "a .dbg member of 4 M fields of the wrong wire type (issue 30)", func(s float64) []byte {
 			n := scaled(4_000_000, s)
 			// field 3 (a word record, a message) written as a varint: tag 0x18, value 0
