@@ -94,6 +94,8 @@ func register() *bridge {
 		"plot":           b.sync(b.plot),
 		"schedule":       b.sync(b.schedule), // sched.go
 		"memory":         b.sync(b.memory),
+		"measured":       b.sync(b.measured),  // measured.go
+		"estimated":      b.sync(b.estimated), // estimated.go
 		"openGroup":      b.sync(b.openGroup),
 		"openContext":    b.sync(b.openContext),
 		"recontext":      b.sync(b.recontext),

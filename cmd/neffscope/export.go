@@ -18,6 +18,7 @@ import (
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
+	"github.com/neffscope/neffscope/core/timeline"
 )
 
 func init() {
@@ -79,6 +80,10 @@ var exportColumns = []exportColumn{
 	{exportInstructions, "bir_instruction_name", "the BIR instruction the debug info names (inst.262); null without debug info", "[dmasrc], [round]: the column holds compiler instruction ids", "low"},
 	{exportInstructions, "nki_source_location", "the kernel file as the debug info names it (a path) and the line (/home/u/v6.py:278); null without a line", "[dmasrc], [round]: the column names a source line; whether Explorer keeps the path is not seen", "medium"},
 	{exportInstructions, "nki_source_base", "the kernel file's base name and line (v6.py:278): the form Explorer's nki_source_location values were seen in; null without a line", "[round]: values like static_decode_35b.py:2326", "medium"},
+	{exportInstructions, "measured_start_ps", "with --ntff: the instruction's first word's start, absolute picoseconds as the device profile records them; null where the profile has none", "neffscope", ""},
+	{exportInstructions, "measured_end_ps", "with --ntff: its last word's end, absolute picoseconds; null where absent", "neffscope", ""},
+	{exportInstructions, "estimated_start_ps", "the estimated start, picoseconds from the core's start (the static cost model, timeline --json's estimated rows; docs/estimate.md gives its error); null where it never runs", "neffscope", ""},
+	{exportInstructions, "estimated_end_ps", "the estimated end, picoseconds from the core's start; null where it never runs", "neffscope", ""},
 
 	{exportSyncEdges, "neff_path", "as in instructions", "neffscope", ""},
 	{exportSyncEdges, "neff_uuid", "as in instructions", "neffscope", ""},
@@ -137,6 +142,10 @@ type exportInstRow struct {
 	BIRName          *string `parquet:"bir_instruction_name,optional"`
 	NKISource        *string `parquet:"nki_source_location,optional,dict"`
 	NKISourceBase    *string `parquet:"nki_source_base,optional,dict"`
+	MeasuredStartPS  *int64  `parquet:"measured_start_ps,optional"`
+	MeasuredEndPS    *int64  `parquet:"measured_end_ps,optional"`
+	EstimatedStartPS *int64  `parquet:"estimated_start_ps,optional"`
+	EstimatedEndPS   *int64  `parquet:"estimated_end_ps,optional"`
 }
 
 type exportSyncRow struct {
@@ -264,9 +273,11 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dir := fs.String("parquet", "", "write "+exportInstructions+", "+exportSyncEdges+", "+exportMemAccesses+" and "+exportLints+" into this `DIR` (created when missing)")
 	force := fs.Bool("force", false, "overwrite the tables when they exist")
+	var profs profileList
+	fs.Var(&profs, "ntff", "a device profile (NTFF) captured from one of the FILEs, joined by NEFF UUID (repeatable): measured_start_ps and measured_end_ps")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope export --parquet DIR [--force] FILE...")
+		fmt.Fprintln(stderr, "usage: neffscope export --parquet DIR [--force] [--ntff PROFILE.ntff]... FILE...")
 		fmt.Fprintln(stderr, "Rows are keyed by neff_path, core, engine and instruction_index (as disasm numbers it);")
 		fmt.Fprintln(stderr, "explorer_engine, bir_instruction_name and nki_source_location join a Neuron Explorer profile's Instruction table.")
 		fs.PrintDefaults()
@@ -277,6 +288,10 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	if *dir == "" || fs.NArg() == 0 {
 		fs.Usage()
 		return 2
+	}
+	profiles, prc := openProfiles(profs, *maxInflate, stderr)
+	if profiles == nil {
+		return prc
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
@@ -302,7 +317,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	rc := 0
 	shared := commandBudget()
 	for _, p := range inputs {
-		code, err := exportFile(p, &s, *maxInflate, shared, stderr)
+		code, err := exportFile(p, &s, *maxInflate, shared, profiles, stderr)
 		if err != nil {
 			s.abort()
 			fmt.Fprintf(stderr, "neffscope: %v (no table written)\n", err)
@@ -310,6 +325,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		}
 		rc = max(rc, code)
 	}
+	rc = max(rc, profiles.unused(stderr))
 	if err := s.finish(); err != nil {
 		s.abort()
 		fmt.Fprintf(stderr, "neffscope: %v (no table written)\n", err)
@@ -373,7 +389,7 @@ func (s *exportSinks) abort() {
 
 // exportFile opens one FILE within the command's budget and streams its model's rows. The
 // error is a write error (the command stops); the code is 1 when the file is not exported whole.
-func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budget, stderr io.Writer) (int, error) {
+func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budget, profiles *profileSet, stderr io.Writer) (int, error) {
 	// The source lines are mapped after the model, on what the model leaves of the budget.
 	f, fh, err := openFile(p, inspect.Options{MaxInflated: maxInflate, DeferSource: true, Within: shared})
 	if err != nil {
@@ -401,6 +417,9 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 		}
 	}
 	key := exportKeyOf{path: doc.CleanString(p), uuid: f.Archive.Header.UUIDString()}
+	res, mrc := profiles.joinTo(f, stderr)
+	rc = max(rc, mrc)
+	est := estimateWith(f, m)
 	for _, c := range m.Cores {
 		for k := range c.Engines {
 			if e := &c.Engines[k]; !e.Read {
@@ -415,7 +434,7 @@ func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budge
 				safe(f.Name), safe(c.Name), safeMsg(cut), exportSyncEdges, exportMemAccesses, exportLints, doc.CodeExportRowsCut)
 			rc = 1
 		}
-		if err := exportCore(s, f.Program, key, c); err != nil {
+		if err := exportCore(s, f.Program, key, c, res, est.CoreOf(c.Name)); err != nil {
 			return rc, err
 		}
 	}
@@ -436,7 +455,7 @@ func modelCut(c *sched.Core) string {
 // exportKeyOf is what every row of one FILE carries: its path and its UUID.
 type exportKeyOf struct{ path, uuid string }
 
-func exportCore(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched.Core) error {
+func exportCore(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched.Core, res *timeline.Result, est *timeline.CoreSchedule) error {
 	core := doc.CleanString(c.Name)
 	engines := make([]string, len(c.Engines))
 	for k := range c.Engines {
@@ -448,7 +467,7 @@ func exportCore(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched
 		}
 		return doc.CleanString(c.EngineName(a))
 	}
-	if err := exportInstructionRows(s, prog, key, c, core, engines); err != nil {
+	if err := exportInstructionRows(s, prog, key, c, core, engines, res, est); err != nil {
 		return err
 	}
 	for _, w := range c.Waits {
@@ -496,7 +515,7 @@ func exportCore(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched
 }
 
 // exportInstructionRows writes one row per instruction word of the engines read whole.
-func exportInstructionRows(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched.Core, core string, engines []string) error {
+func exportInstructionRows(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched.Core, core string, engines []string, res *timeline.Result, est *timeline.CoreSchedule) error {
 	for k := range c.Engines {
 		e := &c.Engines[k]
 		if !e.Read {
@@ -505,6 +524,7 @@ func exportInstructionRows(s *exportSinks, prog *inspect.Program, key exportKeyO
 		ee := explorerEngine[e.Name]
 		var lastSrc *inspect.Source
 		var bir, loc, base *string
+		st := res.Stream(e.Member)
 		for i := 0; i < e.Len; i++ {
 			op := e.Opcode(i)
 			r := exportInstRow{NeffPath: key.path, NeffUUID: key.uuid, Core: core, Engine: engines[k], InstructionIndex: int32(i), ExplorerEngine: ee,
@@ -524,6 +544,8 @@ func exportInstructionRows(s *exportSinks, prog *inspect.Program, key exportKeyO
 				}
 				r.BIRName, r.NKISource, r.NKISourceBase = bir, loc, base
 			}
+			r.MeasuredStartPS, r.MeasuredEndPS = measuredColumns(st, i)
+			r.EstimatedStartPS, r.EstimatedEndPS = estimatedColumns(est, k, i)
 			if err := s.inst.add(r); err != nil {
 				return err
 			}

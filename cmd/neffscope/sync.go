@@ -10,6 +10,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
+	"github.com/neffscope/neffscope/core/timeline"
 )
 
 func init() {
@@ -68,9 +69,11 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, every wait and its producer, the lints and what is undecided")
 	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this new `FILE`: a thread per engine, a slice per instruction at its earliest step, an arrow from each producer to its waiter")
 	force := fs.Bool("force", false, "let --trace replace an existing file (never a symlink, a NEFF or the FILE read)")
+	prof := fs.String("ntff", "", ntffHelp+" (with --trace: the trace in real time, with DMA queues and semaphore counters)")
+	estimated := fs.Bool("estimated", false, "with --trace: the trace in estimated time (the static cost model, as timeline shows it; each slice's args carry estimated_start_ps and estimated_end_ps)")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force]] FILE")
+		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE")
 		fs.PrintDefaults()
 	}
 	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Sched, stderr)
@@ -87,7 +90,24 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *trace != "" {
-		if err := writeTraceFile(*trace, *force, r); err != nil {
+		if *estimated && *prof != "" {
+			fmt.Fprintln(stderr, "neffscope: --estimated and --ntff each make a trace of their own: give one")
+			return 2
+		}
+		write := func(w io.Writer) error { return sched.WriteTrace(w, m) }
+		if *prof != "" {
+			res, mrc := measuredFor(*prof, r.f, *maxInflate, stderr)
+			if res == nil {
+				return mrc
+			}
+			rc = max(rc, mrc)
+			write = func(w io.Writer) error { return timeline.WriteTrace(w, m, res) }
+		}
+		if *estimated {
+			est := estimateWith(r.f, m)
+			write = func(w io.Writer) error { return timeline.WriteEstimatedTrace(w, est) }
+		}
+		if err := writeTraceFile(*trace, *force, r, write); err != nil {
 			return reportOutputErr(stderr, err)
 		}
 	}
@@ -110,12 +130,12 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 }
 
 // writeTraceFile writes the model's Chrome trace to path through createOutput.
-func writeTraceFile(path string, force bool, r *modelRun) error {
+func writeTraceFile(path string, force bool, r *modelRun, write func(io.Writer) error) error {
 	out, err := createOutput(path, outputRules{force: force, inputs: []string{r.f.Name}})
 	if err != nil {
 		return err
 	}
-	if err := sched.WriteTrace(out, r.m); err != nil {
+	if err := write(out); err != nil {
 		out.abort()
 		return fmt.Errorf("writing %s: %w", safe(path), err)
 	}

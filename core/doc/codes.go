@@ -207,6 +207,39 @@ const (
 
 	// coverage's word limits
 	CodeCoverageWordLimit Code = "coverage.word-limit"
+
+	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)
+	CodeNTFFVersion        Code = "ntff.version"
+	CodeNTFFTruncated      Code = "ntff.truncated"
+	CodeNTFFHeaderLimit    Code = "ntff.header-limit"
+	CodeNTFFHeaderCorrupt  Code = "ntff.header-corrupt"
+	CodeNTFFWireType       Code = "ntff.wire-type"
+	CodeNTFFBadText        Code = "ntff.bad-text"
+	CodeNTFFSectionBounds  Code = "ntff.section-bounds"
+	CodeNTFFSectionSize    Code = "ntff.section-size"
+	CodeNTFFSectionOverlap Code = "ntff.section-overlap"
+	CodeNTFFTiling         Code = "ntff.tiling"
+	CodeNTFFUnknownSection Code = "ntff.unknown-section"
+	CodeNTFFEditList       Code = "ntff.edit-list"
+	CodeNTFFNoCore         Code = "ntff.no-core"
+	CodeNTFFPCOutside      Code = "ntff.pc-outside"
+	CodeNTFFTimeBackwards  Code = "ntff.time-backwards"
+	CodeNTFFUnpaired       Code = "ntff.unpaired"
+	CodeNTFFRepeated       Code = "ntff.repeated"
+	CodeNTFFDMAUnpaired    Code = "ntff.dma-unpaired"
+	CodeNTFFLimit          Code = "ntff.limit"
+	CodeNTFFReadError      Code = "ntff.read-error"
+	CodeNTFFNotProfile     Code = "ntff.not-profile"
+	CodeNTFFUUIDMismatch   Code = "ntff.uuid-mismatch"
+	CodeNTFFCoreMismatch   Code = "ntff.core-mismatch"
+	CodeNTFFImageMismatch  Code = "ntff.image-mismatch"
+	CodeNTFFWindow         Code = "ntff.window"
+	CodeNTFFQuanta         Code = "ntff.quanta"
+	CodeNTFFWaitViolated   Code = "ntff.wait-violated"
+	CodeNTFFWaitMetInside  Code = "ntff.wait-met-inside"
+	CodeNTFFSemaphoreTotal Code = "ntff.semaphore-total"
+	CodeNTFFDMAWait        Code = "ntff.dma-wait"
+	CodeNTFFDMABytes       Code = "ntff.dma-bytes"
 	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
 	CodeHLOEmpty           Code = "hlo.empty"
 	CodeHLOGzip            Code = "hlo.gzip"
@@ -453,6 +486,38 @@ var Codes = []CodeInfo{
 	// coverage's word limits
 	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
 
+	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)
+	{CodeNTFFVersion, "the NTFF's version byte is not 6, the only version decoded: the profile is shown as bytes; capture it with runtime 2.30 or send a sample"},
+	{CodeNTFFTruncated, "the NTFF ends before its header does: cut short or damaged; capture the profile again"},
+	{CodeNTFFHeaderLimit, "the NTFF header is larger than neffscope holds, or its tree larger than it shows: the rest is in the hex view"},
+	{CodeNTFFHeaderCorrupt, "the NTFF header's protobuf cannot be read from a byte on: what came before is shown"},
+	{CodeNTFFWireType, "a header field has another protobuf wire type than the table of shapes says: shown raw"},
+	{CodeNTFFBadText, "a header string is not valid UTF-8: shown with replacement characters"},
+	{CodeNTFFSectionBounds, "an image or notification queue the header lists lies outside the file: it is not read (truncated or damaged file)"},
+	{CodeNTFFSectionSize, "an image is not whole 64-byte words, or a queue not whole 16-byte records: the last bytes are not read"},
+	{CodeNTFFSectionOverlap, "two images or queues claim the same bytes of the data blob: at most one is right (damaged or hostile file)"},
+	{CodeNTFFTiling, "bytes of the data blob that no image or queue claims (every capture checked is tiled exactly)"},
+	{CodeNTFFUnknownSection, "a notification queue of a kind whose records are not decoded (EVENT, ERROR, THROTTLE) holds records: shown raw"},
+	{CodeNTFFEditList, "an image's edit list does not describe it (preamble, postamble, inserted and removed words): its words are not mapped to NEFF instructions"},
+	{CodeNTFFNoCore, "records name a NeuronCore or engine the header lists no core or image for: they are counted, not timed"},
+	{CodeNTFFPCOutside, "TRACE records whose PC points outside their engine's image: counted, not timed"},
+	{CodeNTFFTimeBackwards, "an end record earlier than its start, or a DMA packet ending before it starts: the interval is dropped"},
+	{CodeNTFFUnpaired, "TRACE start records without an end, or ends without a start, beyond the runtime preamble the spec expects"},
+	{CodeNTFFRepeated, "image words traced more than once (one execution is expected): instructions span all their runs, busy time unions them"},
+	{CodeNTFFDMAUnpaired, "TRACE_DMA start, info and end records that do not form whole packets per (DMA engine, queue)"},
+	{CodeNTFFLimit, "the profile needs more memory to measure than the budget leaves: what is past the limit is counted, not timed"},
+	{CodeNTFFReadError, "the profile's records could not be read (an I/O error, or the file changed since the open)"},
+	{CodeNTFFNotProfile, "a file given as the device profile is not an NTFF"},
+	{CodeNTFFUUIDMismatch, "the profile names another NEFF (its UUID differs): nothing is joined; open the profile with the NEFF it was captured from"},
+	{CodeNTFFCoreMismatch, "the profile's cores or engine images and the NEFF's streams do not correspond: the unmatched ones are not joined"},
+	{CodeNTFFImageMismatch, "a loaded image differs from the NEFF stream beyond the runtime's lowering rules (spec ntff.md §4.2): the engine is not joined from that word on"},
+	{CodeNTFFWindow, "the execution window disagrees with a core's execution time, or program records lie outside it"},
+	{CodeNTFFQuanta, "instruction durations that are not whole cycles of the engine's clock (±3 ps): the clock or the records are not what the spec measured"},
+	{CodeNTFFWaitViolated, "the device shows a waiter finishing before the producer the static sync model names: the model (or the profile) is wrong about that wait"},
+	{CodeNTFFWaitMetInside, "a waiter's start record precedes its producer's end (the wait resolved inside the waiter's interval, as the spec saw for a second wait band)"},
+	{CodeNTFFSemaphoreTotal, "a semaphore's peak recorded value differs from the static total of its updates (DMA-produced ones may read short: records are lossy)"},
+	{CodeNTFFDMAWait, "a DMA-produced wait the profile contradicts: the semaphore read below the wait's value after the waiter started"},
+	{CodeNTFFDMABytes, "a DMA queue moved other bytes than the program asks (+64 B of semaphore writes per DMA): the join of queues or the byte rules are wrong"},
 	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
 	{CodeHLOEmpty, "the HLO module file is empty: nothing to read"},
 	{CodeHLOGzip, "the HLO module is a gzip stream that could not be inflated to its end; what was inflated is read"},

@@ -25,6 +25,7 @@ import (
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/ntff"
 	"github.com/neffscope/neffscope/core/pwp"
 )
 
@@ -86,6 +87,7 @@ type File struct {
 	Doc     *doc.Document
 	Archive *neff.Archive // nil unless the file is a NEFF
 	Program *Program      // the resolved program of a NEFF (nil otherwise)
+	NTFF    *ntff.Profile // a device profile (nil unless the file is an NTFF)
 	r       io.ReaderAt
 	// act holds loose activation tables (OpenGroup, or one table file opened alone); group
 	// maps the names of files opened together to their readers (span sources).
@@ -128,6 +130,7 @@ type decoder struct {
 // registry is the one table of artifact kinds, tried in order; the last row matches anything.
 var registry = []decoder{
 	{"neff", matchNEFF, decodeNEFF},
+	{"ntff", matchNTFF, decodeNTFF},
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"pwp", matchPWP, decodePWP},
 	{"dbg", matchDbg, decodeDbg},
@@ -645,6 +648,20 @@ func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
 	n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: doc.MemberRef(m.Path)}
 	n.Detail = k.describe
 	return n
+}
+
+// ---- a device profile (NTFF) ----
+
+// matchNTFF takes a file named .ntff (so another version is refused with its finding, not
+// shown as hex) or one whose first bytes sniff as an NTFF (ntff.Sniff: a version byte, a
+// header length that fits, a protobuf header that starts like the real ones).
+func matchNTFF(name string, head []byte, size int64) bool {
+	return strings.HasSuffix(strings.ToLower(name), ".ntff") || ntff.Sniff(head, size)
+}
+
+func decodeNTFF(f *File, _ Options) *doc.Node {
+	f.NTFF = ntff.Read(f.Name, f.r, f.Size, f.Budget)
+	return f.NTFF.Root
 }
 
 // ---- loose JSON ----

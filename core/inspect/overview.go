@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"github.com/neffscope/neffscope/core/ntff"
 	"math"
 	"path"
 	"sort"
@@ -340,6 +341,9 @@ func init() { expanders[doc.RefRecords] = expandRecords }
 // set's bucket or ctrl records (a .dbg member's records are rows only).
 func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 	_, member := doc.ParseRef(stub.Ref)
+	if f.NTFF != nil && ntff.Owns(member) {
+		return f.NTFF.Children(member, from, to)
+	}
 	var c *manifest.Core
 	if f.Program != nil {
 		c = f.Program.Model.CoreOfDef(member)

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"github.com/neffscope/neffscope/core/ntff"
 	"path"
 	"strconv"
 	"strings"
@@ -411,6 +412,12 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 		return nil
 	}
 	if kind, member := doc.ParseRef(ref); kind == doc.RefRecords {
+		if f.NTFF != nil && ntff.Owns(member) {
+			if err := fit(f.NTFF.Count(member)); err != nil {
+				return nil, f.NTFF.Count(member), err
+			}
+			return f.NTFF.Rows(member, from, to)
+		}
 		// A def.json's var table too big to hold is served like records.
 		if f.Program != nil {
 			if c := f.Program.Model.CoreOfDef(member); c != nil {

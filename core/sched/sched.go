@@ -213,6 +213,43 @@ func (c *Core) IssueMessage(u Issue) string {
 // reach, the only one a message asks for).
 func (c *Core) total(sem int32) uint64 { return c.reach[sem] }
 
+// SemTotal is one semaphore's static total: what all its updates add up to, counted as the
+// model counts them (a profile's peak recorded value should equal it, spec ntff.md §5 check 6).
+type SemTotal struct {
+	Sem   int32
+	Total uint64
+	// DMA says every update is a DMA transfer's completion (0xC1, 0xD4); Unknown that an
+	// update has an unconfirmed mode (the total is then not known).
+	DMA, Unknown bool
+	// MaxWait is the largest value a wait of the core asks of it (0: none waits).
+	MaxWait uint32
+}
+
+// SemTotals lists every semaphore the core updates, by number.
+func (c *Core) SemTotals() []SemTotal {
+	at := map[int32]int{}
+	var out []SemTotal
+	for _, u := range c.updates {
+		k, ok := at[u.sem]
+		if !ok {
+			k = len(out)
+			at[u.sem] = k
+			out = append(out, SemTotal{Sem: u.sem, DMA: true})
+		}
+		t := &out[k]
+		t.Total += uint64(u.amount)
+		t.DMA = t.DMA && u.dma
+		t.Unknown = t.Unknown || u.queue == unknownModeQueue
+	}
+	for _, w := range c.Waits {
+		if k, ok := at[w.Sem]; ok {
+			out[k].MaxWait = max(out[k].MaxWait, w.Value)
+		}
+	}
+	slices.SortFunc(out, func(a, b SemTotal) int { return int(a.Sem) - int(b.Sem) })
+	return out
+}
+
 // Options says what to model beyond the sync graph.
 type Options struct {
 	// Memory adds every SBUF and PSUM access, each space's peak and the mem.* lints.

@@ -124,6 +124,16 @@ export const KIND = Object.freeze({
   NCFW_TEXT: "ncfw-text",
   /** the root of a dump read back; children carry Attrs line (doc.KindNCFWDump) */
   NCFW_DUMP: "ncfw-dump",
+  /** the root of an NTFF device profile (doc.KindNTFF) */
+  NTFF: "ntff",
+  /** one engine's loaded instruction image; its words a stub (records:) (doc.KindNTFFImage) */
+  NTFF_IMAGE: "ntff-image",
+  /** one notification-queue section; its records a stub (records:) (doc.KindNTFFQueue) */
+  NTFF_QUEUE: "ntff-queue",
+  /** one 16-byte notification record with its bit fields (doc.KindNTFFRecord) */
+  NTFF_RECORD: "ntff-record",
+  /** one 64-byte word of a loaded image, decoded (doc.KindNTFFWord) */
+  NTFF_WORD: "ntff-word",
   /** two files compared (core/inspect Diff) (doc.KindDiff) */
   DIFF: "diff",
   /** one part of a comparison: header, model, members, … (doc.KindDiffSection) */
@@ -330,6 +340,7 @@ export const ATTR = Object.freeze({
 /** Document kinds (core/inspect inspect.go registry): the decoder that read the file. A raw libncfw context's Document is KIND.NCFW_CONTEXT, a loose activation-table group's KIND.PWP. */
 export const DOC_KIND = Object.freeze({
   NEFF: "neff",
+  NTFF: "ntff",
   NCFW_DUMP: "ncfw-dump",
   PWP: "pwp",
   DBG: "dbg",
