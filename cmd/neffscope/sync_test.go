@@ -194,11 +194,11 @@ func TestMemmapJSONOnRealNEFFs(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 		for _, c := range got.Cores {
-			if k := keysOf(c); k != "accesses,core,lints,psum,sbuf,undecided" {
+			if k := keysOf(c); k != "accesses,core,lints,psum,sbuf,undecided,unplaced" {
 				t.Errorf("%s: core keys %s", p, k)
 			}
 			for _, space := range []string{"sbuf", "psum"} {
-				if k := keysOf(c[space].(map[string]any)); k != "partition_bytes,partitions,peak_at,peak_bytes" {
+				if k := keysOf(c[space].(map[string]any)); k != "live_at_peak,partition_bytes,partitions,peak_at,peak_bytes,unswept" {
 					t.Errorf("%s: %s keys %s", p, space, k)
 				}
 			}

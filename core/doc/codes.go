@@ -207,6 +207,32 @@ const (
 
 	// coverage's word limits
 	CodeCoverageWordLimit Code = "coverage.word-limit"
+	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
+	CodeHLOEmpty           Code = "hlo.empty"
+	CodeHLOGzip            Code = "hlo.gzip"
+	CodeHLOTooBig          Code = "hlo.size-limit"
+	CodeHLOCorrupt         Code = "hlo.corrupt"
+	CodeHLOWireType        Code = "hlo.wire-type"
+	CodeHLODeepNesting     Code = "hlo.nesting-limit"
+	CodeHLOUnknownField    Code = "hlo.unknown-field"
+	CodeHLOBadUTF8         Code = "hlo.bad-utf8"
+	CodeHLOBackendBig      Code = "hlo.backend-config-limit"
+	CodeHLOBackendJSON     Code = "hlo.backend-config-json"
+	CodeHLOPartial         Code = "hlo.model-limit"
+	CodeHLONodeLimit       Code = "hlo.tree-limit"
+	CodeHLODanglingOperand Code = "hlo.dangling-operand"
+	CodeHLODuplicateID     Code = "hlo.duplicate-id"
+	CodeHLONoEntry         Code = "hlo.no-entry"
+	CodeHLOSame            Code = "hlo.same"
+	CodeHLOVolatileOnly    Code = "hlo.volatile-only"
+	CodeHLOMetadataOnly    Code = "hlo.metadata-only"
+	CodeHLOKernelChanged   Code = "hlo.kernel-changed"
+	CodeHLOGraphChanged    Code = "hlo.graph-changed"
+	CodeHLONotHLO          Code = "hlo.not-hlo"
+	CodeHLONEFFSame        Code = "hlo.neff-same-program"
+	CodeHLONEFFChanged     Code = "hlo.neff-changed"
+	CodeHLONEFFMissing     Code = "hlo.neff-missing"
+	CodeHLOTemporaryPath   Code = "hlo.temporary-path"
 
 	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)
 	CodeNTFFVersion        Code = "ntff.version"
@@ -454,6 +480,32 @@ var Codes = []CodeInfo{
 	// coverage's word limits
 	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
 
+	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
+	{CodeHLOEmpty, "the HLO module file is empty: nothing to read"},
+	{CodeHLOGzip, "the HLO module is a gzip stream that could not be inflated to its end; what was inflated is read"},
+	{CodeHLOTooBig, "the HLO module is bigger than the open's memory budget allows holding: only its first bytes are read, and the rest of the graph is unknown"},
+	{CodeHLOCorrupt, "the protobuf wire format cannot be read from a byte on (truncated or corrupt): the fields before it are shown, the rest of that message as bytes"},
+	{CodeHLOWireType, "a field has another wire type than XLA's hlo.proto gives it; it is shown generically"},
+	{CodeHLODeepNesting, "messages nest deeper than the decoder follows (a tuple of tuples of …); the deeper bytes are shown as bytes"},
+	{CodeHLOUnknownField, "a field number XLA's hlo.proto (at the kept commit) does not name: a newer XLA's field, shown generically and compared by its bytes"},
+	{CodeHLOBadUTF8, "a string field is not valid UTF-8; shown with replacement characters"},
+	{CodeHLOBackendBig, "a backend_config is too big to decode: it is compared by its digest only"},
+	{CodeHLOBackendJSON, "a backend_config that looks like JSON (or base64 JSON) does not parse, or holds more values than are compared one by one"},
+	{CodeHLOPartial, "the typed model (computations, instructions) stopped at a limit of the open's budget: the diff and the graph digest cover only what was read"},
+	{CodeHLONodeLimit, "the field tree shows the first fields only; the rest are decoded into the model but not shown one by one"},
+	{CodeHLODanglingOperand, "an instruction names an operand or computation id that no instruction or computation of the module has"},
+	{CodeHLODuplicateID, "two instructions of a computation (or two computations) share an id: wiring through that id is ambiguous"},
+	{CodeHLONoEntry, "the module names no entry computation that it holds"},
+	{CodeHLOSame, "verdict: the two HLO modules are the same graph, field for field (ids and names matched by structure)"},
+	{CodeHLOVolatileOnly, "verdict: the graphs are the same but for volatile values (temporary paths, random suffixes, unique ids, timestamps): the cache key changes while the graph does not"},
+	{CodeHLOMetadataOnly, "verdict: the graphs are the same but for metadata (source lines, op names) and maybe volatile values"},
+	{CodeHLOKernelChanged, "verdict: a custom call's kernel differs (target, kernel name, grid, version): the graph around it is the same"},
+	{CodeHLOGraphChanged, "verdict: the graph differs (opcode, shape, dtype, layout, wiring, constant value, or instructions added or removed)"},
+	{CodeHLONotHLO, "a file given to the HLO diff is not an HLO module (or a cache entry without one)"},
+	{CodeHLONEFFSame, "both cache entries' NEFFs hold the same program (every engine stream byte-identical): the recompile was spurious"},
+	{CodeHLONEFFChanged, "the cache entries' NEFFs hold different programs: the kernel (or the compiler) changed"},
+	{CodeHLONEFFMissing, "a cache entry has no NEFF beside its HLO, so whether its kernel changed cannot be told"},
+	{CodeHLOTemporaryPath, "a custom call names its kernel's compiled binary by a temporary path: the module's bytes, and so its compile-cache key, change on every trace"},
 	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)
 	{CodeNTFFVersion, "the NTFF's version byte is not 6, the only version decoded: the profile is shown as bytes; capture it with runtime 2.30 or send a sample"},
 	{CodeNTFFTruncated, "the NTFF ends before its header does: cut short or damaged; capture the profile again"},

@@ -20,6 +20,7 @@ import (
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/dvetable"
+	"github.com/neffscope/neffscope/core/hlo"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -112,6 +113,10 @@ type File struct {
 	// packed holds the engine streams up to streamHoldMax compressed (neff.Packed): the
 	// open's joins walk them, the listing and the hex view read them, and none is held whole.
 	packed map[*neff.Member]*neff.Packed
+	// HLO is the model of an XLA HLO module opened alone (nil otherwise); hloInflated holds a
+	// gzip'd module's inflated bytes, the span source hlo.InflatedSource.
+	HLO         *hlo.Module
+	hloInflated []byte
 }
 
 // decoder is one row of the registry.
@@ -129,6 +134,7 @@ var registry = []decoder{
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"pwp", matchPWP, decodePWP},
 	{"dbg", matchDbg, decodeDbg},
+	{"hlo-module", matchHLO, decodeHLO},
 	{"dve-table", matchDVETable, decodeDVETable},
 	{"json", matchJSON, decodeJSON},
 	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
@@ -188,6 +194,10 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 			return b[:m], err
 		}
 		return b[:m], nil
+	}
+	if source == hlo.InflatedSource && f.hloInflated != nil {
+		lo := min(off, int64(len(f.hloInflated)))
+		return f.hloInflated[lo:min(lo+n, int64(len(f.hloInflated)))], nil
 	}
 	if nf, ok := f.group[source]; ok {
 		g := &File{Name: nf.Name, Size: nf.Size, r: nf.R}
@@ -534,7 +544,13 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 			}
 		}
 		if prog.Act != nil && len(prog.Act.Sets) > 0 {
-			front = append(front, activationNode(prog.Act))
+			if an := activationNode(prog.Act); f.keepTree(an, "activation tables") {
+				front = append(front, an)
+			} else {
+				an = &doc.Node{Kind: doc.KindGroup, Key: "activation", Label: "activation tables", Value: plural(len(prog.Act.Sets), "set")}
+				an.Infof(doc.CodeBudgetSkipped, nil, "the activation tables' tree is not built: the memory limit was reached (the file's finding says how to raise it); each set's members are in the archive.")
+				front = append(front, an)
+			}
 		}
 		// The model overview and the activation tables come first after the runtime verdict:
 		// they are what users look for.

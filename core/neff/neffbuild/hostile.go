@@ -56,7 +56,7 @@ func scaled(n int64, s float64) int64 { return max(1, int64(float64(n)*s)) }
 
 // HostileClasses lists the first hostile classes, and the later ones after them.
 func HostileClasses() []Hostile {
-	return []Hostile{
+	return append([]Hostile{
 		{"many-members", "200,000 one-byte members (D3)", func(s float64) []byte {
 			n := scaled(200_000, s)
 			ms := make([]Member, n)
@@ -213,7 +213,7 @@ func HostileClasses() []Hostile {
 			w[0], w[1] = 0x23, 0x10
 			return withSample(Member{Path: "sg00/Activation.bin", Reader: &repeat{pattern: w, n: 64 * n}, Size: 64 * n})
 		}},
-	}
+	}, schedClasses()...)
 }
 
 // kelfOf is a KELF descriptor whose graphs name n def.json members, <dir><i>/def.json.
