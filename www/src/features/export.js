@@ -53,10 +53,15 @@ export async function copyLink() {
 }
 
 /**
- * exportInit: the export buttons follow the selection.
+ * exportInit wires the export buttons; they follow the selection, and go with the last
+ * document.
  */
 export function exportInit() {
+  $('export-json').addEventListener('click', () => exportJSON());
+  $('export-member').addEventListener('click', () => exportMember());
+  $('export-link').addEventListener('click', () => copyLink());
   on('select', updateExport);
+  on('empty', updateExport);
 }
 
 function updateExport() {
