@@ -68,20 +68,29 @@ export const contentSize = {
 
 /**
  * renderContent shows, for n, what each content view answers (of) and hides the others, then
- * the bytes of n (or spanOverride) in the hex view; a view that shows alone (the libncfw
- * context) keeps the views after it hidden and draws the title and bytes itself.
+ * the bytes of n (or spanOverride) in the hex view. A view that shows alone (the libncfw
+ * context) keeps the views after it hidden and draws the title and bytes itself; one that
+ * shows instead of another (the schedule instead of the overview) keeps that one hidden.
  * @param {Node} n
  * @param {string} [from]
  * @param {import('../wire.js').Span} [spanOverride]
  */
 export function renderContent(n, from, spanOverride) {
   $('content-empty').hidden = true;
-  let alone = false, upper = false;
+  let alone = false;
+  const answers = new Map();
   for (const v of rows) {
     const x = alone ? null : v.of(n);
+    answers.set(v.name, x);
+    if (x && v.alone) alone = true;
+  }
+  for (const v of rows) if (v.instead && answers.get(v.name)) answers.set(v.instead, null);
+  let upper = false;
+  for (const v of rows) {
+    const x = answers.get(v.name);
     if (!x) { v.hide(); continue; }
     v.show(x, n, from);
-    if (v.alone) alone = true; else upper = true;
+    if (!v.alone) upper = true;
   }
   if (alone) return;
   pane.classList.toggle('split', upper);

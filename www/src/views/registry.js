@@ -62,30 +62,22 @@ import { welcomeInit } from './welcome.js';
  * @property {() => void} [hide] content: hide; page: it is no longer on show
  * @property {boolean} [alone] content: when it shows, the content views after it hide and the
  *   pane's title and bytes are its own (the libncfw context view)
+ * @property {string} [instead] content: while it shows, the content view of that name does not
+ *   (the schedule and the memory view take the overview's place)
  * @property {boolean} [sized] content: its height is the content pane's splitter's (style.css .content.sized)
  * @property {HTMLElement | null} [el] its root, once views are initialised
  */
 
 /** @type {View[]} */
 export const VIEWS = [
-  // ---- the pages (state/screen.js) ----
-  { name: 'welcome', place: 'page', root: 'welcome', init: welcomeInit },
-  // A file's header while it opens, before its document: the summary alone (style.css).
-  { name: 'opening', place: 'page', root: '' },
-  // The document's panes (structure, details, content) and their layout.
-  { name: 'document', place: 'page', root: 'panes', init: layoutInit },
-  { name: 'diff', place: 'page', root: 'diff-view', init: diffInit, show: diffShow }, // two NEFFs compared
-  { name: 'many', place: 'page', root: 'many-view', init: manyInit, show: manyShow }, // three or more
-  { name: 'cache', place: 'page', root: 'cache-view', init: cacheInit, show: cacheShow }, // a compile cache's folder
-
   // ---- the content pane's views, in the order they are asked (content.js renderContent) ----
   // A libncfw collective context: its printed text, alone above its struct's bytes.
   { name: 'context', place: 'content', root: 'ctx-view', init: ctxInit, of: ctxOf, show: ctxShow, hide: ctxHide, alone: true, sized: true },
   // While open, the schedule or the memory view takes the overview's place above the listing.
-  { name: 'schedule', place: 'content', root: 'sched-view', init: scheduleInit, of: scheduleOf, show: scheduleShow, hide: scheduleHide },
-  { name: 'memory', place: 'content', root: 'mem-view', init: memviewInit, of: memviewOf, show: memviewShow, hide: memviewHide },
+  { name: 'schedule', place: 'content', root: 'sched-view', init: scheduleInit, of: scheduleOf, show: scheduleShow, hide: scheduleHide, instead: 'overview' },
+  { name: 'memory', place: 'content', root: 'mem-view', init: memviewInit, of: memviewOf, show: memviewShow, hide: memviewHide, instead: 'overview' },
   // A NEFF's landing view: its answers, the file's bytes below.
-  { name: 'overview', place: 'content', root: 'overview-view', init: overviewInit, of: (n) => (scheduleOf(n) || memviewOf(n) ? null : overviewOf(n)), show: overviewShow, hide: overviewHide },
+  { name: 'overview', place: 'content', root: 'overview-view', init: overviewInit, of: overviewOf, show: overviewShow, hide: overviewHide },
   { name: 'source', place: 'content', root: 'source-view', init: sourceInit, of: sourceOf, show: sourceShow, hide: sourceHide }, // the kernel's source lines
   { name: 'plot', place: 'content', root: 'plot-view', init: plotInit, of: functionOf, show: plotShow, hide: plotHide, sized: true }, // an activation function
   { name: 'listing', place: 'content', root: 'listing', init: listingInit, of: listingOf, show: listingShow, hide: listingHide, sized: true }, // an instruction stream's, or a .dbg member's records
@@ -106,12 +98,23 @@ export const VIEWS = [
   { name: 'tabs', place: 'panel', root: 'tabbar', init: tabsInit },
   { name: 'compare', place: 'panel', root: 'compare', init: compareMenuInit }, // the Compare menu by the tabs
   { name: 'progress', place: 'panel', root: 'progress', init: progressInit },
+
+  // ---- the pages (state/screen.js) ----
+  { name: 'welcome', place: 'page', root: 'welcome', init: welcomeInit },
+  // A file's header while it opens, before its document: the summary alone (style.css).
+  { name: 'opening', place: 'page', root: '' },
+  // The document's panes (structure, details, content) and their layout.
+  { name: 'document', place: 'page', root: 'panes', init: layoutInit },
+  { name: 'diff', place: 'page', root: 'diff-view', init: diffInit, show: diffShow }, // two NEFFs compared
+  { name: 'many', place: 'page', root: 'many-view', init: manyInit, show: manyShow }, // three or more
+  { name: 'cache', place: 'page', root: 'cache-view', init: cacheInit, show: cacheShow }, // a compile cache's folder
 ];
 
 /**
  * viewsInit finds (or makes) every view's root, registers the pages with the screen, and runs
  * each view's init in the table's order: the order the views follow a new document and a
- * selection.
+ * selection (the document page's layout comes after the content pane and the findings, whose
+ * heights its splitters set).
  * @param {App} app
  */
 export function viewsInit(app) {
