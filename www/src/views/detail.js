@@ -268,7 +268,7 @@ const isVar = (n) => !!(n.attrs && n.attrs.var !== undefined);
  * @param {{state: string, done?: number, total?: number, message?: string}} h
  * @returns {string}
  */
-export function memberHashText(h) {
+function memberHashText(h) {
   if (h.state === 'failed') return 'sha-256: not computed (' + (h.message || 'the core stopped') + ')';
   const pct = h.total ? ' ' + Math.min(99, Math.floor((100 * (h.done || 0)) / h.total)) + '%' : '';
   return 'sha-256: computing…' + pct + ' (the members\' sha-256 are computed after the open, reading the archive again)';

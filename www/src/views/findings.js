@@ -29,7 +29,7 @@ export function findingsInit(root) {
 }
 
 /** findingsOpen: the list is open (not collapsed to its count). */
-export const findingsOpen = () => $('findings-toggle').getAttribute('aria-expanded') === 'true';
+const findingsOpen = () => $('findings-toggle').getAttribute('aria-expanded') === 'true';
 
 /** findingsFocus opens the list and puts the focus on it (the summary's findings chip). */
 export function findingsFocus() {
@@ -105,13 +105,13 @@ function causeGroups(all) {
   ];
 }
 
-export function setFindingsOpen(open) {
+function setFindingsOpen(open) {
   $('findings-toggle').setAttribute('aria-expanded', open ? 'true' : 'false');
   $('findings-list').hidden = !open;
   panel.classList.toggle('open', open);
 }
 
-export function renderFindings() {
+function renderFindings() {
   const list = $('findings-list');
   list.replaceChildren();
   list.tabIndex = -1;

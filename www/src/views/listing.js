@@ -126,7 +126,7 @@ export function fetchBlock(idx) {
  * listing is shown).
  * @returns {Promise<boolean>}
  */
-export async function listingRefresh() {
+async function listingRefresh() {
   if (grid.hidden || !isStreamRef(listing.ref) || !listing.total) return false;
   const key = listing.key;
   listing.blocks.clear();

@@ -60,7 +60,7 @@ export async function compareMany(list) {
 }
 
 // showMany shows the comparison's page (its table is drawn as the page shows: manyShow).
-export function showMany() {
+function showMany() {
   if (!many.list.length) return;
   if (!many.shown) { showPage('many'); return; }
   manyRender();
