@@ -48,7 +48,7 @@ export const mem = {
 };
 
 /**
- * memviewOf: the content pane shows the memory view while it is open (CONTENT_VIEWS); going
+ * memviewOf: the content pane shows the memory view while it is open (its row of views/registry.js); going
  * back to the overview closes it.
  * @param {import('../wire.js').Node} [n]
  */

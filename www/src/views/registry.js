@@ -56,7 +56,8 @@ import { welcomeInit } from './welcome.js';
  * @property {string} root its root element's id: index.html's, or when index.html has none one
  *   made here (a page's <main> after the pages before it, a content view's <div> at the top
  *   of the content pane, in the table's order); '' for none
- * @property {(root: HTMLElement, ctx: {app: App, rootOf: (name: string) => HTMLElement, views: View[]}) => void} [init]
+ * @property {(root: HTMLElement, ctx: {app: App, views: View[]}) => void} [init] its root, the
+ *   features' openers, and the table (the content pane asks its content views)
  * @property {(n: Node) => any} [of] content: what it shows for the selected node n (null: it hides)
  * @property {(v?: any, n?: Node, from?: string) => void} [show] content: show v (of's answer) for n; page: it is now on show (no arguments)
  * @property {() => void} [hide] content: hide; page: it is no longer on show
@@ -133,11 +134,6 @@ export function viewsInit(app) {
     if (v.root && !v.el) throw new Error('view ' + v.name + ': no element #' + v.root);
     if (v.place === 'page' && v.el) lastPage = v.el;
   }
-  const rootOf = (/** @type {string} */ name) => {
-    const v = VIEWS.find((x) => x.name === name);
-    if (!v || !v.el) throw new Error('no view ' + name + ' with a root');
-    return v.el;
-  };
   for (const v of VIEWS) if (v.place === 'page') registerPage(v.name, { root: v.el, show: v.show, hide: v.hide });
-  for (const v of VIEWS) if (v.init) v.init(v.el, { app, rootOf, views: VIEWS });
+  for (const v of VIEWS) if (v.init) v.init(v.el, { app, views: VIEWS });
 }

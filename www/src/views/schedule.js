@@ -68,7 +68,7 @@ export const sched = {
 };
 
 /**
- * scheduleOf: the content pane shows the schedule while it is open (CONTENT_VIEWS), above the
+ * scheduleOf: the content pane shows the schedule while it is open (its row of views/registry.js), above the
  * listing of whatever is selected; going back to the overview closes it.
  * @param {import('../wire.js').Node} [n]
  */
@@ -113,13 +113,13 @@ export function scheduleClose() {
   root.hidden = true;
 }
 
-/** scheduleShow is CONTENT_VIEWS' show. */
+/** scheduleShow is its registry row's show. */
 export function scheduleShow() {
   view().hidden = false;
   load().then(showNow);
 }
 
-/** scheduleHide is CONTENT_VIEWS' hide. */
+/** scheduleHide is its registry row's hide. */
 export function scheduleHide() {
   root.hidden = true;
 }
