@@ -27,8 +27,9 @@ test('the page is split into modules', () => {
   }
 });
 
+// A generated module (*.gen.js: go generate writes it from a Go table) is as long as its table.
 test('no module is over ' + MAX_LINES + ' lines', () => {
-  for (const m of all) {
+  for (const m of all.filter((m) => !m.name.endsWith('.gen.js'))) {
     const n = m.text.split('\n').length - (m.text.endsWith('\n') ? 1 : 0);
     assert.ok(n <= MAX_LINES, m.name + ' has ' + n + ' lines');
   }
