@@ -3,7 +3,7 @@
 
 import { core } from './core/client.js';
 import { embedded } from './config.js';
-import { allowedOrigins, messagesSeen } from './features/embed.js';
+import { allowedOrigins, messagesSeen, urlProblem } from './features/embed.js';
 import { holdSource } from './features/mapsource.js';
 import { lastOpen } from './features/open.js';
 import { docs, state, switchDoc } from './state/docs.js';
@@ -34,7 +34,7 @@ export function installDebugSurface() {
     get search() { return { q: search.q, done: search.done, more: search.more, results: search.results.length, errors: search.errors.slice(), notes: (search.notes || []).slice() }; },
     get library() { return { ok: lib.ok, reason: lib.reason, entries: lib.list.map((e) => ({ key: e.key, name: e.name, kind: e.kind, size: e.size, how: e.how, kept: (e.files || []).every((f) => f.kept), dropped: e.dropped || '' })), restored: lib.restored, cap: libCap(), puts: lib.puts, last: lib.last, unkept: lib.unkept.slice() }; },
     libRefresh,
-    get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
+    get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen), url: urlProblem }; },
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot,
     switchDoc,
