@@ -33,16 +33,16 @@ func TestLinkWithoutItsFileSaysWhichToOpen(t *testing.T) {
 	sum := sha256.Sum256(file)
 	sha := hex.EncodeToString(sum[:])
 	// Instruction #1 of sg00/PE.bin, its byte 0x44 (a word is 64 bytes).
-	link := "#f=" + sha[:16] + "&name=matmul_small.neff&uuid=" + realUUID + "&n=members/sg00%2F/PE.bin/%231&b=0x44"
+	link := fmt.Sprintf("#f=%s&name=matmul_small.neff&size=%d&uuid=%s&n=members/sg00%%2F/PE.bin/%%231&b=0x44", sha[:16], len(file), realUUID)
 	p := colleaguePage(t, siteURL+"?from=chat"+link)
 	p.waitFor(`!document.getElementById('link-wanted').hidden && document.getElementById('link-wanted').dataset.code === 'page.link-file-missing' && neffscope.link.looked`, "the notice naming the linked file (page.link-file-missing), the library asked")
 	if got := eval[map[string]any](p, `neffscope.link`); fmt.Sprint(got["missing"]) != "["+sha[:16]+"]" || got["looked"] != true {
 		t.Errorf("the link wants %v; want %s, looked for in the library", got, sha[:16])
 	}
-	// The notice names the file as the link does: its name, UUID and fingerprint.
-	named := eval[[]string](p, `Array.from(document.querySelectorAll('#link-wanted .lw-file')).map((f) => [f.dataset.f, f.querySelector('.lw-name').textContent, f.querySelector('.lw-ids').textContent].join(' '))`)
-	if len(named) != 1 || !strings.HasPrefix(named[0], sha[:16]+" matmul_small.neff ") || !strings.Contains(named[0], realUUID) {
-		t.Errorf("the notice names %q; want matmul_small.neff with its UUID and fingerprint", named)
+	// The notice names the file as the link does: its name, size, UUID and fingerprint.
+	named := eval[[]string](p, `Array.from(document.querySelectorAll('#link-wanted .lw-file')).map((f) => [f.dataset.f, f.dataset.size, f.querySelector('.lw-name').textContent, f.querySelector('.lw-ids').textContent].join(' '))`)
+	if want := fmt.Sprintf("%s %d matmul_small.neff ", sha[:16], len(file)); len(named) != 1 || !strings.HasPrefix(named[0], want) || !strings.Contains(named[0], realUUID) {
+		t.Errorf("the notice names %q; want %q… with its UUID", named, want)
 	}
 	p.shot("/tmp/neffscope-link-wanted.png")
 	shotAt(p, 800, 600, "/tmp/neffscope-link-wanted-800.png")
@@ -90,10 +90,12 @@ func TestViewsHaveURLs(t *testing.T) {
 	p.openWithPicker(realNEFF)
 	open(p, "Schedule")
 	p.waitFor(`neffscope.schedule.open && Number((document.getElementById('sched-canvas') || {dataset: {}}).dataset.drawn) > 0`, "the schedule's first screen")
-	for i := 0; i < 3; i++ {
+	// Zoomed in twice (not to the closest zoom, which a narrower window could not show in as
+	// few steps).
+	for i := 0; i < 2; i++ {
 		eval[chromedp.Void](p, `document.querySelector('#sched-view button[title^="Zoom in"]').click()`)
 	}
-	p.waitFor(`/&v=schedule&w=-?\d+~\d+&/.test(location.hash)`, "the hash to name the schedule and its window")
+	p.waitFor(`/&name=matmul_small\.neff&size=62464&uuid=[0-9a-f-]{36}&v=schedule&w=-?\d+~\d+&/.test(location.hash)`, "the hash to name the file, the schedule and its window")
 	h := eval[string](p, `location.hash`)
 	win := eval[string](p, `location.hash.match(/&w=-?\d+~\d+&/)[0]`)
 
@@ -142,7 +144,7 @@ func TestViewsHaveURLs(t *testing.T) {
 	p.waitFor(`!document.getElementById('compare-menu').hidden`, "the Compare menu")
 	eval[chromedp.Void](p, `document.querySelector('#compare-menu .menu-item').click()`)
 	p.waitDiff()
-	p.waitFor(`/&vs=[0-9a-f]{16}&/.test(location.hash)`, "the hash to name the pair")
+	p.waitFor(`/&vs=[0-9a-f]{16}&vsname=[^&]+&vssize=\d+&vsuuid=[0-9a-f-]{36}&/.test(location.hash)`, "the hash to name the pair")
 	h = eval[string](p, `location.hash`)
 	pair := eval[[]string](p, `[neffscope.docs[neffscope.diff.a].file, neffscope.docs[neffscope.diff.b].file]`)
 	s := colleaguePage(t, siteURL+"?from=chat"+h)

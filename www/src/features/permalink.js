@@ -43,7 +43,7 @@ function place() {
   if (applying) return applying;
   if (diff.shown && diff.a && diff.b) {
     const b = docPlace(diff.b);
-    return { d: diff.a, v: 'diff', vs: docFingerprint(diff.b), vsname: b.name, vsuuid: b.uuid };
+    return { d: diff.a, v: 'diff', vs: docFingerprint(diff.b), vsname: b.name, vssize: b.size, vsuuid: b.uuid };
   }
   if (!state || screen.page !== 'document') return {};
   if (sched.open && sched.doc === state.doc) return { v: 'schedule', w: scheduleWindow() };
@@ -108,8 +108,8 @@ function missingOf() {
   if (!wanted) return [];
   const open = new Set(docs.map(docFingerprint));
   const { h } = wanted;
-  const files = [{ f: h.f, name: h.name, uuid: h.uuid }];
-  if (h.vs) files.push({ f: h.vs, name: h.vsname, uuid: h.vsuuid });
+  const files = [{ f: h.f, name: h.name, size: h.size, uuid: h.uuid }];
+  if (h.vs) files.push({ f: h.vs, name: h.vsname, size: h.vssize, uuid: h.vsuuid });
   return files.filter((f) => !open.has(f.f));
 }
 
@@ -124,7 +124,7 @@ function sayWanted() {
     return;
   }
   linkWantedHide();
-  toast('The link ' + (wanted.h.vs ? 'compares ' + linkedFileText({ f: wanted.h.f, name: wanted.h.name, uuid: wanted.h.uuid }) + ' with ' + linkedFileText({ f: wanted.h.vs, name: wanted.h.vsname, uuid: wanted.h.vsuuid }) : 'names ' + linkedFileText(missing[0])) +
+  toast('The link ' + (wanted.h.vs ? 'compares ' + linkedFileText({ f: wanted.h.f, name: wanted.h.name, size: wanted.h.size, uuid: wanted.h.uuid }) + ' with ' + linkedFileText({ f: wanted.h.vs, name: wanted.h.vsname, size: wanted.h.vssize, uuid: wanted.h.vsuuid }) : 'names ' + linkedFileText(missing[0])) +
     ': open ' + missing.map((m) => m.name || 'it').join(' and ') + ' to go there. Nothing was uploaded.', 'info', null, PAGE_CODE.LINK_FILE_MISSING);
 }
 
@@ -149,7 +149,7 @@ function onDocument() {
   const like = (h.name && p.name === h.name) || (h.uuid && p.uuid === h.uuid);
   if (like && !told.has(state)) {
     told.add(state);
-    toast('This ' + (p.name || 'file') + ' is another file than the link\'s: the link names ' + linkedFileText({ f: h.f, name: h.name, uuid: h.uuid }) +
+    toast('This ' + (p.name || 'file') + ' is another file than the link\'s: the link names ' + linkedFileText({ f: h.f, name: h.name, size: h.size, uuid: h.uuid }) +
       ', this one has sha-256 ' + fp + '… (another build, or a copy changed since). The link\'s place is not shown; open the file it names.', 'warning', null, PAGE_CODE.LINK_OTHER_FILE);
   }
 }

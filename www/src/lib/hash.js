@@ -2,9 +2,10 @@
 // The URL hash: #f=<first 16 hex digits of the file's sha-256>&n=<node path>, each path key
 // URI-encoded (directory keys end in '/') and joined by '/', and b=0x<offset> when a byte of
 // the node's source was picked (b=0x<first>-0x<last> a range, both ends in it). Beside f, the
-// file's name and UUID (name=, uuid=), so a page without the file can say which one to open;
+// file's name, size in bytes and UUID (name=, size=, uuid=), so a page without the file can
+// say which one to open;
 // a view open over the selection (v=schedule or v=memory, its window of steps w=<lo>~<hi>,
-// its core c=<k>); the document compared with (vs=<fingerprint>, vsname=, vsuuid=: the
+// its core c=<k>); the document compared with (vs=<fingerprint>, vsname=, vssize=, vsuuid=: the
 // comparison's page). state/selection.js writes and follows it; these parse and form it.
 
 /**
@@ -14,22 +15,24 @@
 export const fingerprintOf = (sha256) => (sha256 ? String(sha256).slice(0, 16).toLowerCase() : '');
 
 /**
- * What a hash names beside the node: the file's name and UUID, a view and its place, the
+ * What a hash names beside the node: the file's name, size and UUID, a view and its place, the
  * document compared with. '' (or null) for what it leaves out.
  * @typedef {object} Place
  * @property {string} [name] the file's name
+ * @property {number | null} [size] its size in bytes
  * @property {string} [uuid] its UUID (a NEFF's header)
  * @property {string} [v] the view open over the selection: 'schedule', 'memory', or 'diff' (with vs)
  * @property {{lo: number, hi: number} | null} [w] the view's window of steps (null: all of it)
  * @property {number | null} [c] the view's core (its index; null: the first)
  * @property {string} [vs] the fingerprint of the document compared with
  * @property {string} [vsname] its name
+ * @property {number | null} [vssize] its size in bytes
  * @property {string} [vsuuid] its UUID
  */
 
 /**
  * The parts of a hash: f, n, b, bLast as parseHash documents them, and the Place beside them.
- * @typedef {{f: string, n: string | null, b: number | null, bLast: number | null, name: string, uuid: string, v: string, w: {lo: number, hi: number} | null, c: number | null, vs: string, vsname: string, vsuuid: string}} Hash
+ * @typedef {{f: string, n: string | null, b: number | null, bLast: number | null, name: string, size: number | null, uuid: string, v: string, w: {lo: number, hi: number} | null, c: number | null, vs: string, vsname: string, vssize: number | null, vsuuid: string}} Hash
  */
 
 // decode is decodeURIComponent that answers '' for malformed percent-encoding.
@@ -45,7 +48,7 @@ const decode = (v) => { try { return decodeURIComponent(v); } catch (e) { return
  */
 export function parseHash(h) {
   /** @type {Hash} */
-  const out = { f: '', n: null, b: null, bLast: null, name: '', uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vsuuid: '' };
+  const out = { f: '', n: null, b: null, bLast: null, name: '', size: null, uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vssize: null, vsuuid: '' };
   for (const part of String(h || '').replace(/^#/, '').split('&')) {
     const i = part.indexOf('=');
     if (i < 0) continue;
@@ -59,6 +62,7 @@ export function parseHash(h) {
       out.bLast = m[2] === undefined ? null : parseInt(m[2], 16);
       if (out.bLast !== null && out.bLast < out.b) [out.b, out.bLast] = [out.bLast, out.b];
     } else if (k === 'name' || k === 'uuid' || k === 'vsname' || k === 'vsuuid') out[k] = decode(v);
+    else if ((k === 'size' || k === 'vssize') && /^\d{1,15}$/.test(v)) out[k] = Number(v);
     else if (k === 'v' && /^(schedule|memory|diff)$/.test(v)) out.v = v;
     else if (k === 'vs' && /^[0-9a-f]{1,64}$/i.test(v)) out.vs = v.toLowerCase();
     else if (k === 'w') {
@@ -86,10 +90,12 @@ export function formHash(f, path, byte, last, place) {
   const range = last !== undefined && byte !== undefined && last > byte ? '-0x' + last.toString(16) : '';
   let h = '#f=' + f;
   if (p.name) h += '&name=' + encodeURIComponent(p.name);
+  if (p.size) h += '&size=' + p.size;
   if (p.uuid) h += '&uuid=' + encodeURIComponent(p.uuid);
   if (p.vs) {
     h += '&vs=' + p.vs;
     if (p.vsname) h += '&vsname=' + encodeURIComponent(p.vsname);
+    if (p.vssize) h += '&vssize=' + p.vssize;
     if (p.vsuuid) h += '&vsuuid=' + encodeURIComponent(p.vsuuid);
   } else if (p.v === 'schedule' || p.v === 'memory') {
     h += '&v=' + p.v;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from './hash.js';
 
 // none: what parseHash answers for the parts a hash leaves out.
-const none = { f: '', n: null, b: null, bLast: null, name: '', uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vsuuid: '' };
+const none = { f: '', n: null, b: null, bLast: null, name: '', size: null, uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vssize: null, vsuuid: '' };
 const parts = (o) => Object.assign({}, none, o);
 
 test('parseHash reads f and n, in any order, f lower-cased', () => {
@@ -23,10 +23,11 @@ test('parseHash reads f and n, in any order, f lower-cased', () => {
   assert.equal(formHash('00', ['x'], 16, 16), '#f=00&n=x&b=0x10', 'a range of one byte is that byte');
 });
 
-test('the file\'s name and UUID ride beside f, before n (a link keeps ending in its node or byte)', () => {
-  const h = formHash('00', ['members', 'sg00/', 'PE.bin', '#7'], 3, undefined, { name: 'a b&c.neff', uuid: '00a04c53-5fd9-4f07-bffd-d5eacdefc852' });
-  assert.equal(h, '#f=00&name=a%20b%26c.neff&uuid=00a04c53-5fd9-4f07-bffd-d5eacdefc852&n=members/sg00%2F/PE.bin/%237&b=0x3');
-  assert.deepEqual(parseHash(h), parts({ f: '00', n: 'members/sg00%2F/PE.bin/%237', b: 3, name: 'a b&c.neff', uuid: '00a04c53-5fd9-4f07-bffd-d5eacdefc852' }));
+test('the file\'s name, size and UUID ride beside f, before n (a link keeps ending in its node or byte)', () => {
+  const h = formHash('00', ['members', 'sg00/', 'PE.bin', '#7'], 3, undefined, { name: 'a b&c.neff', size: 62464, uuid: '00a04c53-5fd9-4f07-bffd-d5eacdefc852' });
+  assert.equal(h, '#f=00&name=a%20b%26c.neff&size=62464&uuid=00a04c53-5fd9-4f07-bffd-d5eacdefc852&n=members/sg00%2F/PE.bin/%237&b=0x3');
+  assert.deepEqual(parseHash(h), parts({ f: '00', n: 'members/sg00%2F/PE.bin/%237', b: 3, name: 'a b&c.neff', size: 62464, uuid: '00a04c53-5fd9-4f07-bffd-d5eacdefc852' }));
+  assert.equal(parseHash('#f=00&size=-1&n=').size, null, 'a size is a count of bytes');
   assert.equal(parseHash('#f=00&name=bad%zz&n=').name, '', 'malformed percent-encoding is no name');
 });
 
@@ -38,9 +39,9 @@ test('a view and its window, and the document compared with', () => {
   assert.equal(parseHash('#f=00&v=schedule&w=5~5').w, null, 'an empty window is none');
   assert.equal(parseHash('#f=00&v=schedule&w=a~b').w, null);
   assert.equal(parseHash('#f=00&v=other').v, '', 'only the views the page has');
-  const d = formHash('00', ['overview'], undefined, undefined, { v: 'diff', vs: 'ab12', vsname: 'b.neff', vsuuid: 'u-1' });
-  assert.equal(d, '#f=00&vs=ab12&vsname=b.neff&vsuuid=u-1&n=overview');
-  assert.deepEqual(parseHash(d), parts({ f: '00', n: 'overview', v: 'diff', vs: 'ab12', vsname: 'b.neff', vsuuid: 'u-1' }));
+  const d = formHash('00', ['overview'], undefined, undefined, { v: 'diff', vs: 'ab12', vsname: 'b.neff', vssize: 11264, vsuuid: 'u-1' });
+  assert.equal(d, '#f=00&vs=ab12&vsname=b.neff&vssize=11264&vsuuid=u-1&n=overview');
+  assert.deepEqual(parseHash(d), parts({ f: '00', n: 'overview', v: 'diff', vs: 'ab12', vsname: 'b.neff', vssize: 11264, vsuuid: 'u-1' }));
   assert.equal(parseHash('#f=00&v=diff').v, '', 'a comparison names the other document');
 });
 

@@ -38,13 +38,13 @@ const fingerprint = docFingerprint;
 
 /**
  * docPlace: what a hash says of document d beside its fingerprint, so a page without the file
- * can say which one to open: its name, and a NEFF's UUID.
+ * can say which one to open: its name, its size, and a NEFF's UUID.
  * @param {import('./store.js').DocState | null} d
- * @returns {{name: string, uuid: string}}
+ * @returns {{name: string, size: number | null, uuid: string}}
  */
 export function docPlace(d) {
   const u = d && d.doc ? field(d.doc, 'header', 'uuid') : null;
-  return { name: d && d.doc ? d.doc.file || '' : '', uuid: u && typeof u.value === 'string' ? u.value : '' };
+  return { name: d && d.doc ? d.doc.file || '' : '', size: d && d.doc && d.doc.size > 0 ? d.doc.size : null, uuid: u && typeof u.value === 'string' ? u.value : '' };
 }
 
 /**

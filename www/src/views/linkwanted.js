@@ -1,10 +1,11 @@
 // @ts-check
 // The notice a link shows on the welcome screen when the file it names is not open here (a
 // colleague's link, a reload in a browser that did not keep the file): which file to open, by
-// name, UUID and fingerprint; the place the link names, which the page goes to once the file
+// name, size, UUID and fingerprint; the place the link names, which the page goes to once the file
 // is opened (features/permalink.js); and that nothing was uploaded.
 
 import { el } from '../dom.js';
+import { fmtSize } from '../lib/format.js';
 import { hashPath, instructionOf } from '../lib/hash.js';
 import { PAGE_CODE } from '../lib/vocab.gen.js';
 
@@ -25,8 +26,9 @@ export function linkWantedInit(view, { app }) {
 }
 
 /**
- * A file a link names: its fingerprint, name and UUID (as the link says them; '' unknown).
- * @typedef {{f: string, name: string, uuid: string}} LinkedFile
+ * A file a link names: its fingerprint, name, size and UUID (as the link says them; '' or
+ * null unknown).
+ * @typedef {{f: string, name: string, size: number | null, uuid: string}} LinkedFile
  */
 
 /**
@@ -34,7 +36,12 @@ export function linkWantedInit(view, { app }) {
  * @param {LinkedFile} w
  */
 export function linkedFileText(w) {
-  return (w.name || 'the file') + ' (' + (w.uuid ? 'UUID ' + w.uuid + ', ' : '') + 'sha-256 ' + w.f + '…)';
+  return (w.name || 'the file') + ' (' + ids(w) + ')';
+}
+
+// ids: a linked file's size, UUID and fingerprint, as the notice and the toasts say them.
+function ids(w) {
+  return (w.size ? fmtSize(w.size) + ', ' : '') + (w.uuid ? 'UUID ' + w.uuid + ', ' : '') + 'sha-256 ' + w.f + '…';
 }
 
 /**
@@ -78,7 +85,7 @@ export function linkWantedShow(w) {
   });
   actions.append(b, el('span', 'muted', 'or drop ' + (one ? 'it' : 'them') + ' anywhere'));
   root.appendChild(actions);
-  root.appendChild(el('p', 'muted lw-note', 'Nothing was uploaded: a neffscope link carries only a file\'s name, UUID and the start of its sha-256, never its bytes. Whoever sent it has the file.'));
+  root.appendChild(el('p', 'muted lw-note', 'Nothing was uploaded: a neffscope link carries only a file\'s name, size, UUID and the start of its sha-256, never its bytes. Whoever sent it has the file.'));
   root.dataset.code = PAGE_CODE.LINK_FILE_MISSING;
   root.hidden = false;
 }
@@ -88,11 +95,12 @@ export function linkWantedHide() {
   if (root) root.hidden = true;
 }
 
-// fileLabel: a file's name (strong) and its UUID and fingerprint.
+// fileLabel: a file's name (strong) and its size, UUID and fingerprint.
 function fileLabel(f) {
   const s = el('span', 'lw-file');
   s.dataset.f = f.f;
+  s.dataset.size = f.size ? String(f.size) : '';
   s.appendChild(el('strong', 'lw-name', f.name || 'the file'));
-  s.append(' ', el('span', 'lw-ids mono', '(' + (f.uuid ? 'UUID ' + f.uuid + ', ' : '') + 'sha-256 ' + f.f + '…)'));
+  s.append(' ', el('span', 'lw-ids mono', '(' + ids(f) + ')'));
   return s;
 }
