@@ -66,11 +66,11 @@ func TestDiffEntriesWithNEFFs(t *testing.T) {
 	if rc != 1 || d.Verdict != doc.CodeHLOVolatileOnly || d.NEFF == nil || d.NEFF.Code != doc.CodeHLONEFFSame {
 		t.Fatalf("same program: rc %d %+v", rc, d)
 	}
-	if !strings.Contains(d.Summary, "spurious recompile") || !strings.Contains(d.Summary, "prune these entries") || len(d.Cache) == 0 {
+	if !strings.Contains(d.Summary, "spurious recompile") || !strings.Contains(d.Summary, "prune these entries") || len(d.Cache) == 0 || d.Fix != fleet.SpuriousFix {
 		t.Fatalf("summary %q cache %v", d.Summary, d.Cache)
 	}
 	d, _ = hloJSON(t, v6, third)
-	if d.NEFF == nil || d.NEFF.Code != doc.CodeHLONEFFChanged || strings.Contains(d.Summary, "spurious") || !strings.Contains(d.Summary, "the kernel changed") {
+	if d.NEFF == nil || d.NEFF.Code != doc.CodeHLONEFFChanged || strings.Contains(d.Summary, "spurious") || !strings.Contains(d.Summary, "the kernel changed") || d.Fix != "" {
 		t.Fatalf("changed kernel: %+v", d)
 	}
 	// An entry without a NEFF: nothing is claimed about the kernel.

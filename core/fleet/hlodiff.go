@@ -50,6 +50,9 @@ type HLODiff struct {
 	Cache []string `json:"cache,omitempty"`
 	// NEFF is what the entries' NEFFs say, when the diff had them.
 	NEFF *NEFFVerdict `json:"neff,omitempty"`
+	// Fix says how to stop the recompile, when the NEFFs show it was spurious (the summary
+	// ends with it too).
+	Fix string `json:"fix,omitempty"`
 	// Findings are what could not be compared (a partial model, a file that is not HLO).
 	Findings []doc.Finding `json:"findings,omitempty"`
 }

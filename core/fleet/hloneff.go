@@ -132,6 +132,7 @@ func (d *HLODiff) WithNEFF(v *NEFFVerdict) {
 	d.Summary = s + ". NEFFs: " + v.Summary
 	if v.Code == doc.CodeHLONEFFSame && (d.Verdict == doc.CodeHLOVolatileOnly || d.Verdict == doc.CodeHLOMetadataOnly) {
 		d.Summary += " " + SpuriousFix
+		d.Fix = SpuriousFix
 	}
 }
 
