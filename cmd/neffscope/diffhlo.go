@@ -197,7 +197,9 @@ func (e *cacheEntry) list(p string) error {
 	}
 	if !st.IsDir() {
 		e.add(filepath.Base(p), st.Size(), func() (cachesrc.File, error) { return openInput(p) })
-		e.entryPath = filepath.ToSlash(filepath.Dir(p)) + "/"
+		if d := filepath.Dir(p); d != "." {
+			e.entryPath = filepath.ToSlash(d) + "/"
+		}
 		return nil
 	}
 	e.dir, e.onDisk = true, true

@@ -34,8 +34,11 @@ type HLODifference struct {
 type HLODiff struct {
 	Kind    string   `json:"kind"` // "hlo"
 	Verdict doc.Code `json:"verdict"`
-	// Summary is the one sentence that says what the differences imply.
+	// Summary is the one sentence that says what the differences imply (and, with the NEFFs,
+	// what they say).
 	Summary string `json:"summary"`
+	// GraphSummary is what the graph alone says, when the NEFFs add to Summary.
+	GraphSummary string `json:"graph_summary,omitempty"`
 	A       string `json:"a"`
 	B       string `json:"b"`
 	// GraphA and GraphB are the graph digests (hlo.Module.GraphDigest; "" when a model is partial).

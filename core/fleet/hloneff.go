@@ -129,6 +129,7 @@ func (d *HLODiff) WithNEFF(v *NEFFVerdict) {
 			s = s[:i]
 		}
 	}
+	d.GraphSummary = s
 	d.Summary = s + ". NEFFs: " + v.Summary
 	if v.Code == doc.CodeHLONEFFSame && (d.Verdict == doc.CodeHLOVolatileOnly || d.Verdict == doc.CodeHLOMetadataOnly) {
 		d.Summary += " " + SpuriousFix

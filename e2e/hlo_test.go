@@ -1,0 +1,386 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/fleet"
+	"github.com/neffscope/neffscope/core/hlo"
+	"github.com/neffscope/neffscope/internal/cachetest"
+	"github.com/neffscope/neffscope/internal/realfiles"
+)
+
+// The page on XLA HLO modules (views/hlo.js, views/hlodiff.js, the cache's graphs), on the
+// eight real modules of one attention graph (shared nki-moe/hlo), laid out as a compile cache
+// in a temporary folder at test time; what it shows is checked against the CLI.
+
+// realModules lists the eight real modules, or skips t.
+func realModules(t *testing.T) []string {
+	t.Helper()
+	paths := realfiles.Glob("nki-moe/hlo/*.hlo_module.pb")
+	if len(paths) != 8 {
+		t.Skip(realfiles.Missing("nki-moe/hlo/*.hlo_module.pb"))
+	}
+	return paths
+}
+
+var (
+	cliOnce sync.Once
+	cliPath string
+	cliErr  error
+)
+
+// cli builds the CLI once for the tests of this file.
+func cli(t *testing.T) string {
+	t.Helper()
+	cliOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "neffscope-e2e-cli-")
+		if err != nil {
+			cliErr = err
+			return
+		}
+		cliPath = filepath.Join(dir, "neffscope")
+		if out, err := exec.Command("go", "build", "-o", cliPath, "../cmd/neffscope").CombinedOutput(); err != nil {
+			cliErr = err
+			cliPath = string(out)
+		}
+	})
+	if cliErr != nil {
+		t.Fatalf("building the CLI: %v\n%s", cliErr, cliPath)
+	}
+	return cliPath
+}
+
+// runCLI runs the CLI in dir and returns its stdout (exit status 0 or 1 is expected).
+func runCLI(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(cli(t), args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() > 1) {
+		t.Fatalf("neffscope %v: %v\n%s", args, err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// hloState is what the page's graph diff holds (globalThis.neffscope.hlodiff).
+type hloState struct {
+	Shown, Ready   bool
+	Error, Verdict string
+	Neff, JSON     string
+	Counts         map[string]int
+	A, B           int
+}
+
+func (p *page) waitGraphDiff() hloState {
+	p.t.Helper()
+	p.waitFor(`neffscope.hlodiff.shown && neffscope.hlodiff.ready && !!document.getElementById('hlodiff-verdict')`, "the graph diff")
+	s := eval[hloState](p, `neffscope.hlodiff`)
+	if s.Error != "" {
+		p.t.Fatalf("the graph diff failed: %s", s.Error)
+	}
+	return s
+}
+
+// dropFolders drags folders onto the page (a real drag through the DevTools protocol, so the
+// page gets directory entries).
+func (p *page) dropFolders(dirs ...string) {
+	p.t.Helper()
+	data := &input.DragData{Files: dirs, Items: []*input.DragDataItem{}, DragOperationsMask: 1}
+	for _, ty := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		if _, err := chromedp.Call(p.ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: ty, X: 700, Y: 400, Data: data}); err != nil {
+			p.t.Fatalf("%s: %v", ty, err)
+		}
+	}
+}
+
+// A module opens on its view: the kernel call with its decoded config and the temporary path
+// flagged, the graph digest scan and diff name, the instructions, the attributes; a row leads
+// to the instruction, whose operands and users lead on; a config value selects its bytes.
+func TestHLOModuleView(t *testing.T) {
+	paths := realModules(t)
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := hlo.Open(filepath.Base(paths[0]), bytes.NewReader(data), int64(len(data)), hlo.Options{Budget: budget.New(budget.Native())})
+	p := newPage(t, siteURL)
+	p.openWithPicker(paths[0])
+	p.waitFor(`document.getElementById('hlo-view') && !document.getElementById('hlo-view').hidden && document.body.classList.contains('dash')`, "the module's view as the landing dashboard")
+
+	type moduleView struct {
+		Mode, Graph, Kernel, Target string
+		Codes                       []string
+		Rows                        int
+		CallRows                    []string
+		Keys                        []string
+		SetAttrs, EmptyAttrs        int
+	}
+	v := eval[moduleView](p, `(() => { const r = document.getElementById('hlo-view'); return {
+		Mode: r.dataset.mode, Graph: document.getElementById('hlo-graph').textContent,
+		Kernel: (r.querySelector('.hlo-call') || {dataset: {}}).dataset.kernel || '',
+		Target: (r.querySelector('.hlo-call .hlo-target') || {}).textContent || '',
+		Codes: Array.from(r.querySelectorAll('.hlo-call .finding')).map((f) => f.dataset.code),
+		Rows: document.querySelectorAll('#hlo-instr tbody tr').length,
+		CallRows: Array.from(document.querySelectorAll('#hlo-instr tbody tr.call')).map((tr) => tr.dataset.name),
+		Keys: Array.from(r.querySelectorAll('.hlo-call tr')).map((tr) => tr.dataset.key),
+		SetAttrs: r.querySelectorAll('.hlo-attrs tr').length, EmptyAttrs: r.querySelectorAll('.hlo-empty-keys .hlo-key').length,
+	}; })()`)
+	if v.Mode != "module" || v.Graph != m.GraphDigest() || v.Kernel != "qwen3_attn_tkg_fused" || v.Target != "AwsNeuronCustomNativeKernel" {
+		t.Errorf("module view: %+v; want graph %s", v, m.GraphDigest())
+	}
+	if strings.Join(v.Codes, ",") != "hlo.temporary-path" {
+		t.Errorf("the kernel call's findings %v, want hlo.temporary-path", v.Codes)
+	}
+	if v.Rows != m.Instructions() || strings.Join(v.CallRows, ",") != "custom-call.1" {
+		t.Errorf("%d instruction rows (want %d), calls %v", v.Rows, m.Instructions(), v.CallRows)
+	}
+	if !containsAll(v.Keys, "klir_binary.binary", "func_name", "grid") {
+		t.Errorf("config values %v", v.Keys)
+	}
+	if v.SetAttrs+v.EmptyAttrs != len(m.FrontendAttrs) || v.SetAttrs == 0 || v.EmptyAttrs == 0 {
+		t.Errorf("attributes: %d set + %d empty, want %d", v.SetAttrs, v.EmptyAttrs, len(m.FrontendAttrs))
+	}
+	p.shot("/tmp/neffscope-hlo-module.png")
+	p.viewport(800, 600)
+	p.click("#pane-tab-content") // a narrow window shows one pane at a time
+	p.shot("/tmp/neffscope-hlo-module-800.png")
+	p.fits800("the module view")
+	p.viewport(1440, 900)
+
+	// The custom call's row: the instruction, its 12 operands, the call's card; an operand leads on.
+	p.click(`#hlo-instr tr.call`)
+	p.waitFor(`document.getElementById('hlo-view').dataset.mode === 'instruction'`, "the instruction view")
+	var custom *hlo.Instruction
+	for _, in := range m.Entry().Instructions {
+		if in.Opcode == "custom-call" {
+			custom = in
+		}
+	}
+	ops := eval[[]string](p, `Array.from(document.querySelectorAll('#hlo-view [data-links="operands"] .hlo-ref')).map((b) => b.textContent)`)
+	if len(ops) != len(custom.Operands) || ops[0] != "%p10.11" {
+		t.Errorf("operands %v, want %d", ops, len(custom.Operands))
+	}
+	if hl := eval[map[string]any](p, `neffscope.hex.hl || {}`); hl["off"] != float64(custom.Span.Offset) || hl["len"] != float64(custom.Span.Length) {
+		t.Errorf("the instruction's bytes %v, want %d+%d", hl, custom.Span.Offset, custom.Span.Length)
+	}
+	p.shot("/tmp/neffscope-hlo-instruction.png")
+	p.click(`#hlo-view [data-links="operands"] .hlo-ref`)
+	p.waitFor(`document.querySelector('#hlo-view .hlo-title') && document.querySelector('#hlo-view .hlo-title').textContent === '%p10.11'`, "the operand's view")
+	if users := eval[[]string](p, `Array.from(document.querySelectorAll('#hlo-view [data-links="used by"] .hlo-ref')).map((b) => b.textContent)`); strings.Join(users, ",") != "%custom-call.1" {
+		t.Errorf("p10.11 used by %v", users)
+	}
+	// A config value of the call selects its base64 characters.
+	p.goRoot()
+	p.click(`#hlo-view .hlo-call tr[data-key="klir_binary.binary"]`)
+	var leaf hlo.Leaf
+	for _, l := range custom.Backend.Leaves {
+		if l.Path == "klir_binary.binary" {
+			leaf = l
+		}
+	}
+	p.waitFor(`(neffscope.hex.hl || {}).off === `+jsonInt(leaf.Span.Offset), "the path's base64 bytes highlighted")
+}
+
+// fits800 fails t when the page at 800×600 scrolls sideways.
+func (p *page) fits800(what string) {
+	p.t.Helper()
+	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 800 {
+		p.t.Errorf("%s at 800×600: the page is %d px wide", what, w)
+	}
+}
+
+// goRoot selects the module's root (its view) through the tree.
+func (p *page) goRoot() {
+	p.t.Helper()
+	eval[bool](p, `neffscope.switchDoc(neffscope.docs.findIndex((d) => d.current)), true`)
+	p.clickRow(`.ti[data-kind="hlo-module"]`)
+	p.waitFor(`document.getElementById('hlo-view').dataset.mode === 'module'`, "the module view")
+}
+
+func containsAll(list []string, want ...string) bool {
+	for _, w := range want {
+		found := false
+		for _, x := range list {
+			found = found || x == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// Two modules dropped together: the verdict first (volatile only: a temporary path in the
+// call of qwen3_attn_tkg_fused), no word on the kernel without the NEFFs, the difference with
+// its random parts marked, each side a link to its bytes; the JSON is the CLI's.
+func TestHLODiffDroppedModules(t *testing.T) {
+	paths := realModules(t)
+	a, _ := os.ReadFile(paths[3])
+	b, _ := os.ReadFile(paths[7])
+	na, nb := filepath.Base(paths[3]), filepath.Base(paths[7])
+	p := newPage(t, siteURL)
+	p.dropFiles(map[string][]byte{na: a, nb: b}, []string{na, nb})
+	s := p.waitGraphDiff()
+	if s.Verdict != "hlo.volatile-only" || s.Neff != "" || s.Counts["volatile"] != 1 || len(s.Counts) != 1 {
+		t.Fatalf("graph diff: %+v", s)
+	}
+	type row struct{ Field, A, B, Note, MarksA, MarksB string }
+	rows := eval[[]row](p, `Array.from(document.querySelectorAll('[data-class-section="volatile"] tbody tr')).map((tr) => ({
+		Field: tr.dataset.field, A: tr.querySelector('.va').textContent, B: tr.querySelector('.vb').textContent,
+		Note: tr.querySelector('.hlodiff-note').textContent,
+		MarksA: Array.from(tr.querySelectorAll('.va mark')).map((m) => m.textContent).join(','),
+		MarksB: Array.from(tr.querySelectorAll('.vb mark')).map((m) => m.textContent).join(','),
+	}))`)
+	if len(rows) != 1 || rows[0].Field != "backend_config.klir_binary.binary" || !strings.Contains(rows[0].A, "/tmp/klir_binaries/") || rows[0].MarksA == "" || rows[0].MarksB == "" {
+		t.Fatalf("volatile rows %+v", rows)
+	}
+	summary := eval[string](p, `document.querySelector('#hlodiff-verdict .hlodiff-summary').textContent`)
+	if !strings.HasPrefix(summary, "the graph is the same except a temporary path in the call of qwen3_attn_tkg_fused") || !strings.Contains(summary, "cannot be told from the graph") {
+		t.Errorf("verdict %q", summary)
+	}
+	if eval[string](p, `document.getElementById('hlodiff-neff').dataset.code`) != "" || strings.Contains(eval[string](p, `document.getElementById('hlodiff-body').textContent`), "spurious") {
+		t.Error("without NEFFs the page says something of the kernel")
+	}
+	// The page's JSON is what the CLI prints for the same two files.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, na), a, 0o644)
+	os.WriteFile(filepath.Join(dir, nb), b, 0o644)
+	if want := runCLI(t, dir, "diff", "--json", na, nb); s.JSON != want {
+		t.Errorf("the page's comparison differs from neffscope diff --json:\n%s\nwant\n%s", s.JSON, want)
+	}
+	p.shot("/tmp/neffscope-hlodiff-modules.png")
+	p.viewport(800, 600)
+	p.shot("/tmp/neffscope-hlodiff-modules-800.png")
+	p.fits800("the graph diff")
+	p.viewport(1440, 900)
+
+	// B's side of the difference: module B's tree, the path's base64 characters in the hex view.
+	var d fleet.HLODiff
+	json.Unmarshal([]byte(s.JSON), &d)
+	p.click(`[data-class-section="volatile"] .jump.side-b`)
+	p.waitFor(`!neffscope.hlodiff.shown && (neffscope.hex.hl || {}).off === `+jsonInt(d.Differences[0].SpanB.Offset), "B's bytes of the difference")
+	if cur := eval[string](p, `neffscope.docs.find((d) => d.current).file`); cur != nb {
+		t.Errorf("the jump to B shows %s", cur)
+	}
+	// The Compare menu of a module offers the other module, in the graph diff.
+	p.click(`#compare-button`)
+	p.click(`#compare-menu .menu-item`)
+	p.waitGraphDiff()
+}
+
+// entryTree is the real modules laid out as a cache, with attn_v6.neff in the v6 entry and
+// in one more (the same program compiled twice), and matmul_small.neff in a third (another
+// program): the three entries' directories.
+// (RealTree's entries come in name order: same is the first after v6's, other the second.)
+func entryTree(t *testing.T) (root, v6, same, other string) {
+	t.Helper()
+	realModules(t)
+	root, entries := cachetest.RealTree(t)
+	for _, e := range entries {
+		switch {
+		case e.Hash == cachetest.V6Module:
+			v6 = e.Dir
+		case same == "":
+			same = e.Dir
+		case other == "":
+			other = e.Dir
+		}
+	}
+	cachetest.Copy(t, realfiles.Path(t, "nki-moe/attn_v6.neff"), filepath.Join(same, "model.neff"))
+	cachetest.Copy(t, realfiles.Path(t, "nkipy/matmul_small.neff"), filepath.Join(other, "model.neff"))
+	return root, v6, same, other
+}
+
+// Two cache entries' folders dropped: the graph is the same but for the temporary path, and
+// the NEFFs tell the rest: the same program (a spurious recompile, and how to stop it), or a
+// changed kernel. The JSON is the CLI's diff of the two folders.
+func TestHLODiffEntryFolders(t *testing.T) {
+	_, v6, same, other := entryTree(t)
+	p := newPage(t, siteURL)
+	p.dropFolders(v6, same)
+	s := p.waitGraphDiff()
+	if s.Verdict != "hlo.volatile-only" || s.Neff != "hlo.neff-same-program" {
+		t.Fatalf("same program: %+v", s)
+	}
+	fix := eval[string](p, `(document.getElementById('hlodiff-fix') || {}).textContent || ''`)
+	if !strings.Contains(fix, "prune these entries") {
+		t.Errorf("no fix shown: %q", fix)
+	}
+	parent := filepath.Dir(v6)
+	if want := runCLI(t, parent, "diff", "--json", filepath.Base(v6), filepath.Base(same)); s.JSON != want {
+		t.Errorf("the page's comparison of the entries differs from neffscope diff --json:\n%s\nwant\n%s", s.JSON, want)
+	}
+	cache := eval[string](p, `document.getElementById('hlodiff-cache').textContent`)
+	if !strings.Contains(cache, "module hash changed") {
+		t.Errorf("cache keys: %q", cache)
+	}
+	p.shot("/tmp/neffscope-hlodiff-entries.png")
+	p.viewport(800, 600)
+	p.shot("/tmp/neffscope-hlodiff-entries-800.png")
+	p.fits800("the graph diff of entries")
+	p.viewport(1440, 900)
+
+	p.dropFolders(v6, other)
+	p.waitFor(`neffscope.hlodiff.ready && neffscope.hlodiff.neff === 'hlo.neff-changed'`, "the changed kernel")
+	if eval[bool](p, `!!document.getElementById('hlodiff-fix')`) {
+		t.Error("a fix is offered for a changed kernel")
+	}
+	p.shot("/tmp/neffscope-hlodiff-changed.png")
+}
+
+// A cache folder with HLO modules: one graph, its eight keys flagged as never hit with why and
+// the fix; the rows grouped by graph; a group's graph diff one click away; the records (graph
+// and hlo included) are the CLI's scan --jsonl.
+func TestCacheGraphs(t *testing.T) {
+	root, _, _, _ := entryTree(t)
+	p := newPage(t, siteURL)
+	downloads := allowDownloads(t, p)
+	p.pickFolder(root)
+	p.waitFor(`!!document.getElementById('cache-graphs')`, "the graphs")
+	line := eval[string](p, `document.querySelector('#cache-graphs .cache-graphs-line').textContent`)
+	if line != "8 entries with an HLO module: one graph" {
+		t.Errorf("graphs line %q", line)
+	}
+	why := eval[string](p, `(document.querySelector('#cache-graphs .cache-graph-why.never') || {}).textContent || ''`)
+	if !strings.Contains(why, "8 keys can never hit") || !strings.Contains(why, "keys differ only by the kernel's temporary path") || !strings.Contains(why, "prune these entries") {
+		t.Errorf("never-hit group %q", why)
+	}
+	groups := eval[[]string](p, `Array.from(document.querySelectorAll('#cache-table tr.cache-group')).map((tr) => tr.dataset.graph)`)
+	never := eval[int](p, `document.querySelectorAll('#cache-table tr.cache-row .cache-never').length`)
+	if len(groups) != 1 || groups[0] != "c619ea1f28839fdf" || never != 8 {
+		t.Errorf("groups %v, %d rows flagged never hit", groups, never)
+	}
+	p.shot("/tmp/neffscope-cache-graphs.png")
+	p.viewport(800, 600)
+	p.shot("/tmp/neffscope-cache-graphs-800.png")
+	p.fits800("the cache with graphs")
+	p.viewport(1440, 900)
+
+	// The records are the CLI's, graph and hlo included.
+	p.click("#cache-export")
+	got := string(waitDownload(t, downloads, "cache.jsonl"))
+	want := runCLI(t, filepath.Dir(root), "scan", "--jsonl", "-q", "cache")
+	if got != want {
+		t.Errorf("the page's records differ from neffscope scan --jsonl:\n got:\n%s\nwant:\n%s", got, want)
+	}
+	// The group's graph diff compares the first two entries with NEFFs, in path order: the
+	// attention graph's entry holding attn_v6.neff and the one holding matmul_small.neff.
+	p.click(`#cache-graphs .cache-graph-diff`)
+	s := p.waitGraphDiff()
+	if s.Verdict != "hlo.volatile-only" || s.Neff != "hlo.neff-changed" {
+		t.Errorf("the group's graph diff: %+v", s)
+	}
+}
