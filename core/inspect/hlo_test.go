@@ -38,6 +38,10 @@ func TestOpenHLOModule(t *testing.T) {
 			}
 			return true
 		})
+		// A gzip'd module's root names the inflated bytes its spans index.
+		if c.src != "" && f.Doc.Root.Ref != doc.MemberRef(c.src) {
+			t.Errorf("%s: root ref %q", c.name, f.Doc.Root.Ref)
+		}
 		if call == nil || call.Span == nil || call.Span.Source != c.src {
 			t.Fatalf("%s: the kernel name node %+v", c.name, call)
 		}
