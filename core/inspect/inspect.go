@@ -25,6 +25,7 @@ import (
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
+	"github.com/neffscope/neffscope/core/srcmap"
 )
 
 // Options tune Open.
@@ -233,6 +234,38 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 	return w.data[lo:hi], nil
 }
 
+// MemberBytes returns a whole member's bytes, held or read back out of the archive, refusing
+// one over most bytes (budget.ErrLimit) or one the file does not hold (ErrNotFound).
+func (f *File) MemberBytes(member string, most int64) ([]byte, error) {
+	return f.memberBytes(member, most)
+}
+
+// memberBytes returns a whole member's bytes: held, or read back out of the archive.
+func (f *File) memberBytes(member string, most int64) ([]byte, error) {
+	m := f.Archive.Member(member)
+	if m == nil {
+		return nil, fmt.Errorf("%w: %s has no member %q", ErrNotFound, f.Name, member)
+	}
+	if m.Data != nil && !m.Truncated {
+		return m.Data, nil
+	}
+	if pk := f.packed[m]; pk != nil && !m.Truncated {
+		b := make([]byte, pk.Size())
+		if _, err := pk.ReadAt(b, 0); err != nil {
+			return nil, fmt.Errorf("reading %s out of memory: %w", member, err)
+		}
+		return b, nil
+	}
+	if m.Size > most {
+		return nil, fmt.Errorf("%w: %s is %s, more than the %s neffscope reads back at once", budget.ErrLimit, member, neff.HumanSize(m.Size), neff.HumanSize(most))
+	}
+	buf := limitedBuffer{max: m.Size, b: make([]byte, 0, m.Size)}
+	if err := f.Archive.ReadMember(f.r, member, 0, m.Size, &buf, f.Budget.Limit(budget.Inflate)); err != nil {
+		return nil, fmt.Errorf("reading %s again out of the archive: %w", member, err)
+	}
+	return buf.b, nil
+}
+
 // memberWindow is how many bytes of a member one re-read fetches for Bytes.
 const memberWindow = 4 << 20
 
@@ -427,12 +460,12 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	indexers := map[*neff.Member]*isa.Indexer{}
 	packing := &streamPacker{f: f}
 	// The .dbg members are scanned as they stream past, on a goroutine of their own, up to a
-	// share of the memory limit; the rest once the model is resolved (sourcescan.go).
-	var scans *dbgScans
+	// share of the memory limit; the rest once the model is resolved (srcmap.Scans).
+	var scans *srcmap.Scans
 	if !opt.DeferSource {
-		scans = newDbgScans(f, opt.Context)
+		scans = srcmap.NewScans(srcNEFF{f}, srcmap.Options{Context: opt.Context})
 	}
-	defer scans.wait() // whatever path the open ends on (run waits for them before the joins)
+	defer scans.Wait() // whatever path the open ends on (Map waits for them before the joins)
 	nopt := neff.Options{
 		Keep:           keepInMemory,
 		KeepBudget:     256 << 20,
@@ -444,7 +477,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		PayloadDigest:  opt.PayloadDigest,
 		Visit: func(m *neff.Member, off int64, chunk []byte) {
 			partial.maybe(false)
-			scans.visit(m, off, chunk)
+			scans.Visit(m, off, chunk)
 			x := indexers[m]
 			if x == nil {
 				if off != 0 || m.Data != nil || !maybeStream(m.Path) {
@@ -509,7 +542,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if scans == nil && mapsInOpen(f, opt) {
 		// Deferred, but nothing to read again and little to scan: the eager open's mapping,
 		// from the members held.
-		scans = newDbgScans(f, opt.Context)
+		scans = srcmap.NewScans(srcNEFF{f}, srcmap.Options{Context: opt.Context})
 	}
 	if len(a.Members) > 0 {
 		prog = newProgram(f, func(m *neff.Member) *isa.Stream {
@@ -557,7 +590,9 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		return false
 	})
 	if scans != nil {
-		warnDbgSkipped(f, root, scans.skipped, scans.skippedCost)
+		if prog != nil && prog.Source != nil {
+			prog.Source.WarnSkipped(root)
+		}
 	} else if prog != nil {
 		f.sourcePending = true
 	}

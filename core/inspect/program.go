@@ -11,6 +11,7 @@ import (
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
+	"github.com/neffscope/neffscope/core/srcmap"
 )
 
 // Program is a NEFF's program as the runtime sees it: the manifests resolved (core/manifest),
@@ -57,7 +58,7 @@ const resolvedColumn = "resolved"
 
 // newProgram resolves a NEFF's program. indexed returns the index of a stream that was not
 // held (nil when it was not indexed either).
-func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans) *Program {
+func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *srcmap.Scans) *Program {
 	a := f.Archive
 	ms := manifest.NewMemberSet()
 	ms.SetReader(f.readBackJSON)
@@ -117,7 +118,7 @@ func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans
 		p.Streams = append(p.Streams, ps)
 	}
 	if scans != nil { // nil: the open defers the source lines (File.IndexSource)
-		p.Source = newSourceIndex(a, p, scans)
+		p.Source = mapSource(p, scans)
 	}
 	return p
 }
@@ -438,7 +439,9 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 	if err := s.ISA.Err(); err != nil {
 		return nil, s.ISA.Len(), fmt.Errorf("reading %s again out of the archive: %w", s.Member, err)
 	}
-	f.Program.addSourceColumn(s, t, max(from, 0))
+	if x := f.Program.Source; x != nil {
+		x.AddColumn(s.Member, t, max(from, 0))
+	}
 	f.rowLinks(s, t, max(from, 0))
 	return t, s.ISA.Len(), nil
 }
@@ -480,8 +483,10 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 		}
 		f.dmaFields(s, r, j) // rowlinks.go
 	}
-	if src := f.Program.sourceNode(s, i); src != nil {
-		n.Add(src)
+	if x := f.Program.Source; x != nil {
+		if src := x.WordNode(s.Member, i); src != nil {
+			n.Add(src)
+		}
 	}
 	return n, nil
 }
