@@ -128,8 +128,6 @@ export const KIND = Object.freeze({
   DIFF: "diff",
   /** one part of a comparison: header, model, members, … (doc.KindDiffSection) */
   DIFF_SECTION: "diff-section",
-  /** the table of the spec's unknowns and our assumptions (doc.KindUnknowns) */
-  UNKNOWNS: "unknowns",
   /** the static engine profile of a NEFF (doc.KindProfile) */
   PROFILE: "profile",
   /** one table of the profile (engines, opcodes, dma, reloads, hlo) (doc.KindProfileSection) */
