@@ -11,17 +11,11 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// hotLinesFiles are the real NEFFs the hot-lines and source-diff tests read: matmul_small
-// (in the repository) and the shared ones when present.
-func hotLinesFiles(t *testing.T) []string {
-	return append([]string{realfiles.Path(t, "nkipy/matmul_small.neff")}, realfiles.Glob("*/*.neff")...)
-}
-
 // On real NEFFs the hot lines count exactly the words mapped to a kernel line, per line and
 // per engine (srcmap.Index.Lines walks every word), most first; the overview's answer lists the
 // top five, each linking to its line node.
 func TestHotLinesCountMappedWords(t *testing.T) {
-	for _, p := range hotLinesFiles(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

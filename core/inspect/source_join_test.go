@@ -10,6 +10,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestCompactJoinEqualsFullDecode: on every real NEFF, every word's source through the compact
@@ -18,7 +19,7 @@ import (
 // line, kernel, penguin fallback; and the asm record's span.
 func TestCompactJoinEqualsFullDecode(t *testing.T) {
 	words, with := 0, 0
-	for _, p := range realSourceNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		x := f.Program.Source
 		full := map[string]*dbg.File{}

@@ -15,16 +15,6 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// realSourceNEFFs lists every real NEFF the source tests read (internal/realfiles).
-func realSourceNEFFs(t *testing.T) []string {
-	t.Helper()
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return paths
-}
-
 // TestSourceOnRealNEFFs: every word whose asm record names a backend id gets that record's
 // source; the listing's source column and the instruction node carry it. The penguin fallback
 // is decided per file by its rule (every backend record named I-<n>-… has penguin parent n),
@@ -41,7 +31,7 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 		code3, byteSet bool
 	}
 	pe := map[peKey]int{}
-	for _, p := range realSourceNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		name := filepath.Base(p)
 		x := f.Program.Source
@@ -320,7 +310,7 @@ func TestNoDebugInfoSaysSoOnce(t *testing.T) {
 func TestDbgCoverageOnRealNEFFs(t *testing.T) {
 	total := map[dbg.Kind]dbg.Coverage{}
 	var all, dbgBytes int64
-	for _, p := range realSourceNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		for _, m := range f.Archive.Members {
 			all += m.Size

@@ -12,19 +12,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/internal/realfiles"
 )
-
-// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's
-// where it is beside the clone.
-func realNEFFs(t testing.TB) []string {
-	t.Helper()
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return files
-}
 
 // loadNEFF is a test-only container reader (header fields at the spec neff.md §1.1 offsets,
 // then gzip + tar at byte 1024 with Multistream(false) because of the zero padding). It keeps
