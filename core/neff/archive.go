@@ -423,7 +423,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		}
 		a.Payload.GzipMTime, a.Payload.GzipOS, a.Payload.GzipXFL = gz.ModTime, gz.OS, gz.XFL
 		tarStream = gz
-	case len(peek) >= 263 && string(peek[257:262]) == "ustar":
+	case looksLikeTar(peek):
 		a.Payload.Encoding = "tar"
 		tarStream = cr.Reader
 		if h.PkgVersion == 2 {

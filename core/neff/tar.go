@@ -40,7 +40,7 @@ type walker struct {
 	stopped bool
 	hasher  *memberHasher
 	kept    int64
-	block   [tarBlock]byte
+	block   tarHeaderBlock
 	buf     []byte
 	seen    map[string]int64
 	// srcEOF: the stream under the walk ended cleanly (for gzip: the member's CRC matched), so
@@ -242,31 +242,66 @@ type tarHeader struct {
 	typeflag byte
 }
 
+// tarHeaderBlock is one 512-byte tar header. Its accessors are the one place each field's
+// offset and width are written (POSIX ustar, with GNU's magic "ustar " in the same bytes), as
+// archive/tar's format.go has them.
+type tarHeaderBlock [tarBlock]byte
+
+func (b *tarHeaderBlock) name() []byte     { return b[0:][:100] }
+func (b *tarHeaderBlock) size() []byte     { return b[124:][:12] }
+func (b *tarHeaderBlock) chksum() []byte   { return b[148:][:8] }
+func (b *tarHeaderBlock) typeFlag() []byte { return b[156:][:1] }
+func (b *tarHeaderBlock) magic() []byte    { return b[257:][:6] }
+func (b *tarHeaderBlock) prefix() []byte   { return b[345:][:155] }
+
+// checksums sums the block's bytes as unsigned and as signed bytes, the checksum field taken
+// as spaces (tar readers accept either sum).
+func (b *tarHeaderBlock) checksums() (unsigned, signed int64) {
+	for _, c := range b {
+		unsigned += int64(c)
+		signed += int64(int8(c))
+	}
+	for _, c := range b.chksum() {
+		unsigned += ' ' - int64(c)
+		signed += ' ' - int64(int8(c))
+	}
+	return unsigned, signed
+}
+
+// looksLikeTar says whether the payload's first bytes hold a ustar magic where a tar header's
+// is (POSIX "ustar\x00" or GNU "ustar ").
+func looksLikeTar(peek []byte) bool {
+	var b tarHeaderBlock
+	n := copy(b[:], peek)
+	m := b.magic()
+	return n >= tarBlock-cap(m)+len(m) && string(m[:5]) == "ustar"
+}
+
 // header decodes w.block. ok is false when walking cannot go on.
 func (w *walker) header(off int64) (tarHeader, bool) {
-	b := w.block[:]
+	b := &w.block
 	var h tarHeader
-	h.typeflag = b[156]
-	stored, errSum := parseNumeric(b[148:156])
-	unsigned, signed := checksums(b)
-	magic := string(b[257:263])
+	h.typeflag = b.typeFlag()[0]
+	stored, errSum := parseNumeric(b.chksum())
+	unsigned, signed := b.checksums()
+	magic := string(b.magic())
 	posix, gnu := magic == "ustar\x00", magic == "ustar "
 	if errSum != nil || (stored != unsigned && stored != signed) {
 		if !posix && !gnu {
-			w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the block at tar stream byte %d is not a tar header (no ustar magic, checksum %s): the archive is corrupt from here. libnrt would fail with \"failure while reading NEFF metadata\". %d members before it are listed.", off, describeSum(b[148:156], unsigned), len(w.a.Members))
+			w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the block at tar stream byte %d is not a tar header (no ustar magic, checksum %s): the archive is corrupt from here. libnrt would fail with \"failure while reading NEFF metadata\". %d members before it are listed.", off, describeSum(b.chksum(), unsigned), len(w.a.Members))
 			return h, false
 		}
-		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header at stream byte %d has checksum %s but its bytes sum to %d: the header is damaged and libnrt would refuse the archive (\"failure while reading NEFF metadata\"). neffscope reads on, taking the header as it stands.", off, describeSum(b[148:156], unsigned), unsigned)
+		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header at stream byte %d has checksum %s but its bytes sum to %d: the header is damaged and libnrt would refuse the archive (\"failure while reading NEFF metadata\"). neffscope reads on, taking the header as it stands.", off, describeSum(b.chksum(), unsigned), unsigned)
 	}
-	h.name = cString(b[0:100])
+	h.name = cString(b.name())
 	if posix {
-		if prefix := cString(b[345:500]); prefix != "" {
+		if prefix := cString(b.prefix()); prefix != "" {
 			h.name = prefix + "/" + h.name
 		}
 	}
-	size, err := parseNumeric(b[124:136])
+	size, err := parseNumeric(b.size())
 	if err != nil || size < 0 {
-		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header of %q at stream byte %d has an unreadable size field %q; walking stops here.", h.name, off, strings.TrimRight(string(b[124:136]), "\x00"))
+		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header of %q at stream byte %d has an unreadable size field %q; walking stops here.", h.name, off, strings.TrimRight(string(b.size()), "\x00"))
 		return h, false
 	}
 	h.size = size
@@ -406,18 +441,6 @@ func isZero(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// checksums returns the unsigned and signed sums of a header with the checksum field as spaces.
-func checksums(b []byte) (unsigned, signed int64) {
-	for i, c := range b {
-		if i >= 148 && i < 156 {
-			c = ' '
-		}
-		unsigned += int64(c)
-		signed += int64(int8(c))
-	}
-	return
 }
 
 // parseNumeric reads an octal field (NUL/space padded) or a GNU base-256 one (high bit set).
