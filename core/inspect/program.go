@@ -70,10 +70,7 @@ func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *srcmap.S
 		}
 		ms.Add(m.Path, m.Size, data)
 	}
-	h := a.Header
-	facts := manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
-		RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits, NeffVersionMajor: h.NeffVersionMajor}
-	p := &Program{Model: manifest.ResolveWith(ms, facts, a.Budget)}
+	p := &Program{Model: manifest.ResolveWith(ms, headerFacts(&a.Header), a.Budget)}
 	// The activation tables: the roster, the engine JSONs' set lists and each listed set's files.
 	for _, c := range p.Model.Cores {
 		addFile := func(name string) {
@@ -121,6 +118,14 @@ func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *srcmap.S
 		p.Source = mapSource(p, scans)
 	}
 	return p
+}
+
+// headerFacts is what the manifests are checked against of the header: the fields the compiler
+// copies from them, and where each field lies.
+func headerFacts(h *neff.Header) manifest.HeaderFacts {
+	return manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
+		RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits,
+		NeffVersionMajor: h.NeffVersionMajor, At: neff.HeaderFieldSpans()}
 }
 
 // Stream finds a stream by member path.

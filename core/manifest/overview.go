@@ -164,7 +164,7 @@ func (r *resolver) featuresNode() *doc.Node {
 		fn.Value = "(no header)"
 		return fn
 	}
-	fn.Span = doc.At(0x220, 8)
+	fn.Span = r.facts.span("feature_bits")
 	for bit := 0; bit < 64; bit++ {
 		v := uint64(1) << bit
 		if m.FeatureBits&v == 0 {
@@ -173,10 +173,10 @@ func (r *resolver) featuresNode() *doc.Node {
 		f, ok := featurebits.ByBit(v)
 		label := fmt.Sprintf("0x%X", v)
 		if !ok {
-			fn.Field(label, "(no known name)", doc.At(0x220, 8))
+			fn.Field(label, "(no known name)", r.facts.span("feature_bits"))
 			continue
 		}
-		fn.Field(label, f.Name, doc.At(0x220, 8)).Explain("%s [%s]", f.Meaning, f.Confidence)
+		fn.Field(label, f.Name, r.facts.span("feature_bits")).Explain("%s [%s]", f.Meaning, f.Confidence)
 	}
 	return fn
 }

@@ -125,6 +125,16 @@ func ParseHeader(b []byte) Header {
 	return h
 }
 
+// HeaderFieldSpans is where each header field lies in the file, by its spec name: for packages
+// that speak of header fields without reading the header (core/manifest's cross-checks).
+func HeaderFieldSpans() map[string]*doc.Span {
+	out := make(map[string]*doc.Span, len(headerFields))
+	for i := range headerFields {
+		out[headerFields[i].Name] = headerFields[i].span()
+	}
+	return out
+}
+
 // block is the header's bytes, read through its field accessors.
 func (h *Header) block() *headerBlock { return (*headerBlock)(&h.Raw) }
 
