@@ -20,7 +20,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// Issue 6 item 3: keyboard control of the tables, the instruction listing and the hex view;
+// Keyboard control of the tables, the instruction listing and the hex view;
 // ARIA grid semantics and visible focus; search by byte offset.
 
 // press sends one key (with modifiers) to whatever has the focus.

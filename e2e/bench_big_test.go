@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// BenchmarkPageBig opens the real-shaped NEFFs (internal/bigneff) in the page (issue 13's
+// BenchmarkPageBig opens the real-shaped NEFFs (internal/bigneff) in the page (
 // page figures): from the pick to the overview on screen, to fully open (lastOpen.totalMs),
 // the worker's wasm linear memory after the open (it only grows: the peak) and the page's
 // JS heap peak (sampled every 10 ms; the worker's JS heap is not seen from the page). 32 and

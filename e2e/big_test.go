@@ -135,7 +135,7 @@ type docFindings struct {
 	FirstError                    string
 }
 
-// TestBigRealShapedOpen drives the 256 MiB real-shaped NEFF (issue 13): the progress bar moves,
+// TestBigRealShapedOpen drives the 256 MiB real-shaped NEFF: the progress bar moves,
 // the overview appears, every member is listed, no finding is an error; then Cancel during a
 // second open stops it and the page stays usable (matmul_small opens after).
 func TestBigRealShapedOpen(t *testing.T) {
@@ -158,7 +158,7 @@ func TestBigRealShapedOpen(t *testing.T) {
 	if f.Members != want {
 		t.Errorf("the document lists %d members, want %d", f.Members, want)
 	}
-	// The page holds 64 MiB (issue 13's goal), and this file's JSON alone (two 20 MB def.json
+	// The page holds 64 MiB (the goal), and this file's JSON alone (two 20 MB def.json
 	// of 1.4 M values each, a 30 MB debug-info JSON) needs more as trees: until JSON is
 	// indexed lazily the open reaches the memory limit, and says so in its one finding.
 	// Nothing else may be an error: the file is valid.

@@ -15,7 +15,7 @@ import (
 )
 
 // A real-shaped NEFF whose def.json holds thousands of variables and whose NKI debug info is
-// a big tree (issue 13's lazy JSON): the page opens it with no error, pages the var table in
+// a big tree (the lazy JSON): the page opens it with no error, pages the var table in
 // the listing (rows from the core), expands def.json's var object (a stub) to its last var,
 // and expands the klir source tree past what the open holds.
 func TestBigJSONManifestsInThePage(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 )
 
 // TestCancelOverADocument: a big NEFF opened over another, cancelled, leaves that document as
-// it was, and the next file opens at once (session 7: the partial overview's cancel path redrew
-// the document, and the new worker reopened the big file first, so the next open waited
-// behind it).
+// it was, and the next file opens at once (the defects this caught: the partial overview's
+// cancel path redrew the document, and the new worker reopened the big file first, so the next
+// open waited behind it).
 func TestCancelOverADocument(t *testing.T) {
 	path := bigRealNEFF(t, 32)
 	p := newSlowPage(t, siteURL, 10*time.Minute)

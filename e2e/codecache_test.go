@@ -20,7 +20,7 @@ import (
 
 // BenchmarkPageWasmCodeCache counts, from Chrome's own trace, how much of the core's optimized
 // code a returning visit gets from Chrome's wasm code cache and how much V8 optimizes again.
-// It explains BenchmarkPageReturningVisit's "during-warm-up" figure (issue 29): a function
+// It explains BenchmarkPageReturningVisit's "during-warm-up" figure: a function
 // that is not in the cache runs at the baseline tier (Liftoff) until V8 has optimized it
 // again, one to three seconds into the visit, on the same two cores as the user's open.
 //

@@ -13,7 +13,7 @@ import (
 	"github.com/neffscope/neffscope/internal/repack"
 )
 
-// Issue 29: two NEFFs that differ in one kernel line compare to that line first. A real NEFF
+// Two NEFFs that differ in one kernel line compare to that line first. A real NEFF
 // and a copy with one bit changed outside the sync band in one word of its quietest line (the
 // core's TestDiffSourceOneLineChange makes the same pair) are dropped together and compared:
 // the comparison's first section is the kernel lines, its one row names that line as changed

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Issue 12 part 6: an embedded viewer talks back — refusals are logged with their fix, and
+// An embedded viewer talks back — refusals are logged with their fix, and
 // the host is told whether the file it posted loaded.
 
 // consoleHas waits for a console line of the viewer frame containing every one of parts.

@@ -15,7 +15,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 )
 
-// Issue 29 item 7: hex at the field level. A byte click selects the smallest field that holds
+// Hex at the field level. A byte click selects the smallest field that holds
 // the byte (a header field; an instruction's field, not the whole word); shift-click (and
 // shift-arrow) selects a range, in the URL as b=0x…-0x…; the data inspector reads the bytes
 // at the cursor as every width, both endians.

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// Issue 12 parts 4 and 7: splitters, maximise, the page at 800×600, tabs that add, the page
+// Splitters, maximise, the page at 800×600, tabs that add, the page
 // title, the skip link, the summary as one tab stop, type-ahead, focus after a search pick.
 
 // viewport resizes the tab (the window the page lays out in).
@@ -75,7 +75,7 @@ func TestLayoutAt800x600(t *testing.T) {
 	shown := func() []string {
 		return eval[[]string](p, `['pane-tree', 'pane-detail', 'pane-content'].filter((id) => document.getElementById(id).getClientRects().length)`)
 	}
-	// It opens on the content (the overview, issue 29); the structure is one tab away.
+	// It opens on the content (the overview); the structure is one tab away.
 	if got := shown(); len(got) != 1 || got[0] != "pane-content" {
 		t.Errorf("panes shown at 800×600: %v, want the content alone", got)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// The page over the lazy document (issue 13): a big JSON array paged in the tree to its last
+// The page over the lazy document: a big JSON array paged in the tree to its last
 // element, a search hit deep inside it selected and revealed, a byte of it clicked, and a URL
 // hash naming it selected after a reload. Each journey holds whether the core sends the array
 // whole (held) or as a stub whose children the page fetches (children, node, search, locate).

@@ -86,7 +86,7 @@ func linkPathText(t *testing.T, l string) string {
 	return strings.Join(p, "/")
 }
 
-// Issue 29 item 6: a PseudoDMATrigger's listing row leads to the block it triggers (its
+// A PseudoDMATrigger's listing row leads to the block it triggers (its
 // queue's child, the engine JSON block's bytes), and its detail to the queue's row as well.
 func TestDMATriggerLeadsToQueueAndBlock(t *testing.T) {
 	path, ok := realfiles.Find("cs149-trn1/file_pool_1_float16.neff")
@@ -176,7 +176,7 @@ func TestDirect2dSaysItsBlockIsUnknown(t *testing.T) {
 	shotThemes(p, t, "d4-unknown-block")
 }
 
-// Issue 29 item 6: an input on the overview leads to its def.json var: the var's detail lists
+// An input on the overview leads to its def.json var: the var's detail lists
 // the instructions that touch it and links to its def.json entry.
 func TestInputLeadsToItsVar(t *testing.T) {
 	f := nativeMatmul(t)
@@ -203,7 +203,7 @@ func TestInputLeadsToItsVar(t *testing.T) {
 	}
 }
 
-// Issue 29 item 3: a file opened through "Compare with…" is kept in the library like any
+// A file opened through "Compare with…" is kept in the library like any
 // opened file, so a reload brings back both tabs and the comparison (no "reopen" tab).
 func TestCompareWithFileSurvivesReload(t *testing.T) {
 	readReal(t)

@@ -15,7 +15,7 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// Issue 12 §2–§5 on the page: the links that were missing (a variable ↔ its instructions,
+// On the page, the links that were missing (a variable ↔ its instructions,
 // Activate → plot with its range said), byte clicks on the smallest owner in activation
 // tables, .dbg records paged by the listing, the findings panel grouped by root cause, and the
 // overview as one tab stop.

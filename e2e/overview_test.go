@@ -27,7 +27,7 @@ func nativeOverview(t *testing.T, file []byte) *doc.Node {
 	return ov
 }
 
-// Issue 12: opening a real NEFF lands on the overview, which shows with no click every
+// Opening a real NEFF lands on the overview, which shows with no click every
 // input's name and dtype, every engine's instruction count of every core, and every
 // activation function of the sets the program loads.
 func TestOverviewAnswersWithNoClick(t *testing.T) {
@@ -214,7 +214,7 @@ func TestListingLinksAndByteOwners(t *testing.T) {
 	eval[chromedp.Void](p, `document.querySelector('#hex-rows .hex-row[data-off="208"] .hb[data-i="4"]').click()`)
 	p.waitFor(`!document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow.selected[data-index="3"]')`, "instruction #3 selected in the listing")
 	p.waitFor(`document.querySelector('#detail .d-path').textContent.includes('#3')`, "the detail pane to show instruction #3")
-	// The byte's smallest field in the word is selected and lit (issue 29: hex at the field level).
+	// The byte's smallest field in the word is selected and lit (hex at the field level).
 	p.waitFor(`(() => { const h = neffscope.hex.hl; return h && h.off <= 212 && h.off + h.len > 212 && h.off >= 192 && h.off + h.len <= 256 && h.len < 64; })()`, "the field of instruction #3 that holds byte 0xd4 highlighted")
 
 	// The engine's stream field in the model leads to the member and its listing.

@@ -145,7 +145,7 @@ func TestSmallNEFFNoPartialFlicker(t *testing.T) {
 }
 
 // BenchmarkPageSmallWarm opens small real NEFFs in the page with the worker warm (one open
-// first, not timed): issue 13's "a small real NEFF fully open ≤ 200 ms warm", and where the
+// first, not timed): the goal "a small real NEFF fully open ≤ 200 ms warm", and where the
 // time goes (lastOpen: the core's open, the msgpack decode, the render). ms-total is the pick →
 // the Document painted without its source lines (mapped after the open since 2026-12-03:
 // indexSource), ms-source the pick → them painted, ms-source-core the core's time mapping them.

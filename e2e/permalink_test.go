@@ -17,7 +17,7 @@ func (p *page) selectedRow() string {
 	return eval[string](p, `(document.querySelector('#listing-rows .lrow.selected') || {dataset: {}}).dataset.index || ''`)
 }
 
-// Issue 29: an instruction has a URL. A row picked in the listing is in the hash ("…/#N");
+// An instruction has a URL. A row picked in the listing is in the hash ("…/#N");
 // Back returns to the row before; the URL opened again (a reload: the same file opened on a
 // page loaded with the hash) shows that instruction selected with its kernel line marked in
 // the source pane beside the listing; search "#5" selects instruction 5.
@@ -116,7 +116,7 @@ func TestInstructionPermalink(t *testing.T) {
 	}
 }
 
-// Issue 29: search ranks the program first: "Activate" lists an Activate instruction before
+// Search ranks the program first: "Activate" lists an Activate instruction before
 // any JSON value; "?" opens the shortcut help, made from the keymap's table.
 func TestSearchRanksProgramAndHelp(t *testing.T) {
 	path, ok := realfiles.Find("nki-moe/attn_v6.neff")
@@ -179,7 +179,7 @@ func TestSearchRanksProgramAndHelp(t *testing.T) {
 	p.waitFor(`document.getElementById('shortcut-help').hidden`, "Escape to close the help")
 }
 
-// Issue 29: a reload brings back every open tab (from the library, which kept their bytes)
+// A reload brings back every open tab (from the library, which kept their bytes)
 // and the comparison.
 func TestReloadRestoresTabsAndComparison(t *testing.T) {
 	readReal(t)
@@ -201,7 +201,7 @@ func TestReloadRestoresTabsAndComparison(t *testing.T) {
 	}
 }
 
-// Issue 29: a byte has a URL: a byte picked in the hex view is in the hash (b=0x…) beside the
+// A byte has a URL: a byte picked in the hex view is in the hash (b=0x…) beside the
 // field that owns it, and the URL opened again highlights that one byte with the cursor on it.
 func TestBytePermalink(t *testing.T) {
 	readReal(t)

@@ -17,7 +17,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// Issue 3: the model overview shows the NEFF's inputs and outputs (names, dtypes, shapes).
+// The model overview shows the NEFF's inputs and outputs (names, dtypes, shapes).
 func TestModelShowsInputsAndOutputs(t *testing.T) {
 	// matmul_small is (128x256)x(256x128) in float16 (its PROVENANCE.md): inputs x and y of
 	// 128·256·2 bytes, an output of 128·128·2 bytes per core.
@@ -64,7 +64,7 @@ func millionInstructionNEFF(tb testing.TB) string {
 }
 
 // BenchmarkListingFirstScreen: time from selecting a 1,000,000-instruction stream to its first
-// screen of rows (issue 3 goal: ≤ 200 ms).
+// screen of rows (the goal: ≤ 200 ms).
 func BenchmarkListingFirstScreen(b *testing.B) {
 	path := millionInstructionNEFF(b)
 	p := newPage(b, siteURL)

@@ -16,7 +16,7 @@ import (
 // earlier visit (its wasm code cache, kept beside a Cache Storage entry). Two visits come
 // first, untimed, each left until its warm-up has ended: the first installs the service
 // worker, the second compiles the wasm from its cache. Then each timed visit is a fresh tab:
-// "during-warm-up" picks the file once the warm-up's first open is under way (issue 29: within
+// "during-warm-up" picks the file once the warm-up's first open is under way (the goal: within
 // 1.2× of "after-warm-up"), "after-warm-up" once it has ended. ms-ready is the core's start-up
 // as the page shows it; ms-total is lastOpen.totalMs. The tabs are closed after each visit.
 //

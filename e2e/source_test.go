@@ -53,7 +53,7 @@ func nativeLineWords(t *testing.T) (string, []word) {
 	return l.Key, ws
 }
 
-// Issue 11: the source view. open → the overview's "Source:" answer → the source view → a
+// The source view: open → the overview's "Source:" answer → the source view → a
 // line → its first instruction selected in the listing, the line bar stepping to the next one
 // → back to the line, its row marked.
 func TestSourceViewJourney(t *testing.T) {
@@ -103,7 +103,7 @@ func TestSourceViewJourney(t *testing.T) {
 	p.press("n")
 	next := words[1]
 	p.waitFor(`document.getElementById('content-title').textContent === `+jsString(next.member)+` && document.querySelector('#listing-rows .lrow.selected[data-index="`+strconv.Itoa(next.index)+`"]') && document.getElementById('line-bar').textContent.includes('2 of 20')`, "the line's second instruction")
-	// Back walks to the line (each instruction picked is a place of its own, issue 29): the
+	// Back walks to the line (each instruction picked is a place of its own): the
 	// first instruction, then the source view again, its row marked.
 	eval[chromedp.Void](p, `history.back()`)
 	p.waitFor(`document.getElementById('content-title').textContent === `+jsString(first.member)+` && document.querySelector('#listing-rows .lrow.selected[data-index="`+strconv.Itoa(first.index)+`"]')`, "Back to the line's first instruction")

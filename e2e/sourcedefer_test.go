@@ -63,7 +63,7 @@ func uriPath(keys []string) string {
 	return b.String()
 }
 
-// Issue 13: the page opens a NEFF without its source lines (deferSource) and maps them after.
+// The page opens a NEFF without its source lines (deferSource) and maps them after.
 // With the mapping held back (neffscope.holdSource), the open is complete but for them: the
 // overview's kernel source answer pending, the findings saying so; an instruction selected
 // then has no source column or field. When the mapping lands, the listing's rows show the

@@ -42,7 +42,7 @@ func TestWorkerWarmsUp(t *testing.T) {
 // BenchmarkPageSmallFirst opens a small real NEFF as the first file of a freshly loaded page:
 // "after warm-up" picks it once the worker's warm-up has ended (a person who picks a file a
 // second or two after the page shows), "at load" as soon as the core is ready, "during warm-up"
-// once the warm-up's first open has begun (issue 29: it pre-empts the warm-up, and should be
+// once the warm-up's first open has begun (it pre-empts the warm-up, and should be
 // within 1.2× of "after warm-up"). ms-total is lastOpen.totalMs.
 //
 //	make dist && go test -run '^$' -bench PageSmallFirst -benchtime 5x ./e2e/
@@ -83,7 +83,7 @@ func BenchmarkPageSmallFirst(b *testing.B) {
 	}
 }
 
-// A file picked while the worker warms up goes first (issue 29 item 9): the warm-up stops
+// A file picked while the worker warms up goes first: the warm-up stops
 // before its next call, so it ends with fewer than its three opens, and the file opens. (How
 // long the file waited is BenchmarkPageSmallFirst's "during-warm-up".)
 func TestFileOpenedDuringWarmUpGoesFirst(t *testing.T) {

@@ -11,14 +11,14 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// TestHostileClassesSurvive opens every hostile class of issue 15 in the core under Node with
+// TestHostileClassesSurvive opens every first hostile class in the core under Node with
 // the worker's budget (the page's defaults, scaled-down files so the test stays quick): each
 // open answers (a document, never an abort), the wasm heap stays bounded, and the core still
 // answers the next call.
 func TestHostileClassesSurvive(t *testing.T) {
 	c := core(t)
 	scale := map[string]float64{"many-members": 0.05, "json-many": 0.1, "json-wide": 0.1, "bomb": 0.05, "blob-flood": 0.02,
-		// issue 30's container and manifest classes
+		// the later container and manifest classes
 		"symlink-flood": 0.02, "zero-block-flood": 0.02, "pax-flood": 0.02, "act-missing": 0.1, "def-missing": 0.1, "many-cores": 0.1}
 	for _, h := range neffbuild.HostileClasses() {
 		s := scale[h.Name]
@@ -74,7 +74,7 @@ func hasLimitFinding(n *doc.Node) bool {
 	return found
 }
 
-// TestIssueReproductionsWithPageDefaults: the two files of issue 15 that killed the core under
+// TestIssueReproductionsWithPageDefaults: the two reported files that killed the core under
 // Node (50 members × 200,000 JSON values; one 60 MiB [0,0,…] member), at full size, opened
 // with no limits passed: the heap stays bounded, and nothing is cut.
 func TestIssueReproductionsWithPageDefaults(t *testing.T) {
@@ -95,7 +95,7 @@ func TestIssueReproductionsWithPageDefaults(t *testing.T) {
 		if ms.Sys > 512<<20 {
 			t.Errorf("%s: wasm memory %d MiB", h.Name, ms.Sys>>20)
 		}
-		// Since issue 13 the JSON is lazy: its values are checked, not built, so the files open
+		// The JSON is lazy: its values are checked, not built, so the files open
 		// whole within the budget and their big arrays are stubs (children on demand), not cut.
 		if hasLimitFinding(d.Root) {
 			t.Errorf("%s: a limit was reached: the lazy JSON should fit", h.Name)

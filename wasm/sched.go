@@ -12,7 +12,7 @@ import (
 	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
-// The program in time and space (issue 28) for the page's schedule and memory views. Columns
+// The program in time and space for the page's schedule and memory views. Columns
 // go as little-endian Int32 (or Uint8) ArrayBuffers, not an object per instruction: a stream
 // of a million words is 5 MB of steps and opcodes, and the page draws straight from them.
 

@@ -6,7 +6,7 @@ import (
 	"github.com/neffscope/neffscope/core/budget"
 )
 
-// commandBudget is the one budget of a command over several files (issue 30): each file's
+// commandBudget is the one budget of a command over several files: each file's
 // open has its own limits (cliLimits) and takes what it holds from this one too
 // (inspect.Options.Within), so N files together hold what one open may, not N times that.
 func commandBudget() *budget.Budget { return budget.New(cliLimits) }

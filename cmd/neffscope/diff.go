@@ -13,16 +13,19 @@ import (
 )
 
 func init() {
-	commands["diff"] = command{"compare two NEFFs: kernel source lines, header, members by sha-256, JSON by path, instruction counts", runDiff}
+	commands["diff"] = command{"compare two NEFFs (kernel source lines, header, members, instruction counts), or two HLO modules or cache entries (why it recompiled)", runDiff}
 }
 
 // runDiff exits like diff(1): 0 identical, 1 different (or an error finding printed: a file
 // whose own open reported an error, such as a limit, is compared only as far as it was
 // decoded), 2 trouble (usage, unreadable file, or files that cannot be compared).
 func runDiff(args []string, stdout, stderr io.Writer) int {
+	if hloInputs(args) {
+		return runHLODiff(args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the diff tree as JSON")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope diff [--json] A.neff B.neff\n\nexit status: 0 identical, 1 different (or an error finding printed), 2 trouble", 2, 2, nil)
+	files, ok := openInputs(fs, args, stderr, "usage: neffscope diff [--json] A.neff B.neff\n       neffscope diff [--json] A.hlo_module.pb B.hlo_module.pb\n       neffscope diff [--json] ENTRY_A ENTRY_B   (cache entries MODULE_<hash>+<flags>/: folders, in a .tar/.tar.gz, or s3://bucket/…)\n\nexit status: 0 identical, 1 different (or an error finding printed), 2 trouble", 2, 2, nil)
 	if !ok {
 		return 2
 	}

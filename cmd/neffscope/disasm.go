@@ -14,7 +14,7 @@ func init() {
 	commands["disasm"] = command{"disassemble the engine instruction streams a NEFF's manifests name", runDisasm}
 }
 
-// disasmJSON is the `disasm --json` contract (issue 3).
+// disasmJSON is the `disasm --json` contract: scripts read it.
 type disasmJSON struct {
 	Streams []streamJSON `json:"streams"`
 }
@@ -37,7 +37,7 @@ type instJSON struct {
 	DMA        *dmaJSON          `json:"dma,omitempty"`
 	// Layout is the byte span of every field; names starting with "unknown" are bytes of
 	// unknown meaning. PartOf, on the second word of a two-word 0xD4+0xDA, is the index of
-	// its 0xD4 (issue 11).
+	// its 0xD4.
 	Layout []isa.LayoutSpan `json:"layout"`
 	PartOf *int             `json:"part_of,omitempty"`
 	Source *sourceJSON      `json:"source,omitempty"`

@@ -11,7 +11,7 @@ import (
 	"github.com/neffscope/neffscope/core/isa"
 )
 
-// The `disasm --json` encoder (issue 13). A NEFF of 250 MB holds 17.6 M instruction words and
+// The `disasm --json` encoder. A NEFF of 250 MB holds 17.6 M instruction words and
 // its listing is 13 GB of JSON, so the encoder appends bytes and never reflects:
 //
 //   - what is fixed per opcode is encoded once (opPlan): the name, the "layout" entries of the

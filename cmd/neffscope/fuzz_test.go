@@ -13,7 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// The fuzz targets of the output writers (issue 30): make fuzz runs them with core's.
+// The fuzz targets of the output writers: make fuzz runs them with core's.
 
 // FuzzTermWriter: whatever bytes a printer writes, and however they are cut into writes, the
 // terminal gets valid UTF-8 with no rune of escapedRunes but newline and tab, and the same

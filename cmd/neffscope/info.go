@@ -49,7 +49,7 @@ func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error)
 	return f, fh, nil
 }
 
-// InfoJSON is the stable `info --json` contract (issue 2): field names follow spec neff.md §1.1.
+// InfoJSON is the stable `info --json` contract: field names follow spec neff.md §1.1.
 type InfoJSON struct {
 	File     string        `json:"file"`
 	Size     int64         `json:"size"`

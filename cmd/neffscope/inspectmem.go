@@ -19,7 +19,7 @@ var headroom atomic.Int64
 
 // cliMemoryLimit is the soft memory limit for what is live: softMemoryFloor while little is,
 // else live × 5/4 + 8 MiB during an open and live + writeHeadroom during a writer. Measured on
-// the real-shaped NEFFs (issue 13) against the fixed limits before it (160 MiB, raised to the
+// the real-shaped NEFFs (internal/bigneff) against the fixed limits before it (160 MiB, raised to the
 // budget's 256 MiB for an open), peak RSS and wall time: info on 32 MB 109 → 89 MiB and on
 // 256 MB 122 → 95-106 MiB in the same time, disasm --json on 32 MB 137 → 120 MiB. The opens'
 // rule costs writers time (inspect --json on 32 MB 164 → 136 MiB but 12 → 17-19 s), so a

@@ -42,8 +42,7 @@ func main() {
 func tuneCollector() {
 	// The open's budget bounds what decoders keep; a soft memory limit that follows what is
 	// live makes the collector work harder as the heap nears it, so garbage does not double
-	// the RSS (issue 15: ≤ 256 MiB whatever the file; issue 13: ≤ 64 MiB on the real-shaped
-	// NEFFs).
+	// the RSS (the goals: ≤ 256 MiB whatever the file, ≤ 64 MiB on the real-shaped NEFFs).
 	tuneMemoryLimit()
 	// A collection when the heap has grown by half what is live, not all of it: on the
 	// real-shaped 32 MB NEFF info's peak RSS 200 → 175 MiB and disasm --json's 268 → 206 MiB

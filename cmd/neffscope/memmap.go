@@ -15,7 +15,7 @@ func init() {
 	commands["memmap"] = command{"every SBUF/PSUM access as exact boxes, each space's peak, race and bounds lints per core (--json)", runMemmap}
 }
 
-// memmapJSON is the `memmap --json` contract (issue 28). Beyond it: an access or a lint's
+// memmapJSON is the `memmap --json` contract, which scripts read. Beyond it: an access or a lint's
 // other side that is a DMA transfer (started by the trigger it names) has "dma": true, a box
 // repeated at a stride has "stride" and "count", and each core lists what is undecided.
 type memmapJSON struct {

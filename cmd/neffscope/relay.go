@@ -11,7 +11,7 @@ import (
 
 // Every command that opens a file relays the open's limit findings (doc.IsLimit: a budget, a
 // decoder's own bound, the tar path depth…): whatever it prints was computed from a file read
-// or decoded only in part, and must say so (issue 30). Text output gets them on stderr, one
+// or decoded only in part, and must say so. Text output gets them on stderr, one
 // `neffscope: FILE: [code] message` line each; JSON output carries them in a top-level
 // "findings" array of fileFinding, left out when there are none (the schema is unchanged for
 // a file no limit cut). Other findings stay where each command printed them before; a text

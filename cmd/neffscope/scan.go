@@ -20,6 +20,7 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/internal/cachesrc"
 )
 
 func init() {
@@ -38,6 +39,10 @@ type scanItem struct {
 	severity string
 	missing  bool // a MODULE_ entry directory with no NEFF
 	size     int64
+	// open reads the file when it is not on the file system (a tar member, an S3 object).
+	open func() (cachesrc.File, error)
+	// hlo is the entry's HLO module beside the NEFF (nil: none).
+	hlo *hloRef
 }
 
 // scanOptions are scan's knobs.
@@ -64,8 +69,11 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: neffscope scan [--jsonl | --csv | --parquet FILE] [--follow] [-j N] PATH...\n\n"+
-			"Walks each PATH (a directory, e.g. a compile cache, or a NEFF) and prints one record per *.neff\n"+
-			"file, in path order (directory entries sorted by name): a table on a terminal, else JSONL.\n"+
+			"Walks each PATH (a directory, e.g. a compile cache, or a NEFF; a .tar or .tar.gz of a cache; or\n"+
+			"s3://bucket/prefix, read with the AWS SDK's credentials, anonymously when it finds none, at\n"+
+			"AWS_ENDPOINT_URL_S3 when set) and prints one record per *.neff file, with the graph digest of\n"+
+			"the HLO module beside it, in path order (directory entries sorted by name): a table on a\n"+
+			"terminal, else JSONL. Entries of one graph are grouped on stderr, saying why their keys differ.\n"+
 			"Exit status: 0, or 1 if any NEFF had an error finding, 2 on usage or output trouble.")
 		fs.PrintDefaults()
 	}
@@ -118,6 +126,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		if st.seenAgain > 0 {
 			fmt.Fprintf(stderr, "scan: %d symlinks led to directories already walked\n", st.seenAgain)
 		}
+		for _, l := range st.graphs.Lines() {
+			fmt.Fprintf(stderr, "scan: %s\n", l)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
@@ -135,6 +146,7 @@ type scanStats struct {
 	bytes                       int64
 	elapsed                     time.Duration
 	notFollowed, seenAgain      int // symlinks the walk did not follow, directories it reached again
+	graphs                      fleet.GraphGroups
 }
 
 // recordSink writes records in order.
@@ -166,10 +178,13 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 	w := &walker{out: items, slots: slots, stop: stop, follow: opt.follow, seen: map[fileID]string{}}
 	go func() {
 		for _, p := range paths {
-			w.root(p)
+			w.anyRoot(p)
 		}
 		close(items)
 		wg.Wait()
+		for _, s := range w.sources {
+			s.Close()
+		}
 		close(results)
 	}()
 
@@ -198,6 +213,7 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 				}
 			}
 			st.records++
+			st.graphs.Add(r)
 			st.bytes += r.Size
 			if r.HasError() {
 				st.errors++
@@ -248,6 +264,8 @@ type walker struct {
 	current                atomic.Value // string: the directory being walked
 	found                  atomic.Int64
 	notFollowed, seenAgain atomic.Int64
+	// sources are the caches not on the file system being walked (closed after the readers).
+	sources []cachesrc.Source
 }
 
 func (w *walker) emit(it scanItem) bool {
@@ -299,7 +317,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	// A cache entry directory without a NEFF is a record too: it answers "is it cached?".
 	if !hasNEFF && strings.HasPrefix(filepath.Base(p), "MODULE_") {
 		if _, ok := fleet.ParseModuleKey(filepath.Base(p)); ok {
-			if !w.emit(scanItem{path: filepath.Join(p, "model.neff"), siblings: names, missing: true}) {
+			if !w.emit(scanItem{path: filepath.Join(p, "model.neff"), siblings: names, missing: true, hlo: hloBeside(p, names)}) {
 				return false
 			}
 		}
@@ -377,7 +395,7 @@ func (w *walker) file(p string, st os.FileInfo, siblings []string) bool {
 		}
 		w.seen[id] = p
 	}
-	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size()})
+	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), hlo: hloBeside(filepath.Dir(p), siblings)})
 }
 
 func siblingNames(dir string) []string {
@@ -407,6 +425,10 @@ func describeErr(err error) string {
 // readItem turns one walk item into its record. It never panics: a decoder panic becomes the
 // record's error finding, so one hostile file cannot stop a scan.
 func readItem(it scanItem, maxInflate int64) (rec *fleet.ScanRecord) {
+	defer func() { addGraph(rec, it.hlo, maxInflate) }()
+	if it.open != nil {
+		return readOpened(it, maxInflate)
+	}
 	p := filepath.ToSlash(it.path)
 	switch {
 	case it.missing:
@@ -539,11 +561,12 @@ type flatRecord struct {
 	CacheFlagsHash    *string `parquet:"cache_flags_hash,optional"`
 	CacheState        *string `parquet:"cache_state,optional"`
 	DuplicateOf       *string `parquet:"duplicate_of,optional"`
+	Graph             *string `parquet:"graph,optional"`
 }
 
 var flatColumns = []string{"path", "size", "sha256", "uuid", "neff_version", "compiler", "target", "subgraphs",
 	"instructions", "instructions_total", "inputs", "outputs", "findings_error", "findings_warning", "findings_info",
-	"problems", "cache_module", "cache_flags_hash", "cache_state", "duplicate_of"}
+	"problems", "cache_module", "cache_flags_hash", "cache_state", "duplicate_of", "graph"}
 
 func flatten(r *fleet.ScanRecord) flatRecord {
 	js := func(v any) string {
@@ -554,7 +577,7 @@ func flatten(r *fleet.ScanRecord) flatRecord {
 		Compiler: r.Compiler, Target: r.Target, Subgraphs: int64(r.Subgraphs), Instructions: js(r.Instructions),
 		Inputs: js(r.Inputs), Outputs: js(r.Outputs), FindingsError: int64(r.Findings["error"]),
 		FindingsWarning: int64(r.Findings["warning"]), FindingsInfo: int64(r.Findings["info"]), Problems: js(r.Problems),
-		DuplicateOf: r.DuplicateOf}
+		DuplicateOf: r.DuplicateOf, Graph: r.Graph}
 	for _, n := range r.Instructions {
 		f.InstructionsTotal += n
 	}
@@ -574,5 +597,5 @@ func (f flatRecord) strings() []string {
 	i := func(v int64) string { return strconv.FormatInt(v, 10) }
 	return []string{f.Path, i(f.Size), f.SHA256, f.UUID, f.NeffVersion, f.Compiler, f.Target, i(f.Subgraphs),
 		f.Instructions, i(f.InstructionsTotal), f.Inputs, f.Outputs, i(f.FindingsError), i(f.FindingsWarning), i(f.FindingsInfo),
-		f.Problems, opt(f.CacheModule), opt(f.CacheFlagsHash), opt(f.CacheState), opt(f.DuplicateOf)}
+		f.Problems, opt(f.CacheModule), opt(f.CacheFlagsHash), opt(f.CacheState), opt(f.DuplicateOf), opt(f.Graph)}
 }

@@ -14,7 +14,8 @@ import (
 // neff_version, compiler, target, subgraphs (int64), instructions (JSON text {"PE": words,…}),
 // instructions_total (int64), inputs and outputs (JSON text [{"name","dtype","shape"}]),
 // findings_error/_warning/_info (int64), problems (JSON text [{"code","severity","message"}]), and the
-// optional (null outside a cache) cache_module, cache_flags_hash, cache_state, duplicate_of.
+// optional (null outside a cache) cache_module, cache_flags_hash, cache_state, duplicate_of,
+// and graph (null without an HLO module beside the NEFF: its graph digest, docs/hlo.md).
 // Nested values are JSON strings rather than repeated groups: every engine would otherwise be
 // a column, and JSON functions exist in all three engines. Pages are Snappy-compressed.
 

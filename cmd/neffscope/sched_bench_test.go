@@ -49,7 +49,7 @@ func runChild(b *testing.B, args ...string) benchRun {
 
 // BenchmarkSyncMemmapRealShaped runs info, sync --json and memmap --json back to back, each
 // in its own process, on the 32 MiB real-shaped NEFF (internal/bigneff: 1.8 M words) and
-// reports wall and CPU time, peak RSS and the ratios issue 28 bounds (sync and memmap each at
+// reports wall and CPU time, peak RSS and the ratios the model is held to (sync and memmap each at
 // most 3× info's wall time and at most 256 MiB).
 func BenchmarkSyncMemmapRealShaped(b *testing.B) {
 	p, err := bigneff.Cached("", 32, false)

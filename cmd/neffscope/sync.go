@@ -17,7 +17,7 @@ func init() {
 	commands["sync"] = command{"every wait tied to its producer; deadlock and sync lints per core (--json, --trace for Perfetto)", runSync}
 }
 
-// syncJSON is the `sync --json` contract (issue 28). Beyond it: a lint names its second
+// syncJSON is the `sync --json` contract, which scripts read. Beyond it: a lint names its second
 // instruction in "other", a wait the model cannot decide has "undecided" (its code), and each
 // core lists the undecided points' causes.
 type syncJSON struct {

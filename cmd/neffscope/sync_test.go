@@ -24,7 +24,7 @@ func keysOf(m map[string]any) string {
 	return strings.Join(ks, ",")
 }
 
-// On every real NEFF, `sync --json` is issue 28's contract: cores, each wait with engine, index,
+// On every real NEFF, `sync --json` keeps its contract: cores, each wait with engine, index,
 // semaphore, value and its producer (dma on a DMA trigger), no lint; and `--trace` is a Chrome
 // trace with a slice per instruction and an arrow (s and f) per wait.
 func TestSyncJSONAndTraceOnRealNEFFs(t *testing.T) {
@@ -175,7 +175,7 @@ func TestSyncDeadlock(t *testing.T) {
 
 func itoaTest(i int) string { b, _ := json.Marshal(i); return string(b) }
 
-// On every real NEFF, `memmap --json` is issue 28's contract: per core sbuf and psum (capacity,
+// On every real NEFF, `memmap --json` keeps its contract: per core sbuf and psum (capacity,
 // peak, where), every access with engine, index, space, write and its boxes, and no lint.
 func TestMemmapJSONOnRealNEFFs(t *testing.T) {
 	paths := realfiles.Glob("*/*.neff")

@@ -43,11 +43,11 @@ type Limits struct {
 	Rows    int64 `json:"rows,omitempty"`
 }
 
-// Native bounds a native open whatever the file. Memory is 256 MiB since issue 13: a
+// Native bounds a native open whatever the file. Memory is 256 MiB: a
 // real-shaped NEFF with tens of MB of JSON manifests holds their bytes (the resolver and the
 // lazy JSON trees read them) and its model (~100 B a def.json variable, VarCost); the 32 MB
 // real-shaped NEFF charges 52 MiB of it (82 MiB at 320 B a variable) and opens with nothing
-// left out (the 64 MiB limit before issue 13 refused its second def.json). RSS stays under
+// left out (a 64 MiB limit refused its second def.json). RSS stays under
 // about twice the limit (the garbage collector's headroom).
 func Native() Limits {
 	return Limits{Inflate: 8 << 30, Memory: 256 << 20, Values: 1_000_000, Members: 200_000, Rows: 2_000_000}
@@ -98,7 +98,7 @@ const (
 	RowCost    = 400
 	// CoreCost is one core of the model with what an open builds for it (its overview
 	// node, engines, memory figure rows, the info JSON's share): an estimate from the peak
-	// RSS of NEFFs of tens of thousands of one-line def.json cores (issue 30).
+	// RSS of NEFFs of tens of thousands of one-line def.json cores (neffbuild's many-cores).
 	CoreCost = 32 << 10
 )
 

@@ -15,7 +15,7 @@ import (
 )
 
 // A Compact is what the source joins need of one .dbg member, read in one pass as the member
-// streams past (Scanner), without its bytes or its tree (issue 13): per record its first
+// streams past (Scanner), without its bytes or its tree: per record its first
 // parent id (asm: the backend record a word came from), and for backend and penguin records
 // the id, the BIR name (interned) and the kernel attributes (interned: a member names few
 // files, lines and kernels), plus each record's length and a checkpoint of offsets, so any

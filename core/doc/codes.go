@@ -194,7 +194,7 @@ const (
 	CodeScanBadSymlink      Code = "scan.bad-symlink"
 	CodeScanNoModel         Code = "scan.no-model"
 
-	// issue 30: budgets of the .dbg decoder, the table-load index and the ncfw reader
+	// budgets of the .dbg decoder, the table-load index and the ncfw reader
 	CodeDbgPackedCut   Code = "dbg.packed-cut"
 	CodeDbgNamesLimit  Code = "dbg.names-limit"
 	CodeDbgAttrsLimit  Code = "dbg.attrs-limit"
@@ -202,11 +202,37 @@ const (
 	CodeISALoadsLimit  Code = "isa.table-loads-limit"
 	CodeNcfwReadLimit  Code = "ncfw.read-limit"
 
-	// text: names the file holds, as printed (issue 30)
+	// text: names the file holds, as printed
 	CodeInvalidUTF8 Code = "text.invalid-utf8"
 
-	// issue 30, round three: coverage's word limits
+	// coverage's word limits
 	CodeCoverageWordLimit Code = "coverage.word-limit"
+	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
+	CodeHLOEmpty           Code = "hlo.empty"
+	CodeHLOGzip            Code = "hlo.gzip"
+	CodeHLOTooBig          Code = "hlo.size-limit"
+	CodeHLOCorrupt         Code = "hlo.corrupt"
+	CodeHLOWireType        Code = "hlo.wire-type"
+	CodeHLODeepNesting     Code = "hlo.nesting-limit"
+	CodeHLOUnknownField    Code = "hlo.unknown-field"
+	CodeHLOBadUTF8         Code = "hlo.bad-utf8"
+	CodeHLOBackendBig      Code = "hlo.backend-config-limit"
+	CodeHLOBackendJSON     Code = "hlo.backend-config-json"
+	CodeHLOPartial         Code = "hlo.model-limit"
+	CodeHLONodeLimit       Code = "hlo.tree-limit"
+	CodeHLODanglingOperand Code = "hlo.dangling-operand"
+	CodeHLODuplicateID     Code = "hlo.duplicate-id"
+	CodeHLONoEntry         Code = "hlo.no-entry"
+	CodeHLOSame            Code = "hlo.same"
+	CodeHLOVolatileOnly    Code = "hlo.volatile-only"
+	CodeHLOMetadataOnly    Code = "hlo.metadata-only"
+	CodeHLOKernelChanged   Code = "hlo.kernel-changed"
+	CodeHLOGraphChanged    Code = "hlo.graph-changed"
+	CodeHLONotHLO          Code = "hlo.not-hlo"
+	CodeHLONEFFSame        Code = "hlo.neff-same-program"
+	CodeHLONEFFChanged     Code = "hlo.neff-changed"
+	CodeHLONEFFMissing     Code = "hlo.neff-missing"
+	CodeHLOTemporaryPath   Code = "hlo.temporary-path"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -405,7 +431,7 @@ var Codes = []CodeInfo{
 	{"scan.symlink", "scan met a symlink and --follow was not given: not followed"},
 	{"output.cap", "the output reached --max-output bytes and stopped there (0 lifts the cap)"},
 
-	// issue 30: budgets of the .dbg decoder, the table-load index and the ncfw reader
+	// budgets of the .dbg decoder, the table-load index and the ncfw reader
 	{CodeDbgPackedCut, "a .dbg packed varint list ends in a cut-off varint (the first few are listed, then one finding counts the rest)"},
 	{CodeDbgNamesLimit, "a .dbg member lists more kernel files, kernel names or stack-frame names than are kept: the rest are counted, and indexes into them do not resolve"},
 	{CodeDbgAttrsLimit, "a .dbg member's records carry more distinct kernel attribute sets than are kept: the records past the limit have no source line"},
@@ -413,13 +439,40 @@ var Codes = []CodeInfo{
 	{CodeISALoadsLimit, "a stream has more ActivationTableLoad words than are indexed one by one: past the limit only changes of set are kept, and past the budget none (the words after it have no resident set)"},
 	{CodeNcfwReadLimit, "an ncfw dump holds more entries than are read: the rest are counted, not decoded"},
 
-	// text: names the file holds, as printed (issue 30)
+	// text: names the file holds, as printed
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
 
-	// issue 28: export --parquet
+	// export --parquet
 	{"export.exists", "a table export --parquet writes exists: not overwritten without --force"},
-	// issue 30, round three: coverage's word limits
+	// coverage's word limits
 	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
+
+	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
+	{CodeHLOEmpty, "the HLO module file is empty: nothing to read"},
+	{CodeHLOGzip, "the HLO module is a gzip stream that could not be inflated to its end; what was inflated is read"},
+	{CodeHLOTooBig, "the HLO module is bigger than the open's memory budget allows holding: only its first bytes are read, and the rest of the graph is unknown"},
+	{CodeHLOCorrupt, "the protobuf wire format cannot be read from a byte on (truncated or corrupt): the fields before it are shown, the rest of that message as bytes"},
+	{CodeHLOWireType, "a field has another wire type than XLA's hlo.proto gives it; it is shown generically"},
+	{CodeHLODeepNesting, "messages nest deeper than the decoder follows (a tuple of tuples of …); the deeper bytes are shown as bytes"},
+	{CodeHLOUnknownField, "a field number XLA's hlo.proto (at the kept commit) does not name: a newer XLA's field, shown generically and compared by its bytes"},
+	{CodeHLOBadUTF8, "a string field is not valid UTF-8; shown with replacement characters"},
+	{CodeHLOBackendBig, "a backend_config is too big to decode: it is compared by its digest only"},
+	{CodeHLOBackendJSON, "a backend_config that looks like JSON (or base64 JSON) does not parse, or holds more values than are compared one by one"},
+	{CodeHLOPartial, "the typed model (computations, instructions) stopped at a limit of the open's budget: the diff and the graph digest cover only what was read"},
+	{CodeHLONodeLimit, "the field tree shows the first fields only; the rest are decoded into the model but not shown one by one"},
+	{CodeHLODanglingOperand, "an instruction names an operand or computation id that no instruction or computation of the module has"},
+	{CodeHLODuplicateID, "two instructions of a computation (or two computations) share an id: wiring through that id is ambiguous"},
+	{CodeHLONoEntry, "the module names no entry computation that it holds"},
+	{CodeHLOSame, "verdict: the two HLO modules are the same graph, field for field (ids and names matched by structure)"},
+	{CodeHLOVolatileOnly, "verdict: the graphs are the same but for volatile values (temporary paths, random suffixes, unique ids, timestamps): the cache key changes while the graph does not"},
+	{CodeHLOMetadataOnly, "verdict: the graphs are the same but for metadata (source lines, op names) and maybe volatile values"},
+	{CodeHLOKernelChanged, "verdict: a custom call's kernel differs (target, kernel name, grid, version): the graph around it is the same"},
+	{CodeHLOGraphChanged, "verdict: the graph differs (opcode, shape, dtype, layout, wiring, constant value, or instructions added or removed)"},
+	{CodeHLONotHLO, "a file given to the HLO diff is not an HLO module (or a cache entry without one)"},
+	{CodeHLONEFFSame, "both cache entries' NEFFs hold the same program (every engine stream byte-identical): the recompile was spurious"},
+	{CodeHLONEFFChanged, "the cache entries' NEFFs hold different programs: the kernel (or the compiler) changed"},
+	{CodeHLONEFFMissing, "a cache entry has no NEFF beside its HLO, so whether its kernel changed cannot be told"},
+	{CodeHLOTemporaryPath, "a custom call names its kernel's compiled binary by a temporary path: the module's bytes, and so its compile-cache key, change on every trace"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

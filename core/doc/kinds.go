@@ -98,4 +98,9 @@ const (
 	KindOverview = "overview" // the dashboard: model, I/O, engines, activations, DMA, memory, verdict, findings
 	KindAnswer   = "answer"   // one section of the overview (Key names which)
 	KindCause    = "cause"    // a root cause and the findings it explains (overview findings)
+
+	// XLA HLO modules (core/hlo).
+	KindHLOModule      = "hlo-module"      // the root of an HloModuleProto document
+	KindHLOComputation = "hlo-computation" // one computation: its instructions
+	KindHLOInstruction = "hlo-instruction" // one instruction: opcode, shape, operands, custom call
 )

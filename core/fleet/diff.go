@@ -658,7 +658,7 @@ func diffModel(pa, pb *inspect.Program) (*doc.Node, []string) {
 }
 
 // recompileNode explains two compile-cache entries before what changed inside them: same graph
-// with other flags, same flags with another graph, another compiler (issue 14). Each reason is
+// with other flags, same flags with another graph, another compiler. Each reason is
 // a child; nil when neither file is a cache entry nor the compilers differ.
 func recompileNode(a, b *inspect.File) *doc.Node {
 	ka, wa, okA := CacheKeyOf(a)

@@ -1,7 +1,7 @@
 package fleet
 
 // The diff's "source lines" and "source instructions" sections: what changed in the kernel,
-// line by line, rather than which bytes changed (issue 29).
+// line by line, rather than which bytes changed.
 //
 // What "differs" means. Each file's words are grouped by the kernel line the debug info maps
 // them to (SourceIndex). For each line it keeps, per engine, the word count; the multiset of

@@ -37,6 +37,27 @@ type ScanRecord struct {
 	Cache    *CacheInfo    `json:"cache"`
 	// DuplicateOf is the first path, in scan order, of a byte-identical NEFF (set by the scanner).
 	DuplicateOf *string `json:"duplicate_of"`
+	// Graph is the digest of the entry's HLO module with its volatile and metadata values left
+	// out (hlo.Module.GraphDigest): entries with one graph differ only in those, in their
+	// flags or in their compiler. Null when the entry has no HLO module (or it was read in part).
+	Graph *string `json:"graph"`
+	// HLO is what the entry's HLO module says (null without one).
+	HLO *ScanHLO `json:"hlo"`
+}
+
+// ScanHLO is a scan record's "hlo" object: the entry's HLO module.
+type ScanHLO struct {
+	Path string `json:"path"`
+	// Kernels are the kernels its custom calls name (NKI function names, else targets).
+	Kernels []string `json:"kernels"`
+	// TemporaryPaths: a custom call names its kernel's binary by a temporary path, so the
+	// module's bytes, and its cache key, change on every trace.
+	TemporaryPaths bool `json:"temporary_paths"`
+	// Masked is the digest of the whole module with only its temporary paths masked: entries
+	// of one graph with one Masked digest differ in nothing else.
+	Masked string `json:"masked"`
+	// Problems are the module's error findings (the first few).
+	Problems []ScanProblem `json:"problems"`
 }
 
 // ScanTensor is one model input or output.
@@ -216,7 +237,8 @@ func MissingNEFFRecord(p string, siblings []string) *ScanRecord {
 		r.Cache.State = CacheFailed // done without a NEFF: the cache will fail to load it
 		sev = doc.Error
 	}
-	r.Report(doc.CodeScanNoModel, sev, fmt.Sprintf("cache entry %s has no model.neff (beside it: %s); state %s", path.Dir(p), strings.Join(siblings, ", "), r.Cache.State))
+	dir := p[:max(0, strings.LastIndexByte(p, '/'))] // not path.Dir: p may be a URL (s3://…)
+	r.Report(doc.CodeScanNoModel, sev, fmt.Sprintf("cache entry %s has no model.neff (beside it: %s); state %s", dir, strings.Join(siblings, ", "), r.Cache.State))
 	return r
 }
 

@@ -61,7 +61,7 @@ func TestOpensShareTheCommandBudget(t *testing.T) {
 	}
 }
 
-// TestHostileDbgClassesCoded: the .dbg classes of issue 30 open with their faults collapsed
+// TestHostileDbgClassesCoded: the hostile .dbg classes open with their faults collapsed
 // into coded findings that name what was left out.
 func TestHostileDbgClassesCoded(t *testing.T) {
 	want := map[string]doc.Code{"dbg-wiretype": doc.CodeDbgWireType, "dbg-kernel-paths": doc.CodeDbgNamesLimit, "dbg-attrs": doc.CodeDbgAttrsLimit, "table-loads": doc.CodeISALoadsLimit}

@@ -17,7 +17,7 @@ import (
 )
 
 // Coverage is how much of a NEFF's member bytes the Document explains: `neffscope coverage`,
-// the project's yardstick (issue 11). Each significant byte of a member is owned by the
+// the project's yardstick. Each significant byte of a member is owned by the
 // deepest Document node whose span holds it (instruction streams are expanded word by word,
 // as the page asks for them) and counted as:
 //   - Named: a decoder's own leaf (a field, a descriptor part, a table row set), or a JSON value

@@ -38,7 +38,7 @@ func TestCoverageOnRealNEFFs(t *testing.T) {
 		if k := kindOf(c, "sgNN/<Engine>.bin"); k == nil || k.Named == 0 || k.Words == 0 {
 			t.Errorf("%s: stream coverage %+v", p, k)
 		}
-		// Issue 26: at least 95 % of the non-zero instruction bytes sit in named fields.
+		// At least 95 % of the non-zero instruction bytes sit in named fields.
 		if c.Total.InstrNamed*100 < c.Total.InstrNonZero*95 {
 			t.Errorf("%s: %d of %d non-zero instruction bytes named, under 95 %%", p, c.Total.InstrNamed, c.Total.InstrNonZero)
 		}

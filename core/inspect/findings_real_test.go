@@ -10,8 +10,8 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// maxRealFindings: a valid file gets at most this many findings in its whole Document
-// (issue 26): what the views leave out is said in the view (doc.AttrViewLimit), not there.
+// maxRealFindings: a valid file gets at most this many findings in its whole Document:
+// what the views leave out is said in the view (doc.AttrViewLimit), not there.
 const maxRealFindings = 5
 
 // TestFindingsOfRealNEFFs walks every real NEFF's whole Document (stubs built on demand, as

@@ -12,7 +12,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// BenchmarkHostileBudgets30 opens the classes of issue 30 at full size and, for the table-load
+// BenchmarkHostileBudgets30 opens the later hostile classes at full size and, for the table-load
 // stream, measures coverage too: what each open holds (budget memory used) and its peak heap
 // are the figures; time and memory must stay flat as the classes grow (run with -benchmem).
 func BenchmarkHostileBudgets30(b *testing.B) {

@@ -9,14 +9,14 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// issue30Scale shrinks issue 30's container and manifest classes for tests: the floods keep
+// issue30Scale shrinks the container and manifest hostile classes for tests: the floods keep
 // thousands of entries (far past doc.RepeatsKept), the deep paths their full depth.
 var issue30Scale = map[string]float64{
 	"deep-longname": 1, "deep-pax": 1, "symlink-flood": 0.02, "zero-block-flood": 0.02, "pax-flood": 0.02,
 	"act-missing": 0.1, "def-missing": 0.1, "many-cores": 0.5,
 }
 
-// TestIssue30ContainerAndManifestClasses opens each class of issue 30's container, member-tree
+// TestIssue30ContainerAndManifestClasses opens each hostile class of the container, member-tree
 // and manifest side with the native budget, as `info --json` does: each open ends with the
 // finding that names what was bounded, the document stays shallow, and no node keeps more
 // than doc.RepeatsKept findings of one code plus its summary.

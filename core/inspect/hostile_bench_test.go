@@ -18,7 +18,7 @@ func manyMembers(n int) []byte {
 }
 
 // BenchmarkOpenManyMembers opens NEFFs of one-byte members: the cost per member must stay
-// flat from 10k to 1M (issue 15, D3).
+// flat from 10k to 1M.
 func BenchmarkOpenManyMembers(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -38,7 +38,7 @@ func BenchmarkOpenManyMembers(b *testing.B) {
 	}
 }
 
-// BenchmarkIssue30Classes opens issue 30's container and manifest classes at the issue's size
+// BenchmarkIssue30Classes opens the container and manifest hostile classes at full size
 // with the native budget, as `info` does: time and bytes allocated per open (-benchmem). Deep
 // paths and floods of tar entries, missing members and cores must stay linear.
 func BenchmarkIssue30Classes(b *testing.B) {

@@ -40,7 +40,7 @@ func peakHeap(f func()) uint64 {
 	return peak.Load()
 }
 
-// TestHostileClassesStayInBudget opens every class of issue 15 (scaled down so make test stays
+// TestHostileClassesStayInBudget opens every first hostile class (scaled down so make test stays
 // quick) under a small budget, and checks the budget's counters stay within their limits, the
 // document stays shallow, and a finding names the limit where one was reached.
 func TestHostileClassesStayInBudget(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/dvetable"
+	"github.com/neffscope/neffscope/core/hlo"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
@@ -111,6 +112,10 @@ type File struct {
 	// packed holds the engine streams up to streamHoldMax compressed (neff.Packed): the
 	// open's joins walk them, the listing and the hex view read them, and none is held whole.
 	packed map[*neff.Member]*neff.Packed
+	// HLO is the model of an XLA HLO module opened alone (nil otherwise); hloInflated holds a
+	// gzip'd module's inflated bytes, the span source hlo.InflatedSource.
+	HLO         *hlo.Module
+	hloInflated []byte
 }
 
 // decoder is one row of the registry.
@@ -127,6 +132,7 @@ var registry = []decoder{
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"pwp", matchPWP, decodePWP},
 	{"dbg", matchDbg, decodeDbg},
+	{"hlo-module", matchHLO, decodeHLO},
 	{"dve-table", matchDVETable, decodeDVETable},
 	{"json", matchJSON, decodeJSON},
 	{"binary", func(string, []byte, int64) bool { return true }, decodeBinary},
@@ -186,6 +192,10 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 			return b[:m], err
 		}
 		return b[:m], nil
+	}
+	if source == hlo.InflatedSource && f.hloInflated != nil {
+		lo := min(off, int64(len(f.hloInflated)))
+		return f.hloInflated[lo:min(lo+n, int64(len(f.hloInflated)))], nil
 	}
 	if nf, ok := f.group[source]; ok {
 		g := &File{Name: nf.Name, Size: nf.Size, r: nf.R}
@@ -338,7 +348,7 @@ func (f *File) readBackJSON(path string, size int64) (*jsonspan.Input, error) {
 // neff.Packed: the real-shaped 32 MB NEFF's 20 MB of such streams take ~0.3 MB, real code
 // about a quarter of its size). A larger one is indexed as it streams past (counts, table
 // loads, two-word pairs) and its words are read from the file again when a listing asks for
-// them, so a NEFF of hundreds of MB of streams opens in bounded memory (issue 13).
+// them, so a NEFF of hundreds of MB of streams opens in bounded memory.
 var streamHoldMax int64 = 8 << 20 // a var so tests can force the on-demand path
 
 // memberWords serves the words of a stream that is not held: windows through File.Bytes, and

@@ -1,6 +1,6 @@
 package inspect
 
-// The lazy document (issue 13): the Document an open returns holds the structure a first view
+// The lazy document: the Document an open returns holds the structure a first view
 // needs; a node too big to hold is a stub (doc.AttrMore = its child count, Ref saying how to
 // build them), and its children are built on demand, by path, never kept. Every front end
 // reaches nodes through the four calls below, so the page, the CLI's streaming writers, search

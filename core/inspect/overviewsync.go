@@ -7,7 +7,7 @@ import (
 	"github.com/neffscope/neffscope/core/sched"
 )
 
-// The overview's sync card (issue 28): "N waits, all resolved, no deadlock" (or the lints, each
+// The overview's sync card: "N waits, all resolved, no deadlock" (or the lints, each
 // naming its instruction) and each core's SBUF/PSUM peak against capacity. Building the model
 // reads every stream's words again and sweeps every access (on file_pool_2_float32 about as
 // long as the open itself, natively), so the open's overview holds only a card saying it is

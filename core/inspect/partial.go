@@ -13,7 +13,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 )
 
-// The partial overview (issue 13): what the overview can say while the archive is still being
+// The partial overview: what the overview can say while the archive is still being
 // read, so the page shows the answers within a few hundred ms of the pick on a file that takes
 // seconds to open. It is built from the 1024-byte header and the members listed so far: the
 // chip and compiler from kelf-*.json and info.json (small members near the start of the

@@ -92,8 +92,7 @@ func TestProgramOnRealNEFFs(t *testing.T) {
 
 // The document of a real NEFF: the overview (the landing view) first, then the runtime
 // verdict and the model, each stream member with its listing
-// handle; and in attn_v6 every exp activation follows a load of natural_log_exp_and_others
-// (issue 3).
+// handle; and in attn_v6 every exp activation follows a load of natural_log_exp_and_others.
 func TestExpFollowsItsSet(t *testing.T) {
 	f := openReal(t, "nkipy/matmul_small.neff")
 	kids := f.Doc.Root.Children

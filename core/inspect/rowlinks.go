@@ -9,7 +9,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 )
 
-// A DMA trigger's links (issue 29 item 6): a core's DMA queues node gets one child per queue
+// A DMA trigger's links: a core's DMA queues node gets one child per queue
 // (its def.json entry, the row of the queue table), and each queue one child per engine JSON
 // block that names it (the block's bytes, its descriptors as a table). The listing's DMA trigger rows and an instruction's
 // "resolved" field lead to the block when Resolve knows it, else to the queue.

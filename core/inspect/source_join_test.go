@@ -15,7 +15,7 @@ import (
 
 // TestCompactJoinEqualsFullDecode: on every real NEFF, every word's source through the compact
 // join (dbg.Scan, joined when asked) equals the join over the full decode (dbg.Decode's typed
-// records, as the source index read them before issue 13): BIR name, backend id and span, file,
+// records, as the source index read them before the .dbg scan): BIR name, backend id and span, file,
 // line, kernel, penguin fallback; and the asm record's span.
 func TestCompactJoinEqualsFullDecode(t *testing.T) {
 	words, with := 0, 0

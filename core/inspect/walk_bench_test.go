@@ -9,7 +9,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// BenchmarkWalkLazyArray walks the whole Document of def-missing at issue 30's scale: a kelf
+// BenchmarkWalkLazyArray walks the whole Document of def-missing at the hostile scale: a kelf
 // whose lazy array holds 20,000 objects, each with children. Walk keeps a page of children per
 // level; with one page for the whole walk, every item that had children rebuilt a page of
 // 1,024 siblings on the way back up (3.1 s for 26,283 nodes, against 22 ms since).

@@ -191,8 +191,8 @@ var matmulFields = append(peControl[:len(peControl):len(peControl)],
 	fieldSpec{"accumulate", 0x2B, 1, kAccFlags},
 	fieldSpec{"trn1 mode", 0x2E, 1, kHex})
 
-// direct2dFields is PseudoDmaDirect2d (0xD4). Names are the public DMA struct's (issue 26,
-// neff.md §8.1), each value counted on all 354 real words of testdata-real (attn_v6 344,
+// direct2dFields is PseudoDmaDirect2d (0xD4). Names are the public DMA struct's
+// (neff.md §8.1), each value counted on all 354 real words of testdata-real (attn_v6 344,
 // matmul_small 10) and def.json (unknowns isa.direct2d-addresses, isa.direct2d-geometry):
 //   - +0x0D is a semaphore of the engine's own dynamic DMA queue (Pool words 8..23 or 24..39 =
 //     qPoolDynamic's semaphore_set, SP words 40..55 = qSPDynamicHW's), used round robin;

@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// Register chains (issue 26): a PseudoDmaDirect2d whose address tag has the offset-register
+// Register chains: a PseudoDmaDirect2d whose address tag has the offset-register
 // bit (0x08) takes its offset from a register. The words before it on the same engine stream
 // say what that register holds: a 0xCE PseudoTensorLoad loads it from an SBUF address (an
 // expert id, known only at run time), 0xA8 AluOps multiply it by a slice size and add a base.

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// Input is the bytes a parse's lazy containers and a Forest read again (issue 13). A plain
+// Input is the bytes a parse's lazy containers and a Forest read again. A plain
 // Input holds its bytes for as long as it is used. A reloadable one (Resident.Input) belongs to a
 // Resident set: it lets its bytes go when the set needs room for another's, and reads them
 // again with its load function when next asked, so an open of a NEFF whose JSON manifests

@@ -1,6 +1,6 @@
 package jsonspan
 
-// Lazy containers (issue 13). A JSON member of tens of MB holds millions of values; as a tree
+// Lazy containers. A JSON member of tens of MB holds millions of values; as a tree
 // of Values (and then of document nodes) it needs ~100× its bytes. With Options.LazyOver set,
 // a container whose bytes pass it and whose items pass lazyMinItems is not built: the parse
 // checks it (syntax, depth, repeated keys) in one pass that allocates nothing per value, and

@@ -29,7 +29,7 @@ func defVars(n int) []byte {
 }
 
 // BenchmarkLazyVars is the manifest resolver's hot loop on a big def.json: the lazy check pass
-// over the var object, then one Each over it reading each variable's fields (issue 13: the
+// over the var object, then one Each over it reading each variable's fields (the
 // def.json variables are most of a big NEFF's resolve).
 func BenchmarkLazyVars(b *testing.B) {
 	data := defVars(72_000)

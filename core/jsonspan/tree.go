@@ -77,7 +77,7 @@ func lastIndex(v *Value) func(k string, i int) int {
 	return func(k string, i int) int { return m[k] }
 }
 
-// A Forest builds the document tree of one JSON input with stubs (issue 13): a lazy
+// A Forest builds the document tree of one JSON input with stubs: a lazy
 // container, and any container whose items do not fit in the nodes left, becomes a stub —
 // doc.AttrMore is its item count and its Ref is json:<source>@<start> — whose children
 // Children builds on demand, page by page, never kept. Nothing is cut: every value of the

@@ -6,7 +6,7 @@ import (
 	"sort"
 )
 
-// A core's variables are held compactly (issue 13: the 145,000 variables of the 32 MB
+// A core's variables are held compactly (the 145,000 variables of the 32 MB
 // real-shaped NEFF cost ~37 MB as one heap object each plus two maps): Vars holds them by
 // value, their names are substrings of one string per core, what many vars repeat (type,
 // dtype, area, shape) is shared through *VarAttrs, and the lookups are slices of int32

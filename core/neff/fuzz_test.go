@@ -36,7 +36,7 @@ func FuzzHeader(f *testing.F) {
 // bounded work, and every member listed has a size the walk could account for.
 func FuzzOpen(f *testing.F) {
 	// Seeds without the zero padding (PadTo -1) and small: the fuzzer minimises every input
-	// that finds new coverage, and on padded 11–20 KB seeds it did little else (issue 15).
+	// that finds new coverage, and on padded 11–20 KB seeds it did little else.
 	for _, opt := range []neffbuild.Options{{PadTo: -1}, {GNU: true, Dirs: true, PadTo: -1}, {Plain: true, PkgVersion: 1, PadTo: -1}} {
 		f.Add(neffbuild.Bytes(neffbuild.Sample(), opt))
 	}

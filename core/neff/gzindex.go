@@ -12,7 +12,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff/internal/inflate"
 )
 
-// The seek index (issue 13, "Known slow"): a member the open did not hold used to be read back
+// The seek index: a member the open did not hold used to be read back
 // by inflating the payload from its start up to the member (ReadMemberLimit), 63 s in the page
 // for a stream deep in the 256 MB real-shaped NEFF. During the open's one walk the inflater
 // reports the end of every deflate block (inflate.WithCheckpoints); at the first block end past

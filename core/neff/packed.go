@@ -9,7 +9,7 @@ import (
 
 // Packed holds a member's bytes in memory compressed, in blocks of packedBlock bytes each
 // encoded with S2 (klauspost/compress/s2): an open keeps the engine streams its joins walk
-// this way instead of whole (issue 13: engine words are mostly zero bytes and repeated
+// this way instead of whole (engine words are mostly zero bytes and repeated
 // fields, so a held stream costs a fraction of its size), and a block is decoded when it is
 // read. It is written once, in order, by one goroutine (Write, then Close); after Close it is
 // safe for concurrent readers, and its blocks are never changed.

@@ -117,7 +117,7 @@ func profileLen(p *Profile) int64 {
 
 func bitsCell(f float32) string { return Hex8(math.Float32bits(f)) + " " + FormatFloat32(f) }
 
-// The bucket and ctrl records of a set are a stub (issue 13): the group carries its record
+// The bucket and ctrl records of a set are a stub: the group carries its record
 // count and a records:<blob> ref, and its record nodes and table rows are built on demand
 // (BucketRecords, BucketRows, ControlRecords, ControlRows). Building the two tables of every
 // set was a quarter of a small NEFF's open, for a view few users open.

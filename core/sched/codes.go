@@ -43,7 +43,7 @@ type CodeInfo struct {
 	Meaning string
 }
 
-// Codes is every finding code the sync model gives (issue 28's contract names the four lints).
+// Codes is every finding code the sync model gives (sync --json's contract names the four lints).
 var Codes = [nCodes]CodeInfo{
 	{OK, "", ClassOK, "the wait has its producer (or waits for 0, which holds from the start)"},
 	{NoProducer, "sync.no-producer", ClassLint, "no instruction or DMA ever updates the semaphore"},

@@ -24,8 +24,8 @@ func TestFamilyBOutputIsTheLastSlot(t *testing.T) {
 		t.Fatalf("isa names 0x41's slots %v", names)
 	}
 	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
+	if realfiles.SharedDir() == "" {
+		t.Skip("needs NEFFs with TensorTensorArithOp words, which the repository's matmul_small.neff lacks: ../shared/testdata-real/ is not beside the clone")
 	}
 	overlap := func(c *sched.Core, a, b *sched.Access) bool {
 		if a.Space != b.Space {

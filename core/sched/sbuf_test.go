@@ -10,7 +10,7 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// The memmap half of issue 28 will place SBUF operands by reading an address as start
+// The memory model places SBUF operands by reading an address as start
 // partition << 18 | byte offset (neff.md §8.4), measured first on 12 Activate words. This
 // checks that reading on every operand family, on 0xD4's SBUF sides and on the engine JSON's
 // DMA descriptors of every real NEFF, before anything is built on it:
@@ -164,6 +164,9 @@ func TestSBUFAddressReading(t *testing.T) {
 		}
 	}
 	t.Logf("%d SBUF and %d PSUM operands, %d 0xD4 SBUF sides, %d DMA descriptor SBUF sides read as partition << 18 | offset", sbufOps, psumOps, d4Sides, descSides)
+	if descSides == 0 && realfiles.SharedDir() == "" {
+		t.Skip("DMA descriptors' SBUF sides not checked: the repository's matmul_small.neff has none, and ../shared/testdata-real/ is not beside the clone")
+	}
 	if sbufOps == 0 || d4Sides == 0 || descSides == 0 {
 		t.Errorf("nothing checked")
 	}

@@ -1,6 +1,6 @@
 // Package sched is the program in time: per core, the happens-before graph of its engine
 // streams (program order per engine, plus an edge from each wait's producer to the waiter),
-// the lints over it (issue 28) and each instruction's earliest step.
+// the lints over it and each instruction's earliest step.
 //
 // A wait (mode 0x05: semaphore >= value, neff.md §4.2, §8.3) is satisfied at the completion of
 // its producer: the update at which the semaphore's count, starting at 0 and counting every

@@ -28,8 +28,8 @@ func openPath(t *testing.T, p string) *inspect.File {
 
 // On every real NEFF (they ran on devices) every wait has its producer, no lint and nothing
 // undecided, and every instruction gets a step (the graphs are acyclic). The first bands' counts
-// are issue 28's: 10,803 waits on the seven shared NEFFs, 2,624 fed by 0xC1 and 662 by 0xD4;
-// EventSemaphore's second bands add 15 waits (the issue's 293 is not what these files hold).
+// are these: 10,803 waits on the seven shared NEFFs, 2,624 fed by 0xC1 and 662 by 0xD4;
+// EventSemaphore's second bands add 15 waits (293, a count once given for them, is not what these files hold).
 func TestRealNEFFsResolve(t *testing.T) {
 	paths := realfiles.Glob("*/*.neff")
 	if len(paths) == 0 {

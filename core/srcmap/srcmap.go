@@ -81,7 +81,7 @@ func (s *Source) Text() string {
 }
 
 // Index answers (stream, word) → source and (file, line) → words, for one NEFF. It holds
-// what the joins need and no more (issue 13): each .dbg member's Compact (dbg.Scan: packed
+// what the joins need and no more: each .dbg member's Compact (dbg.Scan: packed
 // columns of first parent ids, ids, interned names and kernel attributes, record lengths, and
 // an id lookup), and per kernel line its counts per stream and its words as ranges. A word's
 // source is joined when asked (asm record → first parent → backend lookup), so nothing is

@@ -1,4 +1,4 @@
-// Package bigneff writes real-shaped big NEFFs for benchmarks and browser tests (issue 13): the
+// Package bigneff writes real-shaped big NEFFs for benchmarks and browser tests: the
 // members of testdata/real/nkipy/matmul_small.neff, with its bulk scaled the way a big model's
 // is. Every engine instruction stream is repeated K times (each copy's address-like fields
 // varied, so it compresses like real code, not like a repeat), and its .dbg debug info with it:

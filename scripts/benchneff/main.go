@@ -1,11 +1,11 @@
 // Command benchneff measures `neffscope info` on a generated 256 MiB NEFF against the
 // `gzip -dc PAYLOAD | tar -t` pipeline on the same bytes, and neffscope's peak RSS
-// (issue 2's goal: time ≤ the pipeline's, peak RSS ≤ 64 MiB). `make bench` runs it.
+// (the goal: time ≤ the pipeline's, peak RSS ≤ 64 MiB). `make bench` runs it.
 //
 // With -shape real it measures real-shaped NEFFs instead (internal/bigneff: matmul_small's
 // streams and debug info scaled, tens of MB of def.json and debug-info JSON), one per size of
 // -sizes: `info`, `inspect --json` and `disasm --json` against the same floor, in one table
-// with issue 13's targets (see real.go).
+// with their targets (see real.go).
 package main
 
 import (

@@ -38,7 +38,7 @@ type measure struct {
 	failed string // the exit status and the first line of stderr, when a run failed
 }
 
-// issue 13's native targets.
+// the native targets.
 const rssTarget = 64 << 20
 
 func runReal(c realConfig) {

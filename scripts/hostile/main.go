@@ -1,4 +1,4 @@
-// Command hostile writes issue 15's hostile NEFFs (neffbuild.HostileClasses) to a directory,
+// Command hostile writes the hostile NEFFs (neffbuild.HostileClasses) to a directory,
 // for measuring the CLI by hand: go run ./scripts/hostile -o /tmp/hostile
 package main
 
@@ -38,7 +38,7 @@ func main() {
 	}
 }
 
-// randomStream is issue 15's disasm case: the sample NEFF with sg00/PE.bin replaced by 63 MB
+// randomStream is the disasm case: the sample NEFF with sg00/PE.bin replaced by 63 MB
 // of random 64-byte words (every opcode, every layout, random operands), for
 // `neffscope disasm --json`. Seeded, so every run writes the same file.
 var randomStream = neffbuild.Hostile{Name: "random-stream", What: "a 63 MB engine stream of random words (disasm --json)", Build: func(s float64) []byte {

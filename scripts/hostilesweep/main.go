@@ -1,4 +1,4 @@
-// Command hostilesweep checks issue 30's "Done when" on every hostile class
+// Command hostilesweep checks the bounds every hostile class must keep, on every hostile class
 // (neffbuild.HostileClasses): it builds the CLI once, writes each class (scripts/hostile), runs
 // every command that accepts a NEFF on it under /usr/bin/time, and checks each run's wall and
 // CPU time, peak RSS, that JSON parses where JSON was asked, that no raw control, bidi or
@@ -40,7 +40,7 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// The bounds of issue 30's "Done when".
+// The bounds every hostile class must keep.
 const (
 	maxWall = 15 * time.Second
 	maxRSS  = 256 // MiB

@@ -1,12 +1,16 @@
-// Command testsummary runs the test runners of `make test` and counts what they ran, so the
-// run ends with one line CI can read: `tests: N passed, N failed, N skipped`.
+// Command testsummary is `make test`: it runs the test runners in lanes side by side (lanes.go)
+// and counts what they ran, so the run ends with one line CI can read: `tests: N passed, N
+// failed, N skipped in T (each runner's time)`, and exits non-zero on any failure.
 //
-//	testsummary go   -dir D -name NAME -- go test -json PKGS...   run go test, print its usual output
-//	testsummary tap  -dir D -name NAME < output-of-node--test    pass node --test's output through
-//	testsummary run  -dir D -name NAME -- CMD...                  run a step with no tests (vet), timed
+//	testsummary all   -dir D [-make MAKE] [-alone=false]          every runner: make test
+//	testsummary alone -dir D                                      the real-file tests without ../shared
+//	testsummary go    -dir D -name NAME -- go test -json PKGS...  run go test, print its usual output
+//	testsummary tap   -dir D -name NAME < output-of-node--test    pass node --test's output through
+//	testsummary run   -dir D -name NAME -- CMD...                 run a step with no tests (vet), timed
 //	testsummary total -dir D [-start UNIX]                        the closing line; exit 1 on a failure
 //
-// `go`, `tap` and `run` write NAME.counts (and `go` NAME.json, the raw event stream) into D, with
+// The Makefile's runner targets (test-core, test-wasm, test-browser) count themselves through
+// `go`. `go`, `tap` and `run` write NAME.counts (and `go` NAME.json, the raw event stream) into D, with
 // the runner's wall time; `total` adds up every NAME.counts there and ends with the counts, each
 // runner's time and the whole run's (from -start). Every subcommand exits non-zero when its
 // runner failed.
@@ -49,9 +53,15 @@ func main() {
 	dir := fs.String("dir", ".cache/test", "folder for the counts and raw output")
 	name := fs.String("name", "", "the runner's name (go, tap, run)")
 	start := fs.Int64("start", 0, "total: when the whole run started (Unix seconds), for its wall time")
+	mk := fs.String("make", "make", "all: the make that runs each runner's target")
+	withAlone := fs.Bool("alone", true, "all: also run the tests that read real files in a copy of the tree without ../shared")
 	fs.Parse(os.Args[2:])
 	var err error
 	switch os.Args[1] {
+	case "all":
+		err = runAll(*dir, plan(*mk, *withAlone), os.Stdout)
+	case "alone":
+		err = aloneRunner(*dir, "alone", os.Stdout)
 	case "go":
 		err = runGo(*dir, *name, fs.Args(), os.Stdout, os.Stderr)
 	case "tap":
@@ -79,7 +89,7 @@ func main() {
 var errFailed = errors.New("some tests failed")
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: testsummary go|tap|run|total -dir DIR [-name NAME] [-start UNIX] [-- CMD ...]")
+	fmt.Fprintln(os.Stderr, "usage: testsummary all|alone|go|tap|run|total -dir DIR [-name NAME] [-start UNIX] [-make MAKE] [-alone=false] [-- CMD ...]")
 	os.Exit(2)
 }
 
@@ -110,6 +120,11 @@ func failure(c Counts) error {
 // runGo runs a `go test -json` command, keeps its event stream in dir/name.json and prints
 // what plain `go test` prints (package lines, failed tests' output), plus each skip's reason.
 func runGo(dir, name string, args []string, stdout, stderr io.Writer) error {
+	return runGoIn(dir, name, "", args, stdout, stderr)
+}
+
+// runGoIn is runGo with the command run in workdir ("": the current directory).
+func runGoIn(dir, name, workdir string, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("go: no command after --")
 	}
@@ -123,6 +138,7 @@ func runGo(dir, name string, args []string, stdout, stderr io.Writer) error {
 	defer raw.Close()
 	began := time.Now()
 	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = workdir
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -272,6 +288,19 @@ var tapCount = regexp.MustCompile(`^(?:#|ℹ)\s+(tests|pass|fail|cancelled|skipp
 // runTAP passes node --test's output through and counts its summary.
 func runTAP(dir, name string, r io.Reader, w io.Writer) error {
 	began := time.Now() // the pipe's writer starts with us: its time is ours
+	c, err := countTAP(name, r, w)
+	if err != nil {
+		return err
+	}
+	c.Seconds = time.Since(began).Seconds()
+	if err := writeCounts(dir, c); err != nil {
+		return err
+	}
+	return failure(c)
+}
+
+// countTAP passes node --test's output through to w and counts its summary lines.
+func countTAP(name string, r io.Reader, w io.Writer) (Counts, error) {
 	c := Counts{Runner: name}
 	seen := map[string]int{}
 	sc := bufio.NewScanner(r)
@@ -285,7 +314,7 @@ func runTAP(dir, name string, r io.Reader, w io.Writer) error {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		return c, err
 	}
 	if _, ok := seen["tests"]; !ok {
 		c.Broken = "no node --test summary in its output (it did not run to the end)"
@@ -293,11 +322,7 @@ func runTAP(dir, name string, r io.Reader, w io.Writer) error {
 	c.Passed = seen["pass"]
 	c.Failed = seen["fail"] + seen["cancelled"]
 	c.Skipped = seen["skipped"] + seen["todo"]
-	c.Seconds = time.Since(began).Seconds()
-	if err := writeCounts(dir, c); err != nil {
-		return err
-	}
-	return failure(c)
+	return c, nil
 }
 
 // total adds up every runner's counts and prints the closing line: the counts, the whole run's

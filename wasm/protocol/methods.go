@@ -74,6 +74,8 @@ var Types = []Typedef{
 		{Name: "problems", Type: "Array<ScanProblem>", Doc: "the scan's own findings and the first errors"},
 		{Name: "cache", Type: "CacheInfo|null", Doc: "the compile-cache entry, null outside a cache"},
 		{Name: "duplicate_of", Type: "string|null", Doc: "the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)"},
+		{Name: "graph", Type: "string|null", Doc: "the digest of the entry's HLO module, volatile values and metadata left out (null without one; the scan call reads no HLO yet)"},
+		{Name: "hlo", Type: "ScanHLO|null", Doc: "what the entry's HLO module says (null without one)"},
 	}},
 	{Name: "SchedCore", Doc: "one core's schedule (schedule): Int32 columns, little-endian, engines' words concatenated in engine order", Fields: []Field{
 		{Name: "core", Type: "string", Doc: "its name (sg00)"},
@@ -131,6 +133,12 @@ var Types = []Typedef{
 		{Name: "state", Type: "string", Doc: "done, incomplete or failed"},
 		{Name: "compiler_dir", Type: "string", Optional: true, Doc: "the neuronxcc-<version> directory's version"},
 		{Name: "flags", Type: "string", Optional: true, Doc: "a known flag set's name ('no flags')"}}},
+	{Name: "ScanHLO", Doc: "a record's HLO module (core/fleet ScanHLO)", Fields: []Field{
+		{Name: "path", Type: "string", Doc: "the module's path"},
+		{Name: "kernels", Type: "Array<string>", Doc: "the kernels its custom calls name"},
+		{Name: "temporary_paths", Type: "boolean", Doc: "a kernel call names its binary by a temporary path (a new cache key every trace)"},
+		{Name: "masked", Type: "string", Doc: "digest of the module with only those temporary paths masked"},
+		{Name: "problems", Type: "Array<ScanProblem>", Doc: "the module's first error findings"}}},
 }
 
 // Methods is the protocol: every method the core answers, in the order the page meets them.

@@ -66,6 +66,8 @@
  * @property {Array<ScanProblem>} problems - the scan's own findings and the first errors
  * @property {CacheInfo|null} cache - the compile-cache entry, null outside a cache
  * @property {string|null} duplicate_of - the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)
+ * @property {string|null} graph - the digest of the entry's HLO module, volatile values and metadata left out (null without one; the scan call reads no HLO yet)
+ * @property {ScanHLO|null} hlo - what the entry's HLO module says (null without one)
  */
 
 /**
@@ -162,6 +164,16 @@
  * @property {string} state - done, incomplete or failed
  * @property {string} [compiler_dir] - the neuronxcc-<version> directory's version
  * @property {string} [flags] - a known flag set's name ('no flags')
+ */
+
+/**
+ * a record's HLO module (core/fleet ScanHLO)
+ * @typedef {Object} ScanHLO
+ * @property {string} path - the module's path
+ * @property {Array<string>} kernels - the kernels its custom calls name
+ * @property {boolean} temporary_paths - a kernel call names its binary by a temporary path (a new cache key every trace)
+ * @property {string} masked - digest of the module with only those temporary paths masked
+ * @property {Array<ScanProblem>} problems - the module's first error findings
  */
 
 /**

@@ -24,7 +24,7 @@ export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, sourceMs, �
 // The partial overview (the core's 'overview' events) is drawn for a file over SMALL_FILE
 // bytes, at once, when no document is shown (over a document the progress card shows as
 // before: a cancel then leaves that document as it was, with nothing to redraw, and nothing
-// for the core to reopen in the worker that replaced the cancelled one). A small NEFF (issue 13: ≤ 2 MB, fully open in ≤ 200 ms with the worker warm)
+// for the core to reopen in the worker that replaced the cancelled one). A small NEFF (≤ 2 MB, fully open in ≤ 200 ms with the worker warm)
 // gets none: its real overview just appears, with no partial one flashing before it.
 const SMALL_FILE = 2 << 20;
 

@@ -7,7 +7,7 @@
  * fmtInt writes an integer with thousands separators (1,234,567), whatever the locale. A safe
  * integer is grouped by hand: the page's first toLocaleString call sets up ICU's number
  * formatting, 55 ms in a fresh headless Chromium page, and it fell inside the first partial
- * overview's draw (issue 13's overview-on-screen target). Anything else goes to toLocaleString.
+ * overview's draw (the overview is on screen within 300 ms). Anything else goes to toLocaleString.
  * @param {number | string} n
  */
 export const fmtInt = (n) => {

@@ -152,6 +152,12 @@ export const KIND = Object.freeze({
   ANSWER: "answer",
   /** a root cause and the findings it explains (overview findings) (doc.KindCause) */
   CAUSE: "cause",
+  /** the root of an HloModuleProto document (doc.KindHLOModule) */
+  HLO_MODULE: "hlo-module",
+  /** one computation: its instructions (doc.KindHLOComputation) */
+  HLO_COMPUTATION: "hlo-computation",
+  /** one instruction: opcode, shape, operands, custom call (doc.KindHLOInstruction) */
+  HLO_INSTRUCTION: "hlo-instruction",
 });
 /** @typedef {typeof KIND[keyof typeof KIND]} Kind */
 
@@ -316,6 +322,7 @@ export const DOC_KIND = Object.freeze({
   NCFW_DUMP: "ncfw-dump",
   PWP: "pwp",
   DBG: "dbg",
+  HLO_MODULE: "hlo-module",
   DVE_TABLE: "dve-table",
   JSON: "json",
   BINARY: "binary",

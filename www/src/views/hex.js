@@ -592,7 +592,7 @@ export function hexForget() {
   panelMemo = '';
 }
 
-// ---- fields, ranges and the data inspector (issue 29) ----
+// ---- fields, ranges and the data inspector ----
 
 // selectFieldOf selects the smallest field of instruction ins (the listing has just adopted
 // it) that holds the byte p asked for: the instruction itself where no field does. The hash

@@ -1,5 +1,5 @@
 // @ts-check
-// The memory view (issue 28): SBUF and PSUM of each core, bytes of a partition (up) over the
+// The memory view: SBUF and PSUM of each core, bytes of a partition (up) over the
 // schedule's steps (across). A buffer is the bytes one access pattern names (the same boxes
 // written and read); it is live from its first write to its last read, drawn as a box whose
 // height is its bytes and whose shade says how many partitions it spans. The step where a

@@ -1,5 +1,5 @@
 // @ts-check
-// The schedule view (issue 28): one lane per engine of each core, each instruction a slice at
+// The schedule view: one lane per engine of each core, each instruction a slice at
 // its earliest step (core/sched: one step after everything it waits for), arrows from each
 // wait's producer to its waiter. The core sends Int32 columns (the 'schedule' call); the view
 // draws straight from them on a canvas, only what is visible, and bins the slices that share

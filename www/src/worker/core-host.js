@@ -13,7 +13,8 @@
 //   once: {type: 'ready', version, model, methods, ms} or {type: 'fatal', error: {code, message}};
 //   after ready: {type: 'warm-doc', doc} once the warm-up's first open is done, then once
 //   {type: 'warm', opens, ms, stopped} when it ends (the warm-up below).
-// The host is a generic forwarder to neffscopeCore.call: it knows no method. It only reads a
+// The host forwards any request to neffscopeCore.call whatever its method (only the warm-up
+// below names the methods it calls itself). It only reads a
 // Blob argument into bytes where FileReaderSync is missing (the core reads Blobs itself in a
 // worker), and transfers the ArrayBuffers of a result instead of copying them.
 // Cancel is the page terminating the worker and starting a new one.

@@ -37,9 +37,9 @@ export function diffRender() {
     body.appendChild(ol);
   }
   const header = kidOf(d, 'header'), model = kidOf(d, 'model'), instr = kidOf(d, 'instructions');
-  const recompile = kidOf(d, 'recompile'); // two compile-cache entries (issue 14): why they differ first
+  const recompile = kidOf(d, 'recompile'); // two compile-cache entries: why they differ first
   if (recompile) body.appendChild(diffRecompileSection(recompile));
-  // What changed in the kernel comes before which bytes changed (issue 29): the core leaves
+  // What changed in the kernel comes before which bytes changed: the core leaves
   // the section out when neither file has debug info.
   const lines = kidOf(d, 'source lines');
   if (lines) body.appendChild(diffSourceSection(lines, kidOf(d, 'source instructions')));
