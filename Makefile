@@ -177,6 +177,8 @@ bench: dist
 	$(RUN) ./scripts/benchneff -shape real -sizes 32,256,1024 -runs 3
 	$(GO) test -run '^$$' -bench '^BenchmarkScan1000$$' -benchtime 1x ./cmd/neffscope/
 	$(GO) test -run '^$$' -bench '^BenchmarkSyncMemmapRealShaped$$' -benchtime 3x -timeout 30m ./cmd/neffscope/
+	$(GO) test -run '^$$' -bench '^BenchmarkTimelineRealShaped$$' -benchtime 3x -timeout 30m ./cmd/neffscope/
+	$(GO) test -run '^$$' -bench '^BenchmarkTimeline1GB$$' -benchtime 1x -timeout 30m ./cmd/neffscope/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench . ./wasm/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench '^BenchmarkEvaluateExp$$' ./core/pwp/
 	$(GO) test -run '^$$' -bench '^Benchmark(Page|PageCacheScan|ListingFirstScreen|PlotRedraw|ScheduleFirstDraw)$$' -benchtime 3x ./e2e/

@@ -94,6 +94,8 @@ func register() *bridge {
 		"plot":           b.sync(b.plot),
 		"schedule":       b.sync(b.schedule), // sched.go
 		"memory":         b.sync(b.memory),
+		"measured":       b.sync(b.measured),  // measured.go
+		"estimated":      b.sync(b.estimated), // estimated.go
 		"openGroup":      b.sync(b.openGroup),
 		"openContext":    b.sync(b.openContext),
 		"recontext":      b.sync(b.recontext),
@@ -186,11 +188,14 @@ func (b *bridge) call(_ js.Value, argv []js.Value) any {
 }
 
 // runSafely runs a handler, turning a Go panic into an internal error instead of killing
-// the worker's Go runtime (every later call would fail otherwise).
+// the worker's Go runtime (every later call would fail otherwise). The error says what
+// failed, for the page to show; the goroutine's stack goes to the worker's console, for a
+// report, not into the page.
 func runSafely(ctx context.Context, h handler, r *request) (v any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			v, err = nil, protocol.Errorf(protocol.Internal, "internal error in neffscope core (%s): %v\n%s", r.method.Name, p, debug.Stack())
+			js.Global().Get("console").Call("error", fmt.Sprintf("neffscope core: %s panicked: %v\n%s", r.method.Name, p, debug.Stack()))
+			v, err = nil, protocol.Errorf(protocol.Internal, "internal error in neffscope core (%s): %v (a bug: the browser console has the details; please report it with the file)", r.method.Name, p)
 		}
 	}()
 	return h.run(ctx, r)

@@ -19,7 +19,10 @@ func TestHostileClassesSurvive(t *testing.T) {
 	c := core(t)
 	scale := map[string]float64{"many-members": 0.05, "json-many": 0.1, "json-wide": 0.1, "bomb": 0.05, "blob-flood": 0.02,
 		// the later container and manifest classes
-		"symlink-flood": 0.02, "zero-block-flood": 0.02, "pax-flood": 0.02, "act-missing": 0.1, "def-missing": 0.1, "many-cores": 0.1}
+		"symlink-flood": 0.02, "zero-block-flood": 0.02, "pax-flood": 0.02, "act-missing": 0.1, "def-missing": 0.1, "many-cores": 0.1,
+		// the sync and memory model's classes (TestSchedHostileClassesAnswer runs them whole):
+		// 20,000 queues allocate 220 MiB in the open's overview alone
+		"sched-dma-lanes": 0.1}
 	for _, h := range neffbuild.HostileClasses() {
 		s := scale[h.Name]
 		if s == 0 {
@@ -105,5 +108,34 @@ func TestIssueReproductionsWithPageDefaults(t *testing.T) {
 		}
 		c.must("close", map[string]any{"handle": res.Get("handle").Int()})
 		c.must("contextArches", map[string]any{"size": 17638})
+	}
+}
+
+// The sync and memory model's hostile classes at full size, with the page's default budget:
+// schedule and memory answer (the sweep's bands, the clocks and resolve are charged and
+// bounded), the wasm heap stays bounded, and no call ends in an internal error. The memory
+// call on sched-sweep-bands aborted the core before.
+func TestSchedHostileClassesAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the model of three hostile classes")
+	}
+	c := core(t)
+	for _, class := range neffbuild.HostileClasses() {
+		if !strings.HasPrefix(class.Name, "sched-") {
+			continue
+		}
+		h := c.openBytes(class.Name+".neff", class.Build(1)).Get("handle")
+		for _, call := range []string{"schedule", "memory"} {
+			if _, perr := c.invoke(call, map[string]any{"handle": h}, nil); perr != nil {
+				t.Errorf("%s: %s failed: %s %s", class.Name, call, perr.Code, perr.Message)
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			t.Logf("%s %s: heap in use %d MiB, sys %d MiB", class.Name, call, ms.HeapInuse>>20, ms.Sys>>20)
+			if ms.HeapInuse > 512<<20 {
+				t.Errorf("%s %s: wasm heap in use %d MiB", class.Name, call, ms.HeapInuse>>20)
+			}
+		}
+		c.must("close", map[string]any{"handle": h.Int()})
 	}
 }

@@ -4,10 +4,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
 // schedule's columns on a real NEFF are the native model's: every word's step and opcode, every
@@ -68,5 +71,19 @@ func TestScheduleColumnsMatchNative(t *testing.T) {
 	card := decodeNode(t, mem.Get("card"))
 	if card.Key != inspect.OverviewSync || card.Attrs[inspect.AttrLints] != "0" || card.Attrs[inspect.AttrWaits] != card.Attrs[inspect.AttrResolved] {
 		t.Errorf("memory card %s %v", card.Key, card.Attrs)
+	}
+}
+
+// A handler's panic becomes an internal error that says what failed, without the goroutine's
+// stack (the page shows the message in a toast; the stack goes to the console).
+func TestPanicMessageHasNoStack(t *testing.T) {
+	m, _ := protocol.Lookup("memory")
+	_, err := runSafely(context.Background(), handler{run: func(context.Context, *request) (any, error) {
+		var s []int32
+		return s[len(s)*2], nil
+	}}, &request{method: m})
+	msg := err.Error()
+	if !strings.Contains(msg, "memory") || !strings.Contains(msg, "index out of range") || strings.Contains(msg, "goroutine") || strings.Contains(msg, ".go:") {
+		t.Fatalf("message %q", msg)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 )
 
 // maxNcfwInput bounds what ncfw reads of its file: a context is at most 17,638 bytes and a
@@ -17,7 +16,9 @@ const maxLooseTable = 16 << 20
 
 // readBounded reads at most limit bytes of path; more says the file holds more than that.
 func readBounded(path string, limit int64) (data []byte, more bool, err error) {
-	fh, err := os.Open(path)
+	// Opened without blocking: a FIFO no one writes to reads as empty instead of hanging;
+	// a pipe with a writer (a shell's <(…)) is read as it comes.
+	fh, err := openNonblocking(path)
 	if err != nil {
 		return nil, false, err
 	}

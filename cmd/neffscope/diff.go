@@ -56,7 +56,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 // checks the FILE count is in [lo, hi] (hi 0: no upper bound) and usable (nil: always) holds,
 // then opens each FILE under the flags' limits. On any failure it has printed why (the usage,
 // or the open's error) and ok is false: the command exits 2.
-func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, lo, hi int, usable func() bool) (files []*inspect.File, ok bool) {
+func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, lo, hi int, usable func() bool, tune ...func(*inspect.Options)) (files []*inspect.File, ok bool) {
 	fs.SetOutput(stderr)
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
@@ -78,7 +78,11 @@ func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string,
 			files = append(files, f)
 			continue
 		}
-		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Within: shared})
+		opt := inspect.Options{MaxInflated: *maxInflate, Within: shared}
+		for _, t := range tune {
+			t(&opt) // after the flags are parsed: a command's own flags may pick options
+		}
+		f, fh, err := openFile(p, opt)
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return nil, false

@@ -226,7 +226,7 @@ func (e *cacheEntry) list(p string) error {
 		return err
 	}
 	if !st.IsDir() {
-		e.add(filepath.Base(p), st.Size(), func() (cachesrc.File, error) { return openForScan(p) })
+		e.add(filepath.Base(p), st.Size(), func() (cachesrc.File, error) { return openInput(p) })
 		e.entryPath = filepath.ToSlash(filepath.Dir(p)) + "/"
 		return nil
 	}
@@ -246,7 +246,7 @@ func (e *cacheEntry) list(p string) error {
 			continue
 		}
 		fp := filepath.Join(p, d.Name())
-		e.add(d.Name(), info.Size(), func() (cachesrc.File, error) { return openForScan(fp) })
+		e.add(d.Name(), info.Size(), func() (cachesrc.File, error) { return openInput(fp) })
 	}
 	return nil
 }

@@ -87,10 +87,11 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	sg := fs.String("sg", "", "only this subgraph (core), e.g. sg00")
 	engine := fs.String("engine", "", "only this engine, e.g. Activation (or its def.json token, act)")
 	asJSON := fs.Bool("json", false, "print {\"streams\": [...]} as JSON")
+	prof := fs.String("ntff", "", ntffHelp+" (a duration column; as JSON, \"measured\" per instruction)")
 	maxOutput := outputCapFlag(fs)
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope disasm [--sg sg00] [--engine Activation] [--json] FILE")
+		fmt.Fprintln(stderr, "usage: neffscope disasm [--sg sg00] [--engine Activation] [--json] [--ntff PROFILE.ntff] FILE")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -127,6 +128,18 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	limits, _ := relayLimits(stderr, f, *asJSON)
+	var format disasmFormat = textFormat{}
+	if *asJSON {
+		format = jsonFormat{findings: limits}
+	}
+	mrc := 0
+	if *prof != "" {
+		res, rc := measuredFor(*prof, f, *maxInflate, stderr)
+		if res == nil {
+			return rc
+		}
+		format, mrc = measuredListing{format, res, *asJSON}, rc
+	}
 	// The writers hold a bounded window of words over what the open left live; without room
 	// above it the collector ran back to back (114 collections, a fifth of the CPU, for the
 	// 32 MB real-shaped NEFF's disasm --json).
@@ -136,9 +149,9 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	// as structs, and its text or JSON is written as it is made.
 	var capped bool
 	if *asJSON {
-		capped, err = writeDisasmCapped(rawStdout(stdout), f, fh, picked, jsonFormat{findings: limits}, limit)
+		capped, err = writeDisasmCapped(rawStdout(stdout), f, fh, picked, format, limit)
 	} else {
-		capped, err = writeDisasmCapped(stdout, f, fh, picked, textFormat{}, limit)
+		capped, err = writeDisasmCapped(stdout, f, fh, picked, format, limit)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
@@ -148,7 +161,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: the listing stopped at --max-output %d bytes (--max-output 0 lifts the cap) [output.cap]\n", limit)
 		return 1
 	}
-	return exitFor(f)
+	return max(exitFor(f), mrc)
 }
 
 type errWriter struct {

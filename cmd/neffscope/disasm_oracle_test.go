@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/internal/bigneff"
@@ -448,10 +449,10 @@ func TestAppendJSONString(t *testing.T) {
 		return out.String()
 	}
 	check := func(s string) {
-		if got, want := string(appendJSONString(nil, s)), oracle(s); got != want {
+		if got, want := string(doc.AppendJSONString(nil, s, doc.JSONSafe)), oracle(s); got != want {
 			t.Fatalf("%q: %s, want %s", s, got, want)
 		}
-		if got, want := string(appendJSONString(nil, []byte(s))), oracle(s); got != want {
+		if got, want := string(doc.AppendJSONString(nil, []byte(s), doc.JSONSafe)), oracle(s); got != want {
 			t.Fatalf("[]byte %q: %s, want %s", s, got, want)
 		}
 	}
@@ -481,7 +482,7 @@ func TestAppendJSONString(t *testing.T) {
 	// What the escaper writes is JSON that parses back to s (invalid bytes as U+FFFD) and
 	// holds no raw rune of escapedRunes.
 	for _, s := range hostileStrings() {
-		b := appendJSONString(nil, s)
+		b := doc.AppendJSONString(nil, s, doc.JSONSafe)
 		var back string
 		if err := json.Unmarshal(b, &back); err != nil || back != replaceInvalid(s) {
 			t.Fatalf("%q: %s parses to %q, %v", s, b, back, err)

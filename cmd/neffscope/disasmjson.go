@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
 )
@@ -18,7 +18,7 @@ import (
 //     header, sync band and field map, and the order of the "fields" keys (encoding/json sorts
 //     a map's keys; the undocumented runs, which vary per word, are merged into that order);
 //   - a word's field texts come from isa.AppendFields into buffers reused from word to word;
-//   - strings from the file go through appendJSONString, which writes what encoding/json
+//   - strings from the file go through doc.AppendJSONString (JSONSafe), which writes what encoding/json
 //     wrote and then what the CLI's jsonEscaper made of it, so the output is the bytes
 //     json.Marshal of instJSON through jsonStdout gives, and the escaper is not run over
 //     13 GB (disasm_oracle_test.go holds the two equal);
@@ -49,7 +49,7 @@ func newOpPlan(op uint8) *opPlan {
 	p := &opPlan{}
 	fixed := isa.FixedFieldsOf(op)
 	p.name = append(p.name, `,"name":`...)
-	p.name = appendJSONString(p.name, isa.Decode([]byte{op}, 0).Name)
+	p.name = doc.AppendJSONString(p.name, isa.Decode([]byte{op}, 0).Name, doc.JSONSafe)
 	p.name = append(p.name, `,"fields":{`...)
 	p.layout = append(p.layout, `},"layout":[`...)
 	for _, f := range fixed {
@@ -63,7 +63,7 @@ func newOpPlan(op uint8) *opPlan {
 		last[f.Name] = k
 	}
 	for name, k := range last {
-		pk := planKey{name: name, key: append(appendJSONString(nil, name), ':'), field: k, wordLength: name == "word length",
+		pk := planKey{name: name, key: append(doc.AppendJSONString(nil, name, doc.JSONSafe), ':'), field: k, wordLength: name == "word length",
 			byteOnly: fixed[k].ByteOnly, off: fixed[k].Off, textID: fixed[k].TextID}
 		p.keys = append(p.keys, pk)
 	}
@@ -76,7 +76,7 @@ func appendLayoutEntry(b []byte, comma bool, name string, off, width int) []byte
 		b = append(b, ',')
 	}
 	b = append(b, `{"field":`...)
-	b = appendJSONString(b, name)
+	b = doc.AppendJSONString(b, name, doc.JSONSafe)
 	b = append(b, `,"off":`...)
 	b = strconv.AppendInt(b, int64(off), 10)
 	b = append(b, `,"len":`...)
@@ -90,7 +90,8 @@ type jsonEncoder struct {
 	plans   [256]*opPlan
 	runs    []isa.Run
 	tmp     []byte
-	lastSrc *inspect.Source
+	lastSrc inspect.Source
+	haveSrc bool
 	srcJSON []byte         // `,"source":{...}` of lastSrc
 	texts   []*[256][]byte // by isa.FixedField.TextID: `"key":"text"` of each byte value
 }
@@ -101,9 +102,9 @@ func (e *jsonEncoder) appendText(b []byte, text func([]byte) []byte) []byte {
 	start := len(b)
 	b = text(append(b, '"'))
 	for _, c := range b[start+1:] {
-		if !plainJSON[c] {
+		if !doc.JSONSafe.Plain(c) {
 			e.tmp = append(e.tmp[:0], b[start+1:]...)
-			return appendJSONString(b[:start], e.tmp)
+			return doc.AppendJSONString(b[:start], e.tmp, doc.JSONSafe)
 		}
 	}
 	return append(b, '"')
@@ -137,7 +138,7 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 			b = append(b, ',')
 		}
 		first = false
-		b = append(appendJSONString(b, isa.RunName(r.Off, r.End)), ':', '"')
+		b = append(doc.AppendJSONString(b, isa.RunName(r.Off, r.End), doc.JSONSafe), ':', '"')
 		b = append(isa.AppendHexBytes(b, w[r.Off:r.End]), '"')
 	}
 	n := 0
@@ -186,26 +187,26 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 	case isa.JoinActivation:
 		res := e.p.Resolve(s, i, word)
 		b = append(b, `},"activation":{"set":`...)
-		b = appendJSONString(b, res.Set)
+		b = doc.AppendJSONString(b, res.Set, doc.JSONSafe)
 		if res.Function != "" {
 			b = append(b, `,"function":`...)
-			b = appendJSONString(b, res.Function)
+			b = doc.AppendJSONString(b, res.Function, doc.JSONSafe)
 		}
 		b = append(b, '}')
 		b = append(b, plan.layout[1:]...)
 	case isa.JoinDMA:
 		res := e.p.Resolve(s, i, word)
 		b = append(b, `},"dma":{"queue":`...)
-		b = appendJSONString(b, res.Queue)
+		b = doc.AppendJSONString(b, res.Queue, doc.JSONSafe)
 		b = append(b, `,"block":`...)
-		b = appendJSONString(b, res.Block)
+		b = doc.AppendJSONString(b, res.Block, doc.JSONSafe)
 		if res.Src != "" {
 			b = append(b, `,"src":`...)
-			b = appendJSONString(b, res.Src)
+			b = doc.AppendJSONString(b, res.Src, doc.JSONSafe)
 		}
 		if res.Dst != "" {
 			b = append(b, `,"dst":`...)
-			b = appendJSONString(b, res.Dst)
+			b = doc.AppendJSONString(b, res.Dst, doc.JSONSafe)
 		}
 		b = append(b, '}')
 		b = append(b, plan.layout[1:]...)
@@ -220,22 +221,29 @@ func (e *jsonEncoder) appendInstruction(b []byte, s *inspect.ProgramStream, i in
 		b = append(b, `,"part_of":`...)
 		b = strconv.AppendInt(b, int64(partOf), 10)
 	}
-	if src := e.p.Source.Source(s.Member, i); src != nil {
-		if src != e.lastSrc {
-			e.lastSrc, e.srcJSON = src, appendSourceJSON(e.srcJSON[:0], src)
+	if src, ok := e.p.Source.SourceOf(s.Member, i); ok {
+		// Neighbouring words often come from one record: its JSON is encoded once. (Compared
+		// by what the JSON holds: each lookup is a new value.)
+		if !e.haveSrc || !sameSourceJSON(&src, &e.lastSrc) {
+			e.lastSrc, e.haveSrc, e.srcJSON = src, true, appendSourceJSON(e.srcJSON[:0], &src)
 		}
 		b = append(b, e.srcJSON...)
 	}
 	return append(b, '}')
 }
 
+// sameSourceJSON says whether two sources write the same "source" object.
+func sameSourceJSON(a, b *inspect.Source) bool {
+	return a.BIR == b.BIR && a.File == b.File && a.Line == b.Line && a.Kernel == b.Kernel && a.Via == b.Via
+}
+
 // appendSourceJSON is sourceJSON as encoding/json wrote it.
 func appendSourceJSON(b []byte, src *inspect.Source) []byte {
 	b = append(b, `,"source":{"bir":`...)
-	b = appendJSONString(b, src.BIR)
+	b = doc.AppendJSONString(b, src.BIR, doc.JSONSafe)
 	b = append(b, `,"file":`...)
 	if src.File != "" {
-		b = appendJSONString(b, src.File)
+		b = doc.AppendJSONString(b, src.File, doc.JSONSafe)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -247,83 +255,17 @@ func appendSourceJSON(b []byte, src *inspect.Source) []byte {
 	}
 	if src.Kernel != "" {
 		b = append(b, `,"kernel":`...)
-		b = appendJSONString(b, src.Kernel)
+		b = doc.AppendJSONString(b, src.Kernel, doc.JSONSafe)
 	}
 	if src.Via != "" {
 		b = append(b, `,"via":`...)
-		b = appendJSONString(b, src.Via)
+		b = doc.AppendJSONString(b, src.Via, doc.JSONSafe)
 	}
 	return append(b, '}')
 }
 
-// plainJSON marks the bytes a string carries as they are: printable ASCII but for the ones
-// encoding/json escapes (", \, and <, > and & as it escapes HTML). DEL is printable to
-// encoding/json but not to jsonEscaper.
-var plainJSON = func() (t [256]bool) {
-	for c := 0x20; c < 0x7F; c++ {
-		t[c] = true
-	}
-	for _, c := range `"\<>&` {
-		t[c] = false
-	}
-	return t
-}()
-
-// appendJSONString appends s quoted as encoding/json quotes a string (HTML-safe, invalid UTF-8
-// as \ufffd, U+2028 and U+2029 escaped), then escaped as jsonEscaper escapes it: every rune
-// of escapedRunes (DEL, C1 controls, format characters) as \u escapes.
-func appendJSONString[S string | []byte](b []byte, s S) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if plainJSON[c] {
-			i++
-			continue
-		}
-		b = append(b, s[start:i]...)
-		if c < utf8.RuneSelf {
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case 0x7F:
-				b = appendJSONRune(b, 0x7F)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, `\ufffd`...)
-		case escapes(r):
-			b = appendJSONRune(b, r)
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
 // writeDisasmJSON writes the disasmJSON contract. w receives bytes already escaped for a
-// terminal (see appendJSONString): it is the CLI's stdout under its termWriter (rawStdout).
+// terminal (see doc.AppendJSONString): it is the CLI's stdout under its termWriter (rawStdout).
 func writeDisasmJSON(w io.Writer, f *inspect.File, archive io.ReaderAt, picked []*inspect.ProgramStream) error {
 	return writeDisasm(w, f, archive, picked, jsonFormat{})
 }
@@ -346,11 +288,11 @@ func (jsonFormat) streamHead(b []byte, k int, s *inspect.ProgramStream) []byte {
 		count = s.ISA.Len()
 	}
 	b = append(b, "\n  {\"subgraph\":"...)
-	b = appendJSONString(b, s.Core.Name)
+	b = doc.AppendJSONString(b, s.Core.Name, doc.JSONSafe)
 	b = append(b, `,"engine":`...)
-	b = appendJSONString(b, s.Engine.Name)
+	b = doc.AppendJSONString(b, s.Engine.Name, doc.JSONSafe)
 	b = append(b, `,"member":`...)
-	b = appendJSONString(b, s.Member)
+	b = doc.AppendJSONString(b, s.Member, doc.JSONSafe)
 	b = append(b, `,"count":`...)
 	b = strconv.AppendInt(b, int64(count), 10)
 	return append(b, `,"instructions": [`...)

@@ -261,7 +261,7 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 			out[filepath.Base(p)] = b
 			continue
 		}
-		fh, err := os.Open(p)
+		fh, err := openInput(p)
 		if err != nil {
 			return nil, err
 		}

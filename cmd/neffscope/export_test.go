@@ -92,13 +92,20 @@ func TestExportParquetMatchesDisasmSyncMemmap(t *testing.T) {
 				if r.OpcodeByte != int32(in.Opcode) || r.OpcodeName != in.Name {
 					t.Fatalf("%s %s #%d: opcode %d %s, disasm %d %s", s.Subgraph, s.Engine, in.Index, r.OpcodeByte, r.OpcodeName, in.Opcode, in.Name)
 				}
-				var want string
+				var want, wantBase string
 				if in.Source != nil && in.Source.File != nil && in.Source.Line != nil {
-					want = filepath.Base(*in.Source.File) + ":" + strconv.Itoa(*in.Source.Line)
+					want = *in.Source.File + ":" + strconv.Itoa(*in.Source.Line)
+					wantBase = filepath.Base(*in.Source.File) + ":" + strconv.Itoa(*in.Source.Line)
 					located++
 				}
 				if got := deref(r.NKISource); got != want {
 					t.Fatalf("%s %s #%d: nki_source_location %q, disasm %q", s.Subgraph, s.Engine, in.Index, got, want)
+				}
+				if got := deref(r.NKISourceBase); got != wantBase {
+					t.Fatalf("%s %s #%d: nki_source_base %q, want %q", s.Subgraph, s.Engine, in.Index, got, wantBase)
+				}
+				if r.NeffPath != p {
+					t.Fatalf("neff_path %q, want %q", r.NeffPath, p)
 				}
 				if in.Source != nil && deref(r.BIRName) != in.Source.BIR {
 					t.Fatalf("%s %s #%d: bir_instruction_name %q, disasm %q", s.Subgraph, s.Engine, in.Index, deref(r.BIRName), in.Source.BIR)
@@ -202,7 +209,7 @@ func TestExportSchemaOverwriteAndHelp(t *testing.T) {
 	if _, errs, code := runCmd(t, "export", "--parquet", dir, p); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, table := range []string{exportInstructions, exportSyncEdges, exportMemAccesses} {
+	for _, table := range []string{exportInstructions, exportSyncEdges, exportMemAccesses, exportLints} {
 		var want []string
 		for _, c := range exportColumns {
 			if c.Table == table {
@@ -229,7 +236,7 @@ func TestExportSchemaOverwriteAndHelp(t *testing.T) {
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, exportSyncEdges))
 	_, errs, code := runCmd(t, "export", "--parquet", dir, p)
-	if code != 2 || !strings.Contains(errs, "[export.exists]") {
+	if code != 2 || !strings.Contains(errs, "[output.exists]") {
 		t.Fatalf("second export: exit %d, %s", code, errs)
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, exportSyncEdges)); string(after) != string(before) {

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -38,7 +36,7 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	fh, err := os.Open(fs.Arg(0))
+	fh, err := openInput(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 2
@@ -96,28 +94,23 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 		dst = outputName(pick.Name)
 	}
 	var w io.Writer = stdout
+	var o *outputFile
 	if dst != "-" {
-		// O_EXCL refuses an existing file, a symlink included: nothing is overwritten unasked.
-		mode := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-		if *force {
-			mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if o, err = createOutput(dst, outputRules{force: *force, neffOut: true, inputs: []string{fs.Arg(0)}}); err != nil {
+			return reportOutputErr(stderr, err)
 		}
-		f, err := os.OpenFile(dst, mode, 0o644)
-		if errors.Is(err, os.ErrExist) {
-			fmt.Fprintf(stderr, "neffscope: %s exists; not overwritten (--force overwrites it, -o names another file) [extract.exists]\n", safe(dst))
-			return 2
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 2
-		}
-		defer f.Close()
-		w = f
+		w = o
 	}
 	n, err := io.Copy(w, io.LimitReader(rc, pick.Size))
 	if err != nil {
+		o.abort()
 		fmt.Fprintf(stderr, "neffscope: writing %s: %v\n", safe(dst), err)
 		return 2
+	}
+	if o != nil {
+		if err := o.commit(); err != nil {
+			return reportOutputErr(stderr, err)
+		}
 	}
 	if pick.Integrity != "ok" {
 		fmt.Fprintf(stderr, "neffscope: warning: %s's payload hash does not match its header (%s)\n", safe(pick.Name), pick.Integrity)

@@ -63,12 +63,12 @@ func FuzzJSONOut(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, cut uint) {
 		noRaw := noRawIn(t, s)
 		// disasm --json's encoder.
-		b := appendJSONString(nil, s)
+		b := doc.AppendJSONString(nil, s, doc.JSONSafe)
 		var back string
 		if err := json.Unmarshal(b, &back); err != nil || back != replaceInvalid(s) {
-			t.Fatalf("%q: appendJSONString %s parses to %q, %v", s, b, back, err)
+			t.Fatalf("%q: doc.AppendJSONString %s parses to %q, %v", s, b, back, err)
 		}
-		noRaw("appendJSONString", b)
+		noRaw("doc.AppendJSONString", b)
 		// encoding/json through the escaper, cut anywhere.
 		v := map[string][]string{s: {s, "x" + s}}
 		m, _ := json.MarshalIndent(v, "", "\t")

@@ -60,7 +60,7 @@ func TestExtractNEFFNamesAndOverwrite(t *testing.T) {
 	}
 	// Again: the file exists.
 	_, errs, rc := runCLI(t, "extract-neff", pt)
-	if rc != 2 || !strings.Contains(errs, "[extract.exists]") {
+	if rc != 2 || !strings.Contains(errs, "[output.exists]") {
 		t.Errorf("overwrite: rc %d %s", rc, errs)
 	}
 	os.WriteFile(filepath.Join(dir, "bash_]0;pwn_rc"), []byte("keep"), 0o644)
@@ -189,8 +189,8 @@ func TestScanJSONLOneWritePerRecord(t *testing.T) {
 	}
 }
 
-// On a terminal, scan prints a table (file strings escaped) and its progress line is erased
-// at the end; --jsonl still gives JSONL.
+// On a terminal, scan prints a table (file strings escaped, a STATE column) and its progress
+// line is erased; --jsonl still gives JSONL.
 func TestScanTableOnTerminal(t *testing.T) {
 	old := isTerminal
 	isTerminal = func(w io.Writer) bool { _, ok := w.(*bytes.Buffer); return ok }
@@ -205,13 +205,14 @@ func TestScanTableOnTerminal(t *testing.T) {
 		t.Fatalf("rc %d, table:\n%s", rc, out)
 	}
 	fields := strings.Fields(lines[1])
-	if !strings.HasSuffix(fields[0], "a.neff") || fields[1]+" "+fields[2] != "61.0 KiB" || fields[4] != "Trn2" || fields[5] != "2" || fields[6] != "58" || fields[7] != "ok" {
+	if !strings.HasSuffix(fields[0], "a.neff") || fields[1] != "-" || fields[2]+" "+fields[3] != "61.0 KiB" || fields[5] != "Trn2" || fields[6] != "2" || fields[7] != "58" || fields[8] != "ok" {
 		t.Errorf("row %q", lines[1])
 	}
 	if !strings.Contains(lines[2], `\x1b[2Jx.neff`) || !strings.Contains(lines[2], "error") {
 		t.Errorf("row %q", lines[2])
 	}
-	if !strings.HasPrefix(errs, "\r\x1b[K") || !strings.Contains(errs, "scan: 2 NEFFs") {
+	// A progress line drawn is erased (before each row and at the end); none may be left.
+	if i := strings.LastIndex(errs, "done /"); i >= 0 && !strings.Contains(errs[i:], "\r\x1b[K") || !strings.Contains(errs, "scan: 2 NEFFs") {
 		t.Errorf("stderr %q", errs)
 	}
 	if js, _, _ := runCLI(t, "scan", "--jsonl", "-q", root); len(decodeJSONL(t, js)) != 2 {

@@ -189,6 +189,23 @@ func TestHostileRSS(t *testing.T) {
 			}
 		}
 	}
+	// The sync and memory model's classes: each command that builds the model stays within
+	// twice the memory limit (the sweep's bands, the clocks and resolve's counts are charged).
+	for _, c := range []string{"sched-sweep-bands", "sched-dma-lanes", "sched-one-semaphore"} {
+		p := filepath.Join(dir, c+".neff")
+		gen := exec.Command(os.Args[0], "-test.run=^$")
+		gen.Env = append(os.Environ(), "NEFFSCOPE_GEN="+c+"\x1f"+p)
+		if err := gen.Run(); err != nil {
+			t.Fatalf("generating %s: %v", c, err)
+		}
+		for _, args := range [][]string{{"memmap", "--json", p}, {"sync", p}} {
+			rc, rss := runSub(t, io.Discard, args...)
+			t.Logf("%s %s: rc %d, peak RSS %d MiB", c, args[0], rc, rss)
+			if rss > 512 || rc == 2 {
+				t.Errorf("%s %s: rc %d, peak RSS %d MiB > 512", c, args[0], rc, rss)
+			}
+		}
+	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		for _, args := range [][]string{{"ncfw", "--arch", "12", "/dev/zero"}, {"ncfw", "--read", "/dev/zero"}, {"eval", "--func", "exp", "/dev/zero", "0.5"}} {
 			rc, rss := runSub(t, io.Discard, args...)

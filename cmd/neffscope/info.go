@@ -28,7 +28,7 @@ func init() {
 
 // openFile opens a path with the inspector; the caller closes the returned file.
 func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error) {
-	fh, err := os.Open(path)
+	fh, err := openInput(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,10 +36,6 @@ func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error)
 	if err != nil {
 		fh.Close()
 		return nil, nil, err
-	}
-	if st.IsDir() {
-		fh.Close()
-		return nil, nil, fmt.Errorf("%s is a directory", path)
 	}
 	if opt.Limits == (budget.Limits{}) {
 		opt.Limits = cliLimits
@@ -58,6 +54,9 @@ type InfoJSON struct {
 	Members  []MemberJSON  `json:"members"`
 	Findings []FindingJSON `json:"findings"`
 	Runtime  RuntimeJSON   `json:"runtime"`
+	// Verdict is the overview's first answer as the open decides it: the hash, the runtime and
+	// the errors; sync and memory are "pending" here (`neffscope check` decides them).
+	Verdict *checkFileJSON `json:"verdict,omitempty"`
 	// Model is the resolved program's I/O and engine word counts (absent when the file has no
 	// manifests to resolve).
 	Model *ModelJSON `json:"model,omitempty"`
@@ -156,6 +155,8 @@ type FindingJSON struct {
 	Message  string   `json:"message"`
 	Member   string   `json:"member"`
 	Offset   int64    `json:"offset"`
+	// Cause is the code of the root cause's finding this one follows from (absent when none).
+	Cause doc.Code `json:"cause,omitempty"`
 }
 
 type RuntimeJSON struct {
@@ -169,7 +170,7 @@ type RuntimeJSON struct {
 func infoJSON(f *inspect.File) InfoJSON {
 	out := InfoJSON{File: f.Name, Size: f.Size, Members: []MemberJSON{}, Findings: []FindingJSON{}}
 	for _, fd := range f.Doc.Findings() {
-		j := FindingJSON{Code: fd.Code, Severity: fd.Severity, Message: fd.Message}
+		j := FindingJSON{Code: fd.Code, Severity: fd.Severity, Message: fd.Message, Cause: fd.Cause}
 		if fd.Span != nil {
 			j.Member, j.Offset = fd.Span.Source, fd.Span.Offset
 		}
@@ -197,6 +198,10 @@ func infoJSON(f *inspect.File) InfoJSON {
 		out.Members = append(out.Members, MemberJSON{Path: m.Path, Size: m.Size, SHA256: m.SHA256})
 	}
 	out.Runtime = RuntimeJSON{Accepts: a.Verdict.Accepts, Status: a.Verdict.Status, Message: a.Verdict.Message, Unchecked: a.Verdict.Unchecked}
+	if v := overviewVerdict(f); v != nil {
+		j := checkFile(f.Name, v)
+		out.Verdict = &j
+	}
 	if f.Program != nil && f.Program.Model != nil {
 		out.Model = modelJSON(f.Program)
 	}
@@ -344,7 +349,12 @@ func printInfo(w io.Writer, f *inspect.File, opt infoOptions) {
 		}
 		row("Enabled Features", feat)
 		tw.Flush()
-		fmt.Fprintf(w, "Payload: %s, gzip stream %d bytes, tar %d bytes, %d bytes of padding\n", a.Payload.Encoding, a.Payload.GzipLength, a.Payload.TarLength, a.Payload.PaddingBytes)
+		if a.Payload.Encoding == "gzip" && a.Payload.GzipLength == 0 {
+			// The gzip stream never reached its end: its length and the padding are not known.
+			fmt.Fprintf(w, "Payload: gzip, cut short (no end of the gzip stream: its length and the padding are not known), %d bytes of tar read\n", a.Payload.TarLength)
+		} else {
+			fmt.Fprintf(w, "Payload: %s, gzip stream %d bytes, tar %d bytes, %d bytes of padding\n", a.Payload.Encoding, a.Payload.GzipLength, a.Payload.TarLength, a.Payload.PaddingBytes)
+		}
 		if a.Verdict.Unchecked != "" {
 			fmt.Fprintf(w, "Runtime: not checked: %s\n", a.Verdict.Unchecked)
 		} else if a.Verdict.Accepts {
@@ -352,9 +362,17 @@ func printInfo(w io.Writer, f *inspect.File, opt infoOptions) {
 		} else {
 			fmt.Fprintf(w, "Runtime: libnrt 2.31 would REJECT this file (%s): %q\n", a.Verdict.StatusName(), a.Verdict.Message)
 		}
+		if v := overviewVerdict(f); v != nil {
+			fmt.Fprintf(w, "Verdict: %s", safeMsg(v.Value))
+			if v.Attrs[inspect.AttrVerdict] == inspect.VerdictOpen {
+				fmt.Fprint(w, " ('neffscope check' works out the sync and memory checks)")
+			}
+			fmt.Fprintln(w)
+		}
 		if f.Program != nil {
-			printModel(w, f.Program)
-			printMemory(w, inspect.Memory(f), false)
+			unread := unreadCores(f)
+			printModel(w, f.Program, unread)
+			printMemory(w, inspect.Memory(f), false, unread)
 		}
 		if opt.members {
 			fmt.Fprintf(w, "Members (%d):\n", len(a.Members))
@@ -376,18 +394,68 @@ func printInfo(w io.Writer, f *inspect.File, opt infoOptions) {
 			fmt.Fprintf(w, "Debug info: %d .dbg members (%s) not read by info; 'neffscope inspect' maps them to kernel source lines and checks them.\n", n, neff.HumanSize(size))
 		}
 	}
-	fs := unrelayed(f.Doc.Findings()) // the limits are named on stderr, with their codes
-	if len(fs) > 0 {
-		fmt.Fprintf(w, "Findings (%d):\n", len(fs))
-		for _, fd := range fs {
-			where := ""
-			if fd.Span != nil {
-				where = " [" + fd.Span.String() + "]"
-			}
-			fmt.Fprintf(w, "  %-7s %s%s\n", fd.Severity, safeMsg(fd.Message), where)
+	printFindings(w, unrelayed(f.Doc.Findings())) // the limits are named on stderr, with their codes
+	fmt.Fprintln(w)
+}
+
+// printFindings lists the findings with every consequence of a root cause (a file cut short,
+// a hash mismatch, no NEFF) under the root cause's own finding, then the others.
+func printFindings(w io.Writer, fs []doc.Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	line := func(indent string, fd doc.Finding) {
+		where := ""
+		if fd.Span != nil {
+			where = " [" + fd.Span.String() + "]"
+		}
+		fmt.Fprintf(w, "%s%-7s %s%s [%s]\n", indent, fd.Severity, safeMsg(fd.Message), where, fd.Code)
+	}
+	fmt.Fprintf(w, "Findings (%d):\n", len(fs))
+	causes := map[doc.Code][]doc.Finding{}
+	for _, fd := range fs {
+		if fd.Cause != "" {
+			causes[fd.Cause] = append(causes[fd.Cause], fd)
 		}
 	}
-	fmt.Fprintln(w)
+	for _, fd := range fs {
+		switch {
+		case fd.Cause != "":
+			continue // listed under its root cause
+		case len(causes[fd.Code]) > 0:
+			line("  ", fd)
+			fmt.Fprintf(w, "    because of it (%d; their own advice gives way to this one's):\n", len(causes[fd.Code]))
+			for _, c := range causes[fd.Code] {
+				line("    ", c)
+			}
+			delete(causes, fd.Code) // a root cause found twice lists them once
+		default:
+			line("  ", fd)
+		}
+	}
+	for code, rest := range causes { // a root cause whose own finding was not listed
+		fmt.Fprintf(w, "  because of %s:\n", code)
+		for _, c := range rest {
+			line("    ", c)
+		}
+	}
+}
+
+// unreadCores names the cores whose def.json is not in the file (a file cut short before it):
+// their figures are not known, and no zero stands for them.
+func unreadCores(f *inspect.File) map[string]string {
+	out := map[string]string{}
+	if f.Program == nil || f.Program.Model == nil || f.Archive == nil {
+		return out
+	}
+	for _, c := range f.Program.Model.Cores {
+		if m := f.Archive.Member(c.DefPath); m == nil {
+			out[c.Name] = "its " + c.DefPath + " is not in the file"
+		} else if m.Truncated {
+			out[c.Name] = "its " + c.DefPath + " is cut short"
+		}
+	}
+	return out
 }
 
 func runInspect(args []string, stdout, stderr io.Writer) int {
@@ -500,7 +568,7 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	fh, err := os.Open(fs.Arg(0))
+	fh, err := openInput(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 1
@@ -518,11 +586,19 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// overviewVerdict is the verdict node of f's overview (nil when the file has none).
+func overviewVerdict(f *inspect.File) *doc.Node {
+	if f.Doc == nil || f.Doc.Root == nil || len(f.Doc.Root.Children) == 0 || f.Doc.Root.Children[0].Kind != doc.KindOverview {
+		return nil
+	}
+	return f.Doc.Root.Children[0].Child(inspect.OverviewVerdict)
+}
+
 // ioShown is how many inputs (and outputs) info lists before it counts the rest.
 const ioShown = 12
 
 // printModel prints the program summary: target, inputs and outputs, cores and engines.
-func printModel(w io.Writer, p *inspect.Program) {
+func printModel(w io.Writer, p *inspect.Program, unread map[string]string) {
 	m := p.Model
 	fmt.Fprintf(w, "Model: target %q (%s), %s", m.Target, safe(m.ArchName), subgraphsText(len(m.Cores)))
 	if m.Info != nil && m.Info.ToolVersion != "" {
@@ -546,6 +622,10 @@ func printModel(w io.Writer, p *inspect.Program) {
 	}
 	tw.Flush()
 	for _, c := range m.Cores {
+		if why := unread[c.Name]; why != "" {
+			fmt.Fprintf(w, "  core %s: not read: %s\n", c.Name, safeMsg(why))
+			continue
+		}
 		var parts []string
 		for _, e := range c.Engines {
 			parts = append(parts, fmt.Sprintf("%s %d", safe(e.Name), e.Instructions))

@@ -28,10 +28,10 @@ func main() {
 	tuneCollector()
 	// NEFFSCOPE_CPUPROFILE=FILE profiles the command (where docs/performance.md's figures come from).
 	if p := os.Getenv("NEFFSCOPE_CPUPROFILE"); p != "" {
-		if f, err := os.Create(p); err == nil && pprof.StartCPUProfile(f) == nil {
+		if f, err := createOutput(p, outputRules{force: true}); err == nil && pprof.StartCPUProfile(f) == nil {
 			rc := run(os.Args[1:], os.Stdout, os.Stderr)
 			pprof.StopCPUProfile()
-			f.Close()
+			f.commit()
 			os.Exit(rc)
 		}
 	}
@@ -61,9 +61,9 @@ func heapProfileAfterOpen() {
 		return
 	}
 	runtime.GC()
-	if f, err := os.Create(p); err == nil {
+	if f, err := createOutput(p, outputRules{force: true}); err == nil {
 		pprof.WriteHeapProfile(f)
-		f.Close()
+		f.commit()
 	}
 }
 

@@ -2,12 +2,18 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
 )
 
@@ -17,13 +23,19 @@ func init() {
 
 // memmapJSON is the `memmap --json` contract, which scripts read. Beyond it: an access or a lint's
 // other side that is a DMA transfer (started by the trigger it names) has "dma": true, a box
-// repeated at a stride has "stride" and "count", and each core lists what is undecided.
+// repeated at a stride has "stride" and "count", each core lists what is undecided and how
+// many operands it could not place, each space how many accesses a limit left out and the
+// buffers live at its peak, and "peak" says how the peak is counted.
 type memmapJSON struct {
+	Peak  string        `json:"peak"`
 	Cores []memCoreJSON `json:"cores"`
 }
 
 type memCoreJSON struct {
-	Core      string              `json:"core"`
+	Core string `json:"core"`
+	// Unplaced counts the operands and DMA sides the model could not place (in no peak and no
+	// race; the undecided entries say which).
+	Unplaced  int                 `json:"unplaced"`
 	SBUF      memUsageJSON        `json:"sbuf"`
 	PSUM      memUsageJSON        `json:"psum"`
 	Accesses  []memAccessJSON     `json:"accesses"`
@@ -36,6 +48,22 @@ type memUsageJSON struct {
 	PartitionBytes *uint32     `json:"partition_bytes"` // null: the target's size is not known
 	PeakBytes      uint64      `json:"peak_bytes"`
 	PeakAt         *memRefJSON `json:"peak_at"`
+	// Unswept counts the space's accesses a limit left out of the peak and the races.
+	Unswept int `json:"unswept"`
+	// LiveAtPeak are the buffers live at the peak, most bytes first.
+	LiveAtPeak []memLiveJSON `json:"live_at_peak"`
+}
+
+// memLiveJSON is a buffer live at a peak: bytes of a partition band, its write and the last
+// read before the next write, each with its kernel source line ("" when not known).
+type memLiveJSON struct {
+	Bytes      uint64     `json:"bytes"`
+	Partition  uint16     `json:"partition"`
+	Partitions uint16     `json:"partitions"`
+	Write      memRefJSON `json:"write"`
+	WriteLine  string     `json:"write_line,omitempty"`
+	LastRead   memRefJSON `json:"last_read"`
+	ReadLine   string     `json:"last_read_line,omitempty"`
 }
 
 type memRefJSON struct {
@@ -81,22 +109,20 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: neffscope memmap [--json] FILE")
 		fs.PrintDefaults()
 	}
-	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
-	if f == nil {
+	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Memmap, stderr)
+	if r == nil {
 		return rc
 	}
-	defer fh.Close()
-	m := f.Memmap()
-	if m == nil {
-		relayLimits(stderr, f, false)
-		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
-		return 1
+	defer r.close()
+	f, m, fileErrs, limits := r.f, r.m, r.fileErrs, r.limits
+	// The source lines are mapped after the model, on what it leaves of the budget: they name
+	// the buffers live at each peak.
+	if f.SourcePending() {
+		if ms, err := f.IndexSource(context.Background(), nil); err == nil {
+			f.ApplySource(ms)
+		}
 	}
-	fileErrs := errorFindings(f)
-	if len(fileErrs) > 0 {
-		rc = 1
-	}
-	limits, _ := relayLimits(stderr, f, *asJSON)
+	lines := lineJoiner(f)
 	for _, c := range m.Cores {
 		if len(c.MemLints) > 0 {
 			rc = 1
@@ -109,28 +135,55 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 	bw := bufio.NewWriterSize(out, 1<<16)
 	defer bw.Flush()
 	if *asJSON {
-		writeMemmapJSON(bw, m, limits)
+		writeMemmapJSON(bw, m, limits, lines)
 		for _, fd := range fileErrs {
 			fmt.Fprintf(stderr, "error: %s\n", safeMsg(fd.Message))
 		}
 	} else {
-		printMemmap(bw, f.Name, m, unrelayed(fileErrs))
+		printMemmap(bw, f.Name, m, unrelayed(fileErrs), lines)
 	}
 	return rc
+}
+
+// lineJoiner names an instruction's kernel source line as the listings do ("conv2d.py:107",
+// the file's base name; "" when the debug info names none), through the open's source index.
+func lineJoiner(f *inspect.File) func(c *sched.Core, at sched.At) string {
+	return func(c *sched.Core, at sched.At) string {
+		if f.Program == nil || f.Program.Source == nil || !at.Valid() {
+			return ""
+		}
+		src := f.Program.Source.Source(c.Engines[at.Engine].Member, int(at.Index))
+		if src == nil || src.Line == 0 {
+			return ""
+		}
+		return filepath.Base(src.File) + ":" + strconv.Itoa(src.Line)
+	}
 }
 
 func memRef(c *sched.Core, a *sched.Access) *memRefJSON {
 	return &memRefJSON{Engine: c.EngineName(a.At), Index: a.At.Index, DMA: a.DMA}
 }
 
-func memUsage(c *sched.Core, u sched.Usage) memUsageJSON {
-	j := memUsageJSON{Partitions: u.Partitions, PeakBytes: u.PeakBytes}
+// peakConvention is how the peak is counted, said wherever it is shown.
+const peakConvention = "the peak is the most bytes of one partition written and read again later, in the schedule's order: by step, a DMA counting after the compute of its step"
+
+func memUsage(c *sched.Core, u sched.Usage, lines func(*sched.Core, sched.At) string) memUsageJSON {
+	j := memUsageJSON{Partitions: u.Partitions, PeakBytes: u.PeakBytes, Unswept: u.Unswept, LiveAtPeak: []memLiveJSON{}}
 	if u.PartitionBytes > 0 {
 		b := u.PartitionBytes
 		j.PartitionBytes = &b
 	}
 	if u.PeakAt >= 0 {
 		j.PeakAt = memRef(c, &c.Accesses[u.PeakAt])
+	}
+	for _, l := range u.Live {
+		w := &c.Accesses[l.Write]
+		lj := memLiveJSON{Bytes: l.Bytes, Partition: l.Partition, Partitions: l.Parts, Write: *memRef(c, w), WriteLine: lines(c, w.At)}
+		if l.LastRead >= 0 {
+			r := &c.Accesses[l.LastRead]
+			lj.LastRead, lj.ReadLine = *memRef(c, r), lines(c, r.At)
+		}
+		j.LiveAtPeak = append(j.LiveAtPeak, lj)
 	}
 	return j
 }
@@ -157,13 +210,15 @@ func memUndecided(c *sched.Core) []syncUndecidedJSON {
 }
 
 // writeMemmapJSON streams the contract's object an access at a time.
-func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
+func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding, lines func(*sched.Core, sched.At) string) {
 	line := func(v any) {
 		b, _ := json.Marshal(v)
 		w.Write(b)
 	}
 	w.Write(appendFindingsMember([]byte("{"), limits, ""))
-	w.WriteString("\"cores\": [")
+	w.WriteString("\"peak\": ")
+	line(peakConvention)
+	w.WriteString(",\n\"cores\": [")
 	var boxes []memBoxJSON
 	for k, c := range m.Cores {
 		if k > 0 {
@@ -171,10 +226,12 @@ func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 		}
 		w.WriteString("\n{\"core\": ")
 		line(c.Name)
+		w.WriteString(",\n \"unplaced\": ")
+		line(c.Unplaced())
 		w.WriteString(",\n \"sbuf\": ")
-		line(memUsage(c, c.SBUF))
+		line(memUsage(c, c.SBUF, lines))
 		w.WriteString(",\n \"psum\": ")
-		line(memUsage(c, c.PSUM))
+		line(memUsage(c, c.PSUM, lines))
 		w.WriteString(",\n \"accesses\": [")
 		for i := range c.Accesses {
 			a := &c.Accesses[i]
@@ -201,8 +258,66 @@ func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 	w.WriteString("\n]}\n")
 }
 
-func printMemmap(w io.Writer, name string, m *sched.Model, fileErrs []doc.Finding) {
-	fmt.Fprintf(w, "%s: %d cores\n", safe(name), len(m.Cores))
+// memLiveMax is how many buffers live at a peak the text lists (--json has them all), and
+// how many kernel lines it sums them by.
+const memLiveMax = 8
+
+// liveByLine sums the buffers live at a peak by the kernel line of their write, most bytes
+// first: "conv2d.py:127 168720 B in 190 buffers, …".
+func liveByLine(c *sched.Core, live []sched.LiveBuffer, lines func(*sched.Core, sched.At) string) string {
+	type sum struct {
+		line  string
+		bytes uint64
+		n     int
+	}
+	var sums []sum
+	at := map[string]int{}
+	for _, l := range live {
+		line := lines(c, c.Accesses[l.Write].At)
+		if line == "" {
+			line = "(no line)"
+		}
+		k, ok := at[line]
+		if !ok {
+			k = len(sums)
+			at[line] = k
+			sums = append(sums, sum{line: line})
+		}
+		sums[k].bytes += l.Bytes
+		sums[k].n++
+	}
+	sort.SliceStable(sums, func(i, j int) bool { return sums[i].bytes > sums[j].bytes })
+	var b strings.Builder
+	for i, x := range sums {
+		if i == memLiveMax {
+			fmt.Fprintf(&b, ", and %d more lines", len(sums)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d B in %d", safe(x.line), x.bytes, x.n)
+		if x.n == 1 {
+			b.WriteString(" buffer")
+		} else {
+			b.WriteString(" buffers")
+		}
+	}
+	return b.String()
+}
+
+func printMemmap(w io.Writer, name string, m *sched.Model, fileErrs []doc.Finding, lines func(*sched.Core, sched.At) string) {
+	fmt.Fprintf(w, "%s: %d cores (%s)\n", safe(name), len(m.Cores), peakConvention)
+	ref := func(c *sched.Core, a *sched.Access) string {
+		s := c.Ref(a.At)
+		if a.DMA {
+			s += "'s DMA"
+		}
+		if l := lines(c, a.At); l != "" {
+			s += " (" + safe(l) + ")"
+		}
+		return s
+	}
 	usage := func(label string, c *sched.Core, u sched.Usage) string {
 		s := fmt.Sprintf("%s peak %d B", label, u.PeakBytes)
 		if u.PartitionBytes > 0 {
@@ -210,12 +325,10 @@ func printMemmap(w io.Writer, name string, m *sched.Model, fileErrs []doc.Findin
 		}
 		s += " per partition"
 		if u.PeakAt >= 0 {
-			a := &c.Accesses[u.PeakAt]
-			s += " (at " + c.Ref(a.At)
-			if a.DMA {
-				s += "'s DMA"
-			}
-			s += ")"
+			s += " (at " + ref(c, &c.Accesses[u.PeakAt]) + ")"
+		}
+		if u.Unswept > 0 {
+			s += fmt.Sprintf(", %d accesses past a limit not counted", u.Unswept)
 		}
 		return s
 	}
@@ -224,7 +337,30 @@ func printMemmap(w io.Writer, name string, m *sched.Model, fileErrs []doc.Findin
 		if n := len(c.MemLints); n > 0 {
 			verdict = fmt.Sprintf("%d memory lints", n)
 		}
+		if n := c.Unplaced(); n > 0 {
+			verdict += fmt.Sprintf("; %d operands or DMA sides not placed, so in no peak and no race (undecided below)", n)
+		}
 		fmt.Fprintf(w, "%s: %d accesses; %s; %s; %s\n", c.Name, len(c.Accesses), usage("SBUF", c, c.SBUF), usage("PSUM", c, c.PSUM), verdict)
+		for _, sp := range []struct {
+			label string
+			u     sched.Usage
+		}{{"SBUF", c.SBUF}, {"PSUM", c.PSUM}} {
+			if len(sp.u.Live) > 0 {
+				l := sp.u.Live[0]
+				fmt.Fprintf(w, "  %s live at the peak (partitions %d..%d), by the kernel line that wrote it: %s\n", sp.label, l.Partition, int(l.Partition)+int(l.Parts)-1, liveByLine(c, sp.u.Live, lines))
+			}
+			for i, l := range sp.u.Live {
+				if i == memLiveMax {
+					fmt.Fprintf(w, "    … and %d more buffers (--json lists them all)\n", len(sp.u.Live)-i)
+					break
+				}
+				s := fmt.Sprintf("    %8d B  written by %s", l.Bytes, ref(c, &c.Accesses[l.Write]))
+				if l.LastRead >= 0 {
+					s += ", read last by " + ref(c, &c.Accesses[l.LastRead])
+				}
+				fmt.Fprintln(w, s)
+			}
+		}
 		for i, l := range c.MemLints {
 			if i == syncListMax {
 				fmt.Fprintf(w, "  … and %d more lints (--json lists them all)\n", len(c.MemLints)-i)

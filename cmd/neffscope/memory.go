@@ -13,7 +13,9 @@ import (
 // printMemory prints the static device-memory budget as the runtime's memory table: the
 // per-NEFF figures, then one block per core, one row per category with its figure once, and
 // the method under it (withMethod; info leaves it to 'neffscope memory', to stay one screen).
-func printMemory(w io.Writer, mb *inspect.MemoryBudget, withMethod bool) {
+// printMemory prints the budget; a core in unread (core → why) is said to be not known
+// rather than shown as zeros.
+func printMemory(w io.Writer, mb *inspect.MemoryBudget, withMethod bool, unread map[string]string) {
 	if mb == nil {
 		return
 	}
@@ -38,6 +40,10 @@ func printMemory(w io.Writer, mb *inspect.MemoryBudget, withMethod bool) {
 		tw.Flush()
 	}
 	for _, c := range append([]*inspect.CoreMemory{mb.NEFF}, mb.Cores...) {
+		if why := unread[c.Core]; why != "" {
+			fmt.Fprintf(w, "  %s  not known: %s\n", safe(c.Core), safeMsg(why))
+			continue
+		}
 		block(safe(c.Core), fig(c.Total, c.Overflow, c.AtLeast), c.Items)
 	}
 	for _, fd := range mb.Findings {
@@ -90,7 +96,7 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "  no program: the file has no def.json the budget could be read from")
 			return 1
 		}
-		printMemory(stdout, mb, true)
+		printMemory(stdout, mb, true, unreadCores(f))
 		return rc
 	})
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 // replaceInvalid is s with every byte that is not UTF-8 replaced by U+FFFD, as encoding/json
@@ -26,7 +28,7 @@ func rawEscapable(s string, layout bool) (rune, bool) {
 		if layout && (r == '\n' || r == '\t') {
 			continue
 		}
-		if r == utf8.RuneError && n == 1 || escapes(r) {
+		if r == utf8.RuneError && n == 1 || doc.Escapes(r) {
 			return r, true
 		}
 	}

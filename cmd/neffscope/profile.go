@@ -24,7 +24,8 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	asCSV := fs.Bool("csv", false, "print every table as CSV: each row starts with its section (engines, opcodes, dma, reloads, hlo)")
 	byLine := fs.Bool("by-line", false, "instead, the kernel source lines × engines: instruction words each line produced, most first")
 	top := fs.Int("top", 30, "with --by-line: how many lines (0: all)")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope profile [--json | --csv] [--by-line [--top N]] FILE", 1, 1, func() bool { return (!*asJSON || !*asCSV) && *top >= 0 })
+	prof := fs.String("ntff", "", ntffHelp+" (measured columns beside the static ones)")
+	files, ok := openInputs(fs, args, stderr, "usage: neffscope profile [--json | --csv] [--by-line [--top N]] [--ntff PROFILE.ntff] FILE", 1, 1, func() bool { return (!*asJSON || !*asCSV) && *top >= 0 })
 	if !ok {
 		return 2
 	}
@@ -33,6 +34,15 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 		return profileByLine(f, *top, *asJSON, *asCSV, stdout, stderr)
 	}
 	p := inspect.Profile(f)
+	mrc := 0
+	if *prof != "" && f.Program != nil {
+		res, rc := measuredFor(*prof, f, 0, stderr)
+		if res == nil {
+			return rc
+		}
+		measuredProfile(p, res, f)
+		mrc = rc
+	}
 	addFileErrors(p, files, *asJSON)
 	lrc := relayOnto(p, files, stderr, *asJSON)
 	switch {
@@ -79,7 +89,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s\n", fd.Severity, fd.Message)
 		}
 	}
-	if treeHasError(p) || lrc != 0 {
+	if treeHasError(p) || lrc != 0 || mrc != 0 {
 		return 1
 	}
 	return 0

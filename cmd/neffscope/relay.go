@@ -77,7 +77,7 @@ func relayLimits(stderr io.Writer, f *inspect.File, asJSON bool) (fs []fileFindi
 }
 
 // appendFindingsMember appends `"findings": [...],` (each as encoding/json writes a
-// fileFinding, escaped as appendJSONString escapes) for a JSON object written by hand, or
+// fileFinding, escaped as doc.AppendJSONString escapes with JSONSafe) for a JSON object written by hand, or
 // nothing when fs is empty.
 func appendFindingsMember(b []byte, fs []fileFinding, indent string) []byte {
 	if len(fs) == 0 {
@@ -89,18 +89,18 @@ func appendFindingsMember(b []byte, fs []fileFinding, indent string) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, "\n"+indent+` {"file":`...)
-		b = appendJSONString(b, fd.File)
+		b = doc.AppendJSONString(b, fd.File, doc.JSONSafe)
 		b = append(b, `,"code":`...)
-		b = appendJSONString(b, string(fd.Code))
+		b = doc.AppendJSONString(b, string(fd.Code), doc.JSONSafe)
 		b = append(b, `,"severity":`...)
-		b = appendJSONString(b, fd.Severity)
+		b = doc.AppendJSONString(b, fd.Severity, doc.JSONSafe)
 		b = append(b, `,"message":`...)
-		b = appendJSONString(b, fd.Message)
+		b = doc.AppendJSONString(b, fd.Message, doc.JSONSafe)
 		if s := fd.Span; s != nil {
 			b = append(b, `,"span":{`...)
 			if s.Source != "" {
 				b = append(b, `"source":`...)
-				b = appendJSONString(b, s.Source)
+				b = doc.AppendJSONString(b, s.Source, doc.JSONSafe)
 				b = append(b, ',')
 			}
 			b = append(b, `"offset":`...)

@@ -5,8 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -21,25 +19,8 @@ import (
 // jsonEscaper (jsonStdout), which writes the same runes as \u escapes, so it parses to the
 // same values and stays valid JSON.
 
-// escapedRunes is the one table of the runes output escapes in anything that came from a
-// file, text and JSON alike: the C0 and C1 controls and DEL (Cc); the format characters (Cf:
-// bidi overrides, embeddings and isolates U+202A–202E and U+2066–2069, the marks U+200E,
-// U+200F and U+061C, the zero-width U+200B–200D and U+2060, the BOM U+FEFF, the soft hyphen,
-// the tags U+E0001–E007F); and the line and paragraph separators U+2028 and U+2029 (Zl, Zp),
-// which JavaScript and some terminals take as line ends. A terminal acts on the first kind;
-// the others reorder, hide or break lines, so a name can forge what is printed around it.
-var escapedRunes = []*unicode.RangeTable{unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp}
-
-// escapes reports whether output escapes r (escapedRunes).
-func escapes(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r < 0x20 || r == 0x7f
-	}
-	return unicode.IsOneOf(escapedRunes, r)
-}
-
 // safe returns s as is when it is plain printable text, else quoted as strconv.Quote does
-// (with every rune escapes names escaped).
+// (with every rune doc.Escapes names escaped).
 func safe(s string) string {
 	if plain(s) {
 		return s
@@ -69,7 +50,7 @@ func quoteText(s string) string {
 			b = appendTextByte(b, s[i])
 		case r == '"' || r == '\\':
 			b = append(b, '\\', byte(r))
-		case escapes(r):
+		case doc.Escapes(r):
 			b = appendTextRune(b, r)
 		default:
 			b = append(b, s[i:i+n]...)
@@ -91,7 +72,7 @@ func plain(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || escapes(r) {
+		if r == utf8.RuneError && n == 1 || doc.Escapes(r) {
 			return false
 		}
 		i += n
@@ -110,20 +91,6 @@ func appendTextRune(b []byte, r rune) []byte {
 func appendTextByte(b []byte, c byte) []byte {
 	const hex = "0123456789abcdef"
 	return append(b, '\\', 'x', hex[c>>4], hex[c&15])
-}
-
-// appendJSONRune appends r as a JSON string escape: \u followed by four hex digits, a
-// surrogate pair past U+FFFF.
-func appendJSONRune(b []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	u := func(b []byte, v rune) []byte {
-		return append(b, '\\', 'u', hex[v>>12&15], hex[v>>8&15], hex[v>>4&15], hex[v&15])
-	}
-	if r > 0xFFFF {
-		hi, lo := utf16.EncodeRune(r)
-		return u(u(b, hi), lo)
-	}
-	return u(b, r)
 }
 
 // termWriter escapes, in text output, every rune of escapedRunes but newline and tab (the
@@ -145,7 +112,7 @@ func (t *termWriter) Write(p []byte) (int, error) {
 	for i := 0; i < len(p); {
 		c := p[i]
 		if c < utf8.RuneSelf {
-			if escapes(rune(c)) && c != '\n' && c != '\t' {
+			if doc.Escapes(rune(c)) && c != '\n' && c != '\t' {
 				out = appendTextRune(out, rune(c))
 			} else {
 				out = append(out, c)
@@ -161,7 +128,7 @@ func (t *termWriter) Write(p []byte) (int, error) {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = appendTextByte(out, c)
-		case escapes(r):
+		case doc.Escapes(r):
 			out = appendTextRune(out, r)
 		default:
 			out = append(out, p[i:i+size]...)
@@ -234,7 +201,7 @@ func (j *jsonEscaper) Write(p []byte) (int, error) {
 			continue
 		}
 		if c < utf8.RuneSelf {
-			out = appendJSONRune(out, rune(c))
+			out = doc.AppendJSONRune(out, rune(c))
 			i++
 			continue
 		}
@@ -245,9 +212,9 @@ func (j *jsonEscaper) Write(p []byte) (int, error) {
 		r, size := utf8.DecodeRune(p[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			out = appendJSONRune(out, utf8.RuneError)
-		case escapes(r):
-			out = appendJSONRune(out, r)
+			out = doc.AppendJSONRune(out, utf8.RuneError)
+		case doc.Escapes(r):
+			out = doc.AppendJSONRune(out, r)
 		default:
 			out = append(out, p[i:i+size]...)
 		}
@@ -264,7 +231,7 @@ func (j *jsonEscaper) Flush() {
 	if len(j.tail) > 0 {
 		var b []byte
 		for range j.tail {
-			b = appendJSONRune(b, utf8.RuneError)
+			b = doc.AppendJSONRune(b, utf8.RuneError)
 		}
 		j.tail = nil
 		j.w.Write(b)

@@ -42,7 +42,8 @@ type scanItem struct {
 	// open reads the file when it is not on the file system (a tar member, an S3 object).
 	open func() (cachesrc.File, error)
 	// hlo is the entry's HLO module beside the NEFF (nil: none).
-	hlo *hloRef
+	hlo      *hloRef
+	modified time.Time // when the directory holding it last changed (the entry's state)
 }
 
 // scanOptions are scan's knobs.
@@ -62,7 +63,8 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	jsonl := fs.Bool("jsonl", false, "one JSON object per NEFF per line (the default unless stdout is a terminal, which gets a table)")
 	asCSV := fs.Bool("csv", false, "CSV with a header row (the Parquet columns)")
-	parquetPath := fs.String("parquet", "", "write the records to this Parquet `FILE` (schema in scanparquet.go)")
+	parquetPath := fs.String("parquet", "", "write the records to this new Parquet `FILE` (schema in scanparquet.go)")
+	force := fs.Bool("force", false, "let --parquet replace an existing file (never a symlink, a NEFF or a scanned path)")
 	jobs := fs.Int("j", runtime.NumCPU(), "read this many NEFFs at once")
 	quiet := fs.Bool("q", false, "no progress on stderr")
 	follow := fs.Bool("follow", false, "follow symlinks (each file and directory they lead to is read once); without it a symlink is not followed")
@@ -95,10 +97,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	case *asCSV:
 		sink = newCSVSink(stdout)
 	case *parquetPath != "":
-		ps, err := newParquetSink(*parquetPath)
+		ps, err := newParquetSink(*parquetPath, outputRules{force: *force, inputs: fs.Args()})
 		if err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 2
+			return reportOutputErr(stderr, err)
 		}
 		sink = ps
 	case !*jsonl && isTerminal(rawStdout(stdout)):
@@ -115,7 +116,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		opt.progress = nil
 	}
 	st, err := scan(fs.Args(), opt, sink)
-	if cerr := sink.Close(); err == nil {
+	if ps, ok := sink.(*parquetSink); ok && err != nil {
+		ps.abort()
+	} else if cerr := sink.Close(); err == nil {
 		err = cerr
 	}
 	if opt.progress != nil {
@@ -194,6 +197,7 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 	pending := map[int]*fleet.ScanRecord{}
 	next := 0
 	lastProgress := time.Now()
+	shown := false // a live progress line is on the terminal
 	for res := range results {
 		pending[res.seq] = res.rec
 		for {
@@ -219,6 +223,12 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 				st.errors++
 			}
 			if werr == nil {
+				if shown {
+					// The progress line and the table share the terminal: clear the line
+					// first, so the row starts at the left edge; it is drawn again below.
+					fmt.Fprint(opt.progress, "\r\x1b[K")
+					shown = false
+				}
 				if werr = sink.Write(r); werr != nil {
 					close(stop) // the output is gone: stop walking, drain the readers
 				}
@@ -230,13 +240,14 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 					dir, _ := w.current.Load().(string)
 					line := fmt.Sprintf("scan: %d done / %d found, %.1f MB · %s", st.records, w.found.Load(), float64(st.bytes)/1e6, safe(dir))
 					fmt.Fprintf(opt.progress, "\r\x1b[K%s", elide(line, 100))
+					shown = true
 				} else {
 					fmt.Fprintf(opt.progress, "scan: %d NEFFs, %.1f MB, %.0f NEFF/s…\n", st.records, float64(st.bytes)/1e6, float64(st.records)/el)
 				}
 			}
 		}
 	}
-	if opt.live && opt.progress != nil {
+	if shown {
 		fmt.Fprint(opt.progress, "\r\x1b[K")
 	}
 	st.elapsed = time.Since(start)
@@ -290,7 +301,11 @@ func (w *walker) root(p string) {
 		w.dir(p, st)
 	default:
 		names := siblingNames(filepath.Dir(p))
-		w.file(p, st, names)
+		var mod time.Time
+		if dst, err := os.Stat(filepath.Dir(p)); err == nil {
+			mod = dst.ModTime()
+		}
+		w.file(p, st, names, mod)
 	}
 }
 
@@ -306,6 +321,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	if err != nil && len(entries) == 0 {
 		return w.emit(scanItem{path: p, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot read directory %s: %v", p, describeErr(err))})
 	}
+	dirMod := st.ModTime()
 	names := make([]string, len(entries))
 	hasNEFF := false
 	for i, e := range entries {
@@ -317,7 +333,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	// A cache entry directory without a NEFF is a record too: it answers "is it cached?".
 	if !hasNEFF && strings.HasPrefix(filepath.Base(p), "MODULE_") {
 		if _, ok := fleet.ParseModuleKey(filepath.Base(p)); ok {
-			if !w.emit(scanItem{path: filepath.Join(p, "model.neff"), siblings: names, missing: true, hlo: hloBeside(p, names)}) {
+			if !w.emit(scanItem{path: filepath.Join(p, "model.neff"), siblings: names, missing: true, modified: st.ModTime(), hlo: hloBeside(p, names)}) {
 				return false
 			}
 		}
@@ -349,7 +365,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 				}
 				continue
 			}
-			if isNEFFName(e.Name()) && !w.file(cp, st, names) {
+			if isNEFFName(e.Name()) && !w.file(cp, st, names, dirMod) {
 				return false
 			}
 			continue
@@ -375,7 +391,7 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 				}
 				continue
 			}
-			if !w.file(cp, st, names) {
+			if !w.file(cp, st, names, dirMod) {
 				return false
 			}
 		}
@@ -383,19 +399,20 @@ func (w *walker) dir(p string, st os.FileInfo) bool {
 	return true
 }
 
-func (w *walker) file(p string, st os.FileInfo, siblings []string) bool {
+// file emits a NEFF; dirMod is when its directory last changed.
+func (w *walker) file(p string, st os.FileInfo, siblings []string, dirMod time.Time) bool {
 	if !st.Mode().IsRegular() {
-		return w.emit(scanItem{path: p, siblings: siblings, code: fleet.CodeScanNotRegular, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
+		return w.emit(scanItem{path: p, siblings: siblings, code: fleet.CodeScanNotRegular, modified: dirMod, problem: fmt.Sprintf("%s is not a regular file (%s); not read", p, st.Mode().Type())})
 	}
 	if w.follow {
 		id := fileKey(p, st)
 		if first, ok := w.seen[id]; ok {
-			return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), code: fleet.CodeScanSeen, severity: doc.Info,
+			return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), code: fleet.CodeScanSeen, severity: doc.Info, modified: dirMod,
 				problem: fmt.Sprintf("%s is %s, read already (through a symlink or a hard link); not read again", p, filepath.ToSlash(first))})
 		}
 		w.seen[id] = p
 	}
-	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), hlo: hloBeside(filepath.Dir(p), siblings)})
+	return w.emit(scanItem{path: p, siblings: siblings, size: st.Size(), modified: dirMod, hlo: hloBeside(filepath.Dir(p), siblings)})
 }
 
 func siblingNames(dir string) []string {
@@ -425,7 +442,7 @@ func describeErr(err error) string {
 // readItem turns one walk item into its record. It never panics: a decoder panic becomes the
 // record's error finding, so one hostile file cannot stop a scan.
 func readItem(it scanItem, maxInflate int64) (rec *fleet.ScanRecord) {
-	defer func() { addGraph(rec, it.hlo, maxInflate) }()
+	defer func() { rec.Modified = it.modified; addGraph(rec, it.hlo, maxInflate) }()
 	if it.open != nil {
 		return readOpened(it, maxInflate)
 	}
@@ -445,7 +462,7 @@ func readItem(it scanItem, maxInflate int64) (rec *fleet.ScanRecord) {
 			rec = fleet.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", p, e))
 		}
 	}()
-	fh, err := openForScan(it.path)
+	fh, err := openNonblocking(it.path)
 	if err != nil {
 		return fleet.UnreadableRecord(p, it.size, it.siblings, doc.CodeScanUnreadable, fmt.Sprintf("cannot open %s: %v", p, describeErr(err)))
 	}
@@ -583,6 +600,21 @@ func flatten(r *fleet.ScanRecord) flatRecord {
 	}
 	if c := r.Cache; c != nil {
 		f.CacheModule, f.CacheFlagsHash, f.CacheState = &c.Module, &c.FlagsHash, &c.State
+	}
+	return f.clean()
+}
+
+// clean makes every string of the row doc.CleanString's: valid UTF-8 (a bad byte is U+FFFD,
+// as the JSONL has it) with no control or format character raw, in Parquet and CSV alike.
+func (f flatRecord) clean() flatRecord {
+	for _, s := range []*string{&f.Path, &f.SHA256, &f.UUID, &f.NeffVersion, &f.Compiler, &f.Target, &f.Instructions, &f.Inputs, &f.Outputs, &f.Problems} {
+		*s = doc.CleanString(*s)
+	}
+	for _, s := range []**string{&f.CacheModule, &f.CacheFlagsHash, &f.CacheState, &f.DuplicateOf} {
+		if *s != nil {
+			c := doc.CleanString(**s)
+			*s = &c
+		}
 	}
 	return f
 }

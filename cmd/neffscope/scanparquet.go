@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -20,18 +19,20 @@ import (
 // a column, and JSON functions exist in all three engines. Pages are Snappy-compressed.
 
 type parquetSink struct {
-	f    *os.File
+	out  *outputFile
 	w    *parquet.GenericWriter[flatRecord]
 	path string
 }
 
-func newParquetSink(path string) (*parquetSink, error) {
-	f, err := os.Create(path)
+// newParquetSink starts writing path beside its name (createOutput): it is moved into place
+// when the scan ends, and never replaces a symlink, a NEFF or one of the scanned paths.
+func newParquetSink(path string, rules outputRules) (*parquetSink, error) {
+	out, err := createOutput(path, rules)
 	if err != nil {
 		return nil, err
 	}
-	w := parquet.NewGenericWriter[flatRecord](f, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(64<<10))
-	return &parquetSink{f: f, w: w, path: path}, nil
+	w := parquet.NewGenericWriter[flatRecord](out, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(64<<10))
+	return &parquetSink{out: out, w: w, path: path}, nil
 }
 
 func (s *parquetSink) Write(r *fleet.ScanRecord) error {
@@ -41,13 +42,14 @@ func (s *parquetSink) Write(r *fleet.ScanRecord) error {
 	return nil
 }
 
+// Close writes the footer and moves the file into place.
 func (s *parquetSink) Close() error {
-	err := s.w.Close()
-	if cerr := s.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := s.w.Close(); err != nil {
+		s.out.abort()
 		return fmt.Errorf("writing %s: %w", s.path, err)
 	}
-	return nil
+	return s.out.commit()
 }
+
+// abort leaves the target as it was: the scan did not end.
+func (s *parquetSink) abort() { s.out.abort() }

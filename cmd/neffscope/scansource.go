@@ -27,7 +27,7 @@ func hloBeside(dir string, names []string) *hloRef {
 	for _, n := range names {
 		if hlo.Match(n) {
 			p := filepath.Join(dir, n)
-			return &hloRef{path: filepath.ToSlash(p), open: func() (cachesrc.File, error) { return openForScan(p) }}
+			return &hloRef{path: filepath.ToSlash(p), open: func() (cachesrc.File, error) { return openInput(p) }}
 		}
 	}
 	return nil

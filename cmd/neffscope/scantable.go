@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/fleet"
@@ -21,7 +22,7 @@ var scanColumns = []struct {
 	title string
 	width int
 	right bool
-}{{"PATH", 56, false}, {"SIZE", 9, true}, {"COMPILER", 20, false}, {"TARGET", 6, false}, {"CORES", 5, true}, {"INSTR", 9, true}, {"FINDINGS", 0, false}}
+}{{"PATH", 56, false}, {"STATE", 11, false}, {"SIZE", 9, true}, {"COMPILER", 20, false}, {"TARGET", 6, false}, {"CORES", 5, true}, {"INSTR", 9, true}, {"FINDINGS", 0, false}}
 
 func (s *tableSink) row(cells ...string) error {
 	var b strings.Builder
@@ -74,7 +75,32 @@ func (s *tableSink) Write(r *fleet.ScanRecord) error {
 	if r.Subgraphs > 0 {
 		cores, instr = fmt.Sprint(r.Subgraphs), fmt.Sprint(total)
 	}
-	return s.row(safe(r.Path), humanBytes(r.Size), dash(r.Compiler), dash(target), cores, instr, findingsCell(r))
+	return s.row(safe(r.Path), entryState(r, time.Now()), humanBytes(r.Size), dash(r.Compiler), dash(target), cores, instr, findingsCell(r))
+}
+
+// staleAfter is how long a cache entry without model.done or model.log may go unchanged and
+// still be taken as compiling. A guess: no source says how long the compiler may run (large
+// graphs take over an hour: the Neuron cache docs say 30–60 minutes), and an entry's
+// directory changes when the compile starts and when it ends, not while it runs.
+const staleAfter = 6 * time.Hour
+
+// entryState is the table's STATE: a cache entry's done or failed (fleet.CacheState), and an
+// incomplete one in progress, or stale when its directory has not changed for staleAfter;
+// "-" for a NEFF outside a cache (its FINDINGS say whether it reads).
+func entryState(r *fleet.ScanRecord, now time.Time) string {
+	if r.Cache == nil {
+		return "-"
+	}
+	switch r.Cache.State {
+	case fleet.CacheDone:
+		return "done"
+	case fleet.CacheFailed:
+		return "failed"
+	}
+	if !r.Modified.IsZero() && now.Sub(r.Modified) > staleAfter {
+		return "stale"
+	}
+	return "in progress"
 }
 
 func (s *tableSink) Close() error {

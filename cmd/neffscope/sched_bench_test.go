@@ -52,30 +52,48 @@ func runChild(b *testing.B, args ...string) benchRun {
 // reports wall and CPU time, peak RSS and the ratios the model is held to (sync and memmap each at
 // most 3× info's wall time and at most 256 MiB).
 func BenchmarkSyncMemmapRealShaped(b *testing.B) {
+	benchAgainstInfo(b, benchCmd{"sync", []string{"sync", "--json"}}, benchCmd{"memmap", []string{"memmap", "--json"}})
+}
+
+// BenchmarkTimelineRealShaped runs info and timeline --json (the estimate of every core,
+// streamed) back to back on the 32 MiB real-shaped NEFF, and reports the same figures and the
+// ratio the estimate is held to (at most 3× info's wall time and 256 MiB).
+func BenchmarkTimelineRealShaped(b *testing.B) {
+	benchAgainstInfo(b, benchCmd{"timeline", []string{"timeline", "--json"}})
+}
+
+// benchCmd is a command a benchmark runs on the real-shaped NEFF (its path appended), and the
+// name its metrics carry.
+type benchCmd struct {
+	name string
+	args []string
+}
+
+// benchAgainstInfo runs info and each command back to back, each in its own process, on the 32
+// MiB real-shaped NEFF, and reports each one's wall and CPU time and peak RSS and its wall time
+// over info's (name/info).
+func benchAgainstInfo(b *testing.B, cmds ...benchCmd) {
 	p, err := bigneff.Cached("", 32, false)
 	if err != nil {
 		b.Skip(err)
 	}
-	var info, syncR, mem benchRun
-	add := func(to *benchRun, r benchRun) {
-		to.wall += r.wall
-		to.cpu += r.cpu
-		to.rssMiB = max(to.rssMiB, r.rssMiB)
-	}
+	all := append([]benchCmd{{"info", []string{"info"}}}, cmds...)
+	runs := make([]benchRun, len(all))
 	for range b.N {
-		add(&info, runChild(b, "info", p))
-		add(&syncR, runChild(b, "sync", "--json", p))
-		add(&mem, runChild(b, "memmap", "--json", p))
+		for k, c := range all {
+			r := runChild(b, append(append([]string(nil), c.args...), p)...)
+			runs[k].wall += r.wall
+			runs[k].cpu += r.cpu
+			runs[k].rssMiB = max(runs[k].rssMiB, r.rssMiB)
+		}
 	}
 	n := float64(b.N)
-	for _, m := range []struct {
-		name string
-		r    benchRun
-	}{{"info", info}, {"sync", syncR}, {"memmap", mem}} {
-		b.ReportMetric(float64(m.r.wall.Milliseconds())/n, m.name+"-ms")
-		b.ReportMetric(float64(m.r.cpu.Milliseconds())/n, m.name+"-cpu-ms")
-		b.ReportMetric(float64(m.r.rssMiB), m.name+"-MiB")
+	for k, c := range all {
+		b.ReportMetric(float64(runs[k].wall.Milliseconds())/n, c.name+"-ms")
+		b.ReportMetric(float64(runs[k].cpu.Milliseconds())/n, c.name+"-cpu-ms")
+		b.ReportMetric(float64(runs[k].rssMiB), c.name+"-MiB")
+		if k > 0 {
+			b.ReportMetric(float64(runs[k].wall)/float64(runs[0].wall), c.name+"/info")
+		}
 	}
-	b.ReportMetric(float64(syncR.wall)/float64(info.wall), "sync/info")
-	b.ReportMetric(float64(mem.wall)/float64(info.wall), "memmap/info")
 }

@@ -6,11 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
+	"github.com/neffscope/neffscope/core/timeline"
 )
 
 func init() {
@@ -67,28 +67,21 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, every wait and its producer, the lints and what is undecided")
-	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this file: a thread per engine, a slice per instruction at its earliest step, an arrow from each producer to its waiter")
+	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this new `FILE`: a thread per engine, a slice per instruction at its earliest step, an arrow from each producer to its waiter")
+	force := fs.Bool("force", false, "let --trace replace an existing file (never a symlink, a NEFF or the FILE read)")
+	prof := fs.String("ntff", "", ntffHelp+" (with --trace: the trace in real time, with DMA queues and semaphore counters)")
+	estimated := fs.Bool("estimated", false, "with --trace: the trace in estimated time (the static cost model, as timeline shows it; each slice's args carry estimated_start_ps and estimated_end_ps)")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json] FILE")
+		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE")
 		fs.PrintDefaults()
 	}
-	f, fh, rc := openModelFile(fs, args, *maxInflate, stderr)
-	if f == nil {
+	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Sched, stderr)
+	if r == nil {
 		return rc
 	}
-	defer fh.Close()
-	m := f.Sched()
-	if m == nil {
-		relayLimits(stderr, f, false)
-		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
-		return 1
-	}
-	fileErrs := errorFindings(f)
-	if len(fileErrs) > 0 {
-		rc = 1
-	}
-	limits, _ := relayLimits(stderr, f, *asJSON)
+	defer r.close()
+	m := r.m
 	for _, c := range m.Cores {
 		for _, w := range c.Waits {
 			if w.Code.Class() == sched.ClassLint {
@@ -97,16 +90,25 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *trace != "" {
-		out, err := os.Create(*trace)
-		if err == nil {
-			err = sched.WriteTrace(out, m)
-			if cerr := out.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		if *estimated && *prof != "" {
+			fmt.Fprintln(stderr, "neffscope: --estimated and --ntff each make a trace of their own: give one")
 			return 2
+		}
+		write := func(w io.Writer) error { return sched.WriteTrace(w, m) }
+		if *prof != "" {
+			res, mrc := measuredFor(*prof, r.f, *maxInflate, stderr)
+			if res == nil {
+				return mrc
+			}
+			rc = max(rc, mrc)
+			write = func(w io.Writer) error { return timeline.WriteTrace(w, m, res) }
+		}
+		if *estimated {
+			est := estimateWith(r.f, m)
+			write = func(w io.Writer) error { return timeline.WriteEstimatedTrace(w, est) }
+		}
+		if err := writeTraceFile(*trace, *force, r, write); err != nil {
+			return reportOutputErr(stderr, err)
 		}
 	}
 	out := stdout
@@ -117,14 +119,27 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	defer bw.Flush()
 	switch {
 	case *asJSON:
-		writeSyncJSON(bw, m, limits)
-		for _, fd := range fileErrs {
+		writeSyncJSON(bw, m, r.limits)
+		for _, fd := range r.fileErrs {
 			fmt.Fprintf(stderr, "error: %s\n", safeMsg(fd.Message))
 		}
 	case *trace == "":
-		printSync(bw, f.Name, m, unrelayed(fileErrs))
+		printSync(bw, r.f.Name, m, unrelayed(r.fileErrs))
 	}
 	return rc
+}
+
+// writeTraceFile writes the model's Chrome trace to path through createOutput.
+func writeTraceFile(path string, force bool, r *modelRun, write func(io.Writer) error) error {
+	out, err := createOutput(path, outputRules{force: force, inputs: []string{r.f.Name}})
+	if err != nil {
+		return err
+	}
+	if err := write(out); err != nil {
+		out.abort()
+		return fmt.Errorf("writing %s: %w", safe(path), err)
+	}
+	return out.commit()
 }
 
 func syncRef(c *sched.Core, a sched.At, queue int16) *syncRefJSON {
@@ -249,34 +264,4 @@ func printSync(w io.Writer, name string, m *sched.Model, fileErrs []doc.Finding)
 	for _, fd := range fileErrs {
 		fmt.Fprintf(w, "error: %s\n", safeMsg(fd.Message))
 	}
-}
-
-// openModelFile parses the flags of a command that models one file (sync, memmap) and opens
-// it without its source lines (the .dbg scans are left out, as info leaves them). A nil file
-// comes with the exit code: 2 for bad usage or an unreadable file.
-func openModelFile(fs *flag.FlagSet, args []string, maxInflate int64, stderr io.Writer) (*inspect.File, *os.File, int) {
-	if err := fs.Parse(args); err != nil {
-		return nil, nil, 2
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return nil, nil, 2
-	}
-	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: maxInflate, DeferSource: true})
-	if err != nil {
-		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return nil, nil, 2
-	}
-	return f, fh, 0
-}
-
-// errorFindings are the file's own error findings, which the model's output lists too.
-func errorFindings(f *inspect.File) []doc.Finding {
-	var out []doc.Finding
-	for _, fd := range f.Doc.Findings() {
-		if fd.Severity == doc.Error {
-			out = append(out, fd)
-		}
-	}
-	return out
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neffscope/neffscope/core/neff"
-	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -111,22 +108,7 @@ func TestSyncJSONAndTraceOnRealNEFFs(t *testing.T) {
 // PE #8's wait for Activation #3): `sync --json` names both waits with sync.cycle and exits 1,
 // and the text says so.
 func TestSyncDeadlock(t *testing.T) {
-	src := realfiles.Read(t, "nkipy/matmul_small.neff")
-	members, err := neff.ReadMembers(bytes.NewReader(src), int64(len(src)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := neff.Open(bytes.NewReader(src), int64(len(src)), neff.Options{})
-	var ms []neffbuild.Member
-	for _, m := range a.Members {
-		b := append([]byte(nil), members[m.Path]...)
-		if m.Path == "sg00/Activation.bin" {
-			b[3*64+8] = 3 // wait S[5] >= 3
-		}
-		ms = append(ms, neffbuild.Member{Path: m.Path, Data: b})
-	}
-	p := filepath.Join(t.TempDir(), "deadlock.neff")
-	os.WriteFile(p, neffbuild.Bytes(ms, neffbuild.Options{FeatureBits: a.Header.FeatureBits, LNCSize: a.Header.LNCSize, Name: a.Header.Name}), 0o644)
+	p := deadlockNEFF(t)
 	out, errs, code := runCmd(t, "sync", "--json", p)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, errs)
@@ -194,11 +176,11 @@ func TestMemmapJSONOnRealNEFFs(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 		for _, c := range got.Cores {
-			if k := keysOf(c); k != "accesses,core,lints,psum,sbuf,undecided" {
+			if k := keysOf(c); k != "accesses,core,lints,psum,sbuf,undecided,unplaced" {
 				t.Errorf("%s: core keys %s", p, k)
 			}
 			for _, space := range []string{"sbuf", "psum"} {
-				if k := keysOf(c[space].(map[string]any)); k != "partition_bytes,partitions,peak_at,peak_bytes" {
+				if k := keysOf(c[space].(map[string]any)); k != "live_at_peak,partition_bytes,partitions,peak_at,peak_bytes,unswept" {
 					t.Errorf("%s: %s keys %s", p, space, k)
 				}
 			}

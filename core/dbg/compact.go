@@ -278,8 +278,7 @@ func (c *Compact) Lookup(id uint64) (int, bool) {
 	case c.idFirst[k] > id:
 		return 0, false
 	}
-	var buf [pblock]uint64
-	vs := c.idOrder.block(k, &buf)
+	vs := c.idOrder.view(k)
 	if j := sort.Search(len(vs), func(j int) bool { return vs[j] >= id }); j < len(vs) && vs[j] == id {
 		return int(c.byID.at(k*pblock + j)), true
 	}

@@ -114,13 +114,14 @@ func (c *pcol) at(i int) uint64 {
 	return c.cached(b)[i%pblock]
 }
 
-// block copies the values of block b into buf and returns them.
-func (c *pcol) block(b int, buf *[pblock]uint64) []uint64 {
-	src := c.cur
-	if b != len(c.starts) {
-		src = c.cached(b)
+// view is block b's values, not to be written: a decoded block is never written again, and
+// the block being filled is read only once the column is built. For reads once per word of a
+// big stream (Lookup): copying the block was a kilobyte moved per lookup.
+func (c *pcol) view(b int) []uint64 {
+	if b == len(c.starts) {
+		return c.cur
 	}
-	return buf[:copy(buf[:], src)]
+	return c.cached(b)
 }
 
 // cached is encoded block b's values (not to be written), decoded now unless a way holds them.

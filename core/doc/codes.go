@@ -207,6 +207,39 @@ const (
 
 	// coverage's word limits
 	CodeCoverageWordLimit Code = "coverage.word-limit"
+
+	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)
+	CodeNTFFVersion        Code = "ntff.version"
+	CodeNTFFTruncated      Code = "ntff.truncated"
+	CodeNTFFHeaderLimit    Code = "ntff.header-limit"
+	CodeNTFFHeaderCorrupt  Code = "ntff.header-corrupt"
+	CodeNTFFWireType       Code = "ntff.wire-type"
+	CodeNTFFBadText        Code = "ntff.bad-text"
+	CodeNTFFSectionBounds  Code = "ntff.section-bounds"
+	CodeNTFFSectionSize    Code = "ntff.section-size"
+	CodeNTFFSectionOverlap Code = "ntff.section-overlap"
+	CodeNTFFTiling         Code = "ntff.tiling"
+	CodeNTFFUnknownSection Code = "ntff.unknown-section"
+	CodeNTFFEditList       Code = "ntff.edit-list"
+	CodeNTFFNoCore         Code = "ntff.no-core"
+	CodeNTFFPCOutside      Code = "ntff.pc-outside"
+	CodeNTFFTimeBackwards  Code = "ntff.time-backwards"
+	CodeNTFFUnpaired       Code = "ntff.unpaired"
+	CodeNTFFRepeated       Code = "ntff.repeated"
+	CodeNTFFDMAUnpaired    Code = "ntff.dma-unpaired"
+	CodeNTFFLimit          Code = "ntff.limit"
+	CodeNTFFReadError      Code = "ntff.read-error"
+	CodeNTFFNotProfile     Code = "ntff.not-profile"
+	CodeNTFFUUIDMismatch   Code = "ntff.uuid-mismatch"
+	CodeNTFFCoreMismatch   Code = "ntff.core-mismatch"
+	CodeNTFFImageMismatch  Code = "ntff.image-mismatch"
+	CodeNTFFWindow         Code = "ntff.window"
+	CodeNTFFQuanta         Code = "ntff.quanta"
+	CodeNTFFWaitViolated   Code = "ntff.wait-violated"
+	CodeNTFFWaitMetInside  Code = "ntff.wait-met-inside"
+	CodeNTFFSemaphoreTotal Code = "ntff.semaphore-total"
+	CodeNTFFDMAWait        Code = "ntff.dma-wait"
+	CodeNTFFDMABytes       Code = "ntff.dma-bytes"
 	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
 	CodeHLOEmpty           Code = "hlo.empty"
 	CodeHLOGzip            Code = "hlo.gzip"
@@ -233,6 +266,15 @@ const (
 	CodeHLONEFFChanged     Code = "hlo.neff-changed"
 	CodeHLONEFFMissing     Code = "hlo.neff-missing"
 	CodeHLOTemporaryPath   Code = "hlo.temporary-path"
+
+	// output and input: the host's files every command writes or reads whole (cmd/neffscope)
+	CodeOutputExists     Code = "output.exists"
+	CodeOutputSymlink    Code = "output.symlink"
+	CodeOutputNotRegular Code = "output.not-regular"
+	CodeOutputIsInput    Code = "output.is-input"
+	CodeOutputIsNEFF     Code = "output.is-neff"
+	CodeInputNotRegular  Code = "input.not-regular"
+	CodeExportRowsCut    Code = "export.rows-cut"
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -426,7 +468,6 @@ var Codes = []CodeInfo{
 	{"zip.bomb", "a deflated zip entry declares more than MaxEntrySize bytes or inflates past MaxRatio: not inflated"},
 	{"zip.overlap", "zip entries whose bytes overlap another entry's (one entry's data named many times): refused"},
 	{"zip.damaged", "a zip entry that starts with a NEFF header could not be read to the end of its payload"},
-	{"extract.exists", "extract-neff's output file exists: not overwritten without --force"},
 	{"scan.seen", "scan reached a file or directory it had already visited through another symlink: not read again"},
 	{"scan.symlink", "scan met a symlink and --follow was not given: not followed"},
 	{"output.cap", "the output reached --max-output bytes and stopped there (0 lifts the cap)"},
@@ -442,11 +483,41 @@ var Codes = []CodeInfo{
 	// text: names the file holds, as printed
 	{CodeInvalidUTF8, "a name the file holds (a member path, the header's name) is not valid UTF-8: JSON shows each bad byte as U+FFFD, text as \\xNN, so a path printed may not be the member's bytes"},
 
-	// export --parquet
-	{"export.exists", "a table export --parquet writes exists: not overwritten without --force"},
 	// coverage's word limits
 	{CodeCoverageWordLimit, "coverage reached one of its limits (instruction words expanded, distinct words, bytes read back: inspect.CoverageWordLimit, CoverageBuiltLimit, CoverageReadLimit): the rest is counted unmeasured, and the percentages are of the bytes measured"},
 
+	// ntff: device profiles (core/ntff) and their join to a NEFF (core/timeline)
+	{CodeNTFFVersion, "the NTFF's version byte is not 6, the only version decoded: the profile is shown as bytes; capture it with runtime 2.30 or send a sample"},
+	{CodeNTFFTruncated, "the NTFF ends before its header does: cut short or damaged; capture the profile again"},
+	{CodeNTFFHeaderLimit, "the NTFF header is larger than neffscope holds, or its tree larger than it shows: the rest is in the hex view"},
+	{CodeNTFFHeaderCorrupt, "the NTFF header's protobuf cannot be read from a byte on: what came before is shown"},
+	{CodeNTFFWireType, "a header field has another protobuf wire type than the table of shapes says: shown raw"},
+	{CodeNTFFBadText, "a header string is not valid UTF-8: shown with replacement characters"},
+	{CodeNTFFSectionBounds, "an image or notification queue the header lists lies outside the file: it is not read (truncated or damaged file)"},
+	{CodeNTFFSectionSize, "an image is not whole 64-byte words, or a queue not whole 16-byte records: the last bytes are not read"},
+	{CodeNTFFSectionOverlap, "two images or queues claim the same bytes of the data blob: at most one is right (damaged or hostile file)"},
+	{CodeNTFFTiling, "bytes of the data blob that no image or queue claims (every capture checked is tiled exactly)"},
+	{CodeNTFFUnknownSection, "a notification queue of a kind whose records are not decoded (EVENT, ERROR, THROTTLE) holds records: shown raw"},
+	{CodeNTFFEditList, "an image's edit list does not describe it (preamble, postamble, inserted and removed words): its words are not mapped to NEFF instructions"},
+	{CodeNTFFNoCore, "records name a NeuronCore or engine the header lists no core or image for: they are counted, not timed"},
+	{CodeNTFFPCOutside, "TRACE records whose PC points outside their engine's image: counted, not timed"},
+	{CodeNTFFTimeBackwards, "an end record earlier than its start, or a DMA packet ending before it starts: the interval is dropped"},
+	{CodeNTFFUnpaired, "TRACE start records without an end, or ends without a start, beyond the runtime preamble the spec expects"},
+	{CodeNTFFRepeated, "image words traced more than once (one execution is expected): instructions span all their runs, busy time unions them"},
+	{CodeNTFFDMAUnpaired, "TRACE_DMA start, info and end records that do not form whole packets per (DMA engine, queue)"},
+	{CodeNTFFLimit, "the profile needs more memory to measure than the budget leaves: what is past the limit is counted, not timed"},
+	{CodeNTFFReadError, "the profile's records could not be read (an I/O error, or the file changed since the open)"},
+	{CodeNTFFNotProfile, "a file given as the device profile is not an NTFF"},
+	{CodeNTFFUUIDMismatch, "the profile names another NEFF (its UUID differs): nothing is joined; open the profile with the NEFF it was captured from"},
+	{CodeNTFFCoreMismatch, "the profile's cores or engine images and the NEFF's streams do not correspond: the unmatched ones are not joined"},
+	{CodeNTFFImageMismatch, "a loaded image differs from the NEFF stream beyond the runtime's lowering rules (spec ntff.md §4.2): the engine is not joined from that word on"},
+	{CodeNTFFWindow, "the execution window disagrees with a core's execution time, or program records lie outside it"},
+	{CodeNTFFQuanta, "instruction durations that are not whole cycles of the engine's clock (±3 ps): the clock or the records are not what the spec measured"},
+	{CodeNTFFWaitViolated, "the device shows a waiter finishing before the producer the static sync model names: the model (or the profile) is wrong about that wait"},
+	{CodeNTFFWaitMetInside, "a waiter's start record precedes its producer's end (the wait resolved inside the waiter's interval, as the spec saw for a second wait band)"},
+	{CodeNTFFSemaphoreTotal, "a semaphore's peak recorded value differs from the static total of its updates (DMA-produced ones may read short: records are lossy)"},
+	{CodeNTFFDMAWait, "a DMA-produced wait the profile contradicts: the semaphore read below the wait's value after the waiter started"},
+	{CodeNTFFDMABytes, "a DMA queue moved other bytes than the program asks (+64 B of semaphore writes per DMA): the join of queues or the byte rules are wrong"},
 	// hlo: XLA HloModuleProto files and their comparison (core/hlo, core/fleet)
 	{CodeHLOEmpty, "the HLO module file is empty: nothing to read"},
 	{CodeHLOGzip, "the HLO module is a gzip stream that could not be inflated to its end; what was inflated is read"},
@@ -473,6 +544,15 @@ var Codes = []CodeInfo{
 	{CodeHLONEFFChanged, "the cache entries' NEFFs hold different programs: the kernel (or the compiler) changed"},
 	{CodeHLONEFFMissing, "a cache entry has no NEFF beside its HLO, so whether its kernel changed cannot be told"},
 	{CodeHLOTemporaryPath, "a custom call names its kernel's compiled binary by a temporary path: the module's bytes, and so its compile-cache key, change on every trace"},
+
+	// output and input: the host's files every command writes or reads whole
+	{CodeOutputExists, "an output file (sync --trace, scan --parquet, export's tables, extract-neff -o) exists: not overwritten without --force"},
+	{CodeOutputSymlink, "an output path is a symlink (dangling or not): never written through, --force or not; remove it or name another file"},
+	{CodeOutputNotRegular, "an output path is a FIFO, a device or a directory: not written; name another file"},
+	{CodeOutputIsInput, "an output path is a file the command reads: never written over, --force or not"},
+	{CodeOutputIsNEFF, "an output path holds a NEFF: never written over, --force or not; remove it first if it is meant to go"},
+	{CodeInputNotRegular, "an input path is a FIFO, a device or a directory: not read (it would block, or never end); save it to a file first"},
+	{CodeExportRowsCut, "a limit stopped a core's sync or memory model (sync.limit, mem.limit): sync_edges, mem_accesses and lints lack the rows past that point, and export exits 1 (--max-memory raises the limit)"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

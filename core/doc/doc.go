@@ -77,6 +77,11 @@ type Finding struct {
 	Severity string `msg:"sev" json:"severity"`
 	Message  string `msg:"msg" json:"message"`
 	Span     *Span  `msg:"span" json:"span,omitempty"`
+	// Cause, on a finding that follows from a root cause (a file cut short, a payload that
+	// does not match its hash, a file that is no NEFF), is the code of the root cause's own
+	// finding (neff.truncated, neff.hash-mismatch, file.not-neff): front ends group the
+	// consequences under it. Empty on the root cause and on findings nothing explains.
+	Cause Code `msg:"cause,omitempty" json:"cause,omitempty"`
 }
 
 // Table is a grid the page shows as a (virtualised) table and exports as CSV.

@@ -183,31 +183,49 @@ func (z *Document) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *Finding) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "code"
-	o = append(o, 0x84, 0xa4, 0x63, 0x6f, 0x64, 0x65)
-	o = msgp.AppendString(o, string(z.Code))
-	// string "sev"
-	o = append(o, 0xa3, 0x73, 0x65, 0x76)
-	o = msgp.AppendString(o, z.Severity)
-	// string "msg"
-	o = append(o, 0xa3, 0x6d, 0x73, 0x67)
-	o = msgp.AppendString(o, z.Message)
-	// string "span"
-	o = append(o, 0xa4, 0x73, 0x70, 0x61, 0x6e)
-	if z.Span == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		// map header, size 3
-		// string "src"
-		o = append(o, 0x83, 0xa3, 0x73, 0x72, 0x63)
-		o = msgp.AppendString(o, z.Span.Source)
-		// string "off"
-		o = append(o, 0xa3, 0x6f, 0x66, 0x66)
-		o = msgp.AppendInt64(o, z.Span.Offset)
-		// string "len"
-		o = append(o, 0xa3, 0x6c, 0x65, 0x6e)
-		o = msgp.AppendInt64(o, z.Span.Length)
+	// check for omitted fields
+	zb0001Len := uint32(5)
+	var zb0001Mask uint8 /* 5 bits */
+	_ = zb0001Mask
+	if z.Cause == "" {
+		zb0001Len--
+		zb0001Mask |= 0x10
+	}
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "code"
+		o = append(o, 0xa4, 0x63, 0x6f, 0x64, 0x65)
+		o = msgp.AppendString(o, string(z.Code))
+		// string "sev"
+		o = append(o, 0xa3, 0x73, 0x65, 0x76)
+		o = msgp.AppendString(o, z.Severity)
+		// string "msg"
+		o = append(o, 0xa3, 0x6d, 0x73, 0x67)
+		o = msgp.AppendString(o, z.Message)
+		// string "span"
+		o = append(o, 0xa4, 0x73, 0x70, 0x61, 0x6e)
+		if z.Span == nil {
+			o = msgp.AppendNil(o)
+		} else {
+			// map header, size 3
+			// string "src"
+			o = append(o, 0x83, 0xa3, 0x73, 0x72, 0x63)
+			o = msgp.AppendString(o, z.Span.Source)
+			// string "off"
+			o = append(o, 0xa3, 0x6f, 0x66, 0x66)
+			o = msgp.AppendInt64(o, z.Span.Offset)
+			// string "len"
+			o = append(o, 0xa3, 0x6c, 0x65, 0x6e)
+			o = msgp.AppendInt64(o, z.Span.Length)
+		}
+		if (zb0001Mask & 0x10) == 0 { // if not omitted
+			// string "cause"
+			o = append(o, 0xa5, 0x63, 0x61, 0x75, 0x73, 0x65)
+			o = msgp.AppendString(o, string(z.Cause))
+		}
 	}
 	return
 }
@@ -312,6 +330,16 @@ func (z *Finding) UnmarshalMsg(bts []byte) (o []byte, err error) {
 					}
 				}
 			}
+		case "cause":
+			{
+				var zb0004 string
+				zb0004, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Cause")
+					return
+				}
+				z.Cause = Code(zb0004)
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -332,6 +360,7 @@ func (z *Finding) Msgsize() (s int) {
 	} else {
 		s += 1 + 4 + msgp.StringPrefixSize + len(z.Span.Source) + 4 + msgp.Int64Size + 4 + msgp.Int64Size
 	}
+	s += 6 + msgp.StringPrefixSize + len(string(z.Cause))
 	return
 }
 

@@ -79,6 +79,13 @@ const (
 	KindNCFWText    = "ncfw-text"    // the text libncfw_ctx_log prints
 	KindNCFWDump    = "ncfw-dump"    // the root of a dump read back; children carry Attrs line
 
+	// Device profiles (core/ntff).
+	KindNTFF       = "ntff"        // the root of an NTFF device profile
+	KindNTFFImage  = "ntff-image"  // one engine's loaded instruction image; its words a stub (records:)
+	KindNTFFQueue  = "ntff-queue"  // one notification-queue section; its records a stub (records:)
+	KindNTFFRecord = "ntff-record" // one 16-byte notification record with its bit fields
+	KindNTFFWord   = "ntff-word"   // one 64-byte word of a loaded image, decoded
+
 	// Comparison and reference.
 	KindDiff        = "diff"         // two files compared (core/inspect Diff)
 	KindDiffSection = "diff-section" // one part of a comparison: header, model, members, …

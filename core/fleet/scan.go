@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
@@ -43,6 +44,9 @@ type ScanRecord struct {
 	Graph *string `json:"graph"`
 	// HLO is what the entry's HLO module says (null without one).
 	HLO *ScanHLO `json:"hlo"`
+	// Modified is when the entry's directory last changed (set by the scanner; zero when not
+	// known): a terminal's table tells an entry still compiling from an abandoned one by it.
+	Modified time.Time `json:"-"`
 }
 
 // ScanHLO is a scan record's "hlo" object: the entry's HLO module.

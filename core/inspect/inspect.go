@@ -25,6 +25,7 @@ import (
 	"github.com/neffscope/neffscope/core/jsonspan"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/ntff"
 	"github.com/neffscope/neffscope/core/pwp"
 	"github.com/neffscope/neffscope/core/srcmap"
 )
@@ -87,6 +88,7 @@ type File struct {
 	Doc     *doc.Document
 	Archive *neff.Archive // nil unless the file is a NEFF
 	Program *Program      // the resolved program of a NEFF (nil otherwise)
+	NTFF    *ntff.Profile // a device profile (nil unless the file is an NTFF)
 	r       io.ReaderAt
 	// act holds loose activation tables (OpenGroup, or one table file opened alone); group
 	// maps the names of files opened together to their readers (span sources).
@@ -129,6 +131,7 @@ type decoder struct {
 // registry is the one table of artifact kinds, tried in order; the last row matches anything.
 var registry = []decoder{
 	{"neff", matchNEFF, decodeNEFF},
+	{"ntff", matchNTFF, decodeNTFF},
 	{"ncfw-dump", matchNcfwDump, decodeNcfwDump},
 	{"pwp", matchPWP, decodePWP},
 	{"dbg", matchDbg, decodeDbg},
@@ -483,7 +486,7 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	if len(a.Members) > 0 {
 		prog = newProgram(f, w.indexed, w.scans)
 		f.Program = prog
-		putInFront(root, prog)
+		putInFront(f, root, prog)
 	}
 	addMemberContent(f, prog, root)
 	if w.scans != nil {
@@ -625,8 +628,9 @@ func flagNotNEFF(f *File, a *neff.Archive, root *doc.Node) {
 }
 
 // putInFront puts the model overview (with its source lines) and the activation tables first
-// after the runtime verdict: they are what users look for.
-func putInFront(root *doc.Node, prog *Program) {
+// after the runtime verdict: they are what users look for. The activation tables' tree is
+// kept while the memory limit allows (keepTree); past it, a node says why it is not built.
+func putInFront(f *File, root *doc.Node, prog *Program) {
 	front := []*doc.Node{}
 	if ov := prog.Model.Overview; ov != nil {
 		ov.Key = "model"
@@ -636,7 +640,13 @@ func putInFront(root *doc.Node, prog *Program) {
 		}
 	}
 	if prog.Act != nil && len(prog.Act.Sets) > 0 {
-		front = append(front, activationNode(prog.Act))
+		if an := activationNode(prog.Act); f.keepTree(an, "activation tables") {
+			front = append(front, an)
+		} else {
+			an = &doc.Node{Kind: doc.KindGroup, Key: "activation", Label: "activation tables", Value: plural(len(prog.Act.Sets), "set")}
+			an.Infof(doc.CodeBudgetSkipped, nil, "the activation tables' tree is not built: the memory limit was reached (the file's finding says how to raise it); each set's members are in the archive.")
+			front = append(front, an)
+		}
 	}
 	root.Children = append(root.Children[:1], append(front, root.Children[1:]...)...)
 }
@@ -722,6 +732,20 @@ func (p *Program) memberContent(f *File, m *neff.Member) *doc.Node {
 	n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Read), Ref: doc.MemberRef(m.Path)}
 	n.Detail = k.describe
 	return n
+}
+
+// ---- a device profile (NTFF) ----
+
+// matchNTFF takes a file named .ntff (so another version is refused with its finding, not
+// shown as hex) or one whose first bytes sniff as an NTFF (ntff.Sniff: a version byte, a
+// header length that fits, a protobuf header that starts like the real ones).
+func matchNTFF(name string, head []byte, size int64) bool {
+	return strings.HasSuffix(strings.ToLower(name), ".ntff") || ntff.Sniff(head, size)
+}
+
+func decodeNTFF(f *File, _ Options) *doc.Node {
+	f.NTFF = ntff.Read(f.Name, f.r, f.Size, f.Budget)
+	return f.NTFF.Root
 }
 
 // ---- loose JSON ----

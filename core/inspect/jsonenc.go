@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/neffscope/neffscope/core/doc"
 )
@@ -25,20 +24,20 @@ import (
 func appendNodeHead(b []byte, n *doc.Node, attrs map[string]string, ind string) []byte {
 	b = append(b, '{')
 	b = appendKey(b, ind, "kind", true)
-	b = appendJSONString(b, n.Kind)
+	b = doc.AppendJSONString(b, n.Kind, doc.JSONStd)
 	if n.Key != "" {
 		b = appendKey(b, ind, "key", false)
-		b = appendJSONString(b, n.Key)
+		b = doc.AppendJSONString(b, n.Key, doc.JSONStd)
 	}
 	b = appendKey(b, ind, "label", false)
-	b = appendJSONString(b, n.Label)
+	b = doc.AppendJSONString(b, n.Label, doc.JSONStd)
 	if n.Value != "" {
 		b = appendKey(b, ind, "value", false)
-		b = appendJSONString(b, n.Value)
+		b = doc.AppendJSONString(b, n.Value, doc.JSONStd)
 	}
 	if n.Detail != "" {
 		b = appendKey(b, ind, "detail", false)
-		b = appendJSONString(b, n.Detail)
+		b = doc.AppendJSONString(b, n.Detail, doc.JSONStd)
 	}
 	if len(attrs) > 0 {
 		b = appendKey(b, ind, "attrs", false)
@@ -126,11 +125,11 @@ func appendNodeTailFlushing(b []byte, n *doc.Node, ref, prefix, ind string, flus
 	}
 	if ref != "" {
 		b = appendKey(b, ind, "ref", false)
-		b = appendJSONString(b, ref)
+		b = doc.AppendJSONString(b, ref, doc.JSONStd)
 	}
 	if n.Link != "" {
 		b = appendKey(b, ind, "link", false)
-		b = appendJSONString(b, n.Link)
+		b = doc.AppendJSONString(b, n.Link, doc.JSONStd)
 	}
 	b = append(b, '\n')
 	b = append(b, prefix...)
@@ -163,9 +162,9 @@ func appendAttrs(b []byte, attrs map[string]string, ind string) []byte {
 		}
 		b = append(b, '\n')
 		b = append(b, in...)
-		b = appendJSONString(b, k)
+		b = doc.AppendJSONString(b, k, doc.JSONStd)
 		b = append(b, ':', ' ')
-		b = appendJSONString(b, attrs[k])
+		b = doc.AppendJSONString(b, attrs[k], doc.JSONStd)
 	}
 	b = append(b, '\n')
 	b = append(b, ind...)
@@ -178,7 +177,7 @@ func appendSpan(b []byte, s *doc.Span, ind string) []byte {
 	first := true
 	if s.Source != "" {
 		b = appendKey(b, in, "source", true)
-		b = appendJSONString(b, s.Source)
+		b = doc.AppendJSONString(b, s.Source, doc.JSONStd)
 		first = false
 	}
 	b = appendKey(b, in, "offset", first)
@@ -188,60 +187,4 @@ func appendSpan(b []byte, s *doc.Span, ind string) []byte {
 	b = append(b, '\n')
 	b = append(b, ind...)
 	return append(b, '}')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString is encoding/json's string encoding with HTML escaping (what Marshal does):
-// <, > and & as \u00XX, control bytes as \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd,
-// U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

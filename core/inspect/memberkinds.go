@@ -175,6 +175,11 @@ func dveContent(f *File, _ *Program, m *neff.Member) *doc.Node {
 		return nil
 	}
 	t := dvetable.Decode(m.Path, m.Path, b)
+	if !f.keepTree(t, "DVE table "+strconv.Quote(m.Path)) {
+		n := &doc.Node{Kind: doc.KindBytes, Label: "content", Value: neff.HumanSize(m.Size), Span: doc.In(m.Path, 0, m.Size), Ref: doc.MemberRef(m.Path)}
+		n.Infof(doc.CodeBudgetSkipped, n.Span, "DVE table %s is not decoded: the memory limit was reached (the file's finding says how to raise it); its bytes are in the hex view.", m.Path)
+		return n
+	}
 	t.Ref = doc.MemberRef(m.Path)
 	return t
 }

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"github.com/neffscope/neffscope/core/ntff"
 	"math"
 	"path"
 	"sort"
@@ -157,8 +158,8 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		}
 		if len(n.Findings) > 0 {
 			keep = true
-			for _, x := range n.Findings {
-				found = append(found, foundAt{x, n})
+			for i, x := range n.Findings {
+				found = append(found, foundAt{x, n, i})
 			}
 		}
 		if keep {
@@ -223,7 +224,8 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 	if p != nil {
 		m := p.Model
 		words = append(words, overviewModel(ov, m, find, link)...)
-		overviewIO(ov, m, find, link)
+		cause, _ := rootCause(f)
+		overviewIO(ov, m, cause, find, link)
 		words = append(words, overviewEngines(ov, p, memberLink)...)
 		overviewActivation(ov, p, root, link)
 		overviewDMA(ov, p, find, link)
@@ -240,7 +242,16 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		overviewSyncStub(ov, f)
 	}
 	if f != nil && f.Archive != nil {
-		overviewVerdict(ov, f.Archive, find, link)
+		// The verdict is the first answer: the open decides the hash, the runtime and the
+		// file's own errors; the sync and memory checks are pending (SyncOverview).
+		v := verdictFacts{a: f.Archive, program: f.Program != nil && f.Program.Model != nil}
+		v.cause, v.why = rootCause(f)
+		fs := make([]doc.Finding, len(found))
+		for i, x := range found {
+			fs[i] = x.f
+		}
+		v.addFindings(fs)
+		ov.Children = append([]*doc.Node{v.node(link, find)}, ov.Children...)
 	}
 	overviewFindings(ov, f, found, paths, link)
 	ov.Value = strings.Join(words, " · ")
@@ -330,6 +341,9 @@ func init() { expanders[doc.RefRecords] = expandRecords }
 // set's bucket or ctrl records (a .dbg member's records are rows only).
 func expandRecords(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
 	_, member := doc.ParseRef(stub.Ref)
+	if f.NTFF != nil && ntff.Owns(member) {
+		return f.NTFF.Children(member, from, to)
+	}
 	var c *manifest.Core
 	if f.Program != nil {
 		c = f.Program.Model.CoreOfDef(member)
@@ -386,9 +400,19 @@ func overviewModel(ov *doc.Node, m *manifest.Model, find func(...string) *doc.No
 	return []string{short, plural(len(m.Cores), "core")}
 }
 
-func overviewIO(ov *doc.Node, m *manifest.Model, find func(...string) *doc.Node, link func(*doc.Node) string) {
+// AttrUnknown marks an answer whose figure is not known (a file cut short before what holds
+// it): its value says why, and no count stands in for it.
+const AttrUnknown = "unknown"
+
+func overviewIO(ov *doc.Node, m *manifest.Model, cause string, find func(...string) *doc.Node, link func(*doc.Node) string) {
 	s := section(ov, OverviewIO, "inputs and outputs")
-	s.Value = fmt.Sprintf("%d in, %d out", len(m.Inputs), len(m.Outputs))
+	s.Value = ioCount(len(m.Inputs), distinctTensors(m.Inputs), "in") + ", " + ioCount(len(m.Outputs), distinctTensors(m.Outputs), "out")
+	s.SetAttr(AttrInputs, strconv.Itoa(distinctTensors(m.Inputs))).SetAttr(AttrOutputs, strconv.Itoa(distinctTensors(m.Outputs)))
+	if len(m.Inputs)+len(m.Outputs) == 0 && (cause == CauseTruncated || cause == CauseNotNEFF) {
+		// No tensor read is no tensor known: the manifests that list them may be past the cut.
+		s.Value = "not known: the file is cut short before the manifests that list them"
+		s.SetAttr(AttrUnknown, "the file is cut short").SetAttr(AttrInputs, "").SetAttr(AttrOutputs, "")
+	}
 	t := &doc.Table{Columns: []string{"", "name", "dtype", "shape", "bytes"}, Rows: [][]string{}}
 	add := func(dir string, ts []*manifest.Tensor, n *doc.Node) {
 		for _, x := range ts {
@@ -412,6 +436,32 @@ func overviewIO(ov *doc.Node, m *manifest.Model, find func(...string) *doc.Node,
 	add("in", m.Inputs, find("model", "inputs"))
 	add("out", m.Outputs, find("model", "outputs"))
 	s.Table = t
+}
+
+// Attr keys of the inputs-and-outputs answer: how many distinct tensors each way ("" when
+// not known).
+const (
+	AttrInputs  = "inputs"
+	AttrOutputs = "outputs"
+)
+
+// distinctTensors counts tensors by name: the graph lists one output once per index of the
+// device node that writes it, so one output can be listed twice.
+func distinctTensors(ts []*manifest.Tensor) int {
+	seen := map[string]bool{}
+	for _, t := range ts {
+		seen[t.Name] = true
+	}
+	return len(seen)
+}
+
+// ioCount is "2 in", or "1 out (listed 2 times)" when names repeat.
+func ioCount(listed, distinct int, dir string) string {
+	s := strconv.Itoa(distinct) + " " + dir
+	if listed != distinct {
+		s += " (listed " + strconv.Itoa(listed) + " times)"
+	}
+	return s
 }
 
 // overviewEngines is the cores × engines grid: one cell per stream, with its count and mix.
@@ -565,7 +615,16 @@ func overviewActivation(ov *doc.Node, p *Program, root *doc.Node, link func(*doc
 			}
 		}
 	}
-	s.Value = fmt.Sprintf("%s, %s called", plural(nSets, "set load"), plural(nCalled, "function"))
+	// What runs: every ActivationTableLoad word, then how many distinct sets they load.
+	loads, names := 0, map[string]bool{}
+	for _, u := range byCore {
+		for name, n := range u.loads {
+			loads += n
+			names[name] = true
+		}
+	}
+	s.Value = fmt.Sprintf("%s of %s, %s called", plural(loads, "table load"), plural(len(names), "set"), plural(nCalled, "function"))
+	s.SetAttr(AttrCount, strconv.Itoa(loads))
 	if nSets == 0 {
 		s.Value = "no ActivationTableLoad"
 	}
@@ -703,44 +762,6 @@ func overviewSource(ov *doc.Node, find func(...string) *doc.Node, link func(*doc
 	s.Detail = src.Value
 }
 
-func overviewVerdict(ov *doc.Node, a *neff.Archive, find func(...string) *doc.Node, link func(*doc.Node) string) {
-	s := section(ov, OverviewVerdict, "integrity and runtime")
-	var hash string
-	switch a.Payload.Integrity {
-	case doc.IntegrityOK:
-		hash = "The payload matches the header's " + strings.ToUpper(a.Payload.HashAlgo) + " hash: the file is as the compiler wrote it."
-	case doc.IntegrityMismatch:
-		hash = "The payload does not match the header's hash: the file was changed or damaged after it was written."
-	default:
-		hash = "The hash was not checked (the payload is cut short, or the package version has no known hash)."
-	}
-	h := s.Add(&doc.Node{Kind: doc.KindField, Key: "integrity", Label: "hash", Value: integrityWords(a.Payload.Integrity), Detail: hash, Link: link(find("payload", "integrity"))})
-	h.SetAttr(doc.AttrIntegrity, a.Payload.Integrity).SetAttr(AttrOK, strconv.FormatBool(a.Payload.Integrity == doc.IntegrityOK))
-	rt, word := "libnrt 2.31 would load this container.", "accepted"
-	switch {
-	case a.Verdict.Unchecked != "":
-		rt, word = "Not known: "+a.Verdict.Unchecked+".", "not checked"
-	case !a.Verdict.Accepts:
-		rt, word = "libnrt 2.31 would refuse it: "+a.Verdict.Message, "refused"
-	}
-	r := s.Add(&doc.Node{Kind: doc.KindField, Key: "runtime", Label: "runtime", Value: word, Detail: rt, Link: link(find("runtime"))})
-	if a.Verdict.Unchecked == "" {
-		r.SetAttr(AttrOK, strconv.FormatBool(a.Verdict.Accepts))
-	}
-	s.Value = h.Value + ", " + r.Value
-}
-
-// integrityWords is the one vocabulary of the hash check, for every chip and line.
-func integrityWords(v string) string {
-	switch v {
-	case doc.IntegrityOK:
-		return "ok"
-	case doc.IntegrityMismatch:
-		return "mismatch"
-	}
-	return "not checked"
-}
-
 // rootCause names the one fact that explains the rest, or "" when there is none.
 // causeCodes are the finding codes of the root causes, for the scan's problem list.
 var causeCodes = map[string]doc.Code{CauseNotNEFF: doc.CodeFileNotNEFF, CauseTruncated: doc.CodeNeffTruncated, CauseHash: doc.CodeNeffHashMismatch}
@@ -753,13 +774,32 @@ func rootCause(f *File) (cause, why string) {
 	h := a.Header
 	switch {
 	case a.FileSize >= neff.HeaderSize && !looksLikeNEFF(a) || a.FileSize < neff.HeaderSize && !(h.PkgVersion == 1 || h.PkgVersion == 2):
-		return CauseNotNEFF, "This file is not a NEFF: it has no NEFF header. The findings below follow from that."
+		cause = CauseNotNEFF
 	case h.Have >= neff.HeaderSize && uint64(a.FileSize) < h.HeaderSize+h.DataSize || a.FileSize < neff.HeaderSize:
-		return CauseTruncated, fmt.Sprintf("The file is cut short: it has %d bytes, its header says %d. Everything missing below follows from that: copy the file again whole.", a.FileSize, h.HeaderSize+h.DataSize)
+		_, why = causeWords(CauseTruncated)
+		return CauseTruncated, fmt.Sprintf("The file is cut short: it has %d bytes, its header says %d. %s", a.FileSize, h.HeaderSize+h.DataSize, why)
 	case a.Payload.Integrity == doc.IntegrityMismatch:
-		return CauseHash, "The payload does not match the header's hash: the file was changed after it was written. The runtime refuses it; rebuild or copy it again."
+		cause = CauseHash
+	default:
+		return "", ""
 	}
-	return "", ""
+	_, why = causeWords(cause)
+	return cause, why
+}
+
+// causeWords is a root cause's label and what it tells the user: what happened and the one
+// thing to do, which the advice of the findings it explains does not replace (a member cut
+// short says "re-extract or recompile" whatever cut it; a file cut short needs copying again).
+func causeWords(cause string) (label, why string) {
+	switch cause {
+	case CauseNotNEFF:
+		return "not a NEFF", "This file is not a NEFF: it has no NEFF header. The findings below follow from that."
+	case CauseTruncated:
+		return "file cut short", "Everything missing below follows from that: whatever those findings advise, the fix is to copy the file again whole (nothing needs rebuilding)."
+	case CauseHash:
+		return "hash mismatch", "The payload does not match the header's hash: the file was changed after it was written. The runtime refuses it; copy it again from where it was built, or rebuild it."
+	}
+	return "other findings", "findings no root cause explains"
 }
 
 // RootCause is rootCause as a finding: its code and what it tells the user ("" when the file
@@ -777,6 +817,7 @@ func RootCause(f *File) (doc.Code, string) {
 type foundAt struct {
 	f doc.Finding
 	n *doc.Node
+	i int // its index in n.Findings
 }
 
 func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node][]string, link func(*doc.Node) string) {
@@ -791,13 +832,20 @@ func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node]
 	}
 	var explained, other *doc.Node
 	if cause != "" {
-		explained = group(cause, map[string]string{CauseNotNEFF: "not a NEFF", CauseTruncated: "file cut short", CauseHash: "hash mismatch"}[cause], why)
+		label, _ := causeWords(cause)
+		explained = group(cause, label, why)
+		explained.SetAttr(AttrCode, string(causeCodes[cause]))
 	}
 	other = group(CauseOther, "other findings", "findings no root cause explains")
 	for _, h := range all {
 		g := other
 		if explained != nil && explains(cause, h.f, paths[h.n]) {
 			g = explained
+			// The finding itself says which root cause explains it (the code of the root
+			// cause's own finding), for every front end to group by.
+			if code := causeCodes[cause]; h.f.Code != code && h.i < len(h.n.Findings) {
+				h.n.Findings[h.i].Cause = code
+			}
 		}
 		where := strings.Join(paths[h.n], " › ")
 		if h.f.Span != nil {

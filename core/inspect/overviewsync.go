@@ -49,7 +49,8 @@ func overviewSyncStub(ov *doc.Node, f *File) {
 
 // SyncOverview is the overview's sync card filled in from m: File.Memmap's model, or
 // File.Sched's (the waits and lints only: the memory sweep costs far more than the open on
-// some real NEFFs, so the page asks for the peaks apart).
+// some real NEFFs, so the page asks for the peaks apart). Its last child is the verdict
+// (Key OverviewVerdict) with the sync check, and the memory check when m has it, decided.
 func SyncOverview(f *File, m *sched.Model) *doc.Node {
 	s := &doc.Node{Kind: doc.KindAnswer, Key: OverviewSync, Label: "sync and on-chip memory"}
 	if m == nil {
@@ -79,6 +80,15 @@ func SyncOverview(f *File, m *sched.Model) *doc.Node {
 	}
 	s.Detail = "every wait tied to the instruction at whose completion its semaphore reaches the value; the peak is the most bytes of one partition written and read again later, in the schedule's order"
 	s.SetAttr(AttrWaits, strconv.Itoa(waits)).SetAttr(AttrResolved, strconv.Itoa(resolved)).SetAttr(AttrLints, strconv.Itoa(lints))
+	memory := true
+	for _, c := range m.Cores {
+		memory = memory && c.SBUF.Partitions > 0
+	}
+	defer func() {
+		// The verdict again, with the checks this model decides: the page puts it in place of
+		// the overview's, whose sync and memory checks were pending.
+		s.Add(Verdict(f, m, memory))
+	}()
 	listed := 0
 	for _, c := range m.Cores {
 		peaks := []struct {

@@ -132,7 +132,7 @@ func (b *partialBuilder) build(p Progress) *doc.Node {
 
 	// Inputs and outputs: neff.json, near the end of the archive.
 	if b.read["neff.json"] {
-		overviewIO(ov, m, noFind, noLink)
+		overviewIO(ov, m, "", noFind, noLink)
 	} else {
 		s := section(ov, OverviewIO, "inputs and outputs")
 		s.Value = "read from neff.json at the end of the archive"

@@ -196,7 +196,7 @@ func (t *dmaTally) addDirect2d(p *Program, heldOnly bool) (skipped []string) {
 
 // dmaNode is the "dma" table: one row per queue.
 func (t *dmaTally) dmaNode() *doc.Node {
-	dma := &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "rings", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
+	dma := &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "num_queues", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
 	var descs, bytes int64
 	for _, u := range t.queues {
 		typ, owner, rings := "", "", ""
@@ -358,4 +358,41 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// DMAMoves is what a DMA word of ps moves and on which queue (ok false for another word, or
+// one whose queue the manifests do not name): a PseudoDmaDirect2d (0xD4) its source bytes on
+// the engine's dynamic queue its semaphore names; a PseudoDMATrigger (0xC1) its engine-JSON
+// block's descriptors' product(from_sizes) (unknown sizes count 0). One DMA either way: the
+// device profile's byte check (spec ntff.md §5 check 8) adds 64 B of semaphore writes to each.
+func DMAMoves(ps *ProgramStream, w []byte) (queue string, bytes int64, ok bool) {
+	switch w[0] {
+	case 0xD4:
+		sem, _ := isa.Direct2dSemaphore(w)
+		q := dynamicQueue(ps.Core, ps.Engine, int64(sem))
+		if q == nil {
+			return "", 0, false
+		}
+		n, _ := isa.Direct2dSrcBytes(w)
+		return q.Name, n, true
+	case 0xC1:
+		id, _ := isa.BlockIDOf(w)
+		qn, _ := isa.QueueOf(w)
+		b := ps.Engine.Block(qn, int64(id))
+		if b == nil {
+			if bs := ps.Engine.BlocksWithID(int64(id)); len(bs) == 1 {
+				b = bs[0]
+			}
+		}
+		if b == nil {
+			return "", 0, false
+		}
+		for _, d := range b.Descs {
+			if n, ok := descBytes(d); ok {
+				bytes += n
+			}
+		}
+		return b.Queue, bytes, true
+	}
+	return "", 0, false
 }

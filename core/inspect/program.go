@@ -2,7 +2,9 @@ package inspect
 
 import (
 	"fmt"
+	"github.com/neffscope/neffscope/core/ntff"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -249,7 +251,7 @@ func (p *Program) Resolve(ps *ProgramStream, i int, word []byte) Resolved {
 // ids; with bit 0x08 the offset is a register's value (regOffset).
 func dmaAddrName(ps *ProgramStream, i int, a isa.DmaAddr, dst bool, probs []string) (string, []string) {
 	c := ps.Core
-	off := fmt.Sprintf("+0x%x", a.Offset)
+	off := "+0x" + strconv.FormatUint(uint64(a.Offset), 16) // per DMA word of disasm --json: no fmt
 	var v *manifest.Var
 	if reg, ok := a.OffsetReg(); ok {
 		off = regOffset(ps, i, reg, dst)
@@ -258,7 +260,7 @@ func dmaAddrName(ps *ProgramStream, i int, a isa.DmaAddr, dst bool, probs []stri
 	case isa.DmaTagVar:
 		if v = c.VarByID(int64(a.ID)); v != nil {
 			if v.Type == "state-buffer" && a.Tag == isa.DmaTagVar {
-				return v.Name + ":" + fmt.Sprintf("0x%x", a.Offset), probs
+				return v.Name + ":0x" + strconv.FormatUint(uint64(a.Offset), 16), probs
 			}
 			return v.Name + off, boundProblem(ps, i, v, dst, probs)
 		}
@@ -416,6 +418,12 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 		return nil
 	}
 	if kind, member := doc.ParseRef(ref); kind == doc.RefRecords {
+		if f.NTFF != nil && ntff.Owns(member) {
+			if err := fit(f.NTFF.Count(member)); err != nil {
+				return nil, f.NTFF.Count(member), err
+			}
+			return f.NTFF.Rows(member, from, to)
+		}
 		// A def.json's var table too big to hold is served like records.
 		if f.Program != nil {
 			if c := f.Program.Model.CoreOfDef(member); c != nil {

@@ -74,6 +74,14 @@ func (x *SourceIndex) Source(member string, i int) *Source {
 	return x.Index.Source(member, i)
 }
 
+// SourceOf is Source as a value (srcmap.Index.SourceOf); ok is false on a nil index.
+func (x *SourceIndex) SourceOf(member string, i int) (Source, bool) {
+	if x == nil {
+		return Source{}, false
+	}
+	return x.Index.SourceOf(member, i)
+}
+
 // SourceWords is one stream with debug info.
 type SourceWords struct {
 	srcmap.Words

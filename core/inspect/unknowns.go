@@ -10,6 +10,7 @@ import (
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/ncfw"
 	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/ntff"
 	"github.com/neffscope/neffscope/core/pwp"
 	"github.com/neffscope/neffscope/core/sched"
 )
@@ -20,7 +21,7 @@ import (
 // rows as more.
 func Unknowns(more ...[]doc.Unknown) []doc.Unknown {
 	var all []doc.Unknown
-	for _, part := range append([][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, sched.Unknowns, profileUnknowns}, more...) {
+	for _, part := range append([][]doc.Unknown{neff.Unknowns, manifest.Unknowns, isa.Unknowns, pwp.Unknowns, ncfw.Unknowns, dbg.Unknowns, dvetable.Unknowns, sched.Unknowns, ntff.Unknowns, profileUnknowns}, more...) {
 		all = append(all, part...)
 	}
 	all = append(all, memoryUnknowns...)

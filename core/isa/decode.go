@@ -249,7 +249,7 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 		if raw == 0 {
 			return append(dst, "none"...)
 		}
-		return appendSyncBand(dst, w[f.Off:f.Off+8])
+		return appendSyncBand(dst, readBand(w, int(f.Off)))
 	case kSemaphore:
 		dst = append(dst, "S["...)
 		dst = strconv.AppendUint(dst, raw, 10)
@@ -558,31 +558,33 @@ func appendHexBytes(out []byte, b []byte) []byte {
 
 // appendSync renders the sync band for a listing row, e.g. "wait S[8]>=16, inc S[4]".
 // Unknown mode bytes are shown raw (unknowns isa.wait-mode-encoding, isa.update-mode-encoding).
-func appendSync(dst []byte, w *[WordSize]byte) []byte { return appendSyncBand(dst, w[4:12]) }
+func appendSync(dst []byte, w *[WordSize]byte) []byte {
+	return appendSyncBand(dst, readBand(w, firstBand))
+}
 
-// appendSyncBand renders an 8-byte band: wait mode, wait semaphore, update mode, update
-// semaphore, u32 value.
-func appendSyncBand(dst []byte, band []byte) []byte {
+// appendSyncBand renders a band: wait mode, wait semaphore, update mode, update semaphore,
+// u32 value.
+func appendSyncBand(dst []byte, b Band) []byte {
 	start := len(dst)
-	value := binary.LittleEndian.Uint32(band[4:])
-	if m := waitModeIndex[band[0]]; m == nil {
+	value := b.Value
+	if m := waitModeIndex[b.WaitMode]; m == nil {
 		dst = append(dst, "wait?"...)
-		dst = appendHex(dst, uint64(band[0]))
+		dst = appendHex(dst, uint64(b.WaitMode))
 		dst = append(dst, " S["...)
-		dst = strconv.AppendUint(dst, uint64(band[1]), 10)
+		dst = strconv.AppendUint(dst, uint64(b.WaitSem), 10)
 		dst = append(dst, "] "...)
 		dst = strconv.AppendUint(dst, uint64(value), 10)
 	} else {
 		switch m.Render {
 		case syncGtZero:
-			dst = appendSem(append(dst, "wait "...), band[1])
+			dst = appendSem(append(dst, "wait "...), b.WaitSem)
 			dst = append(dst, ">0"...)
 		case syncGeImm:
-			dst = appendSem(append(dst, "wait "...), band[1])
+			dst = appendSem(append(dst, "wait "...), b.WaitSem)
 			dst = append(dst, ">="...)
 			dst = strconv.AppendUint(dst, uint64(value), 10)
 		case syncGeReg:
-			dst = appendSem(append(dst, "wait "...), band[1])
+			dst = appendSem(append(dst, "wait "...), b.WaitSem)
 			dst = append(dst, ">=R"...)
 			dst = strconv.AppendUint(dst, uint64(value), 10)
 		}
@@ -592,20 +594,20 @@ func appendSyncBand(dst []byte, band []byte) []byte {
 			dst = append(dst, ", "...)
 		}
 	}
-	if m := updateModeIndex[band[2]]; m == nil {
+	if m := updateModeIndex[b.UpdateMode]; m == nil {
 		sep()
 		dst = append(dst, "update?"...)
-		dst = appendHex(dst, uint64(band[2]))
-		dst = appendSem(append(dst, ' '), band[3])
+		dst = appendHex(dst, uint64(b.UpdateMode))
+		dst = appendSem(append(dst, ' '), b.UpdateSem)
 	} else {
 		switch {
 		case m.Render == syncInc:
 			sep()
-			dst = appendSem(append(dst, "inc "...), band[3])
-		case m.Render == syncNone && band[3] != 0:
+			dst = appendSem(append(dst, "inc "...), b.UpdateSem)
+		case m.Render == syncNone && b.UpdateSem != 0:
 			// Raw 0 with a semaphore: the compiler wiki reads this as "set".
 			sep()
-			dst = appendSem(append(dst, "set? "...), band[3])
+			dst = appendSem(append(dst, "set? "...), b.UpdateSem)
 		}
 	}
 	return dst

@@ -8,26 +8,34 @@ type enumRow struct {
 	Name string
 }
 
-// dtypeTags are the wire dtype tags (neff.md §4.4, activation.md §11.2) [OBS; REAL for 6, 7,
-// 10 seen in real Activate/Copy/Cast words]. 3 is also e8m0 and 5 was fp4x4 before gen-4
-// (unknowns: isa.dtype-tag-overlap).
-var dtypeTags = []enumRow{
-	{1, "uint64"},
-	{2, "int8"},
-	{3, "uint8"}, // also e8m0 (gen-4 MX scale)
-	{4, "int16"},
-	{5, "uint16"}, // fp4x4 before gen-4
-	{6, "bf16"},
-	{7, "fp16"},
-	{8, "int32"},
-	{9, "uint32"},
-	{10, "fp32"},
-	{11, "fp32r"},
-	{12, "int64"},
-	{13, "fp8e3"},
-	{14, "fp8e4"},
-	{15, "fp8e5"},
-	{16, "fp4x4"}, // gen-4
+// dtypeTags are the wire dtype tags and the bytes of one element (neff.md §4.4, activation.md
+// §11.2) [OBS; REAL for 6, 7, 10 seen in real Activate/Copy/Cast words]. 3 is also e8m0 and 5
+// was fp4x4 before gen-4 (unknowns: isa.dtype-tag-overlap); fp4x4 packs four values in a
+// 16-bit word, so its size per element is not a whole byte (0: not known).
+var dtypeTags = []dtypeRow{
+	{1, "uint64", 8},
+	{2, "int8", 1},
+	{3, "uint8", 1}, // also e8m0 (gen-4 MX scale)
+	{4, "int16", 2},
+	{5, "uint16", 2}, // fp4x4 before gen-4
+	{6, "bf16", 2},
+	{7, "fp16", 2},
+	{8, "int32", 4},
+	{9, "uint32", 4},
+	{10, "fp32", 4},
+	{11, "fp32r", 4},
+	{12, "int64", 8},
+	{13, "fp8e3", 1},
+	{14, "fp8e4", 1},
+	{15, "fp8e5", 1},
+	{16, "fp4x4", 0}, // gen-4
+}
+
+// dtypeRow is a dtype tag, its name and its element size.
+type dtypeRow struct {
+	Code  uint8
+	Name  string
+	Bytes uint8
 }
 
 // aluOps are the ALU op bytes (neff.md §4.4) [OBS]; fixture 0xC8 carries ADD = 4 [OBS].
@@ -135,7 +143,12 @@ func (e *enumIndex) lookup(v uint64) (string, bool) {
 }
 
 var (
-	dtypeIndex      = indexEnum(dtypeTags)
+	dtypeIndex = indexEnum(func() (rows []enumRow) {
+		for _, r := range dtypeTags {
+			rows = append(rows, enumRow{uint32(r.Code), r.Name})
+		}
+		return rows
+	}())
 	aluIndex        = indexEnum(aluOps)
 	accIndex        = indexEnum(accumulatorCommands)
 	imm0Index       = indexEnum(imm0Sources)

@@ -360,7 +360,9 @@ func TestSyncModes(t *testing.T) {
 		{[8]byte{0x00, 0, 0x00, 9}, "set? S[9]"},
 		{[8]byte{0x07, 2, 0x42, 3, 1}, "wait?0x7 S[2] 1, update?0x42 S[3]"},
 	} {
-		if got := string(appendSyncBand(nil, c.band[:])); got != c.text {
+		var w [WordSize]byte
+		copy(w[firstBand:], c.band[:])
+		if got := string(appendSync(nil, &w)); got != c.text {
 			t.Errorf("% x: %q, want %q", c.band, got, c.text)
 		}
 	}

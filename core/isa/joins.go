@@ -2,7 +2,10 @@ package isa
 
 // Join is what core/inspect joins an instruction word with (Program.Resolve). Every reader
 // and writer of the joins (the listings, `disasm` and `disasm --json`, the overview, the
-// stream's join check) asks JoinOf, so they agree on which words are joined.
+// stream's join check) asks JoinOf, so they agree on which words are joined. The opcode
+// table's Join column (opcodes.go) says it for each opcode; each joined opcode has the
+// accessor its join reads: SetIndexOf (0x23), FuncCodeOf (0x21, 0x25), BlockIDOf and QueueOf
+// (0xC1), Direct2dAddrs (0xD4); TestJoinsMatchAccessors holds the two together.
 type Join uint8
 
 const (
@@ -15,16 +18,5 @@ const (
 	JoinDMA
 )
 
-// joins is the one table of joined opcodes. Each opcode has the accessor its join reads:
-// SetIndexOf (0x23), FuncCodeOf (0x21, 0x25), BlockIDOf and QueueOf (0xC1), Direct2dAddrs
-// (0xD4); TestJoinsMatchAccessors holds the two together.
-var joins = [256]Join{
-	0x21: JoinActivation, // Activate
-	0x23: JoinActivation, // ActivationTableLoad
-	0x25: JoinActivation, // Activate2
-	0xC1: JoinDMA,        // PseudoDMATrigger
-	0xD4: JoinDMA,        // PseudoDmaDirect2d
-}
-
 // JoinOf says what a word with opcode op is joined with (JoinNone: nothing).
-func JoinOf(op uint8) Join { return joins[op] }
+func JoinOf(op uint8) Join { return opcodeTable[op].Join }

@@ -73,6 +73,13 @@ type layout struct {
 	// and seen in real words; medium: inferred from every real word; low: a guess that fits).
 	Source     string
 	Confidence string
+	// Operands are the operand slots the memory model places (core/sched; read through
+	// Operands): an opcode's Memory column is MemOperands exactly when its layout has them,
+	// and then every descriptor of the layout is one. OperandSource and OperandConfidence are
+	// their evidence.
+	Operands          []operandSpec
+	OperandSource     string
+	OperandConfidence string
 }
 
 // headerFields is the common word header (neff.md §4.2) [OBS; REAL: +0x01 = 0x10 in every
@@ -120,6 +127,10 @@ var familyBControl = []fieldSpec{
 	{"alu op", 0x0E, 1, kALU},
 	{"active partitions", 0x0F, 1, kU8},
 }
+
+// familyCOperands are the operand slots of Reduce, Copy and Cast: read in, write out, each in
+// the dtype its control band names, over the active channels.
+var familyCOperands = []operandSpec{{Slot: "in", Dtype: "in dtype", Parts: "active channels"}, {Slot: "out", Write: true, Dtype: "out dtype", Parts: "active channels"}}
 
 // familyCControl is inferred from real Copy/Cast/Reduce/Memset words (unknowns
 // isa.familyC-control-band) [INF from REAL].
@@ -176,7 +187,7 @@ var peControl = []fieldSpec{
 
 // ldweightsFields adds +0x2E, which only Trn1 (sunda, CoreV2) words set: 0x0F in all 4,034
 // words of file_pool_1_float16, 0x02 in all 16,060 of file_pool_2_float32, 0 in the 439
-// Trn2 words; what it selects is not known. And the slot where family A has dst: zero in all
+// Trn2 words; what it selects is not known (isa.unnamed-moe-bytes). And the slot where family A has dst: zero in all
 // 20,533 real Ldweights words (unknowns isa.ldweights-slots) [REAL].
 var ldweightsFields = append(peControl[:len(peControl):len(peControl)],
 	fieldSpec{"unknown 0x2e", 0x2E, 1, kUnknown},
@@ -235,7 +246,8 @@ var direct2dFields = []fieldSpec{
 // aluOpFields is 0xA8 AluOp: Dst = Src op Imm on engine registers (register chains,
 // registers.go). Counted on two torch-xla MoE NEFFs (2.23, Trn2) that are not in
 // testdata-real: the op is 6 (mult) in 1,824/1,824 words the compiler's .dbg names reg-mul and
-// 4 (add) in 880/880 named reg-add; the dtype 9 (uint32). No real file here has one.
+// 4 (add) in 880/880 named reg-add; the dtype 9 (uint32). No real file here has one; +0x0E is
+// not named (isa.unnamed-moe-bytes).
 var aluOpFields = []fieldSpec{
 	{"alu op", 0x0C, 1, kALU},
 	{"dtype", 0x0D, 1, kDtype},
@@ -246,7 +258,8 @@ var aluOpFields = []fieldSpec{
 
 // tensorLoadFields is 0xCE PseudoTensorLoad: loads a register from the state buffer. On the
 // same MoE NEFFs the SBUF address is where an SP DMA put the expert ids, and the register is
-// the one the AluOps after it read.
+// the one the AluOps after it read. +0x0E, +0x0F, +0x18 and +0x1C are not named
+// (isa.unnamed-moe-bytes).
 var tensorLoadFields = []fieldSpec{
 	{"dtype", 0x0C, 1, kDtype},
 	{"sbuf address", 0x14, 4, kHex},
@@ -257,14 +270,38 @@ var tensorLoadFields = []fieldSpec{
 // row show header, sync band and raw bytes only (isa.family-membership).
 var layouts = []layout{
 	{Opcode: 0x01, Family: "A", Fields: ldweightsFields, Descs: familyA[:1], Summary: []string{"src", "dtype"},
-		Source:     "neff.md §4.4 family A src; control band and the zero slot at +0x30 from all 20,533 real Ldweights words (isa.pe-control-band, isa.ldweights-slots) [INF from REAL]; +0x21 fp32 mode non-zero iff fp32 (20,533/20,533: 1/2 alternating); +0x2C/+0x2D row/column group = 0x0F (all quadrants) in 20,533/20,533, read per NKI nc_matmul tiling and the encoder's colGroup<<8|rowGroup (neff.md §8.1); +0x2E (sunda only: 0x0F or 0x02) unknown",
-		Confidence: "medium"},
+		Source:            "neff.md §4.4 family A src; control band and the zero slot at +0x30 from all 20,533 real Ldweights words (isa.pe-control-band, isa.ldweights-slots) [INF from REAL]; +0x21 fp32 mode non-zero iff fp32 (20,533/20,533: 1/2 alternating); +0x2C/+0x2D row/column group = 0x0F (all quadrants) in 20,533/20,533, read per NKI nc_matmul tiling and the encoder's colGroup<<8|rowGroup (neff.md §8.1); +0x2E (sunda only: 0x0F or 0x02) unknown",
+		Confidence:        "medium",
+		Operands:          []operandSpec{{Slot: "src", Dtype: "dtype", Parts: "rows"}},
+		OperandSource:     "family A src, dtype +0x20, rows +0x26 (isa.pe-control-band); reads rows backwards (negative steps) [INF from REAL: 20,533 words within their partitions]",
+		OperandConfidence: "medium"},
 	{Opcode: 0x02, Family: "A", Fields: matmulFields, Descs: familyA, Summary: []string{"src", "dst", "dtype", "accumulate"},
 		Source:     "neff.md §4.4 family A (Matmul); control band from all 20,538 real Matmul words (isa.pe-control-band) [OBS offsets, INF band]; +0x21 fp32 mode non-zero iff fp32 (20,538/20,538: 3, or 2 in 72); +0x2C/+0x2D row/column group = 0x0F in 20,538/20,538 (NKI nc_matmul tiling, the encoder's colGroup<<8|rowGroup; neff.md §8.1); +0x2E trn1 mode 0x10 in 20,094/20,094 sunda words, 0 in 444/444 cayman; +0x2B accumulate bits start/stop/accumulate (neff.md §8.1; bit 2 unseen here)",
-		Confidence: "medium"},
+		Confidence: "medium",
+		// A transposing matmul (+0x22 = 1) writes its input dtype: in matmul_small two
+		// transposes write PSUM 0x800 and 0x900 and one Copy reads 0x800..0x9ff as int32; the
+		// others accumulate fp32 (the Copy after them reads fp32).
+		// The moving tensor enters on the array's rows (its partitions: the contraction) and the
+		// result leaves on its columns (PSUM's partitions), as NKI's nc_matmul has stationary
+		// [K, M], moving [K, N], result [M, N]: the 6 Trn1 words with 1 row and 128 columns
+		// (conv2d.py:141's bias broadcast) write PSUM that Activate then reads on 128
+		// partitions, and attn_v6's 20 transposes with 128 rows and 2 columns write PSUM
+		// that DVE reads on 2.
+		Operands:          []operandSpec{{Slot: "src", Dtype: "dtype", Parts: "rows"}, {Slot: "dst", Write: true, Dtype: "dtype", FP32Unless: "transpose", Parts: "columns"}},
+		OperandSource:     "family A; src over the rows (+0x26), the PSUM dst over the columns (+0x27) [INF from REAL: every Matmul whose rows and columns differ (6 with 1 row and 128 columns, 20 transposes with 128 rows and 2 columns) is read back on its columns; NKI nc_matmul's result is [M, N]]; dst fp32, or the input dtype when transposing [INF from REAL: 20,538 words within PSUM's 16 KiB; the copies after them]; an accumulating matmul also reads dst, on its own engine",
+		OperandConfidence: "medium"},
 	{Opcode: 0x21, Family: "A", Fields: activateFields, Descs: familyA,
 		Summary:  []string{"func", "src", "dst", "in dtype", "out dtype"},
-		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]; +0x0D scale source: 1 ⇔ +0x24 is an SBUF pointer to a scale tensor in 256/256 words (neff.md §8.1), 0 with a float scale in 3,796/3,796 words here", Confidence: "high"},
+		Complete: true, Source: "neff.md §4.5; activation.md §11.2 [OBS, REAL]; +0x0D scale source: 1 ⇔ +0x24 is an SBUF pointer to a scale tensor in 256/256 words (neff.md §8.1), 0 with a float scale in 3,796/3,796 words here", Confidence: "high",
+		// Bias and scale may be vectors: one element in each partition (NKI nki.isa.activation:
+		// "the same partition axis size as the input data tile and only one element per
+		// partition"), named by imm0 when its source (+0x0F) is 0 and by scale when the scale
+		// source (+0x0D) is 1.
+		Operands: []operandSpec{{Slot: "src", Dtype: "in dtype", Parts: "active channels"}, {Slot: "dst", Write: true, Dtype: "out dtype", Parts: "active channels"},
+			{Slot: "imm0", Dtype: "imm dtype", Parts: "active channels", When: "imm0 source", Is: 0, Not: []uint8{1, 2}},
+			{Slot: "scale", Dtype: "imm dtype", Parts: "active channels", When: "scale source", Is: 1, Not: []uint8{0}}},
+		OperandSource:     "neff.md §4.5 (in dtype low nibble +0x20, out dtype +0x21, active channels +0x22) [OBS, REAL]; imm0 with source 0 (neff.md §4.5: an SBUF/PSUM pointer) is a bias of one element per partition in the imm dtype (+0x20 high nibble) [INF from REAL: the 508 such words here read one fp32 per partition where the kernel wrote it before: file_pool_1_float16's 0x8800, conv2d.py:141's copy of the broadcast bias (an Activate), attn_v6's 0x4050, DVE's Memset memset_zero_bias_66]; scale with source 1 is an SBUF pointer (neff.md §8.1, 256 words of files not in the shared set), its dtype taken as the imm dtype [a guess that fits: no such word here]",
+		OperandConfidence: "high (src, dst); medium (imm0); low (scale's dtype)"},
 	{Opcode: 0x22, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
 		Source: "neff.md §4.4 (Activation uses family A) [OBS]", Confidence: "medium"},
 	{Opcode: 0x23, Fields: []fieldSpec{{"set index", 0x23, 1, kU8}}, Summary: []string{"set index"},
@@ -296,7 +333,10 @@ var layouts = []layout{
 		Source:  "neff.md §4.5; activation.md §11.2 (gen-4) [OBS; descriptor offsets INF]", Confidence: "low"},
 	{Opcode: 0x41, Family: "B", Fields: familyBControl, Descs: familyBOut30,
 		Summary: []string{"alu op", "dst", "in0", "in1"},
-		Source:  "neff.md §4.4 family B [OBS, REAL offsets]; dst is +0x30 and the inputs +0x10, +0x20, not the spec's dst +0x10, by the real data flow (familyBOut30, isa.familyB-output); which +0x0C nibble is in0 is a guess: both are fp32 (0xAA) in all 260 real words here, and one kernel elsewhere reads an fp16-written bias tile as fp32 (neff.md §8.1; isa.familyB-dtype-nibbles)", Confidence: "medium"},
+		Source:  "neff.md §4.4 family B [OBS, REAL offsets]; dst is +0x30 and the inputs +0x10, +0x20, not the spec's dst +0x10, by the real data flow (familyBOut30, isa.familyB-output); which +0x0C nibble is in0 is a guess: both are fp32 (0xAA) in all 260 real words here, and one kernel elsewhere reads an fp16-written bias tile as fp32 (neff.md §8.1; isa.familyB-dtype-nibbles)", Confidence: "medium",
+		Operands:          []operandSpec{{Slot: "in0", Dtype: "in0 dtype", Parts: "active partitions"}, {Slot: "in1", Dtype: "in1 dtype", Parts: "active partitions"}, {Slot: "dst", Write: true, Dtype: "out dtype", Parts: "active partitions"}},
+		OperandSource:     "family B slots with dst at +0x30, not +0x10 as neff.md §4.4 says (isa.familyB-output, sched.familyB-slots) [INF from REAL data flow]; dtype nibbles isa.familyB-dtype-nibbles",
+		OperandConfidence: "medium"},
 	{Opcode: 0x51, Family: "B", Fields: familyBControl, Descs: familyB,
 		Summary: []string{"alu op", "dst", "in0", "in1"}, Source: "neff.md §4.4 family B (TensorTensor) [OBS]; the spec's slot order (dst +0x10): no real 0x51 word here, and 0x41's real words put dst at +0x30 (isa.familyB-output)", Confidence: "low"},
 	{Opcode: 0x43, Family: "A", Descs: familyA, Summary: []string{"src", "dst"},
@@ -310,15 +350,24 @@ var layouts = []layout{
 	{Opcode: 0x42, Family: "C", Fields: append(familyCControl[:3:3],
 		fieldSpec{"alu op", 0x24, 1, kALU},                   // 8 = max in every word of the cs149 max-pooling NEFFs (isa.reduce-op)
 		fieldSpec{"unknown 0x25", 0x25, 1, kUnknown}), Descs: familyC, Summary: []string{"alu op", "in", "out"},
-		Source: "neff.md §4.4 family C (Reduce) [OBS, REAL offsets]; +0x24 from real words (isa.reduce-op) [INF from REAL]", Confidence: "medium"},
+		Source: "neff.md §4.4 family C (Reduce) [OBS, REAL offsets]; +0x24 from real words (isa.reduce-op) [INF from REAL]", Confidence: "medium",
+		Operands:          familyCOperands,
+		OperandSource:     "family C (isa.familyC-control-band) [INF from REAL]",
+		OperandConfidence: "medium"},
 	{Opcode: 0x52, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
 		Source: "neff.md §4.4 family C (Reduce) [OBS]", Confidence: "medium"},
 	{Opcode: 0x45, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
 		Source: "neff.md §4.4 family C (Pool) [OBS]", Confidence: "medium"},
 	{Opcode: 0x46, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out", "in dtype", "out dtype"},
-		Source: "neff.md §4.4 family C (Copy) [OBS, REAL offsets]", Confidence: "high"},
+		Source: "neff.md §4.4 family C (Copy) [OBS, REAL offsets]", Confidence: "high",
+		Operands:          familyCOperands,
+		OperandSource:     "family C [OBS, REAL]",
+		OperandConfidence: "high"},
 	{Opcode: 0x47, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out", "in dtype", "out dtype"},
-		Source: "family C by real bytes (isa.cast-reciprocal-family) [INF from REAL]", Confidence: "medium"},
+		Source: "family C by real bytes (isa.cast-reciprocal-family) [INF from REAL]", Confidence: "medium",
+		Operands:          familyCOperands,
+		OperandSource:     "family C (isa.cast-reciprocal-family) [INF from REAL]",
+		OperandConfidence: "medium"},
 	{Opcode: 0x48, Family: "C", Fields: familyCControl, Descs: familyC, Summary: []string{"in", "out"},
 		Source: "family C assumed like Copy/Cast (isa.cast-reciprocal-family) [INF]", Confidence: "low"},
 	{Opcode: 0x49, Family: "C", Fields: []fieldSpec{
@@ -327,7 +376,10 @@ var layouts = []layout{
 		{"active channels", 0x22, 1, kU8},
 		{"value", 0x28, 4, kFill}, // the fill value in the dtype at +0x20: -1e9 (fp32 0xCE6E6B28), bf16 1.0 (0x3F80)
 	}, Descs: familyC[1:], Summary: []string{"out", "dtype", "value"},
-		Source: "neff.md §4.4 family C (Memset); out read as 4D per real bytes; count and value from real words (isa.memset-out-rank) [OBS, REAL]", Confidence: "medium"},
+		Source: "neff.md §4.4 family C (Memset); out read as 4D per real bytes; count and value from real words (isa.memset-out-rank) [OBS, REAL]", Confidence: "medium",
+		Operands:          []operandSpec{{Slot: "out", Write: true, Dtype: "dtype", Parts: "active channels"}},
+		OperandSource:     "family C out, dtype +0x20 (isa.memset-out-rank) [OBS, REAL]",
+		OperandConfidence: "medium"},
 	{Opcode: 0x7E, Family: "C", Descs: familyC, Summary: []string{"in", "out"},
 		Source: "neff.md §4.4 family C (Iota) [OBS]", Confidence: "medium"},
 	{Opcode: 0xA0, Fields: []fieldSpec{{"second wait", 0x20, 8, kSyncBand}}, Summary: []string{"second wait"},

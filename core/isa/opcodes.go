@@ -2,9 +2,25 @@ package isa
 
 import "strconv"
 
-// opcodeRow is one row of the opcode name table: a code, its name, the band it belongs to and
-// where the name comes from.
+// opcodeRow is one row of the opcode table, the one place that says what an opcode is and does:
+// its code and name, the band it belongs to, what core/inspect joins it with (Join, read by
+// JoinOf), what it does to the semaphores beyond its sync band (Sync, SyncEffectOf) and how
+// its operands reach SBUF and PSUM (Memory, MemoryOf; the operand slots themselves are its
+// layout row's Operands, layouts.go). TestOpcodeTableMatchesLayouts holds every column to
+// the layouts and the accessors that read them.
 type opcodeRow struct {
+	Code       uint8
+	Name       string
+	Band       string
+	Join       Join
+	Sync       SyncEffect
+	Memory     Memory
+	Confidence string
+}
+
+// nameRow is a row of a name-only table: a code, its name, its band and where the name comes
+// from (the legacy encodings, which name codes and nothing more).
+type nameRow struct {
 	Code       uint8
 	Name       string
 	Band       string
@@ -27,176 +43,176 @@ const (
 // isa.opcode-names-unverified).
 var modernOpcodes = []opcodeRow{
 	// PE, 1–10
-	{0x01, "Ldweights", "PE", confREAL},
-	{0x02, "Matmul", "PE", confREAL},
-	{0x03, "PeRegWrite", "PE", confEnum},
-	{0x04, "WeightMask", "PE", confEnum},
-	{0x05, "WeightShift", "PE", confEnum},
-	{0x06, "Ldtags", "PE", confEnum},
-	{0x07, "MatmulSparse", "PE", confEnum},
-	{0x08, "PeManageSeed", "PE", confEnum},
-	{0x09, "LdweightsMX", "PE", confEnum},
-	{0x0A, "MatmulMX", "PE", confEnum},
+	{0x01, "Ldweights", "PE", JoinNone, SyncBandOnly, MemOperands, confREAL},
+	{0x02, "Matmul", "PE", JoinNone, SyncBandOnly, MemOperands, confREAL},
+	{0x03, "PeRegWrite", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x04, "WeightMask", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x05, "WeightShift", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x06, "Ldtags", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x07, "MatmulSparse", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x08, "PeManageSeed", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x09, "LdweightsMX", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x0A, "MatmulMX", "PE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// Activation, 0x21–0x30
-	{0x21, "Activate", "Activation", confREAL},
-	{0x22, "ActivateQuantize", "Activation", confEnum},
-	{0x23, "ActivationTableLoad", "Activation", confREAL},
-	{0x24, "ActivationReadAccumulator", "Activation", confEnum},
-	{0x25, "Activate2", "Activation", confEnum}, // gen-4 only (CoreV4 'act2' mode)
-	{0x30, "Exponential", "Activation", confEnum},
+	{0x21, "Activate", "Activation", JoinActivation, SyncBandOnly, MemOperands, confREAL},
+	{0x22, "ActivateQuantize", "Activation", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x23, "ActivationTableLoad", "Activation", JoinActivation, SyncBandOnly, MemNone, confREAL},
+	{0x24, "ActivationReadAccumulator", "Activation", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x25, "Activate2", "Activation", JoinActivation, SyncBandOnly, MemUnknown, confEnum}, // gen-4 only (CoreV4 'act2' mode)
+	{0x30, "Exponential", "Activation", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// DVE / tensor, 0x41–0x5F
-	{0x41, "TensorTensorArithOp", "DVE", confREAL},
-	{0x42, "TensorReduceArithOp", "DVE", confREAL},
-	{0x43, "TensorScalarArithOp", "DVE", confEnum},
-	{0x44, "TensorScalarPtrArithOp", "DVE", confEnum},
-	{0x45, "Pool", "DVE", confEnum},
-	{0x46, "Copy", "DVE", confREAL},
-	{0x47, "Cast", "DVE", confREAL},
-	{0x48, "Reciprocal", "DVE", confEnum},
-	{0x49, "Memset", "DVE", confREAL},
-	{0x4A, "RegLoad", "DVE", confEnum},
-	{0x4B, "RegStore", "DVE", confEnum},
-	{0x4C, "RegShuffle", "DVE", confEnum},
-	{0x4D, "Rng", "DVE", confEnum},
-	{0x4E, "TensorCumulativeArithOp", "DVE", confEnum},
-	{0x4F, "TensorScalarPtrMultiArith", "DVE", confEnum},
-	{0x51, "TensorTensorBitvecOp", "DVE", confEnum},
-	{0x52, "TensorReduceBitvecOp", "DVE", confEnum},
-	{0x53, "TensorScalarBitvecOp", "DVE", confEnum},
-	{0x54, "TensorScalarPtrBitvecOp", "DVE", confEnum},
-	{0x58, "MaxPoolSelect", "DVE", confEnum},
-	{0x5E, "TensorCumulativeBitvecOp", "DVE", confEnum},
-	{0x5F, "TensorScalarPtrMultiBitvec", "DVE", confEnum},
+	{0x41, "TensorTensorArithOp", "DVE", JoinNone, SyncBandOnly, MemOperands, confREAL},
+	{0x42, "TensorReduceArithOp", "DVE", JoinNone, SyncBandOnly, MemOperands, confREAL},
+	{0x43, "TensorScalarArithOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x44, "TensorScalarPtrArithOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x45, "Pool", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x46, "Copy", "DVE", JoinNone, SyncBandOnly, MemOperands, confREAL},
+	{0x47, "Cast", "DVE", JoinNone, SyncBandOnly, MemOperands, confREAL},
+	{0x48, "Reciprocal", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x49, "Memset", "DVE", JoinNone, SyncBandOnly, MemOperands, confREAL},
+	{0x4A, "RegLoad", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x4B, "RegStore", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x4C, "RegShuffle", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x4D, "Rng", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x4E, "TensorCumulativeArithOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x4F, "TensorScalarPtrMultiArith", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x51, "TensorTensorBitvecOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x52, "TensorReduceBitvecOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x53, "TensorScalarBitvecOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x54, "TensorScalarPtrBitvecOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x58, "MaxPoolSelect", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x5E, "TensorCumulativeBitvecOp", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x5F, "TensorScalarPtrMultiBitvec", "DVE", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// 0x60–0x86
-	{0x60, "BatchNormStats", "tensor", confEnum},
-	{0x61, "BatchNormStats2", "tensor", confEnum},
-	{0x62, "BatchNormAggregate", "tensor", confEnum},
-	{0x63, "BatchNormGradAccumulate", "tensor", confEnum},
-	{0x64, "BatchNormParamLoad", "tensor", confEnum},
-	{0x65, "BatchNormBackProp", "tensor", confEnum},
-	{0x66, "LoadParameterRam", "tensor", confEnum},
-	{0x67, "PoolBufferLoad", "tensor", confEnum},
-	{0x68, "Gather", "tensor", confEnum},
-	{0x69, "LoadMaskSelect", "tensor", confEnum},
-	{0x6A, "StreamShuffle", "tensor", confEnum},
-	{0x6B, "StreamTranspose", "tensor", confEnum},
-	{0x6C, "Max8", "tensor", confEnum},
-	{0x6D, "MatchValueLoad", "tensor", confEnum},
-	{0x6E, "FindIndex8", "tensor", confEnum},
-	{0x6F, "MatchReplace8", "tensor", confEnum},
-	{0x70, "TensorScalarImmLdArith", "tensor", confEnum},
-	{0x71, "TensorScalarImmLdBitvec", "tensor", confEnum},
-	{0x72, "CopyPredicated", "tensor", confEnum},
-	{0x73, "RoiAlign", "tensor", confEnum},
-	{0x74, "TensorScalarAddr", "tensor", confEnum},
-	{0x76, "Rand", "tensor", confEnum},
-	{0x77, "RandGetState", "tensor", confEnum},
-	{0x78, "RandSetState", "tensor", confEnum},
-	{0x79, "EmbeddingUpdate", "tensor", confEnum},
-	{0x7A, "LoadPoolArgument", "tensor", confEnum},
-	{0x7B, "TensorDequantize", "tensor", confEnum},
-	{0x7C, "CrossLaneReduceArith", "tensor", confEnum},
-	{0x7D, "CrossLaneReduceBitvec", "tensor", confEnum},
-	{0x7E, "Iota", "tensor", confEnum},
-	{0x7F, "Dropout", "tensor", confEnum},
-	{0x81, "JpegDecode", "tensor", confEnum},
-	{0x82, "TransposeBatchNormStats2", "tensor", confEnum},
-	{0x83, "TransposeTensorReduceArithOp", "tensor", confEnum},
-	{0x84, "TransposeTensorReduceBitvecOp", "tensor", confEnum},
-	{0x85, "CustomOpHeader", "tensor", confEnum},
-	{0x86, "CustomOpPayload", "tensor", confEnum},
+	{0x60, "BatchNormStats", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x61, "BatchNormStats2", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x62, "BatchNormAggregate", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x63, "BatchNormGradAccumulate", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x64, "BatchNormParamLoad", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x65, "BatchNormBackProp", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x66, "LoadParameterRam", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x67, "PoolBufferLoad", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x68, "Gather", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x69, "LoadMaskSelect", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x6A, "StreamShuffle", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x6B, "StreamTranspose", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x6C, "Max8", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x6D, "MatchValueLoad", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x6E, "FindIndex8", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x6F, "MatchReplace8", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x70, "TensorScalarImmLdArith", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x71, "TensorScalarImmLdBitvec", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x72, "CopyPredicated", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x73, "RoiAlign", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x74, "TensorScalarAddr", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x76, "Rand", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x77, "RandGetState", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x78, "RandSetState", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x79, "EmbeddingUpdate", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x7A, "LoadPoolArgument", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x7B, "TensorDequantize", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x7C, "CrossLaneReduceArith", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x7D, "CrossLaneReduceBitvec", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x7E, "Iota", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x7F, "Dropout", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x81, "JpegDecode", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x82, "TransposeBatchNormStats2", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x83, "TransposeTensorReduceArithOp", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x84, "TransposeTensorReduceBitvecOp", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x85, "CustomOpHeader", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x86, "CustomOpPayload", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// 0x8E–0xA1
-	{0x8E, "BatchNormParamLoad2", "tensor", confEnum},
-	{0x92, "TensorScalarAffineSelect", "tensor", confREAL},
-	{0x93, "TransposeTensorScalarArithOp", "tensor", confEnum},
-	{0x94, "BatchNormGradAccumulate2", "tensor", confEnum},
-	{0x95, "ModifyPoolConfig", "tensor", confEnum},
-	{0x96, "Sort", "tensor", confEnum},
-	{0x98, "TensorScalarSelect", "tensor", confEnum},
-	{0x99, "CastPredicated", "tensor", confEnum},
-	{0x9A, "TensorScalarCacheReduce", "tensor", confEnum},
-	{0x9B, "DveReadAccumulator", "tensor", confEnum},
-	{0x9C, "TensorReduceRangeCheck", "tensor", confEnum},
-	{0x9D, "ScalarTensorTensorArith", "tensor", confEnum},
-	{0x9E, "ScalarTensorTensorBitvec", "tensor", confEnum},
-	{0x9F, "EngineNop", "tensor", confEnum},
-	{0xA0, "EventSemaphore", "control", confREAL},
-	{0xA1, "Halt", "control", confEnum},
+	{0x8E, "BatchNormParamLoad2", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x92, "TensorScalarAffineSelect", "tensor", JoinNone, SyncBandOnly, MemUnknown, confREAL},
+	{0x93, "TransposeTensorScalarArithOp", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x94, "BatchNormGradAccumulate2", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x95, "ModifyPoolConfig", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x96, "Sort", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x98, "TensorScalarSelect", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x99, "CastPredicated", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x9A, "TensorScalarCacheReduce", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x9B, "DveReadAccumulator", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x9C, "TensorReduceRangeCheck", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x9D, "ScalarTensorTensorArith", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x9E, "ScalarTensorTensorBitvec", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0x9F, "EngineNop", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xA0, "EventSemaphore", "control", JoinNone, SyncSecondBand, MemNone, confREAL},
+	{0xA1, "Halt", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// control / SP, 0xA2–0xB7
-	{0xA2, "Drain", "control", confEnum},
-	{0xA3, "InstructionFlush", "control", confEnum},
-	{0xA4, "Nop", "control", confREAL},
-	{0xA5, "Write", "control", confEnum},
-	{0xA6, "Notify", "control", confEnum},
-	{0xA7, "Move", "control", confREAL},
-	{0xA8, "AluOp", "control", confEnum},
-	{0xA9, "CompareBranch", "control", confEnum},
-	{0xAA, "TensorLoad", "control", confEnum},
-	{0xAB, "TensorStore", "control", confEnum},
-	{0xB0, "EventSemaphoreRangeClear", "control", confEnum},
-	{0xB1, "SetOrderingMode", "control", confREAL},
-	{0xB2, "MoveShape", "control", confEnum},
-	{0xB3, "PollSem", "control", confEnum},
-	{0xB4, "TestEventSem", "control", confEnum},
-	{0xB5, "BranchPrefetchHint", "control", confEnum},
-	{0xB7, "UcodeConfig", "control", confEnum},
+	{0xA2, "Drain", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xA3, "InstructionFlush", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xA4, "Nop", "control", JoinNone, SyncBandOnly, MemNone, confREAL},
+	{0xA5, "Write", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xA6, "Notify", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xA7, "Move", "control", JoinNone, SyncBandOnly, MemNone, confREAL},
+	{0xA8, "AluOp", "control", JoinNone, SyncBandOnly, MemNone, confEnum},
+	{0xA9, "CompareBranch", "control", JoinNone, SyncBranch, MemUnknown, confEnum},
+	{0xAA, "TensorLoad", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xAB, "TensorStore", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xB0, "EventSemaphoreRangeClear", "control", JoinNone, SyncSet, MemUnknown, confEnum},
+	{0xB1, "SetOrderingMode", "control", JoinNone, SyncBandOnly, MemNone, confREAL},
+	{0xB2, "MoveShape", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xB3, "PollSem", "control", JoinNone, SyncPoll, MemUnknown, confEnum},
+	{0xB4, "TestEventSem", "control", JoinNone, SyncPoll, MemUnknown, confEnum},
+	{0xB5, "BranchPrefetchHint", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xB7, "UcodeConfig", "control", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// DMA, 0xB8–0xC3
-	{0xB8, "DMAMemcpy", "DMA", confEnum},
-	{0xBB, "DmaIndirect", "DMA", confEnum},
-	{0xBC, "RangeSelect", "DMA", confEnum},
-	{0xBD, "DmaTranspose", "DMA", confEnum},
-	{0xBE, "GetSequenceBounds", "DMA", confEnum},
-	{0xBF, "Sb2sbCollective", "DMA", confEnum},
-	{0xC1, "PseudoDMATrigger", "pseudo", confREAL},
+	{0xB8, "DMAMemcpy", "DMA", JoinNone, SyncDMAUndecoded, MemUnknown, confEnum},
+	{0xBB, "DmaIndirect", "DMA", JoinNone, SyncDMAUndecoded, MemUnknown, confEnum},
+	{0xBC, "RangeSelect", "DMA", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xBD, "DmaTranspose", "DMA", JoinNone, SyncDMAUndecoded, MemUnknown, confEnum},
+	{0xBE, "GetSequenceBounds", "DMA", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xBF, "Sb2sbCollective", "DMA", JoinNone, SyncCollective, MemUnknown, confEnum},
+	{0xC1, "PseudoDMATrigger", "pseudo", JoinDMA, SyncDMABlock, MemDMA, confREAL},
 	// pseudo, 0xC2–0xDF: placeholders the runtime rewrites at load (neff.md §4.3)
-	{0xC2, "PseudoDMARearm", "pseudo", confEnum},
-	{0xC3, "PseudoDMABarrier", "pseudo", confEnum},
-	{0xC4, "PseudoDMAMemcpyFullInd", "pseudo", confEnum},
-	{0xC5, "PseudoSemaphoreSet", "pseudo", confEnum},
-	{0xC6, "PseudoLoadActFuncSet", "pseudo", confEnum},
-	{0xC7, "PseudoTriggerAllReduce", "pseudo", confEnum},
-	{0xC8, "PseudoTriggerCollective", "pseudo", confFixture},
-	{0xC9, "PseudoReadVarAddr", "pseudo", confEnum},
-	{0xCA, "PseudoEmbeddingUpdate", "pseudo", confEnum},
-	{0xCB, "PseudoSendRecv", "pseudo", confEnum},
-	{0xCC, "PseudoBranchLabel", "pseudo", confREAL},
-	{0xCD, "PseudoTensorStore", "pseudo", confEnum},
-	{0xCE, "PseudoTensorLoad", "pseudo", confEnum},
-	{0xCF, "PseudoDMASwapQueueSet", "pseudo", confEnum},
-	{0xD0, "PseudoSetRngSeed", "pseudo", confEnum},
-	{0xD1, "PseudoFunctionBegin", "pseudo", confEnum},
-	{0xD2, "PseudoFunctionReturn", "pseudo", confEnum},
-	{0xD3, "PseudoFunctionCall", "pseudo", confEnum},
-	{0xD4, "PseudoDmaDirect2d", "pseudo", confREAL},
-	{0xD5, "PseudoSyncBarrier", "pseudo", confEnum},
-	{0xD6, "PseudoRangeCheck", "pseudo", confEnum},
-	{0xD7, "PseudoJpegDecode", "pseudo", confEnum},
-	{0xD8, "PseudoCoreBarrier", "pseudo", confEnum},
-	{0xD9, "PseudoTriggerCollective2", "pseudo", confEnum},
-	{0xDA, "PseudoExtension", "pseudo", confEnum},
-	{0xDB, "PseudoCurProcessingRankID", "pseudo", confEnum},
-	{0xDC, "PseudoGidLoad", "pseudo", confEnum},
-	{0xDD, "PseudoBranchPrefetchHint", "pseudo", confEnum},
-	{0xDE, "PseudoTensorCompletion", "pseudo", confEnum},
-	{0xDF, "PseudoInst", "pseudo", confEnum},
+	{0xC2, "PseudoDMARearm", "pseudo", JoinNone, SyncDMAUndecoded, MemUnknown, confEnum},
+	{0xC3, "PseudoDMABarrier", "pseudo", JoinNone, SyncBarrier, MemUnknown, confEnum},
+	{0xC4, "PseudoDMAMemcpyFullInd", "pseudo", JoinNone, SyncDMAUndecoded, MemUnknown, confEnum},
+	{0xC5, "PseudoSemaphoreSet", "pseudo", JoinNone, SyncSet, MemUnknown, confEnum},
+	{0xC6, "PseudoLoadActFuncSet", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xC7, "PseudoTriggerAllReduce", "pseudo", JoinNone, SyncCollective, MemUnknown, confEnum},
+	{0xC8, "PseudoTriggerCollective", "pseudo", JoinNone, SyncCollective, MemUnknown, confFixture},
+	{0xC9, "PseudoReadVarAddr", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xCA, "PseudoEmbeddingUpdate", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xCB, "PseudoSendRecv", "pseudo", JoinNone, SyncCollective, MemUnknown, confEnum},
+	{0xCC, "PseudoBranchLabel", "pseudo", JoinNone, SyncBandOnly, MemNone, confREAL},
+	{0xCD, "PseudoTensorStore", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xCE, "PseudoTensorLoad", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xCF, "PseudoDMASwapQueueSet", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xD0, "PseudoSetRngSeed", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xD1, "PseudoFunctionBegin", "pseudo", JoinNone, SyncBranch, MemUnknown, confEnum},
+	{0xD2, "PseudoFunctionReturn", "pseudo", JoinNone, SyncBranch, MemUnknown, confEnum},
+	{0xD3, "PseudoFunctionCall", "pseudo", JoinNone, SyncBranch, MemUnknown, confEnum},
+	{0xD4, "PseudoDmaDirect2d", "pseudo", JoinDMA, SyncDMADirect, MemDMA, confREAL},
+	{0xD5, "PseudoSyncBarrier", "pseudo", JoinNone, SyncBarrier, MemUnknown, confEnum},
+	{0xD6, "PseudoRangeCheck", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xD7, "PseudoJpegDecode", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xD8, "PseudoCoreBarrier", "pseudo", JoinNone, SyncBarrier, MemUnknown, confEnum},
+	{0xD9, "PseudoTriggerCollective2", "pseudo", JoinNone, SyncCollective, MemUnknown, confEnum},
+	{0xDA, "PseudoExtension", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xDB, "PseudoCurProcessingRankID", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xDC, "PseudoGidLoad", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xDD, "PseudoBranchPrefetchHint", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xDE, "PseudoTensorCompletion", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xDF, "PseudoInst", "pseudo", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// 0xE0–0xEB
-	{0xE0, "SparsityCompress", "tensor", confEnum},
-	{0xE1, "SparsityCompressTag", "tensor", confEnum},
-	{0xE2, "Rand2", "tensor", confEnum},
-	{0xE3, "QuantizeMX", "tensor", confEnum},
-	{0xE4, "ConvLutLoad", "tensor", confEnum},
-	{0xE5, "TensorTensorScanArith", "tensor", confEnum},
-	{0xE6, "TensorScalarCacheCumulative", "tensor", confEnum},
-	{0xE7, "IndirectCopy", "tensor", confEnum},
-	{0xE8, "CopyPredicatedScalar", "tensor", confEnum},
-	{0xE9, "DveReadIndices", "tensor", confEnum},
-	{0xEA, "SelectReduce", "tensor", confEnum},
-	{0xEB, "Hint", "tensor", confEnum},
+	{0xE0, "SparsityCompress", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE1, "SparsityCompressTag", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE2, "Rand2", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE3, "QuantizeMX", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE4, "ConvLutLoad", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE5, "TensorTensorScanArith", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE6, "TensorScalarCacheCumulative", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE7, "IndirectCopy", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE8, "CopyPredicatedScalar", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xE9, "DveReadIndices", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xEA, "SelectReduce", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xEB, "Hint", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 	// high
-	{0xF0, "ExtendedInst", "Pool", confEnum}, // the GPSIMD custom-op bridge (neff.md §4.6)
-	{0xF1, "DmaGatherTranspose", "DMA", confEnum},
-	{0xF2, "NonzeroWithCount", "tensor", confEnum},
-	{0xFF, "Invalid", "reserved", confEnum},
+	{0xF0, "ExtendedInst", "Pool", JoinNone, SyncBandOnly, MemUnknown, confEnum}, // the GPSIMD custom-op bridge (neff.md §4.6)
+	{0xF1, "DmaGatherTranspose", "DMA", JoinNone, SyncDMAUndecoded, MemUnknown, confEnum},
+	{0xF2, "NonzeroWithCount", "tensor", JoinNone, SyncBandOnly, MemUnknown, confEnum},
+	{0xFF, "Invalid", "reserved", JoinNone, SyncBandOnly, MemUnknown, confEnum},
 }
 
 // tongaOpcodes is the fallback name source: the legacy Tonga (inf1) encoding,
@@ -205,7 +221,7 @@ var modernOpcodes = []opcodeRow{
 // ≤0x6A and 0xC1–0xC8 as the spec says. Every such code currently also has a modern name, so in
 // practice these names appear as the "legacy" detail; where they disagree with the modern name
 // see unknowns.go isa.opcode-name-disagreement. Confidence: medium (old ISA header, old chips).
-var tongaOpcodes = []opcodeRow{
+var tongaOpcodes = []nameRow{
 	{0x01, "LDWEIGHTS", "PE", confTonga},
 	{0x02, "MATMUL", "PE", confTonga},
 	{0x21, "ACTIVATE", "ACT", confTonga},
@@ -262,19 +278,26 @@ type OpcodeInfo struct {
 	Legacy string // the Tonga name, when the legacy table has one (may differ from Name)
 	// Confidence says how sure the name is and why.
 	Confidence string
+	// Join, Sync and Memory are the opcode row's columns (modern codes; zero for the others:
+	// no join, only its sync band, its memory operands not known).
+	Join   Join
+	Sync   SyncEffect
+	Memory Memory
 }
 
 // Known reports whether the name came from a table.
 func (o OpcodeInfo) Known() bool { return o.Source != SourceNone }
 
-var opcodeTable [256]OpcodeInfo
+// opcodeTable is built in a variable initializer (not init), so the accessors and indexes
+// that other package variables build from it see it filled.
+var opcodeTable = buildOpcodeTable()
 
-func init() {
-	for i := range opcodeTable {
-		opcodeTable[i] = OpcodeInfo{Code: uint8(i), Name: rawOpcodeName(uint8(i))}
+func buildOpcodeTable() (t [256]OpcodeInfo) {
+	for i := range t {
+		t[i] = OpcodeInfo{Code: uint8(i), Name: rawOpcodeName(uint8(i))}
 	}
 	for _, r := range tongaOpcodes {
-		o := &opcodeTable[r.Code]
+		o := &t[r.Code]
 		o.Legacy = r.Name
 		// The spec limits the fallback to ≤0x6A and 0xC1–0xC8 (neff.md §4.3).
 		if r.Code <= 0x6A || (r.Code >= 0xC1 && r.Code <= 0xC8) {
@@ -282,9 +305,11 @@ func init() {
 		}
 	}
 	for _, r := range modernOpcodes {
-		o := &opcodeTable[r.Code]
+		o := &t[r.Code]
 		o.Name, o.Source, o.Band, o.Confidence = r.Name, SourceModern, r.Band, r.Confidence
+		o.Join, o.Sync, o.Memory = r.Join, r.Sync, r.Memory
 	}
+	return t
 }
 
 func rawOpcodeName(code uint8) string {
@@ -305,7 +330,7 @@ func hex2(b uint8) string { return "0x" + strconv.FormatUint(uint64(b)|0x100, 16
 // wiki: Per-Engine TPB-Sequencer Microcode) [OBS]. Modern SP streams use the 64-byte word
 // [REAL], so no decoder reads 8-byte words; the table names them for a finding that meets an
 // old stream.
-var legacySPOpcodes = []opcodeRow{
+var legacySPOpcodes = []nameRow{
 	{0x04, "WRITE8_IND", "SP8", confTonga},
 	{0x05, "WRITE32_IND", "SP8", confTonga},
 	{0x08, "WRITE8_DIR", "SP8", confTonga},

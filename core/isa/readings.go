@@ -1,7 +1,6 @@
 package isa
 
 import (
-	"encoding/binary"
 	"math"
 	"strconv"
 )
@@ -242,55 +241,104 @@ func appendFill(dst []byte, bits uint32, dtype uint8) []byte {
 	return append(dst, " (bits; dtype not readable)"...)
 }
 
+// PseudoDmaDirect2d (0xD4) and its PseudoExtension (0xDA) read through their layout fields
+// (direct2dFields), like the joins' accessors.
+var (
+	addr0Accessor        = newAccessor("addr0", 0xD4)
+	addr1Accessor        = newAccessor("addr1", 0xD4)
+	queueSemAccessor     = newAccessor("queue semaphore", 0xD4)
+	semIncrementAccessor = newAccessor("sem increment", 0xD4)
+	srcBoundRegAccessor  = newAccessor("src bound reg", 0xD4)
+	dstBoundRegAccessor  = newAccessor("dst bound reg", 0xD4)
+	boundSizeAccessor    = newAccessor("src bound size bytes", 0xDA)
+	// direct2dSides are each side's access pattern: step_elem[2], num_elem[2], elem_size.
+	direct2dSides = [2][5]*accessor{
+		{newAccessor("src step elem[0]", 0xD4), newAccessor("src step elem[1]", 0xD4), newAccessor("src num elem[0]", 0xD4), newAccessor("src num elem[1]", 0xD4), newAccessor("src elem size", 0xD4)},
+		{newAccessor("dst step elem[0]", 0xD4), newAccessor("dst step elem[1]", 0xD4), newAccessor("dst num elem[0]", 0xD4), newAccessor("dst num elem[1]", 0xD4), newAccessor("dst elem size", 0xD4)},
+	}
+)
+
 // Direct2dAddrs reads a PseudoDmaDirect2d (0xD4) word's source and destination addresses.
 func Direct2dAddrs(word []byte) (src, dst DmaAddr, ok bool) {
-	if len(word) < WordSize || word[0] != 0xD4 {
+	a0, ok0 := addr0Accessor.read(word)
+	a1, ok1 := addr1Accessor.read(word)
+	if !ok0 || !ok1 {
 		return DmaAddr{}, DmaAddr{}, false
 	}
-	return SplitDmaAddr(binary.LittleEndian.Uint64(word[0x10:])), SplitDmaAddr(binary.LittleEndian.Uint64(word[0x28:])), true
+	return SplitDmaAddr(a0), SplitDmaAddr(a1), true
 }
 
 // Direct2dSemaphore reads a PseudoDmaDirect2d (0xD4) word's queue semaphore (+0x0D).
 func Direct2dSemaphore(word []byte) (uint8, bool) {
-	if len(word) < WordSize || word[0] != 0xD4 {
-		return 0, false
-	}
-	return word[0x0D], true
+	v, ok := queueSemAccessor.read(word)
+	return uint8(v), ok
+}
+
+// Direct2dCompletion reads what a PseudoDmaDirect2d's completion does: it adds increment to
+// semaphore sem (the queue semaphore +0x0D, sem_increment +0x0E).
+func Direct2dCompletion(word []byte) (sem, increment uint8, ok bool) {
+	s, ok1 := queueSemAccessor.read(word)
+	inc, ok2 := semIncrementAccessor.read(word)
+	return uint8(s), uint8(inc), ok1 && ok2
 }
 
 // Direct2dBoundRegs reads a PseudoDmaDirect2d word's bound-register bytes (+0x26 source,
 // +0x27 destination): register number and whether the bound check is enabled (bit 7).
 func Direct2dBoundRegs(word []byte) (src, dst uint8, srcOn, dstOn, ok bool) {
-	if len(word) < WordSize || word[0] != 0xD4 {
+	s, ok1 := srcBoundRegAccessor.read(word)
+	d, ok2 := dstBoundRegAccessor.read(word)
+	if !ok1 || !ok2 {
 		return 0, 0, false, false, false
 	}
-	return word[0x26] &^ boundRegEnabled, word[0x27] &^ boundRegEnabled, word[0x26]&boundRegEnabled != 0, word[0x27]&boundRegEnabled != 0, true
+	return uint8(s) &^ boundRegEnabled, uint8(d) &^ boundRegEnabled, s&boundRegEnabled != 0, d&boundRegEnabled != 0, true
+}
+
+// DmaPattern is one side of a PseudoDmaDirect2d: the public struct's generic access pattern,
+// in bytes (step_elem, elem_size) and counts (num_elem), outer dimension first.
+type DmaPattern struct {
+	StepElem [2]uint32
+	NumElem  [2]uint16
+	ElemSize uint16
+}
+
+// Direct2dPatterns reads a PseudoDmaDirect2d word's two access patterns (source, destination).
+func Direct2dPatterns(word []byte) (src, dst DmaPattern, ok bool) {
+	var out [2]DmaPattern
+	for k, side := range direct2dSides {
+		var v [5]uint64
+		for j, a := range side {
+			if v[j], ok = a.read(word); !ok {
+				return DmaPattern{}, DmaPattern{}, false
+			}
+		}
+		out[k] = DmaPattern{StepElem: [2]uint32{uint32(v[0]), uint32(v[1])}, NumElem: [2]uint16{uint16(v[2]), uint16(v[3])}, ElemSize: uint16(v[4])}
+	}
+	return out[0], out[1], true
 }
 
 // Direct2dSrcBytes is the bytes a PseudoDmaDirect2d word reads at its source: num_elem[0] ×
 // num_elem[1] × src_elem_size (+0x20, +0x22, +0x24; all in bytes but the counts). A step of 0
 // (a broadcast) reads the same bytes again for each count.
 func Direct2dSrcBytes(word []byte) (int64, bool) {
-	if len(word) < WordSize || word[0] != 0xD4 {
+	src, _, ok := Direct2dPatterns(word)
+	if !ok {
 		return 0, false
 	}
-	u16 := func(o int) int64 { return int64(binary.LittleEndian.Uint16(word[o:])) }
-	return u16(0x20) * u16(0x22) * u16(0x24), true
+	return int64(src.NumElem[0]) * int64(src.NumElem[1]) * int64(src.ElemSize), true
 }
 
 // StartsTwoWord says whether a word is a 0xD4 whose addr0 tag (+0x17) is 0x28: the first word
 // of a two-word 0xD4+0xDA instruction (neff.md §4.7).
 func StartsTwoWord(word []byte) bool {
-	return len(word) >= WordSize && word[0] == 0xD4 && word[0x17] == DmaTagDGEReg
+	a, ok := addr0Accessor.read(word)
+	return ok && SplitDmaAddr(a).Tag == DmaTagDGEReg
 }
 
 // ExtensionBoundSize reads a 0xDA PseudoExtension word's src_bound_size_bytes (+0x0C): the
 // size of the source var its 0xD4 reads through a register offset.
 func ExtensionBoundSize(word []byte) (uint32, bool) {
-	if len(word) < WordSize || word[0] != 0xDA {
-		return 0, false
-	}
-	return binary.LittleEndian.Uint32(word[0x0C:]), true
+	v, ok := boundSizeAccessor.read(word)
+	return uint32(v), ok
 }
 
 // LayoutSpan is one field's place in its word, for `disasm --json`'s "layout": Field is the

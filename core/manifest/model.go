@@ -127,8 +127,11 @@ type Core struct {
 	RankWorldSize int64
 	ReplicaGroups [][][]int64
 	CCStreams     int64
-	VarTable      *doc.Table
-	QueueTable    *doc.Table
+	// Reserved are def.json's runtime_statebuffer_reservation ranges: state-buffer bytes the
+	// runtime keeps for itself (neff.md §3.4).
+	Reserved   []Reservation
+	VarTable   *doc.Table
+	QueueTable *doc.Table
 	// VarSpan and QueueSpan are def.json's var and dma_queue objects.
 	VarSpan   *doc.Span
 	QueueSpan *doc.Span
@@ -143,6 +146,14 @@ type Core struct {
 	// queueVal is each dma_queue entry's JSON, for the owner checks after the engines.
 	queueVal    map[string]*jsonspan.Value
 	queueByName map[string]*Queue
+}
+
+// Reservation is one runtime_statebuffer_reservation entry (neff.md §3.4): bytes [Offset,
+// Offset+Size) of partitions [BasePartition, BasePartition+Partitions), kept by the runtime
+// for what Type names (only "evtaccel" seen). A field absent is -1.
+type Reservation struct {
+	Type                                    string
+	Offset, Size, BasePartition, Partitions int64
 }
 
 // Var is one def.json variable. Its fields most vars repeat are in the *VarAttrs it shares

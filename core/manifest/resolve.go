@@ -138,7 +138,7 @@ func (r *resolver) graph() []kelfRef {
 		} else if e := r.budget.First(); e != nil {
 			r.root.Infof(doc.CodeBudgetSkipped, nil, "neff.json is not among the members read before the %s limit was reached (the file's finding says how to raise it); neffscope falls back to the kelf-*.json members it found by name", e.Kind)
 		} else {
-			r.root.Errorf(doc.CodeManifestMissingMember, nil, "the NEFF has no neff.json (nor the legacy kelp.json): the runtime refuses it (\"Invalid NN: neff.json is missing\"). neffscope falls back to the kelf-*.json members it finds by name; rebuild the NEFF to restore the graph")
+			r.root.Errorf(doc.CodeManifestMissingMember, nil, "the NEFF has no neff.json (nor the legacy kelp.json): the runtime refuses it (\"Invalid NN: neff.json is missing\"). neffscope falls back to the kelf-*.json members it finds by name. A file cut short loses it: copy the file again; a complete file without it needs rebuilding")
 		}
 	}
 	r.a.ref(path, "the runtime (root of the chain)")

@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/internal/bigneff"
 )
 
@@ -48,4 +50,26 @@ func BenchmarkSchedRealShaped(b *testing.B) {
 	b.ReportMetric(float64(openT.Milliseconds())/float64(b.N), "open-ms")
 	b.ReportMetric(float64(schedT.Milliseconds())/float64(b.N), "sched-ms")
 	b.ReportMetric(float64(kept)/(1<<20), "model-MiB")
+}
+
+// BenchmarkSyncHostile builds the sync model of the sched-one-semaphore class (150,000 updates
+// of one semaphore on two engines, 150,000 waits for it, 150,000 waits past another's reach)
+// and asks every lint's message, as sync and the page do. The passes are linear (the code
+// before scanned a semaphore's updates per wait: sync --json took 36.7 CPU-s on the class).
+func BenchmarkSyncHostile(b *testing.B) {
+	var data []byte
+	for _, h := range neffbuild.HostileClasses() {
+		if h.Name == "sched-one-semaphore" {
+			data = h.Build(1)
+		}
+	}
+	f := inspect.Open("sched-one-semaphore.neff", bytes.NewReader(data), int64(len(data)), inspect.Options{DeferSource: true})
+	for b.Loop() {
+		m := f.Sched()
+		for _, c := range m.Cores {
+			for _, w := range c.Lints() {
+				_ = c.Message(w)
+			}
+		}
+	}
 }

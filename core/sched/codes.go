@@ -22,6 +22,8 @@ const (
 	MemSelfAlias
 	MemUnknownOperands
 	MemLimit
+	MemReserved
+	MemOrderUndecided
 	nCodes
 )
 
@@ -60,7 +62,9 @@ var Codes = [nCodes]CodeInfo{
 	{MemOutOfBounds, "mem.out-of-bounds", ClassLint, "a box outside its space: past the last partition or past a partition's bytes"},
 	{MemSelfAlias, "mem.self-alias", ClassLint, "an instruction's output overlaps its own input where the engine does not allow it. Never given: no source here (the spec, the ISA layouts, the NKI docs and issues) says which engine or opcode forbids it, and the real files, which ran on devices, hold DVE TensorTensorArithOp (48 of 260) and TensorReduceArithOp (8 of 242) writing over their own input, so DVE allows it there; a documented per-opcode rule, or a device run that goes wrong with only that overlap, would settle it"},
 	{MemUnknownOperands, "mem.unknown-operands", ClassUndecided, "an instruction or DMA whose operands the model cannot place (an opcode without an operand row, a register or indirect address, a pattern it does not read): its accesses are left out, so a race through them is not seen"},
-	{MemLimit, "mem.limit", ClassUndecided, "the memory model stopped at a limit: its sweep's work (boxes times their repeats; the accesses from the one named on are not checked for races nor counted in the peak), or the lints it keeps"},
+	{MemLimit, "mem.limit", ClassUndecided, "the memory model stopped at a limit: its sweep's work (boxes times their repeats times the partition bands they cross) or its tables past the memory budget (the accesses from the one named on are not checked for races nor counted in the peak), its happens-before clocks past the memory budget (no race is checked), or the lints it keeps"},
+	{MemReserved, "mem.reserved", ClassLint, "an access writes state-buffer bytes the runtime reserves for itself (def.json runtime_statebuffer_reservation, neff.md §3.4; type evtaccel, whose use is not documented): what the runtime keeps there is overwritten"},
+	{MemOrderUndecided, "mem.order-undecided", ClassUndecided, "two accesses overlap, at least one writes, and neither happens before the other as far as the model knows, but one of them comes at or after a wait it could not decide (sync.hidden-update, sync.unknown-mode): whether they race is not known, so no lint is given"},
 }
 
 func (c Code) String() string {
@@ -77,6 +81,10 @@ func (c Code) Class() Class {
 	}
 	return ClassUndecided
 }
+
+// hangs says whether a wait with code c is never satisfied: its instruction, and every one
+// after it on its engine, never runs.
+func (c Code) hangs() bool { return c == NoProducer || c == Unreachable || c == Cycle }
 
 // CodeByName finds a code by its dotted name.
 func CodeByName(name string) (Code, bool) {
@@ -100,52 +108,3 @@ const (
 // dmaBlockIncrement is what one completed 0xC1 block adds to its engine-JSON semaphore
 // (neff.md §8.3 [REAL: every 0xC1-fed wait of the shared NEFFs resolves with it]).
 const dmaBlockIncrement = 16
-
-// effect is what an opcode means to the model beyond its sync band.
-type effect uint8
-
-const (
-	effNone   effect = iota
-	effOrder         // the model cannot follow the order or the counts past it (OrderUnknown)
-	effHidden        // its completion may update semaphores the model cannot name (HiddenUpdate)
-)
-
-// opcodeEffect lists the opcodes the model does not follow. None occurs in a real file here
-// (neff.md §8.3: resets, barriers, loops and remote semaphores are not seen), so each is
-// modelled conservatively: it makes the core's waits undecided, never a lint. Names: neff.md §4.3.
-var opcodeEffects = []struct {
-	Opcode uint8
-	Effect effect
-	Why    string
-}{
-	{0xA9, effOrder, "CompareBranch: program order is not the word order"},
-	{0xB0, effOrder, "EventSemaphoreRangeClear: a reset sets counts back"},
-	{0xB3, effOrder, "PollSem: a wait the sync band does not show"},
-	{0xB4, effOrder, "TestEventSem: a semaphore test the sync band does not show"},
-	{0xC3, effOrder, "PseudoDMABarrier: a barrier"},
-	{0xC5, effOrder, "PseudoSemaphoreSet: sets a count"},
-	{0xD1, effOrder, "PseudoFunctionBegin: functions are called out of word order"},
-	{0xD2, effOrder, "PseudoFunctionReturn: program order is not the word order"},
-	{0xD3, effOrder, "PseudoFunctionCall: program order is not the word order"},
-	{0xD5, effOrder, "PseudoSyncBarrier: a barrier"},
-	{0xD8, effOrder, "PseudoCoreBarrier: a barrier across cores"},
-	{0xB8, effHidden, "DMAMemcpy: a DMA whose completion semaphore is not decoded"},
-	{0xBB, effHidden, "DmaIndirect: a DMA whose completion semaphore is not decoded"},
-	{0xBD, effHidden, "DmaTranspose: a DMA whose completion semaphore is not decoded"},
-	{0xBF, effHidden, "Sb2sbCollective: a collective"},
-	{0xC2, effHidden, "PseudoDMARearm: re-arms a DMA"},
-	{0xC4, effHidden, "PseudoDMAMemcpyFullInd: a DMA whose completion semaphore is not decoded"},
-	{0xC7, effHidden, "PseudoTriggerAllReduce: a collective"},
-	{0xC8, effHidden, "PseudoTriggerCollective: a collective"},
-	{0xCB, effHidden, "PseudoSendRecv: a collective"},
-	{0xD9, effHidden, "PseudoTriggerCollective2: a collective"},
-	{0xF1, effHidden, "DmaGatherTranspose: a DMA whose completion semaphore is not decoded"},
-}
-
-var effectOf [256]effect
-
-func init() {
-	for _, r := range opcodeEffects {
-		effectOf[r.Opcode] = r.Effect
-	}
-}

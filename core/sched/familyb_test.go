@@ -93,6 +93,10 @@ func TestFamilyBOutputIsTheLastSlot(t *testing.T) {
 		}
 	}
 	t.Logf("%d TensorTensor words: +0x10/+0x20 written before by another engine or DMA in %d, +0x30 in %d; +0x30 read after in %d", words, inputsWritten, outputsWritten, outputsRead)
+	if words == 0 && realfiles.SharedDir() == "" {
+		// A clone alone has matmul_small, which has no TensorTensor.
+		t.Skip("no TensorTensor word: " + realfiles.Missing("cs149-trn1/stream_256k_fd1k.neff"))
+	}
 	if words == 0 || inputsWritten == 0 {
 		t.Fatal("nothing checked")
 	}

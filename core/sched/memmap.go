@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"encoding/binary"
 	"slices"
 	"sort"
 	"strconv"
@@ -32,29 +31,95 @@ type MemLint struct {
 }
 
 // Usage is a space's capacity and its peak: the most bytes of one partition live at once
-// (written and read again later), in the order of the schedule, and the access that reached it.
+// (written and read again later), in the order of the schedule, and the access that reached
+// it. The order is by step, and within a step the instructions' own accesses come before the
+// DMA transfers they start: a DMA counts after the compute of its step.
 type Usage struct {
 	Partitions     int
 	PartitionBytes uint32
 	PeakBytes      uint64
 	PeakAt         int32 // an access index, -1 when nothing is live
+	// Live are the buffers live at the peak, in the partition band that reached it, most bytes
+	// first.
+	Live []LiveBuffer
+	// Unswept is how many of the space's accesses a limit left out of the peak and the races
+	// (a mem.limit entry says which).
+	Unswept int
 }
 
-// noMemory lists the opcodes of the real files that touch neither SBUF nor PSUM through an
-// operand (tables, sync, registers, labels), so they are not counted as unknown operands.
-// 0xC1 and 0xD4 place their transfers from the engine JSON and their own fields.
-var noMemory = [256]bool{0x23: true, 0xA0: true, 0xA4: true, 0xA7: true, 0xA8: true, 0xB1: true, 0xCC: true, 0xC1: true, 0xD4: true}
-
-// memIssue records an access the model cannot place (the first per engine, counted).
-func (r *reader) memIssue(at At, what string) {
-	c := r.c
-	for k := range c.MemIssues {
-		if c.MemIssues[k].At.Engine == at.Engine && c.MemIssues[k].Code == MemUnknownOperands {
-			c.MemIssues[k].Count++
-			return
+// Unplaced is how many operands and DMA sides the model could not place (its
+// mem.unknown-operands entries' counts): they are in no peak and no race.
+func (c *Core) Unplaced() int {
+	n := 0
+	for _, u := range c.MemIssues {
+		if u.Code == MemUnknownOperands {
+			n += u.Count
 		}
 	}
+	return n
+}
+
+// checkReserved gives mem.reserved when access k writes SBUF bytes a reservation names.
+func (c *Core) checkReserved(k int32, reserved []manifest.Reservation) {
+	a := &c.Accesses[k]
+	if !a.Write || a.Space != SBUF {
+		return
+	}
+	for _, r := range reserved {
+		if r.Offset < 0 || r.Size <= 0 || r.BasePartition < 0 || r.Partitions <= 0 {
+			continue
+		}
+		for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+			if o, ok := boxMeets(b, r); ok {
+				c.addMemLint(MemLint{Code: MemReserved, Access: k, Other: -1, Box: o})
+				return
+			}
+		}
+	}
+}
+
+// boxMeets is the first repeat of box b that overlaps reservation r, cut to the overlap.
+func boxMeets(b Box, r manifest.Reservation) (Box, bool) {
+	p0, p1 := max(int64(b.Partition), r.BasePartition), min(int64(b.Partition)+int64(b.Parts), r.BasePartition+r.Partitions)
+	if p0 >= p1 {
+		return Box{}, false
+	}
+	lo, hi := r.Offset, r.Offset+r.Size
+	// The first repeat whose bytes end past lo, and whether it starts before hi.
+	rep := int64(0)
+	if b.Stride > 0 && int64(b.Offset)+int64(b.Bytes) <= lo {
+		rep = (lo-int64(b.Offset)-int64(b.Bytes))/int64(b.Stride) + 1
+	}
+	if rep >= int64(b.Count) {
+		return Box{}, false
+	}
+	o := int64(b.Offset) + rep*int64(b.Stride)
+	if o >= hi || o+int64(b.Bytes) <= lo {
+		return Box{}, false
+	}
+	from, to := max(o, lo), min(o+int64(b.Bytes), hi)
+	return Box{Offset: uint32(from), Bytes: uint32(to - from), Count: 1, Partition: uint16(p0), Parts: uint16(p1 - p0)}, true
+}
+
+// memIssue records an access the model cannot place: the first of each kind (what) per
+// engine, counted, so a core lists every kind of operand it left out and how many.
+func (r *reader) memIssue(at At, what string) {
+	c := r.c
+	key := memIssueKey{at.Engine, what}
+	if k, ok := r.memIssueAt[key]; ok {
+		c.MemIssues[k].Count++
+		return
+	}
+	if r.memIssueAt == nil {
+		r.memIssueAt = map[memIssueKey]int{}
+	}
+	r.memIssueAt[key] = len(c.MemIssues)
 	c.MemIssues = append(c.MemIssues, Issue{Code: MemUnknownOperands, At: at, Count: 1, What: what})
+}
+
+type memIssueKey struct {
+	engine int16
+	what   string
 }
 
 func (r *reader) addAccess(a Access, boxes []Box) {
@@ -76,11 +141,16 @@ func (r *reader) addAccess(a Access, boxes []Box) {
 }
 
 // reserveAccesses grows the access and box tables once for a stream, by its opcode counts
-// (each operand an access, 0xD4 up to two sides, 0xC1 a block of a few descriptors).
+// (each operand slot an access, 0xD4 up to two sides, 0xC1 a block of a few descriptors).
 func (r *reader) reserveAccesses(s *isa.Stream) {
-	n := 2*s.Count(0xD4) + 2*s.Count(0xC1)
-	for _, row := range operandRows {
-		n += s.Count(row.Opcode) * len(row.Slots)
+	n := 0
+	for op := range 256 {
+		switch isa.MemoryOf(uint8(op)) {
+		case isa.MemOperands:
+			n += s.Count(uint8(op)) * isa.OperandSlots(uint8(op))
+		case isa.MemDMA:
+			n += 2 * s.Count(uint8(op))
+		}
 	}
 	c := r.c
 	if n == 0 || !r.take(int64(n)*(accessBytes+boxBytes), "memory model") {
@@ -90,32 +160,28 @@ func (r *reader) reserveAccesses(s *isa.Stream) {
 	c.Boxes = slices.Grow(c.Boxes, n)
 }
 
-// operands places an instruction's operands (operandRows).
-func (r *reader) operands(at At, w []byte) {
-	row := operandIndex[w[0]]
-	if row == nil {
-		if !noMemory[w[0]] {
-			r.memIssue(at, isa.OpcodeName(w[0]))
-		}
-		return
-	}
-	parts := uint16(w[row.PartsOff])
-	for k := range row.Slots {
-		s := &row.Slots[k]
-		space, boxes, ok := descriptorBoxes(r.scratch[:0], w, s, parts)
+// operands places an instruction's memory operands (the opcode table's operand slots).
+func (r *reader) operands(at At, op uint8, w []byte) {
+	r.ops = isa.Operands(r.ops[:0], w)
+	for k := range r.ops {
+		o := &r.ops[k]
+		space, boxes, ok := operandBoxes(r.scratch[:0], o)
 		r.scratch = boxes[:0]
 		if !ok {
-			r.memIssue(at, isa.OpcodeName(w[0])+" "+s.Name)
+			r.memIssue(at, isa.OpcodeName(op)+" "+o.Name)
 			continue
 		}
-		r.addAccess(Access{At: at, Space: space, Write: s.Write}, boxes)
+		r.addAccess(Access{At: at, Space: space, Write: o.Write}, boxes)
 	}
 }
 
-// stateBuffer says whether var id names the state buffer (def.json type "state-buffer").
-func stateBuffer(c *manifest.Core, id int64) bool {
-	v := c.VarByID(id)
-	return v != nil && v.VarAttrs != nil && v.Type == "state-buffer"
+// stateBuffer says whether v is the state buffer (def.json type "state-buffer"); known is
+// false when v is nil or its attributes were not read (a side the model cannot place).
+func stateBuffer(v *manifest.Var) (sb, known bool) {
+	if v == nil || v.VarAttrs == nil {
+		return false, false
+	}
+	return v.Type == "state-buffer", true
 }
 
 // direct2d places a PseudoDmaDirect2d's SBUF sides (neff.md §4.7, §8.1): address tag 0x10 var
@@ -123,31 +189,29 @@ func stateBuffer(c *manifest.Core, id int64) bool {
 // step, partitions, a second count and the bytes of one element (row).
 func (r *reader) direct2d(at At, w []byte) {
 	src, dst, _ := isa.Direct2dAddrs(w)
+	srcPat, dstPat, _ := isa.Direct2dPatterns(w)
+	pats := [2]isa.DmaPattern{srcPat, dstPat}
 	for k, side := range []isa.DmaAddr{src, dst} {
-		id := int64(-1)
+		var v *manifest.Var
 		switch side.Tag {
 		case isa.DmaTagVar:
-			id = int64(side.ID)
+			v = r.core.VarByID(int64(side.ID))
 		case isa.DmaTagDGE:
 			if t := r.core.DGETable(); t != nil && int(side.ID) < len(t.List) {
-				id = t.List[side.ID]
+				v = r.core.VarByID(t.List[side.ID])
 			}
-		}
-		if id < 0 {
-			if side.Tag != isa.DmaTagVar && side.Tag != isa.DmaTagDGE {
-				r.memIssue(at, "PseudoDmaDirect2d address tag 0x"+strconv.FormatUint(uint64(side.Tag), 16))
-			}
+		default:
+			r.memIssue(at, "PseudoDmaDirect2d address tag 0x"+strconv.FormatUint(uint64(side.Tag), 16))
 			continue
 		}
-		if !stateBuffer(r.core, id) {
+		if sb, known := stateBuffer(v); !known {
+			r.memIssue(at, "PseudoDmaDirect2d side naming no var of def.json")
+			continue
+		} else if !sb {
 			continue
 		}
-		base := 0x18 + 0x18*k
-		pstep := binary.LittleEndian.Uint32(w[base:])
-		estep := binary.LittleEndian.Uint32(w[base+4:])
-		parts := binary.LittleEndian.Uint16(w[base+8:])
-		count1 := binary.LittleEndian.Uint16(w[base+10:])
-		bytes := binary.LittleEndian.Uint16(w[base+12:])
+		p := pats[k]
+		pstep, estep, parts, count1, bytes := p.StepElem[0], p.StepElem[1], p.NumElem[0], p.NumElem[1], p.ElemSize
 		if pstep != 1<<partShift || estep != 1 || count1 != 1 || side.Offset > 1<<25 {
 			r.memIssue(at, "PseudoDmaDirect2d SBUF side")
 			continue
@@ -168,8 +232,10 @@ func (r *reader) block(at At, b *manifest.DMABlock) {
 			off          int64
 			sizes, steps []int64
 		}{{d.From, d.FromOff, d.FromSizes, d.FromSteps}, {d.To, d.ToOff, d.ToSizes, d.ToSteps}} {
-			v := r.core.Var(side.name)
-			if v == nil || v.VarAttrs == nil || v.Type != "state-buffer" {
+			if sb, known := stateBuffer(r.core.Var(side.name)); !known {
+				r.memIssue(at, "PseudoDMATrigger descriptor naming no var of def.json")
+				continue
+			} else if !sb {
 				continue
 			}
 			parts := int64(1)
@@ -203,27 +269,73 @@ const (
 )
 
 // hbClock is the model's happens-before as vector clocks: a component per engine (the last
-// index of that engine that happens before) and one per DMA lane (a semaphore DMA transfers
-// increment: its transfers complete in trigger order, the model's counting rule).
+// index of that engine that happens before) and one per DMA lane whose transfers touch SBUF
+// (a semaphore DMA transfers increment: its transfers complete in trigger order, the
+// model's counting rule). A lane no access is on needs no component of its own: its order
+// still reaches the waits through the clocks of its transfers.
 type hbClock struct {
-	c     *Core
-	dims  int
-	lanes map[int32]int // queue (or -2 - semaphore) → lane
-	// waitsAt: per engine, the indexes of its instructions with a resolved wait, in order,
-	// and their clocks; dma: per update that is a DMA transfer, its lane, sequence and clock.
-	waitIdx [][]int32
-	waitVC  [][][]int32
-	dmaLane [][2]int32   // per update: its lane and sequence (DMA updates only)
-	dmaVC   [][]int32    // per update: the clock of its transfer (DMA updates only)
-	trigger map[At]int32 // the trigger's update index
+	c    *Core
+	dims int
+	// laneComp is each lane's component (-1: none); waitsAt: per engine, the indexes of its
+	// instructions with a resolved wait, in order, and their clocks; dma: per update that is
+	// a DMA transfer, its lane, sequence and clock.
+	laneComp []int32
+	waitIdx  [][]int32
+	waitVC   [][][]int32
+	dmaLane  [][2]int32   // per update: its lane and sequence (DMA updates only)
+	dmaVC    [][]int32    // per update: the clock of its transfer (DMA updates only)
+	trigger  map[At]int32 // the trigger's update index
 }
 
-func (c *Core) clock() *hbClock {
-	h := &hbClock{c: c, lanes: map[int32]int{}, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
+// What the clocks cost besides their components: per update (its lane, sequence and clock
+// header), per DMA trigger (its map entry), per node (its place in the order, and for a wait
+// its index and clock header).
+const (
+	clockUpdateBytes  = 32
+	clockTriggerBytes = 48
+	clockNodeBytes    = 24 + 28
+)
+
+// clockNode is a point of the clocks: a waiting instruction, or a DMA transfer (upd, its
+// update), at its key in an order consistent with happens-before.
+type clockNode struct {
+	key int64
+	at  At
+	upd int32 // the DMA update, or -1 for a waiting instruction
+}
+
+// clock builds the clocks, charged to m; nil when the budget refuses them (the races are then
+// not checked, and a mem.limit entry says so).
+func (c *Core) clock(m *meter) *hbClock {
+	refused := func(what string) *hbClock {
+		c.MemIssues = append(c.MemIssues, Issue{Code: MemLimit, At: c.Accesses[0].At, Count: len(c.Accesses), What: "(happens-before clocks" + what + ": races not checked)"})
+		return nil
+	}
+	fixed := int64(len(c.updates))*clockUpdateBytes + int64(len(c.updates)+len(c.Waits))*clockNodeBytes
+	if !m.take(fixed, "happens-before clocks") {
+		return refused("")
+	}
+	h, lanes, ok := c.newClock(m)
+	if !ok {
+		return refused("")
+	}
+	nodes := c.clockNodes()
+	if !m.take(int64(len(nodes))*int64(h.dims)*4, "happens-before clocks") {
+		return refused(" of " + strconv.Itoa(len(nodes)) + " waits and transfers × " + strconv.Itoa(h.dims) + " engines and DMA lanes")
+	}
+	c.work += int64(len(nodes)) * int64(h.dims)
+	h.fill(nodes, lanes)
+	return h
+}
+
+// newClock gives each DMA transfer its lane and each lane an access is on its component. A
+// lane is a DMA queue: its transfers complete in the order they are triggered (in
+// stream_256k_fd1k, DVE waits only for b_vec's block and reads a_vec's, triggered before it
+// on the same queue). A 0xD4 whose queue is not named has a lane per semaphore.
+func (c *Core) newClock(m *meter) (h *hbClock, lanes int, ok bool) {
 	ne := len(c.Engines)
-	// A lane is a DMA queue: its transfers complete in the order they are triggered (in
-	// stream_256k_fd1k, DVE waits only for b_vec's block and reads a_vec's, triggered before
-	// it on the same queue). A 0xD4 whose queue is not named has a lane per semaphore.
+	h = &hbClock{c: c, dmaLane: make([][2]int32, len(c.updates)), dmaVC: make([][]int32, len(c.updates)), trigger: map[At]int32{}}
+	laneOf := map[int32]int32{} // queue (or -2 - semaphore) → lane
 	for k, u := range c.updates {
 		if !u.dma {
 			continue
@@ -232,29 +344,44 @@ func (c *Core) clock() *hbClock {
 		if u.queue < 0 {
 			lane = -2 - u.sem
 		}
-		l, ok := h.lanes[lane]
+		l, ok := laneOf[lane]
 		if !ok {
-			l = len(h.lanes)
-			h.lanes[lane] = l
+			if !m.take(clockTriggerBytes, "happens-before clocks") {
+				return nil, 0, false
+			}
+			l = int32(len(laneOf))
+			laneOf[lane] = l
 		}
-		h.dmaLane[int32(k)] = [2]int32{int32(l), -1}
+		h.dmaLane[int32(k)] = [2]int32{l, -1}
 		h.trigger[u.at] = int32(k)
 	}
-	h.dims = ne + len(h.lanes)
+	h.laneComp = make([]int32, len(laneOf))
+	for i := range h.laneComp {
+		h.laneComp[i] = -1
+	}
+	h.dims = ne
+	for _, a := range c.Accesses {
+		if t, ok := h.trigger[a.At]; ok && a.DMA {
+			if l := h.dmaLane[t][0]; h.laneComp[l] < 0 {
+				h.laneComp[l] = int32(h.dims)
+				h.dims++
+			}
+		}
+	}
 	h.waitIdx = make([][]int32, ne)
 	h.waitVC = make([][][]int32, ne)
 	for k := range c.Engines {
 		n := c.Engines[k].waitTo - c.Engines[k].waitFrom
 		h.waitIdx[k], h.waitVC[k] = make([]int32, 0, n), make([][]int32, 0, n)
 	}
-	// Nodes in an order consistent with happens-before: by step, a DMA transfer just after its
-	// trigger (every wait it satisfies runs at least a step later).
-	type node struct {
-		key int64
-		at  At
-		upd int32 // the DMA update, or -1 for a waiting instruction
-	}
-	nodes := make([]node, 0, len(c.Waits)+len(c.updates))
+	return h, len(laneOf), true
+}
+
+// clockNodes are the points of the clocks in an order consistent with happens-before: by
+// step, a DMA transfer just after its trigger (every wait it satisfies runs at least a step
+// later). Instructions that never run are not among them.
+func (c *Core) clockNodes() []clockNode {
+	nodes := make([]clockNode, 0, len(c.Waits)+len(c.updates))
 	for k := range c.Engines {
 		e := &c.Engines[k]
 		last := int32(-1)
@@ -264,17 +391,24 @@ func (c *Core) clock() *hbClock {
 				continue
 			}
 			last = w.Index
-			nodes = append(nodes, node{2 * int64(e.steps[w.Index]), w.At, -1})
+			nodes = append(nodes, clockNode{2 * int64(e.steps[w.Index]), w.At, -1})
 		}
 	}
 	for k, u := range c.updates {
 		if u.dma && c.Engines[u.at.Engine].steps[u.at.Index] >= 0 {
-			nodes = append(nodes, node{2*int64(c.Engines[u.at.Engine].steps[u.at.Index]) + 1, u.at, int32(k)})
+			nodes = append(nodes, clockNode{2*int64(c.Engines[u.at.Engine].steps[u.at.Index]) + 1, u.at, int32(k)})
 		}
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].key < nodes[j].key })
-	laneLast := make([][]int32, len(h.lanes))
-	laneSeq := make([]int32, len(h.lanes))
+	return nodes
+}
+
+// fill computes each node's clock, in order: a transfer joins its trigger and the transfer
+// before it on its lane; a waiting instruction joins what each of its waits' producers knew.
+func (h *hbClock) fill(nodes []clockNode, lanes int) {
+	c := h.c
+	laneLast := make([][]int32, lanes)
+	laneSeq := make([]int32, lanes)
 	slab := make([]int32, len(nodes)*h.dims)
 	for i := range slab {
 		slab[i] = -1
@@ -289,7 +423,9 @@ func (c *Core) clock() *hbClock {
 			laneSeq[ls[0]]++
 			h.dmaLane[n.upd] = ls
 			join(vc, laneLast[ls[0]])
-			vc[ne+int(ls[0])] = ls[1]
+			if comp := h.laneComp[ls[0]]; comp >= 0 {
+				vc[comp] = ls[1]
+			}
 			h.dmaVC[n.upd] = vc
 			laneLast[ls[0]] = vc
 			continue
@@ -309,7 +445,6 @@ func (c *Core) clock() *hbClock {
 		h.waitIdx[n.at.Engine] = append(h.waitIdx[n.at.Engine], n.at.Index)
 		h.waitVC[n.at.Engine] = append(h.waitVC[n.at.Engine], vc)
 	}
-	return h
 }
 
 // dmaUpdate is the DMA update of trigger at on semaphore sem.
@@ -321,11 +456,8 @@ func (h *hbClock) dmaUpdate(at At, sem int32) int32 {
 	if h.c.updates[t].sem == sem {
 		return t
 	}
-	for k, u := range h.c.updates { // a trigger with more than one DMA update (not seen)
-		if u.dma && u.at == at && u.sem == sem {
-			return int32(k)
-		}
-	}
+	// A trigger has one DMA update (its block's, or a 0xD4's queue semaphore): a wait on
+	// another semaphore is satisfied by the trigger's own sync band, at its completion.
 	return -1
 }
 
@@ -353,7 +485,10 @@ func (h *hbClock) before(a, b *Access) bool {
 			return false
 		}
 		ls := h.dmaLane[t]
-		comp, pos = len(h.c.Engines)+int(ls[0]), ls[1]
+		comp, pos = int(h.laneComp[ls[0]]), ls[1]
+		if comp < 0 {
+			return false // not reached: every lane an access is on has its component
+		}
 	}
 	return h.component(b, comp) >= pos
 }

@@ -34,6 +34,19 @@ func TestRealNEFFsMemory(t *testing.T) {
 			if c.SBUF.PartitionBytes == 0 || c.SBUF.PeakBytes > uint64(c.SBUF.PartitionBytes) || c.PSUM.PeakBytes > uint64(c.PSUM.PartitionBytes) {
 				t.Errorf("%s %s: SBUF %+v PSUM %+v", rel, c.Name, c.SBUF, c.PSUM)
 			}
+			// The buffers live at a peak add up to it, and the access that reached it wrote
+			// one of them.
+			for _, u := range []sched.Usage{c.SBUF, c.PSUM} {
+				var sum uint64
+				reached := false
+				for _, l := range u.Live {
+					sum += l.Bytes
+					reached = reached || l.Write == u.PeakAt
+				}
+				if sum != u.PeakBytes || u.PeakAt >= 0 && !reached || u.Unswept != 0 {
+					t.Errorf("%s %s: peak %d at %d, live buffers %d B (reached %v), unswept %d", rel, c.Name, u.PeakBytes, u.PeakAt, sum, reached, u.Unswept)
+				}
+			}
 			for _, a := range c.Accesses {
 				accesses++
 				if a.DMA {

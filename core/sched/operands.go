@@ -1,81 +1,10 @@
 package sched
 
-import "encoding/binary"
+import "github.com/neffscope/neffscope/core/isa"
 
-// Where each opcode's operands are and what they touch: the descriptor slots of neff.md §4.4
-// (core/isa/layouts.go names the same offsets; a test holds the two to each other), whether
-// the engine reads or writes through each, the wire dtype tag that sizes its elements, and the
-// byte that says how many partitions it spans. Opcodes without a row have operands the model
-// does not know: a core that holds them is modelled without their accesses (mem.unknown-operands).
-type operandSlot struct {
-	Name  string
-	Off   uint8
-	Rank  uint8
-	Write bool
-	// Dtype: the byte holding the tag, and which nibble (0 whole byte, 1 low, 2 high);
-	// DtypeFixed, when non-zero, is the tag itself, unless the byte at PassOff is 1: then the
-	// tag at DtypeOff passes through.
-	DtypeOff, DtypeNibble, DtypeFixed, PassOff uint8
-}
-
-type operandRow struct {
-	Opcode     uint8
-	Slots      []operandSlot
-	PartsOff   uint8 // the byte holding the partition count
-	Source     string
-	Confidence string
-}
-
-const dtypeFP32 = 10
-
-var operandRows = []operandRow{
-	{0x01, []operandSlot{{"src", 0x10, 3, false, 0x20, 0, 0, 0}}, 0x26,
-		"Ldweights: family A src, dtype +0x20, rows +0x26 (isa.pe-control-band); reads rows backwards (negative steps) [INF from REAL: 20,533 words within their partitions]", "medium"},
-	// A transposing matmul (+0x22 = 1, isa.pe-control-band) writes its input dtype: in
-	// matmul_small two transposes write PSUM 0x800 and 0x900 and one Copy reads 0x800..0x9ff
-	// as int32; the others accumulate fp32 (the Copy after them reads fp32).
-	{0x02, []operandSlot{{"src", 0x10, 3, false, 0x20, 0, 0, 0}, {"dst", 0x30, 3, true, 0x20, 0, dtypeFP32, 0x22}}, 0x26,
-		"Matmul: family A; PSUM dst fp32, or the input dtype when transposing [INF from REAL: 20,538 words within PSUM's 16 KiB; the copies after them]; an accumulating matmul also reads dst, on its own engine", "medium"},
-	{0x21, []operandSlot{{"src", 0x10, 3, false, 0x20, 1, 0, 0}, {"dst", 0x30, 3, true, 0x21, 0, 0, 0}}, 0x22,
-		"Activate: neff.md §4.5 (in dtype low nibble +0x20, out dtype +0x21, active channels +0x22) [OBS, REAL]", "high"},
-	// neff.md §4.4 puts family B's dst at +0x10 and its inputs at +0x20 and +0x30; the data
-	// flow of the real files says otherwise: in stream_256k_fd1k (Trn1 and Trn2) the DMAs
-	// write a_vec and b_vec where +0x10 and +0x20 point, and the output DMA reads where +0x30
-	// points; every TensorTensor of the real files reads so without a race.
-	{0x41, []operandSlot{{"in0", 0x10, 3, false, 0x0C, 1, 0, 0}, {"in1", 0x20, 3, false, 0x0C, 2, 0, 0}, {"dst", 0x30, 3, true, 0x0D, 0, 0, 0}}, 0x0F,
-		"TensorTensor: family B slots with dst at +0x30, not +0x10 as neff.md §4.4 says [INF from REAL data flow]; dtype nibbles isa.familyB-dtype-nibbles", "medium"},
-	{0x42, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0, 0}}, 0x22,
-		"Reduce: family C (isa.familyC-control-band) [INF from REAL]", "medium"},
-	{0x46, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0, 0}}, 0x22,
-		"Copy: family C [OBS, REAL]", "high"},
-	{0x47, []operandSlot{{"in", 0x0C, 4, false, 0x20, 0, 0, 0}, {"out", 0x2C, 4, true, 0x21, 0, 0, 0}}, 0x22,
-		"Cast: family C (isa.cast-reciprocal-family) [INF from REAL]", "medium"},
-	{0x49, []operandSlot{{"out", 0x2C, 4, true, 0x20, 0, 0, 0}}, 0x22,
-		"Memset: family C out, dtype +0x20 (isa.memset-out-rank) [OBS, REAL]", "medium"},
-}
-
-var operandIndex [256]*operandRow
-
-func init() {
-	for i := range operandRows {
-		operandIndex[operandRows[i].Opcode] = &operandRows[i]
-	}
-}
-
-// elemBytes is each wire dtype tag's element size (neff.md §4.4); 0: not known.
-var elemBytes = [256]uint8{1: 8, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 2, 8: 4, 9: 4, 10: 4, 11: 4, 12: 8, 13: 1, 14: 1, 15: 1}
-
-func (s *operandSlot) dtype(w []byte) uint8 {
-	switch {
-	case s.DtypeFixed != 0 && (s.PassOff == 0 || w[s.PassOff] != 1):
-		return s.DtypeFixed
-	case s.DtypeNibble == 1:
-		return w[s.DtypeOff] & 15
-	case s.DtypeNibble == 2:
-		return w[s.DtypeOff] >> 4
-	}
-	return w[s.DtypeOff]
-}
+// Where each operand is and what it touches comes from the opcode table (core/isa: the
+// Memory column and each layout's operand slots, read through isa.Operands); this file places
+// them: an ADDR4 and its access pattern become exact boxes of SBUF or PSUM.
 
 // Space is a memory the model places accesses in.
 type Space uint8
@@ -188,26 +117,22 @@ func patternBoxes(dst []Box, part, parts uint16, off int64, steps []int64, count
 	}
 }
 
-// descriptorBoxes places one operand descriptor of word w: ADDR4 at slot.Off, then Rank i16
-// element steps and Rank u16 counts (neff.md §4.4).
-func descriptorBoxes(dst []Box, w []byte, s *operandSlot, parts uint16) (Space, []Box, bool) {
-	a := binary.LittleEndian.Uint32(w[s.Off:])
-	es := int64(elemBytes[s.dtype(w)])
-	if es == 0 || parts == 0 {
+// operandBoxes places one memory operand: an access pattern from its ADDR4, or a pointer's one
+// element in each partition (neff.md §4.4). ok is false when it cannot be placed exactly.
+func operandBoxes(dst []Box, o *isa.Operand) (Space, []Box, bool) {
+	es := int64(o.ElemBytes)
+	parts := uint16(o.Partitions)
+	if es == 0 || parts == 0 || o.Undecided || o.Partitions > 0xFFFF {
 		return 0, dst, false
 	}
-	var steps, counts [4]int64
-	for d := 0; d < int(s.Rank); d++ {
-		steps[d] = int64(int16(binary.LittleEndian.Uint16(w[int(s.Off)+4+2*d:])))
-		counts[d] = int64(binary.LittleEndian.Uint16(w[int(s.Off)+4+2*int(s.Rank)+2*d:]))
-	}
-	r := int(s.Rank)
+	a := o.Addr
+	steps, counts := o.Steps[:o.Rank], o.Counts[:o.Rank]
 	switch {
 	case a&addrMask >= psumBase && a&addrMask < psumEnd && a&^addrMask == 0:
-		out, ok := patternBoxes(dst, 0, parts, int64(a-psumBase), steps[:r], counts[:r], es, maxBoxes)
+		out, ok := patternBoxes(dst, 0, parts, int64(a-psumBase), steps, counts, es, maxBoxes)
 		return PSUM, out, ok
 	case a&sbufBits == 0:
-		out, ok := patternBoxes(dst, uint16(a>>partShift), parts, int64(a&partOffset), steps[:r], counts[:r], es, maxBoxes)
+		out, ok := patternBoxes(dst, uint16(a>>partShift), parts, int64(a&partOffset), steps, counts, es, maxBoxes)
 		return SBUF, out, ok
 	}
 	return 0, dst, false

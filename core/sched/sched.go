@@ -12,6 +12,7 @@
 package sched
 
 import (
+	"runtime"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -96,7 +97,8 @@ type Engine struct {
 func (e *Engine) Opcode(i int) uint8 { return e.ops[i] }
 
 // Step is word i's earliest step: one after everything it waits for and after the word before
-// it (-1 when it never runs: it is stuck behind a deadlock or not modelled).
+// it; -1 when it never runs (it waits, or comes after a wait, that nothing satisfies: a hang,
+// a deadlock, a producer that never runs) or was not modelled.
 func (e *Engine) Step(i int) int32 { return e.steps[i] }
 
 // Core is one core's sync model.
@@ -122,6 +124,10 @@ type Core struct {
 	updates []update
 	queueIx map[string]int16
 	target  string
+	reach   map[int32]uint64 // what the updates of a semaphore a wait cannot reach add up to
+	// work counts the steps of the model's passes over its tables (updates, waits,
+	// instructions, clock components): tests hold it to a multiple of their sizes.
+	work int64
 }
 
 // update is one increment: the instruction whose completion adds amount to sem.
@@ -191,20 +197,57 @@ func (c *Core) Message(w Wait) string {
 // IssueMessage says in words what an undecided point is.
 func (c *Core) IssueMessage(u Issue) string {
 	s := c.Ref(u.At) + " " + u.What
+	if u.Code == MemLimit {
+		if u.Count > 1 {
+			s += " (" + strconv.Itoa(u.Count) + " accesses left out)"
+		}
+		return s + ": " + Codes[u.Code].Meaning
+	}
 	if u.Count > 1 {
 		s += " (and " + strconv.Itoa(u.Count-1) + " more on " + c.EngineName(u.At) + ")"
 	}
 	return s + ": " + Codes[u.Code].Meaning
 }
 
-func (c *Core) total(sem int32) uint64 {
-	var t uint64
+// total is what every update of sem adds up to (kept by resolve for a semaphore a wait cannot
+// reach, the only one a message asks for).
+func (c *Core) total(sem int32) uint64 { return c.reach[sem] }
+
+// SemTotal is one semaphore's static total: what all its updates add up to, counted as the
+// model counts them (a profile's peak recorded value should equal it, spec ntff.md §5 check 6).
+type SemTotal struct {
+	Sem   int32
+	Total uint64
+	// DMA says every update is a DMA transfer's completion (0xC1, 0xD4); Unknown that an
+	// update has an unconfirmed mode (the total is then not known).
+	DMA, Unknown bool
+	// MaxWait is the largest value a wait of the core asks of it (0: none waits).
+	MaxWait uint32
+}
+
+// SemTotals lists every semaphore the core updates, by number.
+func (c *Core) SemTotals() []SemTotal {
+	at := map[int32]int{}
+	var out []SemTotal
 	for _, u := range c.updates {
-		if u.sem == sem {
-			t += uint64(u.amount)
+		k, ok := at[u.sem]
+		if !ok {
+			k = len(out)
+			at[u.sem] = k
+			out = append(out, SemTotal{Sem: u.sem, DMA: true})
+		}
+		t := &out[k]
+		t.Total += uint64(u.amount)
+		t.DMA = t.DMA && u.dma
+		t.Unknown = t.Unknown || u.queue == unknownModeQueue
+	}
+	for _, w := range c.Waits {
+		if k, ok := at[w.Sem]; ok {
+			out[k].MaxWait = max(out[k].MaxWait, w.Value)
 		}
 	}
-	return t
+	slices.SortFunc(out, func(a, b SemTotal) int { return int(a.Sem) - int(b.Sem) })
+	return out
 }
 
 // Options says what to model beyond the sync graph.
@@ -222,14 +265,24 @@ func Build(cores []CoreInput, b *budget.Budget) *Model { return BuildWith(cores,
 // BuildWith is Build with options.
 func BuildWith(cores []CoreInput, b *budget.Budget, opt Options) *Model {
 	m := &Model{}
+	var kept int64
 	for _, in := range cores {
-		m.Cores = append(m.Cores, buildCore(in, b, opt))
+		c, n := buildCore(in, b, opt)
+		m.Cores = append(m.Cores, c)
+		kept += n
+	}
+	if b != nil && kept > 0 {
+		// The model's tables stay charged while it is held: a page that asks for the
+		// schedule again gets a model of its own, and the one before gives its charge back
+		// when it is collected.
+		runtime.AddCleanup(m, func(n int64) { b.Release(budget.Memory, n) }, kept)
 	}
 	return m
 }
 
-func buildCore(in CoreInput, b *budget.Budget, opt Options) *Core {
-	c := &Core{Name: in.Core.Name, queueIx: map[string]int16{}, target: opt.Target}
+// buildCore builds one core's model; kept is what its tables hold of the budget.
+func buildCore(in CoreInput, b *budget.Budget, opt Options) (c *Core, kept int64) {
+	c = &Core{Name: in.Core.Name, queueIx: map[string]int16{}, target: opt.Target}
 	r := &reader{c: c, b: b, core: in.Core, mem: opt.Memory}
 	for _, s := range in.Streams {
 		c.Engines = append(c.Engines, Engine{Name: s.Engine.Name, Member: s.Member})
@@ -238,12 +291,50 @@ func buildCore(in CoreInput, b *budget.Budget, opt Options) *Core {
 		r.stream(int16(k), s)
 	}
 	r.release()
-	c.resolve(r.orderUnknown, r.hidden)
+	m := &meter{b: b}
+	defer m.giveBack()
+	c.resolve(r.orderUnknown, r.hidden, m)
 	c.schedule()
 	if opt.Memory {
-		c.memory(r.orderUnknown)
+		var reserved []manifest.Reservation
+		if in.Core != nil {
+			reserved = in.Core.Reserved
+		}
+		c.memory(r.orderUnknown, reserved, m)
 	}
-	return c
+	return c, r.charged
+}
+
+// meter charges the working tables of a core's build (resolve's counts, the clocks, the
+// sweep's segments) to the open's budget while they live, and gives them back when the
+// build ends; a nil budget grants everything.
+type meter struct {
+	b    *budget.Budget
+	held int64
+}
+
+func (m *meter) take(n int64, where string) bool {
+	if m.b != nil && !m.b.Take(budget.Memory, n, where) {
+		return false
+	}
+	m.held += n
+	return true
+}
+
+// give returns n of what m holds (tables let go before the build ends).
+func (m *meter) give(n int64) {
+	n = min(n, m.held)
+	if m.b != nil && n > 0 {
+		m.b.Release(budget.Memory, n)
+	}
+	m.held -= n
+}
+
+func (m *meter) giveBack() {
+	if m.b != nil && m.held > 0 {
+		m.b.Release(budget.Memory, m.held)
+	}
+	m.held = 0
 }
 
 // reader is the one pass over a core's words.
@@ -258,8 +349,10 @@ type reader struct {
 	orderUnknown bool // an effOrder instruction or an unread stream: every wait undecided
 	hidden       bool // an effHidden instruction or an unresolved trigger: no lint from absence
 	issueAt      map[[2]int]int
+	memIssueAt   map[memIssueKey]int
 	mem          bool
 	scratch      []Box
+	ops          []isa.Operand // operands' scratch
 }
 
 const (
@@ -284,7 +377,8 @@ func (r *reader) release() {
 	if r.b == nil {
 		return
 	}
-	keep := int64(cap(r.c.Waits))*waitBytes + int64(cap(r.c.updates))*updateBytes
+	keep := int64(cap(r.c.Waits))*waitBytes + int64(cap(r.c.updates))*updateBytes +
+		int64(cap(r.c.Accesses))*accessBytes + int64(cap(r.c.Boxes))*boxBytes
 	for _, e := range r.c.Engines {
 		keep += int64(cap(e.ops)) + 4*int64(cap(e.steps))
 	}
@@ -352,40 +446,13 @@ func (r *reader) stream(k int16, s StreamInput) {
 	e.steps = make([]int32, n)
 	dyn := dynamicQueues(r.core, s.Engine)
 	for i, w := range s.ISA.Words() {
-		e.ops[i] = w[0]
+		op := isa.OpcodeOf(w)
+		e.ops[i] = op
 		if s.ISA.PartOf(i) >= 0 {
 			continue // the 0xDA second word of a 0xD4: no sync band of its own (neff.md §4.7)
 		}
 		at := At{k, int32(i)}
-		r.band(at, w[4:12], false)
-		op := w[0]
-		switch op {
-		case 0xA0: // EventSemaphore: a second band at +0x20 [REAL: 293 second waits]
-			r.band(at, w[0x20:0x28], true)
-		case 0xC1:
-			r.trigger(at, s.Engine, w)
-		case 0xD4:
-			sem, inc := int32(w[0x0D]), uint32(w[0x0E])
-			q := int16(-1)
-			if name, ok := dyn[sem]; ok {
-				q = r.queue(name)
-			}
-			r.add(update{at: at, sem: sem, amount: inc, queue: q, dma: true})
-			if r.mem {
-				r.direct2d(at, w)
-			}
-		}
-		if r.mem && op != 0xD4 && op != 0xC1 {
-			r.operands(at, w)
-		}
-		switch effectOf[op] {
-		case effOrder:
-			r.orderUnknown = true
-			r.issue(OrderUnknown, at, isa.OpcodeName(op))
-		case effHidden:
-			r.hidden = true
-			r.issue(HiddenUpdate, at, isa.OpcodeName(op))
-		}
+		r.word(at, op, w, s.Engine, dyn)
 		if r.refused {
 			r.orderUnknown = true
 			r.issue(Limit, at, "(the rest of "+s.Member+")")
@@ -399,12 +466,54 @@ func (r *reader) stream(k int16, s StreamInput) {
 	e.Read = !r.refused && s.ISA.Err() == nil
 }
 
-// band reads one 8-byte sync band: wait mode, wait semaphore, update mode, update semaphore,
-// u32 value (neff.md §4.2).
-func (r *reader) band(at At, b []byte, second bool) {
-	wm, ws, um, us := b[0], b[1], b[2], b[3]
+// word reads one instruction through the opcode table (core/isa): its sync bands, the
+// semaphore its DMA's completion increments, its memory operands, and whether it is one the
+// model cannot follow.
+func (r *reader) word(at At, op uint8, w []byte, e *manifest.Engine, dyn map[int32]string) {
+	for _, second := range []bool{false, true} {
+		if b, ok := isa.SyncBand(w, second); ok {
+			r.band(at, b, second)
+		}
+	}
+	effect := isa.SyncEffectOf(op)
+	switch effect {
+	case isa.SyncDMABlock:
+		r.trigger(at, e, w)
+	case isa.SyncDMADirect:
+		sem8, inc, _ := isa.Direct2dCompletion(w)
+		sem := int32(sem8)
+		q := int16(-1)
+		if name, ok := dyn[sem]; ok {
+			q = r.queue(name)
+		}
+		r.add(update{at: at, sem: sem, amount: uint32(inc), queue: q, dma: true})
+		if r.mem {
+			r.direct2d(at, w)
+		}
+	}
+	if r.mem {
+		switch isa.MemoryOf(op) {
+		case isa.MemOperands:
+			r.operands(at, op, w)
+		case isa.MemUnknown:
+			r.memIssue(at, isa.OpcodeName(op))
+		}
+	}
+	switch effect {
+	case isa.SyncBranch, isa.SyncSet, isa.SyncPoll, isa.SyncBarrier:
+		r.orderUnknown = true
+		r.issue(OrderUnknown, at, isa.OpcodeName(op))
+	case isa.SyncDMAUndecoded, isa.SyncCollective:
+		r.hidden = true
+		r.issue(HiddenUpdate, at, isa.OpcodeName(op))
+	}
+}
+
+// band reads one sync band (neff.md §4.2).
+func (r *reader) band(at At, b isa.Band, second bool) {
+	wm, ws, um, us := b.WaitMode, b.WaitSem, b.UpdateMode, b.UpdateSem
 	if wm != waitNone {
-		w := Wait{At: at, Second: second, Mode: wm, Sem: int32(ws), Value: le32(b[4:]), Producer: None, Queue: -1, Other: None}
+		w := Wait{At: at, Second: second, Mode: wm, Sem: int32(ws), Value: b.Value, Producer: None, Queue: -1, Other: None}
 		if wm != waitGeImm {
 			w.Code = UnknownMode
 		}
@@ -442,6 +551,9 @@ func (r *reader) trigger(at At, e *manifest.Engine, w []byte) {
 	if blk == nil || blk.Semaphore < 0 || blk.Semaphore > 1<<20 {
 		r.hidden = true
 		r.issue(DMAUnresolved, at, "PseudoDMATrigger block "+strconv.FormatUint(uint64(id), 10)+" on queue "+strconv.Quote(q))
+		if r.mem {
+			r.memIssue(at, "PseudoDMATrigger block not in the engine JSON")
+		}
 		return
 	}
 	r.add(update{at: at, sem: int32(blk.Semaphore), amount: dmaBlockIncrement, queue: r.queue(blk.Queue), dma: true})
@@ -468,10 +580,6 @@ func (r *reader) add(u update) {
 
 // growth is about what append adds to a slice of capacity n (charged before it grows).
 func growth(n int) int { return max(n, 64) }
-
-func le32(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
 
 // dynamicQueues maps each semaphore of the engine's own dynamic DMA queues (def.json
 // dma_queue) to the queue's name: a 0xD4's +0x0D is one of them (neff.md §4.7).

@@ -9,10 +9,9 @@ import (
 
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
-	"github.com/neffscope/neffscope/core/neff"
-	"github.com/neffscope/neffscope/core/neff/neffbuild"
 	"github.com/neffscope/neffscope/core/sched"
 	"github.com/neffscope/neffscope/internal/realfiles"
+	"github.com/neffscope/neffscope/internal/repack"
 )
 
 func openPath(t *testing.T, p string) *inspect.File {
@@ -105,18 +104,9 @@ func mutated(t *testing.T, edit func(path string, b []byte) []byte) *inspect.Fil
 // mutatedFrom is mutated on another real NEFF.
 func mutatedFrom(t *testing.T, rel string, edit func(path string, b []byte) []byte) *inspect.File {
 	t.Helper()
-	src := realfiles.Read(t, rel)
-	members, err := neff.ReadMembers(bytes.NewReader(src), int64(len(src)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := neff.Open(bytes.NewReader(src), int64(len(src)), neff.Options{})
-	var ms []neffbuild.Member
-	for _, m := range a.Members {
-		b := edit(m.Path, append([]byte(nil), members[m.Path]...))
-		ms = append(ms, neffbuild.Member{Path: m.Path, Data: b})
-	}
-	b := neffbuild.Bytes(ms, neffbuild.Options{FeatureBits: a.Header.FeatureBits, LNCSize: a.Header.LNCSize, Name: a.Header.Name})
+	b := repack.NEFF(realfiles.Read(t, rel), func(path string, data []byte) ([]byte, bool) {
+		return edit(path, append([]byte(nil), data...)), true
+	})
 	return inspect.Open("mutated.neff", bytes.NewReader(b), int64(len(b)), inspect.Options{DeferSource: true})
 }
 

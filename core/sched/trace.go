@@ -12,7 +12,7 @@ import (
 // chrome://tracing open): a process per core, a thread per engine, one slice per instruction
 // at its earliest step (1 µs of the trace is one step: the axis is steps, not time), and one
 // flow arrow per resolved wait, from its producer to the waiter. Instructions that never run
-// (behind a deadlock) have no slice.
+// (at or behind a hang or a deadlock) have no slice.
 func WriteTrace(w io.Writer, m *Model) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	buf := make([]byte, 0, 256)

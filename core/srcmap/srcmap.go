@@ -98,13 +98,16 @@ type Index struct {
 	PenguinFallback bool
 	Node            *doc.Node
 	// attrCache holds resolved kernel attributes by (member, attribute tuple), for the records
-	// whose line needs no penguin parent (the others are resolved each time: cheap).
-	// mu guards attrCache and the findings attrsOf adds: disasm joins on every core.
-	mu        sync.Mutex
-	attrCache map[attrKey]srcAttrs
-	lines     []*lineAgg // kernel lines, in the order the words first name them
-	sorted    []*lineAgg // by file, line, kernel
-	lineOf    map[lineID]*lineAgg
+	// whose line needs no penguin parent (the others are resolved each time: cheap). It is
+	// read without a lock (a sync.Map: written once per key, then only read), as disasm's
+	// encoders ask once per word on every core; mu guards its writes, attrCached, and the
+	// findings attrsOf adds.
+	mu         sync.Mutex
+	attrCache  sync.Map // attrKey → srcAttrs
+	attrCached int
+	lines      []*lineAgg // kernel lines, in the order the words first name them
+	sorted     []*lineAgg // by file, line, kernel
+	lineOf     map[lineID]*lineAgg
 	// view caches the last member tree built on demand (View).
 	view struct {
 		member string
@@ -266,15 +269,25 @@ type Line struct {
 
 // Source returns the source of word i of a stream (nil when the NEFF has no debug info for it).
 func (x *Index) Source(member string, i int) *Source {
-	if x == nil {
+	src, ok := x.SourceOf(member, i)
+	if !ok {
 		return nil
+	}
+	return &src
+}
+
+// SourceOf is Source as a value, for a caller that asks once per word of a big stream
+// (disasm --json's encoders): no allocation but the BIR name's.
+func (x *Index) SourceOf(member string, i int) (Source, bool) {
+	if x == nil {
+		return Source{}, false
 	}
 	s := x.streams[member]
 	c, r, a, ok := x.word(s, i)
 	if !ok {
-		return nil
+		return Source{}, false
 	}
-	return &Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, rec: r}
+	return Source{BIR: c.Name(r), Backend: c.ID(r), File: a.File, Line: a.Line, Kernel: a.Kernel, Via: a.Via, backend: c.Member, rec: r}, true
 }
 
 // word joins word i of a stream to its backend record and that record's kernel attributes.
@@ -301,17 +314,21 @@ func (x *Index) line(s *streamSources, i int) *lineAgg {
 // attrsOf resolves backend record r's kernel attributes, with the penguin fallback (findings
 // about them go on the source node, once per member).
 func (x *Index) attrsOf(s *streamSources, c *dbg.Compact, r int) srcAttrs {
+	k := attrKey{c, c.TupleIndex(r)}
+	if a, ok := x.attrCache.Load(k); ok {
+		return a.(srcAttrs)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	k := attrKey{c, c.TupleIndex(r)}
-	if a, ok := x.attrCache[k]; ok {
-		return a
+	if a, ok := x.attrCache.Load(k); ok { // resolved by another encoder meanwhile
+		return a.(srcAttrs)
 	}
 	file, line, kernel := kernelAttrs(c, r, x.Node)
 	a := srcAttrs{File: file, Line: line, Kernel: kernel}
 	if line > 0 || s.penguin == nil {
-		if len(x.attrCache) < 1<<16 {
-			x.attrCache[k] = a
+		if x.attrCached < 1<<16 {
+			x.attrCache.Store(k, a)
+			x.attrCached++
 		}
 		return a
 	}
@@ -377,7 +394,7 @@ func (x *Index) WordsAt(file string, line int) map[string][]int {
 // Map finishes the scans and joins them with the program's streams (in program order): one
 // pass over every word counts the words with a source and a line and builds the kernel lines.
 func (s *Scans) Map(streams []*manifest.Stream) *Index {
-	x := &Index{streams: map[string]*streamSources{}, attrCache: map[attrKey]srcAttrs{}, lineOf: map[lineID]*lineAgg{}, src: s.n}
+	x := &Index{streams: map[string]*streamSources{}, lineOf: map[lineID]*lineAgg{}, src: s.n}
 	x.Members = s.run()
 	x.skipped, x.skippedCost = s.skipped, s.skippedCost
 	penguins, sets := x.byKind()

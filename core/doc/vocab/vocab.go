@@ -50,6 +50,10 @@ var groups = []group{
 		doc: "Values of attrs.integrity (core/doc attrs.go)."},
 	{js: "CAUSE", typedef: "Cause", prefix: "Cause", packages: []string{"core/inspect"},
 		doc: "Values of attrs.cause (core/inspect overview.go): a root cause of the overview's findings."},
+	{js: "VERDICT", typedef: "Verdict", prefix: "Verdict", packages: []string{"core/inspect"},
+		doc: "Values of attrs.verdict (the verdict node) and attrs.state (each check) (core/inspect overviewverdict.go)."},
+	{js: "CHECK", typedef: "Check", prefix: "Check", packages: []string{"core/inspect"},
+		doc: "Keys of the verdict's checks, in order (core/inspect overviewverdict.go)."},
 }
 
 // constant is one Go string constant.

@@ -55,10 +55,11 @@ func jsonArray(path string, n int64) Member {
 func scaled(n int64, s float64) int64 { return max(1, int64(float64(n)*s)) }
 
 // HostileClasses lists every class: sizes past what a file should cost, floods of tar
-// entries, floods of manifest references, and decoders' budgets.
+// entries, floods of manifest references, decoders' budgets, and the sync and memory model's
+// work (schedhostile.go).
 func HostileClasses() []Hostile {
 	var all []Hostile
-	for _, group := range [][]Hostile{sizeClasses(), entryClasses(), manifestClasses(), decoderClasses()} {
+	for _, group := range [][]Hostile{sizeClasses(), entryClasses(), manifestClasses(), decoderClasses(), schedClasses()} {
 		all = append(all, group...)
 	}
 	return all

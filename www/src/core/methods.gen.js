@@ -119,6 +119,70 @@
  */
 
 /**
+ * one core of a device profile (measured): lanes as typed columns, little-endian; times are Float64 picoseconds from the window's start (absolute ones pass 2⁵³)
+ * @typedef {Object} MeasuredCore
+ * @property {string} core - its name (sg00)
+ * @property {number} neuronCore - the NeuronCore id its records carry
+ * @property {Array<string>} engines - its engines, one lane each
+ * @property {Array<string>} members - each engine's NEFF stream member when joined (its listing is stream:<member>), '' for a profile alone
+ * @property {ArrayBuffer} instructions - Int32 per engine: its NEFF instructions (a profile alone: its image words)
+ * @property {ArrayBuffer} lens - Int32 per engine: its rows, concatenated in engine order in index, start and end
+ * @property {ArrayBuffer} index - Int32 per row: the instruction's index as disasm numbers it (a profile alone: the word's position in its image)
+ * @property {ArrayBuffer} start - Float64 per row: its first word's start, ps from the window's start
+ * @property {ArrayBuffer} end - Float64 per row: its last word's end
+ * @property {ArrayBuffer} busy - Float64 per engine: busy ps, the union of its words' intervals
+ * @property {ArrayBuffer} runtimeLens - Int32 per engine: its traced runtime words (preamble and postamble; empty when the profile is alone)
+ * @property {ArrayBuffer} runtimeIndex - Int32 per runtime word: its position in the image
+ * @property {ArrayBuffer} runtimeStart - Float64 per runtime word: start, ps from the window's start
+ * @property {ArrayBuffer} runtimeEnd - Float64 per runtime word: end
+ * @property {Array<MeasuredQueue>} queues - its DMA queues
+ * @property {Array<MeasuredSemaphore>} semaphores - its semaphores' recorded values (lossy records: values exact, counts not)
+ */
+
+/**
+ * one core of a NEFF in estimated time (the static cost model, core/timeline): every instruction as typed columns, little-endian, concatenated in engine order; times are Float64 picoseconds from the core's start
+ * @typedef {Object} EstimatedCore
+ * @property {string} core - its name (sg00)
+ * @property {number} span - ps from its first instruction's start to its last's end
+ * @property {Array<string>} engines - its engines, one lane each
+ * @property {Array<string>} members - each engine's NEFF stream member (its listing is stream:<member>)
+ * @property {ArrayBuffer} lens - Int32 per engine: its instructions; row i of an engine is instruction i
+ * @property {ArrayBuffer} start - Float64 per instruction: its estimated start (-1: it never runs, behind a deadlock or a hang)
+ * @property {ArrayBuffer} end - Float64 per instruction: its estimated end (-1: never runs)
+ * @property {ArrayBuffer} reason - Int32 per instruction: why it started then: 0 nothing held it, 1 its engine (the instruction before), 2 a semaphore (producer*), 3 a DMA transfer (producer* is its trigger, queue its queue)
+ * @property {ArrayBuffer} producerEngine - Int32 per instruction: the producer's engine (an index into engines; -1: none)
+ * @property {ArrayBuffer} producerIndex - Int32 per instruction: the producer's index (-1: none)
+ * @property {ArrayBuffer} queue - Int32 per instruction: the DMA queue waited on (an index into queues; -1: none)
+ * @property {Array<string>} queues - the DMA queues waited on
+ * @property {ArrayBuffer} waited - Float64 per instruction: how long it waited, ps
+ * @property {ArrayBuffer} busy - Float64 per engine: busy ps, the union of its instructions' intervals
+ * @property {ArrayBuffer} criticalEngine - Int32 per step of the critical path, first to last: the engine (index into engines)
+ * @property {ArrayBuffer} criticalIndex - Int32 per step: the instruction
+ * @property {ArrayBuffer} summary - UTF-8 JSON {unmodelled, idle}: what the estimate could not model, and per engine its idle time by cause (timeline --json's)
+ */
+
+/**
+ * one DMA queue of a profile
+ * @typedef {Object} MeasuredQueue
+ * @property {string} name - the queue (queues sharing an index are named together, a/b)
+ * @property {number} packets - packets
+ * @property {number} bytes - bytes
+ * @property {number} busy - busy ps: the union of its packets' intervals
+ * @property {number} gbps - bytes / busy, GB/s
+ * @property {ArrayBuffer} segments - Float64 × 2 per busy stretch: start, end, ps from the window's start
+ */
+
+/**
+ * one semaphore's recorded values over time
+ * @typedef {Object} MeasuredSemaphore
+ * @property {number} semaphore - S[n]
+ * @property {string} source - who updates it: an engine, or DMA
+ * @property {number} peak - its peak recorded value
+ * @property {number} staticTotal - what the NEFF's updates add up to (-1: not joined, or no update)
+ * @property {ArrayBuffer} points - Float64 × 2 per record: time (ps from the window's start), value
+ */
+
+/**
  * an object of name → count
  * @typedef {Object} Counts
  */
@@ -433,6 +497,40 @@
  */
 
 /**
+ * the args of measured: A device profile (an open NTFF) measured, alone or joined to an open NEFF (core/timeline): per core the lanes of every engine in real time, the runtime's own words, the DMA queues and the semaphores, as typed columns; the window, the checks and the findings. A profile of another NEFF joins nothing (joined false, its ntff.uuid-mismatch finding in the summary).
+ * @typedef {Object} MeasuredArgs
+ * @property {number} handle - the open device profile (NTFF)
+ * @property {number} [neff] - an open NEFF to join it to
+ */
+
+/**
+ * the result of measured
+ * @typedef {Object} MeasuredResult
+ * @property {string} windowStart - the window's start, absolute ps in decimal (it passes 2⁵³): times are offsets from it
+ * @property {number} window - the window's length, ps
+ * @property {boolean} joined - the rows are the NEFF's instructions (false: image words of a profile alone, or a profile of another NEFF)
+ * @property {Array<MeasuredCore>} cores - one per core, in the profile's order
+ * @property {ArrayBuffer} summary - the rest of timeline --json's measured part (UTF-8 JSON: checks, findings, kernel lines, runtime code, gaps), rows and points left out
+ * @property {Array<EstimatedCore>} [estimated] - when joined: the NEFF's estimate, core by core as the estimated call gives it (its model object there), to lay beside the measured lanes
+ * @property {number} ms - the core's time for the call, in milliseconds
+ */
+
+/**
+ * the args of estimated: A NEFF in estimated time, from the NEFF alone (core/timeline's cost model, timeline --json's estimated part): per core every instruction's estimated start and end and why it waited, linked to its producer; busy and idle by cause per engine; the critical path; and the model's measured error and what it does not cover.
+ * @typedef {Object} EstimatedArgs
+ * @property {number} handle - an open NEFF
+ */
+
+/**
+ * the result of estimated
+ * @typedef {Object} EstimatedResult
+ * @property {string} target - the chip whose clocks the costs ran at (cayman, sunda)
+ * @property {Array<EstimatedCore>} cores - one per core, in the model's order
+ * @property {ArrayBuffer} model - UTF-8 JSON: timeline --json's model object (calibrated_on, error with its per-kernel figures, target, not_covered): show it beside every estimate
+ * @property {number} ms - the core's time for the call, in milliseconds
+ */
+
+/**
  * the args of openGroup: Open files dropped together: activation-table files join into one Document, any other file is its own.
  * @typedef {Object} OpenGroupArgs
  * @property {Array<Blob|Uint8Array|ArrayBuffer>} files - 1 to 1000 files
@@ -645,6 +743,8 @@
  * @property {{args: PlotArgs, result: PlotResult}} plot
  * @property {{args: ScheduleArgs, result: ScheduleResult}} schedule
  * @property {{args: MemoryArgs, result: MemoryResult}} memory
+ * @property {{args: MeasuredArgs, result: MeasuredResult}} measured
+ * @property {{args: EstimatedArgs, result: EstimatedResult}} estimated
  * @property {{args: OpenGroupArgs, result: OpenGroupResult}} openGroup
  * @property {{args: OpenContextArgs, result: OpenContextResult}} openContext
  * @property {{args: RecontextArgs, result: RecontextResult}} recontext
@@ -662,7 +762,7 @@
  * @property {{args: LibClearArgs, result: LibClearResult}} libClear
  */
 
-/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'measured'|'estimated'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
@@ -683,6 +783,8 @@ export const METHODS = Object.freeze([
   { name: 'plot', doc: 'Sample an activation function over [lo, hi]: emulated, true and error series, boundaries in its table.', args: ['handle', 'ref', 'lo', 'hi', 'n', 'mode'], required: ['handle', 'ref', 'lo', 'hi', 'n'], events: [] },
   { name: 'schedule', doc: 'The program in time (issue 28, core/sched): per core, each instruction\'s earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).', args: ['handle'], required: ['handle'], events: [] },
   { name: 'memory', doc: 'The program in space (issue 28, core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space\'s peak, the memory lints; and the overview\'s sync card filled in.', args: ['handle'], required: ['handle'], events: [] },
+  { name: 'measured', doc: 'A device profile (an open NTFF) measured, alone or joined to an open NEFF (core/timeline): per core the lanes of every engine in real time, the runtime\'s own words, the DMA queues and the semaphores, as typed columns; the window, the checks and the findings. A profile of another NEFF joins nothing (joined false, its ntff.uuid-mismatch finding in the summary).', args: ['handle', 'neff'], required: ['handle'], events: [] },
+  { name: 'estimated', doc: 'A NEFF in estimated time, from the NEFF alone (core/timeline\'s cost model, timeline --json\'s estimated part): per core every instruction\'s estimated start and end and why it waited, linked to its producer; busy and idle by cause per engine; the critical path; and the model\'s measured error and what it does not cover.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'openGroup', doc: 'Open files dropped together: activation-table files join into one Document, any other file is its own.', args: ['files'], required: ['files'], events: [] },
   { name: 'openContext', doc: 'Open a file as a raw libncfw collective context (at most 64 MiB), emulated for arch; its bytes stay in the core for recontext.', args: ['file', 'name', 'arch', 'model'], required: ['file'], events: [] },
   { name: 'recontext', doc: 'Emulate an open context again for another arch or model name, under the same handle.', args: ['handle', 'arch', 'model'], required: ['handle'], events: [] },

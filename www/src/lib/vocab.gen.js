@@ -124,6 +124,16 @@ export const KIND = Object.freeze({
   NCFW_TEXT: "ncfw-text",
   /** the root of a dump read back; children carry Attrs line (doc.KindNCFWDump) */
   NCFW_DUMP: "ncfw-dump",
+  /** the root of an NTFF device profile (doc.KindNTFF) */
+  NTFF: "ntff",
+  /** one engine's loaded instruction image; its words a stub (records:) (doc.KindNTFFImage) */
+  NTFF_IMAGE: "ntff-image",
+  /** one notification-queue section; its records a stub (records:) (doc.KindNTFFQueue) */
+  NTFF_QUEUE: "ntff-queue",
+  /** one 16-byte notification record with its bit fields (doc.KindNTFFRecord) */
+  NTFF_RECORD: "ntff-record",
+  /** one 64-byte word of a loaded image, decoded (doc.KindNTFFWord) */
+  NTFF_WORD: "ntff-word",
   /** two files compared (core/inspect Diff) (doc.KindDiff) */
   DIFF: "diff",
   /** one part of a comparison: header, model, members, … (doc.KindDiffSection) */
@@ -255,6 +265,9 @@ export const ATTR = Object.freeze({
   VAR: "var",
   /** its def.json var_id ("" when it has none) (inspect.AttrVarID) */
   VAR_ID: "var_id",
+  UNKNOWN: "unknown",
+  INPUTS: "inputs",
+  OUTPUTS: "outputs",
   /** the card: "true" while it is only the promise of an answer (inspect.AttrOnDemand) */
   ON_DEMAND: "on_demand",
   /** the card: the waits of every core (inspect.AttrWaits) */
@@ -277,6 +290,12 @@ export const ATTR = Object.freeze({
   CAPACITY: "capacity",
   /** the card: "on demand" when it was built without the memory model (inspect.AttrPeaks) */
   PEAKS: "peaks",
+  /** the verdict node: VerdictPass, VerdictFail or VerdictOpen (inspect.AttrVerdict) */
+  VERDICT: "verdict",
+  /** a check: VerdictPass, VerdictFail, VerdictUndecided or VerdictPending (inspect.AttrState) */
+  STATE: "state",
+  /** a check that failed or is undecided: the codes behind it, comma separated (inspect.AttrCodes) */
+  CODES: "codes",
   /** overview node: "true" while the archive is read (absent on the overview) (inspect.AttrPartial) */
   PARTIAL: "partial",
   /** a section or item not known yet: what it waits for, in words (inspect.AttrPending) */
@@ -319,6 +338,7 @@ export const ATTR = Object.freeze({
 /** Document kinds (core/inspect inspect.go registry): the decoder that read the file. A raw libncfw context's Document is KIND.NCFW_CONTEXT, a loose activation-table group's KIND.PWP. */
 export const DOC_KIND = Object.freeze({
   NEFF: "neff",
+  NTFF: "ntff",
   NCFW_DUMP: "ncfw-dump",
   PWP: "pwp",
   DBG: "dbg",
@@ -352,5 +372,35 @@ export const CAUSE = Object.freeze({
   OTHER: "other",
 });
 /** @typedef {typeof CAUSE[keyof typeof CAUSE]} Cause */
+
+/** Values of attrs.verdict (the verdict node) and attrs.state (each check) (core/inspect overviewverdict.go). */
+export const VERDICT = Object.freeze({
+  /** every check passed (inspect.VerdictPass) */
+  PASS: "pass",
+  /** a check failed: the file is not sound (inspect.VerdictFail) */
+  FAIL: "fail",
+  /** the node: nothing failed, but a check is undecided or pending (inspect.VerdictOpen) */
+  OPEN: "open",
+  /** a check: looked at, but not all of it could be decided (inspect.VerdictUndecided) */
+  UNDECIDED: "undecided",
+  /** a check: not worked out yet (on demand) (inspect.VerdictPending) */
+  PENDING: "pending",
+});
+/** @typedef {typeof VERDICT[keyof typeof VERDICT]} Verdict */
+
+/** Keys of the verdict's checks, in order (core/inspect overviewverdict.go). */
+export const CHECK = Object.freeze({
+  /** the payload against the header's hash (inspect.CheckHash) */
+  HASH: "integrity",
+  /** libnrt 2.31's acceptance of the container (inspect.CheckRuntime) */
+  RUNTIME: "runtime",
+  /** the file's own error findings (and the limits that stopped a read) (inspect.CheckErrors) */
+  ERRORS: "errors",
+  /** the sync model's lints (inspect.CheckSync) */
+  SYNC: "sync",
+  /** the memory model's lints (inspect.CheckMemory) */
+  MEMORY: "memory",
+});
+/** @typedef {typeof CHECK[keyof typeof CHECK]} Check */
 
 /** A node's attrs: the keys ATTR names, each a string. @typedef {Partial<Record<AttrKey, string>>} Attrs */

@@ -20,8 +20,8 @@ func fileKey(p string, st os.FileInfo) fileID {
 	return fileID{path: p}
 }
 
-// openForScan opens without blocking: a FIFO swapped in after the walk's stat opens at once
-// (and is then refused by its fstat) instead of waiting for a writer.
-func openForScan(p string) (*os.File, error) {
+// openNonblocking opens for reading without blocking: a FIFO (named, or swapped in after a
+// stat) opens at once, and openInput's fstat then refuses it, instead of waiting for a writer.
+func openNonblocking(p string) (*os.File, error) {
 	return os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }

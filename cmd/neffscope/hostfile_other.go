@@ -23,4 +23,4 @@ func fileKey(p string, _ os.FileInfo) fileID {
 	return fileID{path: p}
 }
 
-func openForScan(p string) (*os.File, error) { return os.Open(p) }
+func openNonblocking(p string) (*os.File, error) { return os.Open(p) }

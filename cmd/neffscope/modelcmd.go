@@ -1,0 +1,69 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/sched"
+)
+
+// modelRun is what the commands that print one file's sync and memory model (sync, memmap)
+// start from: the file opened without its source lines (the .dbg scans are left out, as
+// info leaves them), its model, the file's own error findings and the limits relayed.
+type modelRun struct {
+	f        *inspect.File
+	fh       *os.File
+	m        *sched.Model
+	fileErrs []doc.Finding // the file's own errors, which the model's output lists too
+	limits   []fileFinding // the open's limits (relayed on stderr unless the output is JSON)
+	rc       int           // 1 when the file has an error of its own
+}
+
+func (r *modelRun) close() { r.fh.Close() }
+
+// openModel parses fs's flags (maxInflate and asJSON are read after the parse), opens the
+// one FILE and builds its model with build (File.Sched, or File.Memmap for the memory part
+// too). A nil run comes with the exit code: 2 for bad usage or an unreadable file, 1 for a
+// file without a program.
+func openModel(fs *flag.FlagSet, args []string, maxInflate *int64, asJSON *bool, build func(*inspect.File) *sched.Model, stderr io.Writer) (*modelRun, int) {
+	if err := fs.Parse(args); err != nil {
+		return nil, 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return nil, 2
+	}
+	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: *maxInflate, DeferSource: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "neffscope: %v\n", err)
+		return nil, 2
+	}
+	m := build(f)
+	if m == nil {
+		relayLimits(stderr, f, false)
+		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
+		fh.Close()
+		return nil, 1
+	}
+	r := &modelRun{f: f, fh: fh, m: m, fileErrs: errorFindings(f)}
+	if len(r.fileErrs) > 0 {
+		r.rc = 1
+	}
+	r.limits, _ = relayLimits(stderr, f, asJSON != nil && *asJSON)
+	return r, r.rc
+}
+
+// errorFindings are the file's own error findings, which the model's output lists too.
+func errorFindings(f *inspect.File) []doc.Finding {
+	var out []doc.Finding
+	for _, fd := range f.Doc.Findings() {
+		if fd.Severity == doc.Error {
+			out = append(out, fd)
+		}
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/timeline"
+	"github.com/neffscope/neffscope/wasm/protocol"
+)
+
+// A device profile in real time for the page's lanes: the same measurement timeline --json
+// prints (core/timeline), its rows as typed columns. Times go as Float64 picoseconds from the
+// window's start: absolute ones (~3.7 × 10¹⁷ ps) pass 2⁵³ and would lose picoseconds in a
+// JS number, offsets stay exact for 2.5 hours.
+
+// measured → {windowStart, window, joined, cores: [MeasuredCore], summary, ms}.
+func (b *bridge) measured(r *request) (any, error) {
+	start := time.Now()
+	f := r.file
+	if f.NTFF == nil {
+		return nil, protocol.Errorf(protocol.BadRequest, "measured: %s is not a device profile (NTFF); it was read as %s", f.Name, f.Doc.Kind)
+	}
+	var neff *inspect.File
+	if len(r.files) > 1 {
+		if neff = r.files[1]; neff.Program == nil {
+			return nil, protocol.Errorf(protocol.BadRequest, "measured: %s is not a NEFF with a program: a profile joins a NEFF", neff.Name)
+		}
+	}
+	// What the measurement holds is charged to the profile's budget for the call only.
+	bud := f.Budget.Within(f.Budget.Limits())
+	defer bud.Done()
+	res := timeline.Measure(f.NTFF, neff, bud)
+	m := res.Measured
+	origin := m.WindowPS[0]
+	off := func(ps uint64) float64 { return float64(int64(ps - origin)) }
+	cores := make([]any, 0, len(m.Cores))
+	for _, c := range m.Cores {
+		var engines, members []any
+		var instr, lens, index, rtLens, rtIndex []int32
+		var starts, ends, busy, rtStart, rtEnd []float64
+		for _, e := range c.Engines {
+			engines = append(engines, e.Engine)
+			member := ""
+			if st := streamOf(neff, m, c.Core, e.Engine); st != "" {
+				member = st
+			}
+			members = append(members, member)
+			instr, lens = append(instr, int32(e.Instructions)), append(lens, int32(len(e.Rows)))
+			busy = append(busy, float64(e.BusyPS))
+			for _, row := range e.Rows {
+				index = append(index, row.Index)
+				starts, ends = append(starts, off(row.StartPS)), append(ends, off(row.EndPS))
+			}
+			n := 0
+			for _, w := range res.RuntimeWords(c.Core, e.Engine) {
+				rtIndex = append(rtIndex, int32(w.Pos))
+				rtStart, rtEnd = append(rtStart, off(w.Start)), append(rtEnd, off(w.End))
+				n++
+			}
+			rtLens = append(rtLens, int32(n))
+		}
+		queues := []any{}
+		for _, q := range c.Queues {
+			var segs []float64
+			for _, s := range res.QueueSegments(c.Core, q.Index) {
+				segs = append(segs, off(s.Start), off(s.End))
+			}
+			queues = append(queues, object("name", q.Queue, "packets", float64(q.Packets), "bytes", float64(q.Bytes), "busy", float64(q.BusyPS), "gbps", q.GBps, "segments", float64Buffer(segs)))
+		}
+		sems := []any{}
+		for _, s := range c.Semaphores {
+			pts := make([]float64, 0, 2*len(s.Points))
+			for _, p := range s.Points {
+				pts = append(pts, off(p[0]), float64(p[1]))
+			}
+			total := -1.0
+			if s.StaticTotal != nil {
+				total = float64(*s.StaticTotal)
+			}
+			sems = append(sems, object("semaphore", s.Semaphore, "source", s.Source, "peak", float64(s.Peak), "staticTotal", total, "points", float64Buffer(pts)))
+		}
+		cores = append(cores, object("core", c.Core, "neuronCore", float64(c.NeuronCore), "engines", engines, "members", members,
+			"instructions", int32Buffer(instr), "lens", int32Buffer(lens), "index", int32Buffer(index), "start", float64Buffer(starts), "end", float64Buffer(ends),
+			"busy", float64Buffer(busy), "runtimeLens", int32Buffer(rtLens), "runtimeIndex", int32Buffer(rtIndex), "runtimeStart", float64Buffer(rtStart), "runtimeEnd", float64Buffer(rtEnd),
+			"queues", queues, "semaphores", sems))
+	}
+	summary, err := json.Marshal(summaryOf(m))
+	if err != nil {
+		return nil, err
+	}
+	out := object("windowStart", strconv.FormatUint(origin, 10), "window", float64(m.WindowPS[1]-m.WindowPS[0]), "joined", m.Joined,
+		"cores", cores, "summary", buffer(append(summary, '\n')), "ms", ms(start))
+	if m.Joined {
+		if in := timeline.InputOf(neff); in != nil { // beside the measured lanes, the estimate's (estimated.go)
+			out.Set("estimated", estimatedCores(timeline.Estimate(*in, bud), neff))
+		}
+	}
+	return out, nil
+}
+
+// streamOf is the NEFF stream member of core's engine ("" without a NEFF).
+func streamOf(neff *inspect.File, m *timeline.Measured, core, engine string) string {
+	if neff == nil || !m.Joined {
+		return ""
+	}
+	for _, ps := range neff.Program.Streams {
+		if ps.Core.Name == core && ps.Engine.Name == engine {
+			return ps.Member
+		}
+	}
+	return ""
+}
+
+// summaryOf is m without what the columns carry (rows, semaphore points).
+func summaryOf(m *timeline.Measured) *timeline.Measured {
+	s := *m
+	s.Cores = make([]timeline.MeasuredCore, len(m.Cores))
+	for k, c := range m.Cores {
+		c.Engines = append([]timeline.MeasuredEngine(nil), c.Engines...)
+		for i := range c.Engines {
+			c.Engines[i].Rows = []timeline.MeasuredRow{}
+		}
+		c.Semaphores = append([]timeline.SemaphoreSeries(nil), c.Semaphores...)
+		for i := range c.Semaphores {
+			c.Semaphores[i].Points = [][2]uint64{}
+		}
+		s.Cores[k] = c
+	}
+	return &s
+}
+
+// float64Buffer is an ArrayBuffer of v, little-endian (a Float64Array's view on every host the
+// page runs on).
+func float64Buffer(v []float64) any {
+	out := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(out[8*i:], math.Float64bits(x))
+	}
+	return buffer(out)
+}
