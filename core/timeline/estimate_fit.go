@@ -260,11 +260,7 @@ func (m *CostModel) shapeCycles(r *OpCost, w []byte) float64 {
 	if r.Shape == ShapeNone || len(w) < 64 {
 		return 0
 	}
-	slot := shapeSlots[w[0]]
-	if r.Shape == ShapeOut {
-		slot = outSlots[w[0]]
-	}
-	n, elem, ok := freeSize(w, slot)
+	n, elem, ok := operandSize(w, r.Shape)
 	if !ok {
 		return 0
 	}
