@@ -17,6 +17,9 @@ type Calibration struct {
 	Kernel   string
 	Input    Input
 	Measured *MeasuredCore
+	// Records are the profile's kind-2 records and DMA transfers for that core (nil: the DGE
+	// and DMA figures keep base's).
+	Records *Records
 }
 
 // minSamples is the fewest instructions a row's figure is fitted on.
@@ -67,6 +70,8 @@ func Fit(base *CostModel, cals []Calibration) *CostModel {
 	if len(other) > 0 {
 		m.Semaphore.OtherEngine = round1(median(other))
 	}
+	m.fitDGE(cals)
+	m.fitSlowMode(cals)
 	best, bestErr := m.Retire.IntervalNS, math.Inf(1)
 	for _, r := range retireGrid {
 		t := m.clone()

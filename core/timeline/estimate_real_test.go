@@ -34,7 +34,7 @@ func loadCalibrations(t *testing.T) []Calibration {
 			if !r.Measured.Joined || len(r.Measured.Cores) == 0 {
 				t.Fatalf("%s: not joined", c.kernel)
 			}
-			out = append(out, Calibration{Kernel: c.kernel, Input: inputOf(nf), Measured: &r.Measured.Cores[0]})
+			out = append(out, Calibration{Kernel: c.kernel, Input: inputOf(nf), Measured: &r.Measured.Cores[0], Records: ReadRecords(pf.NTFF, 0, pf.Budget)})
 			continue
 		}
 		meas := ntff.Measure(pf.NTFF, pf.Budget)
@@ -46,7 +46,7 @@ func loadCalibrations(t *testing.T) []Calibration {
 			t.Errorf("%s: %d of %d triggers got a semaphore; unresolved %v", c.kernel, notes.Inferred, notes.Triggers, notes.Unresolved)
 		}
 		model := sched.Build([]sched.CoreInput{in}, nil)
-		out = append(out, Calibration{Kernel: c.kernel, Input: Input{Model: model, Cores: []sched.CoreInput{in}, Target: "cayman"}, Measured: m})
+		out = append(out, Calibration{Kernel: c.kernel, Input: Input{Model: model, Cores: []sched.CoreInput{in}, Target: "cayman"}, Measured: m, Records: ReadRecords(pf.NTFF, 0, pf.Budget)})
 	}
 	return out
 }
@@ -83,11 +83,14 @@ func TestLeaveOneOut(t *testing.T) {
 			t.Errorf("%s: %+v, Validation.PerKernel says %+v", ke.Kernel, ke, Validation.PerKernel[k])
 		}
 	}
-	// The goal's floor: span within 25 %, PE/Activation/DVE busy within 25 %, 70 %
-	// of the blocked waits attributed. Pool's busy time is not within its 50 %: docs/estimate.md
-	// says why, and the CLI says it beside the figure.
-	if worst.Span > 0.25 || worst.Busy["PE"] > 0.25 || worst.Busy["Activation"] > 0.25 || worst.Busy["DVE"] > 0.25 || worst.Attributed < 0.70 {
-		t.Errorf("leave-one-out misses the goal: %+v", worst)
+	// The goal's floor: span within 25 %, PE/Activation/DVE busy within 25 % and Pool's
+	// within 50 %, 70 % of the blocked waits attributed; and its aim (15 %) where the model
+	// meets it: the span, Activation, DVE and Pool (PE is at 19.6 %, SP has no goal).
+	if worst.Span > 0.25 || worst.Busy["PE"] > 0.25 || worst.Busy["Activation"] > 0.25 || worst.Busy["DVE"] > 0.25 || worst.Busy["Pool"] > 0.50 || worst.Attributed < 0.70 {
+		t.Errorf("leave-one-out misses the goal's floor: %+v", worst)
+	}
+	if worst.Span > 0.15 || worst.Busy["Activation"] > 0.15 || worst.Busy["DVE"] > 0.15 || worst.Busy["Pool"] > 0.15 {
+		t.Errorf("leave-one-out misses the aim it met: %+v", worst)
 	}
 }
 
@@ -154,6 +157,9 @@ func TestCostTableIsTheFit(t *testing.T) {
 	}
 	if Default.Retire.IntervalNS != f.Retire.IntervalNS {
 		t.Errorf("retire interval %g ns, the fit says %g", Default.Retire.IntervalNS, f.Retire.IntervalNS)
+	}
+	if g, w := dgeFigures(Default), dgeFigures(f); g != w {
+		t.Errorf("DGE figures %+v, the fit says %+v", g, w)
 	}
 	keys := []string{}
 	for _, c := range cals {
@@ -229,4 +235,11 @@ func TestImagesRebuildTheNEFF(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dgeFigures are the fitted figures of the DGE and the dynamic DMA's trigger latency.
+func dgeFigures(m *CostModel) [13]float64 {
+	g := m.DGE
+	return [13]float64{g.IssueNS, g.IssueStepNS, g.FirstLapStepNS, g.HandoffNS, g.PostWaitNS, g.LatencyNS, g.CadenceNS,
+		g.WriteNS, g.MinNS, g.PollNS, g.SlowBacklogNS, float64(g.SlowTriggers), m.DMA.TriggerDynamicNS}
 }

@@ -1,0 +1,185 @@
+package timeline
+
+import (
+	"slices"
+
+	"github.com/neffscope/neffscope/core/budget"
+	"github.com/neffscope/neffscope/core/ntff"
+)
+
+// Records are what a profile's raw records add to its measured rows for the fit (Fit): when
+// each software-DGE trigger was handed over (its kind-2 TRACE record, spec ntff.md §3.2), and
+// each DMA queue's transfers in ring order (TRACE_DMA packets, §3.4). Both are the calibration's
+// inputs only: a timeline neither shows nor needs them.
+type Records struct {
+	// HandOver is, per engine, each instruction's kind-2 record (ps), by compiler index.
+	HandOver map[string]map[int32]uint64
+	// Transfers are, per queue name, its transfers in the order its rings carried them.
+	Transfers map[string][]TransferTimes
+}
+
+// TransferTimes is one DMA transfer as the rings carried it: its first packet's start and
+// its last packet's end (ps).
+type TransferTimes struct{ First, Last uint64 }
+
+// recordBytes is what Records holds per kind-2 record or transfer, charged to the budget.
+const recordBytes = 48
+
+// ReadRecords reads core k's kind-2 records and DMA transfers from p. A transfer on a ring
+// ends with its semaphore write: the packet whose size is 4 modulo 8 (4 B alone, or folded
+// into the last data packet: 12 B, 260 B; spec ntff.md §2.5, §5 check 8) [GUESS, every
+// queue of the shared captures]; transfer n of a queue spans the n-th transfer of each of its
+// rings. Nil when the core has no NeuronCore id or the budget refuses the tables.
+func ReadRecords(p *ntff.Profile, k int, b *budget.Budget) *Records {
+	if p == nil || k >= len(p.Cores) || !p.Cores[k].HasNC {
+		return nil
+	}
+	c := p.Cores[k]
+	r := &Records{HandOver: map[string]map[int32]uint64{}, Transfers: map[string][]TransferTimes{}}
+	index := map[int][]int32{} // engine index → compiler index by image position
+	for _, im := range c.Images {
+		if im.Engine >= 0 && im.Engine < len(imageEngines) {
+			index[im.Engine] = compilerIndex(im.Layout(), im.Words)
+		}
+	}
+	type packet struct{ start, end uint64 }
+	type ring struct {
+		starts  []uint64
+		bytes   []int64
+		current packet
+		open    bool
+		done    []packet // transfers carried
+	}
+	rings := map[[2]int]*ring{}
+	var kept int64
+	take := func(n int64) bool {
+		if b != nil && !b.Take(budget.Memory, n, "the calibration records") {
+			return false
+		}
+		kept += n
+		return true
+	}
+	ok := true
+	for _, s := range p.Sections {
+		if !ok || !s.InFile || s.NC != c.NC || s.Kind > 1 {
+			continue
+		}
+		switch s.Type {
+		case ntff.NQTrace:
+			p.Scan(s, 0, func(_ int64, rec ntff.Record) bool {
+				e := ntff.TraceEngine(rec.A)
+				im := c.Image(e)
+				if ntff.TraceKind(rec.A) != ntff.TraceDGE || im == nil || e >= len(imageEngines) {
+					return true
+				}
+				pos := im.Position(ntff.TracePC(rec.A))
+				if pos < 0 || pos >= len(index[e]) || index[e][pos] < 0 {
+					return true
+				}
+				if ok = take(recordBytes); !ok {
+					return false
+				}
+				name := imageEngines[e]
+				if r.HandOver[name] == nil {
+					r.HandOver[name] = map[int32]uint64{}
+				}
+				r.HandOver[name][index[e][pos]] = rec.T
+				return true
+			})
+		case ntff.NQTraceDMA:
+			p.Scan(s, 0, func(_ int64, rec ntff.Record) bool {
+				key := [2]int{ntff.DMAEngine(rec.A), int(ntff.DMAQueue(rec.B))}
+				g := rings[key]
+				if g == nil {
+					g = &ring{}
+					rings[key] = g
+				}
+				switch ntff.DMAEvent(rec.B) {
+				case ntff.DMAStart:
+					g.starts = append(g.starts, rec.T)
+				case ntff.DMAInfo:
+					g.bytes = append(g.bytes, ntff.DMABytes(rec.A))
+				case ntff.DMAEnd:
+					if len(g.starts) == 0 || len(g.bytes) == 0 {
+						return true
+					}
+					start, n := g.starts[0], g.bytes[0]
+					g.starts, g.bytes = g.starts[1:], g.bytes[1:]
+					if !g.open {
+						g.current, g.open = packet{start, rec.T}, true
+					}
+					g.current.start, g.current.end = min(g.current.start, start), max(g.current.end, rec.T)
+					if n%8 == 4 {
+						if ok = take(16); !ok {
+							return false
+						}
+						g.done = append(g.done, g.current)
+						g.open = false
+					}
+				}
+				return true
+			})
+		}
+	}
+	if !ok {
+		if b != nil {
+			b.Release(budget.Memory, kept)
+		}
+		return nil
+	}
+	byQueue := map[int][]*ring{}
+	for key, g := range rings {
+		byQueue[key[1]] = append(byQueue[key[1]], g)
+	}
+	for q, gs := range byQueue {
+		name := c.Queue(uint64(q))
+		if name == "" {
+			continue
+		}
+		n := 0
+		for _, g := range gs {
+			n = max(n, len(g.done))
+		}
+		ts := make([]TransferTimes, n)
+		for i := range ts {
+			ts[i].First = ^uint64(0)
+			for _, g := range gs {
+				if i < len(g.done) {
+					ts[i].First, ts[i].Last = min(ts[i].First, g.done[i].start), max(ts[i].Last, g.done[i].end)
+				}
+			}
+		}
+		r.Transfers[name] = ts
+	}
+	return r
+}
+
+// compilerIndex maps each image position to the compiler instruction it runs (-1 outside the
+// program), by the image's edit list as measuredByCompiler lays rows out.
+func compilerIndex(l ntff.Layout, words int) []int32 {
+	out := make([]int32, max(words, 0))
+	for i := range out {
+		out[i] = -1
+	}
+	if l.Problem != "" {
+		return out
+	}
+	removed := slices.Clone(l.Removed)
+	slices.Sort(removed)
+	inserted := map[int]bool{}
+	for _, p := range l.Inserted {
+		inserted[p] = true
+	}
+	idx, r := 0, 0
+	for pos := l.Preamble; pos < words-l.Postamble; pos++ {
+		for r < len(removed) && removed[r] <= pos {
+			idx++
+			r++
+		}
+		out[pos] = int32(idx)
+		if !inserted[pos] {
+			idx++
+		}
+	}
+	return out
+}
