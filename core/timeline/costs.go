@@ -221,16 +221,18 @@ type DMAModel struct {
 var DMA = DMAModel{
 	Engines:          16,
 	TriggerDynamicNS: 730.2,
-	TriggerStaticNS:  600,
+	TriggerStaticNS:  589.7,
 	SmallBytes:       64,
 	SmallIssueNS:     170,
 	LargeIssueNS:     67,
 	BytesPerNS:       23,
 	ElemLatency:      334,
 	CompleteNS:       100,
-	Evidence: "[DOC] 16 DMA engines per NeuronCore, 23 B/ns per engine on Trn2 (nki-dma-bandwidth-guide.rst); [MEAS] attn_v6 qPoolDynamic: " +
-		"trigger end → first packet 730 ns (296 transfers of 128 × 256 B), 884 ns (28 of 128 × 2 B); first packet → last semaphore write 804 ns and 1,474 ns " +
-		"(8 elements an engine: ~67 ns an element of 256 B, ~170 ns one of 2 B); a 2,048-B packet lasts 334 ns (ntff.md §6.2)",
+	Evidence: "[DOC] 16 DMA engines per NeuronCore, 23 B/ns per engine on Trn2 (nki-dma-bandwidth-guide.rst); " +
+		"[FIT] trigger end → first packet: 730.2 ns for the software DGE's triggers (qPoolDynamic: 730.3 / 730.1 / 730.8 / 729.8 ns on attn_v6 / attn_v4_new / attn_v5_new / v2_new, 1,284 transfers), " +
+		"589.7 ns for 0xC1 blocks (600.2 / 598.4 / 585.9 / 588.2 ns, 486 transfers: qDVESpillReload0 600, qPoolIO0 616–621, qSPIO0 530–581), both refitted in every leave-one-out fold; " +
+		"[MEAS] first packet → last semaphore write 804 / 814 / 845 / 838 ns for 128 × 256 B and 1,474 / 1,489 / 1,423 / 1,466 ns for 128 × 2 B (the four kernels: not refitted, their spread is 5 %) " +
+		"(8 elements an engine: ~67 ns an element of 256 B, ~170 ns one of 2 B); a 2,048-B packet lasts 334 ns (ntff.md §6.2); SP's hardware-DGE 0xD4 transfers start ~770 ns after the word (attn_v6, attn_v5_new)",
 	Confidence: "medium",
 }
 

@@ -3,6 +3,7 @@ package timeline
 import (
 	"math"
 
+	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
 )
 
@@ -119,11 +120,52 @@ func (m *CostModel) dgeSamplesOf(c Calibration, s *dgeSamples) {
 	}
 }
 
-// fitDGE sets m's DGE figures and dynamic trigger latency from cals' samples (Fit).
+// staticTriggerSamples adds calibration c's static DMA trigger latencies (ns): each 0xC1's
+// measured end to its transfer's first packet, the triggers of one engine on one queue matched
+// in order to the queue's transfers when their counts agree.
+func staticTriggerSamples(c Calibration, out *[]float64) {
+	if c.Records == nil || c.Input.Model == nil || len(c.Input.Model.Cores) == 0 || len(c.Input.Cores) == 0 || c.Measured == nil {
+		return
+	}
+	core := c.Input.Model.Cores[0]
+	rows := (&CostModel{}).measuredRows(c)
+	for k, si := range c.Input.Cores[0].Streams {
+		if si.ISA == nil || k >= len(rows) {
+			continue
+		}
+		byQueue := map[string][]int{}
+		for i, w := range si.ISA.Words() {
+			if w[0] != 0xC1 || i >= len(rows[k]) {
+				continue
+			}
+			if q, _ := isa.QueueOf(w); q != "" {
+				byQueue[q] = append(byQueue[q], i)
+			}
+		}
+		for q, is := range byQueue {
+			ts := c.Records.Transfers[q]
+			if len(ts) != len(is) || k >= len(core.Engines) {
+				continue
+			}
+			for j, i := range is {
+				if r := rows[k][i]; r.ok && ts[j].First > r.end {
+					*out = append(*out, float64(ts[j].First-r.end)/1000)
+				}
+			}
+		}
+	}
+}
+
+// fitDGE sets m's DGE figures and the DMA trigger latencies from cals' samples (Fit).
 func (m *CostModel) fitDGE(cals []Calibration) {
 	var s dgeSamples
+	var static []float64
 	for _, c := range cals {
 		m.dgeSamplesOf(c, &s)
+		staticTriggerSamples(c, &static)
+	}
+	if len(static) >= minSamples {
+		m.DMA.TriggerStaticNS = round1(median(static))
 	}
 	g := &m.DGE
 	if a, b, ok := line(s.issue); ok {
