@@ -60,6 +60,8 @@ func InputWith(f *inspect.File, m *sched.Model) *Input {
 type Schedule struct {
 	Target string
 	Cores  []*CoreSchedule
+
+	b *budget.Budget // what its tables (and Against's) are charged to
 }
 
 // CoreOf is the named core's estimate (nil when s is nil or has no such core).
@@ -99,6 +101,8 @@ type CoreSchedule struct {
 	OrderUnknown bool
 	// Limit: the memory budget refused the core's tables: it is not estimated.
 	Limit bool
+	// RowErrors are its instructions' errors against a profile (Schedule.Against; nil: none).
+	RowErrors *RowErrors
 }
 
 // EngineSchedule is one engine's instructions in estimated time (ps from the core's start).
@@ -157,7 +161,7 @@ func Estimate(in Input, b *budget.Budget) *Schedule {
 	if m.clock(target, "PE") == 0 {
 		target = defaultTarget
 	}
-	s := &Schedule{Target: target}
+	s := &Schedule{Target: target, b: b}
 	if in.Model == nil {
 		return s
 	}
