@@ -177,7 +177,7 @@ var DGE = DGEModel{
 		"producer's end plus the semaphore latency at the soonest (p10; later when the producer's update landed late); " +
 		"the start record comes 602.5 ns after the kind-2 record when the second stage is idle (98 on attn_v5_new and v2_new), starts come 580.1 ns apart and ends 605.8 ns apart when back to back " +
 		"(all four), 31.7 ns the shortest; the kind-2 records run at most 15 ahead of the start records (attn_v6, attn_v4_new). " +
-		"158 of the 646 triggers of attn_v6 and attn_v4_new start later than these rules allow, each 1, 2 or 3 × ~707 ns after the previous start (53, 91, 14), in runs of 4–25; 1 each on attn_v5_new and v2_new. " +
+		"158 of the 646 triggers of attn_v6 and attn_v4_new start later than these rules allow, each 1, 2 or 3 × ~707 ns after the previous start (53, 91, 14), in runs of 1–25; 1 each on attn_v5_new and v2_new. " +
 		"Not the DMA (one transfer in flight, its rings idle), not the trigger's semaphore (reached microseconds before). " +
 		"[FIT] the slow mode's entry (the writer's backlog) and length, on a grid: the runs start when the words last 0.44–1.2 µs; why: unknown. " +
 		"Per element: only 128-element transfers were seen; the figures are per trigger",
