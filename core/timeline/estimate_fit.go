@@ -151,7 +151,7 @@ func quantile(v []float64, q float64) float64 {
 // dgeTrigger says whether opcode op on engine runs through a software DGE (its start and end
 // are the generator's, DGEModel).
 func (m *CostModel) dgeTrigger(engine string, op uint8) bool {
-	return op == 0xD4 && slices.Contains(m.DGE.Engines, engine)
+	return op == 0xD4 && m.dgeEngine(engine)
 }
 
 // samples adds calibration c's measured latencies and issue intervals (in cycles, less each
@@ -166,11 +166,7 @@ func (m *CostModel) samples(c Calibration, lat, iss [][]float64, same, other *[]
 	if m.clock(target, "PE") == 0 {
 		target = defaultTarget
 	}
-	stub := &CoreSchedule{Model: core, Engines: make([]EngineSchedule, len(core.Engines))}
-	for k := range core.Engines {
-		stub.Engines[k] = EngineSchedule{Name: core.Engines[k].Name, Start: make([]int64, core.Engines[k].Len)}
-	}
-	rows := measuredIndex(stub, c.Measured)
+	rows := measuredRowsOf(c)
 	for k := range core.Engines {
 		if k >= len(in.Streams) || in.Streams[k].ISA == nil {
 			continue

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math"
+	"slices"
 
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
@@ -35,7 +36,7 @@ func (m *CostModel) dgeSamplesOf(c Calibration, s *dgeSamples) {
 		return
 	}
 	core := c.Input.Model.Cores[0]
-	rows := m.measuredRows(c)
+	rows := measuredRowsOf(c)
 	g := &m.DGE
 	for k := range core.Engines {
 		e := &core.Engines[k]
@@ -128,7 +129,7 @@ func staticTriggerSamples(c Calibration, out *[]float64) {
 		return
 	}
 	core := c.Input.Model.Cores[0]
-	rows := (&CostModel{}).measuredRows(c)
+	rows := measuredRowsOf(c)
 	for k, si := range c.Input.Cores[0].Streams {
 		if si.ISA == nil || k >= len(rows) {
 			continue
@@ -252,17 +253,10 @@ func (m *CostModel) fitSlowMode(cals []Calibration) {
 }
 
 // dgeEngine says whether engine runs its 0xD4 triggers through the software DGE.
-func (m *CostModel) dgeEngine(engine string) bool {
-	for _, e := range m.DGE.Engines {
-		if e == engine {
-			return true
-		}
-	}
-	return false
-}
+func (m *CostModel) dgeEngine(engine string) bool { return slices.Contains(m.DGE.Engines, engine) }
 
-// measuredRows lays c's measured rows out by its first core's engines and indexes.
-func (m *CostModel) measuredRows(c Calibration) [][]interval {
+// measuredRowsOf lays c's measured rows out by its first core's engines and indexes.
+func measuredRowsOf(c Calibration) [][]interval {
 	core := c.Input.Model.Cores[0]
 	stub := &CoreSchedule{Model: core, Engines: make([]EngineSchedule, len(core.Engines))}
 	for k := range core.Engines {
