@@ -36,21 +36,6 @@ func ReadRecords(p *ntff.Profile, k int, b *budget.Budget) *Records {
 	}
 	c := p.Cores[k]
 	r := &Records{HandOver: map[string]map[int32]uint64{}, Transfers: map[string][]TransferTimes{}}
-	index := map[int][]int32{} // engine index → compiler index by image position
-	for _, im := range c.Images {
-		if im.Engine >= 0 && im.Engine < len(imageEngines) {
-			index[im.Engine] = compilerIndex(im.Layout(), im.Words)
-		}
-	}
-	type packet struct{ start, end uint64 }
-	type ring struct {
-		starts  []uint64
-		bytes   []int64
-		current packet
-		open    bool
-		done    []packet // transfers carried
-	}
-	rings := map[[2]int]*ring{}
 	var kept int64
 	take := func(n int64) bool {
 		if b != nil && !b.Take(budget.Memory, n, "the calibration records") {
@@ -59,6 +44,7 @@ func ReadRecords(p *ntff.Profile, k int, b *budget.Budget) *Records {
 		kept += n
 		return true
 	}
+	rings := map[[2]int]*dmaRing{}
 	ok := true
 	for _, s := range p.Sections {
 		if !ok || !s.InFile || s.NC != c.NC || s.Kind > 1 {
@@ -66,59 +52,9 @@ func ReadRecords(p *ntff.Profile, k int, b *budget.Budget) *Records {
 		}
 		switch s.Type {
 		case ntff.NQTrace:
-			p.Scan(s, 0, func(_ int64, rec ntff.Record) bool {
-				e := ntff.TraceEngine(rec.A)
-				im := c.Image(e)
-				if ntff.TraceKind(rec.A) != ntff.TraceDGE || im == nil || e >= len(imageEngines) {
-					return true
-				}
-				pos := im.Position(ntff.TracePC(rec.A))
-				if pos < 0 || pos >= len(index[e]) || index[e][pos] < 0 {
-					return true
-				}
-				if ok = take(recordBytes); !ok {
-					return false
-				}
-				name := imageEngines[e]
-				if r.HandOver[name] == nil {
-					r.HandOver[name] = map[int32]uint64{}
-				}
-				r.HandOver[name][index[e][pos]] = rec.T
-				return true
-			})
+			ok = r.readHandOvers(p, s, c, take)
 		case ntff.NQTraceDMA:
-			p.Scan(s, 0, func(_ int64, rec ntff.Record) bool {
-				key := [2]int{ntff.DMAEngine(rec.A), int(ntff.DMAQueue(rec.B))}
-				g := rings[key]
-				if g == nil {
-					g = &ring{}
-					rings[key] = g
-				}
-				switch ntff.DMAEvent(rec.B) {
-				case ntff.DMAStart:
-					g.starts = append(g.starts, rec.T)
-				case ntff.DMAInfo:
-					g.bytes = append(g.bytes, ntff.DMABytes(rec.A))
-				case ntff.DMAEnd:
-					if len(g.starts) == 0 || len(g.bytes) == 0 {
-						return true
-					}
-					start, n := g.starts[0], g.bytes[0]
-					g.starts, g.bytes = g.starts[1:], g.bytes[1:]
-					if !g.open {
-						g.current, g.open = packet{start, rec.T}, true
-					}
-					g.current.start, g.current.end = min(g.current.start, start), max(g.current.end, rec.T)
-					if n%8 == 4 {
-						if ok = take(16); !ok {
-							return false
-						}
-						g.done = append(g.done, g.current)
-						g.open = false
-					}
-				}
-				return true
-			})
+			ok = readRings(p, s, rings, take)
 		}
 	}
 	if !ok {
@@ -127,7 +63,101 @@ func ReadRecords(p *ntff.Profile, k int, b *budget.Budget) *Records {
 		}
 		return nil
 	}
-	byQueue := map[int][]*ring{}
+	r.transfers(c, rings)
+	return r
+}
+
+// readHandOvers keeps section s's kind-2 records, by engine and compiler index (false: the
+// budget refused them).
+func (r *Records) readHandOvers(p *ntff.Profile, s *ntff.Section, c *ntff.Core, take func(int64) bool) bool {
+	index := map[int][]int32{} // engine index → compiler index by image position
+	for _, im := range c.Images {
+		if im.Engine >= 0 && im.Engine < len(imageEngines) {
+			index[im.Engine] = compilerIndex(im.Layout(), im.Words)
+		}
+	}
+	ok := true
+	p.Scan(s, 0, func(_ int64, rec ntff.Record) bool {
+		e := ntff.TraceEngine(rec.A)
+		im := c.Image(e)
+		if ntff.TraceKind(rec.A) != ntff.TraceDGE || im == nil || e >= len(imageEngines) {
+			return true
+		}
+		pos := im.Position(ntff.TracePC(rec.A))
+		if pos < 0 || pos >= len(index[e]) || index[e][pos] < 0 {
+			return true
+		}
+		if ok = take(recordBytes); !ok {
+			return false
+		}
+		name := imageEngines[e]
+		if r.HandOver[name] == nil {
+			r.HandOver[name] = map[int32]uint64{}
+		}
+		r.HandOver[name][index[e][pos]] = rec.T
+		return true
+	})
+	return ok
+}
+
+// dmaRing is one (DMA engine, queue) ring's packets as they are read: the starts and sizes
+// waiting for their ends (spec ntff.md §3.4: the k-th start, info and end are one packet), the
+// transfer being carried, and the transfers done.
+type dmaRing struct {
+	starts []uint64
+	bytes  []int64
+	open   bool
+	cur    TransferTimes
+	done   []TransferTimes
+}
+
+// readRings adds section s's packets to the rings (false: the budget refused them).
+func readRings(p *ntff.Profile, s *ntff.Section, rings map[[2]int]*dmaRing, take func(int64) bool) bool {
+	ok := true
+	p.Scan(s, 0, func(_ int64, rec ntff.Record) bool {
+		key := [2]int{ntff.DMAEngine(rec.A), int(ntff.DMAQueue(rec.B))}
+		g := rings[key]
+		if g == nil {
+			g = &dmaRing{}
+			rings[key] = g
+		}
+		switch ntff.DMAEvent(rec.B) {
+		case ntff.DMAStart, ntff.DMAInfo:
+			// A start or a size waits for its end: charged (a hostile ring may never end one).
+			if ok = take(8); !ok {
+				return false
+			}
+			if ntff.DMAEvent(rec.B) == ntff.DMAStart {
+				g.starts = append(g.starts, rec.T)
+			} else {
+				g.bytes = append(g.bytes, ntff.DMABytes(rec.A))
+			}
+		case ntff.DMAEnd:
+			if len(g.starts) == 0 || len(g.bytes) == 0 {
+				return true
+			}
+			start, n := g.starts[0], g.bytes[0]
+			g.starts, g.bytes = g.starts[1:], g.bytes[1:]
+			if !g.open {
+				g.cur, g.open = TransferTimes{start, rec.T}, true
+			}
+			g.cur.First, g.cur.Last = min(g.cur.First, start), max(g.cur.Last, rec.T)
+			if n%8 == 4 { // the transfer's semaphore write: it ends here
+				if ok = take(recordBytes); !ok {
+					return false
+				}
+				g.done = append(g.done, g.cur)
+				g.open = false
+			}
+		}
+		return true
+	})
+	return ok
+}
+
+// transfers sets each named queue's transfers: the n-th spans the n-th of each of its rings.
+func (r *Records) transfers(c *ntff.Core, rings map[[2]int]*dmaRing) {
+	byQueue := map[int][]*dmaRing{}
 	for key, g := range rings {
 		byQueue[key[1]] = append(byQueue[key[1]], g)
 	}
@@ -145,13 +175,12 @@ func ReadRecords(p *ntff.Profile, k int, b *budget.Budget) *Records {
 			ts[i].First = ^uint64(0)
 			for _, g := range gs {
 				if i < len(g.done) {
-					ts[i].First, ts[i].Last = min(ts[i].First, g.done[i].start), max(ts[i].Last, g.done[i].end)
+					ts[i].First, ts[i].Last = min(ts[i].First, g.done[i].First), max(ts[i].Last, g.done[i].Last)
 				}
 			}
 		}
 		r.Transfers[name] = ts
 	}
-	return r
 }
 
 // compilerIndex maps each image position to the compiler instruction it runs (-1 outside the
