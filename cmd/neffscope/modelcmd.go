@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -66,4 +67,14 @@ func errorFindings(f *inspect.File) []doc.Finding {
 		}
 	}
 	return out
+}
+
+// mapSource maps the source lines the open deferred, after the model, on what it leaves of the
+// budget (a limit leaves them out: the output then names no lines).
+func mapSource(f *inspect.File) {
+	if f.SourcePending() {
+		if ms, err := f.IndexSource(context.Background(), nil); err == nil {
+			f.ApplySource(ms)
+		}
+	}
 }
