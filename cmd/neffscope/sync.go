@@ -242,7 +242,9 @@ func syncRef(c *sched.Core, a sched.At, queue int16) *syncRefJSON {
 	return r
 }
 
-// writeSyncJSON streams the contract's object a wait at a time (a big NEFF has millions).
+// writeSyncJSON streams the contract's object a wait and a lint at a time (a big NEFF has
+// millions of waits, a hostile one hundreds of thousands of lints: each message is made,
+// written and let go).
 func writeSyncJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 	line := func(v any) {
 		b, _ := json.Marshal(v)
@@ -257,7 +259,6 @@ func writeSyncJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 		w.WriteString("\n{\"core\": ")
 		line(c.Name)
 		w.WriteString(",\n \"waits\": [")
-		var lints []syncLintJSON
 		for i, wt := range c.Waits {
 			if i > 0 {
 				w.WriteString(",")
@@ -268,18 +269,24 @@ func writeSyncJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 				j.Producer = syncRef(c, wt.Producer, wt.Queue)
 			case sched.ClassUndecided:
 				j.Undecided = wt.Code.String()
-			case sched.ClassLint:
-				lints = append(lints, syncLintJSON{Code: wt.Code.String(), Engine: j.Engine, Index: wt.Index, Other: syncRef(c, wt.Other, -1), Message: c.Message(wt)})
 			}
 			w.WriteString("\n  ")
 			line(j)
 		}
-		w.WriteString("],\n \"lints\": ")
-		if lints == nil {
-			lints = []syncLintJSON{}
+		w.WriteString("],\n \"lints\": [")
+		lints := 0
+		for _, wt := range c.Waits {
+			if wt.Code.Class() != sched.ClassLint {
+				continue
+			}
+			if lints > 0 {
+				w.WriteString(",")
+			}
+			lints++
+			w.WriteString("\n  ")
+			line(syncLintJSON{Code: wt.Code.String(), Engine: c.EngineName(wt.At), Index: wt.Index, Other: syncRef(c, wt.Other, -1), Message: c.Message(wt)})
 		}
-		line(lints)
-		w.WriteString(",\n \"undecided\": ")
+		w.WriteString("],\n \"undecided\": ")
 		und := []syncUndecidedJSON{}
 		for _, u := range c.Undecided {
 			und = append(und, syncUndecidedJSON{Code: u.Code.String(), Engine: c.EngineName(u.At), Index: u.At.Index, Count: u.Count, Message: c.IssueMessage(u)})
