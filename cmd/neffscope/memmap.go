@@ -105,7 +105,7 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, each space's capacity and peak, every access and its boxes, the lints and what is undecided")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope memmap [--json] FILE")
+		fmt.Fprint(stderr, "usage: neffscope memmap [--json] FILE\n\n"+modelExitHelp+"\n")
 		fs.PrintDefaults()
 	}
 	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Memmap, stderr)

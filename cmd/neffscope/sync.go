@@ -77,7 +77,7 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	estimated := fs.Bool("estimated", false, "with --trace: the trace in estimated time (the static cost model, as timeline shows it; each slice's args carry estimated_start_ps and estimated_end_ps)")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE")
+		fmt.Fprint(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE\n\n"+modelExitHelp+"\n")
 		fs.PrintDefaults()
 	}
 	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Sched, stderr)
