@@ -43,6 +43,11 @@ export function toast(msg, sev, action) {
   if (!action) toastTimer = setTimeout(() => { t.hidden = true; }, 8000);
 }
 
+/** toastHide takes the message away. */
+export function toastHide() {
+  $('toast').hidden = true;
+}
+
 /**
  * closestTo is the nearest element from an event's target up that matches sel, or null.
  * @param {Event} e

@@ -48,7 +48,7 @@ export function onWarm(f) { warmHooks.push(f); }
 // embeddedWarm gives the single file's warm-up NEFF (base64, id warm-data) as bytes, or
 // undefined when the page has none: the worker then skips its warm-up.
 function embeddedWarm() {
-  const e = document.getElementById('warm-data');
+  const e = $('warm-data');
   if (!e) return undefined;
   return base64Bytes(e.textContent || '').buffer;
 }
@@ -59,7 +59,7 @@ function embeddedWarm() {
  * @returns {Promise<File>}
  */
 export async function exampleNEFF() {
-  const e = document.getElementById('warm-data');
+  const e = $('warm-data');
   let bytes;
   if (e) bytes = base64Bytes(e.textContent || '');
   else {

@@ -4,7 +4,7 @@
 import { $ } from '../dom.js';
 
 // present in the single-file build (and no document at all under node --test)
-export const single = typeof document !== 'undefined' ? document.getElementById('wasm-data') : null;
+export const single = typeof document !== 'undefined' ? $('wasm-data') : null;
 
 /**
  * newWorker starts worker.js (named name: its role). The single-file build has no worker.js

@@ -2,7 +2,8 @@
 // Embedding: ?url= opens a file on load; a host page drives the viewer with postMessage.
 
 import { embedded, params } from '../config.js';
-import { $, toast } from '../dom.js';
+import { toast, toastHide } from '../dom.js';
+import { welcomeWaiting } from '../views/welcome.js';
 import { openFiles } from './open.js';
 
 // Embedding (docs/embedding.md): ?url= opens a file on load; a host page drives the viewer
@@ -90,7 +91,7 @@ async function openFromURL(raw) {
     const resp = await fetch(u.href, { credentials: 'same-origin' });
     if (!resp.ok) throw new Error('HTTP ' + resp.status);
     const blob = await resp.blob();
-    $('toast').hidden = true;
+    toastHide();
     openFiles([new File([blob], name)]);
   } catch (e) {
     toast('Could not fetch ' + u.href + ': ' + (e && e.message || e) + (u.origin !== location.origin ? ' (another origin: it must allow CORS and the page\'s connect-src must list it)' : ''));
@@ -100,8 +101,7 @@ async function openFromURL(raw) {
 export function setupEmbedding() {
   if (embedded) {
     document.body.classList.add('embedded');
-    const h = document.querySelector('#welcome h1');
-    if (h) h.textContent = 'Waiting for a file from the host page';
+    welcomeWaiting();
   }
   window.addEventListener('message', onHostMessage);
   if (badAllow.length) console.warn('neffscope: allow= holds ' + badAllow.map((a) => JSON.stringify(a)).join(', ') + ', not origins (scheme://host[:port]); they are ignored.');

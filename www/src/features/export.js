@@ -13,7 +13,7 @@ import { ensureHandle } from '../views/hex.js';
 // Export: the Document as JSON (byte for byte what `neffscope inspect --json` prints), a
 // table as CSV, the selected member's bytes, and a link to this page.
 
-export function exportJSON() {
+function exportJSON() {
   if (!state) return Promise.resolve();
   return exporting('the document', async () => {
     const st = state;
@@ -25,7 +25,7 @@ export function exportJSON() {
 // exportMember downloads the selected member's bytes, read from the core in chunks (each
 // bytes call is capped in the core).
 const MEMBER_CHUNK = 8 << 20;
-export function exportMember() {
+function exportMember() {
   const m = state && state.selected && memberOf(state.selected);
   if (!m) return Promise.resolve();
   const src = memberPath(m.ref);
@@ -42,7 +42,7 @@ export function exportMember() {
   });
 }
 
-export async function copyLink() {
+async function copyLink() {
   const link = location.href;
   try {
     await navigator.clipboard.writeText(link);
@@ -53,10 +53,15 @@ export async function copyLink() {
 }
 
 /**
- * exportInit: the export buttons follow the selection.
+ * exportInit wires the export buttons; they follow the selection, and go with the last
+ * document.
  */
 export function exportInit() {
+  $('export-json').addEventListener('click', () => exportJSON());
+  $('export-member').addEventListener('click', () => exportMember());
+  $('export-link').addEventListener('click', () => copyLink());
   on('select', updateExport);
+  on('empty', updateExport);
 }
 
 function updateExport() {

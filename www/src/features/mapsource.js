@@ -1,23 +1,21 @@
 // @ts-check
 // The source lines an open left out (deferSource: the .dbg scans and the source joins were a
 // third of a small NEFF's open in wasm): the core maps them in the background (indexSource)
-// and answers with what changed; the page patches its Document in place (lib/sourcepatch.js)
-// and redraws what shows source lines, keeping the selection, the scroll positions and focus.
+// and answers with what changed; the page patches its Document in place (lib/sourcepatch.js),
+// the views redraw what they show of it (the 'patched' event), and the selection, the scroll
+// positions and the focus stay.
 
 import { call } from '../core/client.js';
-import { $ } from '../dom.js';
 import { applySourcePatch } from '../lib/sourcepatch.js';
 import { reindex, state } from '../state/docs.js';
+import { emit } from '../state/events.js';
 import { ensurePath } from '../state/lazy.js';
 import { select } from '../state/selection.js';
-import { jsonTree, mainTree } from '../views/content.js';
+import { findingsRedraw } from '../views/findings.js';
 import { hexKeep } from '../views/hex.js';
-import { renderDetail } from '../views/detail.js';
-import { listing, listingRefresh, listingSelect } from '../views/listing.js';
-import { overviewRedraw } from '../views/overview.js';
-import { renderFindings, renderSummary, setFindingsOpen } from '../views/summary.js';
+import { panesKeep } from '../views/layout.js';
+import { overviewNote } from '../views/overview.js';
 import { unpack, unpackNode } from '../wire.js';
-import { KIND } from '../lib/vocab.gen.js';
 
 /** @typedef {import('../state/docs.js').DocState} DocState */
 
@@ -67,8 +65,7 @@ export function mapSource(st, measure, t0) {
   // says how far (the core's progress events: the file's bytes read so far).
   const onEvent = (/** @type {string} */ event, /** @type {any} */ p) => {
     if (event !== 'progress' || state !== st || !st.sourceWait || !p.total) return;
-    const line = document.querySelector('#overview-view [data-section="source"] .ov-pending');
-    if (line) line.textContent = 'mapping source lines… ' + Math.min(100, Math.floor((100 * p.done) / p.total)) + '% of the file read again';
+    overviewNote('source', 'mapping source lines… ' + Math.min(100, Math.floor((100 * p.done) / p.total)) + '% of the file read again');
   };
   return (held || Promise.resolve()).then(() => call('indexSource', { handle: st.handle }, { onEvent })).then(async (r) => {
     if (r.mapped) {
@@ -96,21 +93,16 @@ function painted(f) {
 // finish ends the pending state; the findings list drops its note when st is on show.
 function finish(st) {
   st.sourceWait = undefined;
-  if (state === st) keepFindingsOpen(renderFindings);
-}
-
-function keepFindingsOpen(draw) {
-  const open = $('findings-toggle').getAttribute('aria-expanded') === 'true';
-  draw();
-  if (open) setFindingsOpen(true);
+  if (state === st) findingsRedraw();
 }
 
 /**
- * patchShown puts patch into st's Document and, when st is on show, redraws what changed:
- * the summary and findings, the tree rows of the nodes that changed, the overview, the
- * listing's rows (fetched again: the ones fetched before lack their source column) and the
- * selection's detail (an instruction is fetched again: its source field); the selection, the
- * scroll positions and the focus stay.
+ * patchShown puts patch into st's Document and, when st is on show, has the views redraw what
+ * they show of it (the 'patched' event: the summary and findings, the tree rows of the nodes
+ * that changed, the overview, the listing's rows fetched again: the ones fetched before lack
+ * their source column); then the selection is shown again — by identity, or by path when it
+ * lay in what was replaced — with the bytes it had highlighted, and the scroll positions and
+ * the focus stay.
  * @param {DocState} st
  * @param {import('../lib/sourcepatch.js').SourcePatch} patch
  */
@@ -119,41 +111,27 @@ async function patchShown(st, patch) {
   const sel = st.selected || null;
   const selRec = sel ? st.info.get(sel) : null;
   const selPath = selRec ? selRec.path : null;
-  // The scroll positions and the focus, to put back after the redraw. A tree row never
-  // scrolls: its rows are left out, so a tree of 50,000 rows is not read (a row off screen is
-  // not laid out, style.css; reading its scrollTop lays it out: 24 s for a deep def.json var).
-  const scrolled = shown ? Array.from(document.querySelectorAll('#panes :not(.ti, .ti *)')).filter((x) => x.scrollTop > 0).map((x) => [x, x.scrollTop]) : [];
-  const active = document.activeElement;
+  const keep = shown ? panesKeep() : null;
   const { changed } = applySourcePatch(st.doc, patch);
   reindex(st);
   st.sourceWait = undefined;
   if (!shown) return;
-  renderSummary(st.doc, false);
-  keepFindingsOpen(renderFindings);
-  // (The root changed only its findings: its rows stay, expanded as they were.)
-  for (const n of changed) if (n !== st.doc.root) mainTree.refresh(n);
-  if (jsonTree.root && changed.includes(jsonTree.root)) jsonTree.clear();
-  // An instruction of the listing (a node adopted outside the tree, forgotten by reindex) is
-  // fetched again; any other selection is shown again, by identity or, when it lay in what
-  // was replaced, by path.
-  const listed = await listingRefresh();
+  /** @type {import('../state/events.js').Patched} */
+  const p = { st, changed, sel, waits: [], shown: false };
+  emit('patched', p);
+  await Promise.all(p.waits);
   if (state !== st) return;
-  if (sel && !st.info.has(sel) && listed && listing.selected >= 0) await listingSelect(listing.selected, 'none');
-  // The overview (where an open lands) is drawn again in place: its detail, and the view.
-  else if (sel && st.info.has(sel) && sel.kind === KIND.OVERVIEW) renderDetail(sel);
-  // A selection the user made while the listing was fetched again stands (it was made on the
-  // patched Document); the same selection is drawn again with the bytes it had highlighted.
-  else if (sel && st.info.has(sel)) {
+  // A selection the user made while the views redrew stands (it was made on the patched
+  // Document); the same selection is drawn again with the bytes it had highlighted.
+  if (!p.shown && sel && st.info.has(sel)) {
     if (st.selected === sel) {
-      const keep = hexKeep();
+      const bytes = hexKeep();
       select(sel, 'hash');
-      keep();
+      bytes();
     }
-  } else if (selPath) {
+  } else if (!p.shown && selPath) {
     const n = await ensurePath(selPath, st);
     if (n && state === st && st.selected === sel) select(n, 'hash');
   }
-  overviewRedraw();
-  for (const [x, top] of scrolled) if (/** @type {Element} */ (x).isConnected) /** @type {Element} */ (x).scrollTop = /** @type {number} */ (top);
-  if (active instanceof HTMLElement && active.isConnected && document.activeElement !== active) active.focus({ preventScroll: true });
+  keep();
 }

@@ -4,22 +4,45 @@
 
 import { call, cancel, core, exampleNEFF, onWarm } from '../core/client.js';
 import { openWithFingerprint } from '../core/fingerprint.js';
-import { $, el, toast } from '../dom.js';
-import { onProgress, showProgress } from '../views/progress.js';
+import { $, toast } from '../dom.js';
+import { embedded } from '../config.js';
+import { dockProgress, hideProgress, onProgress, showProgress } from '../views/progress.js';
 import { addDocs, makeState, opening, renderDocument, setOpening, state } from '../state/docs.js';
+import { emit } from '../state/events.js';
+import { screen, showPage } from '../state/screen.js';
 import { libRemember } from '../views/library.js';
-import { memberHashText, renderDetail } from '../views/detail.js';
+import { contentOpening } from '../views/content.js';
+import { detailClear } from '../views/detail.js';
 import { applyMemberSums } from '../lib/membersums.js';
 import { mapSource, sourceHeld } from './mapsource.js';
-import { select } from '../state/selection.js';
 import { renderSummary } from '../views/summary.js';
 import { overviewHide, overviewPartial } from '../views/overview.js';
+import { tabsClear, tabsOpening } from '../views/tabs.js';
 import { unpackDocument, unpackNode } from '../wire.js';
-import { DOC_KIND, KIND } from '../lib/vocab.gen.js';
+import { DOC_KIND } from '../lib/vocab.gen.js';
 
 // Opening files.
 
 export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, sourceMs, …} of the last file opened, for benchmarks
+
+/**
+ * openInit wires the file input (the top bar's Open button) and Ctrl+O.
+ */
+export function openInit() {
+  $('file-input').addEventListener('change', (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    openFiles(Array.from(input.files || []));
+    input.value = '';
+  });
+  window.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'o') { e.preventDefault(); if (!embedded) $('file-input').click(); }
+  });
+}
+
+/** openFocus puts the focus on the Open button (the skip link with no document open). */
+export function openFocus() {
+  $('file-input').focus();
+}
 
 // The partial overview (the core's 'overview' events) is drawn for a file over SMALL_FILE
 // bytes, at once, when no document is shown (over a document the progress card shows as
@@ -31,32 +54,19 @@ const SMALL_FILE = 2 << 20;
 /**
  * preparePanes puts the panes up for a file whose partial overview will show (from its header
  * on, so their first layout is done while the core reads on): the content pane empty but for
- * the overview to come.
+ * the overview to come, the tab strip the document will have (its tab a placeholder). A full
+ * view on show (the compile cache) stays; the panes show with the document.
  * @param {any} token the open
  * @param {File} file
  */
 function preparePanes(token, file) {
   if (token.panes) return;
   token.panes = true;
-  $('welcome').hidden = true;
-  $('panes').hidden = false;
-  for (const id of ['plot-view', 'ctx-view', 'listing', 'json-view', 'hex-wrap', 'source-view', 'content-empty']) {
-    const e = document.getElementById(id);
-    if (e) e.hidden = true;
-  }
-  overviewHide();
-  $('content-title').textContent = file.name;
+  if (screen.page === 'welcome' || screen.page === 'opening') showPage('document');
+  contentOpening(file.name);
   if (!state) {
-    $('detail').replaceChildren();
-    // The tab strip the document will have, its tab a placeholder: the panes do not move
-    // down when the document replaces the partial overview.
-    const tab = el('span', 'doc-tab opening', file.name + ' · opening…');
-    tab.setAttribute('aria-disabled', 'true');
-    const wrap = el('span', 'doc-tab-wrap');
-    wrap.appendChild(tab);
-    $('doc-tabs').replaceChildren(wrap);
-    $('doc-tabs').hidden = false;
-    $('tabbar').hidden = false;
+    detailClear();
+    tabsOpening(file.name);
   }
 }
 
@@ -73,7 +83,7 @@ function showPartial(token, file, t0) {
   if (!token.partialShown) {
     token.partialShown = true;
     preparePanes(token, file);
-    $('progress').classList.add('docked');
+    dockProgress();
     // Stamped after the frame that shows it (a task queued from the frame's callback runs
     // once it is painted).
     requestAnimationFrame(() => setTimeout(() => {
@@ -134,7 +144,7 @@ export async function openFile(file) {
         token.headerMs = performance.now() - t0;
         // The header arrives before the payload is read: show who the file is at once.
         renderSummary(unpackDocument(data), true);
-        $('welcome').hidden = true;
+        if (screen.page === 'welcome') showPage('opening');
         if (partial) preparePanes(token, file);
       },
     }, undefined, { deferMembers: true, deferSource: true, deferSourceOver: sourceHeld() ? 0 : undefined, partial, hashAfter: big ? firstView : undefined });
@@ -180,12 +190,16 @@ export async function openFile(file) {
     if (token.panes) {
       // The partial overview goes: the document shown before comes back, or the welcome.
       if (state && state.doc) renderDocument(0);
-      else { overviewHide(); $('panes').hidden = true; $('tabbar').hidden = true; $('doc-tabs').replaceChildren(); $('welcome').hidden = false; }
+      else {
+        overviewHide();
+        tabsClear();
+        if (screen.page === 'document') showPage('welcome');
+      }
     }
     if (state && state.doc) renderSummary(state.doc, false);
     return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open ' + file.name + ': ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
-    if (opening === token) { setOpening(null); $('progress').hidden = true; $('progress').classList.remove('docked'); }
+    if (opening === token) { setOpening(null); hideProgress(); }
   }
 }
 
@@ -200,33 +214,24 @@ export async function openFile(file) {
 function hashMembers(st, measure) {
   const t0 = performance.now();
   st.memberHashes = { state: 'computing', done: 0, total: 0 };
-  st.hashMembers = () => { hashMembers(st); refreshHashes(st); };
+  st.hashMembers = () => { hashMembers(st); emit('memberHashes', { st, progress: false }); };
   call('hashMembers', { handle: st.handle }, {
     onEvent: (event, p) => {
       if (event !== 'progress' || !st.memberHashes || st.memberHashes.state !== 'computing') return;
       st.memberHashes.done = p.done;
       st.memberHashes.total = p.total;
-      const line = state === st && document.getElementById('member-sha');
-      if (line && line.firstChild) line.firstChild.textContent = memberHashText(st.memberHashes);
+      emit('memberHashes', { st, progress: true });
     },
   }).then((r) => {
     applyMemberSums(st.doc, r.members);
     st.memberHashes = null;
     if (measure) measure.memberHashMs = performance.now() - t0;
-    refreshHashes(st);
+    emit('memberHashes', { st, progress: false });
     libRemember(st, 'open', [st.file]);
   }, (e) => {
     st.memberHashes = { state: 'failed', message: e.message };
-    refreshHashes(st);
+    emit('memberHashes', { st, progress: false });
   });
-}
-
-// refreshHashes shows the selection again when it is where the members' sha-256 show.
-function refreshHashes(st) {
-  const n = state === st && st.selected;
-  if (!n) return;
-  if (n.kind === KIND.ARCHIVE) select(n, 'hash');
-  else if (n.kind === KIND.MEMBER) renderDetail(n);
 }
 
 /**
@@ -285,6 +290,6 @@ export async function openFiles(files) {
     document.body.dataset.state = state && state.handle ? 'open' : 'empty';
     return { ok: false, message: e.code === 'cancelled' ? 'cancelled' : 'could not open the ' + files.length + ' files: ' + e.message, cancelled: e.code === 'cancelled' };
   } finally {
-    if (opening === token) { setOpening(null); $('progress').hidden = true; }
+    if (opening === token) { setOpening(null); hideProgress(); }
   }
 }

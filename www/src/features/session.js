@@ -6,14 +6,15 @@
 // the hash) brings back its own file as before; this adds the others.
 
 import { embedded } from '../config.js';
-import { $, el, toast } from '../dom.js';
+import { el, toast } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
 import { diff } from '../state/comparison.js';
 import { applyHash, docs, opening, state, switchDoc } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { docFingerprint } from '../state/selection.js';
-import { compare } from '../views/diff/compare.js';
+import { compare } from '../views/diff/render.js';
 import { libRestore } from '../views/library.js';
+import { tabsDraw } from '../views/tabs.js';
 
 const SESSION_KEY = 'neffscope.session';
 
@@ -117,11 +118,9 @@ export async function sessionRestore() {
     if (a && b) compare(a, b);
   }
   if (missing.length) {
-    if (!docs.length) { $('tabbar').hidden = false; }
     toast('Reload: ' + back + ' of ' + s.tabs.length + ' tabs brought back from the library; ' + missing.map((m) => m.name).join(', ') + ' must be picked again (the "reopen" tab' + (missing.length === 1 ? '' : 's') + ').', 'info');
   }
-  // Draw the strip with the reopen tabs, and keep the session as it now is.
-  const nav = $('doc-tabs');
-  if (!nav.querySelector('.reopen-tab')) reopenTabs(nav);
-  save();
+  // Draw the strip with the reopen tabs (its bar up even with no document), and keep the
+  // session as it now is (the 'tabs' event).
+  tabsDraw(missing.length > 0);
 }

@@ -1,31 +1,21 @@
 // @ts-check
 // Showing the open documents: the tabs' list changing (open, add, close, switch) and rendering
-// the document on show; the views follow by events (state/events.js). The documents and their
-// index are state/store.js's, re-exported here.
+// the document on show; the views follow by the facts of state/events.js. The documents and
+// their index are state/store.js's, re-exported here.
 
 import { call, core } from '../core/client.js';
-import { $ } from '../dom.js';
-import { fmtSize } from '../lib/format.js';
 import { instructionOf, parseHash } from '../lib/hash.js';
 import { unpackDocument } from '../wire.js';
-import { diff } from './comparison.js';
+import { diff, forgetComparison } from './comparison.js';
 import { emit } from './events.js';
 import { ensurePath, stubOnPath } from './lazy.js';
+import { showPage } from './screen.js';
 import { docFingerprint, followPath, hashTarget, hashWanted, select } from './selection.js';
 import { docs, field, makeState, setCurrent, setDocs, state } from './store.js';
 
 export * from './store.js';
 
 /** @typedef {import('./store.js').DocState} DocState */
-
-/**
- * closeDocs forgets every open document and closes their handles in the core.
- */
-export function closeDocs() {
-  emit('diffForget', {});
-  for (const d of docs) if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
-  setDocs([]);
-}
 
 /**
  * showDocs makes list the open documents (tabs) and shows list[i]; ms: how long opening took.
@@ -47,7 +37,6 @@ export function showDocs(list, i, ms) {
  * @param {number} ms
  */
 export function addDocs(list, i, ms) {
-  emit('diffHide', {});
   for (const st of list) {
     const j = docs.findIndex((d) => d.doc.sha256 && d.doc.sha256 === st.doc.sha256 && d.doc.file === st.doc.file && d.doc.kind === st.doc.kind);
     if (j < 0) { docs.push(st); continue; }
@@ -59,7 +48,7 @@ export function addDocs(list, i, ms) {
 }
 
 function dropHandle(d) {
-  if (diff.a === d || diff.b === d) emit('diffForget', {});
+  if (diff.a === d || diff.b === d) forgetComparison();
   if (d.handle && d.gen === core.gen) call('close', { handle: d.handle }).catch(() => {});
 }
 
@@ -73,9 +62,10 @@ export function closeDoc(d) {
   if (i < 0) return;
   dropHandle(d);
   docs.splice(i, 1);
-  if (d !== state) { renderTabs(); return; }
-  if (docs.length) { setCurrent(docs[Math.min(i, docs.length - 1)]); emit('diffHide', {}); renderDocument(0); return; }
+  if (d !== state) { emit('docs', {}); return; }
+  if (docs.length) { setCurrent(docs[Math.min(i, docs.length - 1)]); renderDocument(0); return; }
   setCurrent(null);
+  showPage('welcome');
   emit('empty', {});
 }
 
@@ -91,40 +81,27 @@ export function replaceDoc(prev, next) {
 }
 
 /**
- * switchDoc shows tab i (or leaves the comparison for it).
+ * switchDoc shows tab i; the tab on show already, it leaves a full view (a comparison, the
+ * compile cache) for the document's panes.
  * @param {number} i
  */
 export function switchDoc(i) {
-  if (diff.shown && docs[i] === state) { emit('diffHide', {}); renderTabs(); return; }
-  emit('diffHide', {});
-  if (!docs[i] || docs[i] === state) return;
+  if (!docs[i]) return;
+  if (docs[i] === state) { showPage('document'); return; }
   setCurrent(docs[i]);
   renderDocument(0);
 }
 
 /**
- * renderTabs has the tab strip drawn again (views/tabs.js: one tab per open document, and the
- * comparison's).
- */
-export function renderTabs() {
-  emit('redrawTabs', {});
-}
-
-/**
- * renderDocument shows the current document: summary, findings, tree, and the selection the
- * URL hash names (else the header).
+ * renderDocument shows the current document: its page, then the 'document' event (the tabs,
+ * search, summary, findings, trees and content start anew), then the selection the URL hash
+ * names (else the overview, or the header).
  * @param {number} ms how long opening took (0: not shown)
  */
 export function renderDocument(ms) {
   const doc = state.doc;
-  $('welcome').hidden = true;
-  $('panes').hidden = false;
-  const fn = $('file-name');
-  fn.textContent = doc.file + ' · ' + fmtSize(doc.size);
-  fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
-  renderTabs();
-  $('search-box').hidden = false;
-  emit('document', { doc }); // the search, summary, findings, trees and content panes start anew
+  showPage('document');
+  emit('document', { doc, ms });
   if (followInstruction(true)) return;
   const linked = hashTarget(location.hash);
   if (linked && linked.d === state) { select(linked.node, 'hash'); hashByte(linked.node); return; }
@@ -178,9 +155,9 @@ function hashByte(n) {
 
 /**
  * followInstruction: the hash names instruction N of a stream ("…/#N") of an open document:
- * that document shows (landing: it is being drawn now), its stream's listing opens with N
- * selected (the 'pickInstruction' event, from 'hash': no history entry). false when the hash
- * names no instruction.
+ * that document shows (landing: it is being drawn now), and once the stream is held the
+ * 'hashInstruction' event says so (the listing selects N, with no history entry). false when
+ * the hash names no instruction.
  * @param {boolean} landing renderDocument's call (the current document is being drawn)
  */
 function followInstruction(landing) {
@@ -199,7 +176,7 @@ function followInstruction(landing) {
   ensurePath(inst.stream, st).then((stream) => {
     if (state !== st) return;
     if (!stream) { if (landing) select(landed, 'open'); return; }
-    emit('pickInstruction', { stream, i: inst.index, from: 'hash' });
+    emit('hashInstruction', { stream, i: inst.index });
     hashByte(stream); // a byte of the instruction: the hex view selects its field when it shows
   }, () => {});
   return true;

@@ -1,27 +1,35 @@
 // @ts-check
-// The page's events: state/ publishes what happened, the views (and features) subscribe in
-// their own init. So state/ never calls a view, and a new view is one subscription.
+// The page's events are facts: what happened, never what some view is to do. state/ publishes
+// the facts about the documents, the selection, the URL and the screen; a view publishes what
+// happened inside it. Views and features subscribe in their own init, so state/ never calls a
+// view. A request to a view is a function of that view (views/listing.js instructionAt,
+// views/detail.js renderDetail…), called by whoever stands above it.
 
 /**
  * The events and what each carries.
  * @typedef {object} Events
  * @property {{n: import('../wire.js').Node, from?: string, spanOverride?: import('../wire.js').Span}} select a node was selected (state/selection.js select)
- * @property {{n: import('../wire.js').Node}} detail the detail pane is to show n without selecting it (an instruction, a context's field)
- * @property {{off: number}} contextByte a byte of a libncfw context's text was picked in the hex view (views/context.js places it)
- * @property {{stream: import('../wire.js').Node, i: number, from?: string}} pickInstruction instruction i of stream is to be shown in the listing (from 'hash': the URL asked, no history entry)
- * @property {{line: import('../wire.js').Node | null}} instructionLine the listing's instruction came from this source line (views/source.js marks it)
- * @property {{doc: import('../wire.js').Document}} document the current document is shown anew (renderDocument), before its landing selection
- * @property {{nav: HTMLElement, diffShown: boolean}} tabs the tab strip was rebuilt with the documents' tabs; a subscriber may add its own tabs (and set diffShown)
- * @property {{}} redrawTabs the tab strip is to be drawn again (the open documents changed)
+ * @property {{doc: import('../wire.js').Document, ms: number}} document the current document is shown anew (state/docs.js renderDocument; ms: how long opening it took, 0 when not shown), before its landing selection
+ * @property {{}} docs the open documents changed beside the one on show (a tab closed)
+ * @property {{page: string, was: string}} screen the screen shows another page (state/screen.js showPage)
  * @property {{}} empty the last document was closed
- * @property {{}} diffHide the comparison view is to be left (another document shows)
- * @property {{}} diffForget the comparison is to be dropped (one of its documents closed)
- * @property {{view: string}} pageView a full view ('diff', 'many', 'cache'; '' none) is to show: the others hide
- * @property {{}} diffRender the comparison (views/diff/) is to be drawn again
- * @property {{list: any[]}} compareMany the open documents of list are to be compared (views/diff/many.js)
- * @property {{n: import('../wire.js').Node, off: number, last?: number}} hashByte the URL hash names byte off of n's source (or the range off..last): the hex view puts its cursor there
- * @property {{}} sourceTexts kernel .py files were attached (views/source.js texts)
+ * @property {{stream: import('../wire.js').Node, i: number}} hashInstruction the URL hash names instruction i of stream, an open document's (landing on it, or back/forward)
+ * @property {{n: import('../wire.js').Node, off: number, last?: number}} hashByte the URL hash names byte off of n's source (or the range off..last)
  * @property {{f: string}} hashUnknown the URL hash names a file that is not open (f: its fingerprint)
+ * @property {Patched} patched a document's nodes changed in place (the source lines mapped after the open: features/mapsource.js), while it is on show
+ * @property {{st: import('./store.js').DocState, progress: boolean}} memberHashes a document's members' sha-256 moved on: progress, or they arrived (or failed, or are computed again); st.memberHashes says where they are
+ * @property {{n: import('../wire.js').Node}} picked n was picked inside the view that shows it, which drew it already (the listing's instruction or record, a libncfw context's field, a plot's evaluation); the panes that describe a node follow
+ * @property {{src: string, off: number}} bytePicked byte off of src was picked in the hex view where a view above the bytes places it (an instruction stream's byte: the listing; a libncfw context's: the context view)
+ * @property {{line: import('../wire.js').Node | null}} instructionLine the listing's instruction came from this source line (or none)
+ * @property {{}} sourceTexts kernel .py files were attached (views/source.js texts)
+ * @property {{nav: HTMLElement, diffShown: boolean}} tabs the tab strip was drawn with the documents' tabs; a subscriber may add its own tabs (and set diffShown)
+ */
+
+/**
+ * What the 'patched' event carries: the document, the nodes that changed, the selection before
+ * the patch; a view whose redraw takes a while adds its promise to waits (the selection is
+ * shown again once they settle), and one that has shown the selection again sets shown.
+ * @typedef {{st: import('./store.js').DocState, changed: import('../wire.js').Node[], sel: import('../wire.js').Node | null, waits: Promise<any>[], shown: boolean}} Patched
  */
 
 /** @type {Map<string, ((detail: any) => void)[]>} */

@@ -9,14 +9,16 @@ import { call, cancel, core } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { embedded } from '../config.js';
 import { download } from '../lib/download.js';
-import { onProgress, showProgress } from './progress.js';
+import { hideProgress, onProgress, showProgress } from './progress.js';
 import { fmtInt, fmtSize } from '../lib/format.js';
-import { docs, makeState, renderTabs, showDocs, state, switchDoc } from '../state/docs.js';
+import { docs, makeState, showDocs, state, switchDoc } from '../state/docs.js';
 import { unpackDocument } from '../wire.js';
-import { on, emit } from '../state/events.js';
-import { compare } from './diff/compare.js';
+import { on } from '../state/events.js';
+import { screen, showPage } from '../state/screen.js';
 import { compareMany, manyTab } from './diff/many.js';
-import { shortName, viewEl } from './fullview.js';
+import { compare } from './diff/render.js';
+import { shortName } from './fullview.js';
+import { tabsDraw } from './tabs.js';
 
 // MAX_ENTRIES bounds the files one folder may list (a walk past it stops and says so);
 // MAX_ROWS the table rows built at once (the filter narrows the rest).
@@ -53,7 +55,7 @@ function pathCell(td, p) {
  */
 
 export const cache = {
-  shown: false,
+  get shown() { return screen.page === 'cache'; },
   name: '', // the folder's name
   /** @type {CacheRow[]} */ rows: [],
   running: false,
@@ -68,15 +70,22 @@ export const cache = {
   hideDup: false,
   /** @type {Set<CacheRow>} */ selected: new Set(),
   seq: 0,
-  shownFor: null, // the document current when the view was shown: another one means leave
 };
+
+/** @type {HTMLElement} the page's root (#cache-view) */
+let root;
 
 // ---- getting the files: the directory picker, <input webkitdirectory>, or a dropped folder ----
 
-// cacheInit adds the "Open folder…" control and takes folder drops (main.js calls it once).
-export function cacheInit() {
+/**
+ * cacheInit adds the "Open folder…" control to the top bar; the cache's tab joins the strip.
+ * @param {HTMLElement} view the page's root
+ */
+export function cacheInit(view) {
+  root = view;
+  root.className = 'cache-view';
+  root.setAttribute('aria-label', 'Compile cache');
   on('tabs', ({ nav }) => cacheTabs(nav));
-  on('pageView', ({ view }) => { if (view !== 'cache') cacheHide(); });
   adoptStyle();
   const input = /** @type {HTMLInputElement} */ (el('input', 'visually-hidden'));
   input.type = 'file';
@@ -97,23 +106,24 @@ export function cacheInit() {
   button.id = 'cache-open';
   button.title = 'Scan a folder of NEFFs (a neuronx-cc compile cache): one row per NEFF; nothing is uploaded';
   button.addEventListener('click', () => pickFolder(input));
-  // Before the file input: the input and its label must stay adjacent (the Open button's focus
-  // ring is drawn by #file-input:focus-visible + .open-button).
-  const anchor = document.getElementById('file-input');
-  if (anchor) {
-    if (!embedded) anchor.parentNode.insertBefore(button, anchor);
-    anchor.parentNode.insertBefore(input, anchor);
-  }
-  // A dropped folder comes here before the page's drop handler (capture), which opens files.
-  window.addEventListener('drop', (e) => {
-    if (embedded || !e.dataTransfer) return;
-    const dirs = Array.from(e.dataTransfer.items || []).map((it) => (it.kind === 'file' && it.webkitGetAsEntry ? it.webkitGetAsEntry() : null)).filter((x) => x && x.isDirectory);
-    if (!dirs.length) return;
-    e.preventDefault();
-    e.stopImmediatePropagation();
-    $('drop-overlay').hidden = true;
-    walkEntries(dirs).then(({ list, note }) => scanFolder(dirs.map((d) => d.name).join(', '), list, note));
-  }, true);
+  // In the top bar's slot before the file input (the input and its label stay adjacent: the
+  // Open button's focus ring is drawn by #file-input:focus-visible + .open-button).
+  const slot = $('topbar-tools');
+  if (!embedded) slot.appendChild(button);
+  slot.appendChild(input);
+}
+
+/**
+ * cacheDrop takes a drop of folders (the page's drop zone asks first: features/drop.js): it
+ * scans them, and says whether it did.
+ * @param {DataTransfer} dt
+ * @returns {boolean}
+ */
+export function cacheDrop(dt) {
+  const dirs = Array.from(dt.items || []).map((it) => (it.kind === 'file' && it.webkitGetAsEntry ? it.webkitGetAsEntry() : null)).filter((x) => x && x.isDirectory);
+  if (!dirs.length) return false;
+  walkEntries(dirs).then(({ list, note }) => scanFolder(dirs.map((d) => d.name).join(', '), list, note));
+  return true;
 }
 
 // pickFolder uses the directory picker where there is one (it reads nothing until asked),
@@ -203,7 +213,7 @@ async function scanFolder(name, list, note) {
   const seq = ++cache.seq;
   Object.assign(cache, { name, rows: plan(list), done: 0, bytes: 0, ms: 0, note, selected: new Set(), running: true, filter: '', state: '', hideDup: false });
   cache.totalBytes = cache.rows.reduce((a, r) => a + r.size, 0);
-  cacheShow();
+  showCache();
   const t0 = performance.now();
   const seen = new Map(); // sha-256 → first path
   for (const row of cache.rows) {
@@ -237,7 +247,7 @@ async function scanFolder(name, list, note) {
   if (seq !== cache.seq) return;
   cache.running = false;
   cache.ms = performance.now() - t0;
-  viewEl('cache-view').dataset.ms = String(Math.round(cache.ms)); // for the benchmark
+  root.dataset.ms = String(Math.round(cache.ms)); // for the benchmark
   cacheRender();
 }
 
@@ -260,45 +270,32 @@ function progress(row, read) {
 
 // ---- showing it ----
 
-export function cacheShow() {
+// showCache shows the cache's page (drawn anew, with its tab, when it is on show already).
+function showCache() {
   if (!cache.rows.length && !cache.name) return;
-  emit('pageView', { view: 'cache' });
-  cache.shown = true;
-  cache.shownFor = state;
-  document.body.dataset.view = 'cache';
-  $('welcome').hidden = true;
-  viewEl('cache-view').hidden = false;
+  if (!cache.shown) { showPage('cache'); return; }
   cacheRender();
-  renderTabs();
+  tabsDraw();
 }
 
-// cacheHide leaves the cache view (the table and its records stay).
-export function cacheHide() {
-  if (!cache.shown) return;
-  cache.shown = false;
-  if (document.body.dataset.view === 'cache') delete document.body.dataset.view;
-  viewEl('cache-view').hidden = true;
+/** cacheShow: the cache's page shows (its table is drawn). */
+export function cacheShow() {
+  cacheRender();
 }
 
-// back returns from the cache or comparison view to the document, or the welcome screen.
+// back returns from the cache view to the document, or the welcome screen.
 function back() {
-  emit('pageView', { view: '' });
-  if (state && docs.includes(state)) switchDoc(docs.indexOf(state));
-  else $('welcome').hidden = false;
-  renderTabs();
+  showPage(state && docs.includes(state) ? 'document' : 'welcome');
 }
 
-// cacheTabs: the tab strip's hook (the 'tabs' event, after the comparison's) — the cache's tab and the N-way comparison's;
-// picking a document's tab leaves these views.
-export function cacheTabs(nav) {
-  // Another document became current (a file opened, a tab picked): show it, not the table.
-  if (cache.shown && state !== cache.shownFor) cacheHide();
+// cacheTabs: the tab strip's hook (the 'tabs' event, after the comparison's) — the cache's tab
+// and the N-way comparison's.
+function cacheTabs(nav) {
   nav.querySelectorAll('.doc-tab').forEach((b) => {
     if (cache.shown) b.setAttribute('aria-selected', 'false');
     const d = docs[Number(b.dataset.index)];
     const text = d && d.cacheRow && Array.from(b.childNodes).find((c) => c.nodeType === Node.TEXT_NODE);
     if (text) text.textContent = shortName(d);
-    b.addEventListener('click', () => { if (cache.shown || document.body.dataset.view === 'many') { emit('pageView', { view: '' }); if (!b.classList.contains('many-tab')) { const i = Number(b.dataset.index); if (docs[i]) switchDoc(i); } renderTabs(); } });
   });
   manyTab(nav);
   if (!cache.name) return;
@@ -311,7 +308,7 @@ export function cacheTabs(nav) {
   t.appendChild(el('span', '', cache.name));
   t.appendChild(el('span', 'tab-kind', 'cache'));
   t.title = 'The folder ' + cache.name + ': ' + fmtInt(cache.rows.length) + ' NEFFs';
-  t.addEventListener('click', () => cacheShow());
+  t.addEventListener('click', () => showCache());
   nav.insertBefore(t, nav.firstChild);
   nav.hidden = false;
 }
@@ -367,7 +364,7 @@ function visible() {
 }
 
 function cacheRender() {
-  const v = viewEl('cache-view');
+  const v = root;
   v.replaceChildren();
   const bar = el('div', 'diff-bar cache-bar');
   const title = el('h2', 'cache-title');
@@ -568,7 +565,7 @@ function renderRows() {
 }
 
 function updateBar() {
-  const counts = document.querySelector('#cache-view .cache-counts');
+  const counts = root.querySelector('.cache-counts');
   if (!counts) return;
   const n = { done: 0, incomplete: 0, failed: 0, dup: 0, errors: 0 };
   for (const r of cache.rows) {
@@ -615,7 +612,7 @@ async function openRow(r) {
     };
     return st;
   } finally {
-    $('progress').hidden = true;
+    hideProgress();
   }
 }
 
@@ -632,11 +629,7 @@ async function openRows(rows, show) {
       return null;
     }
   }
-  if (show && out.length) {
-    cacheHide();
-    switchDoc(docs.indexOf(out[0]));
-    renderTabs();
-  }
+  if (show && out.length) switchDoc(docs.indexOf(out[0]));
   return out;
 }
 
@@ -644,7 +637,6 @@ async function compareRows(rows) {
   if (rows.length < 2) return;
   const list = await openRows(rows, false);
   if (!list) return;
-  cacheHide();
   if (list.length === 2) compare(list[0], list[1]);
   else compareMany(list);
 }
@@ -657,12 +649,6 @@ function exportJSONL() {
 // ---- style: these views' rules, adopted here so the page's CSP (style-src 'self') holds ----
 
 const CSS = `
-body[data-view="cache"] #panes, body[data-view="cache"] #summary, body[data-view="cache"] #findings,
-body[data-view="cache"] #search-box, body[data-view="cache"] #export, body[data-view="cache"] #file-name,
-body[data-view="cache"] #welcome, body[data-view="cache"] #compare,
-body[data-view="many"] #panes, body[data-view="many"] #summary, body[data-view="many"] #findings,
-body[data-view="many"] #search-box, body[data-view="many"] #export, body[data-view="many"] #file-name,
-body[data-view="many"] #welcome { display: none !important; }
 .cache-view { grid-row: 3; display: flex; flex-direction: column; min-height: 0; background: var(--panel); }
 .cache-view[hidden] { display: none; }
 .cache-title { margin: 0; font-size: 14px; font-weight: 650; white-space: nowrap; }

@@ -1,106 +1,101 @@
 // @ts-check
-// The content pane: a member's decoded content (JSON tree, listing, plot, context) and its bytes.
+// The content pane: above the bytes, what the selected node's member holds, by the content
+// views of views/registry.js (asked in the table's order: the libncfw context, the schedule,
+// the memory view, the overview, the kernel source, a function's plot, a stream's listing, a
+// JSON member's tree), and below them the bytes of the node (views/hex.js). Its title names
+// the member (or the file).
 
 import { $ } from '../dom.js';
 import { childCount } from '../lib/lazy.js';
 import { isStreamRef, memberPath, recordsPath } from '../lib/refs.js';
-import { contentRootOf, memberOf, parentOf, spanOf, state } from '../state/docs.js';
+import { contentRootOf, memberOf, spanOf, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
-import { ctxShow } from './context.js';
-import { fieldMarks, hexShow } from './hex.js';
-import { listingHide, listingShow } from './listing.js';
-import { overviewHide, overviewOf, overviewShow } from './overview.js';
-import { memviewHide, memviewInit, memviewOf, memviewShow } from './memview.js';
-import { scheduleHide, scheduleInit, scheduleOf, scheduleShow } from './schedule.js';
-import { syncCardInit } from './synccard.js';
-import { functionOf, plotShow } from './plot/plot.js';
-import { sourceHide, sourceOf, sourceShow } from './source.js';
-import { jsonTree, mainTree, setTrees, TreeView } from './tree.js';
+import { fieldMarks, hexHide, hexShow } from './hex.js';
+import { jsonTree, setTrees, TreeView } from './tree.js';
 import { KIND } from '../lib/vocab.gen.js';
 
-// Content pane: a JSON member as a tree plus its bytes; anything else as bytes.
+/** @typedef {import('../wire.js').Node} Node */
+/** @typedef {import('./registry.js').View} View */
 
-export { jsonTree, mainTree };
+/** @type {HTMLElement} the pane's body (#content) */
+let pane;
+/** @type {View[]} the content views, in the order they are asked */
+let rows = [];
 
 /**
- * contentInit builds the two trees: the document's (members are leaves there: their content
- * has its own tree) and the member content's.
+ * contentInit: the pane follows the selection with the content views of views (the registry's
+ * rows of place 'content').
+ * @param {HTMLElement} root
+ * @param {{views: View[]}} ctx
  */
-export function contentInit() {
-  setTrees(new TreeView($('tree'), (n, from) => select(n, from), (n) => (n.kind === KIND.MEMBER ? [] : n.kids || []), (n) => (n.kind === KIND.MEMBER ? 0 : childCount(n))),
-    new TreeView($('json-tree'), (n) => select(n, 'json')));
-  scheduleInit();
-  memviewInit();
-  syncCardInit();
-  on('select', ({ n, from, spanOverride }) => {
-    // The main tree shows members as leaves: a node inside one selects its member row there.
-    if (from !== 'tree') mainTree.markSelected(memberOf(n) || n, false);
-    renderContent(n, from, spanOverride);
-  });
-  on('document', ({ doc }) => {
-    // The top of the tree and the member list open; everything else expands on demand.
-    mainTree.setRoot(doc.root, (n) => n === doc.root || OPEN_KINDS.has(n.kind) && parentOf(n) === doc.root);
-    overviewHide();
-    jsonTree.clear();
-    $('json-view').hidden = true;
-  });
+export function contentInit(root, { views }) {
+  pane = root;
+  rows = views.filter((v) => v.place === 'content');
+  on('select', ({ n, from, spanOverride }) => renderContent(n, from, spanOverride));
 }
 
-const OPEN_KINDS = new Set([KIND.NEFF, KIND.HEADER, KIND.ARCHIVE, KIND.PWP_BUNDLE, KIND.PWP_SET, KIND.GROUP, KIND.NCFW_CONTEXT]);
-
 /**
- * CONTENT_VIEWS: the panes a node may call for above its member's content and bytes, in the
- * pane's order: of(n) names what the pane shows for n (null: the pane hides), show shows it.
- * A new pane is one row, as a new detail section is one row of DETAIL_RENDERERS.
- * @type {{name: string, of: (n: import('../wire.js').Node) => any, show: (v: any, n: import('../wire.js').Node) => void, hide: () => void}[]}
+ * contentTitle names what the pane shows (a view that shows alone names it itself).
+ * @param {string} text
  */
-const CONTENT_VIEWS = [
-  // The overview (a NEFF's landing view) takes the top of the pane; the file's bytes stay below.
-  // The schedule (views/schedule.js), while it is open, takes the overview's place above the listing.
-  { name: 'schedule', of: scheduleOf, show: () => scheduleShow(), hide: scheduleHide },
-  { name: 'memory', of: memviewOf, show: () => memviewShow(), hide: memviewHide }, // views/memview.js
-  { name: 'overview', of: (n) => (scheduleOf(n) || memviewOf(n) ? null : overviewOf(n)), show: (ov) => overviewShow(ov), hide: overviewHide },
-  { name: 'source', of: sourceOf, show: (sv, n) => sourceShow(sv, n), hide: sourceHide }, // the kernel source (views/source.js)
-  { name: 'plot', of: functionOf, show: (fnode) => plotShow(fnode), hide: () => { $('plot-view').hidden = true; } },
-];
+export function contentTitle(text) {
+  $('content-title').textContent = text;
+}
 
 /**
- * renderContent shows what n's member holds (JSON tree, listing, plot or context) and the
- * bytes of n (or spanOverride) in the hex view.
- * @param {import('../wire.js').Node} n
+ * contentOpening empties the pane for a file whose first overview is to show in it before its
+ * document: every content view and the bytes hide, the title names the file.
+ * @param {string} title
+ */
+export function contentOpening(title) {
+  for (const v of rows) v.hide();
+  hexHide();
+  $('content-empty').hidden = true;
+  contentTitle(title);
+}
+
+/**
+ * contentSize: the height of the content view above the bytes (one whose row is sized), which
+ * the splitter between them sets (views/layout.js).
+ */
+export const contentSize = {
+  current: () => { const up = rows.find((v) => v.sized && v.el && !v.el.hidden); return up ? up.el.getBoundingClientRect().height : 0; },
+  max: () => pane.clientHeight - 80,
+  /** @param {number | null} px */
+  apply: (px) => { pane.style.setProperty('--content-top', px === null ? '' : px + 'px'); pane.classList.toggle('sized', px !== null); },
+};
+
+/**
+ * renderContent shows, for n, what each content view answers (of) and hides the others, then
+ * the bytes of n (or spanOverride) in the hex view. A view that shows alone (the libncfw
+ * context) keeps the views after it hidden and draws the title and bytes itself; one that
+ * shows instead of another (the schedule instead of the overview) keeps that one hidden.
+ * @param {Node} n
  * @param {string} [from]
  * @param {import('../wire.js').Span} [spanOverride]
  */
 export function renderContent(n, from, spanOverride) {
-  if (state.doc.kind === KIND.NCFW_CONTEXT && state.doc.root.kind === KIND.NCFW_CONTEXT) { ctxShow(n, from); return; }
-  $('ctx-view').hidden = true;
-  let panes = false;
-  for (const cv of CONTENT_VIEWS) {
-    const v = cv.of(n);
-    if (v) { cv.show(v, n); panes = true; } else cv.hide();
-  }
-  let jroot = contentRootOf(n);
-  const jv = $('json-view');
-  const member = memberOf(n);
   $('content-empty').hidden = true;
-  // An instruction stream is shown as its listing rather than as a tree.
-  // A .dbg member's records table is paged by the listing too (records:<member>).
-  const stream = jroot && isStreamRef(jroot.ref) ? jroot : recordsPath(n.ref) !== null ? n : null;
-  if (stream) jroot = null;
-  if (!stream) listingHide();
-  if (jroot) {
-    if (jsonTree.root !== jroot) jsonTree.setRoot(jroot);
-    jv.hidden = false;
-    if (n !== member && jsonTree.has(n)) jsonTree.markSelected(n, from === 'json');
-    else jsonTree.markSelected(null);
-  } else {
-    jv.hidden = true;
-    jsonTree.clear();
+  let alone = false;
+  const answers = new Map();
+  for (const v of rows) {
+    const x = alone ? null : v.of(n);
+    answers.set(v.name, x);
+    if (x && v.alone) alone = true;
   }
-  $('content').classList.toggle('split', !!jroot || !!stream || panes);
-  const title = member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file;
-  $('content-title').textContent = title;
+  for (const v of rows) if (v.instead && answers.get(v.name)) answers.set(v.instead, null);
+  let upper = false;
+  for (const v of rows) {
+    const x = answers.get(v.name);
+    if (!x) { v.hide(); continue; }
+    v.show(x, n, from);
+    if (!v.alone) upper = true;
+  }
+  if (alone) return;
+  pane.classList.toggle('split', upper);
+  const member = memberOf(n);
+  contentTitle(member ? memberPath(member.ref) : (n.span && n.span.src) || state.doc.file);
   const span = spanOverride || spanOf(n);
   const src = span ? span.src || '' : (member ? memberPath(member.ref) : '');
   // A member node highlights nothing (all of it would be highlighted): it shows from its start.
@@ -108,5 +103,49 @@ export function renderContent(n, from, spanOverride) {
   // A node with children is shown by its children's tints, its own range only softly.
   if (hl && childCount(n)) hl = Object.assign({}, hl, { soft: true });
   hexShow(src, hl, from !== 'hex', n === member ? [] : fieldMarks(n, src));
-  if (stream) listingShow(stream);
+}
+
+// ---- the JSON view: a JSON member's decoded content as a tree ----
+
+/** @type {HTMLElement} #json-view */
+let jsonView;
+
+/**
+ * jsonInit makes the member content's tree.
+ * @param {HTMLElement} root
+ */
+export function jsonInit(root) {
+  jsonView = root;
+  setTrees({ json: new TreeView($('json-tree'), (n) => select(n, 'json')) });
+  on('document', () => { jsonTree.clear(); jsonView.hidden = true; });
+  on('patched', ({ changed }) => { if (jsonTree.root && changed.includes(jsonTree.root)) jsonTree.clear(); });
+}
+
+/**
+ * jsonOf: the decoded JSON content of n's member, or null (none, or an instruction stream or a
+ * .dbg member's records: the listing pages those).
+ * @param {Node} n
+ */
+export function jsonOf(n) {
+  const jroot = contentRootOf(n);
+  return jroot && !isStreamRef(jroot.ref) && recordsPath(n.ref) === null ? jroot : null;
+}
+
+/**
+ * jsonShow shows the tree of jroot with n marked (when it is in it).
+ * @param {Node} jroot
+ * @param {Node} n
+ * @param {string} [from]
+ */
+export function jsonShow(jroot, n, from) {
+  if (jsonTree.root !== jroot) jsonTree.setRoot(jroot);
+  jsonView.hidden = false;
+  if (n !== memberOf(n) && jsonTree.has(n)) jsonTree.markSelected(n, from === 'json');
+  else jsonTree.markSelected(null);
+}
+
+/** jsonHide hides the tree (and forgets it). */
+export function jsonHide() {
+  jsonView.hidden = true;
+  jsonTree.clear();
 }

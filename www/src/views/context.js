@@ -8,6 +8,7 @@ import { MAX_SCROLL_PX, toScroll, toVirtual } from '../lib/virtual-scroll.js';
 import { contextReopen, contextState, makeState, renderDocument, replaceDoc, state } from '../state/docs.js';
 import { emit, on } from '../state/events.js';
 import { unpackDocument, unpackNode } from '../wire.js';
+import { contentTitle } from './content.js';
 import { mainTree } from './tree.js';
 import { ensureHandle, hexShow, ownerOf } from './hex.js';
 import { libRemember } from './library.js';
@@ -102,18 +103,35 @@ function ctxSetup() {
   ctx.full = ctx.lines.length * CTX_ROW;
   $('ctx-spacer').style.height = Math.min(ctx.full, MAX_SCROLL_PX) + 'px';
   $('ctx-text').scrollTop = 0;
-  $('ctx-view').dataset.arch = String(ctx.arch);
-  $('ctx-view').dataset.rc = String(ctx.rc);
+  ctxRoot.dataset.arch = String(ctx.arch);
+  ctxRoot.dataset.rc = String(ctx.rc);
   ctxRender();
 }
 
-export function ctxShow(n, from) {
-  $('content-empty').hidden = true;
-  $('json-view').hidden = true;
-  $('listing').hidden = true;
-  $('plot-view').hidden = true;
-  $('ctx-view').hidden = false;
-  $('content-title').textContent = state.doc.file + ' · as printed by libncfw';
+/**
+ * ctxOf: in a libncfw context document, the context view shows every node (alone: its bytes
+ * below are the struct's); null in any other document.
+ * @param {import('../wire.js').Node} n
+ */
+export function ctxOf(n) {
+  return state.doc.kind === KIND.NCFW_CONTEXT && state.doc.root.kind === KIND.NCFW_CONTEXT ? n : null;
+}
+
+/** ctxHide hides the view (another document is on show). */
+export function ctxHide() {
+  ctxRoot.hidden = true;
+}
+
+/**
+ * ctxShow shows the context's text with the values printed from n's bytes marked, and n's
+ * bytes below.
+ * @param {import('../wire.js').Node} _v ctxOf's answer (n)
+ * @param {import('../wire.js').Node} n
+ * @param {string} [from]
+ */
+export function ctxShow(_v, n, from) {
+  ctxRoot.hidden = false;
+  contentTitle(state.doc.file + ' · as printed by libncfw');
   ctxSetup();
   const whole = !n.span || n.span.len >= state.doc.size || n.kind === KIND.NCFW_CONTEXT;
   const span = whole ? null : n.span;
@@ -147,7 +165,7 @@ function ctxScrollToLine(line) {
 }
 
 function ctxRender() {
-  if ($('ctx-view').hidden) return;
+  if (ctxRoot.hidden) return;
   const sc = $('ctx-text');
   const total = ctx.lines.length;
   const box = $('ctx-lines');
@@ -199,19 +217,19 @@ function ctxPickRow(k) {
   if (r.span && r.span.len > 0) {
     hexShow('', { src: '', off: r.span.off, len: r.span.len }, true, ctx.hexMarks);
     const f = ctxFieldNode(r.span.off);
-    if (f) { emit('detail', { n: f }); mainTree.markSelected(f, false); }
+    if (f) { emit('picked', { n: f }); mainTree.markSelected(f, false); }
   } else {
     hexShow('', null, false, ctx.hexMarks);
   }
 }
 
 // ctxHexClick: a byte of the context highlights the value(s) printed from it.
-export function ctxHexClick(off) {
+function ctxHexClick(off) {
   const first = ctxMarkRange(off, 1, true);
   if (first) hexShow('', { src: '', off: first.span.off, len: first.span.len }, false, ctx.hexMarks);
   else hexShow('', { src: '', off, len: 1 }, false, ctx.hexMarks);
   const f = ctxFieldNode(off);
-  if (f) { emit('detail', { n: f }); mainTree.markSelected(f, false); }
+  if (f) { emit('picked', { n: f }); mainTree.markSelected(f, false); }
 }
 
 async function ctxSwitchArch(arch, model) {
@@ -249,8 +267,17 @@ async function openAsContext(arch) {
   }
 }
 
-export function ctxInit() {
-  on('contextByte', ({ off }) => ctxHexClick(off));
+/** @type {HTMLElement} the view's root (#ctx-view) */
+let ctxRoot;
+
+/**
+ * ctxInit wires the view (its text, the arch and model, copy and download) and what it
+ * follows: a byte of the struct picked in the hex view.
+ * @param {HTMLElement} view
+ */
+export function ctxInit(view) {
+  ctxRoot = view;
+  on('bytePicked', ({ src, off }) => { if (src === '' && state.doc.kind === KIND.NCFW_CONTEXT) ctxHexClick(off); });
   const sc = $('ctx-text');
   sc.addEventListener('scroll', () => requestAnimationFrame(ctxRender));
   new ResizeObserver(() => ctxRender()).observe(sc);

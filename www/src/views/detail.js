@@ -1,7 +1,7 @@
 // @ts-check
 // The detail pane: the selected node's fields, tables and findings, renderers by kind.
 
-import { $, el } from '../dom.js';
+import { el } from '../dom.js';
 import { download } from '../lib/download.js';
 import { tableCSV } from '../lib/csv.js';
 import { fileStem, fmtInt, spanText } from '../lib/format.js';
@@ -9,6 +9,7 @@ import { kindOf, parentOf, pathOf, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { renderContextOffer } from './context.js';
+import { findingItem } from './findings.js';
 import { activateSpan, detailRefocus, gridify, gridKeyOf, rovingList } from './grid.js';
 import { hexShow } from './hex.js';
 import { follow, linkFollowable } from './overview.js';
@@ -267,7 +268,7 @@ const isVar = (n) => !!(n.attrs && n.attrs.var !== undefined);
  * @param {{state: string, done?: number, total?: number, message?: string}} h
  * @returns {string}
  */
-export function memberHashText(h) {
+function memberHashText(h) {
   if (h.state === 'failed') return 'sha-256: not computed (' + (h.message || 'the core stopped') + ')';
   const pct = h.total ? ' ' + Math.min(99, Math.floor((100 * (h.done || 0)) / h.total)) + '%' : '';
   return 'sha-256: computing…' + pct + ' (the members\' sha-256 are computed after the open, reading the archive again)';
@@ -308,33 +309,52 @@ const DETAIL_RENDERERS = [
   { when: (n) => !n.table && childCount(n) > 0 && n.kind !== KIND.MEMBER, render: renderChildren },
 ];
 
+/** @type {HTMLElement} the pane's body (#detail) */
+let box;
+
 /**
- * findingItem is a finding as a list item that selects its bytes (or its node) when picked.
- * @param {import('../wire.js').Finding} f
- * @param {import('../wire.js').Node} node
- * @returns {HTMLElement}
+ * detailInit: the detail pane follows the selection, and what a view picked inside itself
+ * (the listing's instruction, a context's field); it is a place for the focus when it is
+ * drawn again (detailRefocus).
+ * @param {HTMLElement} root
  */
-export function findingItem(f, node) {
-  const li = el('li', 'finding sev-' + f.sev);
-  li.dataset.sev = f.sev;
-  li.dataset.code = f.code || ''; // what tests and scripts match, never the message
-  li.appendChild(el('span', 'sev', f.sev));
-  li.appendChild(el('span', 'msg', f.msg));
-  const where = [pathOf(node).join(' › ') || state.doc.file];
-  if (f.span) where.push(spanText(f.span));
-  li.appendChild(el('span', 'where', where.join(' · ')));
-  li.tabIndex = 0;
-  li.addEventListener('click', () => select(node, 'finding', f.span));
-  li.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(node, 'finding', f.span); });
-  return li;
+export function detailInit(root) {
+  box = root;
+  box.tabIndex = -1;
+  on('select', ({ n }) => renderDetail(n));
+  on('picked', ({ n }) => renderDetail(n));
+  on('memberHashes', ({ st, progress }) => { if (state === st) memberHashesChanged(progress); });
+  // (The overview, where an open lands, is drawn again in place: its detail too.)
+  on('patched', (p) => { if (p.sel && p.st.info.has(p.sel) && p.sel.kind === KIND.OVERVIEW) { renderDetail(p.sel); p.shown = true; } });
+}
+
+/** detailClear empties the pane (a file's first overview shows before its document). */
+export function detailClear() {
+  box.replaceChildren();
 }
 
 /**
- * detailInit: the detail pane follows the selection.
+ * detailTarget: where the focus lands when a link named a row of a table here (a DMA queue's
+ * row of its core's queues table), or null.
+ * @returns {HTMLElement | null}
  */
-export function detailInit() {
-  on('select', ({ n }) => renderDetail(n));
-  on('detail', ({ n }) => renderDetail(n));
+export function detailTarget() {
+  return box.querySelector('tr.row-target [tabindex="0"]');
+}
+
+// memberHashesChanged: the members' sha-256 of the document on show came closer (progress:
+// the count on the selected member's line), or arrived (or failed): the selection's detail
+// is drawn again where they show.
+function memberHashesChanged(progress) {
+  if (progress) {
+    const line = box.querySelector('.d-sha');
+    if (line && line.firstChild) line.firstChild.textContent = memberHashText(state.memberHashes);
+    return;
+  }
+  const n = state.selected;
+  if (!n) return;
+  if (n.kind === KIND.ARCHIVE) select(n, 'hash');
+  else if (n.kind === KIND.MEMBER) renderDetail(n);
 }
 
 /**
@@ -343,7 +363,6 @@ export function detailInit() {
  * @param {import('../wire.js').Node} n
  */
 export function renderDetail(n) {
-  const box = $('detail');
   const hadFocus = box.contains(document.activeElement);
   box.replaceChildren();
   const head = el('div', 'd-head');

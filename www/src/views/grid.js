@@ -1,7 +1,6 @@
 // @ts-check
 // Tables as WAI-ARIA data grids (roving tabindex, remembered active cell) and roving lists.
 
-import { $ } from '../dom.js';
 import { pathOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { fieldMarks, hexShow } from './hex.js';
@@ -112,7 +111,7 @@ function gridPageTarget(g, down) {
   const rows = g.table.rows;
   const head = g.table.tHead ? g.table.tHead.rows.length : 0;
   if (rows.length <= head) return g.r;
-  const pane = $('detail').getBoundingClientRect();
+  const pane = (g.table.closest('.detail') || g.table).getBoundingClientRect();
   const wrap = g.table.closest('.table-wrap');
   const wb = wrap ? wrap.getBoundingClientRect() : pane;
   const sticky = wrap && g.table.tHead ? g.table.tHead.getBoundingClientRect().height : 0;

@@ -32,12 +32,18 @@ export const hex = {
   // A byte of an instruction stream picked: its field is selected when the listing has
   // fetched the instruction ({src, off, last, from}).
   pendingField: /** @type {{src: string, off: number, last: number, from: string} | null} */ (null),
+  /** @type {HTMLElement | null} the view's root (#hex-wrap: the bytes, their head, the data inspector) */
+  wrap: null,
 };
 
 /**
- * hexInit wires the hex view's scroller (rows are rebuilt on scroll and resize).
+ * hexInit wires the hex view's scroller (rows are rebuilt on scroll and resize), its keyboard
+ * byte cursor, and what it follows: the document, the URL's byte, the instruction a byte pick
+ * asked the listing for.
+ * @param {HTMLElement} root
  */
-export function hexInit() {
+export function hexInit(root) {
+  hex.wrap = root;
   on('document', hexForget);
   // A byte's URL (b=0x…): that one byte highlighted, the cursor on it.
   on('hashByte', ({ n, off, last }) => {
@@ -53,7 +59,7 @@ export function hexInit() {
   });
   // The listing has shown the instruction a byte pick asked for: its smallest field is
   // selected (after the listing has drawn the instruction's own bytes: hence the microtask).
-  on('detail', ({ n }) => {
+  on('picked', ({ n }) => {
     const p = hex.pendingField;
     const sp = n.span;
     if (!p || n.kind !== KIND.INSTRUCTION || !sp || (sp.src || '') !== p.src || p.off < sp.off || p.off >= sp.off + sp.len) return;
@@ -86,13 +92,19 @@ export function hexInit() {
   dt.id = 'hex-dt';
   dt.setAttribute('role', 'region');
   dt.setAttribute('aria-label', 'Data inspector');
-  $('hex-wrap').appendChild(dt);
+  root.appendChild(dt);
   hex.rowsEl.addEventListener('mouseover', (e) => {
     const cell = e.target.closest('[data-i]');
     const row = e.target.closest('.hex-row');
     if (cell && row) hexInspect(Number(row.dataset.off) + Number(cell.dataset.i));
   });
   hex.rowsEl.addEventListener('mouseleave', () => { $('hex-inspect').textContent = ''; });
+  hexKeyInit();
+}
+
+/** hexHide hides the bytes (a file's first overview shows before its document). */
+export function hexHide() {
+  hex.wrap.hidden = true;
 }
 
 /**
@@ -131,8 +143,7 @@ function fetchPage(idx) {
  * @param {import('../wire.js').Span[]} [marks]
  */
 export function hexShow(source, hl, scroll, marks) {
-  const wrap = $('hex-wrap');
-  wrap.hidden = false;
+  hex.wrap.hidden = false;
   const key = state.uid + '|' + source;
   const fresh = key !== hex.key;
   if (key !== hex.key) {
@@ -170,7 +181,7 @@ export function hexShow(source, hl, scroll, marks) {
 export function hexKeep() {
   const { key, hl, marks, cursor } = hex;
   return () => {
-    if (!key || key !== hex.key || $('hex-wrap').hidden) return;
+    if (!key || key !== hex.key || hex.wrap.hidden) return;
     hex.cursor = cursor;
     hexShow(hex.source, hl, false, marks);
   };
@@ -187,7 +198,7 @@ function hexScrollTo(off) {
 const HEXDIG = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 function hexRender() {
-  if (!hex.key || $('hex-wrap').hidden) return;
+  if (!hex.key || hex.wrap.hidden) return;
   const sc = hex.scroller;
   const totalRows = Math.ceil(hex.size / HEX_ROW);
   const virtualTop = toVirtual(sc, hex.full);
@@ -247,7 +258,7 @@ function hexNote(msg) {
     n = el('div', 'hex-note');
     n.id = 'hex-note';
     n.setAttribute('role', 'status');
-    $('hex-wrap').insertBefore(n, $('hex'));
+    hex.wrap.insertBefore(n, hex.scroller);
   }
   n.textContent = msg;
   n.hidden = !msg;
@@ -439,13 +450,13 @@ function hexOnKey(e) {
 
 // hexPickByte selects the field that owns byte off, as a click on it does.
 function hexPickByte(off) {
-  if (state.doc.kind === KIND.NCFW_CONTEXT && !hex.source) { emit('contextByte', { off }); return; }
-  // A byte of an instruction stream: the listing selects its instruction, then the hex view
-  // its smallest field (the 'detail' event).
-  const stream = streamOf(hex.source);
-  if (stream) {
+  // A byte a view above the bytes places: a libncfw context's (the context view marks the
+  // values printed from it), an instruction stream's (the listing selects its instruction,
+  // then the hex view its smallest field: the 'picked' event).
+  if (state.doc.kind === KIND.NCFW_CONTEXT && !hex.source) { emit('bytePicked', { src: '', off }); return; }
+  if (streamOf(hex.source)) {
     hex.pendingField = { src: hex.source, off, last: off, from: 'hex' };
-    emit('pickInstruction', { stream, i: Math.floor(off / 64) });
+    emit('bytePicked', { src: hex.source, off });
     return;
   }
   const owner = ownerOf(hex.source, off);
@@ -560,7 +571,7 @@ function hexShowCursorInfo(o) {
 /**
  * hexKeyInit gives the hex view its keyboard byte cursor and its accessible names.
  */
-export function hexKeyInit() {
+function hexKeyInit() {
   const sc = hex.scroller;
   sc.addEventListener('keydown', hexOnKey);
   sc.addEventListener('focus', () => {

@@ -6,6 +6,8 @@
 
 import { $, el } from '../dom.js';
 import { on } from '../state/events.js';
+import { contentSize } from './content.js';
+import { findingsSize } from './findings.js';
 
 const LAYOUT_KEY = 'neffscope.layout';
 const STEP = 16; // px per arrow key (Shift: ×4)
@@ -25,7 +27,7 @@ function save() {
  * One splitter: which size it sets, along which axis, and its bounds (from the current
  * layout, so a window made smaller never hides a pane).
  * @typedef {object} Split
- * @property {string} id element id
+ * @property {() => HTMLElement} sep the splitter's element
  * @property {string} key its entry in sizes
  * @property {'x' | 'y'} axis
  * @property {string} label what the size is, for aria-valuetext
@@ -35,42 +37,43 @@ function save() {
  * @property {number} [sign] -1 where dragging up/left makes the pane bigger
  */
 
-const panes = () => $('panes');
-const rect = (id) => $(id).getBoundingClientRect();
+/** @type {HTMLElement} the document page's root (#panes) */
+let root;
+const panes = () => root;
+/** The panes (their sections) and, in a narrow window, their tabs. */
+const PANES = ['tree', 'detail', 'content'];
+/** @type {Record<string, {sec: HTMLElement, tab: HTMLElement}>} */
+const paneEls = {};
+const width = (pane) => paneEls[pane].sec.getBoundingClientRect().width;
 
 /** @type {Split[]} */
 const SPLITS = [
   {
-    id: 'split-tree', key: 'tree', axis: 'x', label: 'Structure pane width',
-    current: () => rect('pane-tree').width,
-    bounds: () => [160, Math.max(160, panes().clientWidth - rect('pane-detail').width - 240)],
+    sep: () => $('split-tree'), key: 'tree', axis: 'x', label: 'Structure pane width',
+    current: () => width('tree'),
+    bounds: () => [160, Math.max(160, panes().clientWidth - width('detail') - 240)],
     apply: (px) => panes().style.setProperty('--tree-w', px === null ? '' : px + 'px'),
   },
   {
-    id: 'split-detail', key: 'detail', axis: 'x', label: 'Details pane width',
-    current: () => rect('pane-detail').width,
-    bounds: () => [180, Math.max(180, panes().clientWidth - rect('pane-tree').width - 240)],
+    sep: () => $('split-detail'), key: 'detail', axis: 'x', label: 'Details pane width',
+    current: () => width('detail'),
+    bounds: () => [180, Math.max(180, panes().clientWidth - width('tree') - 240)],
     apply: (px) => panes().style.setProperty('--detail-w', px === null ? '' : px + 'px'),
   },
   {
-    id: 'split-content', key: 'content', axis: 'y', label: 'Decoded view height (the bytes below)',
-    current: () => { const up = upperView(); return up ? up.getBoundingClientRect().height : 0; },
-    bounds: () => [60, Math.max(60, $('content').clientHeight - 80)],
-    apply: (px) => { $('content').style.setProperty('--content-top', px === null ? '' : px + 'px'); $('content').classList.toggle('sized', px !== null); },
+    // The decoded view above the bytes in the content pane (views/content.js).
+    sep: () => $('split-content'), key: 'content', axis: 'y', label: 'Decoded view height (the bytes below)',
+    current: contentSize.current,
+    bounds: () => [60, Math.max(60, contentSize.max())],
+    apply: contentSize.apply,
   },
   {
-    id: 'split-findings', key: 'findings', axis: 'y', sign: -1, label: 'Findings height',
-    current: () => rect('findings').height,
+    sep: () => $('split-findings'), key: 'findings', axis: 'y', sign: -1, label: 'Findings height',
+    current: findingsSize.current,
     bounds: () => [60, Math.max(60, Math.round(window.innerHeight * 0.7))],
-    apply: (px) => { $('findings').style.setProperty('--findings-h', px === null ? '' : px + 'px'); $('findings').classList.toggle('sized', px !== null); },
+    apply: findingsSize.apply,
   },
 ];
-
-// upperView: the decoded view above the bytes in the content pane (listing, JSON, plot, context).
-function upperView() {
-  for (const id of ['plot-view', 'ctx-view', 'listing', 'json-view']) if (!$(id).hidden) return $(id);
-  return null;
-}
 
 function setSize(s, px, remember) {
   const [lo, hi] = s.bounds();
@@ -82,7 +85,7 @@ function setSize(s, px, remember) {
 }
 
 function aria(s) {
-  const sep = $(s.id);
+  const sep = s.sep();
   const [lo, hi] = s.bounds();
   const v = Math.round(s.current());
   sep.setAttribute('aria-valuemin', String(lo));
@@ -92,7 +95,7 @@ function aria(s) {
 }
 
 function wireSplit(s) {
-  const sep = $(s.id);
+  const sep = s.sep();
   sep.setAttribute('role', 'separator');
   sep.setAttribute('aria-orientation', s.axis === 'x' ? 'vertical' : 'horizontal');
   sep.setAttribute('aria-label', s.label + ' (arrow keys resize, Home/End to the limits, double-click resets)');
@@ -155,7 +158,6 @@ export function maximise(pane) {
 // ---- narrow windows: the panes as tabs, the top bar's extras in a menu ----
 
 export const narrow = window.matchMedia('(max-width: 999px)');
-const PANES = ['tree', 'detail', 'content'];
 
 /**
  * showPane shows pane (in a narrow window, where one pane shows at a time).
@@ -165,7 +167,7 @@ export function showPane(pane) {
   if (!PANES.includes(pane)) return;
   panes().dataset.active = pane;
   for (const p of PANES) {
-    const t = $('pane-tab-' + p);
+    const t = paneEls[p].tab;
     t.setAttribute('aria-selected', p === pane ? 'true' : 'false');
     t.tabIndex = p === pane ? 0 : -1;
   }
@@ -176,7 +178,7 @@ function applyNarrow() {
   document.body.classList.toggle('narrow', on);
   // The sections are tab panels only while the tabs show.
   for (const p of PANES) {
-    const sec = $('pane-' + p);
+    const sec = paneEls[p].sec;
     if (on) { sec.setAttribute('role', 'tabpanel'); sec.setAttribute('aria-labelledby', 'pane-tab-' + p); sec.removeAttribute('aria-label'); }
     else { sec.removeAttribute('role'); sec.removeAttribute('aria-labelledby'); sec.setAttribute('aria-label', sec.dataset.label || ''); }
   }
@@ -211,7 +213,7 @@ function wireMenu() {
 
 function wirePaneTabs() {
   const list = $('pane-tabs');
-  for (const p of PANES) $('pane-tab-' + p).addEventListener('click', () => showPane(p));
+  for (const p of PANES) paneEls[p].tab.addEventListener('click', () => showPane(p));
   list.addEventListener('keydown', (e) => {
     const i = PANES.indexOf(panes().dataset.active || 'tree');
     let j;
@@ -224,7 +226,7 @@ function wirePaneTabs() {
     }
     e.preventDefault();
     showPane(PANES[j]);
-    $('pane-tab-' + PANES[j]).focus();
+    paneEls[PANES[j]].tab.focus();
   });
 }
 
@@ -309,7 +311,18 @@ function drawerKey(e) {
   toggleDrawer(d.name);
 }
 
-export function layoutInit() {
+/**
+ * layoutInit wires the document page's layout: the splitters, maximise, the narrow window's
+ * tabs and menu, the dashboard's drawers.
+ * @param {HTMLElement} view the page's root
+ */
+export function layoutInit(view) {
+  root = view;
+  Object.assign(paneEls, {
+    tree: { sec: $('pane-tree'), tab: $('pane-tab-tree') },
+    detail: { sec: $('pane-detail'), tab: $('pane-tab-detail') },
+    content: { sec: $('pane-content'), tab: $('pane-tab-content') },
+  });
   drawers = loadDrawers();
   applyDrawers();
   window.addEventListener('keydown', drawerKey);
@@ -325,9 +338,9 @@ export function layoutInit() {
   // The panes get a size when a file opens and whenever the window changes: keep the widths
   // inside it (a width remembered from a bigger window must not squeeze the content to 0).
   new ResizeObserver(() => {
-    if ($('panes').hidden || narrow.matches) return;
+    if (root.hidden || narrow.matches) return;
     for (const s of SPLITS) if (s.axis === 'x' && typeof sizes[s.key] === 'number') { const [lo, hi] = s.bounds(); s.apply(Math.max(lo, Math.min(hi, sizes[s.key]))); }
-  }).observe($('panes'));
+  }).observe(root);
   document.querySelectorAll('.pane-max').forEach((b) => b.addEventListener('click', () => {
     const p = /** @type {HTMLElement} */ (b).dataset.pane;
     maximise(document.body.dataset.max === p ? null : p);
@@ -340,12 +353,28 @@ export function layoutInit() {
     const b = document.querySelector('.pane-max[data-pane="' + pane + '"]');
     if (document.activeElement === document.body && b) /** @type {HTMLElement} */ (b).focus();
   });
-  for (const p of PANES) $('pane-' + p).dataset.label = $('pane-' + p).getAttribute('aria-label') || '';
+  for (const p of PANES) paneEls[p].sec.dataset.label = paneEls[p].sec.getAttribute('aria-label') || '';
   wireMenu();
   wirePaneTabs();
   showPane('tree');
   applyNarrow();
   narrow.addEventListener('change', applyNarrow);
+}
+
+/**
+ * panesKeep notes where the panes are scrolled and where the focus is; the function it returns
+ * puts them back (a redraw in place: the source lines mapped after the open). A tree row never
+ * scrolls: its rows are left out, so a tree of 50,000 rows is not read (a row off screen is not
+ * laid out, style.css; reading its scrollTop lays it out: 24 s for a deep def.json var).
+ * @returns {() => void}
+ */
+export function panesKeep() {
+  const scrolled = /** @type {[Element, number][]} */ (Array.from(root.querySelectorAll(':not(.ti, .ti *)')).filter((x) => x.scrollTop > 0).map((x) => [x, x.scrollTop]));
+  const active = document.activeElement;
+  return () => {
+    for (const [x, top] of scrolled) if (x.isConnected) x.scrollTop = top;
+    if (active instanceof HTMLElement && active.isConnected && document.activeElement !== active) active.focus({ preventScroll: true });
+  };
 }
 
 /** For the tests: the remembered sizes and the state of the layout. */

@@ -53,7 +53,7 @@ export async function libRefresh() {
 }
 
 function libRender() {
-  const box = $('library');
+  const box = root;
   box.hidden = embedded || lib.ok === null;
   $('library-open').hidden = embedded || !lib.ok;
   const list = $('library-list');
@@ -159,7 +159,7 @@ async function openContextFile(file, arch, model) {
 
 function libOpenPanel() {
   const pop = $('library-pop');
-  pop.appendChild($('library'));
+  pop.appendChild(root);
   pop.hidden = false;
   $('library-open').setAttribute('aria-expanded', 'true');
   libRefresh();
@@ -172,24 +172,29 @@ function libClose() {
   if (pop.hidden) return;
   pop.hidden = true;
   $('library-open').setAttribute('aria-expanded', 'false');
-  $('welcome-library').appendChild($('library'));
+  $('welcome-library').appendChild(root);
 }
 
 /**
- * The page's opener (features/open.js), which main.js hands to libInit: a view does not
+ * The page's opener (features/open.js), which main.js hands to the views: a view does not
  * import features/.
  * @typedef {{openFile: (f: File) => Promise<any>, openFiles: (fs: File[]) => Promise<any>}} Opener
  */
 /** @type {Opener} */
 const opener = { openFile: async () => null, openFiles: async () => null };
 
+/** @type {HTMLElement} the library (#library), on the welcome screen or in its pop-up */
+let root;
+
 /**
- * libInit wires the library's controls; open opens what the library restores. A link naming
+ * libInit wires the library's controls; app opens what the library restores. A link naming
  * a file that is not open restores it from the library (the 'hashUnknown' event).
- * @param {Opener} open
+ * @param {HTMLElement} view
+ * @param {{app: Opener}} ctx
  */
-export function libInit(open) {
-  Object.assign(opener, open);
+export function libInit(view, { app }) {
+  root = view;
+  Object.assign(opener, { openFile: app.openFile, openFiles: app.openFiles });
   on('hashUnknown', ({ f }) => { if (lib.ok && !opening) libRestore(f, true); });
   const sel = $('library-cap');
   for (const c of LIB_CAPS) {

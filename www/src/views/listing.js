@@ -7,11 +7,11 @@ import { fmtInt } from '../lib/format.js';
 import { LRU } from '../lib/lru.js';
 import { isStreamRef, recordsPath, streamPath, streamRef } from '../lib/refs.js';
 import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
-import { adopt, findMember, keyOf, ownerAt, pathOf, state } from '../state/docs.js';
+import { adopt, contentRootOf, findMember, ownerAt, pathOf, state } from '../state/docs.js';
 import { emit, on } from '../state/events.js';
 import { recordPlace, select, setSelected } from '../state/selection.js';
 import { unpackNode, unpackTable } from '../wire.js';
-import { ensureHandle, fieldMarks, hex, hexShow } from './hex.js';
+import { ensureHandle, fieldMarks, hexShow, streamOf } from './hex.js';
 import { follow, linkFollowable, linkTarget } from './overview.js';
 import { lineWords } from '../lib/words.js';
 import { elideSource } from '../lib/names.js';
@@ -29,13 +29,52 @@ const LIST_ROW = 20;
 const LIST_BLOCK = 256;
 export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new LRU(64), full: 0, selected: -1, key: '', line: null };
 
+/** @type {HTMLElement} the grid (#listing), the view's root */
+let grid;
+
 // refMember: the member a listing ref pages (stream:<member> or records:<member>).
 const refMember = (ref) => (isStreamRef(ref) ? streamPath(ref) : recordsPath(ref)) || '';
 
+/**
+ * listingOf: the node whose rows the listing pages for n: the instruction stream n's member
+ * holds, or n itself when it is a .dbg member's records; null otherwise.
+ * @param {import('../wire.js').Node} n
+ */
+export function listingOf(n) {
+  const jroot = contentRootOf(n);
+  return jroot && isStreamRef(jroot.ref) ? jroot : recordsPath(n.ref) !== null ? n : null;
+}
+
+/** listingShown: the listing is on show. */
+export const listingShown = () => !!grid && !grid.hidden;
+
+/**
+ * listingFocus puts the focus on the listing (a search pick of one of its rows).
+ * @param {FocusOptions} [opts]
+ */
+export function listingFocus(opts) { grid.focus(opts); }
+
+/** listingTarget: the grid, where the focus lands when a link or a pick opened the listing. */
+export const listingTarget = () => grid;
+
+/** listingHasFocus: the focus is in the listing. */
+export const listingHasFocus = () => grid.contains(document.activeElement);
+
+/**
+ * listingParts: the grid and its rows' box, for the source column beside the rows
+ * (views/sourcepane.js), which lives inside the grid.
+ * @returns {{grid: HTMLElement, rows: HTMLElement}}
+ */
+export const listingParts = () => ({ grid, rows: $('listing-rows') });
+
+/**
+ * listingShow shows node's rows (a stream's instructions or a member's records), fetched from
+ * the core a block at a time; the same node of the same document again keeps its place.
+ * @param {import('../wire.js').Node} node
+ */
 export function listingShow(node) {
-  const box = $('listing');
-  box.hidden = false;
-  const key = hex.key + '|' + node.ref;
+  grid.hidden = false;
+  const key = state.uid + '|' + node.ref;
   if (listing.key === key) { listingRender(); lineBar(); return; }
   listing.key = key;
   listing.node = node;
@@ -87,8 +126,8 @@ export function fetchBlock(idx) {
  * listing is shown).
  * @returns {Promise<boolean>}
  */
-export async function listingRefresh() {
-  if ($('listing').hidden || !isStreamRef(listing.ref) || !listing.total) return false;
+async function listingRefresh() {
+  if (grid.hidden || !isStreamRef(listing.ref) || !listing.total) return false;
   const key = listing.key;
   listing.blocks.clear();
   const top = Math.floor(toVirtual($('listing-scroll'), listing.full) / LIST_ROW);
@@ -143,7 +182,7 @@ function colDrag(e, c, head) {
 }
 
 function listingRender() {
-  if ($('listing').hidden || !listing.total) return;
+  if (grid.hidden || !listing.total) return;
   const head = $('listing-head');
   if (head.dataset.ref !== listing.ref) {
     head.dataset.ref = listing.ref;
@@ -262,7 +301,7 @@ export async function listingSelect(i, history = 'push') {
     const ins = adopt(unpackNode(r.node), node, '#' + i);
     setSelected(ins);
     recordPlace(ins, history);
-    emit('detail', { n: ins });
+    emit('picked', { n: ins });
     if (ins.span) hexShow(ins.span.src || '', ins.span, true, fieldMarks(ins, ins.span.src || ''));
     // Its kernel source line: the line bar, the source view's row, the line's other rows.
     const src = (ins.kids || []).find((c) => c.label === 'source');
@@ -284,7 +323,7 @@ async function recordSelect(i) {
   const sp = b.spans && b.spans[i % LIST_BLOCK];
   if (!sp || !sp.len) return;
   const owner = ownerAt(sp.src || '', sp.off);
-  if (owner) { setSelected(owner); emit('detail', { n: owner }); }
+  if (owner) { setSelected(owner); emit('picked', { n: owner }); }
   hexShow(sp.src || '', sp, true, owner ? fieldMarks(owner, sp.src || '') : []);
 }
 
@@ -305,15 +344,15 @@ function lineSet() {
 // lineBar draws the bar above the listing: the selected instruction's kernel line, which of
 // its instructions this is, and steps to the previous and next one (across engines).
 function lineBar() {
-  let bar = document.getElementById('line-bar');
-  const line = isStreamRef(listing.ref) && !$('listing').hidden ? listing.line : null;
+  let bar = $('line-bar');
+  const line = isStreamRef(listing.ref) && !grid.hidden ? listing.line : null;
   if (!line) { if (bar) bar.hidden = true; return; }
   if (!bar) {
     bar = el('div', 'line-bar');
     bar.id = 'line-bar';
     bar.setAttribute('role', 'toolbar');
     bar.setAttribute('aria-label', 'Kernel source line of the selected instruction');
-    $('listing').before(bar);
+    grid.before(bar);
   }
   bar.hidden = false;
   bar.replaceChildren();
@@ -357,11 +396,19 @@ export function lineStep(dir) {
   } else k += dir;
   if (k < 0 || k >= words.length) return;
   const w = words[k];
-  instructionAt(w.member, w.index).then(() => { if ($('listing').contains(document.activeElement) || document.activeElement === document.body) $('listing').focus(); });
+  instructionAt(w.member, w.index).then(() => { if (grid.contains(document.activeElement) || document.activeElement === document.body) grid.focus(); });
 }
 
-export function listingInit() {
-  on('pickInstruction', ({ stream, i, from }) => { instructionPick(stream, i, from); });
+/**
+ * listingInit wires the grid (its rows, the keyboard) and what it follows: the instruction the
+ * URL names, a byte of a stream picked in the hex view, the document's patches.
+ * @param {HTMLElement} root
+ */
+export function listingInit(root) {
+  grid = root;
+  on('hashInstruction', ({ stream, i }) => { instructionPick(stream, i, 'hash'); });
+  on('bytePicked', ({ src, off }) => { const stream = streamOf(src); if (stream) instructionPick(stream, Math.floor(off / 64)); });
+  on('patched', (p) => p.waits.push(listingPatched(p)));
   const sc = $('listing-scroll');
   sc.addEventListener('scroll', () => { $('listing-head').scrollLeft = sc.scrollLeft; requestAnimationFrame(listingRender); });
   new ResizeObserver(() => listingRender()).observe(sc);
@@ -372,7 +419,7 @@ export function listingInit() {
     if (r) listingSelect(Number(r.dataset.index));
   });
   // The grid (#listing) holds the focus; the scroller inside it is not a tab stop.
-  $('listing').addEventListener('keydown', (e) => {
+  grid.addEventListener('keydown', (e) => {
     if (!listing.total) return;
     let i = listing.selected;
     const page = Math.max(1, Math.floor(sc.clientHeight / LIST_ROW) - 1);
@@ -433,7 +480,6 @@ function listingFirstShown() {
 // listingAria: the listing is an ARIA grid of total+1 rows (the header is row 1) of which a
 // screenful is in the DOM; the grid's active descendant is the selected row when it is shown.
 function listingAria() {
-  const grid = $('listing');
   grid.setAttribute('aria-rowcount', String(listing.total + 1));
   grid.setAttribute('aria-colcount', String(listing.cols.length));
   grid.setAttribute('aria-label', (isStreamRef(listing.ref) ? 'Instruction listing of ' : 'Records of ') + refMember(listing.ref) + ', ' + fmtInt(listing.total) + (isStreamRef(listing.ref) ? ' instructions' : ' records'));
@@ -467,7 +513,7 @@ export function listingScrollTo(i) {
 
 // listingHide hides the listing (the selection has no instruction stream).
 export function listingHide() {
-  $('listing').hidden = true;
+  grid.hidden = true;
   listing.key = '';
   lineBar();
 }
@@ -480,8 +526,8 @@ export function listingHide() {
 export async function instructionAt(member, i) {
   const m = findMember(member);
   if (!m) { toast('No member ' + member + ' in this NEFF'); return; }
-  if (listing.ref !== streamRef(member) || $('listing').hidden) select(m, 'link');
-  if ($('listing').hidden) return;
+  if (listing.ref !== streamRef(member) || grid.hidden) select(m, 'link');
+  if (grid.hidden) return;
   await fetchBlock(0).promise;
   listingScrollTo(i);
   await listingSelect(i);
@@ -504,9 +550,23 @@ export function lineOfLink(link) {
  */
 export async function instructionPick(stream, i, from) {
   const quiet = from === 'hash';
-  if (quiet && listing.node === stream && !$('listing').hidden && listing.selected === i) return; // already there (popstate and hashchange both ask)
-  if (listing.node !== stream || $('listing').hidden) select(stream, quiet ? 'hash' : 'hex');
+  if (quiet && listing.node === stream && !grid.hidden && listing.selected === i) return; // already there (popstate and hashchange both ask)
+  if (listing.node !== stream || grid.hidden) select(stream, quiet ? 'hash' : 'hex');
   await fetchBlock(0).promise; // the listing's size (its scroll height) comes with its first rows
   listingScrollTo(i);
   return listingSelect(i, quiet ? 'none' : 'push');
+}
+
+/**
+ * listingPatched: the document on show changed in place (its source lines mapped): the rows
+ * on screen are fetched again (the ones fetched before lack their source column), and an
+ * instruction the listing had adopted as the selection (forgotten by the reindex) is fetched
+ * again too, which shows the selection again.
+ * @param {import('../state/events.js').Patched} p
+ */
+async function listingPatched(p) {
+  const listed = await listingRefresh();
+  if (state !== p.st || !p.sel || p.st.info.has(p.sel) || !listed || listing.selected < 0) return;
+  p.shown = true;
+  await listingSelect(listing.selected, 'none');
 }

@@ -48,7 +48,7 @@ export const mem = {
 };
 
 /**
- * memviewOf: the content pane shows the memory view while it is open (CONTENT_VIEWS); going
+ * memviewOf: the content pane shows the memory view while it is open (its row of views/registry.js); going
  * back to the overview closes it.
  * @param {import('../wire.js').Node} [n]
  */
@@ -88,12 +88,11 @@ export function memoryLoad() {
 /** memviewClose hides it. */
 export function memviewClose() {
   mem.open = false;
-  const v = document.getElementById('mem-view');
-  if (v) v.hidden = true;
+  root.hidden = true;
 }
 
 export function memviewShow() { view().hidden = false; load().then(redraw); }
-export function memviewHide() { const v = document.getElementById('mem-view'); if (v) v.hidden = true; }
+export function memviewHide() { root.hidden = true; }
 
 async function load() {
   if (mem.doc === state.doc && mem.cores) return;
@@ -147,15 +146,16 @@ function unpack(c, sc) {
   return { core: c.core, engines: c.engines, members: sc ? sc.members : [], acc, boxes, sbuf: c.sbuf, psum: c.psum, lints: c.lints, buffers: [...byKey.values()], total: sc ? Math.max(1, sc.total) : 1 };
 }
 
+/** @type {HTMLElement} the view's root (#mem-view), its frame built on first show */
+let root;
+
 function view() {
-  let v = document.getElementById('mem-view');
-  if (v) return v;
-  const { view: frame, bar, status: st } = viewFrame({
-    id: 'mem-view', cls: 'sched-view mem-view', label: 'Memory: SBUF and PSUM over the steps',
+  if (root.childElementCount) return root;
+  const { view: v, bar, status: st } = viewFrame(root, {
+    cls: 'sched-view mem-view', label: 'Memory: SBUF and PSUM over the steps',
     title: 'Memory', axis: 'bytes of a partition × steps, not time', statusId: 'mem-status',
     axisTitle: 'A box is a buffer: the bytes an access pattern names in each of its partitions, live from its first write to its last read, at the schedule\'s earliest steps.',
   });
-  v = frame;
   const sel = el('select', 'mem-core');
   sel.id = 'mem-core';
   sel.setAttribute('aria-label', 'Core');
@@ -174,7 +174,6 @@ function view() {
   side.appendChild(el('p', 'muted', 'Click a box: the instructions that write and read it.'));
   body.appendChild(side);
   v.appendChild(body);
-  $('content').prepend(v);
   wire(canvas);
   new ResizeObserver(() => { if (!v.hidden && mem.cores) { if (mem.fitted) fit(); redraw(); } }).observe(body);
   return v;
@@ -211,7 +210,7 @@ function redraw() {
 }
 
 function draw() {
-  const v = document.getElementById('mem-view');
+  const v = root;
   const c = mem.cores && mem.cores[mem.core];
   if (!v || v.hidden || !c) return;
   const canvas = canvasEl();
@@ -400,8 +399,12 @@ function pick(x, y) {
   side.appendChild(ul);
 }
 
-/** memviewInit follows the document. */
-export function memviewInit() {
+/**
+ * memviewInit follows the document.
+ * @param {HTMLElement} box the view's root
+ */
+export function memviewInit(box) {
+  root = box;
   on('document', () => { if (mem.doc !== (state && state.doc)) { mem.cores = null; mem.doc = null; mem.sel = null; } });
   on('empty', () => { memviewClose(); mem.cores = null; mem.doc = null; });
 }
@@ -413,7 +416,7 @@ export function memviewInit() {
  */
 export function memviewBoxPoint(k) {
   const h = mem.hits[k];
-  const canvas = document.getElementById('mem-canvas');
+  const canvas = $('mem-canvas');
   if (!h || !canvas) return null;
   const r = canvas.getBoundingClientRect();
   return { x: r.left + h.x + Math.min(h.w / 2, 6), y: r.top + h.y + h.h / 2, accesses: h.b.acc.length };

@@ -3,11 +3,12 @@
 // overview.go). Every answer is a link (Node.link, Table.rlinks: node paths in the URL hash's
 // form), followed through select(), so back and forward walk the jumps.
 
-import { $, el } from '../dom.js';
+import { el } from '../dom.js';
 import { fmtInt, fmtSize } from '../lib/format.js';
 import { hashPath, hashPathKey } from '../lib/hash.js';
 import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
+import { on } from '../state/events.js';
 import { followLink, select } from '../state/selection.js';
 import { drawerButtons, setDashboard } from './layout.js';
 import { ATTR, KIND } from '../lib/vocab.gen.js';
@@ -77,23 +78,39 @@ export function overviewOf(n) {
   return null;
 }
 
-function view() {
-  let v = document.getElementById('overview-view');
-  if (!v) {
-    v = el('div', 'overview-view');
-    v.id = 'overview-view';
-    v.setAttribute('role', 'region');
-    v.setAttribute('aria-label', 'Overview');
-    $('content').prepend(v);
-  }
-  return v;
+/** @type {HTMLElement} the view's root (#overview-view) */
+let root;
+const view = () => root;
+
+/**
+ * overviewInit: the overview hides when another document shows (its own overview lands next),
+ * and is drawn again in place when its document's nodes change (the source lines mapped).
+ * @param {HTMLElement} box
+ */
+export function overviewInit(box) {
+  root = box;
+  root.className = 'overview-view';
+  root.setAttribute('role', 'region');
+  root.setAttribute('aria-label', 'Overview');
+  on('document', overviewHide);
+  on('patched', overviewRedraw);
 }
 
 /** overviewHide hides the overview (another node is on show). */
 export function overviewHide() {
-  const v = document.getElementById('overview-view');
-  if (v) v.hidden = true;
+  root.hidden = true;
   setDashboard(false);
+}
+
+/**
+ * overviewNote says on a pending answer of the overview on show (its section key) how far the
+ * core is with it (the source lines being mapped).
+ * @param {string} section
+ * @param {string} text
+ */
+export function overviewNote(section, text) {
+  const line = root.querySelector('[data-section="' + section + '"] .ov-pending');
+  if (line) line.textContent = text;
 }
 
 let shown = null;

@@ -15,7 +15,7 @@ import { isStreamRef, streamPath } from '../lib/refs.js';
 import { on } from '../state/events.js';
 import { unpackNode } from '../wire.js';
 import { ensureHandle } from './hex.js';
-import { instructionAt, listing, listingRedraw, syncLinks } from './listing.js';
+import { instructionAt, listing, listingRedraw, listingShown, syncLinks } from './listing.js';
 import { overviewHide, overviewOf } from './overview.js';
 import { barButton, viewFrame } from './viewframe.js';
 import { KIND } from '../lib/vocab.gen.js';
@@ -68,7 +68,7 @@ export const sched = {
 };
 
 /**
- * scheduleOf: the content pane shows the schedule while it is open (CONTENT_VIEWS), above the
+ * scheduleOf: the content pane shows the schedule while it is open (its row of views/registry.js), above the
  * listing of whatever is selected; going back to the overview closes it.
  * @param {import('../wire.js').Node} [n]
  */
@@ -95,7 +95,7 @@ export async function scheduleOpen() {
   layout();
   draw();
   const c = sched.cores && sched.cores[0];
-  const member = streamPath(listing.ref) !== null && !$('listing').hidden ? streamPath(listing.ref) : c && c.members[0];
+  const member = streamPath(listing.ref) !== null && listingShown() ? streamPath(listing.ref) : c && c.members[0];
   if (member) await instructionAt(member, Math.max(0, member === streamPath(listing.ref) ? listing.selected : 0));
   showNow();
 }
@@ -110,20 +110,18 @@ export const scheduleLoad = () => load().then(() => (sched.cores && sched.doc ==
 /** scheduleClose hides the schedule. */
 export function scheduleClose() {
   sched.open = false;
-  const v = document.getElementById('sched-view');
-  if (v) v.hidden = true;
+  root.hidden = true;
 }
 
-/** scheduleShow is CONTENT_VIEWS' show. */
+/** scheduleShow is its registry row's show. */
 export function scheduleShow() {
   view().hidden = false;
   load().then(showNow);
 }
 
-/** scheduleHide is CONTENT_VIEWS' hide. */
+/** scheduleHide is its registry row's hide. */
 export function scheduleHide() {
-  const v = document.getElementById('sched-view');
-  if (v) v.hidden = true;
+  root.hidden = true;
 }
 
 function showNow() {
@@ -170,15 +168,16 @@ async function load() {
 
 // ---- the DOM: a toolbar, the ruler, the lanes (labels beside a canvas), a tip ----
 
+/** @type {HTMLElement} the view's root (#sched-view), its frame built on first show */
+let root;
+
 function view() {
-  let v = document.getElementById('sched-view');
-  if (v) return v;
-  const { view: frame, bar } = viewFrame({
-    id: 'sched-view', cls: 'sched-view', label: 'Schedule: instructions by earliest step',
+  if (root.childElementCount) return root;
+  const { view: v, bar } = viewFrame(root, {
+    cls: 'sched-view', label: 'Schedule: instructions by earliest step',
     title: 'Schedule', axis: 'steps, not time', statusId: 'sched-status', live: true,
     axisTitle: 'Each instruction sits at its earliest step: one step after the instruction before it on its engine and after every producer it waits for. Steps order the program; they are not durations.',
   });
-  v = frame;
   const lints = el('span', 'sched-lints');
   lints.id = 'sched-lints';
   bar.appendChild(lints);
@@ -205,21 +204,20 @@ function view() {
   tip.id = 'sched-tip';
   tip.hidden = true;
   v.appendChild(tip);
-  $('content').prepend(v);
   wire(canvas, body);
   new ResizeObserver(() => { if (!v.hidden && sched.cores) { if (sched.fitted) fit(); redraw(); } }).observe(body);
   return v;
 }
 
 function status(text) {
-  const s = document.getElementById('sched-status');
+  const s = $('sched-status');
   if (s) s.textContent = text;
 }
 
 // lintList puts the lints (or the undecided points) in the toolbar, each a button to its
 // instruction.
 function lintList() {
-  const box = document.getElementById('sched-lints');
+  const box = $('sched-lints');
   if (!box || !sched.cores) return;
   box.replaceChildren();
   const items = [];
@@ -240,7 +238,7 @@ function lintList() {
 }
 
 function width() {
-  const c = /** @type {HTMLCanvasElement | null} */ (document.getElementById('sched-canvas'));
+  const c = /** @type {HTMLCanvasElement | null} */ ($('sched-canvas'));
   return c ? Math.max(1, c.clientWidth) : 800;
 }
 
@@ -339,9 +337,9 @@ function opColor(op, dark) {
 }
 
 function draw() {
-  const v = document.getElementById('sched-view');
-  const canvas = /** @type {HTMLCanvasElement | null} */ (document.getElementById('sched-canvas'));
-  const ruler = /** @type {HTMLCanvasElement | null} */ (document.getElementById('sched-ruler'));
+  const v = root;
+  const canvas = /** @type {HTMLCanvasElement | null} */ ($('sched-canvas'));
+  const ruler = /** @type {HTMLCanvasElement | null} */ ($('sched-ruler'));
   if (!v || v.hidden || !canvas || !ruler || !sched.cores) return;
   if (!sched.lanes.length) layout();
   const w = width();
@@ -618,7 +616,7 @@ function hover(x, y) {
   tip.hidden = false;
   const body = $('sched-body');
   const r = body.getBoundingClientRect();
-  const vr = $('sched-view').getBoundingClientRect();
+  const vr = root.getBoundingClientRect();
   const left = r.left - vr.left + LABELS + x + 14;
   tip.style.left = Math.min(left, vr.width - tip.offsetWidth - 8) + 'px';
   tip.style.top = (r.top - vr.top + y - body.scrollTop + 16) + 'px';
@@ -722,8 +720,12 @@ export function renderScheduleLink(n, box) {
   void n;
 }
 
-/** scheduleInit follows the document: a new one drops the model of the old. */
-export function scheduleInit() {
+/**
+ * scheduleInit follows the document: a new one drops the model of the old.
+ * @param {HTMLElement} box the view's root
+ */
+export function scheduleInit(box) {
+  root = box;
   syncLinks.of = syncLinksOf;
   on('document', () => {
     if (sched.doc !== (state && state.doc)) { sched.cores = null; sched.doc = null; sched.sel = null; sched.lanes = []; }
@@ -740,7 +742,7 @@ export function scheduleInit() {
  */
 export function schedulePoint(k, e, index) {
   const c = sched.cores && sched.cores[k];
-  const canvas = document.getElementById('sched-canvas');
+  const canvas = $('sched-canvas');
   if (!c || !canvas) return null;
   const s = c.steps[c.off[e] + index];
   const lane = sched.lanes.find((l) => l.core === k && l.engine === e);

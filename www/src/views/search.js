@@ -15,7 +15,9 @@ import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { unpackTable } from '../wire.js';
 import { fieldMarks, hex, hexShow, ownerOf, streamOf } from './hex.js';
-import { fetchBlock, instructionPick, listing, listingScrollTo, listingSelect } from './listing.js';
+import { narrow, paneOf, showPane } from './layout.js';
+import { fetchBlock, instructionPick, listing, listingFocus, listingHasFocus, listingScrollTo, listingSelect, listingShown, listingTarget } from './listing.js';
+import { jsonTree, mainTree } from './tree.js';
 import { KIND } from '../lib/vocab.gen.js';
 
 // Search (Ctrl+K or /): the core walks the document (search: key, label, value, detail; stubs
@@ -280,10 +282,10 @@ async function searchPick(i) {
   $('search').blur();
   if (r.offset !== undefined) { offsetPick(r); return; }
   if (r.jump !== undefined) {
-    // The listing keeps the focus (features/keyboard.js: a pick lands in the pane it opened).
+    // The listing keeps the focus (a pick lands in the pane it opened: notePick).
     const done = instructionPick(r.stream, r.jump);
-    $('listing').focus({ preventScroll: true });
-    done.then(() => { if (!$('listing').contains(document.activeElement)) $('listing').focus({ preventScroll: true }); });
+    listingFocus({ preventScroll: true });
+    done.then(() => { if (!listingHasFocus()) listingFocus({ preventScroll: true }); });
     return;
   }
   if (r.hit && !r.node) {
@@ -306,9 +308,30 @@ async function searchPick(i) {
   listingSelect(r.index);
 }
 
-export function searchInit() {
-  on('document', () => { if (search.q) searchClose(); });
+/** @type {HTMLElement} the search box (#search-box) */
+let box;
+
+/**
+ * searchInit wires the box and its results; the box shows with a document, and the search
+ * closes when another document (or the comparison) shows.
+ * @param {HTMLElement} root
+ */
+export function searchInit(root) {
+  box = root;
+  on('document', () => { box.hidden = false; if (search.q) searchClose(); });
+  on('empty', () => { box.hidden = true; });
   const input = $('search');
+  // The search box focused again (/ or Ctrl+K) after a pick: the user has moved on, so a pick
+  // still waiting for its pane must not take the focus back.
+  input.addEventListener('focus', () => { picking = null; });
+  // Capture: seen before the box's own handler picks and closes the list.
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && search.q && search.q === input.value.trim().toLowerCase()) notePick(search.active);
+  }, true);
+  $('search-results').addEventListener('click', (e) => {
+    const item = closestTo(e, '.sr');
+    if (item) notePick(Number(item.dataset.index));
+  }, true);
   input.addEventListener('input', () => {
     clearTimeout(search.timer);
     search.timer = setTimeout(() => runSearch(input.value), 120);
@@ -363,7 +386,7 @@ async function offsetResults(q, st) {
   const jump = parseInstructionQuery(q);
   if (jump !== null && st) {
     // #N: instruction N of the stream on show (else of the selection's stream).
-    const stream = !$('listing').hidden && isStreamRef(listing.ref) ? listing.node : null;
+    const stream = listingShown() && isStreamRef(listing.ref) ? listing.node : null;
     if (!stream) out.notes.push('#' + jump + ' names an instruction of the listing on show: open an engine\'s listing first.');
     else if (listing.total && jump >= listing.total) out.notes.push(streamPath(stream.ref) + ' has ' + fmtInt(listing.total) + ' instructions: #' + jump + ' is past its end.');
     else out.results.push({ jump, stream, text: 'instruction #' + jump });
@@ -399,8 +422,8 @@ function offsetPick(r) {
     // The instruction that holds the byte, selected in its listing (which keeps the focus).
     // The listing is on show as soon as the pick starts (the instruction's fields follow).
     const done = instructionPick(r.node, r.instr);
-    $('listing').focus({ preventScroll: true });
-    done.then(() => { if (!$('listing').contains(document.activeElement)) $('listing').focus({ preventScroll: true }); });
+    listingFocus({ preventScroll: true });
+    done.then(() => { if (!listingHasFocus()) listingFocus({ preventScroll: true }); });
     return;
   }
   select(r.node, 'search');
@@ -415,4 +438,46 @@ function offsetResultItem(r, item) {
   item.appendChild(el('span', 'sr-what', 'byte 0x' + r.offset.toString(16) + ' (' + fmtInt(r.offset) + ') of ' + (r.src || state.doc.file)));
   if (r.instr >= 0) item.appendChild(el('span', 'sr-where', 'instruction #' + r.instr + ' of ' + r.src));
   else item.appendChild(el('span', 'sr-where', (pathOf(r.node).join(' › ') || state.doc.file) + (r.node.value ? ' = ' + r.node.value : '')));
+}
+
+// ---- the focus after a pick: in the pane the pick opened, never on <body> ----
+
+/** @type {any} the result being picked (search.results[i]) */
+let picking = null;
+
+function notePick(i) {
+  picking = search.results[i] || null;
+  if (!picking) return;
+  const r = picking;
+  // searchPick blurs the box and selects synchronously; an instruction waits for its rows.
+  let tries = 0;
+  const settle = () => {
+    if (picking !== r) return;
+    const a = document.activeElement;
+    if (a && a !== document.body && a !== $('search')) { picking = null; reveal(a); return; } // the pick placed it
+    const target = pickTarget(r);
+    if (!target && ++tries < 60) { setTimeout(settle, 50); return; }
+    picking = null;
+    if (!target) return;
+    reveal(target);
+    target.focus({ preventScroll: true });
+  };
+  setTimeout(settle, 0);
+}
+
+// reveal: in a narrow window (the panes as tabs), the pane that holds el shows.
+function reveal(el) {
+  const p = paneOf(el);
+  if (narrow.matches && p) showPane(p);
+}
+
+// pickTarget: where the focus goes for result r — the instruction listing, the JSON tree row,
+// or the structure tree's row.
+function pickTarget(r) {
+  if (!state) return null;
+  if (r.stream) return listingShown() ? listingTarget() : null;
+  const n = r.node;
+  if (!n) return null;
+  if (jsonTree && jsonTree.selected === n && jsonTree.rows.get(n)) return jsonTree.rows.get(n);
+  return mainTree && mainTree.focusTarget();
 }

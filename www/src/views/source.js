@@ -5,9 +5,9 @@
 // node per line whose attrs name the line's words per stream. A row leads to the listing with
 // the line's first instruction selected; the listing's line bar steps through the rest.
 
-import { $, closestTo, el, toast } from '../dom.js';
+import { closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
-import { findMember, parentOf, state } from '../state/docs.js';
+import { parentOf, state } from '../state/docs.js';
 import { select } from '../state/selection.js';
 import { lineWords } from '../lib/words.js';
 import { emit, on } from '../state/events.js';
@@ -39,11 +39,39 @@ let current = null;
 /** the .py files the user picked or dropped, by base name: their lines (views/sourcepane.js shows them too) */
 export const texts = new Map();
 
+/** @type {HTMLElement} the view's root (#source-view) */
+let root;
+
 /**
- * sourceInit: the view marks the line of the instruction the listing selected.
+ * sourceInit: a row leads to its line's first instruction; the view marks the line of the
+ * instruction the listing selected.
+ * @param {HTMLElement} view
  */
-export function sourceInit() {
+export function sourceInit(view) {
+  root = view;
+  root.className = 'source-view';
+  root.setAttribute('role', 'region');
+  root.setAttribute('aria-label', 'Kernel source');
+  root.addEventListener('click', (e) => {
+    const b = closestTo(e, '.src-line');
+    if (b) sourceJump(/** @type {any} */ (b).lineNode);
+  });
+  root.addEventListener('keydown', rowKeys);
   on('instructionLine', ({ line }) => sourceNoteInstruction(line));
+}
+
+/** sourceShown: the source view is on show. */
+export const sourceShown = () => !root.hidden;
+
+/**
+ * sourceLine: the line in the tab order (the current one), else the first; null when the view
+ * is not on show. Where the focus lands when a link opened the view.
+ * @param {boolean} [first] with no current line, the first one
+ * @returns {HTMLElement | null}
+ */
+export function sourceLine(first) {
+  if (root.hidden) return null;
+  return root.querySelector('.src-line[tabindex="0"]') || (first ? root.querySelector('.src-line') : null);
 }
 
 /**
@@ -53,31 +81,12 @@ export function sourceInit() {
  */
 function sourceNoteInstruction(line) {
   current = line;
-  const v = document.getElementById('source-view');
-  if (v && !v.hidden) markCurrent(v);
-}
-
-function view() {
-  let v = document.getElementById('source-view');
-  if (!v) {
-    v = el('div', 'source-view');
-    v.id = 'source-view';
-    v.setAttribute('role', 'region');
-    v.setAttribute('aria-label', 'Kernel source');
-    $('content').prepend(v);
-    v.addEventListener('click', (e) => {
-      const b = closestTo(e, '.src-line');
-      if (b) sourceJump(/** @type {any} */ (b).lineNode);
-    });
-    v.addEventListener('keydown', rowKeys);
-  }
-  return v;
+  if (!root.hidden) markCurrent(root);
 }
 
 /** sourceHide hides the view (another node is on show). */
 export function sourceHide() {
-  const v = document.getElementById('source-view');
-  if (v) v.hidden = true;
+  root.hidden = true;
 }
 
 let shown = null;
@@ -89,7 +98,7 @@ let shown = null;
  * @param {Node} sel
  */
 export function sourceShow(src, sel) {
-  const v = view();
+  const v = root;
   v.hidden = false;
   if (sel && sel.attrs && sel.attrs.words !== undefined) current = sel;
   if (shown !== src || !v.childElementCount) {
@@ -238,7 +247,7 @@ async function loadTexts(files) {
       toast('Reading ' + f.name + ': ' + e.message);
     }
   }
-  if (shown) { const v = view(); draw(v, shown); markCurrent(v); }
+  if (shown) { draw(root, shown); markCurrent(root); }
   emit('sourceTexts', {});
 }
 
@@ -261,7 +270,7 @@ function markCurrent(v) {
 function rowKeys(e) {
   const b = closestTo(e, '.src-line');
   if (!b) return;
-  const all = /** @type {HTMLElement[]} */ (Array.from(document.querySelectorAll('#source-view .src-line')));
+  const all = /** @type {HTMLElement[]} */ (Array.from(root.querySelectorAll('.src-line')));
   const i = all.indexOf(b);
   let j = -1;
   switch (e.key) {

@@ -7,14 +7,14 @@
 // selects its first instruction in this stream (else anywhere). The pane follows the listing
 // by watching its rows, so the listing knows nothing of it.
 
-import { $, el } from '../dom.js';
+import { el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { lineHue, middleEllipsis } from '../lib/names.js';
 import { isStreamRef, streamPath } from '../lib/refs.js';
 import { lineWords } from '../lib/words.js';
 import { state } from '../state/docs.js';
 import { on } from '../state/events.js';
-import { instructionAt, listing } from './listing.js';
+import { instructionAt, listing, listingParts } from './listing.js';
 import { attachSources, baseName, sourceNode, texts } from './source.js';
 
 /** @typedef {import('../wire.js').Node} Node */
@@ -33,15 +33,21 @@ const pane = {
   hover: -1,
 };
 
+/** @type {HTMLElement} the listing's grid, which the pane sits in */
+let grid;
+/** @type {HTMLElement} the listing's rows */
+let rowsEl;
+/** @type {HTMLElement | null} the pane (#source-side), made on first use */
+let sideEl = null;
+
 function side() {
-  let v = document.getElementById('source-side');
-  if (v) return v;
-  v = el('div', 'source-side');
+  if (sideEl) return sideEl;
+  const v = sideEl = el('div', 'source-side');
   v.id = 'source-side';
   v.setAttribute('role', 'region');
   v.setAttribute('aria-label', 'Kernel source beside the listing');
   v.hidden = true;
-  $('listing').appendChild(v);
+  grid.appendChild(v);
   // The listing's own keys (arrows move its rows) stay out of the pane.
   v.addEventListener('keydown', (e) => {
     e.stopPropagation();
@@ -71,19 +77,19 @@ function side() {
   grip.title = 'Drag to resize the source pane';
   grip.addEventListener('pointerdown', (e) => dragWidth(e, grip));
   v.appendChild(grip);
-  try { const w = Number(localStorage.getItem(WIDTH_KEY)); if (w > 0) $('listing').style.setProperty('--srcside-w', w + 'px'); } catch (e) { /* not remembered */ }
+  try { const w = Number(localStorage.getItem(WIDTH_KEY)); if (w > 0) grid.style.setProperty('--srcside-w', w + 'px'); } catch (e) { /* not remembered */ }
   return v;
 }
 
 // dragWidth resizes the pane from its left edge, remembered for the next visit.
 function dragWidth(e, grip) {
   e.preventDefault();
-  const box = $('listing').getBoundingClientRect();
+  const box = grid.getBoundingClientRect();
   grip.setPointerCapture(e.pointerId);
   let w = 0;
   const move = (ev) => {
     w = Math.round(Math.max(160, Math.min(box.width - 240, box.right - ev.clientX)));
-    $('listing').style.setProperty('--srcside-w', w + 'px');
+    grid.style.setProperty('--srcside-w', w + 'px');
   };
   const up = () => {
     grip.removeEventListener('pointermove', move);
@@ -104,9 +110,9 @@ function linesOf() {
 // lines, and (re)builds it when the document, the stream or the attached texts changed.
 function sync(force) {
   const v = side();
-  const on = !$('listing').hidden && isStreamRef(listing.ref) && !!state;
+  const on = !grid.hidden && isStreamRef(listing.ref) && !!state;
   const lines = on ? linesOf() : [];
-  $('listing').classList.toggle('with-source', lines.length > 0);
+  grid.classList.toggle('with-source', lines.length > 0);
   v.hidden = !lines.length;
   if (!lines.length) { pane.doc = null; return; }
   const member = streamPath(listing.ref) || '';
@@ -205,7 +211,7 @@ function lineRow(num, k, text) {
 // decorateRows gives the listing's rows on screen their line's colour mark.
 function decorateRows() {
   if (!pane.doc) return;
-  for (const r of /** @type {HTMLElement[]} */ (Array.from($('listing-rows').children))) {
+  for (const r of /** @type {HTMLElement[]} */ (Array.from(rowsEl.children))) {
     const k = pane.rowLine.get(Number(r.dataset.index));
     if (k === undefined) { r.classList.remove('has-line'); delete r.dataset.lk; continue; }
     r.classList.add('has-line');
@@ -219,9 +225,10 @@ function decorateRows() {
 function hoverLine(k) {
   if (pane.hover === k) return;
   pane.hover = k;
-  for (const r of document.querySelectorAll('#listing-rows .lrow.line-hover, #source-side .sp-line.line-hover')) r.classList.remove('line-hover');
+  const v = side();
+  for (const r of [...rowsEl.querySelectorAll('.lrow.line-hover'), ...v.querySelectorAll('.sp-line.line-hover')]) r.classList.remove('line-hover');
   if (k < 0) return;
-  for (const r of document.querySelectorAll('#listing-rows .lrow[data-lk="' + k + '"], #source-side .sp-line[data-k="' + k + '"]')) r.classList.add('line-hover');
+  for (const r of [...rowsEl.querySelectorAll('.lrow[data-lk="' + k + '"]'), ...v.querySelectorAll('.sp-line[data-k="' + k + '"]')]) r.classList.add('line-hover');
 }
 
 // pick selects line k's first instruction: in this stream, else its first anywhere.
@@ -235,7 +242,7 @@ function pick(k) {
 
 // markCurrent marks the selected instruction's line and scrolls it into view.
 function markCurrent() {
-  const v = document.getElementById('source-side');
+  const v = sideEl;
   if (!v) return;
   for (const r of v.querySelectorAll('.sp-line.current')) r.classList.remove('current');
   if (!pane.current) return;
@@ -256,14 +263,15 @@ function markCurrent() {
  * selected instruction's line, and attached texts.
  */
 export function sourcePaneInit() {
-  new MutationObserver(() => sync(false)).observe($('listing-rows'), { childList: true });
-  new MutationObserver(() => sync(false)).observe($('listing'), { attributes: true, attributeFilter: ['hidden'] });
+  ({ grid, rows: rowsEl } = listingParts());
+  new MutationObserver(() => sync(false)).observe(rowsEl, { childList: true });
+  new MutationObserver(() => sync(false)).observe(grid, { attributes: true, attributeFilter: ['hidden'] });
   on('instructionLine', ({ line }) => { pane.current = line; markCurrent(); });
   on('sourceTexts', () => sync(true));
   on('document', () => { pane.doc = null; pane.current = null; });
-  $('listing-rows').addEventListener('mouseover', (e) => {
+  rowsEl.addEventListener('mouseover', (e) => {
     const r = e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest('.lrow')) : null;
     hoverLine(r && r.dataset.lk !== undefined ? Number(r.dataset.lk) : -1);
   });
-  $('listing-rows').addEventListener('mouseleave', () => hoverLine(-1));
+  rowsEl.addEventListener('mouseleave', () => hoverLine(-1));
 }

@@ -1,20 +1,16 @@
 // @ts-check
-// The summary chips and the findings panel.
+// The summary chips above the panes: who the file is (its header, from the moment it is read),
+// its hash check and runtime verdict, and the findings' count; each chip goes to its node.
+// One tab stop, the arrows move inside it.
 
-import { $, el } from '../dom.js';
+import { el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
-import { hashPathKey } from '../lib/hash.js';
-import { field, keyOf, pathOf, SEV_RANK, state } from '../state/docs.js';
+import { field, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { RC_TEXT } from './context.js';
-import { findingItem } from './detail.js';
-import { rovingList } from './grid.js';
-import { CAUSE, INTEGRITY, KIND } from '../lib/vocab.gen.js';
-
-// Summary and findings.
-
-export { field };
+import { findingsFocus } from './findings.js';
+import { INTEGRITY, KIND } from '../lib/vocab.gen.js';
 
 // chip is one summary item; target is the node it goes to, or a function to run.
 function chip(label, value, cls, target, id) {
@@ -83,13 +79,34 @@ const SUMMARIES = {
   },
 };
 
-export function summaryInit() {
-  on('document', ({ doc }) => { renderSummary(doc, false); renderFindings(); });
+/** @type {HTMLElement} the chips' bar (#summary) */
+let box;
+
+/**
+ * summaryInit: the chips follow the document on show (and its patches); the bar is one tab
+ * stop, the arrows move inside it.
+ * @param {HTMLElement} root
+ */
+export function summaryInit(root) {
+  box = root;
+  on('document', ({ doc }) => renderSummary(doc, false));
+  on('patched', ({ st }) => renderSummary(st.doc, false));
+  on('empty', () => { box.hidden = true; });
+  new MutationObserver(summaryRoving).observe(box, { childList: true, subtree: true });
+  box.addEventListener('keydown', summaryKey);
+  box.addEventListener('focusin', (e) => {
+    const i = summaryItems().indexOf(/** @type {HTMLElement} */ (e.target));
+    if (i >= 0 && i !== summaryActive) { summaryActive = i; summaryRoving(); }
+  });
 }
 
-export function renderSummary(doc, partial) {
-  const box = $('summary');
-  box.replaceChildren();
+/**
+ * renderSummary draws the chips of doc; partial: only its header is known (the file is being
+ * read), so the chips are not links yet.
+ * @param {import('../wire.js').Document} doc
+ * @param {boolean} partial
+ */
+export function renderSummary(doc, partial) {  box.replaceChildren();
   (SUMMARIES[doc.kind] || SUMMARIES.default)(doc, box, partial);
   if (!partial) {
     const idx = state.findings;
@@ -98,85 +115,41 @@ export function renderSummary(doc, partial) {
     const worst = counts.error ? 'bad' : counts.warning ? 'warn' : 'good';
     const parts = [];
     for (const s of ['error', 'warning', 'info']) if (counts[s]) parts.push(counts[s] + ' ' + s + (counts[s] > 1 && s !== 'info' ? 's' : ''));
-    box.appendChild(chip('findings', parts.length ? parts.join(' · ') : 'none', worst, () => { setFindingsOpen(true); $('findings-list').focus(); }, 'findings'));
+    box.appendChild(chip('findings', parts.length ? parts.join(' · ') : 'none', worst, findingsFocus, 'findings'));
   }
   box.hidden = false;
 }
 
-/**
- * causeGroups splits the findings as the overview groups them (core/inspect overviewFindings):
- * the ones the root cause explains, then the rest; null when the document names no root cause.
- * @param {{f: import('../wire.js').Finding, node: import('../wire.js').Node}[]} all
- */
-function causeGroups(all) {
-  const ov = field(state.doc, 'overview', 'findings');
-  const root = ov && (ov.kids || []).find((g) => g.kind === KIND.CAUSE && g.attrs && g.attrs.cause && g.attrs.cause !== CAUSE.OTHER);
-  if (!root || !root.table) return null;
-  // The group's rows are (severity, message, where, code), each leading to the node that
-  // holds its finding: a finding is the root's when its node, severity and code are one of
-  // them (as many times as the rows name it). Never its message: that is for people.
-  const want = new Map();
-  const rows = root.table.rows || [], links = root.table.rlinks || [];
-  rows.forEach((r, i) => {
-    const k = (hashPathKey(links[i] || '') ?? '') + '\u0000' + r[0] + '\u0000' + (r[3] || '');
-    want.set(k, (want.get(k) || 0) + 1);
-  });
-  const explained = [], other = [];
-  for (const x of all) {
-    const k = pathOf(x.node).join('/') + '\u0000' + x.f.sev + '\u0000' + (x.f.code || '');
-    if (want.get(k)) { want.set(k, want.get(k) - 1); explained.push(x); } else other.push(x);
-  }
-  return [
-    { cause: root.attrs.cause, root: true, label: root.label, why: root.detail || '', items: explained },
-    { cause: 'other', root: false, label: 'other findings', why: '', items: other },
-  ];
+
+// ---- one tab stop, arrows inside ----
+
+const SUMMARY_ITEMS = 'button, a[href], [tabindex]';
+
+function summaryItems() {
+  return /** @type {HTMLElement[]} */ (Array.from(box.querySelectorAll(SUMMARY_ITEMS))).filter((x) => !x.hidden && !(/** @type {any} */ (x).disabled));
 }
 
-export function setFindingsOpen(open) {
-  $('findings-toggle').setAttribute('aria-expanded', open ? 'true' : 'false');
-  $('findings-list').hidden = !open;
-  $('findings').classList.toggle('open', open);
+let summaryActive = 0;
+function summaryRoving() {
+  const items = summaryItems();
+  summaryActive = Math.min(summaryActive, Math.max(0, items.length - 1));
+  items.forEach((x, i) => { x.tabIndex = i === summaryActive ? 0 : -1; });
 }
 
-export function renderFindings() {
-  const list = $('findings-list');
-  list.replaceChildren();
-  list.tabIndex = -1;
-  const all = state.findings.slice().sort((a, b) => (SEV_RANK[b.f.sev] || 0) - (SEV_RANK[a.f.sev] || 0));
-  const groups = causeGroups(all);
-  if (groups) {
-    // One root cause named first, the findings it explains under it, then the rest.
-    for (const g of groups) {
-      if (!g.items.length) continue;
-      const li = el('li', 'cause-group' + (g.root ? ' root' : ''));
-      li.dataset.cause = g.cause;
-      const head = el('div', 'cause-head');
-      head.appendChild(el('span', 'cause-name', (g.root ? 'Root cause: ' : '') + g.label));
-      head.appendChild(el('span', 'muted', ' · ' + g.items.length + ' finding' + (g.items.length === 1 ? '' : 's')));
-      li.appendChild(head);
-      if (g.root && g.why) li.appendChild(el('p', 'cause-why', g.why));
-      const ol = el('ol', 'cause-finds');
-      g.items.forEach(({ f, node }) => ol.appendChild(findingItem(f, node)));
-      li.appendChild(ol);
-      list.appendChild(li);
-    }
-  } else all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
-  // The source lines are mapped after the open: the findings of that mapping come then.
-  if (state.sourceWait || state.sourceFailed) {
-    const note = el('li', 'finding-note muted', state.sourceWait ? 'Source lines are still being mapped from the .dbg debug info: findings about it may follow.' : 'The source lines could not be mapped (' + state.sourceFailed + '): findings about the .dbg debug info are missing. Open the file again to map them, or run neffscope inspect on it.');
-    note.id = 'findings-pending';
-    list.appendChild(note);
+function summaryKey(e) {
+  const items = summaryItems();
+  const i = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+  if (i < 0) return;
+  let j;
+  switch (e.key) {
+    case 'ArrowRight': case 'ArrowDown': j = Math.min(items.length - 1, i + 1); break;
+    case 'ArrowLeft': case 'ArrowUp': j = Math.max(0, i - 1); break;
+    case 'Home': j = 0; break;
+    case 'End': j = items.length - 1; break;
+    default: return;
   }
-  rovingList(list, '.finding');
-  const counts = { error: 0, warning: 0, info: 0 };
-  all.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });
-  const t = $('findings-toggle');
-  t.replaceChildren();
-  t.appendChild(el('span', 'caret', '▾'));
-  t.appendChild(el('span', '', all.length ? 'Findings' : 'Findings: none — every check passed'));
-  for (const s of ['error', 'warning', 'info']) if (counts[s]) t.appendChild(el('span', 'badge sev-' + s, counts[s] + ' ' + s + (counts[s] > 1 && s !== 'info' ? 's' : '')));
-  $('findings').hidden = false;
-  $('findings').dataset.count = all.length;
-  // Collapsed to its one-line count unless something is an error.
-  setFindingsOpen(counts.error > 0);
+  e.preventDefault();
+  summaryActive = j;
+  summaryRoving();
+  items[j].focus();
 }

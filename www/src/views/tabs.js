@@ -1,13 +1,18 @@
 // @ts-check
 // The document tabs: one per open document, named by the shortest suffix of its path no other
-// tab shares, shortened in the middle of what it shares with them (the full name in its title), a close button; the page title names the document on show. With no document
-// left, the page goes back to its welcome screen.
+// tab shares, shortened in the middle of what it shares with them (the full name in its title),
+// a close button; the top bar's file name and the page title name the document on show. The
+// strip is drawn again whenever the documents, the document on show or the page change; with
+// no document left, the page's URL forgets the closed file.
 
 import { $, el } from '../dom.js';
 import { fmtSize } from '../lib/format.js';
 import { distinctNames } from '../lib/names.js';
 import { closeDoc, docs, state, switchDoc } from '../state/docs.js';
 import { emit, on } from '../state/events.js';
+
+/** @type {HTMLElement} the tab bar (#tabbar) */
+let bar;
 
 export const TAB_NAME_MAX = 20;
 
@@ -55,12 +60,14 @@ function refocusTabs() {
 }
 
 /**
- * tabsRendered finishes the tab strip: one tab stop (the selected tab), the page title.
+ * tabsRendered finishes the tab strip: one tab stop (the selected tab), the page title; the
+ * bar shows while a document does (or keepBar: tabs to reopen a session's files).
  * @param {HTMLElement} nav
  * @param {import('../state/docs.js').DocState | null} current
  * @param {boolean} diffShown
+ * @param {boolean} [keepBar]
  */
-export function tabsRendered(nav, current, diffShown) {
+function tabsRendered(nav, current, diffShown, keepBar) {
   const tabs = Array.from(nav.querySelectorAll('[role="tab"]'));
   const sel = tabs.find((t) => t.getAttribute('aria-selected') === 'true') || tabs[0];
   for (const t of tabs) /** @type {HTMLElement} */ (t).tabIndex = t === sel ? 0 : -1;
@@ -70,14 +77,26 @@ export function tabsRendered(nav, current, diffShown) {
     const dt = nav.querySelector('.diff-tab');
     document.title = (dt ? dt.textContent.replace(/diff$/, '').trim() + ' ' : '') + 'comparison — neffscope';
   } else document.title = current ? current.doc.file + ' — neffscope' : 'neffscope';
-  $('tabbar').hidden = !current;
+  bar.hidden = !current && !keepBar;
 }
 
 /**
- * tabsInit: arrows walk the tabs (they are one tab stop), Home/End go to the ends.
+ * tabsInit: the strip follows the documents and the page; arrows walk the tabs (they are one
+ * tab stop), Home/End go to the ends.
+ * @param {HTMLElement} root the tab bar
  */
-export function tabsInit() {
-  on('redrawTabs', drawTabs);
+export function tabsInit(root) {
+  bar = root;
+  on('document', ({ doc, ms }) => {
+    const fn = $('file-name');
+    fn.textContent = doc.file + ' · ' + fmtSize(doc.size);
+    fn.title = 'opened in ' + ms + ' ms' + (doc.sha256 ? ' · sha-256 ' + doc.sha256 : '');
+    tabsDraw();
+  });
+  on('docs', () => tabsDraw());
+  // (With no document open the bar is hidden: a page shown then, such as a file's first
+  // overview, draws no strip.)
+  on('screen', () => { if (docs.length) tabsDraw(); });
   on('empty', showEmpty);
   const nav = $('doc-tabs');
   nav.addEventListener('keydown', (e) => {
@@ -100,10 +119,11 @@ export function tabsInit() {
 }
 
 /**
- * drawTabs draws the tab strip: one tab per open document, then those its subscribers add
- * (the comparison's: the 'tabs' event).
+ * tabsDraw draws the tab strip: one tab per open document, then those its subscribers add
+ * (the comparisons', the compile cache's, a session's files to reopen: the 'tabs' event).
+ * @param {boolean} [keepBar] the bar shows with no document on show (the tabs to reopen)
  */
-function drawTabs() {
+export function tabsDraw(keepBar) {
   const nav = $('doc-tabs');
   nav.replaceChildren();
   nav.hidden = !docs.length;
@@ -111,15 +131,36 @@ function drawTabs() {
   docs.forEach((d, i) => nav.appendChild(docTab(d, i, d === state, () => switchDoc(i), () => closeDoc(d), names[i])));
   const strip = { nav, diffShown: false };
   emit('tabs', strip);
-  tabsRendered(nav, state, strip.diffShown);
+  tabsRendered(nav, state, strip.diffShown, keepBar);
 }
 
 /**
- * showEmpty: the last document was closed — back to the welcome screen.
+ * tabsOpening puts up the strip a file being opened will have, its tab a placeholder, so the
+ * panes do not move down when its document replaces its partial overview.
+ * @param {string} name the file's
  */
-export function showEmpty() {
-  for (const id of ['panes', 'summary', 'findings', 'search-box', 'export', 'tabbar']) $(id).hidden = true;
-  $('welcome').hidden = false;
+export function tabsOpening(name) {
+  const tab = el('span', 'doc-tab opening', name + ' · opening…');
+  tab.setAttribute('aria-disabled', 'true');
+  const wrap = el('span', 'doc-tab-wrap');
+  wrap.appendChild(tab);
+  $('doc-tabs').replaceChildren(wrap);
+  $('doc-tabs').hidden = false;
+  bar.hidden = false;
+}
+
+/** tabsClear takes the strip down (an open that put up its placeholder failed). */
+export function tabsClear() {
+  bar.hidden = true;
+  $('doc-tabs').replaceChildren();
+}
+
+/**
+ * showEmpty: the last document was closed — no tabs, no file name, and a URL that no longer
+ * names it.
+ */
+function showEmpty() {
+  bar.hidden = true;
   $('file-name').textContent = '';
   $('file-name').title = '';
   $('doc-tabs').replaceChildren();

@@ -13,16 +13,20 @@ import { DOC_KIND } from '../lib/vocab.gen.js';
 
 const CHILD_PAGE = TREE_PAGE; // rows built per "show more" step, so a 100k-element array stays usable
 
-/** @type {TreeView | null} the document's tree (members are leaves there), made by contentInit */
+/** @type {TreeView | null} the document's tree (members are leaves there), made by views/structure.js */
 export let mainTree = null;
-/** @type {TreeView | null} the member content's tree */
+/** @type {TreeView | null} the member content's tree, made by views/content.js */
 export let jsonTree = null;
 /**
- * setTrees records the two trees (views/content.js makes them).
- * @param {TreeView} main
- * @param {TreeView} json
+ * setTrees records the trees (each made by the view that shows it).
+ * @param {{main?: TreeView, json?: TreeView}} t
  */
-export function setTrees(main, json) { mainTree = main; jsonTree = json; }
+export function setTrees(t) {
+  if (t.main) mainTree = t.main;
+  if (t.json) jsonTree = t.json;
+}
+
+const TYPE_AHEAD_MS = 700;
 
 export class TreeView {
   // kidsOf says which children a node shows here (the main tree shows members as leaves:
@@ -40,6 +44,43 @@ export class TreeView {
     container.addEventListener('click', (e) => this.onClick(e));
     container.addEventListener('dblclick', (e) => { const n = this.nodeAt(e.target); if (n) this.toggle(n); });
     container.addEventListener('keydown', (e) => this.onKey(e));
+    container.addEventListener('keydown', (e) => this.typeAhead(e));
+    this.typed = '';
+    this.typedTimer = 0;
+  }
+  /**
+   * focusTarget: the selected row (where the focus lands when the tree is what a link opened),
+   * or null.
+   * @returns {HTMLElement | null}
+   */
+  focusTarget() { return (this.selected && this.rows.get(this.selected)) || null; }
+  /**
+   * typeAhead: letters move to the next visible row whose label starts so; the same letter
+   * again cycles through them.
+   * @param {KeyboardEvent} e
+   */
+  typeAhead(e) {
+    // '/' opens the search and Space toggles a row: neither is typed.
+    if (e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1 || e.key === ' ' || e.key === '/') return;
+    if (!this.root) return;
+    const ch = e.key.toLowerCase();
+    clearTimeout(this.typedTimer);
+    this.typedTimer = setTimeout(() => { this.typed = ''; }, TYPE_AHEAD_MS);
+    this.typed = this.typed === ch ? ch : this.typed + ch;
+    const rows = this.visibleRows();
+    const cur = this.rows.get(this.nodeAt(document.activeElement) || this.selected);
+    const at = rows.indexOf(cur);
+    const start = this.typed.length === 1 ? at + 1 : Math.max(0, at);
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[(start + k) % rows.length];
+      const label = r.querySelector(':scope > .row > .label');
+      if (!label || !label.textContent.toLowerCase().startsWith(this.typed)) continue;
+      e.preventDefault();
+      const n = /** @type {any} */ (r).nodeRef;
+      this.onSelect(n, 'tree');
+      this.markSelected(n, true);
+      return;
+    }
   }
   // setRoot shows root; open(n) says which nodes start expanded (default: the root).
   setRoot(root, open) {

@@ -4,14 +4,14 @@
 import { el } from '../dom.js';
 
 /**
- * viewFrame builds the region `id` (classes `cls`) and its bar; the caller appends its
+ * viewFrame makes the view's root a region (classes `cls`) with its bar; the caller appends its
  * controls to bar (after the spacer, or before status with insertBefore) and its body to view.
- * @param {{id: string, cls: string, label: string, title: string, axis: string, axisTitle: string, statusId: string, live?: boolean}} o
+ * @param {HTMLElement} view the view's root
+ * @param {{cls: string, label: string, title: string, axis: string, axisTitle: string, statusId: string, live?: boolean}} o
  * @returns {{view: HTMLElement, bar: HTMLElement, status: HTMLElement}}
  */
-export function viewFrame(o) {
-  const view = el('div', o.cls);
-  view.id = o.id;
+export function viewFrame(view, o) {
+  view.className = o.cls;
   view.setAttribute('role', 'region');
   view.setAttribute('aria-label', o.label);
   const bar = el('div', 'sched-bar');

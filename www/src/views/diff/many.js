@@ -5,17 +5,39 @@
 // and 1 using the same NEFF?" for any number of files.
 
 import { call } from '../../core/client.js';
-import { $, el } from '../../dom.js';
+import { el } from '../../dom.js';
 import { download } from '../../lib/download.js';
 import { tableCSV } from '../../lib/csv.js';
 import { fmtInt, fmtSize } from '../../lib/format.js';
-import { docs, renderTabs, state, switchDoc } from '../../state/docs.js';
+import { docs, state, switchDoc } from '../../state/docs.js';
+import { on } from '../../state/events.js';
+import { screen, showPage } from '../../state/screen.js';
 import { unpackNode } from '../../wire.js';
-import { emit } from '../../state/events.js';
-import { shortName, viewEl } from '../fullview.js';
+import { shortName } from '../fullview.js';
+import { tabsDraw } from '../tabs.js';
 import { docTitle, handleFor, kidOf } from './compare.js';
 
-export const many = { list: [], node: null, error: '', shown: false, onlyDiff: true, seq: 0, ms: 0, shownFor: null };
+/** @type {{list: any[], node: any, error: string, readonly shown: boolean, onlyDiff: boolean, seq: number, ms: number}} */
+export const many = {
+  list: [], node: null, error: '', onlyDiff: true, seq: 0, ms: 0,
+  get shown() { return screen.page === 'many'; },
+};
+
+/** @type {HTMLElement} the page's root (#many-view) */
+let root;
+
+/**
+ * manyInit: the comparison is dropped when one of its documents is closed.
+ * @param {HTMLElement} view
+ */
+export function manyInit(view) {
+  root = view;
+  root.className = 'cache-view';
+  root.setAttribute('aria-label', 'Comparison');
+  on('docs', manyForget);
+  on('document', manyForget);
+  on('empty', manyForget);
+}
 
 // compareMany compares the documents of list (2 to 64 open NEFFs) and shows the table.
 export async function compareMany(list) {
@@ -37,37 +59,30 @@ export async function compareMany(list) {
   if (many.shown) manyRender();
 }
 
-export function showMany() {
+// showMany shows the comparison's page (its table is drawn as the page shows: manyShow).
+function showMany() {
   if (!many.list.length) return;
-  emit('pageView', { view: 'many' });
-  many.shown = true;
-  many.shownFor = state;
-  document.body.dataset.view = 'many';
-  const v = viewEl('many-view');
-  v.hidden = false;
-  renderTabs();
+  if (!many.shown) { showPage('many'); return; }
+  manyRender();
+  tabsDraw(); // the tab names the new list
+}
+
+/** manyShow: the comparison's page shows. */
+export function manyShow() {
   manyRender();
 }
 
-export function hideMany() {
-  if (!many.shown) return;
-  many.shown = false;
-  if (document.body.dataset.view === 'many') delete document.body.dataset.view;
-  viewEl('many-view').hidden = true;
-}
-
-// manyForget drops the comparison when one of its documents is gone.
-export function manyForget() {
+// manyForget drops the comparison when one of its documents is gone; its page, if on show,
+// gives way to the document.
+function manyForget() {
   if (many.list.every((d) => docs.includes(d))) return;
-  hideMany();
   many.seq++;
   Object.assign(many, { list: [], node: null, error: '' });
+  if (many.shown) showPage(state ? 'document' : 'welcome');
 }
 
-// manyTab is the comparison's tab (renderTabs' hook through diffTabs).
+// manyTab is the comparison's tab (the tab strip's hook, through views/cache.js cacheTabs).
 export function manyTab(nav) {
-  manyForget();
-  if (many.shown && state !== many.shownFor) hideMany(); // another document became current
   if (!many.list.length) return;
   const t = el('button', 'doc-tab diff-tab many-tab');
   t.type = 'button';
@@ -85,7 +100,7 @@ export function manyTab(nav) {
 const letter = (i) => String.fromCharCode(65 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : '');
 
 function manyRender() {
-  const v = viewEl('many-view');
+  const v = root;
   v.replaceChildren();
   v.setAttribute('aria-label', 'Comparison of ' + many.list.length + ' NEFFs');
   const bar = el('div', 'diff-bar');
@@ -98,7 +113,7 @@ function manyRender() {
     b.appendChild(el('span', 'side-letter', letter(i)));
     b.appendChild(el('span', 'side-name', shortName(d)));
     b.appendChild(el('span', 'side-note', fmtSize(d.doc.size)));
-    b.addEventListener('click', () => { const k = docs.indexOf(d); hideMany(); if (d === state) renderTabs(); else switchDoc(k); });
+    b.addEventListener('click', () => switchDoc(docs.indexOf(d)));
     sides.appendChild(b);
   });
   bar.appendChild(sides);
@@ -122,7 +137,7 @@ function manyRender() {
   const close = el('button', 'button small', '✕ Close');
   close.type = 'button';
   close.setAttribute('aria-label', 'Close the comparison');
-  close.addEventListener('click', () => { hideMany(); if (state) switchDoc(docs.indexOf(state)); renderTabs(); if (!docs.length) $('welcome').hidden = false; });
+  close.addEventListener('click', () => showPage(state ? 'document' : 'welcome'));
   bar.appendChild(close);
   v.appendChild(bar);
 

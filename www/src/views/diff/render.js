@@ -1,18 +1,114 @@
 // @ts-check
-// Comparing two NEFFs: the comparison's sections (summary, kernel lines, header, model, members,
-// instructions).
+// The comparison of two NEFFs, a page of its own with a tab: A and B, then the sections
+// (summary, why it recompiled, kernel lines, header, model, members, instructions), each row a
+// jump to A or B.
 
 import { call } from '../../core/client.js';
 import { $, el } from '../../dom.js';
 import { download, exporting } from '../../lib/download.js';
 import { tableCSV } from '../../lib/csv.js';
-import { fileStem, fmtInt } from '../../lib/format.js';
-import { keyOf, renderTabs, state } from '../../state/docs.js';
+import { fileStem, fmtInt, fmtSize } from '../../lib/format.js';
+import { docs, keyOf, state, switchDoc } from '../../state/docs.js';
 import { on } from '../../state/events.js';
-import { compareMany, hideMany } from './many.js';
-import { CHANGE_MARK, CHANGE_TITLE, changesOf, closeCompareMenu, compare, compareMenuKey, diff, diffForget, DIFF_ROWS, diffJump, diffJumpLine, diffJumpWord, diffSides, diffTabs, docTitle, handleFor, hideDiffView, kidOf, openCompareMenu, openForCompare, setHideSame, shortSHA } from './compare.js';
+import { showPage } from '../../state/screen.js';
+import { unpackNode } from '../../wire.js';
+import { search, searchClose } from '../search.js';
+import { tabsDraw } from '../tabs.js';
+import { CHANGE_MARK, CHANGE_TITLE, changesOf, diff, DIFF_ROWS, diffJump, diffJumpLine, diffJumpWord, docTitle, handleFor, kidOf, shortSHA, targetOf } from './compare.js';
 
-export function diffRender() {
+/** @type {HTMLElement} the page's root (#diff-view) */
+let root;
+
+// compare asks the core for the diff of a and b and shows it.
+export async function compare(a, b) {
+  const seq = ++diff.seq;
+  Object.assign(diff, { a, b, node: null, error: '', ms: 0 });
+  showDiff();
+  const t0 = performance.now();
+  try {
+    const ha = await handleFor(a);
+    const hb = await handleFor(b);
+    const r = await call('diff', { a: ha, b: hb });
+    if (seq !== diff.seq) return;
+    diff.node = unpackNode(r.node);
+  } catch (e) {
+    if (seq !== diff.seq) return;
+    diff.error = e.message;
+  }
+  if (diff.shown) diffRender();
+  diff.ms = performance.now() - t0; // core diff, transfer, decode and render: for tests
+}
+
+// showDiff shows the comparison's page (drawn anew, with its tab, when it is on show already).
+function showDiff() {
+  if (!diff.a || !diff.b) return;
+  if (!diff.shown) { showPage('diff'); return; }
+  diffShow();
+  tabsDraw();
+}
+
+/** diffShow: the comparison's page shows (the document's search closes). */
+export function diffShow() {
+  if (search.q) searchClose();
+  diffRender();
+  $('diff-body').focus({ preventScroll: true });
+}
+
+// diffTabs: the tab strip's hook — numbers tabs of the same name, marks A and B, and adds the
+// comparison's tab.
+function diffTabs(nav) {
+  nav.querySelectorAll('.doc-tab').forEach((b) => {
+    const d = docs[Number(b.dataset.index)];
+    if (d && docs.some((x) => x !== d && x.doc.file === d.doc.file)) b.insertBefore(el('span', 'tab-n', '#' + (docs.indexOf(d) + 1)), b.lastChild);
+    if (diff.shown) b.setAttribute('aria-selected', 'false');
+    // The compared documents carry their letter.
+    const side = d && diff.a && diff.b ? (d === diff.a ? 'a' : d === diff.b ? 'b' : '') : '';
+    if (side) {
+      const l = el('span', 'side-letter tab-side side-' + side, side.toUpperCase());
+      l.title = side === 'a' ? 'A in the comparison' : 'B in the comparison';
+      b.insertBefore(l, b.firstChild);
+    }
+  });
+  if (diff.a && diff.b && docs.includes(diff.a) && docs.includes(diff.b)) {
+    const t = el('button', 'doc-tab diff-tab');
+    t.type = 'button';
+    t.setAttribute('role', 'tab');
+    t.setAttribute('aria-selected', diff.shown ? 'true' : 'false');
+    t.appendChild(el('span', 'diff-glyph', '⇄'));
+    t.appendChild(el('span', '', '#' + (docs.indexOf(diff.a) + 1) + ' vs #' + (docs.indexOf(diff.b) + 1)));
+    t.appendChild(el('span', 'tab-kind', 'diff'));
+    t.title = 'Comparison: A ' + docTitle(diff.a) + ' · B ' + docTitle(diff.b);
+    t.addEventListener('click', () => showDiff());
+    nav.appendChild(t);
+    nav.hidden = false;
+  }
+}
+
+function diffSides() {
+  const box = $('diff-sides');
+  box.replaceChildren();
+  [['a', diff.a], ['b', diff.b]].forEach(([side, st], i) => {
+    if (i) box.appendChild(el('span', 'diff-arrow', '⇄'));
+    const b = el('button', 'diff-side side-' + side);
+    b.type = 'button';
+    b.dataset.side = side;
+    b.title = 'Show ' + docTitle(st) + (st.doc.sha256 ? ' · sha-256 ' + st.doc.sha256 : '');
+    b.appendChild(el('span', 'side-letter', side.toUpperCase()));
+    b.appendChild(el('span', 'side-name', docTitle(st)));
+    b.appendChild(el('span', 'side-note', [fmtSize(st.doc.size), targetOf(st)].filter(Boolean).join(' · ')));
+    b.addEventListener('click', () => switchDoc(docs.indexOf(st)));
+    box.appendChild(b);
+  });
+}
+
+// setHideSame shows only the differences (on) or every row, keeping the checkbox in step.
+function setHideSame(on) {
+  diff.hideSame = on;
+  $('diff-hide-same').checked = on;
+  $('diff-body').classList.toggle('hide-same', on);
+}
+
+function diffRender() {
   const body = $('diff-body');
   body.replaceChildren();
   body.classList.toggle('hide-same', diff.hideSame);
@@ -479,31 +575,21 @@ function exportDiff() {
   });
 }
 
-export function diffInit() {
-  // The comparison has a tab of its own; it is left when another document shows, and dropped
-  // when one of its documents is closed.
+/**
+ * diffInit wires the page's bar; the comparison has a tab of its own (the tab strip's hook).
+ * Its documents' bookkeeping is state/comparison.js's: it is dropped when one of them closes.
+ * @param {HTMLElement} view the page's root
+ */
+export function diffInit(view) {
+  root = view;
   on('tabs', (strip) => { diffTabs(strip.nav); strip.diffShown = diff.shown; });
-  on('diffHide', hideDiffView);
-  on('diffForget', diffForget);
-  on('diffRender', diffRender);
-  on('compareMany', ({ list }) => compareMany(list));
-  on('pageView', ({ view }) => { if (view !== 'diff') hideDiffView(); if (view !== 'many') hideMany(); });
-  $('compare-button').addEventListener('click', () => { if ($('compare-menu').hidden) openCompareMenu(); else closeCompareMenu(true); });
-  $('compare-menu').addEventListener('keydown', compareMenuKey);
-  document.addEventListener('mousedown', (e) => { if (!$('compare').contains(/** @type {Node} */ (e.target))) closeCompareMenu(false); });
-  $('compare-input').addEventListener('change', (e) => {
-    const input = /** @type {HTMLInputElement} */ (e.target);
-    const f = input.files && input.files[0];
-    input.value = '';
-    openForCompare(f);
-  });
-  $('diff-close').addEventListener('click', () => { hideDiffView(); renderTabs(); });
+  $('diff-close').addEventListener('click', () => showPage('document'));
   $('diff-swap').addEventListener('click', () => { if (diff.a && diff.b) compare(diff.b, diff.a); });
   $('diff-export').addEventListener('click', () => exportDiff());
   $('diff-hide-same').addEventListener('change', (e) => {
     setHideSame(/** @type {HTMLInputElement} */ (e.target).checked);
   });
-  $('diff-view').addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); hideDiffView(); renderTabs(); }
+  root.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); showPage('document'); }
   });
 }

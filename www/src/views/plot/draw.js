@@ -1,7 +1,6 @@
 // @ts-check
 // The activation plot's drawing: axes, curves and the error strip as SVG.
 
-import { $ } from '../../dom.js';
 import { fmtInt, fmtNum } from '../../lib/format.js';
 import { decadeRange, decadeTicks, errorDecades, niceTicks } from '../../lib/ticks.js';
 
@@ -19,12 +18,15 @@ export function svg(tag, attrs, cls) {
 /** @type {any} */
 let plot = null;
 let PLOT_N = 0;
+/** @type {{view: HTMLElement, svg: SVGSVGElement, box: HTMLElement, tip: HTMLElement, legendErr: HTMLElement}} the plot view's parts (views/plot/plot.js names them) */
+let els;
 /**
- * plotDrawFor gives the drawing the plot view's state and its sample count.
+ * plotDrawFor gives the drawing the plot view's state, its sample count and its parts.
  * @param {any} state
  * @param {number} n
+ * @param {typeof els} elements
  */
-export function plotDrawFor(state, n) { plot = state; PLOT_N = n; }
+export function plotDrawFor(state, n, elements) { plot = state; PLOT_N = n; els = elements; }
 
 // lowerBound: first index i with xs[i] >= v (xs ascending).
 export function lowerBound(xs, v) {
@@ -58,9 +60,9 @@ function curvePath(xs, ys, i0, i1, tx, ty) {
 }
 
 export function plotDraw() {
-  const root = $('plot');
-  const box = $('plot-box');
-  if ($('plot-view').hidden) return;
+  const root = els.svg;
+  const box = els.box;
+  if (els.view.hidden) return;
   const W = Math.max(200, box.clientWidth), H = Math.max(160, box.clientHeight);
   root.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
   root.setAttribute('width', String(W));
@@ -225,7 +227,7 @@ export function plotDraw() {
   frag.appendChild(cross);
   root.replaceChildren(frag);
   // The old crosshair and tooltip describe samples that are gone: the next pointer move redraws them.
-  $('plot-tip').hidden = true;
+  els.tip.hidden = true;
   plot.geom = { m, pw, mainTop, mainH, errTop, errH, tx, yInfo, eInfo, cross };
-  $('legend-err').textContent = { rel: 'relative', abs: 'absolute', ulp: 'ulp' }[plot.err] + ' error';
+  els.legendErr.textContent = { rel: 'relative', abs: 'absolute', ulp: 'ulp' }[plot.err] + ' error';
 }

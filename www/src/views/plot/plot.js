@@ -61,7 +61,7 @@ export function plotFromActivate(ref, from) {
 
 // plotNote shows (or clears) the line under the plot's bar about where the range comes from.
 function plotNote(text) {
-  let n = document.getElementById('plot-note');
+  let n = $('plot-note');
   if (!text) { if (n) n.hidden = true; return; }
   if (!n) {
     n = el('p', 'plot-note');
@@ -73,8 +73,24 @@ function plotNote(text) {
   n.textContent = text;
 }
 
+/** @type {HTMLElement} the view's root (#plot-view) */
+let root;
+
+/** plotHide hides the plot (another node is on show). */
+export function plotHide() {
+  root.hidden = true;
+}
+
+/**
+ * plotTarget: the plot, where the focus lands when a link opened it; null when not on show.
+ * @returns {HTMLElement | null}
+ */
+export function plotTarget() {
+  return root.hidden ? null : $('plot');
+}
+
 export function plotShow(fn) {
-  $('plot-view').hidden = false;
+  root.hidden = false;
   const key = state.uid + '|' + fn.ref;
   const from = pendingFrom && pendingFrom.ref === fn.ref ? pendingFrom.from : '';
   pendingFrom = null;
@@ -141,7 +157,7 @@ export async function plotFetch() {
     const t3 = performance.now();
     plot.timing = { coreMs: r.ms, decodeMs: t2 - t1, drawMs: t3 - t2, totalMs: t3 - t0 };
     $('plot-status').textContent = fmtInt(plot.data.n) + ' points · ' + Math.round(t3 - t0) + ' ms';
-    $('plot-view').dataset.seq = String(seq);
+    root.dataset.seq = String(seq);
     plot.waiters.splice(0).forEach((w) => w(plot.timing));
     return plot.timing;
   } catch (e) {
@@ -225,8 +241,13 @@ function nearestBelow(list, x) {
   return best;
 }
 
-export function plotInit() {
-  plotDrawFor(plot, PLOT_N);
+/**
+ * plotInit wires the plot (zoom, pan, the crosshair), its bar and the evaluate box.
+ * @param {HTMLElement} view the view's root
+ */
+export function plotInit(view) {
+  root = view;
+  plotDrawFor(plot, PLOT_N, { view, svg: $('plot'), box: $('plot-box'), tip: $('plot-tip'), legendErr: $('legend-err') });
   on('document', plotForget);
   const p = $('plot');
   p.addEventListener('wheel', (e) => {
@@ -280,7 +301,7 @@ export function plotInit() {
   $('plot-err').addEventListener('change', (e) => { plot.err = /** @type {HTMLInputElement} */ (e.target).value; plotDraw(); });
   $('plot-ylog').addEventListener('change', (e) => { plot.ylog = /** @type {HTMLInputElement} */ (e.target).value; plotDraw(); });
   $('plot-mode').addEventListener('change', (e) => { plot.mode = /** @type {HTMLInputElement} */ (e.target).value; plotFetch(); });
-  new ResizeObserver(() => { if (!$('plot-view').hidden) plotDraw(); }).observe($('plot-box'));
+  new ResizeObserver(() => { if (!root.hidden) plotDraw(); }).observe($('plot-box'));
   $('eval-go').addEventListener('click', () => evalRun());
   $('eval-x').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); evalRun(); } });
 }
@@ -314,7 +335,7 @@ async function evalRun() {
       if (c.label === 'path') continue;
       const k = el('span', 'ek', c.label);
       const v = el(c.span ? 'button' : 'span', 'ev' + (c.span ? ' link' : ''), c.value || '');
-      if (c.span) { v.type = 'button'; v.title = spanText(c.span); v.addEventListener('click', () => { emit('detail', { n: c }); hexShow(c.span.src || '', c.span, true, fieldMarks(c, c.span.src || '')); }); }
+      if (c.span) { v.type = 'button'; v.title = spanText(c.span); v.addEventListener('click', () => { emit('picked', { n: c }); hexShow(c.span.src || '', c.span, true, fieldMarks(c, c.span.src || '')); }); }
       grid.appendChild(k);
       grid.appendChild(v);
     }
