@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -153,12 +154,7 @@ func TestHLOModuleView(t *testing.T) {
 	if v.SetAttrs+v.EmptyAttrs != len(m.FrontendAttrs) || v.SetAttrs == 0 || v.EmptyAttrs == 0 {
 		t.Errorf("attributes: %d set + %d empty, want %d", v.SetAttrs, v.EmptyAttrs, len(m.FrontendAttrs))
 	}
-	p.shot("/tmp/neffscope-hlo-module.png")
-	p.viewport(800, 600)
-	p.click("#pane-tab-content") // a narrow window shows one pane at a time
-	p.shot("/tmp/neffscope-hlo-module-800.png")
-	p.fits800("the module view")
-	p.viewport(1440, 900)
+	p.bothSizes("hlo-module", "the module view", func() { p.click("#pane-tab-content") }) // a narrow window shows one pane at a time
 
 	// The custom call's row: the instruction, its 12 operands, the call's card; an operand leads on.
 	p.click(`#hlo-instr tr.call`)
@@ -176,7 +172,9 @@ func TestHLOModuleView(t *testing.T) {
 	if hl := eval[map[string]any](p, `neffscope.hex.hl || {}`); hl["off"] != float64(custom.Span.Offset) || hl["len"] != float64(custom.Span.Length) {
 		t.Errorf("the instruction's bytes %v, want %d+%d", hl, custom.Span.Offset, custom.Span.Length)
 	}
-	p.shot("/tmp/neffscope-hlo-instruction.png")
+	if shotsOn() {
+		p.shot("/tmp/neffscope-hlo-instruction.png")
+	}
 	p.click(`#hlo-view [data-links="operands"] .hlo-ref`)
 	p.waitFor(`document.querySelector('#hlo-view .hlo-title') && document.querySelector('#hlo-view .hlo-title').textContent === '%p10.11'`, "the operand's view")
 	if users := eval[[]string](p, `Array.from(document.querySelectorAll('#hlo-view [data-links="used by"] .hlo-ref')).map((b) => b.textContent)`); strings.Join(users, ",") != "%custom-call.1" {
@@ -192,6 +190,24 @@ func TestHLOModuleView(t *testing.T) {
 		}
 	}
 	p.waitFor(`(neffscope.hex.hl || {}).off === `+jsonInt(leaf.Span.Offset), "the path's base64 bytes highlighted")
+}
+
+// bothSizes checks that the page fits 800×600 (after narrow, if any, run at that size) and,
+// with NEFFSCOPE_SHOTS set, saves it at 1440×900 and 800×600 as /tmp/neffscope-<name>[-800].png.
+func (p *page) bothSizes(name, what string, narrow func()) {
+	p.t.Helper()
+	if shotsOn() {
+		p.shot("/tmp/neffscope-" + name + ".png")
+	}
+	p.viewport(800, 600)
+	if narrow != nil {
+		narrow()
+	}
+	if shotsOn() {
+		p.shot("/tmp/neffscope-" + name + "-800.png")
+	}
+	p.fits800(what)
+	p.viewport(1440, 900)
 }
 
 // fits800 fails t when the page at 800×600 scrolls sideways.
@@ -261,11 +277,7 @@ func TestHLODiffDroppedModules(t *testing.T) {
 	if want := runCLI(t, dir, "diff", "--json", na, nb); s.JSON != want {
 		t.Errorf("the page's comparison differs from neffscope diff --json:\n%s\nwant\n%s", s.JSON, want)
 	}
-	p.shot("/tmp/neffscope-hlodiff-modules.png")
-	p.viewport(800, 600)
-	p.shot("/tmp/neffscope-hlodiff-modules-800.png")
-	p.fits800("the graph diff")
-	p.viewport(1440, 900)
+	p.bothSizes("hlodiff-modules", "the graph diff", nil)
 
 	// B's side of the difference: module B's tree, the path's base64 characters in the hex view.
 	var d fleet.HLODiff
@@ -327,18 +339,16 @@ func TestHLODiffEntryFolders(t *testing.T) {
 	if !strings.Contains(cache, "module hash changed") {
 		t.Errorf("cache keys: %q", cache)
 	}
-	p.shot("/tmp/neffscope-hlodiff-entries.png")
-	p.viewport(800, 600)
-	p.shot("/tmp/neffscope-hlodiff-entries-800.png")
-	p.fits800("the graph diff of entries")
-	p.viewport(1440, 900)
+	p.bothSizes("hlodiff-entries", "the graph diff of entries", nil)
 
 	p.dropFolders(v6, other)
 	p.waitFor(`neffscope.hlodiff.ready && neffscope.hlodiff.neff === 'hlo.neff-changed'`, "the changed kernel")
 	if eval[bool](p, `!!document.getElementById('hlodiff-fix')`) {
 		t.Error("a fix is offered for a changed kernel")
 	}
-	p.shot("/tmp/neffscope-hlodiff-changed.png")
+	if shotsOn() {
+		p.shot("/tmp/neffscope-hlodiff-changed.png")
+	}
 }
 
 // A cache folder with HLO modules: one graph, its eight keys flagged as never hit with why and
@@ -363,11 +373,7 @@ func TestCacheGraphs(t *testing.T) {
 	if len(groups) != 1 || groups[0] != "c619ea1f28839fdf" || never != 8 {
 		t.Errorf("groups %v, %d rows flagged never hit", groups, never)
 	}
-	p.shot("/tmp/neffscope-cache-graphs.png")
-	p.viewport(800, 600)
-	p.shot("/tmp/neffscope-cache-graphs-800.png")
-	p.fits800("the cache with graphs")
-	p.viewport(1440, 900)
+	p.bothSizes("cache-graphs", "the cache with graphs", nil)
 
 	// The records are the CLI's, graph and hlo included.
 	p.click("#cache-export")
@@ -382,5 +388,59 @@ func TestCacheGraphs(t *testing.T) {
 	s := p.waitGraphDiff()
 	if s.Verdict != "hlo.volatile-only" || s.Neff != "hlo.neff-changed" {
 		t.Errorf("the group's graph diff: %+v", s)
+	}
+}
+
+// Two gzip'd modules dropped together: the same comparison as the CLI's, and a difference's
+// A link shows its bytes in the inflated module (the spans index the inflated bytes, named by
+// the root's "(inflated)" source), not in the gzip stream.
+func TestHLODiffGzipModules(t *testing.T) {
+	paths := realModules(t)
+	dir := t.TempDir()
+	names := []string{"a.hlo_module.pb.gz", "b.hlo_module.pb.gz"}
+	files := map[string][]byte{}
+	for i, p := range []string{paths[0], paths[5]} {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		w := gzip.NewWriter(&gz)
+		w.Write(raw)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		files[names[i]] = gz.Bytes()
+		if err := os.WriteFile(filepath.Join(dir, names[i]), gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newPage(t, siteURL)
+	p.dropFiles(files, names)
+	s := p.waitGraphDiff()
+	if s.Verdict != "hlo.volatile-only" || s.Counts["volatile"] != 1 || len(s.Counts) != 1 {
+		t.Fatalf("graph diff of the gzip'd modules: %+v", s)
+	}
+	if want := runCLI(t, dir, "diff", "--json", names[0], names[1]); s.JSON != want {
+		t.Errorf("the page's comparison differs from neffscope diff --json:\n%s\nwant\n%s", s.JSON, want)
+	}
+	var d fleet.HLODiff
+	if err := json.Unmarshal([]byte(s.JSON), &d); err != nil || len(d.Differences) != 1 {
+		t.Fatalf("diff JSON: %v %s", err, s.JSON)
+	}
+	want := d.Differences[0].SpanA
+	if want == nil {
+		t.Fatalf("no span_a: %s", s.JSON)
+	}
+	if want.Source != "(inflated)" {
+		t.Errorf("span_a %+v: want the inflated bytes", want)
+	}
+	p.click(`[data-class-section="volatile"] .jump.side-a`)
+	p.waitFor(`!neffscope.hlodiff.shown && (neffscope.hex.hl || {}).off === `+jsonInt(want.Offset), "A's bytes of the difference")
+	if hl := eval[map[string]any](p, `neffscope.hex.hl`); hl["len"] != float64(want.Length) || hl["src"] != "(inflated)" {
+		t.Errorf("highlighted %v, want %d bytes of (inflated)", hl, want.Length)
+	}
+	if cur := eval[string](p, `neffscope.docs.find((d) => d.current).file`); cur != names[0] {
+		t.Errorf("the jump to A shows %s", cur)
 	}
 }

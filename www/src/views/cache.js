@@ -468,24 +468,19 @@ function cacheRender() {
   sel.value = cache.state;
   sel.addEventListener('change', () => { cache.state = sel.value; renderRows(); });
   tools.appendChild(sel);
-  const dup = el('label', 'diff-toggle');
-  const dupBox = /** @type {HTMLInputElement} */ (el('input'));
-  dupBox.type = 'checkbox';
-  dupBox.id = 'cache-hide-dup';
-  dupBox.checked = cache.hideDup;
-  dupBox.addEventListener('change', () => { cache.hideDup = dupBox.checked; renderRows(); });
-  dup.append(dupBox, ' Hide duplicates');
-  tools.appendChild(dup);
-  if (cache.graphs) {
-    const grp = el('label', 'diff-toggle');
-    const gBox = /** @type {HTMLInputElement} */ (el('input'));
-    gBox.type = 'checkbox';
-    gBox.id = 'cache-by-graph';
-    gBox.checked = cache.byGraph;
-    gBox.addEventListener('change', () => { cache.byGraph = gBox.checked; renderRows(); });
-    grp.append(gBox, ' Group by graph');
-    tools.appendChild(grp);
-  }
+  // A checkbox that sets cache[key] and redraws the rows.
+  const toggle = (id, key, text) => {
+    const label = el('label', 'diff-toggle');
+    const box = /** @type {HTMLInputElement} */ (el('input'));
+    box.type = 'checkbox';
+    box.id = id;
+    box.checked = cache[key];
+    box.addEventListener('change', () => { cache[key] = box.checked; renderRows(); });
+    label.append(box, ' ' + text);
+    tools.appendChild(label);
+  };
+  toggle('cache-hide-dup', 'hideDup', 'Hide duplicates');
+  if (cache.graphs) toggle('cache-by-graph', 'byGraph', 'Group by graph');
   tools.appendChild(el('span', 'cache-note muted', 'Each file is read once, in this tab; nothing is uploaded.'));
   v.appendChild(tools);
 
@@ -726,7 +721,7 @@ const CSS = `
 .cache-table th[aria-sort="descending"] .sort::after { content: " ▼"; font-size: 9px; }
 .cache-table td { vertical-align: middle; }
 .cache-table td.sel, .cache-table th[data-key="sel"] { width: 26px; text-align: center; }
-.cache-table td.cache-path { font-family: var(--mono); font-size: 12px; }
+.cache-table td.cache-path { font-family: var(--mono); font-size: 12px; min-width: 26ch; }
 .cache-table td.cache-compiler, .cache-table td.cache-target { font-family: var(--mono); font-size: 12px; white-space: nowrap; }
 .cache-table td.cache-dup { font-family: var(--mono); font-size: 11.5px; color: var(--warn); }
 .cache-table td.cache-dup .muted, .cache-table td.cache-dup .cache-base { color: var(--warn); }

@@ -354,7 +354,7 @@ body.dash.drawer-hex .content > .hlo-view:not([hidden]) { flex: 1 1 62%; border-
 .hlo-kv { width: 100%; margin-top: 4px; }
 .hlo-kv td { vertical-align: top; font-size: 12px; }
 .hlo-kv td.k { font-family: var(--mono); white-space: nowrap; width: 1%; padding-right: 14px; }
-.hlo-kv td.v { font-family: var(--mono); white-space: normal; max-width: none; overflow-wrap: anywhere; }
+.hlo-kv td.v { font-family: var(--mono); white-space: normal; max-width: none; width: 55%; overflow-wrap: anywhere; }
 .hlo-kv td.hlo-meaning { font-family: var(--sans); font-size: 11.5px; width: 38%; white-space: normal; max-width: none; }
 .hlo-kv tr.selected td { background: var(--accent-soft); }
 .hlo-table-wrap { overflow: auto; max-height: 60vh; border: 1px solid var(--border); border-radius: 6px; }
