@@ -355,7 +355,7 @@ func TestHLODiffEntryFolders(t *testing.T) {
 // the fix; the rows grouped by graph; a group's graph diff one click away; the records (graph
 // and hlo included) are the CLI's scan --jsonl.
 func TestCacheGraphs(t *testing.T) {
-	root, _, _, _ := entryTree(t)
+	root, v6, same, _ := entryTree(t)
 	p := newPage(t, siteURL)
 	downloads := allowDownloads(t, p)
 	p.pickFolder(root)
@@ -388,6 +388,23 @@ func TestCacheGraphs(t *testing.T) {
 	s := p.waitGraphDiff()
 	if s.Verdict != "hlo.volatile-only" || s.Neff != "hlo.neff-changed" {
 		t.Errorf("the group's graph diff: %+v", s)
+	}
+
+	// Back on the cache's tab, ungrouped: two rows picked by hand, their graph diff (the same
+	// program compiled twice).
+	p.click("#cache-tab")
+	p.waitFor(`document.body.dataset.view === 'cache' && !!document.getElementById('cache-by-graph')`, "the cache again")
+	p.click("#cache-by-graph")
+	if n := eval[int](p, `document.querySelectorAll('#cache-table tr.cache-group').length`); n != 0 {
+		t.Errorf("%d group rows with Group by graph off", n)
+	}
+	for _, dir := range []string{v6, same} {
+		p.click(`#cache-table tr.cache-row[data-path$="/` + filepath.Base(dir) + `/model.neff"] td.sel input`)
+	}
+	p.click("#cache-graphdiff")
+	p.waitFor(`neffscope.hlodiff.shown && neffscope.hlodiff.ready && neffscope.hlodiff.neff === 'hlo.neff-same-program'`, "the picked entries' graph diff")
+	if s := eval[hloState](p, `neffscope.hlodiff`); s.Verdict != "hlo.volatile-only" || s.Error != "" {
+		t.Errorf("the picked entries' graph diff: %+v", s)
 	}
 }
 
