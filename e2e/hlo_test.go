@@ -390,9 +390,9 @@ func TestCacheGraphs(t *testing.T) {
 		t.Errorf("the group's graph diff: %+v", s)
 	}
 
-	// Back on the cache's tab, ungrouped: two rows picked by hand, their graph diff (the same
-	// program compiled twice).
-	p.click("#cache-tab")
+	// Close goes back to the cache. Ungrouped, two rows picked by hand: their graph diff (the
+	// same program compiled twice).
+	p.click("#hlodiff-close")
 	p.waitFor(`document.body.dataset.view === 'cache' && !!document.getElementById('cache-by-graph')`, "the cache again")
 	p.click("#cache-by-graph")
 	if n := eval[int](p, `document.querySelectorAll('#cache-table tr.cache-group').length`); n != 0 {

@@ -23,13 +23,14 @@ import { ATTR, DOC_KIND } from '../lib/vocab.gen.js';
 
 /**
  * What to compare beside the two modules: their paths (a cache entry's key is read from its
- * directory), whether they are cache entries, and the entries' NEFFs.
- * @typedef {{nameA?: string, nameB?: string, entries?: boolean, neffA?: File | null, neffB?: File | null}} Sides
+ * directory), whether they are cache entries, the entries' NEFFs, and the page it was asked
+ * from (Close goes back to the cache there).
+ * @typedef {{nameA?: string, nameB?: string, entries?: boolean, neffA?: File | null, neffB?: File | null, from?: string}} Sides
  */
 
-/** @type {{a: any, b: any, sides: Sides, d: any, json: ArrayBuffer | null, error: string, seq: number, ms: number, readonly shown: boolean}} */
+/** @type {{a: any, b: any, sides: Sides, d: any, json: ArrayBuffer | null, error: string, seq: number, ms: number, from: string, readonly shown: boolean}} */
 export const hlodiff = {
-  a: null, b: null, sides: {}, d: null, json: null, error: '', seq: 0, ms: 0,
+  a: null, b: null, sides: {}, d: null, json: null, error: '', seq: 0, ms: 0, from: '',
   get shown() { return screen.page === 'graphdiff'; },
 };
 
@@ -93,7 +94,8 @@ export const isHLOName = (name) => /(hlo_module|\.hlo)\.pb(\.gz)?$/i.test(name);
  */
 export async function hloCompare(a, b, sides) {
   const seq = ++hlodiff.seq;
-  Object.assign(hlodiff, { a, b, sides: sides || {}, d: null, json: null, error: '', ms: 0 });
+  const from = (sides && sides.from) || (hlodiff.shown ? hlodiff.from : screen.page);
+  Object.assign(hlodiff, { a, b, sides: sides || {}, d: null, json: null, error: '', ms: 0, from });
   showGraphDiff();
   const t0 = performance.now();
   try {
@@ -154,6 +156,7 @@ async function openModule(file, name) {
  * @param {Side[]} list two sides
  */
 export async function hloDiffSides(list) {
+  const from = hlodiff.shown ? hlodiff.from : screen.page;
   const opened = [];
   for (const s of list) {
     try {
@@ -167,7 +170,7 @@ export async function hloDiffSides(list) {
   if (fresh.length) addDocs(fresh, 0, 0);
   document.body.dataset.state = 'open';
   const entries = list.some((s) => s.entry);
-  return hloCompare(opened[0], opened[1], { nameA: list[0].hloPath, nameB: list[1].hloPath, entries, neffA: list[0].neff || null, neffB: list[1].neff || null });
+  return hloCompare(opened[0], opened[1], { nameA: list[0].hloPath, nameB: list[1].hloPath, entries, neffA: list[0].neff || null, neffB: list[1].neff || null, from });
 }
 
 // showGraphDiff shows the page (drawn anew, with its tab, when it is on show already).
@@ -185,8 +188,9 @@ export function hlodiffShow() {
   if (body) /** @type {HTMLElement} */ (body).focus({ preventScroll: true });
 }
 
+// close goes back to the cache when the comparison was asked from it, else to the document.
 function close() {
-  showPage(state ? 'document' : 'welcome');
+  showPage(hlodiff.from === 'cache' ? 'cache' : state ? 'document' : 'welcome');
 }
 
 // forget drops the comparison when one of its modules is closed.
@@ -291,7 +295,7 @@ function bar() {
   act('hlodiff-export', 'JSON', 'Download the comparison as neffscope diff --json prints it', () => {
     if (hlodiff.json) download([hlodiff.json], fileStem(hlodiff.a.doc.file) + '_vs_' + fileStem(hlodiff.b.doc.file) + '.hlodiff.json', 'application/json');
   }).toggleAttribute('disabled', !hlodiff.json);
-  act('hlodiff-close', '✕ Close', 'Back to the module', close).setAttribute('aria-label', 'Close the graph diff');
+  act('hlodiff-close', '✕ Close', hlodiff.from === 'cache' ? 'Back to the cache' : 'Back to the module', close).setAttribute('aria-label', 'Close the graph diff');
   return b;
 }
 
