@@ -39,8 +39,8 @@ type HLODiff struct {
 	Summary string `json:"summary"`
 	// GraphSummary is what the graph alone says, when the NEFFs add to Summary.
 	GraphSummary string `json:"graph_summary,omitempty"`
-	A       string `json:"a"`
-	B       string `json:"b"`
+	A            string `json:"a"`
+	B            string `json:"b"`
 	// GraphA and GraphB are the graph digests (hlo.Module.GraphDigest; "" when a model is partial).
 	GraphA string `json:"graph_a"`
 	GraphB string `json:"graph_b"`
