@@ -293,27 +293,13 @@ func TestHLODiffDroppedModules(t *testing.T) {
 	p.waitGraphDiff()
 }
 
-// entryTree is the real modules laid out as a cache, with attn_v6.neff in the v6 entry and
-// in one more (the same program compiled twice), and matmul_small.neff in a third (another
-// program): the three entries' directories.
-// (RealTree's entries come in name order: same is the first after v6's, other the second.)
+// entryTree is the real modules laid out as a cache with NEFFs in three entries
+// (cachetest.RealTreeWithNEFFs): v6's own, the same program in one more, another in a third.
 func entryTree(t *testing.T) (root, v6, same, other string) {
 	t.Helper()
 	realModules(t)
-	root, entries := cachetest.RealTree(t)
-	for _, e := range entries {
-		switch {
-		case e.Hash == cachetest.V6Module:
-			v6 = e.Dir
-		case same == "":
-			same = e.Dir
-		case other == "":
-			other = e.Dir
-		}
-	}
-	cachetest.Copy(t, realfiles.Path(t, "nki-moe/attn_v6.neff"), filepath.Join(same, "model.neff"))
-	cachetest.Copy(t, realfiles.Path(t, "nkipy/matmul_small.neff"), filepath.Join(other, "model.neff"))
-	return root, v6, same, other
+	tr := cachetest.RealTreeWithNEFFs(t)
+	return tr.Root, tr.V6, tr.Same, tr.Other
 }
 
 // Two cache entries' folders dropped: the graph is the same but for the temporary path, and
