@@ -248,6 +248,7 @@ func TestHLODiffDroppedModules(t *testing.T) {
 	b, _ := os.ReadFile(paths[7])
 	na, nb := filepath.Base(paths[3]), filepath.Base(paths[7])
 	p := newPage(t, siteURL)
+	downloads := allowDownloads(t, p)
 	p.dropFiles(map[string][]byte{na: a, nb: b}, []string{na, nb})
 	s := p.waitGraphDiff()
 	if s.Verdict != "hlo.volatile-only" || s.Neff != "" || s.Counts["volatile"] != 1 || len(s.Counts) != 1 {
@@ -274,8 +275,14 @@ func TestHLODiffDroppedModules(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, na), a, 0o644)
 	os.WriteFile(filepath.Join(dir, nb), b, 0o644)
-	if want := runCLI(t, dir, "diff", "--json", na, nb); s.JSON != want {
+	want := runCLI(t, dir, "diff", "--json", na, nb)
+	if s.JSON != want {
 		t.Errorf("the page's comparison differs from neffscope diff --json:\n%s\nwant\n%s", s.JSON, want)
+	}
+	// JSON saves the same bytes.
+	p.click("#hlodiff-export")
+	if got := string(waitDownload(t, downloads, na+"_vs_"+nb+".hlodiff.json")); got != want {
+		t.Errorf("the JSON saved differs from neffscope diff --json:\n%s", got)
 	}
 	p.bothSizes("hlodiff-modules", "the graph diff", nil)
 

@@ -384,7 +384,7 @@ function classSection(cls, title, note, list, count) {
   for (const x of list) {
     const tr = el('tr', x.before && x.after ? 'changed' : x.after ? 'added' : 'removed');
     tr.dataset.field = x.field;
-    tr.appendChild(el('td', 'hlodiff-where', x.instruction || '(module)'));
+    tr.appendChild(whereCell(x.instruction || '(module)'));
     tr.appendChild(fieldCell(x.field));
     const marks = changedRuns(x.before || '', x.after || '');
     tr.appendChild(valueCell(x.before, marks.a, 'va'));
@@ -410,6 +410,16 @@ function fieldCell(f) {
     td.appendChild(document.createTextNode(part + (i < all.length - 1 ? '.' : '')));
     if (i < all.length - 1) td.appendChild(el('wbr'));
   });
+  return td;
+}
+
+// whereCell: the instruction a difference is in; its name ("%custom-call.1") never broken at
+// its hyphen, the words after it wrapping.
+function whereCell(text) {
+  const td = el('td', 'hlodiff-where');
+  const sp = text.indexOf(' ');
+  td.appendChild(el('span', 'name', sp < 0 ? text : text.slice(0, sp)));
+  if (sp >= 0) td.appendChild(document.createTextNode(text.slice(sp)));
   return td;
 }
 
@@ -469,7 +479,8 @@ const CSS = `
 .diff-count.c-volatile:not(:disabled), .diff-count.c-metadata:not(:disabled) { color: var(--warn); }
 .hlodiff-table td.mono { font-family: var(--mono); font-size: 12px; }
 .hlodiff-table td.hlodiff-field { overflow-wrap: normal; word-break: normal; }
-.hlodiff-table td.hlodiff-where { font-family: var(--mono); font-size: 12px; min-width: 16ch; }
+.hlodiff-table td.hlodiff-where { font-family: var(--mono); font-size: 12px; min-width: 16ch; overflow-wrap: normal; word-break: normal; }
+.hlodiff-where .name { white-space: nowrap; }
 .hlodiff-table td.hlodiff-note { font-size: 12px; min-width: 18ch; }
 .hlodiff-table th.col-a, .hlodiff-table th.col-b { width: 24%; }
 .hlodiff-mark { background: color-mix(in srgb, var(--warn) 30%, transparent); color: inherit; border-radius: 2px; padding: 0 1px; }
