@@ -268,6 +268,9 @@ func TestHLODiffDroppedModules(t *testing.T) {
 	if !strings.HasPrefix(summary, "the graph is the same except a temporary path in the call of qwen3_attn_tkg_fused") || !strings.Contains(summary, "cannot be told from the graph") {
 		t.Errorf("verdict %q", summary)
 	}
+	if eval[string](p, `document.getElementById('hlodiff-verdict').dataset.partial`) != "false" {
+		t.Error("two whole modules' verdict says it holds only for what was read")
+	}
 	if eval[string](p, `document.getElementById('hlodiff-neff').dataset.code`) != "" || strings.Contains(eval[string](p, `document.getElementById('hlodiff-body').textContent`), "spurious") {
 		t.Error("without NEFFs the page says something of the kernel")
 	}
@@ -452,5 +455,55 @@ func TestHLODiffGzipModules(t *testing.T) {
 	}
 	if cur := eval[string](p, `neffscope.docs.find((d) => d.current).file`); cur != names[0] {
 		t.Errorf("the jump to A shows %s", cur)
+	}
+}
+
+// A module cut short beside a whole one: the graph diff still shows, with the core's finding
+// that one was read only in part (its code on the page), and its JSON is still the CLI's.
+func TestHLODiffTruncatedModule(t *testing.T) {
+	paths := realModules(t)
+	whole, err := os.ReadFile(paths[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"whole.hlo_module.pb", "cut.hlo_module.pb"}
+	files := map[string][]byte{names[0]: whole, names[1]: whole[:9000]}
+	dir := t.TempDir()
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newPage(t, siteURL)
+	p.dropFiles(files, names)
+	s := p.waitGraphDiff()
+	want := runCLI(t, dir, "diff", "--json", names[0], names[1])
+	if s.JSON != want {
+		t.Errorf("the page's comparison differs from neffscope diff --json:\n%s\nwant\n%s", s.JSON, want)
+	}
+	var d fleet.HLODiff
+	if err := json.Unmarshal([]byte(want), &d); err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != string(d.Verdict) || len(d.Findings) == 0 {
+		t.Fatalf("verdict %s, CLI %s with findings %v", s.Verdict, d.Verdict, d.Findings)
+	}
+	if eval[string](p, `document.getElementById('hlodiff-verdict').dataset.partial`) != "true" {
+		t.Error("the verdict does not say it holds only for what was read")
+	}
+	// The findings come right after the verdict, before what the NEFFs say.
+	if eval[string](p, `document.getElementById('hlodiff-verdict').nextElementSibling.className`) != "findings-list inline diff-findings" {
+		t.Error("the findings are not right under the verdict")
+	}
+	codes := eval[[]string](p, `Array.from(document.querySelectorAll('#hlodiff-view .finding')).map((f) => f.dataset.code)`)
+	var wantCodes []string
+	for _, f := range d.Findings {
+		wantCodes = append(wantCodes, string(f.Code))
+	}
+	if strings.Join(codes, ",") != strings.Join(wantCodes, ",") {
+		t.Errorf("findings on the page %v, want %v", codes, wantCodes)
+	}
+	if shotsOn() {
+		p.shot("/tmp/neffscope-hlodiff-cut.png")
 	}
 }

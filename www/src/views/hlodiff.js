@@ -231,16 +231,7 @@ function render() {
   const d = hlodiff.d;
   if (!d) { body.appendChild(el('p', 'muted diff-wait', 'Comparing the graphs…')); return; }
   body.appendChild(verdictBox(d));
-  body.appendChild(neffBox(d));
-  if (d.cache && d.cache.length) {
-    const s = el('section', 'hlodiff-box hlodiff-cache');
-    s.id = 'hlodiff-cache';
-    s.appendChild(el('h3', '', 'Cache keys'));
-    const ul = el('ul', 'hlodiff-lines');
-    for (const l of d.cache) ul.appendChild(el('li', '', l));
-    s.appendChild(ul);
-    body.appendChild(s);
-  }
+  // What could not be compared qualifies the verdict: it comes right under it.
   if (d.findings && d.findings.length) {
     const ol = el('ol', 'findings-list inline diff-findings');
     for (const f of d.findings) {
@@ -251,6 +242,16 @@ function render() {
       ol.appendChild(li);
     }
     body.appendChild(ol);
+  }
+  body.appendChild(neffBox(d));
+  if (d.cache && d.cache.length) {
+    const s = el('section', 'hlodiff-box hlodiff-cache');
+    s.id = 'hlodiff-cache';
+    s.appendChild(el('h3', '', 'Cache keys'));
+    const ul = el('ul', 'hlodiff-lines');
+    for (const l of d.cache) ul.appendChild(el('li', '', l));
+    s.appendChild(ul);
+    body.appendChild(s);
   }
   body.appendChild(countsLine(d));
   for (const [cls, title, note] of CLASSES) {
@@ -302,11 +303,14 @@ function bar() {
 // verdictBox: the answer — the verdict's code, what it means, the core's sentence.
 function verdictBox(d) {
   const [words, tone] = VERDICTS[d.verdict] || [d.verdict, 'warn'];
+  // A module read only in part has no graph digest: the verdict holds for what was read.
+  const partial = !d.graph_a || !d.graph_b;
   const s = el('section', 'hlodiff-box hlodiff-verdict tone-' + tone);
   s.id = 'hlodiff-verdict';
   s.dataset.verdict = d.verdict;
+  s.dataset.partial = String(partial);
   const h = el('div', 'hlodiff-head');
-  h.appendChild(el('span', 'diff-verdict ' + tone, words));
+  h.appendChild(el('span', 'diff-verdict ' + tone, partial ? words + ', of what was read' : words));
   h.appendChild(el('code', 'hlodiff-code', d.verdict));
   s.appendChild(h);
   s.appendChild(el('p', 'hlodiff-summary', d.graph_summary || d.summary));
@@ -460,6 +464,7 @@ const CSS = `
 .cache-view.hlodiff-view { grid-row: 4; }
 .hlodiff-box p { margin: 4px 0 0; }
 .hlodiff-box { margin: 0 0 12px; padding: 10px 14px; border: 1px solid var(--border); border-radius: 6px; background: var(--panel); }
+.hlodiff-body > .diff-findings { margin: 0 0 12px; }
 .hlodiff-box h3 { margin: 0 0 4px; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; }
 .hlodiff-verdict.tone-warn { border-left: 4px solid var(--warn); }
 .hlodiff-verdict.tone-bad { border-left: 4px solid var(--bad); }
