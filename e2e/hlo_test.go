@@ -507,3 +507,49 @@ func TestHLODiffTruncatedModule(t *testing.T) {
 		p.shot("/tmp/neffscope-hlodiff-cut.png")
 	}
 }
+
+// A cache packed as a .tar.gz, two entries of one graph in it (each holding attn_v6.neff):
+// read in the tab as the folder it was, its records the CLI's scan of the archive, the two
+// grouped under their graph with both keys flagged never hit, the group's graph diff one click
+// away (the same program compiled twice), and Close back to the cache.
+func TestCacheGraphsTar(t *testing.T) {
+	tr := cachetest.RealTreeWithNEFFs(t)
+	root := filepath.Join(t.TempDir(), "two")
+	for _, dir := range []string{tr.V6, tr.Same} {
+		rel, err := filepath.Rel(tr.Root, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"model.hlo_module.pb", "model.neff"} {
+			cachetest.Copy(t, filepath.Join(dir, n), filepath.Join(root, rel, n))
+		}
+	}
+	work := t.TempDir()
+	cachetest.Tar(t, root, filepath.Join(work, "cache.tar.gz"), true)
+	packed, err := os.ReadFile(filepath.Join(work, "cache.tar.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, siteURL)
+	downloads := allowDownloads(t, p)
+	p.dispatchDrop(map[string][]byte{"cache.tar.gz": packed}, []string{"cache.tar.gz"})
+	p.waitFor(`document.body.dataset.cache === 'scanned' && !!document.getElementById('cache-graphs')`, "the archive's scan and its graphs")
+	groups := eval[[]string](p, `Array.from(document.querySelectorAll('#cache-table tr.cache-group')).map((tr) => tr.dataset.graph)`)
+	rows := eval[int](p, `document.querySelectorAll('#cache-table tr.cache-row').length`)
+	never := eval[int](p, `document.querySelectorAll('#cache-table tr.cache-row .cache-never').length`)
+	if len(groups) != 1 || groups[0] != "c619ea1f28839fdf" || rows != 2 || never != 2 {
+		t.Errorf("groups %v, %d rows, %d flagged never hit", groups, rows, never)
+	}
+	p.bothSizes("cache-tar", "the cache of an archive", nil)
+	p.click("#cache-export")
+	if got, want := string(waitDownload(t, downloads, "cache.tar.gz.jsonl")), runCLI(t, work, "scan", "--jsonl", "-q", "cache.tar.gz"); got != want {
+		t.Errorf("the page's records differ from neffscope scan --jsonl of the archive:\n got:\n%s\nwant:\n%s", got, want)
+	}
+	p.click(`#cache-table tr.cache-group .cache-group-diff`)
+	s := p.waitGraphDiff()
+	if s.Verdict != "hlo.volatile-only" || s.Neff != "hlo.neff-same-program" {
+		t.Errorf("the group's graph diff: %+v", s)
+	}
+	p.click("#hlodiff-close")
+	p.waitFor(`document.body.dataset.view === 'cache'`, "the cache again")
+}

@@ -1,6 +1,6 @@
 // @ts-check
 // The cache view: a folder (a neuronx-cc compile cache, or any folder of NEFFs) dropped or
-// picked becomes one table of every NEFF in it — the records `neffscope scan --jsonl` prints,
+// picked, or a .tar / .tar.gz of one dropped (lib/tar.js), becomes one table of every NEFF in it — the records `neffscope scan --jsonl` prints,
 // built by the same core code (the worker's scan method). Each file is read once, in the
 // worker, one at a time; nothing is kept but the record, and nothing leaves the tab. The HLO
 // module beside each NEFF gives its record a graph digest: the table groups entries by graph
@@ -21,6 +21,7 @@ import { on } from '../state/events.js';
 import { screen, showPage } from '../state/screen.js';
 import { compareMany, manyTab } from './diff/many.js';
 import { GRAPH_CSS, graphBanner, graphCell, graphSides, graphsOf, groupRows } from './cachegraphs.js';
+import { tarFiles } from '../lib/tar.js';
 import { hloDiffSides, isHLOName } from './hlodiff.js';
 import { compare } from './diff/render.js';
 import { shortName } from './fullview.js';
@@ -137,6 +138,17 @@ export function cacheDrop(dt) {
     else scanFolder(dirs.map((d) => d.name).join(', '), list, note);
   });
   return true;
+}
+
+/**
+ * cacheTar reads a packed compile cache (a .tar, .tar.gz or .tgz dropped) as the folder it
+ * was: its paths under the archive's name, as `neffscope scan cache.tar` names them.
+ * @param {File} file
+ */
+export async function cacheTar(file) {
+  const { list, note } = await tarFiles(file);
+  for (const f of list) f.path = file.name + '/' + f.path;
+  scanFolder(file.name, list, note);
 }
 
 // entrySides: two dropped folders that each hold an HLO module (two cache entries) as the
