@@ -552,4 +552,13 @@ func TestCacheGraphsTar(t *testing.T) {
 	}
 	p.click("#hlodiff-close")
 	p.waitFor(`document.body.dataset.view === 'cache'`, "the cache again")
+
+	// The same tree as a plain .tar, picked with Open file…: the same two rows.
+	cachetest.Tar(t, root, filepath.Join(work, "cache.tar"), false)
+	p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{filepath.Join(work, "cache.tar")}))
+	p.waitFor(`document.body.dataset.cache === 'scanned' && document.querySelector('#cache-tab').textContent.includes('cache.tar') && !document.querySelector('#cache-tab').textContent.includes('.gz')`, "the .tar's scan")
+	paths := eval[[]string](p, `Array.from(document.querySelectorAll('#cache-table tr.cache-row')).map((tr) => tr.dataset.path)`)
+	if len(paths) != 2 || !strings.HasPrefix(paths[0], "cache.tar/neuronxcc-") {
+		t.Errorf("the .tar's rows %v", paths)
+	}
 }
