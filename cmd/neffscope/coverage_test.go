@@ -9,7 +9,7 @@ import (
 )
 
 func TestCoverageCommand(t *testing.T) {
-	files := realNEFFs(t)
+	files := realfiles.NEFFs(t)
 	out, errs, rc := runCLI(t, append([]string{"coverage", "--json"}, files...)...)
 	var c coverageJSON
 	if err := json.Unmarshal([]byte(out), &c); err != nil || rc != 0 {
@@ -32,7 +32,7 @@ func TestCoverageCommand(t *testing.T) {
 	if _, _, rc := runCLI(t, "coverage"); rc != 2 {
 		t.Errorf("no file: rc %d", rc)
 	}
-	if _, errs, rc := runCLI(t, "coverage", realfiles.Path(t, "nkipy/matmul_small/neff.json")); rc != 1 || !strings.Contains(errs, "not a NEFF") {
+	if _, errs, rc := runCLI(t, "coverage", realfiles.Path(t, "nkipy/matmul_small/neff.json")); rc != 2 || !strings.Contains(errs, "not a NEFF") {
 		t.Errorf("a JSON file: rc %d %s", rc, errs)
 	}
 }

@@ -18,17 +18,6 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's
-// where it is beside the clone.
-func realNEFFs(t *testing.T) []string {
-	t.Helper()
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return paths
-}
-
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -37,7 +26,7 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 }
 
 func TestInfoJSONOnRealNEFFs(t *testing.T) {
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			out, errs, rc := runCLI(t, "info", "--json", p)
 			if rc != 0 {
@@ -122,7 +111,7 @@ func TestInfoHumanAndInspect(t *testing.T) {
 	if codes := infoCodes(t, p); codes[doc.CodeNeffHashMismatch] == 0 {
 		t.Errorf("damaged file: no %s finding in %v", doc.CodeNeffHashMismatch, codes)
 	}
-	if _, errs, rc := runCLI(t, "extract", p, "nope.json"); rc != 1 || !strings.Contains(errs, `no member "nope.json"`) {
+	if _, errs, rc := runCLI(t, "extract", p, "nope.json"); rc != 2 || !strings.Contains(errs, `no member "nope.json"`) {
 		t.Errorf("extract of a missing member: rc %d %s", rc, errs)
 	}
 	if _, _, rc := runCLI(t, "bogus"); rc != 2 {
@@ -215,7 +204,7 @@ func TestInspectReadsStubsAfterTheOpen(t *testing.T) {
 // in text and in --json, and its findings are the full open's less those on the .dbg members
 // and the source mapping — nothing else is lost.
 func TestInfoLeavesDebugInfoOut(t *testing.T) {
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			out, errs, rc := runCLI(t, "info", "--json", p)
 			if rc != 0 {
