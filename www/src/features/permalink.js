@@ -139,10 +139,9 @@ function onDocument() {
   if (fp === h.f || fp === h.vs) {
     const keep = wanted;
     if (!missingOf().length) { wanted = null; linkWantedHide(); toastHide(PAGE_CODE.LINK_FILE_MISSING); }
-    if (fp === h.f) { restoreHash(keep.hash); return; }
-    // B of the comparison, A open: the comparison, once B has landed.
-    const a = docs.find((d) => docFingerprint(d) === h.f);
-    if (a && !wanted) setTimeout(() => { restoreHash(keep.hash); compareLinked(h.f, h.vs); }, 0);
+    if (fp === h.f) restoreHash(keep.hash);
+    // Both files of a comparison open: the comparison, once this one has landed.
+    if (h.vs && !wanted) setTimeout(() => { restoreHash(keep.hash); compareLinked(h.f, h.vs); }, 0);
     return;
   }
   const p = docPlace(state);

@@ -145,10 +145,16 @@ export function applyHash() {
     if (f && f !== docFingerprint(state)) emit('hashUnknown', { f }); // the library may hold it
     return;
   }
-  if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
+  const h = parseHash(location.hash);
+  if (t.d !== state) {
+    setCurrent(t.d);
+    renderDocument(0);
+    if (h.v === 'diff') hashView(h, null, false); // (landing names no comparison: see hashView)
+    return;
+  }
   if (state.selected !== t.node) select(t.node, 'hash');
   hashByte(t.node);
-  hashView(parseHash(location.hash), null, false);
+  hashView(h, null, false);
 }
 
 /**
@@ -160,7 +166,10 @@ export function applyHash() {
  * @param {boolean} landing
  */
 function hashView(h, inst, landing) {
-  if (landing && !h.v) return;
+  // A document landing from a hash that names a comparison is its A shown on its own (a jump
+  // out of the comparison; a link's file arriving, which features/permalink.js compares once
+  // both are open): not the comparison again.
+  if (landing && (!h.v || h.v === 'diff')) return;
   emit('hashView', { f: h.f, v: h.v, w: h.w, c: h.c, vs: h.vs, inst });
 }
 
