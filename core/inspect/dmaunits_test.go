@@ -30,10 +30,7 @@ var streamedOnce = map[string][]string{
 // reaches past its var, every constant and every tensor the kernel streams once shows
 // reload factor 1.00.
 func TestDMABytesRealNEFFs(t *testing.T) {
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip("no real NEFFs")
-	}
+	files := realfiles.NEFFs(t)
 	for _, path := range files {
 		rel := filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path)))
 		f := openRealBytes(t, rel)
