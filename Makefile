@@ -165,12 +165,13 @@ test-browser: dist $(TESTSUMMARY)
 	wait $$second || status=1; cat $(TEST_CACHE)/e2e-big.log; \
 	exit $$status
 
-## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks, the
-## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (docs/big-files.md;
-## generated once into testdata/gen), the wasm open under Node, and the page in Chromium,
-## among them a returning visit's open during and after the warm-up and what Chrome's wasm
-## code cache held.
-BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped
+## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks (among
+## them the sync model on its hostile class), the 256 MiB NEFF against gzip|tar, the real-shaped
+## 32 MiB/256 MiB/1 GiB NEFFs (docs/big-files.md; generated once into testdata/gen), sync,
+## memmap and timeline against info, a 1 GB device profile natively and in the wasm under
+## Node, the wasm open under Node, and the page in Chromium, among them a returning visit's
+## open during and after the warm-up and what Chrome's wasm code cache held.
+BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped|SyncHostile
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
 	$(RUN) ./scripts/benchneff

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 // Estimated is the schedule in the contract's shape, rows included: for a program of a few
@@ -216,8 +218,8 @@ func appendRef(b []byte, engine []byte, index int32) []byte {
 	return append(b, '}')
 }
 
-// appendJSONString quotes s as encoding/json does (names come from files: any bytes).
+// appendJSONString quotes a name from a file (any bytes) as the CLI's JSON does: valid JSON,
+// and safe on a terminal (doc.JSONSafe).
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
+	return doc.AppendJSONString(b, s, doc.JSONSafe)
 }

@@ -457,7 +457,7 @@ func TestEstimateRefusedByTheBudget(t *testing.T) {
 func TestEstimatedTraceQuotesNamesAsJSON(t *testing.T) {
 	s := &Schedule{Target: "cayman", Cores: []*CoreSchedule{{Name: "sg\x01\u2028", Model: &sched.Core{Name: "sg\x01"}}}}
 	var b bytes.Buffer
-	if err := WriteEstimatedTrace(&b, s); err != nil {
+	if err := WriteEstimatedTrace(&b, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	var v any
