@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // throughWire is c after its wire form: what the worker holding the open gets from a pool
@@ -30,7 +32,7 @@ func throughWire(t testing.TB, c *Compact) *Compact {
 // member's fields and findings), and holds about what it held.
 func TestCompactWireOnReal(t *testing.T) {
 	n := 0
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		for p, b := range dbgMembers(t, path) {
 			if _, _, ok := Match(p); !ok {
 				continue
