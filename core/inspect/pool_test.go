@@ -44,7 +44,15 @@ func (c *countingPool) Run(ctx context.Context, j pool.Job) ([]byte, error) {
 // msgpack and the budget's memory charge after.
 func deferredDocument(t *testing.T, name string, b []byte, p pool.Pool) ([]byte, int64) {
 	t.Helper()
-	f := Open(name, bytes.NewReader(b), int64(len(b)), Options{DeferSource: true, DeferMemberHashes: true, Limits: budget.Page()})
+	enc, held, _ := deferredWithin(t, name, b, p, budget.Page())
+	return enc, held
+}
+
+// deferredWithin is deferredDocument within the limits lim; it also returns whether a limit
+// refused anything.
+func deferredWithin(t *testing.T, name string, b []byte, p pool.Pool, lim budget.Limits) ([]byte, int64, bool) {
+	t.Helper()
+	f := Open(name, bytes.NewReader(b), int64(len(b)), Options{DeferSource: true, DeferMemberHashes: true, Limits: lim})
 	ctx := context.Background()
 	if f.SourcePending() {
 		m, err := f.IndexSourceIn(ctx, nil, nil, p, nil)
@@ -64,7 +72,7 @@ func deferredDocument(t *testing.T, name string, b []byte, p pool.Pool) ([]byte,
 	if err != nil {
 		t.Fatal(err)
 	}
-	return enc, f.Budget.Used(budget.Memory)
+	return enc, f.Budget.Used(budget.Memory), f.Budget.First() != nil
 }
 
 // samePooled checks that mapping the source lines and hashing the members in pools of 1 and 3
@@ -185,6 +193,42 @@ func TestPoolSameAsOneThreadRealShaped(t *testing.T) {
 	}
 	if n := samePooled(t, "big.neff", b); n < 2 {
 		t.Errorf("the pool ran %d jobs", n)
+	}
+}
+
+// Under memory limits from too tight for any source line to roomy, the pool's Document is
+// one thread's: where every job's share does not fit the pool is not used, so it never has a
+// member refused that one thread would have mapped. Some limit refuses members, and at some
+// the pool runs.
+func TestPoolSameAsOneThreadUnderTightMemory(t *testing.T) {
+	old := dbgHoldMax
+	dbgHoldMax = 0
+	defer func() { dbgHoldMax = old }()
+	b := realfiles.Read(t, "nki-moe/attn_v6.neff")
+	lim := budget.Page()
+	f := Open("attn_v6.neff", bytes.NewReader(b), int64(len(b)), Options{DeferSource: true, DeferMemberHashes: true, Limits: lim})
+	opened := f.Budget.Used(budget.Memory)
+	if _, err := f.IndexSource(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	mapping := f.Budget.Used(budget.Memory) - opened
+	var refused, ran bool
+	for _, part := range []int64{1, 4, 8, 12, 16, 24, 32, 48, 64, 128} {
+		lim.Memory = opened + mapping*part/8
+		want, wantHeld, r := deferredWithin(t, "attn_v6.neff", b, nil, lim)
+		p := &countingPool{Pool: pool.Goroutines(3, bytes.NewReader(b))}
+		got, held, _ := deferredWithin(t, "attn_v6.neff", b, p, lim)
+		if !bytes.Equal(got, want) {
+			t.Errorf("memory limit %d: the pool's Document differs from one thread's: %s", lim.Memory, firstDifference(t, got, want))
+		}
+		if held != wantHeld {
+			t.Errorf("memory limit %d: %d bytes charged in the pool; one thread %d", lim.Memory, held, wantHeld)
+		}
+		refused = refused || r
+		ran = ran || p.jobs.Load() > 0
+	}
+	if !refused || !ran {
+		t.Errorf("no limit refused a member (%v) or the pool never ran (%v): the limits tried miss the case", !refused, !ran)
 	}
 }
 

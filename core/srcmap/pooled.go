@@ -6,9 +6,12 @@ package srcmap
 // are charged to the open's budget as if scanned here. One budget across the pool: before a
 // job is handed out, the most its scans may hold (twice their estimated cost, and a MiB) is
 // taken from the open's budget and is all the job's worker may hold; when the answer comes,
-// that is given back and each Compact's own size is taken. What the pool does not do (no room
-// to reserve, a job that failed, a scan its share refused) is scanned here as before, so the
-// Compacts are those one thread makes.
+// that is given back and each Compact's own size is taken. Either the pool scans every member
+// or this thread scans them all as before (every job's share does not fit at once, a job
+// failed, a scan its share refused): so the Compacts, and what is skipped for the memory limit,
+// are those of one thread. Each job's scans stay within its share, and the shares fit at once,
+// so one thread, whose scans of these members are all open at once too, would not have been
+// refused either.
 
 import (
 	"strconv"
@@ -20,23 +23,21 @@ import (
 	"github.com/neffscope/neffscope/core/pool"
 )
 
-// pooled is the pool's answer for one member: its Compact (nil: the budget refused it).
-type pooled struct {
-	c *dbg.Compact
-}
-
-// viaPool hands ms (members not held, in archive order) to the pool. It returns the members
-// left for this thread to read, and wait, which waits for the jobs and returns their Compacts
-// by data offset together with the members whose jobs failed (to be scanned here after all).
-func (s *Scans) viaPool(ms []*neff.Member) (rest []*neff.Member, wait func() (map[int64]pooled, []*neff.Member)) {
+// viaPool hands ms (members not held, in archive order) to the pool, all of them or none (no
+// pool, no seek index, no room for every job's share). It returns the members left for this
+// thread to read (ms or none), and wait, which waits for the jobs and returns their Compacts by
+// data offset, or, when any job failed or any scan was refused its share, none of them and ms
+// (all scanned here after all).
+func (s *Scans) viaPool(ms []*neff.Member) (rest []*neff.Member, wait func() (map[int64]*dbg.Compact, []*neff.Member)) {
 	p, a, b := s.pool, s.n.Archive(), s.n.Budget()
-	none := func() (map[int64]pooled, []*neff.Member) { return nil, nil }
+	none := func() (map[int64]*dbg.Compact, []*neff.Member) { return nil, nil }
 	if p == nil || p.Size() == 0 || !a.CanSeek() {
 		return ms, none
 	}
 	var jobs []pool.Job
 	var runs [][]*neff.Member
 	var reserved []int64
+	var total int64
 	for _, run := range pool.Stretches(ms, p.Size()) {
 		var cost int64
 		for _, m := range run {
@@ -44,18 +45,25 @@ func (s *Scans) viaPool(ms []*neff.Member) (rest []*neff.Member, wait func() (ma
 		}
 		share := 2*cost + 1<<20
 		j, ok := pool.ScanJob(a, run, share, b.Limit(budget.Inflate))
-		if !ok || !b.Can(budget.Memory, share) || !b.Take(budget.Memory, share, "debug info scanned in the pool") {
-			rest = append(rest, run...)
-			continue
+		if !ok {
+			return ms, none
 		}
 		jobs, runs, reserved = append(jobs, j), append(runs, run), append(reserved, share)
+		total += share
 	}
-	if len(jobs) == 0 {
-		return rest, none
+	// All the jobs or none: a pool holding some reservations while this thread scans the rest
+	// could have this thread's scans refused where one thread's were not. When they all fit,
+	// one thread (holding less at once) would have fitted too.
+	if !b.Can(budget.Memory, total) {
+		return ms, none
+	}
+	if !b.Take(budget.Memory, total, "debug info scanned in the pool") {
+		return ms, none
 	}
 	var mu sync.Mutex
-	got := map[int64]pooled{}
-	var again []*neff.Member
+	got := map[int64]*dbg.Compact{}
+	var taken int64 // what got's Compacts hold, taken from the budget
+	failed := false
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -70,38 +78,32 @@ func (s *Scans) viaPool(ms []*neff.Member) (rest []*neff.Member, wait func() (ma
 			if s.progress != nil {
 				s.progress(jobs[i].Bytes)
 			}
-			if err != nil || len(list) != len(runs[i]) {
-				again = append(again, runs[i]...)
+			if failed || err != nil || len(list) != len(runs[i]) {
+				failed = true
 				return
 			}
 			for k, sc := range list {
 				m := runs[i][k]
-				if sc.Compact == nil || sc.Offset != m.DataOffset || sc.Compact.Member != m.Path {
-					again = append(again, m) // read or refused there: here, as one thread would
-					continue
+				// Read or refused there, or no room for it here (its share was given back just
+				// now: a Compact never holds more than it): the pool's answers are let go.
+				if sc.Compact == nil || sc.Offset != m.DataOffset || sc.Compact.Member != m.Path || !b.Can(budget.Memory, sc.Held) {
+					failed = true
+					return
 				}
-				if !b.Take(budget.Memory, sc.Held, "debug info "+strconv.Quote(m.Path)) {
-					got[m.DataOffset] = pooled{}
-					continue
-				}
-				got[m.DataOffset] = pooled{c: sc.Compact}
+				b.Take(budget.Memory, sc.Held, "debug info "+strconv.Quote(m.Path))
+				taken += sc.Held
+				got[m.DataOffset] = sc.Compact
 			}
 		})
 	}()
-	return rest, func() (map[int64]pooled, []*neff.Member) {
+	return nil, func() (map[int64]*dbg.Compact, []*neff.Member) {
 		<-done
-		return got, again
+		if failed {
+			// All of it here then, as one thread does: a scan its share refused would have
+			// more room here than it had in one thread, where every scan is open at once.
+			b.Release(budget.Memory, taken)
+			return nil, ms
+		}
+		return got, nil
 	}
-}
-
-// settlePooled takes the pool's answer for m into the mapping: its Compact, or m skipped for
-// the memory limit (the budget refused what it holds).
-func (s *Scans) settlePooled(m *neff.Member, p pooled, out map[string]*dbg.Compact) {
-	s.yield()
-	if p.c == nil {
-		s.skipped = append(s.skipped, m.Path)
-		s.skippedCost += dbgCost(m.Path, m.Size)
-		return
-	}
-	out[m.Path] = p.c
 }

@@ -275,7 +275,7 @@ func (s *Scans) run() map[string]*dbg.Compact {
 		}
 	}
 	s.walk = nil
-	var fromPool map[int64]pooled
+	var fromPool map[int64]*dbg.Compact
 	if len(later) > 0 {
 		rest, wait := s.viaPool(later)
 		s.reread(rest, scans)
@@ -285,8 +285,9 @@ func (s *Scans) run() map[string]*dbg.Compact {
 	}
 	for _, d := range dirs {
 		for _, m := range byDir[d] {
-			if p, ok := fromPool[m.DataOffset]; ok {
-				s.settlePooled(m, p, out)
+			if c := fromPool[m.DataOffset]; c != nil {
+				s.yield()
+				out[m.Path] = c
 				continue
 			}
 			sc := scans[m.DataOffset]
