@@ -44,11 +44,7 @@ func runHash(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
 	}
 	var out []byte
 	for k, m := range j.members {
-		var e []byte
-		e = protowire.AppendTag(e, 1, protowire.BytesType)
-		e = protowire.AppendString(e, m.Path)
-		e = protowire.AppendTag(e, 2, protowire.VarintType)
-		e = protowire.AppendVarint(e, uint64(m.HeaderOffset))
+		e := answerHead(m.Path, m.HeaderOffset)
 		e = protowire.AppendTag(e, 3, protowire.BytesType)
 		e = protowire.AppendBytes(e, sums[k].Sum(nil))
 		out = protowire.AppendTag(out, 1, protowire.BytesType)

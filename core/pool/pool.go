@@ -264,6 +264,15 @@ func (j *job) feed(ctx context.Context, r io.ReaderAt, write func(k int, off int
 	}, j.inflate)
 }
 
+// answerHead starts a member's entry in a job's answer: its path (field 1) and the offset that
+// tells it apart (field 2: the data offset of a scan, the header offset of a hash).
+func answerHead(path string, at int64) []byte {
+	e := protowire.AppendTag(nil, 1, protowire.BytesType)
+	e = protowire.AppendString(e, path)
+	e = protowire.AppendTag(e, 2, protowire.VarintType)
+	return protowire.AppendVarint(e, uint64(at))
+}
+
 // fields calls f with each field of b: a varint's value, or a bytes field's bytes.
 func fields(b []byte, f func(num protowire.Number, v uint64, s []byte) error) error {
 	for len(b) > 0 {

@@ -64,11 +64,7 @@ func runScan(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
 	}
 	var out []byte
 	for k, m := range j.members {
-		var e []byte
-		e = protowire.AppendTag(e, 1, protowire.BytesType)
-		e = protowire.AppendString(e, m.Path)
-		e = protowire.AppendTag(e, 2, protowire.VarintType)
-		e = protowire.AppendVarint(e, uint64(m.DataOffset))
+		e := answerHead(m.Path, m.DataOffset)
 		c := scans[k].Close()
 		switch {
 		case c != nil:
