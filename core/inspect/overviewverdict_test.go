@@ -131,6 +131,12 @@ func TestVerdictAndCausesOfCutFile(t *testing.T) {
 	if root.Code == "" || root.Cause != "" || caused == 0 {
 		t.Errorf("root %+v, %d consequences, %d others", root, caused, other)
 	}
+	// The header's hash not checked because the payload is cut follows from the cut too.
+	for _, x := range f.Doc.Findings() {
+		if x.Code == doc.CodeNeffHashUnchecked && x.Cause != doc.CodeNeffTruncated {
+			t.Errorf("%s has cause %q, want %s", x.Code, x.Cause, doc.CodeNeffTruncated)
+		}
+	}
 	if g := ov.Child(OverviewFindings).Child(CauseTruncated); g == nil || g.Attrs[AttrCode] != string(doc.CodeNeffTruncated) || len(g.Table.Rows) != caused+1 {
 		t.Errorf("cause group %+v (want %d rows)", g, caused+1)
 	}
