@@ -471,10 +471,11 @@ export function memviewBoxPoint(k) {
   return { x: r.left + h.x + Math.min(h.w / 2, 6), y: r.top + h.y + h.h / 2, accesses: h.b.acc.length };
 }
 
-// accButton is one access as a link to its instruction: "writes Pool #12 (DMA) · step 40".
+// accButton is one access as a link to its instruction: "Pool #12 (DMA) · conv2d.py:40"
+// (the words around it say whether it writes or reads).
 function accButton(c, a, line) {
   const e = c.acc[6 * a], i = c.acc[6 * a + 1], flags = c.acc[6 * a + 3];
-  const b = el('button', 'ov-link mem-acc', (flags & 1 ? 'writes ' : 'reads ') + c.engines[e] + ' #' + fmtInt(i) + (flags & 2 ? ' (DMA)' : '') + (line ? ' · ' + line : ''));
+  const b = el('button', 'ov-link mem-acc', c.engines[e] + ' #' + fmtInt(i) + (flags & 2 ? ' (DMA)' : '') + (line ? ' · ' + line : ''));
   /** @type {HTMLButtonElement} */ (b).type = 'button';
   b.dataset.write = String(flags & 1);
   b.addEventListener('click', () => instructionAt(c.members[e], i));
@@ -511,9 +512,21 @@ function peakSide(c) {
     p.id = 'mem-unplaced';
     side.appendChild(p);
     const ul = el('ul', 'mem-accs');
-    for (const u of c.undecided.slice(0, 20)) ul.appendChild(el('li', 'muted', fmtInt(u.count) + ' × ' + u.message));
+    for (const u of c.undecided.slice(0, 20)) {
+      const li = el('li', 'muted');
+      li.dataset.code = u.code;
+      // Each kind leads to its first instruction.
+      const b = el('button', 'ov-link mem-acc', 'show ' + c.engines[u.engine] + ' #' + fmtInt(u.index));
+      /** @type {HTMLButtonElement} */ (b).type = 'button';
+      b.title = u.code;
+      b.addEventListener('click', () => instructionAt(c.members[u.engine], u.index));
+      li.append(fmtInt(u.count) + ' × ' + u.message + ' ', b);
+      ul.appendChild(li);
+    }
     side.appendChild(ul);
   }
+  // How a peak is counted, said before the peaks.
+  if (mem.peak) side.appendChild(el('p', 'muted mem-rule', 'How a peak is counted: ' + mem.peak + '.'));
   for (const [name, u] of /** @type {[string, any][]} */ ([['SBUF', c.sbuf], ['PSUM', c.psum]])) {
     const live = u.live || [];
     const h = el('p', 'mem-peak-head', name + ' peak ' + fmtInt(u.peakBytes) + ' B of a partition' + (u.unswept ? ' (' + fmtInt(u.unswept) + ' accesses past a limit not counted)' : ''));
@@ -522,12 +535,15 @@ function peakSide(c) {
     side.appendChild(el('p', 'muted', 'live at the peak (partitions ' + live[0].partition + '–' + (live[0].partition + live[0].partitions - 1) + '), by the kernel line that wrote it:'));
     const byLine = el('ul', 'mem-lines');
     byLine.dataset.space = name;
-    for (const x of liveByLine(live).slice(0, 8)) byLine.appendChild(el('li', '', (x.line || '(no line)') + ' · ' + fmtInt(x.bytes) + ' B in ' + x.buffers + (x.buffers === 1 ? ' buffer' : ' buffers')));
+    const sums = liveByLine(live);
+    for (const x of sums.slice(0, 8)) byLine.appendChild(el('li', '', (x.line || '(no line)') + ' · ' + fmtInt(x.bytes) + ' B in ' + x.buffers + (x.buffers === 1 ? ' buffer' : ' buffers')));
+    if (sums.length > 8) byLine.appendChild(el('li', 'muted', '… and ' + (sums.length - 8) + ' more lines'));
     side.appendChild(byLine);
     const ul = el('ul', 'mem-accs mem-live');
     for (const l of live.slice(0, 8)) {
       const li = el('li');
-      li.appendChild(el('span', 'mem-live-bytes', fmtInt(l.bytes) + ' B '));
+      li.appendChild(el('span', 'mem-live-bytes', fmtInt(l.bytes) + ' B'));
+      li.appendChild(document.createTextNode(' written by '));
       li.appendChild(accButton(c, l.write, l.writeLine));
       if (l.lastRead >= 0) { li.appendChild(document.createTextNode(', read last by ')); li.appendChild(accButton(c, l.lastRead, l.readLine)); }
       ul.appendChild(li);
@@ -535,6 +551,5 @@ function peakSide(c) {
     if (live.length > 8) ul.appendChild(el('li', 'muted', '… and ' + (live.length - 8) + ' more buffers'));
     side.appendChild(ul);
   }
-  if (mem.peak) side.appendChild(el('p', 'muted mem-rule', 'How: ' + mem.peak + '.'));
 }
 

@@ -171,6 +171,6 @@ function leftOut(box, left) {
   if (unswept) parts.push(fmtInt(unswept) + ' access' + (unswept === 1 ? '' : 'es') + ' a limit left out');
   p.textContent = parts.length ? 'Not in these peaks (nor in any race): ' + parts.join(', ') + ' · the memory view lists them' : 'Every SBUF and PSUM operand placed and swept.';
   box.appendChild(p);
-  if (left.peak) box.appendChild(el('p', 'ov-sum muted ov-peak-rule', 'How: ' + left.peak + '.'));
+  if (left.peak) box.appendChild(el('p', 'ov-sum muted ov-peak-rule', 'How a peak is counted: ' + left.peak + '.'));
 }
 
