@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/internal/realfiles"
 	"github.com/neffscope/neffscope/internal/repack"
 )
 
@@ -178,6 +181,59 @@ func TestVerdictOfDeadlockAndRace(t *testing.T) {
 				t.Errorf("%s: the summary leads with %q", c.name, chip)
 			}
 			shotThemes(p, t, "verdict-"+strings.TrimSuffix(c.name, ".neff"))
+		})
+	}
+}
+
+// The page's verdict is `neffscope check`'s, the CI gate's: the same whole, and per check the
+// same state and codes, once the page has worked out sync and memory. On matmul_small (sound)
+// and attn_v6 (memory undecided: operands the model cannot place), as the real CLI prints it.
+func TestVerdictIsTheCheckCommands(t *testing.T) {
+	files := []string{realNEFF}
+	if p, ok := realfiles.Find("nki-moe/attn_v6.neff"); ok {
+		files = append(files, p)
+	} else {
+		t.Log(realfiles.Missing("nki-moe/attn_v6.neff"))
+	}
+	bin := filepath.Join(t.TempDir(), "neffscope")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/neffscope").CombinedOutput(); err != nil {
+		t.Fatalf("building the CLI: %v\n%s", err, out)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			out, _ := exec.Command(bin, "check", "--json", file).Output() // its exit status is the verdict
+			var j struct {
+				Files []struct {
+					Verdict string `json:"verdict"`
+					Checks  []struct {
+						Check string   `json:"check"`
+						State string   `json:"state"`
+						Codes []string `json:"codes"`
+					} `json:"checks"`
+				} `json:"files"`
+			}
+			if err := json.Unmarshal(out, &j); err != nil || len(j.Files) != 1 {
+				t.Fatalf("check --json: %v\n%s", err, out)
+			}
+			p := newPageWith(t, siteURL, closedDrawers, "ready")
+			p.openWithPicker(file)
+			p.waitDashboard()
+			p.waitFor(`(document.querySelector('#overview-view .ov-check[data-field="sync"]') || {dataset: {}}).dataset.state !== 'pending'`, "the sync check decided")
+			p.click(`#overview-view .ov-check[data-field="memory"] .ov-work`)
+			p.waitFor(`(document.querySelector('#overview-view .ov-check[data-field="memory"]') || {dataset: {}}).dataset.state !== 'pending'`, "the memory check decided")
+			got := p.verdict()
+			want := j.Files[0]
+			if got.Verdict != want.Verdict || got.Chip != want.Verdict {
+				t.Errorf("the page's verdict %q (chip %q), check's %q", got.Verdict, got.Chip, want.Verdict)
+			}
+			if len(got.States) != len(want.Checks) {
+				t.Errorf("the page shows %d checks, check %d", len(got.States), len(want.Checks))
+			}
+			for _, c := range want.Checks {
+				if got.States[c.Check] != c.State || got.Codes[c.Check] != strings.Join(c.Codes, ",") {
+					t.Errorf("%s: the page %q %q, check %q %q", c.Check, got.States[c.Check], got.Codes[c.Check], c.State, strings.Join(c.Codes, ","))
+				}
+			}
 		})
 	}
 }
