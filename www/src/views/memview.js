@@ -456,6 +456,10 @@ export function memviewInit(box) {
   root = box;
   on('document', () => { if (mem.doc !== (state && state.doc)) { mem.cores = null; mem.doc = null; mem.sel = null; } });
   on('empty', () => { memviewClose(); mem.cores = null; mem.doc = null; });
+  // The canvas takes its colours from the theme when it draws: a change of theme draws it again.
+  const themed = () => { if (mem.open) redraw(); };
+  new MutationObserver(themed).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', themed);
 }
 
 /**
