@@ -17,6 +17,7 @@ import { plot, replot } from './views/plot/plot.js';
 import { sched, schedulePoint } from './views/schedule.js';
 import { mem, memviewBoxPoint } from './views/memview.js';
 import { search } from './views/search.js';
+import { hlodiff } from './views/hlodiff.js';
 
 // installDebugSurface publishes globalThis.neffscope: read-only peeks at the state for the
 // browser tests (e2e/) and the console. Its names are a contract with the tests: keep them.
@@ -44,6 +45,12 @@ export function installDebugSurface() {
     // the schedule view (views/schedule.js): its window, selection and time to first screen; point(k, e, i) is a slice's middle in client pixels.
     get memory() { return { open: mem.open, boxes: mem.hits.length, selected: mem.sel ? Math.min(200, mem.sel.acc.length) : 0, point: memviewBoxPoint }; },
     get schedule() { return { open: sched.open, cores: sched.cores ? sched.cores.length : 0, lanes: sched.lanes.length, s0: sched.s0, scale: sched.scale, sel: sched.sel, firstDrawMs: sched.firstDrawMs, drawMs: sched.drawMs, callMs: sched.callMs, instructions: (sched.cores || []).reduce((a, c) => a + c.steps.length, 0), point: schedulePoint }; },
+    // the graph diff (views/hlodiff.js): the core's comparison as diff --json gives it.
+    get hlodiff() {
+      const d = hlodiff.d;
+      return { shown: hlodiff.shown, a: docs.indexOf(hlodiff.a), b: docs.indexOf(hlodiff.b), ready: !!d || !!hlodiff.error, error: hlodiff.error, ms: hlodiff.ms,
+        verdict: d ? d.verdict : '', neff: d && d.neff ? d.neff.code : '', counts: d ? d.counts : {}, json: hlodiff.json ? new TextDecoder().decode(hlodiff.json) : '' };
+    },
     get diff() {
       const n = diff.node;
       return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };
