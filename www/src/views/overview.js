@@ -494,6 +494,11 @@ function renderVerdict(box, ov) {
     list.appendChild(row);
   }
   box.appendChild(list);
+  // The same verdict gates a build: the CLI's check command (cmd/neffscope check.go's exit codes).
+  const ci = el('p', 'ov-sum muted ov-verdict-ci', 'As a CI gate: ');
+  ci.appendChild(el('code', '', 'neffscope check FILE'));
+  ci.appendChild(document.createTextNode(' exits 0 sound, 1 not sound, 3 not decided.'));
+  box.appendChild(ci);
 }
 
 // renderRows draws a section's table; each row with a link is a button row.
