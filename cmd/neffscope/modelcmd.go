@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
@@ -74,14 +73,10 @@ func errorFindings(f *inspect.File) []doc.Finding {
 }
 
 // mapSource maps the source lines the open deferred, after the model, on what it leaves of the
-// budget (a limit leaves them out: the output then names no lines), the members' scans split
-// across goroutines.
+// budget (a limit leaves them out: the output then names no lines).
 func mapSource(f *inspect.File) {
 	if f.SourcePending() {
-		// The .dbg members not held are scanned on GOMAXPROCS goroutines, each reading its
-		// stretch of the archive again (core/pool): BenchmarkIndexSourcePool.
-		p := f.Goroutines(runtime.GOMAXPROCS(0))
-		if ms, err := f.IndexSourceIn(context.Background(), nil, nil, p, nil); err == nil {
+		if ms, err := f.IndexSource(context.Background(), nil); err == nil {
 			f.ApplySource(ms)
 		}
 	}

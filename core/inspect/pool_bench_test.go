@@ -13,7 +13,7 @@ import (
 // BenchmarkIndexSourcePool maps the source lines of the 32 MiB real-shaped NEFF after an open
 // that deferred them (as the CLI's sync, memmap, check and export do), in this thread alone
 // (workers=0) and in pools of goroutines; only the mapping is timed. Its figures say whether
-// the split wins on the machine it runs on (the CLI's pool is GOMAXPROCS goroutines).
+// the split wins on the machine it runs on (the CLI maps on one thread until it does).
 func BenchmarkIndexSourcePool(b *testing.B) {
 	p, err := bigneff.Cached("", 32, false)
 	if err != nil {
