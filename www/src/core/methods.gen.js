@@ -108,6 +108,8 @@
  * @property {MemUsage} sbuf - SBUF's capacity and peak
  * @property {MemUsage} psum - PSUM's capacity and peak
  * @property {Array<SchedLint>} lints - the memory lints
+ * @property {number} unplaced - operands and DMA sides the model could not place: in no peak and no race (undecided says which)
+ * @property {Array<MemIssue>} undecided - each kind of operand the model could not place, with its first instruction and count
  */
 
 /**
@@ -117,6 +119,30 @@
  * @property {number} partitionBytes - bytes of one partition
  * @property {number} peakBytes - the peak
  * @property {number} peakAccess - the access that reached it (-1: nothing live)
+ * @property {number} unswept - the space's accesses a limit left out of the peak and the races
+ * @property {Array<MemLive>} live - the buffers live at the peak, in the partition band that reached it, most bytes first
+ */
+
+/**
+ * a buffer live at a peak: bytes of a partition band, the access that wrote it and the last that read it before the next write
+ * @typedef {Object} MemLive
+ * @property {number} bytes - its bytes in one partition
+ * @property {number} partition - the band's first partition
+ * @property {number} partitions - the band's partitions
+ * @property {number} write - the access that wrote it (an index of the core's accesses)
+ * @property {string} writeLine - its kernel source line (conv2d.py:127; '' when not known, or the source lines are not mapped yet)
+ * @property {number} lastRead - the last access that read it (-1: none)
+ * @property {string} readLine - that read's kernel source line
+ */
+
+/**
+ * a kind of operand the memory model could not place: the first instruction of that kind on its engine, and how many
+ * @typedef {Object} MemIssue
+ * @property {string} code - the stable code (mem.unknown-operands)
+ * @property {number} engine - the engine (an index of engines)
+ * @property {number} index - the word's index in its stream
+ * @property {number} count - how many operands of this kind
+ * @property {string} message - what it means, in words
  */
 
 /**
@@ -509,6 +535,7 @@
  * @typedef {Object} MemoryResult
  * @property {Array<MemCore>} cores - one per core, in the model's order
  * @property {ArrayBuffer} card - the overview's sync section (a doc.Node, msgpack), computed
+ * @property {string} peak - how a peak is counted (core/sched PeakConvention): say it where a peak is shown
  * @property {number} ms - the core's time for the call, in milliseconds
  */
 
