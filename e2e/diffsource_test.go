@@ -67,7 +67,9 @@ func TestCompareOneKernelLineFirst(t *testing.T) {
 	p.shot("/tmp/neffscope-diff-kernel-line.png")
 	p.click(`#diff-source tr.sub .word-link[data-side="a"]`)
 	p.waitFor(`!neffscope.diff.shown && !document.getElementById('listing').hidden && document.querySelector('#listing-rows .lrow.selected[data-index="`+strconv.Itoa(lw.Index)+`"]')`, "A's listing with "+want+" selected")
-	if got := p.selPath(); !bytes.HasSuffix([]byte(got), []byte("/#"+strconv.Itoa(lw.Index))) {
-		t.Errorf("the word's A button selected %q, want %s", got, want)
+	// The row is marked before the instruction is fetched; the selection follows the fetch.
+	inst := "/#" + strconv.Itoa(lw.Index)
+	if !p.holdsWithin(`(() => { const s = neffscope.state; const r = s && s.selected && s.info.get(s.selected); return r && r.path.join('/').endsWith(`+jsString(inst)+`); })()`, waitDeadline) {
+		t.Errorf("the word's A button selected %q, want %s", p.selPath(), want)
 	}
 }

@@ -37,8 +37,10 @@ func TestHashFollowsSelection(t *testing.T) {
 	fp := hex.EncodeToString(sum[:])[:16]
 	p := newPage(t, siteURL)
 	p.openWithPicker(realNEFF)
-	if h := eval[string](p, `location.hash`); h != "#f="+fp+"&n=overview" {
-		t.Errorf("after opening, the hash is %q, want the overview of %s", h, fp)
+	// Beside the fingerprint, the file's name, size and UUID: a page without the file says
+	// which to open.
+	if h, want := eval[string](p, `location.hash`), fmt.Sprintf("#f=%s&name=matmul_small.neff&size=%d&uuid=%s&n=overview", fp, len(file), realUUID); h != want {
+		t.Errorf("after opening, the hash is %q, want %q", h, want)
 	}
 
 	p.selectDefLeaf("type")
@@ -47,7 +49,7 @@ func TestHashFollowsSelection(t *testing.T) {
 		t.Fatalf("selected JSON row %q, want …/var/SB/type", first)
 	}
 	h1 := eval[string](p, `location.hash`)
-	if !strings.HasPrefix(h1, "#f="+fp+"&n=") {
+	if !strings.HasPrefix(h1, "#f="+fp+"&") || !strings.Contains(h1, "&n=") {
 		t.Fatalf("hash %q does not start with the fingerprint %s", h1, fp)
 	}
 	// The node part decodes, key by key, to the row's path.

@@ -5,9 +5,10 @@ package main
 // The library: the files this browser opened recently, kept in IndexedDB (go-indexeddb) so a
 // reload, a discarded tab or an offline visit can open them again. An entry holds what the
 // Recent list shows (name, size, sha-256, kind, summary, when), the Document (msgpack) so a
-// file whose bytes were not kept still shows its tree, and the bytes themselves as the
-// File/Blob the user opened, when they fit the size cap the page sets. IndexedDB stores a
-// Blob on disk, so keeping a file costs no memory here.
+// file whose bytes were not kept still shows its tree, and, in a store of their own, the
+// bytes themselves as the File/Blob the user opened, when they fit the size cap the page sets
+// and the browser's quota. IndexedDB stores a Blob on disk, so keeping a file costs no memory
+// here.
 //
 // Every library handler is async (bridge.go): IndexedDB answers through events, which a
 // goroutine can wait for only while the worker's event loop runs.
@@ -23,16 +24,27 @@ import (
 
 	"github.com/hack-pad/go-indexeddb/idb"
 
+	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/wasm/protocol"
 )
 
 const (
 	libraryDB    = "neffscope"
-	libraryStore = "files" // keyed by the entry's "key" (see entryKey)
+	libraryStore = "files" // the entries, keyed by "key" (see entryKey): what the list shows and the Document
+	// bytesStore holds the bytes of an entry's files ({key, files: [Blob]}, the entry's key),
+	// written once: an entry opened again (a reload restores its file, which is then kept
+	// again) rewrites only its entry, so the quota never has to hold a second copy of the
+	// bytes, and a refused write never costs bytes already kept. Entries an older page wrote
+	// may still hold their bytes inline (files[i].blob); they move here when rewritten.
+	bytesStore = "bytes"
 	// libraryMaxEntries bounds the Recent list: the oldest entries go first.
 	libraryMaxEntries = 30
-	libraryTimeout    = 20 * time.Second
+	// libraryPatience is how long a library call may wait for IndexedDB while the worker's
+	// event loop is free (see patient).
+	libraryPatience = 20 * time.Second
 )
+
+var libraryStores = []string{libraryStore, bytesStore}
 
 type library struct {
 	db  *idb.Database
@@ -62,14 +74,14 @@ func openLibrary(ctx context.Context) (lib *library) {
 		return lib
 	}
 	db, err := openStore(ctx, f, 0)
-	if err == nil && !hasStore(db) {
-		// A database without our store (an upgrade that did not finish, an older schema):
+	if err == nil && !hasStores(db) {
+		// A database without our stores (an older schema, an upgrade that did not finish):
 		// open the next version, whose upgrade creates what is missing.
 		v, _ := db.Version()
 		_ = db.Close()
 		db, err = openStore(ctx, f, v+1)
-		if err == nil && !hasStore(db) {
-			err = errors.New("its object store could not be created")
+		if err == nil && !hasStores(db) {
+			err = errors.New("its object stores could not be created")
 		}
 	}
 	if err != nil {
@@ -81,14 +93,18 @@ func openLibrary(ctx context.Context) (lib *library) {
 }
 
 // openStore opens the database at version (0: whatever version it has; a new one gets 1),
-// creating the store in the upgrade when it is missing.
+// creating the stores that are missing in the upgrade.
 func openStore(ctx context.Context, f *idb.Factory, version uint) (*idb.Database, error) {
 	req, err := f.Open(ctx, libraryDB, version, func(db *idb.Database, oldVersion, newVersion uint) error {
-		if hasStore(db) {
-			return nil
+		for _, name := range libraryStores {
+			if hasStore(db, name) {
+				continue
+			}
+			if _, err := db.CreateObjectStore(name, idb.ObjectStoreOptions{KeyPath: js.ValueOf("key")}); err != nil {
+				return err
+			}
 		}
-		_, err := db.CreateObjectStore(libraryStore, idb.ObjectStoreOptions{KeyPath: js.ValueOf("key")})
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -96,91 +112,238 @@ func openStore(ctx context.Context, f *idb.Factory, version uint) (*idb.Database
 	return req.Await(ctx)
 }
 
-func hasStore(db *idb.Database) bool {
+func hasStores(db *idb.Database) bool {
+	for _, name := range libraryStores {
+		if !hasStore(db, name) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasStore(db *idb.Database, name string) bool {
 	names, err := db.ObjectStoreNames()
 	if err != nil {
 		return false
 	}
 	for _, n := range names {
-		if n == libraryStore {
+		if n == name {
 			return true
 		}
 	}
 	return false
+}
+
+// patient is the context of a library call: it ignores the caller's wall-clock deadline and
+// ends after limit of ticks of the worker's event loop instead. A core busy in a long call
+// holds the event loop, so IndexedDB's answers (and these ticks) wait behind it: counted in
+// wall-clock time, a write that was stored would be reported as "deadline exceeded".
+func patient(parent context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	const tick = 250 * time.Millisecond
+	left := int(limit / tick)
+	var fn js.Func
+	fn = js.FuncOf(func(js.Value, []js.Value) any {
+		if left--; left <= 0 || ctx.Err() != nil {
+			cancel()
+			fn.Release()
+			return nil
+		}
+		js.Global().Call("setTimeout", fn, tick.Milliseconds())
+		return nil
+	})
+	js.Global().Call("setTimeout", fn, tick.Milliseconds())
+	return ctx, cancel
 }
 
 // entryKey names an entry: the sha-256 of the file (of the first file, for a group).
 func entryKey(e js.Value) string { return e.Get("key").String() }
 
+// Why an entry has no bytes (its "dropped"): over the page's size cap, or refused by the
+// browser's storage quota.
+const (
+	droppedCap   = "cap"
+	droppedQuota = "quota"
+)
+
+// putResult is what put did: kept, whether the entry's bytes are kept (now or from before);
+// stored, whether this put's entry was written (false: the entry kept before stands);
+// note, what the user should know (empty when nothing).
+type putResult struct {
+	kept, stored bool
+	note         string
+	code         doc.Code // the note's code ('' when it has none)
+}
+
 // put stores entry (a JS object the worker built: key, name, size, sha256, kind, summary, how,
-// files [{name, size, blob?}], doc) stamped with the time, replacing an entry with the same
-// key, and trims the list to libraryMaxEntries. When the browser's quota refuses the bytes,
-// the entry is stored without them, and the answer says so.
-func (l *library) put(ctx context.Context, entry js.Value) (js.Value, error) {
+// files [{name, size, blob?}], doc) stamped with the time, and trims the list to
+// libraryMaxEntries. It never makes what is kept poorer: bytes kept before stay (they are
+// not written again), and when the quota refuses the write, an entry kept before stands as
+// it was. When the quota refuses the bytes of a new entry, its Document alone is kept; when
+// it refuses even that, put fails with a Limit error that says so.
+func (l *library) put(ctx context.Context, entry js.Value) (putResult, error) {
 	if l.db == nil {
-		return js.Value{}, l.err
+		return putResult{}, l.err
 	}
+	key, name := entryKey(entry), entry.Get("name").String()
 	entry.Set("opened", float64(time.Now().UnixMilli()))
-	out := js.Global().Get("Object").New()
-	out.Set("kept", hasBytes(entry))
-	err := l.write(ctx, func(s *idb.ObjectStore) error {
-		_, err := s.Put(entry)
-		return err
-	})
-	if err != nil && hasBytes(entry) && isQuota(err) {
-		dropBytes(entry)
-		out.Set("kept", false)
-		out.Set("note", "the browser's storage quota refused the bytes of "+entry.Get("name").String()+"; only its document was kept (forget older files under Recent, or lower the cap there, to make room)")
-		err = l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Put(entry); return err })
+	blobs := takeBlobs(entry)
+	old, err := l.get(ctx, libraryStore, key)
+	if err != nil {
+		return putResult{}, err
+	}
+	bytes, err := l.get(ctx, bytesStore, key)
+	if err != nil {
+		return putResult{}, err
+	}
+	held, inline := bytes.Truthy(), old.Truthy() && keptInline(old)
+	if held {
+		blobs = nil // kept already: never written twice
+	} else if blobs == nil && inline {
+		blobs = takeBlobs(old) // an older page's inline bytes move to the bytes store
+	}
+	res := putResult{kept: held || blobs != nil, stored: true}
+	if res.kept {
+		entry.Delete("dropped")
+	} else {
+		entry.Set("dropped", droppedCap)
+	}
+	err = l.write(ctx, entry, blobs)
+	refusedBytes := "The browser's storage quota refused the bytes of " + name + "; only its document is kept (forget older files under Recent to make room, then open it again)"
+	if err != nil && isQuota(err) && old.Truthy() {
+		// The entry kept before stands as it was, bytes and all.
+		res = putResult{kept: held || inline}
+		if !res.kept && blobs != nil {
+			res.note, res.code = refusedBytes, doc.CodePageLibraryBytesRefused
+		}
+		return res, nil
+	}
+	if err != nil && isQuota(err) && blobs != nil {
+		// A new entry whose bytes do not fit: its Document alone.
+		res.kept = false
+		res.note, res.code = refusedBytes, doc.CodePageLibraryBytesRefused
+		entry.Set("dropped", droppedQuota)
+		err = l.write(ctx, entry, nil)
+	}
+	if err != nil && isQuota(err) {
+		return putResult{}, protocol.Errorf(protocol.Limit, "%s was not remembered: the browser's storage quota has no room even for its document (forget files under Recent to make room)", name)
+	}
+	if err != nil && ctx.Err() != nil && l.storedAt(key, entry.Get("opened").Float()) {
+		err = nil // the wait ran out, but the write was stored
 	}
 	if err != nil {
-		return js.Value{}, fmt.Errorf("the library could not store %s: %v", entry.Get("name").String(), err)
+		return putResult{}, fmt.Errorf("the library could not store %s: %v", name, err)
 	}
-	if err := l.trim(ctx); err != nil {
-		out.Set("note", "could not trim the library: "+err.Error())
+	if err := l.trim(ctx); err != nil && res.note == "" {
+		res.note = "could not trim the library: " + err.Error()
 	}
-	return out, nil
-}
-
-func hasBytes(e js.Value) bool {
-	fs := e.Get("files")
-	if fs.Type() != js.TypeObject {
-		return false
-	}
-	for i := 0; i < fs.Length(); i++ {
-		if fs.Index(i).Get("blob").Truthy() {
-			return true
-		}
-	}
-	return false
-}
-
-func dropBytes(e js.Value) {
-	fs := e.Get("files")
-	for i := 0; fs.Type() == js.TypeObject && i < fs.Length(); i++ {
-		fs.Index(i).Delete("blob")
-	}
+	return res, nil
 }
 
 func isQuota(err error) bool {
 	return strings.Contains(err.Error(), "Quota") || strings.Contains(err.Error(), "quota")
 }
 
-// write runs fn in a read-write transaction and waits for it to commit.
-func (l *library) write(ctx context.Context, fn func(*idb.ObjectStore) error) error {
-	txn, err := l.db.Transaction(idb.TransactionReadWrite, libraryStore)
+// get reads the record of key in store (undefined when there is none).
+func (l *library) get(ctx context.Context, store, key string) (js.Value, error) {
+	txn, err := l.db.Transaction(idb.TransactionReadOnly, store)
+	if err != nil {
+		return js.Value{}, err
+	}
+	s, err := txn.ObjectStore(store)
+	if err != nil {
+		return js.Value{}, err
+	}
+	req, err := s.Get(js.ValueOf(key))
+	if err != nil {
+		return js.Value{}, err
+	}
+	v, err := req.Await(ctx)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // (Await answers nothing, and no error, when the wait runs out)
+	}
+	return v, err
+}
+
+// write puts entry and, when blobs is not nil, the record of its bytes, in one transaction:
+// both are stored or neither.
+func (l *library) write(ctx context.Context, entry js.Value, blobs []js.Value) error {
+	return l.update(ctx, func(files, bytes *idb.ObjectStore) error {
+		if blobs != nil {
+			if _, err := bytes.Put(object("key", entryKey(entry), "files", toAnySlice(blobs))); err != nil {
+				return err
+			}
+		}
+		_, err := files.Put(entry)
+		return err
+	})
+}
+
+// update runs fn over both stores in one read-write transaction and waits for it to commit.
+func (l *library) update(ctx context.Context, fn func(files, bytes *idb.ObjectStore) error) error {
+	txn, err := l.db.Transaction(idb.TransactionReadWrite, libraryStore, bytesStore)
 	if err != nil {
 		return err
 	}
-	s, err := txn.ObjectStore(libraryStore)
+	files, err := txn.ObjectStore(libraryStore)
 	if err != nil {
 		return err
 	}
-	if err := fn(s); err != nil {
+	bytes, err := txn.ObjectStore(bytesStore)
+	if err != nil {
+		return err
+	}
+	if err := fn(files, bytes); err != nil {
 		_ = txn.Abort()
 		return err
 	}
 	return txn.Await(ctx)
+}
+
+// storedAt says whether the entry of key is stored with the time opened: a write whose wait
+// ran out may have been stored all the same.
+func (l *library) storedAt(key string, opened float64) bool {
+	ctx, cancel := patient(context.Background(), libraryPatience)
+	defer cancel()
+	e, err := l.get(ctx, libraryStore, key)
+	return err == nil && e.Truthy() && e.Get("opened").Float() == opened
+}
+
+// takeBlobs takes the bytes out of an entry's files: the blobs in order when every file has
+// one, else nil (an entry reopens from its bytes only when it has all of them).
+func takeBlobs(e js.Value) []js.Value {
+	all := keptInline(e)
+	fs := e.Get("files")
+	var out []js.Value
+	for i := 0; fs.Type() == js.TypeObject && i < fs.Length(); i++ {
+		if all {
+			out = append(out, fs.Index(i).Get("blob"))
+		}
+		fs.Index(i).Delete("blob")
+	}
+	return out
+}
+
+// keptInline: every file of e carries its bytes.
+func keptInline(e js.Value) bool {
+	fs := e.Get("files")
+	if fs.Type() != js.TypeObject || fs.Length() == 0 {
+		return false
+	}
+	for i := 0; i < fs.Length(); i++ {
+		if !fs.Index(i).Get("blob").Truthy() {
+			return false
+		}
+	}
+	return true
+}
+
+func toAnySlice(vs []js.Value) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
 }
 
 // all returns every entry, newest first.
@@ -216,6 +379,9 @@ func (l *library) scan(ctx context.Context, keys *idb.KeyRange) ([]js.Value, err
 		}
 		return err
 	})
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -223,8 +389,33 @@ func (l *library) scan(ctx context.Context, keys *idb.KeyRange) ([]js.Value, err
 	return list, nil
 }
 
-// trim deletes the oldest entries beyond libraryMaxEntries. It counts keys first, so the
-// common case (the list is not full) reads no Document.
+// heldKeys is the set of keys whose bytes the bytes store holds.
+func (l *library) heldKeys(ctx context.Context) (map[string]bool, error) {
+	txn, err := l.db.Transaction(idb.TransactionReadOnly, bytesStore)
+	if err != nil {
+		return nil, err
+	}
+	s, err := txn.ObjectStore(bytesStore)
+	if err != nil {
+		return nil, err
+	}
+	req, err := s.GetAllKeys()
+	if err != nil {
+		return nil, err
+	}
+	keys, err := req.Await(ctx)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	out := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		out[k.String()] = true
+	}
+	return out, err
+}
+
+// trim deletes the oldest entries beyond libraryMaxEntries, with their bytes. It counts keys
+// first, so the common case (the list is not full) reads no Document.
 func (l *library) trim(ctx context.Context) error {
 	txn, err := l.db.Transaction(idb.TransactionReadOnly, libraryStore)
 	if err != nil {
@@ -245,9 +436,9 @@ func (l *library) trim(ctx context.Context) error {
 	if err != nil || len(list) <= libraryMaxEntries {
 		return err
 	}
-	return l.write(ctx, func(s *idb.ObjectStore) error {
+	return l.update(ctx, func(files, bytes *idb.ObjectStore) error {
 		for _, e := range list[libraryMaxEntries:] {
-			if _, err := s.Delete(js.ValueOf(entryKey(e))); err != nil {
+			if err := deleteBoth(files, bytes, entryKey(e)); err != nil {
 				return err
 			}
 		}
@@ -255,8 +446,17 @@ func (l *library) trim(ctx context.Context) error {
 	})
 }
 
+func deleteBoth(files, bytes *idb.ObjectStore, key string) error {
+	if _, err := files.Delete(js.ValueOf(key)); err != nil {
+		return err
+	}
+	_, err := bytes.Delete(js.ValueOf(key))
+	return err
+}
+
 // find returns the newest entry whose key starts with prefix (URL hashes carry a prefix of
-// the sha-256), or null. Keys are lower-case hex, so the prefix is a key range.
+// the sha-256), with its bytes (files[i].blob), or null. Keys are lower-case hex, so the
+// prefix is a key range.
 func (l *library) find(ctx context.Context, prefix string) (js.Value, error) {
 	prefix = strings.ToLower(prefix)
 	if prefix == "" {
@@ -270,21 +470,38 @@ func (l *library) find(ctx context.Context, prefix string) (js.Value, error) {
 	if err != nil || len(list) == 0 {
 		return js.Null(), err
 	}
-	return list[0], nil
+	e := list[0]
+	rec, err := l.get(ctx, bytesStore, entryKey(e))
+	if err != nil {
+		return js.Value{}, err
+	}
+	if rec.Truthy() {
+		blobs, fs := rec.Get("files"), e.Get("files")
+		for i := 0; fs.Type() == js.TypeObject && i < fs.Length() && i < blobs.Length(); i++ {
+			fs.Index(i).Set("blob", blobs.Index(i))
+		}
+	}
+	return e, nil
 }
 
 func (l *library) remove(ctx context.Context, key string) error {
 	if l.db == nil {
 		return l.err
 	}
-	return l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Delete(js.ValueOf(key)); return err })
+	return l.update(ctx, func(files, bytes *idb.ObjectStore) error { return deleteBoth(files, bytes, key) })
 }
 
 func (l *library) clear(ctx context.Context) error {
 	if l.db == nil {
 		return l.err
 	}
-	return l.write(ctx, func(s *idb.ObjectStore) error { _, err := s.Clear(); return err })
+	return l.update(ctx, func(files, bytes *idb.ObjectStore) error {
+		if _, err := files.Clear(); err != nil {
+			return err
+		}
+		_, err := bytes.Clear()
+		return err
+	})
 }
 
 // ---- bridge entry points (async handlers: IndexedDB answers through events) ----
@@ -306,6 +523,8 @@ func (b *bridge) libOn(ctx context.Context) (*library, error) {
 
 // libStatus → {ok, reason}
 func (b *bridge) libStatus(ctx context.Context, r *request) (any, error) {
+	ctx, done := patient(ctx, libraryPatience)
+	defer done()
 	l := b.lib(ctx)
 	reason := ""
 	if l.err != nil {
@@ -314,9 +533,13 @@ func (b *bridge) libStatus(ctx context.Context, r *request) (any, error) {
 	return object("ok", l.db != nil, "reason", reason), nil
 }
 
-// libPut → {kept, note}: entry as put documents it, without doc and key; the Document, its
+// Each library call waits for IndexedDB in a patient context: see patient.
+
+// libPut → {kept, stored, note}: entry as put documents it, without doc and key; the Document, its
 // sha-256, kind and summary come from the open file under handle.
 func (b *bridge) libPut(ctx context.Context, r *request) (any, error) {
+	ctx, done := patient(ctx, libraryPatience)
+	defer done()
 	f := r.file
 	if f.Doc.SHA256 == "" {
 		return nil, errors.New("this file has no sha-256 (it was not read to the end), so the library cannot keep it")
@@ -349,20 +572,22 @@ func (b *bridge) libPut(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	note := ""
-	if n := out.Get("note"); n.Type() == js.TypeString {
-		note = n.String()
-	}
-	return object("kept", out.Get("kept"), "note", note), nil
+	return object("kept", out.kept, "stored", out.stored, "note", out.note, "code", string(out.code)), nil
 }
 
 // libList → {list}: every entry without doc and blobs, with files[i].kept, newest first.
 func (b *bridge) libList(ctx context.Context, r *request) (any, error) {
+	ctx, done := patient(ctx, libraryPatience)
+	defer done()
 	l, err := b.libOn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	list, err := l.all(ctx)
+	if err != nil {
+		return nil, err
+	}
+	held, err := l.heldKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +597,7 @@ func (b *bridge) libList(ctx context.Context, r *request) (any, error) {
 		fs := e.Get("files")
 		for i := 0; fs.Type() == js.TypeObject && i < fs.Length(); i++ {
 			fi := fs.Index(i)
-			fi.Set("kept", fi.Get("blob").Truthy())
+			fi.Set("kept", held[entryKey(e)] || fi.Get("blob").Truthy())
 			fi.Delete("blob")
 		}
 		arr = append(arr, e)
@@ -382,6 +607,8 @@ func (b *bridge) libList(ctx context.Context, r *request) (any, error) {
 
 // libGet → {entry|null}: the whole entry, Document and blobs included.
 func (b *bridge) libGet(ctx context.Context, r *request) (any, error) {
+	ctx, done := patient(ctx, libraryPatience)
+	defer done()
 	l, err := b.libOn(ctx)
 	if err != nil {
 		return nil, err
@@ -395,6 +622,8 @@ func (b *bridge) libGet(ctx context.Context, r *request) (any, error) {
 
 // libRemove → {}
 func (b *bridge) libRemove(ctx context.Context, r *request) (any, error) {
+	ctx, done := patient(ctx, libraryPatience)
+	defer done()
 	l, err := b.libOn(ctx)
 	if err != nil {
 		return nil, err
@@ -404,6 +633,8 @@ func (b *bridge) libRemove(ctx context.Context, r *request) (any, error) {
 
 // libClear → {}
 func (b *bridge) libClear(ctx context.Context, r *request) (any, error) {
+	ctx, done := patient(ctx, libraryPatience)
+	defer done()
 	l, err := b.libOn(ctx)
 	if err != nil {
 		return nil, err

@@ -275,6 +275,13 @@ const (
 	CodeOutputIsNEFF     Code = "output.is-neff"
 	CodeInputNotRegular  Code = "input.not-regular"
 	CodeExportRowsCut    Code = "export.rows-cut"
+
+	// page: what the browser page finds outside any file (its URL, its library, its links)
+	CodePageURLMalformed        Code = "page.url-malformed"         // ?url= cannot be decoded
+	CodePageLibraryBytesRefused Code = "page.library-bytes-refused" // the quota refused a file's bytes
+	CodePageLibraryNotKept      Code = "page.library-not-kept"      // the quota refused even its Document
+	CodePageLinkFileMissing     Code = "page.link-file-missing"     // a link's file is not open here
+	CodePageLinkOtherFile       Code = "page.link-other-file"       // a file like the link's, not it
 )
 
 // Codes is every finding code, with its meaning: what it is and, where useful, what to do.
@@ -553,6 +560,13 @@ var Codes = []CodeInfo{
 	{CodeOutputIsNEFF, "an output path holds a NEFF: never written over, --force or not; remove it first if it is meant to go"},
 	{CodeInputNotRegular, "an input path is a FIFO, a device or a directory: not read (it would block, or never end); save it to a file first"},
 	{CodeExportRowsCut, "a limit stopped a core's sync or memory model (sync.limit, mem.limit): sync_edges, mem_accesses and lints lack the rows past that point, and export exits 1 (--max-memory raises the limit)"},
+
+	// page: what the browser page finds outside any file
+	{CodePageURLMalformed, "?url= names a file whose percent-encoding is malformed (a % not followed by two hex digits, or bytes that are not UTF-8): nothing is fetched; encode the URL again"},
+	{CodePageLibraryBytesRefused, "the browser's storage quota refused a file's bytes: the library keeps its Document only (an entry kept before stays as it was); forget files under Recent to make room, then open it again"},
+	{CodePageLibraryNotKept, "the browser's storage quota has no room even for a file's Document: the library does not remember it (what it kept before stays); forget files under Recent to make room"},
+	{CodePageLinkFileMissing, "a link names a file that is not open here and not in this browser's library: open the file it names (name, UUID, start of the sha-256) to go to its place"},
+	{CodePageLinkOtherFile, "a file opened while a link waits has the link's file name or UUID but other bytes (another build, or a copy changed since): the link's place is not shown in it"},
 }
 
 // Meaning returns the code's row, or false for a code not in the table.

@@ -57,6 +57,7 @@ var Types = []Typedef{
 		{Name: "summary", Type: "string", Optional: true, Doc: "the root node's value"},
 		{Name: "doc", Type: "Uint8Array", Optional: true, Doc: "the Document, msgpack (libGet)"},
 		{Name: "opened", Type: "number", Optional: true, Doc: "when, in ms since 1970"},
+		{Name: "dropped", Type: "string", Optional: true, Doc: "why its bytes are not kept: cap (over the page's size cap) or quota (the browser's storage quota refused them); absent when they are"},
 	}},
 	{Name: "ScanRecord", Doc: "one NEFF of a scan: the fields of a `neffscope scan --jsonl` line (core/fleet/scan.go)", Fields: []Field{
 		{Name: "path", Type: "string", Doc: "the path the record names (slash-separated)"},
@@ -463,10 +464,12 @@ var Methods = []Method{
 		Result: []Field{{Name: "ok", Type: "boolean", Doc: "the library works"}, {Name: "reason", Type: "string", Doc: "why not ('' when it does)"}},
 	},
 	{
-		Name: "libPut", Doc: "Keep an open file in the library, with its Document and (within the cap) its bytes.",
+		Name: "libPut", Doc: "Keep an open file in the library, with its Document and (within the cap and the quota) its bytes; bytes kept before are never written again. A limit error: not even the Document fits the quota.",
 		Args: []Field{handle, {Name: "entry", Type: "LibEntry", Doc: "how it was opened and its files; the core adds the rest"}},
-		Result: []Field{{Name: "kept", Type: "boolean", Doc: "whether its bytes were kept"},
-			{Name: "note", Type: "string", Doc: "what went wrong short of failing ('' when nothing)"}},
+		Result: []Field{{Name: "kept", Type: "boolean", Doc: "whether its bytes are kept (now, or by the entry kept before)"},
+			{Name: "stored", Type: "boolean", Doc: "whether this entry was written (false: the quota refused it and the entry kept before stands as it was; the library never replaces an entry with a poorer one)"},
+			{Name: "note", Type: "string", Doc: "what went wrong short of failing ('' when nothing)"},
+			{Name: "code", Type: "string", Doc: "the note's code (page.library-bytes-refused: the quota refused the bytes); '' when it has none"}},
 	},
 	{
 		Name: "libList", Doc: "The kept files, newest first, without Documents and bytes.",

@@ -3,9 +3,10 @@
 
 import { core } from './core/client.js';
 import { embedded } from './config.js';
-import { allowedOrigins, messagesSeen } from './features/embed.js';
+import { allowedOrigins, messagesSeen, urlProblem } from './features/embed.js';
 import { holdSource } from './features/mapsource.js';
 import { lastOpen } from './features/open.js';
+import { linkWanted } from './features/permalink.js';
 import { docs, state, switchDoc } from './state/docs.js';
 import { hashWrites } from './state/selection.js';
 import { ctx, lastRecontext } from './views/context.js';
@@ -14,8 +15,8 @@ import { hex } from './views/hex.js';
 import { layoutState } from './views/layout.js';
 import { lib, libCap, libRefresh } from './views/library.js';
 import { plot, replot } from './views/plot/plot.js';
-import { sched, schedulePoint } from './views/schedule.js';
-import { mem, memviewBoxPoint } from './views/memview.js';
+import { sched, schedulePoint, scheduleWindow } from './views/schedule.js';
+import { mem, memviewBoxPoint, memviewPlace } from './views/memview.js';
 import { search } from './views/search.js';
 import { hlodiff } from './views/hlodiff.js';
 
@@ -33,9 +34,12 @@ export function installDebugSurface() {
     get lastRecontext() { return lastRecontext; },
     get hashWrites() { return hashWrites; },
     get search() { return { q: search.q, done: search.done, more: search.more, results: search.results.length, errors: search.errors.slice(), notes: (search.notes || []).slice() }; },
-    get library() { return { ok: lib.ok, reason: lib.reason, entries: lib.list.map((e) => ({ key: e.key, name: e.name, kind: e.kind, size: e.size, how: e.how, kept: (e.files || []).every((f) => f.kept) })), restored: lib.restored, cap: libCap() }; },
+    get library() { return { ok: lib.ok, reason: lib.reason, entries: lib.list.map((e) => ({ key: e.key, name: e.name, kind: e.kind, size: e.size, how: e.how, kept: (e.files || []).every((f) => f.kept), dropped: e.dropped || '' })), restored: lib.restored, cap: libCap(), puts: lib.puts, last: lib.last, unkept: lib.unkept.slice() }; },
     libRefresh,
-    get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen) }; },
+    get embedding() { return { embedded, allowed: Array.from(allowedOrigins), messages: Object.assign({}, messagesSeen), url: urlProblem }; },
+    get link() { return linkWanted(); },
+    // the windows the schedule and the memory view would put in a link now (null: fitted)
+    get windows() { return { schedule: scheduleWindow(), memory: memviewPlace() }; },
     // replot(lo, hi) samples and draws a new range now; resolves with {coreMs, decodeMs, drawMs, totalMs}.
     replot,
     switchDoc,

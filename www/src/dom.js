@@ -21,14 +21,17 @@ let toastTimer = 0;
 
 /**
  * toast shows a message for 8 s (with an action button: until dismissed or clicked). sev:
- * 'error' (default), 'warning' or 'info'.
+ * 'error' (default), 'warning' or 'info'. code: the finding's code (core/doc codes.go), on
+ * data-code for tests and scripts to match, never the message.
  * @param {string} msg
  * @param {string} [sev]
- * @param {{label: string, run: () => void}} [action]
+ * @param {{label: string, run: () => void} | null} [action]
+ * @param {string} [code]
  */
-export function toast(msg, sev, action) {
+export function toast(msg, sev, action, code) {
   const t = $('toast');
   t.textContent = msg;
+  t.dataset.code = code || '';
   if (action) {
     const b = document.createElement('button');
     b.type = 'button';
@@ -43,9 +46,14 @@ export function toast(msg, sev, action) {
   if (!action) toastTimer = setTimeout(() => { t.hidden = true; }, 8000);
 }
 
-/** toastHide takes the message away. */
-export function toastHide() {
-  $('toast').hidden = true;
+/**
+ * toastHide takes the message away (given code: only a message of that code, which has
+ * stopped being true).
+ * @param {string} [code]
+ */
+export function toastHide(code) {
+  const t = $('toast');
+  if (!code || t.dataset.code === code) t.hidden = true;
 }
 
 /**

@@ -10,6 +10,7 @@ import { exportInit } from './features/export.js';
 import { keyboardInit } from './features/keyboard.js';
 import { sessionInit, sessionRestore } from './features/session.js';
 import { openExample, openFile, openFiles, openInit } from './features/open.js';
+import { permalinkBoot, permalinkInit } from './features/permalink.js';
 import { applyHash } from './state/docs.js';
 import { themeInit } from './features/theme.js';
 import { libBoot } from './views/library.js';
@@ -21,6 +22,7 @@ function wire() {
   themeInit();
   keyboardInit();
   sessionInit(openFile);
+  permalinkInit();
   exportInit();
   openInit();
   dropInit();
@@ -43,5 +45,5 @@ wire();
 startCore();
 registerOffline();
 setupEmbedding();
-libBoot().then(sessionRestore, sessionRestore); // the hash's file, then the other tabs of the session
+libBoot().then(sessionRestore, sessionRestore).then(permalinkBoot); // the hash's file, then the other tabs of the session, then what a link still wants
 installDebugSurface();

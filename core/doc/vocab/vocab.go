@@ -54,6 +54,8 @@ var groups = []group{
 		doc: "Values of attrs.verdict (the verdict node) and attrs.state (each check) (core/inspect overviewverdict.go)."},
 	{js: "CHECK", typedef: "Check", prefix: "Check", packages: []string{"core/inspect"},
 		doc: "Keys of the verdict's checks, in order (core/inspect overviewverdict.go)."},
+	{js: "PAGE_CODE", typedef: "PageCode", prefix: "CodePage", typ: "Code", packages: []string{"core/doc"},
+		doc: "The codes of the page's own findings (core/doc codes.go, area page): what tests match, never the message."},
 }
 
 // constant is one Go string constant.

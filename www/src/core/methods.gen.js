@@ -46,6 +46,7 @@
  * @property {string} [summary] - the root node's value
  * @property {Uint8Array} [doc] - the Document, msgpack (libGet)
  * @property {number} [opened] - when, in ms since 1970
+ * @property {string} [dropped] - why its bytes are not kept: cap (over the page's size cap) or quota (the browser's storage quota refused them); absent when they are
  */
 
 /**
@@ -744,7 +745,7 @@
  */
 
 /**
- * the args of libPut: Keep an open file in the library, with its Document and (within the cap) its bytes.
+ * the args of libPut: Keep an open file in the library, with its Document and (within the cap and the quota) its bytes; bytes kept before are never written again. A limit error: not even the Document fits the quota.
  * @typedef {Object} LibPutArgs
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
  * @property {LibEntry} entry - how it was opened and its files; the core adds the rest
@@ -753,8 +754,10 @@
 /**
  * the result of libPut
  * @typedef {Object} LibPutResult
- * @property {boolean} kept - whether its bytes were kept
+ * @property {boolean} kept - whether its bytes are kept (now, or by the entry kept before)
+ * @property {boolean} stored - whether this entry was written (false: the quota refused it and the entry kept before stands as it was; the library never replaces an entry with a poorer one)
  * @property {string} note - what went wrong short of failing ('' when nothing)
+ * @property {string} code - the note's code (page.library-bytes-refused: the quota refused the bytes); '' when it has none
  */
 
 /**
@@ -876,7 +879,7 @@ export const METHODS = Object.freeze([
   { name: 'scanGraphs', doc: 'Group a scan\'s records by graph digest (`neffscope scan`\'s lines on stderr): which cache keys are one graph, and which can never be hit again.', args: ['records'], required: ['records'], events: [] },
   { name: 'close', doc: 'Forget an open file.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'libStatus', doc: 'Whether the library (IndexedDB) works here, and why not.', args: [], required: [], events: [] },
-  { name: 'libPut', doc: 'Keep an open file in the library, with its Document and (within the cap) its bytes.', args: ['handle', 'entry'], required: ['handle', 'entry'], events: [] },
+  { name: 'libPut', doc: 'Keep an open file in the library, with its Document and (within the cap and the quota) its bytes; bytes kept before are never written again. A limit error: not even the Document fits the quota.', args: ['handle', 'entry'], required: ['handle', 'entry'], events: [] },
   { name: 'libList', doc: 'The kept files, newest first, without Documents and bytes.', args: [], required: [], events: [] },
   { name: 'libGet', doc: 'One kept file, its Document and bytes included.', args: ['key'], required: ['key'], events: [] },
   { name: 'libRemove', doc: 'Forget one kept file.', args: ['key'], required: ['key'], events: [] },

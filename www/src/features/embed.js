@@ -3,6 +3,7 @@
 
 import { embedded, params } from '../config.js';
 import { toast, toastHide } from '../dom.js';
+import { PAGE_CODE } from '../lib/vocab.gen.js';
 import { welcomeWaiting } from '../views/welcome.js';
 import { openFiles } from './open.js';
 
@@ -79,13 +80,24 @@ async function onHostMessage(ev) {
   }
 }
 
+/** @type {{code: string, at: string} | null} what was wrong with ?url= (for tests: its code and the bad part) */
+export let urlProblem = null;
+
 // openFromURL fetches ?url= (same origin, or a CORS-enabled host the CSP allows) and opens it
 // as if it had been dropped.
 async function openFromURL(raw) {
   let u;
   try { u = new URL(raw, location.href); } catch (e) { toast('Not a URL: ' + raw); return; }
   if (!/^https?:$/.test(u.protocol)) { toast('Only http(s) URLs can be opened: ' + raw); return; }
-  const name = decodeURIComponent(u.pathname.split('/').pop() || '') || 'file';
+  const last = u.pathname.split('/').pop() || '';
+  let name;
+  try { name = decodeURIComponent(last) || 'file'; } catch (e) { name = ''; }
+  if (!name) {
+    const bad = /%(?![0-9a-f]{2})[^%]{0,2}/i.exec(last);
+    urlProblem = { code: PAGE_CODE.URL_MALFORMED, at: bad ? bad[0] : last };
+    toast('Could not open ?url=' + raw + ': its file name has malformed percent-encoding (' + urlProblem.at + ': a % must be followed by two hex digits, and the bytes must be UTF-8); nothing was fetched. Encode the URL again.', 'error', null, urlProblem.code);
+    return;
+  }
   toast('Fetching ' + name + '…', 'info');
   try {
     const resp = await fetch(u.href, { credentials: 'same-origin' });

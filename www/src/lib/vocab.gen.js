@@ -404,4 +404,19 @@ export const CHECK = Object.freeze({
 });
 /** @typedef {typeof CHECK[keyof typeof CHECK]} Check */
 
+/** The codes of the page's own findings (core/doc codes.go, area page): what tests match, never the message. */
+export const PAGE_CODE = Object.freeze({
+  /** ?url= cannot be decoded (doc.CodePageURLMalformed) */
+  URL_MALFORMED: "page.url-malformed",
+  /** the quota refused a file's bytes (doc.CodePageLibraryBytesRefused) */
+  LIBRARY_BYTES_REFUSED: "page.library-bytes-refused",
+  /** the quota refused even its Document (doc.CodePageLibraryNotKept) */
+  LIBRARY_NOT_KEPT: "page.library-not-kept",
+  /** a link's file is not open here (doc.CodePageLinkFileMissing) */
+  LINK_FILE_MISSING: "page.link-file-missing",
+  /** a file like the link's, not it (doc.CodePageLinkOtherFile) */
+  LINK_OTHER_FILE: "page.link-other-file",
+});
+/** @typedef {typeof PAGE_CODE[keyof typeof PAGE_CODE]} PageCode */
+
 /** A node's attrs: the keys ATTR names, each a string. @typedef {Partial<Record<AttrKey, string>>} Attrs */

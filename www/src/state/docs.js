@@ -102,9 +102,10 @@ export function renderDocument(ms) {
   const doc = state.doc;
   showPage('document');
   emit('document', { doc, ms });
+  const asked = parseHash(location.hash);
   if (followInstruction(true)) return;
   const linked = hashTarget(location.hash);
-  if (linked && linked.d === state) { select(linked.node, 'hash'); hashByte(linked.node); return; }
+  if (linked && linked.d === state) { select(linked.node, 'hash'); hashByte(linked.node); hashView(asked, null, true); return; }
   // A NEFF lands on its overview (the answers); the header is one click away in the tree.
   const first = field(doc, 'overview') || field(doc, 'header') || doc.root;
   const want = hashWanted(location.hash);
@@ -116,11 +117,14 @@ export function renderDocument(ms) {
     const settle = (n) => {
       if (state !== st || st.selected !== first) return;
       select(n || first, n ? 'hash' : 'open');
+      if (n) { hashByte(n); hashView(asked, null, true); }
     };
     ensurePath(want.path, st).then(settle, () => settle(null));
     return;
   }
   select(first, 'open');
+  // The place is not there (a comparison's link may name none): the view still opens.
+  if (want && want.d === state) hashView(asked, null, true);
 }
 
 /**
@@ -141,9 +145,32 @@ export function applyHash() {
     if (f && f !== docFingerprint(state)) emit('hashUnknown', { f }); // the library may hold it
     return;
   }
-  if (t.d !== state) { setCurrent(t.d); renderDocument(0); return; }
+  const h = parseHash(location.hash);
+  if (t.d !== state) {
+    setCurrent(t.d);
+    renderDocument(0);
+    if (h.v === 'diff') hashView(h, null, false); // (landing names no comparison: see hashView)
+    return;
+  }
   if (state.selected !== t.node) select(t.node, 'hash');
   hashByte(t.node);
+  hashView(h, null, false);
+}
+
+/**
+ * hashView: the URL hash h names a view over its place (the schedule, the memory view, a
+ * comparison) or none: the 'hashView' fact, for whoever opens views. landing: the document is
+ * being drawn from the hash (naming no view there says nothing).
+ * @param {import('../lib/hash.js').Hash} h the hash, as it was when the page went to its place
+ * @param {{stream: import('../wire.js').Node, i: number} | null} inst the hash's instruction, once its stream is held
+ * @param {boolean} landing
+ */
+function hashView(h, inst, landing) {
+  // A document landing from a hash that names a comparison is its A shown on its own (a jump
+  // out of the comparison; a link's file arriving, which features/permalink.js compares once
+  // both are open): not the comparison again.
+  if (landing && (!h.v || h.v === 'diff')) return;
+  emit('hashView', { f: h.f, v: h.v, w: h.w, c: h.c, vs: h.vs, inst });
 }
 
 // hashByte: the hash names a byte of n's source (b=0x…): the hex view's cursor goes there;
@@ -171,6 +198,7 @@ function followInstruction(landing) {
     return true;
   }
   const st = state;
+  const asked = parseHash(location.hash);
   const landed = field(st.doc, 'overview') || field(st.doc, 'header') || st.doc.root;
   if (landing) select(landed, 'hash');
   ensurePath(inst.stream, st).then((stream) => {
@@ -178,6 +206,7 @@ function followInstruction(landing) {
     if (!stream) { if (landing) select(landed, 'open'); return; }
     emit('hashInstruction', { stream, i: inst.index });
     hashByte(stream); // a byte of the instruction: the hex view selects its field when it shows
+    hashView(asked, { stream, i: inst.index }, landing);
   }, () => {});
   return true;
 }

@@ -16,6 +16,7 @@
  * @property {{stream: import('../wire.js').Node, i: number}} hashInstruction the URL hash names instruction i of stream, an open document's (landing on it, or back/forward)
  * @property {{n: import('../wire.js').Node, off: number, last?: number}} hashByte the URL hash names byte off of n's source (or the range off..last)
  * @property {{f: string}} hashUnknown the URL hash names a file that is not open (f: its fingerprint)
+ * @property {{f: string, v: string, w: {lo: number, hi: number} | null, c: number | null, vs: string, inst: {stream: import('../wire.js').Node, i: number} | null}} hashView the URL hash names a view over the place it names in document f (landing on it, or back/forward): v 'schedule' or 'memory' (its window w, its core c), 'diff' (compared with the document of fingerprint vs; on back/forward only: a document landing from a comparison's hash is its A alone), or '' none; inst: the hash's instruction, its stream held
  * @property {Patched} patched a document's nodes changed in place (the source lines mapped after the open: features/mapsource.js), while it is on show
  * @property {{st: import('./store.js').DocState, progress: boolean}} memberHashes a document's members' sha-256 moved on: progress, or they arrived (or failed, or are computed again); st.memberHashes says where they are
  * @property {{n: import('../wire.js').Node}} picked n was picked inside the view that shows it, which drew it already (the listing's instruction or record, a libncfw context's field, a plot's evaluation); the panes that describe a node follow

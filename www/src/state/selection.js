@@ -4,7 +4,7 @@
 
 import { embedded } from '../config.js';
 import { fingerprintOf, formHash, hashPath, hashPathKey, instructionOf, parseHash } from '../lib/hash.js';
-import { docs, pathOf, state } from './store.js';
+import { docs, field, pathOf, state } from './store.js';
 import { emit } from './events.js';
 import { ensurePath } from './lazy.js';
 
@@ -36,8 +36,37 @@ export function select(n, from, spanOverride) {
 export const docFingerprint = (d) => (d && d.doc ? fingerprintOf(d.doc.sha256) : '');
 const fingerprint = docFingerprint;
 
-function hashFor(n) {
-  return formHash(fingerprint(state), pathOf(n));
+/**
+ * docPlace: what a hash says of document d beside its fingerprint, so a page without the file
+ * can say which one to open: its name, its size, and a NEFF's UUID.
+ * @param {import('./store.js').DocState | null} d
+ * @returns {{name: string, size: number | null, uuid: string}}
+ */
+export function docPlace(d) {
+  const u = d && d.doc ? field(d.doc, 'header', 'uuid') : null;
+  return { name: d && d.doc ? d.doc.file || '' : '', size: d && d.doc && d.doc.size > 0 ? d.doc.size : null, uuid: u && typeof u.value === 'string' ? u.value : '' };
+}
+
+/**
+ * The view open over the selection, as the hash names it (features/permalink.js says, from
+ * the views): v and its window, or a comparison (d: its A, the document the hash names first).
+ * @typedef {import('../lib/hash.js').Place & {d?: import('./store.js').DocState}} ViewPlace
+ */
+/** @type {() => ViewPlace} */
+let viewPlace = () => ({});
+
+/**
+ * setViewPlace: fn says which view is open over the selection, for every hash written.
+ * @param {() => ViewPlace} fn
+ */
+export function setViewPlace(fn) {
+  viewPlace = fn;
+}
+
+function hashFor(n, byte, last) {
+  const v = viewPlace();
+  if (v.d && v.d !== state) return formHash(fingerprint(state), pathOf(n), byte, last, docPlace(state));
+  return formHash(fingerprint(state), pathOf(n), byte, last, Object.assign(docPlace(state), v));
 }
 
 /**
@@ -135,8 +164,37 @@ export function recordPlace(n, mode) {
  */
 export function recordByte(n, off, last) {
   if (embedded || !state.info.has(n)) return;
-  const h = formHash(fingerprint(state), pathOf(n), off, last);
+  const h = hashFor(n, off, last);
   if (!h || h === location.hash) return;
+  try { history.replaceState(null, '', h); } catch (e) { /* file:// */ }
+}
+
+/**
+ * recordView puts the view open now (setViewPlace) in the hash, beside the selection of the
+ * document it names: 'push' a history entry (a view opened or left), 'replace' the current
+ * one (a view zoomed or panned).
+ * @param {'push' | 'replace'} mode
+ */
+export function recordView(mode) {
+  const v = viewPlace();
+  const d = v.d || state;
+  if (embedded || !d || !d.doc || !d.info) return;
+  const sel = d.selected && d.info.has(d.selected) ? d.info.get(d.selected).path : [];
+  const h = formHash(fingerprint(d), sel, undefined, undefined, Object.assign(docPlace(d), v));
+  if (!h || h === location.hash) return;
+  try {
+    if (mode === 'replace') history.replaceState(null, '', h);
+    else { history.pushState(null, '', h); hashWrites++; }
+  } catch (e) { /* file:// */ }
+}
+
+/**
+ * restoreHash makes h the current entry's hash without following it (a link's hash the
+ * page kept while the file it names was not open).
+ * @param {string} h
+ */
+export function restoreHash(h) {
+  if (embedded || !h || h === location.hash) return;
   try { history.replaceState(null, '', h); } catch (e) { /* file:// */ }
 }
 

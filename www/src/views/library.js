@@ -6,6 +6,7 @@ import { $, el, toast } from '../dom.js';
 import { embedded, params } from '../config.js';
 import { fmtSize } from '../lib/format.js';
 import { parseHash } from '../lib/hash.js';
+import { PAGE_CODE } from '../lib/vocab.gen.js';
 import { addDocs, contextState, makeState, opening, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { unpackDocument } from '../wire.js';
@@ -19,7 +20,9 @@ import { unpackDocument } from '../wire.js';
 const LIB_CAP_KEY = 'neffscope.libraryCap';
 const LIB_CAPS = [0, 16 << 20, 64 << 20, 256 << 20, 1 << 30];
 const LIB_CAP_DEFAULT = 256 << 20;
-export const lib = { ok: null, reason: '', list: [], busy: false, restored: null };
+// unkept: the files this tab could not remember, and why (the list says so under Recent);
+// puts: library writes finished, and last: the last one's outcome (for the tests).
+export const lib = { ok: null, reason: '', list: [], busy: false, restored: null, unkept: [], puts: 0, last: null };
 
 export function libCap() {
   try { const v = Number(localStorage.getItem(LIB_CAP_KEY)); if (LIB_CAPS.includes(v) && localStorage.getItem(LIB_CAP_KEY) !== null) return v; } catch (e) { /* default */ }
@@ -61,6 +64,7 @@ function libRender() {
   $('library-clear').disabled = !lib.list.length;
   $('library-cap').disabled = !lib.ok;
   const note = $('library-note');
+  delete note.dataset.code;
   if (!lib.ok) {
     note.textContent = 'The library is off here: ' + (lib.reason || 'IndexedDB is not available') + '. Files open as usual but are not remembered.';
     note.dataset.state = 'off';
@@ -68,6 +72,11 @@ function libRender() {
   }
   delete note.dataset.state;
   note.textContent = lib.list.length ? '' : 'Files you open are remembered here (in this browser only), so a reload or an offline visit opens them again.';
+  if (lib.unkept.length) {
+    note.dataset.state = 'unkept';
+    note.dataset.code = Array.from(new Set(lib.unkept.map((u) => u.code).filter(Boolean))).join(' ');
+    note.textContent = 'Not remembered: ' + lib.unkept.map((u) => u.name + ' (' + u.why + ')').join('; ') + '. Forget files below to make room, then open them again.';
+  }
   for (const e of lib.list) {
     const files = e.files || [];
     const kept = files.length > 0 && files.every((f) => f.kept);
@@ -84,8 +93,12 @@ function libRender() {
     const sha = el('span', 'lib-sha', String(e.sha256 || '').slice(0, 12));
     sha.title = 'sha-256 ' + (e.sha256 || '');
     meta.appendChild(sha);
-    const b = el('span', 'lib-bytes ' + (kept ? 'kept' : 'doc-only'), kept ? 'bytes kept' : 'document only');
-    b.title = kept ? 'The file\'s bytes are kept in this browser: it reopens completely.' : 'Over the size cap: the decoded document is kept, the bytes are not. Open the file again to see its bytes.';
+    const quota = !kept && e.dropped === 'quota';
+    const b = el('span', 'lib-bytes ' + (kept ? 'kept' : 'doc-only'), kept ? 'bytes kept' : quota ? 'document only: storage full' : 'document only');
+    b.title = kept ? 'The file\'s bytes are kept in this browser: it reopens completely.'
+      : quota ? 'The browser\'s storage quota refused its bytes: the decoded document is kept, the bytes are not. Forget other files to make room, then open it again.'
+        : 'Over the size cap: the decoded document is kept, the bytes are not. Open the file again to see its bytes.';
+    b.dataset.dropped = kept ? '' : e.dropped || '';
     meta.appendChild(b);
     // The root's value is often just the size again: show it only when it says more.
     if (e.summary && !/^[\d,]+ B\b/.test(e.summary)) meta.appendChild(el('span', 'lib-summary', e.summary));
@@ -111,12 +124,21 @@ export async function libRemember(st, how, files, extra) {
   if (embedded || !st || !st.handle || lib.ok === false) return;
   const cap = libCap();
   const entry = Object.assign({ how, name: st.doc.file, files: files.map((f) => (f.size <= cap ? { name: f.name, size: f.size, blob: f } : { name: f.name, size: f.size })) }, extra || {});
+  const name = st.doc.file;
   try {
     const r = await call('libPut', { handle: st.handle, entry });
-    if (r.note) toast(r.note, 'info');
+    lib.last = { name, kept: r.kept, stored: r.stored, note: r.note, code: r.code, error: '' };
+    lib.unkept = lib.unkept.filter((u) => u.name !== name);
+    if (r.note) toast(r.note, 'warning', null, r.code);
   } catch (e) {
-    console.info('neffscope: not remembered: ' + e.message);
+    // Said where the user meets it: now, and under Recent while this tab lasts.
+    const full = e.code === 'limit';
+    const code = full ? PAGE_CODE.LIBRARY_NOT_KEPT : '';
+    lib.last = { name, kept: false, stored: false, note: '', code, error: e.message };
+    lib.unkept = lib.unkept.filter((u) => u.name !== name).concat({ name, code, why: full ? 'the browser\'s storage is full' : e.message });
+    toast(full ? e.message : 'The library could not remember ' + name + ': ' + e.message, 'warning', null, code);
   }
+  lib.puts++;
   libRefresh();
 }
 
@@ -139,10 +161,11 @@ export async function libRestore(key, fromHash) {
   // The bytes were not kept: show the Document alone. Bytes-backed views say why they are empty.
   const doc = unpackDocument(e.doc);
   const st = makeState(doc, { file: null, handle: 0, gen: core.gen, stored: true });
-  st.reopen = async () => { throw new Error('the bytes of ' + e.name + ' were not kept (it is over the library\'s size cap); open the file again to see them'); };
+  const why = e.dropped === 'quota' ? 'the browser\'s storage quota refused them' : 'it is over the library\'s size cap';
+  st.reopen = async () => { throw new Error('the bytes of ' + e.name + ' were not kept (' + why + '); open the file again to see them'); };
   addDocs([st], 0, 0);
   document.body.dataset.state = 'open';
-  toast('Showing the document kept for ' + e.name + '. Its bytes were not kept: open the file again to see them.', 'info');
+  toast('Showing the document kept for ' + e.name + '. Its bytes were not kept (' + why + '): open the file again to see them.', 'info');
   return true;
 }
 

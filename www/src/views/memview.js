@@ -557,3 +557,51 @@ function peakSide(c) {
   }
 }
 
+
+// ---- the memory view's place in the URL (features/permalink.js keeps it there) ----
+
+/**
+ * memviewPlace: the core on show (its index) and the steps in view, whole steps around them
+ * (null while the whole of them is, as fit draws it).
+ * @returns {{c: number, w: {lo: number, hi: number} | null}}
+ */
+export function memviewPlace() {
+  const c = mem.cores && mem.cores[mem.core];
+  if (!c || !mem.open) return { c: mem.core, w: null };
+  const fitScale = plotW() / (c.total * 1.02);
+  if (Math.abs(mem.scale - fitScale) <= fitScale * 1e-6 && Math.abs(mem.s0 + c.total * 0.01) < 0.5) return { c: mem.core, w: null };
+  return { c: mem.core, w: { lo: Math.floor(mem.s0 + 1e-6), hi: Math.ceil(mem.s0 + plotW() / mem.scale - 1e-6) } }; // (a window set from a link reads back the same)
+}
+
+/**
+ * memviewGoTo shows core k (its index), the steps of win across it (null: all of them).
+ * @param {number} k
+ * @param {{lo: number, hi: number} | null} win
+ */
+export function memviewGoTo(k, win) {
+  if (!mem.cores) return;
+  if (mem.cores[k] && k !== mem.core) {
+    mem.core = k;
+    mem.sel = null;
+    /** @type {HTMLSelectElement} */ ($('mem-core')).value = String(k);
+    status();
+  }
+  if (!win) fit();
+  else {
+    mem.fitted = false;
+    mem.scale = plotW() / Math.max(1e-9, win.hi - win.lo);
+    mem.s0 = win.lo;
+  }
+  redraw();
+}
+
+/**
+ * memviewOnMove calls fn once a gesture on the view has settled: a zoom, a pan, a fit, another
+ * core, a close.
+ * @param {() => void} fn
+ */
+export function memviewOnMove(fn) {
+  let timer = 0;
+  const later = () => { clearTimeout(timer); timer = setTimeout(fn, 250); };
+  for (const type of ['wheel', 'pointerup', 'keyup', 'click', 'dblclick', 'change']) root.addEventListener(type, later, { passive: true });
+}

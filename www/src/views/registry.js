@@ -25,6 +25,7 @@ import { findingsInit } from './findings.js';
 import { hexInit } from './hex.js';
 import { layoutInit } from './layout.js';
 import { libInit } from './library.js';
+import { linkWantedInit } from './linkwanted.js';
 import { listingHide, listingInit, listingOf, listingShow } from './listing.js';
 import { memviewHide, memviewInit, memviewOf, memviewShow } from './memview.js';
 import { overviewHide, overviewInit, overviewOf, overviewShow } from './overview.js';
@@ -98,6 +99,7 @@ export const VIEWS = [
   { name: 'source beside the listing', place: 'panel', root: '', init: sourcePaneInit }, // made inside the listing
   { name: 'sync card', place: 'panel', root: '', init: syncCardInit }, // a card of the overview
   { name: 'library', place: 'panel', root: 'library', init: libInit },
+  { name: 'linked file', place: 'panel', root: 'link-wanted', init: linkWantedInit }, // a link's file not open here: which to open
   { name: 'tabs', place: 'panel', root: 'tabbar', init: tabsInit },
   { name: 'compare', place: 'panel', root: 'compare', init: compareMenuInit }, // the Compare menu by the tabs
   { name: 'progress', place: 'panel', root: 'progress', init: progressInit },

@@ -752,3 +752,45 @@ export function schedulePoint(k, e, index) {
   if (x < 0 || x > r.width) return null;
   return { x: r.left + x, y: r.top + lane.y + LANE / 2 };
 }
+
+// ---- the schedule's place in the URL (features/permalink.js keeps it there) ----
+
+/**
+ * scheduleWindow: the steps in view, whole steps around them; null while the whole schedule
+ * is (as fit draws it) or nothing is drawn.
+ * @returns {{lo: number, hi: number} | null}
+ */
+export function scheduleWindow() {
+  if (!sched.cores || !sched.open) return null;
+  const w = width();
+  const fitScale = Math.min(MAX_SCALE, w / (sched.total * 1.02));
+  if (Math.abs(sched.scale - fitScale) <= fitScale * 1e-6 && Math.abs(sched.s0 + sched.total * 0.01) < 0.5) return null;
+  return { lo: Math.floor(sched.s0 + 1e-6), hi: Math.ceil(sched.s0 + w / sched.scale - 1e-6) }; // (a window set from a link reads back the same)
+}
+
+/**
+ * scheduleGoTo shows the steps of win across the lanes (null: the whole schedule).
+ * @param {{lo: number, hi: number} | null} win
+ */
+export function scheduleGoTo(win) {
+  if (!sched.cores) return;
+  if (!win) fit();
+  else {
+    sched.fitted = false;
+    sched.scale = width() / Math.max(1e-9, win.hi - win.lo);
+    sched.s0 = win.lo;
+    clampView();
+  }
+  redraw();
+}
+
+/**
+ * scheduleOnMove calls fn once a gesture on the view has settled: a zoom, a pan, a fit, a
+ * close.
+ * @param {() => void} fn
+ */
+export function scheduleOnMove(fn) {
+  let timer = 0;
+  const later = () => { clearTimeout(timer); timer = setTimeout(fn, 250); };
+  for (const type of ['wheel', 'pointerup', 'keyup', 'click', 'dblclick']) root.addEventListener(type, later, { passive: true });
+}
