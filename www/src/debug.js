@@ -14,7 +14,7 @@ import { hex } from './views/hex.js';
 import { layoutState } from './views/layout.js';
 import { lib, libCap, libRefresh } from './views/library.js';
 import { plot, replot } from './views/plot/plot.js';
-import { sched, schedulePoint } from './views/schedule.js';
+import { scheduleDebug } from './views/schedule.js';
 import { mem, memviewBoxPoint } from './views/memview.js';
 import { search } from './views/search.js';
 
@@ -43,7 +43,7 @@ export function installDebugSurface() {
     get layout() { return layoutState(); },
     // the schedule view (views/schedule.js): its window, selection and time to first screen; point(k, e, i) is a slice's middle in client pixels.
     get memory() { return { open: mem.open, boxes: mem.hits.length, selected: mem.sel ? Math.min(200, mem.sel.acc.length) : 0, point: memviewBoxPoint }; },
-    get schedule() { return { open: sched.open, cores: sched.cores ? sched.cores.length : 0, lanes: sched.lanes.length, s0: sched.s0, scale: sched.scale, sel: sched.sel, firstDrawMs: sched.firstDrawMs, drawMs: sched.drawMs, callMs: sched.callMs, instructions: (sched.cores || []).reduce((a, c) => a + c.steps.length, 0), point: schedulePoint }; },
+    get schedule() { return scheduleDebug(); },
     get diff() {
       const n = diff.node;
       return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };
