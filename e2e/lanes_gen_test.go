@@ -99,4 +99,3 @@ func manyCoresNEFF(tb testing.TB, n int) string {
 	}
 	return path
 }
-
