@@ -15,6 +15,7 @@ import { layoutState } from './views/layout.js';
 import { lib, libCap, libRefresh } from './views/library.js';
 import { plot, replot } from './views/plot/plot.js';
 import { scheduleDebug } from './views/schedule.js';
+import { lanesDebug } from './views/lanes.js';
 import { mem, memviewBoxPoint } from './views/memview.js';
 import { search } from './views/search.js';
 
@@ -44,6 +45,8 @@ export function installDebugSurface() {
     // the schedule view (views/schedule.js): its window, selection and time to first screen; point(k, e, i) is a slice's middle in client pixels.
     get memory() { return { open: mem.open, boxes: mem.hits.length, selected: mem.sel ? Math.min(200, mem.sel.acc.length) : 0, point: memviewBoxPoint }; },
     get schedule() { return scheduleDebug(); },
+    // the time lanes (views/lanes.js): what they show (measured, estimated and DMA lanes), the profile paired or refused, the selection; point(side, k, e, i) is an instruction's middle in client pixels.
+    get lanes() { return lanesDebug(); },
     get diff() {
       const n = diff.node;
       return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };
