@@ -37,18 +37,25 @@ export async function openProfiled(files, open) {
     return target;
   });
   let shown = null;
+  const show = (neff) => {
+    shown = neff;
+    const i = docs.indexOf(neff);
+    if (state !== neff && i >= 0) switchDoc(i);
+    return lanesOpen();
+  };
   for (let i = 0; i < profiles.length; i++) {
     const prof = profiles[i], target = targets[i];
     if (!target) continue; // alone: its own lanes show (views/lanes.js)
+    const joining = pair(target, prof);
+    // The UUIDs agree: the NEFF's lanes show now, a big profile's engines before its DMA.
+    const early = !shown && !!uuidOf(prof) && uuidOf(prof) === uuidOf(target) ? show(target) : null;
     let res = { joined: false };
-    try { res = await pair(target, prof); } finally { timesOf(prof).pairing = false; }
-    if (res.joined && !shown) shown = target;
-    else if (!res.joined && state === prof) loadMeasured(prof).catch(() => {}); // shown alone, not overlaid
-  }
-  if (shown) {
-    const i = docs.indexOf(shown);
-    if (state !== shown && i >= 0) switchDoc(i);
-    await lanesOpen();
+    try { res = await joining; } catch (e) { /* said by the lanes' status */ } finally { timesOf(prof).pairing = false; }
+    if (early) await early;
+    if (res.joined) { if (!shown) await show(target); continue; }
+    // Not overlaid: the profile shows alone.
+    if (early) { shown = null; const j = docs.indexOf(prof); if (j >= 0) switchDoc(j); }
+    if (state === prof) loadMeasured(prof).catch(() => {});
   }
   return r;
 }

@@ -545,6 +545,8 @@ export function lanesInit(box) {
 function statusNow() {
   const t = tl.st && timesOf(tl.st);
   if (!t) return;
+  const crit = $('lanes-crit');
+  if (crit) crit.hidden = !t.est;
   const parts = [];
   if (t.meas) parts.push((t.meas.joined ? 'measured ' : 'profile alone · ') + fmtPS(t.meas.window) + ' window' + (t.phase === 'lanes' ? ' · engines first: reading the DMA and semaphore records…' : ''));
   if (t.est) parts.push('estimated ' + t.est.cores.map((c) => c.core + ' ' + fmtPS(c.span)).join(', '));

@@ -179,8 +179,9 @@ function indexOf(t) {
 
 /**
  * Where an instruction ran: measured [start, end] (ps from the window's start) and estimated
- * [start, end] (ps from its core's start), either null.
- * @typedef {{meas: [number, number] | null, est: [number, number] | null, waited: {reason: number, ps: number, engine: string, index: number, queue: string} | null}} InstrTime
+ * [start, end] (ps from its core's start), either null; profiled says its stream is measured
+ * (an instruction of it without a row ran as no timed word).
+ * @typedef {{meas: [number, number] | null, est: [number, number] | null, waited: {reason: number, ps: number, engine: string, index: number, queue: string} | null, profiled: boolean}} InstrTime
  */
 
 /**
@@ -198,7 +199,7 @@ export function timesFor(st) {
   t.fn = (member, index) => {
     const x = ix.get(member);
     /** @type {InstrTime} */
-    const out = { meas: null, est: null, waited: null };
+    const out = { meas: null, est: null, waited: null, profiled: !!(x && x.rows) };
     if (!x) return out;
     if (x.rows && t.meas) {
       const r = index >= 0 && index < x.rows.length ? x.rows[index] : -1;
@@ -232,6 +233,7 @@ export function durationText(x) {
     const err = relError(e, m);
     return { text: fmtPS(m, 4), ps: m, estimated: false, title: 'measured ' + fmtPS(m) + (Number.isFinite(e) ? ' · estimated ' + fmtPS(e) + (Number.isFinite(err) ? ' (' + (err >= 0 ? '+' : '') + (100 * err).toFixed(1) + ' %)' : '') : '') };
   }
+  if (x.profiled) return { text: '·', ps: NaN, estimated: false, title: 'no measured time: the runtime runs it as no traced word (a pseudo-instruction it drops or lowers), or its words have no records' };
   if (Number.isFinite(e)) return { text: '≈' + fmtPS(e, 4), ps: e, estimated: true, title: 'estimated ' + fmtPS(e) + ' (no profile: the cost model\'s, from the NEFF alone)' };
   return { text: '', ps: NaN, estimated: false, title: '' };
 }

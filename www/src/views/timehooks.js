@@ -193,5 +193,5 @@ function lineOf(line, lines) {
   }
   const x = lineCache.by.get(line);
   if (!x || !lineCache.max) return null;
-  return { ps: x.ps, rank: x.rank, heat: x.ps / lineCache.max, text: fmtPS(x.ps, 4), measured: lineCache.measured, note: lineCache.measured ? '' : estimateNote(), short: lineCache.measured ? '' : estimateShort(), title: (lineCache.measured ? 'measured ' : 'estimated ') + fmtPS(x.ps) + ': the sum of its ' + fmtInt(x.timed) + ' timed instructions\' durations (of ' + fmtInt(x.words) + ')' };
+  return { ps: x.ps, rank: x.rank, heat: x.ps / lineCache.max, text: fmtPS(x.ps), measured: lineCache.measured, note: lineCache.measured ? '' : estimateNote(), short: lineCache.measured ? '' : estimateShort(), title: (lineCache.measured ? 'measured ' : 'estimated ') + fmtPS(x.ps) + ': the sum of its ' + fmtInt(x.timed) + ' timed instructions\' durations (of ' + fmtInt(x.words) + ')' };
 }
