@@ -94,14 +94,14 @@ TEST_CACHE  := .cache/test
 TESTSUMMARY := $(TEST_CACHE)/testsummary
 TEST_RUN     = $(TESTSUMMARY) go -dir $(TEST_CACHE)
 ALONE ?= true
-# Under Node the point is the wasm's own code (the bridge, the budget under js, dbgfeed_js.go)
+# Under Node the point is the wasm's own code (the bridge, the budget under js, core/srcmap's feed_js.go)
 # and that the core decodes the real files as natively: the bridge's packages whole, with -short
 # (the slow sweeps are make test-core's), and of core/inspect only these:
 # golden document, program and source of every real NEFF (decoded the same way; the findings
 # sweep of every real NEFF is 200 s under Node and stays native);
-# WriteJSON and the JSON read back (dbgfeed_js.go's path); the one budget of a command and the
+# WriteJSON and the JSON read back (feed_js.go's path); the one budget of a command and the
 # hostile .dbg classes (the limits under js).
-WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/fleet/... ./internal/realfiles/...
+WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/srcmap/... ./core/fleet/... ./internal/realfiles/...
 WASM_INSPECT_TESTS := ^(TestGoldenDocument|TestProgramOnRealNEFFs|TestSourceOnRealNEFFs|TestWriteJSONEqualsEagerDocument|TestJSONMembersReadBack|TestOpensShareTheCommandBudget|TestHostileDbgClassesCoded)$$
 
 test: $(TESTSUMMARY)
@@ -165,12 +165,13 @@ test-browser: dist $(TESTSUMMARY)
 	wait $$second || status=1; cat $(TEST_CACHE)/e2e-big.log; \
 	exit $$status
 
-## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks, the
-## 256 MiB NEFF against gzip|tar, the real-shaped 32 MiB/256 MiB/1 GiB NEFFs (docs/big-files.md;
-## generated once into testdata/gen), the wasm open under Node, and the page in Chromium,
-## among them a returning visit's open during and after the warm-up and what Chrome's wasm
-## code cache held.
-BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped
+## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks (among
+## them the sync model on its hostile class), the 256 MiB NEFF against gzip|tar, the real-shaped
+## 32 MiB/256 MiB/1 GiB NEFFs (docs/big-files.md; generated once into testdata/gen), sync,
+## memmap and timeline against info, a 1 GB device profile natively and in the wasm under
+## Node, the wasm open under Node, and the page in Chromium, among them a returning visit's
+## open during and after the warm-up and what Chrome's wasm code cache held.
+BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped|SyncHostile
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
 	$(RUN) ./scripts/benchneff

@@ -6,12 +6,14 @@ import (
 )
 
 // wasmBudget is the brotli size the served wasm must stay within: what a visitor downloads
-// before the page can open anything. It is 1.6 MB because the size is not what users wait
+// before the page can open anything. It is 2.0 MB because the size is not what users wait
 // for (the page loads from the service worker's cache, or is one local file), while inlining,
 // which costs bytes, buys speed where the page opens files: the Go runtime and the libraries
 // that format output once per open are compiled without it (the Makefile's WASM_NOT_INLINED).
+// The device-profile reader, the timeline and the HLO reader took it from 1.59 to 1.81 MB;
+// the budget leaves room for their views and no more, so a stray dependency still fails here.
 // docs/performance.md "Size of the wasm" has the figures; make wasm-size says where the bytes go.
-const wasmBudget = 1_600_000
+const wasmBudget = 2_000_000
 
 // TestWasmWithinBudget: the brotli'd wasm make dist ships is within the budget.
 func TestWasmWithinBudget(t *testing.T) {

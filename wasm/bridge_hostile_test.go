@@ -77,10 +77,10 @@ func hasLimitFinding(n *doc.Node) bool {
 	return found
 }
 
-// TestIssueReproductionsWithPageDefaults: the two reported files that killed the core under
+// TestBigJSONClassesWithPageDefaults: the two reported files that killed the core under
 // Node (50 members × 200,000 JSON values; one 60 MiB [0,0,…] member), at full size, opened
 // with no limits passed: the heap stays bounded, and nothing is cut.
-func TestIssueReproductionsWithPageDefaults(t *testing.T) {
+func TestBigJSONClassesWithPageDefaults(t *testing.T) {
 	c := core(t)
 	for _, h := range neffbuild.HostileClasses() {
 		if h.Name != "json-many" && h.Name != "json-wide" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -76,7 +75,7 @@ Exit status (the worst over the files):
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return checkTrouble
+		return parseExit(err)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -93,13 +92,7 @@ Exit status (the worst over the files):
 			continue
 		}
 		m := f.Memmap()
-		if f.SourcePending() {
-			// The .dbg members are checked too (their errors count), after the model, on
-			// what it leaves of the budget.
-			if ms, err := f.IndexSource(context.Background(), nil); err == nil {
-				f.ApplySource(ms)
-			}
-		}
+		mapSource(f) // the .dbg members are checked too: their errors count
 		relayLimits(stderr, f, *asJSON)
 		v := inspect.Verdict(f, m, true)
 		fh.Close()

@@ -46,7 +46,10 @@ func runCodes(args []string, stdout, stderr io.Writer) int {
 		case "--json":
 			asJSON = true
 		default:
-			fmt.Fprintf(stderr, "usage: neffscope codes [--json]\n")
+			fmt.Fprintf(stderr, "usage: neffscope codes [--json]\n\nexit status: 0, or 2 on bad usage\n")
+			if a == "-h" || a == "--help" || a == "-help" {
+				return 0
+			}
 			return 2
 		}
 	}

@@ -22,9 +22,9 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the comparison tree as JSON")
 	all := fs.Bool("all", false, "print the facts that agree too")
 	width := fs.Int("width", 120, "fit the table in this many columns (long values are elided in the middle; --json keeps them whole)")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope compare [--json] [--all] A.neff B.neff [C.neff…]\n\nexit status: 0 all the same, 1 some differ (or an error finding printed), 2 trouble", 2, 0, nil)
-	if !ok {
-		return 2
+	files, rc := openInputs(fs, args, stderr, "usage: neffscope compare [--json] [--all] A.neff B.neff [C.neff…]\n\nexit status: 0 all the same, 1 some differ (or an error finding printed), 2 trouble (bad usage, a FILE that cannot be read, an output not written)", 2, 0, nil)
+	if files == nil {
+		return rc
 	}
 	c := fleet.Compare(files)
 	addFileErrors(c, files, *asJSON)

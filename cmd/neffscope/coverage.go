@@ -46,11 +46,13 @@ Significant bytes: every byte except 0x00, and except JSON whitespace (space, ta
 For instruction streams it also prints the non-zero bytes of the words under a named field of
 the layout (not unknown…, not an undocumented run) against all their non-zero bytes.
 
+`+exitHelp+`
+
 `)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -65,7 +67,11 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate})
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 1
+			return 2
+		}
+		if f.Archive == nil {
+			fh.Close()
+			return notReadable(stderr, f, fmt.Sprintf("%s is not a NEFF (kind %s); coverage counts NEFF members", safe(p), f.Doc.Kind))
 		}
 		c := f.Coverage()
 		fh.Close()
@@ -73,10 +79,6 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 		rc = max(rc, lrc)
 		if *asJSON {
 			finds = append(finds, limits...)
-		}
-		if f.Archive == nil {
-			fmt.Fprintf(stderr, "neffscope: %s is not a NEFF (kind %s); coverage counts NEFF members\n", p, f.Doc.Kind)
-			return 1
 		}
 		for _, k := range c.Kinds {
 			agg := byKind[k.Kind]
@@ -101,7 +103,7 @@ the layout (not unknown…, not an undocumented run) against all their non-zero 
 		enc.SetIndent("", " ")
 		if err := enc.Encode(coverageJSON{Files: fs.Args(), Kinds: kinds, Total: total, Findings: finds}); err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return 1
+			return 2
 		}
 		return rc
 	}

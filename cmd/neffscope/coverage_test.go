@@ -32,7 +32,7 @@ func TestCoverageCommand(t *testing.T) {
 	if _, _, rc := runCLI(t, "coverage"); rc != 2 {
 		t.Errorf("no file: rc %d", rc)
 	}
-	if _, errs, rc := runCLI(t, "coverage", realfiles.Path(t, "nkipy/matmul_small/neff.json")); rc != 1 || !strings.Contains(errs, "not a NEFF") {
+	if _, errs, rc := runCLI(t, "coverage", realfiles.Path(t, "nkipy/matmul_small/neff.json")); rc != 2 || !strings.Contains(errs, "not a NEFF") {
 		t.Errorf("a JSON file: rc %d %s", rc, errs)
 	}
 }

@@ -25,9 +25,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the diff tree as JSON")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope diff [--json] A.neff B.neff\n       neffscope diff [--json] A.hlo_module.pb B.hlo_module.pb\n       neffscope diff [--json] ENTRY_A ENTRY_B   (cache entries MODULE_<hash>+<flags>/: folders, in a .tar/.tar.gz, or s3://bucket/…)\n\nexit status: 0 identical, 1 different (or an error finding printed), 2 trouble", 2, 2, nil)
-	if !ok {
-		return 2
+	files, rc := openInputs(fs, args, stderr, "usage: neffscope diff [--json] A.neff B.neff\n       neffscope diff [--json] A.hlo_module.pb B.hlo_module.pb\n       neffscope diff [--json] ENTRY_A ENTRY_B   (cache entries MODULE_<hash>+<flags>/: folders, in a .tar/.tar.gz, or s3://bucket/…)\n\nexit status: 0 identical, 1 different (or an error finding printed), 2 trouble (bad usage, a FILE\nthat cannot be read, two files that are not both NEFFs or both HLO modules)", 2, 2, nil)
+	if files == nil {
+		return rc
 	}
 	d := fleet.Diff(files[0], files[1])
 	addFileErrors(d, files, *asJSON)
@@ -55,8 +55,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 // the budget flags and --max-inflate on fs (whose own flags are already defined), parses args,
 // checks the FILE count is in [lo, hi] (hi 0: no upper bound) and usable (nil: always) holds,
 // then opens each FILE under the flags' limits. On any failure it has printed why (the usage,
-// or the open's error) and ok is false: the command exits 2.
-func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, lo, hi int, usable func() bool, tune ...func(*inspect.Options)) (files []*inspect.File, ok bool) {
+// or the open's error) and files is nil: the command exits with rc (parseExit's code, or 2).
+func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, lo, hi int, usable func() bool, tune ...func(*inspect.Options)) (files []*inspect.File, rc int) {
 	fs.SetOutput(stderr)
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
@@ -64,11 +64,11 @@ func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string,
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return nil, false
+		return nil, parseExit(err)
 	}
 	if n := fs.NArg(); n < lo || (hi > 0 && n > hi) || (usable != nil && !usable()) {
 		fs.Usage()
-		return nil, false
+		return nil, 2
 	}
 	shared := commandBudget()
 	opened := map[string]*inspect.File{}
@@ -85,14 +85,14 @@ func openInputs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string,
 		f, fh, err := openFile(p, opt)
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			return nil, false
+			return nil, 2
 		}
 		// Left open for the command's life: streams and stubs are read again on demand.
 		_ = fh
 		opened[p] = f
 		files = append(files, f)
 	}
-	return files, true
+	return files, 0
 }
 
 // maxFileErrors is how many of one file's own error findings addFileErrors copies.

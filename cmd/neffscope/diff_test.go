@@ -210,9 +210,9 @@ func TestOpenInputsOnce(t *testing.T) {
 	a := writeNEFF(t, "a.neff", neffbuild.Sample(), neffbuild.Options{})
 	b := writeNEFF(t, "b.neff", modifiedSampleCLI(), neffbuild.Options{})
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	files, ok := openInputs(fs, []string{a, b, a}, io.Discard, "usage", 2, 0, nil)
-	if !ok || len(files) != 3 {
-		t.Fatalf("ok %v, %d files", ok, len(files))
+	files, rc := openInputs(fs, []string{a, b, a}, io.Discard, "usage", 2, 0, nil)
+	if rc != 0 || len(files) != 3 {
+		t.Fatalf("rc %d, %d files", rc, len(files))
 	}
 	if files[0] != files[2] || files[0] == files[1] {
 		t.Errorf("a named twice gave two opens, or two paths one")

@@ -71,7 +71,7 @@ func runHLODiff(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the comparison as JSON: {kind, verdict, summary, differences: [{class, instruction, field, before, after, note}], neff}")
 	maxInflate := commonFlags(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	shared := commandBudget()
 	var ents [2]*cacheEntry

@@ -91,11 +91,11 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	maxOutput := outputCapFlag(fs)
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope disasm [--sg sg00] [--engine Activation] [--json] [--ntff PROFILE.ntff] FILE")
+		fmt.Fprint(stderr, "usage: neffscope disasm [--sg sg00] [--engine Activation] [--json] [--ntff PROFILE.ntff] FILE\n\n"+exitHelp+"\n(--sg and --engine naming no stream is bad usage; --max-output cutting the listing, a limit)\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -104,13 +104,11 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	f, fh, err := openFile(fs.Arg(0), inspect.Options{MaxInflated: *maxInflate})
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 1
+		return 2
 	}
 	defer fh.Close()
 	if f.Program == nil {
-		relayLimits(stderr, f, false) // nothing is printed to carry them
-		fmt.Fprintf(stderr, "neffscope: %s is not a NEFF with a program (kind %s)\n", f.Name, f.Doc.Kind)
-		return 1
+		return notReadable(stderr, f, fmt.Sprintf("%s is not a NEFF with a program (kind %s)", safe(f.Name), f.Doc.Kind))
 	}
 	var picked []*inspect.ProgramStream
 	for _, s := range f.Program.Streams {
@@ -125,7 +123,7 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	if len(picked) == 0 {
 		relayLimits(stderr, f, false)
 		fmt.Fprintf(stderr, "neffscope: no stream matches --sg %q --engine %q\n", *sg, *engine)
-		return 1
+		return 2
 	}
 	limits, _ := relayLimits(stderr, f, *asJSON)
 	var format disasmFormat = textFormat{}
@@ -153,9 +151,9 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 	} else {
 		capped, err = writeDisasmCapped(stdout, f, fh, picked, format, limit)
 	}
-	if err != nil {
+	if err != nil { // the output failed
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 1
+		return 2
 	}
 	if capped {
 		fmt.Fprintf(stderr, "neffscope: the listing stopped at --max-output %d bytes (--max-output 0 lifts the cap) [output.cap]\n", limit)

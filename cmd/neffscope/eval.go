@@ -30,6 +30,9 @@ instruction names, e.g. #7). SET is a name or, in a NEFF, the index a LoadActFun
 names (the engine JSON's activation_function_sets order). X is a decimal float or a
 0x-prefixed f32 bit pattern. Each X prints one line: x_bits y_bits y path.
 --sweep prints the max abs / rel / ulp error against the float64 reference over N points.
+
+` + exitHelp + `; 1 also when an X falls
+where the table has no answer, FUNC is not in the files, or a sweep has no error figure.
 `
 
 // evalValued lists the options that take a value (parsed by hand so that negative numbers
@@ -91,10 +94,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := fs.Parse(flagArgs); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return parseExit(err)
 	}
 	mode, err := pwp.ParseMode(*modeS)
 	if err != nil {
@@ -138,6 +138,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	members, err := loadActivationFiles(files, *sg)
 	if err != nil {
 		fmt.Fprintln(stderr, "neffscope eval:", err)
+		if errors.As(err, new(unreadableError)) {
+			return 2
+		}
 		return 1
 	}
 	b := pwp.OpenFiles(members)
@@ -240,6 +243,11 @@ func sgDir(sg string) string {
 
 // loadActivationFiles reads NEFFs (their activation members, keyed "<neff>:<member>" when
 // several NEFFs are given) and loose files (keyed by base name).
+// unreadableError is a FILE that could not be read at all (exit 2), not one without tables.
+type unreadableError struct{ error }
+
+func (e unreadableError) Unwrap() error { return e.error }
+
 func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 	sg = sgDir(sg)
 	out := map[string][]byte{}
@@ -253,7 +261,7 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 		if !strings.HasSuffix(strings.ToLower(p), ".neff") {
 			b, more, err := readBounded(p, maxLooseTable)
 			if err != nil {
-				return nil, err
+				return nil, unreadableError{err}
 			}
 			if more {
 				return nil, fmt.Errorf("%s is larger than %d bytes, more than any activation-table file; it is not read", safe(p), maxLooseTable)
@@ -263,12 +271,12 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 		}
 		fh, err := openInput(p)
 		if err != nil {
-			return nil, err
+			return nil, unreadableError{err}
 		}
 		st, err := fh.Stat()
 		if err != nil {
 			fh.Close()
-			return nil, err
+			return nil, unreadableError{err}
 		}
 		m, err := neff.ReadMembersLimit(fh, st.Size(), maxLooseTable*2, func(path string, size int64) bool {
 			if sg != "" && !strings.HasPrefix(path, sg+"/") {

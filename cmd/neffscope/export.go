@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -265,8 +264,9 @@ type exportSinks struct {
 	lint *exportSink[exportLintRow]
 }
 
-// runExport exits 0 when every FILE was exported, 1 when one could not be (not a NEFF, no
-// program, an unread stream: the others are still written), 2 on bad usage or a write error.
+// runExport exits 0 when every FILE was exported whole, 1 when an error finding was printed (a
+// FILE's own error, a limit that cut its rows, an unread stream), 2 on trouble: bad usage, a
+// write error, or a FILE that cannot be read or is not a NEFF (the others are still written).
 // Lints are rows of the tables, not a failure.
 func runExport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
@@ -280,10 +280,11 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: neffscope export --parquet DIR [--force] [--ntff PROFILE.ntff]... FILE...")
 		fmt.Fprintln(stderr, "Rows are keyed by neff_path, core, engine and instruction_index (as disasm numbers it);")
 		fmt.Fprintln(stderr, "explorer_engine, bir_instruction_name and nki_source_location join a Neuron Explorer profile's Instruction table.")
+		fmt.Fprint(stderr, "\n"+exitHelp+" (the worst over the FILEs;\nthe others are still written)\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if *dir == "" || fs.NArg() == 0 {
 		fs.Usage()
@@ -388,27 +389,22 @@ func (s *exportSinks) abort() {
 }
 
 // exportFile opens one FILE within the command's budget and streams its model's rows. The
-// error is a write error (the command stops); the code is 1 when the file is not exported whole.
+// error is a write error (the command stops); the code is 1 when the file is not exported whole
+// for an error of its own, 2 when it could not be read or is not a NEFF.
 func exportFile(p string, s *exportSinks, maxInflate int64, shared *budget.Budget, profiles *profileSet, stderr io.Writer) (int, error) {
 	// The source lines are mapped after the model, on what the model leaves of the budget.
 	f, fh, err := openFile(p, inspect.Options{MaxInflated: maxInflate, DeferSource: true, Within: shared})
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 1, nil
+		return 2, nil
 	}
 	defer fh.Close()
 	defer f.Budget.Done() // the next file's open has the whole command budget again
 	m := f.Memmap()
 	if m == nil || f.Archive == nil {
-		relayLimits(stderr, f, false)
-		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): nothing exported\n", safe(f.Name))
-		return 1, nil
+		return notReadable(stderr, f, safe(f.Name)+" has no resolvable program (no NEFF manifests): nothing exported"), nil
 	}
-	if f.SourcePending() {
-		if ms, err := f.IndexSource(context.Background(), nil); err == nil {
-			f.ApplySource(ms)
-		}
-	}
+	mapSource(f)
 	_, rc := relayLimits(stderr, f, false) // the parquet tables have no place for them
 	for _, fd := range errorFindings(f) {
 		rc = 1

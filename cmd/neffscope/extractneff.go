@@ -27,10 +27,11 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "overwrite the output file when it exists")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: neffscope extract-neff [-o out.neff] [--force] [--name ENTRY] [--list] FILE.pt")
+		fmt.Fprint(stderr, "\nexit status: 0 written or listed; 1 FILE holds no NEFF; 2 trouble (bad usage, a FILE that cannot\nbe read or is not a zip, an output refused or not written)\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -190,7 +190,8 @@ func TestHostileRSS(t *testing.T) {
 		}
 	}
 	// The sync and memory model's classes: each command that builds the model stays within
-	// twice the memory limit (the sweep's bands, the clocks and resolve's counts are charged).
+	// the memory limit (the sweep's bands, the clocks and resolve's counts are charged, and
+	// sync --json writes its 300,000 lints one at a time: held, they took it to 388 MiB).
 	for _, c := range []string{"sched-sweep-bands", "sched-dma-lanes", "sched-one-semaphore"} {
 		p := filepath.Join(dir, c+".neff")
 		gen := exec.Command(os.Args[0], "-test.run=^$")
@@ -198,11 +199,11 @@ func TestHostileRSS(t *testing.T) {
 		if err := gen.Run(); err != nil {
 			t.Fatalf("generating %s: %v", c, err)
 		}
-		for _, args := range [][]string{{"memmap", "--json", p}, {"sync", p}} {
+		for _, args := range [][]string{{"memmap", "--json", p}, {"sync", p}, {"sync", "--json", p}} {
 			rc, rss := runSub(t, io.Discard, args...)
-			t.Logf("%s %s: rc %d, peak RSS %d MiB", c, args[0], rc, rss)
-			if rss > 512 || rc == 2 {
-				t.Errorf("%s %s: rc %d, peak RSS %d MiB > 512", c, args[0], rc, rss)
+			t.Logf("%s %v: rc %d, peak RSS %d MiB", c, args[:len(args)-1], rc, rss)
+			if rss > 256 || rc == 2 {
+				t.Errorf("%s %v: rc %d, peak RSS %d MiB > 256", c, args[:len(args)-1], rc, rss)
 			}
 		}
 	}

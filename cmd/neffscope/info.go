@@ -229,11 +229,11 @@ func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr 
 		flags(fs)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: neffscope %s [flags] FILE...\n", name)
+		fmt.Fprintf(stderr, "usage: neffscope %s [flags] FILE...\n\n%s (the worst over the FILEs)\n\n", name, exitHelp)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -247,7 +247,7 @@ func forEachFile(name, jsonHelp string, fingerprint bool, args []string, stderr 
 		f, fh, err := openFile(p, inspect.Options{MaxInflated: *maxInflate, Fingerprint: fingerprint, DeferSource: name == "info", Within: shared})
 		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
-			rc = max(rc, 1)
+			rc = 2
 			continue
 		}
 		// Closed after show: printing builds stubs' children, which reads the file again.
@@ -558,11 +558,11 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	maxInflate := fs.Int64("max-inflate", neff.DefaultMaxInflated, "stop decompressing after this many bytes (gzip-bomb guard)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope extract [--max-inflate N] FILE MEMBER  (bytes to stdout)")
+		fmt.Fprint(stderr, "usage: neffscope extract [--max-inflate N] FILE MEMBER  (bytes to stdout)\n\n"+exitHelp+"\n(a MEMBER the FILE does not hold is bad usage; one cut short, an error finding)\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() != 2 {
 		fs.Usage()
@@ -571,19 +571,46 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 	fh, err := openInput(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 1
+		return 2
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 1
+		return 2
 	}
-	if err := neff.ReadMemberLimit(fh, st.Size(), fs.Arg(1), 0, -1, stdout, *maxInflate); err != nil {
-		fmt.Fprintf(stderr, "neffscope: %s: %v\n", fs.Arg(0), err)
-		return 1
+	if !isNEFFFile(fs.Arg(0)) {
+		fmt.Fprintf(stderr, "neffscope: %s is not a NEFF (no NEFF header): it has no members to extract\n", safe(fs.Arg(0)))
+		return 2
+	}
+	out := &failWriter{w: stdout}
+	if err := neff.ReadMemberLimit(fh, st.Size(), fs.Arg(1), 0, -1, out, *maxInflate); err != nil {
+		if out.err != nil { // the output failed, not the file
+			fmt.Fprintf(stderr, "neffscope: writing %s: %v\n", safe(fs.Arg(1)), out.err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "neffscope: %s: %v\n", safe(fs.Arg(0)), err)
+		if strings.HasPrefix(err.Error(), "no member ") { // neff.ReadMemberLimit's: MEMBER named none
+			return 2
+		}
+		return 1 // the member is cut short, or the archive is damaged before it
 	}
 	return 0
+}
+
+// failWriter passes writes to w and keeps the first error, so a caller can tell an output
+// that failed from an input that did.
+type failWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *failWriter) Write(b []byte) (int, error) {
+	n, err := o.w.Write(b)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
 }
 
 // overviewVerdict is the verdict node of f's overview (nil when the file has none).

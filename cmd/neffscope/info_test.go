@@ -122,7 +122,7 @@ func TestInfoHumanAndInspect(t *testing.T) {
 	if codes := infoCodes(t, p); codes[doc.CodeNeffHashMismatch] == 0 {
 		t.Errorf("damaged file: no %s finding in %v", doc.CodeNeffHashMismatch, codes)
 	}
-	if _, errs, rc := runCLI(t, "extract", p, "nope.json"); rc != 1 || !strings.Contains(errs, `no member "nope.json"`) {
+	if _, errs, rc := runCLI(t, "extract", p, "nope.json"); rc != 2 || !strings.Contains(errs, `no member "nope.json"`) {
 		t.Errorf("extract of a missing member: rc %d %s", rc, errs)
 	}
 	if _, _, rc := runCLI(t, "bogus"); rc != 2 {

@@ -6,6 +6,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +25,12 @@ type command struct {
 }
 
 var commands = map[string]command{}
+
+// exitHelp is the exit status every command shares, said at the end of its help. diff,
+// compare, check, scan, extract-neff, eval and ncfw say what else their codes mean.
+const exitHelp = "exit status: 0 done; 1 an error finding was printed (the file's own error, a limit that\n" +
+	"stopped the read, a lint); 2 trouble (bad usage, a FILE that cannot be read or is not of a kind\n" +
+	"the command reads, an output refused or not written)"
 
 func main() {
 	tuneCollector()
@@ -92,6 +100,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return c.run(args[1:], stdout, stderr)
 }
 
+// parseExit is the exit code of a command whose flags did not parse (the flag package has
+// printed why): 0 when help was asked for (-h, --help), 2 for bad usage.
+func parseExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "neffscope — see inside AWS Neuron compiler artifacts (NEFF, activation tables, libncfw dumps)")
 	fmt.Fprintln(w, "\nusage: neffscope COMMAND [options] FILE...\n\ncommands:")
@@ -103,5 +120,6 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'neffscope COMMAND -h' for a command's options.")
+	fmt.Fprintln(w, "\nRun 'neffscope COMMAND -h' for a command's options and what its exit status means.")
+	fmt.Fprintln(w, "\nEvery command's "+exitHelp+".")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -106,7 +105,7 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, each space's capacity and peak, every access and its boxes, the lints and what is undecided")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope memmap [--json] FILE")
+		fmt.Fprint(stderr, "usage: neffscope memmap [--json] FILE\n\n"+modelExitHelp+"\n")
 		fs.PrintDefaults()
 	}
 	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Memmap, stderr)
@@ -115,13 +114,7 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 	}
 	defer r.close()
 	f, m, fileErrs, limits := r.f, r.m, r.fileErrs, r.limits
-	// The source lines are mapped after the model, on what it leaves of the budget: they name
-	// the buffers live at each peak.
-	if f.SourcePending() {
-		if ms, err := f.IndexSource(context.Background(), nil); err == nil {
-			f.ApplySource(ms)
-		}
-	}
+	mapSource(f) // the source lines name the buffers live at each peak
 	lines := lineJoiner(f)
 	for _, c := range m.Cores {
 		if len(c.MemLints) > 0 {

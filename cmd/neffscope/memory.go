@@ -76,26 +76,31 @@ func init() {
 func runMemory(args []string, stdout, stderr io.Writer) int {
 	return forEachFile("memory", "print the budget as one JSON object per file", false, args, stderr, nil, func(f *inspect.File, asJSON bool) int {
 		mb := inspect.Memory(f)
+		if mb == nil {
+			if asJSON {
+				fmt.Fprintln(jsonStdout(stdout), "null")
+			}
+			return notReadable(stderr, f, safe(f.Name)+" has no program: no def.json the budget could be read from")
+		}
 		limits, rc := relayLimits(stderr, f, asJSON)
+		// The budget is read from a file with errors of its own: they are said, as sync says them.
+		for _, fd := range unrelayed(errorFindings(f)) {
+			fmt.Fprintf(stderr, "neffscope: %s: error: %s\n", safe(f.Name), safeMsg(fd.Message))
+			rc = 1
+		}
 		if asJSON {
 			var v any = mb
-			if mb != nil && len(limits) > 0 {
+			if len(limits) > 0 {
 				v = struct {
 					*inspect.MemoryBudget
 					Findings []fileFinding `json:"findings"`
 				}{mb, limits}
-			} else if mb == nil && len(limits) > 0 {
-				relayLimits(stderr, f, false) // null carries nothing
 			}
 			b, _ := json.MarshalIndent(v, "", "  ")
 			fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 			return rc
 		}
 		fmt.Fprintf(stdout, "%s\n", safe(f.Name))
-		if mb == nil {
-			fmt.Fprintln(stdout, "  no program: the file has no def.json the budget could be read from")
-			return 1
-		}
 		printMemory(stdout, mb, true, unreadCores(f))
 		return rc
 	})

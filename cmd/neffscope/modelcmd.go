@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -25,13 +26,18 @@ type modelRun struct {
 
 func (r *modelRun) close() { r.fh.Close() }
 
+// modelExitHelp is the exit status of sync and memmap, whose lints are what a CI job gates on.
+const modelExitHelp = "exit status: 0 no lint; 1 a lint or an error finding was printed (a deadlock, a race, the file's\n" +
+	"own error, a limit that stopped the read); 2 trouble (bad usage, a FILE that cannot be read or is\n" +
+	"not a NEFF, an output refused or not written)\n"
+
 // openModel parses fs's flags (maxInflate and asJSON are read after the parse), opens the
 // one FILE and builds its model with build (File.Sched, or File.Memmap for the memory part
-// too). A nil run comes with the exit code: 2 for bad usage or an unreadable file, 1 for a
-// file without a program.
+// too). A nil run comes with the exit code: 2 for bad usage, an unreadable file or one that is
+// not a NEFF, 1 for a NEFF whose own errors (printed) leave it without a program.
 func openModel(fs *flag.FlagSet, args []string, maxInflate *int64, asJSON *bool, build func(*inspect.File) *sched.Model, stderr io.Writer) (*modelRun, int) {
 	if err := fs.Parse(args); err != nil {
-		return nil, 2
+		return nil, parseExit(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -44,10 +50,8 @@ func openModel(fs *flag.FlagSet, args []string, maxInflate *int64, asJSON *bool,
 	}
 	m := build(f)
 	if m == nil {
-		relayLimits(stderr, f, false)
-		fmt.Fprintf(stderr, "neffscope: %s has no resolvable program (no NEFF manifests): no streams to model\n", safe(f.Name))
-		fh.Close()
-		return nil, 1
+		defer fh.Close()
+		return nil, notReadable(stderr, f, safe(f.Name)+" has no resolvable program (no NEFF manifests): no streams to model")
 	}
 	r := &modelRun{f: f, fh: fh, m: m, fileErrs: errorFindings(f)}
 	if len(r.fileErrs) > 0 {
@@ -66,4 +70,14 @@ func errorFindings(f *inspect.File) []doc.Finding {
 		}
 	}
 	return out
+}
+
+// mapSource maps the source lines the open deferred, after the model, on what it leaves of the
+// budget (a limit leaves them out: the output then names no lines).
+func mapSource(f *inspect.File) {
+	if f.SourcePending() {
+		if ms, err := f.IndexSource(context.Background(), nil); err == nil {
+			f.ApplySource(ms)
+		}
+	}
 }

@@ -17,7 +17,7 @@ func init() {
 }
 
 // runNcfw: the exit code is libncfw's return code (0, 22, 28) when emulating, 0 after a
-// read, 1 when the file cannot be opened, 2 for a usage error.
+// read, 2 on trouble (bad usage, a file that cannot be read, an output not written).
 func runNcfw(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ncfw", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -29,15 +29,13 @@ func runNcfw(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: neffscope ncfw --arch N [--model NAME] [--fields] CONTEXT.bin")
 		fmt.Fprintln(stderr, "       neffscope ncfw --read [--arch N] DUMP.txt")
 		fmt.Fprintln(stderr, "\nWrites exactly the text libncfw_ctx_log would leave in its 1 MiB buffer and exits with its")
-		fmt.Fprintln(stderr, "return code: 0, 22 (unknown arch: nothing written) or 28 (buffer full: text cut at 1048575 bytes).")
+		fmt.Fprintln(stderr, "return code: 0, 22 (unknown arch: nothing written) or 28 (buffer full: text cut at 1048575 bytes);")
+		fmt.Fprintln(stderr, "--read exits 0. Either exits 2 on trouble (bad usage, a FILE that cannot be read, an output not written).")
 		fmt.Fprintln(stderr, "\noptions:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -47,7 +45,7 @@ func runNcfw(args []string, stdout, stderr io.Writer) int {
 	data, more, err := readBounded(path, maxNcfwInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope ncfw: %v\n", err)
-		return 1
+		return 2
 	}
 	if more {
 		fmt.Fprintf(stderr, "neffscope ncfw: %s is larger than %d bytes; only its first %d bytes are read (a context is at most %d bytes, a libncfw dump at most 1 MiB)\n", safe(path), maxNcfwInput, maxNcfwInput, 0x44E6)
@@ -67,7 +65,7 @@ func runNcfw(args []string, stdout, stderr io.Writer) int {
 			enc.SetIndent("", "  ")
 			if err := enc.Encode(d.Tree); err != nil {
 				fmt.Fprintf(stderr, "neffscope ncfw: %v\n", err)
-				return 1
+				return 2
 			}
 		}
 		for _, f := range d.Findings {

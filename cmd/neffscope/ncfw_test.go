@@ -66,7 +66,7 @@ func TestNcfwReturnCodes(t *testing.T) {
 	if rc := run([]string{"ncfw", p}, &out, &errb); rc != 2 || !strings.Contains(errb.String(), "5 (sunda)") {
 		t.Fatalf("no --arch: rc %d, %s", rc, errb.String())
 	}
-	if rc := run([]string{"ncfw", "--arch", "5", "/no/such/file"}, &out, &errb); rc != 1 {
+	if rc := run([]string{"ncfw", "--arch", "5", "/no/such/file"}, &out, &errb); rc != 2 {
 		t.Fatalf("missing file: rc %d", rc)
 	}
 	if rc := run([]string{"ncfw", "-h"}, &out, &errb); rc != 0 {

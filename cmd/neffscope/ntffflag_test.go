@@ -110,6 +110,13 @@ func TestSyncTraceMeasured(t *testing.T) {
 	count := map[string]int{}
 	for _, e := range got.Events {
 		count[e.Ph+"/"+e.Cat]++
+		if e.Cat == "instruction" {
+			for _, k := range []string{"operands", "waits", "name", "source"} {
+				if e.Args[k] != nil {
+					count["args/"+k]++
+				}
+			}
+		}
 		if e.Ts < 0 {
 			t.Fatalf("event before the origin: %+v", e)
 		}
@@ -119,6 +126,10 @@ func TestSyncTraceMeasured(t *testing.T) {
 	}
 	if count["X/instruction"] != 1961 || count["s/sync"] != 1369 || count["f/sync"] != 1369 || count["X/runtime"] == 0 || count["X/dma"] == 0 || count["C/"] == 0 {
 		t.Errorf("events %v", count)
+	}
+	// The instructions' slices carry their operands, waits, names and source lines.
+	if count["args/operands"] == 0 || count["args/waits"] == 0 || count["args/name"] == 0 || count["args/source"] == 0 {
+		t.Errorf("instruction args %v", count)
 	}
 }
 

@@ -17,7 +17,8 @@ func init() {
 }
 
 // runProfile exits 1 when an error finding was printed (the file's own errors, such as a limit
-// that stopped its open, are printed with the profile's findings), 2 on trouble.
+// that stopped its open, are printed with the profile's findings), 2 on trouble (a file that
+// cannot be read or is not a NEFF among them).
 func runProfile(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the profile tree (tables) as JSON")
@@ -25,11 +26,14 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	byLine := fs.Bool("by-line", false, "instead, the kernel source lines × engines: instruction words each line produced, most first")
 	top := fs.Int("top", 30, "with --by-line: how many lines (0: all)")
 	prof := fs.String("ntff", "", ntffHelp+" (measured columns beside the static ones)")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope profile [--json | --csv] [--by-line [--top N]] [--ntff PROFILE.ntff] FILE", 1, 1, func() bool { return (!*asJSON || !*asCSV) && *top >= 0 })
-	if !ok {
-		return 2
+	files, rc := openInputs(fs, args, stderr, "usage: neffscope profile [--json | --csv] [--by-line [--top N]] [--ntff PROFILE.ntff] FILE\n\n"+exitHelp+"\n", 1, 1, func() bool { return (!*asJSON || !*asCSV) && *top >= 0 })
+	if files == nil {
+		return rc
 	}
 	f := files[0]
+	if f.Program == nil {
+		return notReadable(stderr, f, fmt.Sprintf("%s has no resolvable program (it is read as %s): nothing to profile", safe(f.Name), f.Doc.Kind))
+	}
 	if *byLine {
 		return profileByLine(f, *top, *asJSON, *asCSV, stdout, stderr)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -267,6 +268,24 @@ func budgetFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&cliLimits.Values, "max-values", def.Values, "JSON values indexed over the whole file; past it, JSON is shown as bytes")
 	fs.Int64Var(&cliLimits.Members, "max-members", def.Members, "archive members listed; past it, listing stops")
 	fs.Int64Var(&cliLimits.Rows, "max-rows", def.Rows, "instruction rows one request may materialise")
+}
+
+// notReadable ends a command whose FILE holds nothing it reads (not a NEFF, no program): it
+// relays the open's limits, says why in what (on stderr), and prints the file's own error
+// findings, which are the cause when there are any. It returns the exit code: 1 when an error
+// was printed (a NEFF too damaged to read, or cut by a limit), else 2 (a file of a kind the
+// command does not read is trouble, as an unreadable one is).
+func notReadable(stderr io.Writer, f *inspect.File, what string) int {
+	_, rc := relayLimits(stderr, f, false)
+	fmt.Fprintf(stderr, "neffscope: %s\n", what)
+	for _, fd := range unrelayed(errorFindings(f)) {
+		fmt.Fprintf(stderr, "neffscope: %s: error: %s\n", safe(f.Name), safeMsg(fd.Message))
+		rc = 1
+	}
+	if rc == 0 {
+		return 2
+	}
+	return rc
 }
 
 // exitFor is 1 when an error finding was printed for f, else 0.

@@ -57,7 +57,9 @@ type scanOptions struct {
 	follow bool // follow symlinks (each target once)
 }
 
-// runScan exits 0, or 1 when any record has an error finding, or 2 on usage or output trouble.
+// runScan exits 0, or 1 when any record has an error finding, or 2 on trouble: usage, output,
+// or a PATH named that cannot be read (it is a record too; entries found in the walk that
+// cannot be read are records only).
 func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -76,11 +78,12 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 			"AWS_ENDPOINT_URL_S3 when set) and prints one record per *.neff file, with the graph digest of\n"+
 			"the HLO module beside it, in path order (directory entries sorted by name): a table on a\n"+
 			"terminal, else JSONL. Entries of one graph are grouped on stderr, saying why their keys differ.\n"+
-			"Exit status: 0, or 1 if any NEFF had an error finding, 2 on usage or output trouble.")
+			"Exit status: 0; 1 if a record has an error finding (an entry the walk could not read among them);\n"+
+			"2 trouble (bad usage, a PATH that cannot be read, an output refused or not written).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	formats := 0
 	for _, b := range []bool{*jsonl, *asCSV, *parquetPath != ""} {
@@ -137,6 +140,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 2
 	}
+	if st.unreadRoots > 0 {
+		return 2
+	}
 	if st.errors > 0 {
 		return 1
 	}
@@ -149,6 +155,7 @@ type scanStats struct {
 	bytes                       int64
 	elapsed                     time.Duration
 	notFollowed, seenAgain      int // symlinks the walk did not follow, directories it reached again
+	unreadRoots                 int // PATHs named that could not be read
 	graphs                      fleet.GraphGroups
 }
 
@@ -252,6 +259,7 @@ func scan(paths []string, opt scanOptions, sink recordSink) (scanStats, error) {
 	}
 	st.elapsed = time.Since(start)
 	st.notFollowed, st.seenAgain = int(w.notFollowed.Load()), int(w.seenAgain.Load())
+	st.unreadRoots = int(w.unreadRoots.Load())
 	return st, werr
 }
 
@@ -275,6 +283,7 @@ type walker struct {
 	current                atomic.Value // string: the directory being walked
 	found                  atomic.Int64
 	notFollowed, seenAgain atomic.Int64
+	unreadRoots            atomic.Int64
 	// sources are the caches not on the file system being walked (closed after the readers).
 	sources []cachesrc.Source
 }
@@ -296,6 +305,7 @@ func (w *walker) root(p string) {
 	st, err := os.Stat(p)
 	switch {
 	case err != nil:
+		w.unreadRoots.Add(1)
 		w.emit(scanItem{path: p, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot read %s: %v", p, describeErr(err))})
 	case st.IsDir():
 		w.dir(p, st)

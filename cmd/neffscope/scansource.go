@@ -106,6 +106,7 @@ func (w *walker) anyRoot(root string) {
 	}
 	src, err := cachesrc.New(context.Background(), root, cachesrc.Options{Keep: func(n string) bool { return isNEFFName(n) || hlo.Match(n) }})
 	if err != nil {
+		w.unreadRoots.Add(1)
 		w.emit(scanItem{path: root, code: fleet.CodeScanUnreadable, problem: fmt.Sprintf("cannot read %s: %v", root, err)})
 		return
 	}

@@ -6,9 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
+	"math"
+	"strconv"
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/inspect"
+	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/sched"
 	"github.com/neffscope/neffscope/core/timeline"
 )
@@ -67,13 +71,13 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, every wait and its producer, the lints and what is undecided")
-	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this new `FILE`: a thread per engine, a slice per instruction at its earliest step, an arrow from each producer to its waiter")
+	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this new `FILE`: a thread per engine, a slice per instruction at its earliest step (its args: operands, waits and producers, name and source line), an arrow from each producer to its waiter")
 	force := fs.Bool("force", false, "let --trace replace an existing file (never a symlink, a NEFF or the FILE read)")
 	prof := fs.String("ntff", "", ntffHelp+" (with --trace: the trace in real time, with DMA queues and semaphore counters)")
 	estimated := fs.Bool("estimated", false, "with --trace: the trace in estimated time (the static cost model, as timeline shows it; each slice's args carry estimated_start_ps and estimated_end_ps)")
 	maxInflate := commonFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE")
+		fmt.Fprint(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE\n\n"+modelExitHelp+"\n")
 		fs.PrintDefaults()
 	}
 	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Sched, stderr)
@@ -94,18 +98,21 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "neffscope: --estimated and --ntff each make a trace of their own: give one")
 			return 2
 		}
-		write := func(w io.Writer) error { return sched.WriteTrace(w, m) }
+		mapSource(r.f)
+		args, done := traceArgs(r.f)
+		defer done()
+		write := func(w io.Writer) error { return sched.WriteTrace(w, m, args) }
 		if *prof != "" {
 			res, mrc := measuredFor(*prof, r.f, *maxInflate, stderr)
 			if res == nil {
 				return mrc
 			}
 			rc = max(rc, mrc)
-			write = func(w io.Writer) error { return timeline.WriteTrace(w, m, res) }
+			write = func(w io.Writer) error { return timeline.WriteTrace(w, m, res, args) }
 		}
 		if *estimated {
 			est := estimateWith(r.f, m)
-			write = func(w io.Writer) error { return timeline.WriteEstimatedTrace(w, est) }
+			write = func(w io.Writer) error { return timeline.WriteEstimatedTrace(w, est, args) }
 		}
 		if err := writeTraceFile(*trace, *force, r, write); err != nil {
 			return reportOutputErr(stderr, err)
@@ -142,6 +149,88 @@ func writeTraceFile(path string, force bool, r *modelRun, write func(io.Writer) 
 	return out.commit()
 }
 
+// traceArgs gives a trace's instruction slices what disasm shows of the instruction: its
+// operands, its sync band, what the joins resolve (a queue, a table set), and from the debug
+// info its name and kernel source line (the path as the debug info has it). The traces ask
+// for an engine's instructions in order: each stream is read in one pass (a stream not held
+// is not read again per window). done ends the passes.
+func traceArgs(f *inspect.File) (args sched.SliceArgs, done func()) {
+	p := f.Program
+	if p == nil {
+		return nil, func() {}
+	}
+	cursors := make(map[string]*wordCursor, len(p.Streams))
+	for _, ps := range p.Streams {
+		if ps.ISA != nil {
+			cursors[ps.Member] = &wordCursor{ps: ps}
+		}
+	}
+	var text []byte
+	str := func(b []byte, key string, v []byte) []byte {
+		if len(v) == 0 {
+			return b
+		}
+		b = append(append(append(b, `,"`...), key...), `":`...)
+		return doc.AppendJSONString(b, v, doc.JSONSafe)
+	}
+	args = func(b []byte, c *sched.Core, at sched.At) []byte {
+		member, i := c.Engines[at.Engine].Member, int(at.Index)
+		if cur := cursors[member]; cur != nil {
+			if w := cur.word(i); w != nil {
+				word := (*[isa.WordSize]byte)(w)
+				b = str(b, "operands", isa.AppendSummary(text[:0], word))
+				b = str(b, "sync", isa.AppendSyncText(text[:0], word))
+				if isa.JoinOf(w[0]) != isa.JoinNone {
+					b = str(b, "resolved", append(text[:0], p.Resolve(cur.ps, i, w).String()...))
+				}
+			}
+		}
+		if src := p.Source.Source(member, i); src != nil {
+			b = str(b, "name", append(text[:0], src.BIR...))
+			if src.Line > 0 {
+				b = str(b, "source", strconv.AppendInt(append(append(text[:0], src.File...), ':'), int64(src.Line), 10))
+			}
+		}
+		return b
+	}
+	return args, func() {
+		for _, cur := range cursors {
+			if cur.stop != nil {
+				cur.stop()
+			}
+		}
+	}
+}
+
+// wordCursor reads a stream's words in order in one pass (Stream.Words), and any word before
+// the pass's place by Stream.Word.
+type wordCursor struct {
+	ps   *inspect.ProgramStream
+	next func() (int, []byte, bool)
+	stop func()
+	i    int
+	w    []byte
+}
+
+func (c *wordCursor) word(i int) []byte {
+	if c.next == nil {
+		c.next, c.stop = iter.Pull2(c.ps.ISA.Words())
+		c.i = -1
+	}
+	if i < c.i {
+		return c.ps.ISA.Word(i)
+	}
+	for c.i < i {
+		k, w, ok := c.next()
+		if !ok {
+			c.i = math.MaxInt
+			return c.ps.ISA.Word(i)
+		}
+		c.i, c.w = k, w
+	}
+	return c.w
+}
+
 func syncRef(c *sched.Core, a sched.At, queue int16) *syncRefJSON {
 	if !a.Valid() {
 		return nil
@@ -153,7 +242,9 @@ func syncRef(c *sched.Core, a sched.At, queue int16) *syncRefJSON {
 	return r
 }
 
-// writeSyncJSON streams the contract's object a wait at a time (a big NEFF has millions).
+// writeSyncJSON streams the contract's object a wait and a lint at a time (a big NEFF has
+// millions of waits, a hostile one hundreds of thousands of lints: each message is made,
+// written and let go).
 func writeSyncJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 	line := func(v any) {
 		b, _ := json.Marshal(v)
@@ -168,7 +259,6 @@ func writeSyncJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 		w.WriteString("\n{\"core\": ")
 		line(c.Name)
 		w.WriteString(",\n \"waits\": [")
-		var lints []syncLintJSON
 		for i, wt := range c.Waits {
 			if i > 0 {
 				w.WriteString(",")
@@ -179,18 +269,24 @@ func writeSyncJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding) {
 				j.Producer = syncRef(c, wt.Producer, wt.Queue)
 			case sched.ClassUndecided:
 				j.Undecided = wt.Code.String()
-			case sched.ClassLint:
-				lints = append(lints, syncLintJSON{Code: wt.Code.String(), Engine: j.Engine, Index: wt.Index, Other: syncRef(c, wt.Other, -1), Message: c.Message(wt)})
 			}
 			w.WriteString("\n  ")
 			line(j)
 		}
-		w.WriteString("],\n \"lints\": ")
-		if lints == nil {
-			lints = []syncLintJSON{}
+		w.WriteString("],\n \"lints\": [")
+		lints := 0
+		for _, wt := range c.Waits {
+			if wt.Code.Class() != sched.ClassLint {
+				continue
+			}
+			if lints > 0 {
+				w.WriteString(",")
+			}
+			lints++
+			w.WriteString("\n  ")
+			line(syncLintJSON{Code: wt.Code.String(), Engine: c.EngineName(wt.At), Index: wt.Index, Other: syncRef(c, wt.Other, -1), Message: c.Message(wt)})
 		}
-		line(lints)
-		w.WriteString(",\n \"undecided\": ")
+		w.WriteString("],\n \"undecided\": ")
 		und := []syncUndecidedJSON{}
 		for _, u := range c.Undecided {
 			und = append(und, syncUndecidedJSON{Code: u.Code.String(), Engine: c.EngineName(u.At), Index: u.At.Index, Count: u.Count, Message: c.IssueMessage(u)})

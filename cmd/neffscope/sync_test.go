@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/ntff/ntffbuild"
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
@@ -199,6 +203,104 @@ func TestMemmapJSONOnRealNEFFs(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// hostileName is hostileCoreJSON's runes as a Go string: NUL, ESC, DEL, a C1 control, a bidi
+// override, the line separator, a non-BMP format character and invalid UTF-8.
+const hostileName = "sg\x00\x1b[2J\x7f\u0085\u202e\u2028\U000E0001\xff\xfex"
+
+// Every Chrome trace sync writes (in steps, --estimated, --ntff) of a NEFF whose core and DMA
+// queue names hold hostileName's runes (and a profile whose core and ring do) is JSON that
+// encoding/json parses, valid UTF-8 with none of those runes raw, and names the core by the
+// escapes.
+func TestTraceOfHostileNamesIsJSON(t *testing.T) {
+	dir := t.TempDir()
+	p := hostileCoreNEFF(t, dir)
+	spec := ntffbuild.Sample()
+	spec.Cores[0].Name, spec.Cores[0].Rings[0].Name = hostileName, hostileName
+	prof := filepath.Join(dir, "hostile.ntff")
+	if err := os.WriteFile(prof, ntffbuild.Bytes(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{nil, {"--estimated"}, {"--ntff", prof}} {
+		out := filepath.Join(t.TempDir(), "trace.json")
+		args := append(append([]string{"sync", "--trace", out}, extra...), p)
+		if _, errs, rc := runCmd(t, args...); rc == 2 {
+			t.Fatalf("%v: rc %d: %s", extra, rc, errs)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var trace struct {
+			Events []struct {
+				Ph   string         `json:"ph"`
+				Name string         `json:"name"`
+				Args map[string]any `json:"args"`
+			} `json:"traceEvents"`
+		}
+		if err := json.Unmarshal(b, &trace); err != nil {
+			t.Fatalf("%v: the trace is not JSON: %v", extra, err)
+		}
+		if !utf8.Valid(b) || bytes.ContainsFunc(b, func(r rune) bool { return r != '\n' && doc.Escapes(r) }) {
+			t.Errorf("%v: the trace holds invalid UTF-8 or a rune output escapes (beside its line ends)", extra)
+		}
+		named := false
+		for _, e := range trace.Events {
+			if e.Ph == "M" && e.Name == "process_name" {
+				name, _ := e.Args["name"].(string)
+				named = named || strings.HasPrefix(name, "sg\x00\x1b[2J\x7f\u0085\u202e\u2028\U000E0001\ufffd")
+			}
+		}
+		if !named {
+			t.Errorf("%v: no process named with the core's runes", extra)
+		}
+	}
+}
+
+// A trace's instruction slice carries what a reader needs beside the bar, in every trace sync
+// writes: matmul_small's PE #8 (Ldweights, waiting for Activation #3's increment of S[4]) has
+// its operands, its sync band, its waits with their producer, and from the debug info its name
+// and kernel line.
+func TestTraceSlicesCarryTheInstruction(t *testing.T) {
+	p := realfiles.Path(t, "nkipy/matmul_small.neff")
+	for _, extra := range [][]string{nil, {"--estimated"}} {
+		out := filepath.Join(t.TempDir(), "trace.json")
+		if _, errs, rc := runCmd(t, append(append([]string{"sync", "--trace", out}, extra...), p)...); rc != 0 {
+			t.Fatalf("%v: rc %d: %s", extra, rc, errs)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var trace struct {
+			Events []struct {
+				Ph   string         `json:"ph"`
+				Tid  int            `json:"tid"`
+				Name string         `json:"name"`
+				Args map[string]any `json:"args"`
+			} `json:"traceEvents"`
+		}
+		if err := json.Unmarshal(b, &trace); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, e := range trace.Events {
+			if e.Ph != "X" || e.Tid != 0 || e.Args["index"] != 8.0 {
+				continue
+			}
+			found = true
+			a := e.Args
+			waits, _ := json.Marshal(a["waits"])
+			if e.Name != "Ldweights" || a["operands"] != "src=SBUF:0x40fe[32,1,4] dtype=fp16" || a["sync"] != "wait S[4]>=1" || a["name"] != "I-72-0" ||
+				!strings.HasSuffix(a["source"].(string), "/test_spike_async.py:58") || string(waits) != `[{"producer":"Activation #3","semaphore":4,"value":1}]` {
+				t.Errorf("%v: PE #8's slice: %s %v", extra, e.Name, a)
+			}
+		}
+		if !found {
+			t.Errorf("%v: no slice of PE #8", extra)
 		}
 	}
 }

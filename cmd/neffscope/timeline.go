@@ -27,17 +27,18 @@ func init() {
 var estimate func(f *inspect.File) *timeline.Schedule
 
 // runTimeline prints the contract's Report (--json) or its summary for a person. Exit 1 when an
-// error finding was printed (a profile of another NEFF, a file cut short), 2 on bad usage.
+// error finding was printed (a profile of another NEFF, a file cut short), 2 on trouble (bad
+// usage, a file that cannot be read or is neither a NEFF nor a profile).
 func runTimeline(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("timeline", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object: the measured part (with a profile) and the estimated part (for a NEFF), by the timeline contract")
 	prof := fs.String("ntff", "", "the device profile (NTFF) captured from FILE.neff")
 	top := fs.Int("top", 10, "how many kernel lines and instructions the text lists")
-	files, ok := openInputs(fs, args, stderr, "usage: neffscope timeline [--json] [--ntff PROFILE.ntff] FILE.neff\n       neffscope timeline [--json] PROFILE.ntff", 1, 1, func() bool { return *top >= 0 },
+	files, rc := openInputs(fs, args, stderr, "usage: neffscope timeline [--json] [--ntff PROFILE.ntff] FILE.neff\n       neffscope timeline [--json] PROFILE.ntff\n\n"+exitHelp+"\n", 1, 1, func() bool { return *top >= 0 },
 		// The JSON of a NEFF alone has no kernel lines: the .dbg scans are left out.
 		func(o *inspect.Options) { o.DeferSource = *asJSON && *prof == "" })
-	if !ok {
-		return 2
+	if files == nil {
+		return rc
 	}
 	f := files[0]
 	limits, rc := relayLimits(stderr, f, *asJSON)
@@ -53,8 +54,7 @@ func runTimeline(args []string, stdout, stderr io.Writer) int {
 		res = timeline.Measure(f.NTFF, nil, f.Budget)
 		rep.NEFFUUID = f.NTFF.UUIDString()
 	case f.Program == nil:
-		fmt.Fprintf(stderr, "neffscope: %s is neither a NEFF with a program nor a device profile (it is read as %s)\n", safe(f.Name), f.Doc.Kind)
-		return 2
+		return notReadable(stderr, f, fmt.Sprintf("%s is neither a NEFF with a program nor a device profile (it is read as %s)", safe(f.Name), f.Doc.Kind))
 	default:
 		neff = f
 		rep.NEFFUUID = f.Archive.Header.UUIDString()

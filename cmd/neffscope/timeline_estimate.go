@@ -87,6 +87,7 @@ func writeTimelineJSON(w io.Writer, limits []fileFinding, rep *timeline.Report, 
 		if !first {
 			bw.WriteString(",\n ")
 		}
+		est.Against(rep.Measured) // each row's error, with a profile of the NEFF
 		bw.WriteString(`"estimated": `)
 		if err := timeline.WriteEstimatedJSON(bw, est); err != nil {
 			return err
@@ -109,6 +110,7 @@ func printEstimated(w io.Writer, neff *inspect.File, est *timeline.Schedule, m *
 	}
 	info := timeline.Model(est.Target)
 	fmt.Fprintf(w, "\nestimated from the NEFF alone (static cost model at %s clocks). %s\n", safe(est.Target), modelCaveat(info))
+	est.Against(m)
 	for _, cs := range est.Cores {
 		printEstimatedCore(w, neff, cs, top)
 		printAgainstProfile(w, cs, m)
@@ -138,7 +140,28 @@ func printAgainstProfile(w io.Writer, cs *timeline.CoreSchedule, m *timeline.Mea
 			attributed = fmt.Sprintf("%.1f %% of the %d waits the device shows blocked on another engine blamed on that producer", 100*ke.Attributed, blocked)
 		}
 		fmt.Fprintf(w, "  against this profile: span %+.1f %%; busy %s; %s\n", 100*ke.Span, strings.Join(busy, ", "), attributed)
+		printRowErrors(w, cs)
 	}
+}
+
+// printRowErrors is how far each engine's instructions are from their measured times: over the
+// instructions with both, the median and 90th percentile of |start error| (each side from its
+// core's first start) and of |duration error|.
+func printRowErrors(w io.Writer, cs *timeline.CoreSchedule) {
+	if cs.RowErrors == nil {
+		return
+	}
+	fmt.Fprintln(w, "  per instruction, estimate against measured (|start error| from the core's first start; |duration error|):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "    engine\tcompared\tstart median\tstart p90\tduration median\tduration p90\t")
+	for k, e := range cs.RowErrors.Summary {
+		if e.Rows == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "    %s\t%d\t%s\t%s\t%s\t%s\t\n", cs.Engines[k].Name, e.Rows, ntff.Micros(uint64(e.StartMedianPS)), ntff.Micros(uint64(e.StartP90PS)),
+			ntff.Micros(uint64(e.DurationMedianPS)), ntff.Micros(uint64(e.DurationP90PS)))
+	}
+	tw.Flush()
 }
 
 // modelCaveat says, in a sentence or two, how wrong the estimate was where it was checked and

@@ -149,3 +149,49 @@ func TestSyncTraceEstimated(t *testing.T) {
 		t.Errorf("--estimated with --ntff: exit %d: %s", code, errs)
 	}
 }
+
+// With a profile of the NEFF, each estimated row carries its error against the measured time
+// (every instruction the profile times has one) and each engine its distribution; the text
+// prints the median and p90 of |start error| and |duration error| per engine.
+func TestTimelineRowErrors(t *testing.T) {
+	neffPath, profPath := realfiles.Path(t, attnNEFF), realfiles.Path(t, attnProfile)
+	rep, errs, code := timelineJSON(t, "--ntff", profPath, neffPath)
+	if code != 0 || rep.Measured == nil || rep.Estimated == nil {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	timed := map[string]map[int32]bool{}
+	for _, c := range rep.Measured.Cores {
+		for _, e := range c.Engines {
+			timed[c.Core+"/"+e.Engine] = map[int32]bool{}
+			for _, r := range e.Rows {
+				timed[c.Core+"/"+e.Engine][r.Index] = true
+			}
+		}
+	}
+	with := 0
+	for _, c := range rep.Estimated.Cores {
+		for _, e := range c.Engines {
+			n := 0
+			for _, r := range e.Rows {
+				if (r.Error != nil) != timed[c.Core+"/"+e.Engine][r.Index] {
+					t.Errorf("%s %s #%d: error %+v, measured %v", c.Core, e.Engine, r.Index, r.Error, timed[c.Core+"/"+e.Engine][r.Index])
+				}
+				if r.Error != nil {
+					n++
+				}
+			}
+			with += n
+			if e.RowErrors == nil || e.RowErrors.Rows != n || e.RowErrors.StartP90PS < e.RowErrors.StartMedianPS || e.RowErrors.DurationP90PS < e.RowErrors.DurationMedianPS {
+				t.Errorf("%s %s: %d rows with errors, distribution %+v", c.Core, e.Engine, n, e.RowErrors)
+			}
+		}
+	}
+	// Every instruction that runs is timed (ntff.md §4.3: 1,961 of 1,971).
+	if with != 1961 {
+		t.Errorf("%d rows with errors, want 1,961", with)
+	}
+	text, _, code := runCmd(t, "timeline", "--ntff", profPath, neffPath)
+	if code != 0 || !strings.Contains(text, "per instruction, estimate against measured") || !strings.Contains(text, "start median") || !strings.Contains(text, "duration p90") {
+		t.Errorf("exit %d; the text lacks the per-instruction errors:\n%s", code, text)
+	}
+}

@@ -15,7 +15,14 @@ func init() {
 
 func runUnknowns(args []string, stdout, stderr io.Writer) int {
 	all := inspect.Unknowns(fleet.Unknowns)
-	if len(args) > 0 && args[0] == "--json" {
+	if len(args) > 1 || len(args) == 1 && args[0] != "--json" {
+		fmt.Fprintf(stderr, "usage: neffscope unknowns [--json]\n\nexit status: 0, or 2 on bad usage\n")
+		if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+			return 0
+		}
+		return 2
+	}
+	if len(args) == 1 {
 		b, _ := json.MarshalIndent(all, "", "  ")
 		fmt.Fprintf(jsonStdout(stdout), "%s\n", b)
 		return 0

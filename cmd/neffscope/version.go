@@ -16,6 +16,13 @@ func init() {
 }
 
 func runVersion(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "usage: neffscope version\n\nexit status: 0, or 2 on bad usage\n")
+		if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+			return 0
+		}
+		return 2
+	}
 	fmt.Fprintf(stdout, "neffscope %s (%s, %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return 0
 }

@@ -45,7 +45,7 @@ type Compact struct {
 	N int
 	// Numbered counts the backend records named I-<n>-… that have a parent, and Renumbered
 	// those of them whose first parent is not n: the penguin fallback holds only where every
-	// one's parent is its own number (core/inspect source.go, unknowns dbg.penguin-fallback).
+	// one's parent is its own number (core/srcmap, unknowns dbg.penguin-fallback).
 	Numbered, Renumbered int
 
 	first  pcol // first parent id + 1 (0: no parent)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -94,7 +95,7 @@ func messages(fs []doc.Finding) []string {
 // in chunks of several sizes, reads what the full decode reads.
 func TestScanEqualsDecodeOnReal(t *testing.T) {
 	n := 0
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		for p, b := range dbgMembers(t, path) {
 			if _, _, ok := Match(p); !ok {
 				continue

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // heapOf is the Go heap fn's result holds (after a collection): for benchmarks only (a heap
@@ -31,7 +33,7 @@ func heldBound(size int64) int64 { return 2*size + 16<<10 }
 // Held, is BenchmarkScanHeap's.
 func TestScanHeldOnReal(t *testing.T) {
 	var bytes, held int64
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		for p, b := range dbgMembers(t, path) {
 			if _, _, ok := Match(p); !ok {
 				continue
@@ -60,7 +62,7 @@ func BenchmarkScanHeap(b *testing.B) {
 		b    []byte
 	}
 	var ms []member
-	for _, path := range realNEFFs(b) {
+	for _, path := range realfiles.NEFFs(b) {
 		for p, data := range dbgMembers(b, path) {
 			if _, _, ok := Match(p); ok {
 				ms = append(ms, member{p, data})

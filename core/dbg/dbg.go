@@ -486,24 +486,6 @@ func (d *decoder) broken(parent *doc.Node, off, hi int64, what string, err error
 	}
 }
 
-func wireName(t protowire.Type) string {
-	switch t {
-	case protowire.VarintType:
-		return "varint"
-	case protowire.Fixed32Type:
-		return "fixed32"
-	case protowire.Fixed64Type:
-		return "fixed64"
-	case protowire.BytesType:
-		return "length-delimited"
-	case protowire.StartGroupType:
-		return "group start"
-	case protowire.EndGroupType:
-		return "group end"
-	}
-	return "wire type " + itoa(int64(t))
-}
-
 // generic shows a field the table does not know: number, wire type, value, span.
 func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowire.Number, typ protowire.Type, k int) {
 	d.f.Coverage.Generic += end - off
@@ -533,94 +515,6 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 	parent.Add(n)
 }
 
-// guessBytes renders an unknown length-delimited value: text, a varint list, or hex.
-func guessBytes(c []byte) string {
-	if len(c) == 0 {
-		return "(empty)"
-	}
-	if printable(c) {
-		return doc.Quote(string(c), maxText)
-	}
-	if xs, ok := packed(nil, c, maxListed+1); ok {
-		return "varints? " + listText(xs, maxListed)
-	}
-	return hexText(c, 32)
-}
-
-func printable(b []byte) bool {
-	if !utf8.Valid(b) {
-		return false
-	}
-	for _, r := range string(b) {
-		if r < 0x20 && r != '\n' && r != '\t' && r != '\r' {
-			return false
-		}
-	}
-	return true
-}
-
-// packed reads a packed varint list, keeping at most keep values; ok is false when the bytes
-// are not whole varints.
-func packed(xs []uint64, c []byte, keep int) ([]uint64, bool) {
-	for len(c) > 0 {
-		x, n := protowire.ConsumeVarint(c)
-		if n < 0 {
-			return xs, false
-		}
-		if len(xs) < keep {
-			xs = append(xs, x)
-		}
-		c = c[n:]
-	}
-	return xs, true
-}
-
-func countVarints(c []byte) int {
-	n := 0
-	for _, b := range c {
-		if b < 0x80 {
-			n++
-		}
-	}
-	return n
-}
-
-func listText(xs []uint64, max int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, x := range xs {
-		if i == max {
-			b.WriteString(" …")
-			break
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.FormatUint(x, 10))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-func hexText(c []byte, max int) string {
-	const digits = "0123456789abcdef"
-	var b strings.Builder
-	for i, x := range c {
-		if i == max {
-			b.WriteString(" …")
-			break
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteByte(digits[x>>4])
-		b.WriteByte(digits[x&15])
-	}
-	return b.String()
-}
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
-
 // known shows a field the table names, and fills the typed view. Past the node budget the
 // field is only read (typed view, coverage, findings on the root), not rendered.
 func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, depth int, sink *recordSink) {
@@ -629,130 +523,169 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 	if !f.Named() {
 		cov = &d.f.Coverage.Unknown
 	}
-	show := d.room(parent, off)
-	var n *doc.Node
-	at := d.f.Root // where this field's findings go
-	if show {
-		n = &doc.Node{Kind: doc.KindField, Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
-		if k > 0 || f.Type == Message {
-			n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
-		}
-		n.Detail = "field " + itoa(int64(f.Num)) + " (" + f.Type.String() + ")"
-		if !d.explained[f] {
-			d.explained[f] = true
-			n.Detail += ": " + f.Meaning + " [confidence " + f.Confidence + "]"
-		}
-		d.nodes++
-		parent.Add(n)
-		at = n
-	}
+	n := d.fieldNode(parent, f, off, end, k)
 	switch f.Type {
 	case Varint:
 		*cov += end - off
 		x, _ := protowire.ConsumeVarint(v)
 		d.varint(f, x, sink)
-		if show {
-			n.Value = strconv.FormatUint(x, 10)
-			if e := EngineName(x); f.Name == "engine" && e != "" {
-				n.Value += " (" + e + ")"
-			}
-			if fr, ok := d.stacks.Frame(x); ok && f.Name == "stack_frame_id" {
-				n.Value += " → " + fr.Text()
-			}
+		if n != nil {
+			n.Value = d.varintText(f, x)
 		}
 	case String:
 		*cov += end - off
 		c, _ := protowire.ConsumeBytes(v)
-		if show {
-			n.Value = doc.Quote(string(c), maxText)
-		}
-		if !utf8.Valid(c) && d.note(doc.CodeDbgBadUTF8, doc.Info) {
-			at.Flag(doc.CodeDbgBadUTF8, doc.Info, d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
-		}
-		if sink != nil {
-			d.text(f, d.scanText(c), sink)
-		} else {
-			d.text(f, string(c), sink)
-		}
+		d.knownString(n, f, c, off, end, sink)
 	case Packed:
 		*cov += end - off
 		c, _ := protowire.ConsumeBytes(v)
-		// Only a record's parents are kept (the rest is checked, not stored); a scan's
-		// record reuses its slice.
-		var buf []uint64
-		keep := 0
-		if f.Num == 3 && sink != nil && sink.rec != nil {
-			keep = maxParents
-			if sink.rec == &d.tmp && sink.attr == nil {
-				buf = d.tmp.Parents[:0]
-			}
-		}
-		xs, ok := packed(buf, c, keep)
-		if keep > 0 {
-			sink.rec.Parents = xs
-		}
-		if show {
-			shown, _ := packed(nil, c, maxListed+1)
-			n.Value = listText(shown, maxListed)
-			if cnt := countVarints(c); cnt > maxListed {
-				n.Value += " (" + strconv.Itoa(cnt) + " values)"
-			}
-		}
-		if !ok && d.note(doc.CodeDbgPackedCut, doc.Warning) {
-			at.Flag(doc.CodeDbgPackedCut, doc.Warning, d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
-		}
+		d.knownPacked(n, f, c, off, end, sink)
 	case Message:
 		c, _ := protowire.ConsumeBytes(v)
 		*cov += end - off - int64(len(c))
-		var child *recordSink
-		switch {
-		case depth == 0 && f.Num == 3:
-			// a record of field 3: the typed view keeps it (a scan hands it on)
-			d.nrec++
-			switch {
-			case d.onRecord != nil:
-				d.tmp.reset(off, end-off)
-				child = d.sinkAt(depth)
-				child.rec = &d.tmp
-			case d.records && len(d.f.Records) < d.keep:
-				d.f.Records = append(d.f.Records, Record{Off: off, Len: end - off})
-				child = &recordSink{rec: &d.f.Records[len(d.f.Records)-1]}
-			default:
-				d.records = false
-			}
-		case f.Msg == "attr" && sink != nil && sink.rec != nil:
-			child = d.sinkAt(depth)
-			child.rec, child.attr = sink.rec, &child.a
-		case depth == 0 && f.Msg == "xla_stack_frames" && d.f.Stack == nil:
-			d.f.Stack = &StackFrames{}
-		case depth > 0 && sink == nil && d.f.Stack != nil:
-			d.stackEntry(f.Msg)
-		}
-		d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
-		d.stackAt = nil
-		if child != nil && child.attr != nil {
-			if len(child.rec.Attrs) < maxAttrs {
-				child.rec.Attrs = append(child.rec.Attrs, *child.attr)
-			} else {
-				d.attrsCut++
-			}
-		}
-		if child != nil && child.attr == nil && child.rec == &d.tmp && d.onRecord != nil {
-			defer d.onRecord(&d.tmp) // after the node's value is set from it
-		}
-		if show {
-			n.Kind = doc.KindMessage
-			switch {
-			case child != nil && child.attr != nil:
-				n.Value = child.attr.Key + " = " + doc.Quote(child.attr.Value, maxText)
-			case child != nil && child.rec != nil:
-				n.Label = f.Name + " " + strconv.Itoa(k)
-				n.Value = recordValue(d.f.Kind, child.rec)
-			case depth == 0 && f.Num == 3:
-				n.Label = f.Name + " " + strconv.Itoa(k)
-			}
+		d.knownMessage(n, f, c, off, end, k, depth, sink)
+	}
+}
+
+// fieldNode is a named field's node, added under parent (nil past the node budget).
+func (d *decoder) fieldNode(parent *doc.Node, f *Field, off, end int64, k int) *doc.Node {
+	if !d.room(parent, off) {
+		return nil
+	}
+	n := &doc.Node{Kind: doc.KindField, Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
+	if k > 0 || f.Type == Message {
+		n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
+	}
+	n.Detail = "field " + itoa(int64(f.Num)) + " (" + f.Type.String() + ")"
+	if !d.explained[f] {
+		d.explained[f] = true
+		n.Detail += ": " + f.Meaning + " [confidence " + f.Confidence + "]"
+	}
+	d.nodes++
+	parent.Add(n)
+	return n
+}
+
+// findingsOn is where a field's findings go: its node, or the root when it has none.
+func (d *decoder) findingsOn(n *doc.Node) *doc.Node {
+	if n == nil {
+		return d.f.Root
+	}
+	return n
+}
+
+// varintText is a varint field's value, with the engine or stack frame it names.
+func (d *decoder) varintText(f *Field, x uint64) string {
+	s := strconv.FormatUint(x, 10)
+	if e := EngineName(x); f.Name == "engine" && e != "" {
+		s += " (" + e + ")"
+	}
+	if fr, ok := d.stacks.Frame(x); ok && f.Name == "stack_frame_id" {
+		s += " → " + fr.Text()
+	}
+	return s
+}
+
+func (d *decoder) knownString(n *doc.Node, f *Field, c []byte, off, end int64, sink *recordSink) {
+	if n != nil {
+		n.Value = doc.Quote(string(c), maxText)
+	}
+	if !utf8.Valid(c) && d.note(doc.CodeDbgBadUTF8, doc.Info) {
+		d.findingsOn(n).Flag(doc.CodeDbgBadUTF8, doc.Info, d.span(off, end-off), "%s at byte %d: %s is not valid UTF-8; shown with replacement characters.", d.f.Member, off, f.Name)
+	}
+	if sink != nil {
+		d.text(f, d.scanText(c), sink)
+	} else {
+		d.text(f, string(c), sink)
+	}
+}
+
+func (d *decoder) knownPacked(n *doc.Node, f *Field, c []byte, off, end int64, sink *recordSink) {
+	// Only a record's parents are kept (the rest is checked, not stored); a scan's record
+	// reuses its slice.
+	var buf []uint64
+	keep := 0
+	if f.Num == 3 && sink != nil && sink.rec != nil {
+		keep = maxParents
+		if sink.rec == &d.tmp && sink.attr == nil {
+			buf = d.tmp.Parents[:0]
 		}
 	}
+	xs, ok := packed(buf, c, keep)
+	if keep > 0 {
+		sink.rec.Parents = xs
+	}
+	if n != nil {
+		shown, _ := packed(nil, c, maxListed+1)
+		n.Value = listText(shown, maxListed)
+		if cnt := countVarints(c); cnt > maxListed {
+			n.Value += " (" + strconv.Itoa(cnt) + " values)"
+		}
+	}
+	if !ok && d.note(doc.CodeDbgPackedCut, doc.Warning) {
+		d.findingsOn(n).Flag(doc.CodeDbgPackedCut, doc.Warning, d.span(off, end-off), "%s at byte %d: %s should be a list of varints, but its last varint is cut off.", d.f.Member, off, f.Name)
+	}
+}
+
+// knownMessage reads a message field c: into a record, an attribute or the stack frames when
+// it is one, and shows it.
+func (d *decoder) knownMessage(n *doc.Node, f *Field, c []byte, off, end int64, k, depth int, sink *recordSink) {
+	child := d.childSink(f, off, end, depth, sink)
+	d.message(n, shape(f.Msg), end-int64(len(c)), end, depth+1, child)
+	d.stackAt = nil
+	if child != nil && child.attr != nil {
+		if len(child.rec.Attrs) < maxAttrs {
+			child.rec.Attrs = append(child.rec.Attrs, *child.attr)
+		} else {
+			d.attrsCut++
+		}
+	}
+	if child != nil && child.attr == nil && child.rec == &d.tmp && d.onRecord != nil {
+		defer d.onRecord(&d.tmp) // after the node's value is set from it
+	}
+	if n != nil {
+		n.Kind = doc.KindMessage
+		switch {
+		case child != nil && child.attr != nil:
+			n.Value = child.attr.Key + " = " + doc.Quote(child.attr.Value, maxText)
+		case child != nil && child.rec != nil:
+			n.Label = f.Name + " " + strconv.Itoa(k)
+			n.Value = recordValue(d.f.Kind, child.rec)
+		case depth == 0 && f.Num == 3:
+			n.Label = f.Name + " " + strconv.Itoa(k)
+		}
+	}
+}
+
+// childSink is where a message field's contents go (nil: nowhere but the tree): a record of
+// field 3 (the typed view keeps it; a scan hands it on), or a record's attribute. A stack
+// frames message, or an entry of it, is begun here too.
+func (d *decoder) childSink(f *Field, off, end int64, depth int, sink *recordSink) *recordSink {
+	switch {
+	case depth == 0 && f.Num == 3:
+		d.nrec++
+		switch {
+		case d.onRecord != nil:
+			d.tmp.reset(off, end-off)
+			child := d.sinkAt(depth)
+			child.rec = &d.tmp
+			return child
+		case d.records && len(d.f.Records) < d.keep:
+			d.f.Records = append(d.f.Records, Record{Off: off, Len: end - off})
+			return &recordSink{rec: &d.f.Records[len(d.f.Records)-1]}
+		default:
+			d.records = false
+		}
+	case f.Msg == "attr" && sink != nil && sink.rec != nil:
+		child := d.sinkAt(depth)
+		child.rec, child.attr = sink.rec, &child.a
+		return child
+	case depth == 0 && f.Msg == "xla_stack_frames" && d.f.Stack == nil:
+		d.f.Stack = &StackFrames{}
+	case depth > 0 && sink == nil && d.f.Stack != nil:
+		d.stackEntry(f.Msg)
+	}
+	return nil
 }
 
 // room reports whether a field at off gets a node under parent; the first field refused for
@@ -820,84 +753,4 @@ func (d *decoder) keepName(list []string, s string) []string {
 	}
 	d.textHeld += int64(len(s)) + 16
 	return append(list, s)
-}
-
-// recordValue is a record node's one-line value.
-func recordValue(k Kind, r *Record) string {
-	if k == KindAsm {
-		if len(r.Parents) == 0 {
-			return "(no backend record)"
-		}
-		return "→ backend " + listText(r.Parents, maxParents)
-	}
-	v := "id " + strconv.FormatUint(r.ID, 10)
-	if r.Name != "" {
-		v += " " + doc.Quote(r.Name, 80)
-	}
-	if line, ok := r.Attr("kernel_line"); ok {
-		v += " line " + line
-	} else if line, ok := r.Attr("source_line"); ok && line != "0" {
-		v += " line " + line
-	}
-	return v
-}
-
-// recordsTable is the records node: its table holds the first maxRows records (the Document
-// stays bounded); its Ref serves any range of them (File.RecordRows).
-func recordsTable(f *File, src string, count int, st *StackFrames) *doc.Node {
-	if count == 0 {
-		return nil
-	}
-	label := "records"
-	if f.Kind == KindAsm {
-		label = "words"
-	}
-	n := &doc.Node{Kind: doc.KindTable, Label: label, Value: strconv.Itoa(count), Table: recordRows(f.Kind, f.src, f.Records[:min(maxRows, len(f.Records))], 0, st),
-		Detail: "every record of field 3 (the tree below shows them field by field)", Ref: doc.RecordsRef(src)}
-	if count > maxRows {
-		n.Detail = "the first " + strconv.Itoa(maxRows) + " of " + strconv.Itoa(count) + " records of field 3 (the rest by range: rows of " + n.Ref + ")"
-	}
-	return n
-}
-
-// RecordRows is rows [from, to) of the records table (clamped to the records kept), each row's
-// span its record's bytes.
-func (f *File) RecordRows(from, to int) *doc.Table {
-	from, to = max(from, 0), min(to, len(f.Records))
-	return recordRows(f.Kind, f.src, f.Records[from:max(from, to)], from, f.stacks)
-}
-
-// recordRows is the records table's rows of recs, the first of them record first. An hlo
-// member's table, given the NEFF's stack frames, has a column more: each record's frame.
-func recordRows(kind Kind, src string, recs []Record, first int, st *StackFrames) *doc.Table {
-	var t *doc.Table
-	if kind == KindAsm {
-		t = &doc.Table{Columns: []string{"word", "offset in stream", "backend ids"}}
-	} else {
-		t = &doc.Table{Columns: []string{"index", "id", "name", "parent ids", "attributes"}}
-	}
-	frames := kind == KindHLO && st != nil && len(st.Frames) > 0
-	if frames {
-		t.Columns = append(t.Columns, "stack frame")
-	}
-	t.Rows = make([][]string, 0, len(recs))
-	t.RowSpans = make([]doc.Span, 0, len(recs))
-	for k := range recs {
-		r, i := &recs[k], first+k
-		if kind == KindAsm {
-			t.Rows = append(t.Rows, []string{strconv.Itoa(i), "0x" + strconv.FormatInt(int64(i)*64, 16), listText(r.Parents, maxParents)})
-		} else {
-			var attrs []string
-			for _, a := range r.Attrs {
-				attrs = append(attrs, a.Key+"="+a.Value)
-			}
-			row := []string{strconv.Itoa(i), strconv.FormatUint(r.ID, 10), r.Name, listText(r.Parents, maxParents), strings.Join(attrs, " ")}
-			if frames {
-				row = append(row, frameText(st, r.StackFrame))
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		t.RowSpans = append(t.RowSpans, doc.Span{Source: src, Offset: r.Off, Length: r.Len})
-	}
-	return t
 }

@@ -12,17 +12,6 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// realNEFFs lists the real NEFFs the tests read in place (internal/realfiles: testdata/real,
-// then ../shared/testdata-real where it sits beside the clone).
-func realNEFFs(t testing.TB) []string {
-	t.Helper()
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return files
-}
-
 // dbgMembers returns the .dbg and .bin members of a NEFF.
 func dbgMembers(t testing.TB, path string) map[string][]byte {
 	t.Helper()
@@ -47,7 +36,7 @@ func dbgMembers(t testing.TB, path string) map[string][]byte {
 // of the engine stream beside it.
 func TestRealMembers(t *testing.T) {
 	total := map[Kind]*Coverage{}
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		members := dbgMembers(t, path)
 		for p, b := range members {
 			kind, engine, ok := Match(p)
@@ -97,7 +86,7 @@ func TestRealMembers(t *testing.T) {
 // TestMatmulSmallByHand checks facts read by hand with a protowire dump of matmul_small.neff.
 func TestMatmulSmallByHand(t *testing.T) {
 	var path string
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		if filepath.Base(p) == "matmul_small.neff" {
 			path = p
 		}
@@ -219,7 +208,7 @@ func rawBackend(b []byte) []rawRecord {
 // quotes for record fields 1, 4, 5, 6, 9, 10.
 func TestRealShapeEvidence(t *testing.T) {
 	var f4, f4found, f5, f5found, inverse, with9, with10, six1, six3, records int
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		bySG := map[string][]rawRecord{}
 		for p, b := range dbgMembers(t, path) {
 			if k, _, _ := Match(p); k == KindBackend {

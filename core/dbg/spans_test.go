@@ -3,6 +3,8 @@ package dbg
 import (
 	"sort"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // ownedByClass sums, per class, the bytes whose deepest span has that class (what coverage
@@ -47,7 +49,7 @@ func ownedByClass(t *testing.T, name string, b []byte) map[Class]int64 {
 // too, and explains each byte the way Decode's own coverage count does.
 func TestSpansAgreeWithDecode(t *testing.T) {
 	n := 0
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		for p, b := range dbgMembers(t, path) {
 			if _, _, ok := Match(p); !ok {
 				continue

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -146,7 +147,7 @@ func TestStackFrames(t *testing.T) {
 // carry no stack_frame_id (field 8).
 func TestStackFramesOnReal(t *testing.T) {
 	seen := 0
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		for p, b := range dbgMembers(t, path) {
 			kind, _, ok := Match(p)
 			if !ok || kind != KindStackFrames && kind != KindHLO {

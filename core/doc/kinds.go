@@ -89,7 +89,6 @@ const (
 	// Comparison and reference.
 	KindDiff        = "diff"         // two files compared (core/inspect Diff)
 	KindDiffSection = "diff-section" // one part of a comparison: header, model, members, …
-	KindUnknowns    = "unknowns"     // the table of the spec's unknowns and our assumptions
 
 	// Fleet answers (core/inspect: profile.go, memory.go, compare.go, cache.go).
 	KindProfile        = "profile"         // the static engine profile of a NEFF

@@ -18,10 +18,7 @@ import (
 // unknown… field with its span, and the opcode table has an entry for every DVE data-path
 // opcode the stream beside it uses and none for its control and pseudo opcodes.
 func TestRealTables(t *testing.T) {
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
+	files := realfiles.NEFFs(t)
 	seen := 0
 	versions := map[string]map[[32]byte]bool{} // kind+size → distinct contents
 	for _, p := range files {

@@ -28,10 +28,7 @@ func withBlobHoldMax(max int64, fn func()) {
 // NEFF of blobs over 1 MiB gets). The activation sets and the whole JSON document must be
 // the same, and the open that reads them back holds none of their bytes.
 func TestBlobsReadBack(t *testing.T) {
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
+	paths := realfiles.NEFFs(t)
 	sets := 0
 	for _, p := range paths {
 		held := openPath(t, p)

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestCoverageOnRealNEFFs: the classes add up to the significant bytes, every member is
 // counted once, and the instruction streams are counted word by word.
 func TestCoverageOnRealNEFFs(t *testing.T) {
-	for _, p := range allRealNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		c := f.Coverage()
 		members, words := 0, 0

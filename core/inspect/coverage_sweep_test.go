@@ -8,12 +8,13 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestCoverageStreamsWordByWord: counting a stream one word at a time (coverWords) gives what
 // one sweep over all its spans at once gives (countMember), on the real NEFFs.
 func TestCoverageStreamsWordByWord(t *testing.T) {
-	for _, p := range allRealNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		got := kindOf(f.Coverage(), "sgNN/<Engine>.bin")
 		want := &CoverageKind{}

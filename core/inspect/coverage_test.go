@@ -9,22 +9,11 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// allRealNEFFs lists every real NEFF internal/realfiles finds: testdata/real, then
-// ../shared/testdata-real where it sits beside the clone.
-func allRealNEFFs(t *testing.T) []string {
-	t.Helper()
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return paths
-}
-
 // TestRealNEFFsHaveNoFalseAlarms: valid compiler output gets no warning or error finding from
 // the whole Open (every package's findings), nor from any instruction the page may ask for
 // (its field tree and its joins).
 func TestRealNEFFsHaveNoFalseAlarms(t *testing.T) {
-	for _, p := range allRealNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		report := func(where string, n *doc.Node) {
 			n.Walk(func(_ []string, n *doc.Node) bool {

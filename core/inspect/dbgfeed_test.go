@@ -53,13 +53,15 @@ func TestWriteJSONReadsDbgMembersInFewWalks(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, c := openCounted(t, p)
-	feed := newDbgFeed(f)
-	if feed == nil || len(feed.order) < 6 {
-		t.Fatalf("the file should have several .dbg members not held; the feed plans %v", feed)
+	feed := f.dbgFeed()
+	order, chains := feed.Planned()
+	feed.Stop()
+	if len(order) < 6 {
+		t.Fatalf("the file should have several .dbg members not held; the feed plans %d", len(order))
 	}
-	planned, chains := len(feed.order), feed.feed.Chains()
+	planned := len(order)
 	var big int64
-	for _, m := range feed.order {
+	for _, m := range order {
 		big = max(big, m.Size)
 	}
 	// A window smaller than two members: the walk must wait for the writer.

@@ -30,10 +30,7 @@ var streamedOnce = map[string][]string{
 // reaches past its var, every constant and every tensor the kernel streams once shows
 // reload factor 1.00.
 func TestDMABytesRealNEFFs(t *testing.T) {
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip("no real NEFFs")
-	}
+	files := realfiles.NEFFs(t)
 	for _, path := range files {
 		rel := filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path)))
 		f := openRealBytes(t, rel)
@@ -257,7 +254,7 @@ func TestRegisterOffsetDMA(t *testing.T) {
 		1: {"dtype": "uint32", "sbuf address": "0x2000", "dst register": "R5"},
 		2: {"alu op": "mult", "dtype": "uint32", "src register": "R5", "dst register": "R6", "immediate": "1048576"},
 		3: {"alu op": "add", "src register": "R6", "dst register": "R31", "immediate": "262144"},
-		4: {"addr0": "dge[1]+R31", "addr1": "SB:0x0", "sem increment": "16", "src bound reg": "R61", "dst bound reg": "none", "src elem size": "8192", "src num elem[0]": "128"},
+		4: {"addr0": "dge[1]+R31", "addr1": "SB:0x0", "sem increment": "16", "src bound reg": "R61", "dst bound reg": "none", "src elem size": "8192 bytes", "src num elem[0]": "128"},
 		5: {"src bound size bytes": "8388608"},
 	} {
 		got := fields(i)

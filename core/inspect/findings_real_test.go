@@ -18,7 +18,7 @@ const maxRealFindings = 5
 // inspect --json writes it), counts its findings and prints them: at most maxRealFindings a
 // file, and none on a node whose view is limited (the limit is that node's attr, not a finding).
 func TestFindingsOfRealNEFFs(t *testing.T) {
-	for _, p := range allRealNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		rel := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p)
 		f := openPath(t, p)
 		var all []string
@@ -52,7 +52,7 @@ func TestFindingsOfRealNEFFs(t *testing.T) {
 // catalog domain on its node, and the overview measures its error on that domain's window.
 func TestActivationDomainsOnRealNEFFs(t *testing.T) {
 	rows := 0
-	for _, p := range allRealNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		rel := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p)
 		f := openPath(t, p)
 		act := f.Doc.Root.Child("overview").Child(OverviewActivation)

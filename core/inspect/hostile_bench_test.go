@@ -38,12 +38,12 @@ func BenchmarkOpenManyMembers(b *testing.B) {
 	}
 }
 
-// BenchmarkIssue30Classes opens the container and manifest hostile classes at full size
+// BenchmarkContainerClasses opens the container and manifest hostile classes at full size
 // with the native budget, as `info` does: time and bytes allocated per open (-benchmem). Deep
 // paths and floods of tar entries, missing members and cores must stay linear.
-func BenchmarkIssue30Classes(b *testing.B) {
+func BenchmarkContainerClasses(b *testing.B) {
 	for _, h := range neffbuild.HostileClasses() {
-		if _, ok := issue30Scale[h.Name]; !ok {
+		if _, ok := containerScale[h.Name]; !ok {
 			continue
 		}
 		b.Run(h.Name, func(b *testing.B) {

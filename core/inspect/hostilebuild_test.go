@@ -45,7 +45,7 @@ func hostileRaw(t testing.TB, name string, scale float64) []byte {
 // make test-core stays quick, large enough that each class still reaches what it is about
 // (its limit's finding, or, for the floods, thousands of entries past doc.RepeatsKept).
 func hostileScale(name string) float64 {
-	if s, ok := issue30Scale[name]; ok {
+	if s, ok := containerScale[name]; ok {
 		return s
 	}
 	if s, ok := hostileTestScale[name]; ok {

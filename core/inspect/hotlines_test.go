@@ -11,17 +11,11 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// hotLinesFiles are the real NEFFs the hot-lines and source-diff tests read: matmul_small
-// (in the repository) and the shared ones when present.
-func hotLinesFiles(t *testing.T) []string {
-	return append([]string{realfiles.Path(t, "nkipy/matmul_small.neff")}, realfiles.Glob("*/*.neff")...)
-}
-
 // On real NEFFs the hot lines count exactly the words mapped to a kernel line, per line and
-// per engine (SourceIndex.Lines walks every word), most first; the overview's answer lists the
+// per engine (srcmap.Index.Lines walks every word), most first; the overview's answer lists the
 // top five, each linking to its line node.
 func TestHotLinesCountMappedWords(t *testing.T) {
-	for _, p := range hotLinesFiles(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -43,20 +37,19 @@ func TestHotLinesCountMappedWords(t *testing.T) {
 		if h.Words != int64(x.WithLine) {
 			t.Errorf("%s: hot lines count %d words, the source index %d with a line", name, h.Words, x.WithLine)
 		}
-		// The same counts from the word walk.
+		// The same counts from the word walk, keyed by the line nodes' keys.
+		keys := map[LineID]string{}
+		for _, n := range f.Doc.Root.Find("model", "source", SourceLines).Children {
+			line, _ := strconv.Atoi(n.Attrs[AttrSourceLine])
+			keys[LineID{File: n.Attrs[AttrSourceFile], Kernel: n.Attrs[AttrKernel], Line: line}] = n.Key
+		}
 		want := map[string]map[string]int{} // line node key → engine → words
 		for _, l := range x.Lines() {
-			key := ""
-			for _, al := range x.sorted {
-				if al.file == l.File && al.line == l.Line && al.kernel == l.Kernel {
-					key = al.key
-				}
-			}
 			m := map[string]int{}
 			for member, ws := range l.Words {
-				m[x.streams[member].ps.Engine.Name] += len(ws)
+				m[f.Program.Stream(member).Engine.Name] += len(ws)
 			}
-			want[key] = m
+			want[keys[LineID{File: l.File, Kernel: l.Kernel, Line: l.Line}]] = m
 		}
 		if len(want) != len(h.Lines) {
 			t.Errorf("%s: %d hot lines, %d kernel lines", name, len(h.Lines), len(want))

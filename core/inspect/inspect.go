@@ -27,6 +27,7 @@ import (
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/ntff"
 	"github.com/neffscope/neffscope/core/pwp"
+	"github.com/neffscope/neffscope/core/srcmap"
 )
 
 // Options tune Open.
@@ -246,6 +247,38 @@ func (f *File) Bytes(source string, off, n int64) ([]byte, error) {
 	return w.data[lo:hi], nil
 }
 
+// MemberBytes returns a whole member's bytes, held or read back out of the archive, refusing
+// one over most bytes (budget.ErrLimit) or one the file does not hold (ErrNotFound).
+func (f *File) MemberBytes(member string, most int64) ([]byte, error) {
+	return f.memberBytes(member, most)
+}
+
+// memberBytes returns a whole member's bytes: held, or read back out of the archive.
+func (f *File) memberBytes(member string, most int64) ([]byte, error) {
+	m := f.Archive.Member(member)
+	if m == nil {
+		return nil, fmt.Errorf("%w: %s has no member %q", ErrNotFound, f.Name, member)
+	}
+	if m.Data != nil && !m.Truncated {
+		return m.Data, nil
+	}
+	if pk := f.packed[m]; pk != nil && !m.Truncated {
+		b := make([]byte, pk.Size())
+		if _, err := pk.ReadAt(b, 0); err != nil {
+			return nil, fmt.Errorf("reading %s out of memory: %w", member, err)
+		}
+		return b, nil
+	}
+	if m.Size > most {
+		return nil, fmt.Errorf("%w: %s is %s, more than the %s neffscope reads back at once", budget.ErrLimit, member, neff.HumanSize(m.Size), neff.HumanSize(most))
+	}
+	buf := limitedBuffer{max: m.Size, b: make([]byte, 0, m.Size)}
+	if err := f.Archive.ReadMember(f.r, member, 0, m.Size, &buf, f.Budget.Limit(budget.Inflate)); err != nil {
+		return nil, fmt.Errorf("reading %s again out of the archive: %w", member, err)
+	}
+	return buf.b, nil
+}
+
 // memberWindow is how many bytes of a member one re-read fetches for Bytes.
 const memberWindow = 4 << 20
 
@@ -429,154 +462,37 @@ func IsJSONName(p string) bool { return isJSONName(p) }
 func isJSONName(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".json") }
 
 func decodeNEFF(f *File, opt Options) *doc.Node {
-	partial := &partialHook{emit: opt.OnPartial, every: opt.PartialEvery}
-	defer partial.stop()
-	var fileHash hash.Hash
-	if opt.Fingerprint {
-		fileHash = sha256.New()
-	}
-	// Streams are indexed as they pass; those up to streamHoldMax are packed as they pass, the
-	// bigger ones read again on demand.
-	indexers := map[*neff.Member]*isa.Indexer{}
-	packing := &streamPacker{f: f}
-	// The .dbg members are scanned as they stream past, on a goroutine of their own, up to a
-	// share of the memory limit; the rest once the model is resolved (sourcescan.go).
-	var scans *dbgScans
-	if !opt.DeferSource {
-		scans = newDbgScans(f, opt.Context)
-	}
-	defer scans.wait() // whatever path the open ends on (run waits for them before the joins)
-	nopt := neff.Options{
-		Keep:           keepInMemory,
-		KeepBudget:     256 << 20,
-		Budget:         f.Budget,
-		Context:        opt.Context,
-		FileHash:       fileHash,
-		OnDemand:       func(p string, _ int64) bool { return maybeStream(p) },
-		NoMemberHashes: opt.DeferMemberHashes,
-		PayloadDigest:  opt.PayloadDigest,
-		Visit: func(m *neff.Member, off int64, chunk []byte) {
-			partial.maybe(false)
-			scans.visit(m, off, chunk)
-			x := indexers[m]
-			if x == nil {
-				if off != 0 || m.Data != nil || !maybeStream(m.Path) {
-					return // held, or no stream: decided once, at the member's first chunk
-				}
-				x = isa.NewIndexer(m.Path)
-				where := "table loads of " + m.Path
-				x.Grow = func(n int64) bool { return f.Budget.Take(budget.Memory, n, where) }
-				indexers[m] = x
-			}
-			x.Write(chunk)
-			packing.visit(m, off, chunk)
-		},
-	}
-	if opt.Progress != nil || opt.OnPartial != nil {
-		nopt.Progress = func(p neff.Progress) {
-			pr := Progress{Phase: p.Phase, Done: p.Done, Total: p.Total, Inflated: p.Inflated}
-			if opt.Progress != nil {
-				opt.Progress(pr)
-			}
-			partial.progress = pr
-			partial.maybe(p.Phase != "payload") // the walk has ended: every member is listed
-		}
-	}
-	if opt.OnHeader != nil || opt.OnPartial != nil {
-		nopt.OnHeader = func(a *neff.Archive) {
-			if opt.OnHeader != nil {
-				d := &doc.Document{Model: doc.ModelVersion, File: f.Name, Size: f.Size, Kind: doc.KindNEFF}
-				d.Root = a.Node(f.Name)
-				opt.OnHeader(d)
-			}
-			if opt.OnPartial != nil && looksLikeNEFF(a) {
-				partial.b = &partialBuilder{a: a}
-				partial.progress = Progress{Phase: "header"}
-				partial.maybe(true)
-			}
-		}
-	}
-	a := neff.Open(f.r, f.Size, nopt)
-	packing.end() // the last member may end the walk cut short
+	w := newWalkHooks(f, opt)
+	defer w.partial.stop()
+	defer w.scans.Wait() // whatever path the open ends on (Map waits for them before the joins)
+	a := neff.Open(f.r, f.Size, w.options())
+	w.packing.end() // the last member may end the walk cut short
 	f.Archive = a
-	if fileHash != nil && a.Complete {
-		f.Doc.SHA256 = hex.EncodeToString(fileHash.Sum(nil))
+	if w.fileHash != nil && a.Complete {
+		f.Doc.SHA256 = hex.EncodeToString(w.fileHash.Sum(nil))
 	}
 	root := a.Node(f.Name)
 	if a.FileSize >= neff.HeaderSize && !looksLikeNEFF(a) {
-		looks := ""
-		if head, err := f.Bytes("", 0, 16); err == nil {
-			for _, m := range magics {
-				if strings.HasPrefix(string(head), m.magic) {
-					root.SetAttr(doc.AttrLooksLike, m.kind)
-					looks = fmt.Sprintf(" It looks like %s (it starts with % x): %s.", m.words, []byte(m.magic), m.offer)
-					break
-				}
-			}
-		}
-		root.Errorf(doc.CodeFileNotNEFF, doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024.%s If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize, looks)
+		flagNotNEFF(f, a, root)
 		addOverview(f, root)
 		return root
 	}
-	var prog *Program
-	if scans == nil && mapsInOpen(f, opt) {
+	if w.scans == nil && mapsInOpen(f, opt) {
 		// Deferred, but nothing to read again and little to scan: the eager open's mapping,
 		// from the members held.
-		scans = newDbgScans(f, opt.Context)
+		w.scans = srcmap.NewScans(srcNEFF{f}, srcmap.Options{Context: opt.Context})
 	}
+	var prog *Program
 	if len(a.Members) > 0 {
-		prog = newProgram(f, func(m *neff.Member) *isa.Stream {
-			if x := indexers[m]; x != nil {
-				if pk := f.packed[m]; pk != nil {
-					return x.Stream(pk)
-				}
-				return x.Stream(memberWords{f, m})
-			}
-			return nil
-		}, scans)
+		prog = newProgram(f, w.indexed, w.scans)
 		f.Program = prog
-		front := []*doc.Node{}
-		if ov := prog.Model.Overview; ov != nil {
-			ov.Key = "model"
-			front = append(front, ov)
-			if prog.Source != nil && len(prog.Streams) > 0 {
-				ov.Add(prog.Source.Node) // the model's source lines
-			}
-		}
-		if prog.Act != nil && len(prog.Act.Sets) > 0 {
-			if an := activationNode(prog.Act); f.keepTree(an, "activation tables") {
-				front = append(front, an)
-			} else {
-				an = &doc.Node{Kind: doc.KindGroup, Key: "activation", Label: "activation tables", Value: plural(len(prog.Act.Sets), "set")}
-				an.Infof(doc.CodeBudgetSkipped, nil, "the activation tables' tree is not built: the memory limit was reached (the file's finding says how to raise it); each set's members are in the archive.")
-				front = append(front, an)
-			}
-		}
-		// The model overview and the activation tables come first after the runtime verdict:
-		// they are what users look for.
-		root.Children = append(root.Children[:1], append(front, root.Children[1:]...)...)
+		putInFront(f, root, prog)
 	}
-	// Member content: the manifests' typed trees, disassembled streams, JSON as trees, the rest
-	// as bytes. Member nodes are all under the archive's node (walking the model and the
-	// activation tables too was a fortieth of a small open).
-	members := root.Child("members")
-	if members == nil {
-		members = root
-	}
-	members.Walk(func(_ []string, n *doc.Node) bool {
-		if n.Kind != doc.KindMember {
-			return true
+	addMemberContent(f, prog, root)
+	if w.scans != nil {
+		if prog != nil && prog.Source != nil {
+			prog.Source.WarnSkipped(root)
 		}
-		_, p := doc.ParseRef(n.Ref)
-		m := a.Member(p)
-		if m == nil {
-			return false
-		}
-		n.Add(prog.memberContent(f, m))
-		return false
-	})
-	if scans != nil {
-		warnDbgSkipped(f, root, scans.skipped, scans.skippedCost)
 	} else if prog != nil {
 		f.sourcePending = true
 	}
@@ -587,6 +503,174 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 	f.Budget.Release(budget.Memory, f.readBackCharged)
 	f.readBackCharged = 0
 	return root
+}
+
+// walkHooks is what a NEFF's one archive walk feeds as the members stream past: the partial
+// document, the file's hash, the .dbg scans, and the indexes and packed copies of the streams.
+type walkHooks struct {
+	f        *File
+	opt      Options
+	partial  *partialHook
+	fileHash hash.Hash // nil unless Options.Fingerprint
+	// Streams are indexed as they pass; those up to streamHoldMax are packed as they pass, the
+	// bigger ones read again on demand.
+	indexers map[*neff.Member]*isa.Indexer
+	packing  *streamPacker
+	// The .dbg members are scanned as they stream past, on a goroutine of their own, up to a
+	// share of the memory limit; the rest once the model is resolved (srcmap.Scans). Nil when
+	// the open defers the source lines.
+	scans *srcmap.Scans
+}
+
+func newWalkHooks(f *File, opt Options) *walkHooks {
+	w := &walkHooks{f: f, opt: opt, partial: &partialHook{emit: opt.OnPartial, every: opt.PartialEvery},
+		indexers: map[*neff.Member]*isa.Indexer{}, packing: &streamPacker{f: f}}
+	if opt.Fingerprint {
+		w.fileHash = sha256.New()
+	}
+	if !opt.DeferSource {
+		w.scans = srcmap.NewScans(srcNEFF{f}, srcmap.Options{Context: opt.Context})
+	}
+	return w
+}
+
+// options are the archive walk's: what it holds, its budget, and the hooks that feed w.
+func (w *walkHooks) options() neff.Options {
+	f, opt := w.f, w.opt
+	nopt := neff.Options{
+		Keep:           keepInMemory,
+		KeepBudget:     256 << 20,
+		Budget:         f.Budget,
+		Context:        opt.Context,
+		FileHash:       w.fileHash,
+		OnDemand:       func(p string, _ int64) bool { return maybeStream(p) },
+		NoMemberHashes: opt.DeferMemberHashes,
+		PayloadDigest:  opt.PayloadDigest,
+		Visit:          w.visit,
+	}
+	if opt.Progress != nil || opt.OnPartial != nil {
+		nopt.Progress = w.progress
+	}
+	if opt.OnHeader != nil || opt.OnPartial != nil {
+		nopt.OnHeader = w.header
+	}
+	return nopt
+}
+
+// visit sees every member's bytes as they stream past.
+func (w *walkHooks) visit(m *neff.Member, off int64, chunk []byte) {
+	w.partial.maybe(false)
+	w.scans.Visit(m, off, chunk)
+	x := w.indexers[m]
+	if x == nil {
+		if off != 0 || m.Data != nil || !maybeStream(m.Path) {
+			return // held, or no stream: decided once, at the member's first chunk
+		}
+		x = isa.NewIndexer(m.Path)
+		where := "table loads of " + m.Path
+		x.Grow = func(n int64) bool { return w.f.Budget.Take(budget.Memory, n, where) }
+		w.indexers[m] = x
+	}
+	x.Write(chunk)
+	w.packing.visit(m, off, chunk)
+}
+
+func (w *walkHooks) progress(p neff.Progress) {
+	pr := Progress{Phase: p.Phase, Done: p.Done, Total: p.Total, Inflated: p.Inflated}
+	if w.opt.Progress != nil {
+		w.opt.Progress(pr)
+	}
+	w.partial.progress = pr
+	w.partial.maybe(p.Phase != "payload") // the walk has ended: every member is listed
+}
+
+// header hands the header's document to OnHeader, and starts the partial documents.
+func (w *walkHooks) header(a *neff.Archive) {
+	f, opt := w.f, w.opt
+	if opt.OnHeader != nil {
+		d := &doc.Document{Model: doc.ModelVersion, File: f.Name, Size: f.Size, Kind: doc.KindNEFF}
+		d.Root = a.Node(f.Name)
+		opt.OnHeader(d)
+	}
+	if opt.OnPartial != nil && looksLikeNEFF(a) {
+		w.partial.b = &partialBuilder{a: a}
+		w.partial.progress = Progress{Phase: "header"}
+		w.partial.maybe(true)
+	}
+}
+
+// indexed is the index of a stream the walk did not hold (nil when it indexed none), its
+// words read from the packed copy or back out of the archive.
+func (w *walkHooks) indexed(m *neff.Member) *isa.Stream {
+	x := w.indexers[m]
+	if x == nil {
+		return nil
+	}
+	if pk := w.f.packed[m]; pk != nil {
+		return x.Stream(pk)
+	}
+	return x.Stream(memberWords{w.f, m})
+}
+
+// flagNotNEFF says, on the root, that the file is not a NEFF, and what it looks like.
+func flagNotNEFF(f *File, a *neff.Archive, root *doc.Node) {
+	looks := ""
+	if head, err := f.Bytes("", 0, 16); err == nil {
+		for _, m := range magics {
+			if strings.HasPrefix(string(head), m.magic) {
+				root.SetAttr(doc.AttrLooksLike, m.kind)
+				looks = fmt.Sprintf(" It looks like %s (it starts with % x): %s.", m.words, []byte(m.magic), m.offer)
+				break
+			}
+		}
+	}
+	root.Errorf(doc.CodeFileNotNEFF, doc.At(0, min(a.FileSize, 16)), "this does not look like a NEFF: pkg_version is %d and header_size %d (a NEFF has 2 or 1, and 1024), and no gzip or tar payload follows at byte 1024.%s If it is another kind of file, it is shown as hex.", a.Header.PkgVersion, a.Header.HeaderSize, looks)
+}
+
+// putInFront puts the model overview (with its source lines) and the activation tables first
+// after the runtime verdict: they are what users look for. The activation tables' tree is
+// kept while the memory limit allows (keepTree); past it, a node says why it is not built.
+func putInFront(f *File, root *doc.Node, prog *Program) {
+	front := []*doc.Node{}
+	if ov := prog.Model.Overview; ov != nil {
+		ov.Key = "model"
+		front = append(front, ov)
+		if prog.Source != nil && len(prog.Streams) > 0 {
+			ov.Add(prog.Source.Node) // the model's source lines
+		}
+	}
+	if prog.Act != nil && len(prog.Act.Sets) > 0 {
+		if an := activationNode(prog.Act); f.keepTree(an, "activation tables") {
+			front = append(front, an)
+		} else {
+			an = &doc.Node{Kind: doc.KindGroup, Key: "activation", Label: "activation tables", Value: plural(len(prog.Act.Sets), "set")}
+			an.Infof(doc.CodeBudgetSkipped, nil, "the activation tables' tree is not built: the memory limit was reached (the file's finding says how to raise it); each set's members are in the archive.")
+			front = append(front, an)
+		}
+	}
+	root.Children = append(root.Children[:1], append(front, root.Children[1:]...)...)
+}
+
+// addMemberContent adds each member's content: the manifests' typed trees, disassembled
+// streams, JSON as trees, the rest as bytes. Member nodes are all under the archive's node
+// (walking the model and the activation tables too was a fortieth of a small open).
+func addMemberContent(f *File, prog *Program, root *doc.Node) {
+	members := root.Child("members")
+	if members == nil {
+		members = root
+	}
+	members.Walk(func(_ []string, n *doc.Node) bool {
+		if n.Kind != doc.KindMember {
+			return true
+		}
+		_, p := doc.ParseRef(n.Ref)
+		m := f.Archive.Member(p)
+		if m == nil {
+			return false
+		}
+		n.Add(prog.memberContent(f, m))
+		return false
+	})
 }
 
 // partialHook calls Options.OnPartial, throttled, from the archive walk's hooks (all on the

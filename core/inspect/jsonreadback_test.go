@@ -25,10 +25,7 @@ func withJSONHoldMax(max int64, fn func()) {
 // The documents must be the same byte for byte, every stub expanded, and the read-back open
 // must hold no JSON bytes once it is done.
 func TestJSONMembersReadBack(t *testing.T) {
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
+	paths := realfiles.NEFFs(t)
 	for _, p := range paths {
 		held := openPath(t, p)
 		var back *File

@@ -7,6 +7,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // linkNode follows a Link to its node in f's document.
@@ -54,7 +55,7 @@ func parseWords(t *testing.T, s string) map[string][]int {
 // Every kernel line is a node under model › source › lines whose words are exactly the words
 // the source index maps to that line, and every instruction with a source line links to it.
 func TestSourceLineNodes(t *testing.T) {
-	for _, p := range realSourceNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		lines := f.Doc.Root.Find("model", "source", SourceLines)
 		if lines == nil {

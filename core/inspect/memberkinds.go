@@ -40,7 +40,7 @@ var memberKinds = []memberKind{
 	{name: "dve-table-unknown", match: func(p string) bool { return looksDVETable(p) && !isDVETable(p) }, hold: never, stream: true, describe: "DVE table", content: streamContent},
 	{name: "instruction-stream", match: isStreamName, hold: never, stream: true, describe: "engine instruction stream (64-byte words)", content: streamContent, coverage: streamClass},
 	{name: "numpy", match: baseSuffix(".npy"), hold: upTo(manifest.NpyHeldBytes), describe: "NumPy array (constant)", coverage: func(_ *File, p string) string { return dirOf(p) + "*.npy" }},
-	// The .dbg members are scanned as they stream past (dbgScans), never held for the joins;
+	// The .dbg members are scanned as they stream past (srcmap.Scans), never held for the joins;
 	// small ones are held so their tree is built on demand without reading the archive again.
 	{name: "debug-info", match: isDbgName, hold: upTo(1 << 20), describe: "debug information (protobuf)", content: dbgContent, coverage: dbgClass},
 	{name: "other", hold: upTo(1 << 20), describe: "binary data"},

@@ -24,10 +24,7 @@ func TestMemberKindsTable(t *testing.T) {
 		}
 		names[k.name] = true
 	}
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip("no real NEFFs here (testdata/real/ or ../shared/testdata-real/)")
-	}
+	files := realfiles.NEFFs(t)
 	seen := map[string]int{}
 	for _, rel := range files {
 		fh, err := os.Open(rel)
@@ -74,10 +71,7 @@ func TestMemberKindsTable(t *testing.T) {
 // real NEFFs it takes every set's buckets and control words and the JSON members, and no
 // stream, .dbg or other binary member.
 func TestActivationMembersByTable(t *testing.T) {
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip("no real NEFFs here (testdata/real/ or ../shared/testdata-real/)")
-	}
+	files := realfiles.NEFFs(t)
 	took := map[string]int{}
 	for _, rel := range files {
 		fh, err := os.Open(rel)

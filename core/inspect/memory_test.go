@@ -90,10 +90,7 @@ func TestMemoryRealNEFFs(t *testing.T) {
 // Every real NEFF: its I/O tensors are counted once however many cores list them (the sum of
 // one def.json's I/O vars when every core lists the same), and the groups add up to the total.
 func TestMemoryTensorsOncePerNEFF(t *testing.T) {
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
+	files := realfiles.NEFFs(t)
 	twoCore := 0
 	for _, p := range files {
 		b, err := os.ReadFile(p)

@@ -19,10 +19,7 @@ import (
 // instruction counts, listings, instruction trees and the profile must be the same; the open
 // that does not hold them says so once per stream, and holds none of their bytes.
 func TestStreamsServedOnDemand(t *testing.T) {
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
+	paths := realfiles.NEFFs(t)
 	for _, p := range paths {
 		held := openPath(t, p)
 		saved := streamHoldMax

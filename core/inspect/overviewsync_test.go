@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // On every real NEFF the open's overview holds the sync card as a promise (on_demand), and the
 // card SyncOverview fills in says every wait resolved, no lint, and one SBUF and one PSUM peak
 // per core within capacity; the same counts as the model's.
 func TestSyncOverviewOnRealFiles(t *testing.T) {
-	for _, p := range hotLinesFiles(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

@@ -106,10 +106,7 @@ func (b *partialBuilder) build(p Progress) *doc.Node {
 		// costs more than the rest of the partial overview in wasm.
 		b.model, b.key, b.read = &manifest.Model{Arch: -1}, "", read
 	case b.model == nil || k != b.key:
-		h := a.Header
-		facts := manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
-			RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits, NeffVersionMajor: h.NeffVersionMajor}
-		b.model, b.key, b.read = manifest.Resolve(ms, facts), k, read
+		b.model, b.key, b.read = manifest.Resolve(ms, headerFacts(&a.Header)), k, read
 	}
 	m := b.model
 	noFind := func(...string) *doc.Node { return nil }

@@ -84,36 +84,52 @@ type varLoads struct {
 // words of streams held in memory (the overview, at open: a stream not held would be read
 // out of the archive again), and skipped names those it left out.
 func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []string) {
-	var queues []*queueUse
-	qByKey := map[string]*queueUse{}
-	queue := func(c *manifest.Core, name string) *queueUse {
-		k := c.Name + "\x00" + name
-		if u := qByKey[k]; u != nil {
-			return u
-		}
-		u := &queueUse{core: c.Name, queue: name, q: c.Queue(name), engines: map[string]bool{}}
-		qByKey[k] = u
-		queues = append(queues, u)
+	t := &dmaTally{qByKey: map[string]*queueUse{}, lByKey: map[*manifest.Var]*varLoads{}}
+	t.addBlocks(p)
+	skipped = t.addDirect2d(p, heldOnly)
+	return t.dmaNode(), t.reloadsNode(), skipped
+}
+
+// dmaTally counts the DMA per queue and the loads into SBUF per tensor, each in the order
+// first met.
+type dmaTally struct {
+	queues []*queueUse
+	qByKey map[string]*queueUse
+	loads  []*varLoads
+	lByKey map[*manifest.Var]*varLoads
+}
+
+func (t *dmaTally) queue(c *manifest.Core, name string) *queueUse {
+	k := c.Name + "\x00" + name
+	if u := t.qByKey[k]; u != nil {
 		return u
 	}
-	var loads []*varLoads
-	lByKey := map[*manifest.Var]*varLoads{}
-	load := func(c *manifest.Core, v *manifest.Var) *varLoads {
-		if l := lByKey[v]; l != nil {
-			return l
-		}
-		l := &varLoads{core: c, v: v}
-		lByKey[v] = l
-		loads = append(loads, l)
+	u := &queueUse{core: c.Name, queue: name, q: c.Queue(name), engines: map[string]bool{}}
+	t.qByKey[k] = u
+	t.queues = append(t.queues, u)
+	return u
+}
+
+func (t *dmaTally) load(c *manifest.Core, v *manifest.Var) *varLoads {
+	if l := t.lByKey[v]; l != nil {
 		return l
 	}
+	l := &varLoads{core: c, v: v}
+	t.lByKey[v] = l
+	t.loads = append(t.loads, l)
+	return l
+}
+
+// addBlocks counts the engine JSONs' static DMA blocks: per queue, and per tensor the
+// descriptors that load it into the state buffer.
+func (t *dmaTally) addBlocks(p *Program) {
 	for _, c := range p.Model.Cores {
 		for _, q := range c.Queues {
-			queue(c, q.Name)
+			t.queue(c, q.Name)
 		}
 		for _, e := range c.Engines {
 			for _, b := range e.DMABlocks {
-				u := queue(c, b.Queue)
+				u := t.queue(c, b.Queue)
 				u.blocks++
 				u.engines[e.Name] = true
 				if u.firstBlock == nil {
@@ -129,7 +145,7 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 					}
 					to, from := c.Var(d.To), c.Var(d.From)
 					if to != nil && to.Type == "state-buffer" && from != nil && from.Type != "state-buffer" {
-						l := load(c, from)
+						l := t.load(c, from)
 						l.static++
 						l.bytes += n
 						if l.firstDesc == nil {
@@ -140,6 +156,11 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 			}
 		}
 	}
+}
+
+// addDirect2d counts the 0xD4 words per queue and per tensor loaded; with heldOnly it leaves
+// out the streams not held, and names them.
+func (t *dmaTally) addDirect2d(p *Program, heldOnly bool) (skipped []string) {
 	for _, ps := range p.Streams {
 		if ps.ISA == nil {
 			continue
@@ -160,19 +181,24 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 			}
 		}
 		for _, q := range d2.queues {
-			u := queue(ps.Core, q.name)
+			u := t.queue(ps.Core, q.name)
 			u.direct2d += q.count
 			u.engines[ps.Engine.Name] = true
 		}
 		for _, l := range d2.loads {
-			vl := load(ps.Core, l.v)
+			vl := t.load(ps.Core, l.v)
 			vl.direct2d += l.count
 			vl.direct2dBytes += l.bytes
 		}
 	}
-	dma = &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "num_queues", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
+	return skipped
+}
+
+// dmaNode is the "dma" table: one row per queue.
+func (t *dmaTally) dmaNode() *doc.Node {
+	dma := &doc.Node{Kind: doc.KindProfileSection, Label: "dma", Table: &doc.Table{Columns: []string{"core", "queue", "type", "owner", "num_queues", "engines", "blocks", "descriptors", "bytes", "0xD4 words"}}}
 	var descs, bytes int64
-	for _, u := range queues {
+	for _, u := range t.queues {
 		typ, owner, rings := "", "", ""
 		var span doc.Span
 		if u.q != nil {
@@ -195,11 +221,16 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 	}
 	dma.Value = fmt.Sprintf("%d descriptors, %s in static DMA blocks", descs, humanBytes(bytes))
 	dma.Detail = "static: the engine JSONs' dma blocks (bytes = product of from_sizes, which are bytes: neff.md §3.5); dynamic: 0xD4 words, counted per queue by their semaphore"
+	return dma
+}
 
+// reloadsNode is the "reloads" table: one row per tensor loaded into SBUF, most loads first.
+func (t *dmaTally) reloadsNode() *doc.Node {
+	loads := t.loads
 	sort.SliceStable(loads, func(i, j int) bool {
 		return loads[i].static+loads[i].direct2d > loads[j].static+loads[j].direct2d
 	})
-	reloads = &doc.Node{Kind: doc.KindProfileSection, Label: "reloads", Table: &doc.Table{Columns: []string{"core", "var", "type", "size", "loads (static)", "loads (0xD4)", "bytes loaded (static)", "bytes loaded (0xD4)", "reload factor"}}}
+	reloads := &doc.Node{Kind: doc.KindProfileSection, Label: "reloads", Table: &doc.Table{Columns: []string{"core", "var", "type", "size", "loads (static)", "loads (0xD4)", "bytes loaded (static)", "bytes loaded (0xD4)", "reload factor"}}}
 	for _, l := range loads {
 		factor := ""
 		if moved := l.bytes + l.direct2dBytes; l.v.Size > 0 && moved > 0 {
@@ -212,7 +243,7 @@ func dmaProfile(p *Program, heldOnly bool) (dma, reloads *doc.Node, skipped []st
 	reloads.Detail = "a load is a DMA whose destination is the state buffer and whose source is the tensor (a 0xD4 whose offset is a register counts against the var its DGE index names); " +
 		"bytes: a static descriptor moves product(from_sizes) bytes (neff.md §3.5), a 0xD4 num_elem[0] × num_elem[1] × src elem size (a broadcast, step 0, reads the same bytes once per partition); " +
 		"reload factor = bytes loaded / tensor size (1.00: read once)"
-	return dma, reloads, skipped
+	return reloads
 }
 
 // addrVar is the def.json var a 0xD4 address names (tag bit 0x10 by id, bit 0x20 through the

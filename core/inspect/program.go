@@ -13,6 +13,7 @@ import (
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/pwp"
+	"github.com/neffscope/neffscope/core/srcmap"
 )
 
 // Program is a NEFF's program as the runtime sees it: the manifests resolved (core/manifest),
@@ -59,7 +60,7 @@ const resolvedColumn = "resolved"
 
 // newProgram resolves a NEFF's program. indexed returns the index of a stream that was not
 // held (nil when it was not indexed either).
-func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans) *Program {
+func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *srcmap.Scans) *Program {
 	a := f.Archive
 	ms := manifest.NewMemberSet()
 	ms.SetReader(f.readBackJSON)
@@ -71,10 +72,7 @@ func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans
 		}
 		ms.Add(m.Path, m.Size, data)
 	}
-	h := a.Header
-	facts := manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
-		RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits, NeffVersionMajor: h.NeffVersionMajor}
-	p := &Program{Model: manifest.ResolveWith(ms, facts, a.Budget)}
+	p := &Program{Model: manifest.ResolveWith(ms, headerFacts(&a.Header), a.Budget)}
 	// The activation tables: the roster, the engine JSONs' set lists and each listed set's files.
 	for _, c := range p.Model.Cores {
 		addFile := func(name string) {
@@ -119,9 +117,17 @@ func newProgram(f *File, indexed func(*neff.Member) *isa.Stream, scans *dbgScans
 		p.Streams = append(p.Streams, ps)
 	}
 	if scans != nil { // nil: the open defers the source lines (File.IndexSource)
-		p.Source = newSourceIndex(a, p, scans)
+		p.Source = mapSource(p, scans)
 	}
 	return p
+}
+
+// headerFacts is what the manifests are checked against of the header: the fields the compiler
+// copies from them, and where each field lies.
+func headerFacts(h *neff.Header) manifest.HeaderFacts {
+	return manifest.HeaderFacts{Present: h.Have >= neff.HeaderSize, Name: h.Name, NumTPB: h.NumTPB,
+		RequestedTPBCount: h.RequestedTPBCount, TPBPerNode: h.TPBPerNode, FeatureBits: h.FeatureBits,
+		NeffVersionMajor: h.NeffVersionMajor, At: neff.HeaderFieldSpans()}
 }
 
 // Stream finds a stream by member path.
@@ -446,7 +452,9 @@ func (f *File) Rows(ref string, from, to int) (*doc.Table, int, error) {
 	if err := s.ISA.Err(); err != nil {
 		return nil, s.ISA.Len(), fmt.Errorf("reading %s again out of the archive: %w", s.Member, err)
 	}
-	f.Program.addSourceColumn(s, t, max(from, 0))
+	if x := f.Program.Source; x != nil {
+		x.AddColumn(s.Member, t, max(from, 0))
+	}
 	f.rowLinks(s, t, max(from, 0))
 	return t, s.ISA.Len(), nil
 }
@@ -488,8 +496,10 @@ func (f *File) Instruction(ref string, i int) (*doc.Node, error) {
 		}
 		f.dmaFields(s, r, j) // rowlinks.go
 	}
-	if src := f.Program.sourceNode(s, i); src != nil {
-		n.Add(src)
+	if x := f.Program.Source; x != nil {
+		if src := x.WordNode(s.Member, i); src != nil {
+			n.Add(src)
+		}
 	}
 	return n, nil
 }

@@ -32,10 +32,7 @@ func openPath(t *testing.T, p string) *File {
 }
 
 func TestProgramOnRealNEFFs(t *testing.T) {
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
+	paths := realfiles.NEFFs(t)
 	for _, p := range paths {
 		rel := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p)
 		t.Run(rel, func(t *testing.T) {

@@ -16,7 +16,7 @@ func TestDbgRecordsByRange(t *testing.T) {
 		t.Skip("-short skips the slow tests; make test-core runs this one")
 	}
 	past := 0
-	for _, p := range allRealNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		// One walk finds every records table (a walk per member built every stub of the
 		// document again each time: three minutes natively, a quarter of an hour in wasm).

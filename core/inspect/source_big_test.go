@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -66,9 +67,11 @@ func TestSourceBigUnderDefaultBudget(t *testing.T) {
 			t.Errorf("%s: the scan read %d records (%+v), the member has %d (%+v)", m, c.N, c.Coverage, d.RecordCount(), d.Coverage)
 		}
 	}
-	for _, s := range x.order {
-		if s.asm.N != s.words {
-			t.Errorf("%s: %d asm records for %d words", s.ps.Member, s.asm.N, s.words)
+	for _, s := range x.Streams() {
+		ps := s.Stream()
+		asm := x.Members[path.Join(path.Dir(ps.Member), "debug_info_asm_"+ps.Engine.Name+".dbg")]
+		if asm == nil || asm.N != s.Len() {
+			t.Errorf("%s: asm records %v for %d words", ps.Member, asm, s.Len())
 		}
 	}
 	// The same mapping as without limits.

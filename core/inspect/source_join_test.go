@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/dbg"
+	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestCompactJoinEqualsFullDecode: on every real NEFF, every word's source through the compact
@@ -17,7 +19,7 @@ import (
 // line, kernel, penguin fallback; and the asm record's span.
 func TestCompactJoinEqualsFullDecode(t *testing.T) {
 	words, with := 0, 0
-	for _, p := range realSourceNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		x := f.Program.Source
 		full := map[string]*dbg.File{}
@@ -73,7 +75,9 @@ func TestCompactJoinEqualsFullDecode(t *testing.T) {
 			for i := range int(s.Size / 64) {
 				words++
 				got := x.Source(s.Member, i)
+				node := x.WordNode(s.Member, i)
 				var want *Source
+				var bir *doc.Span // the backend record's bytes
 				if i < len(asm.Records) && len(asm.Records[i].Parents) > 0 {
 					id := asm.Records[i].Parents[0]
 					for _, mp := range paths {
@@ -91,28 +95,28 @@ func TestCompactJoinEqualsFullDecode(t *testing.T) {
 									}
 								}
 							}
-							want = &Source{BIR: r.Name, Backend: r.ID, File: file, Line: line, Kernel: kernel, Via: via, backend: mp}
-							if got != nil {
-								if off, n := x.Members[mp].Span(got.rec); off != r.Off || n != r.Len {
-									t.Fatalf("%s %s #%d: backend span %d+%d, full decode %d+%d", filepath.Base(p), s.Member, i, off, n, r.Off, r.Len)
-								}
-							}
+							want = &Source{BIR: r.Name, Backend: r.ID, File: file, Line: line, Kernel: kernel, Via: via}
+							bir = &doc.Span{Source: mp, Offset: r.Off, Length: r.Len}
 							break
 						}
 					}
 				}
 				if got != nil {
 					with++
-					w := *got
-					w.rec = 0
-					got = &w
 				}
-				if (got == nil) != (want == nil) || got != nil && *got != *want {
+				if (got == nil) != (want == nil) || got != nil && (got.BIR != want.BIR || got.Backend != want.Backend || got.File != want.File || got.Line != want.Line || got.Kernel != want.Kernel || got.Via != want.Via) {
 					t.Fatalf("%s %s #%d: compact %+v, full decode %+v", filepath.Base(p), s.Member, i, got, want)
 				}
-				if i < len(asm.Records) {
-					if sp := x.asmRecord(s.Member, i); sp == nil || sp.Offset != asm.Records[i].Off || sp.Length != asm.Records[i].Len {
-						t.Fatalf("%s %s #%d: asm span %+v, full decode %d+%d", filepath.Base(p), s.Member, i, sp, asm.Records[i].Off, asm.Records[i].Len)
+				if (node == nil) != (want == nil) {
+					t.Fatalf("%s %s #%d: source node %v for source %+v", filepath.Base(p), s.Member, i, node, want)
+				}
+				if node != nil {
+					// The node's span is the asm record's bytes, its "bir" field's the backend record's.
+					if sp := node.Span; sp == nil || i >= len(asm.Records) || sp.Offset != asm.Records[i].Off || sp.Length != asm.Records[i].Len {
+						t.Fatalf("%s %s #%d: asm span %+v, full decode %+v", filepath.Base(p), s.Member, i, sp, asm.Records[min(i, len(asm.Records)-1)])
+					}
+					if c := node.Child("bir"); c == nil || c.Span == nil || *c.Span != *bir {
+						t.Fatalf("%s %s #%d: backend span %+v, full decode %+v", filepath.Base(p), s.Member, i, c, bir)
 					}
 				}
 			}

@@ -57,7 +57,7 @@ func TestStackFramesInNEFF(t *testing.T) {
 	if x == nil || x.Members[stackPath] == nil || x.Members[hloPath] == nil {
 		t.Fatal("the .dbg members were not scanned")
 	}
-	if fr, ok := x.stackFrames().Frame(2); !ok || fr.Line != 44 || !strings.HasSuffix(fr.File, "xla_op_registry.py") {
+	if fr, ok := x.StackFrames().Frame(2); !ok || fr.Line != 44 || !strings.HasSuffix(fr.File, "xla_op_registry.py") {
 		t.Fatalf("frame 2 = %+v %v", fr, ok)
 	}
 	content := func(member string) []string {

@@ -10,19 +10,10 @@ import (
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/core/srcmap"
 	"github.com/neffscope/neffscope/internal/realfiles"
 	"google.golang.org/protobuf/encoding/protowire"
 )
-
-// realSourceNEFFs lists every real NEFF the source tests read (internal/realfiles).
-func realSourceNEFFs(t *testing.T) []string {
-	t.Helper()
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return paths
-}
 
 // TestSourceOnRealNEFFs: every word whose asm record names a backend id gets that record's
 // source; the listing's source column and the instruction node carry it. The penguin fallback
@@ -40,7 +31,7 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 		code3, byteSet bool
 	}
 	pe := map[peKey]int{}
-	for _, p := range realSourceNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		name := filepath.Base(p)
 		x := f.Program.Source
@@ -91,8 +82,8 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 		if name == "attn_v6.neff" && x.PenguinFallback {
 			t.Errorf("%s (torch-xla): the penguin fallback is used", name)
 		}
-		if fn := f.Doc.Root.Find("model", "source", SourceLineFrom); fn == nil || fn.Value == "" || fn.Detail == "" {
-			t.Errorf("%s: no %q field on the source node", name, SourceLineFrom)
+		if fn := f.Doc.Root.Find("model", "source", srcmap.SourceLineFrom); fn == nil || fn.Value == "" || fn.Detail == "" {
+			t.Errorf("%s: no %q field on the source node", name, srcmap.SourceLineFrom)
 		}
 		t.Logf("%s: penguin fallback %v (%d backend records named I-<n>-…, %d with another parent)", name, x.PenguinFallback, numbered, renumbered)
 		for _, s := range f.Program.Streams {
@@ -140,9 +131,10 @@ func TestSourceOnRealNEFFs(t *testing.T) {
 					}
 					pairs++
 				}
-				r := decode(src.backend).ByID(src.Backend)
+				backend, _ := src.Record()
+				r := decode(backend).ByID(src.Backend)
 				if r == nil {
-					t.Fatalf("%s %s #%d: backend record %d not in %s", name, s.Member, i, src.Backend, src.backend)
+					t.Fatalf("%s %s #%d: backend record %d not in %s", name, s.Member, i, src.Backend, backend)
 				}
 				if s.Engine.Name == "PE" && (w[0] == 0x01 || w[0] == 0x02) {
 					// Ldweights / Matmul: on Trn2, record field 6 is 3 exactly when the
@@ -318,7 +310,7 @@ func TestNoDebugInfoSaysSoOnce(t *testing.T) {
 func TestDbgCoverageOnRealNEFFs(t *testing.T) {
 	total := map[dbg.Kind]dbg.Coverage{}
 	var all, dbgBytes int64
-	for _, p := range realSourceNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		f := openPath(t, p)
 		for _, m := range f.Archive.Members {
 			all += m.Size

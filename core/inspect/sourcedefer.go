@@ -16,6 +16,7 @@ import (
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/srcmap"
 )
 
 // SourcePending says whether an open NEFF's source lines are still to be mapped (the open had
@@ -24,9 +25,7 @@ func (f *File) SourcePending() bool { return f.sourcePending }
 
 // MappedSource is what IndexSource mapped, for ApplySource.
 type MappedSource struct {
-	x           *SourceIndex
-	skipped     []string
-	skippedCost int64
+	x *SourceIndex
 }
 
 // IndexSource maps the source lines an open with DeferSource left out, reading the members not
@@ -48,9 +47,7 @@ func (f *File) IndexSourceWith(ctx context.Context, r io.ReaderAt, pause func())
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	scans := newDbgScans(f, ctx)
-	scans.r, scans.pause = r, pause
-	x := newSourceIndex(f.Archive, f.Program, scans)
+	x := mapSource(f.Program, srcmap.NewScans(srcNEFF{f}, srcmap.Options{Context: ctx, Reader: r, Pause: pause}))
 	if err := ctx.Err(); err != nil {
 		// A scan cut short would read as refused by the budget: give its memory back.
 		for _, c := range x.Members {
@@ -58,7 +55,7 @@ func (f *File) IndexSourceWith(ctx context.Context, r io.ReaderAt, pause func())
 		}
 		return nil, err
 	}
-	return &MappedSource{x: x, skipped: scans.skipped, skippedCost: scans.skippedCost}, nil
+	return &MappedSource{x: x}, nil
 }
 
 // ApplySource puts what IndexSource mapped in the Document; SourcePending is false after.
@@ -93,7 +90,7 @@ func (f *File) ApplySource(s *MappedSource) {
 			return false
 		})
 	}
-	warnDbgSkipped(f, root, s.skipped, s.skippedCost)
+	s.x.WarnSkipped(root)
 	if len(root.Children) > 0 && root.Children[0].Kind == doc.KindOverview {
 		rest := *root
 		rest.Children = root.Children[1:]
@@ -132,21 +129,4 @@ func DbgMembers(a *neff.Archive) (n int, size int64) {
 		}
 	}
 	return n, size
-}
-
-// warnDbgSkipped says, on the root, which .dbg members the memory limit left unmapped.
-func warnDbgSkipped(f *File, root *doc.Node, skipped []string, cost int64) {
-	if len(skipped) == 0 {
-		return
-	}
-	var total, first int64
-	for i, p := range skipped {
-		if m := f.Archive.Member(p); m != nil {
-			total += m.Size
-			if i == 0 {
-				first = m.Size
-			}
-		}
-	}
-	root.Warnf(doc.CodeBudgetMemory, doc.In(skipped[0], 0, first), "source lines are not mapped from %s (and %d more debug-info members, %s in all): mapping them takes about %s (a fifth of their size), more than half of what the memory limit (%s) leaves after the model; they are shown as bytes. To map them, raise it: neffscope %s N", skipped[0], len(skipped)-1, neff.HumanSize(total), neff.HumanSize(cost), neff.HumanSize(f.Budget.Limit(budget.Memory)), budget.Memory.Flag())
 }

@@ -19,10 +19,7 @@ import (
 // the overview. Until then the overview says the answer is pending and nothing is mapped.
 // (The real NEFFs of ../shared are used when present; matmul_small is in the repository.)
 func TestDeferredSourceGivesTheSameDocument(t *testing.T) {
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		paths = []string{realfiles.Path(t, "nkipy/matmul_small.neff")}
-	}
+	paths := realfiles.NEFFs(t)
 	// A NEFF without .dbg members: nothing to map, so the deferred open maps it at once (the
 	// source node says there is no debug info) and is the eager open's.
 	{

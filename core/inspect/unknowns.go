@@ -1,11 +1,11 @@
 package inspect
 
 import (
-	"github.com/neffscope/neffscope/core/dvetable"
 	"sort"
 
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/dvetable"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/ncfw"
@@ -27,15 +27,4 @@ func Unknowns(more ...[]doc.Unknown) []doc.Unknown {
 	all = append(all, memoryUnknowns...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
 	return all
-}
-
-// UnknownsNode renders the table for the page.
-func UnknownsNode() *doc.Node {
-	n := &doc.Node{Kind: doc.KindUnknowns, Label: "assumptions", Detail: "where the spec marks a point unknown, what neffscope assumes meanwhile"}
-	t := &doc.Table{Columns: []string{"id", "spec", "question", "assumption", "confidence"}}
-	for _, u := range Unknowns() {
-		t.Rows = append(t.Rows, []string{u.ID, u.Spec, u.Question, u.Assumption, u.Confidence})
-	}
-	n.Table = t
-	return n
 }

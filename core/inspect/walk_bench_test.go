@@ -20,7 +20,7 @@ func BenchmarkWalkLazyArray(b *testing.B) {
 			h = c
 		}
 	}
-	raw := h.Build(issue30Scale["def-missing"])
+	raw := h.Build(containerScale["def-missing"])
 	lim := budget.Limits{Inflate: 64 << 20, Memory: 256 << 20, Values: 1_000_000, Members: 20_000, Rows: 100_000}
 	f := Open(h.Name+".neff", bytes.NewReader(raw), int64(len(raw)), Options{Limits: lim})
 	b.ResetTimer()

@@ -11,6 +11,7 @@ import (
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/jsonspan"
+	"github.com/neffscope/neffscope/core/srcmap"
 )
 
 // WriteJSON writes the Document as `neffscope inspect --json` prints it — encoding/json with a
@@ -24,8 +25,8 @@ func (f *File) WriteJSON(w io.Writer) (stubs int, err error) {
 	if f.Doc == nil {
 		return 0, fmt.Errorf("the file has no document")
 	}
-	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values), feed: newDbgFeed(f)}
-	defer jw.feed.stop()
+	jw := &jsonWriter{f: f, w: bufio.NewWriterSize(w, 1<<20), left: f.Budget.Limit(budget.Values), feed: f.dbgFeed()}
+	defer jw.feed.Stop()
 	if jw.left <= 0 {
 		jw.left = 1 << 62
 	}
@@ -56,7 +57,7 @@ type jsonWriter struct {
 	left  int64
 	stubs int
 	// feed reads the .dbg members not held in as few archive walks as the output allows.
-	feed *dbgFeed
+	feed *srcmap.Feed
 	// frames are the JSON stubs being written, outermost first; bases the stubs each
 	// forest knew before the writer asked it for any (see sweep).
 	frames []*jsonFrame
@@ -178,20 +179,45 @@ func (jw *jsonWriter) children(n *doc.Node, total int, kidPrefix string, depth i
 }
 
 // prime builds the tree of a .dbg member's content stub from the bytes the feed read, when
-// they are not the tree built last (dbgView then serves the stub's pages from it).
+// they are not the tree built last (srcmap.Index.View then serves the stub's pages from it).
 func (jw *jsonWriter) prime(n *doc.Node) {
 	kind, member := doc.ParseRef(n.Ref)
 	if kind != doc.RefDbg || !IsStub(n) || jw.feed == nil {
 		return
 	}
 	x := jw.f.sourceIndex()
-	if x == nil || x.Members[member] == nil || x.view.member == member {
+	if x == nil || x.Members[member] == nil || x.Viewing() == member {
 		return
 	}
-	if b, ok := jw.feed.take(member); ok {
-		jw.f.setDbgView(member, b)
-		jw.feed.release(int64(len(b)))
+	if b, ok := jw.feed.Take(member); ok {
+		x.SetView(member, b)
+		jw.feed.Release(int64(len(b)))
 	}
+}
+
+// dbgFeedWindow bounds the bytes of .dbg members the feed's walks hold ahead of the writer (a
+// member bigger than this is held alone).
+var dbgFeedWindow int64 = 64 << 20
+
+// dbgFeed plans the reads of the .dbg members not held whose trees the writer will write, in
+// the order it will write them (srcmap.Feed; nil when there are none, and in the page).
+func (f *File) dbgFeed() *srcmap.Feed {
+	x := f.sourceIndex()
+	if x == nil || f.Archive == nil || f.Doc == nil || f.Doc.Root == nil {
+		return nil
+	}
+	var stubs []string
+	var visit func(n *doc.Node)
+	visit = func(n *doc.Node) {
+		if kind, member := doc.ParseRef(n.Ref); kind == doc.RefDbg && IsStub(n) {
+			stubs = append(stubs, member)
+		}
+		for _, c := range n.Children {
+			visit(c)
+		}
+	}
+	visit(f.Doc.Root)
+	return srcmap.NewFeed(x.Index, stubs, dbgFeedWindow)
 }
 
 // A JSON forest remembers every stub its Children calls make (with their parsed values), so

@@ -168,6 +168,14 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 	switch f.Kind {
 	case kU8, kU16, kU32, kU64:
 		return strconv.AppendUint(dst, raw, 10)
+	case kI32:
+		return strconv.AppendInt(dst, int64(int32(uint32(raw))), 10)
+	case kByteCount:
+		dst = strconv.AppendUint(dst, raw, 10)
+		if raw == 1 {
+			return append(dst, " byte"...)
+		}
+		return append(dst, " bytes"...)
 	case kHex:
 		return appendHex(dst, raw)
 	case kF32:

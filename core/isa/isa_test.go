@@ -436,3 +436,39 @@ func TestUnknownsAreCitedAndListed(t *testing.T) {
 		}
 	}
 }
+
+// Labels say what they count: every step of a layout reads signed (a step may go backwards, as
+// the operand descriptors' do), and a PseudoDmaDirect2d's elem size says it is bytes. A word
+// with step_elem[0] = 0xFFFFFFFF and elem_size 512 shows "-1" and "512 bytes".
+func TestStepsSignedAndElemSizeInBytes(t *testing.T) {
+	for _, l := range layouts {
+		for _, f := range l.Fields {
+			if strings.Contains(f.Name, "step") && f.Kind != kI32 {
+				t.Errorf("0x%02X %q: a step read unsigned (kind %d)", l.Opcode, f.Name, f.Kind)
+			}
+			if strings.HasSuffix(f.Name, "elem size") && f.Kind != kByteCount {
+				t.Errorf("0x%02X %q: a size in bytes that does not say so (kind %d)", l.Opcode, f.Name, f.Kind)
+			}
+		}
+	}
+	w := make([]byte, WordSize)
+	w[0], w[1] = 0xD4, 0x10
+	binary.LittleEndian.PutUint32(w[0x18:], 0xFFFFFFFF)
+	binary.LittleEndian.PutUint16(w[0x24:], 512)
+	binary.LittleEndian.PutUint16(w[0x3C:], 1)
+	want := map[string]string{"src step elem[0]": "-1", "src elem size": "512 bytes", "dst elem size": "1 byte"}
+	for _, f := range Decode(w, 0).Fields {
+		if v, ok := want[f.Name]; ok {
+			if f.Text != v {
+				t.Errorf("%s = %q, want %q", f.Name, f.Text, v)
+			}
+			delete(want, f.Name)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("fields not decoded: %v", want)
+	}
+	if src, _, ok := Direct2dPatterns(w); !ok || src.StepElem[0] != -1 {
+		t.Errorf("Direct2dPatterns: step %d, %v", src.StepElem[0], ok)
+	}
+}

@@ -42,6 +42,8 @@ const (
 	kScaleSrc  // Activate's scale source (+0x0D): 0 the float at +0x24, 1 an SBUF pointer there
 	kFill      // Memset's fill value: bits in the dtype at +0x20
 	kUnknown   // a byte range whose meaning is not known (name starts with "unknown"): hex
+	kI32       // a signed 32-bit integer (a step, which may go backwards)
+	kByteCount // an unsigned count of bytes: shown with its unit ("512 bytes")
 )
 
 // fieldSpec is one field of a word.
@@ -220,25 +222,28 @@ var matmulFields = append(peControl[:len(peControl):len(peControl)],
 //     fp32 SBUF side and 128 on its fp16 DRAM side (2/2 words; the other 352 have equal bytes
 //     on both sides); +0x26/+0x27 the bound registers (0 = none in 354/354; 0xBD = R61 enabled
 //     on MoE NEFFs not in testdata-real); the two dtype tags at +0x3E/+0x3F.
+//   - the steps are read signed, as every other step of the ISA is (the operand descriptors'
+//     i16 steps go backwards in 20,533 real words); no real 0xD4 step reaches 2^31 (all 354
+//     are 0..262144), so the two readings agree on every word seen [INF, medium].
 var direct2dFields = []fieldSpec{
 	{"unknown 0x0c", 0x0C, 1, kUnknown},
 	{"queue semaphore", 0x0D, 1, kSemaphore},
 	{"sem increment", 0x0E, 1, kU8},
 	{"dge op", 0x0F, 1, kU8},
 	{"addr0", 0x10, 8, kDmaAddr},
-	{"src step elem[0]", 0x18, 4, kU32},
-	{"src step elem[1]", 0x1C, 4, kU32},
+	{"src step elem[0]", 0x18, 4, kI32},
+	{"src step elem[1]", 0x1C, 4, kI32},
 	{"src num elem[0]", 0x20, 2, kU16},
 	{"src num elem[1]", 0x22, 2, kU16},
-	{"src elem size", 0x24, 2, kU16},
+	{"src elem size", 0x24, 2, kByteCount},
 	{"src bound reg", 0x26, 1, kBoundReg},
 	{"dst bound reg", 0x27, 1, kBoundReg},
 	{"addr1", 0x28, 8, kDmaAddr},
-	{"dst step elem[0]", 0x30, 4, kU32},
-	{"dst step elem[1]", 0x34, 4, kU32},
+	{"dst step elem[0]", 0x30, 4, kI32},
+	{"dst step elem[1]", 0x34, 4, kI32},
 	{"dst num elem[0]", 0x38, 2, kU16},
 	{"dst num elem[1]", 0x3A, 2, kU16},
-	{"dst elem size", 0x3C, 2, kU16},
+	{"dst elem size", 0x3C, 2, kByteCount},
 	{"src dtype", 0x3E, 1, kDtype},
 	{"dst dtype", 0x3F, 1, kDtype},
 }
@@ -405,10 +410,10 @@ var layouts = []layout{
 	}, Summary: []string{"collective", "alu op", "dtype", "input var", "output var", "num elements"},
 		Source: "neff.md §4.5 (fixture pe.bin) [OBS]", Confidence: "medium"},
 	{Opcode: 0xA8, Fields: aluOpFields, Summary: []string{"alu op", "dst register", "src register", "immediate"},
-		Source:     "issue 26, neff.md §8.1: counted on two MoE NEFFs not in testdata-real (op 6 in 1,824/1,824 .dbg reg-mul words, 4 in 880/880 reg-add, dtype 9); the ALU enum of §4.4; no word here [INF from REAL elsewhere]",
+		Source:     "neff.md §8.1: counted on two MoE NEFFs not in testdata-real (op 6 in 1,824/1,824 .dbg reg-mul words, 4 in 880/880 reg-add, dtype 9); the ALU enum of §4.4; no word here [INF from REAL elsewhere]",
 		Confidence: "medium"},
 	{Opcode: 0xCE, Fields: tensorLoadFields, Summary: []string{"dst register", "sbuf address", "dtype"},
-		Source:     "issue 26, neff.md §8.1: counted on two MoE NEFFs not in testdata-real (.dbg tensor-load words; the address is where an SP DMA put the expert ids, the register the one the AluOps read; dtype 9); no word here [INF from REAL elsewhere]",
+		Source:     "neff.md §8.1: counted on two MoE NEFFs not in testdata-real (.dbg tensor-load words; the address is where an SP DMA put the expert ids, the register the one the AluOps read; dtype 9); no word here [INF from REAL elsewhere]",
 		Confidence: "medium"},
 	{Opcode: 0xD4, Fields: direct2dFields, Summary: []string{"addr0", "addr1", "queue semaphore"},
 		Source:     "neff.md §4.4, §4.7, §8.1 (8-byte addresses at +0x10 and +0x28; the public struct's names: sem_increment, dge_op, step_elem[2], num_elem[2], elem_size in bytes, bound registers); every value counted on all 354 real words and def.json (isa.direct2d-addresses, isa.direct2d-geometry) [INF from REAL]",

@@ -296,7 +296,7 @@ func Direct2dBoundRegs(word []byte) (src, dst uint8, srcOn, dstOn, ok bool) {
 // DmaPattern is one side of a PseudoDmaDirect2d: the public struct's generic access pattern,
 // in bytes (step_elem, elem_size) and counts (num_elem), outer dimension first.
 type DmaPattern struct {
-	StepElem [2]uint32
+	StepElem [2]int32 // signed, as the operand descriptors' steps
 	NumElem  [2]uint16
 	ElemSize uint16
 }
@@ -311,7 +311,7 @@ func Direct2dPatterns(word []byte) (src, dst DmaPattern, ok bool) {
 				return DmaPattern{}, DmaPattern{}, false
 			}
 		}
-		out[k] = DmaPattern{StepElem: [2]uint32{uint32(v[0]), uint32(v[1])}, NumElem: [2]uint16{uint16(v[2]), uint16(v[3])}, ElemSize: uint16(v[4])}
+		out[k] = DmaPattern{StepElem: [2]int32{int32(uint32(v[0])), int32(uint32(v[1]))}, NumElem: [2]uint16{uint16(v[2]), uint16(v[3])}, ElemSize: uint16(v[4])}
 	}
 	return out[0], out[1], true
 }

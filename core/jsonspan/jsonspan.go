@@ -296,72 +296,9 @@ func (p *parser) parse(depth int) (v Value, ok bool) {
 	base := len(p.stack)
 	switch c := p.b[p.pos]; {
 	case c == '{':
-		v.Kind = Object
-		p.pos++
-		p.space()
-		if p.pos < len(p.b) && p.b[p.pos] == '}' {
-			p.pos++
-			break
-		}
-		for {
-			p.space()
-			if p.pos >= len(p.b) || p.b[p.pos] != '"' {
-				if p.pos >= len(p.b) && p.opt.Lenient {
-					break
-				}
-				p.fail("an object key (a quoted string) was expected")
-				break
-			}
-			ks := int64(p.pos)
-			key, ok := p.str()
-			if !ok {
-				break
-			}
-			p.space()
-			if p.pos >= len(p.b) || p.b[p.pos] != ':' {
-				p.fail("':' was expected after key %q", key)
-				break
-			}
-			p.pos++
-			p.space()
-			// Parsed into a local, then pushed: the nested items grow the stack under it.
-			if item, ok := p.parse(depth + 1); ok {
-				p.stack = append(p.stack, built{key: key, keyStart: ks, v: item})
-			}
-			if p.err != nil || !p.next('}', "object") {
-				break
-			}
-			if p.lazyNow(&v, len(p.stack)-base) {
-				p.drop(base)
-				p.goLazy(&v, depth, taken)
-				break
-			}
-		}
+		p.object(&v, depth, base, taken)
 	case c == '[':
-		v.Kind = Array
-		p.pos++
-		p.space()
-		if p.pos < len(p.b) && p.b[p.pos] == ']' {
-			p.pos++
-			break
-		}
-		for {
-			p.space()
-			if p.pos >= len(p.b) && p.opt.Lenient {
-				break
-			}
-			if item, ok := p.parse(depth + 1); ok {
-				p.stack = append(p.stack, built{v: item})
-			}
-			if p.err != nil || !p.next(']', "array") {
-				break
-			}
-			if p.lazyNow(&v, len(p.stack)-base) {
-				p.drop(base)
-				p.goLazy(&v, depth, taken)
-				break
-			}
-		}
+		p.array(&v, depth, base, taken)
 	case c == '"':
 		v.Kind = String
 		s, _ := p.str()
@@ -398,6 +335,80 @@ func (p *parser) parse(depth int) (v Value, ok bool) {
 	}
 	v.End = int64(p.pos)
 	return v, true
+}
+
+// object parses an object's members onto the stack (from base), each key then its value; a
+// container that grows past the lazy threshold is given up for a lazy one.
+func (p *parser) object(v *Value, depth, base int, taken int64) {
+	v.Kind = Object
+	p.pos++
+	p.space()
+	if p.pos < len(p.b) && p.b[p.pos] == '}' {
+		p.pos++
+		return
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.b) || p.b[p.pos] != '"' {
+			if p.pos >= len(p.b) && p.opt.Lenient {
+				return
+			}
+			p.fail("an object key (a quoted string) was expected")
+			return
+		}
+		ks := int64(p.pos)
+		key, ok := p.str()
+		if !ok {
+			return
+		}
+		p.space()
+		if p.pos >= len(p.b) || p.b[p.pos] != ':' {
+			p.fail("':' was expected after key %q", key)
+			return
+		}
+		p.pos++
+		p.space()
+		// Parsed into a local, then pushed: the nested items grow the stack under it.
+		if item, ok := p.parse(depth + 1); ok {
+			p.stack = append(p.stack, built{key: key, keyStart: ks, v: item})
+		}
+		if p.err != nil || !p.next('}', "object") {
+			return
+		}
+		if p.lazyNow(v, len(p.stack)-base) {
+			p.drop(base)
+			p.goLazy(v, depth, taken)
+			return
+		}
+	}
+}
+
+// array parses an array's items onto the stack (from base), as object does.
+func (p *parser) array(v *Value, depth, base int, taken int64) {
+	v.Kind = Array
+	p.pos++
+	p.space()
+	if p.pos < len(p.b) && p.b[p.pos] == ']' {
+		p.pos++
+		return
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.b) && p.opt.Lenient {
+			return
+		}
+		if item, ok := p.parse(depth + 1); ok {
+			p.stack = append(p.stack, built{v: item})
+		}
+		if p.err != nil || !p.next(']', "array") {
+			return
+		}
+		if p.lazyNow(v, len(p.stack)-base) {
+			p.drop(base)
+			p.goLazy(v, depth, taken)
+			return
+		}
+	}
 }
 
 // built is one item of a container being parsed, on the parser's stack until the container

@@ -108,22 +108,15 @@ func (r *resolver) core(c *Core) {
 	}
 }
 
+// vars reads def.json's var object into c.Vars (one pass: it may be lazy, tens of MB, parsed
+// item by item), then checks what the runtime checks of them as a whole: an output exists,
+// the ids are dense, and the references between vars name vars that exist.
 func (r *resolver) vars(c *Core, d *jdoc) {
 	vv := d.v.Get("var")
 	if vv == nil || vv.Kind != jsonspan.Object {
 		d.errorf(doc.CodeManifestMissingField, d.v, "%s has no var object: the runtime requires it and refuses the NEFF", c.DefPath)
 		return
 	}
-	outputs := 0
-	// One pass over the var object (it may be lazy: tens of MB, parsed item by item, into
-	// memory reused from var to var: nothing handed to this function outlives its call); what
-	// the reference checks need afterwards is copied out per var.
-	type refs struct {
-		name    string
-		list    []jsonspan.Value
-		pointer *jsonspan.Value
-	}
-	var later []refs
 	// Sized once (no growing as they are read), for as many vars as the budget lets the model
 	// hold; ids past that size go to the id index's map.
 	n := min(int64(vv.Len()), 1<<20)
@@ -131,128 +124,164 @@ func (r *resolver) vars(c *Core, d *jdoc) {
 		n = max(0, min(n, r.budget.Left(budget.Memory)/budget.VarCost))
 	}
 	c.Vars = make([]Var, 0, n)
-	ids := newIDIndex(int(n))
-	var attrs attrsTable
-	dge := noVar
-	vv.EachTransient(0, func(m jsonspan.Item) bool {
-		name, e := m.Key, m.V
-		v := Var{Name: name, ID: -1, Size: -1, KeyStart: int32(m.KeyStart), End: int32(e.End), ValueOff: int32(e.Start)}
-		if m.Repeated {
-			d.warnf(doc.CodeManifestDuplicateVar, e, "%s var %q is defined twice; the runtime keeps the last definition", c.DefPath, name)
-		}
-		if e.Kind != jsonspan.Object {
-			d.errorf(doc.CodeManifestWrongType, e, "%s var %q is a %s, not an object", c.DefPath, name, e.Kind)
-			return true
-		}
-		var a VarAttrs
-		tv := e.Get("type")
-		a.Type = str(tv)
-		if tv == nil {
-			d.errorf(doc.CodeManifestMissingField, e, "%s var %q has no type: the runtime refuses the NEFF", c.DefPath, name)
-		}
-		if a.Type == "output" {
-			outputs++
-		}
-		idv := e.Get("var_id")
-		if id, ok := idv.Int(); ok {
-			v.ID = id
-		} else {
-			d.errorf(doc.CodeManifestMissingField, e, "%s var %q has no integer var_id: the runtime refuses the NEFF", c.DefPath, name)
-		}
-		v.Size = intOr(e.Get("size"), -1)
-		if v.Size < 0 && varTypesNeedingSize[a.Type] {
-			d.warnf(doc.CodeManifestMissingField, e, "%s var %q (%s) has no size; the runtime requires one for %s variables", c.DefPath, name, a.Type, a.Type)
-		}
-		a.DType = str(e.Get("dtype"))
-		v.Backing = intOr(e.Get("backing_variable_off"), -1)
-		if s, ok := e.Get("fabric_path").Text(); ok {
-			a.Area = s
-		} else if s, ok := e.Get("backing_buf").Text(); ok {
-			a.Area = s
-		}
-		a.Shape, _ = ints(e.Get("shape"))
-		if a.Shape == nil {
-			a.Shape, _ = ints(e.Get("internal_shape"))
-		}
-		if al := e.Get("alignment"); al != nil {
-			a.Alignment = intOr(al, 0)
-			if a.Alignment <= 0 || a.Alignment&(a.Alignment-1) != 0 {
-				d.warnf(doc.CodeManifestBadAlignment, al, "%s var %q alignment %s is not a power of 2; the runtime refuses it", c.DefPath, name, al.Str)
-			}
-		}
-		if lv := e.Get("list"); lv != nil {
-			a.List, _ = ints(lv)
-		}
-		if lv, rv := e.Get("list"), e.Get("referenced_var_id"); lv != nil || rv != nil {
-			rf := refs{name: name, pointer: rv.Clone()}
-			for _, it := range items(lv) {
-				rf.list = append(rf.list, *it) // a list of numbers: each Value whole
-			}
-			later = append(later, rf)
-		}
-		if fv := e.Get("file_name"); fv != nil {
-			a.FileName = str(fv)
-			a.FilePath = joinSG(c.Dir, a.FileName)
-			r.a.ref(a.FilePath, c.DefPath+" var "+name)
-			if !r.a.has(a.FilePath) {
-				r.missing(d, fv, "the file of var "+strconv.Quote(name), a.FilePath, "the runtime cannot load that variable's initial bytes and refuses the NEFF")
-			} else {
-				d.explain(fv, "member %s (%d bytes)", a.FilePath, r.a.size(a.FilePath))
-			}
-		}
-		v.VarAttrs = attrs.intern(&a)
-		i := len(c.Vars)
-		if dge == noVar && a.Type == "dge-table" {
-			dge = i
-		}
-		c.Vars = append(c.Vars, v)
-		r.budget.Take(budget.Memory, budget.VarCost, c.DefPath)
-		if v.ID >= 0 {
-			if other := ids.add(v.ID, i); other != i {
-				d.errorf(doc.CodeManifestDuplicateID, idv, "%s var %q has var_id %d, already used by var %q: ids must be unique", c.DefPath, name, v.ID, c.Vars[other].Name)
-			}
-		}
-		return true
-	})
-	c.varIDs = ids
+	p := &varPass{r: r, c: c, d: d, ids: newIDIndex(int(n)), dge: noVar}
+	vv.EachTransient(0, p.add)
+	c.varIDs = p.ids
 	packVarNames(c.Vars)
 	c.varNames = newNameIndex(c.Vars)
-	if dge != noVar {
-		c.dgeTable = &c.Vars[dge]
+	if p.dge != noVar {
+		c.dgeTable = &c.Vars[p.dge]
 	}
-	if outputs == 0 && len(c.Vars) > 0 {
+	if p.outputs == 0 && len(c.Vars) > 0 {
 		d.errorf(doc.CodeManifestNoOutput, vv, "%s defines no output variable; the runtime requires at least one", c.DefPath)
 	}
-	// Dense ids 0..N-1 (libnrt: "Unexpected var_ids set! max=%u, size=%lu").
-	if n, maxID := int64(ids.count), ids.max; maxID+1 != n {
+	p.checkDense(vv)
+	p.checkRefs()
+}
+
+// varPass is one pass over a def.json var object. The items it is handed are parsed into
+// memory reused from var to var (nothing handed to add outlives the call): what the checks
+// after the pass need is copied out per var.
+type varPass struct {
+	r       *resolver
+	c       *Core
+	d       *jdoc
+	ids     idIndex
+	attrs   attrsTable
+	dge     int // the dge-table var's index (noVar: none)
+	outputs int
+	later   []varRefs
+}
+
+// varRefs is a var's references to other vars: its list, its pointer.
+type varRefs struct {
+	name    string
+	list    []jsonspan.Value
+	pointer *jsonspan.Value
+}
+
+// add reads one var: its name, id, size and attributes, each checked as the runtime does.
+func (p *varPass) add(m jsonspan.Item) bool {
+	c, d := p.c, p.d
+	name, e := m.Key, m.V
+	v := Var{Name: name, ID: -1, Size: -1, KeyStart: int32(m.KeyStart), End: int32(e.End), ValueOff: int32(e.Start)}
+	if m.Repeated {
+		d.warnf(doc.CodeManifestDuplicateVar, e, "%s var %q is defined twice; the runtime keeps the last definition", c.DefPath, name)
+	}
+	if e.Kind != jsonspan.Object {
+		d.errorf(doc.CodeManifestWrongType, e, "%s var %q is a %s, not an object", c.DefPath, name, e.Kind)
+		return true
+	}
+	var a VarAttrs
+	tv := e.Get("type")
+	a.Type = str(tv)
+	if tv == nil {
+		d.errorf(doc.CodeManifestMissingField, e, "%s var %q has no type: the runtime refuses the NEFF", c.DefPath, name)
+	}
+	if a.Type == "output" {
+		p.outputs++
+	}
+	idv := e.Get("var_id")
+	if id, ok := idv.Int(); ok {
+		v.ID = id
+	} else {
+		d.errorf(doc.CodeManifestMissingField, e, "%s var %q has no integer var_id: the runtime refuses the NEFF", c.DefPath, name)
+	}
+	v.Size = intOr(e.Get("size"), -1)
+	if v.Size < 0 && varTypesNeedingSize[a.Type] {
+		d.warnf(doc.CodeManifestMissingField, e, "%s var %q (%s) has no size; the runtime requires one for %s variables", c.DefPath, name, a.Type, a.Type)
+	}
+	v.Backing = intOr(e.Get("backing_variable_off"), -1)
+	p.readAttrs(name, e, &a)
+	v.VarAttrs = p.attrs.intern(&a)
+	i := len(c.Vars)
+	if p.dge == noVar && a.Type == "dge-table" {
+		p.dge = i
+	}
+	c.Vars = append(c.Vars, v)
+	p.r.budget.Take(budget.Memory, budget.VarCost, c.DefPath)
+	if v.ID >= 0 {
+		if other := p.ids.add(v.ID, i); other != i {
+			d.errorf(doc.CodeManifestDuplicateID, idv, "%s var %q has var_id %d, already used by var %q: ids must be unique", c.DefPath, name, v.ID, c.Vars[other].Name)
+		}
+	}
+	return true
+}
+
+// readAttrs reads a var's other attributes into a: dtype, area, shape, alignment, list (and
+// its references, kept for checkRefs) and file.
+func (p *varPass) readAttrs(name string, e *jsonspan.Value, a *VarAttrs) {
+	c, d := p.c, p.d
+	a.DType = str(e.Get("dtype"))
+	if s, ok := e.Get("fabric_path").Text(); ok {
+		a.Area = s
+	} else if s, ok := e.Get("backing_buf").Text(); ok {
+		a.Area = s
+	}
+	a.Shape, _ = ints(e.Get("shape"))
+	if a.Shape == nil {
+		a.Shape, _ = ints(e.Get("internal_shape"))
+	}
+	if al := e.Get("alignment"); al != nil {
+		a.Alignment = intOr(al, 0)
+		if a.Alignment <= 0 || a.Alignment&(a.Alignment-1) != 0 {
+			d.warnf(doc.CodeManifestBadAlignment, al, "%s var %q alignment %s is not a power of 2; the runtime refuses it", c.DefPath, name, al.Str)
+		}
+	}
+	if lv := e.Get("list"); lv != nil {
+		a.List, _ = ints(lv)
+	}
+	if lv, rv := e.Get("list"), e.Get("referenced_var_id"); lv != nil || rv != nil {
+		rf := varRefs{name: name, pointer: rv.Clone()}
+		for _, it := range items(lv) {
+			rf.list = append(rf.list, *it) // a list of numbers: each Value whole
+		}
+		p.later = append(p.later, rf)
+	}
+	if fv := e.Get("file_name"); fv != nil {
+		a.FileName = str(fv)
+		a.FilePath = joinSG(c.Dir, a.FileName)
+		p.r.a.ref(a.FilePath, c.DefPath+" var "+name)
+		if !p.r.a.has(a.FilePath) {
+			p.r.missing(d, fv, "the file of var "+strconv.Quote(name), a.FilePath, "the runtime cannot load that variable's initial bytes and refuses the NEFF")
+		} else {
+			d.explain(fv, "member %s (%d bytes)", a.FilePath, p.r.a.size(a.FilePath))
+		}
+	}
+}
+
+// checkDense: the var ids are 0..N-1 (libnrt: "Unexpected var_ids set! max=%u, size=%lu").
+func (p *varPass) checkDense(vv *jsonspan.Value) {
+	if n, maxID := int64(p.ids.count), p.ids.max; maxID+1 != n {
 		var gaps []string
 		for id := int64(0); id <= maxID && len(gaps) < 10; id++ {
-			if ids.find(id) == noVar {
+			if p.ids.find(id) == noVar {
 				gaps = append(gaps, strconv.FormatInt(id, 10))
 			}
 		}
-		d.errorf(doc.CodeManifestSparseVarIDs, vv, "%s var_ids are not dense 0..%d: %d ids, largest %d, missing %s: the runtime refuses the NEFF (\"Unexpected var_ids set! max=%d, size=%d\")", c.DefPath, n-1, n, maxID, strings.Join(gaps, ", "), maxID, n)
+		p.d.errorf(doc.CodeManifestSparseVarIDs, vv, "%s var_ids are not dense 0..%d: %d ids, largest %d, missing %s: the runtime refuses the NEFF (\"Unexpected var_ids set! max=%d, size=%d\")", p.c.DefPath, n-1, n, maxID, strings.Join(gaps, ", "), maxID, n)
 	}
-	// References between variables: dge-table lists and pointers name var_ids.
-	for _, rf := range later {
-		name := rf.name
-		{
-			for k := range rf.list {
-				it := &rf.list[k]
-				id, ok := it.Int()
-				if !ok {
-					continue
-				}
-				if t := c.VarByID(id); t == nil {
-					d.errorf(doc.CodeManifestDanglingRef, it, "%s var %q lists var_id %d, which no variable of %s has (a dangling reference)", c.DefPath, name, id, c.DefPath)
-				} else {
-					d.explain(it, "var %s (%s)", t.Name, t.Type)
-				}
+}
+
+// checkRefs: the dge-table lists and the pointers name var_ids that exist.
+func (p *varPass) checkRefs() {
+	c, d := p.c, p.d
+	for _, rf := range p.later {
+		for k := range rf.list {
+			it := &rf.list[k]
+			id, ok := it.Int()
+			if !ok {
+				continue
+			}
+			if t := c.VarByID(id); t == nil {
+				d.errorf(doc.CodeManifestDanglingRef, it, "%s var %q lists var_id %d, which no variable of %s has (a dangling reference)", c.DefPath, rf.name, id, c.DefPath)
+			} else {
+				d.explain(it, "var %s (%s)", t.Name, t.Type)
 			}
 		}
 		if rv := rf.pointer; rv != nil {
 			if id, ok := rv.Int(); ok && c.VarByID(id) == nil {
-				d.errorf(doc.CodeManifestDanglingRef, rv, "%s pointer var %q references var_id %d, which no variable of %s has", c.DefPath, name, id, c.DefPath)
+				d.errorf(doc.CodeManifestDanglingRef, rv, "%s pointer var %q references var_id %d, which no variable of %s has", c.DefPath, rf.name, id, c.DefPath)
 			}
 		}
 	}

@@ -18,108 +18,143 @@ const maxDims = 32
 // parseGraph reads the TVM graph: inputs from arg_nodes, outputs from heads, both through
 // EID = node_row_ptr[node] + output index (spec neff.md §3.2), and the __kelf nodes.
 func parseGraph(d *jdoc) graph {
-	var g graph
 	top := d.v
-	nodes := top.Get("nodes")
+	r := graphReader{d: d, nodes: top.Get("nodes")}
 	nrpV := top.Get("node_row_ptr")
-	nrp, ok := ints(nrpV)
+	var ok bool
+	r.nrp, ok = ints(nrpV)
 	if nrpV != nil && !ok {
 		d.errorf(doc.CodeManifestBadGraph, nrpV, "node_row_ptr must be a list of integers")
 	}
 	attrs := top.Get("attrs")
-	dltypes := listAttr(d, attrs, "dltype", "list_str")
-	shapes := listAttr(d, attrs, "shape", "list_shape")
+	r.dltypes = listAttr(d, attrs, "dltype", "list_str")
+	r.shapes = listAttr(d, attrs, "shape", "list_shape")
+	return graph{inputs: r.inputs(top.Get("arg_nodes")), outputs: r.outputs(top.Get("heads")), kelfs: r.kelfs()}
+}
 
-	tensor := func(name string, node, out int, at *jsonspan.Value) *Tensor {
-		t := &Tensor{Name: name, Node: node, OutputIndex: out, EntryID: -1, Bytes: -1, Span: d.span(at)}
-		if node < 0 || node >= len(nrp) {
-			d.errorf(doc.CodeManifestBadGraph, at, "node %d has no node_row_ptr entry (node_row_ptr has %d), so tensor %q has no entry id; the runtime refuses the graph", node, len(nrp), name)
-			return t
-		}
-		eid := nrp[node] + int64(out)
-		t.EntryID = int(eid)
-		if dltypes == nil || shapes == nil {
-			return t
-		}
-		if eid < 0 || eid >= int64(dltypes.Len()) || eid >= int64(shapes.Len()) {
-			d.errorf(doc.CodeManifestBadGraph, at, "tensor %q has entry id %d (node_row_ptr[%d] + %d), outside attrs dltype (%d) / shape (%d): the runtime refuses it (\"EID %d out of bounds for dtypes/shapes\")", name, eid, node, out, dltypes.Len(), shapes.Len(), eid)
-			return t
-		}
-		dv := dltypes.Index(int(eid))
-		t.DType = str(dv)
-		sv := shapes.Index(int(eid))
-		shape, good := ints(sv)
-		if !good {
-			d.errorf(doc.CodeManifestBadGraph, sv, "shape of entry %d (tensor %q) is not a list of integers", eid, name)
-		}
-		if len(shape) > maxDims {
-			d.errorf(doc.CodeManifestTooManyDims, sv, "tensor %q has %d dimensions; the runtime allows %d (\"Too many dimensions\")", name, len(shape), maxDims)
-		}
-		t.Shape = shape
-		dt, known := lookupDType(t.DType)
-		if !known {
-			d.warnf(doc.CodeManifestUnknownDType, dv, "dtype %q of tensor %q is not one the runtime knows; it treats it as UNKNOWN and its byte size is not computed", t.DType, name)
-			return t
-		}
-		t.Bytes = tensorBytes(shape, dt.Bytes)
-		if n := d.nodes[dv]; n != nil && n.Detail == "" {
-			n.Detail = "tensor " + name + " (entry " + fmtInt(eid) + ")"
-		}
+// graphReader reads tensors out of a TVM graph: its nodes, their entry ids (node_row_ptr) and
+// the entries' dtypes and shapes (attrs).
+type graphReader struct {
+	d               *jdoc
+	nodes           *jsonspan.Value
+	nrp             []int64
+	dltypes, shapes *jsonspan.Value
+}
+
+// node is node id, or nil when there is none.
+func (r *graphReader) node(id int64) *jsonspan.Value {
+	if id < 0 || id >= int64(r.nodes.Len()) {
+		return nil
+	}
+	return r.nodes.Index(int(id))
+}
+
+// tensor is output out of node: its entry id, dtype, shape and bytes, each checked as the
+// runtime does.
+func (r *graphReader) tensor(name string, node, out int, at *jsonspan.Value) *Tensor {
+	d := r.d
+	t := &Tensor{Name: name, Node: node, OutputIndex: out, EntryID: -1, Bytes: -1, Span: d.span(at)}
+	if node < 0 || node >= len(r.nrp) {
+		d.errorf(doc.CodeManifestBadGraph, at, "node %d has no node_row_ptr entry (node_row_ptr has %d), so tensor %q has no entry id; the runtime refuses the graph", node, len(r.nrp), name)
 		return t
 	}
+	eid := r.nrp[node] + int64(out)
+	t.EntryID = int(eid)
+	if r.dltypes == nil || r.shapes == nil {
+		return t
+	}
+	if eid < 0 || eid >= int64(r.dltypes.Len()) || eid >= int64(r.shapes.Len()) {
+		d.errorf(doc.CodeManifestBadGraph, at, "tensor %q has entry id %d (node_row_ptr[%d] + %d), outside attrs dltype (%d) / shape (%d): the runtime refuses it (\"EID %d out of bounds for dtypes/shapes\")", name, eid, node, out, r.dltypes.Len(), r.shapes.Len(), eid)
+		return t
+	}
+	dv := r.dltypes.Index(int(eid))
+	t.DType = str(dv)
+	sv := r.shapes.Index(int(eid))
+	shape, good := ints(sv)
+	if !good {
+		d.errorf(doc.CodeManifestBadGraph, sv, "shape of entry %d (tensor %q) is not a list of integers", eid, name)
+	}
+	if len(shape) > maxDims {
+		d.errorf(doc.CodeManifestTooManyDims, sv, "tensor %q has %d dimensions; the runtime allows %d (\"Too many dimensions\")", name, len(shape), maxDims)
+	}
+	t.Shape = shape
+	dt, known := lookupDType(t.DType)
+	if !known {
+		d.warnf(doc.CodeManifestUnknownDType, dv, "dtype %q of tensor %q is not one the runtime knows; it treats it as UNKNOWN and its byte size is not computed", t.DType, name)
+		return t
+	}
+	t.Bytes = tensorBytes(shape, dt.Bytes)
+	if n := d.nodes[dv]; n != nil && n.Detail == "" {
+		n.Detail = "tensor " + name + " (entry " + fmtInt(eid) + ")"
+	}
+	return t
+}
 
-	nodeAt := func(id int64) *jsonspan.Value {
-		if id < 0 || id >= int64(nodes.Len()) {
-			return nil
-		}
-		return nodes.Index(int(id))
+// inputs are the tensors arg_nodes names (output 0 of each node).
+func (r *graphReader) inputs(args *jsonspan.Value) []*Tensor {
+	if args == nil {
+		return nil
 	}
+	d := r.d
+	ids, good := ints(args)
+	if !good {
+		d.errorf(doc.CodeManifestBadGraph, args, "arg_nodes must be a list of node ids")
+	}
+	var out []*Tensor
+	for k, id := range ids {
+		at := args.Index(k)
+		nv := r.node(id)
+		if nv == nil {
+			d.errorf(doc.CodeManifestDanglingRef, at, "arg_nodes[%d] = %d names no node (there are %d); the input is lost", k, id, r.nodes.Len())
+			continue
+		}
+		out = append(out, r.tensor(str(nv.Get("name")), int(id), 0, nv))
+	}
+	return out
+}
 
-	if args := top.Get("arg_nodes"); args != nil {
-		ids, good := ints(args)
-		if !good {
-			d.errorf(doc.CodeManifestBadGraph, args, "arg_nodes must be a list of node ids")
-		}
-		for k, id := range ids {
-			at := args.Index(k)
-			nv := nodeAt(id)
-			if nv == nil {
-				d.errorf(doc.CodeManifestDanglingRef, at, "arg_nodes[%d] = %d names no node (there are %d); the input is lost", k, id, nodes.Len())
-				continue
-			}
-			name := str(nv.Get("name"))
-			g.inputs = append(g.inputs, tensor(name, int(id), 0, nv))
-		}
+// outputs are the tensors heads names, each a [node, output index, version] triple, named by
+// the node's output_names (else the node's name).
+func (r *graphReader) outputs(heads *jsonspan.Value) []*Tensor {
+	if heads == nil {
+		return nil
 	}
-	if heads := top.Get("heads"); heads != nil {
-		for k, h := range items(heads) {
-			trip, good := ints(h)
-			if !good || len(trip) < 2 {
-				d.errorf(doc.CodeManifestBadGraph, h, "heads[%d] is not a [node, output index, version] triple", k)
-				continue
-			}
-			nv := nodeAt(trip[0])
-			if nv == nil {
-				d.errorf(doc.CodeManifestDanglingRef, h, "heads[%d] names node %d, but there are %d nodes: the runtime refuses it (\"Output node ID %d out of bounds\")", k, trip[0], nodes.Len(), trip[0])
-				continue
-			}
-			name := ""
-			if names := strs(nv.Get("output_names")); trip[1] >= 0 && trip[1] < int64(len(names)) {
-				name = names[trip[1]]
-			}
-			if name == "" {
-				name = str(nv.Get("name"))
-			}
-			if trip[1] < 0 || trip[1] > math.MaxInt32 {
-				d.errorf(doc.CodeManifestBadGraph, h, "heads[%d] output index %d is out of range", k, trip[1])
-				continue
-			}
-			g.outputs = append(g.outputs, tensor(name, int(trip[0]), int(trip[1]), h))
+	d := r.d
+	var out []*Tensor
+	for k, h := range items(heads) {
+		trip, good := ints(h)
+		if !good || len(trip) < 2 {
+			d.errorf(doc.CodeManifestBadGraph, h, "heads[%d] is not a [node, output index, version] triple", k)
+			continue
 		}
+		nv := r.node(trip[0])
+		if nv == nil {
+			d.errorf(doc.CodeManifestDanglingRef, h, "heads[%d] names node %d, but there are %d nodes: the runtime refuses it (\"Output node ID %d out of bounds\")", k, trip[0], r.nodes.Len(), trip[0])
+			continue
+		}
+		name := ""
+		if names := strs(nv.Get("output_names")); trip[1] >= 0 && trip[1] < int64(len(names)) {
+			name = names[trip[1]]
+		}
+		if name == "" {
+			name = str(nv.Get("name"))
+		}
+		if trip[1] < 0 || trip[1] > math.MaxInt32 {
+			d.errorf(doc.CodeManifestBadGraph, h, "heads[%d] output index %d is out of range", k, trip[1])
+			continue
+		}
+		out = append(out, r.tensor(name, int(trip[0]), int(trip[1]), h))
 	}
-	// The device node: libnrt tests attrs.func_name == "__kelf"; the compiler wiki writes
-	// op "__kelf" instead. Accept both (Unknown-ID manifest.kelf-node-discriminator).
-	for i, nv := range nodesOf(nodes) {
+	return out
+}
+
+// kelfs are the device nodes' KELF descriptors. libnrt tests attrs.func_name == "__kelf"; the
+// compiler wiki writes op "__kelf" instead. Accept both (Unknown-ID
+// manifest.kelf-node-discriminator).
+func (r *graphReader) kelfs() []kelfRef {
+	d := r.d
+	var out []kelfRef
+	for i, nv := range nodesOf(r.nodes) {
 		attrsV := nv.Get("attrs")
 		if str(attrsV.Get("func_name")) != "__kelf" && str(nv.Get("op")) != "__kelf" {
 			continue
@@ -135,9 +170,9 @@ func parseGraph(d *jdoc) graph {
 			continue
 		}
 		d.explain(kv, "the KELF descriptor this device node runs (its cores are listed there)")
-		g.kelfs = append(g.kelfs, kelfRef{path: normPath(k), from: d, at: kv})
+		out = append(out, kelfRef{path: normPath(k), from: d, at: kv})
 	}
-	return g
+	return out
 }
 
 func nodesOf(v *jsonspan.Value) []*jsonspan.Value {

@@ -12,19 +12,8 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
-	"github.com/neffscope/neffscope/internal/realfiles"
+	"github.com/neffscope/neffscope/core/neff"
 )
-
-// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's
-// where it is beside the clone.
-func realNEFFs(t testing.TB) []string {
-	t.Helper()
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return files
-}
 
 // loadNEFF is a test-only container reader (header fields at the spec neff.md §1.1 offsets,
 // then gzip + tar at byte 1024 with Multistream(false) because of the zero padding). It keeps
@@ -46,6 +35,7 @@ func loadNEFF(t testing.TB, path string) (*MemberSet, HeaderFacts) {
 		Name:              string(bytes.TrimRight(h[0xDC:0xDC+256], "\x00")),
 		RequestedTPBCount: binary.LittleEndian.Uint32(h[0x1DC:]),
 		FeatureBits:       binary.LittleEndian.Uint64(h[0x220:]),
+		At:                neff.HeaderFieldSpans(), // where the findings point; the values above are read independently
 	}
 	if i := strings.IndexByte(facts.Name, 0); i >= 0 {
 		facts.Name = facts.Name[:i]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestMeaningRows: every row says how sure it is, and a row below high confidence names the
@@ -67,7 +68,7 @@ func TestPathMatch(t *testing.T) {
 // table (or is an item of a named array): the coverage report's JSON-only column is empty on
 // them, and a key added by a new compiler shows up here.
 func TestRealKeysHaveMeanings(t *testing.T) {
-	for _, file := range realNEFFs(t) {
+	for _, file := range realfiles.NEFFs(t) {
 		set, facts := loadNEFF(t, file)
 		m := Resolve(set, facts)
 		for p, tree := range m.MemberTrees {

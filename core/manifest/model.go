@@ -22,6 +22,26 @@ type HeaderFacts struct {
 	TPBPerNode        [64]byte
 	FeatureBits       uint64
 	NeffVersionMajor  uint64
+	// At is where each header field lies in the file, by its spec name (core/neff's table,
+	// neff.HeaderFieldSpans): the findings that cite a header field point at it.
+	At map[string]*doc.Span
+}
+
+// offset is where the header holds a field (0 when At does not say).
+func (h HeaderFacts) offset(field string) int64 {
+	if s := h.At[field]; s != nil {
+		return s.Offset
+	}
+	return 0
+}
+
+// span is the bytes of a header field (nil when At does not say).
+func (h HeaderFacts) span(field string) *doc.Span {
+	if s := h.At[field]; s != nil {
+		c := *s
+		return &c
+	}
+	return nil
 }
 
 // Model is a resolved NEFF program.

@@ -17,7 +17,7 @@ import (
 // TestRealNEFFsResolve resolves every real NEFF and checks the chain against an independent
 // reading of the same members with encoding/json.
 func TestRealNEFFsResolve(t *testing.T) {
-	for _, file := range realNEFFs(t) {
+	for _, file := range realfiles.NEFFs(t) {
 		t.Run(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), func(t *testing.T) {
 			set, facts := loadNEFF(t, file)
 			m := Resolve(set, facts)
@@ -264,7 +264,7 @@ func TestExtractedMembersMatch(t *testing.T) {
 		t.Logf("not checked here: the extracted copies of the shared folder, which is not beside the clone")
 		return
 	}
-	for _, file := range realNEFFs(t) {
+	for _, file := range realfiles.NEFFs(t) {
 		rel, err := filepath.Rel(shared, file)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			rel, _ = filepath.Rel(realfiles.RepoDir(), file)

@@ -101,7 +101,8 @@ func (r *resolver) crossCheckInfo() {
 		return
 	}
 	in, h := r.m.Info, r.facts
-	check := func(key string, jsonVal, hdrVal string, hdrField string, off int) {
+	check := func(key string, jsonVal, hdrVal string, hdrField string) {
+		off := h.offset(hdrField)
 		v := d.v.Get(key)
 		if v == nil {
 			d.warnf(doc.CodeManifestInfoMismatch, d.v, "info.json has no %s; the header's %s (offset 0x%X) is %s", key, hdrField, off, hdrVal)
@@ -113,10 +114,9 @@ func (r *resolver) crossCheckInfo() {
 		}
 		d.explain(v, "matches the header's %s (file offset 0x%X)", hdrField, off)
 	}
-	// Offsets: spec neff.md §1.1 [DOC/REAL].
-	check("name", strconv.Quote(in.Name), strconv.Quote(h.Name), "name", 0xDC)
-	check("num_tpb", fmtInt(in.NumTPB), strconv.FormatUint(uint64(h.NumTPB), 10), "num_tpb", 0xA8)
-	check("num_tpb_requested", fmtInt(in.NumTPBRequested), strconv.FormatUint(uint64(h.RequestedTPBCount), 10), "requested_tpb_count", 0x1DC)
+	check("name", strconv.Quote(in.Name), strconv.Quote(h.Name), "name")
+	check("num_tpb", fmtInt(in.NumTPB), strconv.FormatUint(uint64(h.NumTPB), 10), "num_tpb")
+	check("num_tpb_requested", fmtInt(in.NumTPBRequested), strconv.FormatUint(uint64(h.RequestedTPBCount), 10), "requested_tpb_count")
 	per := make([]string, 0, 64)
 	hdr := make([]string, 0, 64)
 	for i := 0; i < 64; i++ {
@@ -127,7 +127,7 @@ func (r *resolver) crossCheckInfo() {
 		per = append(per, strconv.FormatInt(x, 10))
 		hdr = append(hdr, strconv.Itoa(int(h.TPBPerNode[i])))
 	}
-	check("num_tpb_per_node", trimZeros(per), trimZeros(hdr), "tpb_per_node", 0x1E0)
+	check("num_tpb_per_node", trimZeros(per), trimZeros(hdr), "tpb_per_node")
 }
 
 func trimZeros(s []string) string {
@@ -248,7 +248,7 @@ func (r *resolver) crossCheckFeatures() {
 			case !known:
 				d.warnf(doc.CodeManifestFeatureMismatch, it, "%s neff_features lists %q, which no known feature bit carries; the header's feature_bits mask is what the runtime checks", c.DefPath, name)
 			case r.facts.Present && r.facts.FeatureBits&f.Bit == 0:
-				d.warnf(doc.CodeManifestFeatureMismatch, it, "%s neff_features lists %q (bit 0x%X), but the header's feature_bits (file offset 0x220) is 0x%X without that bit: the runtime follows the header", c.DefPath, name, f.Bit, r.facts.FeatureBits)
+				d.warnf(doc.CodeManifestFeatureMismatch, it, "%s neff_features lists %q (bit 0x%X), but the header's feature_bits (file offset 0x%X) is 0x%X without that bit: the runtime follows the header", c.DefPath, name, f.Bit, r.facts.offset("feature_bits"), r.facts.FeatureBits)
 			default:
 				d.explain(it, "feature bit 0x%X (%s): %s", f.Bit, f.Name, f.Meaning)
 			}
@@ -260,7 +260,7 @@ func (r *resolver) crossCheckFeatures() {
 					if at == nil {
 						at = d.v
 					}
-					d.warnf(doc.CodeManifestFeatureMismatch, at, "the header's feature_bits (file offset 0x220) has bit 0x%X (%s) set, but %s neff_features does not list %q", f.Bit, f.Name, c.DefPath, f.DefJSON)
+					d.warnf(doc.CodeManifestFeatureMismatch, at, "the header's feature_bits (file offset 0x%X) has bit 0x%X (%s) set, but %s neff_features does not list %q", r.facts.offset("feature_bits"), f.Bit, f.Name, c.DefPath, f.DefJSON)
 				}
 			}
 		}
@@ -274,7 +274,7 @@ func (r *resolver) crossCheckFeatures() {
 			continue
 		}
 		if _, ok := featurebits.ByBit(v); !ok {
-			r.root.Warnf(doc.CodeNeffFeatureUnknown, doc.At(0x220, 8), "the header's feature_bits (file offset 0x220) has bit %d (0x%X) set, which has no known name: a runtime that does not support it refuses the NEFF", bit, v)
+			r.root.Warnf(doc.CodeNeffFeatureUnknown, r.facts.span("feature_bits"), "the header's feature_bits (file offset 0x%X) has bit %d (0x%X) set, which has no known name: a runtime that does not support it refuses the NEFF", r.facts.offset("feature_bits"), bit, v)
 		}
 	}
 	if r.facts.NeffVersionMajor != 2 && r.facts.FeatureBits != 0 {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/neffscope/neffscope/core/neff"
 )
 
 // synthetic builds a small, consistent modern-style NEFF member set (one core, five engines,
@@ -77,7 +79,7 @@ func synthetic(edit func(path, text string) string) (*MemberSet, HeaderFacts) {
 		return binary.LittleEndian.AppendUint16(nil, []uint16{0x3C00, 0x4000, 0xC000, 0x3800}[i%4]) // 1, 2, -2, 0.5
 	})
 	set.Add("sg00/value_c.npy", int64(len(npy)), npy)
-	return set, HeaderFacts{Present: true, Name: "file.neff", NumTPB: 1, RequestedTPBCount: 1, TPBPerNode: [64]byte{1}, NeffVersionMajor: 1}
+	return set, HeaderFacts{Present: true, Name: "file.neff", NumTPB: 1, RequestedTPBCount: 1, TPBPerNode: [64]byte{1}, NeffVersionMajor: 1, At: neff.HeaderFieldSpans()}
 }
 
 // makeNPY writes a NumPy v1.0 file: magic, version, header padded to 64 bytes, values.

@@ -99,8 +99,42 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 	r := &s.rules
 	root := &doc.Node{Kind: doc.KindNCFWDump, Label: "libncfw ctx_log dump"}
 	d.Tree = root
+	start, end := d.bounds(s, b)
+	text := b[start:end]
+	work, modelStart := d.takeModel(s, text)
+	v := d.parse(b, start, work, text)
 
-	start := 0
+	top := v.Get(r.RootKey)
+	d.inferArch(s, top, arch, work)
+	// Lines are counted in the input: the prefix's, and the model name's own line breaks,
+	// which the blanked copy does not have.
+	lineBase := bytes.Count(b[:start], []byte{'\n'})
+	rd := d.mapValues(s, v, top, start, lineBase, len(text))
+	d.compare(s, text, lineBase)
+
+	// The tree: every value with its line, mapped values with their struct bytes.
+	root.Value = fmt.Sprintf("%s, %d bytes of text", d.Arch.Codename, len(text))
+	if d.Model != "" || bytes.HasPrefix(text, []byte(r.RootOpen+s.modelHead)) {
+		line := strconv.Itoa(lineBase + 2)
+		root.Add(&doc.Node{Kind: doc.KindString, Label: "model_name", Value: doc.Quote(d.Model, 256),
+			Span: doc.At(int64(start+modelStart), int64(len(d.Model))), Detail: "printed raw (no escaping) · line " + line,
+			Attrs: map[string]string{doc.AttrLine: line}})
+	}
+	if top != nil {
+		t := &treeBuilder{rd: rd, left: maxTreeNodes}
+		root.Add(t.node(top, r.RootKey, r.RootKey, -1))
+		if t.cut > 0 {
+			root.SetAttr(doc.AttrViewLimit, fmt.Sprintf("%d values beyond the first %d are not shown as tree rows", t.cut, maxTreeNodes))
+		}
+	}
+	root.Findings = append(root.Findings, d.Findings...)
+	return d
+}
+
+// bounds finds the dump in b: from its opening brace (past a BOM, blanks or a log prefix) to
+// the first NUL (the rest of libncfw's zeroed buffer), at most maxDumpBytes.
+func (d *Dump) bounds(s *schema, b []byte) (start, end int) {
+	r := &s.rules
 	if bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) {
 		start = 3
 	}
@@ -120,7 +154,7 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 				Message: fmt.Sprintf("the dump starts at byte %d; the %d bytes before it (a log prefix?) are not part of it", start, start)})
 		}
 	}
-	end := len(b)
+	end = len(b)
 	if i := bytes.IndexByte(b[min(start, len(b)):], 0); i >= 0 {
 		end = start + i
 		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwNulTail, Severity: doc.Info, Span: doc.At(int64(end), int64(len(b)-end)),
@@ -132,12 +166,16 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 		end = start + maxDumpBytes
 	}
 	d.Start, d.End = int64(start), int64(end)
-	text := b[start:end]
+	return start, end
+}
 
-	// The model name is printed raw (U-16, ncfw.model-escaping): take it from the framing and
-	// blank it in a copy so quotes or line breaks in it cannot derail the JSON reading.
-	work := append([]byte(nil), text...)
-	modelStart := len(r.RootOpen) + len(s.modelHead)
+// takeModel reads the model name, which libncfw prints raw (U-16, ncfw.model-escaping), from
+// the framing, and returns a copy of the text with it blanked, so quotes or line breaks in it
+// cannot derail the JSON reading; modelStart is where it begins in the text.
+func (d *Dump) takeModel(s *schema, text []byte) (work []byte, modelStart int) {
+	r := &s.rules
+	work = append([]byte(nil), text...)
+	modelStart = len(r.RootOpen) + len(s.modelHead)
 	if bytes.HasPrefix(text, []byte(r.RootOpen+s.modelHead)) {
 		tail := []byte(s.modelTail + spaces[:r.RootIndent] + strings.Replace(r.ObjOpen, "%s", r.RootKey, 1))
 		mEnd := bytes.Index(text[modelStart:], tail)
@@ -152,7 +190,12 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 			work[i] = 'm'
 		}
 	}
+	return work, modelStart
+}
 
+// parse reads the blanked text as lenient JSON under the dump's own budget of values; what
+// it cannot read, and a dump cut short, are findings.
+func (d *Dump) parse(b []byte, start int, work, text []byte) *jsonspan.Value {
 	bud := budget.New(budget.Limits{Values: maxDumpValues, Memory: 2 * maxDumpValues * budget.ValueCost})
 	v, err := jsonspan.ParseWith(work, jsonspan.Options{Lenient: true, Budget: bud})
 	d.Cut = v != nil && !balanced(work)
@@ -183,13 +226,14 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 		}
 		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwTruncated, Severity: doc.Warning, Span: doc.At(d.End, 0), Message: why})
 	}
+	return v
+}
 
-	top := v.Get(r.RootKey)
-	d.inferArch(s, top, arch, work)
-	// Lines are counted in the input: the prefix's, and the model name's own line breaks,
-	// which the blanked copy does not have.
-	lineBase := bytes.Count(b[:start], []byte{'\n'})
-	rd := &reader{s: s, a: &d.Arch, base: int64(start), lineBase: lineBase + strings.Count(d.Model, "\n"), textLen: int64(len(text)), ann: map[*jsonspan.Value]int{},
+// mapValues maps the values under the root key back to the context's bytes (Context, Known,
+// Fields), with the findings of what does not fit the schema.
+func (d *Dump) mapValues(s *schema, v, top *jsonspan.Value, start, lineBase, textLen int) *reader {
+	r := &s.rules
+	rd := &reader{s: s, a: &d.Arch, base: int64(start), lineBase: lineBase + strings.Count(d.Model, "\n"), textLen: int64(textLen), ann: map[*jsonspan.Value]int{},
 		ctx: make([]byte, d.Arch.Padded), known: make([]byte, d.Arch.Padded)}
 	if v != nil && v.Kind != jsonspan.Object {
 		rd.deviate(v, "the dump is not a JSON object")
@@ -209,25 +253,7 @@ func readWith(s *schema, b []byte, arch uint32) *Dump {
 		d.Findings = append(d.Findings, doc.Finding{Code: doc.CodeNcfwConflict, Severity: doc.Warning,
 			Message: fmt.Sprintf("%d more values disagree with bytes already given by earlier values", rd.conflicts-maxConflictFindings)})
 	}
-	d.compare(s, text, lineBase)
-
-	// The tree: every value with its line, mapped values with their struct bytes.
-	root.Value = fmt.Sprintf("%s, %d bytes of text", d.Arch.Codename, len(text))
-	if d.Model != "" || bytes.HasPrefix(text, []byte(r.RootOpen+s.modelHead)) {
-		line := strconv.Itoa(lineBase + 2)
-		root.Add(&doc.Node{Kind: doc.KindString, Label: "model_name", Value: doc.Quote(d.Model, 256),
-			Span: doc.At(int64(start+modelStart), int64(len(d.Model))), Detail: "printed raw (no escaping) · line " + line,
-			Attrs: map[string]string{doc.AttrLine: line}})
-	}
-	if top != nil {
-		t := &treeBuilder{rd: rd, left: maxTreeNodes}
-		root.Add(t.node(top, r.RootKey, r.RootKey, -1))
-		if t.cut > 0 {
-			root.SetAttr(doc.AttrViewLimit, fmt.Sprintf("%d values beyond the first %d are not shown as tree rows", t.cut, maxTreeNodes))
-		}
-	}
-	root.Findings = append(root.Findings, d.Findings...)
-	return d
+	return rd
 }
 
 // balanced reports whether every bracket opened outside strings is closed by the end of b.

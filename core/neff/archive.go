@@ -240,9 +240,9 @@ func Open(r io.ReaderAt, size int64, opt Options) *Archive {
 	return a
 }
 
-// checkHeader reports header values a runtime would refuse or that look wrong.
+// checkHeader reports header values a runtime would refuse or that look wrong: a file too short
+// for the header, then each field's own check (headerFields) where the file holds the field.
 func (a *Archive) checkHeader() {
-	h := &a.Header
 	size := a.FileSize
 	switch {
 	case size == 0:
@@ -251,64 +251,9 @@ func (a *Archive) checkHeader() {
 	case size < HeaderSize:
 		a.report(doc.CodeNeffHeaderShort, doc.HeaderRef("pkg_version"), doc.Error, doc.At(0, size), "the file is %d bytes, shorter than the 1024-byte NEFF header; fields past byte %d are missing. The file was cut short or is not a NEFF.", size, size)
 	}
-	if h.present("pkg_version") && h.PkgVersion != 1 && h.PkgVersion != 2 {
-		f := field("pkg_version")
-		a.report(doc.CodeNeffPkgVersion, doc.HeaderRef("pkg_version"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "pkg_version is %d; only 1 (tar + SHA-256) and 2 (gzip'd tar + MD5) exist. If this is meant to be a NEFF, its header is damaged.", h.PkgVersion)
-	}
-	if h.present("header_size") && h.HeaderSize != HeaderSize {
-		f := field("header_size")
-		a.report(doc.CodeNeffHeaderSize, doc.HeaderRef("header_size"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "header_size is %d, but every known NEFF has 1024 and the runtime reads the payload at byte 1024 regardless; the payload is read from 1024.", h.HeaderSize)
-	}
-	if h.present("data_size") && size >= HeaderSize {
-		f := field("data_size")
-		avail := uint64(size - HeaderSize)
-		switch {
-		case h.DataSize > avail:
-			a.report(doc.CodeNeffTruncated, doc.HeaderRef("data_size"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "data_size is %d but only %d bytes follow the header: the file is truncated (%d bytes missing). Copy the file again; what is present is still read.", h.DataSize, avail, h.DataSize-avail)
-		case h.DataSize < avail:
-			a.Payload.TrailingBytes = int64(avail - h.DataSize)
-			a.report(doc.CodeNeffTrailingBytes, doc.HeaderRef("data_size"), doc.Warning, doc.At(HeaderSize+int64(h.DataSize), int64(avail-h.DataSize)), "%d bytes after the payload (from byte %d) are not covered by data_size nor by the hash; real NEFFs have none. Something was appended to the file.", avail-h.DataSize, HeaderSize+h.DataSize)
-		}
-	}
-	if h.present("neff_version_major") && h.NeffVersionMajor > 2 {
-		f := field("neff_version_major")
-		a.report(doc.CodeNeffVersion, doc.HeaderRef("neff_version_major"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "neff_version_major is %d; runtimes accept 0..2. This NEFF needs a newer runtime, or its header is damaged.", h.NeffVersionMajor)
-	}
-	if h.present("feature_bits") {
-		f := field("feature_bits")
-		_, unknown := FeatureNames(h.FeatureBits)
-		for _, v := range unknown {
-			a.report(doc.CodeNeffFeatureUnknown, doc.HeaderRef("feature_bits"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "feature bit 0x%x has no known name (neffscope's table follows spec neff.md §1.4).", v)
-		}
-		if h.NeffVersionMajor == 2 && h.FeatureBits&RuntimeFeatureTrap != 0 {
-			a.report(doc.CodeNeffFeatureUnsupported, doc.HeaderRef("feature_bits"), doc.Error, doc.At(int64(f.Off), int64(f.Size)), "feature bits 0x%x are beyond what libnrt 2.31 supports (0x%x): that runtime refuses this NEFF as compiled by a newer compiler. Use a newer Neuron runtime.", h.FeatureBits&RuntimeFeatureTrap, RuntimeSupportedFeatures)
-		}
-	}
-	if h.present("uuid") {
-		f := field("uuid")
-		if h.UUID == [16]byte{} {
-			a.report(doc.CodeNeffUUIDZero, doc.HeaderRef("uuid"), doc.Warning, doc.At(int64(f.Off), int64(f.Size)), "the UUID is all zero; runtimes use it as a cache key and the profiler pairs traces by it.")
-		}
-	}
-	if h.present("pad") {
-		f := field("pad")
-		for i, c := range h.Raw[f.Off : f.Off+f.Size] {
-			if c != 0 {
-				a.report(doc.CodeNeffReservedNonzero, doc.HeaderRef("pad"), doc.Warning, doc.At(int64(f.Off+i), 1), "the reserved area 0x22C..0x3FF holds a non-zero byte at 0x%X; real NEFFs leave it zero. A newer producer may use it, or the header is damaged.", f.Off+i)
-				break
-			}
-		}
-	}
-	if h.present("hash") && h.PkgVersion == 2 {
-		tail := h.Hash[16:]
-		allZero, allASCII0 := true, true
-		for _, c := range tail {
-			allZero = allZero && c == 0
-			allASCII0 = allASCII0 && c == '0'
-		}
-		if !allZero && !allASCII0 { // Unknown-ID: neff.hash-tail
-			f := field("hash")
-			a.report(doc.CodeNeffHashTail, doc.HeaderRef("hash"), doc.Info, doc.At(int64(f.Off)+16, 16), "hash bytes 16..31 are neither zero (modern files) nor ASCII '0' (the old fixture); pkg 2 uses only the first 16 bytes, so they are ignored.")
+	for i := range headerFields {
+		if f := &headerFields[i]; f.check != nil && a.Header.has(f) {
+			f.check(a, f)
 		}
 	}
 }
@@ -478,7 +423,7 @@ func (a *Archive) readPayload(r io.ReaderAt, opt Options) {
 		}
 		a.Payload.GzipMTime, a.Payload.GzipOS, a.Payload.GzipXFL = gz.ModTime, gz.OS, gz.XFL
 		tarStream = gz
-	case len(peek) >= 263 && string(peek[257:262]) == "ustar":
+	case looksLikeTar(peek):
 		a.Payload.Encoding = "tar"
 		tarStream = cr.Reader
 		if h.PkgVersion == 2 {
@@ -622,10 +567,9 @@ func (a *Archive) readPadding(cr io.Reader, consumed int64, opt Options) {
 func (a *Archive) checkIntegrity(sum []byte) {
 	h := &a.Header
 	a.Payload.ComputedHash = hex.EncodeToString(sum)
-	f := field("hash")
-	span := doc.At(int64(f.Off), 16)
-	if h.PkgVersion == 1 {
-		span = doc.At(int64(f.Off), 32)
+	span := spanOf((*headerBlock).hash) // pkg 1: SHA-256, all 32 bytes
+	if h.PkgVersion != 1 {
+		span.Length = 16 // pkg 2: MD5, the first 16
 	}
 	switch {
 	case h.PkgVersion != 1 && h.PkgVersion != 2:

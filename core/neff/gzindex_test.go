@@ -72,10 +72,7 @@ func sameAsWalk(t *testing.T, a *Archive, r io.ReaderAt, path string, off, n int
 
 func TestReadMemberIndexRealFiles(t *testing.T) {
 	withSpacing(t, 64<<10, 256) // real files are small: make checkpoints inside them
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip(realfiles.Missing("nkipy/matmul_small.neff"))
-	}
+	files := realfiles.NEFFs(t)
 	if realfiles.SharedDir() == "" {
 		t.Logf("only testdata/real/ here: ../shared/testdata-real/ is absent, so %d file(s) checked", len(files))
 	}

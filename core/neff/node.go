@@ -52,102 +52,113 @@ func (a *Archive) headerNode() *doc.Node {
 	h := &a.Header
 	n := &doc.Node{Kind: doc.KindHeader, Label: "header", Value: fmt.Sprintf("%d bytes", min(int64(HeaderSize), a.FileSize)), Span: doc.At(0, min(int64(HeaderSize), a.FileSize))}
 	n.Detail = "the 1024-byte binary header every NEFF starts with (little-endian; no magic number)"
-	for _, f := range headerFields {
-		span := doc.At(int64(f.Off), int64(f.Size))
-		if f.Off+f.Size > h.Have {
-			if f.Off < h.Have {
-				fn := n.Field(f.Name, "(cut off)", doc.At(int64(f.Off), int64(h.Have-f.Off)))
+	for i := range headerFields {
+		f := &headerFields[i]
+		span := f.span()
+		if !h.has(f) {
+			if span.Offset < int64(h.Have) {
+				fn := n.Field(f.Name, "(cut off)", doc.At(span.Offset, int64(h.Have)-span.Offset))
 				fn.Detail = f.Meaning
 			}
 			continue
 		}
 		fn := n.Field(f.Name, "", span)
 		fn.Detail = f.Meaning
-		switch f.Name {
-		case "pkg_version":
-			fn.Value = fmt.Sprint(h.PkgVersion)
-			switch h.PkgVersion {
-			case 1:
-				fn.Detail = "1: plain tar payload, SHA-256 integrity. " + f.Meaning
-			case 2:
-				fn.Detail = "2: gzip'd tar payload, MD5 integrity. " + f.Meaning
-			}
-		case "header_size":
-			fn.Value = fmt.Sprint(h.HeaderSize)
-		case "data_size":
-			fn.Value = fmt.Sprint(h.DataSize)
-			if a.FileSize >= HeaderSize && h.DataSize == uint64(a.FileSize-HeaderSize) {
-				fn.Detail = "= file size − 1024, as in real NEFFs (includes the zero padding after the gzip stream). " + f.Meaning
-			}
-		case "neff_version_major":
-			fn.Value = fmt.Sprint(h.NeffVersionMajor)
-		case "neff_version_minor":
-			fn.Value = fmt.Sprint(h.NeffVersionMinor)
-		case "neff_build_version":
-			fn.Value = doc.Quote(h.NeffBuildVersion, 128)
-			if h.NeffBuildVersion == "" {
-				fn.Value = `""`
-			}
-		case "num_tpb":
-			fn.Value = fmt.Sprint(h.NumTPB)
-		case "hash":
-			fn.Value = h.StoredDigest()
-			fn.Detail = a.hashDetail()
-			fn.Add(&doc.Node{Kind: doc.KindBytes, Label: "stored bytes", Value: hex.EncodeToString(h.Hash[:]), Span: span})
-		case "uuid":
-			fn.Value = h.UUIDString()
-			if v, rfc := h.UUIDVersion(); rfc {
-				fn.Detail = fmt.Sprintf("RFC 4122 version %d. %s", v, f.Meaning)
-			}
-		case "name":
-			fn.Value = doc.Quote(h.Name, 256)
-			if !utf8.ValidString(h.Name) {
-				fn.Flag(doc.CodeInvalidUTF8, doc.Info, span, "the header's name is not valid UTF-8: it is shown with U+FFFD for each bad byte.")
-			}
-		case "requested_tpb_count":
-			fn.Value = fmt.Sprint(h.RequestedTPBCount)
-		case "tpb_per_node":
-			fn.Value = runs(h.TPBPerNode[:])
-		case "feature_bits":
-			fn.Value = fmt.Sprintf("0x%x", h.FeatureBits)
-			names, _ := FeatureNames(h.FeatureBits)
-			fn.SetAttr(doc.AttrFeatures, strings.Join(names, ", "))
-			if len(names) == 0 {
-				fn.Detail = "no features. " + f.Meaning
-			} else {
-				fn.Detail = strings.Join(names, ", ")
-			}
-			for bit := 0; bit < 64; bit++ {
-				v := uint64(1) << bit
-				if h.FeatureBits&v == 0 {
-					continue
-				}
-				b := &doc.Node{Kind: doc.KindFlag, Label: fmt.Sprintf("bit %d", bit), Value: fmt.Sprintf("0x%x", v), Span: doc.At(int64(f.Off+bit/8), 1)}
-				if ft, ok := FeatureByBit(v); ok {
-					b.Label = ft.Name
-					b.Detail = fmt.Sprintf("bit %d: %s (name source: %s", bit, ft.Meaning, ft.Confidence)
-					if ft.DefJSON != "" {
-						b.Detail += "; def.json lists it as " + ft.DefJSON
-					}
-					b.Detail += ")"
-				} else {
-					b.Detail = fmt.Sprintf("bit %d has no known name", bit)
-				}
-				fn.Add(b)
-			}
-		case "lnc_size":
-			fn.Value = fmt.Sprint(h.LNCSize)
-		case "pad":
-			fn.Value = "zero"
-			for _, c := range h.Raw[f.Off : f.Off+f.Size] {
-				if c != 0 {
-					fn.Value = "not zero"
-					break
-				}
-			}
-		}
+		f.show(a, f, fn)
 	}
 	return n
+}
+
+// showNumber shows an integer field as it is.
+func showNumber(get func(h *Header) uint64) func(a *Archive, f *fieldSpec, n *doc.Node) {
+	return func(a *Archive, _ *fieldSpec, n *doc.Node) { n.Value = fmt.Sprint(get(&a.Header)) }
+}
+
+func showPkgVersion(a *Archive, f *fieldSpec, n *doc.Node) {
+	n.Value = fmt.Sprint(a.Header.PkgVersion)
+	switch a.Header.PkgVersion {
+	case 1:
+		n.Detail = "1: plain tar payload, SHA-256 integrity. " + f.Meaning
+	case 2:
+		n.Detail = "2: gzip'd tar payload, MD5 integrity. " + f.Meaning
+	}
+}
+
+func showDataSize(a *Archive, f *fieldSpec, n *doc.Node) {
+	n.Value = fmt.Sprint(a.Header.DataSize)
+	if a.FileSize >= HeaderSize && a.Header.DataSize == uint64(a.FileSize-HeaderSize) {
+		n.Detail = "= file size − 1024, as in real NEFFs (includes the zero padding after the gzip stream). " + f.Meaning
+	}
+}
+
+func showBuildVersion(a *Archive, _ *fieldSpec, n *doc.Node) {
+	n.Value = doc.Quote(a.Header.NeffBuildVersion, 128)
+	if a.Header.NeffBuildVersion == "" {
+		n.Value = `""`
+	}
+}
+
+func showHash(a *Archive, f *fieldSpec, n *doc.Node) {
+	n.Value = a.Header.StoredDigest()
+	n.Detail = a.hashDetail()
+	n.Add(&doc.Node{Kind: doc.KindBytes, Label: "stored bytes", Value: hex.EncodeToString(a.Header.Hash[:]), Span: f.span()})
+}
+
+func showUUID(a *Archive, f *fieldSpec, n *doc.Node) {
+	n.Value = a.Header.UUIDString()
+	if v, rfc := a.Header.UUIDVersion(); rfc {
+		n.Detail = fmt.Sprintf("RFC 4122 version %d. %s", v, f.Meaning)
+	}
+}
+
+func showName(a *Archive, f *fieldSpec, n *doc.Node) {
+	n.Value = doc.Quote(a.Header.Name, 256)
+	if !utf8.ValidString(a.Header.Name) {
+		n.Flag(doc.CodeInvalidUTF8, doc.Info, f.span(), "the header's name is not valid UTF-8: it is shown with U+FFFD for each bad byte.")
+	}
+}
+
+func showTPBPerNode(a *Archive, _ *fieldSpec, n *doc.Node) { n.Value = runs(a.Header.TPBPerNode[:]) }
+
+// showFeatureBits names the set bits, each a child node on its byte.
+func showFeatureBits(a *Archive, f *fieldSpec, n *doc.Node) {
+	bits := a.Header.FeatureBits
+	n.Value = fmt.Sprintf("0x%x", bits)
+	names, _ := FeatureNames(bits)
+	n.SetAttr(doc.AttrFeatures, strings.Join(names, ", "))
+	if len(names) == 0 {
+		n.Detail = "no features. " + f.Meaning
+	} else {
+		n.Detail = strings.Join(names, ", ")
+	}
+	for bit := 0; bit < 64; bit++ {
+		v := uint64(1) << bit
+		if bits&v == 0 {
+			continue
+		}
+		b := &doc.Node{Kind: doc.KindFlag, Label: fmt.Sprintf("bit %d", bit), Value: fmt.Sprintf("0x%x", v), Span: doc.At(f.span().Offset+int64(bit/8), 1)}
+		if ft, ok := FeatureByBit(v); ok {
+			b.Label = ft.Name
+			b.Detail = fmt.Sprintf("bit %d: %s (name source: %s", bit, ft.Meaning, ft.Confidence)
+			if ft.DefJSON != "" {
+				b.Detail += "; def.json lists it as " + ft.DefJSON
+			}
+			b.Detail += ")"
+		} else {
+			b.Detail = fmt.Sprintf("bit %d has no known name", bit)
+		}
+		n.Add(b)
+	}
+}
+
+func showPad(a *Archive, _ *fieldSpec, n *doc.Node) {
+	n.Value = "zero"
+	for _, c := range a.Header.Pad() {
+		if c != 0 {
+			n.Value = "not zero"
+			break
+		}
+	}
 }
 
 func (a *Archive) hashDetail() string {
@@ -229,7 +240,7 @@ func (a *Archive) payloadNode() *doc.Node {
 			pad.Detail = fmt.Sprintf("%d non-zero bytes, first at %d", p.PaddingNonZero, p.FirstNonZero)
 		}
 	}
-	integ := n.Field("integrity", p.Integrity, doc.At(int64(field("hash").Off), 16))
+	integ := n.Field("integrity", p.Integrity, doc.At(spanOf((*headerBlock).hash).Offset, 16))
 	integ.SetAttr(doc.AttrIntegrity, p.Integrity)
 	integ.Detail = a.hashDetail()
 	if p.ComputedHash != "" {

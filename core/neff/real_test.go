@@ -17,8 +17,8 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// realNEFFs lists the real NEFFs with what spec neff.md §1.1 says their headers hold.
-var realNEFFs = []struct {
+// realHeaders lists the real NEFFs with what spec neff.md §1.1 says their headers hold.
+var realHeaders = []struct {
 	path        string
 	major       uint64
 	featureBits uint64
@@ -63,7 +63,7 @@ func independentMembers(t *testing.T, b []byte) (paths []string, data map[string
 }
 
 func TestRealNEFFs(t *testing.T) {
-	for _, rn := range realNEFFs {
+	for _, rn := range realHeaders {
 		t.Run(rn.path, func(t *testing.T) {
 			// matmul_small is in the repository; the others are checked where ../shared is.
 			path, ok := realfiles.Optional(t, rn.path, "the header and members of "+rn.path)

@@ -40,7 +40,7 @@ type walker struct {
 	stopped bool
 	hasher  *memberHasher
 	kept    int64
-	block   [tarBlock]byte
+	block   tarHeaderBlock
 	buf     []byte
 	seen    map[string]int64
 	// srcEOF: the stream under the walk ended cleanly (for gzip: the member's CRC matched), so
@@ -88,122 +88,166 @@ func (w *walker) walk() {
 	defer w.hasher.close() // every member's SHA256 is set when walk returns
 	w.buf = make([]byte, streamBufBytes)
 	w.seen = map[string]int64{}
-	var longName, paxPath string
-	paxSize := int64(-1)
+	ext := extended{paxSize: -1}
 	zeroBlocks := 0
 	for {
 		hdrOff := w.pos
-		n, err := w.read(w.block[:])
-		if err != nil {
-			switch {
-			case n == 0 && errors.Is(err, io.EOF):
-				w.clean = true
-				if zeroBlocks == 0 {
-					w.a.report(doc.CodeTarNoEnd, "archive", doc.Warning, nil, "the tar archive ends at stream byte %d without its end-of-archive blocks; every member before it is whole, but the archive was probably cut after the last member.", hdrOff)
-				}
-			case errors.Is(err, errInflateLimit):
-			default:
-				w.a.report(doc.CodeTarTruncated, "archive", doc.Error, nil, "the tar archive ends inside a header block at stream byte %d (%d of 512 bytes present): the payload was cut short.", hdrOff, n)
-			}
+		if w.atEnd(hdrOff, &zeroBlocks) {
 			return
 		}
-		if isZero(w.block[:]) {
-			zeroBlocks++
-			if zeroBlocks == 2 {
-				w.clean = true
-				return
-			}
+		if zeroBlocks > 0 {
 			continue
-		}
-		if zeroBlocks == 1 {
-			w.a.flagRepeated(doc.CodeTarLoneZeroBlock, "archive", doc.Warning, nil, "a lone zero block at tar stream byte %d is followed by more headers; GNU tar treats it as the end of the archive, libarchive reads on. The members after it are listed.", hdrOff-tarBlock)
-			zeroBlocks = 0
 		}
 		h, ok := w.header(hdrOff)
 		if !ok {
 			return
 		}
-		size := h.size
-		if paxSize >= 0 && (h.typeflag == '0' || h.typeflag == 0 || h.typeflag == '7') {
-			size = paxSize
-		}
-		switch h.typeflag {
-		case 'x', 'g':
-			data, ok := w.small(h, hdrOff, maxPaxHeader, "pax extended header")
-			if !ok {
-				return
-			}
-			recs, err := parsePax(data)
-			if err != nil {
-				w.a.flagRepeated(doc.CodeTarBadPax, "archive", doc.Warning, nil, "the pax extended header at tar stream byte %d is malformed (%v); its records are ignored.", hdrOff, err)
-			}
-			if h.typeflag == 'x' {
-				if p, ok := recs["path"]; ok {
-					paxPath = p
-				}
-				if s, ok := recs["size"]; ok {
-					if v, err := strconv.ParseInt(s, 10, 64); err == nil && v >= 0 {
-						paxSize = v
-					} else {
-						// GNU tar and Go's archive/tar refuse this header (ErrHeader); the
-						// ustar size field is used instead.
-						w.a.flagRepeated(doc.CodeTarBadPax, "archive", doc.Error, nil, "the pax extended header at tar stream byte %d has an unreadable size record %q; tar readers refuse such an archive (Go: \"archive/tar: invalid tar header\"). The next member's ustar size field is used instead.", hdrOff, clip(s, 40))
-					}
-				}
-			}
-			continue
-		case 'L':
-			data, ok := w.small(h, hdrOff, maxLongName, "GNU long name")
-			if !ok {
-				return
-			}
-			longName = cString(data)
-			continue
-		case 'K':
-			if _, ok := w.small(h, hdrOff, maxLongName, "GNU long link name"); !ok {
-				return
-			}
-			continue
-		}
-		name := h.name
-		if longName != "" {
-			name = longName
-		}
-		if paxPath != "" {
-			name = paxPath
-		}
-		longName, paxPath, paxSize = "", "", -1
-		for strings.HasPrefix(name, "./") {
-			name = name[2:]
-		}
-		switch h.typeflag {
-		case '5': // directory: libnrt skips them
-			if !w.skip(size) {
-				return
-			}
-			continue
-		case '0', 0, '7':
-		case '1', '2', '3', '4', '6':
-			w.a.flagRepeated(doc.CodeTarNotFile, doc.MemberRef(name), doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(h.typeflag))
-			if !w.skip(size) {
-				return
-			}
-			continue
-		default:
-			w.a.report(doc.CodeTarOddType, doc.MemberRef(name), doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, h.typeflag)
-		}
-		if w.opt.Budget == nil && len(w.a.Members) >= maxMembers {
-			w.a.report(doc.CodeTarTooManyMembers, "archive", doc.Error, nil, "the archive holds more than %d members; listing stops at stream byte %d to bound memory.", maxMembers, hdrOff)
+		if meta, ok := w.extend(&ext, h, hdrOff); !ok {
 			return
+		} else if meta {
+			continue
 		}
-		if where := fmt.Sprintf("member %d, tar stream byte %d", len(w.a.Members)+1, hdrOff); !w.opt.Budget.Take(budget.Members, 1, where) || !w.opt.Budget.Take(budget.Memory, budget.MemberCost+int64(len(name)), where) {
-			w.a.report(doc.CodeBudgetSkipped, "archive", doc.Warning, nil, "listing stops at member %d (tar stream byte %d): the %s limit is reached (the file's finding says how to raise it); the members after it are not listed.", len(w.a.Members)+1, hdrOff, w.opt.Budget.First().Kind)
+		name, size := ext.apply(h)
+		if file, ok := w.regular(name, size, h.typeflag, hdrOff); !ok {
 			return
+		} else if !file {
+			continue
 		}
-		if !w.member(name, size, h.typeflag, hdrOff) {
+		if !w.list(name, hdrOff) || !w.member(name, size, h.typeflag, hdrOff) {
 			return
 		}
 	}
+}
+
+// atEnd reads the next header block into w.block and says whether the archive ends there:
+// two zero blocks, a clean end of the stream, or a cut. A zero block counts in zeroBlocks; one
+// zero block followed by a header is flagged (GNU tar would stop at it) and the count reset.
+func (w *walker) atEnd(hdrOff int64, zeroBlocks *int) bool {
+	n, err := w.read(w.block[:])
+	if err != nil {
+		switch {
+		case n == 0 && errors.Is(err, io.EOF):
+			w.clean = true
+			if *zeroBlocks == 0 {
+				w.a.report(doc.CodeTarNoEnd, "archive", doc.Warning, nil, "the tar archive ends at stream byte %d without its end-of-archive blocks; every member before it is whole, but the archive was probably cut after the last member.", hdrOff)
+			}
+		case errors.Is(err, errInflateLimit):
+		default:
+			w.a.report(doc.CodeTarTruncated, "archive", doc.Error, nil, "the tar archive ends inside a header block at stream byte %d (%d of 512 bytes present): the payload was cut short.", hdrOff, n)
+		}
+		return true
+	}
+	if isZero(w.block[:]) {
+		*zeroBlocks++
+		if *zeroBlocks == 2 {
+			w.clean = true
+			return true
+		}
+		return false
+	}
+	if *zeroBlocks == 1 {
+		w.a.flagRepeated(doc.CodeTarLoneZeroBlock, "archive", doc.Warning, nil, "a lone zero block at tar stream byte %d is followed by more headers; GNU tar treats it as the end of the archive, libarchive reads on. The members after it are listed.", hdrOff-tarBlock)
+		*zeroBlocks = 0
+	}
+	return false
+}
+
+// extended is what the pax and GNU long-name entries say of the entry after them.
+type extended struct {
+	longName, paxPath string
+	paxSize           int64 // -1: none
+}
+
+// apply is the entry's name and size with what the entries before it said, which it uses up.
+func (e *extended) apply(h tarHeader) (name string, size int64) {
+	name, size = h.name, h.size
+	if e.paxSize >= 0 && (h.typeflag == '0' || h.typeflag == 0 || h.typeflag == '7') {
+		size = e.paxSize
+	}
+	if e.longName != "" {
+		name = e.longName
+	}
+	if e.paxPath != "" {
+		name = e.paxPath
+	}
+	*e = extended{paxSize: -1}
+	for strings.HasPrefix(name, "./") {
+		name = name[2:]
+	}
+	return name, size
+}
+
+// extend reads a pax extended header (x, g) or a GNU long name or link name (L, K) into e;
+// meta says the entry was one of them, ok false that walking cannot go on.
+func (w *walker) extend(e *extended, h tarHeader, hdrOff int64) (meta, ok bool) {
+	switch h.typeflag {
+	case 'x', 'g':
+		data, ok := w.small(h, hdrOff, maxPaxHeader, "pax extended header")
+		if !ok {
+			return true, false
+		}
+		recs, err := parsePax(data)
+		if err != nil {
+			w.a.flagRepeated(doc.CodeTarBadPax, "archive", doc.Warning, nil, "the pax extended header at tar stream byte %d is malformed (%v); its records are ignored.", hdrOff, err)
+		}
+		if h.typeflag == 'x' {
+			if p, ok := recs["path"]; ok {
+				e.paxPath = p
+			}
+			if s, ok := recs["size"]; ok {
+				if v, err := strconv.ParseInt(s, 10, 64); err == nil && v >= 0 {
+					e.paxSize = v
+				} else {
+					// GNU tar and Go's archive/tar refuse this header (ErrHeader); the
+					// ustar size field is used instead.
+					w.a.flagRepeated(doc.CodeTarBadPax, "archive", doc.Error, nil, "the pax extended header at tar stream byte %d has an unreadable size record %q; tar readers refuse such an archive (Go: \"archive/tar: invalid tar header\"). The next member's ustar size field is used instead.", hdrOff, clip(s, 40))
+				}
+			}
+		}
+		return true, true
+	case 'L':
+		data, ok := w.small(h, hdrOff, maxLongName, "GNU long name")
+		if !ok {
+			return true, false
+		}
+		e.longName = cString(data)
+		return true, true
+	case 'K':
+		_, ok := w.small(h, hdrOff, maxLongName, "GNU long link name")
+		return true, ok
+	}
+	return false, true
+}
+
+// regular says whether an entry is read as a member: a file is, and an entry of an unusual
+// type (flagged); a directory, link or device is skipped (links and devices flagged). ok is
+// false when walking cannot go on.
+func (w *walker) regular(name string, size int64, typeflag byte, hdrOff int64) (file, ok bool) {
+	switch typeflag {
+	case '5': // directory: libnrt skips them
+		return false, w.skip(size)
+	case '0', 0, '7':
+	case '1', '2', '3', '4', '6':
+		w.a.flagRepeated(doc.CodeTarNotFile, doc.MemberRef(name), doc.Info, nil, "tar entry %q at stream byte %d is a %s, not a file; NEFF loaders ignore it.", name, hdrOff, typeName(typeflag))
+		return false, w.skip(size)
+	default:
+		w.a.report(doc.CodeTarOddType, doc.MemberRef(name), doc.Warning, nil, "tar entry %q at stream byte %d has the unusual type flag %q; it is read as a regular file.", name, hdrOff, typeflag)
+	}
+	return true, true
+}
+
+// list takes a member's place in the listing from the budget (or, without one, maxMembers);
+// false stops the listing, with a finding that says why.
+func (w *walker) list(name string, hdrOff int64) bool {
+	if w.opt.Budget == nil && len(w.a.Members) >= maxMembers {
+		w.a.report(doc.CodeTarTooManyMembers, "archive", doc.Error, nil, "the archive holds more than %d members; listing stops at stream byte %d to bound memory.", maxMembers, hdrOff)
+		return false
+	}
+	if where := fmt.Sprintf("member %d, tar stream byte %d", len(w.a.Members)+1, hdrOff); !w.opt.Budget.Take(budget.Members, 1, where) || !w.opt.Budget.Take(budget.Memory, budget.MemberCost+int64(len(name)), where) {
+		w.a.report(doc.CodeBudgetSkipped, "archive", doc.Warning, nil, "listing stops at member %d (tar stream byte %d): the %s limit is reached (the file's finding says how to raise it); the members after it are not listed.", len(w.a.Members)+1, hdrOff, w.opt.Budget.First().Kind)
+		return false
+	}
+	return true
 }
 
 // repeat is one code's count of archive findings and where its summary is in Findings.
@@ -242,31 +286,66 @@ type tarHeader struct {
 	typeflag byte
 }
 
+// tarHeaderBlock is one 512-byte tar header. Its accessors are the one place each field's
+// offset and width are written (POSIX ustar, with GNU's magic "ustar " in the same bytes), as
+// archive/tar's format.go has them.
+type tarHeaderBlock [tarBlock]byte
+
+func (b *tarHeaderBlock) name() []byte     { return b[0:][:100] }
+func (b *tarHeaderBlock) size() []byte     { return b[124:][:12] }
+func (b *tarHeaderBlock) chksum() []byte   { return b[148:][:8] }
+func (b *tarHeaderBlock) typeFlag() []byte { return b[156:][:1] }
+func (b *tarHeaderBlock) magic() []byte    { return b[257:][:6] }
+func (b *tarHeaderBlock) prefix() []byte   { return b[345:][:155] }
+
+// checksums sums the block's bytes as unsigned and as signed bytes, the checksum field taken
+// as spaces (tar readers accept either sum).
+func (b *tarHeaderBlock) checksums() (unsigned, signed int64) {
+	for _, c := range b {
+		unsigned += int64(c)
+		signed += int64(int8(c))
+	}
+	for _, c := range b.chksum() {
+		unsigned += ' ' - int64(c)
+		signed += ' ' - int64(int8(c))
+	}
+	return unsigned, signed
+}
+
+// looksLikeTar says whether the payload's first bytes hold a ustar magic where a tar header's
+// is (POSIX "ustar\x00" or GNU "ustar ").
+func looksLikeTar(peek []byte) bool {
+	var b tarHeaderBlock
+	n := copy(b[:], peek)
+	m := b.magic()
+	return n >= tarBlock-cap(m)+len(m) && string(m[:5]) == "ustar"
+}
+
 // header decodes w.block. ok is false when walking cannot go on.
 func (w *walker) header(off int64) (tarHeader, bool) {
-	b := w.block[:]
+	b := &w.block
 	var h tarHeader
-	h.typeflag = b[156]
-	stored, errSum := parseNumeric(b[148:156])
-	unsigned, signed := checksums(b)
-	magic := string(b[257:263])
+	h.typeflag = b.typeFlag()[0]
+	stored, errSum := parseNumeric(b.chksum())
+	unsigned, signed := b.checksums()
+	magic := string(b.magic())
 	posix, gnu := magic == "ustar\x00", magic == "ustar "
 	if errSum != nil || (stored != unsigned && stored != signed) {
 		if !posix && !gnu {
-			w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the block at tar stream byte %d is not a tar header (no ustar magic, checksum %s): the archive is corrupt from here. libnrt would fail with \"failure while reading NEFF metadata\". %d members before it are listed.", off, describeSum(b[148:156], unsigned), len(w.a.Members))
+			w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the block at tar stream byte %d is not a tar header (no ustar magic, checksum %s): the archive is corrupt from here. libnrt would fail with \"failure while reading NEFF metadata\". %d members before it are listed.", off, describeSum(b.chksum(), unsigned), len(w.a.Members))
 			return h, false
 		}
-		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header at stream byte %d has checksum %s but its bytes sum to %d: the header is damaged and libnrt would refuse the archive (\"failure while reading NEFF metadata\"). neffscope reads on, taking the header as it stands.", off, describeSum(b[148:156], unsigned), unsigned)
+		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header at stream byte %d has checksum %s but its bytes sum to %d: the header is damaged and libnrt would refuse the archive (\"failure while reading NEFF metadata\"). neffscope reads on, taking the header as it stands.", off, describeSum(b.chksum(), unsigned), unsigned)
 	}
-	h.name = cString(b[0:100])
+	h.name = cString(b.name())
 	if posix {
-		if prefix := cString(b[345:500]); prefix != "" {
+		if prefix := cString(b.prefix()); prefix != "" {
 			h.name = prefix + "/" + h.name
 		}
 	}
-	size, err := parseNumeric(b[124:136])
+	size, err := parseNumeric(b.size())
 	if err != nil || size < 0 {
-		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header of %q at stream byte %d has an unreadable size field %q; walking stops here.", h.name, off, strings.TrimRight(string(b[124:136]), "\x00"))
+		w.a.report(doc.CodeTarBadHeader, "archive", doc.Error, nil, "the tar header of %q at stream byte %d has an unreadable size field %q; walking stops here.", h.name, off, strings.TrimRight(string(b.size()), "\x00"))
 		return h, false
 	}
 	h.size = size
@@ -406,18 +485,6 @@ func isZero(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// checksums returns the unsigned and signed sums of a header with the checksum field as spaces.
-func checksums(b []byte) (unsigned, signed int64) {
-	for i, c := range b {
-		if i >= 148 && i < 156 {
-			c = ' '
-		}
-		unsigned += int64(c)
-		signed += int64(int8(c))
-	}
-	return
 }
 
 // parseNumeric reads an octal field (NUL/space padded) or a GNU base-256 one (high bit set).

@@ -46,32 +46,32 @@ func runtimeVerdict(a *Archive) Verdict {
 	reject := func(status int, span *doc.Span, rule, format string, args ...any) Verdict {
 		return Verdict{Status: status, Message: fmt.Sprintf(format, args...), Rule: rule, Span: span}
 	}
-	hf := func(name string) *doc.Span { f := field(name); return doc.At(int64(f.Off), int64(f.Size)) }
+	hf := spanOf
 	switch {
 	case size <= 0x3FF:
 		return reject(StatusInvalid, doc.At(0, size), "the file is shorter than the 1024-byte header",
 			"Invalid number of NEFF bytes received %x", size)
 	case int64(h.HeaderSize) >= size || h.HeaderSize > 1<<62:
-		return reject(StatusInvalid, hf("header_size"), "header_size is not smaller than the file",
+		return reject(StatusInvalid, hf((*headerBlock).headerSize), "header_size is not smaller than the file",
 			"Invalid NEFF file size hdr sz: %x, file sz: %x:", h.HeaderSize, size)
 	case h.NeffVersionMajor > 2:
-		return reject(StatusUnsupportedVersion, hf("neff_version_major"), "the NEFF major version is above 2; a newer runtime is needed",
+		return reject(StatusUnsupportedVersion, hf((*headerBlock).neffVersionMajor), "the NEFF major version is above 2; a newer runtime is needed",
 			"NEFF version: %d.%d is not supported, accepted version range: 0.x-2.x", h.NeffVersionMajor, h.NeffVersionMinor)
 	case h.NeffVersionMajor == 2 && h.FeatureBits&RuntimeFeatureTrap != 0:
-		return reject(StatusUnsupportedVersion, hf("feature_bits"), "feature bits beyond 0..26 are set; a newer runtime is needed",
+		return reject(StatusUnsupportedVersion, hf((*headerBlock).featureBits), "feature bits beyond 0..26 are set; a newer runtime is needed",
 			"NEFF was compiled by a newer version of Neuron compiler (features 0x%x). Features supported by this Neuron Runtime: 0x%x", h.FeatureBits, RuntimeSupportedFeatures)
 	case uint64(size-HeaderSize) < h.DataSize:
-		return reject(StatusInvalid, hf("data_size"), "data_size runs past the end of the file (truncated file)",
+		return reject(StatusInvalid, hf((*headerBlock).dataSize), "data_size runs past the end of the file (truncated file)",
 			"Invalid NEFF data size(%x vs %x)", h.DataSize, size-HeaderSize)
 	case h.PkgVersion != 1 && h.PkgVersion != 2:
-		return reject(StatusUnsupportedVersion, hf("pkg_version"), "pkg_version is neither 1 nor 2",
+		return reject(StatusUnsupportedVersion, hf((*headerBlock).pkgVersion), "pkg_version is neither 1 nor 2",
 			"Unsupported NEFF packager: %d", h.PkgVersion)
 	case h.DataSize == 0:
-		return reject(StatusInvalid, hf("data_size"), "data_size is 0; verification asserts a non-empty payload",
+		return reject(StatusInvalid, hf((*headerBlock).dataSize), "data_size is 0; verification asserts a non-empty payload",
 			"Assertion `len > 0' failed")
 	case a.Payload.Integrity == doc.IntegrityMismatch:
 		algo := map[uint64]string{1: "SHA256", 2: "MD5"}[h.PkgVersion]
-		return reject(StatusInvalid, hf("hash"), "the payload hash does not match the header (checked when the loader verifies)",
+		return reject(StatusInvalid, hf((*headerBlock).hash), "the payload hash does not match the header (checked when the loader verifies)",
 			"%s mismatch!", algo)
 	}
 	if a.InflateLimited {

@@ -150,30 +150,57 @@ func dirOf(name string) string {
 // anywhere. Missing or unused pieces are findings.
 func OpenFiles(files map[string][]byte) *Bundle {
 	b := &Bundle{LoadOrders: map[string][]string{}}
-	fd := finder{"", &b.Findings}
-	names := sortedKeys(files)
-	var profiles []string
-	rosterByDir := map[string]*Roster{}
-	used := map[string]bool{}
-	decoded := map[string]*Profile{}
-	for _, n := range names {
+	l := &looseFiles{b: b, fd: finder{"", &b.Findings}, files: files, names: sortedKeys(files),
+		rosterByDir: map[string]*Roster{}, used: map[string]bool{}, decoded: map[string]*Profile{}}
+	l.classify()
+	l.openSets()
+	l.checkLoaded()
+	l.flagOrphans()
+	b.sortSets()
+	l.checkShared()
+	if len(b.Rosters) > 0 {
+		b.Catalog = IdentifyCatalog(b.Rosters[0])
+	}
+	if len(l.profiles) == 0 && len(b.Rosters) == 0 {
+		l.fd.add(doc.CodePwpNoActivationFiles, doc.Error, nil, "none of the %d files is an activation roster (act_info.json) or set profile (<set>.json)", len(files))
+	}
+	return b
+}
+
+// looseFiles is OpenFiles at work: the files by name, and what it has made of them so far.
+type looseFiles struct {
+	b           *Bundle
+	fd          finder
+	files       map[string][]byte
+	names       []string // the files' names, sorted
+	profiles    []string // the set profiles' names, in name order
+	decoded     map[string]*Profile
+	rosterByDir map[string]*Roster // the first roster of each directory
+	used        map[string]bool    // the files something reads
+}
+
+// classify reads every JSON file as what it is: a roster, a set profile, or an engine JSON
+// (whose activation_function_sets is its directory's load order).
+func (l *looseFiles) classify() {
+	b := l.b
+	for _, n := range l.names {
 		if !strings.HasSuffix(strings.ToLower(n), ".json") {
 			continue
 		}
-		root, err := parseLenient(files[n])
+		root, err := parseLenient(l.files[n])
 		switch kindOf(root) {
 		case "roster":
-			r := decodeRoster(n, files[n], root, err)
+			r := decodeRoster(n, l.files[n], root, err)
 			b.Rosters = append(b.Rosters, r)
 			b.Findings = append(b.Findings, r.Findings...)
-			if _, ok := rosterByDir[dirOf(n)]; !ok {
-				rosterByDir[dirOf(n)] = r
+			if _, ok := l.rosterByDir[dirOf(n)]; !ok {
+				l.rosterByDir[dirOf(n)] = r
 			}
-			used[n] = true
+			l.used[n] = true
 		case "profile":
-			profiles = append(profiles, n)
-			decoded[n] = decodeProfile(n, files[n], root, err)
-			used[n] = true
+			l.profiles = append(l.profiles, n)
+			l.decoded[n] = decodeProfile(n, l.files[n], root, err)
+			l.used[n] = true
 		case "engine":
 			var order []string
 			for _, it := range root.Get("activation_function_sets").Items {
@@ -182,48 +209,57 @@ func OpenFiles(files map[string][]byte) *Bundle {
 				}
 			}
 			if prev, dup := b.LoadOrders[dirOf(n)]; dup {
-				fd.add(doc.CodePwpAmbiguous, doc.Warning, doc.In(n, 0, int64(len(files[n]))), "two engine JSONs in %q list activation sets (%v and %v); the first is used", dirOf(n), prev, order)
+				l.fd.add(doc.CodePwpAmbiguous, doc.Warning, doc.In(n, 0, int64(len(l.files[n]))), "two engine JSONs in %q list activation sets (%v and %v); the first is used", dirOf(n), prev, order)
 				continue
 			}
 			b.LoadOrders[dirOf(n)] = order
-			used[n] = true
+			l.used[n] = true
 		}
 	}
-	rosterFor := func(dir string) *Roster {
-		if r, ok := rosterByDir[dir]; ok {
-			return r
-		}
-		if len(b.Rosters) > 0 {
-			return b.Rosters[0]
-		}
-		return nil
+}
+
+// rosterFor is the roster of a directory, else the first roster found.
+func (l *looseFiles) rosterFor(dir string) *Roster {
+	if r, ok := l.rosterByDir[dir]; ok {
+		return r
 	}
-	find := func(dir, want string) (string, []byte) {
-		if want == "" {
-			return "", nil
-		}
-		if p := path.Join(dir, want); files[p] != nil {
-			return p, files[p]
-		}
-		var hits []string
-		for _, n := range names {
-			if path.Base(n) == path.Base(want) {
-				hits = append(hits, n)
-			}
-		}
-		if len(hits) == 0 {
-			return path.Join(dir, want), nil
-		}
-		if len(hits) > 1 {
-			fd.add(doc.CodePwpAmbiguous, doc.Warning, doc.In(hits[0], 0, 0), "%d files are named %s (%s); the first is used", len(hits), path.Base(want), strings.Join(hits, ", "))
-		}
-		return hits[0], files[hits[0]]
+	if len(l.b.Rosters) > 0 {
+		return l.b.Rosters[0]
 	}
-	for _, pn := range profiles {
+	return nil
+}
+
+// find is the file a profile names (want, beside it in dir), else the one file of that base
+// name anywhere; its bytes are nil when there is none.
+func (l *looseFiles) find(dir, want string) (string, []byte) {
+	if want == "" {
+		return "", nil
+	}
+	if p := path.Join(dir, want); l.files[p] != nil {
+		return p, l.files[p]
+	}
+	var hits []string
+	for _, n := range l.names {
+		if path.Base(n) == path.Base(want) {
+			hits = append(hits, n)
+		}
+	}
+	if len(hits) == 0 {
+		return path.Join(dir, want), nil
+	}
+	if len(hits) > 1 {
+		l.fd.add(doc.CodePwpAmbiguous, doc.Warning, doc.In(hits[0], 0, 0), "%d files are named %s (%s); the first is used", len(hits), path.Base(want), strings.Join(hits, ", "))
+	}
+	return hits[0], l.files[hits[0]]
+}
+
+// openSets opens a set per profile, with the blobs it names and its roster entry.
+func (l *looseFiles) openSets() {
+	for _, pn := range l.profiles {
 		dir := dirOf(pn)
-		prof := decoded[pn]
+		prof := l.decoded[pn]
 		var rs *RosterSet
-		if r := rosterFor(dir); r != nil {
+		if r := l.rosterFor(dir); r != nil {
 			for _, s := range r.Sets {
 				if path.Base(s.ProfileJSON) == path.Base(pn) {
 					rs = s
@@ -231,19 +267,23 @@ func OpenFiles(files map[string][]byte) *Bundle {
 				}
 			}
 		}
-		bp, bb := find(dir, prof.BktBin)
-		cp, cb := find(dir, prof.CtlBin)
+		bp, bb := l.find(dir, prof.BktBin)
+		cp, cb := l.find(dir, prof.CtlBin)
 		if bb != nil {
-			used[bp] = true
+			l.used[bp] = true
 		}
 		if cb != nil {
-			used[cp] = true
+			l.used[cp] = true
 		}
-		b.Sets = append(b.Sets, NewSet(SetFiles{ProfilePath: pn, Profile: files[pn], BktPath: bp, Bkt: bb, CtrlPath: cp, Ctrl: cb, Roster: rs, decoded: prof}))
+		l.b.Sets = append(l.b.Sets, NewSet(SetFiles{ProfilePath: pn, Profile: l.files[pn], BktPath: bp, Bkt: bb, CtrlPath: cp, Ctrl: cb, Roster: rs, decoded: prof}))
 	}
-	// Sets an engine JSON uses must be present. The sets are looked up by name (a scan of
-	// them per set loaded was the product of the two counts), and an engine JSON naming a
-	// flood of absent sets gives the first few findings and one count (doc.Repeats).
+}
+
+// checkLoaded: the sets an engine JSON loads must be present. The sets are looked up by name
+// (a scan of them per set loaded was the product of the two counts), and an engine JSON naming
+// a flood of absent sets gives the first few findings and one count (doc.Repeats).
+func (l *looseFiles) checkLoaded() {
+	b := l.b
 	type setKey struct{ name, dir string }
 	present := map[setKey]bool{}
 	for _, s := range b.Sets {
@@ -259,15 +299,22 @@ func OpenFiles(files map[string][]byte) *Bundle {
 			}
 		}
 	}
-	for _, n := range names {
-		if !used[n] && strings.HasSuffix(n, ".bin") && (strings.HasSuffix(n, "_bkt.bin") || strings.HasSuffix(n, "_ctrl.bin")) {
-			fd.add(doc.CodePwpOrphanBlob, doc.Info, doc.In(n, 0, int64(len(files[n]))), "%s looks like an activation blob but no profile names it", n)
+}
+
+// flagOrphans says which activation blobs no profile names.
+func (l *looseFiles) flagOrphans() {
+	for _, n := range l.names {
+		if !l.used[n] && strings.HasSuffix(n, ".bin") && (strings.HasSuffix(n, "_bkt.bin") || strings.HasSuffix(n, "_ctrl.bin")) {
+			l.fd.add(doc.CodePwpOrphanBlob, doc.Info, doc.In(n, 0, int64(len(l.files[n]))), "%s looks like an activation blob but no profile names it", n)
 		}
 	}
-	b.sortSets()
-	// A function shared by two sets should be the same table in both (spec §1, [REAL]).
+}
+
+// checkShared: a function shared by two sets should be the same table in both (spec §1,
+// [REAL]).
+func (l *looseFiles) checkShared() {
 	first := map[string]*Function{}
-	for _, s := range b.Sets {
+	for _, s := range l.b.Sets {
 		for _, f := range s.Functions {
 			g, ok := first[f.Name]
 			if !ok {
@@ -275,17 +322,10 @@ func OpenFiles(files map[string][]byte) *Bundle {
 				continue
 			}
 			if d := CompareFunctions(g, f); len(d) > 0 {
-				fd.add(doc.CodePwpSetDiffers, doc.Warning, f.Meta.Span, "%s differs between %s and %s (real sets share byte-identical blocks): %s", f.Name, g.Set.ProfilePath, s.ProfilePath, strings.Join(d, "; "))
+				l.fd.add(doc.CodePwpSetDiffers, doc.Warning, f.Meta.Span, "%s differs between %s and %s (real sets share byte-identical blocks): %s", f.Name, g.Set.ProfilePath, s.ProfilePath, strings.Join(d, "; "))
 			}
 		}
 	}
-	if len(b.Rosters) > 0 {
-		b.Catalog = IdentifyCatalog(b.Rosters[0])
-	}
-	if len(profiles) == 0 && len(b.Rosters) == 0 {
-		fd.add(doc.CodePwpNoActivationFiles, doc.Error, nil, "none of the %d files is an activation roster (act_info.json) or set profile (<set>.json)", len(files))
-	}
-	return b
 }
 
 // sortSets puts sets in load order per directory (the engine JSON's list), then roster order.

@@ -313,26 +313,45 @@ func NewSet(in SetFiles) *Set {
 	if len(s.Buckets) > hwBuckets {
 		fd.add(doc.CodePwpBucketCount, doc.Warning, p.Spans["bkt_entry_cnt"], "set %s has %d buckets; a ctrl word's 11-bit base and the hardware BUCKET table address %d", s.Name, len(s.Buckets), hwBuckets)
 	}
-	s.join(fd, whole)
+	s.join(fd)
 	s.checkCatalog(fd, whole)
 	return s
 }
 
 // join builds the Functions and checks every structural invariant of spec §1–§5.
-func (s *Set) join(fd finder, whole *doc.Span) {
+func (s *Set) join(fd finder) {
 	p := s.Profile
-	nb := len(s.Buckets)
-	nc := len(s.Controls)
+	j := &layout{s: s, nb: len(s.Buckets), nc: len(s.Controls), bktIdx: indexOf(p.FuncToBkt), ctlIdx: indexOf(p.FuncToCtl)}
 	if p.HasBktCnt {
-		nb = min(nb, p.BktEntryCnt)
+		j.nb = min(j.nb, p.BktEntryCnt)
 	}
 	if p.HasCtlCnt {
-		nc = min(nc, p.CtlEntryCnt)
+		j.nc = min(j.nc, p.CtlEntryCnt)
 	}
-	bktIdx := indexOf(p.FuncToBkt)
-	ctlIdx := indexOf(p.FuncToCtl)
+	s.checkOrders(fd)
+	for i, m := range p.Meta {
+		f, ff := s.newFunction(i, m)
+		j.bucketBlock(f, ff)
+		baseNeg, basePos := j.ctrlBlock(f, ff, i)
+		s.joinOctaves(f, ff, baseNeg, basePos, j.nc)
+		s.checkExpMaps(f, ff)
+		s.checkThresholds(f, ff)
+		f.ev = s.compile(f)
+	}
+	if len(p.Meta) > 0 {
+		if j.bktEnd != j.nb && s.HaveBkt {
+			fd.add(doc.CodePwpBadLayout, doc.Error, p.Spans["bkt_entry_cnt"], "the function blocks end at bucket %d but the table has %d records (bkt_entry_cnt = Σ(lut_size + 4))", j.bktEnd, j.nb)
+		}
+		if j.ctlEnd != j.nc && s.HaveCtrl {
+			fd.add(doc.CodePwpBadLayout, doc.Error, p.Spans["ctl_entry_cnt"], "the function ctrl blocks end at word %d but the table has %d words", j.ctlEnd, j.nc)
+		}
+	}
+}
 
-	// Order invariant (§1): roster act order == profile_meta_data order == func_to_* key order.
+// checkOrders checks the order invariant (§1): roster act order == profile_meta_data order ==
+// func_to_* key order.
+func (s *Set) checkOrders(fd finder) {
+	p := s.Profile
 	names := make([]string, len(p.Meta))
 	for i, m := range p.Meta {
 		names[i], _, _ = BareName(m.Name)
@@ -366,118 +385,125 @@ func (s *Set) join(fd finder, whole *doc.Span) {
 			}
 		}
 	}
+}
 
-	prevBktEnd, prevCtlEnd := 0, 0
-	for i, m := range p.Meta {
-		f := &Function{Set: s, Index: i, Name: m.Name, Meta: m, ID: m.Int(FieldFuncID)}
-		s.Functions = append(s.Functions, f)
-		ff := finder{p.Source, &f.Findings}
-		var ok bool
-		f.Bare, f.Budget, ok = BareName(m.Name)
-		if !ok {
-			ff.add(doc.CodePwpFunctionName, doc.Warning, m.Spans[FieldFuncName], "func_name %q does not end in _<N>p (the budget suffix, spec §1); budget unknown", m.Name)
-		}
-		if s.Roster != nil {
-			if rf := s.Roster.Func(f.Bare); rf == nil {
-				ff.add(doc.CodePwpFunctionName, doc.Warning, m.Spans[FieldFuncName], "%s is not in the roster's act map of set %s", f.Name, s.Name)
-			} else {
-				f.Roster = rf
-				if rf.Budget != f.Budget {
-					ff.add(doc.CodePwpFunctionName, doc.Error, m.Spans[FieldFuncName], "func_name %q says budget %d but the roster gives %s budget %d (the suffix rule: func_name = <bare>_<budget>p)", m.Name, f.Budget, f.Bare, rf.Budget)
-				}
-			}
-		}
-		f.Symmetry = Symmetry{En: m.Values[FieldSymmetryEn] != 0, Invert: m.Values[FieldSymInvertSign] != 0, UseNeg: m.Values[FieldSymUseNegRegion] != 0, Point: m.Bits(FieldSymmetryPoint)}
-		for _, fi := range []int{FieldSymmetryEn, FieldSymInvertSign, FieldSymUseNegRegion, FieldImmBias} {
-			if v := m.Values[fi]; v != 0 && v != 1 {
-				ff.add(doc.CodePwpFlagValue, doc.Warning, m.Spans[fi], "%s.%s = %d; a flag is 0 or 1 (read as %v)", f.Name, ProfileFields[fi].Key, v, v != 0)
-			}
-		}
-		f.Prelu = f.Bare == preluFuncName || m.Int(FieldFmaIndirection) == preluIndirection // unknown pwp.prelu-selectors
-		if m.Values[FieldUseMultipass] != 0 {                                               // unknown pwp.multipass
-			ff.add(doc.CodePwpMultipass, doc.Warning, m.Spans[FieldUseMultipass], "%s uses multipass (use_multipass=true): its algorithm is undocumented (spec §7.4) and single-pass evaluation is only an approximation", f.Name)
-		}
-		if cf := CatalogFunctionNamed(f.Bare); cf != nil && cf.Code >= 0 && cf.Code != f.ID {
-			ff.add(doc.CodePwpFuncID, doc.Info, m.Spans[FieldFuncID], "%s has func_id %d; the trainium code table says %d (with_ln uses tonga ids, so this can be legitimate)", f.Name, f.ID, cf.Code)
-		}
-
-		// Saturation slots: four consecutive pointers pos_small, neg_small, pos_large, neg_large (§2).
-		ptrFields := [SlotCount]int{FieldSmallPosPtr, FieldSmallNegPtr, FieldLargePosPtr, FieldLargeNegPtr}
-		for k, pf := range ptrFields {
-			f.Slots[k] = m.Int(pf)
-			if s.HaveBkt && (f.Slots[k] < 0 || f.Slots[k] >= nb) { // a missing blob is reported once, on the set
-				ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[pf], "%s.%s = %d is outside the bucket table (0..%d); inputs routed to the %s slot give an error", f.Name, ProfileFields[pf].Key, f.Slots[k], nb-1, slotNames[k])
-			}
-			if k > 0 && f.Slots[k] != f.Slots[0]+k {
-				ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[pf], "%s: saturation pointers are not consecutive (%s = %d, expected %d = pos_small + %d)", f.Name, slotNames[k], f.Slots[k], f.Slots[0]+k, k)
-			}
-		}
-		// Bucket block.
-		f.BktStart = prevBktEnd
-		if b, ok := bktIdx[f.Bare]; ok {
-			f.BktStart = b.Index
-			if b.Index != prevBktEnd {
-				ff.add(doc.CodePwpBadLayout, doc.Error, b.Span, "%s's bucket block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, b.Index, prevBktEnd)
-			}
-		} else if p.FuncToBkt != nil {
-			ff.add(doc.CodePwpBadLayout, doc.Error, p.Spans["func_to_bkt_start_idx"], "func_to_bkt_start_idx has no entry for %q; its block is assumed to start at %d", f.Bare, prevBktEnd)
-		}
-		f.LUTSize = f.Slots[0] - f.BktStart
-		f.BktEnd = f.Slots[0] + SlotCount
-		if f.LUTSize < 0 || f.LUTSize > maxBlobRecords {
-			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldSmallPosPtr], "%s: pos_small slot %d lies before the block start %d", f.Name, f.Slots[0], f.BktStart)
-			f.LUTSize, f.BktEnd = 0, f.BktStart+SlotCount
-		}
-		if !f.Hero() && f.LUTSize != 0 {
-			ff.add(doc.CodePwpBadLayout, doc.Warning, m.Spans[FieldSmallPosPtr], "%s is a budget-1 resident but has %d LUT sections (residents have none)", f.Name, f.LUTSize)
-		}
-		if cf := CatalogFunctionNamed(f.Bare); cf != nil {
-			if want, ok := cf.LUT[f.Budget]; ok && want != f.LUTSize {
-				ff.add(doc.CodePwpCatalog, doc.Info, m.Spans[FieldSmallPosPtr], "%s has %d LUT sections; the catalog (spec §10.3) knows %d", f.Name, f.LUTSize, want)
-			}
-		}
-		prevBktEnd = f.BktEnd
-
-		// Ctrl block: [neg octaves][pos octaves] (§3).
-		baseNeg, basePos := m.Int(FieldBaseNeg), m.Int(FieldBasePos)
-		f.CtrlStart = baseNeg
-		if c, ok := ctlIdx[f.Bare]; ok {
-			if c.Index != baseNeg {
-				ff.add(doc.CodePwpBadLayout, doc.Error, c.Span, "func_to_ctl_start_idx[%s] = %d but pwl_control_base_neg = %d (they must agree)", f.Bare, c.Index, baseNeg)
-			}
-		} else if p.FuncToCtl != nil {
-			ff.add(doc.CodePwpBadLayout, doc.Error, p.Spans["func_to_ctl_start_idx"], "func_to_ctl_start_idx has no entry for %q", f.Bare)
-		}
-		if baseNeg != prevCtlEnd {
-			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBaseNeg], "%s's ctrl block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, baseNeg, prevCtlEnd)
-		}
-		f.CtrlEnd = nc
-		if i+1 < len(p.Meta) {
-			f.CtrlEnd = p.Meta[i+1].Int(FieldBaseNeg)
-		}
-		if f.CtrlEnd-baseNeg > maxOctaves {
-			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBaseNeg], "%s: its ctrl block %d..%d would declare %d octaves; only %d are read (an f32 has 256 exponents per sign)", f.Name, baseNeg, f.CtrlEnd, f.CtrlEnd-baseNeg, maxOctaves)
-			f.CtrlEnd = baseNeg + maxOctaves
-		}
-		if basePos < baseNeg || basePos > f.CtrlEnd {
-			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBasePos], "%s: pwl_control_base_pos %d is outside its ctrl block %d..%d (base_pos = base_neg + number of neg octaves)", f.Name, basePos, baseNeg, f.CtrlEnd)
-			f.CtrlEnd = max(baseNeg, f.CtrlEnd)
-			basePos = max(baseNeg, min(basePos, f.CtrlEnd))
-		}
-		prevCtlEnd = f.CtrlEnd
-		s.joinOctaves(f, ff, baseNeg, basePos, nc)
-		s.checkExpMaps(f, ff)
-		s.checkThresholds(f, ff)
-		f.ev = s.compile(f)
+// newFunction is function i of the set from its profile_meta_data entry m: its name and budget
+// (checked against the roster), symmetry and flags; ff is where its findings go.
+func (s *Set) newFunction(i int, m *Meta) (*Function, finder) {
+	f := &Function{Set: s, Index: i, Name: m.Name, Meta: m, ID: m.Int(FieldFuncID)}
+	s.Functions = append(s.Functions, f)
+	ff := finder{s.Profile.Source, &f.Findings}
+	var ok bool
+	f.Bare, f.Budget, ok = BareName(m.Name)
+	if !ok {
+		ff.add(doc.CodePwpFunctionName, doc.Warning, m.Spans[FieldFuncName], "func_name %q does not end in _<N>p (the budget suffix, spec §1); budget unknown", m.Name)
 	}
-	if len(p.Meta) > 0 {
-		if prevBktEnd != nb && s.HaveBkt {
-			fd.add(doc.CodePwpBadLayout, doc.Error, p.Spans["bkt_entry_cnt"], "the function blocks end at bucket %d but the table has %d records (bkt_entry_cnt = Σ(lut_size + 4))", prevBktEnd, nb)
-		}
-		if prevCtlEnd != nc && s.HaveCtrl {
-			fd.add(doc.CodePwpBadLayout, doc.Error, p.Spans["ctl_entry_cnt"], "the function ctrl blocks end at word %d but the table has %d words", prevCtlEnd, nc)
+	if s.Roster != nil {
+		if rf := s.Roster.Func(f.Bare); rf == nil {
+			ff.add(doc.CodePwpFunctionName, doc.Warning, m.Spans[FieldFuncName], "%s is not in the roster's act map of set %s", f.Name, s.Name)
+		} else {
+			f.Roster = rf
+			if rf.Budget != f.Budget {
+				ff.add(doc.CodePwpFunctionName, doc.Error, m.Spans[FieldFuncName], "func_name %q says budget %d but the roster gives %s budget %d (the suffix rule: func_name = <bare>_<budget>p)", m.Name, f.Budget, f.Bare, rf.Budget)
+			}
 		}
 	}
+	f.Symmetry = Symmetry{En: m.Values[FieldSymmetryEn] != 0, Invert: m.Values[FieldSymInvertSign] != 0, UseNeg: m.Values[FieldSymUseNegRegion] != 0, Point: m.Bits(FieldSymmetryPoint)}
+	for _, fi := range []int{FieldSymmetryEn, FieldSymInvertSign, FieldSymUseNegRegion, FieldImmBias} {
+		if v := m.Values[fi]; v != 0 && v != 1 {
+			ff.add(doc.CodePwpFlagValue, doc.Warning, m.Spans[fi], "%s.%s = %d; a flag is 0 or 1 (read as %v)", f.Name, ProfileFields[fi].Key, v, v != 0)
+		}
+	}
+	f.Prelu = f.Bare == preluFuncName || m.Int(FieldFmaIndirection) == preluIndirection // unknown pwp.prelu-selectors
+	if m.Values[FieldUseMultipass] != 0 {                                               // unknown pwp.multipass
+		ff.add(doc.CodePwpMultipass, doc.Warning, m.Spans[FieldUseMultipass], "%s uses multipass (use_multipass=true): its algorithm is undocumented (spec §7.4) and single-pass evaluation is only an approximation", f.Name)
+	}
+	if cf := CatalogFunctionNamed(f.Bare); cf != nil && cf.Code >= 0 && cf.Code != f.ID {
+		ff.add(doc.CodePwpFuncID, doc.Info, m.Spans[FieldFuncID], "%s has func_id %d; the trainium code table says %d (with_ln uses tonga ids, so this can be legitimate)", f.Name, f.ID, cf.Code)
+	}
+	return f, ff
+}
+
+// layout places the functions' blocks one after another in the bucket table and the ctrl
+// table, checking that they are contiguous.
+type layout struct {
+	s              *Set
+	nb, nc         int // the bucket records and ctrl words there are
+	bktIdx, ctlIdx map[string]NamedIndex
+	bktEnd, ctlEnd int // where the blocks placed so far end
+}
+
+// bucketBlock places f's bucket block (§2): its LUT sections, then four consecutive
+// saturation slots pos_small, neg_small, pos_large, neg_large.
+func (j *layout) bucketBlock(f *Function, ff finder) {
+	s, p, m := j.s, j.s.Profile, f.Meta
+	ptrFields := [SlotCount]int{FieldSmallPosPtr, FieldSmallNegPtr, FieldLargePosPtr, FieldLargeNegPtr}
+	for k, pf := range ptrFields {
+		f.Slots[k] = m.Int(pf)
+		if s.HaveBkt && (f.Slots[k] < 0 || f.Slots[k] >= j.nb) { // a missing blob is reported once, on the set
+			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[pf], "%s.%s = %d is outside the bucket table (0..%d); inputs routed to the %s slot give an error", f.Name, ProfileFields[pf].Key, f.Slots[k], j.nb-1, slotNames[k])
+		}
+		if k > 0 && f.Slots[k] != f.Slots[0]+k {
+			ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[pf], "%s: saturation pointers are not consecutive (%s = %d, expected %d = pos_small + %d)", f.Name, slotNames[k], f.Slots[k], f.Slots[0]+k, k)
+		}
+	}
+	f.BktStart = j.bktEnd
+	if b, ok := j.bktIdx[f.Bare]; ok {
+		f.BktStart = b.Index
+		if b.Index != j.bktEnd {
+			ff.add(doc.CodePwpBadLayout, doc.Error, b.Span, "%s's bucket block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, b.Index, j.bktEnd)
+		}
+	} else if p.FuncToBkt != nil {
+		ff.add(doc.CodePwpBadLayout, doc.Error, p.Spans["func_to_bkt_start_idx"], "func_to_bkt_start_idx has no entry for %q; its block is assumed to start at %d", f.Bare, j.bktEnd)
+	}
+	f.LUTSize = f.Slots[0] - f.BktStart
+	f.BktEnd = f.Slots[0] + SlotCount
+	if f.LUTSize < 0 || f.LUTSize > maxBlobRecords {
+		ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldSmallPosPtr], "%s: pos_small slot %d lies before the block start %d", f.Name, f.Slots[0], f.BktStart)
+		f.LUTSize, f.BktEnd = 0, f.BktStart+SlotCount
+	}
+	if !f.Hero() && f.LUTSize != 0 {
+		ff.add(doc.CodePwpBadLayout, doc.Warning, m.Spans[FieldSmallPosPtr], "%s is a budget-1 resident but has %d LUT sections (residents have none)", f.Name, f.LUTSize)
+	}
+	if cf := CatalogFunctionNamed(f.Bare); cf != nil {
+		if want, ok := cf.LUT[f.Budget]; ok && want != f.LUTSize {
+			ff.add(doc.CodePwpCatalog, doc.Info, m.Spans[FieldSmallPosPtr], "%s has %d LUT sections; the catalog (spec §10.3) knows %d", f.Name, f.LUTSize, want)
+		}
+	}
+	j.bktEnd = f.BktEnd
+}
+
+// ctrlBlock places function i's ctrl block (§3): [neg octaves][pos octaves], from
+// pwl_control_base_neg to the next function's; it returns where the neg and pos octaves start.
+func (j *layout) ctrlBlock(f *Function, ff finder, i int) (baseNeg, basePos int) {
+	p, m := j.s.Profile, f.Meta
+	baseNeg, basePos = m.Int(FieldBaseNeg), m.Int(FieldBasePos)
+	f.CtrlStart = baseNeg
+	if c, ok := j.ctlIdx[f.Bare]; ok {
+		if c.Index != baseNeg {
+			ff.add(doc.CodePwpBadLayout, doc.Error, c.Span, "func_to_ctl_start_idx[%s] = %d but pwl_control_base_neg = %d (they must agree)", f.Bare, c.Index, baseNeg)
+		}
+	} else if p.FuncToCtl != nil {
+		ff.add(doc.CodePwpBadLayout, doc.Error, p.Spans["func_to_ctl_start_idx"], "func_to_ctl_start_idx has no entry for %q", f.Bare)
+	}
+	if baseNeg != j.ctlEnd {
+		ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBaseNeg], "%s's ctrl block starts at %d but the previous block ends at %d: blocks are not contiguous", f.Name, baseNeg, j.ctlEnd)
+	}
+	f.CtrlEnd = j.nc
+	if i+1 < len(p.Meta) {
+		f.CtrlEnd = p.Meta[i+1].Int(FieldBaseNeg)
+	}
+	if f.CtrlEnd-baseNeg > maxOctaves {
+		ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBaseNeg], "%s: its ctrl block %d..%d would declare %d octaves; only %d are read (an f32 has 256 exponents per sign)", f.Name, baseNeg, f.CtrlEnd, f.CtrlEnd-baseNeg, maxOctaves)
+		f.CtrlEnd = baseNeg + maxOctaves
+	}
+	if basePos < baseNeg || basePos > f.CtrlEnd {
+		ff.add(doc.CodePwpBadLayout, doc.Error, m.Spans[FieldBasePos], "%s: pwl_control_base_pos %d is outside its ctrl block %d..%d (base_pos = base_neg + number of neg octaves)", f.Name, basePos, baseNeg, f.CtrlEnd)
+		f.CtrlEnd = max(baseNeg, f.CtrlEnd)
+		basePos = max(baseNeg, min(basePos, f.CtrlEnd))
+	}
+	j.ctlEnd = f.CtrlEnd
+	return baseNeg, basePos
 }
 
 func indexOf(list []NamedIndex) map[string]NamedIndex {

@@ -109,7 +109,7 @@ func checkModel(t *testing.T, m *sched.Model) {
 		}
 	}
 	var out bytes.Buffer
-	if err := sched.WriteTrace(&out, m); err != nil || !json.Valid(out.Bytes()) {
+	if err := sched.WriteTrace(&out, m, nil); err != nil || !json.Valid(out.Bytes()) {
 		t.Fatalf("trace: %v", err)
 	}
 }

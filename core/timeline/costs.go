@@ -104,7 +104,7 @@ var OpCosts = []OpCost{
 	{"Activation", 0xA0, 30, 30, ShapeNone, 0, 0, 0, "EventSemaphore on Activation: [GUESS] as on Pool/DVE/SP (18–26 ns)", "low"},
 	{"Activation", 0, 50, 50, ShapeNone, 0, 0, 0, "any other Activation word: [MEAS] SetOrderingMode 41.7 ns; [GUESS] for the rest", "low"},
 	// Pool
-	{"Pool", 0xD4, 40, 38, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on Pool (runs as 0xB8 through the software DGE, DGEModel): [MEAS] the word lasts 31.7 ns when the generator is idle (n 79 of 324, attn_v6); the EventSemaphore after it may start before it (attn_v5_new)", "medium"},
+	{"Pool", 0xD4, 40, 38, ShapeNone, 0, 0, 0, "PseudoDmaDirect2d on Pool: runs as 0xB8 through the software DGE, whose two stages time it (DGEModel); this row is not used while Pool is a DGE engine", "medium"},
 	{"Pool", 0xC1, 198, 158.6, ShapeNone, 0, 0, 0, "PseudoDMATrigger on Pool (two 0xA5): [FIT] 129.2 ns (n 8, attn_v5_new and v2_new)", "low"},
 	{"Pool", 0xA0, 2, 25, ShapeNone, 0, 0, 0, "EventSemaphore on Pool: [FIT] 19.2–20.8 ns", "medium"},
 	{"Pool", 0xA4, 30, 25, ShapeNone, 0, 0, 0, "Nop on Pool: [FIT] 17.5–24.2 ns (n 1 a capture)", "low"},
@@ -130,23 +130,59 @@ var OpCosts = []OpCost{
 	{"", 0xDA, 0, 0, ShapeNone, 0, 0, 0, "PseudoExtension: the second word of a 0xD4 (neff.md §4.7), costed with it", "medium"},
 }
 
-// DGEModel is the software descriptor generator some engines run their 0xD4 triggers
-// through, as two stages in a row: the generator takes one trigger at a time (TakeNS an
-// element; the trigger's word starts when it is taken), then its descriptors are written
-// out one trigger at a time (WriteNS an element; the word ends when they are, and the
-// transfer starts after). Triggers issued faster than the writer serves them last longer
-// and longer; a pause gives the time back.
+// DGEModel is the software descriptor generator (DGE) some engines run their 0xD4 triggers
+// through, in two stages with a queue between them (spec ntff.md §3.2's kind-2 records and
+// the word's start and end records, read together):
+//
+//   - the engine computes the trigger's descriptors: IssueNS + IssueStepNS × (n mod Slots)
+//     for its n-th trigger (FirstLapStepNS for the first Slots triggers), from when the engine
+//     is free or, after a wait, PostWaitNS from when the wait is satisfied; it then hands the
+//     trigger over (the kind-2 record) and the next instruction issues HandoffNS later (a
+//     trigger right behind it starts its own work at once). It may hand over at most
+//     QueueDepth triggers more than the second stage has written out: the n-th hand-over is
+//     at least PostWaitNS after the (n−QueueDepth)-th trigger's end;
+//   - the second stage starts a trigger (its start record) LatencyNS after the hand-over and
+//     CadenceNS after it started the previous one, and ends it (its end record: the
+//     descriptors are written; the DMA starts DMA.TriggerDynamicNS later) MinNS after its start
+//     and WriteNS after the previous end. Triggers started faster than they are written last
+//     longer and longer (32, 58, 84, … ns).
+//   - When the writer is SlowBacklogNS or more behind a start, the second stage slows for
+//     SlowTriggers triggers: each starts 2 × PollNS after the previous (the device retries
+//     every PollNS). The mechanism is not in the records; the mode and its two figures are fitted.
+//
+// The traced interval of a trigger (what busy time counts) is the second stage's; the engine's
+// own time is the first stage's, which the trace does not show.
 type DGEModel struct {
-	Engines              []string
-	TakeNS, WriteNS      float64 // per element of the transfer
-	Evidence, Confidence string
+	Engines                              []string
+	IssueNS, IssueStepNS, FirstLapStepNS float64
+	Slots                                int
+	HandoffNS, PostWaitNS                float64
+	QueueDepth                           int
+	LatencyNS, CadenceNS, WriteNS, MinNS float64
+	PollNS, SlowBacklogNS                float64
+	SlowTriggers                         int
+	Evidence, Confidence                 string
 }
 
 // DGE is Pool's.
-var DGE = DGEModel{[]string{"Pool"}, 584.0 / 128, 609.6 / 128,
-	"[MEAS] attn_v6 Pool 0xB8 words (128-element transfers) start 584 ns apart when back to back and last 32, 50, 75, 96, … ns: their ends are 609.6 ns apart; " +
-		"a later start shortens the next by what it gave back (260 → 150 ns after a 720-ns gap); on attn_v5_new the EventSemaphores between them start before them. " +
-		"Per element: only 128-element transfers were seen. SP's 0xB8 (a hardware DGE) is a constant 519.6 ns", "medium"}
+var DGE = DGEModel{
+	Engines: []string{"Pool"},
+	IssueNS: 511.3, IssueStepNS: 3.34, FirstLapStepNS: 14, Slots: 16,
+	HandoffNS: 54.2, PostWaitNS: 225.7, QueueDepth: 15,
+	LatencyNS: 602.5, CadenceNS: 580.1, WriteNS: 605.8, MinNS: 31.7,
+	PollNS: 706.6, SlowBacklogNS: 500, SlowTriggers: 20,
+	Evidence: "[MEAS] the four shared captures, Pool 0xB8 words and their kind-2 records (1,284 triggers, all 128-element transfers of 2 or 256 B): " +
+		"the kind-2 records of back-to-back triggers come 511 + 3.3 × (n mod 16) ns apart (n ≥ 16; 14 ns a step for the first 16), the same from an EventSemaphore's end; " +
+		"an EventSemaphore after a trigger starts 54.2 ns after its kind-2 record (389 of 389); after a wait on another engine the kind-2 record comes 226 ns after the " +
+		"producer's end plus the semaphore latency at the soonest (p10; later when the producer's update landed late); " +
+		"the start record comes 602.5 ns after the kind-2 record when the second stage is idle (98 on attn_v5_new and v2_new), starts come 580.1 ns apart and ends 605.8 ns apart when back to back " +
+		"(all four), 31.7 ns the shortest; the kind-2 records run at most 15 ahead of the start records (attn_v6, attn_v4_new). " +
+		"158 of the 646 triggers of attn_v6 and attn_v4_new start later than these rules allow, each 1, 2 or 3 × ~707 ns after the previous start (53, 91, 14), in runs of 1–25; 1 each on attn_v5_new and v2_new. " +
+		"Not the DMA (one transfer in flight, its rings idle), not the trigger's semaphore (reached microseconds before). " +
+		"[FIT] the slow mode's entry (the writer's backlog) and length, on a grid: the runs start when the words last 0.44–1.2 µs; why: unknown. " +
+		"Per element: only 128-element transfers were seen; the figures are per trigger",
+	Confidence: "medium (the stages); low (the slow mode)",
+}
 
 // SemLatency is how long after its producer ends a waiter can start: the semaphore write
 // reaching the waiter's engine.
@@ -184,17 +220,19 @@ type DMAModel struct {
 // DMA are the transfer model's figures.
 var DMA = DMAModel{
 	Engines:          16,
-	TriggerDynamicNS: 730,
-	TriggerStaticNS:  600,
+	TriggerDynamicNS: 730.2,
+	TriggerStaticNS:  589.7,
 	SmallBytes:       64,
 	SmallIssueNS:     170,
 	LargeIssueNS:     67,
 	BytesPerNS:       23,
 	ElemLatency:      334,
 	CompleteNS:       100,
-	Evidence: "[DOC] 16 DMA engines per NeuronCore, 23 B/ns per engine on Trn2 (nki-dma-bandwidth-guide.rst); [MEAS] attn_v6 qPoolDynamic: " +
-		"trigger end → first packet 730 ns (296 transfers of 128 × 256 B), 884 ns (28 of 128 × 2 B); first packet → last semaphore write 804 ns and 1,474 ns " +
-		"(8 elements an engine: ~67 ns an element of 256 B, ~170 ns one of 2 B); a 2,048-B packet lasts 334 ns (ntff.md §6.2)",
+	Evidence: "[DOC] 16 DMA engines per NeuronCore, 23 B/ns per engine on Trn2 (nki-dma-bandwidth-guide.rst); " +
+		"[FIT] trigger end → first packet: 730.2 ns for the software DGE's triggers (qPoolDynamic: 730.3 / 730.1 / 730.8 / 729.8 ns on attn_v6 / attn_v4_new / attn_v5_new / v2_new, 1,284 transfers), " +
+		"589.7 ns for 0xC1 blocks (600.2 / 598.4 / 585.9 / 588.2 ns, 486 transfers: qDVESpillReload0 600, qPoolIO0 616–621, qSPIO0 530–581), both refitted in every leave-one-out fold; " +
+		"[MEAS] first packet → last semaphore write 804 / 814 / 845 / 838 ns for 128 × 256 B and 1,474 / 1,489 / 1,423 / 1,466 ns for 128 × 2 B (the four kernels: not refitted, their spread is 5 %) " +
+		"(8 elements an engine: ~67 ns an element of 256 B, ~170 ns one of 2 B); a 2,048-B packet lasts 334 ns (ntff.md §6.2); SP's hardware-DGE 0xD4 transfers start ~770 ns after the word (attn_v6, attn_v5_new)",
 	Confidence: "medium",
 }
 
@@ -208,7 +246,9 @@ type RetireModel struct {
 }
 
 // Retire is PE's.
-var Retire = RetireModel{[]string{"PE"}, 300,
-	"[MEAS] attn_v6: PE's Matmul updates of S[5] land up to 22 µs after the word's end record: after PE#81 ended (32.03 µs) S[5] stood at 24 of 32 and rose one at a time " +
-		"2.8 µs apart, releasing the DVE#29 that waited for 32 at 53.7 µs; after a burst of 17 Matmuls in 0.45 µs they landed 0.7–1.4 µs apart; DVE and Activation updates " +
-		"land 11 ns after their word (420 and 78 consecutive records). Why: unknown. [FIT] the interval is the grid value with the least span error over the profiles", "low"}
+var Retire = RetireModel{[]string{"PE"}, 0,
+	"[MEAS] engine semaphore updates can land long after the word's end record: attn_v6 PE's Matmul updates of S[5] up to 22 µs (92 of 304 recorded PE updates later than 200 ns, 42 of 454 DVE ones; " +
+		"0 of 85 Activation ones): after PE#81 ended (32.03 µs) S[5] stood at 24 of 32 and rose one at a time 2.8 µs apart, on the Pool DGE's ~700-ns retry grid, " +
+		"each within 30 ns of a Pool DMA transfer's first packets (46 of 92 PE, 22 of 42 DVE late updates, against 26 of 212 prompt ones); once released they drain 34 ns apart " +
+		"(v2_new at 44.73 µs: 12 Matmul updates, interleaved with a DMA transfer's semaphore writes). Why they are held: unknown. " +
+		"[FIT] the interval is the grid value with the least span error over the profiles: 0 (a queue of fixed spacing does not help once the DGE's stages are modelled); the late updates are not modelled", "low"}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"cmp"
 	"math"
 	"runtime"
 	"slices"
@@ -59,6 +60,8 @@ func InputWith(f *inspect.File, m *sched.Model) *Input {
 type Schedule struct {
 	Target string
 	Cores  []*CoreSchedule
+
+	b *budget.Budget // what its tables (and Against's) are charged to
 }
 
 // CoreOf is the named core's estimate (nil when s is nil or has no such core).
@@ -98,6 +101,8 @@ type CoreSchedule struct {
 	OrderUnknown bool
 	// Limit: the memory budget refused the core's tables: it is not estimated.
 	Limit bool
+	// RowErrors are its instructions' errors against a profile (Schedule.Against; nil: none).
+	RowErrors *RowErrors
 }
 
 // EngineSchedule is one engine's instructions in estimated time (ps from the core's start).
@@ -136,10 +141,11 @@ func (e *EngineSchedule) End(i int) int64 {
 }
 
 // bytesPerInstruction is what the estimate holds per instruction (Start, Lat, Issue, Cause,
-// Waited, Retire, the retire flags, a step of the critical path), and bytesPerTransfer per
+// Waited, Retire, the retire flags, a step of the critical path, its place in start order),
+// and bytesPerTransfer per
 // DMA trigger, charged to the budget.
 const (
-	bytesPerInstruction = 8 + 4 + 4 + 4 + 8 + 4 + 1 + 8
+	bytesPerInstruction = 8 + 4 + 4 + 4 + 8 + 4 + 1 + 8 + 4
 	bytesPerTransfer    = int64(unsafe.Sizeof(dmaTransfer{}))
 )
 
@@ -155,7 +161,7 @@ func Estimate(in Input, b *budget.Budget) *Schedule {
 	if m.clock(target, "PE") == 0 {
 		target = defaultTarget
 	}
-	s := &Schedule{Target: target}
+	s := &Schedule{Target: target, b: b}
 	if in.Model == nil {
 		return s
 	}
@@ -249,16 +255,17 @@ type simulator struct {
 }
 
 type engState struct {
-	next      int   // the next instruction to issue
-	ready     int64 // when the engine can issue it
-	waitFrom  int   // its first wait in c.Waits
-	waitTo    int   // one past this engine's last wait
-	dma       int   // the next DMA trigger in costs.dma
-	dgeTake   int64 // when the engine's software DGE can take the next trigger (DGEModel)
-	dgeWrite  int64 // when it has written out the last one's descriptors
-	retired   int64 // when the engine's last result drained (Retire)
-	candStart int64 // the next instruction's start, when known (cand)
-	candWaits int64 // when its waits are satisfied
+	next      int      // the next instruction to issue
+	ready     int64    // when the engine can issue it
+	waitFrom  int      // its first wait in c.Waits
+	waitTo    int      // one past this engine's last wait
+	dma       int      // the next DMA trigger in costs.dma
+	dge       dgeState // the engine's software DGE (DGEModel)
+	retired   int64    // when the engine's last result drained (Retire)
+	candStart int64    // the next instruction's start, when known (cand)
+	candWaits int64    // when its waits are satisfied
+	candHand  int64    // a DGE trigger's hand-over (candStart is it)
+	lastIssue int64    // when the engine issued its last instruction (a DGE trigger: handed it over)
 	cand      candidate
 }
 
@@ -337,6 +344,7 @@ func (s *simulator) candidate(k int) {
 	if i > 0 {
 		cause = CauseEngine
 	}
+	waitCause := CauseNone // the wait satisfied last
 	for j := st.waitFrom; j < st.waitTo && s.c.Waits[j].Index == int32(i); j++ {
 		w := &s.c.Waits[j]
 		switch {
@@ -352,13 +360,22 @@ func (s *simulator) candidate(k int) {
 			return
 		}
 		t := s.satisfied(w, k)
-		waits = max(waits, t)
+		if t > waits {
+			waits, waitCause = t, int32(j)
+		}
 		if t > start {
 			start, cause = t, int32(j)
 		}
 	}
-	if d := s.costs[k].dmaAt(int32(i)); d != nil && d.ramp && st.dgeTake > start {
-		start, cause = st.dgeTake, CauseEngine
+	if d := s.costs[k].dmaAt(int32(i)); d != nil && d.ramp {
+		// A software DGE trigger goes in time order by its hand-over.
+		hand, byWait := s.handOver(st, waits)
+		start, cause, st.candHand = hand, CauseEngine, hand
+		if byWait {
+			cause = waitCause
+		} else if i == 0 {
+			cause = CauseNone
+		}
 	}
 	st.cand, st.candStart, st.candWaits = candReady, start, waits
 	es.Cause[i] = cause
@@ -388,24 +405,22 @@ func (s *simulator) issue(k int) {
 	st := &s.eng[k]
 	es := &s.cs.Engines[k]
 	i := st.next
+	if d := s.costs[k].dmaAt(int32(i)); d != nil && d.ramp {
+		s.issueTrigger(k, d)
+		return
+	}
 	start := st.candStart
 	es.Start[i] = start
+	st.dge.last, st.dge.prevEnd = false, start+int64(es.Lat[i])
 	switch c := es.Cause[i]; {
 	case c >= 0:
 		es.Waited[i] = start - st.ready
 	case c == CauseEngine:
 		// From when it was next in line with its waits satisfied.
-		es.Waited[i] = start - max(es.Start[i-1], st.candWaits)
+		es.Waited[i] = start - max(st.lastIssue, st.candWaits)
 	}
+	st.lastIssue = start
 	if d := s.costs[k].dmaAt(int32(i)); d != nil {
-		if d.ramp {
-			// A software DGE takes one trigger at a time, then writes its descriptors out one
-			// trigger at a time: the word ends when they are written.
-			st.dgeTake = start + ps(s.m.DGE.TakeNS*float64(d.elements))
-			end := max(start+int64(es.Lat[i]), st.dgeWrite+ps(s.m.DGE.WriteNS*float64(d.elements)))
-			st.dgeWrite = end
-			es.Lat[i] = clampU32(end - start)
-		}
 		s.transfer(d, start+int64(es.Lat[i]))
 	}
 	if es.Retire != nil && s.updates(k, i) {
@@ -418,6 +433,33 @@ func (s *simulator) issue(k int) {
 		st.waitFrom++
 	}
 	st.ready = start + int64(es.Issue[i])
+	st.next++
+	st.cand = candStale
+}
+
+// issueTrigger runs engine k's next instruction, a software DGE trigger (DGEModel): handed
+// over at its candidate time, started and ended by the second stage (the traced interval),
+// its transfer starting after the end. The engine goes on after the hand-over. Waited is
+// how much later it started than an idle DGE would have started it.
+func (s *simulator) issueTrigger(k int, d *dmaTransfer) {
+	st := &s.eng[k]
+	es := &s.cs.Engines[k]
+	i := st.next
+	free := max(st.ready, st.dge.prevEnd)
+	if st.dge.last {
+		free = st.dge.lastHand
+	}
+	unheld := free + ps(s.m.DGE.issueNS(st.dge.n)) + ps(s.m.DGE.LatencyNS)
+	start, end := s.second(st, st.candHand)
+	es.Start[i], es.Lat[i] = start, clampU32(end-start)
+	if es.Cause[i] != CauseNone {
+		es.Waited[i] = max(start-unheld, 0)
+	}
+	s.transfer(d, end)
+	for st.waitFrom < st.waitTo && s.c.Waits[st.waitFrom].Index == int32(i) {
+		st.waitFrom++
+	}
+	st.ready, st.lastIssue = st.candHand+ps(s.m.DGE.HandoffNS), st.candHand
 	st.next++
 	st.cand = candStale
 }
@@ -487,7 +529,8 @@ func (cs *CoreSchedule) finish() {
 func (es *EngineSchedule) busyAndIdle(cs *CoreSchedule, spanEnd int64) {
 	idle := map[IdleCause]int64{}
 	var cur int64
-	for i, st := range es.Start {
+	for _, i := range es.startOrder() {
+		st := es.Start[i]
 		if st < 0 {
 			continue
 		}
@@ -504,6 +547,23 @@ func (es *EngineSchedule) busyAndIdle(cs *CoreSchedule, spanEnd int64) {
 		idle[IdleCause{Reason: IdleDone}] += spanEnd - cur
 	}
 	es.Idle = sortedIdle(idle)
+}
+
+// startOrder is the engine's instructions by start: program order, unless a software DGE's
+// triggers (whose traced interval is its second stage's) start after what follows them.
+func (es *EngineSchedule) startOrder() []int32 {
+	order := make([]int32, len(es.Start))
+	sorted := true
+	for i := range order {
+		order[i] = int32(i)
+		if i > 0 && es.Start[i] >= 0 && es.Start[i] < es.Start[i-1] {
+			sorted = false
+		}
+	}
+	if !sorted {
+		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(es.Start[a], es.Start[b]) })
+	}
+	return order
 }
 
 // idleKey names a cause by reason and producer engine or queue (not by instruction).

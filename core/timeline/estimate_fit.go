@@ -17,6 +17,9 @@ type Calibration struct {
 	Kernel   string
 	Input    Input
 	Measured *MeasuredCore
+	// Records are the profile's kind-2 records and DMA transfers for that core (nil: the DGE
+	// and DMA figures keep base's).
+	Records *Records
 }
 
 // minSamples is the fewest instructions a row's figure is fitted on.
@@ -67,6 +70,8 @@ func Fit(base *CostModel, cals []Calibration) *CostModel {
 	if len(other) > 0 {
 		m.Semaphore.OtherEngine = round1(median(other))
 	}
+	m.fitDGE(cals)
+	m.fitSlowMode(cals)
 	best, bestErr := m.Retire.IntervalNS, math.Inf(1)
 	for _, r := range retireGrid {
 		t := m.clone()
@@ -146,7 +151,7 @@ func quantile(v []float64, q float64) float64 {
 // dgeTrigger says whether opcode op on engine runs through a software DGE (its start and end
 // are the generator's, DGEModel).
 func (m *CostModel) dgeTrigger(engine string, op uint8) bool {
-	return op == 0xD4 && slices.Contains(m.DGE.Engines, engine)
+	return op == 0xD4 && m.dgeEngine(engine)
 }
 
 // samples adds calibration c's measured latencies and issue intervals (in cycles, less each
@@ -161,11 +166,7 @@ func (m *CostModel) samples(c Calibration, lat, iss [][]float64, same, other *[]
 	if m.clock(target, "PE") == 0 {
 		target = defaultTarget
 	}
-	stub := &CoreSchedule{Model: core, Engines: make([]EngineSchedule, len(core.Engines))}
-	for k := range core.Engines {
-		stub.Engines[k] = EngineSchedule{Name: core.Engines[k].Name, Start: make([]int64, core.Engines[k].Len)}
-	}
-	rows := measuredIndex(stub, c.Measured)
+	rows := measuredRowsOf(c)
 	for k := range core.Engines {
 		if k >= len(in.Streams) || in.Streams[k].ISA == nil {
 			continue
@@ -260,11 +261,7 @@ func (m *CostModel) shapeCycles(r *OpCost, w []byte) float64 {
 	if r.Shape == ShapeNone || len(w) < 64 {
 		return 0
 	}
-	slot := shapeSlots[w[0]]
-	if r.Shape == ShapeOut {
-		slot = outSlots[w[0]]
-	}
-	n, elem, ok := freeSize(w, slot)
+	n, elem, ok := operandSize(w, r.Shape)
 	if !ok {
 		return 0
 	}

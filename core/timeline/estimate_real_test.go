@@ -34,7 +34,7 @@ func loadCalibrations(t *testing.T) []Calibration {
 			if !r.Measured.Joined || len(r.Measured.Cores) == 0 {
 				t.Fatalf("%s: not joined", c.kernel)
 			}
-			out = append(out, Calibration{Kernel: c.kernel, Input: inputOf(nf), Measured: &r.Measured.Cores[0]})
+			out = append(out, Calibration{Kernel: c.kernel, Input: inputOf(nf), Measured: &r.Measured.Cores[0], Records: ReadRecords(pf.NTFF, 0, pf.Budget)})
 			continue
 		}
 		meas := ntff.Measure(pf.NTFF, pf.Budget)
@@ -46,7 +46,7 @@ func loadCalibrations(t *testing.T) []Calibration {
 			t.Errorf("%s: %d of %d triggers got a semaphore; unresolved %v", c.kernel, notes.Inferred, notes.Triggers, notes.Unresolved)
 		}
 		model := sched.Build([]sched.CoreInput{in}, nil)
-		out = append(out, Calibration{Kernel: c.kernel, Input: Input{Model: model, Cores: []sched.CoreInput{in}, Target: "cayman"}, Measured: m})
+		out = append(out, Calibration{Kernel: c.kernel, Input: Input{Model: model, Cores: []sched.CoreInput{in}, Target: "cayman"}, Measured: m, Records: ReadRecords(pf.NTFF, 0, pf.Budget)})
 	}
 	return out
 }
@@ -83,11 +83,14 @@ func TestLeaveOneOut(t *testing.T) {
 			t.Errorf("%s: %+v, Validation.PerKernel says %+v", ke.Kernel, ke, Validation.PerKernel[k])
 		}
 	}
-	// The goal's floor: span within 25 %, PE/Activation/DVE busy within 25 %, 70 %
-	// of the blocked waits attributed. Pool's busy time is not within its 50 %: docs/estimate.md
-	// says why, and the CLI says it beside the figure.
-	if worst.Span > 0.25 || worst.Busy["PE"] > 0.25 || worst.Busy["Activation"] > 0.25 || worst.Busy["DVE"] > 0.25 || worst.Attributed < 0.70 {
-		t.Errorf("leave-one-out misses the goal: %+v", worst)
+	// The goal's floor: span within 25 %, PE/Activation/DVE busy within 25 % and Pool's
+	// within 50 %, 70 % of the blocked waits attributed; and its aim (15 %) where the model
+	// meets it: the span, Activation, DVE and Pool (PE is at 19.6 %, SP has no goal).
+	if worst.Span > 0.25 || worst.Busy["PE"] > 0.25 || worst.Busy["Activation"] > 0.25 || worst.Busy["DVE"] > 0.25 || worst.Busy["Pool"] > 0.50 || worst.Attributed < 0.70 {
+		t.Errorf("leave-one-out misses the goal's floor: %+v", worst)
+	}
+	if worst.Span > 0.15 || worst.Busy["Activation"] > 0.15 || worst.Busy["DVE"] > 0.15 || worst.Busy["Pool"] > 0.15 {
+		t.Errorf("leave-one-out misses the aim it met: %+v", worst)
 	}
 }
 
@@ -154,6 +157,9 @@ func TestCostTableIsTheFit(t *testing.T) {
 	}
 	if Default.Retire.IntervalNS != f.Retire.IntervalNS {
 		t.Errorf("retire interval %g ns, the fit says %g", Default.Retire.IntervalNS, f.Retire.IntervalNS)
+	}
+	if g, w := dgeFigures(Default), dgeFigures(f); g != w {
+		t.Errorf("DGE figures %+v, the fit says %+v", g, w)
 	}
 	keys := []string{}
 	for _, c := range cals {
@@ -226,6 +232,57 @@ func TestImagesRebuildTheNEFF(t *testing.T) {
 			if e.Rows[i] != je.Rows[i] {
 				t.Errorf("%s row %d: %+v, the join's %+v", e.Engine, i, e.Rows[i], je.Rows[i])
 				break
+			}
+		}
+	}
+}
+
+// dgeFigures are the fitted figures of the DGE and the DMA trigger latencies.
+func dgeFigures(m *CostModel) [14]float64 {
+	g := m.DGE
+	return [14]float64{g.IssueNS, g.IssueStepNS, g.FirstLapStepNS, g.HandoffNS, g.PostWaitNS, g.LatencyNS, g.CadenceNS,
+		g.WriteNS, g.MinNS, g.PollNS, g.SlowBacklogNS, float64(g.SlowTriggers), m.DMA.TriggerDynamicNS, m.DMA.TriggerStaticNS}
+}
+
+// The DMA figures not refitted per fold (the per-element issue times, the element latency, the
+// completion: measured on attn_v6's transfers) do not depend on the kernel held out: on each of
+// the four, the software DGE's transfers of 128 × 256 B and 128 × 2 B take the same time from
+// first packet to last within 6 % of attn_v6's.
+func TestDMATransferTimesAcrossKernels(t *testing.T) {
+	cals := loadCalibrations(t)
+	ref := map[int64]float64{}
+	for _, c := range cals {
+		byBytes := map[int64][]float64{}
+		core := c.Input.Model.Cores[0]
+		for k, si := range c.Input.Cores[0].Streams {
+			if si.ISA == nil || !Default.dgeEngine(core.Engines[k].Name) {
+				continue
+			}
+			var sizes []int64
+			queue := ""
+			for i, w := range si.ISA.Words() {
+				if w[0] == 0xD4 {
+					sizes = append(sizes, Default.direct2dTransfer(int32(i), w, true).elemBytes)
+					if q := triggerQueue(core, k, i); q != "" {
+						queue = q
+					}
+				}
+			}
+			ts := c.Records.Transfers[queue]
+			if len(ts) != len(sizes) {
+				t.Fatalf("%s: %d transfers on %q for %d triggers", c.Kernel, len(ts), queue, len(sizes))
+			}
+			for j, tr := range ts {
+				byBytes[sizes[j]] = append(byBytes[sizes[j]], float64(tr.Last-tr.First)/1000)
+			}
+		}
+		for b, v := range byBytes {
+			m := median(v)
+			t.Logf("%s: %d transfers of 128 × %d B, first packet to last %.0f ns", c.Kernel, len(v), b, m)
+			if r, ok := ref[b]; !ok {
+				ref[b] = m
+			} else if math.Abs(m-r)/r > 0.06 {
+				t.Errorf("%s: 128 × %d B take %.0f ns, attn_v6's %.0f", c.Kernel, b, m, r)
 			}
 		}
 	}

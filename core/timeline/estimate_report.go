@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/neffscope/neffscope/core/doc"
 )
 
 // Estimated is the schedule in the contract's shape, rows included: for a program of a few
@@ -18,6 +20,7 @@ func (s *Schedule) Estimated() *Estimated {
 			rows := make([]EstimatedRow, 0, len(es.Start))
 			for i := range es.Start {
 				if r, ok := cs.row(es, i); ok {
+					r.Error = cs.rowError(j, i)
 					rows = append(rows, r)
 				}
 			}
@@ -35,7 +38,7 @@ func (s *Schedule) header() *Estimated {
 			CriticalPath: make([]Ref, 0, len(cs.Critical)), Unmodelled: cs.unmodelled()}
 		for j := range cs.Engines {
 			es := &cs.Engines[j]
-			ee := EstimatedEngine{Engine: es.Name, BusyPS: es.BusyPS, Rows: []EstimatedRow{}, Idle: es.Idle}
+			ee := EstimatedEngine{Engine: es.Name, BusyPS: es.BusyPS, Rows: []EstimatedRow{}, Idle: es.Idle, RowErrors: cs.engineRowErrors(j)}
 			for _, c := range es.Idle {
 				ee.IdlePS += c.PS
 			}
@@ -119,6 +122,10 @@ func WriteEstimatedJSON(w io.Writer, s *Schedule) error {
 			bw.WriteString(strconv.FormatInt(ee.IdlePS, 10))
 			bw.WriteString(`,"idle":`)
 			writeJSON(bw, ee.Idle)
+			if ee.RowErrors != nil {
+				bw.WriteString(`,"row_errors":`)
+				writeJSON(bw, ee.RowErrors)
+			}
 			bw.WriteString(`,"rows":[`)
 			first := true
 			for i := range es.Start {
@@ -129,7 +136,7 @@ func WriteEstimatedJSON(w io.Writer, s *Schedule) error {
 					bw.WriteByte(',')
 				}
 				first = false
-				buf = cs.appendRow(buf[:0], es, i, names)
+				buf = cs.appendRow(buf[:0], es, i, names, cs.rowError(j, i))
 				bw.Write(buf)
 			}
 			bw.WriteString("]}")
@@ -155,10 +162,11 @@ func writeJSON(w *bufio.Writer, v any) {
 	w.Write(b)
 }
 
-// appendRow writes instruction i's row as encoding/json writes its EstimatedRow (cs.row; the
-// streamed and encoded JSON are held equal by TestEstimatedJSONMatchesEncoding), from the
-// columns: no row is built. names are the engines' names, quoted.
-func (cs *CoreSchedule) appendRow(b []byte, es *EngineSchedule, i int, names [][]byte) []byte {
+// appendRow writes instruction i's row as encoding/json writes its EstimatedRow (cs.row, with
+// rerr its error; the streamed and encoded JSON are held equal by
+// TestEstimatedJSONMatchesEncoding), from the columns: no row is built. names are the engines'
+// names, quoted.
+func (cs *CoreSchedule) appendRow(b []byte, es *EngineSchedule, i int, names [][]byte, rerr *RowError) []byte {
 	st := es.Start[i]
 	b = append(b, "\n  {\"index\":"...)
 	b = strconv.AppendInt(b, int64(i), 10)
@@ -191,7 +199,15 @@ func (cs *CoreSchedule) appendRow(b []byte, es *EngineSchedule, i int, names [][
 	default:
 		b = append(b, `"none","ps":0`...)
 	}
-	return append(b, "}}"...)
+	b = append(b, '}')
+	if rerr != nil {
+		b = append(b, `,"error":{"start_ps":`...)
+		b = strconv.AppendInt(b, rerr.StartPS, 10)
+		b = append(b, `,"duration_ps":`...)
+		b = strconv.AppendInt(b, rerr.DurationPS, 10)
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }
 
 func appendRef(b []byte, engine []byte, index int32) []byte {
@@ -202,8 +218,8 @@ func appendRef(b []byte, engine []byte, index int32) []byte {
 	return append(b, '}')
 }
 
-// appendJSONString quotes s as encoding/json does (names come from files: any bytes).
+// appendJSONString quotes a name from a file (any bytes) as the CLI's JSON does: valid JSON,
+// and safe on a terminal (doc.JSONSafe).
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
+	return doc.AppendJSONString(b, s, doc.JSONSafe)
 }

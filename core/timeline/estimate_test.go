@@ -41,7 +41,7 @@ func testCosts() *CostModel {
 		Semaphore: SemLatency{SameEngine: 5, OtherEngine: 20},
 		DMA: DMAModel{Engines: 16, TriggerDynamicNS: 500, TriggerStaticNS: 300, SmallBytes: 64, SmallIssueNS: 50,
 			LargeIssueNS: 10, BytesPerNS: 16, ElemLatency: 100, CompleteNS: 40},
-		DGE: DGEModel{Engines: []string{"Pool"}, TakeNS: 4, WriteNS: 5},
+		DGE: DGEModel{Engines: []string{"Pool"}, IssueNS: 100, HandoffNS: 10, PostWaitNS: 50, QueueDepth: 2, LatencyNS: 200, CadenceNS: 150, WriteNS: 160, MinNS: 30, PollNS: 200, SlowBacklogNS: 100, SlowTriggers: 2},
 	}
 }
 
@@ -245,28 +245,91 @@ func TestEstimateSemaphoreWaits(t *testing.T) {
 	}
 }
 
-// A dynamic DMA (0xD4 on Pool, software DGE): the generator takes a trigger TakeNS an element
-// after the last, the word ends when the descriptors are written (WriteNS an element after
-// the last's), the transfer reaches the DMA engines TriggerDynamicNS after that, its rows are
-// dealt to the 16 engines, each pipelined, and it completes CompleteNS after its last element.
-// A wait on its semaphore starts then, blamed on the DMA queue.
+// A dynamic DMA (0xD4 on Pool, software DGE): the engine works IssueNS on a trigger from when
+// its last word ended (behind a trigger, from that trigger's hand-over), then hands it over;
+// the second stage starts it LatencyNS after the hand-over and CadenceNS after its last start,
+// and ends it MinNS after the start and WriteNS after its last end. The transfer reaches the
+// DMA engines TriggerDynamicNS after the end, its rows are dealt to the 16 engines, each
+// pipelined, and it completes CompleteNS after its last element. A wait on its semaphore
+// starts then, blamed on the DMA queue.
 func TestEstimateDynamicDMA(t *testing.T) {
 	f := crafted(t, map[string][]byte{
 		"Pool": stream(op(0xB1), direct2d(24, 128, 256), direct2d(25, 128, 256)),
 		"DVE":  stream(op(0xB1), w{op: 0x46, waitSem: 25, waitVal: 16, inc: -1}),
 	}, "")
 	cs := estimateOf(t, f)
-	// #1 at 10: take until 10 + 512 = 522; written at max(10+30, 0+640) = 640. #2 at 522 (the
-	// generator; Pool was ready at 15), written at max(552, 640+640) = 1280.
-	checkRows(t, cs, "Pool", []wantRow{{1, 10, 640, WaitedEngine, 10}, {2, 522, 1280, WaitedEngine, 512}})
-	// #1's transfer: at 1140 on every DMA engine, 8 rows each, 16 ns apart (256 B at 16 B/ns):
-	// last written at 1140 + 7×16 + 100 = 1352, done 1392; the engines are free at 1268.
-	// #2's: at 1780, done 1780 + 212 + 40 = 2032. DVE #1 starts then (ready at 10).
-	checkRows(t, cs, "DVE", []wantRow{{1, 2032, 2132, WaitedDMA, 2022}})
+	// #1: the B1 ends at 50, handed over at 150, started at 350, ended at 380. #2: handed over
+	// at 250, started at max(450, 350 + 150) = 500 (50 later than an idle DGE), ended at
+	// max(530, 380 + 160) = 540.
+	checkRows(t, cs, "Pool", []wantRow{{1, 350, 380, WaitedNone, 0}, {2, 500, 540, WaitedEngine, 50}})
+	// #1's transfer: at 880 on every DMA engine, 8 rows each, 16 ns apart (256 B at 16 B/ns):
+	// last written at 880 + 7×16 + 100 = 1092, done 1132; the engines are free at 1008.
+	// #2's: at 1040, done 1040 + 212 + 40 = 1292. DVE #1 starts then (ready at 10).
+	checkRows(t, cs, "DVE", []wantRow{{1, 1292, 1392, WaitedDMA, 1282}})
 	r, _ := cs.row(engineOf(t, cs, "DVE"), 1)
 	if r.Waited.DMA != "qPoolDynamic" || r.Waited.Producer == nil || *r.Waited.Producer != (Ref{"Pool", 2}) {
 		t.Errorf("DVE #1 waited on %q, producer %+v; want qPoolDynamic, Pool #2", r.Waited.DMA, r.Waited.Producer)
 	}
+}
+
+// The DGE's queue holds QueueDepth triggers: the third is handed over PostWaitNS after the
+// first ended. The engine goes on HandoffNS after a hand-over, so the word after a trigger
+// starts before the trigger's traced interval: busy time is the union of the intervals in
+// time order, and each idle gap is blamed on what ends it.
+func TestEstimateDGEQueue(t *testing.T) {
+	f := crafted(t, map[string][]byte{
+		"Pool": stream(op(0xB1), direct2d(24, 128, 256), direct2d(25, 128, 256), direct2d(26, 128, 256), op(0xA0)),
+	}, "")
+	cs := estimateOf(t, f)
+	// #1, #2 as in TestEstimateDynamicDMA. #3: its work ends at 350, but #1 ended at 380: handed
+	// over at 430, started at max(630, 650) = 650 (100 after an idle DGE's 550), ended at 700.
+	// #4 starts at the hand-over + 10 = 440 and lasts 100 (it waited 10 for the hand-over).
+	checkRows(t, cs, "Pool", []wantRow{{1, 350, 380, WaitedNone, 0}, {2, 500, 540, WaitedEngine, 50}, {3, 650, 700, WaitedEngine, 100}, {4, 440, 540, WaitedEngine, 10}})
+	es := engineOf(t, cs, "Pool")
+	// [0,50) + [350,380) + [440,540) (#2's [500,540) inside) + [650,700).
+	if es.BusyPS != 230_000 {
+		t.Errorf("Pool busy %d ps, want 230,000", es.BusyPS)
+	}
+	// Idle [50,350) before #1, [380,440) before #4, [540,650) before #3: all the engine's own.
+	if len(es.Idle) != 1 || es.Idle[0] != (IdleCause{Reason: WaitedEngine, PS: 470_000}) {
+		t.Errorf("Pool idle %+v, want 470,000 ps issuing", es.Idle)
+	}
+}
+
+// A trigger that waits on another engine is handed over PostWaitNS after the wait is
+// satisfied, and blamed on that wait for the time an idle DGE would not have taken.
+func TestEstimateDGEAfterWait(t *testing.T) {
+	d := direct2d(24, 128, 256)
+	d.waitSem, d.waitVal = 5, 1
+	f := crafted(t, map[string][]byte{
+		"PE":   stream(op(0xB1), matmul(128, 5)),
+		"Pool": stream(op(0xB1), d),
+	}, "")
+	cs := estimateOf(t, f)
+	// The Matmul ends at 338, its update reaches Pool at 358: handed over at 408, started at
+	// 608, ended at 638; an idle DGE would have started it at 50 + 100 + 200 = 350.
+	checkRows(t, cs, "Pool", []wantRow{{1, 608, 638, WaitedSemaphore, 258}})
+}
+
+// A writer SlowBacklogNS or more behind the second stage's next start puts it in the slow
+// mode: SlowTriggers starts, each 2 × PollNS after the one before.
+func TestEstimateDGESlowMode(t *testing.T) {
+	f := crafted(t, map[string][]byte{
+		"Pool": stream(op(0xB1), direct2d(24, 128, 256), direct2d(25, 128, 256), direct2d(26, 128, 256), direct2d(27, 128, 256),
+			direct2d(28, 128, 256), direct2d(29, 128, 256), direct2d(30, 128, 256)),
+	}, "")
+	in := inputOf(f)
+	in.Costs = testCosts()
+	in.Costs.DGE.WriteNS, in.Costs.DGE.QueueDepth = 250, 0 // the writer falls 100 ns behind a trigger
+	cs := Estimate(in, nil).Cores[0]
+	// Handed over at 150, 250, …, 750. Starts 350, 500, 650, 800; ends 380, 630, 880, 1130. #5:
+	// the writer ends #4 at 1130, 180 after #5's start at 950: slow, started at 800 + 400 =
+	// 1200, ended at 1380; #6 in the slow mode too: 1600, 1630. #7 back to the cadence: 1750,
+	// 1880. Each waited from its hand-over + 200.
+	checkRows(t, cs, "Pool", []wantRow{
+		{1, 350, 380, WaitedNone, 0}, {2, 500, 630, WaitedEngine, 50}, {3, 650, 880, WaitedEngine, 100}, {4, 800, 1130, WaitedEngine, 150},
+		{5, 1200, 1380, WaitedEngine, 450}, {6, 1600, 1630, WaitedEngine, 750}, {7, 1750, 1880, WaitedEngine, 800},
+	})
 }
 
 // Transfers share the DMA engines: a second transfer's elements wait for the first's on the
@@ -394,7 +457,7 @@ func TestEstimateRefusedByTheBudget(t *testing.T) {
 func TestEstimatedTraceQuotesNamesAsJSON(t *testing.T) {
 	s := &Schedule{Target: "cayman", Cores: []*CoreSchedule{{Name: "sg\x01\u2028", Model: &sched.Core{Name: "sg\x01"}}}}
 	var b bytes.Buffer
-	if err := WriteEstimatedTrace(&b, s); err != nil {
+	if err := WriteEstimatedTrace(&b, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	var v any

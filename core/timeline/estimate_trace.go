@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/isa"
+	"github.com/neffscope/neffscope/core/sched"
 )
 
 // WriteEstimatedTrace writes the estimate as a Chrome trace (the traceEvents JSON Perfetto and
@@ -16,8 +17,10 @@ import (
 // index, estimated_start_ps, estimated_end_ps and why it waited; a flow arrow from each
 // instruction whose wait set its start to its producer (category "sync", or "dma" for a
 // transfer). The trace's otherData carries the model's measured error and what it leaves out.
-func WriteEstimatedTrace(w io.Writer, s *Schedule) error {
-	t := &traceWriter{bw: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 256)}
+// A slice carries, beside those, the instruction's waits (sched.Core.AppendWaitArgs) and what
+// args adds.
+func WriteEstimatedTrace(w io.Writer, s *Schedule, args sched.SliceArgs) error {
+	t := &traceWriter{bw: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 256), args: args}
 	model, _ := json.Marshal(Model(s.Target))
 	t.bw.WriteString(`{"displayTimeUnit":"ns","otherData":{"axis":"estimated time: µs from each core's start (neffscope's static cost model, not a measurement)","model":`)
 	t.bw.Write(model)
@@ -66,7 +69,7 @@ func (t *traceWriter) estimatedSlice(pid, tid int, cs *CoreSchedule, es *EngineS
 	b = append(b, `,"cat":"`...)
 	b = append(b, cat...)
 	b = append(b, `","name":`...)
-	b = strconv.AppendQuote(b, isa.OpcodeName(cs.Model.Engines[tid].Opcode(i)))
+	b = appendJSONString(b, isa.OpcodeName(cs.Model.Engines[tid].Opcode(i)))
 	b = append(b, `,"args":{"index":`...)
 	b = strconv.AppendInt(b, int64(i), 10)
 	b = append(b, `,"estimated_start_ps":`...)
@@ -75,7 +78,7 @@ func (t *traceWriter) estimatedSlice(pid, tid int, cs *CoreSchedule, es *EngineS
 	b = strconv.AppendInt(b, end, 10)
 	wt := cs.waited(es, i)
 	b = append(b, `,"waited":`...)
-	b = strconv.AppendQuote(b, wt.Reason)
+	b = appendJSONString(b, wt.Reason)
 	if wt.PS > 0 {
 		b = append(b, `,"waited_ps":`...)
 		b = strconv.AppendInt(b, wt.PS, 10)
@@ -87,6 +90,11 @@ func (t *traceWriter) estimatedSlice(pid, tid int, cs *CoreSchedule, es *EngineS
 	if wt.DMA != "" {
 		b = append(b, `,"dma":`...)
 		b = appendJSONString(b, wt.DMA)
+	}
+	at := sched.At{Engine: int16(tid), Index: int32(i)}
+	b = cs.Model.AppendWaitArgs(b, at)
+	if t.args != nil {
+		b = t.args(b, cs.Model, at)
 	}
 	t.buf = append(b, "}}"...)
 	t.event(t.buf)

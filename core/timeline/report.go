@@ -183,6 +183,8 @@ type EstimatedEngine struct {
 	IdlePS int64          `json:"idle_ps"`
 	Idle   []IdleCause    `json:"idle"`
 	Rows   []EstimatedRow `json:"rows"`
+	// RowErrors, with a profile of the NEFF, is how the rows' errors are distributed.
+	RowErrors *EngineRowErrors `json:"row_errors,omitempty"`
 }
 
 // EstimatedRow is one instruction's estimated time, picoseconds from the core's start, and
@@ -192,6 +194,8 @@ type EstimatedRow struct {
 	StartPS int64  `json:"start_ps"`
 	EndPS   int64  `json:"end_ps"`
 	Waited  Waited `json:"waited"`
+	// Error, with a profile of the NEFF, is the row's error against its measured time.
+	Error *RowError `json:"error,omitempty"`
 }
 
 // The reasons an instruction started when it did.

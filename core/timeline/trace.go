@@ -17,9 +17,10 @@ import (
 // first word's start to its last word's end) and, in category "runtime", the runtime's own
 // preamble and postamble words; a flow arrow per resolved wait of the static model, from its
 // producer to the waiter; a thread per DMA queue with its busy stretches; a counter per
-// semaphore with its recorded values. The model m is the NEFF's (core/sched).
-func WriteTrace(w io.Writer, m *sched.Model, r *Result) error {
-	t := &traceWriter{bw: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 256), r: r}
+// semaphore with its recorded values. The model m is the NEFF's (core/sched). An instruction's
+// slice carries, beside its index, its waits (sched.Core.AppendWaitArgs) and what args adds.
+func WriteTrace(w io.Writer, m *sched.Model, r *Result, args sched.SliceArgs) error {
+	t := &traceWriter{bw: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 256), r: r, args: args}
 	t.origin = earliest(r)
 	b := append([]byte(`{"displayTimeUnit":"ns","otherData":{"axis":"real time: µs from the first record (the device profile's clock, picoseconds)","origin_ps":"`), strconv.FormatUint(t.origin, 10)...)
 	if r.Measured != nil && r.Measured.WindowPS[0] >= t.origin {
@@ -36,7 +37,7 @@ func WriteTrace(w io.Writer, m *sched.Model, r *Result) error {
 		c := modelCore(m, ct.Core.Name)
 		for tid, e := range ct.Engines {
 			t.meta("thread_name", pid, tid, ntff.EngineName(e.Image.Engine))
-			t.engine(pid, tid, ct, e)
+			t.engine(pid, tid, ct, e, c)
 		}
 		if c != nil {
 			t.flows(pid, c, ct)
@@ -45,7 +46,7 @@ func WriteTrace(w io.Writer, m *sched.Model, r *Result) error {
 			tid := 100 + k
 			t.meta("thread_name", pid, tid, "DMA "+q.Name)
 			for _, s := range q.Busy.Segments() {
-				t.slice(pid, tid, s.Start, s.End, "busy", "dma", -1)
+				t.slice(pid, tid, s.Start, s.End, "busy", "dma", -1, nil, sched.None)
 			}
 		}
 		for _, s := range ct.Semaphores {
@@ -65,6 +66,7 @@ type traceWriter struct {
 	origin uint64
 	flow   int
 	r      *Result
+	args   sched.SliceArgs
 }
 
 func (t *traceWriter) event(b []byte) {
@@ -99,7 +101,9 @@ func (t *traceWriter) meta(name string, pid, tid int, value string) {
 	t.event(t.buf)
 }
 
-func (t *traceWriter) slice(pid, tid int, start, end uint64, name, cat string, index int) {
+// slice writes a slice; one of instruction at of model core c (nil: none) carries its waits
+// and t.args's args.
+func (t *traceWriter) slice(pid, tid int, start, end uint64, name, cat string, index int, c *sched.Core, at sched.At) {
 	b := append(t.buf[:0], `{"ph":"X","pid":`...)
 	b = strconv.AppendInt(b, int64(pid), 10)
 	b = append(b, `,"tid":`...)
@@ -111,10 +115,16 @@ func (t *traceWriter) slice(pid, tid int, start, end uint64, name, cat string, i
 	b = append(b, `,"cat":"`...)
 	b = append(b, cat...)
 	b = append(b, `","name":`...)
-	b = strconv.AppendQuote(b, name)
+	b = appendJSONString(b, name)
 	if index >= 0 {
 		b = append(b, `,"args":{"index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
+		if c != nil && at.Valid() {
+			b = c.AppendWaitArgs(b, at)
+			if t.args != nil {
+				b = t.args(b, c, at)
+			}
+		}
 		b = append(b, '}')
 	}
 	t.buf = append(b, '}')
@@ -127,7 +137,7 @@ func (t *traceWriter) counter(pid int, name string, at uint64, v uint32) {
 	b = append(b, `,"ts":`...)
 	b = t.ts(b, at)
 	b = append(b, `,"name":`...)
-	b = strconv.AppendQuote(b, name)
+	b = appendJSONString(b, name)
 	b = append(b, `,"args":{"value":`...)
 	b = strconv.AppendUint(b, uint64(v), 10)
 	t.buf = append(b, "}}"...)
@@ -135,9 +145,17 @@ func (t *traceWriter) counter(pid int, name string, at uint64, v uint32) {
 }
 
 // engine writes an engine's slices: its NEFF instructions when joined (else its image words),
-// and the runtime's words.
-func (t *traceWriter) engine(pid, tid int, ct *ntff.CoreTimes, e *ntff.EngineTimes) {
+// and the runtime's words. c is the model's core (nil: none).
+func (t *traceWriter) engine(pid, tid int, ct *ntff.CoreTimes, e *ntff.EngineTimes, c *sched.Core) {
 	st := t.streamOf(ct, e)
+	me := sched.None // the model's engine of st
+	if c != nil && st != nil {
+		for k := range c.Engines {
+			if c.Engines[k].Member == st.Member {
+				me.Engine = int16(k)
+			}
+		}
+	}
 	cur := &imageCursor{p: t.r.Profile, im: e.Image}
 	for pos := range e.Image.Words {
 		s, end, ok := e.Span(pos)
@@ -146,12 +164,16 @@ func (t *traceWriter) engine(pid, tid int, ct *ntff.CoreTimes, e *ntff.EngineTim
 		}
 		switch {
 		case st == nil:
-			t.slice(pid, tid, s, end, wordName(cur, pos), "image", pos)
+			t.slice(pid, tid, s, end, wordName(cur, pos), "image", pos, nil, sched.None)
 		case st.owner[pos] < 0:
-			t.slice(pid, tid, s, end, "runtime: "+wordName(cur, pos), "runtime", pos)
+			t.slice(pid, tid, s, end, "runtime: "+wordName(cur, pos), "runtime", pos, nil, sched.None)
 		case int(st.first[st.owner[pos]]) == pos:
 			i := int(st.owner[pos])
-			t.slice(pid, tid, st.Start[i], st.End[i], st.opName(i), "instruction", i)
+			at, mc := sched.At{Engine: me.Engine, Index: int32(i)}, c
+			if !at.Valid() || i >= c.Engines[me.Engine].Len {
+				mc = nil
+			}
+			t.slice(pid, tid, st.Start[i], st.End[i], st.opName(i), "instruction", i, mc, at)
 		}
 	}
 }

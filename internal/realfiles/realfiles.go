@@ -139,6 +139,17 @@ func Read(t testing.TB, rel string) []byte {
 	return b
 }
 
+// NEFFs lists the real NEFFs (Glob "*/*.neff": the repository's matmul_small, and the shared
+// folder's where it is beside the clone), or skips t naming where it looked.
+func NEFFs(t testing.TB) []string {
+	t.Helper()
+	paths := Glob("*/*.neff")
+	if len(paths) == 0 {
+		t.Skip(Missing("*/*.neff"))
+	}
+	return paths
+}
+
 // Optional returns the path of rel when it is there, and otherwise logs that the check needing
 // it did not run: for the extra checks only a file of the shared folder allows.
 func Optional(t testing.TB, rel, check string) (string, bool) {

@@ -329,14 +329,14 @@ var Methods = []Method{
 		Result: []Field{nodeBuf, msDoc},
 	},
 	{
-		Name: "schedule", Doc: "The program in time (issue 28, core/sched): per core, each instruction's earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).",
+		Name: "schedule", Doc: "The program in time (core/sched): per core, each instruction's earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).",
 		Args: []Field{handle},
 		Result: []Field{{Name: "cores", Type: "Array<SchedCore>", Doc: "one per core, in the model's order"},
 			{Name: "opcodes", Type: "Array<string>", Doc: "the name of each opcode byte (256; ops index it)"},
 			{Name: "card", Type: "ArrayBuffer", Doc: "the overview's sync section (a doc.Node, msgpack) without the SBUF/PSUM peaks (attrs.peaks 'on demand': the memory call has them)"}, msDoc},
 	},
 	{
-		Name: "memory", Doc: "The program in space (issue 28, core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space's peak, the memory lints; and the overview's sync card filled in.",
+		Name: "memory", Doc: "The program in space (core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space's peak, the memory lints; and the overview's sync card filled in.",
 		Args: []Field{handle},
 		Result: []Field{{Name: "cores", Type: "Array<MemCore>", Doc: "one per core, in the model's order"},
 			{Name: "card", Type: "ArrayBuffer", Doc: "the overview's sync section (a doc.Node, msgpack), computed"}, msDoc},

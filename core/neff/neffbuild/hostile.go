@@ -17,7 +17,7 @@ import (
 type Hostile struct {
 	Name string
 	What string
-	// Build makes the NEFF; scale 1 is the size of the reported reproduction, smaller scales
+	// Build makes the NEFF; scale 1 is the size that first showed the cost, smaller scales
 	// (tests) shrink the counts.
 	Build func(scale float64) []byte
 }
@@ -54,9 +54,21 @@ func jsonArray(path string, n int64) Member {
 
 func scaled(n int64, s float64) int64 { return max(1, int64(float64(n)*s)) }
 
-// HostileClasses lists the first hostile classes, and the later ones after them.
+// HostileClasses lists every class: sizes past what a file should cost, floods of tar
+// entries, floods of manifest references, decoders' budgets, and the sync and memory model's
+// work (schedhostile.go).
 func HostileClasses() []Hostile {
-	return append([]Hostile{
+	var all []Hostile
+	for _, group := range [][]Hostile{sizeClasses(), entryClasses(), manifestClasses(), decoderClasses(), schedClasses()} {
+		all = append(all, group...)
+	}
+	return all
+}
+
+// sizeClasses cost memory or time by their size: many members, JSON values by the million,
+// declared and inflated sizes, blobs; and one forges terminal output.
+func sizeClasses() []Hostile {
+	return []Hostile{
 		{"many-members", "200,000 one-byte members (D3)", func(s float64) []byte {
 			n := scaled(200_000, s)
 			ms := make([]Member, n)
@@ -120,8 +132,12 @@ func HostileClasses() []Hostile {
 			}
 			return Bytes(ms, Options{GzipLevel: gzip.BestCompression})
 		}},
+	}
+}
 
-		// The later ones: deep member paths, floods of per-entry problems, many cores.
+// entryClasses are deep member paths and floods of tar entries that each carry a problem.
+func entryClasses() []Hostile {
+	return []Hostile{
 		{"deep-longname", "one member named sg00/ + d/ ×30,000 (a GNU long name)", func(s float64) []byte {
 			name := "sg00/" + strings.Repeat("d/", int(scaled(30_000, s))) + "x.bin"
 			return WrapTar(rawTar(tarEntry{name: "././@LongLink", typeflag: 'L', size: int64(len(name) + 1), data: []byte(name + "\x00")},
@@ -155,6 +171,12 @@ func HostileClasses() []Hostile {
 				}
 			})
 		}},
+	}
+}
+
+// manifestClasses are manifests naming floods of members that are not there, or of cores.
+func manifestClasses() []Hostile {
+	return []Hostile{
 		{"act-missing", "100,000 activation sets whose members are all missing", func(s float64) []byte {
 			n := scaled(100_000, s)
 			var b strings.Builder
@@ -179,14 +201,18 @@ func HostileClasses() []Hostile {
 			}
 			return bytesOf(ms)
 		}},
+	}
+}
 
-		// budgets
-		{"dbg-wiretype", "a .dbg member of 4 M fields of the wrong wire type (issue 30)", func(s float64) []byte {
+// decoderClasses cost a decoder what its budget must bound: .dbg members and an engine stream.
+func decoderClasses() []Hostile {
+	return []Hostile{
+		{"dbg-wiretype", "a .dbg member of 4 M fields of the wrong wire type", func(s float64) []byte {
 			n := scaled(4_000_000, s)
 			// field 3 (a word record, a message) written as a varint: tag 0x18, value 0
 			return withSample(Member{Path: "sg00/debug_info_asm_PE.dbg", Reader: &repeat{pattern: []byte{0x18, 0x00}, n: 2 * n}, Size: 2 * n})
 		}},
-		{"dbg-kernel-paths", "a backend .dbg member naming 1 M distinct kernel files (issue 30)", func(s float64) []byte {
+		{"dbg-kernel-paths", "a backend .dbg member naming 1 M distinct kernel files", func(s float64) []byte {
 			n := scaled(1_000_000, s)
 			item := func(i int64, b []byte) []byte { // field 5: "/kernels/<39 x>/k0000000.py"
 				b = append(b, 0x2a, 60)
@@ -195,7 +221,7 @@ func HostileClasses() []Hostile {
 			}
 			return withSample(Member{Path: "sg00/debug_info_backend_PE.dbg", Reader: &items{n: n, item: item}, Size: n * 62})
 		}},
-		{"dbg-attrs", "a backend .dbg member of 2 M records with distinct kernel lines (issue 30)", func(s float64) []byte {
+		{"dbg-attrs", "a backend .dbg member of 2 M records with distinct kernel lines", func(s float64) []byte {
 			n := min(scaled(2_000_000, s), 2_000_000)
 			item := func(i int64, b []byte) []byte {
 				id := 1<<14 + i // a 3-byte varint
@@ -207,13 +233,13 @@ func HostileClasses() []Hostile {
 			}
 			return withSample(Member{Path: "sg00/debug_info_backend_PE.dbg", Reader: &items{n: n, item: item}, Size: n * 30})
 		}},
-		{"table-loads", "an Activation stream of 1 M ActivationTableLoad (0x23) words; scale 32 is the issue's 2 GiB (issue 30)", func(s float64) []byte {
+		{"table-loads", "an Activation stream of 1 M ActivationTableLoad (0x23) words; scale 32 is 2 GiB", func(s float64) []byte {
 			n := scaled(1<<20, s)
 			w := make([]byte, 64)
 			w[0], w[1] = 0x23, 0x10
 			return withSample(Member{Path: "sg00/Activation.bin", Reader: &repeat{pattern: w, n: 64 * n}, Size: 64 * n})
 		}},
-	}, schedClasses()...)
+	}
 }
 
 // kelfOf is a KELF descriptor whose graphs name n def.json members, <dir><i>/def.json.

@@ -481,7 +481,7 @@
  */
 
 /**
- * the args of schedule: The program in time (issue 28, core/sched): per core, each instruction's earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).
+ * the args of schedule: The program in time (core/sched): per core, each instruction's earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).
  * @typedef {Object} ScheduleArgs
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
  */
@@ -496,7 +496,7 @@
  */
 
 /**
- * the args of memory: The program in space (issue 28, core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space's peak, the memory lints; and the overview's sync card filled in.
+ * the args of memory: The program in space (core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space's peak, the memory lints; and the overview's sync card filled in.
  * @typedef {Object} MemoryArgs
  * @property {number} handle - a file the core holds open (from open, openGroup or openContext)
  */
@@ -796,8 +796,8 @@ export const METHODS = Object.freeze([
   { name: 'locate', doc: 'The smallest node whose bytes hold byte off of source (the instruction, the record, the JSON value, the field), building stubs on the way.', args: ['handle', 'source', 'off'], required: ['handle', 'off'], events: [] },
   { name: 'evaluate', doc: 'Evaluate an activation function at one input, bit-exact to the hardware model.', args: ['handle', 'ref', 'x', 'mode'], required: ['handle', 'ref', 'x'], events: [] },
   { name: 'plot', doc: 'Sample an activation function over [lo, hi]: emulated, true and error series, boundaries in its table.', args: ['handle', 'ref', 'lo', 'hi', 'n', 'mode'], required: ['handle', 'ref', 'lo', 'hi', 'n'], events: [] },
-  { name: 'schedule', doc: 'The program in time (issue 28, core/sched): per core, each instruction\'s earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).', args: ['handle'], required: ['handle'], events: [] },
-  { name: 'memory', doc: 'The program in space (issue 28, core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space\'s peak, the memory lints; and the overview\'s sync card filled in.', args: ['handle'], required: ['handle'], events: [] },
+  { name: 'schedule', doc: 'The program in time (core/sched): per core, each instruction\'s earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).', args: ['handle'], required: ['handle'], events: [] },
+  { name: 'memory', doc: 'The program in space (core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space\'s peak, the memory lints; and the overview\'s sync card filled in.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'measured', doc: 'A device profile (an open NTFF) measured, alone or joined to an open NEFF (core/timeline): per core the lanes of every engine in real time, the runtime\'s own words, the DMA queues and the semaphores, as typed columns; the window, the checks and the findings. A profile of another NEFF joins nothing (joined false, its ntff.uuid-mismatch finding in the summary).', args: ['handle', 'neff'], required: ['handle'], events: ['lanes'] },
   { name: 'estimated', doc: 'A NEFF in estimated time, from the NEFF alone (core/timeline\'s cost model, timeline --json\'s estimated part): per core every instruction\'s estimated start and end and why it waited, linked to its producer; busy and idle by cause per engine; the critical path; and the model\'s measured error and what it does not cover.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'openGroup', doc: 'Open files dropped together: activation-table files join into one Document, any other file is its own.', args: ['files'], required: ['files'], events: [] },

@@ -138,8 +138,6 @@ export const KIND = Object.freeze({
   DIFF: "diff",
   /** one part of a comparison: header, model, members, … (doc.KindDiffSection) */
   DIFF_SECTION: "diff-section",
-  /** the table of the spec's unknowns and our assumptions (doc.KindUnknowns) */
-  UNKNOWNS: "unknowns",
   /** the static engine profile of a NEFF (doc.KindProfile) */
   PROFILE: "profile",
   /** one table of the profile (engines, opcodes, dma, reloads, hlo) (doc.KindProfileSection) */
@@ -200,7 +198,7 @@ export const REF = Object.freeze({
 });
 /** @typedef {typeof REF[keyof typeof REF]} RefKind */
 
-/** Attr keys (core/doc attrs.go, and the Attr constants of core/inspect and core/fleet): Node.attrs holds what the page needs, so it never parses display text. */
+/** Attr keys (core/doc attrs.go, and the Attr constants of core/inspect, core/srcmap and core/fleet): Node.attrs holds what the page needs, so it never parses display text. */
 export const ATTR = Object.freeze({
   /** the 1-based line of the dump a value was read from (ncfw-dump documents). (doc.AttrLine) */
   LINE: "line",
@@ -316,15 +314,15 @@ export const ATTR = Object.freeze({
   QUEUE_ROW: "queue_row",
   /** the block's id ("" when the trigger's block is not known); AttrEngine: its engine (inspect.AttrBlock) */
   BLOCK: "block",
-  /** a line node: the kernel file path as the debug info names it (inspect.AttrSourceFile) */
+  /** a line node: the kernel file path as the debug info names it (srcmap.AttrSourceFile) */
   SOURCE_FILE: "file",
-  /** a line node: the line number (inspect.AttrSourceLine) */
+  /** a line node: the line number (srcmap.AttrSourceLine) */
   SOURCE_LINE: "line",
-  /** a line node: the kernel (function) name (inspect.AttrKernel) */
+  /** a line node: the kernel (function) name (srcmap.AttrKernel) */
   KERNEL: "kernel",
-  /** "member:ranges;member:ranges", ranges "a-b,c" of word indexes in stream order (at most maxLineWords words in all). (inspect.AttrWords) */
+  /** "member:ranges;member:ranges", ranges "a-b,c" of word indexes in stream order (at most maxLineWords words in all). (srcmap.AttrWords) */
   WORDS: "words",
-  /** AttrWordsCut is set ("true") when a line has more words than AttrWords lists. (inspect.AttrWordsCut) */
+  /** AttrWordsCut is set ("true") when a line has more words than AttrWords lists. (srcmap.AttrWordsCut) */
   WORDS_CUT: "words_cut",
   /** AttrLineB is a source-line change's line number in b when lines shifted ("" otherwise). (fleet.AttrLineB) */
   LINE_B: "line_b",

@@ -9,18 +9,18 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// issue30Scale shrinks the container and manifest hostile classes for tests: the floods keep
+// containerScale shrinks the container and manifest hostile classes for tests: the floods keep
 // thousands of entries (far past doc.RepeatsKept), the deep paths their full depth.
-var issue30Scale = map[string]float64{
+var containerScale = map[string]float64{
 	"deep-longname": 1, "deep-pax": 1, "symlink-flood": 0.02, "zero-block-flood": 0.02, "pax-flood": 0.02,
 	"act-missing": 0.1, "def-missing": 0.1, "many-cores": 0.5,
 }
 
-// TestIssue30ContainerAndManifestClasses opens each hostile class of the container, member-tree
+// TestContainerAndManifestClasses opens each hostile class of the container, member-tree
 // and manifest side with the native budget, as `info --json` does: each open ends with the
 // finding that names what was bounded, the document stays shallow, and no node keeps more
 // than doc.RepeatsKept findings of one code plus its summary.
-func TestIssue30ContainerAndManifestClasses(t *testing.T) {
+func TestContainerAndManifestClasses(t *testing.T) {
 	want := map[string][]doc.Code{
 		"deep-longname":    {doc.CodeTarPathDepth},
 		"deep-pax":         {doc.CodeTarPathDepth},
@@ -34,7 +34,7 @@ func TestIssue30ContainerAndManifestClasses(t *testing.T) {
 	// The floods that land on one node: it keeps the first few and one summary.
 	collapsed := map[string]doc.Code{"symlink-flood": doc.CodeTarNotFile, "zero-block-flood": doc.CodeTarLoneZeroBlock, "pax-flood": doc.CodeTarBadPax}
 	for _, h := range neffbuild.HostileClasses() {
-		s, ok := issue30Scale[h.Name]
+		s, ok := containerScale[h.Name]
 		if !ok {
 			continue
 		}

@@ -12,10 +12,10 @@ import (
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
 )
 
-// BenchmarkHostileBudgets30 opens the later hostile classes at full size and, for the table-load
+// BenchmarkDbgAndTableLoadClasses opens the later hostile classes at full size and, for the table-load
 // stream, measures coverage too: what each open holds (budget memory used) and its peak heap
 // are the figures; time and memory must stay flat as the classes grow (run with -benchmem).
-func BenchmarkHostileBudgets30(b *testing.B) {
+func BenchmarkDbgAndTableLoadClasses(b *testing.B) {
 	for _, h := range neffbuild.HostileClasses() {
 		switch h.Name {
 		case "dbg-wiretype", "dbg-kernel-paths", "dbg-attrs", "table-loads":

@@ -1,21 +1,19 @@
-package inspect
+package srcmap
 
 // The .dbg members of a NEFF are scanned as they stream past the archive walk (dbg.Scanner):
 // their bytes are not held for the joins, only what the joins need (dbg.Compact), charged to
-// the open's memory budget as it grows. A member's own tree is built on demand, from its bytes
-// (held when small, read back out of the archive otherwise), by the "dbg:" expander.
+// the open's memory budget as it grows. A member's own tree is built when asked, from its
+// bytes (held when small, read back out of the archive otherwise): Index.View.
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"path"
 	"strconv"
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/dbg"
-	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/neff"
 )
 
@@ -39,16 +37,16 @@ func dbgCost(p string, size int64) int64 {
 	return size * c / 100
 }
 
-// dbgScans runs the scans of one open. Most run in the open's one archive walk (visit), on a
+// Scans runs the scans of one open. Most run in the open's one archive walk (Visit), on a
 // goroutine of their own, so the scan overlaps the inflate on the other CPU core and no member
 // is read twice; they may hold up to a quarter of the memory limit then (walkShare), the model
 // resolved after the walk matters more than its source lines. A directory the walk did not
-// admit whole is mapped once the model is resolved (run), with half of what it leaves: from
+// admit whole is mapped once the model is resolved (Map), with half of what it leaves: from
 // the members held, the others in one more pass over the archive.
-type dbgScans struct {
-	f   *File
+type Scans struct {
+	n   NEFF
 	ctx context.Context
-	r   io.ReaderAt // what the members not held are read back from (nil: the open's reader)
+	r   io.ReaderAt // what the members not held are read back from (nil: n's reader)
 	// skipped lists the members not mapped for the memory limit (archive order), and
 	// skippedCost what mapping them would take.
 	skipped     []string
@@ -61,11 +59,22 @@ type dbgScans struct {
 	jobs     chan dbgChunk
 	free     chan []byte
 	done     chan struct{}
-	cur      *neff.Member // the member visit is in, and its scan (nil: not scanned)
+	cur      *neff.Member // the member Visit is in, and its scan (nil: not scanned)
 	curScan  *dbg.Scanner
-	// pause, when set, is called between pieces of the mapping (IndexSourceWith): in the
-	// page's worker the core has one thread, and the page's calls are answered only there.
+	// pause, when set, is called between pieces of the mapping: in the page's worker the core
+	// has one thread, and the page's calls are answered only there.
 	pause func()
+}
+
+// Options are a mapping's context and the reader it reads back through.
+type Options struct {
+	Context context.Context // nil: context.Background()
+	// Reader is what the members not held are read back from (nil: the NEFF's own reader; a
+	// caller mapping beside other calls on the file gives the mapping a reader of its own).
+	Reader io.ReaderAt
+	// Pause, when set, is called between pieces of the work: every 512 KiB of a .dbg member
+	// scanned, every scan closed, every 32,768 words joined.
+	Pause func()
 }
 
 // yieldBytes and yieldWords are how much is scanned, and how many words joined, between two
@@ -77,7 +86,7 @@ const (
 
 // yield calls pause, if any (every yieldBytes scanned, every member's scan closed, every
 // yieldWords words joined).
-func (s *dbgScans) yield() {
+func (s *Scans) yield() {
 	if s != nil && s.pause != nil {
 		s.pause()
 	}
@@ -101,16 +110,18 @@ type dbgChunk struct {
 	b  []byte
 }
 
-func newDbgScans(f *File, ctx context.Context) *dbgScans {
+// NewScans starts the scans of one open of n.
+func NewScans(n NEFF, opt Options) *Scans {
+	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &dbgScans{f: f, ctx: ctx, walk: map[int64]*walkScan{}, refused: map[string]bool{}}
+	return &Scans{n: n, ctx: ctx, r: opt.Reader, pause: opt.Pause, walk: map[int64]*walkScan{}, refused: map[string]bool{}}
 }
 
-// visit is the archive walk's Visit for .dbg members: it admits a member at its first chunk
+// Visit is the archive walk's Visit for .dbg members: it admits a member at its first chunk
 // and hands a copy of each chunk to the scan goroutine (the walk reuses its buffers).
-func (s *dbgScans) visit(m *neff.Member, off int64, chunk []byte) {
+func (s *Scans) Visit(m *neff.Member, off int64, chunk []byte) {
 	if s == nil {
 		return
 	}
@@ -144,7 +155,7 @@ func (s *dbgScans) visit(m *neff.Member, off int64, chunk []byte) {
 
 // admit starts the walk's scan of m, or says no (nil): not a .dbg member, its directory already
 // refused, or past the walk's share of the memory limit (the directory is then left to run).
-func (s *dbgScans) admit(m *neff.Member) *dbg.Scanner {
+func (s *Scans) admit(m *neff.Member) *dbg.Scanner {
 	if _, _, ok := dbg.Match(m.Path); !ok {
 		return nil
 	}
@@ -152,7 +163,7 @@ func (s *dbgScans) admit(m *neff.Member) *dbg.Scanner {
 	if s.refused[d] {
 		return nil
 	}
-	b := s.f.Budget
+	b := s.n.Budget()
 	cost := dbgCost(m.Path, m.Size)
 	if b != nil && s.admitted+cost > b.Limit(budget.Memory)/walkShare || !b.Can(budget.Memory, cost) {
 		s.refused[d] = true
@@ -179,8 +190,8 @@ func (s *dbgScans) admit(m *neff.Member) *dbg.Scanner {
 	return w.sc
 }
 
-// wait ends the walk's scans: every chunk handed over has been scanned when it returns.
-func (s *dbgScans) wait() {
+// Wait ends the walk's scans: every chunk handed over has been scanned when it returns.
+func (s *Scans) Wait() {
 	if s != nil && s.jobs != nil {
 		close(s.jobs)
 		<-s.done
@@ -188,18 +199,18 @@ func (s *dbgScans) wait() {
 	}
 }
 
-// run finishes the scans of a, a directory at a time (sgNN/, debug_info/): a directory's
-// members are mapped together or not at all. The walk's scans of a directory it admitted whole
-// are kept; the rest of a directory is scanned while its estimated cost fits in half of what
-// the memory limit leaves (or the directory is dropped, the walk's scans with it). It returns
-// the Compacts by path.
-func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
+// run finishes the scans of the archive, a directory at a time (sgNN/, debug_info/): a
+// directory's members are mapped together or not at all. The walk's scans of a directory it
+// admitted whole are kept; the rest of a directory is scanned while its estimated cost fits in
+// half of what the memory limit leaves (or the directory is dropped, the walk's scans with it).
+// It returns the Compacts by path.
+func (s *Scans) run() map[string]*dbg.Compact {
 	out := map[string]*dbg.Compact{}
 	if s == nil {
 		return out
 	}
-	s.wait()
-	b := s.f.Budget
+	s.Wait()
+	a, b := s.n.Archive(), s.n.Budget()
 	var dirs []string
 	byDir := map[string][]*neff.Member{}
 	for _, m := range a.Members {
@@ -290,31 +301,21 @@ func (s *dbgScans) run(a *neff.Archive) map[string]*dbg.Compact {
 
 // reread streams the archive once more and feeds the members not held to their scans; it stops
 // after the last of them.
-func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
-	if s.f.Archive.CanSeek() {
+func (s *Scans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
+	a, b := s.n.Archive(), s.n.Budget()
+	r := s.r
+	if r == nil {
+		r, _ = s.n.Reader()
+	}
+	if a.CanSeek() {
 		// Each from the seek index's checkpoint before it: a walk from the archive's start
 		// inflated the whole 1.76 GB tar of the 256 MB real-shaped NEFF to reach its .dbg.
-		r := s.r
-		if r == nil {
-			r = s.f.r
-		}
 		for _, m := range ms {
 			sc := scans[m.DataOffset]
 			if sc == nil || s.ctx.Err() != nil {
 				continue
 			}
-			var since int
-			s.f.Archive.ReadMember(r, m.Path, 0, m.Size, writerFunc(func(b []byte) error {
-				if sc.Failed() {
-					return errScanFailed
-				}
-				sc.Write(b)
-				if since += len(b); since >= yieldBytes {
-					since = 0
-					s.yield()
-				}
-				return s.ctx.Err()
-			}), s.f.Budget.Limit(budget.Inflate))
+			a.ReadMember(r, m.Path, 0, m.Size, &scanWriter{s: s, sc: sc}, b.Limit(budget.Inflate))
 			s.yield()
 		}
 		return
@@ -327,166 +328,47 @@ func (s *dbgScans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
 		last = max(last, m.DataOffset)
 		want[m.DataOffset] = scans[m.DataOffset]
 	}
-	s.f.feedWalkFrom(s.r, ctx, func(m *neff.Member, off int64, chunk []byte) {
-		sc := want[m.DataOffset]
-		if sc == nil || sc.Failed() {
-			return
-		}
-		sc.Write(chunk)
-		if m.DataOffset == last && off+int64(len(chunk)) >= m.Size {
-			cancel()
-		}
+	_, size := s.n.Reader()
+	neff.Open(r, size, neff.Options{
+		Context:        ctx,
+		MaxInflated:    b.Limit(budget.Inflate),
+		NoMemberHashes: true, // only to feed the scans: no member's SHA-256, no payload hash
+		NoPayloadHash:  true,
+		Visit: func(m *neff.Member, off int64, chunk []byte) {
+			sc := want[m.DataOffset]
+			if sc == nil || sc.Failed() {
+				return
+			}
+			sc.Write(chunk)
+			if m.DataOffset == last && off+int64(len(chunk)) >= m.Size {
+				cancel()
+			}
+		},
 	})
+}
+
+// scanWriter feeds a member read back through the seek index to its scan, pausing every
+// yieldBytes; it stops the read when the scan has failed or the mapping is cancelled.
+type scanWriter struct {
+	s     *Scans
+	sc    *dbg.Scanner
+	since int
+}
+
+func (w *scanWriter) Write(b []byte) (int, error) {
+	if w.sc.Failed() {
+		return 0, errScanFailed
+	}
+	w.sc.Write(b)
+	if w.since += len(b); w.since >= yieldBytes {
+		w.since = 0
+		w.s.yield()
+	}
+	if err := w.s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 // errScanFailed stops a read back whose scan has failed.
 var errScanFailed = errors.New("the scan failed")
-
-// feedWalkFrom streams the archive once more only to feed visit, reading the file through r
-// (nil: the open's reader): no member's SHA-256, no payload hash (the .dbg scans of members
-// not held).
-func (f *File) feedWalkFrom(r io.ReaderAt, ctx context.Context, visit func(m *neff.Member, off int64, chunk []byte)) {
-	if r == nil {
-		r = f.r
-	}
-	neff.Open(r, f.Size, neff.Options{
-		Context:        ctx,
-		MaxInflated:    f.Budget.Limit(budget.Inflate),
-		NoMemberHashes: true,
-		NoPayloadHash:  true,
-		Visit:          visit,
-	})
-}
-
-func init() { expanders[doc.RefDbg] = expandDbg }
-
-// expandDbg builds the children of a .dbg member's content stub: its tree, from its bytes.
-func expandDbg(f *File, stub *doc.Node, from, to int) ([]*doc.Node, int, error) {
-	_, member := doc.ParseRef(stub.Ref)
-	kids, err := f.dbgView(member)
-	if err != nil {
-		return nil, 0, err
-	}
-	from, to = clampRange(from, to, len(kids))
-	return kids[from:to], len(kids), nil
-}
-
-// maxDbgView bounds a member whose tree is built on demand (its bytes are held meanwhile).
-const maxDbgView = 256 << 20
-
-// dbgView returns the children of a member's content tree (the last one built is kept).
-func (f *File) dbgView(member string) ([]*doc.Node, error) {
-	x := f.sourceIndex()
-	if x == nil || x.Members[member] == nil {
-		return nil, fmt.Errorf("%w: %s has no scanned .dbg member %q", ErrNotFound, f.Name, member)
-	}
-	if x.view.member == member {
-		return x.view.kids, nil
-	}
-	b, err := f.memberBytes(member, maxDbgView)
-	if err != nil {
-		return nil, err
-	}
-	return f.setDbgView(member, b), nil
-}
-
-// setDbgView builds the children of a member's content tree from its bytes b and keeps them
-// as the last one built (b is not kept).
-func (f *File) setDbgView(member string, b []byte) []*doc.Node {
-	x := f.sourceIndex()
-	v := dbg.DecodeViewStacks(member, b, x.stackFrames())
-	// The member's findings are on its content node (the scan found them all): not again here.
-	for _, c := range v.Root.Children {
-		c.Walk(func(_ []string, n *doc.Node) bool {
-			n.Findings = nil
-			return true
-		})
-	}
-	x.view.member, x.view.kids = member, v.Root.Children
-	return v.Root.Children
-}
-
-// stackFrames is the NEFF's stack frames (its stack-frame member's field 6), which an hlo
-// member's stack_frame_id fields name; nil when it has none.
-func (x *SourceIndex) stackFrames() *dbg.StackFrames {
-	for _, c := range x.Members {
-		if c.Kind == dbg.KindStackFrames && c.Stack != nil {
-			return c.Stack
-		}
-	}
-	return nil
-}
-
-func (f *File) sourceIndex() *SourceIndex {
-	if f.Program == nil {
-		return nil
-	}
-	return f.Program.Source
-}
-
-// MemberBytes returns a whole member's bytes, held or read back out of the archive, refusing
-// one over most bytes (budget.ErrLimit) or one the file does not hold (ErrNotFound).
-func (f *File) MemberBytes(member string, most int64) ([]byte, error) {
-	return f.memberBytes(member, most)
-}
-
-// memberBytes returns a whole member's bytes: held, or read back out of the archive.
-func (f *File) memberBytes(member string, most int64) ([]byte, error) {
-	m := f.Archive.Member(member)
-	if m == nil {
-		return nil, fmt.Errorf("%w: %s has no member %q", ErrNotFound, f.Name, member)
-	}
-	if m.Data != nil && !m.Truncated {
-		return m.Data, nil
-	}
-	if pk := f.packed[m]; pk != nil && !m.Truncated {
-		b := make([]byte, pk.Size())
-		if _, err := pk.ReadAt(b, 0); err != nil {
-			return nil, fmt.Errorf("reading %s out of memory: %w", member, err)
-		}
-		return b, nil
-	}
-	if m.Size > most {
-		return nil, fmt.Errorf("%w: %s is %s, more than the %s neffscope reads back at once", budget.ErrLimit, member, neff.HumanSize(m.Size), neff.HumanSize(most))
-	}
-	buf := limitedBuffer{max: m.Size, b: make([]byte, 0, m.Size)}
-	if err := f.Archive.ReadMember(f.r, member, 0, m.Size, &buf, f.Budget.Limit(budget.Inflate)); err != nil {
-		return nil, fmt.Errorf("reading %s again out of the archive: %w", member, err)
-	}
-	return buf.b, nil
-}
-
-// dbgRows serves rows [from, to) of a .dbg member's records table ("records:<member>"; "" the
-// .dbg file opened alone): the records are decoded from their bytes, read back for the range.
-func (f *File) dbgRows(member string, from, to int, fit func(total int) error) (*doc.Table, int, error) {
-	if member == "" && f.dbg != nil {
-		d := f.dbg
-		if err := fit(len(d.Records)); err != nil {
-			return nil, len(d.Records), err
-		}
-		return d.RecordRows(from, to), len(d.Records), nil
-	}
-	x := f.sourceIndex()
-	var c *dbg.Compact
-	if x != nil {
-		c = x.Members[member]
-	}
-	if c == nil {
-		return nil, 0, fmt.Errorf("%s has no decoded .dbg member %q", f.Name, member)
-	}
-	if err := fit(c.N); err != nil {
-		return nil, c.N, err
-	}
-	from, to = clampRange(from, to, c.N)
-	if from == to {
-		return dbg.RecordRowsAt(c.Kind, member, nil, from, x.stackFrames()), c.N, nil
-	}
-	lo, _ := c.Span(from)
-	last, n := c.Span(to - 1)
-	b, err := f.Bytes(member, lo, last+n-lo)
-	if err != nil {
-		return nil, c.N, fmt.Errorf("reading %s again out of the archive: %w", member, err)
-	}
-	recs := dbg.RecordsIn(member, b, lo, to-from)
-	return dbg.RecordRowsAt(c.Kind, member, recs, from, x.stackFrames()), c.N, nil
-}

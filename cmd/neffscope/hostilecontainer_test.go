@@ -8,10 +8,10 @@ import (
 	"github.com/neffscope/neffscope/core/doc"
 )
 
-// TestIssue30ContainerClassesThroughCommands runs `info --json` and `inspect --json` on issue
-// 30's container and manifest classes (scaled down): each finishes with JSON that parses,
+// TestContainerClassesThroughCommands runs `info --json` and `inspect --json` on the
+// container and manifest hostile classes (scaled down): each finishes with JSON that parses,
 // and `inspect --json` carries the code of the finding that says what was bounded.
-func TestIssue30ContainerClassesThroughCommands(t *testing.T) {
+func TestContainerClassesThroughCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short skips the slow tests; make test-core runs this one")
 	}

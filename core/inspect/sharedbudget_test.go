@@ -7,13 +7,14 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestOpensShareTheCommandBudget: files opened Within one budget hold what it allows
 // together: a file that fits alone is refused (or leaves out what does not fit) when the
 // others hold the rest; the command budget never passes its limit.
 func TestOpensShareTheCommandBudget(t *testing.T) {
-	p := allRealNEFFs(t)[0]
+	p := realfiles.NEFFs(t)[0]
 	raw, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
