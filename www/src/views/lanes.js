@@ -159,7 +159,7 @@ function view() {
   side.setAttribute('aria-label', 'The selected instruction, the estimate\'s error and idle time');
   row.appendChild(side);
   v.appendChild(row);
-  panelMount(side, { pick: (side2, k, e, i) => pick(side2, k, e, i, true), describe, times: () => (tl.st ? timesOf(tl.st) : null) });
+  panelMount(side, { pick: (side2, k, e, i) => pick(side2, k, e, i, true), describe, facts: instrFacts, times: () => (tl.st ? timesOf(tl.st) : null) });
   lc = new LaneCanvas(main, v, {
     rulerId: 'lanes-ruler', bodyId: 'lanes-body', labelsId: 'lanes-labels', canvasId: 'lanes-canvas', tipId: 'lanes-tip',
     ariaLabel: 'Time lanes: W/S or Ctrl+wheel zoom, A/D, drag or Shift+wheel pan, the wheel scrolls the lanes, click an instruction to select it, C marks the critical path',
@@ -417,9 +417,47 @@ function tip(h) {
 const endAt = (l, p) => (l.end ? l.end[p] : l.start[p] + 1);
 
 /**
- * describe says what instruction index of engine e of core k (on side) is and when it ran:
- * measured and estimated, the estimate's error, why it waited. The tooltip's and the side
- * panel's lines.
+ * instrFacts is what instruction index of engine e of core k (on side) is and when it ran, as
+ * data: its measured and estimated start and duration (ps; NaN: none), the estimate's error,
+ * why it waited and on what. The side panel's data attributes and describe's text.
+ * @param {'m' | 'e'} side
+ * @param {number} k
+ * @param {number} e
+ * @param {number} index
+ */
+export function instrFacts(side, k, e, index) {
+  const t = tl.st && timesOf(tl.st);
+  if (!t) return null;
+  const d = side === 'e' ? t.est : t.meas;
+  const c = d.cores[k];
+  const r = rowFor(side, k, e, index);
+  const other = counterpart(side, k, e);
+  const mr = side === 'm' ? r : other ? rowFor('m', other.k, other.e, index) : -1;
+  const er = side === 'e' ? r : other ? rowFor('e', other.k, other.e, index) : -1;
+  const mc = t.meas ? t.meas.cores[side === 'm' ? k : other ? other.k : 0] : null;
+  const ec = t.est ? t.est.cores[side === 'e' ? k : other ? other.k : 0] : null;
+  const f = {
+    engine: c.engines[e], index, word: !!(t.meas && !t.meas.joined), op: r >= 0 ? d.opnames[c.ops[r]] || '' : '',
+    profiled: !!(t.meas && t.meas.joined), measuredAt: NaN, measured: NaN, estimated: !!(ec && er >= 0), runs: false, estimatedAt: NaN, estimate: NaN, error: NaN,
+    reason: '', waited: NaN, producer: /** @type {{engine: string, index: number} | null} */ (null), queue: '',
+  };
+  if (mc && mr >= 0) { f.measuredAt = mc.start[mr]; f.measured = mc.end[mr] - mc.start[mr]; }
+  if (ec && er >= 0 && ec.start[er] >= 0) {
+    f.runs = true;
+    f.estimatedAt = ec.start[er];
+    f.estimate = ec.end[er] - ec.start[er];
+    if (Number.isFinite(f.measured)) f.error = relError(f.estimate, f.measured);
+    f.reason = REASONS[ec.reason[er]] || 'none';
+    f.waited = ec.waited[er];
+    const pe = ec.producerEngine[er];
+    if (pe >= 0) f.producer = { engine: ec.engines[pe], index: ec.producerIndex[er] };
+    if (f.reason === 'dma' && ec.queue[er] >= 0) f.queue = ec.queues[ec.queue[er]];
+  }
+  return f;
+}
+
+/**
+ * describe says in words what instrFacts says: the tooltip's and the side panel's lines.
  * @param {'m' | 'e'} side
  * @param {number} k
  * @param {number} e
@@ -427,31 +465,19 @@ const endAt = (l, p) => (l.end ? l.end[p] : l.start[p] + 1);
  * @returns {string[]}
  */
 export function describe(side, k, e, index) {
-  const t = tl.st && timesOf(tl.st);
-  if (!t) return [];
-  const d = side === 'e' ? t.est : t.meas;
-  const c = d.cores[k];
-  const r = rowFor(side, k, e, index);
-  const what = (t.meas && !t.meas.joined ? ' word ' : ' #') + fmtInt(index);
-  const lines = [c.engines[e] + what + ' · ' + (r >= 0 ? d.opnames[c.ops[r]] || '' : '')];
-  const other = counterpart(side, k, e);
-  const mr = side === 'm' ? r : other ? rowFor('m', other.k, other.e, index) : -1;
-  const er = side === 'e' ? r : other ? rowFor('e', other.k, other.e, index) : -1;
-  const mc = t.meas ? t.meas.cores[side === 'm' ? k : other ? other.k : 0] : null;
-  const ec = t.est ? t.est.cores[side === 'e' ? k : other ? other.k : 0] : null;
-  if (mc && mr >= 0) lines.push('measured ' + fmtPS(mc.end[mr] - mc.start[mr]) + ' at ' + fmtPS(mc.start[mr]));
-  else if (t.meas && t.meas.joined) lines.push('measured: no row (untimed)');
-  if (ec && er >= 0 && ec.start[er] >= 0) {
-    const ed = ec.end[er] - ec.start[er];
-    const err = mc && mr >= 0 ? relError(ed, mc.end[mr] - mc.start[mr]) : NaN;
-    lines.push('estimated ' + fmtPS(ed) + ' at ' + fmtPS(ec.start[er]) + ' from the core\'s start' + (Number.isFinite(err) ? ' · error ' + fmtPct(err) : ''));
-    const why = REASONS[ec.reason[er]] || 'none';
-    const pe = ec.producerEngine[er];
-    if (why === 'semaphore') lines.push('waited ' + fmtPS(ec.waited[er]) + ' on a semaphore ← ' + (pe >= 0 ? ec.engines[pe] + ' #' + fmtInt(ec.producerIndex[er]) : '?'));
-    else if (why === 'dma') lines.push('waited ' + fmtPS(ec.waited[er]) + ' on DMA ' + (ec.queue[er] >= 0 ? ec.queues[ec.queue[er]] : '') + (pe >= 0 ? ' (triggered by ' + ec.engines[pe] + ' #' + fmtInt(ec.producerIndex[er]) + ')' : ''));
-    else if (why === 'engine') lines.push('waited ' + fmtPS(ec.waited[er]) + ' for its engine (the instruction before)');
+  const f = instrFacts(side, k, e, index);
+  if (!f) return [];
+  const lines = [f.engine + (f.word ? ' word ' : ' #') + fmtInt(index) + ' · ' + f.op];
+  if (Number.isFinite(f.measured)) lines.push('measured ' + fmtPS(f.measured) + ' at ' + fmtPS(f.measuredAt));
+  else if (f.profiled) lines.push('measured: no row (untimed)');
+  if (f.runs) {
+    lines.push('estimated ' + fmtPS(f.estimate) + ' at ' + fmtPS(f.estimatedAt) + ' from the core\'s start' + (Number.isFinite(f.error) ? ' · error ' + fmtPct(f.error) : ''));
+    const by = f.producer ? f.producer.engine + ' #' + fmtInt(f.producer.index) : '';
+    if (f.reason === 'semaphore') lines.push('waited ' + fmtPS(f.waited) + ' on a semaphore ← ' + (by || '?'));
+    else if (f.reason === 'dma') lines.push('waited ' + fmtPS(f.waited) + ' on DMA ' + f.queue + (by ? ' (triggered by ' + by + ')' : ''));
+    else if (f.reason === 'engine') lines.push('waited ' + fmtPS(f.waited) + ' for its engine (the instruction before)');
     else lines.push('nothing held it back');
-  } else if (ec && er >= 0) lines.push('estimated: never runs (behind a deadlock or a hang)');
+  } else if (f.estimated) lines.push('estimated: never runs (behind a deadlock or a hang)');
   return lines;
 }
 
@@ -582,7 +608,7 @@ export function lanesDebug() {
   return {
     open: tl.open && !!root && !root.hidden, file: tl.st ? tl.st.doc.file : '', measured: count('m'), estimated: count('e'), dma: count('q'),
     joined: !!(t && t.meas && t.meas.joined), phase: t ? t.phase : '', firstPhase: tl.firstPhase, firstLanesMs: tl.firstLanesMs,
-    mismatch: t && t.mismatch ? t.mismatch.code : '', profile: t && t.profile ? t.profile.doc.file : '', sel: tl.sel, crit: tl.crit,
+    mismatch: t && t.mismatch ? t.mismatch.code : '', critical: t && t.est ? t.est.cores.map((c) => c.critical.index.length) : [], profile: t && t.profile ? t.profile.doc.file : '', sel: tl.sel, crit: tl.crit,
     t0: f.t0, k: f.k, drawn: lc ? lc.drawn : 0, drawMs: lc ? lc.drawMs : 0, point: lanesPoint,
     /** scroll(px) scrolls the lanes; zoom(x) zooms about the middle; pick(side, k, e, i) selects */
     scroll: (px) => { if (lc) lc.body.scrollTop = px; }, zoom: (x) => { if (lc) lc.zoomAt(x, lc.width() / 2); },

@@ -13,7 +13,7 @@ import { opColor } from './schedule.js';
 
 /**
  * What the panel asks of the lanes.
- * @typedef {{pick: (side: 'm' | 'e', k: number, e: number, i: number) => void, describe: (side: 'm' | 'e', k: number, e: number, i: number) => string[], times: () => import('./timedata.js').Times | null}} PanelCtx
+ * @typedef {{pick: (side: 'm' | 'e', k: number, e: number, i: number) => void, describe: (side: 'm' | 'e', k: number, e: number, i: number) => string[], facts: (side: 'm' | 'e', k: number, e: number, i: number) => any, times: () => import('./timedata.js').Times | null}} PanelCtx
  */
 
 /** @type {HTMLElement | null} */
@@ -70,6 +70,12 @@ function selection(t, sel) {
     return s;
   }
   const lines = ctx.describe(sel.side, sel.core, sel.engine, sel.index);
+  // The same facts as data (what the tests read): times in ps, why it waited, its producer.
+  const f = ctx.facts(sel.side, sel.core, sel.engine, sel.index);
+  if (f) {
+    Object.assign(s.dataset, { engine: f.engine, index: String(f.index), op: f.op, reason: f.reason });
+    for (const key of ['measured', 'measuredAt', 'estimate', 'estimatedAt', 'error', 'waited']) if (Number.isFinite(f[key])) s.dataset[key] = String(f[key]);
+  }
   s.appendChild(el('p', 'lp-what', lines[0] || ''));
   for (const l of lines.slice(1)) s.appendChild(el('p', 'lp-line' + (/^waited/.test(l) ? ' lp-wait' : ''), l));
   // The producer it waited on, in the estimate: a link.
@@ -122,27 +128,40 @@ function model(t) {
     const er = m.error;
     const busy = Object.entries(er.busy || {}).map(([k, v]) => k + ' ±' + Math.round(100 * Number(v)) + ' %').join(', ');
     const on = er.validated_on || [];
+    Object.assign(s.dataset, { validated: String(on.length), spanError: String(er.span) });
     const p = el('p', 'lp-line lp-error', 'Measured error, leave-one-out on ' + on.length + ' profiled kernels (' + on.join(', ') + '): span ±' + Math.round(100 * er.span) + ' %, busy ' + busy + '; waits blamed on the right producer ' + Math.round(100 * er.attributed) + ' %.');
     p.title = er.method || '';
     s.appendChild(p);
   }
   if (m && m.not_covered && m.not_covered.length) {
+    s.dataset.limits = String(m.not_covered.length);
     const p = el('p', 'lp-line lp-limits', 'Not modelled: ' + m.not_covered.join('; ') + '.');
     s.appendChild(p);
   }
   if (!m) s.appendChild(el('p', 'lp-line muted', 'the cost model\'s estimate from the NEFF alone'));
   if (t.meas && t.meas.joined) {
-    const parts = [];
+    // Per core its span's and each engine's busy error (the figures as data on their spans).
+    const p = el('p', 'lp-line lp-against', 'Against this profile: ');
+    p.id = 'lanes-against';
+    let n = 0;
     for (const ec of t.est.cores) {
       const mc = t.meas.cores.find((c) => c.core === ec.core);
-      if (!mc) continue;
-      const span = programSpan(mc);
-      const per = ec.engines.map((e, i) => { const j = mc.engines.indexOf(e); return j < 0 ? '' : e + ' ' + fmtPct(relError(ec.busy[i], mc.busy[j])); }).filter(Boolean);
-      parts.push(ec.core + ': span ' + fmtPct(relError(ec.span, span)) + '; busy ' + per.join(', '));
-      if (parts.length >= 2) break;
+      if (!mc || n >= 2) continue;
+      if (n++) p.appendChild(document.createTextNode(' · '));
+      const span = relError(ec.span, programSpan(mc));
+      const core = el('span', 'lp-against-core', ec.core + ': span ' + fmtPct(span) + '; busy ');
+      Object.assign(core.dataset, { core: ec.core, spanError: String(span) });
+      ec.engines.forEach((e, i) => {
+        const j = mc.engines.indexOf(e);
+        if (j < 0) return;
+        const b = relError(ec.busy[i], mc.busy[j]);
+        const x = el('span', 'lp-against-busy', e + ' ' + fmtPct(b));
+        Object.assign(x.dataset, { engine: e, busyError: String(b) });
+        if (core.childElementCount) core.appendChild(document.createTextNode(', '));
+        core.appendChild(x);
+      });
+      p.appendChild(core);
     }
-    const p = el('p', 'lp-line lp-against', 'Against this profile: ' + parts.join(' · '));
-    p.id = 'lanes-against';
     s.appendChild(p);
   }
   return s;
@@ -163,6 +182,7 @@ function idle(t, sel) {
   const k = sel && sel.side === 'e' ? sel.core : sel && t.meas ? (estOf(t, sel.core, sel.engine) || { k: mainCore(t.est.cores) }).k : mainCore(t.est.cores);
   const c = t.est.cores[k];
   if (!c) return s;
+  s.dataset.core = c.core;
   s.appendChild(el('p', 'muted lp-line', c.core + ' · span ' + fmtPS(c.span)));
   const causes = (c.summary && c.summary.idle) || [];
   c.engines.forEach((eng, e) => {
@@ -171,16 +191,17 @@ function idle(t, sel) {
     row.appendChild(el('span', 'lp-idle-name', eng));
     const bar = el('span', 'lp-idle-bar');
     const span = Math.max(1, c.span);
-    const seg = (ps, color, title) => {
+    const seg = (ps, color, title, cause) => {
       if (ps <= 0) return;
       const x = el('span', 'lp-idle-seg');
+      Object.assign(x.dataset, { ps: String(ps), cause });
       x.style.width = (100 * ps / span) + '%';
       x.style.background = color;
       x.title = title + ': ' + fmtPS(ps) + ' (' + (100 * ps / span).toFixed(1) + ' %)';
       bar.appendChild(x);
     };
-    seg(c.busy[e], 'var(--accent)', 'busy');
-    for (const cause of causes[e] || []) seg(cause.ps, causeColor(cause), causeName(cause));
+    seg(c.busy[e], 'var(--accent)', 'busy', 'busy');
+    for (const cause of causes[e] || []) seg(cause.ps, causeColor(cause), causeName(cause), cause.reason + (cause.engine || cause.dma ? ':' + (cause.engine || cause.dma) : ''));
     row.appendChild(bar);
     row.title = eng + ': busy ' + fmtPS(c.busy[e]) + '; ' + (causes[e] || []).map((x) => causeName(x) + ' ' + fmtPS(x.ps)).join(', ');
     s.appendChild(row);

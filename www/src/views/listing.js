@@ -255,7 +255,7 @@ export { adopt };
  * paired, or its estimate); views/timehooks.js sets of(member, total): the column's title,
  * its header's tooltip, a step to the next of the stream's longest instructions, and each
  * row's cell (its text, its heat against the longest, whether it is among the longest).
- * @type {{of: ((member: string, total: number) => {title: string, head: string, next: () => void, cell: (i: number) => {text: string, heat: number, hot: boolean, title: string}} | null) | null}}
+ * @type {{of: ((member: string, total: number) => {title: string, kind: string, error: number, head: string, next: () => void, cell: (i: number) => {text: string, heat: number, hot: boolean, title: string}} | null) | null}}
  */
 export const timeColumn = { of: null };
 
@@ -270,6 +270,8 @@ function timeHead(head, tc) {
   h.type = 'button';
   h.tabIndex = -1;
   h.title = tc.head;
+  h.dataset.time = tc.kind;
+  if (Number.isFinite(tc.error)) h.dataset.spanError = String(tc.error);
   h.addEventListener('click', (e) => { e.stopPropagation(); tc.next(); });
   head.insertBefore(h, timeAt(head));
 }

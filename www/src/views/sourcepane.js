@@ -247,6 +247,8 @@ function timeMark(r, line) {
   r.classList.add('timed');
   r.style.setProperty('--heat', String(Math.max(0, Math.min(1, x.heat))));
   r.dataset.rank = String(x.rank);
+  r.dataset.ps = String(x.ps);
+  r.dataset.time = x.measured ? 'measured' : 'estimated';
 }
 
 // drawByTime lists the lines that made code, the longest first, each named file:line.

@@ -30,11 +30,13 @@ export function timeHooksInit() {
 
 // ---- the overview's line ----
 
-function link(text, title, fn, key) {
+// link is one of the line's figures: a button to what makes it, its figures as data (ps, bytes).
+function link(text, title, fn, key, data = {}) {
   const b = el('button', 'ov-link ov-time-link', text);
   /** @type {HTMLButtonElement} */ (b).type = 'button';
   b.title = title;
   b.dataset.time = key;
+  for (const [k, v] of Object.entries(data)) b.dataset[k] = String(v);
   b.addEventListener('click', fn);
   return b;
 }
@@ -55,15 +57,15 @@ function overviewLine() {
     const k = mainCore(m.cores);
     const c = m.cores[k];
     p.dataset.state = 'measured';
-    p.appendChild(link('measured ' + fmtPS(m.window), 'The profile\'s execution window (' + (t.profile ? t.profile.doc.file : '') + '): the time lanes in real time', () => lanesFocus('window'), 'window'));
+    p.appendChild(link('measured ' + fmtPS(m.window), 'The profile\'s execution window (' + (t.profile ? t.profile.doc.file : '') + '): the time lanes in real time', () => lanesFocus('window'), 'window', { ps: m.window }));
     const pe = c.engines.indexOf('PE');
-    if (pe >= 0) { sep(); p.appendChild(link('PE busy ' + Math.round(100 * c.busy[pe] / m.window) + ' %', c.core + ' PE: ' + fmtPS(c.busy[pe]) + ' busy (the union of its instructions\' words) in the ' + fmtPS(m.window) + ' window: its lane', () => lanesFocus('engine:PE'), 'pe')); }
+    if (pe >= 0) { sep(); p.appendChild(link('PE busy ' + Math.round(100 * c.busy[pe] / m.window) + ' %', c.core + ' PE: ' + fmtPS(c.busy[pe]) + ' busy (the union of its instructions\' words) in the ' + fmtPS(m.window) + ' window: its lane', () => lanesFocus('engine:PE'), 'pe', { core: c.core, busyPs: c.busy[pe], ps: m.window })); }
     const r = dmaRate(c);
-    if (r.bytes) { sep(); p.appendChild(link('DMA ' + Math.round(r.gbps) + ' GB/s', c.core + ': ' + fmtInt(r.bytes) + ' B over ' + fmtPS(r.busy) + ' of DMA busy time (the union of its queues\' busy stretches): its DMA lanes', () => lanesFocus('dma'), 'dma')); }
+    if (r.bytes) { sep(); p.appendChild(link('DMA ' + Math.round(r.gbps) + ' GB/s', c.core + ': ' + fmtInt(r.bytes) + ' B over ' + fmtPS(r.busy) + ' of DMA busy time (the union of its queues\' busy stretches): its DMA lanes', () => lanesFocus('dma'), 'dma', { core: c.core, bytes: r.bytes, busyPs: r.busy })); }
     const ec = t.est && t.est.cores.find((x) => x.core === c.core);
     if (ec) {
       sep();
-      p.appendChild(link('estimated ' + fmtPS(ec.span) + ' (' + fmtPct(relError(ec.span, programSpan(c))) + ')', 'The cost model\'s span of ' + c.core + ' from the NEFF alone, against the measured span of its instructions: measured and estimated lanes side by side', () => lanesFocus('window'), 'estimated'));
+      p.appendChild(link('estimated ' + fmtPS(ec.span) + ' (' + fmtPct(relError(ec.span, programSpan(c))) + ')', 'The cost model\'s span of ' + c.core + ' from the NEFF alone, against the measured span of its instructions: measured and estimated lanes side by side', () => lanesFocus('window'), 'estimated', { core: c.core, ps: ec.span, error: relError(ec.span, programSpan(c)) }));
       modelNote(p, t.est.model);
     }
     return p;
@@ -81,7 +83,7 @@ function overviewLine() {
     const k = mainCore(e.cores);
     const er = e.model && e.model.error;
     p.dataset.state = 'estimated';
-    p.appendChild(link('estimated ' + fmtPS(e.cores[k].span), 'The cost model\'s span of ' + e.cores[k].core + ', from the NEFF alone: the time lanes in estimated time', () => lanesFocus('window'), 'estimated'));
+    p.appendChild(link('estimated ' + fmtPS(e.cores[k].span), 'The cost model\'s span of ' + e.cores[k].core + ', from the NEFF alone: the time lanes in estimated time', () => lanesFocus('window'), 'estimated', { core: e.cores[k].core, ps: e.cores[k].span }));
     modelNote(p, e.model);
     sep();
     p.appendChild(el('span', 'muted', 'drop its profile (.ntff) to measure'));
@@ -101,6 +103,7 @@ function modelNote(p, model) {
   const on = er.validated_on || [];
   const x = el('span', 'muted ov-time-error', ' ±' + Math.round(100 * er.span) + ' % span (leave-one-out on ' + on.length + ' profiled kernels) · not modelled: collectives, HBM contention, …');
   x.title = 'Validated on ' + on.join(', ') + '. Not modelled: ' + (model.not_covered || []).join('; ');
+  Object.assign(x.dataset, { validated: String(on.length), spanError: String(er.span), limits: String((model.not_covered || []).length) });
   p.appendChild(x);
 }
 
@@ -158,7 +161,9 @@ function column(member, total) {
   const measured = !!(t && t.meas && t.meas.joined);
   const er = t && t.est && t.est.model && t.est.model.error;
   return {
-    title: measured ? 'duration' : 'est. duration',
+    title: measured ? 'duration' : 'est. duration' + (er ? ' ±' + Math.round(100 * er.span) + ' %' : ''),
+    kind: measured ? 'measured' : 'estimated',
+    error: !measured && er ? er.span : NaN,
     head: (measured ? 'Measured' : 'Estimated (the cost model, from the NEFF alone' + (er ? ': ±' + Math.round(100 * er.span) + ' % span, busy up to ±' + Math.round(100 * Math.max(0, ...Object.values(er.busy || {}).map(Number))) + ' % per engine in leave-one-out on ' + (er.validated_on || []).join(', ') : '') + ')') + ' duration (the heat bar: against the longest of this stream). Click: the next of its ' + s.hottest.length + ' longest instructions',
     next: () => { const i = s.hottest[s.next++ % s.hottest.length]; if (i !== undefined) instructionAt(member, i); },
     cell: (i) => {
