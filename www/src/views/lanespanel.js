@@ -206,7 +206,31 @@ function idle(t, sel) {
     row.title = eng + ': busy ' + fmtPS(c.busy[e]) + '; ' + (causes[e] || []).map((x) => causeName(x) + ' ' + fmtPS(x.ps)).join(', ');
     s.appendChild(row);
   });
+  s.appendChild(legend(c, causes));
   return s;
+}
+
+// legend names the bars' colours: busy, then the causes of idle time, the longest first
+// (summed over the core's engines).
+function legend(c, causes) {
+  const by = new Map([['busy', { name: 'busy', color: 'var(--accent)', ps: c.busy.reduce((a, x) => a + x, 0) }]]);
+  for (const list of causes) for (const x of list || []) {
+    const name = causeName(x);
+    const g = by.get(name) || { name, color: causeColor(x), ps: 0 };
+    g.ps += x.ps;
+    by.set(name, g);
+  }
+  const ul = el('ul', 'lp-idle-legend');
+  for (const g of [...by.values()].filter((g) => g.ps > 0).sort((a, b) => (a.name === 'busy' ? -1 : b.name === 'busy' ? 1 : b.ps - a.ps))) {
+    const li = el('li', '');
+    const sw = el('span', 'lp-idle-swatch');
+    sw.style.background = g.color;
+    li.appendChild(sw);
+    li.appendChild(document.createTextNode(g.name));
+    li.title = g.name + ': ' + fmtPS(g.ps) + ' over the core\'s engines';
+    ul.appendChild(li);
+  }
+  return ul;
 }
 
 const causeName = (x) => (x.reason === 'semaphore' ? 'on ' + (x.engine || '?') : x.reason === 'dma' ? 'on DMA ' + (x.dma || '') : x.reason === 'engine' ? 'issuing' : x.reason === 'done' ? 'done' : x.reason);

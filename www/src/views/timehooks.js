@@ -161,7 +161,7 @@ function column(member, total) {
   const measured = !!(t && t.meas && t.meas.joined);
   const er = t && t.est && t.est.model && t.est.model.error;
   return {
-    title: measured ? 'duration' : 'est. duration' + (er ? ' ±' + Math.round(100 * er.span) + ' %' : ''),
+    title: measured ? 'duration' : er ? 'est. ±' + Math.round(100 * er.span) + ' %' : 'est. duration',
     kind: measured ? 'measured' : 'estimated',
     error: !measured && er ? er.span : NaN,
     head: (measured ? 'Measured' : 'Estimated (the cost model, from the NEFF alone' + (er ? ': ±' + Math.round(100 * er.span) + ' % span, busy up to ±' + Math.round(100 * Math.max(0, ...Object.values(er.busy || {}).map(Number))) + ' % per engine in leave-one-out on ' + (er.validated_on || []).join(', ') : '') + ')') + ' duration (the heat bar: against the longest of this stream). Click: the next of its ' + s.hottest.length + ' longest instructions',
