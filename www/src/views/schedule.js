@@ -363,6 +363,9 @@ function drawArrows(g, f, col) {
     drawn++;
   };
   sched.cores.forEach((c, k) => {
+    // A wait joins two lanes of one core: a core whose lanes are all out of view has none to
+    // draw (a schedule of 1,000 cores looks at the few on screen, not at every core's waits).
+    if (!(sel && sel.core === k) && !coreInView(k, f.h)) return;
     if (f.k >= ARROWS_ALL) {
       const o = waitOrder(c, false);
       const [a, b] = waitsAt(o, Math.floor(s0), Math.ceil(s1) + 1);
@@ -377,6 +380,14 @@ function drawArrows(g, f, col) {
     }
   });
   sched.arrows = drawn;
+}
+
+// coreInView: some lane of core k is within the viewport's h pixels.
+function coreInView(k, h) {
+  const ix = rowIx[k];
+  if (!ix || !ix.length || !lc) return false;
+  const top = lc.rowY(ix[0]), bottom = lc.rowY(ix[ix.length - 1]) + LANE;
+  return bottom >= 0 && top <= h;
 }
 
 // waitsOf lists the waits (offsets into c.waits) of instruction (e, i) as the waiter, or as
