@@ -45,6 +45,14 @@ func (p *page) shot(path string) {
 // dropFiles drops several files at once on the window, as a person dragging a selection does.
 func (p *page) dropFiles(files map[string][]byte, order []string) {
 	p.t.Helper()
+	p.dispatchDrop(files, order)
+	p.waitOpen()
+}
+
+// dispatchDrop drops files on the page in order, as dropFiles does, without waiting for a
+// document to open.
+func (p *page) dispatchDrop(files map[string][]byte, order []string) {
+	p.t.Helper()
 	var parts []string
 	for _, name := range order {
 		parts = append(parts, fmt.Sprintf(`[%q, %q]`, name, base64.StdEncoding.EncodeToString(files[name])))
@@ -64,7 +72,6 @@ func (p *page) dropFiles(files map[string][]byte, order []string) {
 	if n := eval[int](p, js); n != len(order) {
 		p.t.Fatalf("dropped %d files, want %d", n, len(order))
 	}
-	p.waitOpen()
 }
 
 // openFunction goes to an activation function the way a person does: the set's row in the

@@ -68,7 +68,7 @@ type cacheRowView struct {
 }
 
 func (p *page) cacheRows() []cacheRowView {
-	return eval[[]cacheRowView](p, `Array.from(document.querySelectorAll('#cache-table tbody tr')).map((tr) => ({
+	return eval[[]cacheRowView](p, `Array.from(document.querySelectorAll('#cache-table tbody tr.cache-row')).map((tr) => ({
 		Path: tr.dataset.path, Status: tr.dataset.status,
 		State: tr.querySelector('.cache-badge').textContent,
 		Dup: tr.querySelector('.cache-dup').textContent,

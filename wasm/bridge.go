@@ -104,6 +104,8 @@ func register() *bridge {
 		"diff":           b.sync(b.diff),
 		"compare":        b.sync(b.compare),
 		"scan":           b.sync(b.scan),
+		"hloDiff":        b.sync(b.hloDiff),    // fleet.go
+		"scanGraphs":     b.sync(b.scanGraphs), // fleet.go
 		"close":          b.sync(b.close),
 		"libStatus":      b.async(b.libStatus),
 		"libPut":         b.async(b.libPut),

@@ -2,16 +2,20 @@
 
 package main
 
-// The analyses across files (core/fleet): diff, compare and scan.
+// The analyses across files (core/fleet): diff, compare and scan; two HLO modules compared
+// (hloDiff) and a scan's graphs (scanGraphs).
 
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"syscall/js"
 	"time"
 
+	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/fleet"
+	"github.com/neffscope/neffscope/core/hlo"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/wasm/protocol"
 )
@@ -97,6 +101,9 @@ func (b *bridge) scan(r *request) (any, error) {
 		}
 		rec = scanRecord(p, rd, siblings, opt)
 	}
+	if r.has("hlo") {
+		addGraph(r, rec, p)
+	}
 	enc, err := json.Marshal(rec)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the record of %s: %v", p, err)
@@ -113,4 +120,88 @@ func scanRecord(p string, rd *jsReaderAt, siblings []string, opt inspect.Options
 		}
 	}()
 	return fleet.NewScanRecord(inspect.Open(p, rd, rd.size, opt), p, siblings)
+}
+
+// addGraph reads the entry's HLO module (the scan call's hlo) into its record, as the CLI's
+// scan does (cmd/neffscope scansource.go addGraph): its graph digest and what it says; a
+// module that cannot be read is the record's problem, never the call's failure.
+func addGraph(r *request, rec *fleet.ScanRecord, neffPath string) {
+	rd, name, err := fileArg(r, "hlo")
+	hp := r.str("hloPath")
+	if hp == "" {
+		hp = path.Join(path.Dir(neffPath), name)
+	}
+	if err != nil {
+		rec.Report(doc.CodeScanUnreadable, doc.Warning, fmt.Sprintf("cannot read the entry's HLO module %s: %v", hp, err))
+		return
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			rec.Report(doc.CodeScanUnreadable, doc.Error, fmt.Sprintf("neffscope failed reading %s: %v (a bug: please report it with the file)", hp, e))
+		}
+	}()
+	bud := budget.New(budget.Page())
+	defer bud.Done()
+	m, _ := hlo.Open(path.Base(hp), rd, rd.size, hlo.Options{Budget: bud})
+	rec.AddHLO(m, hp)
+}
+
+// hloDiff → {json, exit, ms}: `neffscope diff --json` of two open HLO modules, or of two cache
+// entries (entries: their NEFFs, neffA and neffB, are opened once and forgotten), byte for byte
+// (fleet.DiffHLOEntries, the CLI's comparison).
+func (b *bridge) hloDiff(r *request) (any, error) {
+	start := time.Now()
+	sides := [2]fleet.HLOEntry{}
+	for i, s := range []string{"A", "B"} {
+		f := r.files[i]
+		if f.HLO == nil {
+			return nil, protocol.Errorf(protocol.BadRequest, "hloDiff: %s (%s) is not an HLO module (a *.hlo_module.pb)", map[int]string{0: "a", 1: "b"}[i], f.Name)
+		}
+		e := fleet.HLOEntry{Module: f.HLO, Name: f.Name, Entry: r.has("entries") && r.args.Get("entries").Bool()}
+		if n := r.str("name" + s); n != "" {
+			e.Name = n
+		}
+		if r.has("neff" + s) {
+			rd, name, err := fileArg(r, "neff"+s)
+			if err != nil {
+				return nil, err
+			}
+			e.NEFFName = path.Join(path.Dir(e.Name), name)
+			e.NEFF = inspect.Open(e.NEFFName, rd, rd.size, inspect.Options{Limits: budget.Page()})
+			defer e.NEFF.Budget.Done()
+		}
+		sides[i] = e
+	}
+	d := fleet.DiffHLOEntries(sides[0], sides[1])
+	out, err := d.JSON()
+	if err != nil {
+		return nil, fmt.Errorf("encoding the comparison as JSON: %v", err)
+	}
+	return object("json", buffer(out), "exit", fleet.HLODiffExit(d), "ms", ms(start)), nil
+}
+
+// scanGraphs → {lines, groups}: a scan's records grouped by graph digest, as `neffscope scan`
+// says of them on stderr (fleet.GraphGroups).
+func (b *bridge) scanGraphs(r *request) (any, error) {
+	var recs []fleet.ScanRecord
+	text := js.Global().Get("JSON").Call("stringify", r.args.Get("records")).String()
+	if err := json.Unmarshal([]byte(text), &recs); err != nil {
+		return nil, protocol.Errorf(protocol.BadRequest, "scanGraphs: records: %v", err)
+	}
+	var g fleet.GraphGroups
+	for i := range recs {
+		g.Add(&recs[i])
+	}
+	lines, err := json.Marshal(map[string]any{"lines": nonNil(g.Lines()), "groups": g.Groups()})
+	if err != nil {
+		return nil, err
+	}
+	return js.Global().Get("JSON").Call("parse", string(lines)), nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -4,6 +4,8 @@ package main
 
 import (
 	"encoding/binary"
+	"path"
+	"strconv"
 	"time"
 
 	"github.com/neffscope/neffscope/core/inspect"
@@ -74,7 +76,7 @@ func (b *bridge) schedule(r *request) (any, error) {
 	return object("cores", cores, "opcodes", names, "card", buffer(card), "ms", ms(start)), nil
 }
 
-// memory → {cores: [MemCore], card, ms}.
+// memory → {cores: [MemCore], card, peak, ms}.
 func (b *bridge) memory(r *request) (any, error) {
 	start := time.Now()
 	f := r.file
@@ -86,6 +88,7 @@ func (b *bridge) memory(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	lines := lineOf(f)
 	cores := make([]any, 0, len(m.Cores))
 	for _, c := range m.Cores {
 		engines := make([]any, len(c.Engines))
@@ -118,11 +121,34 @@ func (b *bridge) memory(r *request) (any, error) {
 			}
 			lints = append(lints, lintValue(l.Code, c.Accesses[l.Access].At, other, c.MemMessage(l)))
 		}
+		// What the peak leaves out: the operands the model could not place, each kind once
+		// with its count (in no peak and no race).
+		undecided := []any{}
+		for _, u := range c.MemIssues {
+			undecided = append(undecided, object("code", u.Code.String(), "engine", int(u.At.Engine), "index", int(u.At.Index), "count", u.Count, "message", c.IssueMessage(u)))
+		}
 		cores = append(cores, object("core", c.Name, "engines", engines,
 			"accesses", int32Buffer(acc), "boxes", int32Buffer(boxes),
-			"sbuf", usageValue(c.SBUF), "psum", usageValue(c.PSUM), "lints", lints))
+			"sbuf", usageValue(c, c.SBUF, lines), "psum", usageValue(c, c.PSUM, lines), "lints", lints,
+			"unplaced", c.Unplaced(), "undecided", undecided))
 	}
-	return object("cores", cores, "card", buffer(card), "ms", ms(start)), nil
+	return object("cores", cores, "card", buffer(card), "peak", sched.PeakConvention, "ms", ms(start)), nil
+}
+
+// lineOf names an instruction's kernel source line as the listings do ("conv2d.py:107", the
+// file's base name): "" when the debug info names none, or the source lines are not mapped
+// yet (the page maps them after the open).
+func lineOf(f *inspect.File) func(c *sched.Core, at sched.At) string {
+	return func(c *sched.Core, at sched.At) string {
+		if f.SourcePending() || f.Program == nil || f.Program.Source == nil || !at.Valid() || int(at.Engine) >= len(c.Engines) {
+			return ""
+		}
+		src := f.Program.Source.Source(c.Engines[at.Engine].Member, int(at.Index))
+		if src == nil || src.Line == 0 {
+			return ""
+		}
+		return path.Base(src.File) + ":" + strconv.Itoa(src.Line)
+	}
 }
 
 func lintValue(code sched.Code, at, other sched.At, message string) any {
@@ -130,8 +156,22 @@ func lintValue(code sched.Code, at, other sched.At, message string) any {
 		"otherEngine", int(other.Engine), "otherIndex", int(other.Index), "message", message)
 }
 
-func usageValue(u sched.Usage) any {
-	return object("partitions", u.Partitions, "partitionBytes", int(u.PartitionBytes), "peakBytes", float64(u.PeakBytes), "peakAccess", int(u.PeakAt))
+// usageValue is a space's capacity and peak, what a limit left out of it (unswept), and the
+// buffers live at it (live: the access that wrote each and the last that read it, indexes of
+// the core's accesses, with their kernel lines).
+func usageValue(c *sched.Core, u sched.Usage, lines func(*sched.Core, sched.At) string) any {
+	live := make([]any, 0, len(u.Live))
+	for _, l := range u.Live {
+		w := c.Accesses[l.Write].At
+		read, readLine := -1, ""
+		if l.LastRead >= 0 {
+			read, readLine = int(l.LastRead), lines(c, c.Accesses[l.LastRead].At)
+		}
+		live = append(live, object("bytes", float64(l.Bytes), "partition", int(l.Partition), "partitions", int(l.Parts),
+			"write", int(l.Write), "writeLine", lines(c, w), "lastRead", read, "readLine", readLine))
+	}
+	return object("partitions", u.Partitions, "partitionBytes", int(u.PartitionBytes), "peakBytes", float64(u.PeakBytes), "peakAccess", int(u.PeakAt),
+		"unswept", u.Unswept, "live", live)
 }
 
 // int32Buffer is an ArrayBuffer of v, little-endian (an Int32Array's view on every host the

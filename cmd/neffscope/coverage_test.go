@@ -9,7 +9,7 @@ import (
 )
 
 func TestCoverageCommand(t *testing.T) {
-	files := realNEFFs(t)
+	files := realfiles.NEFFs(t)
 	out, errs, rc := runCLI(t, append([]string{"coverage", "--json"}, files...)...)
 	var c coverageJSON
 	if err := json.Unmarshal([]byte(out), &c); err != nil || rc != 0 {

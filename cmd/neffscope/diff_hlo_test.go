@@ -47,30 +47,18 @@ func TestDiffRealModulesJSON(t *testing.T) {
 
 // Two cache entries with NEFFs: the same program compiled twice is told from a changed kernel.
 func TestDiffEntriesWithNEFFs(t *testing.T) {
-	root, entries := cachetest.RealTree(t)
-	var v6, other, third string
-	for _, e := range entries {
-		switch {
-		case e.Hash == cachetest.V6Module:
-			v6 = e.Dir
-		case other == "":
-			other = e.Dir
-		case third == "":
-			third = e.Dir
-		}
-	}
-	cachetest.Copy(t, realfiles.Path(t, "nki-moe/attn_v6.neff"), filepath.Join(other, "model.neff"))
-	cachetest.Copy(t, realfiles.Path(t, "nkipy/matmul_small.neff"), filepath.Join(third, "model.neff"))
+	tr := cachetest.RealTreeWithNEFFs(t)
+	root, entries, v6, other, third := tr.Root, tr.Entries, tr.V6, tr.Same, tr.Other
 
 	d, rc := hloJSON(t, v6, other)
 	if rc != 1 || d.Verdict != doc.CodeHLOVolatileOnly || d.NEFF == nil || d.NEFF.Code != doc.CodeHLONEFFSame {
 		t.Fatalf("same program: rc %d %+v", rc, d)
 	}
-	if !strings.Contains(d.Summary, "spurious recompile") || !strings.Contains(d.Summary, "prune these entries") || len(d.Cache) == 0 {
+	if !strings.Contains(d.Summary, "spurious recompile") || !strings.Contains(d.Summary, "prune these entries") || len(d.Cache) == 0 || d.Fix != fleet.SpuriousFix {
 		t.Fatalf("summary %q cache %v", d.Summary, d.Cache)
 	}
 	d, _ = hloJSON(t, v6, third)
-	if d.NEFF == nil || d.NEFF.Code != doc.CodeHLONEFFChanged || strings.Contains(d.Summary, "spurious") || !strings.Contains(d.Summary, "the kernel changed") {
+	if d.NEFF == nil || d.NEFF.Code != doc.CodeHLONEFFChanged || strings.Contains(d.Summary, "spurious") || !strings.Contains(d.Summary, "the kernel changed") || d.Fix != "" {
 		t.Fatalf("changed kernel: %+v", d)
 	}
 	// An entry without a NEFF: nothing is claimed about the kernel.

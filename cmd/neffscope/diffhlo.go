@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/neffscope/neffscope/core/budget"
-	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/core/fleet"
 	"github.com/neffscope/neffscope/core/hlo"
 	"github.com/neffscope/neffscope/core/inspect"
@@ -99,40 +97,23 @@ func runHLODiff(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	d := fleet.DiffHLO(a.hlo, b.hlo, a.hloName, b.hloName)
-	if a.haveKey || b.haveKey {
-		d.Cache = fleet.CacheExplanation(a.key, b.key, a.haveKey, b.haveKey, a.key.Compiler, b.key.Compiler)
-		if a.haveKey && b.haveKey && a.key.Module != b.key.Module && d.Verdict != doc.CodeHLOGraphChanged && d.Verdict != doc.CodeHLOKernelChanged {
-			d.Cache = append(d.Cache, "the module hash differs although the graph and its kernel calls do not: the hash is taken over the module's bytes, volatile values and metadata included")
-		}
+	side := func(e *cacheEntry) fleet.HLOEntry {
+		return fleet.HLOEntry{Module: e.hlo, Name: e.hloName, Entry: e.dir, NEFF: e.neffFile, NEFFName: e.neffName}
 	}
-	if a.neffFile != nil || b.neffFile != nil || a.dir || b.dir {
-		d.WithNEFF(fleet.CompareEntryNEFFs(a.neffFile, b.neffFile))
-	}
-	for _, e := range ents {
-		if e.neffFile != nil && e.neffFile.Doc != nil {
-			for _, f := range e.neffFile.Doc.Findings() {
-				if f.Severity == doc.Error {
-					d.Findings = append(d.Findings, doc.Finding{Code: f.Code, Severity: f.Severity, Message: e.neffName + ": " + f.Message})
-				}
-			}
-		}
-	}
+	d := fleet.DiffHLOEntries(side(a), side(b))
 	if *asJSON {
-		enc := json.NewEncoder(jsonStdout(stdout))
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(d); err != nil {
+		out, err := d.JSON()
+		if err == nil {
+			_, err = jsonStdout(stdout).Write(out)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "neffscope: %v\n", err)
 			return 2
 		}
 	} else {
 		printHLODiff(stdout, d)
 	}
-	if d.Verdict == doc.CodeHLOSame && len(d.Findings) == 0 && (d.NEFF == nil || d.NEFF.Code == doc.CodeHLONEFFSame) {
-		return 0
-	}
-	return 1
+	return fleet.HLODiffExit(d)
 }
 
 // cacheEntry is one side of an HLO diff: a module alone, or a cache entry's files.
@@ -144,8 +125,6 @@ type cacheEntry struct {
 	hloName   string
 	neffFile  *inspect.File
 	neffName  string
-	key       fleet.CacheKey
-	haveKey   bool
 	closers   []io.Closer
 	opener    map[string]func() (cachesrc.File, error)
 	sizes     map[string]int64
@@ -199,15 +178,6 @@ func loadEntry(p string, shared *budget.Budget, maxInflate int64) (*cacheEntry, 
 			e.neffFile = inspect.Open(e.neffName, f, e.sizes[n], inspect.Options{MaxInflated: maxInflate, Limits: cliLimits, Within: shared})
 		}
 	}
-	keyPath := e.entryPath + "model.neff"
-	if !e.dir {
-		keyPath = e.entryPath + path.Base(p)
-	}
-	if k, ok := fleet.ParseCachePath(keyPath); ok {
-		e.key, e.haveKey = k, true
-	} else if k, ok := fleet.ParseModuleKey(path.Base(p)); ok {
-		e.key, e.haveKey = k, true
-	}
 	return e, nil
 }
 
@@ -227,7 +197,9 @@ func (e *cacheEntry) list(p string) error {
 	}
 	if !st.IsDir() {
 		e.add(filepath.Base(p), st.Size(), func() (cachesrc.File, error) { return openInput(p) })
-		e.entryPath = filepath.ToSlash(filepath.Dir(p)) + "/"
+		if d := filepath.Dir(p); d != "." {
+			e.entryPath = filepath.ToSlash(d) + "/"
+		}
 		return nil
 	}
 	e.dir, e.onDisk = true, true

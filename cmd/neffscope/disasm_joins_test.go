@@ -130,7 +130,7 @@ func checkJoinsAgree(t *testing.T, path string) int {
 
 // TestDisasmJoinsAgree: on every real NEFF, `disasm` and `disasm --json` show the same joins.
 func TestDisasmJoinsAgree(t *testing.T) {
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			if n := checkJoinsAgree(t, p); n == 0 {
 				t.Errorf("no joined word")

@@ -20,6 +20,8 @@ import (
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/isa"
 	"github.com/neffscope/neffscope/internal/bigneff"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // The fast `disasm --json` encoder (disasmjson.go) is held byte for byte to the writer it
@@ -170,7 +172,7 @@ func oracleDisasmText(out io.Writer, f *inspect.File, picked []*inspect.ProgramS
 // TestResolveOnlyJoinedOpcodes: Program.Resolve says nothing of a word whose opcode is not in
 // isa's table of joins (the listings skip the call for those), whatever its other bytes.
 func TestResolveOnlyJoinedOpcodes(t *testing.T) {
-	f := openForTest(t, realNEFFs(t)[0])
+	f := openForTest(t, realfiles.NEFFs(t)[0])
 	rnd := rand.New(rand.NewPCG(13, 5))
 	for _, s := range f.Program.Streams {
 		if s.ISA == nil {
@@ -237,7 +239,7 @@ func openForTest(t *testing.T, path string) *inspect.File {
 // TestDisasmJSONMatchesOracle: every real NEFF (matmul_small in the repository, the shared
 // folder's where it is beside the clone), and the CLI's own path (run) on matmul_small.
 func TestDisasmJSONMatchesOracle(t *testing.T) {
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			f := openForTest(t, p)
 			n, _ := checkAgainstOracle(t, f, f.Program.Streams, false)
@@ -245,7 +247,7 @@ func TestDisasmJSONMatchesOracle(t *testing.T) {
 			checkTextAgainstOracle(t, f, f.Program.Streams)
 		})
 	}
-	p := realNEFFs(t)[0]
+	p := realfiles.NEFFs(t)[0]
 	var want bytes.Buffer
 	of := openForTest(t, p)
 	if err := oracleDisasmJSON(&want, of, of.Program.Streams); err != nil {
@@ -365,7 +367,7 @@ func checkFeeds(t *testing.T, f *inspect.File, picked []*inspect.ProgramStream, 
 // them) in the place of matmul_small's streams, so the joins, the sources and the two-word
 // rule all meet words the real file does not have.
 func TestDisasmJSONRandomWords(t *testing.T) {
-	f := openForTest(t, realNEFFs(t)[0])
+	f := openForTest(t, realfiles.NEFFs(t)[0])
 	rnd := rand.New(rand.NewPCG(13, 3))
 	var picked []*inspect.ProgramStream
 	for _, s := range f.Program.Streams {
@@ -410,7 +412,7 @@ func TestDisasmJSONRandomWords(t *testing.T) {
 // and source strings are joined in from manifests and debug info) with every kind of byte
 // encoding/json or jsonEscaper escapes, set on matmul_small's program.
 func TestDisasmJSONHostileNames(t *testing.T) {
-	f := openForTest(t, realNEFFs(t)[0])
+	f := openForTest(t, realfiles.NEFFs(t)[0])
 	hostile := hostileStrings()
 	for k, s := range f.Program.Streams {
 		s.Core.Name = strings.Join(hostile, "|")

@@ -18,17 +18,6 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's
-// where it is beside the clone.
-func realNEFFs(t *testing.T) []string {
-	t.Helper()
-	paths := realfiles.Glob("*/*.neff")
-	if len(paths) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return paths
-}
-
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -37,7 +26,7 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 }
 
 func TestInfoJSONOnRealNEFFs(t *testing.T) {
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			out, errs, rc := runCLI(t, "info", "--json", p)
 			if rc != 0 {
@@ -215,7 +204,7 @@ func TestInspectReadsStubsAfterTheOpen(t *testing.T) {
 // in text and in --json, and its findings are the full open's less those on the .dbg members
 // and the source mapping — nothing else is lost.
 func TestInfoLeavesDebugInfoOut(t *testing.T) {
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			out, errs, rc := runCLI(t, "info", "--json", p)
 			if rc != 0 {

@@ -158,7 +158,7 @@ func memRef(c *sched.Core, a *sched.Access) *memRefJSON {
 }
 
 // peakConvention is how the peak is counted, said wherever it is shown.
-const peakConvention = "the peak is the most bytes of one partition written and read again later, in the schedule's order: by step, a DMA counting after the compute of its step"
+const peakConvention = sched.PeakConvention
 
 func memUsage(c *sched.Core, u sched.Usage, lines func(*sched.Core, sched.At) string) memUsageJSON {
 	j := memUsageJSON{Partitions: u.Partitions, PeakBytes: u.PeakBytes, Unswept: u.Unswept, LiveAtPeak: []memLiveJSON{}}

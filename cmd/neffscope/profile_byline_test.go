@@ -14,15 +14,10 @@ import (
 	"github.com/neffscope/neffscope/internal/repack"
 )
 
-// byLineFiles: matmul_small (in the repository) and the shared real NEFFs when present.
-func byLineFiles(t *testing.T) []string {
-	return append([]string{realfiles.Path(t, "nkipy/matmul_small.neff")}, realfiles.Glob("*/*.neff")...)
-}
-
 // `profile --by-line` counts, per kernel line and engine, exactly the words `disasm --json`
 // maps to that line; the lines come most first, --top cuts them, --csv is the same table.
 func TestProfileByLineCountsMappedWords(t *testing.T) {
-	for _, p := range byLineFiles(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		name := filepath.Base(p)
 		out, errs, rc := runCLI(t, "profile", "--by-line", "--json", "--top", "0", p)
 		if rc != 0 {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestDisasmSourceOnRealNEFFs: in `disasm --json` every word of every real NEFF whose debug
@@ -13,7 +15,7 @@ import (
 // same source beside the word.
 func TestDisasmSourceOnRealNEFFs(t *testing.T) {
 	total, with, withLine := 0, 0, 0
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		out, errs, rc := runCLI(t, "disasm", "--json", p)
 		if rc != 0 {
 			t.Fatalf("%s: rc %d: %s", p, rc, errs)
@@ -74,7 +76,7 @@ func TestDisasmSourceOnRealNEFFs(t *testing.T) {
 // TestInfoJSONModel: "model" carries inputs, outputs and words per subgraph and engine that
 // agree with the member sizes.
 func TestInfoJSONModel(t *testing.T) {
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		out, _, rc := runCLI(t, "info", "--json", p)
 		if rc != 0 {
 			t.Fatalf("%s: rc %d", p, rc)

@@ -176,6 +176,12 @@ var Unknowns = []doc.Unknown{
 // compile of (maybe) the same graph. It returns one line per reason, most telling first, and
 // nil when neither is a cache entry.
 func CacheExplanation(a, b CacheKey, haveA, haveB bool, compilerA, compilerB string) []string {
+	return cacheExplanation(a, b, haveA, haveB, compilerA, compilerB, "graph")
+}
+
+// cacheExplanation is CacheExplanation with the word for what the module hash stands for:
+// "graph", or "module hash" where the HLO shows that the graph did not change.
+func cacheExplanation(a, b CacheKey, haveA, haveB bool, compilerA, compilerB, module string) []string {
 	var out []string
 	if compilerA != compilerB && compilerA != "" && compilerB != "" {
 		out = append(out, fmt.Sprintf("compiler version differs: %s → %s (a cache is keyed per neuronxcc version, so any graph recompiles)", compilerA, compilerB))
@@ -193,9 +199,9 @@ func CacheExplanation(a, b CacheKey, haveA, haveB bool, compilerA, compilerB str
 	case a.Module == b.Module && a.FlagsHash != b.FlagsHash:
 		out = append(out, fmt.Sprintf("same graph (%s), flags changed: flags hash %s → %s", a.Module, flags(a.FlagsHash), flags(b.FlagsHash)))
 	case a.Module != b.Module && a.FlagsHash == b.FlagsHash:
-		out = append(out, fmt.Sprintf("same flags (%s), graph changed: %s → %s", flags(a.FlagsHash), a.Module, b.Module))
+		out = append(out, fmt.Sprintf("same flags (%s), %s changed: %s → %s", flags(a.FlagsHash), module, a.Module, b.Module))
 	case a.Module != b.Module:
-		out = append(out, fmt.Sprintf("graph and flags changed: %s+%s → %s+%s", a.Module, a.FlagsHash, b.Module, b.FlagsHash))
+		out = append(out, fmt.Sprintf("%s and flags changed: %s+%s → %s+%s", module, a.Module, a.FlagsHash, b.Module, b.FlagsHash))
 	default:
 		out = append(out, fmt.Sprintf("same cache key %s+%s", a.Module, a.FlagsHash))
 	}

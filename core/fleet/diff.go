@@ -144,9 +144,9 @@ func change(kind, label, va, vb string, hasA, hasB bool) *doc.Node {
 func headerValues(h *neff.Header) [][2]string {
 	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
 	pad := "zero"
-	for _, c := range h.Raw[0x22C:] {
+	for _, c := range h.Pad() {
 		if c != 0 {
-			pad = hex.EncodeToString(h.Raw[0x22C:])
+			pad = hex.EncodeToString(h.Pad())
 			break
 		}
 	}

@@ -13,12 +13,6 @@ import (
 	"github.com/neffscope/neffscope/internal/repack"
 )
 
-// hotLinesFiles are the real NEFFs the source-diff tests read: matmul_small (in the
-// repository) and the shared ones when present.
-func hotLinesFiles(t *testing.T) []string {
-	return append([]string{realfiles.Path(t, "nkipy/matmul_small.neff")}, realfiles.Glob("*/*.neff")...)
-}
-
 // firstSection is a diff's first section after the recompile explanation.
 func firstSection(d *doc.Node) *doc.Node {
 	for _, c := range d.Children {
@@ -31,7 +25,7 @@ func firstSection(d *doc.Node) *doc.Node {
 
 // A real NEFF against itself has no source-line rows and no differing words.
 func TestDiffSourceWithItself(t *testing.T) {
-	for _, p := range hotLinesFiles(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

@@ -21,6 +21,12 @@ type HLODifference struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
 	Note   string `json:"note"`
+	// SpanA and SpanB are where it lies in each module's bytes: a backend_config value's
+	// characters, else the instruction's (or computation's, or frontend attribute's) message;
+	// absent for the module itself and on the side that lacks it. A gzip'd module's spans
+	// index its inflated bytes (source "(inflated)").
+	SpanA *doc.Span `json:"span_a,omitempty"`
+	SpanB *doc.Span `json:"span_b,omitempty"`
 }
 
 // HLODiff is the comparison of two modules: `neffscope diff --json` of two HLO modules or
@@ -28,10 +34,13 @@ type HLODifference struct {
 type HLODiff struct {
 	Kind    string   `json:"kind"` // "hlo"
 	Verdict doc.Code `json:"verdict"`
-	// Summary is the one sentence that says what the differences imply.
+	// Summary is the one sentence that says what the differences imply (and, with the NEFFs,
+	// what they say).
 	Summary string `json:"summary"`
-	A       string `json:"a"`
-	B       string `json:"b"`
+	// GraphSummary is what the graph alone says, when the NEFFs add to Summary.
+	GraphSummary string `json:"graph_summary,omitempty"`
+	A            string `json:"a"`
+	B            string `json:"b"`
 	// GraphA and GraphB are the graph digests (hlo.Module.GraphDigest; "" when a model is partial).
 	GraphA string `json:"graph_a"`
 	GraphB string `json:"graph_b"`
@@ -44,6 +53,9 @@ type HLODiff struct {
 	Cache []string `json:"cache,omitempty"`
 	// NEFF is what the entries' NEFFs say, when the diff had them.
 	NEFF *NEFFVerdict `json:"neff,omitempty"`
+	// Fix says how to stop the recompile, when the NEFFs show it was spurious (the summary
+	// ends with it too).
+	Fix string `json:"fix,omitempty"`
 	// Findings are what could not be compared (a partial model, a file that is not HLO).
 	Findings []doc.Finding `json:"findings,omitempty"`
 }
@@ -78,6 +90,8 @@ type hloComparer struct {
 	// kernelWhere names the custom call of the first temporary-path difference.
 	tempCall, tempPath string
 	tempParts          [][2]string
+	// spanA and spanB are where the differences added now lie (at sets them).
+	spanA, spanB *doc.Span
 }
 
 func (c *hloComparer) add(class hlo.Class, where, field, before, after, note string) {
@@ -86,7 +100,24 @@ func (c *hloComparer) add(class hlo.Class, where, field, before, after, note str
 		c.d.Unlisted++
 		return
 	}
-	c.d.Differences = append(c.d.Differences, HLODifference{Class: class, Instruction: where, Field: field, Before: clipText(before), After: clipText(after), Note: note})
+	c.d.Differences = append(c.d.Differences, HLODifference{Class: class, Instruction: where, Field: field, Before: clipText(before), After: clipText(after), Note: note,
+		SpanA: c.spanA, SpanB: c.spanB})
+}
+
+// at makes the differences added until the returned func runs lie at a (in module a) and b
+// (nil: nowhere on that side).
+func (c *hloComparer) at(a, b *doc.Span) (restore func()) {
+	pa, pb := c.spanA, c.spanB
+	c.spanA, c.spanB = a, b
+	return func() { c.spanA, c.spanB = pa, pb }
+}
+
+// spanOf is a copy of s for a difference (a zero span: nowhere).
+func spanOf(s doc.Span) *doc.Span {
+	if s.Length == 0 && s.Offset == 0 {
+		return nil
+	}
+	return &s
 }
 
 func clipText(s string) string {
@@ -108,7 +139,9 @@ func (c *hloComparer) module() {
 		if cb := c.comps[ca]; cb != nil {
 			c.computation(ca, cb)
 		} else {
+			done := c.at(spanOf(ca.Span), nil)
 			c.add(hlo.ClassGraph, "", "computation", fmt.Sprintf("%s (%d instructions)", ca.Name, len(ca.Instructions)), "", "only in a: no computation of b matches it")
+			done()
 		}
 	}
 	matched := map[*hlo.Computation]bool{}
@@ -117,7 +150,9 @@ func (c *hloComparer) module() {
 	}
 	for _, cb := range b.Computations {
 		if !matched[cb] {
+			done := c.at(nil, spanOf(cb.Span))
 			c.add(hlo.ClassGraph, "", "computation", "", fmt.Sprintf("%s (%d instructions)", cb.Name, len(cb.Instructions)), "only in b: no computation of a matches it")
+			done()
 		}
 	}
 }
@@ -230,12 +265,15 @@ func where(in *hlo.Instruction, cp *hlo.Computation) string {
 }
 
 func (c *hloComparer) computation(ca, cb *hlo.Computation) {
+	defer c.at(spanOf(ca.Span), spanOf(cb.Span))()
 	m := matchInstructions(ca, cb)
 	renamed := 0
 	for _, x := range ca.Instructions {
 		y := m[x]
 		if y == nil {
+			done := c.at(spanOf(x.Span), nil)
 			c.add(hlo.ClassGraph, where(x, ca), "instruction", x.Text(nameIn(ca)), "", "only in a: no instruction of b matches it")
+			done()
 			continue
 		}
 		if x.Name != y.Name {
@@ -249,7 +287,9 @@ func (c *hloComparer) computation(ca, cb *hlo.Computation) {
 	}
 	for _, y := range cb.Instructions {
 		if !matched[y] {
+			done := c.at(nil, spanOf(y.Span))
 			c.add(hlo.ClassGraph, where(y, cb), "instruction", "", y.Text(nameIn(cb)), "only in b: no instruction of a matches it")
+			done()
 		}
 	}
 	if ra, rb := ca.Root(), cb.Root(); ra != nil && rb != nil && m[ra] != rb {
@@ -276,6 +316,7 @@ func nameIn(cp *hlo.Computation) func(int64) string {
 
 // instruction compares two matched instructions field by field.
 func (c *hloComparer) instruction(x, y *hlo.Instruction, ca, cb *hlo.Computation, m map[*hlo.Instruction]*hlo.Instruction) {
+	defer c.at(spanOf(x.Span), spanOf(y.Span))()
 	w := where(y, cb)
 	if x.Opcode != y.Opcode {
 		c.add(hlo.ClassGraph, w, "opcode", x.Opcode, y.Opcode, "")
@@ -393,14 +434,19 @@ func (c *hloComparer) backend(w string, x, y *hlo.Instruction) {
 		return
 	}
 	nki := bx.NKI != nil && by.NKI != nil
-	vx := map[string]string{}
+	vx := map[string]hlo.Leaf{}
 	for _, l := range bx.Leaves {
-		vx[l.Path] = l.Value
+		vx[l.Path] = l
 	}
 	seen := map[string]bool{}
 	for _, l := range by.Leaves {
 		seen[l.Path] = true
-		before, ok := vx[l.Path]
+		lx, ok := vx[l.Path]
+		before := lx.Value
+		done := c.at(c.spanA, spanOf(l.Span))
+		if ok {
+			c.spanA = spanOf(lx.Span)
+		}
 		switch {
 		case !ok:
 			c.add(class, w, "backend_config."+l.Path, "", l.Value, "only in b")
@@ -424,10 +470,13 @@ func (c *hloComparer) backend(w string, x, y *hlo.Instruction) {
 			}
 			c.add(cl, w, "backend_config."+l.Path, before, l.Value, why)
 		}
+		done()
 	}
 	for _, l := range bx.Leaves {
 		if !seen[l.Path] {
+			done := c.at(spanOf(l.Span), c.spanB)
 			c.add(class, w, "backend_config."+l.Path, l.Value, "", "only in a")
+			done()
 		}
 	}
 }
@@ -440,13 +489,13 @@ func unq(s string) string {
 }
 
 func (c *hloComparer) attrs(w, field string, xs, ys []hlo.Attr) {
-	vx := map[string]string{}
+	vx, sx := map[string]string{}, map[string]doc.Span{}
 	for _, a := range xs {
-		vx[a.Key] = a.Value
+		vx[a.Key], sx[a.Key] = a.Value, a.Span
 	}
-	vy := map[string]string{}
+	vy, sy := map[string]string{}, map[string]doc.Span{}
 	for _, a := range ys {
-		vy[a.Key] = a.Value
+		vy[a.Key], sy[a.Key] = a.Value, a.Span
 	}
 	keys := map[string]bool{}
 	for k := range vx {
@@ -471,7 +520,15 @@ func (c *hloComparer) attrs(w, field string, xs, ys []hlo.Attr) {
 		if okA && okB && hlo.SameButGeneratedSuffix(a, b) {
 			cl, note = hlo.ClassVolatile, "a generated name: only its .<n> suffix differs"
 		}
+		done := c.at(c.spanA, c.spanB)
+		if okA {
+			c.spanA = spanOf(sx[k])
+		}
+		if okB {
+			c.spanB = spanOf(sy[k])
+		}
 		c.add(cl, w, field+"."+k, a, b, note)
+		done()
 	}
 }
 

@@ -129,9 +129,11 @@ func (d *HLODiff) WithNEFF(v *NEFFVerdict) {
 			s = s[:i]
 		}
 	}
+	d.GraphSummary = s
 	d.Summary = s + ". NEFFs: " + v.Summary
 	if v.Code == doc.CodeHLONEFFSame && (d.Verdict == doc.CodeHLOVolatileOnly || d.Verdict == doc.CodeHLOMetadataOnly) {
 		d.Summary += " " + SpuriousFix
+		d.Fix = SpuriousFix
 	}
 }
 

@@ -34,7 +34,7 @@ type GraphGroups struct {
 
 type graphGroup struct {
 	digest                    string
-	entries                   int
+	paths                     []string
 	modules, flags, compilers map[string]bool
 	masked                    map[string]bool
 	temporary                 bool
@@ -59,7 +59,7 @@ func (g *GraphGroups) Add(r *ScanRecord) {
 		g.order = append(g.order, *r.Graph)
 	}
 	g.withHLO++
-	gr.entries++
+	gr.paths = append(gr.paths, r.Path)
 	if r.Cache != nil {
 		gr.modules[r.Cache.Module] = true
 		gr.flags[r.Cache.FlagsHash] = true
@@ -74,50 +74,96 @@ func (g *GraphGroups) Add(r *ScanRecord) {
 	}
 }
 
+// GraphGroup is one graph of a scan: the entries whose HLO modules have its digest, and why
+// their keys differ (the page's cache table groups its rows by it).
+type GraphGroup struct {
+	Graph string `json:"graph"`
+	// Paths are the records' paths, in the order they were added.
+	Paths   []string `json:"paths"`
+	Kernels []string `json:"kernels"`
+	// Keys, Flags and Compilers count the distinct module hashes, flags hashes and compiler
+	// versions among the entries.
+	Keys      int `json:"keys"`
+	Flags     int `json:"flags"`
+	Compilers int `json:"compilers"`
+	// TemporaryPaths: a kernel call of the graph names its binary by a temporary path.
+	TemporaryPaths bool `json:"temporary_paths"`
+	// NeverHit: the keys differ only by the kernel's temporary path (the masked digests are
+	// equal): every trace makes a new key, so none of these entries will be hit again.
+	NeverHit bool `json:"never_hit"`
+	// Why says why the keys of the graph differ, with the fix ("" for a single entry).
+	Why string `json:"why"`
+	// Line is what `neffscope scan` prints of the group on stderr ("" for a single entry).
+	Line string `json:"line"`
+}
+
+// Groups lists the graphs, most entries first (then in the order first seen).
+func (g *GraphGroups) Groups() []GraphGroup {
+	groups := make([]*graphGroup, 0, len(g.order))
+	for _, d := range g.order {
+		groups = append(groups, g.groups[d])
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return len(groups[i].paths) > len(groups[j].paths) })
+	out := make([]GraphGroup, 0, len(groups))
+	for _, gr := range groups {
+		x := GraphGroup{Graph: gr.digest, Paths: gr.paths, Kernels: gr.kernels, Keys: len(gr.modules), Flags: len(gr.flags), Compilers: len(gr.compilers),
+			TemporaryPaths: gr.temporary, NeverHit: len(gr.paths) > 1 && len(gr.modules) > 1 && gr.temporary && len(gr.masked) == 1}
+		if x.Kernels == nil {
+			x.Kernels = []string{}
+		}
+		if len(gr.paths) > 1 {
+			x.Why, x.Line = gr.why(x.NeverHit)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// why says why a group's keys differ, and the line scan prints of it.
+func (gr *graphGroup) why(neverHit bool) (why, line string) {
+	s := fmt.Sprintf("%d entries, one graph (%s", len(gr.paths), gr.digest)
+	if len(gr.kernels) > 0 {
+		s += ", calls " + strings.Join(first(gr.kernels, 3), ", ")
+	}
+	s += ")"
+	var reasons []string
+	if len(gr.compilers) > 1 {
+		reasons = append(reasons, fmt.Sprintf("%d compiler versions", len(gr.compilers)))
+	}
+	if len(gr.flags) > 1 {
+		reasons = append(reasons, fmt.Sprintf("%d flag sets", len(gr.flags)))
+	}
+	switch {
+	case len(gr.modules) <= 1:
+	case neverHit:
+		reasons = append(reasons, "keys differ only by the kernel's temporary path: every trace makes a new key, so these entries can never be hit again. "+SpuriousFix)
+	case gr.temporary:
+		reasons = append(reasons, "keys differ by the kernel's temporary path and by volatile values or metadata (neffscope diff two of them to see which)")
+	default:
+		reasons = append(reasons, "keys differ by volatile values or metadata only (neffscope diff two of them to see which)")
+	}
+	why = strings.Join(reasons, "; ")
+	if why != "" {
+		s += "; " + why
+	}
+	return why, s
+}
+
 // Lines says what the groups mean, most entries first: "8 entries, one graph (…); keys differ
 // only by the kernel's temporary path", with what to do.
 func (g *GraphGroups) Lines() []string {
 	if g.withHLO == 0 {
 		return nil
 	}
-	groups := make([]*graphGroup, 0, len(g.order))
-	for _, d := range g.order {
-		groups = append(groups, g.groups[d])
-	}
-	sort.SliceStable(groups, func(i, j int) bool { return groups[i].entries > groups[j].entries })
+	groups := g.Groups()
 	out := []string{fmt.Sprintf("%d entries with an HLO module: %s", g.withHLO, plural(len(groups), "graph"))}
 	if g.without > 0 {
 		out[0] += fmt.Sprintf(" (%d entries without one)", g.without)
 	}
 	for _, gr := range groups {
-		if gr.entries < 2 {
-			continue
+		if gr.Line != "" {
+			out = append(out, gr.Line)
 		}
-		s := fmt.Sprintf("%d entries, one graph (%s", gr.entries, gr.digest)
-		if len(gr.kernels) > 0 {
-			s += ", calls " + strings.Join(first(gr.kernels, 3), ", ")
-		}
-		s += ")"
-		var why []string
-		if len(gr.compilers) > 1 {
-			why = append(why, fmt.Sprintf("%d compiler versions", len(gr.compilers)))
-		}
-		if len(gr.flags) > 1 {
-			why = append(why, fmt.Sprintf("%d flag sets", len(gr.flags)))
-		}
-		switch {
-		case len(gr.modules) <= 1:
-		case gr.temporary && len(gr.masked) == 1:
-			why = append(why, "keys differ only by the kernel's temporary path: every trace makes a new key, so these entries can never be hit again. "+SpuriousFix)
-		case gr.temporary:
-			why = append(why, "keys differ by the kernel's temporary path and by volatile values or metadata (neffscope diff two of them to see which)")
-		default:
-			why = append(why, "keys differ by volatile values or metadata only (neffscope diff two of them to see which)")
-		}
-		if len(why) > 0 {
-			s += "; " + strings.Join(why, "; ")
-		}
-		out = append(out, s)
 	}
 	return out
 }

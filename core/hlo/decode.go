@@ -84,7 +84,9 @@ func Decode(b []byte, opt Options) *Module {
 	d.root = &doc.Node{Kind: doc.KindHLOModule, Label: opt.Name, Span: d.span(0, int64(len(b))), Ref: doc.FileRef,
 		Detail: "XLA HloModuleProto (protobuf wire format; field names from XLA's hlo.proto and xla_data.proto)"}
 	if opt.Source != "" {
-		d.root.Ref = ""
+		// The spans index another source than the file (a gzip'd module's inflated bytes):
+		// the root names it, so a front end finds that source's bytes and size by it.
+		d.root.Ref = doc.MemberRef(opt.Source)
 	}
 	d.m.Root = d.root
 	if len(b) == 0 {

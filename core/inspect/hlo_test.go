@@ -11,7 +11,7 @@ import (
 )
 
 // An HLO module opens through the registry, plain and gzip'd; a gzip'd one's spans index its
-// inflated bytes, which File.Bytes serves.
+// inflated bytes, which File.Bytes serves; the root carries the graph digest.
 func TestOpenHLOModule(t *testing.T) {
 	b := hlobuild.Module(hlobuild.Default())
 	var gz bytes.Buffer
@@ -27,6 +27,10 @@ func TestOpenHLOModule(t *testing.T) {
 		if f.Doc.Kind != "hlo-module" || f.HLO == nil || f.HLO.Instructions() != 5 || f.Doc.Root.Kind != doc.KindHLOModule {
 			t.Fatalf("%s: kind %s, model %v", c.name, f.Doc.Kind, f.HLO)
 		}
+		// The root carries the graph digest scan and diff name the module by.
+		if g := f.Doc.Root.Attrs[AttrGraph]; g == "" || g != f.HLO.GraphDigest() {
+			t.Errorf("%s: attrs.graph %q, want %q", c.name, g, f.HLO.GraphDigest())
+		}
 		var call *doc.Node
 		f.Doc.Root.Walk(func(_ []string, n *doc.Node) bool {
 			if n.Label == "func_name" && call == nil {
@@ -34,6 +38,10 @@ func TestOpenHLOModule(t *testing.T) {
 			}
 			return true
 		})
+		// A gzip'd module's root names the inflated bytes its spans index.
+		if c.src != "" && f.Doc.Root.Ref != doc.MemberRef(c.src) {
+			t.Errorf("%s: root ref %q", c.name, f.Doc.Root.Ref)
+		}
 		if call == nil || call.Span == nil || call.Span.Source != c.src {
 			t.Fatalf("%s: the kernel name node %+v", c.name, call)
 		}

@@ -887,6 +887,11 @@ func overviewFindings(ov *doc.Node, f *File, all []foundAt, paths map[*doc.Node]
 // explains says whether a root cause accounts for a finding: a cut file explains every
 // finding past the header; a bad hash the integrity and runtime findings; a non-NEFF all.
 func explains(cause string, f doc.Finding, at []string) bool {
+	if code := causeCodes[cause]; code != "" && (f.Code == code || f.Cause == code) {
+		// The root cause's own finding (a cut file's data_size, in the header), or one whose
+		// reader named the cause (the header's hash not checked: the file is cut).
+		return true
+	}
 	switch cause {
 	case CauseNotNEFF:
 		return true

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // checkAppendFields holds AppendFields (and the append forms of Summary and SyncText) to
@@ -41,7 +43,7 @@ func checkAppendFields(t *testing.T, w *[WordSize]byte, where string) {
 
 func TestAppendFieldsRealWords(t *testing.T) {
 	words := 0
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		members := readNEFF(t, path)
 		for member := range engineStreams(t, members) {
 			s := NewStream(member, members[member])

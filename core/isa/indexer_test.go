@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // sliceSource serves a stream's bytes as a WordSource would from an archive, counting reads.
@@ -41,7 +43,7 @@ func (s *sliceSource) Scan(fn func([]byte) bool) error {
 // word and a 0xD4+0xDA pair split across chunks.
 func TestIndexedStreamMatchesHeld(t *testing.T) {
 	streams := map[string][]byte{}
-	for _, p := range realNEFFs(t) {
+	for _, p := range realfiles.NEFFs(t) {
 		for m, b := range readNEFF(t, p) {
 			if strings.HasSuffix(m, ".bin") && len(b) >= WordSize && !strings.Contains(m, "_bkt") && !strings.Contains(m, "_ctrl") && !strings.Contains(m, "table") {
 				streams[p+"!"+m] = b

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 func TestImmediateText(t *testing.T) {
@@ -149,7 +151,7 @@ func TestTwoWordDirect2d(t *testing.T) {
 // TestLayoutCoversRealWords: on every real word, the layout spans name every non-zero byte
 // (a named field or an unknown… one), and every layout name is a key of the fields.
 func TestLayoutCoversRealWords(t *testing.T) {
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		members := readNEFF(t, path)
 		for member := range engineStreams(t, members) {
 			s := NewStream(member, members[member])

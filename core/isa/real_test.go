@@ -14,17 +14,6 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
-// realNEFFs lists the real NEFFs: the repository's matmul_small, and the shared folder's where
-// it is beside the clone.
-func realNEFFs(t *testing.T) []string {
-	t.Helper()
-	files := realfiles.Glob("*/*.neff")
-	if len(files) == 0 {
-		t.Skip(realfiles.Missing("*/*.neff"))
-	}
-	return files
-}
-
 // readNEFF returns the def.json, Activation.json, activation-set profile and .bin members of a
 // real NEFF.
 func readNEFF(t *testing.T, path string) map[string][]byte {
@@ -78,7 +67,7 @@ func TestRealStreams(t *testing.T) {
 	unknownPerEngine := map[string]int{}
 	wordsPerEngine := map[string]int{}
 	streams := 0
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		members := readNEFF(t, path)
 		found := engineStreams(t, members)
 		if len(found) == 0 {

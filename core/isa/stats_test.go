@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestRealByteStatistics is the analysis tool behind the layouts' REAL rows: it prints, per
@@ -21,7 +23,7 @@ func TestRealByteStatistics(t *testing.T) {
 		vals    [WordSize]map[byte]int
 	}
 	stats := map[uint8]*stat{}
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		members := readNEFF(t, path)
 		for member, eng := range engineStreams(t, members) {
 			s := NewStream(member, members[member])
@@ -82,7 +84,7 @@ func TestRealByteStatistics(t *testing.T) {
 // unknowns rows cite, so a new real file that contradicts one fails here.
 func TestRealEvidence(t *testing.T) {
 	words := 0
-	for _, path := range realNEFFs(t) {
+	for _, path := range realfiles.NEFFs(t) {
 		members := readNEFF(t, path)
 		for member := range engineStreams(t, members) {
 			s := NewStream(member, members[member])

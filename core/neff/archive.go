@@ -577,6 +577,8 @@ func (a *Archive) checkIntegrity(sum []byte) {
 		return
 	case a.FileSize-HeaderSize < int64(h.DataSize):
 		a.report(doc.CodeNeffHashUnchecked, doc.HeaderRef("hash"), doc.Warning, span, "the hash was not checked: the payload is truncated (data_size %d, %d bytes present), so it cannot match.", h.DataSize, a.FileSize-HeaderSize)
+		// It follows from the cut (its own finding is neff.truncated): grouped under it.
+		a.Findings[len(a.Findings)-1].Cause = doc.CodeNeffTruncated
 		return
 	case h.PkgVersion == 1:
 		if hex.EncodeToString(h.Hash[:]) == a.Payload.ComputedHash {

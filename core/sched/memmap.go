@@ -30,6 +30,10 @@ type MemLint struct {
 	OtherIsWrite bool
 }
 
+// PeakConvention is how a peak is counted, said wherever one is shown (memmap, the page's
+// memory view): the order Usage's doc comment gives.
+const PeakConvention = "the peak is the most bytes of one partition written and read again later, in the schedule's order: by step, a DMA counting after the compute of its step"
+
 // Usage is a space's capacity and its peak: the most bytes of one partition live at once
 // (written and read again later), in the order of the schedule, and the access that reached
 // it. The order is by step, and within a step the instructions' own accesses come before the

@@ -58,6 +58,35 @@ func RealTree(t testing.TB) (root string, entries []Entry) {
 	return root, entries
 }
 
+// NEFFTree is RealTree with NEFFs in three entries: V6 holds attn_v6.neff (its own), Same
+// holds attn_v6.neff too (the same program compiled twice) and Other matmul_small.neff
+// (another program). Same and Other are the first two entries after V6's in name order.
+type NEFFTree struct {
+	Root            string
+	Entries         []Entry
+	V6, Same, Other string // the three entries' directories
+}
+
+// RealTreeWithNEFFs builds a NEFFTree; it skips t when the shared folder is not there.
+func RealTreeWithNEFFs(t testing.TB) NEFFTree {
+	t.Helper()
+	var tr NEFFTree
+	tr.Root, tr.Entries = RealTree(t)
+	for _, e := range tr.Entries {
+		switch {
+		case e.Hash == V6Module:
+			tr.V6 = e.Dir
+		case tr.Same == "":
+			tr.Same = e.Dir
+		case tr.Other == "":
+			tr.Other = e.Dir
+		}
+	}
+	Copy(t, realfiles.Path(t, "nki-moe/attn_v6.neff"), filepath.Join(tr.Same, "model.neff"))
+	Copy(t, realfiles.Path(t, "nkipy/matmul_small.neff"), filepath.Join(tr.Other, "model.neff"))
+	return tr
+}
+
 // Copy copies a file, making the directories above dst.
 func Copy(t testing.TB, src, dst string) {
 	t.Helper()

@@ -75,7 +75,7 @@ var Types = []Typedef{
 		{Name: "problems", Type: "Array<ScanProblem>", Doc: "the scan's own findings and the first errors"},
 		{Name: "cache", Type: "CacheInfo|null", Doc: "the compile-cache entry, null outside a cache"},
 		{Name: "duplicate_of", Type: "string|null", Doc: "the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)"},
-		{Name: "graph", Type: "string|null", Doc: "the digest of the entry's HLO module, volatile values and metadata left out (null without one; the scan call reads no HLO yet)"},
+		{Name: "graph", Type: "string|null", Doc: "the digest of the entry's HLO module, volatile values and metadata left out (null without one, or when the module was read only in part)"},
 		{Name: "hlo", Type: "ScanHLO|null", Doc: "what the entry's HLO module says (null without one)"},
 	}},
 	{Name: "SchedCore", Doc: "one core's schedule (schedule): Int32 columns, little-endian, engines' words concatenated in engine order", Fields: []Field{
@@ -107,12 +107,32 @@ var Types = []Typedef{
 		{Name: "sbuf", Type: "MemUsage", Doc: "SBUF's capacity and peak"},
 		{Name: "psum", Type: "MemUsage", Doc: "PSUM's capacity and peak"},
 		{Name: "lints", Type: "Array<SchedLint>", Doc: "the memory lints"},
+		{Name: "unplaced", Type: "number", Doc: "operands and DMA sides the model could not place: in no peak and no race (undecided says which)"},
+		{Name: "undecided", Type: "Array<MemIssue>", Doc: "each kind of operand the model could not place, with its first instruction and count"},
 	}},
 	{Name: "MemUsage", Doc: "a space's capacity and its peak (the most bytes of one partition live at once)", Fields: []Field{
 		{Name: "partitions", Type: "number", Doc: "partitions"},
 		{Name: "partitionBytes", Type: "number", Doc: "bytes of one partition"},
 		{Name: "peakBytes", Type: "number", Doc: "the peak"},
 		{Name: "peakAccess", Type: "number", Doc: "the access that reached it (-1: nothing live)"},
+		{Name: "unswept", Type: "number", Doc: "the space's accesses a limit left out of the peak and the races"},
+		{Name: "live", Type: "Array<MemLive>", Doc: "the buffers live at the peak, in the partition band that reached it, most bytes first"},
+	}},
+	{Name: "MemLive", Doc: "a buffer live at a peak: bytes of a partition band, the access that wrote it and the last that read it before the next write", Fields: []Field{
+		{Name: "bytes", Type: "number", Doc: "its bytes in one partition"},
+		{Name: "partition", Type: "number", Doc: "the band's first partition"},
+		{Name: "partitions", Type: "number", Doc: "the band's partitions"},
+		{Name: "write", Type: "number", Doc: "the access that wrote it (an index of the core's accesses)"},
+		{Name: "writeLine", Type: "string", Doc: "its kernel source line (conv2d.py:127; '' when not known, or the source lines are not mapped yet)"},
+		{Name: "lastRead", Type: "number", Doc: "the last access that read it (-1: none)"},
+		{Name: "readLine", Type: "string", Doc: "that read's kernel source line"},
+	}},
+	{Name: "MemIssue", Doc: "a kind of operand the memory model could not place: the first instruction of that kind on its engine, and how many", Fields: []Field{
+		{Name: "code", Type: "string", Doc: "the stable code (mem.unknown-operands)"},
+		{Name: "engine", Type: "number", Doc: "the engine (an index of engines)"},
+		{Name: "index", Type: "number", Doc: "the word's index in its stream"},
+		{Name: "count", Type: "number", Doc: "how many operands of this kind"},
+		{Name: "message", Type: "string", Doc: "what it means, in words"},
 	}},
 	{Name: "MeasuredCore", Doc: "one core of a device profile (measured): lanes as typed columns, little-endian; times are Float64 picoseconds from the window's start (absolute ones pass 2⁵³)", Fields: []Field{
 		{Name: "core", Type: "string", Doc: "its name (sg00)"},
@@ -202,6 +222,18 @@ var Types = []Typedef{
 		{Name: "temporary_paths", Type: "boolean", Doc: "a kernel call names its binary by a temporary path (a new cache key every trace)"},
 		{Name: "masked", Type: "string", Doc: "digest of the module with only those temporary paths masked"},
 		{Name: "problems", Type: "Array<ScanProblem>", Doc: "the module's first error findings"}}},
+	// ---- XLA HLO modules: a scan's graphs (scanGraphs) ----
+	{Name: "GraphGroup", Doc: "one graph of a scan (core/fleet GraphGroup): the entries whose HLO modules share its digest, and why their keys differ", Fields: []Field{
+		{Name: "graph", Type: "string", Doc: "the graph digest"},
+		{Name: "paths", Type: "Array<string>", Doc: "the records' paths, in the order given"},
+		{Name: "kernels", Type: "Array<string>", Doc: "the kernels its custom calls name"},
+		{Name: "keys", Type: "number", Doc: "distinct module hashes among the entries"},
+		{Name: "flags", Type: "number", Doc: "distinct flags hashes"},
+		{Name: "compilers", Type: "number", Doc: "distinct compiler versions"},
+		{Name: "temporary_paths", Type: "boolean", Doc: "a kernel call names its binary by a temporary path"},
+		{Name: "never_hit", Type: "boolean", Doc: "the keys differ only by the kernel's temporary path: none of these entries will be hit again"},
+		{Name: "why", Type: "string", Doc: "why the keys differ, with the fix ('' for a single entry)"},
+		{Name: "line", Type: "string", Doc: "what neffscope scan prints of the group ('' for a single entry)"}}},
 }
 
 // Methods is the protocol: every method the core answers, in the order the page meets them.
@@ -339,7 +371,8 @@ var Methods = []Method{
 		Name: "memory", Doc: "The program in space (core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space's peak, the memory lints; and the overview's sync card filled in.",
 		Args: []Field{handle},
 		Result: []Field{{Name: "cores", Type: "Array<MemCore>", Doc: "one per core, in the model's order"},
-			{Name: "card", Type: "ArrayBuffer", Doc: "the overview's sync section (a doc.Node, msgpack), computed"}, msDoc},
+			{Name: "card", Type: "ArrayBuffer", Doc: "the overview's sync section (a doc.Node, msgpack), computed"},
+			{Name: "peak", Type: "string", Doc: "how a peak is counted (core/sched PeakConvention): say it where a peak is shown"}, msDoc},
 	},
 	{
 		Name: "measured", Doc: "A device profile (an open NTFF) measured, alone or joined to an open NEFF (core/timeline): per core the lanes of every engine in real time, the runtime's own words, the DMA queues and the semaphores, as typed columns; the window, the checks and the findings. A profile of another NEFF joins nothing (joined false, its ntff.uuid-mismatch finding in the summary).",
@@ -413,9 +446,27 @@ var Methods = []Method{
 			{Name: "path", Type: "string", Doc: "the path the record names, relative to the folder picked (slash-separated)"},
 			{Name: "siblings", Type: "Array<string>", Optional: true, Doc: "the names of the files beside it (model.done, model.log decide the cache state)"},
 			{Name: "maxInflated", Type: "number", Optional: true, Doc: "stop inflating the payload after this many bytes (default: the core's cap)"},
+			{Name: "hlo", Type: File, Optional: true, Doc: "the entry's HLO module beside the NEFF (model.hlo_module.pb): its graph digest goes on the record"},
+			{Name: "hloPath", Type: "string", Optional: true, Doc: "the module's path, as path names the NEFF (default: path's directory and the File's name)"},
 		},
 		Result: []Field{{Name: "record", Type: "ScanRecord", Doc: "the record, a plain object"}, msDoc},
 		Events: []string{"progress"},
+	},
+	// ---- XLA HLO modules: two compared, a scan's graphs ----
+	{
+		Name: "hloDiff", Doc: "Compare two open HLO modules, or two compile-cache entries by their modules (`neffscope diff --json` of two modules or two entries, byte for byte): the graph differences by class with their byte spans, the cache keys, and the entries' NEFFs (the same program compiled twice, or a changed kernel).",
+		Args: []Field{{Name: "a", Type: "number", Doc: "module A's handle (an open HLO module)", Resolve: OpenFile}, {Name: "b", Type: "number", Doc: "module B's handle", Resolve: OpenFile},
+			{Name: "nameA", Type: "string", Optional: true, Doc: "A's slash path (a cache entry's key is read from it: …/MODULE_<hash>+<flags>/model.hlo_module.pb); default the file's name"},
+			{Name: "nameB", Type: "string", Optional: true, Doc: "B's slash path"},
+			{Name: "entries", Type: "boolean", Optional: true, Doc: "the two are cache entries (folders): their NEFFs are compared, a missing one said"},
+			{Name: "neffA", Type: File, Optional: true, Doc: "entry A's NEFF (model.neff), read once and forgotten"},
+			{Name: "neffB", Type: File, Optional: true, Doc: "entry B's NEFF"}},
+		Result: []Field{jsonBuf, {Name: "exit", Type: "number", Doc: "the CLI's exit status for it: 0 the same graph (and program), 1 different"}, msDoc},
+	},
+	{
+		Name: "scanGraphs", Doc: "Group a scan's records by graph digest (`neffscope scan`'s lines on stderr): which cache keys are one graph, and which can never be hit again.",
+		Args:   []Field{{Name: "records", Type: "Array<ScanRecord>", Doc: "the records (path, graph, hlo and cache are read)"}},
+		Result: []Field{{Name: "lines", Type: "Array<string>", Doc: "what neffscope scan prints on stderr of the graphs (empty without any HLO module)"}, {Name: "groups", Type: "Array<GraphGroup>", Doc: "the graphs, most entries first"}},
 	},
 	{
 		Name: "close", Doc: "Forget an open file.",

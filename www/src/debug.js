@@ -18,6 +18,7 @@ import { scheduleDebug } from './views/schedule.js';
 import { lanesDebug } from './views/lanes.js';
 import { mem, memviewBoxPoint } from './views/memview.js';
 import { search } from './views/search.js';
+import { hlodiff } from './views/hlodiff.js';
 
 // installDebugSurface publishes globalThis.neffscope: read-only peeks at the state for the
 // browser tests (e2e/) and the console. Its names are a contract with the tests: keep them.
@@ -47,6 +48,12 @@ export function installDebugSurface() {
     get schedule() { return scheduleDebug(); },
     // the time lanes (views/lanes.js): what they show (measured, estimated and DMA lanes), the profile paired or refused, the selection; point(side, k, e, i) is an instruction's middle in client pixels.
     get lanes() { return lanesDebug(); },
+    // the graph diff (views/hlodiff.js): the core's comparison as diff --json gives it.
+    get hlodiff() {
+      const d = hlodiff.d;
+      return { shown: hlodiff.shown, a: docs.indexOf(hlodiff.a), b: docs.indexOf(hlodiff.b), ready: !!d || !!hlodiff.error, error: hlodiff.error, ms: hlodiff.ms,
+        verdict: d ? d.verdict : '', neff: d && d.neff ? d.neff.code : '', counts: d ? d.counts : {}, json: hlodiff.json ? new TextDecoder().decode(hlodiff.json) : '' };
+    },
     get diff() {
       const n = diff.node;
       return { shown: diff.shown, a: docs.indexOf(diff.a), b: docs.indexOf(diff.b), ready: !!n || !!diff.error, error: diff.error, ms: diff.ms, value: n ? n.value : '', hideSame: diff.hideSame };

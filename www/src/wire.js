@@ -18,6 +18,7 @@
  * One problem or remark, placed at the bytes it is about.
  * @typedef {object} Finding
  * @property {string} [code] the stable dotted code (core/doc/codes.go): what the page matches
+ * @property {string} [cause] the code of the root finding this one follows from (a file cut short…)
  * @property {'error' | 'warning' | 'info'} sev
  * @property {string} msg for people: never parsed
  * @property {Span} [span]

@@ -66,7 +66,7 @@
  * @property {Array<ScanProblem>} problems - the scan's own findings and the first errors
  * @property {CacheInfo|null} cache - the compile-cache entry, null outside a cache
  * @property {string|null} duplicate_of - the first path of a byte-identical NEFF (the scan call leaves it null: the page decides it in path order)
- * @property {string|null} graph - the digest of the entry's HLO module, volatile values and metadata left out (null without one; the scan call reads no HLO yet)
+ * @property {string|null} graph - the digest of the entry's HLO module, volatile values and metadata left out (null without one, or when the module was read only in part)
  * @property {ScanHLO|null} hlo - what the entry's HLO module says (null without one)
  */
 
@@ -107,6 +107,8 @@
  * @property {MemUsage} sbuf - SBUF's capacity and peak
  * @property {MemUsage} psum - PSUM's capacity and peak
  * @property {Array<SchedLint>} lints - the memory lints
+ * @property {number} unplaced - operands and DMA sides the model could not place: in no peak and no race (undecided says which)
+ * @property {Array<MemIssue>} undecided - each kind of operand the model could not place, with its first instruction and count
  */
 
 /**
@@ -116,6 +118,30 @@
  * @property {number} partitionBytes - bytes of one partition
  * @property {number} peakBytes - the peak
  * @property {number} peakAccess - the access that reached it (-1: nothing live)
+ * @property {number} unswept - the space's accesses a limit left out of the peak and the races
+ * @property {Array<MemLive>} live - the buffers live at the peak, in the partition band that reached it, most bytes first
+ */
+
+/**
+ * a buffer live at a peak: bytes of a partition band, the access that wrote it and the last that read it before the next write
+ * @typedef {Object} MemLive
+ * @property {number} bytes - its bytes in one partition
+ * @property {number} partition - the band's first partition
+ * @property {number} partitions - the band's partitions
+ * @property {number} write - the access that wrote it (an index of the core's accesses)
+ * @property {string} writeLine - its kernel source line (conv2d.py:127; '' when not known, or the source lines are not mapped yet)
+ * @property {number} lastRead - the last access that read it (-1: none)
+ * @property {string} readLine - that read's kernel source line
+ */
+
+/**
+ * a kind of operand the memory model could not place: the first instruction of that kind on its engine, and how many
+ * @typedef {Object} MemIssue
+ * @property {string} code - the stable code (mem.unknown-operands)
+ * @property {number} engine - the engine (an index of engines)
+ * @property {number} index - the word's index in its stream
+ * @property {number} count - how many operands of this kind
+ * @property {string} message - what it means, in words
  */
 
 /**
@@ -251,6 +277,21 @@
  * @property {boolean} temporary_paths - a kernel call names its binary by a temporary path (a new cache key every trace)
  * @property {string} masked - digest of the module with only those temporary paths masked
  * @property {Array<ScanProblem>} problems - the module's first error findings
+ */
+
+/**
+ * one graph of a scan (core/fleet GraphGroup): the entries whose HLO modules share its digest, and why their keys differ
+ * @typedef {Object} GraphGroup
+ * @property {string} graph - the graph digest
+ * @property {Array<string>} paths - the records' paths, in the order given
+ * @property {Array<string>} kernels - the kernels its custom calls name
+ * @property {number} keys - distinct module hashes among the entries
+ * @property {number} flags - distinct flags hashes
+ * @property {number} compilers - distinct compiler versions
+ * @property {boolean} temporary_paths - a kernel call names its binary by a temporary path
+ * @property {boolean} never_hit - the keys differ only by the kernel's temporary path: none of these entries will be hit again
+ * @property {string} why - why the keys differ, with the fix ('' for a single entry)
+ * @property {string} line - what neffscope scan prints of the group ('' for a single entry)
  */
 
 /**
@@ -506,6 +547,7 @@
  * @typedef {Object} MemoryResult
  * @property {Array<MemCore>} cores - one per core, in the model's order
  * @property {ArrayBuffer} card - the overview's sync section (a doc.Node, msgpack), computed
+ * @property {string} peak - how a peak is counted (core/sched PeakConvention): say it where a peak is shown
  * @property {number} ms - the core's time for the call, in milliseconds
  */
 
@@ -649,6 +691,8 @@
  * @property {string} path - the path the record names, relative to the folder picked (slash-separated)
  * @property {Array<string>} [siblings] - the names of the files beside it (model.done, model.log decide the cache state)
  * @property {number} [maxInflated] - stop inflating the payload after this many bytes (default: the core's cap)
+ * @property {Blob|Uint8Array|ArrayBuffer} [hlo] - the entry's HLO module beside the NEFF (model.hlo_module.pb): its graph digest goes on the record
+ * @property {string} [hloPath] - the module's path, as path names the NEFF (default: path's directory and the File's name)
  */
 
 /**
@@ -656,6 +700,39 @@
  * @typedef {Object} ScanResult
  * @property {ScanRecord} record - the record, a plain object
  * @property {number} ms - the core's time for the call, in milliseconds
+ */
+
+/**
+ * the args of hloDiff: Compare two open HLO modules, or two compile-cache entries by their modules (`neffscope diff --json` of two modules or two entries, byte for byte): the graph differences by class with their byte spans, the cache keys, and the entries' NEFFs (the same program compiled twice, or a changed kernel).
+ * @typedef {Object} HloDiffArgs
+ * @property {number} a - module A's handle (an open HLO module)
+ * @property {number} b - module B's handle
+ * @property {string} [nameA] - A's slash path (a cache entry's key is read from it: …/MODULE_<hash>+<flags>/model.hlo_module.pb); default the file's name
+ * @property {string} [nameB] - B's slash path
+ * @property {boolean} [entries] - the two are cache entries (folders): their NEFFs are compared, a missing one said
+ * @property {Blob|Uint8Array|ArrayBuffer} [neffA] - entry A's NEFF (model.neff), read once and forgotten
+ * @property {Blob|Uint8Array|ArrayBuffer} [neffB] - entry B's NEFF
+ */
+
+/**
+ * the result of hloDiff
+ * @typedef {Object} HloDiffResult
+ * @property {ArrayBuffer} json - UTF-8 JSON with a final newline
+ * @property {number} exit - the CLI's exit status for it: 0 the same graph (and program), 1 different
+ * @property {number} ms - the core's time for the call, in milliseconds
+ */
+
+/**
+ * the args of scanGraphs: Group a scan's records by graph digest (`neffscope scan`'s lines on stderr): which cache keys are one graph, and which can never be hit again.
+ * @typedef {Object} ScanGraphsArgs
+ * @property {Array<ScanRecord>} records - the records (path, graph, hlo and cache are read)
+ */
+
+/**
+ * the result of scanGraphs
+ * @typedef {Object} ScanGraphsResult
+ * @property {Array<string>} lines - what neffscope scan prints on stderr of the graphs (empty without any HLO module)
+ * @property {Array<GraphGroup>} groups - the graphs, most entries first
  */
 
 /**
@@ -768,6 +845,8 @@
  * @property {{args: DiffArgs, result: DiffResult}} diff
  * @property {{args: CompareArgs, result: CompareResult}} compare
  * @property {{args: ScanArgs, result: ScanResult}} scan
+ * @property {{args: HloDiffArgs, result: HloDiffResult}} hloDiff
+ * @property {{args: ScanGraphsArgs, result: ScanGraphsResult}} scanGraphs
  * @property {{args: CloseArgs, result: CloseResult}} close
  * @property {{args: LibStatusArgs, result: LibStatusResult}} libStatus
  * @property {{args: LibPutArgs, result: LibPutResult}} libPut
@@ -777,7 +856,7 @@
  * @property {{args: LibClearArgs, result: LibClearResult}} libClear
  */
 
-/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'measured'|'estimated'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'measured'|'estimated'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'hloDiff'|'scanGraphs'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
@@ -807,7 +886,9 @@ export const METHODS = Object.freeze([
   { name: 'json', doc: 'The Document as `neffscope inspect --json` prints it, byte for byte.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'diff', doc: 'Compare two open files (`neffscope diff`): as a node, or as `neffscope diff --json A B` prints it.', args: ['a', 'b', 'format'], required: ['a', 'b'], events: [] },
   { name: 'compare', doc: 'Compare two or more open files in one table of facts (`neffscope compare`): the odd one out flagged.', args: ['handles'], required: ['handles'], events: [] },
-  { name: 'scan', doc: 'One record of a compile-cache scan (`neffscope scan --jsonl`): the file read once and forgotten; no file: a cache entry without a NEFF.', args: ['file', 'path', 'siblings', 'maxInflated'], required: ['path'], events: ['progress'] },
+  { name: 'scan', doc: 'One record of a compile-cache scan (`neffscope scan --jsonl`): the file read once and forgotten; no file: a cache entry without a NEFF.', args: ['file', 'path', 'siblings', 'maxInflated', 'hlo', 'hloPath'], required: ['path'], events: ['progress'] },
+  { name: 'hloDiff', doc: 'Compare two open HLO modules, or two compile-cache entries by their modules (`neffscope diff --json` of two modules or two entries, byte for byte): the graph differences by class with their byte spans, the cache keys, and the entries\' NEFFs (the same program compiled twice, or a changed kernel).', args: ['a', 'b', 'nameA', 'nameB', 'entries', 'neffA', 'neffB'], required: ['a', 'b'], events: [] },
+  { name: 'scanGraphs', doc: 'Group a scan\'s records by graph digest (`neffscope scan`\'s lines on stderr): which cache keys are one graph, and which can never be hit again.', args: ['records'], required: ['records'], events: [] },
   { name: 'close', doc: 'Forget an open file.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'libStatus', doc: 'Whether the library (IndexedDB) works here, and why not.', args: [], required: [], events: [] },
   { name: 'libPut', doc: 'Keep an open file in the library, with its Document and (within the cap) its bytes.', args: ['handle', 'entry'], required: ['handle', 'entry'], events: [] },

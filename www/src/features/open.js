@@ -21,6 +21,8 @@ import { overviewHide, overviewPartial } from '../views/overview.js';
 import { tabsClear, tabsOpening } from '../views/tabs.js';
 import { unpackDocument, unpackNode } from '../wire.js';
 import { DOC_KIND } from '../lib/vocab.gen.js';
+import { isTarName } from '../lib/tar.js';
+import { cacheTar } from '../views/cache.js';
 
 // Opening files.
 
@@ -32,7 +34,9 @@ export let lastOpen = null; // {size, headerMs, overviewMs, totalMs, sourceMs, â
 export function openInit() {
   $('file-input').addEventListener('change', (e) => {
     const input = /** @type {HTMLInputElement} */ (e.target);
-    openFiles(Array.from(input.files || []));
+    const files = Array.from(input.files || []);
+    if (files.length === 1 && isTarName(files[0].name)) cacheTar(files[0]); // a packed compile cache
+    else openFiles(files);
     input.value = '';
   });
   window.addEventListener('keydown', (e) => {

@@ -231,6 +231,7 @@ export const ATTR = Object.freeze({
   VIEW_LIMIT: "view_limit",
   /** how many instruction words (every stream's, decimal) have no kernel source line: the overview's hottest-source-lines answer, once the source lines are mapped. (doc.AttrNoLine) */
   NO_LINE: "no_line",
+  GRAPH: "graph",
   /** model target: the chip in words (inspect.AttrChip) */
   CHIP: "chip",
   /** model target: the EC2 instance families that carry it (inspect.AttrInstances) */

@@ -1,14 +1,18 @@
 // @ts-check
 // The cache view: a folder (a neuronx-cc compile cache, or any folder of NEFFs) dropped or
-// picked becomes one table of every NEFF in it — the records `neffscope scan --jsonl` prints,
+// picked, or a .tar / .tar.gz of one dropped (lib/tar.js), becomes one table of every NEFF in it — the records `neffscope scan --jsonl` prints,
 // built by the same core code (the worker's scan method). Each file is read once, in the
-// worker, one at a time; nothing is kept but the record, and nothing leaves the tab. From the
-// table any file opens as a tab, two compare in the diff view, three or more in one N-way table.
+// worker, one at a time; nothing is kept but the record, and nothing leaves the tab. The HLO
+// module beside each NEFF gives its record a graph digest: the table groups entries by graph
+// and flags the keys that can never be hit (views/cachegraphs.js). From the table any file
+// opens as a tab, two compare in the diff view (or their graphs in the graph diff), three or
+// more in one N-way table. Two entry folders dropped together go to the graph diff.
 
 import { call, cancel, core } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { embedded } from '../config.js';
 import { download } from '../lib/download.js';
+import { adoptStyle } from '../lib/style.js';
 import { hideProgress, onProgress, showProgress } from './progress.js';
 import { fmtInt, fmtSize } from '../lib/format.js';
 import { docs, makeState, showDocs, state, switchDoc } from '../state/docs.js';
@@ -16,6 +20,9 @@ import { unpackDocument } from '../wire.js';
 import { on } from '../state/events.js';
 import { screen, showPage } from '../state/screen.js';
 import { compareMany, manyTab } from './diff/many.js';
+import { GRAPH_CSS, graphBanner, graphCell, graphSides, graphsOf, groupRows } from './cachegraphs.js';
+import { tarFiles } from '../lib/tar.js';
+import { hloDiffSides, isHLOName } from './hlodiff.js';
 import { compare } from './diff/render.js';
 import { shortName } from './fullview.js';
 import { tabsDraw } from './tabs.js';
@@ -47,6 +54,7 @@ function pathCell(td, p) {
  * @typedef {Object} CacheRow
  * @property {string} path the path relative to the folder's parent, slash-separated
  * @property {File|null} file null: a cache entry without a NEFF
+ * @property {{file: File, path: string} | null} hlo the HLO module beside it (model.hlo_module.pb)
  * @property {string[]} siblings the names beside it
  * @property {number} size
  * @property {any} rec the scan record (ScanRecord), once read
@@ -68,6 +76,8 @@ export const cache = {
   filter: '',
   state: '',
   hideDup: false,
+  /** @type {import('./cachegraphs.js').Graphs | null} the records grouped by graph */ graphs: null,
+  byGraph: true, // the table's rows grouped graph by graph (when there are graphs)
   /** @type {Set<CacheRow>} */ selected: new Set(),
   seq: 0,
 };
@@ -86,7 +96,7 @@ export function cacheInit(view) {
   root.className = 'cache-view';
   root.setAttribute('aria-label', 'Compile cache');
   on('tabs', ({ nav }) => cacheTabs(nav));
-  adoptStyle();
+  adoptStyle(CSS + GRAPH_CSS, 'the cache view');
   const input = /** @type {HTMLInputElement} */ (el('input', 'visually-hidden'));
   input.type = 'file';
   input.id = 'cache-input';
@@ -122,8 +132,35 @@ export function cacheInit(view) {
 export function cacheDrop(dt) {
   const dirs = Array.from(dt.items || []).map((it) => (it.kind === 'file' && it.webkitGetAsEntry ? it.webkitGetAsEntry() : null)).filter((x) => x && x.isDirectory);
   if (!dirs.length) return false;
-  walkEntries(dirs).then(({ list, note }) => scanFolder(dirs.map((d) => d.name).join(', '), list, note));
+  walkEntries(dirs).then(({ list, note }) => {
+    const sides = dirs.length === 2 ? entrySides(dirs.map((d) => d.name), list) : null;
+    if (sides) hloDiffSides(sides);
+    else scanFolder(dirs.map((d) => d.name).join(', '), list, note);
+  });
   return true;
+}
+
+/**
+ * cacheTar reads a packed compile cache (a .tar, .tar.gz or .tgz dropped) as the folder it
+ * was: its paths under the archive's name, as `neffscope scan cache.tar` names them.
+ * @param {File} file
+ */
+export async function cacheTar(file) {
+  const { list, note } = await tarFiles(file);
+  for (const f of list) f.path = file.name + '/' + f.path;
+  scanFolder(file.name, list, note);
+}
+
+// entrySides: two dropped folders that each hold an HLO module (two cache entries) as the
+// graph diff takes them, with the NEFF beside each; null when one holds none.
+function entrySides(names, list) {
+  const sides = names.map((d) => {
+    const here = list.filter((f) => dirOf(f.path) === d).sort((a, b) => comparePaths(a.path, b.path));
+    const hlo = here.find((f) => isHLOName(f.path));
+    const neff = here.find((f) => baseOf(f.path) === 'model.neff') || here.find((f) => isNEFF(f.path));
+    return hlo ? { hlo: hlo.file, hloPath: hlo.path, neff: neff ? neff.file : null, entry: true } : null;
+  });
+  return sides.every(Boolean) ? sides : null;
 }
 
 // pickFolder uses the directory picker where there is one (it reads nothing until asked),
@@ -192,14 +229,16 @@ function comparePaths(a, b) {
 // plan makes the rows: every *.neff, and every MODULE_ entry directory that holds none.
 function plan(list) {
   const dirs = new Map();
+  const hlos = new Map(); // dir → its HLO module, the first by name (as the CLI's scan takes it)
   for (const f of list) {
     const d = dirOf(f.path);
     if (!dirs.has(d)) dirs.set(d, []);
     dirs.get(d).push(baseOf(f.path));
+    if (isHLOName(f.path) && (!hlos.has(d) || baseOf(f.path) < baseOf(hlos.get(d).path))) hlos.set(d, f);
   }
   /** @type {CacheRow[]} */
   const rows = [];
-  const row = (path, file, siblings) => ({ path, file, siblings, size: file ? file.size : 0, rec: null, status: 'waiting', error: '' });
+  const row = (path, file, siblings) => ({ path, file, siblings, size: file ? file.size : 0, rec: null, status: 'waiting', error: '', hlo: hlos.get(dirOf(path)) || null });
   for (const f of list) if (isNEFF(f.path)) rows.push(row(f.path, f.file, dirs.get(dirOf(f.path))));
   for (const [d, names] of dirs) if (MODULE_DIR.test(baseOf(d)) && !names.some(isNEFF)) rows.push(row(d + '/model.neff', null, names));
   rows.sort((a, b) => comparePaths(a.path, b.path));
@@ -211,7 +250,7 @@ function plan(list) {
 async function scanFolder(name, list, note) {
   if (cache.running) cancel();
   const seq = ++cache.seq;
-  Object.assign(cache, { name, rows: plan(list), done: 0, bytes: 0, ms: 0, note, selected: new Set(), running: true, filter: '', state: '', hideDup: false });
+  Object.assign(cache, { name, rows: plan(list), done: 0, bytes: 0, ms: 0, note, selected: new Set(), running: true, filter: '', state: '', hideDup: false, graphs: null });
   cache.totalBytes = cache.rows.reduce((a, r) => a + r.size, 0);
   showCache();
   const t0 = performance.now();
@@ -224,6 +263,7 @@ async function scanFolder(name, list, note) {
       /** @type {any} */
       const args = { path: row.path, siblings: row.siblings };
       if (row.file) args.file = row.file;
+      if (row.hlo) Object.assign(args, { hlo: row.hlo.file, hloPath: row.hlo.path });
       const r = await call('scan', args, { onEvent: (ev, p) => { if (ev === 'progress' && seq === cache.seq) progress(row, p.read || 0); } });
       if (seq !== cache.seq) return;
       row.rec = r.record;
@@ -243,6 +283,12 @@ async function scanFolder(name, list, note) {
     cache.done++;
     cache.bytes += row.size;
     scheduleRender();
+  }
+  if (seq !== cache.seq) return;
+  try {
+    cache.graphs = await graphsOf(cache.rows, call);
+  } catch (e) {
+    cache.note = (cache.note ? cache.note + '; ' : '') + 'the entries could not be grouped by graph: ' + e.message;
   }
   if (seq !== cache.seq) return;
   cache.running = false;
@@ -321,6 +367,7 @@ const COLS = [
   { key: 'size', label: 'size', num: true },
   { key: 'instructions', label: 'instructions', num: true, title: 'instruction words, all engines and subgraphs (per engine on hover)' },
   { key: 'state', label: 'state', title: 'the cache entry: done (model.done beside it), incomplete (neither model.done nor model.log), failed (model.log, or the NEFF has an error)' },
+  { key: 'graph', label: 'graph', title: 'the graph digest of the HLO module beside the NEFF (volatile values and metadata left out): entries of one graph differ in their key only by those' },
   { key: 'dup', label: 'duplicate of', title: 'a byte-identical NEFF earlier in path order' },
   { key: 'findings', label: 'findings', num: true },
   { key: 'open', label: '' },
@@ -337,6 +384,7 @@ const sortValue = {
   size: (r) => r.size,
   instructions: (r) => (r.rec ? total(r.rec) : -1),
   state: (r) => stateOf(r),
+  graph: (r) => (r.rec && r.rec.graph) || '',
   dup: (r) => (r.rec && r.rec.duplicate_of) || '',
   findings: (r) => (r.rec ? r.rec.findings.error * 1e6 + r.rec.findings.warning * 1e3 + r.rec.findings.info : -1),
 };
@@ -384,6 +432,7 @@ function cacheRender() {
   };
   act('cache-open-sel', 'Open', 'Open the selected NEFFs as tabs', () => openRows(selectedRows(), true));
   act('cache-compare', 'Compare', 'Compare the selected NEFFs: two side by side, three or more in one table', () => compareRows(selectedRows()));
+  act('cache-graphdiff', 'Graph diff', 'Compare the HLO graphs of the two selected entries, and their NEFFs: why the key changed', () => hloDiffSides(/** @type {any} */ (graphSides(graphRows()))));
   act('cache-export', 'JSONL', 'Download the records as JSON lines (what neffscope scan --jsonl prints)', exportJSONL);
   act('cache-close', '✕ Close', 'Back to the document', back).setAttribute('aria-label', 'Close the cache view');
   v.appendChild(bar);
@@ -431,17 +480,23 @@ function cacheRender() {
   sel.value = cache.state;
   sel.addEventListener('change', () => { cache.state = sel.value; renderRows(); });
   tools.appendChild(sel);
-  const dup = el('label', 'diff-toggle');
-  const dupBox = /** @type {HTMLInputElement} */ (el('input'));
-  dupBox.type = 'checkbox';
-  dupBox.id = 'cache-hide-dup';
-  dupBox.checked = cache.hideDup;
-  dupBox.addEventListener('change', () => { cache.hideDup = dupBox.checked; renderRows(); });
-  dup.append(dupBox, ' Hide duplicates');
-  tools.appendChild(dup);
+  // A checkbox that sets cache[key] and redraws the rows.
+  const toggle = (id, key, text) => {
+    const label = el('label', 'diff-toggle');
+    const box = /** @type {HTMLInputElement} */ (el('input'));
+    box.type = 'checkbox';
+    box.id = id;
+    box.checked = cache[key];
+    box.addEventListener('change', () => { cache[key] = box.checked; renderRows(); });
+    label.append(box, ' ' + text);
+    tools.appendChild(label);
+  };
+  toggle('cache-hide-dup', 'hideDup', 'Hide duplicates');
+  if (cache.graphs) toggle('cache-by-graph', 'byGraph', 'Group by graph');
   tools.appendChild(el('span', 'cache-note muted', 'Each file is read once, in this tab; nothing is uploaded.'));
   v.appendChild(tools);
 
+  if (cache.graphs) v.appendChild(graphBanner(cache.graphs, new Map(cache.rows.map((r) => [r.path, r]))));
   const wrap = el('div', 'cache-wrap');
   const table = el('table', 'grid diff-table cache-table');
   table.id = 'cache-table';
@@ -499,60 +554,10 @@ function renderRows() {
   if (!table) return;
   const rows = visible();
   const tb = el('tbody');
-  for (const r of rows.slice(0, MAX_ROWS)) {
-    const rec = r.rec;
-    const tr = el('tr', 'cache-row');
-    tr.dataset.path = r.path;
-    tr.dataset.status = r.status;
-    const st = stateOf(r);
-    if (rec && rec.duplicate_of) tr.classList.add('dup');
-    if (rec && rec.findings.error) tr.classList.add('has-error');
-    const selTd = el('td', 'sel');
-    const box = /** @type {HTMLInputElement} */ (el('input'));
-    box.type = 'checkbox';
-    box.checked = cache.selected.has(r);
-    box.disabled = !r.file;
-    box.setAttribute('aria-label', 'Select ' + r.path);
-    box.addEventListener('change', () => { if (box.checked) cache.selected.add(r); else cache.selected.delete(r); updateBar(); });
-    selTd.appendChild(box);
-    tr.appendChild(selTd);
-    const p = pathCell(el('td', 'cache-path'), rel(r.path));
-    p.title = r.path + (rec && rec.sha256 ? '\nsha-256 ' + rec.sha256 : '') + (rec && rec.cache ? '\n' + rec.cache.module + '+' + rec.cache.flags_hash + (rec.cache.flags ? ' (' + rec.cache.flags + ')' : '') : '');
-    tr.appendChild(p);
-    tr.appendChild(el('td', 'cache-compiler', rec ? rec.compiler || '—' : ''));
-    const dev = el('td', 'cache-target', rec ? deviceOf(rec) || '—' : '');
-    if (rec && rec.target) dev.title = 'kelf target "' + rec.target + '"';
-    tr.appendChild(dev);
-    tr.appendChild(el('td', 'num', r.file ? fmtSize(r.size) : '—'));
-    const ins = el('td', 'num cache-instr', rec && total(rec) ? fmtInt(total(rec)) : rec ? '—' : '');
-    if (rec) ins.title = Object.entries(rec.instructions).map(([e, n]) => e + ' ' + fmtInt(n)).join('\n') || 'no instruction streams';
-    tr.appendChild(ins);
-    const s = el('td', 'cache-state-cell');
-    const label = r.status === 'done' ? (st || 'not in a cache') : r.status === 'error' ? 'not read' : r.status === 'reading' ? 'reading…' : r.status;
-    const badge = el('span', 'cache-badge st-' + (st || 'none'), label);
-    if (r.status === 'error') badge.title = r.error;
-    s.appendChild(badge);
-    tr.appendChild(s);
-    const d = el('td', 'cache-dup');
-    if (rec && rec.duplicate_of) {
-      d.appendChild(el('span', '', '= '));
-      pathCell(d, rel(rec.duplicate_of));
-      d.title = 'byte-identical to ' + rec.duplicate_of;
-    }
-    tr.appendChild(d);
-    tr.appendChild(findingsCell(rec));
-    const o = el('td', 'cache-act');
-    if (r.file) {
-      const b = el('button', 'button small', 'Open');
-      b.type = 'button';
-      b.title = 'Open ' + r.path + ' as a tab';
-      b.addEventListener('click', () => openRows([r], true));
-      o.appendChild(b);
-    }
-    tr.appendChild(o);
-    tr.addEventListener('dblclick', (e) => { if (r.file && !(e.target instanceof HTMLInputElement)) openRows([r], true); });
-    tb.appendChild(tr);
-  }
+  const shown = rows.slice(0, MAX_ROWS);
+  const byPath = new Map(cache.rows.map((r) => [r.path, r]));
+  if (cache.graphs && cache.byGraph) tb.append(...groupRows(shown, cache.graphs, COLS.length, rowOf, byPath));
+  else tb.append(...shown.map(rowOf));
   table.replaceChild(tb, table.tBodies[0]);
   table.querySelectorAll('th').forEach((th) => {
     const k = th.dataset.key;
@@ -562,6 +567,63 @@ function renderRows() {
     ? 'Showing the first ' + fmtInt(MAX_ROWS) + ' of ' + fmtInt(rows.length) + ' rows; filter to narrow them.'
     : fmtInt(rows.length) + ' of ' + fmtInt(cache.rows.length) + ' rows shown.' + (cache.note ? ' ' + cache.note + '.' : '');
   updateBar();
+}
+
+// rowOf draws one row of the table.
+function rowOf(r) {
+  const rec = r.rec;
+  const tr = el('tr', 'cache-row');
+  tr.dataset.path = r.path;
+  tr.dataset.status = r.status;
+  const st = stateOf(r);
+  if (rec && rec.duplicate_of) tr.classList.add('dup');
+  if (rec && rec.findings.error) tr.classList.add('has-error');
+  const selTd = el('td', 'sel');
+  const box = /** @type {HTMLInputElement} */ (el('input'));
+  box.type = 'checkbox';
+  box.checked = cache.selected.has(r);
+  box.disabled = !r.file && !r.hlo;
+  box.setAttribute('aria-label', 'Select ' + r.path);
+  box.addEventListener('change', () => { if (box.checked) cache.selected.add(r); else cache.selected.delete(r); updateBar(); });
+  selTd.appendChild(box);
+  tr.appendChild(selTd);
+  const p = pathCell(el('td', 'cache-path'), rel(r.path));
+  p.title = r.path + (rec && rec.sha256 ? '\nsha-256 ' + rec.sha256 : '') + (rec && rec.cache ? '\n' + rec.cache.module + '+' + rec.cache.flags_hash + (rec.cache.flags ? ' (' + rec.cache.flags + ')' : '') : '');
+  tr.appendChild(p);
+  tr.appendChild(el('td', 'cache-compiler', rec ? rec.compiler || '—' : ''));
+  const dev = el('td', 'cache-target', rec ? deviceOf(rec) || '—' : '');
+  if (rec && rec.target) dev.title = 'kelf target "' + rec.target + '"';
+  tr.appendChild(dev);
+  tr.appendChild(el('td', 'num', r.file ? fmtSize(r.size) : '—'));
+  const ins = el('td', 'num cache-instr', rec && total(rec) ? fmtInt(total(rec)) : rec ? '—' : '');
+  if (rec) ins.title = Object.entries(rec.instructions).map(([e, n]) => e + ' ' + fmtInt(n)).join('\n') || 'no instruction streams';
+  tr.appendChild(ins);
+  const s = el('td', 'cache-state-cell');
+  const label = r.status === 'done' ? (st || 'not in a cache') : r.status === 'error' ? 'not read' : r.status === 'reading' ? 'reading…' : r.status;
+  const badge = el('span', 'cache-badge st-' + (st || 'none'), label);
+  if (r.status === 'error') badge.title = r.error;
+  s.appendChild(badge);
+  tr.appendChild(s);
+  tr.appendChild(graphCell(rec, cache.graphs, r.path));
+  const d = el('td', 'cache-dup');
+  if (rec && rec.duplicate_of) {
+    d.appendChild(el('span', '', '= '));
+    pathCell(d, rel(rec.duplicate_of));
+    d.title = 'byte-identical to ' + rec.duplicate_of;
+  }
+  tr.appendChild(d);
+  tr.appendChild(findingsCell(rec));
+  const o = el('td', 'cache-act');
+  if (r.file) {
+    const b = el('button', 'button small', 'Open');
+    b.type = 'button';
+    b.title = 'Open ' + r.path + ' as a tab';
+    b.addEventListener('click', () => openRows([r], true));
+    o.appendChild(b);
+  }
+  tr.appendChild(o);
+  tr.addEventListener('dblclick', (e) => { if (r.file && !(e.target instanceof HTMLInputElement)) openRows([r], true); });
+  return tr;
 }
 
 function updateBar() {
@@ -584,9 +646,11 @@ function updateBar() {
   $('cache-open-sel').textContent = k > 1 ? 'Open ' + k : 'Open';
   $('cache-compare').disabled = k < 2 || cache.running;
   $('cache-compare').textContent = k >= 2 ? 'Compare ' + k : 'Compare';
+  $('cache-graphdiff').disabled = !graphSides(graphRows()) || cache.running;
 }
 
 const selectedRows = () => cache.rows.filter((r) => cache.selected.has(r) && r.file);
+const graphRows = () => cache.rows.filter((r) => cache.selected.has(r));
 
 // ---- from the table: open, compare, export ----
 
@@ -649,7 +713,7 @@ function exportJSONL() {
 // ---- style: these views' rules, adopted here so the page's CSP (style-src 'self') holds ----
 
 const CSS = `
-.cache-view { grid-row: 3; display: flex; flex-direction: column; min-height: 0; background: var(--panel); }
+.cache-view { grid-row: 3; display: flex; flex-direction: column; min-height: 0; min-width: 0; background: var(--panel); }
 .cache-view[hidden] { display: none; }
 .cache-title { margin: 0; font-size: 14px; font-weight: 650; white-space: nowrap; }
 .cache-counts { font-size: 12px; }
@@ -669,7 +733,7 @@ const CSS = `
 .cache-table th[aria-sort="descending"] .sort::after { content: " ▼"; font-size: 9px; }
 .cache-table td { vertical-align: middle; }
 .cache-table td.sel, .cache-table th[data-key="sel"] { width: 26px; text-align: center; }
-.cache-table td.cache-path { font-family: var(--mono); font-size: 12px; }
+.cache-table td.cache-path { font-family: var(--mono); font-size: 12px; min-width: 26ch; }
 .cache-table td.cache-compiler, .cache-table td.cache-target { font-family: var(--mono); font-size: 12px; white-space: nowrap; }
 .cache-table td.cache-dup { font-family: var(--mono); font-size: 11.5px; color: var(--warn); }
 .cache-table td.cache-dup .muted, .cache-table td.cache-dup .cache-base { color: var(--warn); }
@@ -688,13 +752,3 @@ const CSS = `
 .many-table td.many-odd { font-weight: 650; color: var(--bad); white-space: nowrap; }
 .many-foot { font-size: 11.5px; margin-top: 8px; }
 `;
-
-function adoptStyle() {
-  try {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  } catch (e) {
-    console.info('neffscope: the cache view has no style here (' + (e && e.message || e) + ')');
-  }
-}

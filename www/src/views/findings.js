@@ -1,11 +1,12 @@
 // @ts-check
-// The findings panel below the panes: every finding of the document on show, the root cause's
-// first when the overview names one, each selecting its bytes (or its node) when picked.
+// The findings panel below the panes: every finding of the document on show, each root cause
+// first with the findings that follow from it folded under it (a finding's cause names the
+// root's code), each selecting its bytes (or its node) when picked.
 // Collapsed to its one-line count unless something is an error.
 
 import { $, el } from '../dom.js';
 import { spanText } from '../lib/format.js';
-import { hashPathKey } from '../lib/hash.js';
+import { groupByCause } from '../lib/causes.js';
 import { field, pathOf, SEV_RANK, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
@@ -22,7 +23,7 @@ let panel;
  */
 export function findingsInit(root) {
   panel = root;
-  $('findings-toggle').addEventListener('click', () => setFindingsOpen(!findingsOpen()));
+  $('findings-toggle').addEventListener('click', () => { openedByPage = false; setFindingsOpen(!findingsOpen()); });
   on('document', () => renderFindings());
   on('patched', () => findingsRedraw());
   on('empty', () => { panel.hidden = true; });
@@ -31,8 +32,21 @@ export function findingsInit(root) {
 /** findingsOpen: the list is open (not collapsed to its count). */
 const findingsOpen = () => $('findings-toggle').getAttribute('aria-expanded') === 'true';
 
+/** The list was opened by the page (an error), not by the user: a jump may fold it again. */
+let openedByPage = false;
+
+/**
+ * findingsFold folds the list to its one-line count when the page opened it by itself (a jump
+ * from the overview lands with the target's height); a list the user opened stays open.
+ */
+export function findingsFold() {
+  if (openedByPage && findingsOpen()) setFindingsOpen(false);
+  openedByPage = false;
+}
+
 /** findingsFocus opens the list and puts the focus on it (the summary's findings chip). */
 export function findingsFocus() {
+  openedByPage = false;
   setFindingsOpen(true);
   $('findings-list').focus();
 }
@@ -41,9 +55,9 @@ export function findingsFocus() {
  * findingsRedraw draws the findings again (the document changed in place), open if they were.
  */
 export function findingsRedraw() {
-  const open = findingsOpen();
+  const open = findingsOpen(), byPage = openedByPage;
   renderFindings();
-  if (open) setFindingsOpen(true);
+  if (open) { setFindingsOpen(true); openedByPage = byPage; }
 }
 
 /**
@@ -65,6 +79,7 @@ export function findingItem(f, node) {
   const li = el('li', 'finding sev-' + f.sev);
   li.dataset.sev = f.sev;
   li.dataset.code = f.code || ''; // what tests and scripts match, never the message
+  if (f.cause) li.dataset.cause = f.cause;
   li.appendChild(el('span', 'sev', f.sev));
   li.appendChild(el('span', 'msg', f.msg));
   const where = [pathOf(node).join(' › ') || state.doc.file];
@@ -77,32 +92,41 @@ export function findingItem(f, node) {
 }
 
 /**
- * causeGroups splits the findings as the overview groups them (core/inspect overviewFindings):
- * the ones the root cause explains, then the rest; null when the document names no root cause.
- * @param {{f: import('../wire.js').Finding, node: import('../wire.js').Node}[]} all
+ * rootCauseNode: the overview's group of the document's root cause (its name and what it
+ * tells the user: core/inspect overviewFindings), or null when the document names none.
  */
-function causeGroups(all) {
+function rootCauseNode() {
   const ov = field(state.doc, 'overview', 'findings');
-  const root = ov && (ov.kids || []).find((g) => g.kind === KIND.CAUSE && g.attrs && g.attrs.cause && g.attrs.cause !== CAUSE.OTHER);
-  if (!root || !root.table) return null;
-  // The group's rows are (severity, message, where, code), each leading to the node that
-  // holds its finding: a finding is the root's when its node, severity and code are one of
-  // them (as many times as the rows name it). Never its message: that is for people.
-  const want = new Map();
-  const rows = root.table.rows || [], links = root.table.rlinks || [];
-  rows.forEach((r, i) => {
-    const k = (hashPathKey(links[i] || '') ?? '') + '\u0000' + r[0] + '\u0000' + (r[3] || '');
-    want.set(k, (want.get(k) || 0) + 1);
-  });
-  const explained = [], other = [];
-  for (const x of all) {
-    const k = pathOf(x.node).join('/') + '\u0000' + x.f.sev + '\u0000' + (x.f.code || '');
-    if (want.get(k)) { want.set(k, want.get(k) - 1); explained.push(x); } else other.push(x);
-  }
-  return [
-    { cause: root.attrs.cause, root: true, label: root.label, why: root.detail || '', items: explained },
-    { cause: 'other', root: false, label: 'other findings', why: '', items: other },
-  ];
+  return (ov && (ov.kids || []).find((g) => g.kind === KIND.CAUSE && g.attrs && g.attrs.cause && g.attrs.cause !== CAUSE.OTHER)) || null;
+}
+
+// The findings the list moves through: every finding on show (not those folded away) and the
+// folds' own heads.
+const ROVE = '.finding:not(details:not([open]) .finding), .cause-more > summary';
+
+// causeItem is a root finding with the findings that follow from it (a finding's cause names
+// the root's code) folded under it, with their count.
+function causeItem(g, named) {
+  const li = el('li', 'cause-group root');
+  li.dataset.cause = named ? named.attrs.cause : g.code;
+  li.dataset.code = g.code;
+  const n = g.consequences.length + (g.item ? 1 : 0);
+  const head = el('div', 'cause-head');
+  head.appendChild(el('span', 'cause-name', 'Root cause: ' + (named ? named.label : g.code)));
+  head.appendChild(el('span', 'muted', ' · ' + n + ' finding' + (n === 1 ? '' : 's')));
+  li.appendChild(head);
+  if (named && named.detail) li.appendChild(el('p', 'cause-why', named.detail));
+  const ol = el('ol', 'cause-finds');
+  if (g.item) ol.appendChild(findingItem(g.item.f, g.item.node));
+  const more = el('details', 'cause-more');
+  more.dataset.count = String(g.consequences.length);
+  more.appendChild(el('summary', 'muted', g.consequences.length + (g.consequences.length === 1 ? ' finding follows' : ' findings follow') + ' from it'));
+  const sub = el('ol', 'cause-finds');
+  g.consequences.forEach(({ f, node }) => sub.appendChild(findingItem(f, node)));
+  more.appendChild(sub);
+  ol.appendChild(more);
+  li.appendChild(ol);
+  return li;
 }
 
 function setFindingsOpen(open) {
@@ -116,31 +140,21 @@ function renderFindings() {
   list.replaceChildren();
   list.tabIndex = -1;
   const all = state.findings.slice().sort((a, b) => (SEV_RANK[b.f.sev] || 0) - (SEV_RANK[a.f.sev] || 0));
-  const groups = causeGroups(all);
-  if (groups) {
-    // One root cause named first, the findings it explains under it, then the rest.
-    for (const g of groups) {
-      if (!g.items.length) continue;
-      const li = el('li', 'cause-group' + (g.root ? ' root' : ''));
-      li.dataset.cause = g.cause;
-      const head = el('div', 'cause-head');
-      head.appendChild(el('span', 'cause-name', (g.root ? 'Root cause: ' : '') + g.label));
-      head.appendChild(el('span', 'muted', ' · ' + g.items.length + ' finding' + (g.items.length === 1 ? '' : 's')));
-      li.appendChild(head);
-      if (g.root && g.why) li.appendChild(el('p', 'cause-why', g.why));
-      const ol = el('ol', 'cause-finds');
-      g.items.forEach(({ f, node }) => ol.appendChild(findingItem(f, node)));
-      li.appendChild(ol);
-      list.appendChild(li);
-    }
-  } else all.forEach(({ f, node }) => list.appendChild(findingItem(f, node)));
+  // A root cause first, the findings that follow from it folded under it, then the rest.
+  const named = rootCauseNode();
+  const groups = groupByCause(all);
+  groups.sort((a, b) => Number(b.consequences.length > 0) - Number(a.consequences.length > 0));
+  for (const g of groups) {
+    if (g.consequences.length) list.appendChild(causeItem(g, named && named.attrs.code === g.code ? named : null));
+    else if (g.item) list.appendChild(findingItem(g.item.f, g.item.node));
+  }
   // The source lines are mapped after the open: the findings of that mapping come then.
   if (state.sourceWait || state.sourceFailed) {
     const note = el('li', 'finding-note muted', state.sourceWait ? 'Source lines are still being mapped from the .dbg debug info: findings about it may follow.' : 'The source lines could not be mapped (' + state.sourceFailed + '): findings about the .dbg debug info are missing. Open the file again to map them, or run neffscope inspect on it.');
     note.id = 'findings-pending';
     list.appendChild(note);
   }
-  rovingList(list, '.finding');
+  rovingList(list, ROVE);
   const counts = { error: 0, warning: 0, info: 0 };
   all.forEach(({ f }) => { counts[f.sev] = (counts[f.sev] || 0) + 1; });
   const t = $('findings-toggle');
@@ -152,4 +166,5 @@ function renderFindings() {
   panel.dataset.count = String(all.length);
   // Collapsed to its one-line count unless something is an error.
   setFindingsOpen(counts.error > 0);
+  openedByPage = counts.error > 0;
 }

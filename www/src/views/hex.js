@@ -34,6 +34,8 @@ export const hex = {
   pendingField: /** @type {{src: string, off: number, last: number, from: string} | null} */ (null),
   /** @type {HTMLElement | null} the view's root (#hex-wrap: the bytes, their head, the data inspector) */
   wrap: null,
+  /** a drag over the bytes has just picked a range: the click that ends it picks nothing */
+  dragged: false,
 };
 
 /**
@@ -74,6 +76,7 @@ export function hexInit(root) {
   // keeps the selection in view if it was in view before.
   new ResizeObserver(() => { hexKeepSelection(); hexRender(); }).observe(hex.scroller);
   hex.rowsEl.addEventListener('click', (e) => {
+    if (hex.dragged) { hex.dragged = false; return; } // the end of a drag: its range is picked
     const cell = e.target.closest('[data-i]');
     const row = e.target.closest('.hex-row');
     if (!cell || !row) return;
@@ -82,12 +85,14 @@ export function hexInit(root) {
     hex.anchor = off;
     hexPickByte(off);
   });
-  // A shift-click selects bytes, not the page's text; the grid takes the focus all the same.
+  // A shift-click (or a drag) selects bytes, not the page's text; the grid takes the focus all
+  // the same.
   hex.rowsEl.addEventListener('mousedown', (e) => {
-    if (!e.shiftKey) return;
+    if (e.button !== 0) return;
     e.preventDefault();
     hex.scroller.focus({ preventScroll: true });
   });
+  hexDragInit();
   const dt = el('div', 'hex-dt');
   dt.id = 'hex-dt';
   dt.setAttribute('role', 'region');
@@ -166,6 +171,9 @@ export function hexShow(source, hl, scroll, marks) {
   head.appendChild(el('span', 'muted', ' · ' + fmtInt(hex.size) + ' bytes'));
   if (hex.hl && hex.hl.range) hexRangeHead(head, hex.hl);
   else if (hex.hl) head.appendChild(el('span', 'hex-sel', ' · selected ' + fmtInt(hex.hl.off) + '..' + fmtInt(hex.hl.off + hex.hl.len) + ' (' + fmtInt(hex.hl.len) + ' bytes)'));
+  const at = el('span', 'hex-at');
+  at.id = 'hex-at';
+  head.appendChild(at);
   head.appendChild(insp);
   hexCursorFollow(fresh, scroll);
   if (scroll && hex.hl) hexScrollTo(hex.hl.off);
@@ -543,7 +551,18 @@ function hexMarkCursor() {
     if (hex.acrossWanted) { hex.acrossWanted = false; requestAnimationFrame(hexCursorAcross); }
   } else sc.removeAttribute('aria-activedescendant');
   if (cur >= 0 && document.activeElement === sc) hexShowCursorInfo(cur);
+  hexAt();
   hexPanel();
+}
+
+// hexAt says in the head which byte the cursor (the byte clicked) is on: its offset in hex
+// and decimal, beside the field or range selected.
+function hexAt() {
+  const at = $('hex-at');
+  if (!at) return;
+  const cur = hex.cursor;
+  at.textContent = cur >= 0 && cur < hex.size ? ' · byte 0x' + cur.toString(16) + ' (' + fmtInt(cur) + ')' : '';
+  at.dataset.off = cur >= 0 ? String(cur) : '';
 }
 
 // cursorOwner is ownerOf for the cursor, remembered: the renders of a scroll ask again.
@@ -594,6 +613,45 @@ function hexKeyInit() {
   hex.rowsEl.addEventListener('mouseleave', () => { if (hex.cursor >= 0 && document.activeElement === sc) hexShowCursorInfo(hex.cursor); });
 }
 
+// byteUnder is the offset of the byte cell under a pointer event (-1: none).
+function byteUnder(e) {
+  const t = /** @type {Element | null} */ (document.elementFromPoint(e.clientX, e.clientY));
+  const cell = t && t.closest('[data-i]');
+  const row = cell && cell.closest('.hex-row');
+  return cell && row && hex.rowsEl.contains(row) ? Number(/** @type {HTMLElement} */ (row).dataset.off) + Number(/** @type {HTMLElement} */ (cell).dataset.i) : -1;
+}
+
+// hexDragInit: a drag over the bytes selects the range from the byte it started on to the one
+// under the pointer (shown as it moves; picked, in the URL, when the button is let go).
+function hexDragInit() {
+  let from = -1, to = -1;
+  hex.rowsEl.addEventListener('pointerdown', (e) => {
+    from = e.button === 0 && !e.shiftKey ? byteUnder(e) : -1;
+    to = from;
+    hex.dragged = false;
+  });
+  hex.rowsEl.addEventListener('pointermove', (e) => {
+    if (from < 0 || !(e.buttons & 1)) return;
+    const off = byteUnder(e);
+    if (off < 0 || off === to) return;
+    to = off;
+    if (to !== from) hexShowRange(hex.source, Math.min(from, to), Math.max(from, to), hex.marks);
+  });
+  const end = () => {
+    if (from >= 0 && to >= 0 && to !== from) {
+      hex.dragged = true;
+      setTimeout(() => { hex.dragged = false; }, 0); // the click that ends the drag comes first
+      hex.anchor = from;
+      hex.cursor = to;
+      hexPickRange(from, to);
+      hexMarkCursor();
+    }
+    from = to = -1;
+  };
+  window.addEventListener('pointerup', end); // let go anywhere: the range so far
+  hex.rowsEl.addEventListener('pointercancel', () => { from = to = -1; });
+}
+
 // hexForget drops what the hex view holds of the last document (its byte pages).
 export function hexForget() {
   hex.key = '';
@@ -610,16 +668,38 @@ export function hexForget() {
 // names the instruction and the byte (a field's path is not one a reload can follow).
 function selectFieldOf(ins, p) {
   if (state.selected !== ins || hex.source !== p.src) return; // the user moved on
-  const f = ownerAt(p.src, p.off);
-  let inside = false;
-  for (let m = f; m && !inside; m = parentOf(m)) inside = m === ins;
+  // The field is looked for in this instruction's own nodes: the document's span index may
+  // still hold the fields of the same instruction fetched before (a click in the instruction
+  // already selected fetches it again).
+  const f = fieldIn(ins, p.src, p.off);
   const quiet = p.from === 'hash';
-  if (f && f !== ins && inside && f.span && f.span.len < ins.span.len) select(f, quiet ? 'hash' : 'hex');
+  if (f && f !== ins && f.span && f.span.len < ins.span.len) select(f, quiet ? 'hash' : 'hex');
   if (p.last > p.off) hexShowRange(p.src, p.off, p.last, hex.marks);
   if (!quiet) recordByte(ins, p.off, p.last > p.off ? p.last : undefined);
   hex.cursor = p.off;
   hex.anchor = p.off;
   hexMarkCursor();
+}
+
+/**
+ * fieldIn is the smallest node under n (n itself when none is smaller) whose span in src
+ * holds byte off.
+ * @param {import('../wire.js').Node} n
+ * @param {string} src
+ * @param {number} off
+ * @returns {import('../wire.js').Node}
+ */
+export function fieldIn(n, src, off) {
+  let best = n;
+  const walk = (m) => {
+    for (const c of m.kids || []) {
+      const sp = c.span;
+      if (sp && (sp.src || '') === src && off >= sp.off && off < sp.off + sp.len && (!best.span || sp.len <= best.span.len)) best = c;
+      walk(c);
+    }
+  };
+  walk(n);
+  return best;
 }
 
 // hexShowRange highlights bytes lo..hi (both in) of src as a range.

@@ -7,7 +7,7 @@
 import { $, el } from '../dom.js';
 import { on } from '../state/events.js';
 import { contentSize } from './content.js';
-import { findingsSize } from './findings.js';
+import { findingsFold, findingsSize } from './findings.js';
 
 const LAYOUT_KEY = 'neffscope.layout';
 const STEP = 16; // px per arrow key (Shift: ×4)
@@ -253,6 +253,19 @@ let drawers = {};
 
 function loadDrawers() {
   try { const v = JSON.parse(localStorage.getItem(DRAWERS_KEY) || '{}'); return v && typeof v === 'object' ? v : {}; } catch (e) { return {}; }
+}
+
+/**
+ * landFromOverview lays the workbench out for a jump from the overview: the content pane on
+ * show (the narrow window's tab), no pane maximised, and the findings the page opened by
+ * itself (an error) folded to their one line, so the target has the height. The widths and
+ * heights are the workbench's own (style.css): the structure and details narrow, the decoded
+ * view above the bytes tall.
+ */
+export function landFromOverview() {
+  if (document.body.dataset.max) maximise(null);
+  findingsFold();
+  if (narrow.matches) showPane('content');
 }
 
 /**

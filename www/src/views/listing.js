@@ -4,6 +4,7 @@
 import { call } from '../core/client.js';
 import { $, closestTo, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
+import { fitColumns, grownColumns } from '../lib/colfit.js';
 import { LRU } from '../lib/lru.js';
 import { isStreamRef, recordsPath, streamPath, streamRef } from '../lib/refs.js';
 import { MAX_SCROLL_PX, scrollToVirtual, toVirtual } from '../lib/virtual-scroll.js';
@@ -27,7 +28,7 @@ import { KIND } from '../lib/vocab.gen.js';
 
 const LIST_ROW = 20;
 const LIST_BLOCK = 256;
-export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new LRU(64), full: 0, selected: -1, key: '', line: null };
+export const listing = { node: null, ref: '', total: 0, cols: [], blocks: new LRU(64), full: 0, selected: -1, key: '', line: null, /** @type {Record<string, number>} column widths fitted to the rows fetched (characters) */ fit: {} };
 
 /** @type {HTMLElement} the grid (#listing), the view's root */
 let grid;
@@ -83,6 +84,7 @@ export function listingShow(node) {
   listing.cols = [];
   listing.blocks.clear();
   listing.selected = -1;
+  listing.fit = {};
   // The source line stays only where it produced instructions of this stream.
   if (listing.line && !lineWords(listing.line).some((w) => w.member === refMember(node.ref))) listing.line = null;
   lineBar();
@@ -106,6 +108,9 @@ export function fetchBlock(idx) {
       b.cols = t.cols || [];
       if (ref === listing.ref) {
         if (!listing.cols.length) listing.cols = t.cols || [];
+        // The columns fit what they hold: they widen as rows further down come, never shrink.
+        const g = grownColumns(listing.fit, fitColumns(listing.cols, b.rows));
+        if (g.changed) { listing.fit = g.widths; $('listing-head').dataset.ref = ''; }
         if (listing.total !== r.total) {
           listing.total = r.total;
           const full = r.total * LIST_ROW;
@@ -151,13 +156,16 @@ try { colWidths = JSON.parse(localStorage.getItem(COLS_KEY) || '{}') || {}; } ca
 const CHAR_PX = 7.2; // 12px monospace: the source cell is elided to its width in characters
 
 // cell: one cell of column c (its whole value on hover; the source column keeps its line
-// number, eliding the file's middle).
+// number, eliding the file's middle), as wide as the user dragged it, else as its content
+// (lib/colfit.js).
 function cell(tag, cls, c, text) {
   const w = colWidths[c];
+  const fit = listing.fit[c];
   let shown = text;
-  if (c === 'source') shown = elideSource(String(text), Math.max(8, Math.floor(((w || 34 * CHAR_PX) - 1.5 * CHAR_PX) / CHAR_PX)));
+  if (c === 'source') shown = elideSource(String(text), Math.max(8, w ? Math.floor((w - 1.5 * CHAR_PX) / CHAR_PX) : (fit || 34) - 2));
   const x = el(tag, cls, shown);
   if (w) x.style.width = w + 'px';
+  else if (fit) x.style.width = fit + 'ch';
   if (text !== '' && text !== undefined && text !== null) x.title = String(text);
   return x;
 }

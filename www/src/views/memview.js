@@ -9,6 +9,7 @@
 import { call } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
+import { liveByLine } from '../lib/memlive.js';
 import { niceTicks } from '../lib/ticks.js';
 import { state } from '../state/docs.js';
 import { on } from '../state/events.js';
@@ -30,6 +31,7 @@ const BAND_GAP = 26; // px between bands (their titles)
  * @property {number} from the step of its first access
  * @property {number} to the step of its last access
  * @property {number[]} acc its accesses (indexes of the core's access columns)
+ * @property {boolean} [reserved] one of its writes is into the runtime's reserved SBUF bytes
  */
 
 export const mem = {
@@ -45,6 +47,8 @@ export const mem = {
   fitted: true,
   /** @type {{x: number, y: number, w: number, h: number, b: Buffer}[]} */
   hits: [],
+  /** how a peak is counted (the memory call's peak) */
+  peak: '',
 };
 
 /**
@@ -68,6 +72,15 @@ export async function memviewOpen() {
 }
 
 const memCalls = new WeakMap();
+/** @type {((doc: any, r: any) => void)[]} */
+const memWatchers = [];
+
+/**
+ * onMemory calls fn(doc, result) when the memory call of a document answers, whoever asked
+ * (the overview's sync card takes its card and verdict from it).
+ * @param {(doc: any, r: any) => void} fn
+ */
+export function onMemory(fn) { memWatchers.push(fn); }
 
 /**
  * memoryLoad is the core's memory model of the document on show (the 'memory' call, asked
@@ -79,7 +92,7 @@ export function memoryLoad() {
   let p = memCalls.get(d);
   if (!p) {
     p = ensureHandle().then((h) => call('memory', { handle: h }));
-    p.catch(() => memCalls.delete(d));
+    p.then((r) => { for (const fn of memWatchers) fn(d, r); }, () => memCalls.delete(d));
     memCalls.set(d, p);
   }
   return p;
@@ -105,6 +118,7 @@ async function load() {
     const [m, s] = await Promise.all([memoryLoad(), call('schedule', { handle: h })]);
     if (mem.doc !== state.doc) return;
     mem.cores = m.cores.map((c, k) => unpack(c, s.cores[k]));
+    mem.peak = m.peak || '';
     fit();
     coreSelect();
     status();
@@ -143,8 +157,15 @@ function unpack(c, sc) {
     buf.to = Math.max(buf.to, step);
     buf.acc.push(a);
   }
-  return { core: c.core, engines: c.engines, members: sc ? sc.members : [], acc, boxes, sbuf: c.sbuf, psum: c.psum, lints: c.lints, buffers: [...byKey.values()], total: sc ? Math.max(1, sc.total) : 1 };
+  // The writes into the runtime's reserved SBUF bytes (mem.reserved): their buffers are flagged.
+  const reserved = new Set((c.lints || []).filter((l) => l.code === RESERVED).map((l) => l.engine + '#' + l.index));
+  const buffers = [...byKey.values()];
+  for (const b of buffers) b.reserved = reserved.size > 0 && b.acc.some((a) => acc[6 * a + 3] & 1 && reserved.has(acc[6 * a] + '#' + acc[6 * a + 1]));
+  return { core: c.core, engines: c.engines, members: sc ? sc.members : [], acc, boxes, sbuf: c.sbuf, psum: c.psum, lints: c.lints, buffers, total: sc ? Math.max(1, sc.total) : 1, unplaced: c.unplaced || 0, undecided: c.undecided || [] };
 }
+
+// RESERVED is the lint of a write into the SBUF bytes the runtime reserves (core/sched codes.go).
+const RESERVED = 'mem.reserved';
 
 /** @type {HTMLElement} the view's root (#mem-view), its frame built on first show */
 let root;
@@ -189,7 +210,17 @@ function status() {
   const c = mem.cores && mem.cores[mem.core];
   if (!c) return;
   const pct = (u) => (u.partitionBytes ? ' (' + (100 * u.peakBytes / u.partitionBytes).toFixed(1) + '%)' : '');
-  $('mem-status').textContent = fmtInt(c.acc.length / 6) + ' accesses · ' + fmtInt(c.buffers.length) + ' buffers · SBUF peak ' + fmtInt(c.sbuf.peakBytes) + ' B' + pct(c.sbuf) + ' · PSUM peak ' + fmtInt(c.psum.peakBytes) + ' B' + pct(c.psum) + (c.lints.length ? ' · ' + c.lints.length + ' lints' : '');
+  const st = $('mem-status');
+  const unswept = (c.sbuf.unswept || 0) + (c.psum.unswept || 0);
+  const reserved = c.lints.filter((l) => l.code === RESERVED).length;
+  st.textContent = fmtInt(c.acc.length / 6) + ' accesses · ' + fmtInt(c.buffers.length) + ' buffers · SBUF peak ' + fmtInt(c.sbuf.peakBytes) + ' B' + pct(c.sbuf) + ' · PSUM peak ' + fmtInt(c.psum.peakBytes) + ' B' + pct(c.psum) +
+    (c.unplaced ? ' · ' + fmtInt(c.unplaced) + ' operands not placed' : '') + (unswept ? ' · ' + fmtInt(unswept) + ' accesses past a limit' : '') +
+    (reserved ? ' · ⚑ ' + reserved + ' write' + (reserved === 1 ? '' : 's') + ' into reserved SBUF' : '') + (c.lints.length ? ' · ' + c.lints.length + ' lints' : '');
+  st.dataset.unplaced = String(c.unplaced);
+  st.dataset.unswept = String(unswept);
+  st.dataset.reserved = String(reserved);
+  st.title = st.textContent + (mem.peak ? '\n' + mem.peak : '');
+  if (!mem.sel) peakSide(c);
 }
 
 const canvasEl = () => /** @type {HTMLCanvasElement} */ ($('mem-canvas'));
@@ -240,7 +271,7 @@ function draw() {
     const y0 = top + BAND_GAP - 6;
     const Y = (a) => y0 + h - (fold.at(a) / ymax) * h;
     g.fillStyle = css('--text');
-    g.fillText(band.name + ' · ' + fmtInt(band.u.partitions) + ' partitions × ' + fmtInt(cap) + ' B · peak ' + fmtInt(band.u.peakBytes) + ' B of a partition' + (fold.runs.length > 1 ? ' · unused bytes folded (≈)' : ''), AXIS, top + 9);
+    g.fillText(band.name + ' · ' + fmtInt(band.u.partitions) + ' partitions × ' + fmtInt(cap) + ' B · peak ' + fmtInt(band.u.peakBytes) + ' B of a partition' + (band.u.unswept ? ' (' + fmtInt(band.u.unswept) + ' accesses past a limit not counted)' : '') + (fold.runs.length > 1 ? ' · unused bytes folded (≈)' : ''), AXIS, top + 9);
     g.fillStyle = css('--panel-2');
     g.fillRect(AXIS, y0, pw, h);
     g.strokeStyle = css('--border');
@@ -273,8 +304,8 @@ function draw() {
       const shade = 72 - 30 * Math.min(1, b.parts / 128);
       g.fillStyle = 'hsl(' + band.hue + ' 60% ' + shade + '% / 0.78)';
       g.fillRect(x, yb, w, hb);
-      g.strokeStyle = b === mem.sel ? css('--text') : 'hsl(' + band.hue + ' 55% 35% / 0.9)';
-      g.lineWidth = b === mem.sel ? 2 : 1;
+      g.strokeStyle = b === mem.sel ? css('--text') : b.reserved ? css('--bad') : 'hsl(' + band.hue + ' 55% 35% / 0.9)';
+      g.lineWidth = b === mem.sel || b.reserved ? 2 : 1;
       g.strokeRect(x + 0.5, yb + 0.5, w - 1, hb - 1);
       mem.hits.push({ x, y: yb, w, h: hb, b });
     }
@@ -368,6 +399,23 @@ function wire(canvas) {
     if (d && !d.moved) pick(e.offsetX, e.offsetY);
   });
   canvas.addEventListener('dblclick', () => { fit(); redraw(); });
+  // The schedule's keys: W/S zoom, A/D pan, 0 fits.
+  canvas.addEventListener('keydown', (e) => {
+    if (!mem.cores || e.ctrlKey || e.metaKey || e.altKey) return;
+    const pw = plotW();
+    const zoom = (k) => { const at = mem.s0 + pw / 2 / mem.scale; mem.scale = Math.max(pw / (mem.cores[mem.core].total * 2), Math.min(200, mem.scale * k)); mem.s0 = at - pw / 2 / mem.scale; };
+    switch (e.key) {
+      case 'w': case 'W': case '+': case '=': zoom(1.5); break;
+      case 's': case 'S': case '-': zoom(1 / 1.5); break;
+      case 'a': case 'A': case 'ArrowLeft': mem.s0 -= pw / 5 / mem.scale; break;
+      case 'd': case 'D': case 'ArrowRight': mem.s0 += pw / 5 / mem.scale; break;
+      case '0': case 'Home': fit(); redraw(); e.preventDefault(); return;
+      default: return;
+    }
+    e.preventDefault();
+    mem.fitted = false;
+    redraw();
+  });
 }
 
 function pick(x, y) {
@@ -378,8 +426,9 @@ function pick(x, y) {
   const side = $('mem-side');
   side.replaceChildren();
   const c = mem.cores && mem.cores[mem.core];
-  if (!found || !c) { side.appendChild(el('p', 'muted', 'Click a box: the instructions that write and read it.')); return; }
+  if (!found || !c) { if (c) peakSide(c); else side.appendChild(el('p', 'muted', 'Click a box: the instructions that write and read it.')); return; }
   const b = found;
+  if (b.reserved) side.appendChild(el('p', 'mem-flag', '⚑ written into the SBUF bytes the runtime reserves for itself (mem.reserved)'));
   side.appendChild(el('p', 'mem-buf', (b.space ? 'PSUM' : 'SBUF') + ' bytes ' + hex(b.lo) + '–' + hex(b.hi) + ' (' + fmtInt(b.hi - b.lo) + ' B) of partitions ' + b.p0 + '–' + (b.p0 + b.parts - 1)));
   side.appendChild(el('p', 'muted', 'live from step ' + fmtInt(b.from) + ' to ' + fmtInt(b.to)));
   const ul = el('ul', 'mem-accs');
@@ -407,6 +456,10 @@ export function memviewInit(box) {
   root = box;
   on('document', () => { if (mem.doc !== (state && state.doc)) { mem.cores = null; mem.doc = null; mem.sel = null; } });
   on('empty', () => { memviewClose(); mem.cores = null; mem.doc = null; });
+  // The canvas takes its colours from the theme when it draws: a change of theme draws it again.
+  const themed = () => { if (mem.open) redraw(); };
+  new MutationObserver(themed).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', themed);
 }
 
 /**
@@ -421,3 +474,86 @@ export function memviewBoxPoint(k) {
   const r = canvas.getBoundingClientRect();
   return { x: r.left + h.x + Math.min(h.w / 2, 6), y: r.top + h.y + h.h / 2, accesses: h.b.acc.length };
 }
+
+// accButton is one access as a link to its instruction: "Pool #12 (DMA) · conv2d.py:40"
+// (the words around it say whether it writes or reads).
+function accButton(c, a, line) {
+  const e = c.acc[6 * a], i = c.acc[6 * a + 1], flags = c.acc[6 * a + 3];
+  const b = el('button', 'ov-link mem-acc', c.engines[e] + ' #' + fmtInt(i) + (flags & 2 ? ' (DMA)' : '') + (line ? ' · ' + line : ''));
+  /** @type {HTMLButtonElement} */ (b).type = 'button';
+  b.dataset.write = String(flags & 1);
+  b.addEventListener('click', () => instructionAt(c.members[e], i));
+  return b;
+}
+
+// peakSide fills the side panel while no box is picked: for each space, what its peak leaves
+// out and how it is counted, the buffers live at it summed by the kernel line that wrote them,
+// and the writes into the runtime's reserved SBUF bytes.
+function peakSide(c) {
+  const side = $('mem-side');
+  if (!side) return;
+  side.replaceChildren();
+  side.appendChild(el('p', 'muted', 'Click a box: the instructions that write and read it.'));
+  const reserved = c.lints.filter((l) => l.code === RESERVED);
+  if (reserved.length) {
+    const h = el('p', 'mem-flag', '⚑ ' + reserved.length + ' write' + (reserved.length === 1 ? '' : 's') + ' into the SBUF bytes the runtime reserves for itself (mem.reserved):');
+    h.id = 'mem-reserved';
+    side.appendChild(h);
+    const ul = el('ul', 'mem-accs');
+    for (const l of reserved.slice(0, 50)) {
+      const li = el('li');
+      const b = el('button', 'ov-link mem-acc', c.engines[l.engine] + ' #' + fmtInt(l.index));
+      /** @type {HTMLButtonElement} */ (b).type = 'button';
+      b.title = l.message;
+      b.addEventListener('click', () => instructionAt(c.members[l.engine], l.index));
+      li.appendChild(b);
+      ul.appendChild(li);
+    }
+    side.appendChild(ul);
+  }
+  if (c.unplaced) {
+    const p = el('p', 'mem-left', fmtInt(c.unplaced) + ' operands the model could not place are in no peak and no race:');
+    p.id = 'mem-unplaced';
+    side.appendChild(p);
+    const ul = el('ul', 'mem-accs');
+    for (const u of c.undecided.slice(0, 20)) {
+      const li = el('li', 'muted');
+      li.dataset.code = u.code;
+      // Each kind leads to its first instruction.
+      const b = el('button', 'ov-link mem-acc', 'show ' + c.engines[u.engine] + ' #' + fmtInt(u.index));
+      /** @type {HTMLButtonElement} */ (b).type = 'button';
+      b.title = u.code;
+      b.addEventListener('click', () => instructionAt(c.members[u.engine], u.index));
+      li.append(fmtInt(u.count) + ' × ' + u.message + ' ', b);
+      ul.appendChild(li);
+    }
+    side.appendChild(ul);
+  }
+  // How a peak is counted, said before the peaks.
+  if (mem.peak) side.appendChild(el('p', 'muted mem-rule', 'How a peak is counted: ' + mem.peak + '.'));
+  for (const [name, u] of /** @type {[string, any][]} */ ([['SBUF', c.sbuf], ['PSUM', c.psum]])) {
+    const live = u.live || [];
+    const h = el('p', 'mem-peak-head', name + ' peak ' + fmtInt(u.peakBytes) + ' B of a partition' + (u.unswept ? ' (' + fmtInt(u.unswept) + ' accesses past a limit not counted)' : ''));
+    side.appendChild(h);
+    if (!live.length) { side.appendChild(el('p', 'muted', 'nothing live')); continue; }
+    side.appendChild(el('p', 'muted', 'live at the peak (partitions ' + live[0].partition + '–' + (live[0].partition + live[0].partitions - 1) + '), by the kernel line that wrote it:'));
+    const byLine = el('ul', 'mem-lines');
+    byLine.dataset.space = name;
+    const sums = liveByLine(live);
+    for (const x of sums.slice(0, 8)) byLine.appendChild(el('li', '', (x.line || '(no line)') + ' · ' + fmtInt(x.bytes) + ' B in ' + x.buffers + (x.buffers === 1 ? ' buffer' : ' buffers')));
+    if (sums.length > 8) byLine.appendChild(el('li', 'muted', '… and ' + (sums.length - 8) + ' more lines'));
+    side.appendChild(byLine);
+    const ul = el('ul', 'mem-accs mem-live');
+    for (const l of live.slice(0, 8)) {
+      const li = el('li');
+      li.appendChild(el('span', 'mem-live-bytes', fmtInt(l.bytes) + ' B'));
+      li.appendChild(document.createTextNode(' written by '));
+      li.appendChild(accButton(c, l.write, l.writeLine));
+      if (l.lastRead >= 0) { li.appendChild(document.createTextNode(', read last by ')); li.appendChild(accButton(c, l.lastRead, l.readLine)); }
+      ul.appendChild(li);
+    }
+    if (live.length > 8) ul.appendChild(el('li', 'muted', '… and ' + (live.length - 8) + ' more buffers'));
+    side.appendChild(ul);
+  }
+}
+

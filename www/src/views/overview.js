@@ -10,8 +10,11 @@ import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { followLink, select } from '../state/selection.js';
-import { drawerButtons, setDashboard } from './layout.js';
-import { ATTR, KIND } from '../lib/vocab.gen.js';
+import { drawerButtons, landFromOverview, setDashboard } from './layout.js';
+import { groupByCause } from '../lib/causes.js';
+import { elideSource } from '../lib/names.js';
+import { headline, newestVerdict, tone, verdictOf } from '../lib/verdict.js';
+import { ATTR, CAUSE, KIND, VERDICT } from '../lib/vocab.gen.js';
 
 /**
  * linkTarget: the node a link names in the current document, or null.
@@ -45,6 +48,8 @@ export function linkFollowable(link) {
  * @param {string | undefined} link
  */
 export function follow(link) {
+  // A jump from the overview lands on the workbench laid out for its target (views/layout.js).
+  if (root && !root.hidden) landFromOverview();
   const n = linkTarget(link);
   if (n) select(n, 'link');
   else if (link && linkFollowable(link)) { followLink(link); return true; }
@@ -127,6 +132,49 @@ const extraCards = [];
  * @param {(box: HTMLElement, n: import('../wire.js').Node) => void} render
  */
 export function overviewCard(key, title, render) { extraCards.push({ key, title, render }); }
+
+/**
+ * A source of verdicts newer than the open's: the models' card (views/synccard.js), which
+ * decides the sync and memory checks; ask works out a pending check (its key).
+ * @typedef {{of: () => (import('../wire.js').Node | null | undefined)[], ask?: (key: string) => void}} VerdictSource
+ */
+/** @type {VerdictSource[]} */
+const verdictSources = [];
+/** @type {(() => void)[]} */
+const verdictWatchers = [];
+
+/**
+ * overviewVerdictSource registers a source of newer verdicts (a view above this one, in its
+ * init), so the overview needs no import of it.
+ * @param {VerdictSource} src
+ */
+export function overviewVerdictSource(src) { verdictSources.push(src); }
+
+/**
+ * onVerdict calls fn whenever the verdict on show may have changed (a models' card arrived).
+ * @param {() => void} fn
+ */
+export function onVerdict(fn) { verdictWatchers.push(fn); }
+
+/**
+ * overviewVerdict is the verdict of the document on show that decided the most checks: the
+ * open's overview's, or a models' card's (lib/verdict.js newestVerdict); null when none.
+ * @param {import('../wire.js').Node} [ov] the overview node (default: the document's)
+ */
+export function overviewVerdict(ov) {
+  if (!state) return null;
+  const o = ov || (state.doc.root.kids || []).find((k) => k.kind === KIND.OVERVIEW);
+  const mine = o && (o.kids || []).find((c) => c.key === 'verdict');
+  const vs = [verdictOf(mine)];
+  for (const src of verdictSources) for (const n of src.of()) vs.push(verdictOf(n));
+  return newestVerdict(vs);
+}
+
+/** overviewVerdictChanged draws the verdict again where it shows (a models' card arrived). */
+export function overviewVerdictChanged() {
+  overviewRedraw();
+  for (const fn of verdictWatchers) fn();
+}
 
 /**
  * overviewShow draws the overview node ov (once per node) and shows it. When a partial
@@ -228,6 +276,17 @@ function draw(v, ov, title, redraw = false) {
     c.setAttribute('aria-labelledby', h.id);
     c.appendChild(h);
     grid.appendChild(c);
+    return cutCard(c);
+  };
+  // A file cut short: each figure below is of what was read before the cut, and says so (a
+  // count of nothing read is not a count of the file).
+  const findings = sec('findings');
+  const cut = !!(findings && findings.attrs && findings.attrs.cause === CAUSE.TRUNCATED);
+  const cutCard = (c) => {
+    if (!cut || !CUT_CARDS.includes(c.dataset.section || '')) return c;
+    const p = el('p', 'ov-sum ov-cut', 'Of what was read: the file is cut short, so what lies past the cut is not counted here.');
+    p.dataset.cut = 'true';
+    c.appendChild(p);
     return c;
   };
   const s = {
@@ -245,8 +304,8 @@ function draw(v, ov, title, redraw = false) {
   };
   // The answers users open a NEFF for come first; findings lead only when they are not all info.
   const serious = s.findings && s.findings.attrs && s.findings.attrs.cause || s.findings && (s.findings.kids || []).some((g) => (g.table.rows || []).some((r) => r[0] !== 'info'));
+  if (s.verdict) renderVerdict(card('Verdict', 'verdict', true), ov);
   if (s.model) renderModel(card('Model', 'model'), s.model);
-  if (s.verdict) renderVerdict(card('Integrity and runtime', 'verdict'), s.verdict);
   if (s.findings && serious) renderFindingsCard(card('Findings', 'findings', true), s.findings);
   if (s.io) pendingOr(renderRows)(card('Inputs and outputs', 'io', true), s.io, 'io');
   if (s.engines) renderEngines(card('Instructions · cores × engines', 'engines', true), s.engines);
@@ -304,8 +363,10 @@ function renderHot(box, n) {
   t.rows.forEach((r, i) => {
     const tr = el('tr');
     const line = el('td', 'ov-hot-line');
-    const b = linkButton(t.rlinks && t.rlinks[i], 'ov-cell', r[0]);
-    b.title = r[0] + ' · ' + r[1];
+    // The line number always shows: a long file name loses its middle, never its ":205".
+    const b = linkButton(t.rlinks && t.rlinks[i], 'ov-cell', elideSource(r[0], HOT_LINE_CH));
+    b.title = r[0] + (r[1] ? ' · ' + r[1] : '');
+    b.dataset.line = r[0];
     line.appendChild(b);
     tr.appendChild(line);
     if (kernels) {
@@ -329,6 +390,13 @@ function renderHot(box, n) {
   wrap.appendChild(table);
   box.appendChild(wrap);
 }
+
+// CUT_CARDS are the answers that count what the file holds: on a file cut short they say
+// their figures are of what was read.
+const CUT_CARDS = ['engines', 'activation', 'dma', 'memory', 'hot_lines', 'source', 'sync'];
+
+// HOT_LINE_CH is the characters the hot lines' line column shows (style.css .ov-hot-line).
+const HOT_LINE_CH = 30;
 
 // noLineNote says on the hot lines' summary how many instruction words have no kernel source
 // line (attrs.no_line, counted by the core: overview.go overviewNoLine).
@@ -395,24 +463,65 @@ function renderModel(box, n) {
   box.appendChild(dl);
 }
 
-function renderVerdict(box, n) {
-  for (const c of n.kids || []) {
-    const ok = c.attrs && c.attrs.ok === 'true';
-    const pending = !!(c.attrs && c.attrs.pending);
-    const row = el('div', 'ov-verdict ' + (pending ? 'pending' : ok ? 'good' : c.value === 'not checked' ? 'warn' : 'bad'));
-    row.dataset.field = c.key || c.label;
-    const b = linkButton(c.link, 'ov-chip', c.label + ': ' + c.value);
-    row.appendChild(b);
-    row.appendChild(el('span', 'ov-words', c.detail || ''));
-    box.appendChild(row);
+// renderVerdict is the overview's first answer: is the file sound? A headline (never the
+// runtime's "accepted" alone), then each check with its state, value, the codes behind it and
+// what it means. The verdict shown is the one that decided most (a models' card replaces the
+// open's when it comes); a pending check offers to work itself out.
+function renderVerdict(box, ov) {
+  const v = overviewVerdict(ov);
+  if (!v) return;
+  box.dataset.verdict = v.verdict;
+  box.classList.add('ov-verdict-card');
+  const head = el('p', 'ov-verdict-head ' + tone(v.verdict));
+  head.id = 'ov-verdict-head';
+  head.appendChild(el('span', 'ov-verdict-word', headline(v)));
+  // "not sound: sync failed" says its first words in the headline; "nothing failed; not
+  // decided: memory" is said whole.
+  if (v.value) head.appendChild(el('span', 'ov-verdict-why', v.verdict === VERDICT.OPEN ? v.value : v.value.replace(/^[^:;]*:\s*/, '')));
+  head.title = v.value + (v.detail ? '\n' + v.detail : '');
+  box.appendChild(head);
+  const ask = verdictSources.find((x) => x.ask);
+  const list = el('ul', 'ov-checks');
+  for (const c of v.checks) {
+    const row = el('li', 'ov-verdict ov-check ' + tone(c.state));
+    row.dataset.field = c.key;
+    row.dataset.state = c.state;
+    row.dataset.codes = c.codes.join(',');
+    row.appendChild(el('span', 'ov-state', c.state));
+    row.appendChild(linkButton(c.link, 'ov-chip', c.label + ': ' + c.value));
+    for (const code of c.codes) row.appendChild(el('code', 'ov-code', code));
+    const words = el('span', 'ov-words', c.detail);
+    words.title = c.detail;
+    row.appendChild(words);
+    if (c.state === VERDICT.PENDING && ask && ask.ask) {
+      const b = el('button', 'ov-link ov-work', 'work it out');
+      /** @type {HTMLButtonElement} */ (b).type = 'button';
+      b.dataset.check = c.key;
+      b.title = 'Build the ' + c.label + ' model now';
+      b.addEventListener('click', () => /** @type {any} */ (ask).ask(c.key));
+      row.appendChild(b);
+    }
+    list.appendChild(row);
   }
+  box.appendChild(list);
+  // The same verdict gates a build: the CLI's check command (cmd/neffscope check.go's exit codes).
+  const ci = el('p', 'ov-sum muted ov-verdict-ci', 'As a CI gate: ');
+  ci.appendChild(el('code', '', 'neffscope check FILE'));
+  ci.appendChild(document.createTextNode(' exits 0 sound, 1 not sound, 3 not decided.'));
+  box.appendChild(ci);
 }
 
 // renderRows draws a section's table; each row with a link is a button row.
 function renderRows(box, n, key) {
   const t = n.table;
-  if (n.value) box.appendChild(el('p', 'ov-sum muted', n.value));
-  if (!t || !t.rows || !t.rows.length) { box.appendChild(el('p', 'muted', 'none')); return; }
+  const unknown = n.attrs && n.attrs[ATTR.UNKNOWN];
+  if (n.value) {
+    const p = el('p', 'ov-sum muted' + (unknown ? ' ov-unknown' : ''), n.value);
+    if (unknown) { p.dataset.unknown = unknown; box.dataset.unknown = unknown; }
+    box.appendChild(p);
+  }
+  // A figure the file does not hold is not known: no "none" stands in for it as a fact.
+  if (!t || !t.rows || !t.rows.length) { if (!unknown) box.appendChild(el('p', 'muted', 'none')); return; }
   const wrap = el('div', 'ov-table-wrap');
   const table = el('table', 'ov-table');
   table.dataset.section = key;
@@ -561,26 +670,50 @@ function pathLink(n) {
   return rec ? rec.path.map(encodeURIComponent).join('/') : '';
 }
 
+// renderFindingsCard lists the findings: the root cause's group first, its own finding on
+// top and the findings that follow from it folded under it with their count, then the rest.
 function renderFindingsCard(box, n) {
   box.appendChild(el('p', 'ov-sum', n.value || ''));
   for (const g of n.kids || []) {
     const cause = g.attrs && g.attrs.cause;
-    const grp = el('details', 'ov-cause' + (cause !== 'other' ? ' root' : ''));
+    const root = cause !== 'other';
+    const grp = el('details', 'ov-cause' + (root ? ' root' : ''));
     grp.dataset.cause = cause || '';
-    grp.open = cause !== 'other' || (g.table.rows || []).some((r) => r[0] !== 'info');
-    const sum = el('summary', '', (cause !== 'other' ? 'Root cause: ' : '') + g.label + ' · ' + (g.value || ''));
-    grp.appendChild(sum);
-    if (g.detail && cause !== 'other') grp.appendChild(el('p', 'ov-why', g.detail));
+    const rows = (g.table.rows || []).map((r, i) => ({ r, link: g.table.rlinks && g.table.rlinks[i], f: { code: r[3] || '', cause: root && r[3] !== (g.attrs && g.attrs.code) ? (g.attrs && g.attrs.code) : undefined } }));
+    grp.open = root || rows.some((x) => x.r[0] !== 'info');
+    grp.appendChild(el('summary', '', (root ? 'Root cause: ' : '') + g.label + ' · ' + (g.value || '')));
+    if (g.detail && root) grp.appendChild(el('p', 'ov-why', g.detail));
     const ol = el('ol', 'ov-finds');
-    (g.table.rows || []).slice(0, 100).forEach((r, i) => {
-      const li = el('li', 'sev-' + r[0]);
-      li.appendChild(el('span', 'sev', r[0]));
-      const b = linkButton(g.table.rlinks && g.table.rlinks[i], 'ov-find', r[1]);
-      b.title = r[2];
-      li.appendChild(b);
+    for (const x of groupByCause(rows).slice(0, 100)) {
+      if (x.item) ol.appendChild(findRow(x.item));
+      if (!x.consequences.length) continue;
+      // The findings that follow from the root: folded, with their count.
+      const li = el('li', 'ov-consequences');
+      const d = el('details');
+      d.dataset.cause = x.code;
+      d.dataset.count = String(x.consequences.length);
+      d.appendChild(el('summary', 'muted', x.consequences.length + (x.consequences.length === 1 ? ' finding follows' : ' findings follow') + ' from it'));
+      const sub = el('ol', 'ov-finds');
+      x.consequences.slice(0, 100).forEach((y) => sub.appendChild(findRow(y)));
+      d.appendChild(sub);
+      li.appendChild(d);
       ol.appendChild(li);
-    });
+    }
     grp.appendChild(ol);
     box.appendChild(grp);
   }
+}
+
+// findRow is one finding of the findings card: its severity and its message, a link to the
+// node that holds it.
+/** @param {any} x a row of the card's table: {r, link} */
+function findRow(x) {
+  const { r, link } = x;
+  const li = el('li', 'sev-' + r[0]);
+  li.dataset.code = r[3] || '';
+  li.appendChild(el('span', 'sev', r[0]));
+  const b = linkButton(link, 'ov-find', r[1]);
+  b.title = r[2];
+  li.appendChild(b);
+  return li;
 }

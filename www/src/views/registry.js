@@ -41,6 +41,8 @@ import { syncCardInit } from './synccard.js';
 import { tabsInit } from './tabs.js';
 import { timeHooksInit } from './timehooks.js';
 import { welcomeInit } from './welcome.js';
+import { hloHide, hloInit, hloOf, hloShow } from './hlo.js';
+import { hlodiffInit, hlodiffShow } from './hlodiff.js';
 
 /** @typedef {import('../wire.js').Node} Node */
 
@@ -114,6 +116,14 @@ export const VIEWS = [
   { name: 'diff', place: 'page', root: 'diff-view', init: diffInit, show: diffShow }, // two NEFFs compared
   { name: 'many', place: 'page', root: 'many-view', init: manyInit, show: manyShow }, // three or more
   { name: 'cache', place: 'page', root: 'cache-view', init: cacheInit, show: cacheShow }, // a compile cache's folder
+
+  // ---- XLA HLO modules (core/hlo) ----
+  // A module in the content pane: where its document lands, the module at a glance (as a
+  // dashboard); a computation's instructions or an instruction's wiring above its bytes. After
+  // the overview: its show follows the overview's hide, which leaves the dashboard.
+  { name: 'hlo module', place: 'content', root: 'hlo-view', init: hloInit, of: hloOf, show: hloShow, hide: hloHide },
+  // Two modules, or two compile-cache entries, compared: why it recompiled.
+  { name: 'graphdiff', place: 'page', root: 'hlodiff-view', init: hlodiffInit, show: hlodiffShow },
 ];
 
 /**

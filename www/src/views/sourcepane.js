@@ -78,6 +78,8 @@ function side() {
   grip.addEventListener('pointerdown', (e) => dragWidth(e, grip));
   v.appendChild(grip);
   try { const w = Number(localStorage.getItem(WIDTH_KEY)); if (w > 0) grid.style.setProperty('--srcside-w', w + 'px'); } catch (e) { /* not remembered */ }
+  // The width remembered is the attached text's: the compact pane (line numbers only) keeps to
+  // its own.
   return v;
 }
 
@@ -113,6 +115,9 @@ function sync(force) {
   const on = !grid.hidden && isStreamRef(listing.ref) && !!state;
   const lines = on ? linesOf() : [];
   grid.classList.toggle('with-source', lines.length > 0);
+  // Without the kernel's text the pane has only line numbers to show: it keeps to their width
+  // and gives the rest back to the operands (an attached .py takes its own width again).
+  grid.classList.toggle('source-compact', lines.length > 0 && !lines.some((l) => texts.has(baseName(l.attrs.file))));
   v.hidden = !lines.length;
   if (!lines.length) { pane.doc = null; return; }
   const member = streamPath(listing.ref) || '';
@@ -151,7 +156,8 @@ function draw(v) {
   sub.title = fmtInt(here) + ' of the ' + fmtInt(pane.lines.length) + ' kernel lines made instructions of ' + pane.member;
   head.appendChild(sub);
   timeToggle(head);
-  const pick = /** @type {HTMLButtonElement} */ (el('button', 'button small sp-attach', 'Attach .py…'));
+  const pick = /** @type {HTMLButtonElement} */ (el('button', 'button small sp-attach', '.py…'));
+  pick.setAttribute('aria-label', 'Attach the kernel .py');
   pick.type = 'button';
   pick.title = 'Show the whole kernel file: pick (or drop on the page) the .py the debug info names';
   const input = /** @type {HTMLInputElement} */ (el('input'));

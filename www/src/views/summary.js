@@ -1,6 +1,7 @@
 // @ts-check
-// The summary chips above the panes: who the file is (its header, from the moment it is read),
-// its hash check and runtime verdict, and the findings' count; each chip goes to its node.
+// The summary chips above the panes: the file's verdict first, who the file is (its header,
+// from the moment it is read), its hash check and the runtime's acceptance, and the findings'
+// count; each chip goes to its node.
 // One tab stop, the arrows move inside it.
 
 import { el } from '../dom.js';
@@ -10,7 +11,9 @@ import { on } from '../state/events.js';
 import { select } from '../state/selection.js';
 import { RC_TEXT } from './context.js';
 import { findingsFocus } from './findings.js';
-import { INTEGRITY, KIND } from '../lib/vocab.gen.js';
+import { onVerdict, overviewVerdict } from './overview.js';
+import { checkOf, headline, tone } from '../lib/verdict.js';
+import { CHECK, INTEGRITY, KIND } from '../lib/vocab.gen.js';
 
 // chip is one summary item; target is the node it goes to, or a function to run.
 function chip(label, value, cls, target, id) {
@@ -39,6 +42,15 @@ const SUMMARIES = {
     const integ = field(doc, 'payload', 'integrity');
     const verdict = field(doc, 'runtime');
     const members = field(doc, 'members');
+    // The verdict leads (the overview's, or the models' card's once it came): never the
+    // runtime's "accepted" alone.
+    const v = partial ? null : overviewVerdict();
+    if (v) {
+      const vc = chip('verdict', headline(v), tone(v.verdict) + ' sum-verdict', nav(field(doc, 'overview', 'verdict')), 'file-verdict');
+      vc.dataset.verdict = v.verdict;
+      vc.title = v.value;
+      box.appendChild(vc);
+    }
     box.appendChild(chip('UUID', uuid ? uuid.value : '—', 'mono wide', nav(uuid), 'uuid'));
     box.appendChild(chip('name', name ? name.value : '—', 'mono', nav(name), 'name'));
     box.appendChild(chip('package', 'pkg ' + (pkg ? pkg.value : '?') + ' · NEFF ' + (maj ? maj.value : '?') + '.' + (min ? min.value : '?'), '', nav(pkg), 'version'));
@@ -46,8 +58,12 @@ const SUMMARIES = {
       box.appendChild(chip('payload', 'reading…', 'pending'));
     } else {
       const iv = (integ && integ.attrs && integ.attrs.integrity) || INTEGRITY.NOT_CHECKED;
-      // One vocabulary for the hash check, from the attr (never the display text): ok, mismatch, not checked.
-      box.appendChild(chip('hash', iv === INTEGRITY.OK ? 'ok' : iv === INTEGRITY.MISMATCH ? 'mismatch' : 'not checked', iv === INTEGRITY.OK ? 'good' : iv === INTEGRITY.MISMATCH ? 'bad' : 'warn', integ, 'integrity'));
+      // One vocabulary for the hash check, from the attr (never the display text): ok, mismatch,
+      // not checked; the verdict's own check where it decided more (a file cut short: the
+      // hash cannot match).
+      const hc = checkOf(v, CHECK.HASH);
+      if (hc && iv === INTEGRITY.NOT_CHECKED && hc.state !== 'undecided') box.appendChild(chip('hash', hc.value, tone(hc.state), integ, 'integrity'));
+      else box.appendChild(chip('hash', iv === INTEGRITY.OK ? 'ok' : iv === INTEGRITY.MISMATCH ? 'mismatch' : 'not checked', iv === INTEGRITY.OK ? 'good' : iv === INTEGRITY.MISMATCH ? 'bad' : 'warn', integ, 'integrity'));
     }
     box.appendChild(chip('features', feat ? ((feat.attrs && feat.attrs.features) || 'none') + ' (' + feat.value + ')' : '—', '', nav(feat), 'features'));
     if (verdict && !partial) box.appendChild(chip('runtime', verdict.value, verdict.value === 'accepted' ? 'good' : verdict.value === 'not checked' ? 'warn' : 'bad', verdict, 'verdict'));
@@ -92,6 +108,8 @@ export function summaryInit(root) {
   on('document', ({ doc }) => renderSummary(doc, false));
   on('patched', ({ st }) => renderSummary(st.doc, false));
   on('empty', () => { box.hidden = true; });
+  // A models' card decided more of the verdict: its chip follows.
+  onVerdict(() => { if (state && !box.hidden) renderSummary(state.doc, false); });
   new MutationObserver(summaryRoving).observe(box, { childList: true, subtree: true });
   box.addEventListener('keydown', summaryKey);
   box.addEventListener('focusin', (e) => {

@@ -12,22 +12,51 @@ import { fmtInt } from '../lib/format.js';
 import { state } from '../state/docs.js';
 import { unpackNode } from '../wire.js';
 import { instructionAt } from './listing.js';
-import { memoryLoad, memviewClose, memviewOpen } from './memview.js';
-import { overviewCard, overviewRedraw } from './overview.js';
+import { memoryLoad, memviewClose, memviewOpen, onMemory } from './memview.js';
+import { overviewCard, overviewRedraw, overviewVerdictChanged, overviewVerdictSource } from './overview.js';
 import { scheduleClose, scheduleLoad, scheduleOpen } from './schedule.js';
 
 const AUTO_BYTES = 8 << 20;
 
-/** per document: the card so far ({card, peaks}), and what is being asked */
+/**
+ * per document: the card so far (the memory call's once it came: it has the peaks), the
+ * verdicts the cards carried in the order they came, and what the memory call said its peaks
+ * leave out ({peak, cores: [{core, unplaced, sbuf, psum}]})
+ * @type {WeakMap<object, {card: any, peaks: boolean, verdicts: any[], left: any}>}
+ */
 const cards = new WeakMap();
 const asking = new WeakMap();
 
-/** syncCardInit registers the card with the overview. */
+/** syncCardInit registers the card with the overview, and its verdicts as the newer ones. */
 export function syncCardInit() {
   overviewCard('sync', 'Sync and on-chip memory', render);
+  overviewVerdictSource({
+    of: () => (state && cards.get(state.doc) ? /** @type {any} */ (cards.get(state.doc)).verdicts : []),
+    ask: (key) => (key === 'memory' ? askPeaks() : askWaits()),
+  });
+  // The memory call, whoever made it (this card, or the memory view opened): its card has the
+  // peaks and the verdict with the memory check decided.
+  onMemory((d, r) => {
+    adopt(d, unpackNode(r.card));
+    const got = cards.get(d);
+    if (got) got.left = { peak: r.peak || '', cores: (r.cores || []).map((c) => ({ core: c.core, unplaced: c.unplaced || 0, sbuf: c.sbuf, psum: c.psum })) };
+    if (state && state.doc === d) overviewVerdictChanged();
+  });
 }
 
-// ask runs what (the card's next part) once per document, then redraws the overview.
+// adopt keeps a card that came for document d: the memory call's (with the peaks) is kept
+// over the schedule's, and its verdict is added to the ones the overview chooses from.
+function adopt(d, card) {
+  if (!card) return;
+  const got = cards.get(d) || { card: null, peaks: false, verdicts: [], left: null };
+  const peaks = !(card.attrs && card.attrs.peaks);
+  if (!got.peaks || peaks) { got.card = card; got.peaks = peaks; }
+  const v = (card.kids || []).find((k) => k.key === 'verdict');
+  if (v) got.verdicts.push(v);
+  cards.set(d, got);
+}
+
+// ask runs what (the card's next part) once per document, then draws the overview again.
 function ask(what, run) {
   const d = state.doc;
   const a = asking.get(d) || {};
@@ -35,14 +64,15 @@ function ask(what, run) {
   a[what] = true;
   asking.set(d, a);
   run().then((card) => {
-    if (card) cards.set(d, { card, peaks: !(card.attrs && card.attrs.peaks) });
-    if (state.doc === d) overviewRedraw();
+    adopt(d, card);
+    if (state.doc === d) overviewVerdictChanged();
   }, (e) => { a[what] = false; toast('Sync model: ' + (e && e.message ? e.message : e)); if (state.doc === d) overviewRedraw(); });
   overviewRedraw();
 }
 
 const askWaits = () => ask('waits', () => scheduleLoad());
-const askPeaks = () => ask('peaks', () => memoryLoad().then((r) => unpackNode(r.card)));
+// The memory call's card comes through onMemory (the memory view may make the call too).
+const askPeaks = () => ask('peaks', () => memoryLoad().then(() => null));
 
 function button(cls, text, title, fn) {
   const b = el('button', cls, text);
@@ -112,6 +142,7 @@ function render(box, stub) {
     else row.appendChild(el('span', 'muted', txt));
     box.appendChild(row);
   }
+  if (got.peaks && got.left) leftOut(box, got.left);
   if (!got.peaks) {
     const p = el('p', 'ov-sum muted', busy.peaks ? 'placing every SBUF and PSUM access…' : 'SBUF and PSUM peaks: on demand');
     if (!busy.peaks) {
@@ -122,3 +153,24 @@ function render(box, stub) {
   }
   box.appendChild(links);
 }
+
+// leftOut says under the peaks what they leave out (the operands the model could not place,
+// the accesses a limit left out of the sweep) and how a peak is counted.
+function leftOut(box, left) {
+  let unplaced = 0, unswept = 0;
+  for (const c of left.cores) {
+    unplaced += c.unplaced;
+    unswept += ((c.sbuf && c.sbuf.unswept) || 0) + ((c.psum && c.psum.unswept) || 0);
+  }
+  const p = el('p', 'ov-sum ov-left ' + (unplaced || unswept ? 'warn' : 'muted'));
+  p.id = 'ov-peaks-left';
+  p.dataset.unplaced = String(unplaced);
+  p.dataset.unswept = String(unswept);
+  const parts = [];
+  if (unplaced) parts.push(fmtInt(unplaced) + ' operand' + (unplaced === 1 ? '' : 's') + ' the model could not place');
+  if (unswept) parts.push(fmtInt(unswept) + ' access' + (unswept === 1 ? '' : 'es') + ' a limit left out');
+  p.textContent = parts.length ? 'Not in these peaks (nor in any race): ' + parts.join(', ') + ' · the memory view lists them' : 'Every SBUF and PSUM operand placed and swept.';
+  box.appendChild(p);
+  if (left.peak) box.appendChild(el('p', 'ov-sum muted ov-peak-rule', 'How a peak is counted: ' + left.peak + '.'));
+}
+

@@ -1,6 +1,7 @@
 // @ts-check
 // The Compare control by the tabs: compare the NEFF on show with another open one (a menu),
-// with all of them at once, or with a file picked for it (opened as one more tab).
+// with all of them at once, or with a file picked for it (opened as one more tab). An HLO
+// module on show compares with another module the same ways, in the graph diff.
 
 import { call, core } from '../../core/client.js';
 import { $, el, toast } from '../../dom.js';
@@ -10,6 +11,7 @@ import { docs, makeState, state } from '../../state/docs.js';
 import { on } from '../../state/events.js';
 import { unpackDocument } from '../../wire.js';
 import { libRemember } from '../library.js';
+import { hloCompare, isHLO } from '../hlodiff.js';
 import { hideProgress, onProgress, showProgress } from '../progress.js';
 import { docTitle, isNEFF, targetOf } from './compare.js';
 import { compareMany } from './many.js';
@@ -38,9 +40,14 @@ export function compareMenuInit(root) {
   });
 }
 
+// sameKind: what the document on show compares with (NEFFs with NEFFs, HLO modules with HLO
+// modules), and the comparison of two of them.
+const sameKind = () => (isHLO(state) ? isHLO : isNEFF);
+const compareTwo = (a, b) => (isHLO(a) ? hloCompare(a, b) : compare(a, b));
+
 function updateCompare() {
-  box.hidden = embedded || !isNEFF(state);
-  const others = docs.filter((d) => d !== state && isNEFF(d));
+  box.hidden = embedded || !(isNEFF(state) || isHLO(state));
+  const others = docs.filter((d) => d !== state && sameKind()(d));
   const b = $('compare-button');
   b.textContent = others.length ? '⇄ Compare ▾' : '⇄ Compare with…';
   b.title = others.length ? 'Compare ' + state.doc.file + ' with another open NEFF, or with a file' : 'Choose a second NEFF to compare ' + (state ? state.doc.file : '') + ' with';
@@ -67,27 +74,27 @@ function menuItem(label, note, act) {
 }
 
 function openCompareMenu() {
-  if (!isNEFF(state)) return;
-  const others = docs.filter((d) => d !== state && isNEFF(d));
+  if (!isNEFF(state) && !isHLO(state)) return;
+  const others = docs.filter((d) => d !== state && sameKind()(d));
   if (!others.length) { $('compare-input').click(); return; }
   const a = state;
   const menu = $('compare-menu');
   menu.replaceChildren(el('div', 'menu-note', 'Compare A = ' + docTitle(a) + ' with B ='));
   for (const d of others) {
-    const item = menuItem(docTitle(d), [fmtSize(d.doc.size), targetOf(d)].filter(Boolean).join(' · '), () => compare(a, d));
+    const item = menuItem(docTitle(d), [fmtSize(d.doc.size), targetOf(d)].filter(Boolean).join(' · '), () => compareTwo(a, d));
     item.dataset.index = docs.indexOf(d);
     menu.appendChild(item);
   }
   // Three or more NEFFs open: all of them in one table, the odd one out flagged.
   const all = docs.filter(isNEFF);
-  if (all.length >= 3) {
+  if (isNEFF(a) && all.length >= 3) {
     menu.appendChild(el('div', 'menu-sep'));
     const item = menuItem('All ' + all.length + ' open NEFFs', 'one table of what differs', () => compareMany(all));
     item.id = 'compare-all';
     menu.appendChild(item);
   }
   menu.appendChild(el('div', 'menu-sep'));
-  menu.appendChild(menuItem('Another NEFF file…', 'opens it as a new tab', () => $('compare-input').click()));
+  menu.appendChild(menuItem(isHLO(a) ? 'Another HLO module…' : 'Another NEFF file…', 'opens it as a new tab', () => $('compare-input').click()));
   menu.hidden = false;
   $('compare-button').setAttribute('aria-expanded', 'true');
   /** @type {HTMLElement} */ (menu.querySelector('.menu-item')).focus();
@@ -112,7 +119,7 @@ function compareMenuKey(e) {
 // openForCompare opens a picked file as one more tab and compares the current NEFF with it.
 async function openForCompare(file) {
   const a = state;
-  if (!file || !isNEFF(a)) return;
+  if (!file || !(isNEFF(a) || isHLO(a))) return;
   const t0 = performance.now();
   showProgress(file);
   try {
@@ -123,7 +130,7 @@ async function openForCompare(file) {
     docs.push(st);
     // Kept like any opened file, so that a reload brings the comparison back with both sides.
     libRemember(st, 'open', [file]);
-    compare(a, st);
+    compareTwo(a, st);
   } catch (e) {
     toast(e.code === 'cancelled' ? 'Cancelled reading ' + file.name : 'Could not open ' + file.name + ' to compare: ' + e.message, e.code === 'cancelled' ? 'info' : 'error');
   } finally {
