@@ -166,13 +166,13 @@ test-browser: dist $(TESTSUMMARY)
 	exit $$status
 
 ## bench: speed and memory figures (docs/performance.md quotes them): core benchmarks (among
-## them the sync model on its hostile class), the 256 MiB NEFF against gzip|tar, the real-shaped
+## them the sync model on its hostile class and the source lines mapped on 0-4 goroutines), the 256 MiB NEFF against gzip|tar, the real-shaped
 ## 32 MiB/256 MiB/1 GiB NEFFs (docs/big-files.md; generated once into testdata/gen), sync,
 ## memmap and timeline against info, a 1 GB device profile natively and in the wasm under
 ## Node, the wasm open under Node, and the page in Chromium, among them a returning visit's
 ## open during and after the warm-up, what Chrome's wasm code cache held, the schedule's first
 ## screen and the frame time of the schedule and the time lanes over a million slices.
-BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped|SyncHostile
+BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped|SyncHostile|IndexSourcePool
 bench: dist
 	$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_CORE))$$' -benchmem ./core/...
 	$(RUN) ./scripts/benchneff

@@ -42,9 +42,13 @@ var memberKinds = []memberKind{
 	{name: "numpy", match: baseSuffix(".npy"), hold: upTo(manifest.NpyHeldBytes), describe: "NumPy array (constant)", coverage: func(_ *File, p string) string { return dirOf(p) + "*.npy" }},
 	// The .dbg members are scanned as they stream past (srcmap.Scans), never held for the joins;
 	// small ones are held so their tree is built on demand without reading the archive again.
-	{name: "debug-info", match: isDbgName, hold: upTo(1 << 20), describe: "debug information (protobuf)", content: dbgContent, coverage: dbgClass},
+	{name: "debug-info", match: isDbgName, hold: func(n int64) bool { return n <= dbgHoldMax }, describe: "debug information (protobuf)", content: dbgContent, coverage: dbgClass},
 	{name: "other", hold: upTo(1 << 20), describe: "binary data"},
 }
+
+// dbgHoldMax is the largest .dbg member the walk holds (a var so tests can send them all to
+// the read-back path, where the page's pool scans them).
+var dbgHoldMax int64 = 1 << 20
 
 // memberKindOf is the row of a member path.
 func memberKindOf(p string) *memberKind {

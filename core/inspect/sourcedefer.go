@@ -41,13 +41,19 @@ func (f *File) IndexSource(ctx context.Context, r io.ReaderAt) (*MappedSource, e
 // page's worker has one thread, and its other calls are answered only while it pauses (a 32
 // MB file's mapping held the worker ~15 s without one: a listing clicked meanwhile waited).
 func (f *File) IndexSourceWith(ctx context.Context, r io.ReaderAt, pause func()) (*MappedSource, error) {
+	return f.indexSource(ctx, srcmap.Options{Reader: r, Pause: pause})
+}
+
+// indexSource maps the source lines with opt (its Context: ctx).
+func (f *File) indexSource(ctx context.Context, opt srcmap.Options) (*MappedSource, error) {
 	if !f.sourcePending || f.Program == nil {
 		return nil, errors.New("nothing to map: the open mapped the source lines, or the file has no .dbg members")
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	x := mapSource(f.Program, srcmap.NewScans(srcNEFF{f}, srcmap.Options{Context: ctx, Reader: r, Pause: pause}))
+	opt.Context = ctx
+	x := mapSource(f.Program, srcmap.NewScans(srcNEFF{f}, opt))
 	if err := ctx.Err(); err != nil {
 		// A scan cut short would read as refused by the budget: give its memory back.
 		for _, c := range x.Members {

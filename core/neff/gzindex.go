@@ -1,8 +1,6 @@
 package neff
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -206,75 +204,12 @@ func (a *Archive) ReadMember(r io.ReaderAt, path string, off, n int64, w io.Writ
 		_, err := io.Copy(w, io.NewSectionReader(r, HeaderSize+from, to-from))
 		return err
 	}
-	x := a.index
-	i := x.at(from)
-	cp := x.points[i]
-	// Inflate from cp to the first checkpoint at or past `to` (or the tar's end), so every
-	// stretch read is checked against the CRC-32 the open saw; a stretch with no CRC at its
-	// end (a payload damaged after the last checkpoint) is read unchecked, as the walk does.
-	stop := to
-	j := i + 1
-	for j < len(x.points) && x.points[j].out < to {
-		j++
+	p, ok := a.PlanSpan(from, to)
+	if !ok {
+		return ReadMemberLimit(r, a.FileSize, path, off, n, w, maxInflated)
 	}
-	if j < len(x.points) && x.points[j].crcOK {
-		stop = x.points[j].out
-	} else if j == len(x.points) && x.ended {
-		stop = x.end
-	}
-	if stop-cp.out > maxInflated {
-		return fmt.Errorf("%w: reading member %q back would inflate %d bytes, more than the limit of %d", budget.ErrLimit, path, stop-cp.out, maxInflated)
-	}
-	at := x.start + cp.in
-	br := bufio.NewReaderSize(io.NewSectionReader(r, HeaderSize+at, a.Payload.Available-at), 64<<10)
-	src := inflate.NewReaderOpts(br, inflate.WithResumeFrom(inflate.InflateCheckpoint{
-		UncompressedOffset: cp.out, CompressedOffset: cp.in, BitOffset: cp.bit, Window: cp.window}))
-	changed := func(pos int64) error {
-		return fmt.Errorf("member %q read again differs from what the open read (tar bytes before %d): the file has changed since it was opened", path, pos)
-	}
-	d, check := cp.crc, cp.crcOK
-	next := i + 1 // the next checkpoint to check the CRC at
-	buf := make([]byte, min(streamBufBytes, stop-cp.out))
-	for pos := cp.out; pos < stop; {
-		k := min(int64(len(buf)), stop-pos)
-		if pos < from {
-			k = min(k, from-pos)
-		} else if pos < to {
-			k = min(k, to-pos)
-		}
-		if next < len(x.points) {
-			k = min(k, x.points[next].out-pos)
-		}
-		got, err := io.ReadFull(src, buf[:k])
-		if readInflated != nil {
-			readInflated(int64(got))
-		}
-		d = crc32.Update(d, crc32.IEEETable, buf[:got])
-		if pos >= from && pos < to && got > 0 {
-			if _, werr := w.Write(buf[:min(int64(got), to-pos)]); werr != nil {
-				return werr
-			}
-		}
-		pos += int64(got)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			// The open inflated this stretch without error (checkpoints are only taken where it
-			// did), so the file has changed, or was damaged past the last checkpoint.
-			return fmt.Errorf("member %q could not be read again at its byte %d (the open read it whole: has the file changed since?): %w", path, max(pos-m.DataOffset, 0), err)
-		}
-		if next < len(x.points) && pos == x.points[next].out {
-			if p := x.points[next]; check && p.crcOK && d != p.crc {
-				return changed(pos)
-			}
-			check = x.points[next].crcOK
-			d = x.points[next].crc
-			next++
-		}
-	}
-	if check && stop == x.end && x.ended && next == len(x.points) && d != x.endCRC {
-		return changed(stop)
-	}
-	return nil
+	return p.Read(r, fmt.Sprintf("member %q", path), func(_ int64, b []byte) error {
+		_, err := w.Write(b)
+		return err
+	}, maxInflated)
 }

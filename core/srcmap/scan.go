@@ -15,6 +15,7 @@ import (
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/dbg"
 	"github.com/neffscope/neffscope/core/neff"
+	"github.com/neffscope/neffscope/core/pool"
 )
 
 // dbgScanCost is what a scan holds of a .dbg member, per byte of it, by kind, in per cent
@@ -64,6 +65,9 @@ type Scans struct {
 	// pause, when set, is called between pieces of the mapping: in the page's worker the core
 	// has one thread, and the page's calls are answered only there.
 	pause func()
+	// pool scans the members not held elsewhere (pooled.go); progress hears of each job done.
+	pool     pool.Pool
+	progress func(tarBytes int64)
 }
 
 // Options are a mapping's context and the reader it reads back through.
@@ -75,6 +79,10 @@ type Options struct {
 	// Pause, when set, is called between pieces of the work: every 512 KiB of a .dbg member
 	// scanned, every scan closed, every 32,768 words joined.
 	Pause func()
+	// Pool, when it has workers, scans the members not held (pooled.go); PoolDone is called
+	// with the tar bytes each of its jobs read, as it ends.
+	Pool     pool.Pool
+	PoolDone func(tarBytes int64)
 }
 
 // yieldBytes and yieldWords are how much is scanned, and how many words joined, between two
@@ -116,7 +124,7 @@ func NewScans(n NEFF, opt Options) *Scans {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &Scans{n: n, ctx: ctx, r: opt.Reader, pause: opt.Pause, walk: map[int64]*walkScan{}, refused: map[string]bool{}}
+	return &Scans{n: n, ctx: ctx, r: opt.Reader, pause: opt.Pause, pool: opt.Pool, progress: opt.PoolDone, walk: map[int64]*walkScan{}, refused: map[string]bool{}}
 }
 
 // Visit is the archive walk's Visit for .dbg members: it admits a member at its first chunk
@@ -267,11 +275,21 @@ func (s *Scans) run() map[string]*dbg.Compact {
 		}
 	}
 	s.walk = nil
+	var fromPool map[int64]*dbg.Compact
 	if len(later) > 0 {
-		s.reread(later, scans)
+		rest, wait := s.viaPool(later)
+		s.reread(rest, scans)
+		var again []*neff.Member
+		fromPool, again = wait()
+		s.reread(again, scans) // what the pool did not do
 	}
 	for _, d := range dirs {
 		for _, m := range byDir[d] {
+			if c := fromPool[m.DataOffset]; c != nil {
+				s.yield()
+				out[m.Path] = c
+				continue
+			}
 			sc := scans[m.DataOffset]
 			if sc == nil {
 				continue
@@ -302,6 +320,9 @@ func (s *Scans) run() map[string]*dbg.Compact {
 // reread streams the archive once more and feeds the members not held to their scans; it stops
 // after the last of them.
 func (s *Scans) reread(ms []*neff.Member, scans map[int64]*dbg.Scanner) {
+	if len(ms) == 0 {
+		return
+	}
 	a, b := s.n.Archive(), s.n.Budget()
 	r := s.r
 	if r == nil {
