@@ -165,14 +165,16 @@ func TestScheduleOnAttention(t *testing.T) {
 // BenchmarkScheduleFirstDraw: from the Schedule button to the schedule's first screen drawn
 // (the goal is 300 ms on a real NEFF), once the worker's warm-up and the sync card's own
 // schedule call are done (its core time is reported apart), and one redraw after a zoom, on
-// matmul_small and the biggest real NEFF (file_pool_2_float32); with
-// NEFFSCOPE_BENCH_SCHED_BIG=1 also on the 32 MiB real-shaped NEFF (internal/bigneff).
+// matmul_small, the biggest real NEFF (file_pool_2_float32) and a NEFF of a million waits (the
+// ping-pong of lanes_gen_test.go); with NEFFSCOPE_BENCH_SCHED_BIG=1 also on the 32 MiB
+// real-shaped NEFF (internal/bigneff).
 //
 //	make dist && go test -run '^$' -bench ScheduleFirstDraw -benchtime 1x ./e2e/
 func BenchmarkScheduleFirstDraw(b *testing.B) {
 	files := map[string]func() string{
 		"matmul_small":        func() string { return realNEFF },
 		"file_pool_2_float32": func() string { return realfiles.Path(b, "cs149-trn1/file_pool_2_float32.neff") },
+		"million-waits":       func() string { return pingPongNEFF(b, 500_000) },
 	}
 	if os.Getenv("NEFFSCOPE_BENCH_SCHED_BIG") != "" {
 		files["real-32MiB"] = func() string { return bigRealNEFF(b, 32) }

@@ -57,6 +57,18 @@ func TestEstimatedColumnsMatchNative(t *testing.T) {
 				at++
 			}
 		}
+		// Each instruction's opcode is its word's.
+		ops := jsBytes(jc.Get("ops"))
+		at = 0
+		for j := range cs.Engines {
+			st := streamOpcodes(f, memberOf(f, cs.Name, cs.Engines[j].Name))
+			for i := range cs.Engines[j].Start {
+				if ops[at] != st[i] {
+					t.Fatalf("%s %s #%d: opcode %#x, its word's %#x", cs.Name, cs.Engines[j].Name, i, ops[at], st[i])
+				}
+				at++
+			}
+		}
 		if ce := i32s(jsBytes(jc.Get("criticalEngine"))); len(ce) != len(cs.Critical) {
 			t.Errorf("%s critical path %d steps, native %d", cs.Name, len(ce), len(cs.Critical))
 		}

@@ -23,7 +23,7 @@ const (
 	reasonDMA
 )
 
-// estimated → {target, cores: [EstimatedCore], model, ms}.
+// estimated → {target, cores: [EstimatedCore], opcodes, model, ms}.
 func (b *bridge) estimated(r *request) (any, error) {
 	start := time.Now()
 	f := r.file
@@ -39,7 +39,7 @@ func (b *bridge) estimated(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return object("target", s.Target, "cores", estimatedCores(s, f), "model", buffer(append(model, '\n')), "ms", ms(start)), nil
+	return object("target", s.Target, "cores", estimatedCores(s, f), "opcodes", opcodeNames(), "model", buffer(append(model, '\n')), "ms", ms(start)), nil
 }
 
 // estimatedCores lays each core of s out as columns (protocol type EstimatedCore).
@@ -51,10 +51,20 @@ func estimatedCores(s *timeline.Schedule, f *inspect.File) []any {
 		queueIx := map[string]int32{}
 		var lens, reason, pEngine, pIndex, queue, critE, critI []int32
 		var starts, ends, waited, busy []float64
+		var ops []byte
 		for j := range cs.Engines {
 			es := &cs.Engines[j]
 			engines = append(engines, es.Name)
-			members = append(members, memberOf(f, cs.Name, es.Name))
+			member := memberOf(f, cs.Name, es.Name)
+			members = append(members, member)
+			sops := streamOpcodes(f, member)
+			for i := range es.Start {
+				if i < len(sops) {
+					ops = append(ops, sops[i])
+				} else {
+					ops = append(ops, 0)
+				}
+			}
 			lens = append(lens, int32(len(es.Start)))
 			busy = append(busy, float64(es.BusyPS))
 			for i := range es.Start {
@@ -92,7 +102,7 @@ func estimatedCores(s *timeline.Schedule, f *inspect.File) []any {
 			Idle       [][]timeline.IdleCause `json:"idle"`
 		}{hc.Unmodelled, idleOf(hc)})
 		cores = append(cores, object("core", cs.Name, "span", float64(cs.SpanPS), "engines", engines, "members", members,
-			"lens", int32Buffer(lens), "start", float64Buffer(starts), "end", float64Buffer(ends), "reason", int32Buffer(reason),
+			"lens", int32Buffer(lens), "start", float64Buffer(starts), "end", float64Buffer(ends), "ops", buffer(ops), "reason", int32Buffer(reason),
 			"producerEngine", int32Buffer(pEngine), "producerIndex", int32Buffer(pIndex), "queue", int32Buffer(queue), "queues", orEmpty(queues),
 			"waited", float64Buffer(waited), "busy", float64Buffer(busy), "criticalEngine", int32Buffer(critE), "criticalIndex", int32Buffer(critI),
 			"summary", buffer(append(summary, '\n'))))

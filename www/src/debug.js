@@ -15,7 +15,8 @@ import { hex } from './views/hex.js';
 import { layoutState } from './views/layout.js';
 import { lib, libCap, libRefresh } from './views/library.js';
 import { plot, replot } from './views/plot/plot.js';
-import { sched, schedulePoint, scheduleWindow } from './views/schedule.js';
+import { scheduleDebug, scheduleWindow } from './views/schedule.js';
+import { lanesDebug } from './views/lanes.js';
 import { mem, memviewBoxPoint, memviewPlace } from './views/memview.js';
 import { search } from './views/search.js';
 import { hlodiff } from './views/hlodiff.js';
@@ -48,7 +49,9 @@ export function installDebugSurface() {
     get layout() { return layoutState(); },
     // the schedule view (views/schedule.js): its window, selection and time to first screen; point(k, e, i) is a slice's middle in client pixels.
     get memory() { return { open: mem.open, boxes: mem.hits.length, selected: mem.sel ? Math.min(200, mem.sel.acc.length) : 0, point: memviewBoxPoint }; },
-    get schedule() { return { open: sched.open, cores: sched.cores ? sched.cores.length : 0, lanes: sched.lanes.length, s0: sched.s0, scale: sched.scale, sel: sched.sel, firstDrawMs: sched.firstDrawMs, drawMs: sched.drawMs, callMs: sched.callMs, instructions: (sched.cores || []).reduce((a, c) => a + c.steps.length, 0), point: schedulePoint }; },
+    get schedule() { return scheduleDebug(); },
+    // the time lanes (views/lanes.js): what they show (measured, estimated and DMA lanes), the profile paired or refused, the selection; point(side, k, e, i) is an instruction's middle in client pixels.
+    get lanes() { return lanesDebug(); },
     // the graph diff (views/hlodiff.js): the core's comparison as diff --json gives it.
     get hlodiff() {
       const d = hlodiff.d;

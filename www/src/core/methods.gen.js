@@ -157,6 +157,7 @@
  * @property {ArrayBuffer} index - Int32 per row: the instruction's index as disasm numbers it (a profile alone: the word's position in its image)
  * @property {ArrayBuffer} start - Float64 per row: its first word's start, ps from the window's start
  * @property {ArrayBuffer} end - Float64 per row: its last word's end
+ * @property {ArrayBuffer} ops - Uint8 per row: its opcode (the NEFF instruction's; a profile alone: the image word's)
  * @property {ArrayBuffer} busy - Float64 per engine: busy ps, the union of its words' intervals
  * @property {ArrayBuffer} runtimeLens - Int32 per engine: its traced runtime words (preamble and postamble; empty when the profile is alone)
  * @property {ArrayBuffer} runtimeIndex - Int32 per runtime word: its position in the image
@@ -176,6 +177,7 @@
  * @property {ArrayBuffer} lens - Int32 per engine: its instructions; row i of an engine is instruction i
  * @property {ArrayBuffer} start - Float64 per instruction: its estimated start (-1: it never runs, behind a deadlock or a hang)
  * @property {ArrayBuffer} end - Float64 per instruction: its estimated end (-1: never runs)
+ * @property {ArrayBuffer} ops - Uint8 per instruction: its opcode
  * @property {ArrayBuffer} reason - Int32 per instruction: why it started then: 0 nothing held it, 1 its engine (the instruction before), 2 a semaphore (producer*), 3 a DMA transfer (producer* is its trigger, queue its queue)
  * @property {ArrayBuffer} producerEngine - Int32 per instruction: the producer's engine (an index into engines; -1: none)
  * @property {ArrayBuffer} producerIndex - Int32 per instruction: the producer's index (-1: none)
@@ -186,6 +188,17 @@
  * @property {ArrayBuffer} criticalEngine - Int32 per step of the critical path, first to last: the engine (index into engines)
  * @property {ArrayBuffer} criticalIndex - Int32 per step: the instruction
  * @property {ArrayBuffer} summary - UTF-8 JSON {unmodelled, idle}: what the estimate could not model, and per engine its idle time by cause (timeline --json's)
+ */
+
+/**
+ * a big profile's engine lanes, sent before its DMA and semaphore records are read (the lanes event of measured)
+ * @typedef {Object} MeasuredLanes
+ * @property {string} windowStart - as measured's
+ * @property {number} window - as measured's
+ * @property {boolean} joined - as measured's
+ * @property {Array<MeasuredCore>} cores - the engines' rows; queues and semaphores empty
+ * @property {Array<string>} opcodes - as measured's
+ * @property {number} ms - the core's time to them
  */
 
 /**
@@ -553,6 +566,7 @@
  * @property {number} window - the window's length, ps
  * @property {boolean} joined - the rows are the NEFF's instructions (false: image words of a profile alone, or a profile of another NEFF)
  * @property {Array<MeasuredCore>} cores - one per core, in the profile's order
+ * @property {Array<string>} opcodes - the name of each opcode byte (256; ops index it)
  * @property {ArrayBuffer} summary - the rest of timeline --json's measured part (UTF-8 JSON: checks, findings, kernel lines, runtime code, gaps), rows and points left out
  * @property {Array<EstimatedCore>} [estimated] - when joined: the NEFF's estimate, core by core as the estimated call gives it (its model object there), to lay beside the measured lanes
  * @property {number} ms - the core's time for the call, in milliseconds
@@ -569,6 +583,7 @@
  * @typedef {Object} EstimatedResult
  * @property {string} target - the chip whose clocks the costs ran at (cayman, sunda)
  * @property {Array<EstimatedCore>} cores - one per core, in the model's order
+ * @property {Array<string>} opcodes - the name of each opcode byte (256; ops index it)
  * @property {ArrayBuffer} model - UTF-8 JSON: timeline --json's model object (calibrated_on, error with its per-kernel figures, target, not_covered): show it beside every estimate
  * @property {number} ms - the core's time for the call, in milliseconds
  */
@@ -865,7 +880,7 @@ export const METHODS = Object.freeze([
   { name: 'plot', doc: 'Sample an activation function over [lo, hi]: emulated, true and error series, boundaries in its table.', args: ['handle', 'ref', 'lo', 'hi', 'n', 'mode'], required: ['handle', 'ref', 'lo', 'hi', 'n'], events: [] },
   { name: 'schedule', doc: 'The program in time (core/sched): per core, each instruction\'s earliest step, the waits with their producers, the lints and undecided points, as typed columns (a million instructions are a few MB).', args: ['handle'], required: ['handle'], events: [] },
   { name: 'memory', doc: 'The program in space (core/sched with its memory model): per core, every SBUF/PSUM access and its exact boxes, each space\'s peak, the memory lints; and the overview\'s sync card filled in.', args: ['handle'], required: ['handle'], events: [] },
-  { name: 'measured', doc: 'A device profile (an open NTFF) measured, alone or joined to an open NEFF (core/timeline): per core the lanes of every engine in real time, the runtime\'s own words, the DMA queues and the semaphores, as typed columns; the window, the checks and the findings. A profile of another NEFF joins nothing (joined false, its ntff.uuid-mismatch finding in the summary).', args: ['handle', 'neff'], required: ['handle'], events: [] },
+  { name: 'measured', doc: 'A device profile (an open NTFF) measured, alone or joined to an open NEFF (core/timeline): per core the lanes of every engine in real time, the runtime\'s own words, the DMA queues and the semaphores, as typed columns; the window, the checks and the findings. A profile of another NEFF joins nothing (joined false, its ntff.uuid-mismatch finding in the summary).', args: ['handle', 'neff'], required: ['handle'], events: ['lanes'] },
   { name: 'estimated', doc: 'A NEFF in estimated time, from the NEFF alone (core/timeline\'s cost model, timeline --json\'s estimated part): per core every instruction\'s estimated start and end and why it waited, linked to its producer; busy and idle by cause per engine; the critical path; and the model\'s measured error and what it does not cover.', args: ['handle'], required: ['handle'], events: [] },
   { name: 'openGroup', doc: 'Open files dropped together: activation-table files join into one Document, any other file is its own.', args: ['files'], required: ['files'], events: [] },
   { name: 'openContext', doc: 'Open a file as a raw libncfw collective context (at most 64 MiB), emulated for arch; its bytes stay in the core for recontext.', args: ['file', 'name', 'arch', 'model'], required: ['file'], events: [] },
@@ -892,6 +907,7 @@ export const EVENTS = Object.freeze({
   header: 'ArrayBuffer', // the Document with only the header (msgpack), as soon as the header is read
   overview: 'ArrayBuffer', // a partial overview (a doc.Node, msgpack; attrs.partial "true"): what the header and the members listed so far tell, right after the header, then at most every 200 ms while the archive is read, and once when the walk ends
   hits: 'Array<SearchHit>', // a batch of search hits, in document order, as the walk finds them
+  lanes: 'MeasuredLanes', // a big profile's engine lanes (its TRACE sections measured alone), before the DMA and semaphore records are read: the measured call's result without summary and estimate, the queues and semaphores empty
 });
 
 /** The error codes, as wasm/protocol declares them. */

@@ -15,6 +15,7 @@ import { contentOpening } from '../views/content.js';
 import { detailClear } from '../views/detail.js';
 import { applyMemberSums } from '../lib/membersums.js';
 import { mapSource, sourceHeld } from './mapsource.js';
+import { isProfile, openProfiled } from './profile.js';
 import { renderSummary } from '../views/summary.js';
 import { overviewHide, overviewPartial } from '../views/overview.js';
 import { tabsClear, tabsOpening } from '../views/tabs.js';
@@ -248,6 +249,9 @@ export async function openExample() {
   return openFile(file);
 }
 
+/** an open of device profiles runs (its own opens go the plain way) */
+let profiling = false;
+
 /** @type {OpenResult} */
 const superseded = { ok: false, message: 'another file was opened before this one finished', cancelled: true };
 
@@ -259,6 +263,11 @@ const superseded = { ok: false, message: 'another file was opened before this on
  */
 export async function openFiles(files) {
   files = Array.from(files || []).filter(Boolean);
+  // Device profiles (.ntff) are paired with their NEFF once open (features/profile.js).
+  if (files.some(isProfile) && !profiling) {
+    profiling = true;
+    try { return await openProfiled(files, { openFile, openGroup: openFiles }); } finally { profiling = false; }
+  }
   if (files.length <= 1) return openFile(files[0]);
   if (opening) cancel();
   const t0 = performance.now();

@@ -192,8 +192,9 @@ function colDrag(e, c, head) {
 function listingRender() {
   if (grid.hidden || !listing.total) return;
   const head = $('listing-head');
-  if (head.dataset.ref !== listing.ref) {
-    head.dataset.ref = listing.ref;
+  const tc = timeCol();
+  if (head.dataset.ref !== listing.ref + (tc ? '|' + tc.title : '')) {
+    head.dataset.ref = listing.ref + (tc ? '|' + tc.title : '');
     head.replaceChildren();
     listing.cols.forEach((c) => {
       const h = cell('span', colClass(c), c, c);
@@ -205,6 +206,7 @@ function listingRender() {
       head.appendChild(h);
     });
     head.appendChild(el('span', 'lc-count muted', fmtInt(listing.total) + ' rows'));
+    if (tc) timeHead(head, tc);
   }
   const sc = $('listing-scroll');
   const virtualTop = toVirtual(sc, listing.full);
@@ -239,6 +241,7 @@ function listingRender() {
         else r.appendChild(cell('span', colClass(listing.cols[k] || ''), listing.cols[k] || '', v));
       });
       if (link) r.dataset.link = link;
+      if (tc) timeCell(r, tc, i);
     } else {
       r.appendChild(el('span', 'lc col-index', i));
       r.appendChild(el('span', 'lc muted', '…'));
@@ -252,6 +255,43 @@ function listingRender() {
 }
 
 export { adopt };
+
+// ---- the duration column: each instruction's time, measured or estimated, after its name ----
+
+/**
+ * timeColumn: the listing's duration column while the document has time (its device profile
+ * paired, or its estimate); views/timehooks.js sets of(member, total): the column's title,
+ * its header's tooltip, a step to the next of the stream's longest instructions, and each
+ * row's cell (its text, its heat against the longest, whether it is among the longest).
+ * @type {{of: ((member: string, total: number) => {title: string, kind: string, error: number, head: string, next: () => void, cell: (i: number) => {text: string, heat: number, hot: boolean, title: string}} | null) | null}}
+ */
+export const timeColumn = { of: null };
+
+// timeCol is the duration column of the listing on show (null: none).
+const timeCol = () => (timeColumn.of && isStreamRef(listing.ref) && listing.total ? timeColumn.of(refMember(listing.ref), listing.total) : null);
+
+// timeAt: where the duration column goes in a row or the header (after the name).
+const timeAt = (box) => box.children[listing.cols.indexOf('name') + 1] || null;
+
+function timeHead(head, tc) {
+  const h = /** @type {HTMLButtonElement} */ (el('button', 'lc col-duration lc-time-head', tc.title + ' ▾'));
+  h.type = 'button';
+  h.tabIndex = -1;
+  h.title = tc.head;
+  h.dataset.time = tc.kind;
+  if (Number.isFinite(tc.error)) h.dataset.spanError = String(tc.error);
+  h.addEventListener('click', (e) => { e.stopPropagation(); tc.next(); });
+  head.insertBefore(h, timeAt(head));
+}
+
+function timeCell(r, tc, i) {
+  const x = tc.cell(i);
+  const c = el('span', 'lc col-duration' + (x.hot ? ' hot' : ''), x.text);
+  c.style.setProperty('--heat', String(Math.max(0, Math.min(1, x.heat))));
+  if (x.title) c.title = x.title;
+  if (x.hot) r.classList.add('hot');
+  r.insertBefore(c, timeAt(r));
+}
 
 /**
  * syncLinks: where the sync band's waits and updates lead (views/schedule.js sets of from the

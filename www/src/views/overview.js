@@ -227,6 +227,13 @@ function focusKey(el) {
   return where + ' ' + (el.tagName.toLowerCase()) + marks;
 }
 
+/**
+ * overviewTime: the line under the title that says the program's time, measured when its
+ * device profile is paired, else estimated with the model's error (views/timehooks.js sets of).
+ * @type {{of: (() => HTMLElement | null) | null}}
+ */
+export const overviewTime = { of: null };
+
 function draw(v, ov, title, redraw = false) {
   // What a redraw keeps: the scroll position, and the focused answer when it is there again.
   // (Only from a partial overview on show, or a redraw of the one on show: reading the scroll
@@ -252,6 +259,9 @@ function draw(v, ov, title, redraw = false) {
     head.appendChild(r);
   }
   head.appendChild(drawerButtons());
+  // The program's time under the title: measured with its profile, else estimated (overviewTime).
+  const time = !partial && overviewTime.of ? overviewTime.of() : null;
+  if (time) head.appendChild(time);
   v.appendChild(head);
   const grid = el('div', 'ov-grid');
   v.appendChild(grid);

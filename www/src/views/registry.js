@@ -25,6 +25,7 @@ import { findingsInit } from './findings.js';
 import { hexInit } from './hex.js';
 import { layoutInit } from './layout.js';
 import { libInit } from './library.js';
+import { lanesHide, lanesInit, lanesOf, lanesShow } from './lanes.js';
 import { linkWantedInit } from './linkwanted.js';
 import { listingHide, listingInit, listingOf, listingShow } from './listing.js';
 import { memviewHide, memviewInit, memviewOf, memviewShow } from './memview.js';
@@ -39,6 +40,7 @@ import { structureInit } from './structure.js';
 import { summaryInit } from './summary.js';
 import { syncCardInit } from './synccard.js';
 import { tabsInit } from './tabs.js';
+import { timeHooksInit } from './timehooks.js';
 import { welcomeInit } from './welcome.js';
 import { hloHide, hloInit, hloOf, hloShow } from './hlo.js';
 import { hlodiffInit, hlodiffShow } from './hlodiff.js';
@@ -80,6 +82,8 @@ export const VIEWS = [
   // While open, the schedule or the memory view takes the overview's place above the listing.
   { name: 'schedule', place: 'content', root: 'sched-view', init: scheduleInit, of: scheduleOf, show: scheduleShow, hide: scheduleHide, instead: 'overview' },
   { name: 'memory', place: 'content', root: 'mem-view', init: memviewInit, of: memviewOf, show: memviewShow, hide: memviewHide, instead: 'overview' },
+  // The program in time: estimated from the NEFF, measured by its device profile, side by side.
+  { name: 'time lanes', place: 'content', root: 'lanes-view', init: lanesInit, of: lanesOf, show: lanesShow, hide: lanesHide, instead: 'overview' },
   // A NEFF's landing view: its answers, the file's bytes below.
   { name: 'overview', place: 'content', root: 'overview-view', init: overviewInit, of: overviewOf, show: overviewShow, hide: overviewHide },
   { name: 'source', place: 'content', root: 'source-view', init: sourceInit, of: sourceOf, show: sourceShow, hide: sourceHide }, // the kernel's source lines
@@ -98,6 +102,7 @@ export const VIEWS = [
   { name: 'bytes', place: 'panel', root: 'hex-wrap', init: hexInit },
   { name: 'source beside the listing', place: 'panel', root: '', init: sourcePaneInit }, // made inside the listing
   { name: 'sync card', place: 'panel', root: '', init: syncCardInit }, // a card of the overview
+  { name: 'time beside the views', place: 'panel', root: '', init: timeHooksInit }, // the overview's time line, the listing's durations, the source pane's lines by time
   { name: 'library', place: 'panel', root: 'library', init: libInit },
   { name: 'linked file', place: 'panel', root: 'link-wanted', init: linkWantedInit }, // a link's file not open here: which to open
   { name: 'tabs', place: 'panel', root: 'tabbar', init: tabsInit },

@@ -1,36 +1,38 @@
 // @ts-check
-// The schedule view: one lane per engine of each core, each instruction a slice at
-// its earliest step (core/sched: one step after everything it waits for), arrows from each
-// wait's producer to its waiter. The core sends Int32 columns (the 'schedule' call); the view
-// draws straight from them on a canvas, only what is visible, and bins the slices that share
-// a pixel, so a million instructions pan and zoom like a hundred.
+// The schedule view: one lane per engine of each core, each instruction a slice at its
+// earliest step (core/sched: one step after everything it waits for), arrows from each wait's
+// producer to its waiter. The core sends Int32 columns (the 'schedule' call); the view draws
+// straight from them through the lanes' canvas (views/lanecanvas.js): only the rows in view,
+// and in a row only the slices in view, those of one pixel column as one box (lib/lod.js), so
+// a million instructions and a million waits pan and zoom like a hundred.
 
 import { call } from '../core/client.js';
 import { $, el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
-import { lower, unpackCore, waitIndex } from '../lib/schedcols.js';
-import { niceTicks } from '../lib/ticks.js';
+import { makeLane, rowOf, sliceAt, boxes } from '../lib/lod.js';
+import { unpackCore } from '../lib/schedcols.js';
 import { contentRootOf, state } from '../state/docs.js';
 import { isStreamRef, streamPath } from '../lib/refs.js';
 import { on } from '../state/events.js';
 import { unpackNode } from '../wire.js';
 import { ensureHandle } from './hex.js';
+import { LaneCanvas, drawLane } from './lanecanvas.js';
 import { instructionAt, listing, listingRedraw, listingShown, syncLinks } from './listing.js';
 import { overviewHide, overviewOf } from './overview.js';
+import { peekLines, rowPeek } from './rowpeek.js';
 import { barButton, viewFrame } from './viewframe.js';
 import { KIND } from '../lib/vocab.gen.js';
 
 const LANE = 24; // px per engine lane
 const HEAD = 22; // px of a core's header row
-const RULER = 28; // px of the step ruler
-const LABELS = 116; // px of the lane labels
 const MAX_SCALE = 96; // px per step at the deepest zoom
 const ARROWS_ALL = 4; // px per step from which every arrow in view is drawn
+const ARROWS_MAX = 4000; // arrows a frame draws at most (the rest are said in the status)
 const AUTO_BYTES = 8 << 20; // the listing's wait links load the model of a file up to this size by themselves
 
 /**
- * The view's state: the model of the document on show, the window (s0: the step at the left
- * edge, scale: px per step), the selected instruction.
+ * The view's state: the model of the document on show, the selected instruction, and what the
+ * benchmarks and tests read (globalThis.neffscope.schedule).
  */
 export const sched = {
   open: false,
@@ -41,23 +43,14 @@ export const sched = {
   /** @type {string[]} */
   opnames: [],
   total: 1,
-  s0: 0,
-  scale: 1,
   /** @type {{core: number, engine: number, index: number} | null} */
   sel: null,
-  /** the window is the whole schedule (a resize fits it again) */
-  fitted: true,
-  /** @type {{core: number, engine: number, y: number}[]} */
-  lanes: [],
-  height: 0,
   /** time from the view asked to its first screen drawn (ms), for the browser bench */
   firstDrawMs: 0,
   /** what the toolbar says of the model */
   summary: '',
   /** the core's time for the schedule call (ms) */
   callMs: 0,
-  /** the last screen's drawing time (ms) */
-  drawMs: 0,
   asked: 0,
   /** @type {Promise<void> | null} */
   loading: null,
@@ -65,7 +58,17 @@ export const sched = {
   card: null,
   /** the core could not model the document (no program) */
   failed: false,
+  /** arrows the last frame drew, and whether it left some out */
+  arrows: 0,
+  arrowsCut: false,
 };
+
+/** @type {LaneCanvas | null} */
+let lc = null;
+/** per core: its lanes for drawing, its waits by step (built when first drawn) */
+const derived = new WeakMap();
+/** @type {number[][]} per core, per engine: its row in the canvas */
+let rowIx = [];
 
 /**
  * scheduleOf: the content pane shows the schedule while it is open (its row of views/registry.js), above the
@@ -93,7 +96,7 @@ export async function scheduleOpen() {
   status(sched.summary);
   lintList();
   layout();
-  draw();
+  drawNow();
   const c = sched.cores && sched.cores[0];
   const member = streamPath(listing.ref) !== null && listingShown() ? streamPath(listing.ref) : c && c.members[0];
   if (member) await instructionAt(member, Math.max(0, member === streamPath(listing.ref) ? listing.selected : 0));
@@ -127,7 +130,7 @@ export function scheduleHide() {
 function showNow() {
   if (!sched.open) return;
   layout();
-  redraw();
+  if (lc) lc.redraw();
 }
 
 async function load() {
@@ -148,7 +151,7 @@ async function load() {
       sched.card = r.card && r.card.byteLength ? unpackNode(r.card) : null;
       sched.cores = r.cores.map(unpackCore);
       sched.total = Math.max(1, ...sched.cores.map((c) => c.total));
-      fit();
+      laidFor = null;
       const words = sched.cores.reduce((a, c) => a + c.steps.length, 0);
       const lints = sched.cores.reduce((a, c) => a + c.lints.length, 0);
       const waits = sched.cores.reduce((a, c) => a + c.waits.length / 7, 0);
@@ -166,7 +169,7 @@ async function load() {
   return sched.loading;
 }
 
-// ---- the DOM: a toolbar, the ruler, the lanes (labels beside a canvas), a tip ----
+// ---- the DOM: a toolbar, then the lanes' canvas (ruler, labels, canvas, tip) ----
 
 /** @type {HTMLElement} the view's root (#sched-view), its frame built on first show */
 let root;
@@ -181,31 +184,16 @@ function view() {
   const lints = el('span', 'sched-lints');
   lints.id = 'sched-lints';
   bar.appendChild(lints);
-  barButton(bar, '−', 'Zoom out (S, or the wheel)', () => zoomAt(0.5, width() / 2));
-  barButton(bar, '+', 'Zoom in (W, or the wheel)', () => zoomAt(2, width() / 2));
-  barButton(bar, '⟲', 'Fit the whole schedule (0, or double-click)', () => { fit(); redraw(); });
+  barButton(bar, '−', 'Zoom out (S, or Ctrl+wheel)', () => lc && lc.zoomAt(0.5, lc.width() / 2));
+  barButton(bar, '+', 'Zoom in (W, or Ctrl+wheel)', () => lc && lc.zoomAt(2, lc.width() / 2));
+  barButton(bar, '⟲', 'Fit the whole schedule (0, or double-click)', () => { if (lc) { lc.fit(); lc.redraw(); } });
   barButton(bar, '✕', 'Close the schedule', () => { scheduleClose(); });
-  const ruler = el('canvas', 'sched-ruler');
-  ruler.id = 'sched-ruler';
-  v.appendChild(ruler);
-  const body = el('div', 'sched-body');
-  body.id = 'sched-body';
-  const labels = el('div', 'sched-labels');
-  labels.id = 'sched-labels';
-  const canvas = el('canvas', 'sched-canvas');
-  canvas.id = 'sched-canvas';
-  canvas.tabIndex = 0;
-  canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', 'Schedule lanes: wheel or W/S to zoom, drag or A/D to pan, click a slice to select its instruction');
-  body.appendChild(labels);
-  body.appendChild(canvas);
-  v.appendChild(body);
-  const tip = el('div', 'sched-tip');
-  tip.id = 'sched-tip';
-  tip.hidden = true;
-  v.appendChild(tip);
-  wire(canvas, body);
-  new ResizeObserver(() => { if (!v.hidden && sched.cores) { if (sched.fitted) fit(); redraw(); } }).observe(body);
+  lc = new LaneCanvas(v, v, {
+    rulerId: 'sched-ruler', bodyId: 'sched-body', labelsId: 'sched-labels', canvasId: 'sched-canvas', tipId: 'sched-tip',
+    ariaLabel: 'Schedule lanes: W/S or Ctrl+wheel zoom, A/D, drag or Shift+wheel pan, the wheel scrolls the lanes, click a slice to select its instruction',
+    unit: 'step', maxK: MAX_SCALE, drawRow, drawOver: drawArrows, hit, tip: describe,
+    pick: (h) => pick(h.core, h.engine, h.index, false),
+  });
   return v;
 }
 
@@ -221,255 +209,200 @@ function lintList() {
   if (!box || !sched.cores) return;
   box.replaceChildren();
   const items = [];
-  sched.cores.forEach((c, k) => { for (const l of c.lints) items.push({ c, k, l }); });
+  sched.cores.forEach((c, k) => { for (const l of c.lints) items.push({ k, l }); });
   if (!items.length) {
     const und = sched.cores.reduce((a, c) => a + c.undecided.length, 0);
     box.appendChild(el('span', 'sched-ok', und ? und + ' undecided (no lint)' : 'all waits resolved · no deadlock'));
     return;
   }
-  for (const { c, k, l } of items.slice(0, 8)) {
+  for (const { k, l } of items.slice(0, 8)) {
     const b = el('button', 'sched-lint', l.code);
     /** @type {HTMLButtonElement} */ (b).type = 'button';
     b.title = l.message;
     b.addEventListener('click', () => pick(k, l.engine, l.index, true));
     box.appendChild(b);
-    void c;
   }
 }
 
-function width() {
-  const c = /** @type {HTMLCanvasElement | null} */ ($('sched-canvas'));
-  return c ? Math.max(1, c.clientWidth) : 800;
-}
+/** @type {any} the model the rows were laid out for */
+let laidFor = null;
 
-// layout places the lanes: per core a header row, then one lane per engine.
+// layout gives the canvas its rows: per core a header row, then one lane per engine.
 function layout() {
-  const labels = $('sched-labels');
-  if (!sched.cores || !labels) return;
-  sched.lanes = [];
-  labels.replaceChildren();
-  let y = 0;
+  if (!sched.cores || !lc || laidFor === sched.cores) return;
+  laidFor = sched.cores;
+  /** @type {import('./lanecanvas.js').Row[]} */
+  const rows = [];
+  rowIx = [];
   sched.cores.forEach((c, k) => {
-    const h = el('div', 'sched-core', c.core);
-    h.style.height = HEAD + 'px';
-    h.title = c.core + ': ' + fmtInt(c.total) + ' steps';
-    labels.appendChild(h);
-    y += HEAD;
-    c.engines.forEach((name, e) => {
-      sched.lanes.push({ core: k, engine: e, y });
-      const l = el('div', 'sched-lane-label', name);
-      l.style.height = LANE + 'px';
-      l.dataset.core = c.core;
-      l.dataset.engine = name;
-      l.title = name + ' · ' + fmtInt(c.lens[e]) + ' instructions' + (c.run[e] < c.lens[e] ? ' · ' + fmtInt(c.lens[e] - c.run[e]) + ' never run (not modelled or stuck)' : '');
-      labels.appendChild(l);
-      y += LANE;
-    });
+    rows.push({ kind: 'head', h: HEAD, label: c.core, title: c.core + ': ' + fmtInt(c.total) + ' steps', data: { core: c.core }, of: { k } });
+    rowIx.push(c.engines.map((name, e) => {
+      rows.push({
+        kind: 'lane', h: LANE, label: name, data: { core: c.core, engine: name }, of: { k, e },
+        title: name + ' · ' + fmtInt(c.lens[e]) + ' instructions' + (c.run[e] < c.lens[e] ? ' · ' + fmtInt(c.lens[e] - c.run[e]) + ' never run (not modelled or stuck)' : ''),
+      });
+      return rows.length - 1;
+    }));
   });
-  sched.height = y;
+  lc.setRows(rows, 0, sched.total);
+  lc.fit();
 }
 
-function fit() {
-  const w = width();
-  sched.fitted = true;
-  sched.scale = Math.min(MAX_SCALE, w / (sched.total * 1.02));
-  sched.s0 = -sched.total * 0.01;
+function drawNow() {
+  if (!lc) return;
+  lc.draw();
+  if (!sched.firstDrawMs && sched.asked && lc.drawn) sched.firstDrawMs = performance.now() - sched.asked;
 }
 
-function clampView() {
-  const w = width();
-  const minScale = w / (sched.total * 1.5);
-  sched.scale = Math.max(minScale, Math.min(MAX_SCALE, sched.scale));
-  const span = w / sched.scale;
-  sched.s0 = Math.max(-span * 0.5, Math.min(sched.total - span * 0.5, sched.s0));
+// ---- per core, what drawing needs: a lane per engine, the waits ordered by step ----
+
+/**
+ * @typedef {{lanes: (import('../lib/lod.js').Lane | null)[], byWaiter: WaitOrder | null, byProducer: WaitOrder | null}} Derived
+ * @typedef {{order: Int32Array, step: Int32Array}} WaitOrder the waits (their numbers) ordered by the step of their waiter (or producer), and each wait's step
+ */
+
+/** @returns {Derived} */
+function derivedOf(c) {
+  let d = derived.get(c);
+  if (!d) { d = { lanes: c.engines.map(() => null), byWaiter: null, byProducer: null }; derived.set(c, d); }
+  return d;
 }
 
-function zoomAt(factor, x) {
-  sched.fitted = false;
-  const at = sched.s0 + x / sched.scale;
-  sched.scale *= factor;
-  clampView();
-  sched.s0 = at - x / sched.scale;
-  clampView();
-  redraw();
+function laneOf(c, e) {
+  const d = derivedOf(c);
+  let l = d.lanes[e];
+  if (!l) l = d.lanes[e] = makeLane(c.steps.subarray(c.off[e], c.off[e] + c.lens[e]));
+  return l;
 }
 
-// ---- drawing ----
-
-let frame = 0;
-function redraw() {
-  if (frame) return;
-  frame = requestAnimationFrame(() => { frame = 0; draw(); });
-}
-
-/** @param {HTMLCanvasElement} c @param {number} w @param {number} h */
-function sized(c, w, h) {
-  const dpr = window.devicePixelRatio || 1;
-  if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-    c.width = Math.round(w * dpr);
-    c.height = Math.round(h * dpr);
-    c.style.height = h + 'px';
+// waitOrder orders the core's waits by the step of their waiter (or of their producer), by
+// counting: a million waits in a few ms, where a comparison sort took a second.
+function waitOrder(c, producer) {
+  const d = derivedOf(c);
+  const have = producer ? d.byProducer : d.byWaiter;
+  if (have) return have;
+  const ws = c.waits;
+  const n = ws.length / 7;
+  const step = new Int32Array(n);
+  const count = new Int32Array(c.total + 2);
+  let m = 0;
+  for (let w = 0; w < n; w++) {
+    const j = 7 * w;
+    const e = producer ? ws[j + 2] : ws[j];
+    const s = e < 0 ? -1 : c.steps[c.off[e] + ws[j + (producer ? 3 : 1)]];
+    step[w] = s;
+    if (s >= 0 && s <= c.total) { count[s + 1]++; m++; } else step[w] = -1;
   }
-  const g = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return g;
+  for (let s = 1; s < count.length; s++) count[s] += count[s - 1];
+  const order = new Int32Array(m);
+  for (let w = 0; w < n; w++) if (step[w] >= 0) order[count[step[w]]++] = w;
+  const o = { order, step };
+  if (producer) d.byProducer = o; else d.byWaiter = o;
+  return o;
 }
 
-function colors() {
-  const cs = getComputedStyle(document.documentElement);
-  const v = (n) => cs.getPropertyValue(n).trim();
-  const dark = (v('--bg') || '#fff').toLowerCase() < '#4';
-  return { text: v('--text'), muted: v('--muted'), border: v('--border'), panel: v('--panel'), panel2: v('--panel-2'), accent: v('--accent'), bad: v('--bad'), dark };
+// waitsAt lists the waits (numbers) whose waiter (or producer) is at a step in [s0, s1).
+function waitsAt(o, s0, s1) {
+  const { order, step } = o;
+  const lo = (s) => { let a = 0, b = order.length; while (a < b) { const m = (a + b) >>> 1; if (step[order[m]] < s) a = m + 1; else b = m; } return a; };
+  return [lo(s0), lo(s1)];
 }
 
-// opColor is an opcode's colour: a hue per opcode (golden-angle spread), as Perfetto colours
-// slices by name.
-const opColorCache = new Map();
-function opColor(op, dark) {
-  const key = op * 2 + (dark ? 1 : 0);
-  let c = opColorCache.get(key);
-  if (!c) {
-    const hue = Math.round((op * 137.508 + 200) % 360);
-    c = dark ? 'hsl(' + hue + ' 45% 48%)' : 'hsl(' + hue + ' 58% 62%)';
-    opColorCache.set(key, c);
-  }
-  return c;
-}
+// ---- drawing: the lanes' canvas asks for each row in view, then for the arrows ----
 
-function draw() {
-  const v = root;
-  const canvas = /** @type {HTMLCanvasElement | null} */ ($('sched-canvas'));
-  const ruler = /** @type {HTMLCanvasElement | null} */ ($('sched-ruler'));
-  if (!v || v.hidden || !canvas || !ruler || !sched.cores) return;
-  if (!sched.lanes.length) layout();
-  const w = width();
-  clampView();
-  const col = colors();
-  drawRuler(sized(ruler, ruler.clientWidth || w + LABELS, RULER), w, col);
-  const g = sized(canvas, w, sched.height);
-  const t0 = performance.now();
-  g.clearRect(0, 0, w, sched.height);
-  g.font = '11px system-ui, sans-serif';
-  g.textBaseline = 'middle';
-  const s0 = sched.s0;
-  const s1 = s0 + w / sched.scale;
-  // Grid lines at the ruler's ticks.
-  g.strokeStyle = col.border;
-  g.lineWidth = 1;
-  g.beginPath();
-  for (const t of niceTicks(Math.max(0, s0), s1, Math.max(2, Math.floor(w / 110)))) {
-    const x = Math.round((t - s0) * sched.scale) + 0.5;
-    g.moveTo(x, 0);
-    g.lineTo(x, sched.height);
-  }
-  g.stroke();
-  let y = 0;
-  sched.cores.forEach((c, k) => {
-    g.fillStyle = col.panel2;
-    g.fillRect(0, y, w, HEAD);
+const out = boxes();
+
+/** @param {CanvasRenderingContext2D} g @param {import('./lanecanvas.js').Row} row @param {number} y @param {import('./lanecanvas.js').Frame} f @param {import('./lanecanvas.js').Colors} col */
+function drawRow(g, row, y, f, col) {
+  const c = sched.cores && sched.cores[row.of.k];
+  if (!c) return;
+  if (row.kind === 'head') {
     g.fillStyle = col.muted;
-    g.fillText(c.core + ' · ' + fmtInt(c.total) + ' steps · ' + fmtInt(c.steps.length) + ' instructions · ' + fmtInt(c.waits.length / 7) + ' waits', 6, y + HEAD / 2);
-    y += HEAD;
-    for (let e = 0; e < c.engines.length; e++) {
-      if (e % 2) { g.fillStyle = col.panel2; g.fillRect(0, y, w, LANE); }
-      drawLane(g, c, k, e, y, s0, s1, w, col);
-      y += LANE;
-    }
-  });
-  drawArrows(g, s0, s1, w, col);
-  sched.drawMs = performance.now() - t0;
-  if (!sched.firstDrawMs && sched.asked) sched.firstDrawMs = performance.now() - sched.asked;
-  canvas.dataset.drawn = String(Number(canvas.dataset.drawn || 0) + 1);
-}
-
-function drawLane(g, c, k, e, y, s0, s1, w, col) {
-  const scale = sched.scale;
-  const i0 = lower(c, e, Math.floor(s0));
-  const i1 = lower(c, e, Math.ceil(s1) + 1);
-  const base = c.off[e];
-  const top = y + 3;
-  const h = LANE - 6;
-  if (i1 - i0 > w * 2) {
-    // Binned: each pixel column shows how busy the engine is over the steps it covers.
-    const color = opColor(c.ops[base + i0], col.dark);
-    g.fillStyle = color;
-    let i = i0;
-    for (let px = 0; px < w && i < i1; px++) {
-      const end = s0 + (px + 1) / scale;
-      const j = lower(c, e, Math.ceil(end));
-      const n = j - i;
-      if (n > 0) {
-        const busy = Math.min(1, n * scale);
-        g.globalAlpha = 0.35 + 0.65 * busy;
-        g.fillRect(px, top + h * (1 - busy) * 0.5, 1, Math.max(2, h * busy));
-      }
-      i = j;
-    }
-    g.globalAlpha = 1;
+    g.fillText(c.core + ' · ' + fmtInt(c.total) + ' steps · ' + fmtInt(c.steps.length) + ' instructions · ' + fmtInt(c.waits.length / 7) + ' waits', 6, y + row.h / 2);
     return;
   }
-  const gap = scale > 6 ? 1 : 0;
-  let lastX = -1;
-  for (let i = i0; i < i1; i++) {
-    const s = c.steps[base + i];
-    const x = (s - s0) * scale;
-    const sw = Math.max(1, scale - gap);
-    if (Math.floor(x) === lastX && sw <= 1) continue;
-    lastX = Math.floor(x);
-    g.fillStyle = opColor(c.ops[base + i], col.dark);
-    g.fillRect(x, top, sw, h);
-    if (sw > 26) {
-      const name = sched.opnames[c.ops[base + i]] || '';
-      g.save();
-      g.beginPath();
-      g.rect(x + 3, top, sw - 6, h);
-      g.clip();
-      g.fillStyle = col.dark ? '#fff' : '#111';
-      g.fillText(name + ' #' + i, x + 4, top + h / 2);
-      g.restore();
-    }
-  }
+  const e = row.of.e;
+  const base = c.off[e];
+  const l = laneOf(c, e);
+  drawLane(g, l, out, y + 3, row.h - 6, f, (p) => opColor(c.ops[base + rowOf(l, p)], col.dark), (p) => (sched.opnames[c.ops[base + rowOf(l, p)]] || '') + ' #' + rowOf(l, p), col);
   const sel = sched.sel;
-  if (sel && sel.core === k && sel.engine === e) {
+  if (sel && sel.core === row.of.k && sel.engine === e) {
     const s = c.steps[base + sel.index];
     if (s >= 0) {
-      const x = (s - s0) * scale;
       g.strokeStyle = col.text;
       g.lineWidth = 2;
-      g.strokeRect(x - 1, top - 1, Math.max(3, scale - gap) + 2, h + 2);
+      g.strokeRect((s - f.t0) * f.k - 1, y + 2, Math.max(3, f.k - (f.k > 6 ? 1 : 0)) + 2, row.h - 4);
     }
   }
 }
 
-function laneY(k, e) {
-  for (const l of sched.lanes) if (l.core === k && l.engine === e) return l.y + LANE / 2;
-  return -1;
+// laneMid is the middle of engine e of core k in the viewport (NaN when it is not laid out).
+function laneMid(k, e) {
+  const i = rowIx[k] ? rowIx[k][e] : undefined;
+  return i === undefined || !lc ? NaN : lc.rowY(i) + LANE / 2;
 }
 
-// drawArrows draws the flows: every wait in view when zoomed in enough, else those of the
-// selected instruction (its producers, and the waits it satisfies).
-function drawArrows(g, s0, s1, w, col) {
+// drawArrows draws the flows: every wait in view when zoomed in enough (at most ARROWS_MAX),
+// else those of the selected instruction (its producers, and the waits it satisfies).
+function drawArrows(g, f, col) {
   if (!sched.cores) return;
-  const all = sched.scale >= ARROWS_ALL;
+  const s0 = f.t0, s1 = f.t0 + f.w / f.k;
   const sel = sched.sel;
-  sched.cores.forEach((c, k) => {
+  let drawn = 0;
+  sched.arrowsCut = false;
+  const one = (c, k, j, mine) => {
     const ws = c.waits;
-    for (let j = 0; j < ws.length; j += 7) {
-      const pe = ws[j + 2];
-      if (pe < 0) continue;
-      const mine = sel && sel.core === k && ((ws[j] === sel.engine && ws[j + 1] === sel.index) || (pe === sel.engine && ws[j + 3] === sel.index));
-      if (!all && !mine) continue;
-      const sw = c.steps[c.off[ws[j]] + ws[j + 1]];
-      const sp = c.steps[c.off[pe] + ws[j + 3]];
-      if (sw < 0 || sp < 0) continue;
-      if (!mine && (Math.max(sw, sp) < s0 || Math.min(sw, sp) > s1)) continue;
-      const x0 = (sp + 1 - s0) * sched.scale;
-      const x1 = (sw - s0) * sched.scale;
-      const y0 = laneY(k, pe);
-      const y1 = laneY(k, ws[j]);
-      arrow(g, x0, y0, x1, y1, mine ? col.accent : col.muted, mine ? 1.8 : 1, mine ? 1 : 0.7);
+    const pe = ws[j + 2];
+    if (pe < 0) return;
+    const sw = c.steps[c.off[ws[j]] + ws[j + 1]];
+    const sp = c.steps[c.off[pe] + ws[j + 3]];
+    if (sw < 0 || sp < 0) return;
+    const y0 = laneMid(k, pe), y1 = laneMid(k, ws[j]);
+    if (!mine && ((y0 < 0 && y1 < 0) || (y0 > f.h && y1 > f.h))) return;
+    arrow(g, (sp + 1 - s0) * f.k, y0, (sw - s0) * f.k, y1, mine ? col.accent : col.muted, mine ? 1.8 : 1, mine ? 1 : 0.7);
+    drawn++;
+  };
+  sched.cores.forEach((c, k) => {
+    // A wait joins two lanes of one core: a core whose lanes are all out of view has none to
+    // draw (a schedule of 1,000 cores looks at the few on screen, not at every core's waits).
+    if (!(sel && sel.core === k) && !coreInView(k, f.h)) return;
+    if (f.k >= ARROWS_ALL) {
+      const o = waitOrder(c, false);
+      const [a, b] = waitsAt(o, Math.floor(s0), Math.ceil(s1) + 1);
+      for (let x = a; x < b; x++) {
+        if (drawn >= ARROWS_MAX) { sched.arrowsCut = true; break; }
+        one(c, k, 7 * o.order[x], false);
+      }
+    }
+    if (sel && sel.core === k) {
+      for (const j of waitsOf(c, sel.engine, sel.index, false)) one(c, k, j, true);
+      for (const j of waitsOf(c, sel.engine, sel.index, true)) one(c, k, j, true);
     }
   });
+  sched.arrows = drawn;
+}
+
+// coreInView: some lane of core k is within the viewport's h pixels.
+function coreInView(k, h) {
+  const ix = rowIx[k];
+  if (!ix || !ix.length || !lc) return false;
+  const top = lc.rowY(ix[0]), bottom = lc.rowY(ix[ix.length - 1]) + LANE;
+  return bottom >= 0 && top <= h;
+}
+
+// waitsOf lists the waits (offsets into c.waits) of instruction (e, i) as the waiter, or as
+// the producer.
+function waitsOf(c, e, i, producer) {
+  const s = c.steps[c.off[e] + i];
+  if (s < 0) return [];
+  const o = waitOrder(c, producer);
+  const [a, b] = waitsAt(o, s, s + 1);
+  const out = [];
+  for (let x = a; x < b; x++) {
+    const j = 7 * o.order[x];
+    if (producer ? c.waits[j + 2] === e && c.waits[j + 3] === i : c.waits[j] === e && c.waits[j + 1] === i) out.push(j);
+  }
+  return out;
 }
 
 function arrow(g, x0, y0, x1, y1, color, lw, alpha) {
@@ -491,162 +424,62 @@ function arrow(g, x0, y0, x1, y1, color, lw, alpha) {
   g.globalAlpha = 1;
 }
 
-function drawRuler(g, w, col) {
-  const full = w + LABELS;
-  g.clearRect(0, 0, full, RULER);
-  g.fillStyle = col.panel;
-  g.fillRect(0, 0, full, RULER);
-  g.strokeStyle = col.border;
-  g.beginPath();
-  g.moveTo(0, RULER - 0.5);
-  g.lineTo(full, RULER - 0.5);
-  g.stroke();
-  g.font = '11px system-ui, sans-serif';
-  g.textBaseline = 'middle';
-  g.fillStyle = col.muted;
-  g.fillText('step', 8, RULER / 2);
-  const s0 = sched.s0;
-  const s1 = s0 + w / sched.scale;
-  g.beginPath();
-  for (const t of niceTicks(Math.max(0, s0), s1, Math.max(2, Math.floor(w / 110)))) {
-    const x = LABELS + Math.round((t - s0) * sched.scale) + 0.5;
-    if (x < LABELS) continue;
-    g.moveTo(x, RULER - 7);
-    g.lineTo(x, RULER);
-    g.fillText(fmtInt(Math.round(t)), x + 3, RULER / 2 - 1);
+// opColor is an opcode's colour: a hue per opcode (golden-angle spread), as Perfetto colours
+// slices by name.
+const opColorCache = new Map();
+export function opColor(op, dark) {
+  const key = op * 2 + (dark ? 1 : 0);
+  let c = opColorCache.get(key);
+  if (!c) {
+    const hue = Math.round((op * 137.508 + 200) % 360);
+    c = dark ? 'hsl(' + hue + ' 45% 48%)' : 'hsl(' + hue + ' 58% 62%)';
+    opColorCache.set(key, c);
   }
-  g.stroke();
+  return c;
 }
 
-// ---- interaction: wheel and keys zoom, drag pans, a click picks a slice ----
+// ---- the pointer: what is under it, its tooltip, a click ----
 
-/** @param {HTMLCanvasElement} canvas @param {HTMLElement} body */
-function wire(canvas, body) {
-  canvas.addEventListener('wheel', (e) => {
-    if (!sched.cores) return;
-    e.preventDefault();
-    const x = e.offsetX;
-    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
-      sched.s0 += (e.shiftKey ? e.deltaY : e.deltaX) / sched.scale;
-      redraw();
-      return;
-    }
-    zoomAt(Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0025)), x);
-  }, { passive: false });
-  let down = null;
-  canvas.addEventListener('pointerdown', (e) => {
-    down = { x: e.clientX, s0: sched.s0, moved: false };
-    canvas.setPointerCapture(e.pointerId);
-  });
-  canvas.addEventListener('pointermove', (e) => {
-    if (down) {
-      const dx = e.clientX - down.x;
-      if (Math.abs(dx) > 3) down.moved = true;
-      if (down.moved) { sched.s0 = down.s0 - dx / sched.scale; sched.fitted = false; redraw(); }
-      return;
-    }
-    hover(e.offsetX, e.offsetY);
-  });
-  canvas.addEventListener('pointerup', (e) => {
-    const d = down;
-    down = null;
-    if (d && !d.moved) click(e.offsetX, e.offsetY);
-  });
-  canvas.addEventListener('pointerleave', () => { $('sched-tip').hidden = true; });
-  canvas.addEventListener('dblclick', () => { fit(); redraw(); });
-  canvas.addEventListener('keydown', (e) => {
-    const w = width();
-    switch (e.key) {
-      case 'w': case 'W': case '+': case '=': zoomAt(1.5, w / 2); break;
-      case 's': case 'S': case '-': zoomAt(1 / 1.5, w / 2); break;
-      case 'a': case 'A': case 'ArrowLeft': sched.s0 -= w / 5 / sched.scale; redraw(); break;
-      case 'd': case 'D': case 'ArrowRight': sched.s0 += w / 5 / sched.scale; redraw(); break;
-      case '0': case 'Home': fit(); redraw(); break;
-      default: return;
-    }
-    e.preventDefault();
-  });
-  void body;
+function hit(row, x, t, f) {
+  const c = sched.cores && sched.cores[row.of.k];
+  if (!c) return null;
+  const l = laneOf(c, row.of.e);
+  const p = sliceAt(l, t, Math.max(0, 3 / f.k));
+  return p < 0 ? null : { core: row.of.k, engine: row.of.e, index: rowOf(l, p) };
 }
 
-// hit finds the slice under (x, y): its lane, and the word at that step (or the nearest within
-// 3 px when slices are thin).
-function hit(x, y) {
-  if (!sched.cores) return null;
-  const lane = sched.lanes.find((l) => y >= l.y && y < l.y + LANE);
-  if (!lane) return null;
-  const c = sched.cores[lane.core];
-  const e = lane.engine;
-  const s = sched.s0 + x / sched.scale;
-  const slack = Math.max(0, 3 / sched.scale);
-  const i = lower(c, e, Math.floor(s - slack));
-  let best = -1;
-  let bestD = Infinity;
-  for (let j = i; j < c.run[e]; j++) {
-    const st = c.steps[c.off[e] + j];
-    if (st > s + slack) break;
-    const d = s >= st && s < st + 1 ? 0 : Math.min(Math.abs(s - st), Math.abs(s - st - 1));
-    if (d < bestD) { bestD = d; best = j; }
-  }
-  return best < 0 ? null : { core: lane.core, engine: e, index: best };
-}
-
+// describe is a slice's tooltip: what it is, its step, its waits and what it satisfies, then
+// its operands and kernel line (from the listing's rows, when they come).
 function describe(h) {
   const c = /** @type {import('../lib/schedcols.js').SchedCore[]} */ (sched.cores)[h.core];
   const op = c.ops[c.off[h.engine] + h.index];
   const lines = [c.engines[h.engine] + ' #' + fmtInt(h.index) + ' · ' + (sched.opnames[op] || '0x' + op.toString(16)), 'step ' + fmtInt(c.steps[c.off[h.engine] + h.index])];
   const ws = c.waits;
-  for (let j = 0; j < ws.length; j += 7) {
-    if (ws[j] === h.engine && ws[j + 1] === h.index) {
-      const from = ws[j + 2] >= 0 ? c.engines[ws[j + 2]] + ' #' + fmtInt(ws[j + 3]) : (c.codes[ws[j + 6]] || 'nothing');
-      lines.push('waits S[' + ws[j + 4] + '] ≥ ' + (ws[j + 5] >>> 0) + ' ← ' + from);
-    } else if (ws[j + 2] === h.engine && ws[j + 3] === h.index) {
-      lines.push('satisfies ' + c.engines[ws[j]] + ' #' + fmtInt(ws[j + 1]) + ' (S[' + ws[j + 4] + '] ≥ ' + (ws[j + 5] >>> 0) + ')');
-    }
-    if (lines.length > 9) { lines.push('…'); break; }
+  const mine = waitsOf(c, h.engine, h.index, false);
+  const theirs = waitsOf(c, h.engine, h.index, true);
+  for (const j of mine.slice(0, 4)) {
+    const from = ws[j + 2] >= 0 ? c.engines[ws[j + 2]] + ' #' + fmtInt(ws[j + 3]) : (c.codes[ws[j + 6]] || 'nothing');
+    lines.push('waits S[' + ws[j + 4] + '] ≥ ' + (ws[j + 5] >>> 0) + ' ← ' + from);
   }
-  return lines;
-}
-
-function hover(x, y) {
-  const tip = $('sched-tip');
-  const h = hit(x, y);
-  if (!h) { tip.hidden = true; return; }
-  tip.replaceChildren(...describe(h).map((t, i) => el('div', i ? '' : 'sched-tip-head', t)));
-  tip.hidden = false;
-  const body = $('sched-body');
-  const r = body.getBoundingClientRect();
-  const vr = root.getBoundingClientRect();
-  const left = r.left - vr.left + LABELS + x + 14;
-  tip.style.left = Math.min(left, vr.width - tip.offsetWidth - 8) + 'px';
-  tip.style.top = (r.top - vr.top + y - body.scrollTop + 16) + 'px';
-}
-
-function click(x, y) {
-  const h = hit(x, y);
-  if (!h) return;
-  pick(h.core, h.engine, h.index, false);
+  for (const j of theirs.slice(0, 4)) lines.push('satisfies ' + c.engines[ws[j]] + ' #' + fmtInt(ws[j + 1]) + ' (S[' + ws[j + 4] + '] ≥ ' + (ws[j + 5] >>> 0) + ')');
+  if (mine.length + theirs.length > 8) lines.push('… ' + fmtInt(mine.length + theirs.length) + ' waits in all');
+  return lines.concat(peekLines(rowPeek(c.members[h.engine], h.index, () => { if (lc && lc.pointer) lc.hover(lc.pointer.x, lc.pointer.y); })));
 }
 
 // pick selects an instruction: the schedule marks it and draws its arrows; the listing below
 // shows it (and the detail pane its fields and kernel line).
 function pick(core, engine, index, center) {
-  if (!sched.cores || engine < 0) return;
+  if (!sched.cores || engine < 0 || !lc) return;
   sched.sel = { core, engine, index };
   const c = sched.cores[core];
-  if (center) {
-    const s = c.steps[c.off[engine] + index];
-    if (s >= 0) {
-      sched.scale = Math.max(sched.scale, 12);
-      sched.s0 = s - width() / 2 / sched.scale;
-    }
-  }
-  redraw();
-  instructionAt(c.members[engine], index).then(redraw);
+  const s = c.steps[c.off[engine] + index];
+  if (center && s >= 0) lc.centerOn(s + 0.5, rowIx[core][engine], 12);
+  else lc.redraw();
+  instructionAt(c.members[engine], index).then(() => lc && lc.redraw());
 }
 
 /**
- * schedulePick selects instruction index of a stream member in the schedule (when it is
+ * scheduleMark selects instruction index of a stream member in the schedule (when it is
  * open), as the listing's wait links do.
  * @param {string} member
  * @param {number} index
@@ -657,7 +490,7 @@ export function scheduleMark(member, index) {
     const e = c.members.indexOf(member);
     if (e >= 0) sched.sel = { core: k, engine: e, index };
   });
-  if (sched.open) redraw();
+  if (sched.open && lc) lc.redraw();
 }
 
 /**
@@ -676,11 +509,9 @@ export function syncLinksOf(member, index) {
   for (const c of sched.cores) {
     const e = c.members.indexOf(member);
     if (e < 0) continue;
-    const ix = waitIndex(c);
     const ws = c.waits;
-    const key = e * 2 ** 32 + index;
-    const producers = (ix.byWaiter.get(key) || []).filter((j) => ws[j + 2] >= 0).map((j) => ({ member: c.members[ws[j + 2]], index: ws[j + 3], sem: ws[j + 4] }));
-    const waiters = (ix.byProducer.get(key) || []).map((j) => ({ member: c.members[ws[j]], index: ws[j + 1], sem: ws[j + 4] }));
+    const producers = waitsOf(c, e, index, false).filter((j) => ws[j + 2] >= 0).map((j) => ({ member: c.members[ws[j + 2]], index: ws[j + 3], sem: ws[j + 4] }));
+    const waiters = waitsOf(c, e, index, true).map((j) => ({ member: c.members[ws[j]], index: ws[j + 1], sem: ws[j + 4] }));
     return { producers, waiters };
   }
   return null;
@@ -728,7 +559,7 @@ export function scheduleInit(box) {
   root = box;
   syncLinks.of = syncLinksOf;
   on('document', () => {
-    if (sched.doc !== (state && state.doc)) { sched.cores = null; sched.doc = null; sched.sel = null; sched.lanes = []; }
+    if (sched.doc !== (state && state.doc)) { sched.cores = null; sched.doc = null; sched.sel = null; laidFor = null; }
   });
   on('empty', () => { scheduleClose(); sched.cores = null; sched.doc = null; });
 }
@@ -742,15 +573,25 @@ export function scheduleInit(box) {
  */
 export function schedulePoint(k, e, index) {
   const c = sched.cores && sched.cores[k];
-  const canvas = $('sched-canvas');
-  if (!c || !canvas) return null;
+  if (!c || !lc || !rowIx[k]) return null;
   const s = c.steps[c.off[e] + index];
-  const lane = sched.lanes.find((l) => l.core === k && l.engine === e);
-  if (s < 0 || !lane) return null;
-  const r = canvas.getBoundingClientRect();
-  const x = (s + 0.5 - sched.s0) * sched.scale;
-  if (x < 0 || x > r.width) return null;
-  return { x: r.left + x, y: r.top + lane.y + LANE / 2 };
+  return s < 0 ? null : lc.point(rowIx[k][e], s + 0.5);
+}
+
+/**
+ * scheduleDebug is the view's state for globalThis.neffscope.schedule: its window (s0 the step
+ * at the left edge, scale px per step), the rows laid out, the selection, its timings.
+ */
+export function scheduleDebug() {
+  const f = lc ? lc.view() : { t0: 0, k: 1, top: 0, h: 0, w: 0 };
+  return {
+    open: sched.open, cores: sched.cores ? sched.cores.length : 0, lanes: lc ? lc.rows.filter((r) => r.kind === 'lane').length : 0,
+    s0: f.t0, scale: f.k, top: f.top, height: lc ? lc.total : 0, canvasHeight: lc ? lc.canvas.height : 0, sel: sched.sel,
+    firstDrawMs: sched.firstDrawMs, drawMs: lc ? lc.drawMs : 0, drawn: lc ? lc.drawn : 0, callMs: sched.callMs, arrows: sched.arrows, arrowsCut: sched.arrowsCut,
+    instructions: (sched.cores || []).reduce((a, c) => a + c.steps.length, 0), point: schedulePoint,
+    /** scroll(px) scrolls the lanes to px from their top; zoom(f) zooms about the middle */
+    scroll: (px) => { if (lc) lc.body.scrollTop = px; }, zoom: (x) => { if (lc) lc.zoomAt(x, lc.width() / 2); },
+  };
 }
 
 // ---- the schedule's place in the URL (features/permalink.js keeps it there) ----
@@ -761,11 +602,9 @@ export function schedulePoint(k, e, index) {
  * @returns {{lo: number, hi: number} | null}
  */
 export function scheduleWindow() {
-  if (!sched.cores || !sched.open) return null;
-  const w = width();
-  const fitScale = Math.min(MAX_SCALE, w / (sched.total * 1.02));
-  if (Math.abs(sched.scale - fitScale) <= fitScale * 1e-6 && Math.abs(sched.s0 + sched.total * 0.01) < 0.5) return null;
-  return { lo: Math.floor(sched.s0 + 1e-6), hi: Math.ceil(sched.s0 + w / sched.scale - 1e-6) }; // (a window set from a link reads back the same)
+  if (!sched.cores || !sched.open || !lc || lc.fitted) return null;
+  const f = lc.view();
+  return { lo: Math.floor(f.t0 + 1e-6), hi: Math.ceil(f.t0 + f.w / f.k - 1e-6) }; // (a window set from a link reads back the same)
 }
 
 /**
@@ -773,15 +612,15 @@ export function scheduleWindow() {
  * @param {{lo: number, hi: number} | null} win
  */
 export function scheduleGoTo(win) {
-  if (!sched.cores) return;
-  if (!win) fit();
+  if (!sched.cores || !lc) return;
+  if (!win) lc.fit();
   else {
-    sched.fitted = false;
-    sched.scale = width() / Math.max(1e-9, win.hi - win.lo);
-    sched.s0 = win.lo;
-    clampView();
+    lc.fitted = false;
+    lc.k = lc.width() / Math.max(1e-9, win.hi - win.lo);
+    lc.t0 = win.lo;
+    lc.clamp();
   }
-  redraw();
+  lc.redraw();
 }
 
 /**

@@ -155,6 +155,7 @@ function draw(v) {
   const sub = el('span', 'muted sp-sub', fmtInt(here) + ' of ' + fmtInt(pane.lines.length) + ' line' + (pane.lines.length === 1 ? '' : 's') + ' here');
   sub.title = fmtInt(here) + ' of the ' + fmtInt(pane.lines.length) + ' kernel lines made instructions of ' + pane.member;
   head.appendChild(sub);
+  timeToggle(head);
   const pick = /** @type {HTMLButtonElement} */ (el('button', 'button small sp-attach', '.py…'));
   pick.setAttribute('aria-label', 'Attach the kernel .py');
   pick.type = 'button';
@@ -171,7 +172,8 @@ function draw(v) {
   v.appendChild(head);
   const body = el('div', 'sp-body');
   const files = [...new Set(pane.lines.map((l) => l.attrs.file))];
-  for (const file of files) {
+  if (lineTime.sorted && lineTime.of && lineTime.of(pane.lines[0], pane.lines)) drawByTime(body);
+  else for (const file of files) {
     const sec = el('section', 'sp-file');
     const text = texts.get(baseName(file));
     const name = el('div', 'sp-file-name', middleEllipsis(file, 56));
@@ -210,8 +212,63 @@ function lineRow(num, k, text) {
     const here = n.filter((w) => w.member === pane.member).length;
     r.appendChild(el('span', 'sp-count', here ? fmtInt(here) : '·'));
     r.title = line.key + ': ' + fmtInt(here) + ' instruction' + (here === 1 ? '' : 's') + ' in ' + pane.member + ', ' + fmtInt(n.length) + ' in all' + (pane.first.get(k) >= 0 ? ' · click: its first one here' : ' · click: its first one');
+    timeMark(r, line);
   }
   return r;
+}
+
+// ---- kernel lines by time: each line's time and heat, the lines sorted longest first ----
+
+/**
+ * lineTime: a kernel line's time while the document has time (views/timehooks.js sets of):
+ * of(line, lines) gives its time's text, its heat against the hottest line and its rank
+ * (null: none); sorted says the pane lists the lines by time, the longest first.
+ * @type {{of: ((line: Node, lines: Node[]) => {ps: number, rank: number, heat: number, text: string, measured: boolean, note: string, short: string, title: string} | null) | null, sorted: boolean}}
+ */
+export const lineTime = { of: null, sorted: false };
+
+/** sourcePaneTimes draws the pane again (the document's time came or changed). */
+export function sourcePaneTimes() { if (sideEl && !sideEl.hidden && pane.doc) sync(true); }
+
+// timeToggle is the head's switch between the file's order and time's (when lines have times).
+function timeToggle(head) {
+  const x = lineTime.of && pane.lines.length ? lineTime.of(pane.lines[0], pane.lines) : null;
+  if (!x) return;
+  const b = /** @type {HTMLButtonElement} */ (el('button', 'button small sp-bytime', 'by time'));
+  b.type = 'button';
+  b.setAttribute('aria-pressed', lineTime.sorted ? 'true' : 'false');
+  b.title = 'List the kernel lines by their ' + (x.measured ? 'measured' : 'estimated') + ' time (the sum of their instructions\' durations), the longest first';
+  b.addEventListener('click', () => { lineTime.sorted = !lineTime.sorted; sync(true); });
+  head.appendChild(b);
+  if (x.note) { const n = el('span', 'sp-time-note muted', x.short); n.title = x.note; head.appendChild(n); }
+}
+
+// timeMark gives a line's row its time and its heat (its share of the hottest line's time).
+function timeMark(r, line) {
+  const x = lineTime.of ? lineTime.of(line, pane.lines) : null;
+  if (!x) return;
+  const c = el('span', 'sp-time' + (x.measured ? '' : ' estimated'), x.text);
+  c.title = x.title;
+  r.appendChild(c);
+  r.classList.add('timed');
+  r.style.setProperty('--heat', String(Math.max(0, Math.min(1, x.heat))));
+  r.dataset.rank = String(x.rank);
+  r.dataset.ps = String(x.ps);
+  r.dataset.time = x.measured ? 'measured' : 'estimated';
+}
+
+// drawByTime lists the lines that made code, the longest first, each named file:line.
+function drawByTime(body) {
+  const sec = el('section', 'sp-file sp-bytime-list');
+  const ranked = pane.lines.map((l, k) => ({ k, x: lineTime.of ? lineTime.of(l, pane.lines) : null })).filter((r) => r.x).sort((a, b) => a.x.rank - b.x.rank);
+  sec.appendChild(el('div', 'sp-file-name', 'kernel lines by ' + (ranked.length && ranked[0].x.measured ? 'measured' : 'estimated') + ' time'));
+  for (const { k } of ranked) {
+    const line = pane.lines[k];
+    const r = lineRow(Number(line.attrs.line), k, texts.get(baseName(line.attrs.file)));
+    r.firstChild.textContent = baseName(line.attrs.file) + ':' + line.attrs.line;
+    sec.appendChild(r);
+  }
+  body.appendChild(sec);
 }
 
 // decorateRows gives the listing's rows on screen their line's colour mark.
