@@ -32,8 +32,8 @@ var packedScratch = sync.Pool{New: func() any { b := make([]byte, packedBlock); 
 func (p *Packed) Write(b []byte) (int, error) {
 	n := len(b)
 	for len(b) > 0 {
-		if p.cur == nil {
-			p.cur = make([]byte, 0, packedBlock)
+		if p.cur == nil { // sized to the first write, grown by append: a small stream holds bytes, not 64 KiB
+			p.cur = make([]byte, 0, min(len(b), packedBlock))
 		}
 		k := min(len(b), packedBlock-len(p.cur))
 		p.cur = append(p.cur, b[:k]...)
@@ -50,8 +50,8 @@ func (p *Packed) flush() {
 	if len(p.cur) == 0 {
 		return
 	}
-	if p.enc == nil {
-		p.enc = make([]byte, s2.MaxEncodedLen(packedBlock))
+	if n := s2.MaxEncodedLen(len(p.cur)); len(p.enc) < n {
+		p.enc = make([]byte, n)
 	}
 	e := s2.Encode(p.enc, p.cur)
 	blk := make([]byte, len(e))
@@ -115,8 +115,11 @@ func (p *Packed) ReadAt(b []byte, off int64) (int, error) {
 // Scan hands the bytes to fn in order, a block at a time (the slice is reused: valid only
 // during the call); fn returning false stops it.
 func (p *Packed) Scan(fn func(chunk []byte) bool) error {
-	buf := make([]byte, packedBlock)
+	var buf []byte // as long as the longest block decodes to: a small stream's scan allocates bytes, not 64 KiB
 	for _, blk := range p.blocks {
+		if n, err := s2.DecodedLen(blk); err == nil && n > len(buf) {
+			buf = make([]byte, n)
+		}
 		d, err := s2.Decode(buf, blk)
 		if err != nil {
 			return err

@@ -58,6 +58,8 @@ export const sched = {
   card: null,
   /** the core could not model the document (no program) */
   failed: false,
+  /** why the core's schedule call failed, said when the view is opened on it */
+  error: '',
   /** arrows the last frame drew, and whether it left some out */
   arrows: 0,
   arrowsCut: false,
@@ -139,6 +141,7 @@ async function load() {
   sched.doc = state.doc;
   sched.cores = null;
   sched.failed = false;
+  sched.error = '';
   sched.sel = null;
   status('working out the schedule…');
   sched.loading = (async () => {
@@ -159,9 +162,10 @@ async function load() {
       status(sched.summary);
       lintList();
     } catch (e) {
-      status('');
       sched.failed = true;
-      if (sched.open) toast('Schedule: ' + (e && e.message ? e.message : e));
+      sched.error = 'Schedule: ' + (e && e.message ? e.message : e);
+      status(sched.error);
+      if (sched.open) toast(sched.error);
     } finally {
       sched.loading = null;
     }
@@ -585,7 +589,7 @@ export function schedulePoint(k, e, index) {
 export function scheduleDebug() {
   const f = lc ? lc.view() : { t0: 0, k: 1, top: 0, h: 0, w: 0 };
   return {
-    open: sched.open, cores: sched.cores ? sched.cores.length : 0, lanes: lc ? lc.rows.filter((r) => r.kind === 'lane').length : 0,
+    open: sched.open, error: sched.error, loading: !!sched.loading, cores: sched.cores ? sched.cores.length : 0, lanes: lc ? lc.rows.filter((r) => r.kind === 'lane').length : 0,
     s0: f.t0, scale: f.k, top: f.top, height: lc ? lc.total : 0, canvasHeight: lc ? lc.canvas.height : 0, sel: sched.sel,
     firstDrawMs: sched.firstDrawMs, drawMs: lc ? lc.drawMs : 0, drawn: lc ? lc.drawn : 0, callMs: sched.callMs, arrows: sched.arrows, arrowsCut: sched.arrowsCut,
     instructions: (sched.cores || []).reduce((a, c) => a + c.steps.length, 0), point: schedulePoint,
