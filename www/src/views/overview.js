@@ -260,7 +260,8 @@ function draw(v, ov, title, redraw = false) {
   }
   head.appendChild(drawerButtons());
   // The program's time under the title: measured with its profile, else estimated (overviewTime).
-  const time = !partial && overviewTime.of ? overviewTime.of() : null;
+  // While the file is read, a line of the same height holds its place: the grid does not move.
+  const time = !overviewTime.of ? null : partial ? el('p', 'ov-time muted', 'its time: once the file is read') : overviewTime.of();
   if (time) head.appendChild(time);
   v.appendChild(head);
   const grid = el('div', 'ov-grid');
