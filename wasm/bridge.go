@@ -113,6 +113,7 @@ func register() *bridge {
 		"libGet":         b.async(b.libGet),
 		"libRemove":      b.async(b.libRemove),
 		"libClear":       b.async(b.libClear),
+		"poolRun":        b.sync(b.poolRun), // pool.go
 	}
 	obj := js.Global().Get("Object").New()
 	call := js.FuncOf(b.call)

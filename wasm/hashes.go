@@ -129,8 +129,9 @@ func (b *bridge) waitIdle() {
 }
 
 // hashMembers → {members}: the members' sha-256 an open with memberHashes: false left out,
-// computed by reading the archive again, on its own goroutine, pausing every few MiB so the
-// page's other calls are answered meanwhile; events progress. The Document takes them too.
+// computed by reading the archive again, in the pool workers when there are any (pool.go),
+// else on its own goroutine, pausing every few MiB so the page's other calls are answered
+// meanwhile; events progress. The Document takes them too.
 func (b *bridge) hashMembers(ctx context.Context, r *request) (any, error) {
 	f := r.file
 	b.mu.Lock()
@@ -149,7 +150,14 @@ func (b *bridge) hashMembers(ctx context.Context, r *request) (any, error) {
 				tp(inspect.Progress{Phase: p.Phase, Done: p.Done, Total: p.Total, Inflated: p.Inflated})
 			}
 		}
-		list, err := hashFile(f, src, opt)
+		var list []neff.MemberHash
+		var err error
+		if p := b.poolFor(r.handle); p != nil && src != nil {
+			// In the pool workers; a job that fails has the whole pass done here (pausing).
+			list, err = f.HashMembersIn(src, p, opt, nil)
+		} else {
+			list, err = hashFile(f, src, opt)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,9 @@ func fileValue(v js.Value, what string) (*jsReaderAt, string, error) {
 		read := func(off, n int64) js.Value {
 			return u8.New(frs.Call("readAsArrayBuffer", v.Call("slice", off, off+n)))
 		}
-		return newJSReaderAt(read, int64(v.Get("size").Float()), 0), name, nil
+		rd := newJSReaderAt(read, int64(v.Get("size").Float()), 0)
+		rd.blob = v
+		return rd, name, nil
 	}
 	if v.InstanceOf(js.Global().Get("ArrayBuffer")) {
 		v = js.Global().Get("Uint8Array").New(v)
@@ -65,6 +67,8 @@ type jsReaderAt struct {
 	bufOff    int64
 	crossings int   // JS calls made, for tests and the benchmark figures
 	read      int64 // bytes fetched from JS
+	// blob is the Blob read (undefined: bytes), which the page's pool workers read too.
+	blob js.Value
 }
 
 func newJSReaderAt(read func(off, n int64) js.Value, size int64, chunk int) *jsReaderAt {

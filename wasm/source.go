@@ -73,12 +73,17 @@ func (b *bridge) indexSource(ctx context.Context, r *request) (any, error) {
 			src.progress = throttledProgress(r, src.src)
 		}
 	}
-	// Between pieces of CPU work (scans, joins) the mapping pauses as its reader does.
+	// Between pieces of CPU work (scans, joins) the mapping pauses as its reader does. The
+	// .dbg members not held go to the pool workers when there are any (pool.go): what they do
+	// not do is done here, so the mapping is the same.
 	var m *inspect.MappedSource
 	var err error
-	if src != nil {
+	switch p := b.poolFor(r.handle); {
+	case src != nil && p != nil:
+		m, err = f.IndexSourceIn(ctx, src, b.pause, p, nil)
+	case src != nil:
 		m, err = f.IndexSourceWith(ctx, src, b.pause)
-	} else {
+	default:
 		m, err = f.IndexSourceWith(ctx, nil, b.pause)
 	}
 	if err != nil {

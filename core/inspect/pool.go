@@ -30,14 +30,20 @@ func (f *File) Goroutines(n int) pool.Pool {
 
 // HashMembersIn is HashMembersFrom with the members hashed in p, a run of members a job, each
 // job reading its stretch of the archive again; done hears of each job's tar bytes as it ends.
-// A job that fails is done here (the whole pass again, through r, as HashMembersFrom), so the
-// list is the one HashMembersFrom gives.
-func (f *File) HashMembersIn(ctx context.Context, r io.ReaderAt, p pool.Pool, done func(tarBytes int64)) ([]neff.MemberHash, error) {
+// A job that fails is done here (the whole pass again, through r, with opt's Pause and
+// Progress, as HashMembersFrom), so the list is the one HashMembersFrom gives.
+func (f *File) HashMembersIn(r io.ReaderAt, p pool.Pool, opt neff.HashOptions, done func(tarBytes int64)) ([]neff.MemberHash, error) {
 	a := f.Archive
 	if a == nil {
 		return nil, errors.New("not a NEFF: it has no members")
 	}
-	opt := neff.HashOptions{Context: ctx, MaxInflated: f.Budget.Limit(budget.Inflate)}
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	ctx := opt.Context
+	if opt.MaxInflated <= 0 {
+		opt.MaxInflated = f.Budget.Limit(budget.Inflate)
+	}
 	if p == nil || p.Size() == 0 || !a.CanSeek() {
 		return f.HashMembersFrom(r, opt)
 	}

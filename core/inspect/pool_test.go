@@ -62,7 +62,7 @@ func deferredWithin(t *testing.T, name string, b []byte, p pool.Pool, lim budget
 		f.ApplySource(m)
 	}
 	if f.MemberHashesPending() {
-		list, err := f.HashMembersIn(ctx, f.r, p, nil)
+		list, err := f.HashMembersIn(f.r, p, neff.HashOptions{Context: ctx}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -256,7 +256,7 @@ func TestPoolCancelled(t *testing.T) {
 	if after := f.Budget.Used(budget.Memory); after != before {
 		t.Errorf("%d bytes charged after a cancelled mapping; %d before", after, before)
 	}
-	if _, err := f.HashMembersIn(ctx, f.r, p, nil); !errors.Is(err, context.Canceled) {
+	if _, err := f.HashMembersIn(f.r, p, neff.HashOptions{Context: ctx}, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("the hashes cancelled give %v", err)
 	}
 }

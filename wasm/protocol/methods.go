@@ -501,4 +501,11 @@ var Methods = []Method{
 	{
 		Name: "libClear", Doc: "Forget every kept file.",
 	},
+	{
+		Name: "poolRun", Doc: "A pool worker's job (core/pool): what an open defers, run on a stretch of the file read again; the core worker hands it out, never the page.",
+		Args: []Field{{Name: "kind", Type: "string", Doc: "the job's kind (dbg-scan, member-hashes)"},
+			{Name: "job", Type: "ArrayBuffer", Doc: "the job's encoding (core/pool)"},
+			{Name: "file", Type: File, Doc: "the file the open read (a Blob: cloned to the worker without its bytes)"}},
+		Result: []Field{{Name: "answer", Type: "ArrayBuffer", Doc: "the job's answer (core/pool)"}, wasm},
+	},
 }

@@ -820,6 +820,21 @@
  */
 
 /**
+ * the args of poolRun: A pool worker's job (core/pool): what an open defers, run on a stretch of the file read again; the core worker hands it out, never the page.
+ * @typedef {Object} PoolRunArgs
+ * @property {string} kind - the job's kind (dbg-scan, member-hashes)
+ * @property {ArrayBuffer} job - the job's encoding (core/pool)
+ * @property {Blob|Uint8Array|ArrayBuffer} file - the file the open read (a Blob: cloned to the worker without its bytes)
+ */
+
+/**
+ * the result of poolRun
+ * @typedef {Object} PoolRunResult
+ * @property {ArrayBuffer} answer - the job's answer (core/pool)
+ * @property {number} wasmBytes - the wasm linear memory's size after the call (0 when unknown)
+ */
+
+/**
  * Every method's args and result, by name: call(method, args) is typed by it.
  * @typedef {Object} MethodTypes
  * @property {{args: OpenArgs, result: OpenResult}} open
@@ -857,9 +872,10 @@
  * @property {{args: LibGetArgs, result: LibGetResult}} libGet
  * @property {{args: LibRemoveArgs, result: LibRemoveResult}} libRemove
  * @property {{args: LibClearArgs, result: LibClearResult}} libClear
+ * @property {{args: PoolRunArgs, result: PoolRunResult}} poolRun
  */
 
-/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'measured'|'estimated'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'hloDiff'|'scanGraphs'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'} Method */
+/** @typedef {'open'|'digests'|'hashMembers'|'indexSource'|'setFingerprint'|'bytes'|'rows'|'instruction'|'node'|'children'|'search'|'locate'|'evaluate'|'plot'|'schedule'|'memory'|'measured'|'estimated'|'openGroup'|'openContext'|'recontext'|'contextArches'|'json'|'diff'|'compare'|'scan'|'hloDiff'|'scanGraphs'|'close'|'libStatus'|'libPut'|'libList'|'libGet'|'libRemove'|'libClear'|'poolRun'} Method */
 /** @typedef {'bad-request'|'not-found'|'unavailable'|'limit'|'internal'|'failed'} ErrorCode */
 
 /** Every method, in the core's table order. */
@@ -899,6 +915,7 @@ export const METHODS = Object.freeze([
   { name: 'libGet', doc: 'One kept file, its Document and bytes included.', args: ['key'], required: ['key'], events: [] },
   { name: 'libRemove', doc: 'Forget one kept file.', args: ['key'], required: ['key'], events: [] },
   { name: 'libClear', doc: 'Forget every kept file.', args: [], required: [], events: [] },
+  { name: 'poolRun', doc: 'A pool worker\'s job (core/pool): what an open defers, run on a stretch of the file read again; the core worker hands it out, never the page.', args: ['kind', 'job', 'file'], required: ['kind', 'job', 'file'], events: [] },
 ]);
 
 /** The events methods send, by name: the JSDoc type of their data. */
