@@ -95,14 +95,6 @@ func (c *testCore) fails(method string, args any, code, want string) {
 // u8 is data as a Uint8Array: the file argument the page fallback passes.
 func u8(data []byte) js.Value { return toUint8Array(data) }
 
-// jsBytes copies a Uint8Array or ArrayBuffer into Go.
-func jsBytes(v js.Value) []byte {
-	a := js.Global().Get("Uint8Array").New(v)
-	b := make([]byte, a.Length())
-	js.CopyBytesToGo(b, a)
-	return b
-}
-
 func decodeDoc(t *testing.T, v js.Value) *doc.Document {
 	t.Helper()
 	var d doc.Document

@@ -104,3 +104,11 @@ func (b *bridge) poolRun(r *request) (any, error) {
 	}
 	return object("answer", buffer(answer), "wasmBytes", b.wasmBytes()), nil
 }
+
+// jsBytes copies a Uint8Array or ArrayBuffer into Go.
+func jsBytes(v js.Value) []byte {
+	a := js.Global().Get("Uint8Array").New(v)
+	b := make([]byte, a.Length())
+	js.CopyBytesToGo(b, a)
+	return b
+}
