@@ -26,7 +26,7 @@ import { hlodiff } from './views/hlodiff.js';
 export function installDebugSurface() {
   globalThis.neffscope = {
     get state() { return state; },
-    get core() { return { mode: core.mode, ready: core.ready, warm: core.warm }; },
+    get core() { return { mode: core.mode, ready: core.ready, warm: core.warm, pool: core.pool }; },
     get lastOpen() { return lastOpen; },
     get docs() { return docs.map((d) => ({ file: d.doc.file, kind: d.doc.kind, current: d === state })); },
     get hex() { return { source: hex.source, hl: hex.hl && { off: hex.hl.off, len: hex.hl.len, src: hex.hl.src || '' }, cursor: hex.cursor }; },

@@ -5,7 +5,7 @@
 import { $, toast } from '../dom.js';
 import { hashStop, hashWorker } from './hasher.js';
 import { METHODS } from './methods.gen.js';
-import { newWorker, single } from './workers.js';
+import { newWorker, single, workerSource } from './workers.js';
 
 const METHOD_NAMES = new Set(METHODS.map((m) => m.name));
 
@@ -20,6 +20,8 @@ export const core = {
   started: 0,
   /** @type {{opens: number, ms: number, stopped: boolean, error?: string} | null} the worker's warm-up, once it ended */
   warm: null,
+  /** @type {{size: number, ready: number, jobs: number, failed: number, died: number, wasmBytes: number, why: string} | null} the core worker's pool workers (worker/pool.js), as it last said; why: why it has none */
+  pool: null,
 };
 
 let wasmBytesPromise = null;
@@ -93,15 +95,17 @@ export function startCore() {
   core.gen++;
   core.ready = false;
   core.warm = null;
+  core.pool = null;
   core.started = performance.now();
   setCoreStatus('starting', 'core starting…');
   let w;
   try {
-    w = newWorker('', ['self.NEFFSCOPE_WAIT_FOR_WASM = true;\n', single ? $('wasm-exec-src').textContent : '', '\n']);
+    const prelude = ['self.NEFFSCOPE_WAIT_FOR_WASM = true;\n', single ? $('wasm-exec-src').textContent : '', '\n'];
+    w = newWorker('', prelude);
     if (single) {
       inflateEmbeddedWasm().then((buf) => {
         const copy = buf.slice(0), warm = embeddedWarm();
-        w.postMessage({ type: 'init', wasm: copy, warm }, warm ? [copy, warm] : [copy]);
+        w.postMessage({ type: 'init', wasm: copy, warm, src: workerSource(prelude) }, warm ? [copy, warm] : [copy]);
       })
         .catch((e) => fallbackToMainThread('the embedded wasm could not be inflated: ' + e.message));
     }
@@ -184,6 +188,11 @@ function onCoreMessage(msg) {
   }
   if (msg.type === 'warm-doc') {
     for (const f of warmHooks) f(msg.doc);
+    return;
+  }
+  if (msg.type === 'pool') {
+    const { size, ready, jobs, failed, died, wasmBytes, why } = msg;
+    core.pool = { size, ready, jobs, failed, died, wasmBytes, why: why || '' };
     return;
   }
   if (msg.type === 'warm') {

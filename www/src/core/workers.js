@@ -16,5 +16,15 @@ export const single = typeof document !== 'undefined' ? $('wasm-data') : null;
 export function newWorker(name, prelude) {
   const opts = name ? { name } : undefined;
   if (!single) return new Worker('worker.js', opts);
-  return new Worker(URL.createObjectURL(new Blob(prelude.concat([$('worker-src').textContent]), { type: 'text/javascript' })), opts);
+  return new Worker(URL.createObjectURL(new Blob([workerSource(prelude)], { type: 'text/javascript' })), opts);
+}
+
+/**
+ * workerSource is the single-file build's worker script: prelude and the code. The core worker
+ * is given it to start its pool workers from (from file:// a worker may not start one from
+ * the page's Blob URL: a Blob URL of its own it may).
+ * @param {string[]} prelude
+ */
+export function workerSource(prelude) {
+  return prelude.join('') + $('worker-src').textContent;
 }

@@ -17,7 +17,12 @@
 // below names the methods it calls itself). It only reads a
 // Blob argument into bytes where FileReaderSync is missing (the core reads Blobs itself in a
 // worker), and transfers the ArrayBuffers of a result instead of copying them.
-// Cancel is the page terminating the worker and starting a new one.
+// Cancel is the page terminating the worker and starting a new one (its pool workers, nested
+// in it, end with it: ./pool.js).
+//   page → host, for the tests: {type: 'pool', size, dieOnJob} restarts the pool (./pool.js);
+//   host → page: {type: 'pool', size, ready, jobs, failed, died, wasmBytes} as its counts change.
+
+import { createPool, poolSize } from './pool.js';
 
 // The warm-up. V8 compiles a wasm's functions lazily, at a baseline tier, and optimizes the hot
 // ones only after they have run a while: the first open after a load ran 3–6× slower than the
@@ -103,32 +108,37 @@ export function createCoreHost(post) {
    * none: no warm-up) is opened while the worker is idle after it (the warm-up above).
    * @param {string | ArrayBuffer | ArrayBufferView} wasmSource
    * @param {string | ArrayBuffer | ArrayBufferView} [warmSource]
+   * @param {string} [selfSource] this worker's script, where the pool workers cannot be
+   *   started from its URL (the single file's Blob worker from file://)
    */
-  async function start(wasmSource, warmSource) {
+  async function start(wasmSource, warmSource, selfSource) {
+    if (selfSource) poolURL = URL.createObjectURL(new Blob([selfSource], { type: 'text/javascript' }));
     try {
       if (typeof Go === 'undefined') throw new Error('wasm_exec.js did not load');
       const go = new Go();
-      /** @type {WebAssembly.WebAssemblyInstantiatedSource} */
-      let result;
+      // Compiled apart from its instance: the pool workers are instantiated from the same
+      // Module (./pool.js), which costs them no compile.
       if (wasmSource instanceof ArrayBuffer || ArrayBuffer.isView(wasmSource)) {
-        result = await WebAssembly.instantiate(/** @type {BufferSource} */ (wasmSource), go.importObject);
+        module = await WebAssembly.compile(/** @type {BufferSource} */ (wasmSource));
       } else {
         const resp = await fetch(wasmSource);
         if (!resp.ok) throw new Error('loading ' + wasmSource + ': HTTP ' + resp.status);
         try {
-          result = await WebAssembly.instantiateStreaming(resp.clone(), go.importObject);
+          module = await WebAssembly.compileStreaming(resp.clone());
         } catch (e) {
           // A host that serves .wasm with the wrong Content-Type: compile from bytes instead.
-          result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+          module = await WebAssembly.compile(await resp.arrayBuffer());
         }
       }
+      const instance = await WebAssembly.instantiate(module, go.importObject);
       // go.run runs main() until it blocks (the core is registered by then); its promise
       // settles only if the Go program exits, e.g. after running out of memory.
-      go.run(result.instance).then(() => fatal('the neffscope core stopped (the Go runtime exited; a file may have needed more memory than the tab has)'));
+      go.run(instance).then(() => fatal('the neffscope core stopped (the Go runtime exited; a file may have needed more memory than the tab has)'));
       core = globalThis.neffscopeCore;
       if (!core) throw new Error('the wasm started but did not register neffscopeCore');
-      core.memory = result.instance.exports.mem; // the core reports its size (wasmBytes)
+      core.memory = instance.exports.mem; // the core reports its size (wasmBytes)
       post({ type: 'ready', version: core.version, model: core.model, methods: Array.from(core.methods), ms: now() - started });
+      startPool();
       if (warmSource) {
         setTimeout(() => {
           if (fileAsked) post({ type: 'warm', opens: 0, ms: 0, stopped: true });
@@ -138,6 +148,38 @@ export function createCoreHost(post) {
     } catch (e) {
       fatal('the neffscope core could not start: ' + (e && e.message || e));
     }
+  }
+
+  /** @type {WebAssembly.Module | null} */
+  let module = null;
+  /** @type {ReturnType<typeof createPool> | null} */
+  let pool = null;
+  /** @type {{size?: number, dieOnJob?: boolean}} */
+  let poolOpts = {};
+  let poolURL = typeof self !== 'undefined' && self.location ? self.location.href : '';
+  // startPool starts the pool workers (./pool.js) where this host runs in a worker that can
+  // start workers; elsewhere (the page fallback, no nested workers) the core works alone.
+  function startPool() {
+    if (pool) { pool.stop(); pool = null; }
+    if (core) delete core.pool;
+    const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
+    const n = poolOpts.size !== undefined ? poolOpts.size : poolSize(typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0);
+    const why = !core || !module ? 'the core did not start' : !inWorker ? 'the core runs on the page' : typeof Worker === 'undefined' ? 'this browser starts no workers from a worker' : n <= 0 ? 'a pool of none was asked for' : '';
+    if (why) {
+      post({ type: 'pool', size: 0, ready: 0, jobs: 0, failed: 0, died: 0, wasmBytes: 0, why });
+      return;
+    }
+    pool = createPool(n, poolURL, module, { dieOnJob: poolOpts.dieOnJob, onStats: (st) => post(Object.assign({ type: 'pool' }, st)) });
+    core.pool = pool;
+  }
+  /**
+   * setPool restarts the pool with opts (size: how many workers, 0: none; dieOnJob: the tests'
+   * workers that die with their first job); before the core is ready, it starts that way.
+   * @param {{size?: number, dieOnJob?: boolean}} opts
+   */
+  function setPool(opts) {
+    poolOpts = { size: opts.size, dieOnJob: !!opts.dieOnJob };
+    if (core) startPool();
   }
 
   let fileAsked = false; // a request carrying a file came: the warm-up stops
@@ -191,7 +233,7 @@ export function createCoreHost(post) {
     }
   }
 
-  return { start, handle };
+  return { start, handle, setPool };
 }
 
 // WARM_NEFF is the small real NEFF the site's worker warms up on (`make wasm` puts it there).
@@ -208,9 +250,10 @@ export function serveWorker() {
   let ready = false;
   self.onmessage = (ev) => {
     const msg = ev.data;
+    if (msg && msg.type === 'pool') { host.setPool(msg); return; }
     if (msg && msg.type === 'init') {
       // The single-file build hands over the inflated wasm bytes.
-      host.start(msg.wasm, msg.warm).then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
+      host.start(msg.wasm, msg.warm, msg.src).then(() => { ready = true; queue.splice(0).forEach((m) => host.handle(m)); });
       return;
     }
     if (!ready) { queue.push(msg); return; }

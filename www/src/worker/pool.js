@@ -1,0 +1,188 @@
+// @ts-check
+// The pool: workers the core worker starts (nested workers of it, named POOL_ROLE), each the
+// same wasm core instantiated from the core worker's compiled WebAssembly.Module (posted to
+// it: no second compile, and V8 shares the code, its tier-up included). The core hands them
+// the work an open defers (core/pool: the .dbg scans of the source lines, the members'
+// sha-256) through neffscopeCore.pool = {size(), run(kind, job, file)}: a job is bytes in,
+// bytes out; the file is the open's Blob, which a worker gets without a copy of its bytes; the
+// answer comes back as a transferred ArrayBuffer. No SharedArrayBuffer: it needs cross-origin
+// isolation, which file:// and embedding cannot give.
+//
+// They are nested workers so that the page's cancel (terminating the core worker) ends them
+// too, and a job in flight with them: the browser closes a worker's workers with it. A worker
+// that dies (its Go runtime ran out of memory, a trap) fails its job and leaves the pool; the
+// core then does that job's work itself (wasm/pool.go, core/pool), as it does all of it where
+// no worker can be started.
+//
+// Protocol, core worker → pool worker: {type: 'init', module, dieOnJob} once, then
+// {type: 'job', id, kind, job, file}; back: {type: 'ready'} once, then {type: 'answer', id,
+// answer, wasmBytes} or {type: 'failed', id, error}; {type: 'fatal', error} when it cannot run.
+
+/** POOL_ROLE names a pool worker (new Worker(url, {name})); worker/main.js dispatches on it. */
+export const POOL_ROLE = 'neffscope-pool';
+
+/** POOL_CAP is the most pool workers a core starts. Each is a Go runtime of its own whose
+ * wasm memory only grows: about 30 MiB idle and up to about 60 MiB after a job on the 32 MiB
+ * real-shaped NEFF (docs/performance.md), so four hold at most about a quarter of what the
+ * core worker may. */
+export const POOL_CAP = 4;
+
+/**
+ * poolSize is how many pool workers to start: one per core beside the core worker's
+ * (hardwareConcurrency − 1), at least 1, at most POOL_CAP.
+ * @param {number | undefined} cores navigator.hardwareConcurrency
+ */
+export function poolSize(cores) {
+  return Math.max(1, Math.min(POOL_CAP, (cores || 2) - 1));
+}
+
+/**
+ * @typedef {{kind: string, job: ArrayBuffer, file: Blob, resolve: (b: ArrayBuffer) => void, reject: (e: Error) => void}} Job
+ * @typedef {{w: Worker, ready: boolean, job: Job | null, id: number}} Member
+ * @typedef {{size: number, ready: number, jobs: number, failed: number, died: number, wasmBytes: number, why: string}} PoolStats
+ */
+
+/**
+ * createPool starts n pool workers of the script at url, each given module. onStats hears the
+ * pool's counts whenever they change (the page shows them on neffscope.core.pool).
+ * @param {number} n
+ * @param {string} url
+ * @param {WebAssembly.Module} module
+ * @param {{dieOnJob?: boolean, onStats?: (s: PoolStats) => void, spawn?: (url: string, name: string) => Worker}} [opts]
+ */
+export function createPool(n, url, module, opts = {}) {
+  const spawn = opts.spawn || ((u, name) => new Worker(u, { name }));
+  /** @type {Member[]} */
+  const members = [];
+  /** @type {Job[]} */
+  const queue = [];
+  /** @type {PoolStats} */
+  const stats = { size: 0, ready: 0, jobs: 0, failed: 0, died: 0, wasmBytes: 0, why: '' };
+  let nextId = 1;
+  const changed = () => {
+    stats.size = members.length;
+    stats.ready = members.filter((m) => m.ready).length;
+    if (opts.onStats) opts.onStats(Object.assign({}, stats));
+  };
+
+  // leave takes a dead worker out: its job fails (the core does it itself), and when none is
+  // left, so does every job waiting.
+  const leave = (/** @type {Member} */ m, /** @type {string} */ why) => {
+    const at = members.indexOf(m);
+    if (at < 0) return;
+    members.splice(at, 1);
+    m.w.terminate();
+    stats.died++;
+    if (m.job) { stats.failed++; m.job.reject(new Error('the pool worker stopped: ' + why)); m.job = null; }
+    if (!members.length) {
+      for (const j of queue.splice(0)) { stats.failed++; j.reject(new Error('no pool worker is left (' + why + ')')); }
+    }
+    changed();
+  };
+
+  const pump = () => {
+    for (const m of members) {
+      if (!m.ready || m.job || !queue.length) continue;
+      const j = /** @type {Job} */ (queue.shift());
+      m.job = j;
+      m.id = nextId++;
+      m.w.postMessage({ type: 'job', id: m.id, kind: j.kind, job: j.job, file: j.file }, [j.job]);
+    }
+  };
+
+  for (let i = 0; i < n; i++) {
+    let w;
+    try {
+      w = spawn(url, POOL_ROLE);
+    } catch (e) {
+      stats.why = 'no pool worker could be started (' + (e && e.message || e) + '); the core does that work itself';
+      console.info('neffscope: ' + stats.why);
+      break;
+    }
+    /** @type {Member} */
+    const m = { w, ready: false, job: null, id: 0 };
+    members.push(m);
+    w.onmessage = (ev) => {
+      const d = ev.data || {};
+      if (d.type === 'ready') { m.ready = true; changed(); pump(); return; }
+      if (d.type === 'fatal') { leave(m, (d.error && d.error.message) || 'it failed'); return; }
+      if (!m.job || d.id !== m.id) return;
+      const j = m.job;
+      m.job = null;
+      stats.jobs++;
+      if (d.type === 'answer') {
+        stats.wasmBytes = Math.max(stats.wasmBytes, d.wasmBytes || 0);
+        j.resolve(d.answer);
+      } else {
+        stats.failed++;
+        j.reject(new Error((d.error && d.error.message) || 'the job failed'));
+      }
+      changed();
+      pump();
+    };
+    w.onerror = (ev) => { ev.preventDefault(); leave(m, ev.message || 'an error'); };
+    w.postMessage({ type: 'init', module, dieOnJob: !!opts.dieOnJob });
+  }
+  changed();
+
+  return {
+    /** size is how many workers the pool has (started or starting). */
+    size: () => members.length,
+    /**
+     * run hands a job to the next free worker; it rejects when its worker dies, or none is left.
+     * @param {string} kind @param {ArrayBuffer} job @param {Blob} file
+     * @returns {Promise<ArrayBuffer>}
+     */
+    run: (kind, job, file) => new Promise((resolve, reject) => {
+      if (!members.length) { reject(new Error('the pool has no workers')); return; }
+      queue.push({ kind, job, file, resolve, reject });
+      pump();
+    }),
+    /** stop ends every worker; what they were doing and what waits fails. */
+    stop: () => { for (const m of members.slice()) leave(m, 'the pool was stopped'); },
+    get stats() { return Object.assign({}, stats); },
+  };
+}
+
+/**
+ * servePool runs this worker as a pool worker: it waits for the core worker's Module, starts
+ * the core from it, and answers jobs with the core's poolRun, one at a time.
+ */
+export function servePool() {
+  if (typeof Go === 'undefined') importScripts('wasm_exec.js');
+  const post = (/** @type {any} */ msg, /** @type {Transferable[]} */ transfer = []) => /** @type {any} */ (self).postMessage(msg, transfer);
+  /** @type {any} */
+  let core = null;
+  let dieOnJob = false;
+  self.onmessage = async (ev) => {
+    const d = ev.data || {};
+    if (d.type === 'init') {
+      try {
+        dieOnJob = !!d.dieOnJob;
+        const go = new Go();
+        /** @type {WebAssembly.Instance} */
+        const instance = await WebAssembly.instantiate(/** @type {WebAssembly.Module} */ (d.module), go.importObject);
+        go.run(instance).then(() => post({ type: 'fatal', error: { message: 'the Go runtime exited (out of memory?)' } }));
+        core = /** @type {any} */ (globalThis).neffscopeCore;
+        if (!core) throw new Error('the wasm did not register neffscopeCore');
+        core.memory = instance.exports.mem;
+        post({ type: 'ready' });
+      } catch (e) {
+        post({ type: 'fatal', error: { message: 'the pool worker could not start: ' + (e && e.message || e) } });
+      }
+      return;
+    }
+    if (d.type !== 'job') return;
+    if (dieOnJob) {
+      // The tests' worker that dies with a job in hand (as one whose wasm ran out of memory).
+      setTimeout(() => { throw new Error('a pool worker that dies on its job (dieOnJob)'); }, 0);
+      return;
+    }
+    try {
+      const r = await core.call('poolRun', { kind: d.kind, job: d.job, file: d.file });
+      post({ type: 'answer', id: d.id, answer: r.answer, wasmBytes: r.wasmBytes }, [r.answer]);
+    } catch (e) {
+      post({ type: 'failed', id: d.id, error: { message: String(e && e.message || e) } });
+    }
+  };
+}
