@@ -170,7 +170,8 @@ test-browser: dist $(TESTSUMMARY)
 ## 32 MiB/256 MiB/1 GiB NEFFs (docs/big-files.md; generated once into testdata/gen), sync,
 ## memmap and timeline against info, a 1 GB device profile natively and in the wasm under
 ## Node, the wasm open under Node, and the page in Chromium, among them a returning visit's
-## open during and after the warm-up, what Chrome's wasm code cache held, the schedule's first
+## open during and after the warm-up, a click answered while an open's deferred work runs in the
+## pool workers, what Chrome's wasm code cache held, the schedule's first
 ## screen and the frame time of the schedule and the time lanes over a million slices.
 BENCH_CORE := OpenSmall|WalkLazyArray|Disassemble|RowsScreen|EvaluateExp|Sample4096|EmitNear1MiB|ResolveReal|DecodeRealSet|SchedRealShaped|SyncHostile|IndexSourcePool
 bench: dist
@@ -184,7 +185,7 @@ bench: dist
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench . ./wasm/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench '^BenchmarkEvaluateExp$$' ./core/pwp/
 	$(GO) test -run '^$$' -bench '^Benchmark(Page|PageCacheScan|ListingFirstScreen|PlotRedraw|ScheduleFirstDraw|LanesFrame)$$' -benchtime 3x -timeout 60m ./e2e/
-	$(GO) test -run '^$$' -bench '^BenchmarkPageBig$$' -benchtime 1x -timeout 60m ./e2e/
+	$(GO) test -run '^$$' -bench '^Benchmark(PageBig|PageAnswersDuringDeferred)$$' -benchtime 1x -timeout 60m ./e2e/
 	$(GO) test -run '^$$' -bench '^Benchmark(PageReturningVisit|PageWasmCodeCache)$$' -benchtime 5x ./e2e/
 	@ls -l dist/site/neffscope.wasm dist/site/neffscope.wasm.gz dist/site/neffscope.wasm.br dist/neffscope.html | awk '{print $$5, $$9}'
 

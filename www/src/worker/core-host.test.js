@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { runWarmUp } from './core-host.js';
+import { runWarmUp } from './warm.js';
 
 // fakeCore answers the warm-up's calls and records them; fail names a method that throws.
 function fakeCore(fail) {
