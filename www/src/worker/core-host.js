@@ -29,9 +29,9 @@ import { runWarmUp } from './warm.js';
 // file was asked for by then: a call cannot be interrupted, and the first warm open is the
 // coldest (~0.6–0.8 s), so a file picked at once (a drop onto the page as it loads) would
 // otherwise wait for it — the 32 MB real-shaped NEFF's overview took 1.4 s instead of 0.25.
-// Where the core has pool workers it runs in one of them instead (./pool.js), which leaves
-// the core worker free for the user's file: they run the same compiled Module, whose code V8
-// optimizes once for all of them.
+// It runs here, in the core worker, not in a pool worker: the code V8 optimized in a pool
+// worker instantiated from the same Module did not make the core worker's first open faster
+// (docs/performance.md).
 const WARM_AFTER_MS = 1000;
 
 const isBlob = (v) => typeof Blob !== 'undefined' && v instanceof Blob;
@@ -86,11 +86,15 @@ export function createCoreHost(post) {
       if (!core) throw new Error('the wasm started but did not register neffscopeCore');
       core.memory = instance.exports.mem; // the core reports its size (wasmBytes)
       post({ type: 'ready', version: core.version, model: core.model, methods: Array.from(core.methods), ms: now() - started });
-      startPool();
+      // The pool starts with the first file asked for (handle), not now: on a machine of few
+      // cores its workers' start slowed a small file picked at load, and the warm-up runs
+      // without it. A test that asked for a pool (setPool) has it now.
+      if (poolOpts.size !== undefined || fileAsked) startPool();
+      else post({ type: 'pool', size: 0, ready: 0, jobs: 0, failed: 0, died: 0, wasmBytes: 0, why: 'it starts with the first file' });
       if (warmSource) {
         setTimeout(() => {
           if (fileAsked) post({ type: 'warm', opens: 0, ms: 0, stopped: true });
-          else if (!pool || !pool.warm(warmSource, post)) warmUp(warmSource);
+          else warmUp(warmSource);
         }, WARM_AFTER_MS);
       }
     } catch (e) {
@@ -107,7 +111,10 @@ export function createCoreHost(post) {
   let poolURL = typeof self !== 'undefined' && self.location ? self.location.href : '';
   // startPool starts the pool workers (./pool.js) where this host runs in a worker that can
   // start workers; elsewhere (the page fallback, no nested workers) the core works alone.
+  let poolStarted = false;
   function startPool() {
+    if (!core) return;
+    poolStarted = true;
     if (pool) { pool.stop(); pool = null; }
     if (core) delete core.pool;
     const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
@@ -167,7 +174,7 @@ export function createCoreHost(post) {
   async function handle(msg) {
     if (carriesFile(msg.args)) {
       fileAsked = true;
-      if (pool) pool.stopWarm();
+      if (!poolStarted) startPool();
     }
     const id = msg.id;
     try {

@@ -17,10 +17,6 @@
 // Protocol, core worker → pool worker: {type: 'init', module, dieOnJob} once, then
 // {type: 'job', id, kind, job, file}; back: {type: 'ready'} once, then {type: 'answer', id,
 // answer, wasmBytes} or {type: 'failed', id, error}; {type: 'fatal', error} when it cannot run.
-// The warm-up (./warm.js) runs in the first pool worker: {type: 'warm', src}, {type:
-// 'warm-stop'}; back the warm-up's own {type: 'warm-doc', doc} and {type: 'warm', …}.
-
-import { runWarmUp } from './warm.js';
 
 /** POOL_ROLE names a pool worker (new Worker(url, {name})); worker/main.js dispatches on it. */
 export const POOL_ROLE = 'neffscope-pool';
@@ -42,7 +38,7 @@ export function poolSize(cores) {
 
 /**
  * @typedef {{kind: string, job: ArrayBuffer, file: Blob, resolve: (b: ArrayBuffer) => void, reject: (e: Error) => void}} Job
- * @typedef {{w: Worker, ready: boolean, job: Job | null, id: number, warming: boolean}} Member
+ * @typedef {{w: Worker, ready: boolean, job: Job | null, id: number}} Member
  * @typedef {{size: number, ready: number, jobs: number, failed: number, died: number, wasmBytes: number, why: string}} PoolStats
  */
 
@@ -63,10 +59,6 @@ export function createPool(n, url, module, opts = {}) {
   /** @type {PoolStats} */
   const stats = { size: 0, ready: 0, jobs: 0, failed: 0, died: 0, wasmBytes: 0, why: '' };
   let nextId = 1;
-  /** @type {any} */
-  let warmSrc = null;
-  /** @type {((msg: any, transfer?: Transferable[]) => void) | null} */
-  let warmPost = null;
   const changed = () => {
     stats.size = members.length;
     stats.ready = members.filter((m) => m.ready).length;
@@ -79,7 +71,6 @@ export function createPool(n, url, module, opts = {}) {
     const at = members.indexOf(m);
     if (at < 0) return;
     members.splice(at, 1);
-    if (m.warming && warmPost) warmPost({ type: 'warm', opens: 0, ms: 0, stopped: true, error: 'the pool worker stopped: ' + why });
     m.w.terminate();
     stats.died++;
     if (m.job) { stats.failed++; m.job.reject(new Error('the pool worker stopped: ' + why)); m.job = null; }
@@ -91,7 +82,7 @@ export function createPool(n, url, module, opts = {}) {
 
   const pump = () => {
     for (const m of members) {
-      if (!m.ready || m.job || m.warming || !queue.length) continue;
+      if (!m.ready || m.job || !queue.length) continue;
       const j = /** @type {Job} */ (queue.shift());
       m.job = j;
       m.id = nextId++;
@@ -109,19 +100,11 @@ export function createPool(n, url, module, opts = {}) {
       break;
     }
     /** @type {Member} */
-    const m = { w, ready: false, job: null, id: 0, warming: false };
+    const m = { w, ready: false, job: null, id: 0 };
     members.push(m);
     w.onmessage = (ev) => {
       const d = ev.data || {};
-      if (d.type === 'ready') {
-        m.ready = true;
-        if (m.warming) m.w.postMessage({ type: 'warm', src: warmSrc });
-        changed();
-        pump();
-        return;
-      }
-      if (d.type === 'warm-doc') { if (warmPost) warmPost(d, [d.doc]); return; }
-      if (d.type === 'warm') { m.warming = false; if (warmPost) warmPost(d); pump(); return; }
+      if (d.type === 'ready') { m.ready = true; changed(); pump(); return; }
       if (d.type === 'fatal') { leave(m, (d.error && d.error.message) || 'it failed'); return; }
       if (!m.job || d.id !== m.id) return;
       const j = m.job;
@@ -155,22 +138,6 @@ export function createPool(n, url, module, opts = {}) {
       queue.push({ kind, job, file, resolve, reject });
       pump();
     }),
-    /**
-     * warm runs the warm-up (./warm.js) on src in the first worker, which takes no job until it
-     * ends; its messages (warm-doc, warm) go to post. false: the pool has no worker.
-     * @param {any} src @param {(msg: any, transfer?: Transferable[]) => void} post
-     */
-    warm: (src, post) => {
-      const m = members[0];
-      if (!m) return false;
-      warmSrc = src instanceof ArrayBuffer ? src.slice(0) : src;
-      warmPost = post;
-      m.warming = true;
-      if (m.ready) m.w.postMessage({ type: 'warm', src: warmSrc });
-      return true;
-    },
-    /** stopWarm has the warm-up stop before its next call (a file was asked for). */
-    stopWarm: () => { for (const m of members) if (m.warming) m.w.postMessage({ type: 'warm-stop' }); },
     /** stop ends every worker; what they were doing and what waits fails. */
     stop: () => { for (const m of members.slice()) leave(m, 'the pool was stopped'); },
     get stats() { return Object.assign({}, stats); },
@@ -187,7 +154,6 @@ export function servePool() {
   /** @type {any} */
   let core = null;
   let dieOnJob = false;
-  let warmStopped = false;
   self.onmessage = async (ev) => {
     const d = ev.data || {};
     if (d.type === 'init') {
@@ -206,13 +172,6 @@ export function servePool() {
       }
       return;
     }
-    if (d.type === 'warm') {
-      warmStopped = false;
-      const now = () => performance.now();
-      runWarmUp(core, d.src, () => warmStopped, post, now);
-      return;
-    }
-    if (d.type === 'warm-stop') { warmStopped = true; return; }
     if (d.type !== 'job') return;
     if (dieOnJob) {
       // The tests' worker that dies with a job in hand (as one whose wasm ran out of memory).

@@ -82,23 +82,3 @@ test('a failed job rejects with its reason and the worker stays', async () => {
   p.stop();
   assert.equal(made[0].terminated, true);
 });
-
-test('the warm-up runs in the first worker, which takes no job until it ends; its messages go to the page', async () => {
-  const { made, spawn } = fakeWorkers();
-  const p = createPool(2, 'w.js', /** @type {any} */ ({}), { spawn });
-  const posted = [];
-  assert.equal(p.warm('warm/matmul_small.neff', (m) => posted.push(m.type)), true);
-  made[0].msg({ type: 'ready' });
-  assert.deepEqual(made[0].sent.at(-1).m, { type: 'warm', src: 'warm/matmul_small.neff' });
-  const file = new Blob([]);
-  const done = p.run('member-hashes', new ArrayBuffer(1), file);
-  assert.equal(made[0].lastJob(), undefined, 'the warming worker takes no job');
-  p.stopWarm();
-  assert.deepEqual(made[0].sent.at(-1).m, { type: 'warm-stop' });
-  made[0].msg({ type: 'warm-doc', doc: new ArrayBuffer(2) });
-  made[0].msg({ type: 'warm', opens: 1, ms: 5, stopped: true });
-  assert.deepEqual(posted, ['warm-doc', 'warm']);
-  const j = made[0].lastJob();
-  made[0].msg({ type: 'answer', id: j.id, answer: new ArrayBuffer(3) });
-  assert.equal((await done).byteLength, 3);
-});
