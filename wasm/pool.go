@@ -13,8 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
-	"sync"
 	"syscall/js"
 
 	"github.com/neffscope/neffscope/core/pool"
@@ -96,7 +94,6 @@ func (p *pagePool) Run(ctx context.Context, j pool.Job) ([]byte, error) {
 
 // poolRun → {answer, wasmBytes}: a pool worker runs one job on its file.
 func (b *bridge) poolRun(r *request) (any, error) {
-	poolCollector()
 	rd, _, err := fileArg(r, "file")
 	if err != nil {
 		return nil, err
@@ -115,9 +112,3 @@ func jsBytes(v js.Value) []byte {
 	js.CopyBytesToGo(b, a)
 	return b
 }
-
-// poolCollector sets a pool worker's collector once, at its first job: it holds one job at a
-// time, whose scans its share of the open's budget bounds, so its heap need not grow to five
-// times what is live as the core worker's may (main.go: GOGC 400 there spares an open the
-// collector's time); its wasm memory, which never shrinks, stays near what a job holds.
-var poolCollector = sync.OnceFunc(func() { debug.SetGCPercent(100) })

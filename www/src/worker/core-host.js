@@ -20,7 +20,8 @@
 // Cancel is the page terminating the worker and starting a new one (its pool workers, nested
 // in it, end with it: ./pool.js).
 //   page → host, for the tests: {type: 'pool', size, dieOnJob} restarts the pool (./pool.js);
-//   host → page: {type: 'pool', size, ready, jobs, failed, died, wasmBytes} as its counts change.
+//   host → page: {type: 'pool', size, ready, jobs, failed, died, wasmBytes, why} as its counts
+//   change (why: why it has no workers).
 
 import { createPool, poolSize } from './pool.js';
 import { runWarmUp } from './warm.js';

@@ -22,9 +22,9 @@
 export const POOL_ROLE = 'neffscope-pool';
 
 /** POOL_CAP is the most pool workers a core starts. Each is a Go runtime of its own whose
- * wasm memory only grows: about 30 MiB idle and up to about 60 MiB after a job on the 32 MiB
- * real-shaped NEFF (docs/performance.md), so four hold at most about a quarter of what the
- * core worker may. */
+ * wasm memory never shrinks: 11.5 MiB after a small job, 52–85 MiB after the 32 MiB
+ * real-shaped NEFF's jobs (docs/performance.md). Four stay within about twice the wasm memory
+ * the core worker itself takes on that file (~130 MiB). */
 export const POOL_CAP = 4;
 
 /**
