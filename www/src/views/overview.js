@@ -135,8 +135,9 @@ export function overviewCard(key, title, render) { extraCards.push({ key, title,
 
 /**
  * A source of verdicts newer than the open's: the models' card (views/synccard.js), which
- * decides the sync and memory checks; ask works out a pending check (its key).
- * @typedef {{of: () => (import('../wire.js').Node | null | undefined)[], ask?: (key: string) => void}} VerdictSource
+ * decides the sync and memory checks; ask works out a pending check (its key), and cost says
+ * how long that may take ('' when it is quick), busy whether it is being worked out.
+ * @typedef {{of: () => (import('../wire.js').Node | null | undefined)[], ask?: (key: string) => void, cost?: (key: string) => string, busy?: (key: string) => boolean}} VerdictSource
  */
 /** @type {VerdictSource[]} */
 const verdictSources = [];
@@ -494,11 +495,15 @@ function renderVerdict(box, ov) {
     const words = el('span', 'ov-words', c.detail);
     words.title = c.detail;
     row.appendChild(words);
-    if (c.state === VERDICT.PENDING && ask && ask.ask) {
-      const b = el('button', 'ov-link ov-work', 'work it out');
+    if (c.state === VERDICT.PENDING && ask && ask.busy && ask.busy(c.key)) row.appendChild(el('span', 'muted ov-working', 'working it out…'));
+    else if (c.state === VERDICT.PENDING && ask && ask.ask) {
+      // A check too costly to decide by itself says how long it may take.
+      const cost = ask.cost ? ask.cost(c.key) : '';
+      const b = el('button', 'ov-link ov-work', 'work it out' + (cost ? ' (' + cost + ')' : ''));
       /** @type {HTMLButtonElement} */ (b).type = 'button';
       b.dataset.check = c.key;
-      b.title = 'Build the ' + c.label + ' model now';
+      if (cost) b.dataset.cost = cost;
+      b.title = 'Build the ' + c.label + ' model now' + (cost ? ': ' + cost + ' on a file of this size, the page\'s other answers waiting meanwhile' : '');
       b.addEventListener('click', () => /** @type {any} */ (ask).ask(c.key));
       row.appendChild(b);
     }
