@@ -167,7 +167,7 @@ function column(member, total) {
     head: (measured ? 'Measured' : 'Estimated (the cost model, from the NEFF alone' + (er ? ': ±' + Math.round(100 * er.span) + ' % span, busy up to ±' + Math.round(100 * Math.max(0, ...Object.values(er.busy || {}).map(Number))) + ' % per engine in leave-one-out on ' + (er.validated_on || []).join(', ') : '') + ')') + ' duration (the heat bar: against the longest of this stream). Click: the next of its ' + s.hottest.length + ' longest instructions',
     next: () => { const i = s.hottest[s.next++ % s.hottest.length]; if (i !== undefined) instructionAt(member, i); },
     cell: (i) => {
-      const x = durationText(fn(member, i));
+      const x = durationText(fn(member, i), t && t.est ? t.est.model : null);
       return { text: x.text, heat: Number.isFinite(x.ps) ? x.ps / s.max : 0, hot: x.ps >= s.hotMin, title: x.title };
     },
   };
