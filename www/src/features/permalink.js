@@ -16,7 +16,7 @@ import { on } from '../state/events.js';
 import { screen, showPage } from '../state/screen.js';
 import { docFingerprint, docPlace, recordView, restoreHash, setViewPlace } from '../state/selection.js';
 import { compare } from '../views/diff/render.js';
-import { linkedFileText, linkWantedHide, linkWantedShow, placeText } from '../views/linkwanted.js';
+import { linkedFileText, linkWantedHide, linkWantedPick, linkWantedShow, placeText } from '../views/linkwanted.js';
 import { narrow, showPane } from '../views/layout.js';
 import { instructionPick, listing } from '../views/listing.js';
 import { mem, memviewClose, memviewGoTo, memviewOnMove, memviewOpen, memviewPlace } from '../views/memview.js';
@@ -124,8 +124,13 @@ function sayWanted() {
     return;
   }
   linkWantedHide();
+  // Over a document (a comparison's other file came back from the library, or was opened):
+  // which file is still wanted, by name, size, UUID and fingerprint, with a button that asks
+  // for it; the message stays until the file is open (onDocument takes it down).
+  const names = missing.map((m) => m.name || 'the file').join(' and ');
   toast('The link ' + (wanted.h.vs ? 'compares ' + linkedFileText({ f: wanted.h.f, name: wanted.h.name, size: wanted.h.size, uuid: wanted.h.uuid }) + ' with ' + linkedFileText({ f: wanted.h.vs, name: wanted.h.vsname, size: wanted.h.vssize, uuid: wanted.h.vsuuid }) : 'names ' + linkedFileText(missing[0])) +
-    ': open ' + missing.map((m) => m.name || 'it').join(' and ') + ' to go there. Nothing was uploaded.', 'info', null, PAGE_CODE.LINK_FILE_MISSING);
+    ': ' + (wanted.looked ? 'this browser\'s library does not have ' + names + '; ' : '') + 'open ' + names + ' (or drop ' + (missing.length === 1 ? 'it' : 'them') + ') to go ' + (wanted.h.vs ? 'to the comparison' : 'there') + '. Nothing was uploaded.',
+  'info', { label: 'Open ' + (missing.length === 1 ? names : 'the files') + '…', run: () => linkWantedPick(missing.length > 1) }, PAGE_CODE.LINK_FILE_MISSING);
 }
 
 // onDocument: a document is about to land. The wanted link's file: the link's hash comes back

@@ -239,10 +239,17 @@ export function libInit(view, { app }) {
   });
 }
 
-// libBoot runs once the core is up: the list, and a link or reload naming a kept file.
+// libBoot runs once the core is up: the list, and a link or reload naming kept files: the
+// file it names, and the one a comparison's link compares it with (vs), each the library kept
+// (features/permalink.js lands on the comparison once both are open, and names the one not
+// kept).
 export async function libBoot() {
   if (embedded) return;
   await libRefresh();
-  const { f } = parseHash(location.hash);
-  if (lib.ok && f && !state && !opening && !params.get('url')) await libRestore(f, true);
+  const { f, vs } = parseHash(location.hash);
+  if (!lib.ok || !f || state || opening || params.get('url')) return;
+  for (const key of vs ? [f, vs] : [f]) {
+    if (opening) break;
+    await libRestore(key, true);
+  }
 }

@@ -76,18 +76,24 @@ export function linkWantedShow(w) {
   const actions = el('div', 'lw-actions');
   const b = /** @type {HTMLButtonElement} */ (el('button', 'button primary lw-open', one ? 'Open ' + (w.missing[0].name || 'the file') + '…' : 'Open the files…'));
   b.type = 'button';
-  b.addEventListener('click', () => {
-    const input = /** @type {HTMLInputElement} */ (el('input'));
-    input.type = 'file';
-    input.multiple = !one;
-    input.addEventListener('change', () => { if (input.files && input.files.length) opener.openFiles(Array.from(input.files)); });
-    input.click();
-  });
+  b.addEventListener('click', () => linkWantedPick(!one));
   actions.append(b, el('span', 'muted', 'or drop ' + (one ? 'it' : 'them') + ' anywhere'));
   root.appendChild(actions);
   root.appendChild(el('p', 'muted lw-note', 'Nothing was uploaded: a neffscope link carries only a file\'s name, size, UUID and the start of its sha-256, never its bytes. Whoever sent it has the file.'));
   root.dataset.code = PAGE_CODE.LINK_FILE_MISSING;
   root.hidden = false;
+}
+
+/**
+ * linkWantedPick asks for the files a link wants (a file picker) and opens them.
+ * @param {boolean} multiple more than one file wanted
+ */
+export function linkWantedPick(multiple) {
+  const input = /** @type {HTMLInputElement} */ (el('input'));
+  input.type = 'file';
+  input.multiple = multiple;
+  input.addEventListener('change', () => { if (input.files && input.files.length) opener.openFiles(Array.from(input.files)); });
+  input.click();
 }
 
 /** linkWantedHide takes the notice down (the files are open, or the link was left). */
