@@ -226,3 +226,60 @@ func TestComparisonLinkRestoresBothFiles(t *testing.T) {
 		t.Errorf("the comparison's hash once the file is dropped is %q, want %q", got, h)
 	}
 }
+
+// A comparison of several has a URL too: its files in order. Opened later it brings them back
+// from the library and shows the table; with one no longer kept, the page names that one and
+// shows the table once it is dropped.
+func TestSeveralComparedLinkRestoresEveryFile(t *testing.T) {
+	files := map[string][]byte{
+		"matmul_small.neff": readReal(t),
+		"sample.neff":       neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{Name: "sample.neff"}),
+		"other.neff":        neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{Name: "other.neff"}),
+	}
+	p := newPage(t, siteURL)
+	p.libForgetAll()
+	p.openWithPicker(realNEFF)
+	p.openByDrop("sample.neff", files["sample.neff"])
+	p.openByDrop("other.neff", files["other.neff"])
+	p.waitFor(`neffscope.docs.length === 3`, "three tabs")
+	p.click(`#compare-button`)
+	p.click(`#compare-all`)
+	shown := `document.body.dataset.view === 'many' && !!document.getElementById('many-table')`
+	p.waitFor(shown, "the comparison of the three")
+	p.waitFor(`neffscope.library.entries.length === 3 && neffscope.library.entries.every((e) => e.kept)`, "the three files remembered with their bytes")
+	p.waitFor(`/&v=compare&all=[0-9a-f]{16},[0-9a-f]{16}&alln=/.test(location.hash)`, "the hash to name the comparison's files")
+	h := eval[string](p, `location.hash`)
+	later := func(what string) {
+		t.Helper()
+		eval[chromedp.Void](p, `sessionStorage.clear()`)
+		p.do(chromedp.Navigate(siteURL + "?later=" + what + h))
+		p.waitFor(`document.getElementById('core-status').dataset.state === 'ready' && neffscope.library.ok !== null`, "the core and the library after the reload")
+	}
+	later("1")
+	p.waitFor(`neffscope.docs.length === 3 && `+shown, "the three files back from the library, and their comparison")
+	if got := eval[string](p, `location.hash`); got != h {
+		t.Errorf("the comparison's hash after the reload is %q, want %q", got, h)
+	}
+	// The last file compared no longer kept: the page names it.
+	name := eval[string](p, `decodeURIComponent(location.hash.match(/&alln=([^&]*)/)[1].split(',')[1])`)
+	fp := eval[string](p, `location.hash.match(/&all=([^&]*)/)[1].split(',')[1]`)
+	if files[name] == nil {
+		t.Fatalf("the hash names %q", name)
+	}
+	eval[chromedp.Void](p, `document.querySelector('#library-list [aria-label="Forget `+name+`"]').click()`)
+	p.waitFor(`neffscope.library.entries.length === 2`, "the library to forget "+name)
+	later("2")
+	p.waitFor(`!document.getElementById('toast').hidden && document.getElementById('toast').dataset.code === 'page.link-file-missing' && neffscope.link.looked`, "the page naming the file the library no longer has (page.link-file-missing)")
+	msg := eval[string](p, `document.getElementById('toast').textContent`)
+	if !strings.Contains(msg, name+" (") || !strings.Contains(msg, "sha-256 "+fp) || !strings.Contains(msg, "Open "+name+"…") {
+		t.Errorf("the page says %q; want %s named with its sha-256 %s and a button to open it", msg, name, fp)
+	}
+	if got := eval[[]any](p, `neffscope.link.missing`); fmt.Sprint(got) != "["+fp+"]" {
+		t.Errorf("the link wants %v; want %s", got, fp)
+	}
+	p.openByDrop(name, files[name])
+	p.waitFor(`neffscope.docs.length === 3 && `+shown+` && document.getElementById('toast').hidden`, "the comparison once the file is dropped")
+	if got := eval[string](p, `location.hash`); got != h {
+		t.Errorf("the comparison's hash once the file is dropped is %q, want %q", got, h)
+	}
+}

@@ -240,15 +240,15 @@ export function libInit(view, { app }) {
 }
 
 // libBoot runs once the core is up: the list, and a link or reload naming kept files: the
-// file it names, and the one a comparison's link compares it with (vs), each the library kept
+// file it names, and the ones a comparison's link compares it with (vs, all), each the library kept
 // (features/permalink.js lands on the comparison once both are open, and names the one not
 // kept).
 export async function libBoot() {
   if (embedded) return;
   await libRefresh();
-  const { f, vs } = parseHash(location.hash);
+  const { f, vs, all } = parseHash(location.hash);
   if (!lib.ok || !f || state || opening || params.get('url')) return;
-  for (const key of vs ? [f, vs] : [f]) {
+  for (const key of [f, vs, ...all.map((x) => x.f)].filter(Boolean)) {
     if (opening) break;
     await libRestore(key, true);
   }
