@@ -34,7 +34,7 @@ func (p *page) hotLines(basis string) (string, []hotRow) {
 	sum := eval[string](p, `document.querySelector('#overview-view .ov-card[data-section="hot_lines"] .ov-hot-basis').textContent`)
 	rows := eval[[]hotRow](p, `Array.from(document.querySelectorAll('#overview-view .ov-hot tbody tr')).map((r) => ({
 		Line: r.dataset.line, PS: r.dataset.ps, File: r.querySelector('.ov-hot-line button').title,
-		Count: r.children[r.children.length - 2].textContent, Engines: r.lastElementChild.textContent}))`)
+		Count: r.children[r.children.length - 2].textContent, Engines: r.lastElementChild.title}))`)
 	return sum, rows
 }
 
@@ -79,7 +79,7 @@ func TestHotLinesByMeasuredTime(t *testing.T) {
 			t.Errorf("hot line %d is %+v; timeline --json's %s (%s) %d ps, %d instructions", i, r, l.Name(), l.File, l.TimePS, l.Instructions)
 		}
 		for e := range l.PerEngine {
-			if !strings.Contains(r.Engines, e) {
+			if !strings.Contains(r.Engines, e+" ") {
 				t.Errorf("hot line %d's engines say %q; timeline --json's %v", i, r.Engines, l.PerEngine)
 			}
 		}

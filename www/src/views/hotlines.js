@@ -142,9 +142,11 @@ function renderHotByTime(box, n, h, linkButton) {
     tot.appendChild(bar);
     tr.appendChild(tot);
     tr.appendChild(el('td', 'num', fmtInt(r.words)));
-    // One engine's time is the line's: its name says it; several each say theirs.
+    // One engine's time is the line's: its name says it; several each say theirs, the two
+    // longest shown (the title lists all).
     const per = r.engines.map(([e, ps]) => e + ' ' + fmtPS(ps)).join(', ');
-    const eng = el('td', 'muted ov-hot-engines', r.engines.length === 1 ? r.engines[0][0] : per);
+    const shown = r.engines.slice(0, 2).map(([e, ps]) => e + ' ' + fmtPS(ps, 3)).join(', ') + (r.engines.length > 2 ? ', +' + (r.engines.length - 2) : '');
+    const eng = el('td', 'muted ov-hot-engines', r.engines.length === 1 ? r.engines[0][0] : shown);
     eng.title = per;
     tr.appendChild(eng);
     tbody.appendChild(tr);
