@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,10 +41,7 @@ func TestHotLinesByMeasuredTime(t *testing.T) {
 	neff, prof := attnFiles(t)
 	np, pp := realfiles.Path(t, attnNEFF), realfiles.Path(t, attnProfile)
 	// The CLI's ranking, as `neffscope timeline --ntff PROFILE NEFF` prints it.
-	bin := filepath.Join(t.TempDir(), "neffscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/neffscope").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := cli(t)
 	out, err := exec.Command(bin, "timeline", "--json", "--ntff", pp, np).Output()
 	if err != nil {
 		t.Fatalf("timeline --json: %v", err)

@@ -198,10 +198,7 @@ func TestVerdictIsTheCheckCommands(t *testing.T) {
 	if len(files) == 1 {
 		t.Log(realfiles.Missing("*/*.neff"))
 	}
-	bin := filepath.Join(t.TempDir(), "neffscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/neffscope").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := cli(t)
 	decided := func(check string) string {
 		return `(document.querySelector('#overview-view .ov-check[data-field="` + check + `"]') || {dataset: {}}).dataset.state !== 'pending'`
 	}
