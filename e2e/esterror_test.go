@@ -1,15 +1,12 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/timeline"
 )
 
@@ -68,12 +65,7 @@ func (p *page) hoverTip(side string, k, e, i int) string {
 }
 
 func TestEstimatesSayTheirError(t *testing.T) {
-	data, err := os.ReadFile(realNEFF)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nf := inspect.Open("matmul_small.neff", bytes.NewReader(data), int64(len(data)), inspect.Options{})
-	est := timeline.Estimate(*timeline.InputOf(nf), nil)
+	est := timeline.Estimate(*timeline.InputOf(nativeMatmul(t)), nil)
 	mi := est.Estimated().Model
 	c := est.Cores[0]
 	// The first engine with an instruction that runs.

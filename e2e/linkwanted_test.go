@@ -163,6 +163,16 @@ func TestViewsHaveURLs(t *testing.T) {
 	s.waitFor(`neffscope.diff.shown`, "Back to the comparison")
 }
 
+// openLater opens hash h in this tab as a link opened later would be (a new tab of this
+// browser: its library kept, no session of the tab to bring the tabs back); what makes the
+// URL a new one.
+func (p *page) openLater(what, h string) {
+	p.t.Helper()
+	eval[chromedp.Void](p, `sessionStorage.clear()`)
+	p.do(chromedp.Navigate(siteURL + "?later=" + what + h))
+	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready' && neffscope.library.ok !== null`, "the core and the library after the reload")
+}
+
 // A comparison's link opened later (a new tab of this browser: no session to bring its tabs
 // back) restores both files from the library and lands on the comparison; with one of them no
 // longer kept, the page names it (name, size, UUID, fingerprint), with a button to open it,
@@ -181,13 +191,7 @@ func TestComparisonLinkRestoresBothFiles(t *testing.T) {
 	p.waitFor(`neffscope.library.entries.length === 2 && neffscope.library.entries.every((e) => e.kept)`, "both files remembered with their bytes")
 	p.waitFor(`/&vs=[0-9a-f]{16}&vsname=/.test(location.hash)`, "the comparison's hash")
 	h := eval[string](p, `location.hash`)
-	later := func(what string) {
-		t.Helper()
-		eval[chromedp.Void](p, `sessionStorage.clear()`)
-		p.do(chromedp.Navigate(siteURL + "?later=" + what + h))
-		p.waitFor(`document.getElementById('core-status').dataset.state === 'ready' && neffscope.library.ok !== null`, "the core and the library after the reload")
-	}
-	later("1")
+	p.openLater("1", h)
 	p.waitFor(`neffscope.docs.length === 2 && neffscope.diff.shown && neffscope.diff.ready && document.getElementById('diff-summary')`, "both files back from the library, and their comparison")
 	if got := eval[string](p, `location.hash`); got != h {
 		t.Errorf("the comparison's hash after the reload is %q, want %q", got, h)
@@ -203,7 +207,7 @@ func TestComparisonLinkRestoresBothFiles(t *testing.T) {
 	}
 	eval[chromedp.Void](p, `document.querySelector('#library-list [aria-label="Forget `+name+`"]').click()`)
 	p.waitFor(`neffscope.library.entries.length === 1`, "the library to forget "+name)
-	later("2")
+	p.openLater("2", h)
 	p.waitFor(`!document.getElementById('toast').hidden && document.getElementById('toast').dataset.code === 'page.link-file-missing' && neffscope.link.looked`, "the page naming the file the library no longer has (page.link-file-missing)")
 	msg := eval[string](p, `document.getElementById('toast').textContent`)
 	for _, w := range []string{name + " (", "UUID " + uuid, "sha-256 " + fp, "Open " + name + "…"} {
@@ -249,13 +253,7 @@ func TestSeveralComparedLinkRestoresEveryFile(t *testing.T) {
 	p.waitFor(`neffscope.library.entries.length === 3 && neffscope.library.entries.every((e) => e.kept)`, "the three files remembered with their bytes")
 	p.waitFor(`/&v=compare&all=[0-9a-f]{16},[0-9a-f]{16}&alln=/.test(location.hash)`, "the hash to name the comparison's files")
 	h := eval[string](p, `location.hash`)
-	later := func(what string) {
-		t.Helper()
-		eval[chromedp.Void](p, `sessionStorage.clear()`)
-		p.do(chromedp.Navigate(siteURL + "?later=" + what + h))
-		p.waitFor(`document.getElementById('core-status').dataset.state === 'ready' && neffscope.library.ok !== null`, "the core and the library after the reload")
-	}
-	later("1")
+	p.openLater("1", h)
 	p.waitFor(`neffscope.docs.length === 3 && `+shown, "the three files back from the library, and their comparison")
 	if got := eval[string](p, `location.hash`); got != h {
 		t.Errorf("the comparison's hash after the reload is %q, want %q", got, h)
@@ -268,7 +266,7 @@ func TestSeveralComparedLinkRestoresEveryFile(t *testing.T) {
 	}
 	eval[chromedp.Void](p, `document.querySelector('#library-list [aria-label="Forget `+name+`"]').click()`)
 	p.waitFor(`neffscope.library.entries.length === 2`, "the library to forget "+name)
-	later("2")
+	p.openLater("2", h)
 	p.waitFor(`!document.getElementById('toast').hidden && document.getElementById('toast').dataset.code === 'page.link-file-missing' && neffscope.link.looked`, "the page naming the file the library no longer has (page.link-file-missing)")
 	msg := eval[string](p, `document.getElementById('toast').textContent`)
 	if !strings.Contains(msg, name+" (") || !strings.Contains(msg, "sha-256 "+fp) || !strings.Contains(msg, "Open "+name+"…") {
