@@ -188,12 +188,12 @@ func TestVerdictOfDeadlockAndRace(t *testing.T) {
 
 // The page's verdict is `neffscope check`'s, the CI gate's: the same whole, and per check the
 // same state and codes, without a click on a file the page decides by itself (every real NEFF
-// up to views/synccard.js MEMORY_AUTO_BYTES); a bigger one keeps its memory check pending with
+// up to views/synccard.js MEMORY_AUTO_BYTES and MEMORY_AUTO_INSTRUCTIONS); a bigger one keeps its memory check pending with
 // a button that says how long deciding it may take, and once asked agrees too. On every real
 // NEFF: matmul_small in the clone, and where ../shared is beside it the rest (attn_v6's memory
 // undecided: operands the model cannot place; the file_pool NEFFs past the size).
 func TestVerdictIsTheCheckCommands(t *testing.T) {
-	const memoryAutoBytes = 160 << 10 // views/synccard.js MEMORY_AUTO_BYTES
+	const memoryAutoBytes, memoryAutoInstructions = 160 << 10, 4000 // views/synccard.js MEMORY_AUTO_BYTES, _INSTRUCTIONS
 	files := realfiles.NEFFs(t)
 	if len(files) == 1 {
 		t.Log(realfiles.Missing("*/*.neff"))
@@ -219,20 +219,24 @@ func TestVerdictIsTheCheckCommands(t *testing.T) {
 			if err := json.Unmarshal(out, &j); err != nil || len(j.Files) != 1 {
 				t.Fatalf("check --json: %v\n%s", err, out)
 			}
-			st, err := os.Stat(file)
+			b, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
+			}
+			instructions := int64(0)
+			for _, ps := range inspect.Open(file, bytes.NewReader(b), int64(len(b)), inspect.Options{}).Program.Streams {
+				instructions += ps.Stream.Count
 			}
 			p := newPageWith(t, siteURL, closedDrawers, "ready")
 			p.openWithPicker(file)
 			p.waitDashboard()
 			p.waitFor(decided("sync"), "the sync check decided")
-			if st.Size() > memoryAutoBytes {
+			if len(b) > memoryAutoBytes || instructions > memoryAutoInstructions {
 				// Not built by itself: pending, with the button saying what it costs.
 				time.Sleep(time.Second)
 				cost := eval[string](p, `(document.querySelector('#overview-view .ov-check[data-field="memory"] .ov-work') || {dataset: {}}).dataset.cost || ''`)
 				if s := p.verdict().States["memory"]; s != "pending" || !strings.HasPrefix(cost, "about ") {
-					t.Errorf("%d B: the memory check is %q, its button's cost %q; want pending with how long it may take", st.Size(), s, cost)
+					t.Errorf("%d B, %d instructions: the memory check is %q, its button's cost %q; want pending with how long it may take", len(b), instructions, s, cost)
 				}
 				p.click(`#overview-view .ov-check[data-field="memory"] .ov-work`)
 			}
