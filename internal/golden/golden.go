@@ -1,0 +1,52 @@
+// Package golden pins a function's whole output in tests where the output is too big to keep
+// in the repository (the answers on the shared real files): each case is kept as its title,
+// SHA-256 and length, one line each, so a refactor that changes any byte of any case fails
+// and says which case.
+package golden
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// Sums is the list of cases a test has seen, in order.
+type Sums struct{ lines []string }
+
+// Add records one case's output under its title (titles are one line each).
+func (s *Sums) Add(title string, out []byte) {
+	s.lines = append(s.lines, fmt.Sprintf("%s\tsha256:%x\t%d bytes", title, sha256.Sum256(out), len(out)))
+}
+
+// Check compares the cases with the file at path, or writes it when update is set (the
+// test's -update flag). A missing file is an error that says how to make it.
+func (s *Sums) Check(t testing.TB, path string, update bool) {
+	t.Helper()
+	got := strings.Join(s.lines, "\n") + "\n"
+	if update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update)", err)
+	}
+	want := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for i, l := range s.lines {
+		switch {
+		case i >= len(want):
+			t.Errorf("%s: a case it does not hold: %s", path, l)
+		case l != want[i]:
+			t.Errorf("%s line %d:\n got %s\nwant %s", path, i+1, l, want[i])
+		}
+	}
+	if len(want) > len(s.lines) {
+		t.Errorf("%s holds %d cases, the test made %d", path, len(want), len(s.lines))
+	}
+	if t.Failed() {
+		t.Log("if the change is intended, rerun with -update and say why in the commit")
+	}
+}
