@@ -297,16 +297,11 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 			out[filepath.Base(p)] = b
 			continue
 		}
-		fh, err := openInput(p)
+		fh, size, err := openInputSize(p)
 		if err != nil {
 			return nil, unreadableError{err}
 		}
-		st, err := fh.Stat()
-		if err != nil {
-			fh.Close()
-			return nil, unreadableError{err}
-		}
-		m, err := neff.ReadMembersLimit(fh, st.Size(), maxLooseTable*2, func(path string, size int64) bool {
+		m, err := neff.ReadMembersLimit(fh, size, maxLooseTable*2, func(path string, size int64) bool {
 			if sg != "" && !strings.HasPrefix(path, sg+"/") {
 				return false
 			}
