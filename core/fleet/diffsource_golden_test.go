@@ -21,10 +21,7 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files in testd
 // line) for pairs of real NEFFs: each with the next, one with a single word edited (an
 // operand, then its opcode), and a NEFF with no debug info against one with it.
 func TestDiffSourceGolden(t *testing.T) {
-	if realfiles.SharedDir() == "" {
-		t.Skip(realfiles.Missing("*/*.neff") + " (the golden answers are those of the shared NEFFs)")
-	}
-	paths := realfiles.NEFFs(t)
+	paths := golden.SharedNEFFs(t)
 	type named struct {
 		name string
 		f    *inspect.File

@@ -12,18 +12,14 @@ import (
 
 	"github.com/neffscope/neffscope/core/doc"
 	"github.com/neffscope/neffscope/internal/golden"
-	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestOverviewGolden pins Overview's whole answer on every real NEFF: the overview node and
 // the links it leaves for listing rows, after a full open and after a deferred open (source
 // pending), then once the deferred source is applied.
 func TestOverviewGolden(t *testing.T) {
-	if realfiles.SharedDir() == "" {
-		t.Skip(realfiles.Missing("*/*.neff") + " (the golden answers are those of the shared NEFFs)")
-	}
 	var sums golden.Sums
-	for _, p := range realfiles.NEFFs(t) {
+	for _, p := range golden.SharedNEFFs(t) {
 		rel := filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p)))
 		fh, err := os.Open(p)
 		if err != nil {

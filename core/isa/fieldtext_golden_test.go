@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/neffscope/neffscope/internal/golden"
-	"github.com/neffscope/neffscope/internal/realfiles"
 )
 
 // TestFieldTextGolden pins every field's text (appendFieldText through Decode) of every word
@@ -15,11 +14,8 @@ import (
 // from a fixed generator and the bytes its field kinds branch on (0x0D, 0x0F, 0x20) set to
 // each value they test.
 func TestFieldTextGolden(t *testing.T) {
-	if realfiles.SharedDir() == "" {
-		t.Skip(realfiles.Missing("*/*.neff") + " (the golden answers are those of the shared NEFFs)")
-	}
 	var sums golden.Sums
-	for _, path := range realfiles.NEFFs(t) {
+	for _, path := range golden.SharedNEFFs(t) {
 		members := readNEFF(t, path)
 		streams := engineStreams(t, members)
 		names := make([]string, 0, len(streams))

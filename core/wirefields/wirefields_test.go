@@ -2,6 +2,7 @@ package wirefields
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,25 +35,13 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []field{{1, 300, ""}, {3, 1, ""}, {4, 0, "sg00/def.json"}, {5, 0, "\x00\x01\x02"}}
-	if len(got) != 5 || !equal(got[:4], want) {
+	if len(got) != 5 || !slices.Equal(got[:4], want) {
 		t.Fatalf("fields %+v", got)
 	}
 	vs, err := Unpack([]byte(got[4].s))
 	if err != nil || len(vs) != 4 || vs[1] != 127 || vs[2] != 128 || vs[3] != 1<<40 {
 		t.Errorf("packed %v %v", vs, err)
 	}
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A bad record is an error that names the field: a cut tag, a cut value, another wire type.
@@ -103,7 +92,7 @@ func FuzzReader(f *testing.F) {
 		if err := Each(w.B, func(num protowire.Number, v uint64, s []byte) error {
 			again = append(again, fmt.Sprint(num, v, s))
 			return nil
-		}); err != nil || !equal(first, again) {
+		}); err != nil || !slices.Equal(first, again) {
 			t.Fatalf("% x wrote back as % x: %v", b, w.B, err)
 		}
 	})

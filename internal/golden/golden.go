@@ -10,7 +10,19 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/neffscope/neffscope/internal/realfiles"
 )
+
+// SharedNEFFs is the path of every real NEFF, or skips the test when the shared folder is not
+// beside the clone: the sums are those of the shared NEFFs, which a clone alone lacks.
+func SharedNEFFs(t testing.TB) []string {
+	t.Helper()
+	if realfiles.SharedDir() == "" {
+		t.Skip(realfiles.Missing("*/*.neff") + " (the golden sums are those of the shared NEFFs)")
+	}
+	return realfiles.NEFFs(t)
+}
 
 // Sums is the list of cases a test has seen, in order.
 type Sums struct{ lines []string }
