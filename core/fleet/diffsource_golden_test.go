@@ -3,7 +3,6 @@ package fleet
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -14,8 +13,6 @@ import (
 	"github.com/neffscope/neffscope/internal/realfiles"
 	"github.com/neffscope/neffscope/internal/repack"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestDiffSourceGolden pins diffSource's whole answer (both sections, the count and the first
 // line) for pairs of real NEFFs: each with the next, one with a single word edited (an
@@ -69,5 +66,5 @@ func TestDiffSourceGolden(t *testing.T) {
 		}
 		sums.Add(p.a.name+" ~ "+p.b.name, buf.Bytes())
 	}
-	sums.Check(t, "testdata/diffsource.sha256", *updateGolden)
+	sums.Check(t, "testdata/diffsource.sha256")
 }

@@ -6,6 +6,7 @@ package golden
 
 import (
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -24,6 +25,9 @@ func SharedNEFFs(t testing.TB) []string {
 	return realfiles.NEFFs(t)
 }
 
+// update is its own flag, not -update: a package's tests may have an -update of their own.
+var update = flag.Bool("update-sums", false, "rewrite the golden sums files (internal/golden)")
+
 // Sums is the list of cases a test has seen, in order.
 type Sums struct{ lines []string }
 
@@ -32,9 +36,13 @@ func (s *Sums) Add(title string, out []byte) {
 	s.lines = append(s.lines, fmt.Sprintf("%s\tsha256:%x\t%d bytes", title, sha256.Sum256(out), len(out)))
 }
 
-// Check compares the cases with the file at path, or writes it when update is set (the
-// test's -update flag). A missing file is an error that says how to make it.
-func (s *Sums) Check(t testing.TB, path string, update bool) {
+// Check compares the cases with the file at path, or writes it first with -update-sums. A
+// missing file is an error that says how to make it.
+func (s *Sums) Check(t testing.TB, path string) {
+	s.check(t, path, *update)
+}
+
+func (s *Sums) check(t testing.TB, path string, update bool) {
 	t.Helper()
 	got := strings.Join(s.lines, "\n") + "\n"
 	if update {
@@ -44,7 +52,7 @@ func (s *Sums) Check(t testing.TB, path string, update bool) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run the test with -update)", err)
+		t.Fatalf("%v (run the test with -update-sums)", err)
 	}
 	want := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	for i, l := range s.lines {
@@ -59,6 +67,6 @@ func (s *Sums) Check(t testing.TB, path string, update bool) {
 		t.Errorf("%s holds %d cases, the test made %d", path, len(want), len(s.lines))
 	}
 	if t.Failed() {
-		t.Log("if the change is intended, rerun with -update and say why in the commit")
+		t.Log("if the change is intended, rerun with -update-sums and say why in the commit")
 	}
 }
