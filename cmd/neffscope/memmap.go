@@ -101,14 +101,8 @@ type memLintJSON struct {
 // runMemmap exits 1 when a lint (or an error of the file's own) was printed, 2 on trouble.
 func runMemmap(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memmap", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, each space's capacity and peak, every access and its boxes, the lints and what is undecided")
-	maxInflate := commonFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: neffscope memmap [--json] FILE\n\n"+modelExitHelp+"\n")
-		fs.PrintDefaults()
-	}
-	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Memmap, stderr)
+	r, rc := openModel(fs, args, "neffscope memmap [--json] FILE", asJSON, (*inspect.File).Memmap, stderr)
 	if r == nil {
 		return rc
 	}
