@@ -101,7 +101,7 @@ ALONE ?= true
 # sweep of every real NEFF is 200 s under Node and stays native);
 # WriteJSON and the JSON read back (feed_js.go's path); the one budget of a command and the
 # hostile .dbg classes (the limits under js).
-WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/srcmap/... ./core/fleet/... ./internal/realfiles/...
+WASM_TEST_PKGS := ./wasm/... ./core/doc/... ./core/jsonspan/... ./core/neff/... ./core/srcmap/... ./core/fleet/... ./internal/realfiles/... ./internal/gctune/...
 WASM_INSPECT_TESTS := ^(TestGoldenDocument|TestProgramOnRealNEFFs|TestSourceOnRealNEFFs|TestWriteJSONEqualsEagerDocument|TestJSONMembersReadBack|TestOpensShareTheCommandBudget|TestHostileDbgClassesCoded)$$
 
 test: $(TESTSUMMARY)

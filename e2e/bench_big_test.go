@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -13,7 +14,9 @@ import (
 // page figures): from the pick to the overview on screen, to fully open (lastOpen.totalMs),
 // the worker's wasm linear memory after the open (it only grows: the peak) and the page's
 // JS heap peak (sampled every 10 ms; the worker's JS heap is not seen from the page). 32 and
-// 256 MiB; NEFFSCOPE_BENCH_1G=1 adds 1 GiB.
+// 256 MiB; NEFFSCOPE_BENCH_1G=1 adds 1 GiB. Side by side, in the same run, the native CLI's
+// `info` and `disasm --json` on the same file (each run once before each open): the goal's
+// ratios are the page's figures over native info's wall time (x-info metrics).
 //
 //	make dist && go test -run '^$' -bench PageBig -benchtime 1x ./e2e/
 func BenchmarkPageBig(b *testing.B) {
@@ -26,8 +29,11 @@ func BenchmarkPageBig(b *testing.B) {
 			path := bigRealNEFF(b, mib)
 			p := newSlowPage(b, siteURL, 30*time.Minute)
 			var overview, header, total, heap, hashes, source, core, walk, wait, encode, render float64
+			var info, disasm float64
 			b.ResetTimer()
 			for range b.N {
+				info += nativeMs(b, "info", path)
+				disasm += nativeMs(b, "disasm", "--json", path)
 				eval[chromedp.Void](p, watchOpenJS)
 				p.do(chromedp.SetUploadFiles(chromedp.ID("file-input"), []string{path}))
 				p.waitLong(`document.body.dataset.state === 'open' || (document.body.dataset.state === 'empty' && document.getElementById('toast').textContent)`, "the file to open", 25*time.Minute)
@@ -67,6 +73,12 @@ func BenchmarkPageBig(b *testing.B) {
 			b.ReportMetric(hashes/n, "ms-member-hashes-after")
 			b.ReportMetric(eval[float64](p, `neffscope.lastOpen.wasmBytes`)/(1<<20), "MiB-wasm-memory")
 			b.ReportMetric(heap/(1<<20), "MiB-page-heap-peak")
+			b.ReportMetric(info/n, "ms-native-info")
+			b.ReportMetric(overview/info, "overview-x-info")
+			b.ReportMetric(total/info, "open-x-info")
+			b.ReportMetric(source/info, "lines-x-info")
+			b.ReportMetric(disasm/info, "disasm-json-x-info")
+			b.ReportMetric(eval[float64](p, `navigator.hardwareConcurrency`), "cores")
 			f := eval[docFindings](p, docFindingsJS)
 			b.ReportMetric(float64(f.Error), "error-findings")
 			if f.Error > 0 {
@@ -74,4 +86,17 @@ func BenchmarkPageBig(b *testing.B) {
 			}
 		})
 	}
+}
+
+// nativeMs runs the CLI with args (its output discarded) and returns its wall time in ms.
+func nativeMs(b *testing.B, args ...string) float64 {
+	b.Helper()
+	cmd := exec.Command(cli(b), args...)
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
+			b.Fatalf("neffscope %v: %v", args, err)
+		}
+	}
+	return float64(time.Since(t0).Microseconds()) / 1000
 }

@@ -264,13 +264,8 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 // duplicates, states and findings included.
 func TestCacheRecordsMatchCLI(t *testing.T) {
 	root, order, _ := cacheTree(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "neffscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/neffscope").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "scan", "--jsonl", "-q", root)
+	cmd := exec.Command(cli(t), "scan", "--jsonl", "-q", root)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != 1 {
 		t.Fatalf("neffscope scan: %v (want exit status 1: broken.neff is an error)\n%s", err, stderr.String())

@@ -158,12 +158,7 @@ func (p *page) diffCounts() string {
 // named as the page knows the files (links to the real ones), and returns what it prints.
 func cliDiffJSON(t *testing.T, files map[string]string, nameA, nameB string) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "neffscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/neffscope").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
-	work := filepath.Join(dir, "files")
+	work := filepath.Join(t.TempDir(), "files")
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +167,7 @@ func cliDiffJSON(t *testing.T, files map[string]string, nameA, nameB string) []b
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(bin, "diff", "--json", nameA, nameB)
+	cmd := exec.Command(cli(t), "diff", "--json", nameA, nameB)
 	cmd.Dir = work
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

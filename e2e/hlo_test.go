@@ -41,8 +41,8 @@ var (
 	cliErr  error
 )
 
-// cli builds the CLI once for the tests of this file.
-func cli(t *testing.T) string {
+// cli builds the CLI once for the tests and benchmarks that compare the page with it.
+func cli(t testing.TB) string {
 	t.Helper()
 	cliOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "neffscope-e2e-cli-")

@@ -162,3 +162,122 @@ func TestViewsHaveURLs(t *testing.T) {
 	eval[chromedp.Void](s, `history.back()`)
 	s.waitFor(`neffscope.diff.shown`, "Back to the comparison")
 }
+
+// openLater opens hash h in this tab as a link opened later would be (a new tab of this
+// browser: its library kept, no session of the tab to bring the tabs back); what makes the
+// URL a new one.
+func (p *page) openLater(what, h string) {
+	p.t.Helper()
+	eval[chromedp.Void](p, `sessionStorage.clear()`)
+	p.do(chromedp.Navigate(siteURL + "?later=" + what + h))
+	p.waitFor(`document.getElementById('core-status').dataset.state === 'ready' && neffscope.library.ok !== null`, "the core and the library after the reload")
+}
+
+// A comparison's link opened later (a new tab of this browser: no session to bring its tabs
+// back) restores both files from the library and lands on the comparison; with one of them no
+// longer kept, the page names it (name, size, UUID, fingerprint), with a button to open it,
+// and lands on the comparison once it is dropped.
+func TestComparisonLinkRestoresBothFiles(t *testing.T) {
+	files := map[string][]byte{"matmul_small.neff": readReal(t), "sample.neff": neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{Name: "sample.neff"})}
+	p := newPage(t, siteURL)
+	p.libForgetAll()
+	p.openWithPicker(realNEFF)
+	p.openByDrop("sample.neff", files["sample.neff"])
+	p.waitFor(`neffscope.docs.length === 2`, "two tabs")
+	p.click("#compare-button")
+	p.waitFor(`!document.getElementById('compare-menu').hidden`, "the Compare menu")
+	eval[chromedp.Void](p, `document.querySelector('#compare-menu .menu-item').click()`)
+	p.waitDiff()
+	p.waitFor(`neffscope.library.entries.length === 2 && neffscope.library.entries.every((e) => e.kept)`, "both files remembered with their bytes")
+	p.waitFor(`/&vs=[0-9a-f]{16}&vsname=/.test(location.hash)`, "the comparison's hash")
+	h := eval[string](p, `location.hash`)
+	p.openLater("1", h)
+	p.waitFor(`neffscope.docs.length === 2 && neffscope.diff.shown && neffscope.diff.ready && document.getElementById('diff-summary')`, "both files back from the library, and their comparison")
+	if got := eval[string](p, `location.hash`); got != h {
+		t.Errorf("the comparison's hash after the reload is %q, want %q", got, h)
+	}
+
+	// The compared-with file no longer kept: the page names it and asks for it.
+	name := eval[string](p, `decodeURIComponent(location.hash.match(/&vsname=([^&]*)/)[1])`)
+	size := eval[string](p, `location.hash.match(/&vssize=(\d+)/)[1]`)
+	uuid := eval[string](p, `decodeURIComponent(location.hash.match(/&vsuuid=([^&]*)/)[1])`)
+	fp := eval[string](p, `location.hash.match(/&vs=([0-9a-f]+)/)[1]`)
+	if files[name] == nil || size != fmt.Sprint(len(files[name])) {
+		t.Fatalf("the hash compares with %q of %s bytes", name, size)
+	}
+	eval[chromedp.Void](p, `document.querySelector('#library-list [aria-label="Forget `+name+`"]').click()`)
+	p.waitFor(`neffscope.library.entries.length === 1`, "the library to forget "+name)
+	p.openLater("2", h)
+	p.waitFor(`!document.getElementById('toast').hidden && document.getElementById('toast').dataset.code === 'page.link-file-missing' && neffscope.link.looked`, "the page naming the file the library no longer has (page.link-file-missing)")
+	msg := eval[string](p, `document.getElementById('toast').textContent`)
+	for _, w := range []string{name + " (", "UUID " + uuid, "sha-256 " + fp, "Open " + name + "…"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("the page says %q: no %q", msg, w)
+		}
+	}
+	if got := eval[[]any](p, `neffscope.link.missing`); fmt.Sprint(got) != "["+fp+"]" {
+		t.Errorf("the link wants %v; want %s", got, fp)
+	}
+	if n := eval[int](p, `neffscope.docs.length`); n != 1 {
+		t.Errorf("%d files open; want the one the library kept", n)
+	}
+	p.shot("/tmp/neffscope-link-compare-missing.png")
+	shotAt(p, 800, 600, "/tmp/neffscope-link-compare-missing-800.png")
+	p.openByDrop(name, files[name])
+	p.waitDiff()
+	p.waitFor(`neffscope.docs.length === 2 && document.getElementById('toast').hidden`, "both files open, the message taken down")
+	if got := eval[string](p, `location.hash`); got != h {
+		t.Errorf("the comparison's hash once the file is dropped is %q, want %q", got, h)
+	}
+}
+
+// A comparison of several has a URL too: its files in order. Opened later it brings them back
+// from the library and shows the table; with one no longer kept, the page names that one and
+// shows the table once it is dropped.
+func TestSeveralComparedLinkRestoresEveryFile(t *testing.T) {
+	files := map[string][]byte{
+		"matmul_small.neff": readReal(t),
+		"sample.neff":       neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{Name: "sample.neff"}),
+		"other.neff":        neffbuild.Bytes(neffbuild.Sample(), neffbuild.Options{Name: "other.neff"}),
+	}
+	p := newPage(t, siteURL)
+	p.libForgetAll()
+	p.openWithPicker(realNEFF)
+	p.openByDrop("sample.neff", files["sample.neff"])
+	p.openByDrop("other.neff", files["other.neff"])
+	p.waitFor(`neffscope.docs.length === 3`, "three tabs")
+	p.click(`#compare-button`)
+	p.click(`#compare-all`)
+	shown := `document.body.dataset.view === 'many' && !!document.getElementById('many-table')`
+	p.waitFor(shown, "the comparison of the three")
+	p.waitFor(`neffscope.library.entries.length === 3 && neffscope.library.entries.every((e) => e.kept)`, "the three files remembered with their bytes")
+	p.waitFor(`/&v=compare&all=[0-9a-f]{16},[0-9a-f]{16}&alln=/.test(location.hash)`, "the hash to name the comparison's files")
+	h := eval[string](p, `location.hash`)
+	p.openLater("1", h)
+	p.waitFor(`neffscope.docs.length === 3 && `+shown, "the three files back from the library, and their comparison")
+	if got := eval[string](p, `location.hash`); got != h {
+		t.Errorf("the comparison's hash after the reload is %q, want %q", got, h)
+	}
+	// The last file compared no longer kept: the page names it.
+	name := eval[string](p, `decodeURIComponent(location.hash.match(/&alln=([^&]*)/)[1].split(',')[1])`)
+	fp := eval[string](p, `location.hash.match(/&all=([^&]*)/)[1].split(',')[1]`)
+	if files[name] == nil {
+		t.Fatalf("the hash names %q", name)
+	}
+	eval[chromedp.Void](p, `document.querySelector('#library-list [aria-label="Forget `+name+`"]').click()`)
+	p.waitFor(`neffscope.library.entries.length === 2`, "the library to forget "+name)
+	p.openLater("2", h)
+	p.waitFor(`!document.getElementById('toast').hidden && document.getElementById('toast').dataset.code === 'page.link-file-missing' && neffscope.link.looked`, "the page naming the file the library no longer has (page.link-file-missing)")
+	msg := eval[string](p, `document.getElementById('toast').textContent`)
+	if !strings.Contains(msg, name+" (") || !strings.Contains(msg, "sha-256 "+fp) || !strings.Contains(msg, "Open "+name+"…") {
+		t.Errorf("the page says %q; want %s named with its sha-256 %s and a button to open it", msg, name, fp)
+	}
+	if got := eval[[]any](p, `neffscope.link.missing`); fmt.Sprint(got) != "["+fp+"]" {
+		t.Errorf("the link wants %v; want %s", got, fp)
+	}
+	p.openByDrop(name, files[name])
+	p.waitFor(`neffscope.docs.length === 3 && `+shown+` && document.getElementById('toast').hidden`, "the comparison once the file is dropped")
+	if got := eval[string](p, `location.hash`); got != h {
+		t.Errorf("the comparison's hash once the file is dropped is %q, want %q", got, h)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/sched"
 	"github.com/neffscope/neffscope/internal/realfiles"
@@ -24,8 +25,9 @@ import (
 func (p *page) openMemory() {
 	p.t.Helper()
 	p.waitDashboard()
-	p.waitFor(`document.querySelector('#overview-view .ov-peaks-ask')`, "the sync card's peaks on demand")
-	p.click(`#overview-view .ov-peaks-ask`)
+	// A small file's peaks come by themselves; a bigger one's when asked.
+	p.waitFor(`document.querySelector('#overview-view .ov-peaks-ask, #ov-peaks-left')`, "the sync card's peaks, or the button asking for them")
+	eval[chromedp.Void](p, `(document.querySelector('#overview-view .ov-peaks-ask') || {click() {}}).click()`)
 	p.waitFor(`document.getElementById('ov-peaks-left')`, "the sync card's peaks and what they leave out")
 	p.click(`#overview-view .ov-sync-links button:nth-child(2)`)
 	p.waitFor(`neffscope.memory.open && document.getElementById('mem-status') && document.getElementById('mem-status').dataset.unplaced !== undefined && document.querySelector('#mem-side .mem-peak-head')`, "the memory view")

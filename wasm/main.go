@@ -12,7 +12,7 @@ import (
 	"github.com/neffscope/neffscope/internal/gctune"
 )
 
-// wasmMemoryFloor is the least the soft memory limit is set to (wasmMemoryLimit). The wasm
+// wasmMemoryFloor is the least heap the collector's goal is set to (wasmHeapGoal). The wasm
 // heap never shrinks, so its peak is what the tab keeps. On the real-shaped 32 MB NEFF in
 // Chromium (BenchmarkPageBig, two opens each): a fixed 256 MiB let the wasm memory grow to
 // 161 MiB, 112 MiB held it at 130 MiB in the same time (5.4-6.3 s against 5.4-7.1), and 80
@@ -20,21 +20,27 @@ import (
 // collector runs on the open's one thread.
 const wasmMemoryFloor = 112 << 20
 
-// wasmMemoryLimit is the soft memory limit for what is live: the floor, or what GOGC 50 would
-// allow (live × 1.5 + 16 MiB) once more is live, so a big open that holds what its budget
-// allowed does not run the collector back to back (the runtime's out-of-memory abort is what
-// the limit keeps away).
-func wasmMemoryLimit(live int64) int64 { return max(wasmMemoryFloor, live+live/2+16<<20) }
+// wasmHeapGoal is the collector's next goal over what is live: five times live for a small
+// heap (GOGC 400: in wasm the collector runs on the one thread the open runs on, and at GOGC
+// 100 it was about a third of a small NEFF's open, matmul_small warm 413 → 321 ms at 400, the
+// wasm memory 42 → 57 MiB), at most the floor or what GOGC 50 would allow (live × 1.5 + 16
+// MiB), so a big open that holds what its budget allowed neither grows the heap five times
+// nor runs the collector back to back. It is reached through GOGC, not a soft memory limit
+// (gctune.FollowGoal says why).
+func wasmHeapGoal(live int64) int64 {
+	return min(5*live, max(wasmMemoryFloor, live+live/2+16<<20))
+}
+
+// wasmMemoryCeiling is a soft memory limit far above any goal: a heap past it is near the
+// 4 GiB a wasm memory can have, where collecting back to back beats the runtime's abort.
+const wasmMemoryCeiling = 2 << 30
 
 // tuneCollector sets how the collector runs in the worker, and in the tests and benchmarks
 // that measure the core as the worker runs it (the test binary does not run main); once per
 // process, however often it is called.
 var tuneCollector = sync.OnceFunc(func() {
-	gctune.Follow(wasmMemoryLimit)
-	// In wasm the collector runs on the one thread the open runs on: at GOGC 100 it was about
-	// a third of a small NEFF's open (matmul_small warm 413 → 321 ms in all at 400; the wasm
-	// memory 42 → 57 MiB). The limit above still bounds big opens, where it binds first.
-	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(wasmMemoryCeiling)
+	gctune.FollowGoal(wasmHeapGoal)
 })
 
 func main() {

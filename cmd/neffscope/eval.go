@@ -62,52 +62,17 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	modeS := fs.String("mode", "sim", "arithmetic: sim (bit-exact simulator model) or horner (fp32 Horner)")
 	nanS := fs.String("nan", "table", "NaN input: table (fnan_result, HW-like) or sim (falls through)")
 	alpha := fs.Float64("alpha", 0, "parametric_relu slope for x ≤ 0")
-	var flagArgs, pos, sweep []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			pos = append(pos, args[i+1:]...)
-			break
-		}
-		if _, isNum := parseX(a); isNum || !strings.HasPrefix(a, "-") || a == "-" {
-			pos = append(pos, a)
-			continue
-		}
-		name := strings.TrimLeft(a, "-")
-		eq := strings.IndexByte(name, '=')
-		if eq >= 0 {
-			name = name[:eq]
-		}
-		switch {
-		case name == "sweep":
-			if i+3 >= len(args) {
-				fmt.Fprintln(stderr, "neffscope eval: --sweep needs LO HI N")
-				return 2
-			}
-			sweep = args[i+1 : i+4]
-			i += 3
-		case evalValued[name] && eq < 0 && i+1 < len(args):
-			flagArgs = append(flagArgs, a, args[i+1])
-			i++
-		default:
-			flagArgs = append(flagArgs, a)
-		}
-	}
-	if err := fs.Parse(flagArgs); err != nil {
-		return parseExit(err)
-	}
-	mode, err := pwp.ParseMode(*modeS)
+	flagArgs, pos, sweep, err := splitEvalArgs(args)
 	if err != nil {
 		fmt.Fprintln(stderr, "neffscope eval:", err)
 		return 2
 	}
-	opt := pwp.Options{Mode: mode, Alpha: float32(*alpha)}
-	switch *nanS {
-	case "table", "hw":
-	case "sim":
-		opt.NaN = pwp.NaNSim
-	default:
-		fmt.Fprintf(stderr, "neffscope eval: --nan %q: table or sim\n", *nanS)
+	if err := fs.Parse(flagArgs); err != nil {
+		return parseExit(err)
+	}
+	opt, err := evalOptions(*modeS, *nanS, *alpha)
+	if err != nil {
+		fmt.Fprintln(stderr, "neffscope eval:", err)
 		return 2
 	}
 	if *fn == "" {
@@ -115,24 +80,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	// Positionals: files first; a token that parses as a number and names no file is an X.
-	var files []string
-	var xs []float32
-	var xText []string
-	for _, p := range pos {
-		if _, err := os.Stat(p); err == nil && len(xs) == 0 {
-			files = append(files, p)
-			continue
-		}
-		x, ok := parseX(p)
-		if !ok {
-			fmt.Fprintf(stderr, "neffscope eval: %q is neither a readable file nor a number (decimal or 0x bits)\n", p)
-			return 2
-		}
-		xs, xText = append(xs, x), append(xText, p)
-	}
-	if len(files) == 0 {
-		fmt.Fprintln(stderr, "neffscope eval: no FILE given (a .neff or loose activation files)")
+	files, xs, xText, err := splitFilesAndXs(pos)
+	if err != nil {
+		fmt.Fprintln(stderr, "neffscope eval:", err)
 		return 2
 	}
 	members, err := loadActivationFiles(files, *sg)
@@ -164,6 +114,84 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "neffscope eval: no X given (e.g. 0.5 or 0x3f000000), and no --sweep")
 		return 2
 	}
+	return evalEach(f, xs, xText, opt, stdout, stderr)
+}
+
+// splitEvalArgs parses eval's arguments by hand, so that a negative number is an X, not an
+// option: it returns the options for the flag set, the positionals, and --sweep's LO HI N.
+func splitEvalArgs(args []string) (flagArgs, pos, sweep []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if _, isNum := parseX(a); isNum || !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		name := strings.TrimLeft(a, "-")
+		eq := strings.IndexByte(name, '=')
+		if eq >= 0 {
+			name = name[:eq]
+		}
+		switch {
+		case name == "sweep":
+			if i+3 >= len(args) {
+				return nil, nil, nil, errors.New("--sweep needs LO HI N")
+			}
+			sweep = args[i+1 : i+4]
+			i += 3
+		case evalValued[name] && eq < 0 && i+1 < len(args):
+			flagArgs = append(flagArgs, a, args[i+1])
+			i++
+		default:
+			flagArgs = append(flagArgs, a)
+		}
+	}
+	return flagArgs, pos, sweep, nil
+}
+
+// evalOptions reads --mode, --nan and --alpha.
+func evalOptions(mode, nan string, alpha float64) (pwp.Options, error) {
+	m, err := pwp.ParseMode(mode)
+	if err != nil {
+		return pwp.Options{}, err
+	}
+	opt := pwp.Options{Mode: m, Alpha: float32(alpha)}
+	switch nan {
+	case "table", "hw":
+	case "sim":
+		opt.NaN = pwp.NaNSim
+	default:
+		return pwp.Options{}, fmt.Errorf("--nan %q: table or sim", nan)
+	}
+	return opt, nil
+}
+
+// splitFilesAndXs sorts the positionals: files first; a token that parses as a number and
+// names no file is an X (xText keeps each as given).
+func splitFilesAndXs(pos []string) (files []string, xs []float32, xText []string, err error) {
+	for _, p := range pos {
+		if _, err := os.Stat(p); err == nil && len(xs) == 0 {
+			files = append(files, p)
+			continue
+		}
+		x, ok := parseX(p)
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("%q is neither a readable file nor a number (decimal or 0x bits)", p)
+		}
+		xs, xText = append(xs, x), append(xText, p)
+	}
+	if len(files) == 0 {
+		return nil, nil, nil, errors.New("no FILE given (a .neff or loose activation files)")
+	}
+	return files, xs, xText, nil
+}
+
+// evalEach prints one line per X (x bits, y bits, y, the table's path) and says on stderr
+// when an X is outside the table's range or has no answer (exit 1).
+func evalEach(f *pwp.Function, xs []float32, xText []string, opt pwp.Options, stdout, stderr io.Writer) int {
 	code := 0
 	for i, x := range xs {
 		y, tr := f.EvaluateWith(x, opt)
@@ -269,16 +297,11 @@ func loadActivationFiles(files []string, sg string) (map[string][]byte, error) {
 			out[filepath.Base(p)] = b
 			continue
 		}
-		fh, err := openInput(p)
+		fh, size, err := openInputSize(p)
 		if err != nil {
 			return nil, unreadableError{err}
 		}
-		st, err := fh.Stat()
-		if err != nil {
-			fh.Close()
-			return nil, unreadableError{err}
-		}
-		m, err := neff.ReadMembersLimit(fh, st.Size(), maxLooseTable*2, func(path string, size int64) bool {
+		m, err := neff.ReadMembersLimit(fh, size, maxLooseTable*2, func(path string, size int64) bool {
 			if sg != "" && !strings.HasPrefix(path, sg+"/") {
 				return false
 			}

@@ -128,12 +128,24 @@ var exportColumns = []exportColumn{
 	{exportLints, "message", "what is wrong and where, as sync and memmap print it", "neffscope", ""},
 }
 
+// exportInstructionAt is the columns that name an instruction, first in each table whose rows
+// are an instruction's (instructions, sync_waits, memory_accesses); parquet-go lays an embedded
+// struct's fields out as the row's own columns.
+type exportInstructionAt struct {
+	NeffPath         string `parquet:"neff_path,dict"`
+	NeffUUID         string `parquet:"neff_uuid,dict"`
+	Core             string `parquet:"core,dict"`
+	Engine           string `parquet:"engine,dict"`
+	InstructionIndex int32  `parquet:"instruction_index"`
+}
+
+// at names instruction index of engine on core in the file key names.
+func (key exportKeyOf) at(core, engine string, index int32) exportInstructionAt {
+	return exportInstructionAt{NeffPath: key.path, NeffUUID: key.uuid, Core: core, Engine: engine, InstructionIndex: index}
+}
+
 type exportInstRow struct {
-	NeffPath         string  `parquet:"neff_path,dict"`
-	NeffUUID         string  `parquet:"neff_uuid,dict"`
-	Core             string  `parquet:"core,dict"`
-	Engine           string  `parquet:"engine,dict"`
-	InstructionIndex int32   `parquet:"instruction_index"`
+	exportInstructionAt
 	ExplorerEngine   string  `parquet:"explorer_engine,dict"`
 	OpcodeByte       int32   `parquet:"opcode_byte"`
 	OpcodeName       string  `parquet:"opcode_name,dict"`
@@ -148,36 +160,28 @@ type exportInstRow struct {
 }
 
 type exportSyncRow struct {
-	NeffPath         string  `parquet:"neff_path,dict"`
-	NeffUUID         string  `parquet:"neff_uuid,dict"`
-	Core             string  `parquet:"core,dict"`
-	Engine           string  `parquet:"engine,dict"`
-	InstructionIndex int32   `parquet:"instruction_index"`
-	SecondBand       bool    `parquet:"second_band"`
-	Semaphore        int32   `parquet:"semaphore"`
-	Value            int64   `parquet:"value"`
-	ProducerEngine   *string `parquet:"producer_engine,optional,dict"`
-	ProducerIndex    *int32  `parquet:"producer_index,optional"`
-	QueueName        *string `parquet:"queue_name,optional,dict"`
-	Code             *string `parquet:"code,optional,dict"`
+	exportInstructionAt
+	SecondBand     bool    `parquet:"second_band"`
+	Semaphore      int32   `parquet:"semaphore"`
+	Value          int64   `parquet:"value"`
+	ProducerEngine *string `parquet:"producer_engine,optional,dict"`
+	ProducerIndex  *int32  `parquet:"producer_index,optional"`
+	QueueName      *string `parquet:"queue_name,optional,dict"`
+	Code           *string `parquet:"code,optional,dict"`
 }
 
 type exportMemRow struct {
-	NeffPath         string `parquet:"neff_path,dict"`
-	NeffUUID         string `parquet:"neff_uuid,dict"`
-	Core             string `parquet:"core,dict"`
-	Engine           string `parquet:"engine,dict"`
-	InstructionIndex int32  `parquet:"instruction_index"`
-	Access           int32  `parquet:"access"`
-	DMA              bool   `parquet:"dma"`
-	Space            string `parquet:"space,dict"`
-	Write            bool   `parquet:"write"`
-	Partition        *int32 `parquet:"partition,optional"`
-	Partitions       *int32 `parquet:"partitions,optional"`
-	Offset           *int64 `parquet:"byte_offset,optional"`
-	Bytes            *int64 `parquet:"bytes,optional"`
-	Stride           *int64 `parquet:"stride,optional"`
-	Count            *int64 `parquet:"count,optional"`
+	exportInstructionAt
+	Access     int32  `parquet:"access"`
+	DMA        bool   `parquet:"dma"`
+	Space      string `parquet:"space,dict"`
+	Write      bool   `parquet:"write"`
+	Partition  *int32 `parquet:"partition,optional"`
+	Partitions *int32 `parquet:"partitions,optional"`
+	Offset     *int64 `parquet:"byte_offset,optional"`
+	Bytes      *int64 `parquet:"bytes,optional"`
+	Stride     *int64 `parquet:"stride,optional"`
+	Count      *int64 `parquet:"count,optional"`
 }
 
 type exportLintRow struct {
@@ -467,7 +471,7 @@ func exportCore(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched
 		return err
 	}
 	for _, w := range c.Waits {
-		r := exportSyncRow{NeffPath: key.path, NeffUUID: key.uuid, Core: core, Engine: engineOf(w.At), InstructionIndex: w.Index, SecondBand: w.Second,
+		r := exportSyncRow{exportInstructionAt: key.at(core, engineOf(w.At), w.Index), SecondBand: w.Second,
 			Semaphore: w.Sem, Value: int64(w.Value)}
 		if w.Code.Class() == sched.ClassOK && w.Producer.Valid() {
 			pe, pi := engineOf(w.Producer), w.Producer.Index
@@ -487,7 +491,7 @@ func exportCore(s *exportSinks, prog *inspect.Program, key exportKeyOf, c *sched
 	}
 	for k := range c.Accesses {
 		a := &c.Accesses[k]
-		r := exportMemRow{NeffPath: key.path, NeffUUID: key.uuid, Core: core, Engine: engineOf(a.At), InstructionIndex: a.At.Index, Access: int32(k),
+		r := exportMemRow{exportInstructionAt: key.at(core, engineOf(a.At), a.At.Index), Access: int32(k),
 			DMA: a.DMA, Space: a.Space.String(), Write: a.Write}
 		if a.BoxFrom == a.BoxTo {
 			if err := s.mem.add(r); err != nil {
@@ -523,7 +527,7 @@ func exportInstructionRows(s *exportSinks, prog *inspect.Program, key exportKeyO
 		st := res.Stream(e.Member)
 		for i := 0; i < e.Len; i++ {
 			op := e.Opcode(i)
-			r := exportInstRow{NeffPath: key.path, NeffUUID: key.uuid, Core: core, Engine: engines[k], InstructionIndex: int32(i), ExplorerEngine: ee,
+			r := exportInstRow{exportInstructionAt: key.at(core, engines[k], int32(i)), ExplorerEngine: ee,
 				OpcodeByte: int32(op), OpcodeName: isa.OpcodeName(op), Step: e.Step(i)}
 			if src := prog.Source.Source(e.Member, i); src != nil {
 				if lastSrc == nil || *src != *lastSrc {

@@ -37,18 +37,13 @@ func runExtractNEFF(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	fh, err := openInput(fs.Arg(0))
+	fh, size, err := openInputSize(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 2
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 2
-	}
-	found, err := zipneff.Find(fh, st.Size())
+	found, err := zipneff.Find(fh, size)
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %s: %v\n", fs.Arg(0), err)
 		return 2

@@ -28,19 +28,14 @@ func init() {
 
 // openFile opens a path with the inspector; the caller closes the returned file.
 func openFile(path string, opt inspect.Options) (*inspect.File, *os.File, error) {
-	fh, err := openInput(path)
+	fh, size, err := openInputSize(path)
 	if err != nil {
-		return nil, nil, err
-	}
-	st, err := fh.Stat()
-	if err != nil {
-		fh.Close()
 		return nil, nil, err
 	}
 	if opt.Limits == (budget.Limits{}) {
 		opt.Limits = cliLimits
 	}
-	f := inspect.Open(path, fh, st.Size(), opt)
+	f := inspect.Open(path, fh, size, opt)
 	heapProfileAfterOpen()
 	return f, fh, nil
 }
@@ -568,23 +563,18 @@ func runExtract(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	fh, err := openInput(fs.Arg(0))
+	fh, size, err := openInputSize(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "neffscope: %v\n", err)
 		return 2
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		fmt.Fprintf(stderr, "neffscope: %v\n", err)
-		return 2
-	}
 	if !isNEFFFile(fs.Arg(0)) {
 		fmt.Fprintf(stderr, "neffscope: %s is not a NEFF (no NEFF header): it has no members to extract\n", safe(fs.Arg(0)))
 		return 2
 	}
 	out := &failWriter{w: stdout}
-	if err := neff.ReadMemberLimit(fh, st.Size(), fs.Arg(1), 0, -1, out, *maxInflate); err != nil {
+	if err := neff.ReadMemberLimit(fh, size, fs.Arg(1), 0, -1, out, *maxInflate); err != nil {
 		if out.err != nil { // the output failed, not the file
 			fmt.Fprintf(stderr, "neffscope: writing %s: %v\n", safe(fs.Arg(1)), out.err)
 			return 2

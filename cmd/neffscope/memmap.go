@@ -101,14 +101,8 @@ type memLintJSON struct {
 // runMemmap exits 1 when a lint (or an error of the file's own) was printed, 2 on trouble.
 func runMemmap(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memmap", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, each space's capacity and peak, every access and its boxes, the lints and what is undecided")
-	maxInflate := commonFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: neffscope memmap [--json] FILE\n\n"+modelExitHelp+"\n")
-		fs.PrintDefaults()
-	}
-	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Memmap, stderr)
+	r, rc := openModel(fs, args, "neffscope memmap [--json] FILE", asJSON, (*inspect.File).Memmap, stderr)
 	if r == nil {
 		return rc
 	}
@@ -141,15 +135,27 @@ func runMemmap(args []string, stdout, stderr io.Writer) int {
 // lineJoiner names an instruction's kernel source line as the listings do ("conv2d.py:107",
 // the file's base name; "" when the debug info names none), through the open's source index.
 func lineJoiner(f *inspect.File) func(c *sched.Core, at sched.At) string {
+	// The buffers live at a peak are tens of thousands on a big NEFF but come from a few
+	// thousand instructions: each instruction's line is looked up once.
+	type key struct {
+		c  *sched.Core
+		at sched.At
+	}
+	seen := map[key]string{}
 	return func(c *sched.Core, at sched.At) string {
 		if f.Program == nil || f.Program.Source == nil || !at.Valid() {
 			return ""
 		}
-		src := f.Program.Source.Source(c.Engines[at.Engine].Member, int(at.Index))
-		if src == nil || src.Line == 0 {
-			return ""
+		k := key{c, at}
+		if l, ok := seen[k]; ok {
+			return l
 		}
-		return filepath.Base(src.File) + ":" + strconv.Itoa(src.Line)
+		l := ""
+		if src := f.Program.Source.Source(c.Engines[at.Engine].Member, int(at.Index)); src != nil && src.Line != 0 {
+			l = filepath.Base(src.File) + ":" + strconv.Itoa(src.Line)
+		}
+		seen[k] = l
+		return l
 	}
 }
 
@@ -212,7 +218,6 @@ func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding, line
 	w.WriteString("\"peak\": ")
 	line(peakConvention)
 	w.WriteString(",\n\"cores\": [")
-	var boxes []memBoxJSON
 	for k, c := range m.Cores {
 		if k > 0 {
 			w.WriteString(",")
@@ -226,21 +231,16 @@ func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding, line
 		w.WriteString(",\n \"psum\": ")
 		line(memUsage(c, c.PSUM, lines))
 		w.WriteString(",\n \"accesses\": [")
+		names := jsonNames(c)
+		var buf []byte
 		for i := range c.Accesses {
 			a := &c.Accesses[i]
 			if i > 0 {
 				w.WriteString(",")
 			}
-			boxes = boxes[:0]
-			for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
-				j := memBoxJSON{Partition: b.Partition, Partitions: b.Parts, Offset: b.Offset, Bytes: b.Bytes}
-				if b.Count > 1 {
-					j.Stride, j.Count = b.Stride, b.Count
-				}
-				boxes = append(boxes, j)
-			}
 			w.WriteString("\n  ")
-			line(memAccessJSON{Engine: c.EngineName(a.At), Index: a.At.Index, DMA: a.DMA, Space: a.Space.String(), Write: a.Write, Boxes: boxes})
+			buf = appendAccessJSON(buf[:0], c, a, names)
+			w.Write(buf)
 		}
 		w.WriteString("],\n \"lints\": ")
 		line(memLints(c))
@@ -249,6 +249,64 @@ func writeMemmapJSON(w *bufio.Writer, m *sched.Model, limits []fileFinding, line
 		w.WriteString("}")
 	}
 	w.WriteString("\n]}\n")
+}
+
+// jsonNames is each engine's name of c as JSON, and each space's, encoded once: a big NEFF
+// has hundreds of thousands of accesses, and encoding/json's reflection on each was a tenth of
+// memmap --json.
+func jsonNames(c *sched.Core) (names struct{ engines, spaces map[string][]byte }) {
+	names.engines, names.spaces = map[string][]byte{}, map[string][]byte{}
+	for _, e := range c.Engines {
+		names.engines[e.Name], _ = json.Marshal(e.Name)
+	}
+	return names
+}
+
+// appendAccessJSON appends access a as encoding/json writes a memAccessJSON (the same bytes:
+// the tests compare them).
+func appendAccessJSON(b []byte, c *sched.Core, a *sched.Access, names struct{ engines, spaces map[string][]byte }) []byte {
+	name := c.EngineName(a.At)
+	en, ok := names.engines[name]
+	if !ok {
+		en, _ = json.Marshal(name)
+	}
+	space := a.Space.String()
+	sp, ok := names.spaces[space]
+	if !ok {
+		sp, _ = json.Marshal(space)
+		names.spaces[space] = sp
+	}
+	b = append(append(append(b, `{"engine":`...), en...), `,"index":`...)
+	b = strconv.AppendInt(b, int64(a.At.Index), 10)
+	if a.DMA {
+		b = append(b, `,"dma":true`...)
+	}
+	b = append(append(append(b, `,"space":`...), sp...), `,"write":`...)
+	b = strconv.AppendBool(b, a.Write)
+	b = append(b, `,"boxes":[`...)
+	for i, x := range c.Boxes[a.BoxFrom:a.BoxTo] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"partition":`...)
+		b = strconv.AppendUint(b, uint64(x.Partition), 10)
+		b = append(b, `,"partitions":`...)
+		b = strconv.AppendUint(b, uint64(x.Parts), 10)
+		b = append(b, `,"offset":`...)
+		b = strconv.AppendUint(b, uint64(x.Offset), 10)
+		b = append(b, `,"bytes":`...)
+		b = strconv.AppendUint(b, uint64(x.Bytes), 10)
+		if x.Count > 1 && x.Stride != 0 {
+			b = append(b, `,"stride":`...)
+			b = strconv.AppendUint(b, uint64(x.Stride), 10)
+		}
+		if x.Count > 1 {
+			b = append(b, `,"count":`...)
+			b = strconv.AppendUint(b, uint64(x.Count), 10)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
 }
 
 // memLiveMax is how many buffers live at a peak the text lists (--json has them all), and

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neffscope/neffscope/core/inspect"
 	"github.com/neffscope/neffscope/core/neff/neffbuild"
+	"github.com/neffscope/neffscope/core/sched"
 	"github.com/neffscope/neffscope/internal/realfiles"
 	"github.com/neffscope/neffscope/internal/repack"
 )
@@ -117,4 +119,58 @@ func TestMemmapReservedWrite(t *testing.T) {
 	if code != 1 || !strings.Contains(text, "mem.reserved") || !strings.Contains(text, "Activation #4 writes SBUF partitions 0..127, bytes 0x37ff8..0x37fff, which def.json reserves for the runtime") {
 		t.Errorf("exit %d:\n%s", code, text)
 	}
+}
+
+// memmap --json writes each access with its own encoder: the bytes encoding/json writes for a
+// memAccessJSON, for every access of the real NEFFs and for boxes of every shape.
+func TestAccessJSONAsEncodingJSON(t *testing.T) {
+	n := 0
+	check := func(name string, c *sched.Core) {
+		t.Helper()
+		names := jsonNames(c)
+		n += len(c.Accesses)
+		for i := range c.Accesses {
+			a := &c.Accesses[i]
+			j := memAccessJSON{Engine: c.EngineName(a.At), Index: a.At.Index, DMA: a.DMA, Space: a.Space.String(), Write: a.Write, Boxes: []memBoxJSON{}}
+			for _, b := range c.Boxes[a.BoxFrom:a.BoxTo] {
+				x := memBoxJSON{Partition: b.Partition, Partitions: b.Parts, Offset: b.Offset, Bytes: b.Bytes}
+				if b.Count > 1 {
+					x.Stride, x.Count = b.Stride, b.Count
+				}
+				j.Boxes = append(j.Boxes, x)
+			}
+			want, _ := json.Marshal(j)
+			if got := appendAccessJSON(nil, c, a, names); string(got) != string(want) {
+				t.Fatalf("%s access %d: %s, want %s", name, i, got, want)
+			}
+		}
+	}
+	files := realfiles.NEFFs(t)
+	for _, p := range files {
+		f, fh, err := openFile(p, inspect.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := f.Memmap(); m != nil {
+			for _, c := range m.Cores {
+				check(filepath.Base(p)+" "+c.Name, c)
+			}
+		}
+		fh.Close()
+	}
+	if n == 0 {
+		t.Fatalf("no access in %d real NEFFs", len(files))
+	}
+	// Boxes the real files may lack: a stride of 0 over several, one of one, an engine the
+	// core does not name, a name JSON escapes.
+	c := &sched.Core{Engines: []sched.Engine{{Name: "<DVE&>"}}, Boxes: []sched.Box{
+		{Partition: 3, Parts: 1, Offset: 64, Bytes: 8, Stride: 0, Count: 4},
+		{Partition: 0, Parts: 128, Offset: 0, Bytes: 1 << 20, Stride: 512, Count: 1},
+		{Partition: 127, Parts: 1, Offset: 4096, Bytes: 2, Stride: 16, Count: 9},
+	}}
+	c.Accesses = []sched.Access{
+		{At: sched.At{Engine: 0, Index: 5}, Write: true, BoxFrom: 0, BoxTo: 3},
+		{At: sched.At{Engine: 4, Index: -1}, DMA: true, BoxFrom: 1, BoxTo: 1},
+	}
+	check("made", c)
 }

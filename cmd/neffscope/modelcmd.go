@@ -22,6 +22,8 @@ type modelRun struct {
 	fileErrs []doc.Finding // the file's own errors, which the model's output lists too
 	limits   []fileFinding // the open's limits (relayed on stderr unless the output is JSON)
 	rc       int           // 1 when the file has an error of its own
+
+	maxInflate int64 // --max-inflate, for the other files a command opens
 }
 
 func (r *modelRun) close() { r.fh.Close() }
@@ -31,11 +33,18 @@ const modelExitHelp = "exit status: 0 no lint; 1 a lint or an error finding was 
 	"own error, a limit that stopped the read); 2 trouble (bad usage, a FILE that cannot be read or is\n" +
 	"not a NEFF, an output refused or not written)\n"
 
-// openModel parses fs's flags (maxInflate and asJSON are read after the parse), opens the
-// one FILE and builds its model with build (File.Sched, or File.Memmap for the memory part
-// too). A nil run comes with the exit code: 2 for bad usage, an unreadable file or one that is
+// openModel gives fs the flags and usage the model commands share (--max-inflate and the
+// budget's; "usage: " synopsis, then modelExitHelp), parses args (asJSON is read after the
+// parse), opens the one FILE and builds its model with build (File.Sched, or File.Memmap for
+// the memory part too). A nil run comes with the exit code: 2 for bad usage, an unreadable file or one that is
 // not a NEFF, 1 for a NEFF whose own errors (printed) leave it without a program.
-func openModel(fs *flag.FlagSet, args []string, maxInflate *int64, asJSON *bool, build func(*inspect.File) *sched.Model, stderr io.Writer) (*modelRun, int) {
+func openModel(fs *flag.FlagSet, args []string, synopsis string, asJSON *bool, build func(*inspect.File) *sched.Model, stderr io.Writer) (*modelRun, int) {
+	fs.SetOutput(stderr)
+	maxInflate := commonFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: "+synopsis+"\n\n"+modelExitHelp+"\n")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, parseExit(err)
 	}
@@ -53,7 +62,7 @@ func openModel(fs *flag.FlagSet, args []string, maxInflate *int64, asJSON *bool,
 		defer fh.Close()
 		return nil, notReadable(stderr, f, safe(f.Name)+" has no resolvable program (no NEFF manifests): no streams to model")
 	}
-	r := &modelRun{f: f, fh: fh, m: m, fileErrs: errorFindings(f)}
+	r := &modelRun{f: f, fh: fh, m: m, fileErrs: errorFindings(f), maxInflate: *maxInflate}
 	if len(r.fileErrs) > 0 {
 		r.rc = 1
 	}

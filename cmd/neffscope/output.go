@@ -181,18 +181,24 @@ func (e *inputError) Error() string {
 // blocking, so a FIFO with no writer is refused at once instead of hanging the command, and
 // only when it is a regular file. A symlink to a regular file is read as that file.
 func openInput(p string) (*os.File, error) {
+	f, _, err := openInputSize(p)
+	return f, err
+}
+
+// openInputSize is openInput with the file's size, for a command that reads it at random.
+func openInputSize(p string) (*os.File, int64, error) {
 	f, err := openNonblocking(p)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, &inputError{p, st.Mode()}
+		return nil, 0, &inputError{p, st.Mode()}
 	}
-	return f, nil
+	return f, st.Size(), nil
 }

@@ -69,18 +69,12 @@ type syncUndecidedJSON struct {
 // runSync exits 1 when a lint (or an error of the file's own) was printed, 2 on trouble.
 func runSync(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object: per core, every wait and its producer, the lints and what is undecided")
 	trace := fs.String("trace", "", "write a Chrome trace (Perfetto, chrome://tracing) to this new `FILE`: a thread per engine, a slice per instruction at its earliest step (its args: operands, waits and producers, name and source line), an arrow from each producer to its waiter")
 	force := fs.Bool("force", false, "let --trace replace an existing file (never a symlink, a NEFF or the FILE read)")
 	prof := fs.String("ntff", "", ntffHelp+" (with --trace: the trace in real time, with DMA queues and semaphore counters)")
 	estimated := fs.Bool("estimated", false, "with --trace: the trace in estimated time (the static cost model, as timeline shows it; each slice's args carry estimated_start_ps and estimated_end_ps)")
-	maxInflate := commonFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE\n\n"+modelExitHelp+"\n")
-		fs.PrintDefaults()
-	}
-	r, rc := openModel(fs, args, maxInflate, asJSON, (*inspect.File).Sched, stderr)
+	r, rc := openModel(fs, args, "neffscope sync [--json] [--trace OUT.json [--force] [--ntff PROFILE.ntff | --estimated]] FILE", asJSON, (*inspect.File).Sched, stderr)
 	if r == nil {
 		return rc
 	}
@@ -103,7 +97,7 @@ func runSync(args []string, stdout, stderr io.Writer) int {
 		defer done()
 		write := func(w io.Writer) error { return sched.WriteTrace(w, m, args) }
 		if *prof != "" {
-			res, mrc := measuredFor(*prof, r.f, *maxInflate, stderr)
+			res, mrc := measuredFor(*prof, r.f, r.maxInflate, stderr)
 			if res == nil {
 				return mrc
 			}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/neffscope/neffscope/core/doc"
+	"github.com/neffscope/neffscope/core/wirefields"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -56,69 +57,69 @@ func (c *Compact) cols() []*pcol {
 
 // AppendBinary appends the wire form of a Compact that Scan or Scanner.Close returned.
 func (c *Compact) AppendBinary(b []byte) ([]byte, error) {
-	w := wire{b: b}
-	w.uint(cwVersion, compactWireVersion)
-	w.str(cwMember, c.Member)
-	w.str(cwKind, string(c.Kind))
-	w.str(cwEngine, c.Engine)
-	w.uint(cwSize, uint64(c.Size))
-	w.str(cwDescription, c.Description)
-	w.str(cwPointsTo, c.PointsTo)
-	w.uint(cwEngineCode, c.EngineCode)
-	w.flag(cwHasEngine, c.HasEngine)
+	w := wirefields.Writer{B: b}
+	w.Uint(cwVersion, compactWireVersion)
+	w.Text(cwMember, c.Member)
+	w.Text(cwKind, string(c.Kind))
+	w.Text(cwEngine, c.Engine)
+	w.Uint(cwSize, uint64(c.Size))
+	w.Text(cwDescription, c.Description)
+	w.Text(cwPointsTo, c.PointsTo)
+	w.Uint(cwEngineCode, c.EngineCode)
+	w.Flag(cwHasEngine, c.HasEngine)
 	for _, s := range c.KernelFiles {
-		w.str(cwKernelFile, s)
+		w.Text(cwKernelFile, s)
 	}
 	for _, s := range c.KernelNames {
-		w.str(cwKernelName, s)
+		w.Text(cwKernelName, s)
 	}
 	if c.Stack != nil {
-		w.bytes(cwStack, c.Stack.appendBinary(nil))
+		w.Bytes(cwStack, c.Stack.appendBinary(nil))
 	}
-	w.packed(cwCoverage, []uint64{uint64(c.Coverage.Named), uint64(c.Coverage.Unknown), uint64(c.Coverage.Generic), uint64(c.Coverage.None)})
+	w.Packed(cwCoverage, []uint64{uint64(c.Coverage.Named), uint64(c.Coverage.Unknown), uint64(c.Coverage.Generic), uint64(c.Coverage.None)})
 	if c.Root != nil {
 		root, err := c.Root.MarshalMsg(nil)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the root of %s: %w", c.Member, err)
 		}
-		w.bytes(cwRoot, root)
+		w.Bytes(cwRoot, root)
 	}
-	w.uint(cwRootChildren, uint64(c.RootChildren))
-	w.uint(cwN, uint64(c.N))
-	w.uint(cwNumbered, uint64(c.Numbered))
-	w.uint(cwRenumbered, uint64(c.Renumbered))
-	w.packed(cwCkpt, int64s(c.ckpt))
-	w.packed(cwGapAt, int32s(c.gapAt))
-	w.packed(cwGapLen, int64s(c.gapLen))
-	w.uint(cwPrevEnd, uint64(c.prevEnd))
-	w.bytes(cwArena, c.arena)
+	w.Uint(cwRootChildren, uint64(c.RootChildren))
+	w.Uint(cwN, uint64(c.N))
+	w.Uint(cwNumbered, uint64(c.Numbered))
+	w.Uint(cwRenumbered, uint64(c.Renumbered))
+	w.Packed(cwCkpt, int64s(c.ckpt))
+	w.Packed(cwGapAt, int32s(c.gapAt))
+	w.Packed(cwGapLen, int64s(c.gapLen))
+	w.Uint(cwPrevEnd, uint64(c.prevEnd))
+	w.Bytes(cwArena, c.arena)
 	for _, t := range c.Tuples {
-		var tw wire
-		tw.str(1, t.File)
-		tw.str(2, t.Line)
-		tw.str(3, t.Kernel)
-		tw.uint(4, boolBits(t.HasFile, t.HasLine, t.HasKernel))
-		w.bytes(cwTuple, tw.b)
+		var tw wirefields.Writer
+		tw.Text(1, t.File)
+		tw.Text(2, t.Line)
+		tw.Text(3, t.Kernel)
+		tw.Uint(4, boolBits(t.HasFile, t.HasLine, t.HasKernel))
+		w.Bytes(cwTuple, tw.B)
 	}
-	w.packed(cwIDFirst, c.idFirst)
-	w.packed(cwIDLast, c.idLast)
-	w.uint(cwTupleText, uint64(c.tupleText))
-	w.uint(cwTuplesCut, uint64(c.tuplesCut))
+	w.Packed(cwIDFirst, c.idFirst)
+	w.Packed(cwIDLast, c.idLast)
+	w.Uint(cwTupleText, uint64(c.tupleText))
+	w.Uint(cwTuplesCut, uint64(c.tuplesCut))
 	if c.haveNo {
-		w.uint(cwNoTuple, uint64(c.noTuple)+1)
+		w.Uint(cwNoTuple, uint64(c.noTuple)+1)
 	}
 	for i, p := range c.cols() {
-		var cw wire
-		cw.uint(1, uint64(i))
-		cw.uint(2, uint64(p.n))
-		cw.packed(3, uint32s(p.starts))
-		cw.packed(4, p.cur)
+		var cw wirefields.Writer
+		cw.Uint(1, uint64(i))
+		cw.Uint(2, uint64(p.n))
+		cw.Packed(3, uint32s(p.starts))
+		cw.Packed(4, p.cur)
 		for _, ch := range p.chunks {
-			cw.bytes(5, ch)
+			cw.Bytes(5, ch)
 		}
-		w.bytes(cwCol, cw.b)
+		w.Bytes(cwCol, cw.B)
 	}
-	return w.b, nil
+	return w.B, nil
 }
 
 // ParseCompact reads the wire form AppendBinary wrote. The bytes come from the page's own
@@ -130,9 +131,9 @@ func ParseCompact(b []byte) (*Compact, error) {
 	var version uint64
 	var root []byte
 	var cov []uint64
-	r := wireReader{b: b}
-	for r.more() {
-		num, v, s, err := r.next()
+	r := wirefields.NewReader(b)
+	for r.More() {
+		num, v, s, err := r.Next()
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +165,7 @@ func ParseCompact(b []byte) (*Compact, error) {
 				return nil, err
 			}
 		case cwCoverage:
-			cov, err = unpack(s)
+			cov, err = wirefields.Unpack(s)
 		case cwRoot:
 			root = s
 		case cwRootChildren:
@@ -179,7 +180,7 @@ func ParseCompact(b []byte) (*Compact, error) {
 			c.ckpt, err = unpackInt64s(s)
 		case cwGapAt:
 			var vs []uint64
-			vs, err = unpack(s)
+			vs, err = wirefields.Unpack(s)
 			for _, x := range vs {
 				c.gapAt = append(c.gapAt, int32(x))
 			}
@@ -194,9 +195,9 @@ func ParseCompact(b []byte) (*Compact, error) {
 			t, err = parseTuple(s)
 			c.Tuples = append(c.Tuples, t)
 		case cwIDFirst:
-			c.idFirst, err = unpack(s)
+			c.idFirst, err = wirefields.Unpack(s)
 		case cwIDLast:
-			c.idLast, err = unpack(s)
+			c.idLast, err = wirefields.Unpack(s)
 		case cwTupleText:
 			c.tupleText = int64(v)
 		case cwTuplesCut:
@@ -240,11 +241,11 @@ func (c *pcol) forget() {
 
 // parseCol reads one column into its place.
 func (c *Compact) parseCol(b []byte) error {
-	r := wireReader{b: b}
+	r := wirefields.NewReader(b)
 	p := &pcol{}
 	which := -1
-	for r.more() {
-		num, v, s, err := r.next()
+	for r.More() {
+		num, v, s, err := r.Next()
 		if err != nil {
 			return err
 		}
@@ -254,7 +255,7 @@ func (c *Compact) parseCol(b []byte) error {
 		case 2:
 			p.n = int(v)
 		case 3:
-			vs, err := unpack(s)
+			vs, err := wirefields.Unpack(s)
 			if err != nil {
 				return err
 			}
@@ -262,7 +263,7 @@ func (c *Compact) parseCol(b []byte) error {
 				p.starts = append(p.starts, uint32(x))
 			}
 		case 4:
-			if p.cur, err = unpack(s); err != nil {
+			if p.cur, err = wirefields.Unpack(s); err != nil {
 				return err
 			}
 		case 5:
@@ -377,33 +378,33 @@ func (c *Compact) check() error {
 
 // appendBinary is the stack frames' wire form.
 func (s *StackFrames) appendBinary(b []byte) []byte {
-	w := wire{b: b}
+	w := wirefields.Writer{B: b}
 	for _, f := range s.Files {
-		w.str(1, f)
+		w.Text(1, f)
 	}
 	for _, f := range s.Functions {
-		w.str(2, f)
+		w.Text(2, f)
 	}
 	loc := make([]uint64, 0, 4*len(s.Locations))
 	for _, l := range s.Locations {
 		loc = append(loc, l.File, l.Function, l.Line, l.Column)
 	}
-	w.packed(3, loc)
+	w.Packed(3, loc)
 	fr := make([]uint64, 0, 2*len(s.Frames))
 	for _, f := range s.Frames {
 		fr = append(fr, f.Location, f.Parent)
 	}
-	w.packed(4, fr)
-	w.flag(5, s.Cut)
-	w.uint(6, uint64(s.text))
-	return w.b
+	w.Packed(4, fr)
+	w.Flag(5, s.Cut)
+	w.Uint(6, uint64(s.text))
+	return w.B
 }
 
 func parseStackFrames(b []byte) (*StackFrames, error) {
 	s := &StackFrames{}
-	r := wireReader{b: b}
-	for r.more() {
-		num, v, str, err := r.next()
+	r := wirefields.NewReader(b)
+	for r.More() {
+		num, v, str, err := r.Next()
 		if err != nil {
 			return nil, err
 		}
@@ -413,7 +414,7 @@ func parseStackFrames(b []byte) (*StackFrames, error) {
 		case 2:
 			s.Functions = append(s.Functions, string(str))
 		case 3, 4:
-			vs, err := unpack(str)
+			vs, err := wirefields.Unpack(str)
 			if err != nil {
 				return nil, err
 			}
@@ -437,9 +438,9 @@ func parseStackFrames(b []byte) (*StackFrames, error) {
 
 func parseTuple(b []byte) (Tuple, error) {
 	var t Tuple
-	r := wireReader{b: b}
-	for r.more() {
-		num, v, s, err := r.next()
+	r := wirefields.NewReader(b)
+	for r.More() {
+		num, v, s, err := r.Next()
 		if err != nil {
 			return t, err
 		}
@@ -457,91 +458,8 @@ func parseTuple(b []byte) (Tuple, error) {
 	return t, nil
 }
 
-// wire appends protobuf wire fields.
-type wire struct{ b []byte }
-
-func (w *wire) uint(num protowire.Number, v uint64) {
-	w.b = protowire.AppendTag(w.b, num, protowire.VarintType)
-	w.b = protowire.AppendVarint(w.b, v)
-}
-
-func (w *wire) flag(num protowire.Number, v bool) {
-	if v {
-		w.uint(num, 1)
-	}
-}
-
-func (w *wire) str(num protowire.Number, s string) {
-	w.b = protowire.AppendTag(w.b, num, protowire.BytesType)
-	w.b = protowire.AppendString(w.b, s)
-}
-
-func (w *wire) bytes(num protowire.Number, v []byte) {
-	w.b = protowire.AppendTag(w.b, num, protowire.BytesType)
-	w.b = protowire.AppendBytes(w.b, v)
-}
-
-// packed appends vs as one field of varints.
-func (w *wire) packed(num protowire.Number, vs []uint64) {
-	var p []byte
-	for _, v := range vs {
-		p = protowire.AppendVarint(p, v)
-	}
-	w.bytes(num, p)
-}
-
-// wireReader reads the fields wire wrote: a varint's value, or a bytes field's bytes.
-type wireReader struct{ b []byte }
-
-func (r *wireReader) more() bool { return len(r.b) > 0 }
-
-func (r *wireReader) next() (protowire.Number, uint64, []byte, error) {
-	num, typ, n := protowire.ConsumeTag(r.b)
-	if n < 0 {
-		return 0, 0, nil, protowire.ParseError(n)
-	}
-	r.b = r.b[n:]
-	switch typ {
-	case protowire.VarintType:
-		v, m := protowire.ConsumeVarint(r.b)
-		if m < 0 {
-			return 0, 0, nil, protowire.ParseError(m)
-		}
-		r.b = r.b[m:]
-		return num, v, nil, nil
-	case protowire.BytesType:
-		v, m := protowire.ConsumeBytes(r.b)
-		if m < 0 {
-			return 0, 0, nil, protowire.ParseError(m)
-		}
-		r.b = r.b[m:]
-		return num, 0, v, nil
-	}
-	return 0, 0, nil, fmt.Errorf("field %d has wire type %d", num, typ)
-}
-
-// unpack reads a packed field of varints.
-func unpack(b []byte) ([]uint64, error) {
-	n := 0
-	for _, c := range b {
-		if c < 0x80 {
-			n++
-		}
-	}
-	out := make([]uint64, 0, n)
-	for len(b) > 0 {
-		v, n := protowire.ConsumeVarint(b)
-		if n < 0 {
-			return nil, protowire.ParseError(n)
-		}
-		out = append(out, v)
-		b = b[n:]
-	}
-	return out, nil
-}
-
 func unpackInt64s(b []byte) ([]int64, error) {
-	vs, err := unpack(b)
+	vs, err := wirefields.Unpack(b)
 	out := make([]int64, len(vs))
 	for i, v := range vs {
 		out[i] = int64(v)

@@ -8,6 +8,7 @@ package dbg
 
 import (
 	"fmt"
+	"github.com/neffscope/neffscope/core/pbview"
 	"path"
 	"slices"
 	"strconv"
@@ -432,7 +433,7 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 		}
 		vn := protowire.ConsumeFieldValue(num, typ, d.at(off+int64(n), hi))
 		if vn < 0 {
-			d.broken(parent, off, hi, "field "+itoa(int64(num))+" ("+wireName(typ)+")", protowire.ParseError(vn))
+			d.broken(parent, off, hi, "field "+itoa(int64(num))+" ("+pbview.WireName(typ)+")", protowire.ParseError(vn))
 			return
 		}
 		end := off + int64(n) + int64(vn)
@@ -444,7 +445,7 @@ func (d *decoder) message(parent *doc.Node, s *Shape, lo, hi int64, depth int, s
 		f := s.field(num)
 		if f != nil && f.Type.wire() != typ {
 			if d.note(doc.CodeDbgWireType, doc.Warning) {
-				d.f.Root.Flag(doc.CodeDbgWireType, doc.Warning, d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, wireName(typ), f.Type)
+				d.f.Root.Flag(doc.CodeDbgWireType, doc.Warning, d.span(off, end-off), "%s at byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown generically.", d.f.Member, off, num, s.Name, pbview.WireName(typ), f.Type)
 			}
 			f = nil
 		}
@@ -494,23 +495,8 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 	}
 	v := d.at(off+tagLen, end)
 	n := &doc.Node{Kind: doc.KindProtobuf, Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
-	switch typ {
-	case protowire.VarintType:
-		x, _ := protowire.ConsumeVarint(v)
-		n.Value = strconv.FormatUint(x, 10)
-	case protowire.Fixed32Type:
-		x, _ := protowire.ConsumeFixed32(v)
-		n.Value = "0x" + strconv.FormatUint(uint64(x), 16)
-	case protowire.Fixed64Type:
-		x, _ := protowire.ConsumeFixed64(v)
-		n.Value = "0x" + strconv.FormatUint(x, 16)
-	case protowire.BytesType:
-		c, _ := protowire.ConsumeBytes(v)
-		n.Value = guessBytes(c)
-	default:
-		n.Value = itoa(int64(len(v))) + " B"
-	}
-	n.Detail = "field " + itoa(int64(num)) + ", " + wireName(typ) + ": not in neffscope's table of .dbg shapes"
+	n.Value = pbview.Value(typ, v, guessBytes)
+	n.Detail = "field " + itoa(int64(num)) + ", " + pbview.WireName(typ) + ": not in neffscope's table of .dbg shapes"
 	d.nodes++
 	parent.Add(n)
 }

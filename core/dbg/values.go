@@ -9,26 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// How protobuf values are shown: a wire type's name, a value the shape table does not know,
-// varint lists and bytes as text.
-
-func wireName(t protowire.Type) string {
-	switch t {
-	case protowire.VarintType:
-		return "varint"
-	case protowire.Fixed32Type:
-		return "fixed32"
-	case protowire.Fixed64Type:
-		return "fixed64"
-	case protowire.BytesType:
-		return "length-delimited"
-	case protowire.StartGroupType:
-		return "group start"
-	case protowire.EndGroupType:
-		return "group end"
-	}
-	return "wire type " + itoa(int64(t))
-}
+// How .dbg values are shown beyond core/pbview: varint lists and bytes as text.
 
 // guessBytes renders an unknown length-delimited value: text, a varint list, or hex.
 func guessBytes(c []byte) string {

@@ -225,7 +225,33 @@ func diffSource(fa, fb *inspect.File) (*doc.Node, *doc.Node, int, string) {
 		Detail: "kernel source lines whose instructions differ: words per engine, opcodes, or bytes outside the sync band (which the scheduler renumbers); lines match by file base name, kernel and line number"}
 	words := &doc.Node{Kind: doc.KindDiffSection, Key: DiffSourceWords, Label: DiffSourceWords,
 		Detail: "for the changed lines, the first words that differ (sync band left out), in the order each engine runs the line's words"}
-	pa, pb := fa.Program, fb.Program
+	missing := missingSource(fa, fb)
+	if len(missing) == 2 && !fa.SourcePending() && !fb.SourcePending() {
+		return nil, nil, 0, "" // neither has source lines: nothing to say
+	}
+	if len(missing) > 0 {
+		n.Value = "not compared: " + strings.Join(missing, "; ")
+		words.Value = n.Value
+		return n, words, 0, ""
+	}
+	ka, kb, shifted := keyLines(lineSigs(fa.Program), lineSigs(fb.Program))
+	rows := differingLines(ka, kb)
+	sortSourceRows(rows)
+	counts := addSourceRows(n, rows)
+	n.Value = fmt.Sprintf("%d changed, %d added, %d removed, %d equal", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved], len(ka)-counts[DiffChanged]-counts[DiffRemoved])
+	if len(shifted) > 0 {
+		n.Detail += "; lines moved, matched by their offset from the kernel's first line: " + shiftedKernels(shifted)
+	}
+	sourceWords(words, fa, fb, rows)
+	first := ""
+	if len(rows) > 0 {
+		first = rows[0].name
+	}
+	return n, words, len(rows), first
+}
+
+// missingSource says, per file, why its source lines cannot be compared.
+func missingSource(fa, fb *inspect.File) []string {
 	var missing []string
 	for _, f := range []*inspect.File{fa, fb} {
 		switch {
@@ -237,16 +263,13 @@ func diffSource(fa, fb *inspect.File) (*doc.Node, *doc.Node, int, string) {
 			missing = append(missing, f.Name+" has no .dbg debug info")
 		}
 	}
-	if len(missing) == 2 && !fa.SourcePending() && !fb.SourcePending() {
-		return nil, nil, 0, "" // neither has source lines: nothing to say
-	}
-	if len(missing) > 0 {
-		n.Value = "not compared: " + strings.Join(missing, "; ")
-		words.Value = n.Value
-		return n, words, 0, ""
-	}
-	sa, sb := lineSigs(pa), lineSigs(pb)
-	ka, kb, shifted := keyLines(sa, sb)
+	return missing
+}
+
+// differingLines pairs the lines of a and b by key: a line only in a is removed, only in b
+// added, in both changed when its counts, opcodes or operand bytes differ (why says which).
+// Each row is filled in and its ordering set.
+func differingLines(ka, kb map[srcKey]*lineSig) []srcRow {
 	var rows []srcRow
 	for k, a := range ka {
 		b := kb[k]
@@ -272,12 +295,18 @@ func diffSource(fa, fb *inspect.File) (*doc.Node, *doc.Node, int, string) {
 			rows = append(rows, srcRow{b: b, change: DiffAdded, delta: int(b.total)})
 		}
 	}
-	whyRank := map[string]int{lineChangeCount: 0, lineChangeOpcodes: 1, lineChangeOperands: 2, "": 3}
 	for i := range rows {
 		r := &rows[i]
 		r.ordering = max(r.delta, -r.delta)
 		r.fill()
 	}
+	return rows
+}
+
+// sortSourceRows puts the largest change in words first; then a change of count before one
+// of opcodes before one of operands; then by name, kernel and file.
+func sortSourceRows(rows []srcRow) {
+	whyRank := map[string]int{lineChangeCount: 0, lineChangeOpcodes: 1, lineChangeOperands: 2, "": 3}
 	sort.Slice(rows, func(i, j int) bool {
 		x, y := &rows[i], &rows[j]
 		if x.ordering != y.ordering {
@@ -294,6 +323,11 @@ func diffSource(fa, fb *inspect.File) (*doc.Node, *doc.Node, int, string) {
 		}
 		return x.file() < y.file()
 	})
+}
+
+// addSourceRows lists the first maxSourceDiffRows rows in n's table and as its children, says
+// when the list is cut, and returns how many rows there are of each change.
+func addSourceRows(n *doc.Node, rows []srcRow) map[string]int {
 	n.Table = &doc.Table{Columns: []string{"line", "kernel", "count a", "count b", "delta", "engines", "opcodes", "change"}, Rows: [][]string{}}
 	keys := map[string]int{}
 	counts := map[string]int{}
@@ -320,40 +354,42 @@ func diffSource(fa, fb *inspect.File) (*doc.Node, *doc.Node, int, string) {
 			key += " (" + strconv.Itoa(keys[key]) + ")"
 		}
 		c.Key = key
-		id := r.a
-		if id == nil {
-			id = r.b
-		}
-		c.Detail = id.id.File + " line " + strconv.Itoa(id.id.Line)
-		if r.kernel != "" {
-			c.Detail += " (kernel " + r.kernel + ")"
-		}
-		c.SetAttr(inspect.AttrSourceFile, id.id.File).SetAttr(inspect.AttrSourceLine, strconv.Itoa(id.id.Line)).SetAttr(inspect.AttrKernel, r.kernel).
-			SetAttr(AttrDelta, fmt.Sprintf("%+d", r.delta)).SetAttr(AttrOpcodes, r.opcodes).SetAttr(AttrWhy, mark)
-		if r.lineB != 0 {
-			c.SetAttr(AttrLineB, strconv.Itoa(r.lineB))
-			c.Detail += "; line " + strconv.Itoa(r.lineB) + " in b"
-		}
+		describeSourceRow(c, &r, mark)
 		n.Add(c)
 	}
 	if len(rows) > maxSourceDiffRows {
 		n.Infof(doc.CodeDiffListCut, nil, "%d source lines differ; only the first %d are listed.", len(rows), maxSourceDiffRows)
 	}
-	n.Value = fmt.Sprintf("%d changed, %d added, %d removed, %d equal", counts[DiffChanged], counts[DiffAdded], counts[DiffRemoved], len(ka)-counts[DiffChanged]-counts[DiffRemoved])
-	if len(shifted) > 0 {
-		var gs []string
-		for g, sh := range shifted {
-			gs = append(gs, fmt.Sprintf("%s kernel %q starts at line %d in a and %d in b", g[0], g[1], sh[0], sh[1]))
-		}
-		sort.Strings(gs)
-		n.Detail += "; lines moved, matched by their offset from the kernel's first line: " + strings.Join(gs, "; ")
+	return counts
+}
+
+// describeSourceRow gives a row's node its detail (file, line, kernel, where it moved to)
+// and its attributes.
+func describeSourceRow(c *doc.Node, r *srcRow, mark string) {
+	id := r.a
+	if id == nil {
+		id = r.b
 	}
-	sourceWords(words, fa, fb, rows)
-	first := ""
-	if len(rows) > 0 {
-		first = rows[0].name
+	c.Detail = id.id.File + " line " + strconv.Itoa(id.id.Line)
+	if r.kernel != "" {
+		c.Detail += " (kernel " + r.kernel + ")"
 	}
-	return n, words, len(rows), first
+	c.SetAttr(inspect.AttrSourceFile, id.id.File).SetAttr(inspect.AttrSourceLine, strconv.Itoa(id.id.Line)).SetAttr(inspect.AttrKernel, r.kernel).
+		SetAttr(AttrDelta, fmt.Sprintf("%+d", r.delta)).SetAttr(AttrOpcodes, r.opcodes).SetAttr(AttrWhy, mark)
+	if r.lineB != 0 {
+		c.SetAttr(AttrLineB, strconv.Itoa(r.lineB))
+		c.Detail += "; line " + strconv.Itoa(r.lineB) + " in b"
+	}
+}
+
+// shiftedKernels says, kernel by kernel, where each moved kernel starts in a and in b.
+func shiftedKernels(shifted map[[2]string][2]int) string {
+	var gs []string
+	for g, sh := range shifted {
+		gs = append(gs, fmt.Sprintf("%s kernel %q starts at line %d in a and %d in b", g[0], g[1], sh[0], sh[1]))
+	}
+	sort.Strings(gs)
+	return strings.Join(gs, "; ")
 }
 
 func (r *srcRow) file() string {

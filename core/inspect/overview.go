@@ -131,26 +131,57 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		linkVars(f.Program, root)
 		queueNodes(f.Program, root) // rowlinks.go
 	}
-	// One walk keeps the paths of the nodes the overview links to: members, activation sets
-	// and functions, and nodes with findings (a document holds every member's JSON tree, so
-	// keeping every path would cost more than the rest of the overview).
-	paths := map[*doc.Node][]string{}
-	members := map[string]*doc.Node{}
-	var found []foundAt
+	ix := indexOverviewTargets(root)
+	// A member named elsewhere (Model › cores › sg00 › engines › PE › stream) leads to the
+	// member itself, where its decoded view (listing, JSON tree) is.
+	for _, n := range ix.toMember {
+		n.Link = ix.link(ix.members[n.Ref])
+	}
+	if f != nil {
+		keepListingLinks(f, root, ix)
+	}
+
+	ov := &doc.Node{Kind: doc.KindOverview, Key: "overview", Label: "overview", Detail: "the answers first: each item links to its detail"}
+	var words []string
+	if f != nil && f.Program != nil {
+		words = overviewProgram(ov, f, root, ix)
+	}
+	if f != nil && f.Archive != nil {
+		ov.Children = append([]*doc.Node{overviewVerdict(f, ix)}, ov.Children...)
+	}
+	overviewFindings(ov, f, ix.found, ix.paths, ix.link)
+	ov.Value = strings.Join(words, " · ")
+	return ov
+}
+
+// overviewTargets holds the paths of the nodes the overview links to: members, activation
+// sets and functions, nodes with findings, and those find looked up.
+type overviewTargets struct {
+	root     *doc.Node
+	paths    map[*doc.Node][]string
+	members  map[string]*doc.Node // by member ref
+	found    []foundAt
+	toMember []*doc.Node // fields outside the archive naming a member's bytes (an engine's stream)
+}
+
+// indexOverviewTargets walks root once and keeps the paths of the nodes the overview links
+// to (a document holds every member's JSON tree, so keeping every path would cost more than
+// the rest of the overview).
+func indexOverviewTargets(root *doc.Node) *overviewTargets {
+	ix := &overviewTargets{root: root, paths: map[*doc.Node][]string{}, members: map[string]*doc.Node{}}
 	var stack []string
-	var toMember []*doc.Node // fields outside the archive naming a member's bytes (an engine's stream)
 	inMember := 0
 	var walk func(n *doc.Node)
 	walk = func(n *doc.Node) {
 		keep := false
 		if n.Kind != doc.KindMember && inMember == 0 && n.Link == "" {
 			if k, _ := doc.ParseRef(n.Ref); k == doc.RefMember {
-				toMember = append(toMember, n)
+				ix.toMember = append(ix.toMember, n)
 			}
 		}
 		switch {
 		case n.Kind == doc.KindMember:
-			members[n.Ref], keep = n, true
+			ix.members[n.Ref], keep = n, true
 			inMember++
 			defer func() { inMember-- }()
 		case n.Kind == pwp.KindSet || n.Kind == pwp.KindFunction:
@@ -159,11 +190,11 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		if len(n.Findings) > 0 {
 			keep = true
 			for i, x := range n.Findings {
-				found = append(found, foundAt{x, n, i})
+				ix.found = append(ix.found, foundAt{x, n, i})
 			}
 		}
 		if keep {
-			paths[n] = append([]string(nil), stack...)
+			ix.paths[n] = append([]string(nil), stack...)
 		}
 		for _, c := range n.Children {
 			if c != nil {
@@ -174,88 +205,89 @@ func Overview(f *File, root *doc.Node) *doc.Node {
 		}
 	}
 	walk(root)
-	link := func(n *doc.Node) string {
-		if p, ok := paths[n]; ok && n != nil {
-			return doc.NodeLink(p...)
-		}
-		return ""
-	}
-	// find returns a node by path and records its path for link.
-	find := func(p ...string) *doc.Node {
-		n := root.Find(p...)
-		if n != nil {
-			paths[n] = p
-		}
-		return n
-	}
-	memberLink := func(member string) string { return link(members[doc.MemberRef(member)]) }
-	// A member named elsewhere (Model › cores › sg00 › engines › PE › stream) leads to the
-	// member itself, where its decoded view (listing, JSON tree) is.
-	for _, n := range toMember {
-		n.Link = link(members[n.Ref])
-	}
-	if f != nil {
-		// What listing rows lead to: sets by profile member, functions by ref, queues by core.
-		f.links = map[string]string{}
-		for n, p := range paths {
-			switch {
-			case n.Kind == pwp.KindSet && n.Span != nil:
-				f.links[linkSet+n.Span.Source] = doc.NodeLink(p...)
-			case n.Kind == pwp.KindFunction && n.Ref != "":
-				f.links[n.Ref] = doc.NodeLink(p...)
-			}
-		}
-		if f.Program != nil {
-			for _, c := range f.Program.Model.Cores {
-				if find("model", "cores", c.Name, "dma_queues") != nil {
-					f.links[linkQueues+c.Name] = doc.NodeLink("model", "cores", c.Name, "dma_queues")
-				}
-			}
-			f.keepQueueLinks(root)
-		}
-	}
+	return ix
+}
 
-	ov := &doc.Node{Kind: doc.KindOverview, Key: "overview", Label: "overview", Detail: "the answers first: each item links to its detail"}
-	var p *Program
-	if f != nil {
-		p = f.Program
+// link is the node link of a node whose path is kept, or "".
+func (ix *overviewTargets) link(n *doc.Node) string {
+	if p, ok := ix.paths[n]; ok && n != nil {
+		return doc.NodeLink(p...)
 	}
-	var words []string
-	if p != nil {
-		m := p.Model
-		words = append(words, overviewModel(ov, m, find, link)...)
-		cause, _ := rootCause(f)
-		overviewIO(ov, m, cause, find, link)
-		words = append(words, overviewEngines(ov, p, memberLink)...)
-		overviewActivation(ov, p, root, link)
-		overviewDMA(ov, p, find, link)
-		overviewMemory(ov, f)
-		overviewSource(ov, find, link)
-		if f.sourcePending {
-			s := section(ov, OverviewSource, "kernel source")
-			s.Value = "mapping source lines…"
-			s.Detail = "the .dbg debug info is read after the open; this answer fills in when it is done"
-			s.SetAttr(AttrPending, "the .dbg debug info")
+	return ""
+}
+
+// find returns a node by path and records its path for link.
+func (ix *overviewTargets) find(p ...string) *doc.Node {
+	n := ix.root.Find(p...)
+	if n != nil {
+		ix.paths[n] = p
+	}
+	return n
+}
+
+// memberLink is the link of the member at path member.
+func (ix *overviewTargets) memberLink(member string) string {
+	return ix.link(ix.members[doc.MemberRef(member)])
+}
+
+// keepListingLinks records what listing rows lead to: sets by profile member, functions by
+// ref, queues by core.
+func keepListingLinks(f *File, root *doc.Node, ix *overviewTargets) {
+	f.links = map[string]string{}
+	for n, p := range ix.paths {
+		switch {
+		case n.Kind == pwp.KindSet && n.Span != nil:
+			f.links[linkSet+n.Span.Source] = doc.NodeLink(p...)
+		case n.Kind == pwp.KindFunction && n.Ref != "":
+			f.links[n.Ref] = doc.NodeLink(p...)
 		}
-		overviewHot(ov, f) // hotlines.go
-		overviewNoLine(ov, f)
-		overviewSyncStub(ov, f)
 	}
-	if f != nil && f.Archive != nil {
-		// The verdict is the first answer: the open decides the hash, the runtime and the
-		// file's own errors; the sync and memory checks are pending (SyncOverview).
-		v := verdictFacts{a: f.Archive, program: f.Program != nil && f.Program.Model != nil}
-		v.cause, v.why = rootCause(f)
-		fs := make([]doc.Finding, len(found))
-		for i, x := range found {
-			fs[i] = x.f
+	if f.Program != nil {
+		for _, c := range f.Program.Model.Cores {
+			if ix.find("model", "cores", c.Name, "dma_queues") != nil {
+				f.links[linkQueues+c.Name] = doc.NodeLink("model", "cores", c.Name, "dma_queues")
+			}
 		}
-		v.addFindings(fs)
-		ov.Children = append([]*doc.Node{v.node(link, find)}, ov.Children...)
+		f.keepQueueLinks(root)
 	}
-	overviewFindings(ov, f, found, paths, link)
-	ov.Value = strings.Join(words, " · ")
-	return ov
+}
+
+// overviewProgram adds the sections of a file with a program and returns the words of the
+// overview's one-line value.
+func overviewProgram(ov *doc.Node, f *File, root *doc.Node, ix *overviewTargets) []string {
+	p := f.Program
+	m := p.Model
+	words := overviewModel(ov, m, ix.find, ix.link)
+	cause, _ := rootCause(f)
+	overviewIO(ov, m, cause, ix.find, ix.link)
+	words = append(words, overviewEngines(ov, p, ix.memberLink)...)
+	overviewActivation(ov, p, root, ix.link)
+	overviewDMA(ov, p, ix.find, ix.link)
+	overviewMemory(ov, f)
+	overviewSource(ov, ix.find, ix.link)
+	if f.sourcePending {
+		s := section(ov, OverviewSource, "kernel source")
+		s.Value = "mapping source lines…"
+		s.Detail = "the .dbg debug info is read after the open; this answer fills in when it is done"
+		s.SetAttr(AttrPending, "the .dbg debug info")
+	}
+	overviewHot(ov, f) // hotlines.go
+	overviewNoLine(ov, f)
+	overviewSyncStub(ov, f)
+	return words
+}
+
+// overviewVerdict is the first answer: the open decides the hash, the runtime and the file's
+// own errors; the sync and memory checks are pending (SyncOverview).
+func overviewVerdict(f *File, ix *overviewTargets) *doc.Node {
+	v := verdictFacts{a: f.Archive, program: f.Program != nil && f.Program.Model != nil}
+	v.cause, v.why = rootCause(f)
+	fs := make([]doc.Finding, len(ix.found))
+	for i, x := range ix.found {
+		fs[i] = x.f
+	}
+	v.addFindings(fs)
+	return v.node(ix.link, ix.find)
 }
 
 // Attr keys of a variable's node (model › cores › sgNN › vars › <name>).

@@ -193,66 +193,19 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 	case kCollect:
 		return appendEnum(dst, collectiveIndex, raw, "kind ")
 	case kActFunc:
-		// The code is always printed: names are hints (unknowns isa.act-func-names).
-		if name, ok := actFuncIndex.lookup(raw); ok {
-			dst = append(dst, name...)
-			dst = append(dst, '(')
-			dst = strconv.AppendUint(dst, raw, 10)
-			return append(dst, ')')
-		}
-		return strconv.AppendUint(dst, raw, 10)
+		return appendActFunc(dst, raw)
 	case kImm0:
-		switch w[0x0F] { // Activate's imm0 source byte (neff.md §4.5)
-		case 1:
-			return appendF32(dst, uint32(raw))
-		case 2:
-			dst = append(dst, 'R')
-			return strconv.AppendUint(dst, raw, 10)
-		case 0:
-			return appendAddr4(dst, uint32(raw))
-		}
-		return appendHex(dst, raw)
+		return appendImm0(dst, w, raw)
 	case kWordLen:
-		switch {
-		case raw == 0x10:
-			return append(dst, "16 dwords"...)
-		case raw == 0x11 && w[0] == 0xE3: // QuantizeMX saturating (neff.md §4.2)
-			return append(dst, "16 dwords, saturate"...)
-		}
-		dst = appendHex(dst, raw)
-		return append(dst, " (not 0x10)"...)
+		return appendWordLen(dst, w, raw)
 	case kDebugCmd:
-		if raw == 0 {
-			return append(dst, "off"...)
-		}
-		dst = append(dst, "trace "...)
-		dst = appendEnum(dst, traceIndex, raw&3, "")
-		if raw&0x80 != 0 {
-			dst = append(dst, ", halt"...)
-		}
-		if rest := raw &^ 0x83; rest != 0 {
-			dst = append(dst, ", bits "...)
-			dst = appendHex(dst, rest)
-		}
-		return dst
-	case kWaitMode, kUpdMode:
-		idx := &waitModeIndex
-		if f.Kind == kUpdMode {
-			idx = &updateModeIndex
-		}
-		if m := idx[uint8(raw)]; m != nil {
-			dst = append(dst, m.Name...)
-			dst = append(dst, " ("...)
-			dst = appendHex(dst, raw)
-			return append(dst, ')')
-		}
-		dst = append(dst, "unknown "...)
-		return appendHex(dst, raw)
+		return appendDebugCmd(dst, raw)
+	case kWaitMode:
+		return appendSyncMode(dst, &waitModeIndex, raw)
+	case kUpdMode:
+		return appendSyncMode(dst, &updateModeIndex, raw)
 	case kOpcode:
-		dst = append(dst, opcodeTable[uint8(raw)].Name...)
-		dst = append(dst, " ("...)
-		dst = appendHexWidth(append(dst, '0', 'x'), raw&0xFF, 2) // hex2, without its string
-		return append(dst, ')')
+		return appendOpcodeName(dst, raw)
 	case kSyncBand:
 		if raw == 0 {
 			return append(dst, "none"...)
@@ -265,11 +218,7 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 	case kImm32:
 		return strconv.AppendUint(dst, raw, 10)
 	case kScale:
-		if w[0x0D] == 1 { // the scale source (neff.md §8.1)
-			dst = append(dst, "pointer to a scale tensor at SBUF "...)
-			return appendHex(dst, raw)
-		}
-		return appendScale(dst, uint32(raw))
+		return appendScaleField(dst, w, raw)
 	case kDmaAddr:
 		return appendDmaAddr(dst, raw)
 	case kAccFlags:
@@ -288,6 +237,93 @@ func appendFieldText(dst []byte, w *[WordSize]byte, f *fieldSpec, raw uint64) []
 		return appendHexBytes(dst, w[f.Off:min(int(f.Off)+int(f.Width), WordSize)])
 	}
 	return appendHex(dst, raw)
+}
+
+// appendActFunc prints an activation function's code, after its name when the table knows
+// it: names are hints (unknowns isa.act-func-names).
+func appendActFunc(dst []byte, raw uint64) []byte {
+	if name, ok := actFuncIndex.lookup(raw); ok {
+		dst = append(dst, name...)
+		dst = append(dst, '(')
+		dst = strconv.AppendUint(dst, raw, 10)
+		return append(dst, ')')
+	}
+	return strconv.AppendUint(dst, raw, 10)
+}
+
+// appendImm0 reads Activate's imm0 by its source byte (neff.md §4.5): a float, a register or
+// an address.
+func appendImm0(dst []byte, w *[WordSize]byte, raw uint64) []byte {
+	switch w[0x0F] {
+	case 1:
+		return appendF32(dst, uint32(raw))
+	case 2:
+		dst = append(dst, 'R')
+		return strconv.AppendUint(dst, raw, 10)
+	case 0:
+		return appendAddr4(dst, uint32(raw))
+	}
+	return appendHex(dst, raw)
+}
+
+// appendWordLen prints the word length, which is always 16 dwords (QuantizeMX's 0x11 also
+// saturates, neff.md §4.2); any other value is shown as such.
+func appendWordLen(dst []byte, w *[WordSize]byte, raw uint64) []byte {
+	switch {
+	case raw == 0x10:
+		return append(dst, "16 dwords"...)
+	case raw == 0x11 && w[0] == 0xE3:
+		return append(dst, "16 dwords, saturate"...)
+	}
+	dst = appendHex(dst, raw)
+	return append(dst, " (not 0x10)"...)
+}
+
+// appendDebugCmd prints the debug byte: off, or the trace kind, halt and any other bits.
+func appendDebugCmd(dst []byte, raw uint64) []byte {
+	if raw == 0 {
+		return append(dst, "off"...)
+	}
+	dst = append(dst, "trace "...)
+	dst = appendEnum(dst, traceIndex, raw&3, "")
+	if raw&0x80 != 0 {
+		dst = append(dst, ", halt"...)
+	}
+	if rest := raw &^ 0x83; rest != 0 {
+		dst = append(dst, ", bits "...)
+		dst = appendHex(dst, rest)
+	}
+	return dst
+}
+
+// appendSyncMode prints a wait or update mode by its name in idx, with its code.
+func appendSyncMode(dst []byte, idx *[256]*modeRow, raw uint64) []byte {
+	if m := idx[uint8(raw)]; m != nil {
+		dst = append(dst, m.Name...)
+		dst = append(dst, " ("...)
+		dst = appendHex(dst, raw)
+		return append(dst, ')')
+	}
+	dst = append(dst, "unknown "...)
+	return appendHex(dst, raw)
+}
+
+// appendOpcodeName prints an opcode's name and its byte.
+func appendOpcodeName(dst []byte, raw uint64) []byte {
+	dst = append(dst, opcodeTable[uint8(raw)].Name...)
+	dst = append(dst, " ("...)
+	dst = appendHexWidth(append(dst, '0', 'x'), raw&0xFF, 2) // hex2, without its string
+	return append(dst, ')')
+}
+
+// appendScaleField prints a scale, or the SBUF address of a scale tensor when the scale
+// source byte says so (neff.md §8.1).
+func appendScaleField(dst []byte, w *[WordSize]byte, raw uint64) []byte {
+	if w[0x0D] == 1 {
+		dst = append(dst, "pointer to a scale tensor at SBUF "...)
+		return appendHex(dst, raw)
+	}
+	return appendScale(dst, uint32(raw))
 }
 
 func appendEnum(dst []byte, e *enumIndex, raw uint64, prefix string) []byte {

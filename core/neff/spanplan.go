@@ -9,7 +9,7 @@ import (
 
 	"github.com/neffscope/neffscope/core/budget"
 	"github.com/neffscope/neffscope/core/neff/internal/inflate"
-	"google.golang.org/protobuf/encoding/protowire"
+	"github.com/neffscope/neffscope/core/wirefields"
 )
 
 // A SpanPlan is what reading tar bytes [From, To) again takes, without the Archive: where the
@@ -177,32 +177,27 @@ const spanPlanVersion = 1
 // AppendBinary appends the plan's encoding (protobuf wire fields) to b: what a pool job
 // carries to the worker that reads the stretch.
 func (p *SpanPlan) AppendBinary(b []byte) []byte {
-	u := func(num protowire.Number, v uint64) {
-		b = protowire.AppendTag(b, num, protowire.VarintType)
-		b = protowire.AppendVarint(b, v)
-	}
-	u(1, spanPlanVersion)
-	b = protowire.AppendTag(b, 2, protowire.BytesType)
-	b = protowire.AppendString(b, p.Encoding)
-	u(3, uint64(p.Start))
-	u(4, uint64(p.Available))
-	u(5, uint64(p.From))
-	u(6, uint64(p.To))
-	u(7, uint64(p.Stop))
-	u(8, uint64(p.Resume.UncompressedOffset))
-	u(9, uint64(p.Resume.CompressedOffset))
-	u(10, uint64(p.Resume.BitOffset))
-	b = protowire.AppendTag(b, 11, protowire.BytesType)
-	b = protowire.AppendBytes(b, p.Resume.Window)
-	u(12, uint64(p.CRC))
-	u(13, boolBit(p.CRCOK))
+	w := wirefields.Writer{B: b}
+	w.Uint(1, spanPlanVersion)
+	w.Text(2, p.Encoding)
+	w.Uint(3, uint64(p.Start))
+	w.Uint(4, uint64(p.Available))
+	w.Uint(5, uint64(p.From))
+	w.Uint(6, uint64(p.To))
+	w.Uint(7, uint64(p.Stop))
+	w.Uint(8, uint64(p.Resume.UncompressedOffset))
+	w.Uint(9, uint64(p.Resume.CompressedOffset))
+	w.Uint(10, uint64(p.Resume.BitOffset))
+	w.Bytes(11, p.Resume.Window)
+	w.Uint(12, uint64(p.CRC))
+	w.Uint(13, boolBit(p.CRCOK))
 	for _, c := range p.Checks {
-		u(14, uint64(c.Out))
-		u(15, uint64(c.CRC)<<1|boolBit(c.OK))
+		w.Uint(14, uint64(c.Out))
+		w.Uint(15, uint64(c.CRC)<<1|boolBit(c.OK))
 	}
-	u(16, uint64(p.EndCRC))
-	u(17, boolBit(p.EndOK))
-	return b
+	w.Uint(16, uint64(p.EndCRC))
+	w.Uint(17, boolBit(p.EndOK))
+	return w.B
 }
 
 func boolBit(v bool) uint64 {
@@ -220,35 +215,16 @@ func ParseSpanPlan(b []byte) (*SpanPlan, error) {
 	var version uint64
 	var out []int64
 	var crcs []uint64
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return nil, fmt.Errorf("a span plan's field tag: %w", protowire.ParseError(n))
+	for r := wirefields.NewReader(b); r.More(); {
+		num, v, bs, err := r.Next()
+		if err != nil {
+			return nil, fmt.Errorf("a span plan's %w", err)
 		}
-		b = b[n:]
-		if typ == protowire.BytesType {
-			v, m := protowire.ConsumeBytes(b)
-			if m < 0 {
-				return nil, fmt.Errorf("a span plan's field %d: %w", num, protowire.ParseError(m))
-			}
-			b = b[m:]
-			switch num {
-			case 2:
-				p.Encoding = string(v)
-			case 11:
-				p.Resume.Window = append([]byte(nil), v...)
-			}
-			continue
-		}
-		if typ != protowire.VarintType {
-			return nil, fmt.Errorf("a span plan's field %d has wire type %d", num, typ)
-		}
-		v, m := protowire.ConsumeVarint(b)
-		if m < 0 {
-			return nil, fmt.Errorf("a span plan's field %d: %w", num, protowire.ParseError(m))
-		}
-		b = b[m:]
 		switch num {
+		case 2:
+			p.Encoding = string(bs)
+		case 11:
+			p.Resume.Window = append([]byte(nil), bs...)
 		case 1:
 			version = v
 		case 3:

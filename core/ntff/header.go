@@ -1,6 +1,7 @@
 package ntff
 
 import (
+	"github.com/neffscope/neffscope/core/pbview"
 	"strconv"
 	"unicode/utf8"
 
@@ -101,7 +102,7 @@ func (d *hdec) message(parent *doc.Node, s *Shape, lo, hi int64, depth int) {
 		}
 		vn := protowire.ConsumeFieldValue(num, typ, d.b[off+int64(n):hi])
 		if vn < 0 {
-			d.broken(parent, off, hi, "field "+itoa(int64(num))+" ("+wireName(typ)+")", protowire.ParseError(vn))
+			d.broken(parent, off, hi, "field "+itoa(int64(num))+" ("+pbview.WireName(typ)+")", protowire.ParseError(vn))
 			return
 		}
 		end := off + int64(n) + int64(vn)
@@ -109,7 +110,7 @@ func (d *hdec) message(parent *doc.Node, s *Shape, lo, hi int64, depth int) {
 		counts[num]++
 		f := s.field(num)
 		if f != nil && f.Type.wire() != typ {
-			d.flag(doc.CodeNTFFWireType, doc.Warning, d.span(off, end-off), "header byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown raw.", d.base+off, num, s.Name, wireName(typ), f.Type)
+			d.flag(doc.CodeNTFFWireType, doc.Warning, d.span(off, end-off), "header byte %d: field %d of %s has wire type %s, but the table reads it as %s; shown raw.", d.base+off, num, s.Name, pbview.WireName(typ), f.Type)
 			f = nil
 		}
 		switch {
@@ -158,23 +159,8 @@ func (d *hdec) generic(parent *doc.Node, off, tagLen, end int64, num protowire.N
 	}
 	v := d.b[off+tagLen : end]
 	n := &doc.Node{Kind: doc.KindProtobuf, Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
-	switch typ {
-	case protowire.VarintType:
-		x, _ := protowire.ConsumeVarint(v)
-		n.Value = strconv.FormatUint(x, 10)
-	case protowire.Fixed32Type:
-		x, _ := protowire.ConsumeFixed32(v)
-		n.Value = "0x" + strconv.FormatUint(uint64(x), 16)
-	case protowire.Fixed64Type:
-		x, _ := protowire.ConsumeFixed64(v)
-		n.Value = "0x" + strconv.FormatUint(x, 16)
-	case protowire.BytesType:
-		c, _ := protowire.ConsumeBytes(v)
-		n.Value = rawText(c)
-	default:
-		n.Value = itoa(int64(len(v))) + " B"
-	}
-	n.Detail = "field " + itoa(int64(num)) + ", " + wireName(typ) + ": not in neffscope's table of NTFF header shapes (kept raw)"
+	n.Value = pbview.Value(typ, v, rawText)
+	n.Detail = "field " + itoa(int64(num)) + ", " + pbview.WireName(typ) + ": not in neffscope's table of NTFF header shapes (kept raw)"
 	parent.Add(n)
 }
 
@@ -481,24 +467,6 @@ func clampInt(x uint64) int64 {
 		return 1 << 62
 	}
 	return int64(x)
-}
-
-func wireName(t protowire.Type) string {
-	switch t {
-	case protowire.VarintType:
-		return "varint"
-	case protowire.Fixed32Type:
-		return "fixed32"
-	case protowire.Fixed64Type:
-		return "fixed64"
-	case protowire.BytesType:
-		return "length-delimited"
-	case protowire.StartGroupType:
-		return "group start"
-	case protowire.EndGroupType:
-		return "group end"
-	}
-	return "wire type " + itoa(int64(t))
 }
 
 // rawText renders a length-delimited value of no known meaning: text, or hex (first 32 B).

@@ -1,7 +1,7 @@
 // @ts-check
 // Links beyond the selection (state/selection.js writes the selection's hash): the view open
 // over it (the schedule, the memory view, with their window of steps and core) and a
-// comparison (its pair) go in the URL, and a URL naming them opens them again; a link whose
+// comparison (its pair, or the files of a comparison of several) go in the URL, and a URL naming them opens them again; a link whose
 // files are not open says which to open (views/linkwanted.js) and keeps its place until they
 // are.
 
@@ -15,8 +15,9 @@ import { docs, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { screen, showPage } from '../state/screen.js';
 import { docFingerprint, docPlace, recordView, restoreHash, setViewPlace } from '../state/selection.js';
+import { compareMany, many } from '../views/diff/many.js';
 import { compare } from '../views/diff/render.js';
-import { linkedFileText, linkWantedHide, linkWantedShow, placeText } from '../views/linkwanted.js';
+import { linkedFileText, linkWantedHide, linkWantedPick, linkWantedShow, placeText } from '../views/linkwanted.js';
 import { narrow, showPane } from '../views/layout.js';
 import { instructionPick, listing } from '../views/listing.js';
 import { mem, memviewClose, memviewGoTo, memviewOnMove, memviewOpen, memviewPlace } from '../views/memview.js';
@@ -45,6 +46,7 @@ function place() {
     const b = docPlace(diff.b);
     return { d: diff.a, v: 'diff', vs: docFingerprint(diff.b), vsname: b.name, vssize: b.size, vsuuid: b.uuid };
   }
+  if (many.shown && many.list.length >= 2) return { d: many.list[0], v: 'compare', all: many.list.slice(1).map((d) => Object.assign({ f: docFingerprint(d) }, docPlace(d))) };
   if (!state || screen.page !== 'document') return {};
   if (sched.open && sched.doc === state.doc) return { v: 'schedule', w: scheduleWindow() };
   if (mem.open && mem.doc === state.doc) {
@@ -61,7 +63,8 @@ function place() {
  */
 async function applyView(h) {
   if (h.v === 'diff') { compareLinked(h.f, h.vs); return; }
-  if (diff.shown) showPage('document');
+  if (h.v === 'compare') { compareManyLinked([h.f, ...h.all]); return; }
+  if (diff.shown || many.shown) showPage('document');
   if (!h.v) {
     if (sched.open) scheduleClose();
     if (mem.open) memviewClose();
@@ -100,6 +103,29 @@ function compareLinked(fa, fb) {
   sayWanted();
 }
 
+// compareManyLinked shows the comparison of several of the documents of fingerprints fs, when
+// all are open; else the link waits for the ones missing (the page says which).
+function compareManyLinked(fs) {
+  const list = fs.map((f) => docs.find((d) => docFingerprint(d) === f));
+  if (list.every(Boolean)) {
+    if (!(many.shown && many.list.length === list.length && many.list.every((d, i) => d === list[i]))) compareMany(list);
+    return;
+  }
+  if (!wanted) wanted = { hash: location.hash, h: parseHash(location.hash), looked: true };
+  sayWanted();
+}
+
+/**
+ * linkedFiles: every file a link's hash names, the first first (a comparison's others after).
+ * @param {import('../lib/hash.js').Hash} h
+ * @returns {import('../views/linkwanted.js').LinkedFile[]}
+ */
+function linkedFiles(h) {
+  const files = [{ f: h.f, name: h.name, size: h.size, uuid: h.uuid }];
+  if (h.vs) files.push({ f: h.vs, name: h.vsname, size: h.vssize, uuid: h.vsuuid });
+  return files.concat(h.all);
+}
+
 /**
  * missingOf: the files the wanted link names that are not open.
  * @returns {import('../views/linkwanted.js').LinkedFile[]}
@@ -107,10 +133,15 @@ function compareLinked(fa, fb) {
 function missingOf() {
   if (!wanted) return [];
   const open = new Set(docs.map(docFingerprint));
-  const { h } = wanted;
-  const files = [{ f: h.f, name: h.name, size: h.size, uuid: h.uuid }];
-  if (h.vs) files.push({ f: h.vs, name: h.vsname, size: h.vssize, uuid: h.vsuuid });
-  return files.filter((f) => !open.has(f.f));
+  return linkedFiles(wanted.h).filter((f) => !open.has(f.f));
+}
+
+// landOnComparison shows the comparison the link names once all its files are open.
+function landOnComparison(keep) {
+  const { h } = keep;
+  restoreHash(keep.hash);
+  if (h.vs) compareLinked(h.f, h.vs);
+  else if (h.all.length) compareManyLinked([h.f, ...h.all.map((x) => x.f)]);
 }
 
 // sayWanted says which files the link still wants: on the welcome screen in its notice,
@@ -119,13 +150,20 @@ function sayWanted() {
   const missing = missingOf();
   if (!wanted || !missing.length) { linkWantedHide(); toastHide(PAGE_CODE.LINK_FILE_MISSING); return; }
   if (screen.page === 'opening') return; // (the file may be the link's: the open says)
+  const files = linkedFiles(wanted.h);
   if (screen.page === 'welcome') {
-    linkWantedShow({ missing, compare: !!wanted.h.vs, place: placeText(wanted.h), looked: wanted.looked });
+    linkWantedShow({ missing, compare: files.length > 1 ? files.length : 0, place: placeText(wanted.h), looked: wanted.looked });
     return;
   }
   linkWantedHide();
-  toast('The link ' + (wanted.h.vs ? 'compares ' + linkedFileText({ f: wanted.h.f, name: wanted.h.name, size: wanted.h.size, uuid: wanted.h.uuid }) + ' with ' + linkedFileText({ f: wanted.h.vs, name: wanted.h.vsname, size: wanted.h.vssize, uuid: wanted.h.vsuuid }) : 'names ' + linkedFileText(missing[0])) +
-    ': open ' + missing.map((m) => m.name || 'it').join(' and ') + ' to go there. Nothing was uploaded.', 'info', null, PAGE_CODE.LINK_FILE_MISSING);
+  // Over a document (a comparison's other file came back from the library, or was opened):
+  // which file is still wanted, by name, size, UUID and fingerprint, with a button that asks
+  // for it; the message stays until the file is open (onDocument takes it down).
+  const names = missing.map((m) => m.name || 'the file').join(' and ');
+  const compares = files.length > 1;
+  toast('The link ' + (compares ? 'compares ' + linkedFileText(files[0]) + ' with ' + files.slice(1).map(linkedFileText).join(', ') : 'names ' + linkedFileText(missing[0])) +
+    ': ' + (wanted.looked ? 'this browser\'s library does not have ' + names + '; ' : '') + 'open ' + names + ' (or drop ' + (missing.length === 1 ? 'it' : 'them') + ') to go ' + (compares ? 'to the comparison' : 'there') + '. Nothing was uploaded.',
+  'info', { label: 'Open ' + (missing.length === 1 ? names : 'the files') + '…', run: () => linkWantedPick(missing.length > 1) }, PAGE_CODE.LINK_FILE_MISSING);
 }
 
 // onDocument: a document is about to land. The wanted link's file: the link's hash comes back
@@ -136,12 +174,12 @@ function onDocument() {
   if (!wanted || !state) return;
   const fp = docFingerprint(state);
   const { h } = wanted;
-  if (fp === h.f || fp === h.vs) {
+  if (linkedFiles(h).some((x) => x.f === fp)) {
     const keep = wanted;
     if (!missingOf().length) { wanted = null; linkWantedHide(); toastHide(PAGE_CODE.LINK_FILE_MISSING); }
     if (fp === h.f) restoreHash(keep.hash);
-    // Both files of a comparison open: the comparison, once this one has landed.
-    if (h.vs && !wanted) setTimeout(() => { restoreHash(keep.hash); compareLinked(h.f, h.vs); }, 0);
+    // Every file of a comparison open: the comparison, once this one has landed.
+    if ((h.vs || h.all.length) && !wanted) setTimeout(() => landOnComparison(keep), 0);
     return;
   }
   const p = docPlace(state);
@@ -174,9 +212,9 @@ export function permalinkInit() {
   memviewOnMove(moved);
   on('hashView', (h) => { applyView(h).catch((e) => toast('The link\'s view: ' + (e && e.message || e))); });
   on('screen', ({ page, was }) => {
-    if (page === 'diff') recordView('push');
+    if (page === 'diff' || page === 'many') recordView('push');
     // Left for a document with nothing selected anew (the comparison's close): its hash.
-    else if (was === 'diff') setTimeout(() => { if (!diff.shown && parseHash(location.hash).vs) recordView('push'); }, 0);
+    else if (was === 'diff' || was === 'many') setTimeout(() => { const h = parseHash(location.hash); if (!diff.shown && !many.shown && (h.vs || h.all.length)) recordView('push'); }, 0);
     if (page === 'welcome' && wanted) sayWanted();
   });
   on('document', onDocument);

@@ -6,7 +6,9 @@
 // say which one to open;
 // a view open over the selection (v=schedule or v=memory, its window of steps w=<lo>~<hi>,
 // its core c=<k>); the document compared with (vs=<fingerprint>, vsname=, vssize=, vsuuid=: the
-// comparison's page). state/selection.js writes and follows it; these parse and form it.
+// comparison's page); the documents compared with in a comparison of several (v=compare,
+// all=<fingerprint>,…, alln=<name>,…, alls=<size>,…, allu=<uuid>,…: each the same order, each
+// name URI-encoded). state/selection.js writes and follows it; these parse and form it.
 
 /**
  * fingerprintOf: the hash's short form of a file's sha-256 ('' when there is none).
@@ -28,11 +30,20 @@ export const fingerprintOf = (sha256) => (sha256 ? String(sha256).slice(0, 16).t
  * @property {string} [vsname] its name
  * @property {number | null} [vssize] its size in bytes
  * @property {string} [vsuuid] its UUID
+ * @property {LinkedFile[]} [all] a comparison of several (v 'compare'): the documents compared with the first, in order
  */
 
 /**
+ * A file a link names beside the first: its fingerprint, name, size and UUID ('' or null unknown).
+ * @typedef {{f: string, name: string, size: number | null, uuid: string}} LinkedFile
+ */
+
+/** MAX_LINKED bounds the files a comparison's link names (the page compares at most 64). */
+const MAX_LINKED = 64;
+
+/**
  * The parts of a hash: f, n, b, bLast as parseHash documents them, and the Place beside them.
- * @typedef {{f: string, n: string | null, b: number | null, bLast: number | null, name: string, size: number | null, uuid: string, v: string, w: {lo: number, hi: number} | null, c: number | null, vs: string, vsname: string, vssize: number | null, vsuuid: string}} Hash
+ * @typedef {{f: string, n: string | null, b: number | null, bLast: number | null, name: string, size: number | null, uuid: string, v: string, w: {lo: number, hi: number} | null, c: number | null, vs: string, vsname: string, vssize: number | null, vsuuid: string, all: LinkedFile[]}} Hash
  */
 
 // decode is decodeURIComponent that answers '' for malformed percent-encoding.
@@ -48,7 +59,9 @@ const decode = (v) => { try { return decodeURIComponent(v); } catch (e) { return
  */
 export function parseHash(h) {
   /** @type {Hash} */
-  const out = { f: '', n: null, b: null, bLast: null, name: '', size: null, uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vssize: null, vsuuid: '' };
+  const out = { f: '', n: null, b: null, bLast: null, name: '', size: null, uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vssize: null, vsuuid: '', all: [] };
+  /** @type {Record<string, string[]>} the comparison of several's lists */
+  const lists = { all: [], alln: [], alls: [], allu: [] };
   for (const part of String(h || '').replace(/^#/, '').split('&')) {
     const i = part.indexOf('=');
     if (i < 0) continue;
@@ -63,13 +76,19 @@ export function parseHash(h) {
       if (out.bLast !== null && out.bLast < out.b) [out.b, out.bLast] = [out.bLast, out.b];
     } else if (k === 'name' || k === 'uuid' || k === 'vsname' || k === 'vsuuid') out[k] = decode(v);
     else if ((k === 'size' || k === 'vssize') && /^\d{1,15}$/.test(v)) out[k] = Number(v);
-    else if (k === 'v' && /^(schedule|memory|diff)$/.test(v)) out.v = v;
+    else if (k === 'v' && /^(schedule|memory|diff|compare)$/.test(v)) out.v = v;
+    else if (k in lists) lists[k] = v.split(',').slice(0, MAX_LINKED);
     else if (k === 'vs' && /^[0-9a-f]{1,64}$/i.test(v)) out.vs = v.toLowerCase();
     else if (k === 'w') {
       const m = /^(-?\d{1,12})~(-?\d{1,12})$/.exec(v);
       if (m && Number(m[2]) > Number(m[1])) out.w = { lo: Number(m[1]), hi: Number(m[2]) };
     } else if (k === 'c' && /^\d{1,6}$/.test(v)) out.c = Number(v);
   }
+  out.all = lists.all.filter((f) => /^[0-9a-f]{1,64}$/i.test(f)).length === lists.all.length ? lists.all.map((f, i) => ({
+    f: f.toLowerCase(), name: decode(lists.alln[i] || ''), size: /^\d{1,15}$/.test(lists.alls[i] || '') ? Number(lists.alls[i]) : null, uuid: decode(lists.allu[i] || ''),
+  })) : [];
+  if (out.v === 'compare' && (!out.all.length || out.vs)) out.v = '';
+  if (out.v !== 'compare') out.all = [];
   if (out.v === 'diff' && !out.vs) out.v = '';
   if (out.vs && !out.v) out.v = 'diff';
   return out;
@@ -92,7 +111,11 @@ export function formHash(f, path, byte, last, place) {
   if (p.name) h += '&name=' + encodeURIComponent(p.name);
   if (p.size) h += '&size=' + p.size;
   if (p.uuid) h += '&uuid=' + encodeURIComponent(p.uuid);
-  if (p.vs) {
+  if (p.v === 'compare' && p.all && p.all.length) {
+    const all = p.all.slice(0, MAX_LINKED);
+    h += '&v=compare&all=' + all.map((x) => x.f).join(',') + '&alln=' + all.map((x) => encodeURIComponent(x.name || '')).join(',') +
+      '&alls=' + all.map((x) => x.size || '').join(',') + '&allu=' + all.map((x) => encodeURIComponent(x.uuid || '')).join(',');
+  } else if (p.vs) {
     h += '&vs=' + p.vs;
     if (p.vsname) h += '&vsname=' + encodeURIComponent(p.vsname);
     if (p.vssize) h += '&vssize=' + p.vssize;

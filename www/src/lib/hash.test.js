@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fingerprintOf, formHash, hashPath, hashPathKey, parseHash } from './hash.js';
 
 // none: what parseHash answers for the parts a hash leaves out.
-const none = { f: '', n: null, b: null, bLast: null, name: '', size: null, uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vssize: null, vsuuid: '' };
+const none = { f: '', n: null, b: null, bLast: null, name: '', size: null, uuid: '', v: '', w: null, c: null, vs: '', vsname: '', vssize: null, vsuuid: '', all: [] };
 const parts = (o) => Object.assign({}, none, o);
 
 test('parseHash reads f and n, in any order, f lower-cased', () => {
@@ -43,6 +43,17 @@ test('a view and its window, and the document compared with', () => {
   assert.equal(d, '#f=00&vs=ab12&vsname=b.neff&vssize=11264&vsuuid=u-1&n=overview');
   assert.deepEqual(parseHash(d), parts({ f: '00', n: 'overview', v: 'diff', vs: 'ab12', vsname: 'b.neff', vssize: 11264, vsuuid: 'u-1' }));
   assert.equal(parseHash('#f=00&v=diff').v, '', 'a comparison names the other document');
+});
+
+test('a comparison of several names each document compared with, in order', () => {
+  const all = [{ f: 'ab12', name: 'b,1.neff', size: 11264, uuid: 'u-1' }, { f: 'cd34', name: 'c.neff', size: null, uuid: '' }];
+  const h = formHash('00', ['overview'], undefined, undefined, { v: 'compare', all });
+  assert.equal(h, '#f=00&v=compare&all=ab12,cd34&alln=b%2C1.neff,c.neff&alls=11264,&allu=u-1,&n=overview');
+  assert.deepEqual(parseHash(h), parts({ f: '00', n: 'overview', v: 'compare', all }));
+  assert.equal(parseHash('#f=00&v=compare&n=').v, '', 'a comparison of several names the others');
+  assert.deepEqual(parseHash('#f=00&v=compare&all=zz,ab&n=').all, [], 'every fingerprint is hex, or none is taken');
+  assert.deepEqual(parseHash('#f=00&all=ab&n=').all, [], 'the list without v=compare names nothing');
+  assert.equal(parseHash('#f=00&v=compare&all=' + Array(100).fill('ab').join(',')).all.length, 64, 'at most 64 files');
 });
 
 test('formHash and hashPathKey round-trip keys with slashes and odd characters', () => {

@@ -176,3 +176,37 @@ export function fmtPct(f) {
   const v = Math.abs(f * 100);
   return (f < 0 ? '−' : '+') + (v >= 10 ? v.toFixed(0) : v.toFixed(1)) + ' %';
 }
+
+/**
+ * The cost model's figures as the estimated call gives them (core/timeline ModelInfo): its
+ * measured error (span, busy per engine, waits blamed on the right producer; leave-one-out on
+ * the kernels it names) and what it does not model.
+ * @typedef {{error?: {span: number, busy?: Record<string, number>, attributed?: number, validated_on?: string[]}, not_covered?: string[]} | null | undefined} ModelInfo
+ */
+
+/**
+ * limitHead is a limit of the model named short: its words before a gloss (" (…", ": …").
+ * @param {string} s
+ */
+export const limitHead = (s) => s.split(/ \(|: /)[0];
+
+/**
+ * modelError says the cost model's measured error and its limits in words, for the title of
+ * every estimated figure (an estimate is never shown without its error): the leave-one-out
+ * error as the lanes' side panel says it, each limit by its head (the side panel says each
+ * whole). engine narrows the busy error to that engine's ('' every engine's).
+ * @param {ModelInfo} model
+ * @param {string} [engine]
+ * @returns {string}
+ */
+export function modelError(model, engine = '') {
+  const er = model && model.error;
+  const limits = ((model && model.not_covered) || []).map(limitHead);
+  const not = limits.length ? 'Not modelled: ' + limits.join('; ') + '.' : '';
+  if (!er) return 'The cost model\'s error is not known.' + (not ? ' ' + not : '');
+  const pct = (v) => '±' + Math.round(100 * Number(v)) + ' %';
+  const on = er.validated_on || [];
+  const busy = Object.entries(er.busy || {}).filter(([k]) => !engine || k === engine).map(([k, v]) => k + ' ' + pct(v)).join(', ');
+  return 'The cost model\'s measured error, leave-one-out on ' + on.length + ' profiled kernel' + (on.length === 1 ? '' : 's') + ': span ' + pct(er.span) +
+    (busy ? ', busy ' + busy : '') + (Number.isFinite(er.attributed) ? ', waits blamed on the right producer ' + Math.round(100 * Number(er.attributed)) + ' %' : '') + '.' + (not ? ' ' + not : '');
+}

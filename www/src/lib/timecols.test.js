@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { dmaRate, fmtPct, lineTimes, mainCore, relError, rowsByIndex, union, unpackEstimated, unpackMeasured } from './timecols.js';
+import { dmaRate, fmtPct, lineTimes, mainCore, modelError, relError, rowsByIndex, union, unpackEstimated, unpackMeasured } from './timecols.js';
 
 const buf = (T, a) => new T(a).buffer;
 
@@ -41,4 +41,14 @@ test('errors are signed fractions of the measured value', () => {
   assert.ok(Number.isNaN(relError(1, 0)));
   assert.equal(fmtPct(-0.073), '−7.3 %');
   assert.equal(fmtPct(0.686), '+69 %');
+});
+
+test('an estimate\'s title says the model\'s measured error and its limits', () => {
+  const model = { error: { span: 0.12, busy: { PE: 0.2, DVE: 0.04 }, attributed: 0.86, validated_on: ['a', 'b', 'c', 'd'] }, not_covered: ['collectives (the time of a collective)', 'HBM contention', 'late updates: on the device'] };
+  const s = modelError(model);
+  assert.equal(s, 'The cost model\'s measured error, leave-one-out on 4 profiled kernels: span ±12 %, busy PE ±20 %, DVE ±4 %, waits blamed on the right producer 86 %. Not modelled: collectives; HBM contention; late updates.');
+  assert.match(modelError(model, 'DVE'), /busy DVE ±4 %,/);
+  assert.doesNotMatch(modelError(model, 'DVE'), /PE ±20/);
+  assert.match(modelError(null), /error is not known\.$/);
+  assert.match(modelError({ not_covered: ['x'] }), /not known\. Not modelled: x\.$/);
 });

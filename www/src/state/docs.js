@@ -149,7 +149,7 @@ export function applyHash() {
   if (t.d !== state) {
     setCurrent(t.d);
     renderDocument(0);
-    if (h.v === 'diff') hashView(h, null, false); // (landing names no comparison: see hashView)
+    if (h.v === 'diff' || h.v === 'compare') hashView(h, null, false); // (landing names no comparison: see hashView)
     return;
   }
   if (state.selected !== t.node) select(t.node, 'hash');
@@ -169,8 +169,8 @@ function hashView(h, inst, landing) {
   // A document landing from a hash that names a comparison is its A shown on its own (a jump
   // out of the comparison; a link's file arriving, which features/permalink.js compares once
   // both are open): not the comparison again.
-  if (landing && (!h.v || h.v === 'diff')) return;
-  emit('hashView', { f: h.f, v: h.v, w: h.w, c: h.c, vs: h.vs, inst });
+  if (landing && (!h.v || h.v === 'diff' || h.v === 'compare')) return;
+  emit('hashView', { f: h.f, v: h.v, w: h.w, c: h.c, vs: h.vs, all: h.all.map((x) => x.f), inst });
 }
 
 // hashByte: the hash names a byte of n's source (b=0x…): the hex view's cursor goes there;

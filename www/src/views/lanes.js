@@ -14,7 +14,7 @@ import { fmtInt } from '../lib/format.js';
 import { boxes, makeLane, rowOf, sliceAt } from '../lib/lod.js';
 import { streamPath } from '../lib/refs.js';
 import { fmtPS } from '../lib/timeaxis.js';
-import { fmtPct, relError, REASONS } from '../lib/timecols.js';
+import { fmtPct, modelError, relError, REASONS } from '../lib/timecols.js';
 import { state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { LaneCanvas, drawLane } from './lanecanvas.js';
@@ -202,12 +202,12 @@ function relayout() {
     const ec = est ? est.cores.find((c) => c.core === name) || null : null;
     const ek = ec && est ? est.cores.indexOf(ec) : -1;
     align[k] = mc && ec ? firstStart(mc) : 0;
-    rows.push({ kind: 'head', h: HEAD, label: name, data: { core: name }, of: { k, ek } });
+    rows.push({ kind: 'head', h: HEAD, label: name, data: { core: name }, of: { k, ek }, title: ec && est ? name + ' estimated span ' + fmtPS(ec.span) + '\n' + modelError(est.model) : undefined });
     const engines = mc ? mc.engines : ec ? ec.engines : [];
     engines.forEach((eng, e) => {
       if (mc) { rowKey.set('m:' + k + ':' + e, rows.length); rows.push({ kind: 'lane', h: LANE, label: eng + (ec ? ' measured' : ''), data: { core: name, engine: eng, side: 'measured' }, cls: 'lanes-m', of: { side: 'm', k, e }, title: eng + ' measured: ' + fmtInt(mc.lens[e]) + ' rows of ' + fmtInt(mc.instructions[e]) + (meas && meas.joined ? ' instructions' : ' image words') + ' · busy ' + fmtPS(mc.busy[e]) }); }
       const ee = ec ? ec.engines.indexOf(eng) : -1;
-      if (ec && ee >= 0) { rowKey.set('e:' + ek + ':' + ee, rows.length); rows.push({ kind: 'lane', h: LANE, label: eng + (mc ? ' estimated' : ''), data: { core: name, engine: eng, side: 'estimated' }, cls: 'lanes-e', of: { side: 'e', k: ek, e: ee, mk: k }, title: eng + ' estimated: ' + fmtInt(ec.lens[ee]) + ' instructions · busy ' + fmtPS(ec.busy[ee]) }); }
+      if (ec && ee >= 0) { rowKey.set('e:' + ek + ':' + ee, rows.length); rows.push({ kind: 'lane', h: LANE, label: eng + (mc ? ' estimated' : ''), data: { core: name, engine: eng, side: 'estimated' }, cls: 'lanes-e', of: { side: 'e', k: ek, e: ee, mk: k }, title: eng + ' estimated: ' + fmtInt(ec.lens[ee]) + ' instructions · busy ' + fmtPS(ec.busy[ee]) + '\n' + modelError(est.model, eng) }); }
     });
     if (mc) mc.queues.forEach((q, qi) => { rows.push({ kind: 'lane', h: QLANE, label: q.name, data: { core: name, queue: q.name, side: 'dma' }, cls: 'lanes-q', of: { side: 'q', k, q: qi }, title: 'DMA ' + q.name + ': ' + fmtInt(q.packets) + ' packets, ' + fmtInt(q.bytes) + ' B, busy ' + fmtPS(q.busy) + ', ' + q.gbps.toFixed(1) + ' GB/s while busy' }); });
   });
@@ -295,13 +295,19 @@ function drawRow(g, row, y, f, col) {
   }
 }
 
+// spanError is the model's span error beside an estimated span (" ±12 %"; '' when not known).
+function spanError(model) {
+  const er = model && model.error;
+  return er && Number.isFinite(er.span) ? ' ±' + Math.round(100 * er.span) + ' %' : '';
+}
+
 function drawHead(g, row, y, t, col) {
   const k = row.of.k;
   const parts = [row.label];
   const mc = t.meas && t.meas.cores[k];
   const ec = t.est && row.of.ek >= 0 ? t.est.cores[row.of.ek] : null;
   if (mc) parts.push('measured: ' + mc.engines.map((e, i) => e + ' ' + fmtPS(mc.busy[i], 3)).join(', ') + ' busy');
-  if (ec) parts.push('estimated span ' + fmtPS(ec.span));
+  if (ec) parts.push('estimated span ' + fmtPS(ec.span) + spanError(t.est.model));
   g.fillStyle = col.muted;
   g.fillText(parts.join(' · '), 6, y + row.h / 2);
 }
@@ -408,6 +414,9 @@ function tip(h) {
     return [c.engines[h.engine] + ' runtime word ' + fmtInt(h.pos), 'the runtime\'s own code (preamble or postamble), not the NEFF\'s', 'at ' + fmtPS(c.runtime.start[h.row]) + ' for ' + fmtPS(c.runtime.end[h.row] - c.runtime.start[h.row])];
   }
   const lines = describe(h.side, h.core, h.engine, h.index);
+  // An estimate is never shown without the model's error (the side panel says it whole).
+  const f = instrFacts(h.side, h.core, h.engine, h.index);
+  if (f && f.runs) lines.push(modelError(t.est.model, f.engine));
   const d = dataOf(h.side);
   const member = d ? d.cores[h.core].members[h.engine] : '';
   if (member) return lines.concat(peekLines(rowPeek(member, h.index, () => { if (lc && lc.pointer) lc.hover(lc.pointer.x, lc.pointer.y); })));

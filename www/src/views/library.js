@@ -239,10 +239,17 @@ export function libInit(view, { app }) {
   });
 }
 
-// libBoot runs once the core is up: the list, and a link or reload naming a kept file.
+// libBoot runs once the core is up: the list, and a link or reload naming kept files: the
+// file it names, and the ones a comparison's link compares it with (vs, all), each the library kept
+// (features/permalink.js lands on the comparison once both are open, and names the one not
+// kept).
 export async function libBoot() {
   if (embedded) return;
   await libRefresh();
-  const { f } = parseHash(location.hash);
-  if (lib.ok && f && !state && !opening && !params.get('url')) await libRestore(f, true);
+  const { f, vs, all } = parseHash(location.hash);
+  if (!lib.ok || !f || state || opening || params.get('url')) return;
+  for (const key of [f, vs, ...all.map((x) => x.f)].filter(Boolean)) {
+    if (opening) break;
+    await libRestore(key, true);
+  }
 }

@@ -28,7 +28,7 @@ export function linkWantedInit(view, { app }) {
 /**
  * A file a link names: its fingerprint, name, size and UUID (as the link says them; '' or
  * null unknown).
- * @typedef {{f: string, name: string, size: number | null, uuid: string}} LinkedFile
+ * @typedef {import('../lib/hash.js').LinkedFile} LinkedFile
  */
 
 /**
@@ -61,33 +61,39 @@ export function placeText(h) {
 /**
  * linkWantedShow says which files the link in the URL names and are not open (missing), the
  * place it names, and that the page goes there once they are opened.
- * @param {{missing: LinkedFile[], compare: boolean, place: string, looked: boolean}} w
- *   compare: the link is a comparison of two files; looked: this browser's library was
- *   asked and does not hold them
+ * @param {{missing: LinkedFile[], compare: number, place: string, looked: boolean}} w
+ *   compare: the files the link compares (0: it is no comparison); looked: this browser's
+ *   library was asked and does not hold them
  */
 export function linkWantedShow(w) {
   const one = w.missing.length === 1;
   root.replaceChildren();
-  root.appendChild(el('h2', 'lw-title', w.compare ? 'This link compares two files' : 'This link points into a file that is not open here'));
+  root.appendChild(el('h2', 'lw-title', w.compare ? 'This link compares ' + (w.compare === 2 ? 'two' : w.compare) + ' files' : 'This link points into a file that is not open here'));
   const p = el('p', 'lw-files');
-  p.append(one ? 'Open ' : 'Open both ', ...w.missing.flatMap((f, i) => [i ? ' and ' : '', fileLabel(f)]), w.looked ? ' — this browser does not have ' + (one ? 'it' : 'them') + ' kept.' : '.');
+  p.append(one ? 'Open ' : w.missing.length === 2 ? 'Open both ' : 'Open all ' + w.missing.length + ': ', ...w.missing.flatMap((f, i) => [i ? (i === w.missing.length - 1 ? ' and ' : ', ') : '', fileLabel(f)]), w.looked ? ' — this browser does not have ' + (one ? 'it' : 'them') + ' kept.' : '.');
   root.appendChild(p);
   root.appendChild(el('p', 'lw-place', 'Once ' + (one ? 'it is' : 'they are') + ' open, the page goes to ' + (w.compare ? 'their comparison' : w.place ? 'the place the link names: ' + w.place : 'the file') + '.'));
   const actions = el('div', 'lw-actions');
   const b = /** @type {HTMLButtonElement} */ (el('button', 'button primary lw-open', one ? 'Open ' + (w.missing[0].name || 'the file') + '…' : 'Open the files…'));
   b.type = 'button';
-  b.addEventListener('click', () => {
-    const input = /** @type {HTMLInputElement} */ (el('input'));
-    input.type = 'file';
-    input.multiple = !one;
-    input.addEventListener('change', () => { if (input.files && input.files.length) opener.openFiles(Array.from(input.files)); });
-    input.click();
-  });
+  b.addEventListener('click', () => linkWantedPick(!one));
   actions.append(b, el('span', 'muted', 'or drop ' + (one ? 'it' : 'them') + ' anywhere'));
   root.appendChild(actions);
   root.appendChild(el('p', 'muted lw-note', 'Nothing was uploaded: a neffscope link carries only a file\'s name, size, UUID and the start of its sha-256, never its bytes. Whoever sent it has the file.'));
   root.dataset.code = PAGE_CODE.LINK_FILE_MISSING;
   root.hidden = false;
+}
+
+/**
+ * linkWantedPick asks for the files a link wants (a file picker) and opens them.
+ * @param {boolean} multiple more than one file wanted
+ */
+export function linkWantedPick(multiple) {
+  const input = /** @type {HTMLInputElement} */ (el('input'));
+  input.type = 'file';
+  input.multiple = multiple;
+  input.addEventListener('change', () => { if (input.files && input.files.length) opener.openFiles(Array.from(input.files)); });
+  input.click();
 }
 
 /** linkWantedHide takes the notice down (the files are open, or the link was left). */

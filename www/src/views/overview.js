@@ -10,9 +10,9 @@ import { unfetched } from '../lib/lazy.js';
 import { parentOf, state } from '../state/docs.js';
 import { on } from '../state/events.js';
 import { followLink, select } from '../state/selection.js';
+import { renderHot } from './hotlines.js';
 import { drawerButtons, landFromOverview, setDashboard } from './layout.js';
 import { groupByCause } from '../lib/causes.js';
-import { elideSource } from '../lib/names.js';
 import { headline, newestVerdict, tone, verdictOf } from '../lib/verdict.js';
 import { ATTR, CAUSE, KIND, VERDICT } from '../lib/vocab.gen.js';
 
@@ -135,8 +135,9 @@ export function overviewCard(key, title, render) { extraCards.push({ key, title,
 
 /**
  * A source of verdicts newer than the open's: the models' card (views/synccard.js), which
- * decides the sync and memory checks; ask works out a pending check (its key).
- * @typedef {{of: () => (import('../wire.js').Node | null | undefined)[], ask?: (key: string) => void}} VerdictSource
+ * decides the sync and memory checks; ask works out a pending check (its key), and cost says
+ * how long that may take ('' when it is quick), busy whether it is being worked out.
+ * @typedef {{of: () => (import('../wire.js').Node | null | undefined)[], ask?: (key: string) => void, cost?: (key: string) => string, busy?: (key: string) => boolean}} VerdictSource
  */
 /** @type {VerdictSource[]} */
 const verdictSources = [];
@@ -234,6 +235,7 @@ function focusKey(el) {
  */
 export const overviewTime = { of: null };
 
+
 function draw(v, ov, title, redraw = false) {
   // What a redraw keeps: the scroll position, and the focused answer when it is there again.
   // (Only from a partial overview on show, or a redraw of the one on show: reading the scroll
@@ -315,7 +317,7 @@ function draw(v, ov, title, redraw = false) {
   if (s.findings && !serious) pendingOr(renderFindingsCard)(card('Findings', 'findings', true), s.findings);
   if (s.dma) pendingOr(renderRows)(card('DMA queues', 'dma', true), s.dma, 'dma');
   if (s.memory) pendingOr(renderMemory)(card('Device memory (static estimate)', 'memory', true), s.memory);
-  if (s.hot) pendingOr(renderHot)(card('Hottest source lines', 'hot_lines', true), s.hot);
+  if (s.hot) pendingOr((box, n) => renderHot(box, n, linkButton))(card('Hottest source lines', 'hot_lines', true), s.hot);
   if (s.source) pendingOr(renderSource)(card('Kernel source', 'source'), s.source);
   roving(v);
   if (top) v.scrollTop = top;
@@ -340,77 +342,9 @@ function renderSource(box, n) {
   box.appendChild(ul);
 }
 
-// renderHot is the hottest kernel lines: each line a link to its instructions, its kernel,
-// its instruction words (a bar scaled to the hottest) and their split over the engines.
-function renderHot(box, n) {
-  // The summary line carries the no-line count, so a card of five rows still shows it.
-  const sum = el('p', 'ov-sum muted', n.value || '');
-  noLineNote(sum, n);
-  if (sum.childNodes.length) box.appendChild(sum);
-  const t = n.table;
-  if (!t || !t.rows || !t.rows.length) return;
-  const most = Math.max(1, ...t.rows.map((r) => Number(r[2]) || 0));
-  const engines = t.cols.slice(3);
-  // A NEFF whose debug info names no kernel function has no kernel column.
-  const kernels = t.rows.some((r) => r[1]);
-  const table = el('table', 'ov-table ov-hot');
-  table.dataset.section = 'hot_lines';
-  const hr = el('tr');
-  for (const c of ['line', ...(kernels ? ['kernel'] : []), 'instructions', ...engines]) hr.appendChild(el('th', engines.includes(c) ? 'num' : '', c));
-  const thead = el('thead');
-  thead.appendChild(hr);
-  table.appendChild(thead);
-  const tbody = el('tbody');
-  t.rows.forEach((r, i) => {
-    const tr = el('tr');
-    const line = el('td', 'ov-hot-line');
-    // The line number always shows: a long file name loses its middle, never its ":205".
-    const b = linkButton(t.rlinks && t.rlinks[i], 'ov-cell', elideSource(r[0], HOT_LINE_CH));
-    b.title = r[0] + (r[1] ? ' · ' + r[1] : '');
-    b.dataset.line = r[0];
-    line.appendChild(b);
-    tr.appendChild(line);
-    if (kernels) {
-      const k = el('td', 'ov-hot-kernel muted', r[1]);
-      k.title = r[1];
-      tr.appendChild(k);
-    }
-    const tot = el('td', 'ov-hot-total');
-    tot.appendChild(el('span', 'ov-count', fmtInt(Number(r[2]))));
-    const bar = el('span', 'ov-bar');
-    const fill = el('span', 'ov-bar-fill');
-    fill.style.width = Math.max(2, 100 * (Number(r[2]) || 0) / most) + '%';
-    bar.appendChild(fill);
-    tot.appendChild(bar);
-    tr.appendChild(tot);
-    r.slice(3).forEach((c) => tr.appendChild(el('td', 'num' + (c === '0' ? ' muted' : ''), c === '0' ? '·' : fmtInt(Number(c)))));
-    tbody.appendChild(tr);
-  });
-  table.appendChild(tbody);
-  const wrap = el('div', 'ov-table-wrap');
-  wrap.appendChild(table);
-  box.appendChild(wrap);
-}
-
 // CUT_CARDS are the answers that count what the file holds: on a file cut short they say
 // their figures are of what was read.
 const CUT_CARDS = ['engines', 'activation', 'dma', 'memory', 'hot_lines', 'source', 'sync'];
-
-// HOT_LINE_CH is the characters the hot lines' line column shows (style.css .ov-hot-line).
-const HOT_LINE_CH = 30;
-
-// noLineNote says on the hot lines' summary how many instruction words have no kernel source
-// line (attrs.no_line, counted by the core: overview.go overviewNoLine).
-function noLineNote(sum, n) {
-  const v = n.attrs && n.attrs[ATTR.NO_LINE];
-  if (v === undefined) return;
-  const k = Number(v);
-  const x = el('span', 'ov-no-line', k === 0 ? 'every instruction has a source line' : fmtInt(k) + (k === 1 ? ' instruction has' : ' instructions have') + ' no source line');
-  x.dataset.noLine = v;
-  if (n.detail) x.title = n.detail;
-  if (sum.childNodes.length) sum.appendChild(document.createTextNode(' · '));
-  sum.appendChild(x);
-}
 
 // ---- one tab stop for the answers: arrows move between them (roving tabindex) ----
 
@@ -494,11 +428,15 @@ function renderVerdict(box, ov) {
     const words = el('span', 'ov-words', c.detail);
     words.title = c.detail;
     row.appendChild(words);
-    if (c.state === VERDICT.PENDING && ask && ask.ask) {
-      const b = el('button', 'ov-link ov-work', 'work it out');
+    if (c.state === VERDICT.PENDING && ask && ask.busy && ask.busy(c.key)) row.appendChild(el('span', 'muted ov-working', 'working it out…'));
+    else if (c.state === VERDICT.PENDING && ask && ask.ask) {
+      // A check too costly to decide by itself says how long it may take.
+      const cost = ask.cost ? ask.cost(c.key) : '';
+      const b = el('button', 'ov-link ov-work', 'work it out' + (cost ? ' (' + cost + ')' : ''));
       /** @type {HTMLButtonElement} */ (b).type = 'button';
       b.dataset.check = c.key;
-      b.title = 'Build the ' + c.label + ' model now';
+      if (cost) b.dataset.cost = cost;
+      b.title = 'Build the ' + c.label + ' model now' + (cost ? ': ' + cost + ' on a file of this size, the page\'s other answers waiting meanwhile' : '');
       b.addEventListener('click', () => /** @type {any} */ (ask).ask(c.key));
       row.appendChild(b);
     }

@@ -4,11 +4,13 @@
 // against capacity. The open's overview holds it as a promise (attrs.on_demand). The waits
 // come with the schedule (the 'schedule' call: a pass over the words, a few ms natively on
 // the real NEFFs), asked by the card itself for a file up to AUTO_BYTES; the peaks come with
-// the memory model ('memory': its sweep took 1.4–2.4 s natively on the cs149 file_pool
-// NEFFs, ten times their open), asked only when the user does.
+// the memory model ('memory'), asked by the card once the waits are in for a file up to
+// MEMORY_AUTO_BYTES and MEMORY_AUTO_INSTRUCTIONS (so the overview's verdict is `neffscope
+// check`'s without a click), else only when the user does.
 
 import { el, toast } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
+import { ATTR, KIND } from '../lib/vocab.gen.js';
 import { state } from '../state/docs.js';
 import { unpackNode } from '../wire.js';
 import { instructionAt } from './listing.js';
@@ -18,6 +20,41 @@ import { scheduleClose, scheduleLoad, scheduleOpen } from './schedule.js';
 
 const AUTO_BYTES = 8 << 20;
 
+// MEMORY_AUTO_BYTES and MEMORY_AUTO_INSTRUCTIONS: a file up to both has its memory model built
+// by itself, after the schedule and once the page is idle. The call holds the core while it
+// runs (every other call waits behind it), so it is kept to files whose call is short; a small
+// file can hold many instructions (a thousand cores of a few each), hence the second bound.
+// Measured in headless Chromium (the page's memory call, click to verdict): matmul_small
+// 61 KiB 58 instructions 0.21 s, transpose_1024 51 KiB 463 0.42 s, attn_v6 131 KiB 1,971
+// 0.43 s; file_pool_1 201 KiB 10,952 2.1 s, file_pool_2 391 KiB 37,091 5.0 s.
+const MEMORY_AUTO_BYTES = 160 << 10;
+const MEMORY_AUTO_INSTRUCTIONS = 4000;
+// The seconds per KiB and per instruction a bigger file's memory call may take (the file_pool
+// figures above, rounded up), for the button that asks for it.
+const MEMORY_S_PER_KIB = 0.013;
+const MEMORY_S_PER_INSTRUCTION = 0.0002;
+
+/**
+ * instructionsOf counts document d's instructions (the overview's cores × engines cells).
+ * @param {any} d
+ */
+function instructionsOf(d) {
+  const ov = (d.root.kids || []).find((k) => k.kind === KIND.OVERVIEW);
+  const eng = ov && (ov.kids || []).find((k) => k.key === 'engines');
+  return ((eng && eng.kids) || []).reduce((a, k) => a + (Number(k.attrs && k.attrs[ATTR.COUNT]) || 0), 0);
+}
+
+/**
+ * memoryCost says how long deciding the memory check may take on document d ('' for a file
+ * the card decides by itself).
+ * @param {any} d
+ */
+export function memoryCost(d) {
+  const size = d.size || 0, n = instructionsOf(d);
+  if (size <= MEMORY_AUTO_BYTES && n <= MEMORY_AUTO_INSTRUCTIONS) return '';
+  const s = Math.max(1, Math.ceil(Math.max(MEMORY_S_PER_KIB * size / 1024, MEMORY_S_PER_INSTRUCTION * n)));
+  return 'about ' + (s < 60 ? s + ' s' : Math.ceil(s / 60) + ' min');
+}
 /**
  * per document: the card so far (the memory call's once it came: it has the peaks), the
  * verdicts the cards carried in the order they came, and what the memory call said its peaks
@@ -33,6 +70,8 @@ export function syncCardInit() {
   overviewVerdictSource({
     of: () => (state && cards.get(state.doc) ? /** @type {any} */ (cards.get(state.doc)).verdicts : []),
     ask: (key) => (key === 'memory' ? askPeaks() : askWaits()),
+    cost: (key) => (key === 'memory' && state ? memoryCost(state.doc) : ''),
+    busy: (key) => !!(state && (asking.get(state.doc) || {})[key === 'memory' ? 'peaks' : 'waits']),
   });
   // The memory call, whoever made it (this card, or the memory view opened): its card has the
   // peaks and the verdict with the memory check decided.
@@ -66,11 +105,21 @@ function ask(what, run) {
   run().then((card) => {
     adopt(d, card);
     if (state.doc === d) overviewVerdictChanged();
+    if (what === 'waits') peaksWhenIdle(d);
   }, (e) => { a[what] = false; toast('Sync model: ' + (e && e.message ? e.message : e)); if (state.doc === d) overviewRedraw(); });
   overviewRedraw();
 }
 
 const askWaits = () => ask('waits', () => scheduleLoad());
+
+// peaksWhenIdle builds the memory model of document d by itself, when it is small enough
+// (MEMORY_AUTO_BYTES) and still on show, once the page has drawn and nothing else is pending.
+function peaksWhenIdle(d) {
+  if (memoryCost(d) || (asking.get(d) || {}).peaks) return;
+  const go = () => { if (state && state.doc === d) askPeaks(); };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(go, { timeout: 1000 });
+  else setTimeout(go, 50);
+}
 // The memory call's card comes through onMemory (the memory view may make the call too).
 const askPeaks = () => ask('peaks', () => memoryLoad().then(() => null));
 
@@ -147,7 +196,8 @@ function render(box, stub) {
     const p = el('p', 'ov-sum muted', busy.peaks ? 'placing every SBUF and PSUM access…' : 'SBUF and PSUM peaks: on demand');
     if (!busy.peaks) {
       p.appendChild(document.createTextNode(' · ')); // a button's own leading space collapses
-      p.appendChild(button('ov-link ov-peaks-ask', 'work them out', 'place every SBUF/PSUM access and sweep them in schedule order (can take longer than the open)', askPeaks));
+      const cost = memoryCost(d);
+      p.appendChild(button('ov-link ov-peaks-ask', 'work them out' + (cost ? ' (' + cost + ')' : ''), 'place every SBUF/PSUM access and sweep them in schedule order' + (cost ? ': ' + cost + ' on a file of this size, the page\'s other answers waiting meanwhile' : ''), askPeaks));
     }
     box.appendChild(p);
   }

@@ -9,7 +9,7 @@
 import { call } from '../core/client.js';
 import { toast } from '../dom.js';
 import { fmtPS } from '../lib/timeaxis.js';
-import { relError, rowsByIndex, unpackEstimated, unpackMeasured } from '../lib/timecols.js';
+import { modelError, relError, rowsByIndex, unpackEstimated, unpackMeasured } from '../lib/timecols.js';
 import { field, state } from '../state/docs.js';
 import { handleOf } from '../state/lazy.js';
 import { DOC_KIND } from '../lib/vocab.gen.js';
@@ -222,19 +222,21 @@ export function timesFor(st) {
 
 /**
  * durationText says an instruction's duration, measured when there is a profile (with the
- * estimate's error beside it in the title), else estimated.
+ * estimate's error against it in the title), else estimated; every estimate in the title
+ * with the model's measured error and limits (lib/timecols.js modelError).
  * @param {InstrTime} x
+ * @param {import('../lib/timecols.js').ModelInfo} [model] the estimate's model (its error)
  * @returns {{text: string, ps: number, title: string, estimated: boolean}}
  */
-export function durationText(x) {
+export function durationText(x, model) {
   const m = x.meas ? x.meas[1] - x.meas[0] : NaN;
   const e = x.est ? x.est[1] - x.est[0] : NaN;
   if (Number.isFinite(m)) {
     const err = relError(e, m);
-    return { text: fmtPS(m, 4), ps: m, estimated: false, title: 'measured ' + fmtPS(m) + (Number.isFinite(e) ? ' · estimated ' + fmtPS(e) + (Number.isFinite(err) ? ' (' + (err >= 0 ? '+' : '') + (100 * err).toFixed(1) + ' %)' : '') : '') };
+    return { text: fmtPS(m, 4), ps: m, estimated: false, title: 'measured ' + fmtPS(m) + (Number.isFinite(e) ? ' · estimated ' + fmtPS(e) + (Number.isFinite(err) ? ' (' + (err >= 0 ? '+' : '') + (100 * err).toFixed(1) + ' % against this profile)' : '') + '\n' + modelError(model) : '') };
   }
   if (x.profiled) return { text: '·', ps: NaN, estimated: false, title: 'no measured time: the runtime runs it as no traced word (a pseudo-instruction it drops or lowers), or its words have no records' };
-  if (Number.isFinite(e)) return { text: '≈' + fmtPS(e, 4), ps: e, estimated: true, title: 'estimated ' + fmtPS(e) + ' (no profile: the cost model\'s, from the NEFF alone)' };
+  if (Number.isFinite(e)) return { text: '≈' + fmtPS(e, 4), ps: e, estimated: true, title: 'estimated ' + fmtPS(e) + ' (no profile: the cost model\'s, from the NEFF alone)\n' + modelError(model) };
   return { text: '', ps: NaN, estimated: false, title: '' };
 }
 

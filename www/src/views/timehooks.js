@@ -8,12 +8,14 @@
 import { el } from '../dom.js';
 import { fmtInt } from '../lib/format.js';
 import { fmtPS } from '../lib/timeaxis.js';
-import { dmaRate, fmtPct, lineTimes, mainCore, relError } from '../lib/timecols.js';
+import { dmaRate, fmtPct, lineTimes, mainCore, modelError, relError } from '../lib/timecols.js';
 import { lineWords } from '../lib/words.js';
 import { state } from '../state/docs.js';
 import { lanesFocus } from './lanes.js';
 import { instructionAt, timeColumn } from './listing.js';
+import { overviewHot } from './hotlines.js';
 import { overviewTime } from './overview.js';
+import { sourceNode } from './source.js';
 import { lineTime, sourcePaneTimes } from './sourcepane.js';
 import { durationText, isNEFF, loadEstimate, onTimes, timesFor, timesNow } from './timedata.js';
 
@@ -23,6 +25,7 @@ const HOT = 10; // the listing marks this many longest instructions of a stream
 /** timeHooksInit fills the views' hooks. */
 export function timeHooksInit() {
   overviewTime.of = overviewLine;
+  overviewHot.of = hotLines;
   timeColumn.of = column;
   lineTime.of = lineOf;
   onTimes(sourcePaneTimes);
@@ -117,9 +120,7 @@ function estimateShort() {
 // estimateNote is the model's measured error in words, for an estimate shown without a profile.
 function estimateNote() {
   const t = timesNow();
-  const er = t && t.est && t.est.model && t.est.model.error;
-  if (!er) return 'estimated by the cost model';
-  return 'estimated by the cost model: ±' + Math.round(100 * er.span) + ' % span, busy up to ±' + Math.round(100 * Math.max(0, ...Object.values(er.busy || {}).map(Number))) + ' % per engine (leave-one-out on ' + (er.validated_on || []).join(', ') + '); not modelled: ' + (t.est.model.not_covered || []).join('; ');
+  return 'Estimated by the cost model, from the NEFF alone. ' + modelError(t && t.est ? t.est.model : null);
 }
 
 function programSpan(c) {
@@ -167,7 +168,7 @@ function column(member, total) {
     head: (measured ? 'Measured' : 'Estimated (the cost model, from the NEFF alone' + (er ? ': ±' + Math.round(100 * er.span) + ' % span, busy up to ±' + Math.round(100 * Math.max(0, ...Object.values(er.busy || {}).map(Number))) + ' % per engine in leave-one-out on ' + (er.validated_on || []).join(', ') : '') + ')') + ' duration (the heat bar: against the longest of this stream). Click: the next of its ' + s.hottest.length + ' longest instructions',
     next: () => { const i = s.hottest[s.next++ % s.hottest.length]; if (i !== undefined) instructionAt(member, i); },
     cell: (i) => {
-      const x = durationText(fn(member, i));
+      const x = durationText(fn(member, i), t && t.est ? t.est.model : null);
       return { text: x.text, heat: Number.isFinite(x.ps) ? x.ps / s.max : 0, hot: x.ps >= s.hotMin, title: x.title };
     },
   };
@@ -177,6 +178,20 @@ function column(member, total) {
 
 /** @type {any} the lines ranked for one time function and one list of lines */
 let lineCache = null;
+
+// rankLines ranks lines by their time under fn (measured when the document's profile is
+// joined, else estimated), once per time function and list of lines: lineCache.
+function rankLines(fn, lines) {
+  if (lineCache && lineCache.fn === fn && lineCache.lines === lines) return lineCache;
+  const t = timesNow();
+  const measured = !!(t && t.meas && t.meas.joined);
+  const dur = (m, i) => { const x = fn(m, i); const r = measured ? x.meas : x.est; return r ? r[1] - r[0] : NaN; };
+  const ranked = lineTimes(lines, lineWords, dur);
+  const by = new Map();
+  ranked.forEach((r, rank) => by.set(r.line, { ps: r.ps, rank, timed: r.timed, words: r.words }));
+  lineCache = { fn, by, lines, ranked, dur, max: ranked.length ? ranked[0].ps : 0, measured };
+  return lineCache;
+}
 
 /**
  * lineOf is a kernel line's time (null when the document has none): the sum of its
@@ -188,15 +203,57 @@ let lineCache = null;
 function lineOf(line, lines) {
   const fn = timesFor(state);
   if (!fn) return null;
-  if (!lineCache || lineCache.fn !== fn || lineCache.lines !== lines) {
-    const t = timesNow();
-    const measured = !!(t && t.meas && t.meas.joined);
-    const ranked = lineTimes(lines, lineWords, (m, i) => { const x = fn(m, i); const r = measured ? x.meas : x.est; return r ? r[1] - r[0] : NaN; });
-    const by = new Map();
-    ranked.forEach((r, rank) => by.set(r.line, { ps: r.ps, rank, timed: r.timed, words: r.words }));
-    lineCache = { fn, by, lines, max: ranked.length ? ranked[0].ps : 0, measured };
-  }
+  rankLines(fn, lines);
   const x = lineCache.by.get(line);
   if (!x || !lineCache.max) return null;
   return { ps: x.ps, rank: x.rank, heat: x.ps / lineCache.max, text: fmtPS(x.ps), measured: lineCache.measured, note: lineCache.measured ? '' : estimateNote(), short: lineCache.measured ? '' : estimateShort(), title: (lineCache.measured ? 'measured ' : 'estimated ') + fmtPS(x.ps) + ': the sum of its ' + fmtInt(x.timed) + ' timed instructions\' durations (of ' + fmtInt(x.words) + ')' };
+}
+
+// ---- the overview's hottest lines by time ----
+
+const HOT_LINES = 5; // the overview's hottest lines: as many as the core's (by instruction count)
+
+// engineOf names the engine of each stream member of the document's time (the estimate's
+// cores, else the measurement's).
+function engineOf(t) {
+  const m = new Map();
+  for (const d of [t && t.meas, t && t.est]) for (const c of (d && d.cores) || []) c.members.forEach((mem, e) => { if (mem) m.set(mem, c.engines[e]); });
+  return m;
+}
+
+/**
+ * hotLines is the overview's hottest kernel lines by time (null while the document has no
+ * time, or no kernel lines): measured when its profile is joined, else estimated (with the
+ * model's error), as the source pane's "by time" and `timeline`'s "kernel lines by measured
+ * time" count them: the sum of each line's instructions' durations, per engine too.
+ * @returns {import('./hotlines.js').HotByTime | null}
+ */
+function hotLines() {
+  const fn = timesFor(state);
+  const src = sourceNode();
+  const node = src && (src.kids || []).find((c) => c.key === 'lines');
+  const lines = (node && node.kids) || [];
+  if (!fn || !src || !lines.length) return null;
+  const r = rankLines(fn, lines);
+  if (!r.max) return null;
+  const engines = engineOf(timesNow());
+  const rows = r.ranked.slice(0, HOT_LINES).filter((x) => x.ps > 0).map((x) => {
+    const per = new Map();
+    for (const w of lineWords(x.line)) {
+      const d = r.dur(w.member, w.index);
+      if (!Number.isFinite(d)) continue;
+      const e = engines.get(w.member) || '?';
+      per.set(e, (per.get(e) || 0) + d);
+    }
+    const a = x.line.attrs || {};
+    return {
+      name: x.line.key || '', file: a.file || '', kernel: a.kernel || '', ps: x.ps, timed: x.timed, words: x.words,
+      link: 'model/' + encodeURIComponent(src.key || 'source') + '/lines/' + encodeURIComponent(x.line.key || ''),
+      engines: Array.from(per).sort((p, q) => q[1] - p[1]),
+    };
+  });
+  const t = timesNow();
+  const er = t && t.est && t.est.model && t.est.model.error;
+  const short = r.measured ? '' : er ? '±' + Math.round(100 * er.span) + ' % span, leave-one-out' : 'its error not known';
+  return { measured: r.measured, rows, lines: lines.length, note: r.measured ? '' : estimateNote(), short };
 }
