@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/neffscope/neffscope/core/wirefields"
 	"hash"
 	"io"
 
@@ -56,9 +57,9 @@ func runHash(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
 // ParseHashes reads a hash job's answer.
 func ParseHashes(b []byte) ([]neff.MemberHash, error) {
 	var out []neff.MemberHash
-	err := fields(b, func(_ protowire.Number, _ uint64, e []byte) error {
+	err := wirefields.Each(b, func(_ protowire.Number, _ uint64, e []byte) error {
 		var h neff.MemberHash
-		err := fields(e, func(num protowire.Number, v uint64, p []byte) error {
+		err := wirefields.Each(e, func(num protowire.Number, v uint64, p []byte) error {
 			switch num {
 			case 1:
 				h.Path = string(p)

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/neffscope/neffscope/core/wirefields"
 	"io"
 	"sync"
 
@@ -148,7 +149,7 @@ func appendMember(b []byte, m *neff.Member) []byte {
 
 func parseMember(b []byte) (*neff.Member, error) {
 	m := &neff.Member{}
-	err := fields(b, func(num protowire.Number, v uint64, s []byte) error {
+	err := wirefields.Each(b, func(num protowire.Number, v uint64, s []byte) error {
 		switch num {
 		case 1:
 			m.Path = string(s)
@@ -198,7 +199,7 @@ func encodeJob(plan *neff.SpanPlan, ms []*neff.Member, memory, inflate int64) []
 // parseJob reads a job and checks that its members lie in order within its plan's stretch.
 func parseJob(b []byte) (*job, error) {
 	j := &job{}
-	err := fields(b, func(num protowire.Number, v uint64, s []byte) error {
+	err := wirefields.Each(b, func(num protowire.Number, v uint64, s []byte) error {
 		var err error
 		switch num {
 		case fPlan:
@@ -271,33 +272,4 @@ func answerHead(path string, at int64) []byte {
 	e = protowire.AppendString(e, path)
 	e = protowire.AppendTag(e, 2, protowire.VarintType)
 	return protowire.AppendVarint(e, uint64(at))
-}
-
-// fields calls f with each field of b: a varint's value, or a bytes field's bytes.
-func fields(b []byte, f func(num protowire.Number, v uint64, s []byte) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v uint64
-		var s []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(b)
-		case protowire.BytesType:
-			s, n = protowire.ConsumeBytes(b)
-		default:
-			return fmt.Errorf("field %d has wire type %d", num, typ)
-		}
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if err := f(num, v, s); err != nil {
-			return err
-		}
-	}
-	return nil
 }

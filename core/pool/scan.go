@@ -6,6 +6,7 @@ package pool
 import (
 	"context"
 	"fmt"
+	"github.com/neffscope/neffscope/core/wirefields"
 	"io"
 
 	"github.com/neffscope/neffscope/core/budget"
@@ -96,9 +97,9 @@ func runScan(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
 // ParseScanned reads a scan job's answer.
 func ParseScanned(b []byte) ([]Scanned, error) {
 	var out []Scanned
-	err := fields(b, func(_ protowire.Number, _ uint64, e []byte) error {
+	err := wirefields.Each(b, func(_ protowire.Number, _ uint64, e []byte) error {
 		var s Scanned
-		err := fields(e, func(num protowire.Number, v uint64, p []byte) error {
+		err := wirefields.Each(e, func(num protowire.Number, v uint64, p []byte) error {
 			var err error
 			switch num {
 			case 1:
