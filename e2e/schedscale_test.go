@@ -37,7 +37,9 @@ func TestScheduleMillionWaits(t *testing.T) {
 	// Zoomed in far enough for every arrow in view: some are drawn, and never more than the cap.
 	drawn := eval[int](p, `neffscope.schedule.drawn`)
 	eval[chromedp.Void](p, `neffscope.schedule.zoom(200000)`)
-	p.waitFor(fmt.Sprintf(`neffscope.schedule.drawn > %d`, drawn), "a frame after the zoom")
+	// (A frame drawn while the maximised pane still settles may have none in view: wait for one
+	// that has.)
+	p.waitFor(fmt.Sprintf(`neffscope.schedule.drawn > %d && neffscope.schedule.arrows > 0`, drawn), "a frame after the zoom, with arrows")
 	st := eval[map[string]any](p, `(() => { const s = neffscope.schedule; return {scale: s.scale, arrows: s.arrows, cut: s.arrowsCut}; })()`)
 	if st["scale"].(float64) < 4 {
 		t.Fatalf("zoomed in to %v px a step, want at least 4 (every arrow in view)", st["scale"])
