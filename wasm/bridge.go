@@ -182,7 +182,7 @@ func (b *bridge) call(_ js.Value, argv []js.Value) any {
 			}()
 		} else {
 			b.busy.Add(1)
-			settle(context.Background())
+			duringSync(func() { settle(context.Background()) })
 			b.busy.Add(-1)
 		}
 		return nil
