@@ -13,7 +13,8 @@ import (
 // the calls the page makes after an open (indexSource, the JSON export) and one unrelated
 // call, and prints one line the sweep reads ("sweep: open=ok index=ok json=N next=ok").
 // The sweep reads the Node process's peak RSS. Without the variable there is nothing to open.
-// The collector is tuned as main tunes it in the worker (a soft limit following what is live): at the test binary's GOGC 100 with no limit, the wasm memory grew to twice what an
+// The collector is tuned as main tunes it in the worker (a soft limit following what is
+// live): at the test binary's GOGC 100 with no limit, the wasm memory grew to twice what an
 // open left live.
 func TestSweepFile(t *testing.T) {
 	p := os.Getenv("NEFFSCOPE_SWEEP_FILE")
