@@ -2,6 +2,7 @@ package hlo
 
 import (
 	"fmt"
+	"github.com/neffscope/neffscope/core/pbview"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -46,10 +47,10 @@ func (d *decoder) fieldNode(m msgID, f wireField, depth int) *doc.Node {
 	if fd == nil {
 		d.root.FlagRepeated(doc.CodeHLOUnknownField, doc.Info, sp, "%s: field %d of %s (byte %d) is not in XLA's hlo.proto at the kept commit: shown by its wire type, compared by its bytes.", d.name, f.num, messages[m].name, f.start)
 		return &doc.Node{Kind: doc.KindProtobuf, Label: "field " + strconv.Itoa(int(f.num)), Value: d.valueText(nil, noMsg, f, 0), Span: sp,
-			Detail: "a field number XLA's schema does not name (" + wireName(f.typ) + ")"}
+			Detail: "a field number XLA's schema does not name (" + pbview.WireName(f.typ) + ")"}
 	}
 	if !fitsWire(fd, f.typ) {
-		d.root.FlagRepeated(doc.CodeHLOWireType, doc.Warning, sp, "%s: %s.%s (field %d, byte %d) comes as %s where XLA's schema says %s; shown generically.", d.name, messages[m].name, fd.name, f.num, f.start, wireName(f.typ), wireName(fd.kind.wireType()))
+		d.root.FlagRepeated(doc.CodeHLOWireType, doc.Warning, sp, "%s: %s.%s (field %d, byte %d) comes as %s where XLA's schema says %s; shown generically.", d.name, messages[m].name, fd.name, f.num, f.start, pbview.WireName(f.typ), pbview.WireName(fd.kind.wireType()))
 		return &doc.Node{Kind: doc.KindProtobuf, Label: fd.name, Value: d.valueText(nil, noMsg, f, 0), Span: sp}
 	}
 	switch fd.kind {
@@ -197,20 +198,4 @@ func (d *decoder) nameByID(in *Instruction) func(int64) string {
 		}
 		return "#" + strconv.FormatInt(id, 10)
 	}
-}
-
-func wireName(t protowire.Type) string {
-	switch t {
-	case protowire.VarintType:
-		return "a varint"
-	case protowire.Fixed32Type:
-		return "fixed32"
-	case protowire.Fixed64Type:
-		return "fixed64"
-	case protowire.BytesType:
-		return "length-delimited bytes"
-	case protowire.StartGroupType, protowire.EndGroupType:
-		return "a group"
-	}
-	return "wire type " + strconv.Itoa(int(t))
 }
