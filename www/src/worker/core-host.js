@@ -61,7 +61,10 @@ export function createCoreHost(post) {
    *   started from its URL (the single file's Blob worker from file://)
    */
   async function start(wasmSource, warmSource, selfSource) {
-    if (selfSource) poolURL = URL.createObjectURL(new Blob([selfSource], { type: 'text/javascript' }));
+    // The site's core worker reads its own script (and wasm_exec.js) while the wasm compiles,
+    // so a pool worker started with a file is a Blob of it: opening a file asks the network
+    // for nothing (e2e TestNoRequestWhenOpening).
+    const own = selfSource ? Promise.resolve(selfSource) : ownSource();
     try {
       if (typeof Go === 'undefined') throw new Error('wasm_exec.js did not load');
       const go = new Go();
@@ -86,6 +89,8 @@ export function createCoreHost(post) {
       core = globalThis.neffscopeCore;
       if (!core) throw new Error('the wasm started but did not register neffscopeCore');
       core.memory = instance.exports.mem; // the core reports its size (wasmBytes)
+      const src = await own;
+      if (src) poolURL = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
       post({ type: 'ready', version: core.version, model: core.model, methods: Array.from(core.methods), ms: now() - started });
       // The pool starts with the first file asked for (handle), not now: on a machine of few
       // cores its workers' start slowed a small file picked at load, and the warm-up runs
@@ -100,6 +105,23 @@ export function createCoreHost(post) {
       }
     } catch (e) {
       fatal('the neffscope core could not start: ' + (e && e.message || e));
+    }
+  }
+
+  /**
+   * ownSource is this worker's script with wasm_exec.js before it, as a pool worker started
+   * from a Blob needs it; undefined where it cannot be read (the pool then starts from the
+   * worker's URL).
+   * @returns {Promise<string | undefined>}
+   */
+  async function ownSource() {
+    if (typeof self === 'undefined' || !self.location || !/^https?:/.test(self.location.href) || typeof fetch === 'undefined') return undefined;
+    try {
+      const text = async (u) => { const r = await fetch(u); if (!r.ok) throw new Error(u + ': HTTP ' + r.status); return r.text(); };
+      const [exec, me] = await Promise.all([text('wasm_exec.js'), text(self.location.href)]);
+      return exec + '\n' + me;
+    } catch (e) {
+      return undefined;
     }
   }
 
