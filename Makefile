@@ -12,7 +12,12 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # bought no measured speed: docs/performance.md "Inlining in the wasm" has the measurements.
 WASM_NOT_INLINED := runtime reflect fmt encoding/json github.com/tinylib/msgp/msgp time
 WASM_GCFLAGS  := $(foreach p,$(WASM_NOT_INLINED),-gcflags=$(p)=-l)
-WASM_BUILD    := -trimpath $(WASM_GCFLAGS)
+# Every collection stops the world: in wasm the collector shares the one thread with the open
+# anyway, and a concurrent mark only stretches its work over the allocations after it, with the
+# write barrier's slow path on every pointer store meanwhile (docs/design/memory-limits.md).
+WASM_X        := -X=runtime.godebugDefault=gcstoptheworld=1
+WASM_FLAGS    := $(WASM_GCFLAGS) -ldflags=$(WASM_X)
+WASM_BUILD    := -trimpath $(WASM_FLAGS)
 # The build scripts run with -trimpath: their build no longer depends on where the clone is,
 # so a fresh clone finds them in the Go build cache a clone elsewhere filled.
 RUN := $(GO) run -trimpath
@@ -33,7 +38,7 @@ js:
 wasm: js
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
 	mkdir -p www/warm && cp testdata/real/nkipy/matmul_small.neff testdata/real/nkipy/LICENSE testdata/real/nkipy/NOTICE www/warm/
-	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
+	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w $(WASM_X)' -o www/neffscope.wasm ./wasm
 	$(RUN) ./scripts/wasmpack www/neffscope.wasm
 	$(RUN) ./scripts/compress -level fast www/neffscope.wasm
 
@@ -148,8 +153,8 @@ test-core: $(TESTSUMMARY)
 
 test-wasm: $(TESTSUMMARY)
 	@status=0; \
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json -short -timeout 20m $(WASM_GCFLAGS) $(WASM_TEST_PKGS) || status=1; \
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm-inspect -- $(GO) test -json -short -timeout 20m $(WASM_GCFLAGS) -run '$(WASM_INSPECT_TESTS)' ./core/inspect/ || status=1; \
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm -- $(GO) test -json -short -timeout 20m $(WASM_FLAGS) $(WASM_TEST_PKGS) || status=1; \
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(TEST_RUN) -name wasm-inspect -- $(GO) test -json -short -timeout 20m $(WASM_FLAGS) -run '$(WASM_INSPECT_TESTS)' ./core/inspect/ || status=1; \
 	exit $$status
 
 # The Chromium suite runs as two test binaries side by side, each with its own browser, profile
@@ -182,7 +187,7 @@ bench: dist
 	$(GO) test -run '^$$' -bench '^BenchmarkSyncMemmapRealShaped$$' -benchtime 3x -timeout 30m ./cmd/neffscope/
 	$(GO) test -run '^$$' -bench '^BenchmarkTimelineRealShaped$$' -benchtime 3x -timeout 30m ./cmd/neffscope/
 	$(GO) test -run '^$$' -bench '^BenchmarkTimeline1GB$$' -benchtime 1x -timeout 30m ./cmd/neffscope/
-	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_GCFLAGS) -run '^$$' -bench . ./wasm/
+	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test $(WASM_FLAGS) -run '^$$' -bench . ./wasm/
 	PATH="$(WASM_PATH)" $(WASM_ENV) $(GO) test -run '^$$' -bench '^BenchmarkEvaluateExp$$' ./core/pwp/
 	$(GO) test -run '^$$' -bench '^Benchmark(Page|PageCacheScan|ListingFirstScreen|PlotRedraw|ScheduleFirstDraw|LanesFrame)$$' -benchtime 3x -timeout 60m ./e2e/
 	$(GO) test -run '^$$' -bench '^Benchmark(PageBig|PageAnswersDuringDeferred)$$' -benchtime 1x -timeout 60m ./e2e/
@@ -208,7 +213,7 @@ fuzz:
 ## peak RSS and output checks (scripts/hostilesweep; ARGS='-only bomb -cmd coverage'). Not part
 ## of test: it times things, on a machine others share.
 hostile:
-	PATH="$(WASM_PATH)" $(RUN) ./scripts/hostilesweep -wasm-gcflags "$(WASM_GCFLAGS)" $(ARGS)
+	PATH="$(WASM_PATH)" $(RUN) ./scripts/hostilesweep -wasm-flags "$(WASM_FLAGS)" $(ARGS)
 
 clean:
 	rm -rf dist www/app.js www/worker.js www/neffscope.wasm www/neffscope.wasm.gz www/neffscope.wasm.br www/wasm_exec.js www/warm

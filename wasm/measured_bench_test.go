@@ -22,7 +22,7 @@ import (
 // at a time. It reports the time and the runtime's Sys after it, which follows the wasm memory
 // a tab would keep (the page's goal: ≤ 256 MiB).
 //
-//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_GCFLAGS) -run '^$' -bench Measured1GB ./wasm/
+//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_FLAGS) -run '^$' -bench Measured1GB ./wasm/
 func BenchmarkMeasured1GB(b *testing.B) {
 	src, ok := realfiles.Find("nki-moe/profile_attn_v6_exec_2.ntff")
 	if !ok {

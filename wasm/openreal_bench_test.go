@@ -24,7 +24,7 @@ import (
 // source lines mapped after it (indexSource's IndexSourceWith), and the runtime's Sys after
 // them, which follows the wasm memory the tab would keep. The collector runs as in the worker.
 //
-//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_GCFLAGS) -run '^$' -bench OpenRealShaped ./wasm/
+//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_FLAGS) -run '^$' -bench OpenRealShaped ./wasm/
 func BenchmarkOpenRealShaped(b *testing.B) {
 	root, err := realfiles.RepoRoot()
 	if err != nil {
@@ -76,7 +76,7 @@ func BenchmarkOpenRealShaped(b *testing.B) {
 // from ../shared) in wasm under Node with the page's worker options: the core's share of issue
 // 13's "a small real NEFF fully open ≤ 200 ms warm" (the page's lastOpen.coreMs).
 //
-//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_GCFLAGS) -run '^$' -bench OpenRealSmall ./wasm/
+//	PATH=$(go env GOROOT)/lib/wasm:$PATH GOOS=js GOARCH=wasm go test $(WASM_FLAGS) -run '^$' -bench OpenRealSmall ./wasm/
 func BenchmarkOpenRealSmall(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as main sets it for the worker
 	for _, rel := range []string{"nkipy/matmul_small.neff", "nki-moe/attn_v6.neff"} {

@@ -109,7 +109,7 @@ func main() {
 	kill := flag.Duration("kill", 60*time.Second, "kill a run after this long")
 	tableScale := flag.Float64("table-loads-scale", 32, "scale of table-loads (32: the issue's 2 GiB stream)")
 	wasm := flag.Bool("wasm", true, "also open each class in the wasm core under Node")
-	wasmGC := flag.String("wasm-gcflags", "", "the -gcflags of the wasm build (the Makefile's WASM_GCFLAGS)")
+	wasmFlags := flag.String("wasm-flags", "", "the build flags of the wasm (the Makefile's WASM_FLAGS)")
 	flag.Parse()
 
 	work := *dir
@@ -179,7 +179,7 @@ func main() {
 			printRow(r)
 		}
 		if *wasm && (len(wantCmd) == 0 || wantCmd["wasm"]) { // -cmd wasm: the wasm runs alone
-			r := runWasm(work, f, *kill, *wasmGC)
+			r := runWasm(work, f, *kill, *wasmFlags)
 			r.class, r.cmd = h.Name, "wasm: open, indexSource, json, next call"
 			results = append(results, r)
 			printRow(r)
@@ -518,10 +518,10 @@ func findingVerdict(r result, c cmdSpec, codes []string, stdout, stderr string) 
 
 // runWasm opens the class in the wasm core under Node (wasm's TestSweepFile) and reads the
 // Node process's peak RSS.
-func runWasm(work, f string, kill time.Duration, gcflags string) result {
+func runWasm(work, f string, kill time.Duration, flags string) result {
 	test := filepath.Join(work, "wasm.test")
 	if _, err := os.Stat(test); err != nil {
-		args := append([]string{"test", "-c", "-o", test}, strings.Fields(gcflags)...)
+		args := append([]string{"test", "-c", "-o", test}, strings.Fields(flags)...)
 		c := exec.Command("go", append(args, "./wasm")...)
 		c.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 		step("building the wasm tests", c)
