@@ -28,6 +28,10 @@ const progressEvery = 40 * time.Millisecond
 // overview (the partial overview, inspect.Options.OnPartial).
 // It runs on its own goroutine: with digests, it waits where it checks the payload's
 // integrity for the page's digests call (hashes.go), which the worker can only deliver then.
+// openYieldEvery is how often an open lets the worker's events in (a yield costs a setTimeout,
+// a few ms at most).
+const openYieldEvery = 100 * time.Millisecond
+
 func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	rd, name, err := fileArg(r, "file")
 	if err != nil {
@@ -116,6 +120,24 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	} else {
 		b.opening.Add(1)
 		defer b.opening.Add(-1)
+		// The worker's events wait while the open runs: among them the pool workers' start (a
+		// nested worker starts on its parent's events) and their answers. So the open lets
+		// them in every openYieldEvery, at its progress points: without it, the pool started
+		// with the first file began its scans only when the open had ended.
+		inner, last := opt.Progress, time.Now()
+		opt.Progress = func(p inspect.Progress) {
+			inner(p)
+			if time.Since(last) >= openYieldEvery {
+				time.Sleep(time.Millisecond) // a setTimeout: the worker's events run
+				last = time.Now()
+			}
+		}
+		if opt.DeferSource {
+			// The pool workers scan the .dbg members while this thread resolves the model.
+			if p := b.poolOn(rd); p != nil {
+				opt.SourceAhead = p
+			}
+		}
 	}
 	f := inspect.Open(name, rd, rd.size, opt)
 	if background {

@@ -11,6 +11,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"syscall/js"
@@ -28,15 +30,22 @@ type pagePool struct {
 
 // poolFor is the pool for the open under handle, or nil: no pool workers (none could be
 // started here, or the core runs on the page), or the file is not a Blob (bytes would be copied
-// to every worker; a Blob is cloned without its bytes).
+// to every worker; a Blob is cloned without its bytes). This thread is one of its workers
+// (pool.Local, pausing as the background calls do): it would otherwise wait idle for the
+// others' answers.
 func (b *bridge) poolFor(handle int) pool.Pool {
+	b.mu.Lock()
+	rd := b.readers[handle]
+	b.mu.Unlock()
+	return b.poolOn(rd)
+}
+
+// poolOn is poolFor for the file rd reads (the open's own, before it has a handle).
+func (b *bridge) poolOn(rd *jsReaderAt) pool.Pool {
 	host := b.global.Get("pool")
 	if host.Type() != js.TypeObject || host.Get("run").Type() != js.TypeFunction {
 		return nil
 	}
-	b.mu.Lock()
-	rd := b.readers[handle]
-	b.mu.Unlock()
 	if rd == nil || rd.blob.Type() != js.TypeObject {
 		return nil
 	}
@@ -44,10 +53,44 @@ func (b *bridge) poolFor(handle int) pool.Pool {
 	if n <= 0 {
 		return nil
 	}
-	return &pagePool{host: host, size: n, file: rd.blob}
+	local := pool.Local(newJSReaderAt(rd.readJS, rd.size, rd.chunk), b.pause) // its own read-ahead buffer
+	var workers pool.Pool = &pagePool{host: host, size: n, file: rd.blob}
+	if host.Get("ahead").Type() == js.TypeFunction {
+		workers = pageAhead{workers.(*pagePool)}
+	}
+	return pool.With(workers, local)
 }
 
 func (p *pagePool) Size() int { return p.size }
+
+// pageAhead is the page's pool as a pool.Ahead, where the host can start jobs ahead: it keeps
+// their answers (outside the wasm memory) by a key of the job's kind and bytes, and hands one
+// over when Run asks for the same job.
+type pageAhead struct{ *pagePool }
+
+func (p pageAhead) Ahead(_ context.Context, jobs []pool.Job) {
+	p.host.Call("forget")
+	// The host hands a worker its next job only on this thread's events, which the open
+	// holds back until it ends: so the workers are sent their shares at once (eager), and the
+	// rest wait for whoever is free after the open, this thread included (pool.With).
+	eager := len(jobs) - len(jobs)/(p.size+1)
+	for i, j := range jobs {
+		p.host.Call("ahead", j.Kind, buffer(j.Data), p.file, aheadKey(j), i < eager)
+	}
+}
+
+func (p pageAhead) Claim(j pool.Job) bool { return p.host.Call("claim", aheadKey(j)).Bool() }
+
+func (p pageAhead) Forget() { p.host.Call("forget") }
+
+// aheadKey names a job by its kind and bytes.
+func aheadKey(j pool.Job) string {
+	h := sha256.New()
+	h.Write([]byte(j.Kind))
+	h.Write([]byte{0})
+	h.Write(j.Data)
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // Run hands the job to a pool worker and waits for its answer; an error (the worker died, its
 // job failed, ctx ended) has the caller do the work itself. On ctx's end the job is abandoned:
@@ -83,7 +126,7 @@ func (p *pagePool) Run(ctx context.Context, j pool.Job) ([]byte, error) {
 		ch <- settled{err: fmt.Errorf("a pool worker's %s job: %s", j.Kind, why)}
 		return nil
 	})
-	p.host.Call("run", j.Kind, buffer(j.Data), p.file).Call("then", ok, bad)
+	p.host.Call("run", j.Kind, buffer(j.Data), p.file, aheadKey(j)).Call("then", ok, bad)
 	select {
 	case s := <-ch:
 		return s.answer, s.err

@@ -26,6 +26,7 @@ import (
 	"github.com/neffscope/neffscope/core/manifest"
 	"github.com/neffscope/neffscope/core/neff"
 	"github.com/neffscope/neffscope/core/ntff"
+	"github.com/neffscope/neffscope/core/pool"
 	"github.com/neffscope/neffscope/core/pwp"
 	"github.com/neffscope/neffscope/core/srcmap"
 )
@@ -68,6 +69,11 @@ type Options struct {
 	// NEFF's .dbg members are all held and hold at most this many bytes (0: always deferred):
 	// a few KB cost the page less to map than a second redraw (matmul_small: 10 KB).
 	DeferSourceOver int64
+	// SourceAhead, with DeferSource, is the pool the source lines will be mapped in
+	// (IndexSourceIn): once the archive is walked its workers start scanning the .dbg members
+	// not held, while this thread resolves the model (srcmap.Prefetch). Its answers wait in the
+	// pool until the mapping asks for them; the Document is the same either way.
+	SourceAhead pool.Pool
 	// PayloadDigest, for NEFFs, supplies the payload's hash computed by another party
 	// (neff.Options.PayloadDigest): the open does not hash the payload itself.
 	PayloadDigest func(algo string) []byte
@@ -481,6 +487,13 @@ func decodeNEFF(f *File, opt Options) *doc.Node {
 		// Deferred, but nothing to read again and little to scan: the eager open's mapping,
 		// from the members held.
 		w.scans = srcmap.NewScans(srcNEFF{f}, srcmap.Options{Context: opt.Context})
+	}
+	if w.scans == nil && opt.SourceAhead != nil {
+		ctx := opt.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		srcmap.Prefetch(ctx, srcNEFF{f}, opt.SourceAhead)
 	}
 	var prog *Program
 	if len(a.Members) > 0 {

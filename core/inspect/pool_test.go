@@ -39,6 +39,35 @@ func (c *countingPool) Run(ctx context.Context, j pool.Job) ([]byte, error) {
 	return c.Pool.Run(ctx, j)
 }
 
+// aheadPool is a countingPool over goroutines that start jobs ahead (pool.Ahead); hits counts
+// the jobs claimed that had begun ahead.
+type aheadPool struct {
+	*countingPool
+	a    pool.Ahead
+	hits atomic.Int32
+}
+
+func newAheadPool(n int, b []byte) *aheadPool {
+	g := pool.Goroutines(n, bytes.NewReader(b))
+	return &aheadPool{countingPool: &countingPool{Pool: g}, a: g.(pool.Ahead)}
+}
+
+func (p *aheadPool) Ahead(ctx context.Context, jobs []pool.Job) { p.a.Ahead(ctx, jobs) }
+func (p *aheadPool) Claim(j pool.Job) bool {
+	if p.a.Claim(j) {
+		p.hits.Add(1)
+		return true
+	}
+	return false
+}
+func (p *aheadPool) Forget() { p.a.Forget() }
+
+// Run claims the job first, as pool.With does.
+func (p *aheadPool) Run(ctx context.Context, j pool.Job) ([]byte, error) {
+	p.Claim(j)
+	return p.countingPool.Run(ctx, j)
+}
+
 // deferredDocument opens b as the page does (source lines and members' sha-256 left out),
 // then maps the lines and hashes the members, in p when not nil; it returns the Document's
 // msgpack and the budget's memory charge after.
@@ -49,10 +78,15 @@ func deferredDocument(t *testing.T, name string, b []byte, p pool.Pool) ([]byte,
 }
 
 // deferredWithin is deferredDocument within the limits lim; it also returns whether a limit
-// refused anything.
+// refused anything. A p that starts jobs ahead (pool.Ahead) is the open's SourceAhead too, as
+// in the page.
 func deferredWithin(t *testing.T, name string, b []byte, p pool.Pool, lim budget.Limits) ([]byte, int64, bool) {
 	t.Helper()
-	f := Open(name, bytes.NewReader(b), int64(len(b)), Options{DeferSource: true, DeferMemberHashes: true, Limits: lim})
+	opt := Options{DeferSource: true, DeferMemberHashes: true, Limits: lim}
+	if _, ok := p.(pool.Ahead); ok {
+		opt.SourceAhead = p
+	}
+	f := Open(name, bytes.NewReader(b), int64(len(b)), opt)
 	ctx := context.Background()
 	if f.SourcePending() {
 		m, err := f.IndexSourceIn(ctx, nil, nil, p, nil)
@@ -76,8 +110,9 @@ func deferredWithin(t *testing.T, name string, b []byte, p pool.Pool, lim budget
 }
 
 // samePooled checks that mapping the source lines and hashing the members in pools of 1 and 3
-// goroutines (and in a pool whose jobs all fail) gives the Document one thread gives, byte for
-// byte, with the same memory charged; it returns the jobs the 3-goroutine pool ran.
+// goroutines (and in a pool whose jobs all fail, and in one that starts the scans while the open
+// resolves the model) gives the Document one thread gives, byte for byte, with the same memory
+// charged; it returns the jobs the 3-goroutine pool ran.
 func samePooled(t *testing.T, name string, b []byte) int32 {
 	t.Helper()
 	want, wantHeld := deferredDocument(t, name, b, nil)
@@ -97,6 +132,17 @@ func samePooled(t *testing.T, name string, b []byte) int32 {
 		if c.n == 3 {
 			ran = p.jobs.Load()
 		}
+	}
+	p := newAheadPool(2, b)
+	got, held := deferredDocument(t, name, b, p)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: with the scans started ahead, the Document differs from one thread's: %s", name, firstDifference(t, got, want))
+	}
+	if held != wantHeld {
+		t.Errorf("%s: with the scans started ahead, %d bytes charged; one thread %d", name, held, wantHeld)
+	}
+	if p.jobs.Load() > 0 && p.hits.Load() == 0 {
+		t.Errorf("%s: the pool ran %d jobs, none of them started ahead", name, p.jobs.Load())
 	}
 	return ran
 }
@@ -212,8 +258,8 @@ func TestPoolSameAsOneThreadUnderTightMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	mapping := f.Budget.Used(budget.Memory) - opened
-	var refused, ran bool
-	for _, part := range []int64{1, 4, 8, 12, 16, 24, 32, 48, 64, 128} {
+	var refused, ran, hit bool
+	for _, part := range []int64{1, 4, 8, 12, 16, 24, 32, 48, 64, 128, 1024} {
 		lim.Memory = opened + mapping*part/8
 		want, wantHeld, r := deferredWithin(t, "attn_v6.neff", b, nil, lim)
 		p := &countingPool{Pool: pool.Goroutines(3, bytes.NewReader(b))}
@@ -224,11 +270,20 @@ func TestPoolSameAsOneThreadUnderTightMemory(t *testing.T) {
 		if held != wantHeld {
 			t.Errorf("memory limit %d: %d bytes charged in the pool; one thread %d", lim.Memory, held, wantHeld)
 		}
+		ap := newAheadPool(3, b)
+		got, held, _ = deferredWithin(t, "attn_v6.neff", b, ap, lim)
+		if !bytes.Equal(got, want) {
+			t.Errorf("memory limit %d: with the scans started ahead, the Document differs from one thread's: %s", lim.Memory, firstDifference(t, got, want))
+		}
+		if held != wantHeld {
+			t.Errorf("memory limit %d: with the scans started ahead, %d bytes charged; one thread %d", lim.Memory, held, wantHeld)
+		}
 		refused = refused || r
 		ran = ran || p.jobs.Load() > 0
+		hit = hit || ap.hits.Load() > 0
 	}
-	if !refused || !ran {
-		t.Errorf("no limit refused a member (%v) or the pool never ran (%v): the limits tried miss the case", !refused, !ran)
+	if !refused || !ran || !hit {
+		t.Errorf("no limit refused a member (%v), or the pool never ran (%v), or no job started ahead was asked for (%v): the limits tried miss the case", !refused, !ran, !hit)
 	}
 }
 

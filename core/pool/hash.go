@@ -28,7 +28,7 @@ func HashJob(a *neff.Archive, ms []*neff.Member, inflate int64) (Job, bool) {
 
 // runHash is the worker's side of a hash job: every member's SHA-256, or the job fails (the
 // caller hashes the run itself, and meets the same error).
-func runHash(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
+func runHash(ctx context.Context, data []byte, r io.ReaderAt, pause func()) ([]byte, error) {
 	j, err := parseJob(data)
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func runHash(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
 	for k := range sums {
 		sums[k] = sha256.New()
 	}
-	if err := j.feed(ctx, r, func(k int, _ int64, p []byte) bool {
+	if err := j.feed(ctx, r, pause, func(k int, _ int64, p []byte) bool {
 		sums[k].Write(p)
 		return true
 	}); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/neffscope/neffscope/core/wirefields"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/neffscope/neffscope/core/neff"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -42,31 +43,134 @@ type Pool interface {
 	Run(ctx context.Context, j Job) ([]byte, error)
 }
 
+// Ahead is a pool that can start jobs before anyone asks for them: Ahead queues them (ending
+// any it queued before and nobody asked for). An open starts its source lines' scans this way
+// while its thread resolves the model. Claim says whether a job queued ahead has begun (a
+// worker has it, or has answered): a Run of the same job (its kind and bytes) then answers with
+// its answer. A job still waiting for a worker is taken out of the queue, so whoever claims it
+// may run it anywhere (the calling thread, With). Forget lets go what nobody claimed.
+type Ahead interface {
+	Ahead(ctx context.Context, jobs []Job)
+	Claim(j Job) bool
+	Forget()
+}
+
 // Run runs a job on the file r: the pool worker's side of Pool.Run.
 func Run(ctx context.Context, kind string, data []byte, r io.ReaderAt) ([]byte, error) {
+	return run(ctx, kind, data, r, nil)
+}
+
+// run runs a job, calling pause (when set) after each pauseEvery bytes of the stretch read.
+func run(ctx context.Context, kind string, data []byte, r io.ReaderAt, pause func()) ([]byte, error) {
 	switch kind {
 	case KindScan:
-		return runScan(ctx, data, r)
+		return runScan(ctx, data, r, pause)
 	case KindHash:
-		return runHash(ctx, data, r)
+		return runHash(ctx, data, r, pause)
 	}
 	return nil, fmt.Errorf("no pool job of kind %q (there are %s and %s)", kind, KindScan, KindHash)
 }
 
-// Goroutines is a pool of n goroutines running jobs on r: the CLI's split of the same work,
-// and the tests that compare it with one thread's.
+// pauseEvery is how much of its stretch a job on the calling thread (Local) reads between
+// pauses: as much .dbg as core/srcmap scans between its own (a variable for the tests).
+var pauseEvery = 512 << 10
+
+// Goroutines is a pool of n goroutines running jobs on r, an Ahead: the CLI's split of the
+// same work, and the tests that compare it with one thread's.
 func Goroutines(n int, r io.ReaderAt) Pool {
 	return &goroutines{sem: make(chan struct{}, max(n, 0)), r: r}
 }
 
 type goroutines struct {
-	sem chan struct{}
-	r   io.ReaderAt
+	sem   chan struct{}
+	r     io.ReaderAt
+	mu    sync.Mutex
+	ahead map[string]*started // by the job's kind and bytes (aheadKey)
 }
+
+// started is a job queued ahead: done closes when answer and err are set; state is queued,
+// begun (a goroutine runs it) or dropped (claimed before it began: it never runs).
+type started struct {
+	done   chan struct{}
+	state  atomic.Int32
+	answer []byte
+	err    error
+}
+
+const (
+	queued int32 = iota
+	begun
+	dropped
+)
 
 func (g *goroutines) Size() int { return cap(g.sem) }
 
+func (g *goroutines) Ahead(ctx context.Context, jobs []Job) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ahead = map[string]*started{}
+	for _, j := range jobs {
+		st := &started{done: make(chan struct{})}
+		g.ahead[aheadKey(j)] = st
+		select {
+		case g.sem <- struct{}{}: // a goroutine is free: the job begins now
+			st.state.Store(begun)
+			go func() {
+				defer close(st.done)
+				defer func() { <-g.sem }()
+				st.answer, st.err = Run(ctx, j.Kind, j.Data, g.r)
+			}()
+		default:
+			go func() {
+				defer close(st.done)
+				st.answer, st.err = g.run(ctx, j, func() bool { return st.state.CompareAndSwap(queued, begun) })
+			}()
+		}
+	}
+}
+
+func (g *goroutines) Claim(j Job) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	k := aheadKey(j)
+	st := g.ahead[k]
+	if st == nil {
+		return false
+	}
+	if st.state.CompareAndSwap(queued, dropped) {
+		delete(g.ahead, k)
+		return false
+	}
+	return true
+}
+
+func (g *goroutines) Forget() {
+	g.mu.Lock()
+	g.ahead = nil
+	g.mu.Unlock()
+}
+
+// aheadKey tells jobs apart: their kind and bytes.
+func aheadKey(j Job) string { return j.Kind + "\x00" + string(j.Data) }
+
 func (g *goroutines) Run(ctx context.Context, j Job) ([]byte, error) {
+	g.mu.Lock()
+	st := g.ahead[aheadKey(j)]
+	delete(g.ahead, aheadKey(j))
+	g.mu.Unlock()
+	if st != nil && st.state.Load() != dropped {
+		select {
+		case <-st.done:
+			return st.answer, st.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.run(ctx, j, nil)
+}
+
+// run runs j once a goroutine is free; begin (when set) is asked then whether to run it at all.
+func (g *goroutines) run(ctx context.Context, j Job, begin func() bool) ([]byte, error) {
 	if cap(g.sem) == 0 {
 		return nil, errors.New("a pool of no goroutines")
 	}
@@ -76,7 +180,86 @@ func (g *goroutines) Run(ctx context.Context, j Job) ([]byte, error) {
 		return nil, ctx.Err()
 	}
 	defer func() { <-g.sem }()
+	if begin != nil && !begin() {
+		return nil, errors.New("claimed before it began")
+	}
 	return Run(ctx, j.Kind, j.Data, g.r)
+}
+
+// Local is a pool of one worker, the calling goroutine's own thread, running jobs on r and
+// calling pause after each pauseEvery bytes read: the page's core worker, which would
+// otherwise wait idle for its pool workers' answers, takes jobs too (With), and pausing lets
+// the page's calls in between.
+func Local(r io.ReaderAt, pause func()) Pool {
+	return &local{r: r, pause: pause}
+}
+
+type local struct {
+	mu    sync.Mutex // one job at a time: r may keep a read-ahead buffer
+	r     io.ReaderAt
+	pause func()
+}
+
+func (l *local) Size() int { return 1 }
+
+func (l *local) Run(ctx context.Context, j Job) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return run(ctx, j.Kind, j.Data, l.r, l.pause)
+}
+
+// With is p and q as one pool of p.Size() + q.Size(): a job goes to p while it has a free
+// place, else to q, so the jobs go to p first (the page's pool workers, which run beside the
+// core's thread) and q (Local) takes what is left. A job p started ahead (Ahead) goes to p.
+// The pool is an Ahead when p is.
+func With(p, q Pool) Pool {
+	w := &joined{p: p, q: q}
+	if a, ok := p.(Ahead); ok {
+		return &joinedAhead{w, a}
+	}
+	return w
+}
+
+type joinedAhead struct {
+	*joined
+	a Ahead
+}
+
+func (w *joinedAhead) Ahead(ctx context.Context, jobs []Job) { w.a.Ahead(ctx, jobs) }
+func (w *joinedAhead) Claim(j Job) bool                      { return w.a.Claim(j) }
+func (w *joinedAhead) Forget()                               { w.a.Forget() }
+
+func (w *joinedAhead) Run(ctx context.Context, j Job) ([]byte, error) {
+	if w.a.Claim(j) {
+		return w.p.Run(ctx, j)
+	}
+	return w.joined.Run(ctx, j)
+}
+
+type joined struct {
+	p, q Pool
+	mu   sync.Mutex
+	inP  int // jobs running in p
+}
+
+func (w *joined) Size() int { return w.p.Size() + w.q.Size() }
+
+func (w *joined) Run(ctx context.Context, j Job) ([]byte, error) {
+	w.mu.Lock()
+	toP := w.inP < w.p.Size()
+	if toP {
+		w.inP++
+	}
+	w.mu.Unlock()
+	if !toP {
+		return w.q.Run(ctx, j)
+	}
+	defer func() {
+		w.mu.Lock()
+		w.inP--
+		w.mu.Unlock()
+	}()
+	return w.p.Run(ctx, j)
 }
 
 // Stretches cuts members (in archive order, none truncated) into runs to read together, for
@@ -240,11 +423,17 @@ func planFor(a *neff.Archive, ms []*neff.Member) (*neff.SpanPlan, bool) {
 
 // feed reads the job's stretch and hands each member's bytes to write(k, off, b), k its index
 // in the job, off the member's byte; write returning false ends that member's feed.
-func (j *job) feed(ctx context.Context, r io.ReaderAt, write func(k int, off int64, b []byte) bool) error {
+// pause, when set, is called after each pauseEvery bytes of the stretch.
+func (j *job) feed(ctx context.Context, r io.ReaderAt, pause func(), write func(k int, off int64, b []byte) bool) error {
 	k := 0
+	var since int
 	return j.plan.Read(r, "a pool job's stretch", func(at int64, b []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if since += len(b); pause != nil && since >= pauseEvery {
+			since = 0
+			pause()
 		}
 		for len(b) > 0 && k < len(j.members) {
 			m := j.members[k]

@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/dbg"
@@ -114,4 +116,94 @@ func FuzzRun(f *testing.F) {
 			ParseHashes(out)
 		}
 	})
+}
+
+// countingPool answers every job with its index's kind and counts the jobs it ran.
+type countingPool struct {
+	size int
+	ran  atomic.Int32
+	hold chan struct{} // each Run waits for it (nil: none)
+}
+
+func (c *countingPool) Size() int { return c.size }
+func (c *countingPool) Run(_ context.Context, j Job) ([]byte, error) {
+	c.ran.Add(1)
+	if c.hold != nil {
+		<-c.hold
+	}
+	return []byte(j.Kind), nil
+}
+
+// With hands a job to its first pool while that has a free place and the rest to the second:
+// the page's pool workers get the jobs first and the core's own thread takes what is left.
+func TestWithFillsTheFirstPoolFirst(t *testing.T) {
+	first := &countingPool{size: 2, hold: make(chan struct{})}
+	second := &countingPool{size: 1}
+	w := With(first, second)
+	if w.Size() != 3 {
+		t.Fatalf("size %d, want 3", w.Size())
+	}
+	done := make(chan struct{})
+	for range 2 {
+		go func() { w.Run(context.Background(), Job{Kind: "x"}); done <- struct{}{} }()
+	}
+	for first.ran.Load() < 2 {
+		runtime.Gosched()
+	}
+	// The first pool is full: the next jobs go to the second, one after another.
+	for range 3 {
+		if b, err := w.Run(context.Background(), Job{Kind: "y"}); err != nil || string(b) != "y" {
+			t.Fatalf("answer %q, %v", b, err)
+		}
+	}
+	if first.ran.Load() != 2 || second.ran.Load() != 3 {
+		t.Errorf("first ran %d, second %d; want 2 and 3", first.ran.Load(), second.ran.Load())
+	}
+	close(first.hold)
+	<-done
+	<-done
+	// Free again: the next job goes to the first.
+	w.Run(context.Background(), Job{Kind: "z"})
+	if first.ran.Load() != 3 {
+		t.Errorf("first ran %d after it was free, want 3", first.ran.Load())
+	}
+}
+
+// A job on the calling thread (Local) answers as a pool worker's, byte for byte, and pauses
+// while it reads its stretch.
+func TestLocalAnswersAsRunAndPauses(t *testing.T) {
+	a, b := opened(t)
+	var dbgs, all []*neff.Member
+	for _, m := range a.Members {
+		all = append(all, m)
+		if _, _, ok := dbg.Match(m.Path); ok {
+			dbgs = append(dbgs, m)
+		}
+	}
+	defer func(was int) { pauseEvery = was }(pauseEvery)
+	pauseEvery = 64 << 10 // matmul_small's stretches are under the page's 512 KiB
+	var pauses int
+	l := Local(bytes.NewReader(b), func() { pauses++ })
+	scan, ok := ScanJob(a, dbgs, 64<<20, 0)
+	if !ok {
+		t.Fatal("no scan job")
+	}
+	hash, _ := HashJob(a, all, 0)
+	var tar int64
+	for _, j := range []Job{scan, hash} {
+		want, err := Run(context.Background(), j.Kind, j.Data, bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.Run(context.Background(), j)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: the local answer differs from Run's (%v)", j.Kind, err)
+		}
+		tar += j.Bytes
+	}
+	// The stretch comes in pieces of up to a few dozen KiB: a pause at least every other
+	// pauseEvery bytes.
+	if want := int(tar) / (2 * pauseEvery); want < 4 || pauses < want {
+		t.Errorf("%d pauses over %d tar bytes, want at least %d", pauses, tar, want)
+	}
 }

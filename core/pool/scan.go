@@ -43,7 +43,7 @@ type Scanned struct {
 }
 
 // runScan is the worker's side of a scan job.
-func runScan(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
+func runScan(ctx context.Context, data []byte, r io.ReaderAt, pause func()) ([]byte, error) {
 	j, err := parseJob(data)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func runScan(ctx context.Context, data []byte, r io.ReaderAt) ([]byte, error) {
 		sc.Grow = func(n int64) bool { return b.Take(budget.Memory, n, where) }
 		scans[k] = sc
 	}
-	readErr := j.feed(ctx, r, func(k int, _ int64, p []byte) bool {
+	readErr := j.feed(ctx, r, pause, func(k int, _ int64, p []byte) bool {
 		scans[k].Write(p)
 		return !scans[k].Failed()
 	})

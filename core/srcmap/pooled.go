@@ -1,9 +1,8 @@
 package srcmap
 
 // The members not held, scanned in a pool (Options.Pool): the page's pool workers, or the
-// CLI's goroutines. Each run of members (pool.Stretches) is one job that reads its stretch of
-// the archive again through the seek index and scans it; the Compacts come back as bytes and
-// are charged to the open's budget as if scanned here. One budget across the pool: before a
+// CLI's goroutines. Each run of members (pool.Stretches) is one job that reads its stretch of the archive again through the
+// seek index and scans it; the Compacts come back as bytes and are charged to the open's budget as if scanned here. One budget across the pool: before a
 // job is handed out, the most its scans may hold (twice their estimated cost, and a MiB) is
 // taken from the open's budget and is all the job's worker may hold; when the answer comes,
 // that is given back and each Compact's own size is taken. Either the pool scans every member
@@ -14,6 +13,7 @@ package srcmap
 // refused either.
 
 import (
+	"context"
 	"strconv"
 	"sync"
 
@@ -23,7 +23,7 @@ import (
 	"github.com/neffscope/neffscope/core/pool"
 )
 
-// viaPool hands ms (members not held, in archive order) to the pool, all of them or none (no
+// viaPool hands ms (members not held, in directory order) to the pool, all of them or none (no
 // pool, no seek index, no room for every job's share). It returns the members left for this
 // thread to read (ms or none), and wait, which waits for the jobs and returns their Compacts by
 // data offset, or, when any job failed or any scan was refused its share, none of them and ms
@@ -31,25 +31,9 @@ import (
 func (s *Scans) viaPool(ms []*neff.Member) (rest []*neff.Member, wait func() (map[int64]*dbg.Compact, []*neff.Member)) {
 	p, a, b := s.pool, s.n.Archive(), s.n.Budget()
 	none := func() (map[int64]*dbg.Compact, []*neff.Member) { return nil, nil }
-	if p == nil || p.Size() == 0 || !a.CanSeek() {
+	jobs, runs, reserved, total, ok := scanJobs(ms, p, a, b)
+	if !ok {
 		return ms, none
-	}
-	var jobs []pool.Job
-	var runs [][]*neff.Member
-	var reserved []int64
-	var total int64
-	for _, run := range pool.Stretches(ms, p.Size()) {
-		var cost int64
-		for _, m := range run {
-			cost += dbgCost(m.Path, m.Size)
-		}
-		share := 2*cost + 1<<20
-		j, ok := pool.ScanJob(a, run, share, b.Limit(budget.Inflate))
-		if !ok {
-			return ms, none
-		}
-		jobs, runs, reserved = append(jobs, j), append(runs, run), append(reserved, share)
-		total += share
 	}
 	// All the jobs or none: a pool holding some reservations while this thread scans the rest
 	// could have this thread's scans refused where one thread's were not. When they all fit,
@@ -106,4 +90,60 @@ func (s *Scans) viaPool(ms []*neff.Member) (rest []*neff.Member, wait func() (ma
 		}
 		return got, nil
 	}
+}
+
+// scanJobs cuts ms into the pool's scan jobs: each run's job, its members, and its share of the
+// budget (twice the run's estimated scan cost and a MiB: all its worker may hold); total is the
+// shares' sum. ok is false when there is no pool, no seek index, or a run has no job.
+func scanJobs(ms []*neff.Member, p pool.Pool, a *neff.Archive, b *budget.Budget) (jobs []pool.Job, runs [][]*neff.Member, shares []int64, total int64, ok bool) {
+	if p == nil || p.Size() == 0 || !a.CanSeek() || len(ms) == 0 {
+		return nil, nil, nil, 0, false
+	}
+	for _, run := range pool.Stretches(ms, p.Size()) {
+		var cost int64
+		for _, m := range run {
+			cost += dbgCost(m.Path, m.Size)
+		}
+		share := 2*cost + 1<<20
+		j, ok := pool.ScanJob(a, run, share, b.Limit(budget.Inflate))
+		if !ok {
+			return nil, nil, nil, 0, false
+		}
+		jobs, runs, shares = append(jobs, j), append(runs, run), append(shares, share)
+		total += share
+	}
+	return jobs, runs, shares, total, true
+}
+
+// Prefetch starts in p, when it is a pool.Ahead, the scan jobs a mapping of n would hand it:
+// the .dbg members not held, in the runs and with the shares viaPool gives them, so that a
+// later mapping's jobs are the same bytes and are answered at once. An open with deferred
+// source lines calls it once the archive is walked, and the pool's workers scan while the open's
+// thread resolves the model. Nothing is taken from the budget: the answers wait in the pool
+// (outside the core's memory) until the mapping asks for them and charges them as viaPool
+// does; what the mapping does not ask for is let go (pool.Ahead's Forget). So that what waits
+// stays bounded, it starts nothing when the shares come to more than a quarter of what the
+// memory limit leaves (the part the walk's own scans may take). It says whether it started
+// the jobs.
+func Prefetch(ctx context.Context, n NEFF, p pool.Pool) bool {
+	ahead, ok := p.(pool.Ahead)
+	a, b := n.Archive(), n.Budget()
+	if !ok || a == nil {
+		return false
+	}
+	dirs, byDir := dbgDirs(a)
+	var ms []*neff.Member
+	for _, d := range dirs {
+		for _, m := range byDir[d] {
+			if m.Data == nil {
+				ms = append(ms, m)
+			}
+		}
+	}
+	jobs, _, _, total, ok := scanJobs(ms, p, a, b)
+	if !ok || total > b.Left(budget.Memory)/walkShare {
+		return false
+	}
+	ahead.Ahead(ctx, jobs)
+	return true
 }

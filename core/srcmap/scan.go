@@ -218,24 +218,16 @@ func (s *Scans) run() map[string]*dbg.Compact {
 		return out
 	}
 	s.Wait()
-	a, b := s.n.Archive(), s.n.Budget()
-	var dirs []string
-	byDir := map[string][]*neff.Member{}
-	for _, m := range a.Members {
-		if _, _, ok := dbg.Match(m.Path); !ok || m.Truncated {
-			continue
-		}
-		d := path.Dir(m.Path)
-		if byDir[d] == nil {
-			dirs = append(dirs, d)
-		}
-		byDir[d] = append(byDir[d], m)
+	if ahead, ok := s.pool.(pool.Ahead); ok {
+		defer ahead.Forget() // what was started ahead and not asked for (Prefetch)
 	}
+	a, b := s.n.Archive(), s.n.Budget()
+	dirs, byDir := dbgDirs(a)
 	room := b.Left(budget.Memory) / 2
 	var admitted int64
 	scans := map[int64]*dbg.Scanner{} // by data offset in the tar
 	walked := map[*dbg.Scanner]*walkScan{}
-	var later []*neff.Member
+	var later []*neff.Member // the members not held, to read again (in directory order)
 	for _, d := range dirs {
 		var cost int64
 		for _, m := range byDir[d] {
@@ -279,9 +271,8 @@ func (s *Scans) run() map[string]*dbg.Compact {
 	if len(later) > 0 {
 		rest, wait := s.viaPool(later)
 		s.reread(rest, scans)
-		var again []*neff.Member
-		fromPool, again = wait()
-		s.reread(again, scans) // what the pool did not do
+		fromPool, rest = wait()
+		s.reread(rest, scans) // what the pool did not do
 	}
 	for _, d := range dirs {
 		for _, m := range byDir[d] {
@@ -315,6 +306,23 @@ func (s *Scans) run() map[string]*dbg.Compact {
 		}
 	}
 	return out
+}
+
+// dbgDirs is the .dbg members of a (none truncated) by directory, the directories in the order
+// their first members come.
+func dbgDirs(a *neff.Archive) (dirs []string, byDir map[string][]*neff.Member) {
+	byDir = map[string][]*neff.Member{}
+	for _, m := range a.Members {
+		if _, _, ok := dbg.Match(m.Path); !ok || m.Truncated {
+			continue
+		}
+		d := path.Dir(m.Path)
+		if byDir[d] == nil {
+			dirs = append(dirs, d)
+		}
+		byDir[d] = append(byDir[d], m)
+	}
+	return dirs, byDir
 }
 
 // reread streams the archive once more and feeds the members not held to their scans; it stops

@@ -82,3 +82,69 @@ test('a failed job rejects with its reason and the worker stays', async () => {
   p.stop();
   assert.equal(made[0].terminated, true);
 });
+
+test('a job queued ahead answers the run that asks for it by key, once; claim drops one still waiting; forget drops the rest', async () => {
+  const { made, spawn } = fakeWorkers();
+  const p = createPool(1, 'w.js', /** @type {any} */ ({}), { spawn });
+  made[0].msg({ type: 'ready' });
+  const file = new Blob([]);
+  const first = new ArrayBuffer(1);
+  p.ahead('dbg-scan', first, file, 'k1');
+  p.ahead('dbg-scan', new ArrayBuffer(2), file, 'k2');
+  p.ahead('dbg-scan', new ArrayBuffer(3), file, 'k3');
+  assert.equal(made[0].lastJob().job, first, 'the first job ahead went to the worker at once');
+  assert.equal(p.claim('k1'), true, 'k1 has begun');
+  const answer = new ArrayBuffer(9);
+  const sent = made[0].sent.length;
+  made[0].msg({ type: 'answer', id: made[0].lastJob().id, answer }); // the worker takes k2
+  // Asked for later, with a fresh copy of the same bytes: no second job, the same answer.
+  assert.equal(await p.run('dbg-scan', new ArrayBuffer(1), file, 'k1'), answer);
+  assert.equal(p.claim('k1'), false, 'an answer is handed over once');
+  // k2 is with the worker now; k3 waits. Forget drops k3 from the queue and both answers.
+  assert.equal(made[0].sent.length, sent + 1);
+  p.forget();
+  assert.equal(p.claim('k2'), false);
+  made[0].msg({ type: 'answer', id: made[0].lastJob().id, answer: new ArrayBuffer(1) });
+  assert.equal(made[0].sent.length, sent + 1, 'the forgotten job still waiting was never sent');
+  // A run whose key was forgotten is a job of its own.
+  const again = p.run('dbg-scan', new ArrayBuffer(2), file, 'k2');
+  assert.equal(made[0].sent.length, sent + 2);
+  made[0].msg({ type: 'answer', id: made[0].lastJob().id, answer });
+  assert.equal(await again, answer);
+  // Claimed while still waiting for a worker: out of the queue, never sent.
+  p.ahead('dbg-scan', new ArrayBuffer(4), file, 'k4');
+  p.ahead('dbg-scan', new ArrayBuffer(5), file, 'k5');
+  const before = made[0].sent.length;
+  assert.equal(p.claim('k5'), false, 'k5 waits behind k4');
+  made[0].msg({ type: 'answer', id: made[0].lastJob().id, answer });
+  assert.equal(made[0].sent.length, before, 'k5 was never sent');
+  assert.equal(p.claim('k4'), true);
+});
+
+test('eager jobs ahead are sent at once, ready or not, to the worker with the fewest; a worker takes its jobs in turn', async () => {
+  const { made, spawn } = fakeWorkers();
+  const p = createPool(2, 'w.js', /** @type {any} */ ({}), { spawn });
+  const file = new Blob([]);
+  p.ahead('dbg-scan', new ArrayBuffer(1), file, 'a', true);
+  p.ahead('dbg-scan', new ArrayBuffer(2), file, 'b', true);
+  p.ahead('dbg-scan', new ArrayBuffer(3), file, 'c', true);
+  p.ahead('dbg-scan', new ArrayBuffer(4), file, 'd', false);
+  const jobsOf = (w) => w.sent.map((s) => s.m).filter((m) => m.type === 'job').map((m) => m.job.byteLength);
+  assert.deepEqual([jobsOf(made[0]), jobsOf(made[1])], [[1, 3], [2]], 'sent before either worker is ready, balanced');
+  assert.equal(p.claim('a'), true);
+  assert.equal(p.claim('d'), false, 'd was not eager: it waited, and is claimed back');
+  made[0].msg({ type: 'ready' });
+  made[1].msg({ type: 'ready' });
+  assert.deepEqual([jobsOf(made[0]), jobsOf(made[1])], [[1, 3], [2]], 'ready workers with jobs in hand take no more');
+  const ids = made[0].sent.map((s) => s.m).filter((m) => m.type === 'job').map((m) => m.id);
+  const ans = [new ArrayBuffer(10), new ArrayBuffer(30)];
+  made[0].msg({ type: 'answer', id: ids[0], answer: ans[0] });
+  made[0].msg({ type: 'answer', id: ids[1], answer: ans[1] });
+  assert.equal(await p.run('dbg-scan', new ArrayBuffer(1), file, 'a'), ans[0]);
+  assert.equal(p.claim('c'), true);
+  assert.equal(await p.run('dbg-scan', new ArrayBuffer(3), file, 'c'), ans[1]);
+  // A worker that dies fails every job it holds.
+  made[1].error('trap');
+  assert.equal(p.claim('b'), true);
+  await assert.rejects(p.run('dbg-scan', new ArrayBuffer(2), file, 'b'), /stopped: trap/);
+});
