@@ -28,7 +28,9 @@ const asyncTimeout = 20 * time.Second
 
 // bridge holds the files opened in this wasm instance, by handle.
 type bridge struct {
-	mu    sync.Mutex
+	// lastPause is when a background call last yielded to the page's events (pause), in ns.
+	lastPause atomic.Int64
+	mu        sync.Mutex
 	next  int
 	files map[int]*inspect.File
 	// contexts keeps the bytes of each raw libncfw context by handle, so an arch switch

@@ -113,13 +113,23 @@ func (b *bridge) digestsCall(r *request) (any, error) {
 	return object("used", used), nil
 }
 
-// pause lets the page's calls in, for a background call (hashMembers, indexSource): in wasm a
-// sleep returns the one thread to the page's events; then, while an open or another call
-// runs, it waits for it (waitIdle).
+// pause lets the page's calls in, for a background call (hashMembers, indexSource, the pool's
+// jobs on this thread): in wasm a sleep returns the one thread to the page's events; then,
+// while an open or another call runs, it waits for it (waitIdle). The work calls it often
+// (every 64 KiB scanned or read); it yields once pauseSlice has passed since the last yield,
+// so a click waits at most about that long, and the yields (a setTimeout each, 1–4 ms) stay
+// a small part of the work.
 func (b *bridge) pause() {
+	if last := b.lastPause.Load(); last != 0 && time.Since(time.Unix(0, last)) < pauseSlice && b.opening.Load() == 0 && b.busy.Load() == 0 {
+		return
+	}
 	time.Sleep(time.Millisecond)
 	b.waitIdle()
+	b.lastPause.Store(time.Now().UnixNano())
 }
+
+// pauseSlice is the most a background call runs between two yields to the page's events.
+const pauseSlice = 25 * time.Millisecond
 
 // waitIdle waits while an open or a sync call runs.
 func (b *bridge) waitIdle() {

@@ -37,7 +37,7 @@ func (f *File) IndexSource(ctx context.Context, r io.ReaderAt) (*MappedSource, e
 }
 
 // IndexSourceWith is IndexSource calling pause (when not nil) between pieces of its work:
-// every 512 KiB of a .dbg member scanned, every scan closed, every 32,768 words joined. The
+// every 64 KiB of a .dbg member scanned, every scan closed, every 4,096 words joined. The
 // page's worker has one thread, and its other calls are answered only while it pauses (a 32
 // MB file's mapping held the worker ~15 s without one: a listing clicked meanwhile waited).
 func (f *File) IndexSourceWith(ctx context.Context, r io.ReaderAt, pause func()) (*MappedSource, error) {

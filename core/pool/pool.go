@@ -72,8 +72,9 @@ func run(ctx context.Context, kind string, data []byte, r io.ReaderAt, pause fun
 }
 
 // pauseEvery is how much of its stretch a job on the calling thread (Local) reads between
-// pauses: as much .dbg as core/srcmap scans between its own (a variable for the tests).
-var pauseEvery = 512 << 10
+// pauses, as core/srcmap scans between its own (the page's pause yields only once its time
+// slice has passed; a variable for the tests).
+var pauseEvery = 64 << 10
 
 // Goroutines is a pool of n goroutines running jobs on r, an Ahead: the CLI's split of the
 // same work, and the tests that compare it with one thread's.

@@ -181,7 +181,7 @@ func TestLocalAnswersAsRunAndPauses(t *testing.T) {
 		}
 	}
 	defer func(was int) { pauseEvery = was }(pauseEvery)
-	pauseEvery = 64 << 10 // matmul_small's stretches are under the page's 512 KiB
+	pauseEvery = 64 << 10
 	var pauses int
 	l := Local(bytes.NewReader(b), func() { pauses++ })
 	scan, ok := ScanJob(a, dbgs, 64<<20, 0)

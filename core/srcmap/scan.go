@@ -76,8 +76,8 @@ type Options struct {
 	// Reader is what the members not held are read back from (nil: the NEFF's own reader; a
 	// caller mapping beside other calls on the file gives the mapping a reader of its own).
 	Reader io.ReaderAt
-	// Pause, when set, is called between pieces of the work: every 512 KiB of a .dbg member
-	// scanned, every scan closed, every 32,768 words joined.
+	// Pause, when set, is called between pieces of the work: every 64 KiB of a .dbg member
+	// scanned, every scan closed, every 4,096 words joined.
 	Pause func()
 	// Pool, when it has workers, scans the members not held (pooled.go); PoolDone is called
 	// with the tar bytes each of its jobs read, as it ends.
@@ -86,10 +86,11 @@ type Options struct {
 }
 
 // yieldBytes and yieldWords are how much is scanned, and how many words joined, between two
-// pauses: ~12 ms natively, ~80 ms in the page's wasm, where a click waits for the next pause.
+// calls of pause: ~10 ms in the page's wasm, where a click waits for the next yield (the
+// page's pause yields once its time slice has passed, so calling it often costs little).
 const (
-	yieldBytes = 512 << 10
-	yieldWords = 32 << 10
+	yieldBytes = 64 << 10
+	yieldWords = 4 << 10
 )
 
 // yield calls pause, if any (every yieldBytes scanned, every member's scan closed, every
