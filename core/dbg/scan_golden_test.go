@@ -37,6 +37,12 @@ func addScans(t *testing.T, sums *golden.Sums, title string, members map[string]
 		if c == nil {
 			t.Fatalf("%s %s: no compact", title, p)
 		}
+		// The protobuf module writes the space after "proto:" in its errors as a space or a
+		// no-break space, chosen per binary (internal/detrand) so that no one matches its text:
+		// a finding quoting one is made the same in every build.
+		for i := range c.Root.Findings {
+			c.Root.Findings[i].Message = strings.ReplaceAll(c.Root.Findings[i].Message, "proto:\u00a0", "proto: ")
+		}
 		w, err := c.AppendBinary(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -45,7 +51,11 @@ func addScans(t *testing.T, sums *golden.Sums, title string, members map[string]
 		if len(b) < 1<<20 {
 			chunk = 7
 		}
-		wc, err := scanChunks(p, b, chunk).AppendBinary(nil)
+		cc := scanChunks(p, b, chunk)
+		for i := range cc.Root.Findings {
+			cc.Root.Findings[i].Message = strings.ReplaceAll(cc.Root.Findings[i].Message, "proto:\u00a0", "proto: ")
+		}
+		wc, err := cc.AppendBinary(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
