@@ -121,50 +121,74 @@ func (c *Compact) Held() int64 {
 func (c *Compact) keepsFirst() bool  { return c.Kind == KindAsm || c.Kind == KindBackend }
 func (c *Compact) keepsRecord() bool { return c.Kind == KindBackend || c.Kind == KindPenguin }
 
+// recordFacts is what a Compact keeps of one record: its span, first parent, id, name and
+// kernel attributes. The scan's fast path (fastscan.go) fills it from the record's bytes with no
+// Record between; its strings point into the bytes being scanned.
+type recordFacts struct {
+	off, len int64
+	first    uint64 // the first parent id (hasFirst)
+	hasFirst bool
+	id       uint64
+	name     string
+	tuple    Tuple
+}
+
+// record keeps what the joins need of a record the decoder read.
 func (c *Compact) record(r *Record) {
+	x := recordFacts{off: r.Off, len: r.Len, id: r.ID, name: r.Name}
+	if len(r.Parents) > 0 {
+		x.first, x.hasFirst = r.Parents[0], true
+	}
+	if c.keepsRecord() {
+		for _, a := range r.Attrs {
+			switch {
+			case a.Key == "kernel_file" && !x.tuple.HasFile:
+				x.tuple.File, x.tuple.HasFile = a.Value, true
+			case a.Key == "kernel_line" && !x.tuple.HasLine:
+				x.tuple.Line, x.tuple.HasLine = a.Value, true
+			case a.Key == "kernel_name" && !x.tuple.HasKernel:
+				x.tuple.Kernel, x.tuple.HasKernel = a.Value, true
+			}
+		}
+	}
+	c.add(&x)
+}
+
+// add keeps the facts of the next record.
+func (c *Compact) add(r *recordFacts) {
 	i := c.N
 	c.N++
 	if i%ckptEvery == 0 {
-		c.ckpt = append(c.ckpt, r.Off)
-	} else if r.Off != c.prevEnd {
-		c.gapAt, c.gapLen = append(c.gapAt, int32(i)), append(c.gapLen, r.Off-c.prevEnd)
+		c.ckpt = append(c.ckpt, r.off)
+	} else if r.off != c.prevEnd {
+		c.gapAt, c.gapLen = append(c.gapAt, int32(i)), append(c.gapLen, r.off-c.prevEnd)
 	}
-	c.prevEnd = r.Off + r.Len
-	c.lens.add(uint64(r.Len))
+	c.prevEnd = r.off + r.len
+	c.lens.add(uint64(r.len))
 	if c.keepsFirst() {
-		if len(r.Parents) == 0 {
+		if !r.hasFirst {
 			c.first.add(0)
 		} else {
-			c.first.add(r.Parents[0] + 1) // a parent id of 2^64-1 reads as none (hostile only)
+			c.first.add(r.first + 1) // a parent id of 2^64-1 reads as none (hostile only)
 		}
 	}
 	if !c.keepsRecord() {
 		return
 	}
-	if n, ok := birNumber(r.Name); ok && c.Kind == KindBackend && len(r.Parents) > 0 {
+	if n, ok := birNumber(r.name); ok && c.Kind == KindBackend && r.hasFirst {
 		c.Numbered++
-		if r.Parents[0] != n {
+		if r.first != n {
 			c.Renumbered++
 		}
 	}
-	c.ids.add(r.ID)
-	c.names.add(uint64(c.intern(r.Name)))
-	var t Tuple
-	for _, a := range r.Attrs {
-		switch {
-		case a.Key == "kernel_file" && !t.HasFile:
-			t.File, t.HasFile = a.Value, true
-		case a.Key == "kernel_line" && !t.HasLine:
-			t.Line, t.HasLine = a.Value, true
-		case a.Key == "kernel_name" && !t.HasKernel:
-			t.Kernel, t.HasKernel = a.Value, true
-		}
-	}
+	c.ids.add(r.id)
+	c.names.add(uint64(c.intern(r.name)))
 	// The record's strings point into the scan's bytes: a new tuple is copied. Runs of
 	// records share a tuple (one kernel line, many words), so the last one is tried first.
-	k, ok := c.lastTuple, c.haveLast && t == c.Tuples[c.lastTuple]
+	t := &r.tuple
+	k, ok := c.lastTuple, c.haveLast && *t == c.Tuples[c.lastTuple]
 	if !ok {
-		k, ok = c.tupleIdx[t]
+		k, ok = c.tupleIdx[*t]
 	}
 	if !ok && len(c.Tuples) >= maxTuples {
 		c.tuplesCut++
@@ -175,7 +199,7 @@ func (c *Compact) record(r *Record) {
 		return
 	}
 	if !ok {
-		k = c.newTuple(t)
+		k = c.newTuple(*t)
 	}
 	c.lastTuple, c.haveLast = k, true
 	c.tuples.add(uint64(k))
@@ -337,6 +361,7 @@ type Scanner struct {
 	Grow    func(n int64) bool
 	charged int64
 	failed  bool
+	fast    *fastScan // the fast path's tables (nil: the member's kind has no records)
 }
 
 // NewScanner starts the scan of a member of size bytes.
@@ -345,7 +370,7 @@ func NewScanner(member string, size int64) *Scanner {
 	d.b = nil
 	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size, nameIdx: map[string]uint32{}, tupleIdx: map[Tuple]uint32{}}
 	d.onRecord = c.record
-	return &Scanner{d: d, c: c}
+	return &Scanner{d: d, c: c, fast: newFastScan(shape(kindShape(d.f.Kind)))}
 }
 
 // Scan builds the Compact of a member held in memory.
@@ -406,6 +431,13 @@ func (s *Scanner) drain(b []byte, final bool) {
 		}
 		if wait {
 			break
+		}
+		if end >= 0 && s.fast != nil && s.d.cut >= 0 && s.d.fastRecord(s.fast, s.c, b[:end-s.bufOff], s.bufOff) {
+			// Past the node budget (cut set: no field gets a node again), a record in the
+			// common form is read by the fast path.
+			b = b[end-s.bufOff:]
+			s.bufOff = end
+			continue
 		}
 		s.d.b, s.d.base = b, s.bufOff
 		if end < 0 {
