@@ -319,19 +319,21 @@ func (c *Compact) buildLookup(grow func(int64) bool) bool {
 		return false
 	}
 	ids := make([]uint64, c.N)
-	for i := range ids {
-		ids[i] = c.ids.at(i)
-	}
+	c.ids.values(ids)
 	perm := make([]uint32, c.N)
 	for i := range perm {
 		perm[i] = uint32(i)
 	}
-	slices.SortFunc(perm, func(a, b uint32) int {
-		if x := cmp.Compare(ids[a], ids[b]); x != 0 {
-			return x
-		}
-		return cmp.Compare(a, b)
-	})
+	// Ids mostly come in order: then the order is the records' own, with no sort (in the wasm
+	// the sort's comparisons were a third of the real-shaped NEFF's scan).
+	if !slices.IsSorted(ids) {
+		slices.SortFunc(perm, func(a, b uint32) int {
+			if x := cmp.Compare(ids[a], ids[b]); x != 0 {
+				return x
+			}
+			return cmp.Compare(a, b)
+		})
+	}
 	for k, i := range perm {
 		if k%pblock == 0 {
 			c.idFirst = append(c.idFirst, ids[i])

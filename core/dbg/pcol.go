@@ -114,6 +114,21 @@ func (c *pcol) at(i int) uint64 {
 	return c.cached(b)[i%pblock]
 }
 
+// values writes every value to out (room for n), block by block, and leaves the cache as
+// reading them in order with at does (the last pways blocks decoded), which bytes counts.
+func (c *pcol) values(out []uint64) {
+	nb := len(c.starts)
+	for b := range nb {
+		c.decode(b, out[b*pblock:b*pblock])
+	}
+	copy(out[nb*pblock:], c.cur)
+	first := max(0, nb-pways)
+	c.next.Store(uint32(first))
+	for b := first; b < nb; b++ {
+		c.cached(b)
+	}
+}
+
 // view is block b's values, not to be written: a decoded block is never written again, and
 // the block being filled is read only once the column is built. For reads once per word of a
 // big stream (Lookup): copying the block was a kilobyte moved per lookup.
