@@ -61,10 +61,11 @@ func compileShape(s *Shape) (out fastShape) {
 
 // uvarint reads the varint at b[i:] as protowire.ConsumeVarint does (at most ten bytes, the
 // tenth at most 1), and returns it with the index after it, or i < 0 when it is cut off or too
-// long.
+// long. The callers test the one-byte case inline (a call costs more in the wasm); the
+// two-byte case is the next most common.
 func uvarint(b []byte, i int) (uint64, int) {
-	if i < len(b) && b[i] < 0x80 {
-		return uint64(b[i]), i + 1
+	if i+1 < len(b) && b[i] >= 0x80 && b[i+1] < 0x80 {
+		return uint64(b[i]&0x7f) | uint64(b[i+1])<<7, i + 2
 	}
 	var x uint64
 	for k := 0; k < 10; k++ {
@@ -83,20 +84,22 @@ func uvarint(b []byte, i int) (uint64, int) {
 	return 0, -1
 }
 
-// validPacked says whether c is a whole list of varints (packed's ok).
+// validPacked says whether c is a whole list of varints (packed's ok): its last byte ends a
+// varint, and no varint is longer than nine bytes unless it is a valid ten-byte one.
 func validPacked(c []byte) bool {
-	for i := 0; i < len(c); {
-		if c[i] < 0x80 {
-			i++
-			continue
-		}
-		var n int
-		if _, n = uvarint(c, i); n < 0 {
-			return false
-		}
-		i = n
+	if len(c) == 0 {
+		return true
 	}
-	return true
+	run := 0
+	for _, x := range c {
+		if x < 0x80 {
+			run = 0
+		} else if run++; run >= 9 {
+			_, ok := packed(nil, c, 0)
+			return ok
+		}
+	}
+	return c[len(c)-1] < 0x80
 }
 
 // validText is utf8.Valid, with the ASCII the members are made of checked inline.

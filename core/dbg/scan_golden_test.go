@@ -139,63 +139,79 @@ func sortedKeys(m map[string][]byte) []string {
 	return out
 }
 
-// hostileMembers builds backend, penguin and asm members of many good records (past the tree's
-// node budget) with one faulty record after every few good ones: every fault the decoder
-// knows of a record, and fields the table does not know.
-func hostileMembers() map[string][]byte {
-	attr := func(k, v string, extra ...byte) []byte {
-		var a []byte
-		a = protowire.AppendTag(a, 1, protowire.BytesType)
-		a = protowire.AppendString(a, k)
-		a = protowire.AppendTag(a, 2, protowire.BytesType)
-		a = protowire.AppendString(a, v)
-		return append(a, extra...)
+// hostileAttr is an attribute's bytes, extra appended.
+func hostileAttr(k, v string, extra ...byte) []byte {
+	var a []byte
+	a = protowire.AppendTag(a, 1, protowire.BytesType)
+	a = protowire.AppendString(a, k)
+	a = protowire.AppendTag(a, 2, protowire.BytesType)
+	a = protowire.AppendString(a, v)
+	return append(a, extra...)
+}
+
+// hostileRec is a record of every field the table knows, extra appended.
+func hostileRec(id uint64, name string, line int, extra ...byte) []byte {
+	var r []byte
+	r = protowire.AppendTag(r, 1, protowire.VarintType)
+	r = protowire.AppendVarint(r, id)
+	r = protowire.AppendTag(r, 2, protowire.BytesType)
+	r = protowire.AppendString(r, name)
+	r = protowire.AppendTag(r, 3, protowire.BytesType)
+	r = protowire.AppendBytes(r, protowire.AppendVarint(protowire.AppendVarint(nil, id/2), 300))
+	r = protowire.AppendTag(r, 4, protowire.BytesType)
+	r = protowire.AppendBytes(r, []byte{1, 2, 0x80, 1})
+	r = protowire.AppendTag(r, 9, protowire.BytesType) // a field named unknown…
+	r = protowire.AppendBytes(r, []byte{2, 3, 4})
+	r = protowire.AppendTag(r, 6, protowire.VarintType)
+	r = protowire.AppendVarint(r, 1+id%3)
+	for _, a := range [][2]string{{"kernel_file", "0"}, {"kernel_line", fmt.Sprint(line)}, {"kernel_name", "0"}, {"op_type", "x"}} {
+		r = protowire.AppendTag(r, 7, protowire.BytesType)
+		r = protowire.AppendBytes(r, hostileAttr(a[0], a[1]))
 	}
-	rec := func(id uint64, name string, line int, extra ...byte) []byte {
-		var r []byte
-		r = protowire.AppendTag(r, 1, protowire.VarintType)
-		r = protowire.AppendVarint(r, id)
-		r = protowire.AppendTag(r, 2, protowire.BytesType)
-		r = protowire.AppendString(r, name)
-		r = protowire.AppendTag(r, 3, protowire.BytesType)
-		r = protowire.AppendBytes(r, protowire.AppendVarint(protowire.AppendVarint(nil, id/2), 300))
-		r = protowire.AppendTag(r, 4, protowire.BytesType)
-		r = protowire.AppendBytes(r, []byte{1, 2, 0x80, 1})
-		r = protowire.AppendTag(r, 9, protowire.BytesType) // a field named unknown…
-		r = protowire.AppendBytes(r, []byte{2, 3, 4})
-		r = protowire.AppendTag(r, 6, protowire.VarintType)
-		r = protowire.AppendVarint(r, 1+id%3)
-		for _, a := range [][2]string{{"kernel_file", "0"}, {"kernel_line", fmt.Sprint(line)}, {"kernel_name", "0"}, {"op_type", "x"}} {
-			r = protowire.AppendTag(r, 7, protowire.BytesType)
-			r = protowire.AppendBytes(r, attr(a[0], a[1]))
-		}
-		r = protowire.AppendTag(r, 8, protowire.VarintType)
-		r = protowire.AppendVarint(r, id%5)
-		return append(r, extra...)
-	}
+	r = protowire.AppendTag(r, 8, protowire.VarintType)
+	r = protowire.AppendVarint(r, id%5)
+	return append(r, extra...)
+}
+
+// hostileFaults is a record of each fault the decoder knows of one, and of each form the
+// table does not know.
+func hostileFaults() [][]byte {
+	rec, attr := hostileRec, hostileAttr
 	tag := func(n protowire.Number, typ protowire.Type) []byte { return protowire.AppendTag(nil, n, typ) }
 	cat := func(bs ...[]byte) []byte { return bytes.Join(bs, nil) }
+	field7 := func(a []byte) []byte { return protowire.AppendBytes(tag(7, protowire.BytesType), a) }
 	manyAttrs := rec(7, "I-7-0", 3)
 	for range maxAttrs + 2 {
-		manyAttrs = protowire.AppendTag(manyAttrs, 7, protowire.BytesType)
-		manyAttrs = protowire.AppendBytes(manyAttrs, attr("k", "v"))
+		manyAttrs = append(manyAttrs, field7(attr("k", "v"))...)
 	}
-	faults := [][]byte{
+	return [][]byte{
 		rec(1, "bad\xffutf8", 1), // a name not UTF-8
 		rec(2, "I-2-0", 2, cat(tag(3, protowire.BytesType), []byte{1, 0x80})...), // a packed list cut
 		rec(3, "I-3-0", 3, cat(tag(2, protowire.VarintType), []byte{5})...),      // a wire type the table does not read
 		rec(4, "I-4-0", 4, cat(tag(11, protowire.Fixed32Type), []byte{1, 2, 3, 4})...),
-		rec(5, "I-5-0", 5, cat(tag(7, protowire.BytesType), []byte{4}, attr("a", "b", 0x18, 1)[:4])...), // an attribute with a field of its own
-		rec(6, "I-6-0", 6, cat(tag(7, protowire.BytesType), []byte{6}, attr("a\xfe", "b")[:6])...),      // an attribute key not UTF-8
-		rec(8, "I-8-0", 8, cat(tag(7, protowire.BytesType), []byte{3}, []byte{0x0a, 5, 'x'})...),        // an attribute cut inside
+		rec(5, "I-5-0", 5, field7(attr("a", "b", 0x18, 1))...),                                   // an attribute with a field of its own
+		rec(6, "I-6-0", 6, field7(attr("a\xfe", "b"))...),                                        // an attribute key not UTF-8
+		rec(8, "I-8-0", 8, cat(tag(7, protowire.BytesType), []byte{3}, []byte{0x0a, 5, 'x'})...), // an attribute cut inside
 		rec(9, "I-9-0", 9, cat(tag(12, protowire.StartGroupType), tag(1, protowire.VarintType), []byte{1}, tag(12, protowire.EndGroupType))...),
 		rec(10, "I-10-0", 10, cat(tag(7, protowire.VarintType), []byte{1})...), // a message field as a varint
 		rec(11, "I-11-0", 11, 0x08), // a varint cut at the record's end
 		manyAttrs,
 		rec(12, "", 0, cat(tag(1, protowire.VarintType), []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})...), // a second, widest id
 		{},
-		rec(13, "I-13-0", 13, cat(tag(3, protowire.BytesType), []byte{0})...), // an empty parent list after one
+		rec(13, "I-13-0", 13, cat(tag(3, protowire.BytesType), []byte{0})...),                                            // an empty parent list after one
+		rec(14, "I-14-0", 14, cat(tag(3, protowire.BytesType), []byte{10}, bytes.Repeat([]byte{0x80}, 9), []byte{2})...), // a parent id of eleven bytes
+		rec(15, "I-15-0", 15, field7(attr("kernel_line", "\xc3"))...),                                                    // a value not UTF-8
+		rec(16, "I-16-0", 16, field7(append(attr("kernel_line", "1"), attr("kernel_line", "2")...))...),                  // key and value twice
+		rec(17, "I-17-0", 17, cat(tag(16, protowire.VarintType), []byte{1})...),                                          // a two-byte tag
 	}
+}
+
+// hostileMembers builds backend, penguin and asm members of many good records (past the tree's
+// node budget) with one faulty record after every few good ones (hostileFaults), and a
+// top-level field between records now and then.
+func hostileMembers() map[string][]byte {
+	rec, tag, faults := hostileRec, func(n protowire.Number, typ protowire.Type) []byte { return protowire.AppendTag(nil, n, typ) }, hostileFaults()
+	cat := func(bs ...[]byte) []byte { return bytes.Join(bs, nil) }
 	member := func(top protowire.Number, recs [][]byte, trailer []byte) []byte {
 		var b []byte
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
