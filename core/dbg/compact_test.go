@@ -1,9 +1,11 @@
 package dbg
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -210,6 +212,35 @@ func TestLookupFirstOccurrence(t *testing.T) {
 			got, ok := c.Lookup(id)
 			if ok != has || ok && got != want {
 				t.Fatalf("%s: Lookup(%d) = %d %v, want %d %v", name, id, got, ok, want, has)
+			}
+		}
+	}
+}
+
+// TestSortByID: sortByID orders ids nearly in order (the insertion sort), far from it (the
+// fallback past its budget) and with repeats as a stable sort by id does.
+func TestSortByID(t *testing.T) {
+	near, far, repeats := make([]uint64, 5000), make([]uint64, 5000), make([]uint64, 5000)
+	for i := range near {
+		near[i] = uint64(i/3*3 + (2 - i%3)) // runs of three, each backwards
+		far[i] = uint64(len(far) - i)
+		repeats[i] = uint64((i * 7919) % 300)
+	}
+	for name, ids := range map[string][]uint64{"near": near, "far": far, "repeats": repeats, "one": {5}, "none": {}} {
+		perm := make([]uint32, len(ids))
+		for i := range perm {
+			perm[i] = uint32(i)
+		}
+		want := slices.Clone(perm)
+		slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) })
+		sorted := slices.Clone(ids)
+		sortByID(sorted, perm)
+		if !slices.Equal(perm, want) {
+			t.Fatalf("%s: order %v…, want %v…", name, perm[:min(8, len(perm))], want[:min(8, len(want))])
+		}
+		for k, i := range perm {
+			if sorted[k] != ids[i] {
+				t.Fatalf("%s: id %d at %d is not record %d's", name, sorted[k], k, i)
 			}
 		}
 	}
