@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -68,8 +68,8 @@ type Compact struct {
 	idFirst []uint64
 	idLast  []uint64
 	// build state: interning tables (dropped at the end of the scan)
-	nameIdx  map[string]uint32
-	tupleIdx map[Tuple]uint32
+	nameIdx  nameSet
+	tupleIdx tupleSet
 	// lastTuple is the index of the last record's tuple (haveLast once set). Only the index
 	// is kept: a copy of the tuple (three strings) stored for every record went through the
 	// collector's bulk write barrier, ~0.3 s of the 32 MB real-shaped NEFF's source lines in wasm.
@@ -104,7 +104,7 @@ const (
 // Held is the bytes the Compact holds (its columns, tables and strings).
 func (c *Compact) Held() int64 {
 	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes() + c.byID.bytes() + c.idOrder.bytes()
-	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst)+cap(c.idLast))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
+	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst)+cap(c.idLast))*8 + int64(cap(c.arena)) + int64(c.nameIdx.n+c.tupleIdx.n)*mapEntry
 	n += int64(cap(c.Tuples))*64 + c.tupleText
 	for _, s := range c.KernelFiles {
 		n += int64(len(s)) + 16
@@ -186,7 +186,7 @@ func (c *Compact) add(r *recordFacts) {
 	t := &r.tuple
 	k, ok := c.lastTuple, c.haveLast && *t == c.Tuples[c.lastTuple]
 	if !ok {
-		k, ok = c.tupleIdx[*t]
+		_, k, ok = c.tupleIdx.find(tupleHash(t), t, c.Tuples)
 	}
 	if !ok && len(c.Tuples) >= maxTuples {
 		c.tuplesCut++
@@ -208,7 +208,7 @@ func (c *Compact) newTuple(t Tuple) uint32 {
 	t = Tuple{File: strings.Clone(t.File), Line: strings.Clone(t.Line), Kernel: strings.Clone(t.Kernel), HasFile: t.HasFile, HasLine: t.HasLine, HasKernel: t.HasKernel}
 	k := uint32(len(c.Tuples))
 	c.Tuples = append(c.Tuples, t)
-	c.tupleIdx[t] = k
+	c.tupleIdx.set(tupleHash(&t), &t, k, c.Tuples)
 	c.tupleText += int64(len(t.File) + len(t.Line) + len(t.Kernel))
 	return k
 }
@@ -216,24 +216,34 @@ func (c *Compact) newTuple(t Tuple) uint32 {
 // birNumber is n of a BIR name "I-<n>" or "I-<n>-…" (the penguin instruction it was lowered
 // from, where the compiler numbers them so: 2.18/2.21 cs149, nkipy).
 func birNumber(name string) (uint64, bool) {
-	rest, ok := strings.CutPrefix(name, "I-")
-	if !ok {
+	if len(name) < 3 || name[0] != 'I' || name[1] != '-' {
 		return 0, false
 	}
-	digits, _, _ := strings.Cut(rest, "-")
-	n, err := strconv.ParseUint(digits, 10, 64)
-	return n, err == nil
+	// strconv.ParseUint(digits, 10, 64) of the digits up to the next '-', by hand: it was
+	// most of a backend record's cost in the wasm after the maps.
+	var n uint64
+	i := 2
+	for ; i < len(name) && name[i] != '-'; i++ {
+		d := uint64(name[i] - '0')
+		if d > 9 || n > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, i > 2
 }
 
 func (c *Compact) intern(name string) uint32 {
-	if k, ok := c.nameIdx[name]; ok {
+	h := fnvText(fnvOffset, name)
+	if k, ok := c.nameIdx.find(h, name, c.arena); ok {
 		return k
 	}
+	lo := len(c.arena)
 	c.arena = append(c.arena, name...)
 	k := uint32(c.ends.n)
 	c.ends.add(uint64(len(c.arena)))
-	if len(c.nameIdx) < maxInterned {
-		c.nameIdx[strings.Clone(name)] = k // name points into the scan's bytes
+	if c.nameIdx.n < maxInterned {
+		c.nameIdx.add(h, k, lo, len(c.arena))
 	}
 	return k
 }
@@ -396,7 +406,7 @@ type Scanner struct {
 func NewScanner(member string, size int64) *Scanner {
 	d := newDecoder(member, member, size, 0)
 	d.b = nil
-	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size, nameIdx: map[string]uint32{}, tupleIdx: map[Tuple]uint32{}}
+	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size}
 	d.onRecord = c.record
 	return &Scanner{d: d, c: c, fast: newFastScan(shape(kindShape(d.f.Kind)))}
 }
@@ -549,7 +559,7 @@ func (s *Scanner) Close() *Compact {
 	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root), Attrs: maps.Clone(root.Attrs)}
 	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine
 	c.KernelFiles, c.KernelNames, c.Coverage, c.Stack = f.KernelFiles, f.KernelNames, f.Coverage, f.Stack
-	c.nameIdx, c.tupleIdx = nil, nil
+	c.nameIdx, c.tupleIdx = nameSet{}, tupleSet{}
 	s.buf, s.d = nil, nil
 	return c
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -243,5 +245,55 @@ func TestSortByID(t *testing.T) {
 				t.Fatalf("%s: id %d at %d is not record %d's", name, sorted[k], k, i)
 			}
 		}
+	}
+}
+
+// birNumberRef is birNumber as strconv reads it.
+func birNumberRef(name string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(name, "I-")
+	if !ok {
+		return 0, false
+	}
+	digits, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, err == nil
+}
+
+func TestBIRNumber(t *testing.T) {
+	for _, s := range []string{"I-87-0-wait-0", "I-1", "I-", "I--1", "I-0-", "X-1", "I-18446744073709551615-x", "I-18446744073709551616", "I-99999999999999999999", "I-+1", "I-1_0", "I-1a", "i-1", "", "I-٣"} {
+		n, ok := birNumber(s)
+		rn, rok := birNumberRef(s)
+		if ok != rok || ok && n != rn { // n is read only when ok
+			t.Errorf("birNumber(%q) = %d %v, strconv %d %v", s, n, ok, rn, rok)
+		}
+	}
+}
+
+// TestInternLimit: the first maxInterned distinct names are shared; a name first seen past
+// them is stored again each time it comes.
+func TestInternLimit(t *testing.T) {
+	var b []byte
+	names := []string{}
+	for i := range maxInterned + 100 {
+		names = append(names, "n"+strconv.Itoa(i))
+	}
+	names = append(names, "n5", "n"+strconv.Itoa(maxInterned+50), "n5")
+	for i, n := range names {
+		var r []byte
+		r = protowire.AppendTag(r, 1, protowire.VarintType)
+		r = protowire.AppendVarint(r, uint64(i))
+		r = protowire.AppendTag(r, 2, protowire.BytesType)
+		r = protowire.AppendString(r, n)
+		b = protowire.AppendTag(b, 3, protowire.BytesType)
+		b = protowire.AppendBytes(b, r)
+	}
+	c := Scan("sg00/debug_info_backend_PE.dbg", b)
+	for i, n := range names {
+		if c.Name(i) != n {
+			t.Fatalf("record %d: name %q, want %q", i, c.Name(i), n)
+		}
+	}
+	if k := len(names); c.names.at(k-1) != 5 || c.names.at(k-3) != 5 || c.names.at(k-2) != uint64(maxInterned+100) || c.ends.n != maxInterned+101 {
+		t.Errorf("names %d, %d, %d of %d", c.names.at(k-3), c.names.at(k-2), c.names.at(k-1), c.ends.n)
 	}
 }

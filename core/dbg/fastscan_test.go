@@ -101,10 +101,14 @@ func FuzzFastRecord(f *testing.F) {
 	f.Add([]byte{0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02})
 	f.Add([]byte{0x1a, 0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01})
 	f.Fuzz(func(t *testing.T, rec []byte) {
-		x, n := uvarint(rec, 0)
+		x, xn := uvarint(rec, 0)
 		px, pn := protowire.ConsumeVarint(rec)
-		if (n < 0) != (pn < 0) || n >= 0 && (x != px || n != pn) {
-			t.Fatalf("uvarint(% x) = %d, %d; protowire %d, %d", rec, x, n, px, pn)
+		if (xn < 0) != (pn < 0) || xn >= 0 && (x != px || xn != pn) {
+			t.Fatalf("uvarint(% x) = %d, %d; protowire %d, %d", rec, x, xn, px, pn)
+		}
+		n, ok := birNumber(string(rec))
+		if rn, rok := birNumberRef(string(rec)); ok != rok || ok && n != rn {
+			t.Fatalf("birNumber(%q) = %d %v, strconv %d %v", rec, n, ok, rn, rok)
 		}
 		if _, ok := packed(nil, rec, 0); ok != validPacked(rec) {
 			t.Fatalf("validPacked(% x) = %v, packed says %v", rec, !ok, ok)
