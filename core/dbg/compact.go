@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -362,9 +363,28 @@ func sortByID(ids []uint64, perm []uint32) {
 		}
 		ids[j], perm[j] = v, p
 		if moves += i - j; moves > budget {
+			sortPacked(ids, perm)
+			return
+		}
+	}
+}
+
+// sortPacked sorts ids and perm in tandem: when every id fits in 32 bits, as each id and its
+// record number packed in one uint64 (one sort of plain integers, in place: no comparison
+// function, no interface), else by sort.Sort.
+func sortPacked(ids []uint64, perm []uint32) {
+	for _, id := range ids {
+		if id > math.MaxUint32 {
 			sort.Sort(byIDs{ids, perm})
 			return
 		}
+	}
+	for k := range ids {
+		ids[k] = ids[k]<<32 | uint64(perm[k])
+	}
+	slices.Sort(ids)
+	for k := range ids {
+		ids[k], perm[k] = ids[k]>>32, uint32(ids[k])
 	}
 }
 

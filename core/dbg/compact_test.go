@@ -228,7 +228,9 @@ func TestSortByID(t *testing.T) {
 		far[i] = uint64(len(far) - i)
 		repeats[i] = uint64((i * 7919) % 300)
 	}
-	for name, ids := range map[string][]uint64{"near": near, "far": far, "repeats": repeats, "one": {5}, "none": {}} {
+	wide := slices.Clone(repeats)
+	wide[17] = 1 << 40
+	for name, ids := range map[string][]uint64{"near": near, "far": far, "repeats": repeats, "wide": wide, "one": {5}, "none": {}} {
 		perm := make([]uint32, len(ids))
 		for i := range perm {
 			perm[i] = uint32(i)
