@@ -76,6 +76,9 @@ type Compact struct {
 	// collector's bulk write barrier, ~0.3 s of the 32 MB real-shaped NEFF's source lines in wasm.
 	lastTuple uint32
 	haveLast  bool
+	// prevTuple is the tuple before the last one (havePrev once set), tried second.
+	prevTuple uint32
+	havePrev  bool
 	// tupleText is the bytes of the Tuples' strings; tuplesCut counts the records whose
 	// attributes were past maxTuples (given noTuple, the empty set: no source line).
 	tupleText int64
@@ -186,6 +189,9 @@ func (c *Compact) add(r *recordFacts) {
 	// records share a tuple (one kernel line, many words), so the last one is tried first.
 	t := &r.tuple
 	k, ok := c.lastTuple, c.haveLast && *t == c.Tuples[c.lastTuple]
+	if !ok && c.havePrev && *t == c.Tuples[c.prevTuple] {
+		k, ok = c.prevTuple, true // two lines in turn (a loop's body)
+	}
 	if !ok {
 		_, k, ok = c.tupleIdx.find(tupleHash(t), t, c.Tuples)
 	}
@@ -199,6 +205,9 @@ func (c *Compact) add(r *recordFacts) {
 	}
 	if !ok {
 		k = c.newTuple(*t)
+	}
+	if k != c.lastTuple && c.haveLast {
+		c.prevTuple, c.havePrev = c.lastTuple, true
 	}
 	c.lastTuple, c.haveLast = k, true
 	c.tuples.add(uint64(k))
@@ -471,6 +480,22 @@ func (s *Scanner) drain(b []byte, final bool) {
 	shp := shape(kindShape(s.c.Kind))
 	more := !final && s.bufOff+int64(len(b)) < size
 	for len(b) > 0 && !s.broken {
+		if s.fast != nil && s.d.cut >= 0 && len(b) > 2 && b[0] == 3<<3|2 {
+			// Past the node budget (cut set: no field gets a node again), a record whose
+			// bytes are all here is tried by the fast path.
+			var l uint64
+			k := 2
+			if l = uint64(b[1]); l >= 0x80 {
+				l, k = uvarint(b, 1)
+			}
+			if k > 0 && l <= uint64(len(b)-k) {
+				if n := k + int(l); s.d.fastRecord(s.fast, s.c, b[:n], k, s.bufOff) {
+					b = b[n:]
+					s.bufOff += int64(n)
+					continue
+				}
+			}
+		}
 		num, typ, n := protowire.ConsumeTag(b)
 		end := int64(-1)
 		wait := false
@@ -489,13 +514,6 @@ func (s *Scanner) drain(b []byte, final bool) {
 		}
 		if wait {
 			break
-		}
-		if end >= 0 && s.fast != nil && s.d.cut >= 0 && s.d.fastRecord(s.fast, s.c, b[:end-s.bufOff], s.bufOff) {
-			// Past the node budget (cut set: no field gets a node again), a record in the
-			// common form is read by the fast path.
-			b = b[end-s.bufOff:]
-			s.bufOff = end
-			continue
 		}
 		s.d.b, s.d.base = b, s.bufOff
 		if end < 0 {

@@ -120,17 +120,11 @@ func bytesText(c []byte) string {
 	return unsafe.String(&c[0], len(c))
 }
 
-// fastRecord reads b, the top-level field at member offset off, when it is a record of field
-// 3 in the common form, and hands its facts to the Compact; false when it is not (nothing is
-// changed: decoder.message must read it). Only for a scan past the node budget.
-func (d *decoder) fastRecord(fs *fastScan, c *Compact, b []byte, off int64) bool {
-	if len(b) < 2 || b[0] != 3<<3|2 {
-		return false
-	}
-	l, i := uvarint(b, 1)
-	if i < 0 || l != uint64(len(b)-i) {
-		return false
-	}
+// fastRecord reads b, the top-level field 3 at member offset off whose message starts at b[i]
+// (after its tag and length), when it is a record in the common form, and hands its facts to
+// the Compact; false when it is not (nothing is changed: decoder.message must read it). Only
+// for a scan past the node budget.
+func (d *decoder) fastRecord(fs *fastScan, c *Compact, b []byte, i int, off int64) bool {
 	x := recordFacts{off: off, len: int64(len(b))}
 	var named, unknown int64
 	if fs.named {
@@ -150,9 +144,12 @@ func (d *decoder) fastRecord(fs *fastScan, c *Compact, b []byte, off int64) bool
 		switch {
 		case t&7 == 0 && f.typ == Varint:
 			var v uint64
-			if i < len(b) && b[i] < 0x80 {
+			if i+1 < len(b) && b[i] < 0x80 {
 				v = uint64(b[i])
 				i++
+			} else if i+1 < len(b) && b[i+1] < 0x80 {
+				v = uint64(b[i]&0x7f) | uint64(b[i+1])<<7
+				i += 2
 			} else if v, i = uvarint(b, i); i < 0 {
 				return false
 			}

@@ -86,7 +86,12 @@ func (c *pcol) flush() {
 		}
 	default:
 		for i := 1; i < len(vs); i++ {
-			enc = protowire.AppendVarint(enc, protowire.EncodeZigZag(int64(vs[i]-vs[i-1])))
+			// The one-byte case inline: a call per value cost more than the value in the wasm.
+			if z := protowire.EncodeZigZag(int64(vs[i] - vs[i-1])); z < 0x80 {
+				enc = append(enc, byte(z))
+			} else {
+				enc = protowire.AppendVarint(enc, z)
+			}
 		}
 	}
 	c.enc = enc
