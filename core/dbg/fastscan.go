@@ -260,16 +260,21 @@ func (fs *fastScan) attrInto(t *Tuple, b []byte) (named, unknown int64, ok bool)
 			unknown += int64(i - start)
 		}
 	}
-	switch string(key) {
-	case "kernel_file":
+	// "kernel_" and a suffix of four, compared in pieces the compiler expands inline (it
+	// calls memequal for a constant of more than six bytes in the wasm).
+	if len(key) != len("kernel_file") || string(key[:6]) != "kernel" || key[6] != '_' {
+		return named, unknown, true
+	}
+	switch string(key[7:]) {
+	case "file":
 		if !t.HasFile {
 			t.File, t.HasFile = bytesText(val), true
 		}
-	case "kernel_line":
+	case "line":
 		if !t.HasLine {
 			t.Line, t.HasLine = bytesText(val), true
 		}
-	case "kernel_name":
+	case "name":
 		if !t.HasKernel {
 			t.Kernel, t.HasKernel = bytesText(val), true
 		}
