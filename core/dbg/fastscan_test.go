@@ -58,22 +58,7 @@ func TestFastPathSameAsWalk(t *testing.T) {
 // fuzzMember is a member of kind's path: enough good records for the tree's node budget to be
 // spent, then rec as one record of field 3, then a good record.
 func fuzzMember(member string, rec []byte) []byte {
-	good := func(id uint64) []byte {
-		var r []byte
-		r = protowire.AppendTag(r, 1, protowire.VarintType)
-		r = protowire.AppendVarint(r, id)
-		r = protowire.AppendTag(r, 2, protowire.BytesType)
-		r = protowire.AppendString(r, "I-1-0")
-		r = protowire.AppendTag(r, 3, protowire.BytesType)
-		r = protowire.AppendBytes(r, []byte{1, 0x81, 2})
-		var a []byte
-		a = protowire.AppendTag(a, 1, protowire.BytesType)
-		a = protowire.AppendString(a, "kernel_line")
-		a = protowire.AppendTag(a, 2, protowire.BytesType)
-		a = protowire.AppendString(a, "12")
-		r = protowire.AppendTag(r, 7, protowire.BytesType)
-		return protowire.AppendBytes(r, a)
-	}
+	good := func(id uint64) []byte { return hostileRec(id, "I-1-0", 12) }
 	if k, _, _ := Match(member); k == KindAsm {
 		good = func(id uint64) []byte {
 			return protowire.AppendBytes(protowire.AppendTag(nil, 3, protowire.BytesType), protowire.AppendVarint(nil, id))
