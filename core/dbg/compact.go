@@ -436,7 +436,7 @@ func NewScanner(member string, size int64) *Scanner {
 	d := newDecoder(member, member, size, 0)
 	d.b = nil
 	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size}
-	d.onRecord = c.record
+	d.onRecord, d.bare = c.record, true
 	return &Scanner{d: d, c: c, fast: newFastScan(shape(kindShape(d.f.Kind)))}
 }
 

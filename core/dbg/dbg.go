@@ -186,6 +186,9 @@ type decoder struct {
 	emit      SpanFunc // Spans: every field's span, class and depth (nil when decoding)
 	keep      int      // typed records kept at most (File.Records)
 	nrec      int      // records of field 3 seen
+	// bare says the tree is only counted (a scan: its nodes give the root's child count and
+	// carry the findings, in their order, and are dropped at Close): nodes get no text.
+	bare bool
 	// onRecord, when set, receives each record of field 3 as it is read (a scan: no typed
 	// records are kept); the record is reused after it returns, and its strings point into
 	// the bytes being scanned: what is kept must be copied (strings.Clone).
@@ -493,6 +496,11 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 	if !d.room(parent, off) {
 		return
 	}
+	if d.bare {
+		d.nodes++
+		parent.Add(&doc.Node{Kind: doc.KindProtobuf})
+		return
+	}
 	v := d.at(off+tagLen, end)
 	n := &doc.Node{Kind: doc.KindProtobuf, Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
 	n.Value = pbview.Value(typ, v, guessBytes)
@@ -515,7 +523,7 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		*cov += end - off
 		x, _ := protowire.ConsumeVarint(v)
 		d.varint(f, x, sink)
-		if n != nil {
+		if n != nil && !d.bare {
 			n.Value = d.varintText(f, x)
 		}
 	case String:
@@ -537,6 +545,10 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 func (d *decoder) fieldNode(parent *doc.Node, f *Field, off, end int64, k int) *doc.Node {
 	if !d.room(parent, off) {
 		return nil
+	}
+	if d.bare {
+		d.nodes++
+		return parent.Add(&doc.Node{Kind: doc.KindField})
 	}
 	n := &doc.Node{Kind: doc.KindField, Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
 	if k > 0 || f.Type == Message {
@@ -573,7 +585,7 @@ func (d *decoder) varintText(f *Field, x uint64) string {
 }
 
 func (d *decoder) knownString(n *doc.Node, f *Field, c []byte, off, end int64, sink *recordSink) {
-	if n != nil {
+	if n != nil && !d.bare {
 		n.Value = doc.Quote(string(c), maxText)
 	}
 	if !utf8.Valid(c) && d.note(doc.CodeDbgBadUTF8, doc.Info) {
@@ -601,7 +613,7 @@ func (d *decoder) knownPacked(n *doc.Node, f *Field, c []byte, off, end int64, s
 	if keep > 0 {
 		sink.rec.Parents = xs
 	}
-	if n != nil {
+	if n != nil && !d.bare {
 		shown, _ := packed(nil, c, maxListed+1)
 		n.Value = listText(shown, maxListed)
 		if cnt := countVarints(c); cnt > maxListed {
@@ -629,7 +641,7 @@ func (d *decoder) knownMessage(n *doc.Node, f *Field, c []byte, off, end int64, 
 	if child != nil && child.attr == nil && child.rec == &d.tmp && d.onRecord != nil {
 		defer d.onRecord(&d.tmp) // after the node's value is set from it
 	}
-	if n != nil {
+	if n != nil && !d.bare {
 		n.Kind = doc.KindMessage
 		switch {
 		case child != nil && child.attr != nil:

@@ -254,8 +254,9 @@ func hostileMembers() map[string][]byte {
 	}
 	return map[string][]byte{
 		"sg00/debug_info_backend_PE.dbg":         member(3, recs, nil),
-		"sg00/debug_info_backend_DMA.dbg":        member(3, recs, []byte{0x1a, 0x80, 0x80, 0x80, 0x80, 0x01, 1}), // a length past the member
-		"debug_info/debug_info_penguin.dbg":      member(3, recs, []byte{0x0f}),                                  // a wire type that is none
+		"sg00/debug_info_backend_Pool.dbg":       member(3, append(append([][]byte{}, faults...), recs[:100]...), nil), // the faults in the tree
+		"sg00/debug_info_backend_DMA.dbg":        member(3, recs, []byte{0x1a, 0x80, 0x80, 0x80, 0x80, 0x01, 1}),       // a length past the member
+		"debug_info/debug_info_penguin.dbg":      member(3, recs, []byte{0x0f}),                                        // a wire type that is none
 		"debug_info/debug_info_hlo.dbg_sg000000": member(3, recs[:200], nil),
 		"sg00/debug_info_asm_PE.dbg":             member(3, asm, nil),
 		"sg00/debug_info_asm_DMA.dbg":            member(3, asm, []byte{0x1a, 0x05, 0x18}), // a record cut at the end
