@@ -189,6 +189,7 @@ type decoder struct {
 	// bare says the tree is only counted (a scan: its nodes give the root's child count and
 	// carry the findings, in their order, and are dropped at Close): nodes get no text.
 	bare bool
+	slab []doc.Node // where bare nodes come from: one allocation for many
 	// onRecord, when set, receives each record of field 3 as it is read (a scan: no typed
 	// records are kept); the record is reused after it returns, and its strings point into
 	// the bytes being scanned: what is kept must be copied (strings.Clone).
@@ -497,8 +498,7 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 		return
 	}
 	if d.bare {
-		d.nodes++
-		parent.Add(&doc.Node{Kind: doc.KindProtobuf})
+		parent.Add(d.bareNode(doc.KindProtobuf))
 		return
 	}
 	v := d.at(off+tagLen, end)
@@ -547,8 +547,7 @@ func (d *decoder) fieldNode(parent *doc.Node, f *Field, off, end int64, k int) *
 		return nil
 	}
 	if d.bare {
-		d.nodes++
-		return parent.Add(&doc.Node{Kind: doc.KindField})
+		return parent.Add(d.bareNode(doc.KindField))
 	}
 	n := &doc.Node{Kind: doc.KindField, Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
 	if k > 0 || f.Type == Message {
@@ -562,6 +561,18 @@ func (d *decoder) fieldNode(parent *doc.Node, f *Field, off, end int64, k int) *
 	d.nodes++
 	parent.Add(n)
 	return n
+}
+
+// bareNode is a new node of a scan's tree, of kind only, counted. Nodes come from slabs of
+// 16 to 256 (a node a malloc was most of a small member's scan in the wasm), and go with the
+// tree at Close.
+func (d *decoder) bareNode(kind string) *doc.Node {
+	if len(d.slab) == cap(d.slab) {
+		d.slab = make([]doc.Node, 0, min(256, max(16, 2*cap(d.slab))))
+	}
+	d.slab = append(d.slab, doc.Node{Kind: kind})
+	d.nodes++
+	return &d.slab[len(d.slab)-1]
 }
 
 // findingsOn is where a field's findings go: its node, or the root when it has none.
