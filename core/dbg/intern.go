@@ -28,7 +28,7 @@ type nameSlot struct {
 
 // nameSet finds the names a Compact has interned.
 type nameSet struct {
-	slots []nameSlot // a power of two long, at most half full
+	slots []nameSlot // a power of two long, at most three quarters full
 	n     int
 }
 
@@ -49,9 +49,10 @@ func (s *nameSet) find(h uint64, name string, arena []byte) (uint32, bool) {
 	}
 }
 
-// add holds name k at arena[lo:hi] (not held yet).
+// add holds name k at arena[lo:hi] (not held yet). The table grows past three quarters full:
+// at most 8/3 slots of 24 bytes an entry, the 64 bytes Held counts for one (mapEntry).
 func (s *nameSet) add(h uint64, k uint32, lo, hi int) {
-	if 2*(s.n+1) > len(s.slots) {
+	if 4*(s.n+1) > 3*len(s.slots) {
 		old := s.slots
 		s.slots = make([]nameSlot, max(16, 2*len(old)))
 		for _, sl := range old {
