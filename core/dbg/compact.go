@@ -413,9 +413,11 @@ func (s byIDs) Swap(a, b int) {
 }
 
 // A Scanner builds a member's Compact from its bytes as they stream past, in order (Write),
-// with the same decoder as Decode: the same records, coverage and findings. It holds one
+// with the same decoder as Decode: the same records, coverage and findings (past the tree's
+// node budget a record in the common form is read by the fast path, fastscan.go, which
+// gives what the decoder gives, byte for byte: TestFastPathSameAsWalk). It holds one
 // top-level field at a time (a record: tens of bytes), and the first fields' tree while it
-// counts the root's children (at most maxNodes nodes).
+// counts the root's children (at most maxNodes nodes, with no text: see decoder.bare).
 type Scanner struct {
 	d      *decoder
 	c      *Compact
