@@ -1,13 +1,12 @@
 package dbg
 
 import (
-	"cmp"
 	"errors"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -70,13 +69,16 @@ type Compact struct {
 	idFirst []uint64
 	idLast  []uint64
 	// build state: interning tables (dropped at the end of the scan)
-	nameIdx  map[string]uint32
-	tupleIdx map[Tuple]uint32
+	nameIdx  nameSet
+	tupleIdx tupleSet
 	// lastTuple is the index of the last record's tuple (haveLast once set). Only the index
 	// is kept: a copy of the tuple (three strings) stored for every record went through the
 	// collector's bulk write barrier, ~0.3 s of the 32 MB real-shaped NEFF's source lines in wasm.
 	lastTuple uint32
 	haveLast  bool
+	// prevTuple is the tuple before the last one (havePrev once set), tried second.
+	prevTuple uint32
+	havePrev  bool
 	// tupleText is the bytes of the Tuples' strings; tuplesCut counts the records whose
 	// attributes were past maxTuples (given noTuple, the empty set: no source line).
 	tupleText int64
@@ -106,7 +108,7 @@ const (
 // Held is the bytes the Compact holds (its columns, tables and strings).
 func (c *Compact) Held() int64 {
 	n := c.first.bytes() + c.ids.bytes() + c.names.bytes() + c.tuples.bytes() + c.lens.bytes() + c.ends.bytes() + c.byID.bytes() + c.idOrder.bytes()
-	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst)+cap(c.idLast))*8 + int64(cap(c.arena)) + int64(len(c.nameIdx)+len(c.tupleIdx))*mapEntry
+	n += int64(cap(c.ckpt))*8 + int64(cap(c.gapAt))*4 + int64(cap(c.gapLen))*8 + int64(cap(c.idFirst)+cap(c.idLast))*8 + int64(cap(c.arena)) + int64(c.nameIdx.n+c.tupleIdx.n)*mapEntry
 	n += int64(cap(c.Tuples))*64 + c.tupleText
 	for _, s := range c.KernelFiles {
 		n += int64(len(s)) + 16
@@ -121,50 +123,77 @@ func (c *Compact) Held() int64 {
 func (c *Compact) keepsFirst() bool  { return c.Kind == KindAsm || c.Kind == KindBackend }
 func (c *Compact) keepsRecord() bool { return c.Kind == KindBackend || c.Kind == KindPenguin }
 
+// recordFacts is what a Compact keeps of one record: its span, first parent, id, name and
+// kernel attributes. The scan's fast path (fastscan.go) fills it from the record's bytes with no
+// Record between; its strings point into the bytes being scanned.
+type recordFacts struct {
+	off, len int64
+	first    uint64 // the first parent id (hasFirst)
+	hasFirst bool
+	id       uint64
+	name     string
+	tuple    Tuple
+}
+
+// record keeps what the joins need of a record the decoder read.
 func (c *Compact) record(r *Record) {
+	x := recordFacts{off: r.Off, len: r.Len, id: r.ID, name: r.Name}
+	if len(r.Parents) > 0 {
+		x.first, x.hasFirst = r.Parents[0], true
+	}
+	if c.keepsRecord() {
+		for _, a := range r.Attrs {
+			switch {
+			case a.Key == "kernel_file" && !x.tuple.HasFile:
+				x.tuple.File, x.tuple.HasFile = a.Value, true
+			case a.Key == "kernel_line" && !x.tuple.HasLine:
+				x.tuple.Line, x.tuple.HasLine = a.Value, true
+			case a.Key == "kernel_name" && !x.tuple.HasKernel:
+				x.tuple.Kernel, x.tuple.HasKernel = a.Value, true
+			}
+		}
+	}
+	c.add(&x)
+}
+
+// add keeps the facts of the next record.
+func (c *Compact) add(r *recordFacts) {
 	i := c.N
 	c.N++
 	if i%ckptEvery == 0 {
-		c.ckpt = append(c.ckpt, r.Off)
-	} else if r.Off != c.prevEnd {
-		c.gapAt, c.gapLen = append(c.gapAt, int32(i)), append(c.gapLen, r.Off-c.prevEnd)
+		c.ckpt = append(c.ckpt, r.off)
+	} else if r.off != c.prevEnd {
+		c.gapAt, c.gapLen = append(c.gapAt, int32(i)), append(c.gapLen, r.off-c.prevEnd)
 	}
-	c.prevEnd = r.Off + r.Len
-	c.lens.add(uint64(r.Len))
+	c.prevEnd = r.off + r.len
+	c.lens.add(uint64(r.len))
 	if c.keepsFirst() {
-		if len(r.Parents) == 0 {
+		if !r.hasFirst {
 			c.first.add(0)
 		} else {
-			c.first.add(r.Parents[0] + 1) // a parent id of 2^64-1 reads as none (hostile only)
+			c.first.add(r.first + 1) // a parent id of 2^64-1 reads as none (hostile only)
 		}
 	}
 	if !c.keepsRecord() {
 		return
 	}
-	if n, ok := birNumber(r.Name); ok && c.Kind == KindBackend && len(r.Parents) > 0 {
+	if n, ok := birNumber(r.name); ok && c.Kind == KindBackend && r.hasFirst {
 		c.Numbered++
-		if r.Parents[0] != n {
+		if r.first != n {
 			c.Renumbered++
 		}
 	}
-	c.ids.add(r.ID)
-	c.names.add(uint64(c.intern(r.Name)))
-	var t Tuple
-	for _, a := range r.Attrs {
-		switch {
-		case a.Key == "kernel_file" && !t.HasFile:
-			t.File, t.HasFile = a.Value, true
-		case a.Key == "kernel_line" && !t.HasLine:
-			t.Line, t.HasLine = a.Value, true
-		case a.Key == "kernel_name" && !t.HasKernel:
-			t.Kernel, t.HasKernel = a.Value, true
-		}
-	}
+	c.ids.add(r.id)
+	c.names.add(uint64(c.intern(r.name)))
 	// The record's strings point into the scan's bytes: a new tuple is copied. Runs of
 	// records share a tuple (one kernel line, many words), so the last one is tried first.
-	k, ok := c.lastTuple, c.haveLast && t == c.Tuples[c.lastTuple]
+	t := &r.tuple
+	k, ok := c.lastTuple, c.haveLast && *t == c.Tuples[c.lastTuple]
+	if !ok && c.havePrev && *t == c.Tuples[c.prevTuple] {
+		k, ok = c.prevTuple, true // two lines in turn (a loop's body)
+	}
 	if !ok {
-		k, ok = c.tupleIdx[t]
+		_, k, ok = c.tupleIdx.find(tupleHash(t), t, c.Tuples)
 	}
 	if !ok && len(c.Tuples) >= maxTuples {
 		c.tuplesCut++
@@ -175,7 +204,10 @@ func (c *Compact) record(r *Record) {
 		return
 	}
 	if !ok {
-		k = c.newTuple(t)
+		k = c.newTuple(*t)
+	}
+	if k != c.lastTuple && c.haveLast {
+		c.prevTuple, c.havePrev = c.lastTuple, true
 	}
 	c.lastTuple, c.haveLast = k, true
 	c.tuples.add(uint64(k))
@@ -186,7 +218,7 @@ func (c *Compact) newTuple(t Tuple) uint32 {
 	t = Tuple{File: strings.Clone(t.File), Line: strings.Clone(t.Line), Kernel: strings.Clone(t.Kernel), HasFile: t.HasFile, HasLine: t.HasLine, HasKernel: t.HasKernel}
 	k := uint32(len(c.Tuples))
 	c.Tuples = append(c.Tuples, t)
-	c.tupleIdx[t] = k
+	c.tupleIdx.set(tupleHash(&t), &t, k, c.Tuples)
 	c.tupleText += int64(len(t.File) + len(t.Line) + len(t.Kernel))
 	return k
 }
@@ -194,24 +226,34 @@ func (c *Compact) newTuple(t Tuple) uint32 {
 // birNumber is n of a BIR name "I-<n>" or "I-<n>-…" (the penguin instruction it was lowered
 // from, where the compiler numbers them so: 2.18/2.21 cs149, nkipy).
 func birNumber(name string) (uint64, bool) {
-	rest, ok := strings.CutPrefix(name, "I-")
-	if !ok {
+	if len(name) < 3 || name[0] != 'I' || name[1] != '-' {
 		return 0, false
 	}
-	digits, _, _ := strings.Cut(rest, "-")
-	n, err := strconv.ParseUint(digits, 10, 64)
-	return n, err == nil
+	// strconv.ParseUint(digits, 10, 64) of the digits up to the next '-', by hand: it was
+	// most of a backend record's cost in the wasm after the maps.
+	var n uint64
+	i := 2
+	for ; i < len(name) && name[i] != '-'; i++ {
+		d := uint64(name[i] - '0')
+		if d > 9 || n > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, i > 2
 }
 
 func (c *Compact) intern(name string) uint32 {
-	if k, ok := c.nameIdx[name]; ok {
+	h := fnvText(fnvOffset, name)
+	if k, ok := c.nameIdx.find(h, name, c.arena); ok {
 		return k
 	}
+	lo := len(c.arena)
 	c.arena = append(c.arena, name...)
 	k := uint32(c.ends.n)
 	c.ends.add(uint64(len(c.arena)))
-	if len(c.nameIdx) < maxInterned {
-		c.nameIdx[strings.Clone(name)] = k // name points into the scan's bytes
+	if c.nameIdx.n < maxInterned {
+		c.nameIdx.add(h, k, lo, len(c.arena))
 	}
 	return k
 }
@@ -295,36 +337,87 @@ func (c *Compact) buildLookup(grow func(int64) bool) bool {
 		return false
 	}
 	ids := make([]uint64, c.N)
-	for i := range ids {
-		ids[i] = c.ids.at(i)
-	}
+	c.ids.values(ids)
 	perm := make([]uint32, c.N)
 	for i := range perm {
 		perm[i] = uint32(i)
 	}
-	slices.SortFunc(perm, func(a, b uint32) int {
-		if x := cmp.Compare(ids[a], ids[b]); x != 0 {
-			return x
-		}
-		return cmp.Compare(a, b)
-	})
+	sortByID(ids, perm)
 	for k, i := range perm {
 		if k%pblock == 0 {
-			c.idFirst = append(c.idFirst, ids[i])
+			c.idFirst = append(c.idFirst, ids[k])
 		}
 		if k%pblock == pblock-1 || k == len(perm)-1 {
-			c.idLast = append(c.idLast, ids[i])
+			c.idLast = append(c.idLast, ids[k])
 		}
-		c.idOrder.add(ids[i])
+		c.idOrder.add(ids[k])
 		c.byID.add(uint64(i))
 	}
 	return true
 }
 
+// sortByID orders the record numbers perm (in order at first) and their ids, in tandem, by
+// id and then by number. A member's ids come nearly in order (a record a few places early or
+// late): an insertion sort orders them in about one pass, with no comparison function (in the
+// wasm the comparisons of a sort were a third of the real-shaped NEFF's scan). Past a budget
+// of moves it leaves the rest to sort.Sort.
+func sortByID(ids []uint64, perm []uint32) {
+	moves, budget := 0, 8*len(ids)+64
+	for i := 1; i < len(ids); i++ {
+		v, p := ids[i], perm[i]
+		j := i
+		for j > 0 && ids[j-1] > v { // strictly: equal ids stay in record order
+			ids[j], perm[j] = ids[j-1], perm[j-1]
+			j--
+		}
+		ids[j], perm[j] = v, p
+		if moves += i - j; moves > budget {
+			sortPacked(ids, perm)
+			return
+		}
+	}
+}
+
+// sortPacked sorts ids and perm in tandem: when every id fits in 32 bits, as each id and its
+// record number packed in one uint64 (one sort of plain integers, in place: no comparison
+// function, no interface), else by sort.Sort.
+func sortPacked(ids []uint64, perm []uint32) {
+	for _, id := range ids {
+		if id > math.MaxUint32 {
+			sort.Sort(byIDs{ids, perm})
+			return
+		}
+	}
+	for k := range ids {
+		ids[k] = ids[k]<<32 | uint64(perm[k])
+	}
+	slices.Sort(ids)
+	for k := range ids {
+		ids[k], perm[k] = ids[k]>>32, uint32(ids[k])
+	}
+}
+
+// byIDs sorts record numbers and their ids in tandem, by id and then by number.
+type byIDs struct {
+	ids  []uint64
+	perm []uint32
+}
+
+func (s byIDs) Len() int { return len(s.ids) }
+func (s byIDs) Less(a, b int) bool {
+	return s.ids[a] < s.ids[b] || s.ids[a] == s.ids[b] && s.perm[a] < s.perm[b]
+}
+func (s byIDs) Swap(a, b int) {
+	s.ids[a], s.ids[b] = s.ids[b], s.ids[a]
+	s.perm[a], s.perm[b] = s.perm[b], s.perm[a]
+}
+
 // A Scanner builds a member's Compact from its bytes as they stream past, in order (Write),
-// with the same decoder as Decode: the same records, coverage and findings. It holds one
+// with the same decoder as Decode: the same records, coverage and findings (past the tree's
+// node budget a record in the common form is read by the fast path, fastscan.go, which
+// gives what the decoder gives, byte for byte: TestFastPathSameAsWalk). It holds one
 // top-level field at a time (a record: tens of bytes), and the first fields' tree while it
-// counts the root's children (at most maxNodes nodes).
+// counts the root's children (at most maxNodes nodes, with no text: see decoder.bare).
 type Scanner struct {
 	d      *decoder
 	c      *Compact
@@ -337,15 +430,16 @@ type Scanner struct {
 	Grow    func(n int64) bool
 	charged int64
 	failed  bool
+	fast    *fastScan // the fast path's tables (nil: the member's kind has no records)
 }
 
 // NewScanner starts the scan of a member of size bytes.
 func NewScanner(member string, size int64) *Scanner {
 	d := newDecoder(member, member, size, 0)
 	d.b = nil
-	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size, nameIdx: map[string]uint32{}, tupleIdx: map[Tuple]uint32{}}
-	d.onRecord = c.record
-	return &Scanner{d: d, c: c}
+	c := &Compact{Member: member, Kind: d.f.Kind, Engine: d.f.Engine, Size: size}
+	d.onRecord, d.bare = c.record, true
+	return &Scanner{d: d, c: c, fast: newFastScan(shape(kindShape(d.f.Kind)))}
 }
 
 // Scan builds the Compact of a member held in memory.
@@ -388,6 +482,22 @@ func (s *Scanner) drain(b []byte, final bool) {
 	shp := shape(kindShape(s.c.Kind))
 	more := !final && s.bufOff+int64(len(b)) < size
 	for len(b) > 0 && !s.broken {
+		if s.fast != nil && s.d.cut >= 0 && len(b) > 2 && b[0] == 3<<3|2 {
+			// Past the node budget (cut set: no field gets a node again), a record whose
+			// bytes are all here is tried by the fast path.
+			var l uint64
+			k := 2
+			if l = uint64(b[1]); l >= 0x80 {
+				l, k = uvarint(b, 1)
+			}
+			if k > 0 && l <= uint64(len(b)-k) {
+				if n := k + int(l); s.d.fastRecord(s.fast, s.c, b[:n], k, s.bufOff) {
+					b = b[n:]
+					s.bufOff += int64(n)
+					continue
+				}
+			}
+		}
 		num, typ, n := protowire.ConsumeTag(b)
 		end := int64(-1)
 		wait := false
@@ -489,7 +599,7 @@ func (s *Scanner) Close() *Compact {
 	c.Root = &doc.Node{Kind: root.Kind, Label: root.Label, Value: root.Value, Detail: root.Detail, Span: root.Span, Findings: collect(root), Attrs: maps.Clone(root.Attrs)}
 	c.Description, c.PointsTo, c.EngineCode, c.HasEngine = f.Description, f.PointsTo, f.EngineCode, f.HasEngine
 	c.KernelFiles, c.KernelNames, c.Coverage, c.Stack = f.KernelFiles, f.KernelNames, f.Coverage, f.Stack
-	c.nameIdx, c.tupleIdx = nil, nil
+	c.nameIdx, c.tupleIdx = nameSet{}, tupleSet{}
 	s.buf, s.d = nil, nil
 	return c
 }

@@ -1,9 +1,13 @@
 package dbg
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/neffscope/neffscope/core/doc"
@@ -212,5 +216,86 @@ func TestLookupFirstOccurrence(t *testing.T) {
 				t.Fatalf("%s: Lookup(%d) = %d %v, want %d %v", name, id, got, ok, want, has)
 			}
 		}
+	}
+}
+
+// TestSortByID: sortByID orders ids nearly in order (the insertion sort), far from it (the
+// fallback past its budget) and with repeats as a stable sort by id does.
+func TestSortByID(t *testing.T) {
+	near, far, repeats := make([]uint64, 5000), make([]uint64, 5000), make([]uint64, 5000)
+	for i := range near {
+		near[i] = uint64(i/3*3 + (2 - i%3)) // runs of three, each backwards
+		far[i] = uint64(len(far) - i)
+		repeats[i] = uint64((i * 7919) % 300)
+	}
+	wide := slices.Clone(repeats)
+	wide[17] = 1 << 40
+	for name, ids := range map[string][]uint64{"near": near, "far": far, "repeats": repeats, "wide": wide, "one": {5}, "none": {}} {
+		perm := make([]uint32, len(ids))
+		for i := range perm {
+			perm[i] = uint32(i)
+		}
+		want := slices.Clone(perm)
+		slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(ids[a], ids[b]) })
+		sorted := slices.Clone(ids)
+		sortByID(sorted, perm)
+		if !slices.Equal(perm, want) {
+			t.Fatalf("%s: order %v…, want %v…", name, perm[:min(8, len(perm))], want[:min(8, len(want))])
+		}
+		for k, i := range perm {
+			if sorted[k] != ids[i] {
+				t.Fatalf("%s: id %d at %d is not record %d's", name, sorted[k], k, i)
+			}
+		}
+	}
+}
+
+// birNumberRef is birNumber as strconv reads it.
+func birNumberRef(name string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(name, "I-")
+	if !ok {
+		return 0, false
+	}
+	digits, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, err == nil
+}
+
+func TestBIRNumber(t *testing.T) {
+	for _, s := range []string{"I-87-0-wait-0", "I-1", "I-", "I--1", "I-0-", "X-1", "I-18446744073709551615-x", "I-18446744073709551616", "I-99999999999999999999", "I-+1", "I-1_0", "I-1a", "i-1", "", "I-٣"} {
+		n, ok := birNumber(s)
+		rn, rok := birNumberRef(s)
+		if ok != rok || ok && n != rn { // n is read only when ok
+			t.Errorf("birNumber(%q) = %d %v, strconv %d %v", s, n, ok, rn, rok)
+		}
+	}
+}
+
+// TestInternLimit: the first maxInterned distinct names are shared; a name first seen past
+// them is stored again each time it comes.
+func TestInternLimit(t *testing.T) {
+	var b []byte
+	names := []string{}
+	for i := range maxInterned + 100 {
+		names = append(names, "n"+strconv.Itoa(i))
+	}
+	names = append(names, "n5", "n"+strconv.Itoa(maxInterned+50), "n5")
+	for i, n := range names {
+		var r []byte
+		r = protowire.AppendTag(r, 1, protowire.VarintType)
+		r = protowire.AppendVarint(r, uint64(i))
+		r = protowire.AppendTag(r, 2, protowire.BytesType)
+		r = protowire.AppendString(r, n)
+		b = protowire.AppendTag(b, 3, protowire.BytesType)
+		b = protowire.AppendBytes(b, r)
+	}
+	c := Scan("sg00/debug_info_backend_PE.dbg", b)
+	for i, n := range names {
+		if c.Name(i) != n {
+			t.Fatalf("record %d: name %q, want %q", i, c.Name(i), n)
+		}
+	}
+	if k := len(names); c.names.at(k-1) != 5 || c.names.at(k-3) != 5 || c.names.at(k-2) != uint64(maxInterned+100) || c.ends.n != maxInterned+101 {
+		t.Errorf("names %d, %d, %d of %d", c.names.at(k-3), c.names.at(k-2), c.names.at(k-1), c.ends.n)
 	}
 }

@@ -186,6 +186,10 @@ type decoder struct {
 	emit      SpanFunc // Spans: every field's span, class and depth (nil when decoding)
 	keep      int      // typed records kept at most (File.Records)
 	nrec      int      // records of field 3 seen
+	// bare says the tree is only counted (a scan: its nodes give the root's child count and
+	// carry the findings, in their order, and are dropped at Close): nodes get no text.
+	bare bool
+	slab []doc.Node // where bare nodes come from: one allocation for many
 	// onRecord, when set, receives each record of field 3 as it is read (a scan: no typed
 	// records are kept); the record is reused after it returns, and its strings point into
 	// the bytes being scanned: what is kept must be copied (strings.Clone).
@@ -493,6 +497,10 @@ func (d *decoder) generic(parent *doc.Node, off, tagLen, end int64, num protowir
 	if !d.room(parent, off) {
 		return
 	}
+	if d.bare {
+		parent.Add(d.bareNode(doc.KindProtobuf))
+		return
+	}
 	v := d.at(off+tagLen, end)
 	n := &doc.Node{Kind: doc.KindProtobuf, Label: "field " + itoa(int64(num)), Key: "f" + itoa(int64(num)) + "[" + strconv.Itoa(k) + "]", Span: d.span(off, end-off)}
 	n.Value = pbview.Value(typ, v, guessBytes)
@@ -515,7 +523,7 @@ func (d *decoder) known(parent *doc.Node, f *Field, off, tagLen, end int64, k, d
 		*cov += end - off
 		x, _ := protowire.ConsumeVarint(v)
 		d.varint(f, x, sink)
-		if n != nil {
+		if n != nil && !d.bare {
 			n.Value = d.varintText(f, x)
 		}
 	case String:
@@ -538,6 +546,9 @@ func (d *decoder) fieldNode(parent *doc.Node, f *Field, off, end int64, k int) *
 	if !d.room(parent, off) {
 		return nil
 	}
+	if d.bare {
+		return parent.Add(d.bareNode(doc.KindField))
+	}
 	n := &doc.Node{Kind: doc.KindField, Label: f.Name, Key: f.Name, Span: d.span(off, end-off)}
 	if k > 0 || f.Type == Message {
 		n.Key = f.Name + "[" + strconv.Itoa(k) + "]"
@@ -550,6 +561,18 @@ func (d *decoder) fieldNode(parent *doc.Node, f *Field, off, end int64, k int) *
 	d.nodes++
 	parent.Add(n)
 	return n
+}
+
+// bareNode is a new node of a scan's tree, of kind only, counted. Nodes come from slabs of
+// 16 to 256 (a node a malloc was most of a small member's scan in the wasm), and go with the
+// tree at Close.
+func (d *decoder) bareNode(kind string) *doc.Node {
+	if len(d.slab) == cap(d.slab) {
+		d.slab = make([]doc.Node, 0, min(256, max(16, 2*cap(d.slab))))
+	}
+	d.slab = append(d.slab, doc.Node{Kind: kind})
+	d.nodes++
+	return &d.slab[len(d.slab)-1]
 }
 
 // findingsOn is where a field's findings go: its node, or the root when it has none.
@@ -573,7 +596,7 @@ func (d *decoder) varintText(f *Field, x uint64) string {
 }
 
 func (d *decoder) knownString(n *doc.Node, f *Field, c []byte, off, end int64, sink *recordSink) {
-	if n != nil {
+	if n != nil && !d.bare {
 		n.Value = doc.Quote(string(c), maxText)
 	}
 	if !utf8.Valid(c) && d.note(doc.CodeDbgBadUTF8, doc.Info) {
@@ -601,7 +624,7 @@ func (d *decoder) knownPacked(n *doc.Node, f *Field, c []byte, off, end int64, s
 	if keep > 0 {
 		sink.rec.Parents = xs
 	}
-	if n != nil {
+	if n != nil && !d.bare {
 		shown, _ := packed(nil, c, maxListed+1)
 		n.Value = listText(shown, maxListed)
 		if cnt := countVarints(c); cnt > maxListed {
@@ -629,7 +652,7 @@ func (d *decoder) knownMessage(n *doc.Node, f *Field, c []byte, off, end int64, 
 	if child != nil && child.attr == nil && child.rec == &d.tmp && d.onRecord != nil {
 		defer d.onRecord(&d.tmp) // after the node's value is set from it
 	}
-	if n != nil {
+	if n != nil && !d.bare {
 		n.Kind = doc.KindMessage
 		switch {
 		case child != nil && child.attr != nil:

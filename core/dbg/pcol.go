@@ -86,7 +86,12 @@ func (c *pcol) flush() {
 		}
 	default:
 		for i := 1; i < len(vs); i++ {
-			enc = protowire.AppendVarint(enc, protowire.EncodeZigZag(int64(vs[i]-vs[i-1])))
+			// The one-byte case inline: a call per value cost more than the value in the wasm.
+			if z := protowire.EncodeZigZag(int64(vs[i] - vs[i-1])); z < 0x80 {
+				enc = append(enc, byte(z))
+			} else {
+				enc = protowire.AppendVarint(enc, z)
+			}
 		}
 	}
 	c.enc = enc
@@ -112,6 +117,21 @@ func (c *pcol) at(i int) uint64 {
 		return c.cur[i%pblock]
 	}
 	return c.cached(b)[i%pblock]
+}
+
+// values writes every value to out (room for n), block by block, and leaves the cache as
+// reading them in order with at does (the last pways blocks decoded), which bytes counts.
+func (c *pcol) values(out []uint64) {
+	nb := len(c.starts)
+	for b := range nb {
+		c.decode(b, out[b*pblock:b*pblock])
+	}
+	copy(out[nb*pblock:], c.cur)
+	first := max(0, nb-pways)
+	c.next.Store(uint32(first))
+	for b := first; b < nb; b++ {
+		c.cached(b)
+	}
 }
 
 // view is block b's values, not to be written: a decoded block is never written again, and
