@@ -31,8 +31,8 @@ type bridge struct {
 	// lastPause is when a background call last yielded to the page's events (pause), in ns.
 	lastPause atomic.Int64
 	mu        sync.Mutex
-	next  int
-	files map[int]*inspect.File
+	next      int
+	files     map[int]*inspect.File
 	// contexts keeps the bytes of each raw libncfw context by handle, so an arch switch
 	// (recontext) re-emits from memory without reading the file again.
 	contexts map[int]*contextBytes
