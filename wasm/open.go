@@ -120,14 +120,15 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	} else {
 		b.opening.Add(1)
 		defer b.opening.Add(-1)
-		// The worker's events wait while the open runs: among them the pool workers' start (a
-		// nested worker starts on its parent's events) and their answers. So the open lets
-		// them in every openYieldEvery, at its progress points: without it, the pool started
-		// with the first file began its scans only when the open had ended.
+		// The worker's events wait while the open runs, and a nested worker starts on its
+		// parent's events: so while the pool's workers are starting (the pool starts with the
+		// first file), the open lets the events in every openYieldEvery, at its progress
+		// points. Without it the scans queued for them when the archive is walked began only
+		// once the open had ended. (Once started, a worker holds the jobs sent to it.)
 		inner, last := opt.Progress, time.Now()
 		opt.Progress = func(p inspect.Progress) {
 			inner(p)
-			if time.Since(last) >= openYieldEvery {
+			if time.Since(last) >= openYieldEvery && b.poolStarting() {
 				time.Sleep(time.Millisecond) // a setTimeout: the worker's events run
 				last = time.Now()
 			}

@@ -63,6 +63,16 @@ func (b *bridge) poolOn(rd *jsReaderAt) pool.Pool {
 
 func (p *pagePool) Size() int { return p.size }
 
+// poolStarting says whether the host has pool workers that have not said they are ready.
+func (b *bridge) poolStarting() bool {
+	host := b.global.Get("pool")
+	if host.Type() != js.TypeObject {
+		return false
+	}
+	st := host.Get("stats")
+	return st.Type() == js.TypeObject && st.Get("ready").Int() < st.Get("size").Int()
+}
+
 // pageAhead is the page's pool as a pool.Ahead, where the host can start jobs ahead: it keeps
 // their answers (outside the wasm memory) by a key of the job's kind and bytes, and hands one
 // over when Run asks for the same job.
