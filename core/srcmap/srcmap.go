@@ -158,6 +158,12 @@ func (s *streamSources) rec(i int) (*dbg.Compact, int, bool) {
 	return s.set.lookup(id)
 }
 
+// tupleAttrs is a tuple's attributes, once known (join).
+type tupleAttrs struct {
+	at srcAttrs
+	ok bool
+}
+
 type attrKey struct {
 	c     *dbg.Compact
 	tuple int
@@ -457,6 +463,12 @@ func (x *Index) join(ps *manifest.Stream, sets map[string]*backendSet, penguins 
 	}
 	missing, firstMissing := 0, -1
 	var last *lineAgg
+	// A word's attributes by its record's tuple, in a table per backend member (the last one
+	// used kept at hand): attrsOf's sync.Map, which the encoders share, hashes an interface
+	// per word, over half of the join in wasm.
+	tables := map[*dbg.Compact][]tupleAttrs{}
+	var tabC *dbg.Compact
+	var tab []tupleAttrs
 	for i := range min(words, asm.N) {
 		if i%yieldWords == 0 && i > 0 {
 			scans.yield()
@@ -474,7 +486,24 @@ func (x *Index) join(ps *manifest.Stream, sets map[string]*backendSet, penguins 
 			continue
 		}
 		x.WithSource++
-		at := x.attrsOf(s, c, r)
+		if c != tabC {
+			if tab = tables[c]; tab == nil {
+				tab = make([]tupleAttrs, len(c.Tuples))
+				tables[c] = tab
+			}
+			tabC = c
+		}
+		var at srcAttrs
+		if t := c.TupleIndex(r); t < len(tab) && tab[t].ok {
+			at = tab[t].at
+		} else {
+			at = x.attrsOf(s, c, r)
+			// The tuple's own attributes are the same for every record of it; a line found
+			// through the penguin member (Via) is the record's own.
+			if t < len(tab) && at.Via == "" && (at.Line > 0 || s.penguin == nil) {
+				tab[t] = tupleAttrs{at, true}
+			}
+		}
 		if at.Line > 0 {
 			x.WithLine++
 			// Runs of words share a line: the last one is tried before the map (whose
