@@ -112,6 +112,14 @@ function ask(what, run) {
 
 const askWaits = () => ask('waits', () => scheduleLoad());
 
+// waitsAfterSource asks for document d's waits by itself once its source lines are mapped (at
+// once when they are): the schedule's call holds the core's one thread, and a small file's
+// lines (what the listing and the overview wait for) came ~0.2 s later behind it.
+function waitsAfterSource(d) {
+  const go = () => { if (state && state.doc === d && !cards.get(d) && !(asking.get(d) || {}).waits) askWaits(); };
+  Promise.resolve(state && state.sourceWait).then(() => setTimeout(go, 0), () => setTimeout(go, 0));
+}
+
 // peaksWhenIdle builds the memory model of document d by itself, when it is small enough
 // (MEMORY_AUTO_BYTES) and still on show, once the page has drawn and nothing else is pending.
 function peaksWhenIdle(d) {
@@ -151,7 +159,7 @@ function render(box, stub) {
     box.appendChild(p);
     if (!busy.waits) links.appendChild(button('button small', 'Work it out', 'tie every wait to its producer (one pass over the words)', askWaits));
     box.appendChild(links);
-    if (!busy.waits && (d.size || 0) <= AUTO_BYTES) setTimeout(askWaits, 0);
+    if (!busy.waits && (d.size || 0) <= AUTO_BYTES) waitsAfterSource(d);
     return;
   }
   const a = n.attrs || {};
