@@ -33,17 +33,22 @@ func opened(t testing.TB) (*neff.Archive, []byte) {
 	return a, b
 }
 
-// A scan job over every .dbg member and a hash job over every member, run on the file,
-// answer what a scan of each member's bytes and its SHA-256 are.
-func TestJobsAnswerAsTheMembers(t *testing.T) {
-	a, b := opened(t)
-	var dbgs, all []*neff.Member
+// members is a's .dbg members and all its members, in archive order.
+func members(a *neff.Archive) (dbgs, all []*neff.Member) {
 	for _, m := range a.Members {
 		all = append(all, m)
 		if _, _, ok := dbg.Match(m.Path); ok {
 			dbgs = append(dbgs, m)
 		}
 	}
+	return dbgs, all
+}
+
+// A scan job over every .dbg member and a hash job over every member, run on the file,
+// answer what a scan of each member's bytes and its SHA-256 are.
+func TestJobsAnswerAsTheMembers(t *testing.T) {
+	a, b := opened(t)
+	dbgs, all := members(a)
 	ctx := context.Background()
 	p := Goroutines(2, bytes.NewReader(b))
 	for _, run := range Stretches(dbgs, 2) {
@@ -173,13 +178,7 @@ func TestWithFillsTheFirstPoolFirst(t *testing.T) {
 // while it reads its stretch.
 func TestLocalAnswersAsRunAndPauses(t *testing.T) {
 	a, b := opened(t)
-	var dbgs, all []*neff.Member
-	for _, m := range a.Members {
-		all = append(all, m)
-		if _, _, ok := dbg.Match(m.Path); ok {
-			dbgs = append(dbgs, m)
-		}
-	}
+	dbgs, all := members(a)
 	defer func(was int) { pauseEvery = was }(pauseEvery)
 	pauseEvery = 64 << 10
 	var pauses int
