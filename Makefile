@@ -12,11 +12,7 @@ WASM_PATH := $(GOROOT)/lib/wasm:$(PATH)
 # bought no measured speed: docs/performance.md "Inlining in the wasm" has the measurements.
 WASM_NOT_INLINED := runtime reflect fmt encoding/json github.com/tinylib/msgp/msgp time
 WASM_GCFLAGS  := $(foreach p,$(WASM_NOT_INLINED),-gcflags=$(p)=-l)
-# Every collection stops the world: in wasm the collector shares the one thread with the open
-# anyway, and a concurrent mark only stretches its work over the allocations after it, with the
-# write barrier's slow path on every pointer store meanwhile (docs/design/memory-limits.md).
-WASM_X        := -X=runtime.godebugDefault=gcstoptheworld=1
-WASM_FLAGS    := $(WASM_GCFLAGS) -ldflags=$(WASM_X)
+WASM_FLAGS    := $(WASM_GCFLAGS)
 WASM_BUILD    := -trimpath $(WASM_FLAGS)
 # The build scripts run with -trimpath: their build no longer depends on where the clone is,
 # so a fresh clone finds them in the Go build cache a clone elsewhere filled.
@@ -38,7 +34,7 @@ js:
 wasm: js
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" www/wasm_exec.js
 	mkdir -p www/warm && cp testdata/real/nkipy/matmul_small.neff testdata/real/nkipy/LICENSE testdata/real/nkipy/NOTICE www/warm/
-	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w $(WASM_X)' -o www/neffscope.wasm ./wasm
+	$(WASM_ENV) $(GO) build $(WASM_BUILD) -ldflags='-s -w' -o www/neffscope.wasm ./wasm
 	$(RUN) ./scripts/wasmpack www/neffscope.wasm
 	$(RUN) ./scripts/compress -level fast www/neffscope.wasm
 

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"os"
 	"testing"
 )
@@ -29,22 +28,4 @@ func TestWasmWithinBudget(t *testing.T) {
 		t.Errorf("dist/site/neffscope.wasm.br is %d B, over the %d B budget by %d B: see docs/performance.md \"Size of the wasm\" for where the bytes go (make wasm-size)", st.Size(), wasmBudget, st.Size()-wasmBudget)
 	}
 	t.Logf("neffscope.wasm.br: %d B of %d B", st.Size(), wasmBudget)
-}
-
-// TestWasmCollectsStoppingTheWorld: the wasm make dist ships runs its collector with every
-// collection stopping the world (the Makefile's WASM_X sets the runtime's GODEBUG default). On
-// the one thread a wasm has, a concurrent mark only spreads its work over the allocations after
-// it with the write barrier's slow path on: the 32 MiB real-shaped NEFF's open took 6.2 s
-// instead of 3.7 s (docs/design/memory-limits.md).
-func TestWasmCollectsStoppingTheWorld(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the wasm is checked on dist/ by make test-browser")
-	}
-	b, err := os.ReadFile("../dist/site/neffscope.wasm")
-	if err != nil {
-		t.Fatalf("no wasm in dist/site (run make dist): %v", err)
-	}
-	if !bytes.Contains(b, []byte("gcstoptheworld=1")) {
-		t.Error("dist/site/neffscope.wasm has no gcstoptheworld=1 in its GODEBUG default: was it built without the Makefile's WASM_X?")
-	}
 }

@@ -123,6 +123,13 @@ func (b *bridge) pause() {
 	if last := b.lastPause.Load(); last != 0 && time.Since(time.Unix(0, last)) < pauseSlice && b.opening.Load() == 0 && b.busy.Load() == 0 {
 		return
 	}
+	b.yieldNow()
+}
+
+// yieldNow lets the page's calls in at once, then waits while an open or another call runs:
+// the warm-up's open yields so at each of its progress points, so that a file the user picks
+// meanwhile starts at the next one.
+func (b *bridge) yieldNow() {
 	time.Sleep(time.Millisecond)
 	b.waitIdle()
 	b.lastPause.Store(time.Now().UnixNano())

@@ -115,7 +115,7 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 		inner := opt.Progress
 		opt.Progress = func(p inspect.Progress) {
 			inner(p)
-			b.pause()
+			b.yieldNow()
 		}
 	} else {
 		b.opening.Add(1)
@@ -142,7 +142,7 @@ func (b *bridge) open(_ context.Context, r *request) (any, error) {
 	}
 	f := inspect.Open(name, rd, rd.size, opt)
 	if background {
-		b.pause()
+		b.yieldNow()
 	}
 	// The page's sha-256 of the file, where the core would have computed one (setFingerprint).
 	fingerprinted := false
