@@ -107,6 +107,7 @@ const (
 func (g *goroutines) Size() int { return cap(g.sem) }
 
 func (g *goroutines) Ahead(ctx context.Context, jobs []Job) {
+	g.Forget() // what was queued before and nobody claimed
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.ahead = map[string]*started{}
@@ -147,8 +148,11 @@ func (g *goroutines) Claim(j Job) bool {
 
 func (g *goroutines) Forget() {
 	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, st := range g.ahead {
+		st.state.CompareAndSwap(queued, dropped) // one not begun never runs
+	}
 	g.ahead = nil
-	g.mu.Unlock()
 }
 
 // aheadKey tells jobs apart: their kind and bytes.
