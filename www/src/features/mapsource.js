@@ -12,7 +12,7 @@ import { emit } from '../state/events.js';
 import { ensurePath } from '../state/lazy.js';
 import { select } from '../state/selection.js';
 import { findingsRedraw } from '../views/findings.js';
-import { hexKeep } from '../views/hex.js';
+import { hexHighlight, hexKeep } from '../views/hex.js';
 import { panesKeep } from '../views/layout.js';
 import { overviewNote } from '../views/overview.js';
 import { unpack, unpackNode } from '../wire.js';
@@ -109,6 +109,7 @@ function finish(st) {
 async function patchShown(st, patch) {
   const shown = state === st;
   const sel = st.selected || null;
+  const hl = hexHighlight();
   const selRec = sel ? st.info.get(sel) : null;
   const selPath = selRec ? selRec.path : null;
   const keep = shown ? panesKeep() : null;
@@ -122,9 +123,11 @@ async function patchShown(st, patch) {
   await Promise.all(p.waits);
   if (state !== st) return;
   // A selection the user made while the views redrew stands (it was made on the patched
-  // Document); the same selection is drawn again with the bytes it had highlighted.
+  // Document), and so do bytes picked meanwhile (a pick highlights its byte before it selects
+  // the node that holds it); else the same selection is drawn again with the bytes it had
+  // highlighted.
   if (!p.shown && sel && st.info.has(sel)) {
-    if (st.selected === sel) {
+    if (st.selected === sel && hexHighlight() === hl) {
       const bytes = hexKeep();
       select(sel, 'hash');
       bytes();

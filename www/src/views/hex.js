@@ -186,6 +186,9 @@ export function hexShow(source, hl, scroll, marks) {
  * redraw of the same selection (a background patch) must not undo a byte the user picked.
  * @returns {() => void}
  */
+/** hexHighlight is the span the hex view highlights now (null: none); a new pick draws a new one. */
+export const hexHighlight = () => hex.hl;
+
 export function hexKeep() {
   const { key, hl, marks, cursor } = hex;
   return () => {
